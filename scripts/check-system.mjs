@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Checks, before the tests run, that every system part they use is here, and says which
+// package to install when one is missing. The suite never skips a test for a missing part.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const problems = [];
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major !== 24) {
+  problems.push(`Node ${process.versions.node} is running; Folioscope needs Node 24 (what Electron 45 embeds). ` +
+    `Install it (nvm install 24, or: export PATH="$(scripts/provision-node.sh):$PATH").`);
+}
+
+const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+
+if (process.platform === 'linux') {
+  const tools = [
+    ['chromium', 'chromium', 'the renderer and end-to-end tests run in a real Chromium'],
+    ['gnome-keyring-daemon', 'gnome-keyring', 'keychain tests use a real Secret Service'],
+    ['dbus-run-session', 'dbus-daemon', 'keychain tests start a private D-Bus session'],
+    ['secret-tool', 'libsecret-tools', 'keychain tests read entries back with secret-tool'],
+    ['pdftotext', 'poppler-utils', 'report tests read PDFs with poppler'],
+    ['pdfinfo', 'poppler-utils', 'report tests read PDFs with poppler'],
+    ['pdftoppm', 'poppler-utils', 'report tests render PDF pages with poppler'],
+  ];
+  for (const [cmd, pkg, why] of tools) {
+    if (!has(cmd)) problems.push(`'${cmd}' not found: install the Debian/Ubuntu package '${pkg}' (${why}).`);
+  }
+} else {
+  problems.push(`The test suite runs on Linux (it needs gnome-keyring and Debian's chromium); this is ${process.platform}.`);
+}
+
+for (const [mod, fix] of [
+  ['better-sqlite3', 'run npm ci again with Node 24'],
+  ['keytar', "install 'libsecret-1-dev' (and a C++ toolchain), then run npm rebuild keytar"],
+]) {
+  try {
+    require(mod);
+  } catch (err) {
+    problems.push(`The native module '${mod}' does not load (${String(err.message).split('\n')[0]}): ${fix}.`);
+  }
+}
+
+if (problems.length) {
+  console.error('Cannot run the tests: the system is missing parts.\n' + problems.map((p) => `  - ${p}`).join('\n'));
+  console.error('\nOn Debian/Ubuntu: sudo apt-get install chromium gnome-keyring dbus-daemon libsecret-1-dev libsecret-tools poppler-utils');
+  process.exit(1);
+}
+console.log('System check: Node 24, chromium, gnome-keyring, D-Bus, libsecret, poppler and the native modules are present.');

@@ -1,0 +1,161 @@
+import type { z } from 'zod';
+import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../../shared/service/endpoints.ts';
+import { BadResponseError, ServiceStatusError } from './errors.ts';
+import { DEFAULT_POLICY, getWithRetry, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
+import { Limiter } from './limiter.ts';
+import {
+  envelope,
+  liquiditySnapshot,
+  type LiquiditySnapshot,
+  positionSnapshot,
+  type PositionSnapshot,
+  transactionHistory,
+  type TransactionHistory,
+  transactionLogs,
+  type TransactionLogs,
+  underlyingSnapshot,
+  type UnderlyingSnapshot,
+} from './schemas.ts';
+
+/** A validated, normalised response, with what the cache keeps of where it came from. */
+export interface ServiceResponse<T> {
+  endpoint: EndpointName;
+  data: T[];
+  message: string;
+  requestId: string | null;
+  /** Present for logs_by_txn_hash. */
+  total: number | null;
+  /** The body as received, for the immutable raw snapshot (unknown members included). */
+  body: string;
+  url: string;
+  fetchedAt: string;
+  attempts: number;
+}
+
+export interface PositionsQuery {
+  wallet: string;
+  chain: string;
+  /** YYYY-MM-DD; omitted asks for the service's latest snapshot. */
+  date?: string;
+}
+
+export interface TransactionsQuery {
+  wallet: string;
+  chain: string;
+  /** Unix seconds. */
+  startTime?: number;
+  endTime?: number;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface LogsQuery {
+  txnHash: string;
+  chain: string;
+  page?: number;
+  pageSize?: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  accessKey: string | null | (() => string | null | Promise<string | null>);
+  policy?: Partial<HttpPolicy>;
+  /** Requests in flight at once across the whole client (default 4). */
+  concurrency?: number;
+  /** Share one limiter between clients. */
+  limiter?: Limiter;
+  fetch?: typeof globalThis.fetch;
+  random?: () => number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+export function createServiceClient(options: ClientOptions) {
+  const key = options.accessKey;
+  const deps: HttpDeps = {
+    baseUrl: options.baseUrl,
+    accessKey: typeof key === 'function' ? key : () => key,
+    policy: { ...DEFAULT_POLICY, ...options.policy },
+    limiter: options.limiter ?? new Limiter(options.concurrency ?? 4),
+    ...(options.fetch && { fetch: options.fetch }),
+    ...(options.random && { random: options.random }),
+    ...(options.onRetry && { onRetry: options.onRetry }),
+  };
+
+  async function call<S extends z.ZodType>(endpoint: EndpointName, item: S, params: QueryParams, signal?: AbortSignal): Promise<ServiceResponse<z.output<S>>> {
+    const res = await getWithRetry(deps, endpoint, params, signal);
+    return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, res.attempts);
+  }
+
+  const positionsParams = (q: PositionsQuery): QueryParams => ({ wallet: q.wallet, chains: q.chain, date: q.date });
+
+  return {
+    limiter: deps.limiter,
+    allPositions: (q: PositionsQuery, signal?: AbortSignal): Promise<ServiceResponse<PositionSnapshot>> =>
+      call('allPositions', positionSnapshot, positionsParams(q), signal),
+    positionsByUnderlying: (q: PositionsQuery, signal?: AbortSignal): Promise<ServiceResponse<UnderlyingSnapshot>> =>
+      call('positionsByUnderlying', underlyingSnapshot, positionsParams(q), signal),
+    liquidityAnalysis: (q: PositionsQuery & { assetType?: string }, signal?: AbortSignal): Promise<ServiceResponse<LiquiditySnapshot>> =>
+      call('liquidityAnalysis', liquiditySnapshot, { ...positionsParams(q), asset_type: q.assetType }, signal),
+    transactionsByWallet: (q: TransactionsQuery, signal?: AbortSignal): Promise<ServiceResponse<TransactionHistory>> =>
+      call('transactionsByWallet', transactionHistory, {
+        wallet: q.wallet,
+        chains: q.chain,
+        start_time: q.startTime,
+        end_time: q.endTime,
+        page: q.page,
+        pageSize: q.pageSize,
+      }, signal),
+    // The logs operation names its chain parameter `chain_id`, not `chains`.
+    logsByTxnHash: (q: LogsQuery, signal?: AbortSignal): Promise<ServiceResponse<TransactionLogs>> =>
+      call('logsByTxnHash', transactionLogs, { txn_hash: q.txnHash, chain_id: q.chain, page: q.page, pageSize: q.pageSize }, signal),
+  };
+}
+
+export function parseEnvelope<S extends z.ZodType>(
+  endpoint: EndpointName,
+  item: S,
+  body: string,
+  url: string,
+  fetchedAt: string,
+  attempts: number,
+): ServiceResponse<z.output<S>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
+  }
+  const status = (json as { status?: unknown }).status;
+  if (typeof status !== 'string') throw new BadResponseError(url, 'status', 'missing or not a string');
+  if (status !== SUCCESS_STATUS) {
+    const message = (json as { message?: unknown }).message;
+    throw new ServiceStatusError(url, status, typeof message === 'string' ? message.slice(0, 300) : '');
+  }
+  const parsed = envelope(item).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new BadResponseError(url, formatPath(issue.path), issue.message);
+  }
+  const message = parsed.data.message ?? '';
+  return {
+    endpoint,
+    data: parsed.data.data as Array<z.output<S>>,
+    message,
+    requestId: requestIdFromMessage(message),
+    total: parsed.data.total ?? null,
+    body,
+    url,
+    fetchedAt,
+    attempts,
+  };
+}
+
+/** `["data", 0, "positions", 3, "nav"]` → `data[0].positions[3].nav`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+}

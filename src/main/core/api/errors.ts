@@ -1,0 +1,98 @@
+/**
+ * Typed errors of the service client. Every message is built from redacted URLs and
+ * the service's own words, never from the access key; no error keeps the underlying
+ * exception as `cause`, since a fetch error's text can carry the request URL.
+ */
+export type ServiceErrorKind =
+  | 'auth'
+  | 'rate-limited'
+  | 'server'
+  | 'network'
+  | 'bad-request'
+  | 'bad-response'
+  | 'service-status'
+  | 'cancelled';
+
+export abstract class ServiceError extends Error {
+  abstract readonly kind: ServiceErrorKind;
+  /** Whether the same request may succeed if sent again later. */
+  abstract readonly retryable: boolean;
+  constructor(message: string, readonly url: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+  /** A plain object that can cross IPC or be logged: no stack, no secrets. */
+  toJSON(): { kind: ServiceErrorKind; message: string; retryable: boolean } {
+    return { kind: this.kind, message: this.message, retryable: this.retryable };
+  }
+}
+
+export class AuthError extends ServiceError {
+  readonly kind = 'auth';
+  readonly retryable = false;
+  constructor(url: string, readonly status: number, serviceMessage: string) {
+    super(`The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key in Settings. [${url}]`, url);
+  }
+}
+
+export class RateLimitedError extends ServiceError {
+  readonly kind = 'rate-limited';
+  readonly retryable = true;
+  constructor(url: string, readonly retryAfterMs: number | null) {
+    super(`The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later. [${url}]`, url);
+  }
+}
+
+export class ServerError extends ServiceError {
+  readonly kind = 'server';
+  readonly retryable = true;
+  constructor(url: string, readonly status: number, serviceMessage: string) {
+    super(`The service failed with HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}. Try again later. [${url}]`, url);
+  }
+}
+
+export class NetworkError extends ServiceError {
+  readonly kind = 'network';
+  readonly retryable = true;
+  constructor(url: string, readonly timedOut: boolean, detail: string) {
+    super(
+      timedOut
+        ? `The service did not answer in time. Check your connection and try again. [${url}]`
+        : `Could not reach the service (${detail}). Check your connection and the base URL. [${url}]`,
+      url,
+    );
+  }
+}
+
+/** 400 and other client errors: the request itself was wrong (a bad address, a date out of range). */
+export class RequestError extends ServiceError {
+  readonly kind = 'bad-request';
+  readonly retryable = false;
+  constructor(url: string, readonly status: number, serviceMessage: string, readonly parameter: string | null) {
+    super(`The service rejected the request (HTTP ${status}): ${serviceMessage || 'no reason given'} [${url}]`, url);
+  }
+}
+
+export class BadResponseError extends ServiceError {
+  readonly kind = 'bad-response';
+  readonly retryable = false;
+  constructor(url: string, readonly path: string, problem: string) {
+    super(`The service sent a response Folioscope cannot read: ${path ? `${path}: ` : ''}${problem} [${url}]`, url);
+  }
+}
+
+export class ServiceStatusError extends ServiceError {
+  readonly kind = 'service-status';
+  readonly retryable = false;
+  constructor(url: string, readonly serviceStatus: string, serviceMessage: string) {
+    super(`The service answered with status "${serviceStatus}": ${serviceMessage || 'no message'} [${url}]`, url);
+  }
+}
+
+export class CancelledError extends ServiceError {
+  readonly kind = 'cancelled';
+  readonly retryable = false;
+  constructor(url: string) {
+    super(`Cancelled. [${url}]`, url);
+  }
+}

@@ -1,0 +1,170 @@
+import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
+import {
+  AuthError,
+  CancelledError,
+  NetworkError,
+  RateLimitedError,
+  RequestError,
+  ServerError,
+  ServiceError,
+} from './errors.ts';
+import { Limiter } from './limiter.ts';
+import { redactText, redactUrl } from './redact.ts';
+
+/**
+ * One GET to the service, with the policy every call shares: a per-attempt timeout,
+ * retries with exponential backoff and full jitter for 429, 5xx and network failures
+ * (honouring Retry-After, capped), and one concurrency limit across all calls.
+ */
+export interface HttpPolicy {
+  /** Per attempt, from sending to the last byte of the body. */
+  timeoutMs: number;
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** A Retry-After longer than this is not waited for: the call fails as rate-limited. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_POLICY: HttpPolicy = {
+  timeoutMs: 20_000,
+  maxAttempts: 4,
+  backoffBaseMs: 300,
+  backoffMaxMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+export interface RetryInfo {
+  endpoint: EndpointName;
+  attempt: number;
+  delayMs: number;
+  error: ServiceError;
+}
+
+export interface HttpDeps {
+  baseUrl: string;
+  /** Read on every request, so a key changed in the keychain applies to the next call. */
+  accessKey: () => string | null | Promise<string | null>;
+  policy: HttpPolicy;
+  limiter: Limiter;
+  fetch?: typeof globalThis.fetch;
+  random?: () => number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface HttpResponse {
+  body: string;
+  /** The request URL with the key redacted. */
+  url: string;
+  fetchedAt: string;
+  attempts: number;
+}
+
+export type QueryParams = Record<string, string | number | undefined | null>;
+
+export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, params: QueryParams, signal?: AbortSignal): Promise<HttpResponse> {
+  const key = await deps.accessKey();
+  const url = buildUrl(deps.baseUrl, endpoint, params, key);
+  const shown = redactUrl(url);
+  const random = deps.random ?? Math.random;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw new CancelledError(shown);
+    try {
+      const body = await deps.limiter.run(() => attemptOnce(deps, url, shown, key, signal));
+      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt };
+    } catch (err) {
+      if (!(err instanceof ServiceError) || !err.retryable) throw err;
+      if (attempt >= deps.policy.maxAttempts) throw err;
+      let delayMs: number;
+      if (err instanceof RateLimitedError && err.retryAfterMs !== null) {
+        if (err.retryAfterMs > deps.policy.maxRetryAfterMs) throw err;
+        delayMs = err.retryAfterMs;
+      } else {
+        const ceiling = Math.min(deps.policy.backoffMaxMs, deps.policy.backoffBaseMs * 2 ** (attempt - 1));
+        delayMs = Math.round(random() * ceiling);
+      }
+      deps.onRetry?.({ endpoint, attempt, delayMs, error: err });
+      await sleep(delayMs, signal, shown);
+    }
+  }
+}
+
+async function attemptOnce(deps: HttpDeps, url: URL, shown: string, key: string | null, signal?: AbortSignal): Promise<string> {
+  const timeout = AbortSignal.timeout(deps.policy.timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const doFetch = deps.fetch ?? globalThis.fetch;
+  let res: Response;
+  let body: string;
+  try {
+    res = await doFetch(url, { method: 'GET', signal: combined, headers: { Accept: 'application/json' }, redirect: 'error' });
+    body = await res.text();
+  } catch (err) {
+    if (signal?.aborted) throw new CancelledError(shown);
+    if (timeout.aborted) throw new NetworkError(shown, true, 'timeout');
+    throw new NetworkError(shown, false, describe(err, key));
+  }
+  if (res.ok) return body;
+  const { message, parameter } = errorBody(body, key);
+  if (res.status === 401 || res.status === 403) throw new AuthError(shown, res.status, message);
+  if (res.status === 429) throw new RateLimitedError(shown, retryAfterMs(res.headers.get('retry-after')));
+  if (res.status >= 500) throw new ServerError(shown, res.status, message);
+  throw new RequestError(shown, res.status, message, parameter);
+}
+
+export function buildUrl(baseUrl: string, endpoint: EndpointName, params: QueryParams, key: string | null): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.replace(/\/+$/, '') + ENDPOINTS[endpoint].path);
+  } catch {
+    throw new NetworkError('(invalid base URL)', false, 'the base URL is not a valid http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new NetworkError(redactUrl(url), false, 'the base URL must start with http:// or https://');
+  }
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+  }
+  if (key) url.searchParams.set(ACCESS_KEY_PARAM, key);
+  return url;
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** The service's error body is not specified: read `message` and `parameter` when it is JSON. */
+function errorBody(body: string, key: string | null): { message: string; parameter: string | null } {
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown; parameter?: unknown };
+    const message = typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : '';
+    return { message: redactText(message, key), parameter: typeof parsed.parameter === 'string' ? parsed.parameter : null };
+  } catch {
+    return { message: '', parameter: null };
+  }
+}
+
+function describe(err: unknown, key: string | null): string {
+  const e = err as { message?: string; cause?: { code?: string; message?: string } };
+  const detail = e.cause?.code ?? e.cause?.message ?? e.message ?? 'unknown error';
+  return redactText(String(detail), key).slice(0, 200);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, shown: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError(shown));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CancelledError(shown));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
+import { startSimulator } from './server.ts';
+
+/**
+ * `npm run sim -- --port N --access-key K --seed N --txns-per-wallet N --latency-ms N --fault NAME[:PROBABILITY] ...`
+ * Starts the reference service; the first line of stdout is its URL.
+ */
+const USAGE = `Usage: npm run sim -- [options]
+  --port N              port on 127.0.0.1 (default: any free port)
+  --access-key K        the key every request must carry (default: demo)
+  --seed N              seed of the generated data (default: 1)
+  --txns-per-wallet N   transactions per wallet and chain (default: 2000, up to 1000000)
+  --latency-ms N        added latency per request (default: 0)
+  --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
+                        Faults: ${FAULT_KINDS.join(', ')}`;
+
+export async function runSimCli(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'access-key': { type: 'string' },
+      seed: { type: 'string' },
+      'txns-per-wallet': { type: 'string' },
+      'latency-ms': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const int = (name: string, v: string | undefined, min: number, max: number): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  const faults: FaultRule[] = (values.fault ?? []).map((spec) => {
+    const [kind = '', p] = spec.split(':');
+    if (!isFaultKind(kind)) throw new Error(`unknown fault '${kind}'; faults: ${FAULT_KINDS.join(', ')}`);
+    const probability = p === undefined ? 0.2 : Number(p);
+    if (!(probability >= 0 && probability <= 1)) throw new Error(`fault probability must be from 0 to 1, got '${p}'`);
+    return { kind, probability };
+  });
+  const sim = await startSimulator({
+    accessKey: values['access-key'] ?? 'demo',
+    port: int('port', values.port, 0, 65535),
+    seed: int('seed', values.seed, 0, 2 ** 31),
+    txnsPerWallet: int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000),
+    latencyMs: int('latency-ms', values['latency-ms'], 0, 600_000),
+    faults,
+  });
+  console.log(sim.url);
+  console.error(`Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}. Ctrl+C stops it.`);
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runSimCli(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(`sim: ${(err as Error).message}`);
+    process.exit(2);
+  });
+}

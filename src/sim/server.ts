@@ -1,0 +1,306 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName, SUCCESS_STATUS, successMessage } from '../shared/service/endpoints.ts';
+import { blockAt, CHAIN_IDS, chainById } from './chains.ts';
+import { ASSET_TYPES } from './catalog.ts';
+import { drift } from './drift.ts';
+import { type FaultRule, FaultPlan } from './faults.ts';
+import { DAY_MS, isoDay, positionsOn } from './positions.ts';
+import { hexOf } from './random.ts';
+import { decodeTxnHash, historyOf, type HistoryConfig, indexRange, logsOf, transactionAt } from './transactions.ts';
+import { allPositionsView, byUnderlyingView, filterByAssetType, liquidityView } from './views.ts';
+
+/**
+ * The reference service: the five endpoints of service-spec.md over real HTTP, with
+ * deterministic data and switchable faults. Demo mode, the dev server and the tests
+ * all run this same code.
+ */
+export interface SimulatorOptions {
+  accessKey: string;
+  seed?: number;
+  port?: number;
+  host?: string;
+  txnsPerWallet?: number;
+  latencyMs?: number;
+  faults?: FaultRule[];
+  /** Unix seconds spanned by transaction histories (defaults: 2024-01-01 to 2026-11-01). */
+  historyStart?: number;
+  historyEnd?: number;
+  /** The simulator's clock: the latest snapshot date and the upper bound of dates. */
+  now?: () => number;
+}
+
+export interface RequestRecord {
+  endpoint: EndpointName | null;
+  /** Query without the access key. */
+  query: Record<string, string>;
+  status: number;
+  fault: string | null;
+}
+
+export interface Simulator {
+  url: string;
+  port: number;
+  setFaults(rules: FaultRule[]): void;
+  addFault(rule: FaultRule): void;
+  setLatency(ms: number): void;
+  /** Requests seen so far (oldest first, the last 10,000). */
+  requests: RequestRecord[];
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HISTORY_START = Date.UTC(2024, 0, 1) / 1000;
+export const DEFAULT_HISTORY_END = Date.UTC(2026, 10, 1) / 1000;
+const FIRST_DATE = Date.UTC(2020, 0, 1);
+const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+
+class ParamError extends Error {
+  constructor(readonly parameter: string, reason: string) {
+    super(`Invalid parameter '${parameter}': ${reason}`);
+  }
+}
+
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const seed = options.seed ?? 1;
+  const now = options.now ?? Date.now;
+  const history: HistoryConfig = {
+    seed,
+    txnsPerWallet: options.txnsPerWallet ?? 2000,
+    historyStart: options.historyStart ?? DEFAULT_HISTORY_START,
+    historyEnd: options.historyEnd ?? DEFAULT_HISTORY_END,
+  };
+  const faults = new FaultPlan(seed);
+  faults.set(options.faults ?? []);
+  let latencyMs = options.latencyMs ?? 0;
+  let requestNo = 0;
+  const requests: RequestRecord[] = [];
+  const sockets = new Set<Socket>();
+
+  const routes = new Map<string, EndpointName>(
+    (Object.keys(ENDPOINTS) as EndpointName[]).map((name) => [ENDPOINTS[name].path, name]),
+  );
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { status: 'ERROR', code: 500, message: `Internal error: ${(err as Error).message}` });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const no = ++requestNo;
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const endpoint = routes.get(url.pathname) ?? null;
+    const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== ACCESS_KEY_PARAM));
+    const record: RequestRecord = { endpoint, query, status: 0, fault: null };
+    requests.push(record);
+    if (requests.length > 10_000) requests.shift();
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      record.status = status;
+      sendJson(res, status, body, headers);
+    };
+
+    if (req.method !== 'GET') return reply(405, { status: 'ERROR', code: 405, message: 'Only GET is supported' }, { Allow: 'GET' });
+    if (!endpoint) return reply(404, { status: 'ERROR', code: 404, message: `No operation at ${url.pathname}` });
+    if (latencyMs > 0) await sleep(latencyMs);
+
+    // Transport faults come first, as a proxy or overloaded gateway answers before the service.
+    const limit = faults.fire('rate-limit', endpoint);
+    if (limit) {
+      record.fault = 'rate-limit';
+      const retryAfter = String(limit.retryAfterSeconds ?? 1);
+      return reply(429, { status: 'ERROR', code: 429, message: 'Too many requests' }, { 'Retry-After': retryAfter });
+    }
+    const serverError = faults.fire('server-error', endpoint);
+    if (serverError) {
+      record.fault = 'server-error';
+      const status = faults.nextServerErrorStatus(serverError);
+      return reply(status, { status: 'ERROR', code: status, message: 'Upstream indexer unavailable' });
+    }
+    if (faults.fire('hang', endpoint)) {
+      record.fault = 'hang';
+      return; // never answered; the socket closes when the client gives up or the simulator stops
+    }
+
+    const key = url.searchParams.get(ACCESS_KEY_PARAM);
+    if (!key || key !== options.accessKey) {
+      return reply(401, { status: 'ERROR', code: 401, message: key ? 'Invalid access_key' : 'Missing access_key' });
+    }
+
+    let data: unknown[];
+    let total: number | undefined;
+    try {
+      ({ data, total } = answer(endpoint, url.searchParams));
+    } catch (err) {
+      if (err instanceof ParamError) return reply(400, { status: 'ERROR', code: 400, message: err.message, parameter: err.parameter });
+      throw err;
+    }
+
+    const requestId = hexOf(16, seed, 'request', no);
+    let body: Record<string, unknown> = { status: SUCCESS_STATUS, data, message: successMessage(endpoint, requestId) };
+    if (total !== undefined) body['total'] = total;
+    if (faults.fire('status-not-ok', endpoint)) {
+      record.fault = 'status-not-ok';
+      body = { status: 'FAILED', data: [], message: `Get ${ENDPOINTS[endpoint].what} (ID: ${requestId}) failed: indexer timeout.` };
+    } else if (faults.fire('schema-drift', endpoint)) {
+      record.fault = 'schema-drift';
+      body = drift(body, seed, no) as Record<string, unknown>;
+    }
+    const text = JSON.stringify(body);
+    if (faults.fire('malformed-json', endpoint)) {
+      record.fault = 'malformed-json';
+      return sendRaw(res, record, 200, text.slice(0, Math.floor(text.length / 2)) + '<html>502</html>');
+    }
+    if (faults.fire('truncated', endpoint)) {
+      record.fault = 'truncated';
+      record.status = 200;
+      const bytes = Buffer.from(text);
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(bytes.length) });
+      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+      // Give the half a moment to leave, then drop the connection mid-body.
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    sendRaw(res, record, 200, text);
+  }
+
+  function answer(endpoint: EndpointName, q: URLSearchParams): { data: unknown[]; total?: number } {
+    switch (endpoint) {
+      case 'allPositions':
+      case 'positionsByUnderlying':
+      case 'liquidityAnalysis': {
+        const wallet = walletParam(q.get('wallet'));
+        const chain = chainParam('chains', q.get('chains'));
+        const day = dateParam(q.get('date'), now());
+        let positions = positionsOn(seed, wallet, chain, day);
+        const snapshot = { wallet_id: wallet, date: `${isoDay(day)}T00:00:00Z` };
+        if (endpoint === 'allPositions') return { data: [{ ...snapshot, positions: allPositionsView(chain.id, positions) }] };
+        if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };
+        const assetType = q.get('asset_type');
+        if (assetType !== null) {
+          const unknown = assetType.split(',').map((s) => s.trim()).filter((s) => !(ASSET_TYPES as readonly string[]).includes(s));
+          if (unknown.length) throw new ParamError('asset_type', `unsupported asset type ${unknown.join(', ')}; supported: ${ASSET_TYPES.join(', ')}`);
+          positions = filterByAssetType(positions, assetType);
+        }
+        return { data: [{ ...snapshot, positions: liquidityView(chain.id, positions) }] };
+      }
+      case 'transactionsByWallet': {
+        const wallet = walletParam(q.get('wallet'));
+        const chain = chainParam('chains', q.get('chains'));
+        const h = historyOf(history, wallet, chain);
+        const start = intParam(q, 'start_time', 0, 0);
+        const end = intParam(q, 'end_time', Math.floor(now() / 1000), 0);
+        const page = intParam(q, 'page', 1, 1);
+        const pageSize = intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+        // With the `incomplete` fault, the indexer has not reached the last days yet.
+        const incomplete = faults.active('incomplete', 'transactionsByWallet');
+        const indexHead = incomplete ? history.historyEnd - (incomplete.recentDays ?? 7) * 86_400 : Number.POSITIVE_INFINITY;
+        const visibleEnd = Math.min(end, indexHead);
+        const [from, to] = indexRange(h, start, visibleEnd);
+        // Newest first.
+        const hi = to - 1 - (page - 1) * pageSize;
+        const lo = Math.max(from, hi - pageSize + 1);
+        const rows = [];
+        for (let i = hi; i >= lo; i--) rows.push(transactionAt(h, i));
+        const ratio = end > indexHead ? Math.max(0, Math.min(1, (indexHead - start) / Math.max(1, end - start))) : 1;
+        return {
+          data: [{
+            transaction_history: rows,
+            start_block: blockAt(chain, Math.max(start, h.genesis)),
+            end_block: blockAt(chain, Math.min(visibleEnd, Math.floor(now() / 1000))),
+            completion_ratio: Math.round(ratio * 10_000) / 10_000,
+          }],
+        };
+      }
+      case 'logsByTxnHash': {
+        const hash = q.get('txn_hash');
+        if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new ParamError('txn_hash', 'expected a 0x-prefixed 64-hex transaction hash');
+        const chain = chainParam('chain_id', q.get('chain_id'));
+        const page = intParam(q, 'page', 1, 1);
+        const pageSize = intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+        const found = decodeTxnHash(seed, hash);
+        if (!found || found.chain.id !== chain.id || found.index >= history.txnsPerWallet) return { data: [], total: 0 };
+        const { item, total } = logsOf(historyOf(history, found.wallet, chain), found.index, (page - 1) * pageSize, pageSize);
+        return { data: [item], total };
+      }
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    port,
+    requests,
+    setFaults: (rules) => faults.set(rules),
+    addFault: (rule) => faults.add(rule),
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function walletParam(v: string | null): string {
+  if (!v) throw new ParamError('wallet', 'required');
+  if (!/^0x[0-9a-fA-F]{40}$/.test(v)) throw new ParamError('wallet', 'expected a 0x-prefixed 40-hex address');
+  return v.toLowerCase();
+}
+
+function chainParam(name: string, v: string | null) {
+  if (!v) throw new ParamError(name, 'required');
+  const chain = chainById(v);
+  if (!chain) throw new ParamError(name, `unknown chain '${v}'; supported: ${CHAIN_IDS.join(', ')}`);
+  return chain;
+}
+
+/** A snapshot date (YYYY-MM-DD) as a day number; today when omitted. */
+function dateParam(v: string | null, nowMs: number): number {
+  const today = Math.floor(nowMs / DAY_MS);
+  if (v === null) return today;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v) {
+    throw new ParamError('date', 'expected an ISO 8601 date YYYY-MM-DD');
+  }
+  if (ms < FIRST_DATE || ms / DAY_MS > today) {
+    throw new ParamError('date', `out of range: from ${isoDay(FIRST_DATE / DAY_MS)} to ${isoDay(today)}`);
+  }
+  return ms / DAY_MS;
+}
+
+function intParam(q: URLSearchParams, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = q.get(name);
+  if (v === null || v === '') return fallback;
+  if (!/^\d+$/.test(v)) throw new ParamError(name, 'expected an integer');
+  const n = Number(v);
+  if (n < min || n > max) throw new ParamError(name, `out of range: ${min} to ${max}`);
+  return n;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+function sendRaw(res: ServerResponse, record: RequestRecord, status: number, text: string): void {
+  record.status = status;
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,54 @@
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+
+export type { Database };
+
+/** A database written by a newer Folioscope: opened, read for its version, never touched. */
+export class FutureDatabaseError extends Error {
+  constructor(readonly path: string, readonly found: number, readonly supported: number) {
+    super(
+      `The cache at ${path} was written by a newer version of Folioscope (schema ${found}; this version reads up to ${supported}). ` +
+        'Update Folioscope, or choose another data folder. The file was not changed.',
+    );
+    this.name = 'FutureDatabaseError';
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Opens (creating if needed) the cache and brings its schema up to date: all pending
+ * migrations in one transaction, so a failed migration leaves the previous version.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
+  try {
+    const found = schemaVersion(db);
+    if (found > SCHEMA_VERSION) throw new FutureDatabaseError(path, found, SCHEMA_VERSION);
+    if (options.readonly) return db;
+    db.pragma('journal_mode = WAL');
+    // NORMAL with WAL: a crash loses at most the last transactions, never corrupts.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function migrate(db: Database, target = SCHEMA_VERSION): void {
+  const from = schemaVersion(db);
+  if (from >= target) return;
+  db.transaction(() => {
+    for (let v = from; v < target; v++) MIGRATIONS[v]!(db);
+    db.pragma(`user_version = ${target}`);
+  }).immediate();
+}

@@ -1,0 +1,13 @@
+export * from './db.ts';
+export * from './logs.ts';
+export * from './settings.ts';
+export * from './snapshots.ts';
+export * from './transactions.ts';
+export * from './validation.ts';
+export * from './wallets.ts';
+export * from './queries/diff.ts';
+export * from './queries/exposure.ts';
+export * from './queries/latest.ts';
+export * from './queries/nav.ts';
+export * from './queries/timeline.ts';
+export { SCHEMA_VERSION } from './migrations/index.ts';

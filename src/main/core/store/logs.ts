@@ -1,0 +1,52 @@
+import type { Log, TransactionLogs } from '../api/schemas.ts';
+import type { Database } from './db.ts';
+
+export interface LogSet {
+  chain: string;
+  txnHash: string;
+  total: number;
+  header: Omit<TransactionLogs, 'logs'> | null;
+  logs: Log[];
+  requestId: string | null;
+  fetchedAt: string;
+}
+
+/** Replaces the cached logs of a transaction with a complete new read, in one transaction. */
+export function saveLogSet(db: Database, set: LogSet): void {
+  const hash = set.txnHash.toLowerCase();
+  db.transaction(() => {
+    db.prepare('DELETE FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
+    db.prepare('INSERT INTO txn_log_sets (chain, txn_hash, total, header, request_id, fetched_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      set.chain,
+      hash,
+      set.total,
+      set.header ? JSON.stringify(set.header) : null,
+      set.requestId,
+      set.fetchedAt,
+    );
+    const insert = db.prepare('INSERT OR REPLACE INTO txn_logs (chain, txn_hash, log_index, topics, data) VALUES (?, ?, ?, ?, ?)');
+    set.logs.forEach((l, i) => insert.run(set.chain, hash, l.log_index ?? i, JSON.stringify(l.topics), l.data));
+  })();
+}
+
+export function getLogSet(db: Database, chain: string, txnHash: string): LogSet | null {
+  const hash = txnHash.toLowerCase();
+  const head = db.prepare('SELECT * FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').get(chain, hash) as
+    | { total: number; header: string | null; request_id: string | null; fetched_at: string }
+    | undefined;
+  if (!head) return null;
+  const logs = (db.prepare('SELECT log_index, topics, data FROM txn_logs WHERE chain = ? AND txn_hash = ? ORDER BY log_index').all(chain, hash) as Array<{
+    log_index: number;
+    topics: string;
+    data: string | null;
+  }>).map((r) => ({ log_index: r.log_index, topics: JSON.parse(r.topics) as string[], data: r.data }));
+  return {
+    chain,
+    txnHash: hash,
+    total: head.total,
+    header: head.header ? (JSON.parse(head.header) as LogSet['header']) : null,
+    logs,
+    requestId: head.request_id,
+    fetchedAt: head.fetched_at,
+  };
+}

@@ -1,0 +1,50 @@
+import type { Database } from '../db.ts';
+import { listWallets } from '../wallets.ts';
+import { freshnessOf, type Freshness, latestSnapshots, snapshotData } from './latest.ts';
+
+export interface TokenExposure {
+  tokenId: string;
+  symbol: string | null;
+  name: string | null;
+  totalQty: number;
+  totalNav: number;
+  /** Each wallet's share of this token. */
+  wallets: Array<{ wallet: string; chain: string; qty: number; nav: number }>;
+}
+
+export interface Exposure {
+  date: string;
+  tokens: TokenExposure[];
+  totalNav: number;
+  /** Watched (wallet, chain) pairs with no snapshot at the date. */
+  missing: Array<{ wallet: string; chain: string }>;
+  freshness: Freshness;
+}
+
+/** Exposure per underlying token across all watched wallets at a date, from cached snapshots. */
+export function exposureAt(db: Database, date: string): Exposure {
+  const rows = latestSnapshots(db, 'positionsByUnderlying', { date });
+  const tokens = new Map<string, TokenExposure>();
+  const watched = listWallets(db);
+  const present = new Set(rows.map((r) => `${r.wallet}|${r.chain}`));
+  for (const r of rows) {
+    if (!watched.some((w) => w.address === r.wallet && w.chains.includes(r.chain))) continue;
+    for (const snap of snapshotData<'positionsByUnderlying'>(db, r.id)) {
+      for (const g of snap.positions) {
+        const t = tokens.get(g.token_id) ?? { tokenId: g.token_id, symbol: g.token_symbol, name: g.token_name, totalQty: 0, totalNav: 0, wallets: [] };
+        t.totalQty += g.total_qty ?? 0;
+        t.totalNav += g.total_nav ?? 0;
+        t.wallets.push({ wallet: r.wallet, chain: r.chain, qty: g.total_qty ?? 0, nav: g.total_nav ?? 0 });
+        tokens.set(g.token_id, t);
+      }
+    }
+  }
+  const list = [...tokens.values()].sort((a, b) => b.totalNav - a.totalNav);
+  return {
+    date,
+    tokens: list,
+    totalNav: list.reduce((s, t) => s + t.totalNav, 0),
+    missing: watched.flatMap((w) => w.chains.filter((c) => !present.has(`${w.address}|${c}`)).map((chain) => ({ wallet: w.address, chain }))),
+    freshness: freshnessOf(rows),
+  };
+}

@@ -1,0 +1,67 @@
+import type { Database } from '../db.ts';
+import type { SnapshotDataByEndpoint, SnapshotEndpoint } from '../snapshots.ts';
+
+/**
+ * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
+ * one), optionally within dates. Refreshes add rows; reads see the newest only.
+ */
+export interface LatestRow {
+  id: number;
+  wallet: string;
+  chain: string;
+  as_of: string;
+  fetched_at: string;
+  request_id: string | null;
+  sha256: string;
+  total_nav: number | null;
+  principal_nav: number | null;
+  reward_nav: number | null;
+}
+
+export function latestSnapshots(
+  db: Database,
+  endpoint: SnapshotEndpoint,
+  scope: { wallet?: string; from?: string; to?: string; date?: string },
+): LatestRow[] {
+  return db
+    .prepare(
+      `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav
+       FROM snapshots s
+       JOIN wallets w ON w.address = s.wallet
+       WHERE s.endpoint = @endpoint
+         AND (@wallet IS NULL OR s.wallet = @wallet)
+         AND (@date IS NULL OR s.as_of = @date)
+         AND (@from IS NULL OR s.as_of >= @from)
+         AND (@to IS NULL OR s.as_of <= @to)
+         AND s.id = (SELECT s2.id FROM snapshots s2
+                     WHERE s2.wallet = s.wallet AND s2.chain = s.chain AND s2.endpoint = s.endpoint AND s2.as_of = s.as_of
+                     ORDER BY s2.fetched_at DESC, s2.id DESC LIMIT 1)
+       ORDER BY s.as_of, s.wallet, s.chain`,
+    )
+    .all({
+      endpoint,
+      wallet: scope.wallet?.toLowerCase() ?? null,
+      date: scope.date ?? null,
+      from: scope.from ?? null,
+      to: scope.to ?? null,
+    }) as LatestRow[];
+}
+
+export function snapshotData<E extends SnapshotEndpoint>(db: Database, id: number): Array<SnapshotDataByEndpoint[E]> {
+  const row = db.prepare('SELECT data FROM snapshots WHERE id = ?').get(id) as { data: string };
+  return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
+}
+
+/** Provenance of a read: the dates it is as of and the span of fetch times behind it. */
+export interface Freshness {
+  asOf: string | null;
+  oldestFetchedAt: string | null;
+  newestFetchedAt: string | null;
+}
+
+export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: string }>): Freshness {
+  if (!rows.length) return { asOf: null, oldestFetchedAt: null, newestFetchedAt: null };
+  const fetched = rows.map((r) => r.fetched_at).sort();
+  const asOf = rows.map((r) => r.as_of).sort();
+  return { asOf: asOf.at(-1)!, oldestFetchedAt: fetched[0]!, newestFetchedAt: fetched.at(-1)! };
+}

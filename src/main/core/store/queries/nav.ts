@@ -1,0 +1,46 @@
+import type { Database } from '../db.ts';
+import { listWallets } from '../wallets.ts';
+import { freshnessOf, type Freshness, latestSnapshots } from './latest.ts';
+
+export interface NavPoint {
+  date: string;
+  totalNav: number | null;
+  principalNav: number | null;
+  rewardNav: number | null;
+  /** Chains whose snapshot for the date is cached, of those the wallet(s) watch. */
+  chainsCached: number;
+  chainsWatched: number;
+  fetchedAt: string;
+}
+
+export interface NavSeries {
+  wallet: string | null;
+  points: NavPoint[];
+  freshness: Freshness;
+}
+
+const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
+
+/**
+ * NAV per date from cached snapshots only: per wallet, and in total (wallet omitted)
+ * summed over every watched wallet and chain. A date where some chain is not cached says
+ * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
+ */
+export function navHistory(db: Database, scope: { wallet?: string; from?: string; to?: string }): NavSeries {
+  const rows = latestSnapshots(db, 'allPositions', scope);
+  const wallets = listWallets(db).filter((w) => !scope.wallet || w.address === scope.wallet.toLowerCase());
+  const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
+  const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
+  const byDate = new Map<string, NavPoint>();
+  for (const r of rows) {
+    if (!watched.get(r.wallet)?.has(r.chain)) continue;
+    const p = byDate.get(r.as_of) ?? { date: r.as_of, totalNav: null, principalNav: null, rewardNav: null, chainsCached: 0, chainsWatched, fetchedAt: r.fetched_at };
+    p.totalNav = add(p.totalNav, r.total_nav);
+    p.principalNav = add(p.principalNav, r.principal_nav);
+    p.rewardNav = add(p.rewardNav, r.reward_nav);
+    p.chainsCached++;
+    if (r.fetched_at > p.fetchedAt) p.fetchedAt = r.fetched_at;
+    byDate.set(r.as_of, p);
+  }
+  return { wallet: scope.wallet?.toLowerCase() ?? null, points: [...byDate.values()], freshness: freshnessOf(rows) };
+}

@@ -1,0 +1,205 @@
+import type { Database } from '../db.ts';
+import { checkDate, ValidationError } from '../validation.ts';
+
+export interface TimelineFilter {
+  /** One wallet, or every watched wallet when omitted. */
+  wallet?: string;
+  chains?: string[];
+  actionTypes?: string[];
+  protocols?: string[];
+  /** Token symbols moved by the transaction. */
+  tokens?: string[];
+  statuses?: number[];
+  /** YYYY-MM-DD, inclusive, UTC. */
+  from?: string;
+  to?: string;
+  /** A transaction hash or an address, or the start of one. */
+  search?: string;
+}
+
+export interface TimelineQuery extends TimelineFilter {
+  limit?: number;
+  /** From the previous page's `nextCursor`; omitted for the newest page. */
+  cursor?: string | null;
+}
+
+export interface TransferDetail {
+  token_cid: string | null;
+  type: string | null;
+  qty: number | null;
+  symbol: string | null;
+}
+
+export interface TimelineRow {
+  id: number;
+  wallet: string;
+  chain: string;
+  txnHash: string;
+  date: string | null;
+  block: number | null;
+  from: string | null;
+  to: string | null;
+  fromType: string | null;
+  toType: string | null;
+  txnFee: number | null;
+  gasFee: number | null;
+  actionType: string | null;
+  methodHex: string | null;
+  protocolId: string | null;
+  status: number | null;
+  details: TransferDetail[];
+}
+
+export interface TimelinePage {
+  rows: TimelineRow[];
+  nextCursor: string | null;
+  /** When the transactions in scope were last synced, and whether any range is still being indexed. */
+  syncedAt: string | null;
+  incomplete: boolean;
+}
+
+const MAX_LIMIT = 1000;
+
+interface Row {
+  id: number;
+  wallet: string;
+  chain: string;
+  txn_hash: string;
+  time: number;
+  block: number | null;
+  from_addr: string | null;
+  to_addr: string | null;
+  from_type: string | null;
+  to_type: string | null;
+  txn_fee: number | null;
+  gas_fee: number | null;
+  action_type: string | null;
+  method_hex: string | null;
+  protocol_id: string | null;
+  status: number | null;
+  details: string;
+}
+
+export function encodeCursor(time: number, id: number): string {
+  return Buffer.from(`${time}:${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { time: number; id: number } {
+  const m = /^(-?\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) throw new ValidationError('cursor', 'The timeline position is not valid; reload the timeline.');
+  return { time: Number(m[1]), id: Number(m[2]) };
+}
+
+/** The smallest string greater than every string starting with `prefix`. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** WHERE clause and parameters for a filter; shared by the timeline and the CSV export. */
+export function timelineWhere(filter: TimelineFilter): { sql: string; params: Record<string, unknown> } {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  const list = (name: string, column: string, values: readonly unknown[] | undefined) => {
+    if (!values?.length) return;
+    const names = values.map((v, i) => {
+      params[`${name}${i}`] = v;
+      return `@${name}${i}`;
+    });
+    where.push(`${column} IN (${names.join(', ')})`);
+  };
+  if (filter.wallet) {
+    where.push('t.wallet = @wallet');
+    params['wallet'] = filter.wallet.toLowerCase();
+  } else {
+    where.push('t.wallet IN (SELECT address FROM wallets)');
+  }
+  list('chain', 't.chain', filter.chains);
+  list('action', 't.action_type', filter.actionTypes);
+  list('protocol', 't.protocol_id', filter.protocols);
+  list('status', 't.status', filter.statuses);
+  if (filter.tokens?.length) {
+    const names = filter.tokens.map((v, i) => {
+      params[`token${i}`] = v;
+      return `@token${i}`;
+    });
+    where.push(`EXISTS (SELECT 1 FROM transaction_tokens tt WHERE tt.txn_id = t.id AND tt.symbol IN (${names.join(', ')}))`);
+  }
+  if (filter.from) {
+    params['fromMs'] = Date.parse(`${checkDate('from', filter.from)}T00:00:00Z`);
+    where.push('t.time >= @fromMs');
+  }
+  if (filter.to) {
+    params['toMs'] = Date.parse(`${checkDate('to', filter.to)}T00:00:00Z`) + 86_400_000;
+    where.push('t.time < @toMs');
+  }
+  if (filter.from && filter.to && filter.from > filter.to) throw new ValidationError('to', 'The end date is before the start date.');
+  const search = filter.search?.trim().toLowerCase();
+  if (search) {
+    if (!/^[\x21-\x7e]{1,128}$/.test(search)) throw new ValidationError('search', 'Search for a transaction hash or an address.');
+    // Prefix ranges, so each branch of the OR walks an index.
+    params['s'] = search;
+    params['sEnd'] = prefixEnd(search);
+    where.push('((t.txn_hash >= @s AND t.txn_hash < @sEnd) OR (t.from_addr >= @s AND t.from_addr < @sEnd) OR (t.to_addr >= @s AND t.to_addr < @sEnd))');
+  }
+  return { sql: where.join(' AND '), params };
+}
+
+export function toTimelineRow(r: Row): TimelineRow {
+  return {
+    id: r.id,
+    wallet: r.wallet,
+    chain: r.chain,
+    txnHash: r.txn_hash,
+    date: r.time ? new Date(r.time).toISOString() : null,
+    block: r.block,
+    from: r.from_addr,
+    to: r.to_addr,
+    fromType: r.from_type,
+    toType: r.to_type,
+    txnFee: r.txn_fee,
+    gasFee: r.gas_fee,
+    actionType: r.action_type,
+    methodHex: r.method_hex,
+    protocolId: r.protocol_id,
+    status: r.status,
+    details: JSON.parse(r.details) as TransferDetail[],
+  };
+}
+
+export const TIMELINE_COLUMNS =
+  't.id, t.wallet, t.chain, t.txn_hash, t.time, t.block, t.from_addr, t.to_addr, t.from_type, t.to_type, t.txn_fee, t.gas_fee, t.action_type, t.method_hex, t.protocol_id, t.status, t.details';
+
+/**
+ * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
+ * index walk whatever its depth, and rows inserted meanwhile never shift later pages.
+ */
+export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
+  const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
+  const { sql, params } = timelineWhere(query);
+  let keyset = '';
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    params['ct'] = c.time;
+    params['cid'] = c.id;
+    keyset = ' AND (t.time, t.id) < (@ct, @cid)';
+  }
+  params['limit'] = limit + 1;
+  const rows = db
+    .prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql}${keyset} ORDER BY t.time DESC, t.id DESC LIMIT @limit`)
+    .all(params) as Row[];
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit).map(toTimelineRow);
+  const last = page.at(-1);
+  const sync = syncState(db, query.wallet);
+  return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };
+}
+
+function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean } {
+  const row = db
+    .prepare(
+      `SELECT max(updated_at) AS synced_at, sum(state != 'complete') AS open FROM txn_sync_ranges
+       WHERE (@wallet IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet = @wallet`,
+    )
+    .get({ wallet: wallet?.toLowerCase() ?? null }) as { synced_at: string | null; open: number | null };
+  return { syncedAt: row.synced_at, incomplete: (row.open ?? 0) > 0 };
+}

@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { ServiceResponse } from '../api/client.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../api/schemas.ts';
+import type { Database } from './db.ts';
+
+export type SnapshotEndpoint = 'allPositions' | 'positionsByUnderlying' | 'liquidityAnalysis';
+export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
+
+export interface SnapshotDataByEndpoint {
+  allPositions: PositionSnapshot;
+  positionsByUnderlying: UnderlyingSnapshot;
+  liquidityAnalysis: LiquiditySnapshot;
+}
+
+export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
+  id: number;
+  endpoint: E;
+  wallet: string;
+  chain: string;
+  requestedDate: string | null;
+  asOf: string;
+  requestId: string | null;
+  fetchedAt: string;
+  sha256: string;
+  data: Array<SnapshotDataByEndpoint[E]>;
+  totalNav: number | null;
+  principalNav: number | null;
+  rewardNav: number | null;
+  positionCount: number;
+}
+
+export interface SnapshotInput<E extends SnapshotEndpoint> {
+  endpoint: E;
+  wallet: string;
+  chain: string;
+  requestedDate: string | null;
+  response: ServiceResponse<SnapshotDataByEndpoint[E]>;
+}
+
+/** Sums that may be null: null only when every term is null ("—", never 0 by accident). */
+function sumOrNull(values: Array<number | null>): number | null {
+  const present = values.filter((v): v is number => v !== null);
+  return present.length ? present.reduce((a, b) => a + b, 0) : null;
+}
+
+function totals(endpoint: SnapshotEndpoint, data: unknown[]): { total: number | null; principal: number | null; reward: number | null; count: number } {
+  if (endpoint === 'allPositions') {
+    const positions = (data as PositionSnapshot[]).flatMap((s) => s.positions);
+    const principal = sumOrNull(positions.map((p) => p.principal_nav));
+    const reward = sumOrNull(positions.map((p) => p.reward_nav));
+    return { total: sumOrNull([principal, reward]), principal, reward, count: positions.length };
+  }
+  if (endpoint === 'positionsByUnderlying') {
+    const groups = (data as UnderlyingSnapshot[]).flatMap((s) => s.positions);
+    return { total: sumOrNull(groups.map((g) => g.total_nav)), principal: null, reward: null, count: groups.length };
+  }
+  return { total: null, principal: null, reward: null, count: (data as LiquiditySnapshot[]).flatMap((s) => s.positions).length };
+}
+
+/** The as-of date: what the service said, else what was asked, else the fetch day. */
+function asOfDate(data: Array<{ date: string | null }>, requestedDate: string | null, fetchedAt: string): string {
+  return (data[0]?.date ?? requestedDate ?? fetchedAt).slice(0, 10);
+}
+
+export function snapshotRecord<E extends SnapshotEndpoint>(input: SnapshotInput<E>) {
+  const { response } = input;
+  const t = totals(input.endpoint, response.data);
+  return {
+    endpoint: input.endpoint,
+    wallet: input.wallet,
+    chain: input.chain,
+    requested_date: input.requestedDate,
+    as_of: asOfDate(response.data as Array<{ date: string | null }>, input.requestedDate, response.fetchedAt),
+    request_id: response.requestId,
+    fetched_at: response.fetchedAt,
+    sha256: createHash('sha256').update(response.body).digest('hex'),
+    raw: response.body,
+    data: JSON.stringify(response.data),
+    total_nav: t.total,
+    principal_nav: t.principal,
+    reward_nav: t.reward,
+    position_count: t.count,
+  };
+}
+
+export function insertSnapshot<E extends SnapshotEndpoint>(db: Database, input: SnapshotInput<E>): number {
+  const r = snapshotRecord(input);
+  const info = db
+    .prepare(
+      `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
+       VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
+    )
+    .run(r);
+  return Number(info.lastInsertRowid);
+}
+
+interface SnapshotRow {
+  id: number;
+  endpoint: SnapshotEndpoint;
+  wallet: string;
+  chain: string;
+  requested_date: string | null;
+  as_of: string;
+  request_id: string | null;
+  fetched_at: string;
+  sha256: string;
+  data: string;
+  total_nav: number | null;
+  principal_nav: number | null;
+  reward_nav: number | null;
+  position_count: number;
+}
+
+function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> {
+  return {
+    id: r.id,
+    endpoint: r.endpoint as E,
+    wallet: r.wallet,
+    chain: r.chain,
+    requestedDate: r.requested_date,
+    asOf: r.as_of,
+    requestId: r.request_id,
+    fetchedAt: r.fetched_at,
+    sha256: r.sha256,
+    data: JSON.parse(r.data) as Array<SnapshotDataByEndpoint[E]>,
+    totalNav: r.total_nav,
+    principalNav: r.principal_nav,
+    rewardNav: r.reward_nav,
+    positionCount: r.position_count,
+  };
+}
+
+/** The newest fetch of one endpoint for (wallet, chain) at a date. */
+export function latestSnapshot<E extends SnapshotEndpoint>(db: Database, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
+  const row = db
+    .prepare(
+      `SELECT id, endpoint, wallet, chain, requested_date, as_of, request_id, fetched_at, sha256, data, total_nav, principal_nav, reward_nav, position_count
+       FROM snapshots WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
+    )
+    .get(wallet, chain, endpoint, asOf) as SnapshotRow | undefined;
+  return row ? fromRow<E>(row) : null;
+}
+
+/** The body exactly as received, for provenance and export. */
+export function rawSnapshot(db: Database, id: number): { raw: string; sha256: string } | null {
+  return (db.prepare('SELECT raw, sha256 FROM snapshots WHERE id = ?').get(id) as { raw: string; sha256: string } | undefined) ?? null;
+}
+
+/**
+ * Dates at which all three views are cached for (wallet, chain), or for any chain of the
+ * wallet when chain is omitted; newest first.
+ */
+export function cachedDates(db: Database, wallet: string, chain?: string): string[] {
+  const rows = db
+    .prepare(
+      `SELECT as_of FROM snapshots WHERE wallet = ? AND (? IS NULL OR chain = ?)
+       GROUP BY as_of, chain HAVING count(DISTINCT endpoint) = 3
+       ORDER BY as_of DESC`,
+    )
+    .all(wallet, chain ?? null, chain ?? null) as Array<{ as_of: string }>;
+  return [...new Set(rows.map((r) => r.as_of))];
+}
+
+/** Whether all three views of (wallet, chain) are cached for a date (asked for or answered). */
+export function hasCompleteDate(db: Database, wallet: string, chain: string, date: string): boolean {
+  const row = db
+    .prepare(
+      `SELECT count(DISTINCT endpoint) AS n FROM snapshots
+       WHERE wallet = ? AND chain = ? AND (as_of = ? OR requested_date = ?)`,
+    )
+    .get(wallet, chain, date, date) as { n: number };
+  return row.n === 3;
+}

@@ -1,0 +1,166 @@
+import type { Statement } from 'better-sqlite3';
+import type { Transaction } from '../api/schemas.ts';
+import type { Database } from './db.ts';
+
+/** The spec's transaction members: anything else a row carries is kept in `extra`. */
+const KNOWN = new Set([
+  'wallet_id', 'txn_hash', 'block', 'from', 'to', 'from_type', 'to_type', 'txn_fee', 'gas_fee', 'action_type',
+  'method_hex', 'protocol_id', 'chain_id', 'date', 'details', 'status',
+]);
+
+interface Statements {
+  upsert: Statement;
+  clearTokens: Statement;
+  insertToken: Statement;
+}
+
+const statements = new WeakMap<Database, Statements>();
+
+function prepared(db: Database): Statements {
+  let s = statements.get(db);
+  if (!s) {
+    s = {
+      // A row seen again (an overlapping page, a re-polled range) updates in place: the
+      // service may have corrected it, and the key guarantees no duplicate.
+      upsert: db.prepare(`
+        INSERT INTO transactions (wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
+                                  action_type, method_hex, protocol_id, status, details, extra)
+        VALUES (@wallet, @chain, @txn_hash, @time, @block, @from_addr, @to_addr, @from_type, @to_type, @txn_fee, @gas_fee,
+                @action_type, @method_hex, @protocol_id, @status, @details, @extra)
+        ON CONFLICT (wallet, chain, txn_hash) DO UPDATE SET
+          time = excluded.time, block = excluded.block, from_addr = excluded.from_addr, to_addr = excluded.to_addr,
+          from_type = excluded.from_type, to_type = excluded.to_type, txn_fee = excluded.txn_fee, gas_fee = excluded.gas_fee,
+          action_type = excluded.action_type, method_hex = excluded.method_hex, protocol_id = excluded.protocol_id,
+          status = excluded.status, details = excluded.details, extra = excluded.extra
+        RETURNING id`),
+      clearTokens: db.prepare('DELETE FROM transaction_tokens WHERE txn_id = ?'),
+      insertToken: db.prepare('INSERT OR IGNORE INTO transaction_tokens (txn_id, symbol, token_cid) VALUES (?, ?, ?)'),
+    };
+    statements.set(db, s);
+  }
+  return s;
+}
+
+export function transactionRecord(wallet: string, chain: string, t: Transaction) {
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(t)) if (!KNOWN.has(k)) extra[k] = v;
+  return {
+    wallet,
+    chain,
+    txn_hash: t.txn_hash.toLowerCase(),
+    time: t.date ? Date.parse(t.date) : 0,
+    block: t.block,
+    from_addr: t.from?.toLowerCase() ?? null,
+    to_addr: t.to?.toLowerCase() ?? null,
+    from_type: t.from_type,
+    to_type: t.to_type,
+    txn_fee: t.txn_fee,
+    gas_fee: t.gas_fee,
+    action_type: t.action_type,
+    method_hex: t.method_hex,
+    protocol_id: t.protocol_id,
+    status: t.status,
+    details: JSON.stringify(t.details),
+    extra: Object.keys(extra).length ? JSON.stringify(extra) : null,
+  };
+}
+
+/** Writes rows (no transaction of its own: callers wrap a page and its bookkeeping in one). */
+export function upsertTransactions(db: Database, wallet: string, chain: string, rows: readonly Transaction[]): number {
+  const s = prepared(db);
+  for (const t of rows) {
+    const { id } = s.upsert.get(transactionRecord(wallet, chain, t)) as { id: number };
+    s.clearTokens.run(id);
+    for (const d of t.details) if (d.symbol) s.insertToken.run(id, d.symbol, d.token_cid);
+  }
+  return rows.length;
+}
+
+// --- synced ranges ---------------------------------------------------------------------
+
+export type RangeState = 'in_progress' | 'incomplete' | 'complete';
+
+export interface SyncRange {
+  wallet: string;
+  chain: string;
+  startTime: number;
+  endTime: number;
+  state: RangeState;
+  nextPage: number | null;
+  pageSize: number;
+  startBlock: number | null;
+  endBlock: number | null;
+  completionRatio: number | null;
+  rowsRead: number;
+  updatedAt: string;
+}
+
+interface RangeRow {
+  wallet: string;
+  chain: string;
+  start_time: number;
+  end_time: number;
+  state: RangeState;
+  next_page: number | null;
+  page_size: number;
+  start_block: number | null;
+  end_block: number | null;
+  completion_ratio: number | null;
+  rows_read: number;
+  updated_at: string;
+}
+
+const rangeFromRow = (r: RangeRow): SyncRange => ({
+  wallet: r.wallet,
+  chain: r.chain,
+  startTime: r.start_time,
+  endTime: r.end_time,
+  state: r.state,
+  nextPage: r.next_page,
+  pageSize: r.page_size,
+  startBlock: r.start_block,
+  endBlock: r.end_block,
+  completionRatio: r.completion_ratio,
+  rowsRead: r.rows_read,
+  updatedAt: r.updated_at,
+});
+
+export function listRanges(db: Database, wallet: string, chain: string): SyncRange[] {
+  return (db.prepare('SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(rangeFromRow);
+}
+
+export function saveRange(db: Database, r: SyncRange): void {
+  db.prepare(
+    `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (wallet, chain, start_time, end_time) DO UPDATE SET
+       state = excluded.state, next_page = excluded.next_page, page_size = excluded.page_size, start_block = excluded.start_block,
+       end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at`,
+  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt);
+}
+
+/** Drops ranges another range now covers (the superseded incomplete ones). */
+export function dropRangesWithin(db: Database, wallet: string, chain: string, startTime: number, endTime: number, keep: { startTime: number; endTime: number }): void {
+  db.prepare(
+    `DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time >= ? AND end_time <= ?
+       AND NOT (start_time = ? AND end_time = ?)`,
+  ).run(wallet, chain, startTime, endTime, keep.startTime, keep.endTime);
+}
+
+/**
+ * The time up to which history is complete: the end of the contiguous run of complete
+ * ranges from the earliest one. Null when nothing is complete yet.
+ */
+export function completeUntil(ranges: readonly SyncRange[]): number | null {
+  let until: number | null = null;
+  for (const r of [...ranges].sort((a, b) => a.startTime - b.startTime)) {
+    if (r.state !== 'complete') break;
+    if (until !== null && r.startTime > until + 1) break;
+    until = Math.max(until ?? r.endTime, r.endTime);
+  }
+  return until;
+}
+
+export function countTransactions(db: Database, wallet?: string): number {
+  return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
+}

@@ -1,0 +1,104 @@
+import type { Database } from './db.ts';
+import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
+
+export interface Wallet {
+  address: string;
+  label: string;
+  tags: string[];
+  chains: string[];
+  createdAt: string;
+}
+
+export interface WalletInput {
+  address: string;
+  chains: readonly string[];
+  label?: string;
+  tags?: readonly string[];
+}
+
+interface WalletRow {
+  address: string;
+  label: string;
+  tags: string;
+  chains: string;
+  created_at: string;
+}
+
+const fromRow = (r: WalletRow): Wallet => ({
+  address: r.address,
+  label: r.label,
+  tags: JSON.parse(r.tags) as string[],
+  chains: JSON.parse(r.chains) as string[],
+  createdAt: r.created_at,
+});
+
+function cleanLabel(label: string | undefined): string {
+  const l = (label ?? '').trim();
+  if (l.length > 80) throw new ValidationError('label', 'The label is too long (at most 80 characters).');
+  return l;
+}
+
+function cleanTags(tags: readonly string[] | undefined): string[] {
+  const out = [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
+  for (const t of out) if (t.length > 32) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}…" is too long (at most 32 characters).`);
+  return out;
+}
+
+export function addWallet(db: Database, input: WalletInput, now = new Date()): Wallet {
+  const chains = normaliseChains(input.chains);
+  const address = normaliseAddress(input.address, chains);
+  const wallet: Wallet = { address, label: cleanLabel(input.label), tags: cleanTags(input.tags), chains, createdAt: now.toISOString() };
+  const existing = getWallet(db, address);
+  if (existing) throw new ValidationError('address', `${address} is already watched${existing.label ? ` as "${existing.label}"` : ''}.`);
+  db.prepare('INSERT INTO wallets (address, label, tags, chains, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    wallet.address,
+    wallet.label,
+    JSON.stringify(wallet.tags),
+    JSON.stringify(wallet.chains),
+    wallet.createdAt,
+  );
+  return wallet;
+}
+
+export function updateWallet(db: Database, address: string, changes: { label?: string; tags?: readonly string[]; chains?: readonly string[] }): Wallet {
+  const current = getWallet(db, address);
+  if (!current) throw new ValidationError('address', `${address} is not a watched wallet.`);
+  const chains = changes.chains ? normaliseChains(changes.chains) : current.chains;
+  normaliseAddress(current.address, chains);
+  const next: Wallet = {
+    ...current,
+    label: changes.label !== undefined ? cleanLabel(changes.label) : current.label,
+    tags: changes.tags !== undefined ? cleanTags(changes.tags) : current.tags,
+    chains,
+  };
+  db.prepare('UPDATE wallets SET label = ?, tags = ?, chains = ? WHERE address = ?').run(next.label, JSON.stringify(next.tags), JSON.stringify(next.chains), current.address);
+  return next;
+}
+
+/**
+ * Stops watching a wallet. Its cached history stays (re-adding it brings it back) unless
+ * `purge` asks to delete it too, in the same transaction.
+ */
+export function removeWallet(db: Database, address: string, options: { purge?: boolean } = {}): boolean {
+  const wallet = getWallet(db, address);
+  if (!wallet) return false;
+  db.transaction(() => {
+    db.prepare('DELETE FROM wallets WHERE address = ?').run(wallet.address);
+    if (options.purge) {
+      db.prepare('DELETE FROM snapshots WHERE wallet = ?').run(wallet.address);
+      db.prepare('DELETE FROM transactions WHERE wallet = ?').run(wallet.address);
+      db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ?').run(wallet.address);
+    }
+  })();
+  return true;
+}
+
+export function getWallet(db: Database, address: string): Wallet | null {
+  // Watched EVM addresses are stored in lower case; look up either form.
+  const row = db.prepare('SELECT * FROM wallets WHERE address = ? OR address = lower(?)').get(address, address) as WalletRow | undefined;
+  return row ? fromRow(row) : null;
+}
+
+export function listWallets(db: Database): Wallet[] {
+  return (db.prepare('SELECT * FROM wallets ORDER BY created_at, address').all() as WalletRow[]).map(fromRow);
+}

@@ -1,0 +1,177 @@
+import type { ServiceClient } from '../api/client.ts';
+import { allLogs } from '../api/paging.ts';
+import type { Database } from '../store/db.ts';
+import { getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
+import { checkDate, ValidationError } from '../store/validation.ts';
+import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
+import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
+import { type Job, type JobInfo, JobQueue } from './queue.ts';
+import { syncTransactions, type TxnSyncResult } from './transactions.ts';
+
+export interface SyncEngineOptions {
+  db: Database;
+  client: ServiceClient;
+  /** Jobs running at once (default 2); requests in flight are capped by the client. */
+  jobConcurrency?: number;
+  /** Pages or position units requested at once within a job (default: the client's limit). */
+  inFlight?: number;
+  transactionPageSize?: number;
+  /** Unix seconds where a first transaction sync starts (default 0: all history). */
+  historyStart?: number;
+  now?: () => number;
+}
+
+export interface BackfillRequest {
+  wallet: string;
+  chains?: string[];
+  from: string;
+  to: string;
+  every: Step;
+  refresh?: boolean;
+}
+
+export interface WalletSyncRequest {
+  /** One wallet, or every watched wallet. */
+  wallet?: string;
+  /** A date (YYYY-MM-DD), or the latest snapshot when omitted. */
+  date?: string;
+  positions?: boolean;
+  transactions?: boolean;
+}
+
+/**
+ * The sync engine: turns requests into jobs on one queue and writes what they fetch to
+ * the cache. Every unit of work is written in one transaction, so a failed or cancelled
+ * job leaves the cache as it was before that unit.
+ */
+export class SyncEngine {
+  readonly queue: JobQueue;
+  private readonly logsInFlight = new Map<string, Promise<LogSet>>();
+
+  constructor(private readonly o: SyncEngineOptions) {
+    this.queue = new JobQueue(o.jobConcurrency ?? 2);
+  }
+
+  private get inFlight(): number {
+    return this.o.inFlight ?? this.o.client.limiter.limit;
+  }
+
+  private nowSeconds(): number {
+    return Math.floor((this.o.now?.() ?? Date.now()) / 1000);
+  }
+
+  private wallet(address: string): Wallet {
+    const w = getWallet(this.o.db, address);
+    if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet; add it first.`);
+    return w;
+  }
+
+  /** The three views of a wallet on its chains (or some) at a date, or the latest. */
+  syncPositions(address: string, options: { date?: string; chains?: string[] } = {}): Job<string[]> {
+    const w = this.wallet(address);
+    if (options.date) checkDate('date', options.date);
+    const chains = options.chains ?? w.chains;
+    const label = `Positions of ${w.label || w.address} ${options.date ?? '(latest)'}`;
+    return this.queue.enqueue('positions', label, async (ctx) => {
+      ctx.progress({ done: 0, total: chains.length, phase: 'fetching positions' });
+      const asOf: string[] = [];
+      let done = 0;
+      await Promise.all(
+        chains.map(async (chain) => {
+          asOf.push(await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal));
+          ctx.progress({ done: ++done });
+        }),
+      );
+      return [...new Set(asOf)];
+    });
+  }
+
+  /** Fills missing dates of a range at a step; dates already cached are skipped unless refresh. */
+  backfill(req: BackfillRequest): Job<{ fetched: number; skipped: number }> {
+    const w = this.wallet(req.wallet);
+    checkDate('from', req.from);
+    checkDate('to', req.to);
+    if (req.from > req.to) throw new ValidationError('to', 'The end date is before the start date.');
+    const dates = datesBetween(req.from, req.to, req.every);
+    if (dates.length > 3660) throw new ValidationError('from', `That is ${dates.length} dates; choose a shorter range or a longer step.`);
+    const chains = req.chains ?? w.chains;
+    return this.queue.enqueue('backfill', `History of ${w.label || w.address}, ${req.from} to ${req.to} by ${req.every}`, async (ctx) => {
+      const units = plannedUnits(this.o.db, w.address, chains, dates, req.refresh ?? false);
+      const skipped = dates.length * chains.length - units.length;
+      ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
+      await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }));
+      return { fetched: units.length, skipped };
+    });
+  }
+
+  /** Incremental transactions of a wallet on its chains. */
+  syncTransactions(address: string, options: { chains?: string[] } = {}): Job<TxnSyncResult[]> {
+    const w = this.wallet(address);
+    const chains = options.chains ?? w.chains;
+    return this.queue.enqueue('transactions', `Transactions of ${w.label || w.address}`, async (ctx) => {
+      const results: TxnSyncResult[] = [];
+      let rows = 0;
+      for (const chain of chains) {
+        ctx.progress({ phase: `reading ${chain}`, total: null });
+        const before = rows;
+        results.push(
+          await syncTransactions({
+            db: this.o.db,
+            client: this.o.client,
+            wallet: w.address,
+            chain,
+            now: this.nowSeconds(),
+            historyStart: this.o.historyStart ?? 0,
+            pageSize: this.o.transactionPageSize ?? 100,
+            pagesInFlight: this.inFlight,
+            signal: ctx.signal,
+            onPage: (p) => ctx.progress({ done: (rows = before + p.rowsRead) }),
+          }),
+        );
+      }
+      return results;
+    });
+  }
+
+  /** Positions at a date and transactions, for one wallet or all of them. */
+  syncAll(req: WalletSyncRequest = {}): Array<Job<unknown>> {
+    const wallets = req.wallet ? [this.wallet(req.wallet)] : listWallets(this.o.db);
+    const jobs: Array<Job<unknown>> = [];
+    for (const w of wallets) {
+      if (req.positions !== false) jobs.push(this.syncPositions(w.address, req.date ? { date: req.date } : {}));
+      if (req.transactions !== false) jobs.push(this.syncTransactions(w.address));
+    }
+    return jobs;
+  }
+
+  /** Logs of one transaction: from the cache, or all pages from the service, then cached. */
+  async logs(chain: string, txnHash: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LogSet> {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash)) throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
+    const cached = getLogSet(this.o.db, chain, txnHash);
+    if (cached && !options.refresh) return cached;
+    const key = `${chain}:${txnHash.toLowerCase()}`;
+    let pending = this.logsInFlight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const { header, logs, total } = await allLogs(this.o.client, { txnHash, chain }, options.signal);
+        const set: LogSet = { chain, txnHash, total, header, logs, requestId: null, fetchedAt: new Date().toISOString() };
+        saveLogSet(this.o.db, set);
+        return getLogSet(this.o.db, chain, txnHash)!;
+      })().finally(() => this.logsInFlight.delete(key));
+      this.logsInFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  cancel(jobId: string): boolean {
+    return this.queue.cancel(jobId);
+  }
+
+  jobs(): JobInfo[] {
+    return this.queue.list();
+  }
+
+  onProgress(listener: (info: JobInfo) => void): () => void {
+    return this.queue.on('progress', listener);
+  }
+}

@@ -1,0 +1,139 @@
+import { CancelledError } from '../api/errors.ts';
+import { Emitter } from '../util/emitter.ts';
+import { type SerializedError, serializeError } from '../util/errors.ts';
+
+export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet';
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobInfo {
+  id: string;
+  kind: JobKind;
+  label: string;
+  state: JobState;
+  phase: string;
+  done: number;
+  /** Null while the amount of work is not known (transactions are read until a short page). */
+  total: number | null;
+  error: SerializedError | null;
+  queuedAt: string;
+  finishedAt: string | null;
+}
+
+export interface JobContext {
+  signal: AbortSignal;
+  progress(update: { done?: number; total?: number | null; phase?: string }): void;
+}
+
+export interface Job<T> {
+  info: JobInfo;
+  result: Promise<T>;
+}
+
+export interface QueueEvents extends Record<string, unknown> {
+  progress: JobInfo;
+}
+
+/**
+ * One queue for all sync work: jobs run at most `concurrency` at a time, report progress
+ * as events, and can be cancelled. A failed job's error is kept in its info in a form the
+ * UI can show; the job's own steps are what keep the cache consistent.
+ */
+export class JobQueue extends Emitter<QueueEvents> {
+  private readonly jobs = new Map<string, { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void }>();
+  private readonly waiting: string[] = [];
+  private running = 0;
+  private seq = 0;
+
+  constructor(private readonly concurrency = 2) {
+    super();
+  }
+
+  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>): Job<T> {
+    const id = `job-${++this.seq}`;
+    const abort = new AbortController();
+    const info: JobInfo = { id, kind, label, state: 'queued', phase: 'waiting', done: 0, total: null, error: null, queuedAt: new Date().toISOString(), finishedAt: null };
+    let resolve!: (v: T) => void;
+    let reject!: (e: unknown) => void;
+    const result = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // Callers may not await the result (progress events suffice): never an unhandled rejection.
+    result.catch(() => undefined);
+    const start = () => {
+      this.running++;
+      info.state = 'running';
+      info.phase = 'starting';
+      this.emit('progress', { ...info });
+      const ctx: JobContext = {
+        signal: abort.signal,
+        progress: (u) => {
+          if (u.done !== undefined) info.done = u.done;
+          if (u.total !== undefined) info.total = u.total;
+          if (u.phase !== undefined) info.phase = u.phase;
+          this.emit('progress', { ...info });
+        },
+      };
+      run(ctx)
+        .then((value) => {
+          info.state = 'done';
+          info.phase = 'done';
+          resolve(value);
+        })
+        .catch((err: unknown) => {
+          const cancelled = abort.signal.aborted || err instanceof CancelledError;
+          info.state = cancelled ? 'cancelled' : 'failed';
+          info.phase = cancelled ? 'cancelled' : 'failed';
+          info.error = cancelled ? null : serializeError(err);
+          reject(err);
+        })
+        .finally(() => {
+          info.finishedAt = new Date().toISOString();
+          this.running--;
+          this.emit('progress', { ...info });
+          this.next();
+        });
+    };
+    this.jobs.set(id, { info, abort, start, reject });
+    this.waiting.push(id);
+    this.emit('progress', { ...info });
+    this.next();
+    return { info, result };
+  }
+
+  private next(): void {
+    while (this.running < this.concurrency && this.waiting.length) {
+      const id = this.waiting.shift()!;
+      this.jobs.get(id)?.start();
+    }
+  }
+
+  cancel(id: string): boolean {
+    const job = this.jobs.get(id);
+    if (!job || job.info.state === 'done' || job.info.state === 'failed' || job.info.state === 'cancelled') return false;
+    job.abort.abort();
+    const queued = this.waiting.indexOf(id);
+    if (queued >= 0) {
+      this.waiting.splice(queued, 1);
+      job.info.state = 'cancelled';
+      job.info.phase = 'cancelled';
+      job.info.finishedAt = new Date().toISOString();
+      this.emit('progress', { ...job.info });
+      job.reject(new CancelledError(job.info.label));
+    }
+    return true;
+  }
+
+  cancelAll(): void {
+    for (const id of this.jobs.keys()) this.cancel(id);
+  }
+
+  list(): JobInfo[] {
+    return [...this.jobs.values()].map((j) => ({ ...j.info }));
+  }
+
+  get(id: string): JobInfo | null {
+    const j = this.jobs.get(id);
+    return j ? { ...j.info } : null;
+  }
+}

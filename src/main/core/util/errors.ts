@@ -1,0 +1,26 @@
+import { ServiceError } from '../api/errors.ts';
+import { ValidationError } from '../store/validation.ts';
+
+/** An error as it may cross a process boundary or reach the UI: no stack, no secrets. */
+export interface SerializedError {
+  kind: string;
+  message: string;
+  retryable: boolean;
+  field?: string;
+}
+
+export function serializeError(err: unknown): SerializedError {
+  if (err instanceof ServiceError) return err.toJSON();
+  if (err instanceof ValidationError) return { kind: 'validation', message: err.message, retryable: false, field: err.field };
+  if (err instanceof Error) {
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+      return { kind: 'disk-full', message: 'The disk is full: nothing was saved from this step. Free some space and try again.', retryable: true };
+    }
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+      return { kind: 'storage', message: `The local cache could not be written (${code}). Nothing from this step was saved.`, retryable: true };
+    }
+    return { kind: err.name === 'Error' ? 'internal' : err.name, message: err.message, retryable: false };
+  }
+  return { kind: 'internal', message: String(err), retryable: false };
+}

@@ -1,0 +1,65 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FutureDatabaseError, migrate, openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
+import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
+import { tempDir } from '../support/store.ts';
+
+describe('migration 1: the initial schema', () => {
+  it('creates every table from an empty database and records version 1', () => {
+    const db = new BetterSqlite3(':memory:');
+    expect(schemaVersion(db)).toBe(0);
+    migrate(db, 1);
+    expect(schemaVersion(db)).toBe(1);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    expect(tables).toEqual(['settings', 'snapshots', 'transaction_tokens', 'transactions', 'txn_log_sets', 'txn_logs', 'txn_sync_ranges', 'wallets']);
+    // Snapshots cannot be changed once written.
+    db.prepare(
+      "INSERT INTO snapshots (endpoint, wallet, chain, as_of, fetched_at, sha256, raw, data, position_count) VALUES ('allPositions', 'w', 'eth', '2025-01-01', 'now', 'h', '{}', '[]', 0)",
+    ).run();
+    expect(() => db.prepare("UPDATE snapshots SET raw = 'x'").run()).toThrow(/immutable/);
+    // Nothing in the schema can hold a secret.
+    const columns = (db.prepare("SELECT name FROM pragma_table_info('settings') UNION SELECT name FROM pragma_table_info('wallets')").all() as Array<{ name: string }>).map((r) => r.name);
+    expect(columns.some((c) => /key|secret|token|password/i.test(c) && c !== 'key')).toBe(false);
+    db.close();
+  });
+});
+
+describe('opening the cache', () => {
+  it('runs all pending migrations and uses WAL', () => {
+    const db = openDatabase(join(tempDir(), 'a.sqlite'));
+    expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('refuses a database from a newer version with a clear message and leaves the file untouched', () => {
+    const path = join(tempDir(), 'future.sqlite');
+    const future = new BetterSqlite3(path);
+    future.exec('CREATE TABLE from_the_future (x)');
+    future.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    future.close();
+    const before = createHash('sha256').update(readFileSync(path)).digest('hex');
+    let err: unknown;
+    try {
+      openDatabase(path);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FutureDatabaseError);
+    expect((err as Error).message).toMatch(/newer version of Folioscope.*not changed/);
+    expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(before);
+  });
+
+  it('keeps the previous version when a migration fails midway', () => {
+    const db = new BetterSqlite3(':memory:');
+    db.exec('CREATE TABLE wallets (x)'); // collides with migration 1
+    expect(() => migrate(db, 1)).toThrow();
+    expect(schemaVersion(db)).toBe(0);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'snapshots'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+});

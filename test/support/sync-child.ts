@@ -1,0 +1,23 @@
+/**
+ * A sync in a child process, for the crash test: syncs one wallet's transactions into the
+ * cache at DB_PATH from the simulator at SIM_URL, printing the rows written so far.
+ * The parent kills it with SIGKILL in the middle.
+ */
+import { createServiceClient } from '../../src/main/core/api/client.ts';
+import { openDatabase } from '../../src/main/core/store/db.ts';
+import { addWallet, getWallet } from '../../src/main/core/store/wallets.ts';
+import { SyncEngine } from '../../src/main/core/sync/engine.ts';
+
+const env = (name: string): string => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set`);
+  return v;
+};
+
+const db = openDatabase(env('DB_PATH'));
+if (!getWallet(db, env('WALLET'))) addWallet(db, { address: env('WALLET'), chains: ['eth'] });
+const client = createServiceClient({ baseUrl: env('SIM_URL'), accessKey: env('ACCESS_KEY'), concurrency: 4 });
+const engine = new SyncEngine({ db, client, now: () => Number(env('NOW_MS')), transactionPageSize: 100 });
+engine.onProgress((i) => process.stdout.write(`${i.done}\n`));
+await engine.syncTransactions(env('WALLET')).result;
+process.stdout.write('finished\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toBoolean, toFloat, toInteger, toIsoDatetime } from '../../src/main/core/api/normalize.ts';
+import { toBoolean, toFloat, toInteger, toIsoDatetime } from '../../src/shared/service/normalize.ts';
 
 describe('datetime normalisation (DESIGN.md: open points resolved)', () => {
   it.each([

@@ -1,7 +1,7 @@
 /**
  * The service's resources exactly as service-spec.md part 2 types them: what the
  * reference service sends. `datetime` is serialised as ISO 8601 UTC by the simulator;
- * the client accepts more (see src/main/core/api/normalize.ts).
+ * the client accepts more (see src/shared/service/normalize.ts).
  */
 export type WireDatetime = string;
 

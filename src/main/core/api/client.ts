@@ -15,7 +15,7 @@ import {
   type TransactionLogs,
   underlyingSnapshot,
   type UnderlyingSnapshot,
-} from './schemas.ts';
+} from '../../../shared/service/schemas.ts';
 
 /** A validated, normalised response, with what the cache keeps of where it came from. */
 export interface ServiceResponse<T> {

@@ -1,6 +1,6 @@
 import { BadResponseError } from './errors.ts';
 import type { LogsQuery, ServiceClient, ServiceResponse, TransactionsQuery } from './client.ts';
-import type { Log, Transaction, TransactionHistory, TransactionLogs } from './schemas.ts';
+import type { Log, Transaction, TransactionHistory, TransactionLogs } from '../../../shared/service/schemas.ts';
 
 /**
  * Pagination as DESIGN.md resolves it: pages are 1-based; transactions are read until a

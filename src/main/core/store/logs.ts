@@ -1,15 +1,8 @@
-import type { Log, TransactionLogs } from '../api/schemas.ts';
+import type { Log, TransactionLogs } from '../../../shared/service/schemas.ts';
 import type { Database } from './db.ts';
+import type { LogSet } from '../../../shared/model.ts';
+export type { LogSet };
 
-export interface LogSet {
-  chain: string;
-  txnHash: string;
-  total: number;
-  header: Omit<TransactionLogs, 'logs'> | null;
-  logs: Log[];
-  requestId: string | null;
-  fetchedAt: string;
-}
 
 /** Replaces the cached logs of a transaction with a complete new read, in one transaction. */
 export function saveLogSet(db: Database, set: LogSet): void {

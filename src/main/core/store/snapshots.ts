@@ -1,33 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ServiceResponse } from '../api/client.ts';
-import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../api/schemas.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
 import type { Database } from './db.ts';
+import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
+export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
 
-export type SnapshotEndpoint = 'allPositions' | 'positionsByUnderlying' | 'liquidityAnalysis';
 export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
 
-export interface SnapshotDataByEndpoint {
-  allPositions: PositionSnapshot;
-  positionsByUnderlying: UnderlyingSnapshot;
-  liquidityAnalysis: LiquiditySnapshot;
-}
 
-export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
-  id: number;
-  endpoint: E;
-  wallet: string;
-  chain: string;
-  requestedDate: string | null;
-  asOf: string;
-  requestId: string | null;
-  fetchedAt: string;
-  sha256: string;
-  data: Array<SnapshotDataByEndpoint[E]>;
-  totalNav: number | null;
-  principalNav: number | null;
-  rewardNav: number | null;
-  positionCount: number;
-}
 
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Transaction } from '../api/schemas.ts';
+import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { Database } from './db.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
@@ -9,10 +9,14 @@ const KNOWN = new Set([
 ]);
 
 interface Statements {
-  upsert: Statement;
+  insert: Statement;
+  update: Statement;
   clearTokens: Statement;
   insertToken: Statement;
 }
+
+const COLUMNS = `wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
+  action_type, method_hex, protocol_id, status, details, extra`;
 
 const statements = new WeakMap<Database, Statements>();
 
@@ -20,19 +24,15 @@ function prepared(db: Database): Statements {
   let s = statements.get(db);
   if (!s) {
     s = {
-      // A row seen again (an overlapping page, a re-polled range) updates in place: the
-      // service may have corrected it, and the key guarantees no duplicate.
-      upsert: db.prepare(`
-        INSERT INTO transactions (wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
-                                  action_type, method_hex, protocol_id, status, details, extra)
-        VALUES (@wallet, @chain, @txn_hash, @time, @block, @from_addr, @to_addr, @from_type, @to_type, @txn_fee, @gas_fee,
-                @action_type, @method_hex, @protocol_id, @status, @details, @extra)
-        ON CONFLICT (wallet, chain, txn_hash) DO UPDATE SET
-          time = excluded.time, block = excluded.block, from_addr = excluded.from_addr, to_addr = excluded.to_addr,
-          from_type = excluded.from_type, to_type = excluded.to_type, txn_fee = excluded.txn_fee, gas_fee = excluded.gas_fee,
-          action_type = excluded.action_type, method_hex = excluded.method_hex, protocol_id = excluded.protocol_id,
-          status = excluded.status, details = excluded.details, extra = excluded.extra
-        RETURNING id`),
+      // Most rows are new: insert, and only on a conflict (an overlapping page, a re-polled
+      // range) update in place, since the service may have corrected the row. The key
+      // guarantees no duplicate.
+      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ')})
+        ON CONFLICT (txn_hash, wallet, chain) DO NOTHING RETURNING id`),
+      update: db.prepare(`UPDATE transactions SET time = @time, block = @block, from_addr = @from_addr, to_addr = @to_addr,
+          from_type = @from_type, to_type = @to_type, txn_fee = @txn_fee, gas_fee = @gas_fee, action_type = @action_type,
+          method_hex = @method_hex, protocol_id = @protocol_id, status = @status, details = @details, extra = @extra
+        WHERE txn_hash = @txn_hash AND wallet = @wallet AND chain = @chain RETURNING id`),
       clearTokens: db.prepare('DELETE FROM transaction_tokens WHERE txn_id = ?'),
       insertToken: db.prepare('INSERT OR IGNORE INTO transaction_tokens (txn_id, symbol, token_cid) VALUES (?, ?, ?)'),
     };
@@ -69,9 +69,13 @@ export function transactionRecord(wallet: string, chain: string, t: Transaction)
 export function upsertTransactions(db: Database, wallet: string, chain: string, rows: readonly Transaction[]): number {
   const s = prepared(db);
   for (const t of rows) {
-    const { id } = s.upsert.get(transactionRecord(wallet, chain, t)) as { id: number };
-    s.clearTokens.run(id);
-    for (const d of t.details) if (d.symbol) s.insertToken.run(id, d.symbol, d.token_cid);
+    const record = transactionRecord(wallet, chain, t);
+    let inserted = s.insert.get(record) as { id: number } | undefined;
+    if (!inserted) {
+      inserted = s.update.get(record) as { id: number };
+      s.clearTokens.run(inserted.id);
+    }
+    for (const d of t.details) if (d.symbol) s.insertToken.run(inserted.id, d.symbol, d.token_cid);
   }
   return rows.length;
 }

@@ -1,20 +1,9 @@
 import type { Database } from './db.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
+import type { Wallet, WalletInput } from '../../../shared/model.ts';
+export type { Wallet, WalletInput };
 
-export interface Wallet {
-  address: string;
-  label: string;
-  tags: string[];
-  chains: string[];
-  createdAt: string;
-}
 
-export interface WalletInput {
-  address: string;
-  chains: readonly string[];
-  label?: string;
-  tags?: readonly string[];
-}
 
 interface WalletRow {
   address: string;

@@ -13,7 +13,7 @@ export interface SyncEngineOptions {
   client: ServiceClient;
   /** Jobs running at once (default 2); requests in flight are capped by the client. */
   jobConcurrency?: number;
-  /** Pages or position units requested at once within a job (default: the client's limit). */
+  /** Pages or position units requested at once within a job (default: twice the client's limit). */
   inFlight?: number;
   transactionPageSize?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
@@ -52,8 +52,12 @@ export class SyncEngine {
     this.queue = new JobQueue(o.jobConcurrency ?? 2);
   }
 
+  /**
+   * Work requested at once within a job: twice the client's request limit, so a request
+   * is always queued for each slot that frees (the limiter still caps what is sent).
+   */
   private get inFlight(): number {
-    return this.o.inFlight ?? this.o.client.limiter.limit;
+    return this.o.inFlight ?? 2 * this.o.client.limiter.limit;
   }
 
   private nowSeconds(): number {
@@ -83,7 +87,7 @@ export class SyncEngine {
         }),
       );
       return [...new Set(asOf)];
-    });
+    }, w.address);
   }
 
   /** Fills missing dates of a range at a step; dates already cached are skipped unless refresh. */
@@ -101,7 +105,7 @@ export class SyncEngine {
       ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
       await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }));
       return { fetched: units.length, skipped };
-    });
+    }, w.address);
   }
 
   /** Incremental transactions of a wallet on its chains. */
@@ -130,7 +134,7 @@ export class SyncEngine {
         );
       }
       return results;
-    });
+    }, w.address);
   }
 
   /** Positions at a date and transactions, for one wallet or all of them. */

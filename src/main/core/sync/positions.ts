@@ -1,8 +1,9 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { Database } from '../store/db.ts';
 import { hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
+import type { Step } from '../../../shared/model.ts';
+export type { Step };
 
-export type Step = 'day' | 'week' | 'month';
 
 /** Dates from `from` to `to` inclusive at a step (months keep the day, clamped to month end). */
 export function datesBetween(from: string, to: string, every: Step): string[] {

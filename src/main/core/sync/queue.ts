@@ -1,23 +1,10 @@
 import { CancelledError } from '../api/errors.ts';
 import { Emitter } from '../util/emitter.ts';
 import { type SerializedError, serializeError } from '../util/errors.ts';
+import type { JobKind, JobState, JobInfo } from '../../../shared/model.ts';
+export type { JobKind, JobState, JobInfo };
 
-export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet';
-export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
-export interface JobInfo {
-  id: string;
-  kind: JobKind;
-  label: string;
-  state: JobState;
-  phase: string;
-  done: number;
-  /** Null while the amount of work is not known (transactions are read until a short page). */
-  total: number | null;
-  error: SerializedError | null;
-  queuedAt: string;
-  finishedAt: string | null;
-}
 
 export interface JobContext {
   signal: AbortSignal;
@@ -41,6 +28,7 @@ export interface QueueEvents extends Record<string, unknown> {
 export class JobQueue extends Emitter<QueueEvents> {
   private readonly jobs = new Map<string, { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void }>();
   private readonly waiting: string[] = [];
+  private readonly settling = new Set<Promise<unknown>>();
   private running = 0;
   private seq = 0;
 
@@ -48,10 +36,10 @@ export class JobQueue extends Emitter<QueueEvents> {
     super();
   }
 
-  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>): Job<T> {
+  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null = null): Job<T> {
     const id = `job-${++this.seq}`;
     const abort = new AbortController();
-    const info: JobInfo = { id, kind, label, state: 'queued', phase: 'waiting', done: 0, total: null, error: null, queuedAt: new Date().toISOString(), finishedAt: null };
+    const info: JobInfo = { id, kind, label, wallet, state: 'queued', phase: 'waiting', done: 0, total: null, error: null, queuedAt: new Date().toISOString(), finishedAt: null };
     let resolve!: (v: T) => void;
     let reject!: (e: unknown) => void;
     const result = new Promise<T>((res, rej) => {
@@ -74,7 +62,14 @@ export class JobQueue extends Emitter<QueueEvents> {
           this.emit('progress', { ...info });
         },
       };
-      run(ctx)
+      const running = run(ctx);
+      const settled = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.settling.add(settled);
+      void settled.then(() => this.settling.delete(settled));
+      running
         .then((value) => {
           info.state = 'done';
           info.phase = 'done';
@@ -126,6 +121,11 @@ export class JobQueue extends Emitter<QueueEvents> {
 
   cancelAll(): void {
     for (const id of this.jobs.keys()) this.cancel(id);
+  }
+
+  /** Resolves once no job is running (after cancelAll, before closing the cache). */
+  async drain(): Promise<void> {
+    while (this.settling.size) await Promise.all([...this.settling]);
   }
 
   list(): JobInfo[] {

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/client.ts';
 import { BadResponseError } from '../api/errors.ts';
-import type { Transaction } from '../api/schemas.ts';
+import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { Database } from '../store/db.ts';
 import { completeUntil, dropRangesWithin, listRanges, saveRange, type SyncRange, upsertTransactions } from '../store/transactions.ts';
 

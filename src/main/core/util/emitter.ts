@@ -1,5 +1,5 @@
 /** A small typed event emitter whose `on` returns the function that unsubscribes. */
-export class Emitter<Events extends Record<string, unknown>> {
+export class Emitter<Events extends { [K in keyof Events]: unknown }> {
   private readonly listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 
   on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void {

@@ -1,13 +1,8 @@
 import { ServiceError } from '../api/errors.ts';
 import { ValidationError } from '../store/validation.ts';
+import type { SerializedError } from '../../../shared/model.ts';
+export type { SerializedError };
 
-/** An error as it may cross a process boundary or reach the UI: no stack, no secrets. */
-export interface SerializedError {
-  kind: string;
-  message: string;
-  retryable: boolean;
-  field?: string;
-}
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof ServiceError) return err.toJSON();

@@ -1,44 +1,13 @@
-import type { Position } from '../../api/schemas.ts';
+import type { Position } from '../../../../shared/service/schemas.ts';
 import type { Database } from '../db.ts';
 import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
 import { freshnessOf, type Freshness, latestSnapshots, snapshotData } from './latest.ts';
+import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
+export type { PositionSide, PositionChange, DateDiff };
 
-export interface PositionSide {
-  name: string | null;
-  symbol: string | null;
-  principalNav: number | null;
-  rewardNav: number | null;
-}
 
-export interface PositionChange {
-  key: string;
-  chain: string;
-  cid: string | null;
-  assetType: string | null;
-  protocolId: string | null;
-  before: PositionSide | null;
-  after: PositionSide | null;
-  principalChange: number;
-  rewardChange: number;
-}
 
-export interface DateDiff {
-  wallet: string;
-  from: string;
-  to: string;
-  opened: PositionChange[];
-  closed: PositionChange[];
-  changed: PositionChange[];
-  unchanged: number;
-  principalChange: number;
-  rewardChange: number;
-  totalChange: number;
-  /** Chains compared (cached at both dates), and those left out for lack of a snapshot. */
-  chains: string[];
-  missing: Array<{ chain: string; date: string }>;
-  freshness: { from: Freshness; to: Freshness };
-}
 
 export class NotCachedError extends Error {
   constructor(message: string) {

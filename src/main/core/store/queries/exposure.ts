@@ -1,25 +1,10 @@
 import type { Database } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { freshnessOf, type Freshness, latestSnapshots, snapshotData } from './latest.ts';
+import type { TokenExposure, Exposure } from '../../../../shared/model.ts';
+export type { TokenExposure, Exposure };
 
-export interface TokenExposure {
-  tokenId: string;
-  symbol: string | null;
-  name: string | null;
-  totalQty: number;
-  totalNav: number;
-  /** Each wallet's share of this token. */
-  wallets: Array<{ wallet: string; chain: string; qty: number; nav: number }>;
-}
 
-export interface Exposure {
-  date: string;
-  tokens: TokenExposure[];
-  totalNav: number;
-  /** Watched (wallet, chain) pairs with no snapshot at the date. */
-  missing: Array<{ wallet: string; chain: string }>;
-  freshness: Freshness;
-}
 
 /** Exposure per underlying token across all watched wallets at a date, from cached snapshots. */
 export function exposureAt(db: Database, date: string): Exposure {

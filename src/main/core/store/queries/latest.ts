@@ -1,5 +1,7 @@
 import type { Database } from '../db.ts';
 import type { SnapshotDataByEndpoint, SnapshotEndpoint } from '../snapshots.ts';
+import type { Freshness } from '../../../../shared/model.ts';
+export type { Freshness };
 
 /**
  * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
@@ -52,12 +54,6 @@ export function snapshotData<E extends SnapshotEndpoint>(db: Database, id: numbe
   return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
 }
 
-/** Provenance of a read: the dates it is as of and the span of fetch times behind it. */
-export interface Freshness {
-  asOf: string | null;
-  oldestFetchedAt: string | null;
-  newestFetchedAt: string | null;
-}
 
 export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: string }>): Freshness {
   if (!rows.length) return { asOf: null, oldestFetchedAt: null, newestFetchedAt: null };

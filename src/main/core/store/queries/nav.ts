@@ -1,23 +1,10 @@
 import type { Database } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { freshnessOf, type Freshness, latestSnapshots } from './latest.ts';
+import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
+export type { NavPoint, NavSeries };
 
-export interface NavPoint {
-  date: string;
-  totalNav: number | null;
-  principalNav: number | null;
-  rewardNav: number | null;
-  /** Chains whose snapshot for the date is cached, of those the wallet(s) watch. */
-  chainsCached: number;
-  chainsWatched: number;
-  fetchedAt: string;
-}
 
-export interface NavSeries {
-  wallet: string | null;
-  points: NavPoint[];
-  freshness: Freshness;
-}
 
 const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
 

@@ -1,62 +1,12 @@
 import type { Database } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
+import type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
+export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
-export interface TimelineFilter {
-  /** One wallet, or every watched wallet when omitted. */
-  wallet?: string;
-  chains?: string[];
-  actionTypes?: string[];
-  protocols?: string[];
-  /** Token symbols moved by the transaction. */
-  tokens?: string[];
-  statuses?: number[];
-  /** YYYY-MM-DD, inclusive, UTC. */
-  from?: string;
-  to?: string;
-  /** A transaction hash or an address, or the start of one. */
-  search?: string;
-}
 
-export interface TimelineQuery extends TimelineFilter {
-  limit?: number;
-  /** From the previous page's `nextCursor`; omitted for the newest page. */
-  cursor?: string | null;
-}
 
-export interface TransferDetail {
-  token_cid: string | null;
-  type: string | null;
-  qty: number | null;
-  symbol: string | null;
-}
 
-export interface TimelineRow {
-  id: number;
-  wallet: string;
-  chain: string;
-  txnHash: string;
-  date: string | null;
-  block: number | null;
-  from: string | null;
-  to: string | null;
-  fromType: string | null;
-  toType: string | null;
-  txnFee: number | null;
-  gasFee: number | null;
-  actionType: string | null;
-  methodHex: string | null;
-  protocolId: string | null;
-  status: number | null;
-  details: TransferDetail[];
-}
 
-export interface TimelinePage {
-  rows: TimelineRow[];
-  nextCursor: string | null;
-  /** When the transactions in scope were last synced, and whether any range is still being indexed. */
-  syncedAt: string | null;
-  incomplete: boolean;
-}
 
 const MAX_LIMIT = 1000;
 
@@ -95,8 +45,11 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
+const MIN_SEARCH = 6;
+
 /** WHERE clause and parameters for a filter; shared by the timeline and the CSV export. */
-export function timelineWhere(filter: TimelineFilter): { sql: string; params: Record<string, unknown> } {
+export function timelineWhere(filter: TimelineFilter, options: { searchAs?: 'from' | 'to' } = {}): { sql: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const list = (name: string, column: string, values: readonly unknown[] | undefined) => {
@@ -136,12 +89,23 @@ export function timelineWhere(filter: TimelineFilter): { sql: string; params: Re
   const search = filter.search?.trim().toLowerCase();
   if (search) {
     if (!/^[\x21-\x7e]{1,128}$/.test(search)) throw new ValidationError('search', 'Search for a transaction hash or an address.');
-    // Prefix ranges, so each branch of the OR walks an index.
+    if (search.length < MIN_SEARCH) throw new ValidationError('search', `Type at least ${MIN_SEARCH} characters of a hash or an address.`);
     params['s'] = search;
-    params['sEnd'] = prefixEnd(search);
-    where.push('((t.txn_hash >= @s AND t.txn_hash < @sEnd) OR (t.from_addr >= @s AND t.from_addr < @sEnd) OR (t.to_addr >= @s AND t.to_addr < @sEnd))');
+    if (options.searchAs) {
+      // One side of a full-address search (see timelinePage): an index walk in time order.
+      where.push(options.searchAs === 'from' ? 't.from_addr = @s' : 't.to_addr = @s');
+    } else {
+      // Prefix ranges, so each branch of the OR walks an index.
+      params['sEnd'] = prefixEnd(search);
+      where.push('((t.txn_hash >= @s AND t.txn_hash < @sEnd) OR (t.from_addr >= @s AND t.from_addr < @sEnd) OR (t.to_addr >= @s AND t.to_addr < @sEnd))');
+    }
   }
   return { sql: where.join(' AND '), params };
+}
+
+/** A full address is searched as two ordered index walks (from, to) merged, not a scan and sort. */
+export function isFullAddressSearch(filter: TimelineFilter): boolean {
+  return FULL_ADDRESS.test(filter.search?.trim().toLowerCase() ?? '');
 }
 
 export function toTimelineRow(r: Row): TimelineRow {
@@ -175,18 +139,28 @@ export const TIMELINE_COLUMNS =
  */
 export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
-  const { sql, params } = timelineWhere(query);
-  let keyset = '';
-  if (query.cursor) {
-    const c = decodeCursor(query.cursor);
-    params['ct'] = c.time;
-    params['cid'] = c.id;
-    keyset = ' AND (t.time, t.id) < (@ct, @cid)';
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  const branch = (searchAs?: 'from' | 'to') => {
+    const { sql, params } = timelineWhere(query, searchAs ? { searchAs } : {});
+    if (cursor) {
+      params['ct'] = cursor.time;
+      params['cid'] = cursor.id;
+    }
+    params['limit'] = limit + 1;
+    const keyset = cursor ? ' AND (t.time, t.id) < (@ct, @cid)' : '';
+    return { sql: `SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql}${keyset} ORDER BY t.time DESC, t.id DESC LIMIT @limit`, params };
+  };
+  let rows: Row[];
+  if (isFullAddressSearch(query)) {
+    const from = branch('from');
+    const to = branch('to');
+    rows = db
+      .prepare(`SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`)
+      .all({ ...from.params, ...to.params }) as Row[];
+  } else {
+    const one = branch();
+    rows = db.prepare(one.sql).all(one.params) as Row[];
   }
-  params['limit'] = limit + 1;
-  const rows = db
-    .prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql}${keyset} ORDER BY t.time DESC, t.id DESC LIMIT @limit`)
-    .all(params) as Row[];
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
   const last = page.at(-1);

@@ -1,0 +1,13 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { rmSync } from 'node:fs';
+const db = new BetterSqlite3('/tmp/x.sqlite'); 
+db.pragma('journal_mode = WAL'); db.pragma('synchronous = NORMAL');
+db.exec('DROP TABLE IF EXISTS t; CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT, c INTEGER, d TEXT)');
+const ins = db.prepare('INSERT INTO t (a,b,c,d) VALUES (?,?,?,?)');
+let t = performance.now();
+for (let i = 0; i < 100; i++) db.transaction(() => { for (let j = 0; j < 1000; j++) ins.run('0x' + Math.random().toString(16), 'eth', i*1000+j, '[{"x":1}]'); })();
+console.log('plain', 100000 / ((performance.now() - t) / 1000));
+db.exec('CREATE INDEX ta ON t(a)');
+t = performance.now();
+for (let i = 0; i < 100; i++) db.transaction(() => { for (let j = 0; j < 1000; j++) ins.run('0x' + Math.random().toString(16), 'eth', i*1000+j, '[{"x":1}]'); })();
+console.log('1 random index', 100000 / ((performance.now() - t) / 1000));

@@ -1,0 +1,10 @@
+import { transaction as schema, transactionHistory } from '../src/main/core/api/schemas.ts';
+import { CHAINS } from '../src/sim/chains.ts';
+import { historyOf, transactionAt } from '../src/sim/transactions.ts';
+const h = historyOf({ seed: 1, txnsPerWallet: 100000, historyStart: 1704067200, historyEnd: 1761955200 }, '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', CHAINS[0]!);
+let t = performance.now();
+const rows = []; for (let i = 0; i < 10000; i++) rows.push(transactionAt(h, i));
+console.log('generate 10k', performance.now() - t);
+const text = JSON.stringify({ transaction_history: rows, start_block: 1, end_block: 2, completion_ratio: 1 });
+t = performance.now(); const j = JSON.parse(text); console.log('JSON.parse 10k', performance.now() - t);
+t = performance.now(); transactionHistory.parse(j); console.log('zod 10k', performance.now() - t);

@@ -1,0 +1,227 @@
+import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type OutputOf, type ParsedInputOf, type PositionsResult, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
+import { isAllowedExternalUrl } from '../../shared/explorers.ts';
+import type { EventName, OperationName } from '../../shared/operations.ts';
+import type { SimulatorOptions } from '../../sim/server.ts';
+import { type Keychain, systemKeychain } from './secrets/keychain.ts';
+import { Secrets } from './secrets/secrets.ts';
+import { diffDates } from './store/queries/diff.ts';
+import { exposureAt } from './store/queries/exposure.ts';
+import { navHistory } from './store/queries/nav.ts';
+import { timelinePage } from './store/queries/timeline.ts';
+import { getSettings, updateSettings } from './store/settings.ts';
+import { cachedDates, latestSnapshot } from './store/snapshots.ts';
+import { ValidationError } from './store/validation.ts';
+import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
+import { Emitter } from './util/emitter.ts';
+import { serializeError } from './util/errors.ts';
+import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+
+/**
+ * The composition root: one core that every shell (Electron, web, CLI) drives through the
+ * contract. It validates each input against the contract's schema, runs the operation on
+ * the current profile, and turns failures into serialisable errors without stacks.
+ */
+export interface CoreOptions {
+  dataDir: string;
+  shell: AppInfo['shell'];
+  version?: string;
+  keychain?: Keychain;
+  env?: Record<string, string | undefined>;
+  /** A base URL from the command line or the environment; overrides app.json for this run. */
+  baseUrl?: string | null;
+  /** Options of the demo mode's reference service (tests use a fixed clock). */
+  demo?: Partial<SimulatorOptions>;
+  /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
+  openExternal?: (url: string) => Promise<void>;
+}
+
+export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
+
+export interface Core {
+  dispatch(op: string, input: unknown): Promise<Envelope<unknown>>;
+  call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+  profile(): Profile;
+  close(): Promise<void>;
+}
+
+export async function createCore(o: CoreOptions): Promise<Core> {
+  const env = o.env ?? process.env;
+  const secrets = new Secrets(o.keychain ?? systemKeychain(), env);
+  const events = new Emitter<EventPayloads>();
+  const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
+  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: configured || null, ...(o.demo && { demo: o.demo }) });
+  let unsubscribe = wire(profile);
+
+  /** Forwards job progress, and says what data changed when a job finishes. */
+  function wire(p: Profile): () => void {
+    return p.engine.onProgress((info) => {
+      events.emit('sync.progress', info);
+      if (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled') {
+        const scope = info.kind === 'transactions' ? 'transactions' : info.kind === 'logs' ? 'logs' : 'positions';
+        events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
+      }
+    });
+  }
+
+  async function switchTo(baseUrl: string | null): Promise<void> {
+    const next = await openProfile({ dataDir: o.dataDir, secrets, baseUrl, ...(o.demo && { demo: o.demo }) });
+    unsubscribe();
+    await profile.close();
+    profile = next;
+    unsubscribe = wire(profile);
+    writeAppConfig(o.dataDir, { baseUrl });
+    events.emit('data.changed', { scope: 'mode' });
+  }
+
+  /** The key's status for the live service; demo mode needs none and says so. */
+  const keyStatus = async () =>
+    profile.mode === 'demo'
+      ? { set: false, source: 'none' as const, keychainAvailable: true, keychainProblem: null }
+      : secrets.status(profile.baseUrl);
+
+  const requireLive = () => {
+    if (profile.mode === 'demo') throw new ValidationError('key', 'Demo mode needs no key. Connect to a service (base URL and key) first.');
+    return profile.baseUrl;
+  };
+
+  const wallet = (address: string) => {
+    const w = getWallet(profile.db, address);
+    if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);
+    return w;
+  };
+
+  const changed = (scope: EventPayloads['data.changed']['scope'], walletAddress?: string) =>
+    events.emit('data.changed', { scope, ...(walletAddress && { wallet: walletAddress }) });
+
+  const handlers: Handlers = {
+    'app.info': async () => ({
+      version: o.version ?? '0.0.0',
+      mode: profile.mode,
+      baseUrl: profile.baseUrl,
+      key: await keyStatus(),
+      dataDir: o.dataDir,
+      databaseFile: profile.databaseFile,
+      chains: getSettings(profile.db).chains,
+      shell: o.shell,
+    }),
+    'app.connect': async ({ baseUrl, key, sessionOnly }) => {
+      const url = normaliseBaseUrl(baseUrl);
+      if (key) await secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+      await switchTo(url);
+      return handlers['app.info'](undefined);
+    },
+    'app.useDemo': async () => {
+      if (profile.mode !== 'demo') await switchTo(null);
+      return handlers['app.info'](undefined);
+    },
+    'settings.get': () => ({ ...getSettings(profile.db), baseUrl: profile.mode === 'live' ? profile.baseUrl : null }),
+    'settings.update': (changes) => {
+      const next = updateSettings(profile.db, changes);
+      changed('settings');
+      return { ...next, baseUrl: profile.mode === 'live' ? profile.baseUrl : null };
+    },
+    'key.status': () => keyStatus(),
+    'key.set': async ({ key, sessionOnly }) => secrets.set(requireLive(), key, { sessionOnly: sessionOnly ?? false }),
+    'key.clear': async () => secrets.clear(requireLive()),
+    'wallets.list': () => listWallets(profile.db),
+    'wallets.add': (input) => {
+      const w = addWallet(profile.db, { address: input.address, chains: input.chains, ...(input.label !== undefined && { label: input.label }), ...(input.tags && { tags: input.tags }) });
+      changed('wallets', w.address);
+      return w;
+    },
+    'wallets.update': ({ address, ...changes }) => {
+      const w = updateWallet(profile.db, address, changes);
+      changed('wallets', w.address);
+      return w;
+    },
+    'wallets.remove': ({ address, purge }) => {
+      const removed = removeWallet(profile.db, address, { purge: purge ?? false });
+      changed('wallets', address.toLowerCase());
+      return removed;
+    },
+    'wallets.status': () => walletStatuses(profile),
+    'positions.dates': ({ wallet: address }) => {
+      if (address) return cachedDates(profile.db, wallet(address).address);
+      return [...new Set(listWallets(profile.db).flatMap((w) => cachedDates(profile.db, w.address)))].sort().reverse();
+    },
+    'positions.get': ({ wallet: address, date, view }) => {
+      const w = wallet(address);
+      const endpoint = VIEW_ENDPOINT[view];
+      return { wallet: w.address, date, view, chains: w.chains.map((chain) => ({ chain, snapshot: latestSnapshot(profile.db, endpoint, w.address, chain, date) })) } as PositionsResult;
+    },
+    'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
+    'nav.history': (scope) => navHistory(profile.db, scope),
+    'exposure.get': ({ date }) => exposureAt(profile.db, date),
+    'timeline.page': (query) => timelinePage(profile.db, query),
+    'timeline.facets': ({ wallet: address }) => facets(profile, address),
+    'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
+    'sync.positions': ({ wallet: address, date }) => profile.engine.syncPositions(address, date ? { date } : {}).info,
+    'sync.backfill': (req) => profile.engine.backfill(req).info,
+    'sync.transactions': ({ wallet: address }) => profile.engine.syncTransactions(address).info,
+    'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
+    'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
+    'sync.jobs': () => profile.engine.jobs(),
+    'shell.openExternal': async ({ url }) => {
+      if (!isAllowedExternalUrl(url)) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
+      if (!o.openExternal) return false;
+      await o.openExternal(url);
+      return true;
+    },
+  };
+
+  async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>> {
+    return (handlers[op] as (i: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K>)(input);
+  }
+
+  return {
+    async dispatch(op, input) {
+      if (!Object.hasOwn(CONTRACT, op)) return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
+      const name = op as OperationName;
+      const parsed = CONTRACT[name].input.safeParse(input);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const field = issue.path.join('.') || 'input';
+        return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
+      }
+      try {
+        return { ok: true, result: await call(name, parsed.data as never) };
+      } catch (err) {
+        return { ok: false, error: serializeError(err) };
+      }
+    },
+    call,
+    on: (event, listener) => events.on(event, listener),
+    profile: () => profile,
+    close: async () => {
+      unsubscribe();
+      await profile.close();
+    },
+  };
+}
+
+function walletStatuses(p: Profile): WalletStatus[] {
+  const jobs = p.engine.jobs();
+  return listWallets(p.db).map((w) => {
+    const snap = p.db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(w.address) as { fetched: string | null; latest: string | null };
+    const ranges = p.db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(w.address) as { synced: string | null; open: number | null };
+    const last = jobs.filter((j) => j.wallet === w.address && j.finishedAt).at(-1);
+    return {
+      address: w.address,
+      positionsFetchedAt: snap.fetched,
+      transactionsSyncedAt: ranges.synced,
+      latestDate: snap.latest,
+      incomplete: (ranges.open ?? 0) > 0,
+      lastError: last?.state === 'failed' ? last.error : null,
+    };
+  });
+}
+
+function facets(p: Profile, address?: string) {
+  const scope = address ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
+  const params = { w: address?.toLowerCase() ?? null };
+  const distinct = (column: string) =>
+    (p.db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>).map((r) => r.v);
+  const tokens = (p.db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
+  return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), chains: distinct('chain'), tokens };
+}

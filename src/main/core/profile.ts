@@ -1,0 +1,113 @@
+import { randomBytes, createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServiceClient, type ServiceClient } from './api/client.ts';
+import { openDatabase, type Database } from './store/db.ts';
+import { getSettings } from './store/settings.ts';
+import type { Secrets } from './secrets/secrets.ts';
+import { SyncEngine } from './sync/engine.ts';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../sim/server.ts';
+
+/**
+ * A profile is what the app is connected to: the built-in reference service (demo) or a
+ * real service at a base URL. Each has its own cache file, so demo data and real data
+ * never mix. Which profile is current is kept in `app.json` (never a secret).
+ */
+export interface AppConfig {
+  baseUrl: string | null;
+}
+
+export function readAppConfig(dataDir: string): AppConfig {
+  const path = join(dataDir, 'app.json');
+  if (!existsSync(path)) return { baseUrl: null };
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { baseUrl?: unknown };
+    return { baseUrl: typeof parsed.baseUrl === 'string' ? parsed.baseUrl : null };
+  } catch {
+    return { baseUrl: null };
+  }
+}
+
+export function writeAppConfig(dataDir: string, config: AppConfig): void {
+  mkdirSync(dataDir, { recursive: true });
+  // Write then rename, so a crash never leaves half a file.
+  const tmp = join(dataDir, `app.json.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+  renameSync(tmp, join(dataDir, 'app.json'));
+}
+
+export function databaseFileFor(dataDir: string, baseUrl: string | null): string {
+  if (!baseUrl) return join(dataDir, 'demo.sqlite');
+  const id = createHash('sha256').update(normaliseBaseUrl(baseUrl)).digest('hex').slice(0, 12);
+  return join(dataDir, `live-${id}.sqlite`);
+}
+
+export function normaliseBaseUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('The base URL must start with https:// (or http:// for a local service).');
+  if (url.username || url.password) throw new Error('Put the access key in the key field, not in the base URL.');
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+export interface Profile {
+  mode: 'demo' | 'live';
+  baseUrl: string;
+  databaseFile: string;
+  db: Database;
+  client: ServiceClient;
+  engine: SyncEngine;
+  sim: Simulator | null;
+  close(): Promise<void>;
+}
+
+export interface ProfileOptions {
+  dataDir: string;
+  secrets: Secrets;
+  /** null: demo mode on the in-process reference service. */
+  baseUrl: string | null;
+  demo?: Partial<SimulatorOptions>;
+}
+
+export async function openProfile(o: ProfileOptions): Promise<Profile> {
+  const databaseFile = databaseFileFor(o.dataDir, o.baseUrl);
+  const db = openDatabase(databaseFile);
+  let sim: Simulator | null = null;
+  try {
+    let baseUrl: string;
+    let accessKey: () => Promise<string | null>;
+    if (o.baseUrl === null) {
+      // The demo key is made up per run and lives only here: it is not a user's secret.
+      const demoKey = randomBytes(16).toString('hex');
+      sim = await startSimulator({ accessKey: demoKey, ...o.demo });
+      baseUrl = sim.url;
+      accessKey = async () => demoKey;
+    } else {
+      baseUrl = normaliseBaseUrl(o.baseUrl);
+      const url = baseUrl;
+      accessKey = () => o.secrets.get(url);
+    }
+    const client = createServiceClient({ baseUrl, accessKey, concurrency: 4 });
+    const engine = new SyncEngine({ db, client, transactionPageSize: getSettings(db).transactionPageSize });
+    return {
+      mode: o.baseUrl === null ? 'demo' : 'live',
+      baseUrl,
+      databaseFile,
+      db,
+      client,
+      engine,
+      sim,
+      close: async () => {
+        engine.queue.cancelAll();
+        await engine.queue.drain();
+        await sim?.close();
+        if (db.open) db.close();
+      },
+    };
+  } catch (err) {
+    await sim?.close();
+    db.close();
+    throw err;
+  }
+}

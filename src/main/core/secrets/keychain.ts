@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+
+/**
+ * The OS keychain through keytar (macOS Keychain, Windows Credential Vault, the Secret
+ * Service on Linux): one entry per base URL under the app's service name. keytar is
+ * loaded lazily, so a machine where it cannot load still starts (and says why).
+ */
+export const KEYCHAIN_SERVICE = 'Folioscope';
+
+export interface Keychain {
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  delete(account: string): Promise<boolean>;
+}
+
+export class KeychainUnavailableError extends Error {
+  constructor(detail: string) {
+    super(
+      `The system keychain is not available (${detail}). ` +
+        (process.platform === 'linux'
+          ? 'Install and unlock a Secret Service (GNOME Keyring: apt install gnome-keyring, or KWallet), or keep the key for this session only.'
+          : 'Unlock your keychain, or keep the key for this session only.'),
+    );
+    this.name = 'KeychainUnavailableError';
+  }
+}
+
+type Keytar = {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+};
+
+/** Keytar's own errors name D-Bus details; keep the first line, never a secret (it has none). */
+function reason(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200);
+}
+
+export function systemKeychain(service = KEYCHAIN_SERVICE): Keychain {
+  let keytar: Keytar | null = null;
+  const load = (): Keytar => {
+    if (keytar) return keytar;
+    try {
+      keytar = createRequire(import.meta.url)('keytar') as Keytar;
+      return keytar;
+    } catch (err) {
+      throw new KeychainUnavailableError(`keytar did not load: ${reason(err)}`);
+    }
+  };
+  const guard = async <T>(fn: (k: Keytar) => Promise<T>): Promise<T> => {
+    const k = load();
+    try {
+      return await fn(k);
+    } catch (err) {
+      throw new KeychainUnavailableError(reason(err));
+    }
+  };
+  return {
+    get: (account) => guard((k) => k.getPassword(service, account)),
+    set: (account, secret) => guard((k) => k.setPassword(service, account, secret)),
+    delete: (account) => guard((k) => k.deletePassword(service, account)),
+  };
+}

@@ -1,0 +1,93 @@
+import { type Keychain, KeychainUnavailableError } from './keychain.ts';
+import type { KeySource, KeyStatus } from '../../../shared/model.ts';
+export type { KeySource, KeyStatus };
+
+
+
+export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
+
+export class Secrets {
+  private readonly session = new Map<string, string>();
+  private keychainProblem: string | null = null;
+
+  constructor(
+    private readonly keychain: Keychain,
+    private readonly env: Record<string, string | undefined> = process.env,
+  ) {}
+
+  private account(baseUrl: string): string {
+    return new URL(baseUrl).origin + new URL(baseUrl).pathname.replace(/\/+$/, '');
+  }
+
+  /** The key for a base URL, for the service client only. */
+  async get(baseUrl: string): Promise<string | null> {
+    const fromEnv = this.env[ENV_KEY];
+    if (fromEnv) return fromEnv;
+    const account = this.account(baseUrl);
+    const inSession = this.session.get(account);
+    if (inSession) return inSession;
+    try {
+      const key = await this.keychain.get(account);
+      this.keychainProblem = null;
+      return key;
+    } catch (err) {
+      if (err instanceof KeychainUnavailableError) {
+        this.keychainProblem = err.message;
+        return null;
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Stores a key in the keychain. With `sessionOnly` (the user's choice when the keychain
+   * is unavailable) it is kept in memory until the app quits.
+   */
+  async set(baseUrl: string, key: string, options: { sessionOnly?: boolean } = {}): Promise<KeyStatus> {
+    const clean = key.trim();
+    if (!clean) throw new Error('The access key is empty.');
+    if (/\s/.test(clean) || clean.length > 4096) throw new Error('The access key contains spaces or is too long; paste it exactly as issued.');
+    const account = this.account(baseUrl);
+    if (options.sessionOnly) {
+      this.session.set(account, clean);
+    } else {
+      await this.keychain.set(account, clean);
+      this.session.delete(account);
+      this.keychainProblem = null;
+    }
+    return this.status(baseUrl);
+  }
+
+  async clear(baseUrl: string): Promise<KeyStatus> {
+    const account = this.account(baseUrl);
+    this.session.delete(account);
+    try {
+      await this.keychain.delete(account);
+      this.keychainProblem = null;
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailableError)) throw err;
+      this.keychainProblem = err.message;
+    }
+    return this.status(baseUrl);
+  }
+
+  async status(baseUrl: string): Promise<KeyStatus> {
+    const account = this.account(baseUrl);
+    if (this.env[ENV_KEY]) return { set: true, source: 'environment', keychainAvailable: this.keychainProblem === null, keychainProblem: this.keychainProblem };
+    if (this.session.has(account)) return { set: true, source: 'session', ...(await this.probe(account)) };
+    const probe = await this.probe(account);
+    return { set: probe.found, source: probe.found ? 'keychain' : 'none', keychainAvailable: probe.keychainAvailable, keychainProblem: probe.keychainProblem };
+  }
+
+  private async probe(account: string): Promise<{ found: boolean; keychainAvailable: boolean; keychainProblem: string | null }> {
+    try {
+      const found = (await this.keychain.get(account)) !== null;
+      this.keychainProblem = null;
+      return { found, keychainAvailable: true, keychainProblem: null };
+    } catch (err) {
+      if (!(err instanceof KeychainUnavailableError)) throw err;
+      this.keychainProblem = err.message;
+      return { found: false, keychainAvailable: false, keychainProblem: err.message };
+    }
+  }
+}

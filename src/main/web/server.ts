@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { EVENT_NAMES } from '../../shared/operations.ts';
+import type { Core } from '../core/app.ts';
+import { allowedHosts, allowedOrigins, CONTENT_SECURITY_POLICY, cookieValue, sameToken, TOKEN_COOKIE } from './security.ts';
+
+/**
+ * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines
+ * without a display or Electron. POST /api/<operation> runs one operation (the same
+ * dispatch as IPC); GET /api/events streams the contract's events (server-sent events).
+ */
+export interface WebShell {
+  url: string;
+  origin: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+const MAX_BODY = 1024 * 1024;
+
+export async function startWebShell(o: { core: Core; rendererDir: string; port?: number; token?: string }): Promise<WebShell> {
+  const token = o.token ?? randomBytes(24).toString('base64url');
+  const root = resolve(o.rendererDir);
+  if (!existsSync(join(root, 'index.html'))) {
+    throw new Error(`The renderer is not built (${join(root, 'index.html')} is missing): run npm run build first.`);
+  }
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'Internal error');
+      else res.destroy();
+    });
+  });
+
+  function securityHeaders(res: ServerResponse): void {
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    securityHeaders(res);
+    // DNS rebinding: a page on another name that resolves here sends its own Host.
+    if (!allowedHosts(port).has(req.headers.host ?? '')) return send(res, 421, 'text/plain', 'Host not allowed');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins(port).has(origin)) return send(res, 403, 'text/plain', 'Origin not allowed');
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const given = url.searchParams.get('token') ?? headerValue(req, 'x-folio-token') ?? cookieValue(req.headers.cookie, TOKEN_COOKIE);
+    if (!sameToken(given, token)) return send(res, 401, 'text/plain', 'Missing or wrong token: open the URL the server printed.');
+
+    if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
+      // Trade the token in the URL for a strict cookie, and drop it from the address bar.
+      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+      url.searchParams.delete('token');
+      res.setHeader('Location', url.pathname + (url.search || '') + url.hash);
+      return send(res, 303, 'text/plain', 'See Other');
+    }
+
+    if (url.pathname === '/api/events' && req.method === 'GET') return openStream(res);
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+      // A browser's cross-site POST carries an Origin; ours must carry this one.
+      if (origin === undefined && !headerValue(req, 'x-folio-token')) return send(res, 403, 'text/plain', 'Origin required');
+      const body = await readBody(req);
+      if (body === null) return send(res, 413, 'text/plain', 'Request too large');
+      let input: unknown;
+      try {
+        input = body.length ? JSON.parse(body) : undefined;
+      } catch {
+        return send(res, 400, 'application/json', JSON.stringify({ ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } }));
+      }
+      const result = await o.core.dispatch(decodeURIComponent(url.pathname.slice('/api/'.length)), input);
+      return send(res, 200, 'application/json', JSON.stringify(result));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
+    return serveFile(url.pathname, res);
+  }
+
+  function serveFile(pathname: string, res: ServerResponse): void {
+    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+    const file = normalize(join(root, rel));
+    // Single-page app: unknown paths without an extension get the index.
+    const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
+    if (!target) return send(res, 404, 'text/plain', 'Not found');
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
+      'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
+    });
+    createReadStream(target).pipe(res);
+  }
+
+  function openStream(res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    streams.add(res);
+    res.on('close', () => streams.delete(res));
+  }
+
+  const unsubscribers = EVENT_NAMES.map((name) =>
+    o.core.on(name, (payload) => {
+      const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
+      for (const s of streams) s.write(frame);
+    }),
+  );
+  const heartbeat = setInterval(() => {
+    for (const s of streams) s.write(': keep-alive\n\n');
+  }, 15_000);
+  heartbeat.unref();
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, '127.0.0.1', () => resolvePromise());
+  });
+  port = (server.address() as AddressInfo).port;
+  const originUrl = `http://127.0.0.1:${port}`;
+  return {
+    url: `${originUrl}/?token=${token}`,
+    origin: originUrl,
+    token,
+    port,
+    close: () =>
+      new Promise<void>((done) => {
+        clearInterval(heartbeat);
+        unsubscribers.forEach((u) => u());
+        for (const s of streams) s.end();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | null {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : null;
+}
+
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        resolvePromise(null);
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolvePromise(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type {
+  DateDiff,
+  Exposure,
+  JobInfo,
+  KeyStatus,
+  LogSet,
+  NavSeries,
+  SerializedError,
+  SnapshotDataByEndpoint,
+  SnapshotEndpoint,
+  StoredSnapshot,
+  TimelinePage,
+  Wallet,
+} from './model.ts';
+import type { EventName, OperationName } from './operations.ts';
+
+/**
+ * The contract: every operation the renderer may ask of the main process, with the schema
+ * its input must pass (checked in main, whatever the shell) and the type of its result,
+ * and every event main may send. The preload, the web shell and the renderer's client
+ * are all derived from this one description.
+ */
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+const address = z.string().min(1).max(128);
+const chainId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
+const empty = z.strictObject({}).optional();
+
+export const SettingsInput = z.strictObject({
+  chains: z.array(chainId).min(1).optional(),
+  theme: z.enum(['system', 'light', 'dark']).optional(),
+  locale: z.string().min(2).max(35).nullable().optional(),
+  transactionPageSize: z.number().int().min(10).max(1000).optional(),
+});
+
+export const TimelineQueryInput = z.strictObject({
+  wallet: address.optional(),
+  chains: z.array(chainId).max(50).optional(),
+  actionTypes: z.array(z.string().max(64)).max(50).optional(),
+  protocols: z.array(z.string().max(64)).max(50).optional(),
+  tokens: z.array(z.string().max(64)).max(50).optional(),
+  statuses: z.array(z.number().int()).max(10).optional(),
+  from: date.optional(),
+  to: date.optional(),
+  search: z.string().max(128).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+  cursor: z.string().max(200).nullable().optional(),
+});
+
+export type PositionsView = 'all' | 'underlying' | 'liquidity';
+export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
+  all: 'allPositions',
+  underlying: 'positionsByUnderlying',
+  liquidity: 'liquidityAnalysis',
+};
+
+export interface AppInfo {
+  version: string;
+  mode: 'demo' | 'live';
+  /** The service in use: the built-in reference service's address in demo mode. */
+  baseUrl: string | null;
+  key: KeyStatus;
+  dataDir: string;
+  databaseFile: string;
+  chains: string[];
+  shell: 'electron' | 'web' | 'cli';
+}
+
+export interface Settings {
+  baseUrl: string | null;
+  chains: string[];
+  theme: 'system' | 'light' | 'dark';
+  locale: string | null;
+  transactionPageSize: number;
+}
+
+export interface WalletStatus {
+  address: string;
+  /** Newest fetch of any position snapshot, and of any transaction range. */
+  positionsFetchedAt: string | null;
+  transactionsSyncedAt: string | null;
+  latestDate: string | null;
+  incomplete: boolean;
+  /** The last sync job for this wallet that failed, if the latest one did. */
+  lastError: SerializedError | null;
+}
+
+export interface PositionsResult<V extends PositionsView = PositionsView> {
+  wallet: string;
+  date: string;
+  view: V;
+  chains: Array<{ chain: string; snapshot: StoredSnapshot<(typeof VIEW_ENDPOINT)[V]> | null }>;
+}
+
+export interface TimelineFacets {
+  actionTypes: string[];
+  protocols: string[];
+  tokens: string[];
+  chains: string[];
+}
+
+const op = <I extends z.ZodType>(input: I) => <O>() => ({ input, output: undefined as unknown as O });
+
+export const CONTRACT = {
+  'app.info': op(empty)<AppInfo>(),
+  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<AppInfo>(),
+  'app.useDemo': op(empty)<AppInfo>(),
+  'settings.get': op(empty)<Settings>(),
+  'settings.update': op(SettingsInput)<Settings>(),
+  'key.status': op(empty)<KeyStatus>(),
+  'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus>(),
+  'key.clear': op(empty)<KeyStatus>(),
+  'wallets.list': op(empty)<Wallet[]>(),
+  'wallets.add': op(z.strictObject({ address, chains: z.array(chainId).max(50), label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional() }))<Wallet>(),
+  'wallets.update': op(z.strictObject({ address, label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional(), chains: z.array(chainId).max(50).optional() }))<Wallet>(),
+  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }))<boolean>(),
+  'wallets.status': op(empty)<WalletStatus[]>(),
+  'positions.dates': op(z.strictObject({ wallet: address.optional() }))<string[]>(),
+  'positions.get': op(z.strictObject({ wallet: address, date, view: z.enum(['all', 'underlying', 'liquidity']) }))<PositionsResult>(),
+  'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
+  'nav.history': op(z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }))<NavSeries>(),
+  'exposure.get': op(z.strictObject({ date }))<Exposure>(),
+  'timeline.page': op(TimelineQueryInput)<TimelinePage>(),
+  'timeline.facets': op(z.strictObject({ wallet: address.optional() }))<TimelineFacets>(),
+  'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
+  'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
+  'sync.backfill': op(z.strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() }))<JobInfo>(),
+  'sync.transactions': op(z.strictObject({ wallet: address }))<JobInfo>(),
+  'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional())<JobInfo[]>(),
+  'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
+  'sync.jobs': op(empty)<JobInfo[]>(),
+  'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
+} satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
+
+// Both directions: every name has an entry, and every entry has a name.
+type Check<T extends true> = T;
+export type ContractCoversNames = Check<OperationName extends keyof typeof CONTRACT ? (keyof typeof CONTRACT extends OperationName ? true : false) : false>;
+
+export type Contract = typeof CONTRACT;
+export type InputOf<K extends OperationName> = z.input<Contract[K]['input']>;
+export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input']>;
+export type OutputOf<K extends OperationName> = Contract[K]['output'];
+
+export interface DataChanged {
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode';
+  wallet?: string;
+}
+
+export interface EventPayloads {
+  'sync.progress': JobInfo;
+  'data.changed': DataChanged;
+}
+export type ContractCoversEvents = Check<EventName extends keyof EventPayloads ? true : false>;
+
+/** The result of a call as it crosses a process boundary. */
+export type Envelope<T> = { ok: true; result: T } | { ok: false; error: SerializedError };
+
+/** What the renderer sees as `window.folio`: one function per operation, and events. */
+export type FolioApi = {
+  [K in OperationName]: (input: InputOf<K>) => Promise<OutputOf<K>>;
+} & {
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+};
+
+export type { SnapshotDataByEndpoint };

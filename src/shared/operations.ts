@@ -1,0 +1,44 @@
+/**
+ * The names of the contract's operations and events, free of any library so the sandboxed
+ * preload can bind exactly these. contract.ts gives each its schema and result type, and
+ * the type check there fails if the two lists drift apart.
+ */
+export const OPERATION_NAMES = [
+  'app.info',
+  'app.connect',
+  'app.useDemo',
+  'settings.get',
+  'settings.update',
+  'key.status',
+  'key.set',
+  'key.clear',
+  'wallets.list',
+  'wallets.add',
+  'wallets.update',
+  'wallets.remove',
+  'wallets.status',
+  'positions.dates',
+  'positions.get',
+  'positions.diff',
+  'nav.history',
+  'exposure.get',
+  'timeline.page',
+  'timeline.facets',
+  'logs.get',
+  'sync.positions',
+  'sync.backfill',
+  'sync.transactions',
+  'sync.all',
+  'sync.cancel',
+  'sync.jobs',
+  'shell.openExternal',
+] as const;
+
+export type OperationName = (typeof OPERATION_NAMES)[number];
+
+export const EVENT_NAMES = ['sync.progress', 'data.changed'] as const;
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The IPC channels of the Electron shell. */
+export const IPC_INVOKE = 'folio:invoke';
+export const IPC_EVENT = 'folio:event';

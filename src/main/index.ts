@@ -1,37 +1,57 @@
+import { app, BrowserWindow, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import { createCore, type Core } from './core/app.ts';
+import { bindIpc } from './electron/ipc.ts';
+import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
+import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
 /**
- * Electron entry. Thin by design: the core (src/main/core) knows nothing of Electron.
- * The secure window, the IPC binding of the contract and the keychain arrive with the
- * shells issue; this creates the one window with the safe defaults already in place.
+ * Electron entry: the thin shell around the core. Everything it does beyond creating the
+ * window and binding IPC lives in src/main/electron (policy) and src/main/core (the app).
  */
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 800,
-    show: false,
-    title: 'Folioscope',
-    webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+let core: Core | null = null;
+let win: BrowserWindow | null = null;
+
+registerAppScheme();
+
+async function start(): Promise<void> {
+  denyAllPermissions();
+  enforceContentSecurityPolicy();
+  serveRenderer(join(import.meta.dirname, '../renderer'));
+  core = await createCore({
+    dataDir: app.getPath('userData'),
+    shell: 'electron',
+    version: app.getVersion(),
+    openExternal: (url) => shell.openExternal(url),
   });
-  win.once('ready-to-show', () => win.show());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  if (process.env['ELECTRON_RENDERER_URL']) void win.loadURL(process.env['ELECTRON_RENDERER_URL']);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
+  win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
+  win.on('closed', () => (win = null));
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  void app.whenReady().then(createWindow);
+  app.on('second-instance', () => {
+    if (win?.isMinimized()) win.restore();
+    win?.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => {
+    // No window may open another, whatever created it.
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  });
+  void app.whenReady().then(start).catch((err: unknown) => {
+    console.error(`Folioscope could not start: ${(err as Error).message}`);
+    app.exit(1);
+  });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (!win && core) win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
+  });
+  app.on('will-quit', () => {
+    void core?.close();
   });
 }

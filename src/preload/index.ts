@@ -1,7 +1,24 @@
-import { contextBridge } from 'electron';
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { EVENT_NAMES, IPC_EVENT, IPC_INVOKE, OPERATION_NAMES } from '../shared/operations.ts';
 
 /**
- * Exposes the contract's functions as `window.folio`, never `ipcRenderer` itself.
- * The contract's operations are bound here with the shells issue.
+ * Exposes exactly the contract's operations as `window.folio` (each returns the result
+ * envelope), and `on(event, listener)` whose return value unsubscribes. Never ipcRenderer,
+ * never Node. The renderer's lib/api.ts unwraps the envelopes.
  */
-contextBridge.exposeInMainWorld('folio', Object.freeze({ version: 1 }));
+const api: Record<string, unknown> = {};
+for (const name of OPERATION_NAMES) {
+  api[name] = (input?: unknown) => ipcRenderer.invoke(IPC_INVOKE, name, input);
+}
+api['on'] = (event: string, listener: (payload: unknown) => void) => {
+  if (!(EVENT_NAMES as readonly string[]).includes(event)) throw new Error(`Unknown event "${event}"`);
+  const handler = (_e: IpcRendererEvent, name: string, payload: unknown) => {
+    if (name === event) listener(payload);
+  };
+  ipcRenderer.on(IPC_EVENT, handler);
+  return () => {
+    ipcRenderer.removeListener(IPC_EVENT, handler);
+  };
+};
+
+contextBridge.exposeInMainWorld('folio', Object.freeze(api));

@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// The `folioscope` command: runs the CLI's TypeScript through tsx's loader.
+import { register } from 'tsx/esm/api';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+register();
+const cli = pathToFileURL(join(import.meta.dirname, '../src/main/cli/index.ts')).href;
+process.argv[1] = new URL(cli).pathname;
+await import(cli);

@@ -1,0 +1,258 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { runSimCli } from '../../sim/cli.ts';
+import { createCore, type Core } from '../core/app.ts';
+import { defaultDataDir } from '../core/paths.ts';
+import { normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
+import { Secrets } from '../core/secrets/secrets.ts';
+import { systemKeychain } from '../core/secrets/keychain.ts';
+import { startWebShell } from '../web/server.ts';
+import { progressPrinter } from './progress.ts';
+import type { JobInfo } from '../../shared/model.ts';
+
+/**
+ * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
+ * Every command has --help; a failure prints one line on stderr and exits non-zero.
+ */
+const ROOT = join(import.meta.dirname, '../../..');
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+const USAGE = `Folioscope ${VERSION}: local-first wallet portfolio tracker
+
+Usage: folioscope [--data-dir DIR] [--base-url URL] <command> [options]
+
+Commands:
+  sim       run the reference service
+  serve     run the web shell on 127.0.0.1
+  key       set, clear or show the status of the access key (set | clear | status)
+  wallet    watch wallets (add | list | remove)
+  sync      fetch positions and transactions into the cache
+
+Global options:
+  --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
+  --base-url URL   the service to use; without one (and none saved), demo mode
+  -h, --help       help, for any command
+
+Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain; FOLIOSCOPE_DATA_DIR, FOLIOSCOPE_BASE_URL.`;
+
+class UsageError extends Error {}
+
+interface Globals {
+  dataDir: string;
+  baseUrl: string | undefined;
+}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${usage}`);
+  }
+  if ((parsed.values as Record<string, unknown>)['help']) {
+    console.log(usage);
+    return null;
+  }
+  return parsed;
+}
+
+async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>): Promise<T> {
+  const core = await createCore({ dataDir: g.dataDir, shell: 'cli', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }) });
+  try {
+    return await fn(core);
+  } finally {
+    await core.close();
+  }
+}
+
+/** Runs an operation, turning an error envelope into an exception with its message. */
+async function call(core: Core, op: string, input?: unknown): Promise<any> {
+  const res = await core.dispatch(op, input);
+  if (!res.ok) throw new Error(res.error.message);
+  return res.result;
+}
+
+async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
+  const bar = progressPrinter();
+  const pending = new Map(jobs.map((j) => [j.id, j]));
+  const finished: JobInfo[] = [];
+  await new Promise<void>((resolve) => {
+    if (!pending.size) return resolve();
+    const off = core.on('sync.progress', (info) => {
+      if (!pending.has(info.id)) return;
+      bar.update(info);
+      if (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled') {
+        pending.delete(info.id);
+        finished.push(info);
+        if (!pending.size) {
+          off();
+          resolve();
+        }
+      }
+    });
+  });
+  bar.done();
+  return finished;
+}
+
+const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = {
+  async sim(_g, args) {
+    await runSimCli(args);
+  },
+
+  async serve(g, args) {
+    const usage = 'Usage: folioscope serve [--port N]\n  Serves the app on 127.0.0.1; open the printed URL (it carries the access token).';
+    const p = parse(args, { port: { type: 'string' } }, usage);
+    if (!p) return;
+    const port = p.values.port === undefined ? 0 : Number(p.values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+    const core = await createCore({ dataDir: g.dataDir, shell: 'web', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }) });
+    const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
+    const info = await call(core, 'app.info');
+    console.log(shell.url);
+    console.error(`Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`);
+    const stop = () => void shell.close().then(() => core.close()).then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  },
+
+  async key(g, args) {
+    const usage = `Usage: folioscope key set | clear | status
+  set      reads the key from standard input and stores it in the OS keychain
+  clear    removes it
+  status   says whether one is set (never the key)`;
+    const p = parse(args, {}, usage);
+    if (!p) return;
+    const [sub] = p.positionals;
+    const baseUrl = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
+    if (!baseUrl) throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
+    const url = normaliseBaseUrl(baseUrl);
+    const secrets = new Secrets(systemKeychain());
+    if (sub === 'set') {
+      const key = readFileSync(0, 'utf8').trim();
+      if (!key) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');
+      const status = await secrets.set(url, key);
+      console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
+    } else if (sub === 'clear') {
+      await secrets.clear(url);
+      console.log(`Key cleared for ${url}.`);
+    } else if (sub === 'status') {
+      const s = await secrets.status(url);
+      console.log(s.set ? `A key is set for ${url} (from the ${s.source}).` : `No key is set for ${url}.`);
+      if (s.keychainProblem) console.log(s.keychainProblem);
+    } else {
+      throw new UsageError(usage);
+    }
+  },
+
+  async wallet(g, args) {
+    const usage = `Usage:
+  folioscope wallet add ADDRESS --chains C1,C2 [--label L] [--tags T1,T2]
+  folioscope wallet list [--json]
+  folioscope wallet remove ADDRESS [--purge]`;
+    const p = parse(args, { chains: { type: 'string' }, label: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean' }, purge: { type: 'boolean' } }, usage);
+    if (!p) return;
+    const [sub, address] = p.positionals;
+    const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    await withCore(g, async (core) => {
+      if (sub === 'add') {
+        if (!address) throw new UsageError(usage);
+        if (!p.values.chains) throw new UsageError(`--chains is required.\n\n${usage}`);
+        const w = await call(core, 'wallets.add', { address, chains: list(p.values.chains), ...(p.values.label && { label: p.values.label }), ...(p.values.tags && { tags: list(p.values.tags) }) });
+        console.log(`Watching ${w.address} on ${w.chains.join(', ')}${w.label ? ` as "${w.label}"` : ''}.`);
+      } else if (sub === 'list') {
+        const wallets = await call(core, 'wallets.list');
+        if (p.values.json) console.log(JSON.stringify(wallets, null, 2));
+        else if (!wallets.length) console.log('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
+        else for (const w of wallets) console.log(`${w.address}  ${w.chains.join(',').padEnd(16)}  ${w.label}${w.tags.length ? `  [${w.tags.join(', ')}]` : ''}`);
+      } else if (sub === 'remove') {
+        if (!address) throw new UsageError(usage);
+        if (!(await call(core, 'wallets.remove', { address, purge: p.values.purge ?? false }))) throw new Error(`${address} is not a watched wallet.`);
+        console.log(`Stopped watching ${address}${p.values.purge ? ' and deleted its cached history' : ''}.`);
+      } else {
+        throw new UsageError(usage);
+      }
+    });
+  },
+
+  async sync(g, args) {
+    const usage = `Usage: folioscope sync [--wallet ADDRESS] [--date YYYY-MM-DD | --from YYYY-MM-DD --to YYYY-MM-DD [--every day|week|month]]
+                       [--no-transactions] [--no-positions]`;
+    const p = parse(
+      args,
+      {
+        wallet: { type: 'string' }, date: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, every: { type: 'string' },
+        'no-transactions': { type: 'boolean' }, 'no-positions': { type: 'boolean' },
+      },
+      usage,
+    );
+    if (!p) return;
+    const v = p.values;
+    if (v.date && (v.from || v.to)) throw new UsageError(`Use --date or --from/--to, not both.\n\n${usage}`);
+    if ((v.from === undefined) !== (v.to === undefined)) throw new UsageError(`--from and --to go together.\n\n${usage}`);
+    if (v.every && !['day', 'week', 'month'].includes(v.every)) throw new UsageError('--every is day, week or month');
+    await withCore(g, async (core) => {
+      const wallets: Array<{ address: string }> = v.wallet ? [{ address: v.wallet }] : await call(core, 'wallets.list');
+      if (!wallets.length) throw new Error('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
+      const jobs: JobInfo[] = [];
+      for (const w of wallets) {
+        if (!v['no-positions']) {
+          jobs.push(
+            v.from
+              ? await call(core, 'sync.backfill', { wallet: w.address, from: v.from, to: v.to, every: v.every ?? 'day' })
+              : await call(core, 'sync.positions', { wallet: w.address, ...(v.date && { date: v.date }) }),
+          );
+        }
+        if (!v['no-transactions']) jobs.push(await call(core, 'sync.transactions', { wallet: w.address }));
+      }
+      const finished = await waitForJobs(core, jobs);
+      const failed = finished.filter((j) => j.state !== 'done');
+      for (const j of finished) console.log(`${j.state === 'done' ? 'ok    ' : 'FAILED'}  ${j.label}${j.state === 'done' ? ` (${j.done}${j.total !== null ? `/${j.total}` : ''})` : `: ${j.error?.message ?? j.state}`}`);
+      if (failed.length) throw new Error(`${failed.length} of ${finished.length} sync jobs failed.`);
+    });
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined };
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--data-dir' || a === '--base-url') {
+      const value = argv[++i];
+      if (!value) throw new UsageError(`${a} needs a value`);
+      if (a === '--data-dir') globals.dataDir = value;
+      else globals.baseUrl = value;
+    } else if (a.startsWith('--data-dir=')) globals.dataDir = a.slice('--data-dir='.length);
+    else if (a.startsWith('--base-url=')) globals.baseUrl = a.slice('--base-url='.length);
+    else rest.push(a);
+  }
+  const [command, ...args] = rest;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command ? 0 : 2;
+  }
+  if (command === '--version') {
+    console.log(VERSION);
+    return 0;
+  }
+  const run = commands[command];
+  if (!run) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  await run(globals, args);
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exitCode = code;
+    },
+    (err: unknown) => {
+      const message = (err as Error).message ?? String(err);
+      // One line for a failure; usage errors print their usage below it.
+      console.error(`folioscope: ${message}`);
+      process.exitCode = err instanceof UsageError ? 2 : 1;
+    },
+  );
+}

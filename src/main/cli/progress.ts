@@ -1,0 +1,26 @@
+import type { JobInfo } from '../../shared/model.ts';
+
+/**
+ * A progress bar on a terminal (stderr), one line redrawn in place; nothing when stderr is
+ * not a TTY, so scripts and logs stay clean.
+ */
+export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { update(info: JobInfo): void; done(): void } {
+  if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
+  let drawn = false;
+  return {
+    update(info) {
+      const width = 28;
+      const known = info.total !== null && info.total > 0;
+      const ratio = known ? Math.min(1, info.done / info.total!) : 0;
+      const bar = known ? '█'.repeat(Math.round(ratio * width)).padEnd(width, '░') : '·'.repeat(width);
+      const count = known ? `${info.done}/${info.total}` : `${info.done}`;
+      const line = `${bar} ${count} ${info.label} — ${info.phase}`.slice(0, (stream.columns ?? 100) - 1);
+      stream.write(`\r\x1b[2K${line}`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) stream.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IPC_EVENT, IPC_INVOKE } from '../../src/shared/operations.ts';
+import { createCore, type Core } from '../../src/main/core/app.ts';
+import { bindIpc } from '../../src/main/electron/ipc.ts';
+import { APP_ENTRY } from '../../src/main/electron/security.ts';
+import { tempDir } from '../support/store.ts';
+import { SIM_NOW } from '../support/sim.ts';
+
+let core: Core;
+beforeAll(async () => {
+  core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, demo: { now: () => SIM_NOW } });
+});
+afterAll(() => core.close());
+
+function fakeIpc() {
+  const handlers = new Map<string, Function>();
+  const sent: unknown[][] = [];
+  const contents = { isDestroyed: () => false, send: (...a: unknown[]) => sent.push(a) };
+  return {
+    ipcMain: { handle: (ch: string, fn: Function) => handlers.set(ch, fn), removeHandler: (ch: string) => handlers.delete(ch) },
+    handlers,
+    sent,
+    contents,
+  };
+}
+
+describe('IPC binding of the contract', () => {
+  it('handles every operation on one channel, after checking the sender', async () => {
+    const f = fakeIpc();
+    const unbind = bindIpc(f.ipcMain as never, core, () => f.contents as never);
+    const invoke = f.handlers.get(IPC_INVOKE)!;
+    const trusted = { senderFrame: { url: APP_ENTRY, parent: null } };
+    expect(await invoke(trusted, 'wallets.list', undefined)).toEqual({ ok: true, result: [] });
+    expect(await invoke({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'wallets.list')).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await invoke({ senderFrame: { url: APP_ENTRY, parent: {} } }, 'wallets.list')).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await invoke(trusted, 'no.such.op', {})).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    // Inputs are validated against the contract before any work.
+    expect(await invoke(trusted, 'wallets.add', { address: 42 })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
+    expect(await invoke(trusted, 'wallets.add', { address: '0x123', chains: ['eth'] })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
+    unbind();
+    expect(f.handlers.size).toBe(0);
+  });
+
+  it('forwards events to the window', async () => {
+    const f = fakeIpc();
+    const unbind = bindIpc(f.ipcMain as never, core, () => f.contents as never);
+    const invoke = f.handlers.get(IPC_INVOKE)!;
+    const trusted = { senderFrame: { url: APP_ENTRY, parent: null } };
+    await invoke(trusted, 'wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth'] });
+    expect(f.sent).toContainEqual([IPC_EVENT, 'data.changed', { scope: 'wallets', wallet: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c' }]);
+    unbind();
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it, vi } from 'vitest';
+import { EVENT_NAMES, IPC_EVENT, IPC_INVOKE, OPERATION_NAMES } from '../../src/shared/operations.ts';
+
+const state = vi.hoisted(() => ({ exposed: {} as Record<string, any>, invoked: [] as unknown[][], listeners: new Set<Function>() }));
+
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (name: string, api: unknown) => (state.exposed[name] = api) },
+  ipcRenderer: {
+    invoke: (...args: unknown[]) => (state.invoked.push(args), Promise.resolve({ ok: true, result: 'r' })),
+    on: (_channel: string, l: Function) => state.listeners.add(l),
+    removeListener: (_channel: string, l: Function) => state.listeners.delete(l),
+  },
+}));
+
+await import('../../src/preload/index.ts');
+const folio = state.exposed['folio'];
+
+describe('the preload', () => {
+  it('exposes exactly the contract\'s operations and `on`, frozen, and nothing of Electron', () => {
+    expect(Object.keys(folio).sort()).toEqual([...OPERATION_NAMES, 'on'].sort());
+    expect(Object.isFrozen(folio)).toBe(true);
+    expect(Object.keys(state.exposed)).toEqual(['folio']);
+  });
+
+  it('sends every operation over the one invoke channel', async () => {
+    for (const name of OPERATION_NAMES) await folio[name]({ x: 1 });
+    expect(state.invoked).toHaveLength(OPERATION_NAMES.length);
+    expect(state.invoked.every((a) => a[0] === IPC_INVOKE)).toBe(true);
+    expect(state.invoked.map((a) => a[1])).toEqual([...OPERATION_NAMES]);
+  });
+
+  it('subscribes to events and unsubscribes with the function it returns', () => {
+    const got: unknown[] = [];
+    const off = folio.on(EVENT_NAMES[0], (p: unknown) => got.push(p));
+    expect(state.listeners.size).toBe(1);
+    const [listener] = [...state.listeners];
+    listener!({}, EVENT_NAMES[0], { n: 1 });
+    listener!({}, 'other.event', { n: 2 });
+    expect(got).toEqual([{ n: 1 }]);
+    off();
+    expect(state.listeners.size).toBe(0);
+    expect(() => folio.on('no.such.event', () => undefined)).toThrow('Unknown event');
+    void IPC_EVENT;
+  });
+});

@@ -131,6 +131,7 @@ export const CONTRACT = {
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
   'sync.jobs': op(empty)<JobInfo[]>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
+  'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -32,6 +32,7 @@ export const OPERATION_NAMES = [
   'sync.cancel',
   'sync.jobs',
   'shell.openExternal',
+  'cache.clear',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

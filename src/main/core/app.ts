@@ -9,7 +9,7 @@ import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
 import { timelinePage } from './store/queries/timeline.ts';
 import { getSettings, updateSettings } from './store/settings.ts';
-import { cachedDates, latestSnapshot } from './store/snapshots.ts';
+import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { Emitter } from './util/emitter.ts';
@@ -162,6 +162,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
     'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
     'sync.jobs': () => profile.engine.jobs(),
+    'cache.clear': async () => {
+      // Running jobs would write into what is being cleared: stop them first.
+      profile.engine.queue.cancelAll();
+      await profile.engine.queue.drain();
+      const cleared = clearCache(profile.db);
+      changed('positions');
+      changed('transactions');
+      return cleared;
+    },
     'shell.openExternal': async ({ url }) => {
       if (!isAllowedExternalUrl(url)) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
       if (!o.openExternal) return false;

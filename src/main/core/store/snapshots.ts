@@ -151,3 +151,17 @@ export function hasCompleteDate(db: Database, wallet: string, chain: string, dat
     .get(wallet, chain, date, date) as { n: number };
   return row.n === 3;
 }
+
+/**
+ * Deletes every cached response, transaction and log (the user's "clear cache"), keeping
+ * the watched wallets and settings. One transaction: all or nothing.
+ */
+export function clearCache(db: Database): { snapshots: number; transactions: number } {
+  return db.transaction(() => {
+    // Snapshots are immutable (no UPDATE), but the user may delete them.
+    const snapshots = db.prepare('DELETE FROM snapshots').run().changes;
+    const transactions = db.prepare('DELETE FROM transactions').run().changes;
+    db.exec('DELETE FROM transaction_tokens; DELETE FROM txn_sync_ranges; DELETE FROM txn_logs; DELETE FROM txn_log_sets;');
+    return { snapshots, transactions };
+  })();
+}

@@ -1,0 +1,144 @@
+import type { PositionsResult } from '../../../shared/contract.ts';
+import type { Position, UnderlyingGroup, LiquidityPosition } from '../../../shared/service/schemas.ts';
+
+/** Pure helpers over cached snapshots, shared by the Overview and Positions views. */
+
+export interface PositionRow {
+  key: string;
+  wallet: string;
+  chain: string;
+  position: Position;
+  total: number | null;
+  /** Lending: collateral/debt ratio and liquidation threshold, from the supply leg. */
+  ratio: number | null;
+  liqThreshold: number | null;
+  atRisk: boolean;
+}
+
+/** A lending position is at risk when its collateral covers its debt by less than this, after the threshold. */
+export const RISK_MARGIN = 1.15;
+
+export function positionRows(results: PositionsResult[]): PositionRow[] {
+  const rows: PositionRow[] = [];
+  for (const r of results) {
+    for (const { chain, snapshot } of r.chains) {
+      for (const snap of (snapshot?.data ?? []) as Array<{ positions: Position[] }>) {
+        for (const p of snap.positions) {
+          const leg = p.underlying.find((u) => u.details.collateral_debt_ratio !== undefined);
+          const ratio = leg?.details.collateral_debt_ratio ?? null;
+          const liqThreshold = leg?.details.liq_threshold ?? null;
+          rows.push({
+            key: `${r.wallet}:${chain}:${p.cid ?? p.name}`,
+            wallet: r.wallet,
+            chain,
+            position: p,
+            total: p.principal_nav === null && p.reward_nav === null ? null : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
+            ratio,
+            liqThreshold,
+            atRisk: isAtRisk(ratio, liqThreshold),
+          });
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+export function isAtRisk(ratio: number | null, liqThreshold: number | null): boolean {
+  return ratio !== null && liqThreshold !== null && ratio * liqThreshold < RISK_MARGIN;
+}
+
+export interface Totals {
+  total: number | null;
+  principal: number | null;
+  reward: number | null;
+  count: number;
+}
+
+export function totals(rows: PositionRow[]): Totals {
+  const sum = (f: (r: PositionRow) => number | null) => {
+    const vals = rows.map(f).filter((v): v is number => v !== null);
+    return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
+  };
+  return { total: sum((r) => r.total), principal: sum((r) => r.position.principal_nav), reward: sum((r) => r.position.reward_nav), count: rows.length };
+}
+
+export type AllocationKey = 'asset_type' | 'protocol_id' | 'chain';
+
+/** Value by a dimension, largest first; negative totals (net debt) are kept out of shares. */
+export function allocation(rows: PositionRow[], by: AllocationKey): Array<{ label: string; value: number }> {
+  const map = new Map<string, number>();
+  for (const r of rows) {
+    const k = (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown';
+    map.set(k, (map.get(k) ?? 0) + (r.total ?? 0));
+  }
+  return [...map.entries()].map(([label, value]) => ({ label, value })).filter((x) => x.value > 0).sort((a, b) => b.value - a.value);
+}
+
+export interface UnderlyingRow {
+  key: string;
+  wallet: string;
+  chain: string;
+  group: UnderlyingGroup;
+}
+
+export function underlyingRows(results: PositionsResult[]): UnderlyingRow[] {
+  const rows: UnderlyingRow[] = [];
+  for (const r of results)
+    for (const { chain, snapshot } of r.chains)
+      for (const snap of (snapshot?.data ?? []) as Array<{ positions: UnderlyingGroup[] }>)
+        for (const g of snap.positions) rows.push({ key: `${r.wallet}:${chain}:${g.token_id}`, wallet: r.wallet, chain, group: g });
+  return rows;
+}
+
+export interface LiquidityRow {
+  key: string;
+  wallet: string;
+  chain: string;
+  position: LiquidityPosition;
+  maxSlippage: number | null;
+  atRisk: boolean;
+}
+
+/** Liquidity rows; risk comes from the same position's lending figures in the all-positions view. */
+export function liquidityRows(results: PositionsResult[], risk: Map<string, boolean>): LiquidityRow[] {
+  const rows: LiquidityRow[] = [];
+  for (const r of results)
+    for (const { chain, snapshot } of r.chains)
+      for (const snap of (snapshot?.data ?? []) as Array<{ positions: LiquidityPosition[] }>)
+        for (const p of snap.positions) {
+          const slips = p.underlying.map((u) => u.details.slippage).filter((s): s is number => typeof s === 'number');
+          const key = `${r.wallet}:${chain}:${p.cid ?? p.principal_token_name}`;
+          rows.push({ key, wallet: r.wallet, chain, position: p, maxSlippage: slips.length ? Math.max(...slips) : null, atRisk: risk.get(key) ?? false });
+        }
+  return rows;
+}
+
+/** Sorts rows by a key function; nulls last whatever the direction. */
+export function sortBy<T>(rows: T[], key: (r: T) => string | number | null, dir: 'asc' | 'desc'): T[] {
+  return [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === null && y === null) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return dir === 'asc' ? c : -c;
+  });
+}
+
+/** Case-insensitive match of a filter text against any of the given fields. */
+export function matches(text: string, ...fields: Array<string | null | undefined>): boolean {
+  const t = text.trim().toLowerCase();
+  return !t || fields.some((f) => f?.toLowerCase().includes(t));
+}
+
+/** Range presets of the NAV chart: where they start, and the step a history fill uses. */
+export function rangeStart(range: '30d' | '90d' | '1y' | 'all', asOf: string): { from: string; every: 'day' | 'week' | 'month' } {
+  const d = new Date(`${asOf}T00:00:00Z`);
+  if (range === '30d') d.setUTCDate(d.getUTCDate() - 29);
+  else if (range === '90d') d.setUTCDate(d.getUTCDate() - 89);
+  else if (range === '1y') d.setUTCFullYear(d.getUTCFullYear() - 1);
+  else return { from: '2024-01-01', every: 'month' };
+  return { from: d.toISOString().slice(0, 10), every: range === '1y' ? 'week' : 'day' };
+}

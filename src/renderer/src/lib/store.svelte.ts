@@ -1,0 +1,111 @@
+import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.ts';
+import type { JobInfo, Wallet } from '../../../shared/model.ts';
+import { call, FolioError, on } from './api.ts';
+import { setLocale } from './format.ts';
+
+/**
+ * App-wide state: what the app is connected to, the watched wallets and their freshness,
+ * running jobs, and whether the service is reachable. Views read it; actions here change it.
+ */
+class AppState {
+  info = $state<AppInfo | null>(null);
+  settings = $state<Settings | null>(null);
+  wallets = $state<Wallet[]>([]);
+  statuses = $state<WalletStatus[]>([]);
+  jobs = $state<JobInfo[]>([]);
+  /** Set when the last work that needed the service could not reach it. */
+  offline = $state(false);
+  /** A message for the whole app (top of the screen), with an optional retry. */
+  notice = $state<{ message: string; kind: 'error' | 'info'; retry?: () => void } | null>(null);
+  /** Bumped whenever cached data changes, so views reload. */
+  revision = $state(0);
+  loaded = $state(false);
+
+  get activeJobs(): JobInfo[] {
+    return this.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
+  }
+
+  async load(): Promise<void> {
+    try {
+      const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
+      this.info = info;
+      this.settings = settings;
+      setLocale(settings.locale);
+      await this.refreshWallets();
+      this.jobs = await call('sync.jobs', {});
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.loaded = true;
+    }
+  }
+
+  async refreshWallets(): Promise<void> {
+    const [wallets, statuses] = await Promise.all([call('wallets.list', {}), call('wallets.status', {})]);
+    this.wallets = wallets;
+    this.statuses = statuses;
+  }
+
+  status(address: string): WalletStatus | undefined {
+    return this.statuses.find((s) => s.address === address);
+  }
+
+  wallet(address: string | null): Wallet | undefined {
+    return address ? this.wallets.find((w) => w.address === address) : undefined;
+  }
+
+  /** Subscribes to the core's events; returns the unsubscribe. */
+  listen(): () => void {
+    const offProgress = on('sync.progress', (info) => {
+      const i = this.jobs.findIndex((j) => j.id === info.id);
+      if (i >= 0) this.jobs[i] = info;
+      else this.jobs = [...this.jobs, info];
+      if (info.state === 'failed' && info.error) {
+        if (info.error.kind === 'network') this.offline = true;
+        this.notice = { kind: 'error', message: `${info.label}: ${info.error.message}` };
+      }
+      if (info.state === 'done') this.offline = false;
+    });
+    const offChanged = on('data.changed', (change) => {
+      this.revision++;
+      if (change.scope === 'wallets' || change.scope === 'positions' || change.scope === 'transactions') void this.refreshWallets();
+      if (change.scope === 'mode' || change.scope === 'settings') void this.load();
+    });
+    return () => {
+      offProgress();
+      offChanged();
+    };
+  }
+
+  fail(err: unknown, retry?: () => void): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof FolioError && err.kind === 'network') this.offline = true;
+    this.notice = { kind: 'error', message, ...(retry && { retry }) };
+  }
+
+  /** Starts jobs and tracks them; errors starting them become the notice. */
+  async start(run: () => Promise<JobInfo | JobInfo[]>): Promise<JobInfo[]> {
+    try {
+      const started = await run();
+      const list = Array.isArray(started) ? started : [started];
+      for (const j of list) if (!this.jobs.some((x) => x.id === j.id)) this.jobs = [...this.jobs, j];
+      return list;
+    } catch (err) {
+      this.fail(err);
+      return [];
+    }
+  }
+}
+
+export const appState = new AppState();
+
+/** Today's date, UTC, as the service's dates are. */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}

@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/main/core/app.ts';
+import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
+import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { tempDir } from '../support/store.ts';
+
+/**
+ * End to end, as a user: the web shell in demo mode, the real renderer in Debian's
+ * Chromium. The flows run in order on one page, as one person's first session would.
+ */
+const RENDERER = join(import.meta.dirname, '../../out/renderer');
+const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
+let core: Core;
+let shell: WebShell;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
+  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { txnsPerWallet: 3000 } });
+  shell = await startWebShell({ core, rendererDir: RENDERER });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+  problems = watchProblems(page);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await shell?.close();
+  await core?.close();
+});
+
+const kpi = () => page.getByTestId('total-nav');
+
+async function bothThemes(name: string) {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForTimeout(150);
+  await shoot(page, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(150);
+  await shoot(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('Folioscope in Chromium, demo mode', () => {
+  it('refuses a request without the token', async () => {
+    const res = await fetch(shell.origin + '/');
+    expect(res.status).toBe(401);
+    const api = await fetch(shell.origin + '/api/wallets.list', { method: 'POST', headers: { Origin: shell.origin } });
+    expect(api.status).toBe(401);
+  });
+
+  it('starts in demo mode and says so, with an empty state that says what to do', async () => {
+    await page.goto(shell.url);
+    await expect.poll(() => page.getByText('Demo data').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Watch a wallet to begin').isVisible()).toBe(true);
+    expect(page.url()).not.toContain('token=');
+    await bothThemes('01-first-start');
+  });
+
+  it('validates the address inline, then adds a wallet and shows its positions', async () => {
+    await page.getByRole('button', { name: 'Add wallet' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add wallet' });
+    await dialog.getByLabel('Address').fill('0x1234');
+    await dialog.getByRole('button', { name: 'Add wallet' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('expected 0x followed by 40');
+    await dialog.getByLabel('Address').fill(ADDRESS);
+    await dialog.getByLabel('Label').fill('Treasury');
+    await dialog.getByLabel('Tags').fill('ops, cold');
+    await dialog.getByRole('checkbox', { name: 'arb' }).check();
+    await dialog.getByRole('button', { name: 'Add wallet' }).click();
+    await expect.poll(() => kpi().textContent(), { timeout: 20_000 }).toMatch(/^\$[\d,]+\.\d\d$/);
+    await expect.poll(() => page.getByRole('option', { name: /Treasury/ }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/Synced/).first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await bothThemes('02-overview');
+  });
+
+  it('shows the three views of positions, with underlying details', async () => {
+    await page.getByRole('tab', { name: 'Positions' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(3);
+    await page.getByRole('button', { name: /Underlying tokens of/ }).first().click();
+    await expect.poll(() => page.locator('table.inner').first().isVisible()).toBe(true);
+    await bothThemes('03-positions');
+    await page.getByRole('tab', { name: 'By underlying' }).click();
+    await expect.poll(() => page.getByRole('columnheader', { name: /Token/ }).isVisible()).toBe(true);
+    await bothThemes('04-by-underlying');
+    await page.getByRole('tab', { name: 'Liquidity' }).click();
+    await expect.poll(() => page.getByRole('columnheader', { name: /Ownership/ }).isVisible()).toBe(true);
+    await bothThemes('05-liquidity');
+    await page.getByRole('tab', { name: 'By position' }).click();
+  });
+
+  it('changes the date: an uncached date says so, and fetching it shows that date', async () => {
+    const before = await kpi().count();
+    expect(before).toBe(0); // on the Positions tab
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    const total = await kpi().textContent();
+    await page.getByLabel('As of').fill('2025-06-01');
+    await expect.poll(() => page.getByText(/is not cached/).isVisible()).toBe(true);
+    await page.getByRole('button', { name: /^Fetch / }).click();
+    await expect.poll(() => page.getByText(/is not cached/).isVisible(), { timeout: 20_000 }).toBe(false);
+    await expect.poll(() => kpi().textContent()).not.toBe(total);
+    expect(page.url()).toContain('date=2025-06-01');
+  });
+
+  it('compares two dates: opened, closed and changed, with the NAV change split', async () => {
+    await page.getByRole('tab', { name: 'Positions' }).click();
+    await page.getByRole('button', { name: 'Compare with date…' }).click();
+    await expect.poll(() => page.getByTestId('diff-total').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('region', { name: 'Comparison' }).textContent()).toMatch(/principal.*rewards/s);
+    await bothThemes('06-compare');
+    // Back returns to the view before comparing.
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('diff-total').count()).toBe(0);
+  });
+
+  it('fills history with a progress bar, then draws NAV over dates', async () => {
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('button', { name: '30d' }).click();
+    await page.getByRole('button', { name: 'Fill history' }).click();
+    await expect.poll(() => page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0).catch(() => undefined);
+    await expect.poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 }).toMatch(/NAV over (2\d|30) cached dates/);
+    await bothThemes('07-nav-history');
+  });
+
+  it('scrolls the timeline, loading more pages, and opens a transaction with its logs', async () => {
+    await page.getByRole('tab', { name: 'Timeline' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 3 }).first().isVisible(), { timeout: 20_000 }).toBe(true);
+    const count = async () => Number((await page.getByText(/^[\d,]+\+? transactions/).textContent())!.replace(/[^\d]/g, ''));
+    await expect.poll(count, { timeout: 30_000 }).toBeGreaterThanOrEqual(200);
+    const first = await count();
+    const list = page.getByRole('list', { name: 'Transactions, newest first' });
+    for (let i = 0; i < 12; i++) {
+      await list.hover();
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(60);
+    }
+    await expect.poll(count).toBeGreaterThan(first);
+    await bothThemes('08-timeline');
+    await page.getByRole('listitem').first().getByRole('button').click();
+    const drawer = page.getByRole('dialog', { name: 'Transaction detail' });
+    await expect.poll(() => drawer.isVisible()).toBe(true);
+    await expect.poll(() => drawer.getByText(/Event logs \(\d+\)/).isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => drawer.locator('ol.logs li').count()).toBeGreaterThan(0);
+    await bothThemes('09-transaction');
+    await page.keyboard.press('Escape');
+  });
+
+  it('filters the timeline, with the filters in the URL so Back works', async () => {
+    await page.getByLabel('Action type').selectOption('swap');
+    await expect.poll(() => page.url()).toContain('action=swap');
+    await expect.poll(async () => (await page.getByRole('listitem').allTextContents()).every((t) => t.includes('Swap'))).toBe(true);
+    await page.goBack();
+    await expect.poll(() => page.url()).not.toContain('action=swap');
+  });
+
+  it('had no page errors or CSP violations', () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,6 +1,11 @@
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { svelteTesting } from '@testing-library/svelte/vite';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Svelte components are compiled for the browser in their tests (jsdom), as in the app.
+  plugins: [svelte({ configFile: resolve('svelte.config.js') }), svelteTesting()],
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',

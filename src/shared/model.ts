@@ -79,6 +79,8 @@ export interface TimelinePage {
   /** When the transactions in scope were last synced, and whether any range is still being indexed. */
   syncedAt: string | null;
   incomplete: boolean;
+  /** A sync of these transactions was interrupted; the next one resumes it. */
+  interrupted: boolean;
 }
 
 // --- from core/store/queries/latest.ts

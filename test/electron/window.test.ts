@@ -5,7 +5,7 @@ const state = vi.hoisted(() => ({
   windows: [] as any[],
   openExternal: [] as string[],
   permissionRequest: null as null | ((c: unknown, p: string, cb: (ok: boolean) => void) => void),
-  permissionCheck: null as null | (() => boolean),
+  permissionCheck: null as null | ((c: unknown, p: string) => boolean),
   headers: null as null | ((d: any, cb: (r: any) => void) => void),
 }));
 
@@ -106,15 +106,18 @@ describe('the main window', () => {
     expect(event.preventDefault).toHaveBeenCalled();
   });
 
-  it('denies every permission request and check, and sets the CSP on responses', () => {
+  it('denies every permission request and check but clipboard writes, and sets the CSP on responses', () => {
     denyAllPermissions();
     enforceContentSecurityPolicy();
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
       let granted: boolean | null = null;
       state.permissionRequest!(null, permission, (ok) => (granted = ok));
       expect(granted).toBe(false);
+      expect((state.permissionCheck as any)(null, permission)).toBe(false);
     }
-    expect(state.permissionCheck!()).toBe(false);
+    let write: boolean | null = null;
+    state.permissionRequest!(null, 'clipboard-sanitized-write', (ok) => (write = ok));
+    expect(write).toBe(true);
     let headers: any;
     state.headers!({ responseHeaders: { 'X-A': ['1'] } }, (r) => (headers = r.responseHeaders));
     expect(headers['Content-Security-Policy'][0]).toMatch(/script-src 'self';/);

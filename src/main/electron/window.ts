@@ -54,9 +54,13 @@ export function createMainWindow(o: { preload: string; devServerUrl?: string }):
   return win;
 }
 
+/**
+ * Denies every permission but writing to the clipboard (the copy buttons for addresses
+ * and hashes); reading the clipboard stays denied.
+ */
 export function denyAllPermissions(): void {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'clipboard-sanitized-write'));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permission === 'clipboard-sanitized-write');
 }
 
 /** The app's CSP on every response, the dev server's too (app:// responses carry it as well). */

@@ -1,7 +1,8 @@
 /**
- * Typed errors of the service client. Every message is built from redacted URLs and
- * the service's own words, never from the access key; no error keeps the underlying
- * exception as `cause`, since a fetch error's text can carry the request URL.
+ * Typed errors of the service client. Messages are for people (what happened, what to
+ * do) and carry no URL; `url` holds the request with the key redacted, for logs. No
+ * error keeps the underlying exception as `cause`, since a fetch error's text can carry
+ * the request URL with its key.
  */
 export type ServiceErrorKind =
   | 'auth'
@@ -31,7 +32,7 @@ export class AuthError extends ServiceError {
   readonly kind = 'auth';
   readonly retryable = false;
   constructor(url: string, readonly status: number, serviceMessage: string) {
-    super(`The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key in Settings. [${url}]`, url);
+    super(`The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key in Settings.`, url);
   }
 }
 
@@ -39,7 +40,7 @@ export class RateLimitedError extends ServiceError {
   readonly kind = 'rate-limited';
   readonly retryable = true;
   constructor(url: string, readonly retryAfterMs: number | null) {
-    super(`The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later. [${url}]`, url);
+    super(`The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later.`, url);
   }
 }
 
@@ -47,7 +48,7 @@ export class ServerError extends ServiceError {
   readonly kind = 'server';
   readonly retryable = true;
   constructor(url: string, readonly status: number, serviceMessage: string) {
-    super(`The service failed with HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}. Try again later. [${url}]`, url);
+    super(`The service failed with HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}. Try again later.`, url);
   }
 }
 
@@ -57,8 +58,8 @@ export class NetworkError extends ServiceError {
   constructor(url: string, readonly timedOut: boolean, detail: string) {
     super(
       timedOut
-        ? `The service did not answer in time. Check your connection and try again. [${url}]`
-        : `Could not reach the service (${detail}). Check your connection and the base URL. [${url}]`,
+        ? `The service did not answer in time. Check your connection and try again.`
+        : `Could not reach the service (${detail}). Check your connection and the base URL.`,
       url,
     );
   }
@@ -69,7 +70,7 @@ export class RequestError extends ServiceError {
   readonly kind = 'bad-request';
   readonly retryable = false;
   constructor(url: string, readonly status: number, serviceMessage: string, readonly parameter: string | null) {
-    super(`The service rejected the request (HTTP ${status}): ${serviceMessage || 'no reason given'} [${url}]`, url);
+    super(`The service rejected the request (HTTP ${status}): ${serviceMessage || 'no reason given'}`, url);
   }
 }
 
@@ -77,7 +78,7 @@ export class BadResponseError extends ServiceError {
   readonly kind = 'bad-response';
   readonly retryable = false;
   constructor(url: string, readonly path: string, problem: string) {
-    super(`The service sent a response Folioscope cannot read: ${path ? `${path}: ` : ''}${problem} [${url}]`, url);
+    super(`The service sent a response Folioscope cannot read: ${path ? `${path}: ` : ''}${problem}`, url);
   }
 }
 
@@ -85,7 +86,7 @@ export class ServiceStatusError extends ServiceError {
   readonly kind = 'service-status';
   readonly retryable = false;
   constructor(url: string, readonly serviceStatus: string, serviceMessage: string) {
-    super(`The service answered with status "${serviceStatus}": ${serviceMessage || 'no message'} [${url}]`, url);
+    super(`The service answered with status "${serviceStatus}": ${serviceMessage || 'no message'}`, url);
   }
 }
 
@@ -93,6 +94,6 @@ export class CancelledError extends ServiceError {
   readonly kind = 'cancelled';
   readonly retryable = false;
   constructor(url: string) {
-    super(`Cancelled. [${url}]`, url);
+    super(`Cancelled.`, url);
   }
 }

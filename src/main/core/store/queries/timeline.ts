@@ -168,12 +168,12 @@ export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };
 }
 
-function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean } {
+function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean } {
   const row = db
     .prepare(
-      `SELECT max(updated_at) AS synced_at, sum(state != 'complete') AS open FROM txn_sync_ranges
+      `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
        WHERE (@wallet IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet = @wallet`,
     )
-    .get({ wallet: wallet?.toLowerCase() ?? null }) as { synced_at: string | null; open: number | null };
-  return { syncedAt: row.synced_at, incomplete: (row.open ?? 0) > 0 };
+    .get({ wallet: wallet?.toLowerCase() ?? null }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
+  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0 };
 }

@@ -6,10 +6,12 @@ import { ingestBench } from './ingest.ts';
 import { machine } from './lib.ts';
 import { syncBench } from './sync.ts';
 import { timelineBench } from './timeline.ts';
+import { timelineUiBench } from './timeline-ui.ts';
 
 const benches: Record<string, () => Promise<void>> = {
   ingest: () => ingestBench(),
   timeline: () => timelineBench(),
+  'timeline-ui': () => timelineUiBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     await syncBench(100);

@@ -5,7 +5,7 @@ import { ago, pct, qty, setLocale, usd } from '../../src/renderer/src/lib/format
 import { freshness } from '../../src/renderer/src/lib/freshness.ts';
 import { allocation, isAtRisk, positionRows, rangeStart, sortBy, totals } from '../../src/renderer/src/lib/portfolio.ts';
 import { formatRoute, parseRoute } from '../../src/renderer/src/lib/route.svelte.ts';
-import { groupByDay, transferSummary } from '../../src/renderer/src/lib/timeline.ts';
+import { appendByDay, groupByDay, transferSummary } from '../../src/renderer/src/lib/timeline.ts';
 import { checkWalletForm } from '../../src/renderer/src/lib/wallet-form.ts';
 
 describe('formatting for the locale', () => {
@@ -131,5 +131,18 @@ describe('wallet form and freshness', () => {
     expect(freshness({ ...status, lastError: { kind: 'network', message: 'Could not reach the service', retryable: true } }, false, now).text).toBe('Sync failed: Could not reach the service');
     expect(freshness(undefined, false, now).level).toBe('never');
     setLocale(null);
+  });
+});
+
+describe('appending timeline pages', () => {
+  const row = (id: number, date: string): TimelineRow => ({
+    id, wallet: '0xa', chain: 'eth', txnHash: `0x${id}`, date, block: 1, from: null, to: null, fromType: null, toType: null, txnFee: null, gasFee: null,
+    actionType: 'swap', methodHex: null, protocolId: null, status: 1, details: [],
+  });
+
+  it('gives the same items as grouping everything at once, continuing a day across pages', () => {
+    const all = [row(6, '2025-01-03T10:00:00Z'), row(5, '2025-01-02T12:00:00Z'), row(4, '2025-01-02T08:00:00Z'), row(3, '2025-01-02T01:00:00Z'), row(2, '2025-01-01T09:00:00Z'), row(1, '2025-01-01T01:00:00Z')];
+    const paged = appendByDay(appendByDay(groupByDay(all.slice(0, 2)), all.slice(2, 5)), all.slice(5));
+    expect(paged).toEqual(groupByDay(all));
   });
 });

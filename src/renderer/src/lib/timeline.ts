@@ -18,6 +18,26 @@ export function groupByDay(rows: readonly TimelineRow[]): TimelineItem[] {
   return items;
 }
 
+/**
+ * Appends a page to grouped items without regrouping what is there: only the last day's
+ * heading may grow (a page can continue the previous page's day). Returns a new array.
+ */
+export function appendByDay(items: readonly TimelineItem[], rows: readonly TimelineRow[]): TimelineItem[] {
+  if (!rows.length) return items as TimelineItem[];
+  const out = items.slice();
+  let lastDay = -1;
+  for (let i = out.length - 1; i >= 0; i--) if (out[i]!.kind === 'day') { lastDay = i; break; }
+  const head = lastDay >= 0 ? (out[lastDay] as Extract<TimelineItem, { kind: 'day' }>) : null;
+  const more = groupByDay(rows);
+  const first = more[0];
+  if (head && first?.kind === 'day' && first.date === head.date) {
+    // Same day continues: a new heading object with the combined count, and no second heading.
+    out[lastDay] = { ...head, count: head.count + first.count };
+    more.shift();
+  }
+  return out.concat(more);
+}
+
 /** One line of what a transaction moved: "−0.5 WETH → +1,200 USDC". */
 export function transferSummary(row: TimelineRow, fmt: (n: number | null) => string): string {
   if (!row.details.length) return row.status === 0 ? 'failed — nothing moved' : 'no transfers';

@@ -112,6 +112,9 @@ describe('Folioscope in Chromium, demo mode', () => {
     await page.getByRole('button', { name: 'Compare with date…' }).click();
     await expect.poll(() => page.getByTestId('diff-total').isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => page.getByRole('region', { name: 'Comparison' }).textContent()).toMatch(/principal.*rewards/s);
+    // Two different dates: some positions changed between them.
+    expect(await page.getByTestId('diff-total').textContent()).not.toBe('$0.00');
+    await expect.poll(() => page.getByRole('region', { name: 'Comparison' }).locator('tbody tr').count()).toBeGreaterThan(0);
     await bothThemes('06-compare');
     // Back returns to the view before comparing.
     await page.goBack();

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
     const firstRowsMs = await page.evaluate(async () => {
       const original = window.fetch;
       let dataAt = 0;
-      window.fetch = async (...args) => {
+      window.fetch = async (...args: Parameters<typeof fetch>) => {
         const res = await original(...args);
         if (String(args[0]).includes('timeline.page') && !dataAt) {
           const body = await res.clone().json();

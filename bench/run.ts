@@ -7,11 +7,14 @@ import { machine } from './lib.ts';
 import { syncBench } from './sync.ts';
 import { timelineBench } from './timeline.ts';
 import { timelineUiBench } from './timeline-ui.ts';
+import { csvBench, pdfBench } from './reports.ts';
 
 const benches: Record<string, () => Promise<void>> = {
   ingest: () => ingestBench(),
   timeline: () => timelineBench(),
   'timeline-ui': () => timelineUiBench(),
+  csv: () => csvBench(),
+  pdf: () => pdfBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     await syncBench(100);

@@ -172,7 +172,7 @@ export interface Exposure {
 
 // --- from core/sync/queue.ts
 
-export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet';
+export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet' | 'export';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 

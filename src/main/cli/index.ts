@@ -9,6 +9,10 @@ import { Secrets } from '../core/secrets/secrets.ts';
 import { systemKeychain } from '../core/secrets/keychain.ts';
 import { startWebShell } from '../web/server.ts';
 import { progressPrinter } from './progress.ts';
+import { CSV_REPORTS, type CsvReport, exportCsv } from '../core/reports/csv-reports.ts';
+import { writeAtomically } from '../core/reports/files.ts';
+import { exportPdf } from '../core/reports/pdf.ts';
+import { resolve as resolvePath } from 'node:path';
 import type { JobInfo } from '../../shared/model.ts';
 
 /**
@@ -28,6 +32,7 @@ Commands:
   key       set, clear or show the status of the access key (set | clear | status)
   wallet    watch wallets (add | list | remove)
   sync      fetch positions and transactions into the cache
+  export    write CSV or PDF reports from the cache (works offline)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -97,6 +102,7 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
 }
 
 const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = {
+  export: (g, args) => exportCommand(g, args),
   async sim(_g, args) {
     await runSimCli(args);
   },
@@ -213,6 +219,41 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
     });
   },
 };
+
+async function exportCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage:
+  folioscope export csv --report positions|underlying|liquidity|transactions|history [--wallet ADDRESS]
+                        [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+  folioscope export pdf [--wallet ADDRESS] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+Reports are built from the local cache only. --date defaults to the newest cached date.`;
+  const p = parse(args, { report: { type: 'string' }, wallet: { type: 'string' }, date: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } }, usage);
+  if (!p) return;
+  const [kind] = p.positionals;
+  const v = p.values;
+  if (kind !== 'csv' && kind !== 'pdf') throw new UsageError(usage);
+  if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
+  if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? '')) throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
+  const out = resolvePath(v.out);
+  await withCore(g, async (core) => {
+    const db = core.profile().db;
+    const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }) }))[0];
+    const bar = progressPrinter();
+    if (kind === 'csv') {
+      const report = v.report as CsvReport;
+      const { rows } = await writeAtomically(out, (stream) =>
+        exportCsv(db, { report, ...(v.wallet && { wallet: v.wallet }), ...(date && { date }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream, (done, total) =>
+          bar.update({ id: 'export', kind: 'export', label: `CSV ${report}`, wallet: null, state: 'running', phase: 'writing', done, total, error: null, queuedAt: '', finishedAt: null }),
+        ),
+      );
+      bar.done();
+      console.log(`Wrote ${rows} rows to ${out}.`);
+    } else {
+      if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+      const { pages } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
+      console.log(`Wrote a ${pages}-page report (as of ${date}) to ${out}.`);
+    }
+  });
+}
 
 export async function main(argv: string[]): Promise<number> {
   const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined };

@@ -1,0 +1,153 @@
+import type { Writable } from 'node:stream';
+import type { TimelineFilter } from '../../../shared/model.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
+import type { Database } from '../store/db.ts';
+import { navHistory } from '../store/queries/nav.ts';
+import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
+import { timelineWhere } from '../store/queries/timeline.ts';
+import { listWallets } from '../store/wallets.ts';
+import { ValidationError } from '../store/validation.ts';
+import { csvLine, CsvWriter } from './csv.ts';
+
+/**
+ * The CSV exports, built from the local cache only (offline, reproducible). Column names are
+ * stable and documented in docs/reports.md; money is USD, quantities in token units.
+ */
+export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history'] as const;
+export type CsvReport = (typeof CSV_REPORTS)[number];
+
+export interface CsvRequest {
+  report: CsvReport;
+  /** One wallet, or every watched wallet. */
+  wallet?: string;
+  /** Positions reports: the as-of date (required). */
+  date?: string;
+  /** Transactions and history: the period, inclusive. */
+  from?: string;
+  to?: string;
+  /** Transactions: the timeline's filters. */
+  filter?: Omit<TimelineFilter, 'wallet' | 'from' | 'to'>;
+}
+
+export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
+  positions: [
+    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'position_name', 'position_symbol',
+    'position_principal_nav_usd', 'position_reward_nav_usd', 'underlying_id', 'underlying_symbol', 'underlying_name', 'qty', 'nav_usd', 'is_reward',
+    'detail_type', 'liq_threshold', 'collateral_debt_ratio', 'unlock_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collateral',
+  ],
+  underlying: [
+    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'token_id', 'token_symbol', 'token_name', 'token_cid', 'token_total_qty',
+    'token_total_nav_usd', 'position_id', 'asset_type', 'protocol_id', 'position_name', 'qty', 'nav_usd',
+  ],
+  liquidity: [
+    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'principal_token_name',
+    'principal_token_symbol', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership', 'underlying_symbol', 'underlying_name', 'qty',
+    'total_supply', 'pct_ownership', 'is_reward', 'slippage', 'liq_threshold', 'unlocked_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collaterals',
+  ],
+  transactions: [
+    'date', 'wallet', 'wallet_label', 'chain', 'txn_hash', 'block', 'action_type', 'protocol_id', 'method_hex', 'status', 'from', 'from_type', 'to', 'to_type',
+    'txn_fee_native', 'fee_usd', 'transfer_index', 'direction', 'token_symbol', 'token_cid', 'qty',
+  ],
+  history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at'],
+};
+
+export interface ExportProgress {
+  (done: number, total: number | null): void;
+}
+
+export async function exportCsv(db: Database, req: CsvRequest, out: Writable, onProgress: ExportProgress = () => undefined, signal?: AbortSignal): Promise<{ rows: number }> {
+  const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+  const wallet = req.wallet?.toLowerCase();
+  if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
+  if ((req.report === 'positions' || req.report === 'underlying' || req.report === 'liquidity') && !req.date) {
+    throw new ValidationError('date', 'Choose the date of the positions to export.');
+  }
+  const writer = new CsvWriter(out, CSV_COLUMNS[req.report], { bom: true });
+  const check = () => {
+    if (signal?.aborted) throw new Error('Export cancelled.');
+  };
+  try {
+    switch (req.report) {
+      case 'positions':
+      case 'underlying':
+      case 'liquidity': {
+        const endpoint = req.report === 'positions' ? 'allPositions' : req.report === 'underlying' ? 'positionsByUnderlying' : 'liquidityAnalysis';
+        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) });
+        for (const [k, s] of snaps.entries()) {
+          check();
+          const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
+          if (req.report === 'positions') {
+            for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
+              for (const p of snap.positions)
+                for (const u of p.underlying.length ? p.underlying : [null]) {
+                  const d = u?.details ?? {};
+                  await writer.row([
+                    ...base, p.asset_type, p.protocol_id, p.cid, p.name, p.symbol, p.principal_nav, p.reward_nav, u?.internal_id, u?.symbol, u?.name, u?.qty, u?.nav,
+                    d.is_reward, d.type, d.liq_threshold, d.collateral_debt_ratio, d.unlock_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collateral?.join(' '),
+                  ]);
+                }
+          } else if (req.report === 'underlying') {
+            for (const snap of snapshotData<'positionsByUnderlying'>(db, s.id) as UnderlyingSnapshot[])
+              for (const g of snap.positions)
+                for (const b of g.breakdown.length ? g.breakdown : [null])
+                  await writer.row([...base, g.token_id, g.token_symbol, g.token_name, g.token_cid, g.total_qty, g.total_nav, b?.pos_id, b?.asset_type, b?.protocol_id, b?.name, b?.qty, b?.nav]);
+          } else {
+            for (const snap of snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[])
+              for (const p of snap.positions)
+                for (const u of p.underlying.length ? p.underlying : [null]) {
+                  const d = u?.details ?? {};
+                  await writer.row([
+                    ...base, p.asset_type, p.protocol_id, p.cid, p.principal_token_name, p.principal_token_symbol, p.principal_qty, p.principal_total_supply,
+                    p.principal_pct_ownership, u?.symbol, u?.name, u?.qty, u?.total_supply, u?.pct_ownership, d.is_reward, d.slippage, d.liq_threshold,
+                    d.unlocked_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collaterals?.join(' '),
+                  ]);
+                }
+          }
+          onProgress(k + 1, snaps.length);
+        }
+        break;
+      }
+      case 'transactions': {
+        const filter: TimelineFilter = { ...req.filter, ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) };
+        const { sql, params } = timelineWhere(filter);
+        const total = (db.prepare(`SELECT count(*) AS n FROM transactions t WHERE ${sql}`).get(params) as { n: number }).n;
+        onProgress(0, total);
+        // Oldest first, as a ledger reads. iterate() streams rows from SQLite one at a time, as
+        // arrays (raw) to spare an object per row: this loop runs a million times.
+        const rows = db
+          .prepare(`SELECT t.time, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status, t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`)
+          .raw()
+          .iterate(params) as IterableIterator<[number, string, ...Array<string | number | null>]>;
+        let done = 0;
+        for (const r of rows) {
+          const [time, w, chain, hash, block, action, protocol, method, status, from, fromType, to, toType, fee, feeUsd, details] = r;
+          const head = csvLine([time ? new Date(time).toISOString() : null, w, labels.get(w) ?? '', chain, hash, block, action, protocol, method, status, from, fromType, to, toType]).slice(0, -2);
+          const transfers = JSON.parse(details as string) as Array<{ type: string | null; symbol: string | null; token_cid: string | null; qty: number | null }>;
+          // Fees on the transaction's first row only, so summing the column counts each fee once.
+          // push() is synchronous; the loop awaits only when the buffer is full (backpressure).
+          let full = false;
+          if (!transfers.length) full = writer.pushLine(`${head},${csvLine([fee, feeUsd, null, null, null, null, null])}`);
+          transfers.forEach((d, i) => {
+            full = writer.pushLine(`${head},${csvLine([i === 0 ? fee : null, i === 0 ? feeUsd : null, i, d.type, d.symbol, d.token_cid, d.qty])}`) || full;
+          });
+          if (full) await writer.flush();
+          if (++done % 10_000 === 0) {
+            check();
+            onProgress(done, total);
+          }
+        }
+        onProgress(done, total);
+        break;
+      }
+      case 'history': {
+        const series = navHistory(db, { ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
+        for (const p of series.points) await writer.row([p.date, wallet ?? 'all', p.totalNav, p.principalNav, p.rewardNav, p.chainsCached, p.chainsWatched, p.fetchedAt]);
+        onProgress(series.points.length, series.points.length);
+        break;
+      }
+    }
+  } finally {
+    await writer.end();
+  }
+  return { rows: writer.rows };
+}

@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/**
+ * RFC 4180 CSV: CRLF line ends, fields quoted when they hold a quote, comma, CR or LF, quotes
+ * doubled. Numbers are machine-readable (no thousands separators, full precision); text that
+ * a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is neutralised
+ * with a leading apostrophe. Dates are ISO 8601 UTC text.
+ */
+export type Cell = string | number | boolean | null | undefined;
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Anything that needs work: a formula start, or a character that needs quoting. */
+const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
+
+export function csvCell(value: Cell): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? numberText(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (!SPECIAL.test(value)) return value; // the common case: one test, no copy
+  let text = value;
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Plain decimal notation, never exponent (1e-7 → 0.0000001), so every tool reads it alike. */
+function numberText(n: number): string {
+  const s = String(n);
+  if (!s.includes('e')) return s;
+  return n.toFixed(20).replace(/\.?0+$/, '');
+}
+
+export function csvLine(values: readonly Cell[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) line += (i ? ',' : '') + csvCell(values[i]);
+  return line + '\r\n';
+}
+
+/**
+ * Writes rows to a stream, respecting backpressure, in chunks, so an export of any size runs
+ * in bounded memory. The UTF-8 byte order mark lets spreadsheet apps detect the encoding.
+ */
+export class CsvWriter {
+  private buffer: string[] = [];
+  private size = 0;
+  rows = 0;
+
+  constructor(private readonly out: Writable, header: readonly string[], options: { bom?: boolean } = {}) {
+    this.buffer.push((options.bom ? '\ufeff' : '') + csvLine(header));
+  }
+
+  /** Adds a row; true when the buffer is full and the caller should `await flush()`. */
+  push(values: readonly Cell[]): boolean {
+    return this.pushLine(csvLine(values));
+  }
+
+  /** Adds a line already formatted with csvLine; true when the buffer is full. */
+  pushLine(line: string): boolean {
+    this.buffer.push(line);
+    this.size += line.length;
+    this.rows++;
+    return this.size >= 64 * 1024;
+  }
+
+  async row(values: readonly Cell[]): Promise<void> {
+    if (this.push(values)) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.buffer.length) return;
+    const chunk = this.buffer.join('');
+    this.buffer = [];
+    this.size = 0;
+    if (!this.out.write(chunk, 'utf8')) await once(this.out, 'drain');
+  }
+
+  async end(): Promise<void> {
+    await this.flush();
+    await new Promise<void>((resolve, reject) => {
+      this.out.once('error', reject);
+      this.out.end(() => resolve());
+    });
+  }
+}

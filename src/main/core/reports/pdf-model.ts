@@ -1,0 +1,132 @@
+import type { LiquiditySnapshot, Position, PositionSnapshot } from '../../../shared/service/schemas.ts';
+import type { Database } from '../store/db.ts';
+import { navHistory } from '../store/queries/nav.ts';
+import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
+import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
+import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
+import { listWallets } from '../store/wallets.ts';
+import { checkDate, ValidationError } from '../store/validation.ts';
+
+/**
+ * What a portfolio report shows, gathered from the cache before anything is drawn: the
+ * renderer (pdf.ts) only lays this out, so the numbers are testable without a PDF.
+ */
+export interface PdfRequest {
+  wallet?: string;
+  /** The as-of date of the positions. */
+  date: string;
+  /** The period of the transactions and of the NAV chart (defaults: all cached dates, no transactions). */
+  from?: string;
+  to?: string;
+}
+
+export interface Provenance {
+  wallet: string;
+  chain: string;
+  endpoint: string;
+  asOf: string;
+  fetchedAt: string;
+  requestId: string | null;
+  sha256: string;
+}
+
+export interface ReportPosition {
+  wallet: string;
+  chain: string;
+  position: Position;
+}
+
+export interface ReportModel {
+  request: PdfRequest;
+  wallets: Wallet[];
+  chains: string[];
+  totals: { total: number; principal: number; reward: number };
+  positions: ReportPosition[];
+  liquidity: Array<{ wallet: string; chain: string; snapshot: LiquiditySnapshot }>;
+  nav: NavPoint[];
+  allocation: { assetType: Array<[string, number]>; protocol: Array<[string, number]>; chain: Array<[string, number]> };
+  provenance: Provenance[];
+  transactions: TimelineRow[];
+  transactionsTotal: number;
+  byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
+  /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
+  dataTime: string;
+}
+
+/** Transactions listed in the PDF at most; the CSV export has them all. */
+export const LISTED_TRANSACTIONS = 5000;
+
+export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
+  checkDate('date', req.date);
+  if (req.from) checkDate('from', req.from);
+  if (req.to) checkDate('to', req.to);
+  if (req.from && req.to && req.from > req.to) throw new ValidationError('to', 'The end of the period is before its start.');
+  const all = listWallets(db);
+  const wallets = req.wallet ? all.filter((w) => w.address === req.wallet!.toLowerCase()) : all;
+  if (!wallets.length) throw new ValidationError('wallet', req.wallet ? `${req.wallet} is not a watched wallet.` : 'No wallets are watched.');
+  const scope = req.wallet ? { wallet: wallets[0]!.address } : {};
+  const inScope = (w: string, c: string) => wallets.some((x) => x.address === w && x.chains.includes(c));
+
+  const snaps = latestSnapshots(db, 'allPositions', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
+  if (!snaps.length) throw new ValidationError('date', `No positions are cached for ${req.date}: sync that date first.`);
+  const positions: ReportPosition[] = [];
+  for (const s of snaps)
+    for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[]) for (const p of snap.positions) positions.push({ wallet: s.wallet, chain: s.chain, position: p });
+  positions.sort((a, b) => total(b.position) - total(a.position));
+
+  const liqSnaps = latestSnapshots(db, 'liquidityAnalysis', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
+  const liquidity = liqSnaps.flatMap((s) => (snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]).map((snapshot) => ({ wallet: s.wallet, chain: s.chain, snapshot })));
+
+  const provenance: Provenance[] = [];
+  for (const endpoint of ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const)
+    for (const s of latestSnapshots(db, endpoint, { ...scope, date: req.date }).filter((x) => inScope(x.wallet, x.chain)))
+      provenance.push({ wallet: s.wallet, chain: s.chain, endpoint, asOf: s.as_of, fetchedAt: s.fetched_at, requestId: s.request_id, sha256: s.sha256 });
+  provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
+
+  const nav = navHistory(db, { ...scope, ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
+
+  let transactions: TimelineRow[] = [];
+  let transactionsTotal = 0;
+  const byAction = new Map<string, { action: string; count: number; failed: number; feesUsd: number }>();
+  if (req.from || req.to) {
+    const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
+    for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>) {
+      const row = toTimelineRow(raw);
+      transactionsTotal++;
+      if (transactions.length < LISTED_TRANSACTIONS) transactions.push(row);
+      const key = row.actionType ?? 'unknown';
+      const a = byAction.get(key) ?? { action: key, count: 0, failed: 0, feesUsd: 0 };
+      a.count++;
+      if (row.status === 0) a.failed++;
+      a.feesUsd += row.gasFee ?? 0;
+      byAction.set(key, a);
+    }
+  }
+
+  const sum = (f: (p: Position) => number | null) => positions.reduce((s, r) => s + (f(r.position) ?? 0), 0);
+  const group = (key: (r: ReportPosition) => string) => {
+    const m = new Map<string, number>();
+    for (const r of positions) m.set(key(r), (m.get(key(r)) ?? 0) + total(r.position));
+    return [...m.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  };
+  const fetched = provenance.map((p) => p.fetchedAt).sort();
+  return {
+    request: req,
+    wallets,
+    chains: [...new Set(snaps.map((s) => s.chain))].sort(),
+    totals: { principal: sum((p) => p.principal_nav), reward: sum((p) => p.reward_nav), total: sum((p) => p.principal_nav) + sum((p) => p.reward_nav) },
+    positions,
+    liquidity,
+    nav,
+    allocation: { assetType: group((r) => r.position.asset_type ?? 'unknown'), protocol: group((r) => r.position.protocol_id ?? 'unknown'), chain: group((r) => r.chain) },
+    provenance,
+    transactions,
+    transactionsTotal,
+    byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
+    dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
+  };
+}
+
+export function total(p: Position): number {
+  return (p.principal_nav ?? 0) + (p.reward_nav ?? 0);
+}

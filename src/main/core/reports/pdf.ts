@@ -1,0 +1,356 @@
+import PDFDocument from 'pdfkit';
+import type { Writable } from 'node:stream';
+import type { Database } from '../store/db.ts';
+import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel, total } from './pdf-model.ts';
+
+/**
+ * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts, nothing embedded):
+ * header with what was asked and where the data came from, summary, NAV over dates,
+ * allocation, positions, liquidity and risk, and the period's transactions. Deterministic:
+ * the document's dates are the newest fetch time of its data, so the same cache and request
+ * give the same bytes.
+ */
+const A4 = { width: 595.28, height: 841.89 };
+const M = { top: 50, bottom: 50, left: 42, right: 42 };
+const WIDTH = A4.width - M.left - M.right;
+const INK = '#17202b';
+const MUTED = '#5d6b7a';
+const RULE = '#d5dae1';
+const ACCENT = '#2d6cdf';
+const BAR_COLORS = ['#2d6cdf', '#13a37f', '#e0922f', '#9b59b6', '#d64550', '#3bb3c4', '#7f8c8d', '#b8a13a'];
+
+const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+const usd = (v: number | null | undefined) => (v === null || v === undefined ? '-' : usdFmt.format(v));
+const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
+const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
+const words = (s: string | null | undefined) => (s ?? '-').replace(/_/g, ' ');
+
+/** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
+export function pdfText(s: string): string {
+  return s
+    .replace(/[\u2212\u2012\u2013]/g, '-')
+    .replace(/\u2192/g, '->')
+    .replace(/\u00a0|\u202f/g, ' ')
+    .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+export async function exportPdf(db: Database, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
+  const model = buildReportModel(db, req);
+  const when = new Date(model.dataTime);
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: M,
+    bufferPages: true,
+    info: {
+      Title: `Folioscope portfolio report ${req.date}`,
+      Author: 'Folioscope',
+      Subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
+      Creator: 'Folioscope',
+      Producer: 'Folioscope',
+      CreationDate: when,
+      ModDate: when,
+    },
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    out.once('finish', () => resolve());
+    out.once('error', reject);
+  });
+  doc.pipe(out);
+  render(doc, model);
+  const pages = doc.bufferedPageRange().count;
+  footer(doc, model, pages);
+  doc.end();
+  await done;
+  return { pages, model };
+}
+
+type Doc = InstanceType<typeof PDFDocument>;
+const bottom = () => A4.height - M.bottom;
+
+function ensure(doc: Doc, height: number): void {
+  if (doc.y + height > bottom()) doc.addPage();
+}
+
+function heading(doc: Doc, text: string): void {
+  ensure(doc, 60);
+  doc.moveDown(0.8);
+  doc.font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(pdfText(text), M.left, doc.y, { width: WIDTH });
+  const y = doc.y + 2;
+  doc.moveTo(M.left, y).lineTo(M.left + WIDTH, y).lineWidth(0.6).strokeColor(ACCENT).stroke();
+  doc.y = y + 6;
+}
+
+function line(doc: Doc, label: string, value: string): void {
+  const y = doc.y;
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
+  doc.font('Helvetica').fontSize(9).fillColor(INK).text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
+  doc.y = Math.max(doc.y, y + 12);
+}
+
+interface Column {
+  label: string;
+  width: number;
+  align?: 'left' | 'right';
+}
+
+/** A table that continues across pages, repeating its header on each. */
+function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSize?: number; zebra?: boolean } = {}): void {
+  const size = options.fontSize ?? 8;
+  const rowH = size + 5.5;
+  const drawHeader = () => {
+    let x = M.left;
+    const y = doc.y;
+    doc.font('Helvetica-Bold').fontSize(size).fillColor(MUTED);
+    for (const c of columns) {
+      doc.text(pdfText(c.label), x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      x += c.width;
+    }
+    doc.moveTo(M.left, y + rowH - 2).lineTo(M.left + WIDTH, y + rowH - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc.y = y + rowH;
+  };
+  ensure(doc, rowH * 3);
+  drawHeader();
+  rows.forEach((row, r) => {
+    if (doc.y + rowH > bottom()) {
+      doc.addPage();
+      drawHeader();
+    }
+    const y = doc.y;
+    if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, rowH).fill('#f3f5f8');
+    let x = M.left;
+    doc.font('Helvetica').fontSize(size).fillColor(INK);
+    row.forEach((cell, i) => {
+      const c = columns[i]!;
+      // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
+      doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      x += c.width;
+    });
+    doc.y = y + rowH;
+  });
+  doc.x = M.left;
+}
+
+function walletName(model: ReportModel, address: string): string {
+  const w = model.wallets.find((x) => x.address === address);
+  return w?.label || short(address);
+}
+
+function render(doc: Doc, model: ReportModel): void {
+  const req = model.request;
+  // --- header ----------------------------------------------------------------------
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text('Portfolio report', M.left, M.top);
+  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(pdfText(`Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`));
+  doc.moveDown(0.8);
+  line(doc, 'Wallets', model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
+  doc.y += (model.wallets.length - 1) * 2;
+  line(doc, 'Chains', model.chains.join(', '));
+  line(doc, 'As of', req.date);
+  line(doc, 'Period', req.from || req.to ? `${req.from ?? 'first cached date'} to ${req.to ?? req.date}` : 'none (positions only)');
+  const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  line(doc, 'Data fetched', `${minute(model.provenance.map((p) => p.fetchedAt).sort()[0]!)} to ${minute(model.dataTime)}, from the local cache`);
+
+  // --- summary -----------------------------------------------------------------------
+  heading(doc, 'Summary');
+  const boxes: Array<[string, number]> = [['Total NAV', model.totals.total], ['Principal', model.totals.principal], ['Rewards', model.totals.reward]];
+  const bw = (WIDTH - 20) / 3;
+  const by = doc.y;
+  boxes.forEach(([label, value], i) => {
+    const x = M.left + i * (bw + 10);
+    doc.roundedRect(x, by, bw, 46, 4).lineWidth(0.6).strokeColor(RULE).stroke();
+    doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(label, x + 10, by + 8, { width: bw - 20 });
+    doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(usd(value), x + 10, by + 21, { width: bw - 20 });
+  });
+  doc.y = by + 54;
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(`${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`), M.left, doc.y, { width: WIDTH });
+
+  // --- NAV over dates ----------------------------------------------------------------
+  heading(doc, 'NAV over dates');
+  navChart(doc, model);
+
+  // --- allocation --------------------------------------------------------------------
+  heading(doc, 'Allocation');
+  const colW = (WIDTH - 20) / 3;
+  const ay = doc.y;
+  let maxY = ay;
+  ([['By asset type', model.allocation.assetType], ['By protocol', model.allocation.protocol], ['By chain', model.allocation.chain]] as const).forEach(([title, items], i) => {
+    doc.y = ay;
+    bars(doc, M.left + i * (colW + 10), colW, title, items);
+    maxY = Math.max(maxY, doc.y);
+  });
+  doc.y = maxY + 4;
+
+  // --- positions ---------------------------------------------------------------------
+  heading(doc, 'Positions');
+  table(
+    doc,
+    [
+      { label: 'Position', width: 158 }, { label: 'Protocol', width: 64 }, { label: 'Type', width: 60 }, { label: 'Chain', width: 34 },
+      { label: 'Wallet', width: 60 }, { label: 'Principal', width: 70, align: 'right' }, { label: 'Rewards', width: 65, align: 'right' },
+    ],
+    model.positions.map((r) => [r.position.name ?? '-', words(r.position.protocol_id), words(r.position.asset_type), r.chain, walletName(model, r.wallet), usd(r.position.principal_nav), usd(r.position.reward_nav)]),
+  );
+  doc.font('Helvetica-Bold').fontSize(8.5).fillColor(INK).text(`Total ${usd(model.totals.total)}`, M.left, doc.y + 3, { width: WIDTH, align: 'right' });
+
+  // --- liquidity and risk --------------------------------------------------------------
+  heading(doc, 'Liquidity and risk');
+  const lending = model.positions.filter((r) => r.position.underlying.some((u) => u.details.collateral_debt_ratio !== undefined));
+  if (lending.length) {
+    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Lending: debt, collateral ratio and liquidation threshold', M.left, doc.y);
+    doc.moveDown(0.3);
+    table(
+      doc,
+      [{ label: 'Position', width: 160 }, { label: 'Chain', width: 36 }, { label: 'Collateral', width: 76, align: 'right' }, { label: 'Debt', width: 76, align: 'right' }, { label: 'Ratio', width: 46, align: 'right' }, { label: 'Liq. threshold', width: 64, align: 'right' }, { label: 'Status', width: 53, align: 'right' }],
+      lending.map((r) => {
+        const supply = r.position.underlying.filter((u) => u.details.type === 'supply').reduce((s, u) => s + (u.nav ?? 0), 0);
+        const debt = r.position.underlying.filter((u) => (u.nav ?? 0) < 0).reduce((s, u) => s + (u.nav ?? 0), 0);
+        const leg = r.position.underlying.find((u) => u.details.collateral_debt_ratio !== undefined)!;
+        const ratio = leg.details.collateral_debt_ratio ?? null;
+        const lt = leg.details.liq_threshold ?? null;
+        const risky = ratio !== null && lt !== null && ratio * lt < 1.15;
+        return [r.position.name ?? '-', r.chain, usd(supply), usd(debt), ratio === null ? '-' : ratio.toFixed(3), lt === null ? '-' : lt.toFixed(3), risky ? 'AT RISK' : 'ok'];
+      }),
+    );
+  }
+  const locked = model.positions.flatMap((r) => r.position.underlying.filter((u) => u.details.unlock_time).map((u) => ({ r, u })));
+  if (locked.length) {
+    doc.moveDown(0.6);
+    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Locked positions: unlocks and voting power', M.left, doc.y);
+    doc.moveDown(0.3);
+    table(
+      doc,
+      [{ label: 'Position', width: 170 }, { label: 'Chain', width: 40 }, { label: 'Locked', width: 95, align: 'right' }, { label: 'Unlocks (UTC)', width: 110 }, { label: 'Voting power', width: 96, align: 'right' }],
+      locked.map(({ r, u }) => [r.position.name ?? '-', r.chain, `${qty(u.qty)} ${u.symbol ?? ''}`, (u.details.unlock_time ?? '').slice(0, 16).replace('T', ' '), qty(u.details.voting_power ?? null)]),
+    );
+  }
+  const pools = model.liquidity.flatMap((l) => l.snapshot.positions.filter((p) => p.underlying.some((u) => u.details.slippage !== undefined)).map((p) => ({ l, p })));
+  if (pools.length) {
+    doc.moveDown(0.6);
+    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Liquidity pools: ownership and slippage', M.left, doc.y);
+    doc.moveDown(0.3);
+    table(
+      doc,
+      [{ label: 'Pool', width: 190 }, { label: 'Chain', width: 40 }, { label: 'Holding', width: 90, align: 'right' }, { label: 'Ownership', width: 90, align: 'right' }, { label: 'Max slippage', width: 101, align: 'right' }],
+      pools.map(({ l, p }) => [
+        p.principal_token_name ?? '-', l.chain, qty(p.principal_qty), `${(p.principal_pct_ownership ?? 0).toFixed(4)}%`,
+        `${(Math.max(...p.underlying.map((u) => u.details.slippage ?? 0)) * 100).toFixed(3)}%`,
+      ]),
+    );
+  }
+
+  // --- transactions --------------------------------------------------------------------
+  if (req.from || req.to) {
+    heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
+    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${model.transactionsTotal} transactions in the period.`, M.left, doc.y);
+    doc.moveDown(0.4);
+    table(
+      doc,
+      [{ label: 'Action', width: 150 }, { label: 'Transactions', width: 100, align: 'right' }, { label: 'Failed', width: 90, align: 'right' }, { label: 'Fees (USD)', width: 171, align: 'right' }],
+      [...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]), ['Total', String(model.transactionsTotal), String(model.byAction.reduce((s, a) => s + a.failed, 0)), usd(model.byAction.reduce((s, a) => s + a.feesUsd, 0))]],
+    );
+    doc.moveDown(0.6);
+    table(
+      doc,
+      [{ label: 'Date (UTC)', width: 70 }, { label: 'Wallet', width: 55 }, { label: 'Chain', width: 30 }, { label: 'Action', width: 62 }, { label: 'Transfers', width: 170 }, { label: 'Fee', width: 48, align: 'right' }, { label: 'Hash', width: 76 }],
+      model.transactions.map((t) => [
+        (t.date ?? '').slice(0, 16).replace('T', ' '), walletName(model, t.wallet), t.chain, words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
+        t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-', usd(t.gasFee), short(t.txnHash),
+      ]),
+      { fontSize: 7 },
+    );
+    if (model.transactionsTotal > LISTED_TRANSACTIONS) {
+      doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(`${model.transactionsTotal - LISTED_TRANSACTIONS} more transactions are in the CSV export.`, M.left, doc.y + 4);
+    }
+  }
+
+  // --- provenance ----------------------------------------------------------------------
+  heading(doc, 'Provenance of the data');
+  doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text('Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.', M.left, doc.y, { width: WIDTH });
+  doc.moveDown(0.4);
+  for (const p of model.provenance) {
+    ensure(doc, 22);
+    const y = doc.y;
+    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(
+      pdfText(`${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`),
+      M.left, y, { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
+    );
+    doc.font('Courier').fontSize(7).fillColor(MUTED).text(`SHA-256 ${p.sha256}`, M.left + 10, y + 9.5, { width: WIDTH - 10, lineBreak: false });
+    doc.y = y + 21;
+  }
+}
+
+function navChart(doc: Doc, model: ReportModel): void {
+  const points = model.nav.filter((p) => p.totalNav !== null);
+  const h = 130;
+  ensure(doc, h + 30);
+  const x0 = M.left + 52;
+  const y0 = doc.y + 4;
+  const w = WIDTH - 60;
+  if (points.length < 2) {
+    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`, M.left, doc.y, { width: WIDTH });
+    return;
+  }
+  const values = points.map((p) => p.totalNav!);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi === lo) {
+    hi += 1;
+    lo -= 1;
+  }
+  const pad = (hi - lo) * 0.08;
+  lo -= pad;
+  hi += pad;
+  const xAt = (i: number) => x0 + (i / (points.length - 1)) * w;
+  const yAt = (v: number) => y0 + h - ((v - lo) / (hi - lo)) * h;
+  doc.lineWidth(0.4).strokeColor(RULE);
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    const y = yAt(v);
+    doc.moveTo(x0, y).lineTo(x0 + w, y).stroke();
+    doc.font('Helvetica').fontSize(7).fillColor(MUTED).text(usdCompact(v), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
+  }
+  doc.moveTo(xAt(0), yAt(values[0]!));
+  values.forEach((v, i) => i && doc.lineTo(xAt(i), yAt(v)));
+  doc.lineWidth(1.4).strokeColor(ACCENT).stroke();
+  const labels = [0, Math.floor((points.length - 1) / 2), points.length - 1];
+  for (const i of labels) doc.font('Helvetica').fontSize(7).fillColor(MUTED).text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
+  doc.y = y0 + h + 16;
+  const partial = points.filter((p) => p.chainsCached < p.chainsWatched).length;
+  doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(
+    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
+    M.left, doc.y, { width: WIDTH },
+  );
+}
+
+function usdCompact(v: number): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 }).format(v);
+}
+
+function bars(doc: Doc, x: number, width: number, title: string, items: ReadonlyArray<readonly [string, number]>): void {
+  doc.font('Helvetica-Bold').fontSize(8.5).fillColor(MUTED).text(title, x, doc.y, { width });
+  const sum = items.reduce((s, [, v]) => s + v, 0) || 1;
+  let y = doc.y + 3;
+  items.slice(0, 8).forEach(([label, value], i) => {
+    const share = value / sum;
+    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(pdfText(words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
+    doc.rect(x + width * 0.46, y + 1, Math.max(1, width * 0.36 * share), 6).fill(BAR_COLORS[i % BAR_COLORS.length]!);
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED).text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
+    y += 11;
+  });
+  doc.y = y;
+}
+
+function footer(doc: Doc, model: ReportModel, pages: number): void {
+  for (let i = 0; i < pages; i++) {
+    doc.switchToPage(i);
+    // Write in the bottom margin without starting a new page.
+    const saved = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    doc.text(pdfText(`Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`), M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = saved;
+  }
+}
+
+export { total };

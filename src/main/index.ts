@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
 import { bindIpc } from './electron/ipc.ts';
@@ -24,6 +24,14 @@ async function start(): Promise<void> {
     shell: 'electron',
     version: app.getVersion(),
     openExternal: (url) => shell.openExternal(url),
+    chooseSavePath: async (defaultName, format) => {
+      const options = {
+        defaultPath: join(app.getPath('downloads'), defaultName),
+        filters: [format === 'pdf' ? { name: 'PDF report', extensions: ['pdf'] } : { name: 'CSV (comma-separated)', extensions: ['csv'] }],
+      };
+      const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+      return result.canceled || !result.filePath ? null : result.filePath;
+    },
   });
   bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
   win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });

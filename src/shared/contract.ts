@@ -48,6 +48,19 @@ export const TimelineQueryInput = z.strictObject({
   cursor: z.string().max(200).nullable().optional(),
 });
 
+export const ExportInput = z.strictObject({
+  format: z.enum(['csv', 'pdf']),
+  /** CSV only: which report. */
+  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history']).optional(),
+  wallet: address.optional(),
+  date: date.optional(),
+  from: date.optional(),
+  to: date.optional(),
+  /** CSV transactions: the timeline's filters. */
+  filter: TimelineQueryInput.pick({ chains: true, actionTypes: true, protocols: true, tokens: true, statuses: true, search: true }).optional(),
+});
+export type ExportRequest = z.output<typeof ExportInput>;
+
 export type PositionsView = 'all' | 'underlying' | 'liquidity';
 export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
   all: 'allPositions',
@@ -132,6 +145,7 @@ export const CONTRACT = {
   'sync.jobs': op(empty)<JobInfo[]>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
+  'export.start': op(ExportInput)<JobInfo | null>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -188,6 +188,8 @@ export interface JobInfo {
   /** Null while the amount of work is not known (transactions are read until a short page). */
   total: number | null;
   error: SerializedError | null;
+  /** An export's file, once written: where it is (desktop) or how to download it (web). */
+  output?: { fileName: string; path: string | null; downloadId: string | null } | null;
   queuedAt: string;
   finishedAt: string | null;
 }

@@ -33,6 +33,7 @@ export const OPERATION_NAMES = [
   'sync.jobs',
   'shell.openExternal',
   'cache.clear',
+  'export.start',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

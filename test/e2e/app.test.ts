@@ -4,7 +4,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { launchChromium, SCREENSHOTS, shoot, watchProblems } from '../support/browser.ts';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -24,7 +27,7 @@ beforeAll(async () => {
   core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { txnsPerWallet: 3000 } });
   shell = await startWebShell({ core, rendererDir: RENDERER });
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+  page = await browser.newPage({ viewport: { width: 1360, height: 860 }, acceptDownloads: true });
   problems = watchProblems(page);
 });
 
@@ -159,6 +162,32 @@ describe('Folioscope in Chromium, demo mode', () => {
     await expect.poll(async () => (await page.getByRole('listitem').allTextContents()).every((t) => t.includes('Swap'))).toBe(true);
     await page.goBack();
     await expect.poll(() => page.url()).not.toContain('action=swap');
+  });
+
+  it('exports what the view shows: transactions as CSV, and the portfolio report as PDF', async () => {
+    await page.getByLabel('Action type').selectOption('swap');
+    await page.getByRole('button', { name: 'Export ▾' }).click();
+    const [csvDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('menuitem', { name: 'These transactions (CSV)' }).click()]);
+    const csvPath = join(tempDir(), 'export.csv');
+    await csvDownload.saveAs(csvPath);
+    expect(csvDownload.suggestedFilename()).toMatch(/^folioscope-transactions-.*\.csv$/);
+    const records = parse(readFileSync(csvPath, 'utf8'), { columns: true, bom: true }) as Array<Record<string, string>>;
+    expect(records.length).toBeGreaterThan(10);
+    expect(new Set(records.map((r) => r['action_type']))).toEqual(new Set(['swap']));
+    await expect.poll(() => page.getByText(/Downloaded folioscope-transactions/).isVisible()).toBe(true);
+
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('button', { name: 'Export ▾' }).click();
+    const [pdfDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('menuitem', { name: 'Portfolio report (PDF)' }).click()]);
+    const pdfPath = join(tempDir(), 'report.pdf');
+    await pdfDownload.saveAs(pdfPath);
+    expect(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' })).toMatch(/Pages:\s+\d+/);
+    const text = execFileSync('pdftotext', ['-layout', pdfPath, '-'], { encoding: 'utf8' });
+    expect(text).toContain('Portfolio report');
+    expect(text).toContain(ADDRESS);
+    expect(text).toContain(await kpi().textContent());
+    // A picture of the first page, for people to look at.
+    execFileSync('pdftoppm', ['-r', '80', '-png', '-singlefile', '-f', '1', '-l', '1', pdfPath, join(SCREENSHOTS, '11-report-page-1')]);
   });
 
   it('had no page errors or CSP violations', () => {

@@ -15,6 +15,8 @@ import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from '.
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+import { type Downloads, startExport } from './reports/export-job.ts';
+import { join } from 'node:path';
 
 /**
  * The composition root: one core that every shell (Electron, web, CLI) drives through the
@@ -33,12 +35,16 @@ export interface CoreOptions {
   demo?: Partial<SimulatorOptions>;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
+  /** Asks where to save an export (the Electron shell's save dialog); without it, exports are downloads. */
+  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf') => Promise<string | null>;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
 
 export interface Core {
   dispatch(op: string, input: unknown): Promise<Envelope<unknown>>;
+  /** Finished web exports by download id (served once by the web shell). */
+  downloads: Downloads;
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
   profile(): Profile;
@@ -49,6 +55,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const env = o.env ?? process.env;
   const secrets = new Secrets(o.keychain ?? systemKeychain(), env);
   const events = new Emitter<EventPayloads>();
+  const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
   let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: configured || null, ...(o.demo && { demo: o.demo }) });
   let unsubscribe = wire(profile);
@@ -57,7 +64,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   function wire(p: Profile): () => void {
     return p.engine.onProgress((info) => {
       events.emit('sync.progress', info);
-      if (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled') {
+      if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : info.kind === 'logs' ? 'logs' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
       }
@@ -171,6 +178,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       changed('transactions');
       return cleared;
     },
+    'export.start': (req) =>
+      startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
     'shell.openExternal': async ({ url }) => {
       if (!isAllowedExternalUrl(url)) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
       if (!o.openExternal) return false;
@@ -184,6 +193,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   }
 
   return {
+    downloads,
     async dispatch(op, input) {
       if (!Object.hasOwn(CONTRACT, op)) return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
       const name = op as OperationName;

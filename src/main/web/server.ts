@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -76,6 +76,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     }
 
     if (url.pathname === '/api/events' && req.method === 'GET') return openStream(res);
+    if (url.pathname.startsWith('/api/download/') && req.method === 'GET') return download(decodeURIComponent(url.pathname.slice('/api/download/'.length)), res);
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
       // A browser's cross-site POST carries an Origin; ours must carry this one.
@@ -106,6 +107,22 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
     });
     createReadStream(target).pipe(res);
+  }
+
+  /** A finished export, once: streamed as an attachment, then deleted. */
+  function download(id: string, res: ServerResponse): void {
+    const file = o.core.downloads.files.get(id);
+    if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
+    o.core.downloads.files.delete(id);
+    res.writeHead(200, {
+      'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
+      'Content-Length': statSync(file.path).size,
+      'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+    });
+    const stream = createReadStream(file.path);
+    stream.pipe(res);
+    stream.on('close', () => rmSync(file.path, { force: true }));
   }
 
   function openStream(res: ServerResponse): void {

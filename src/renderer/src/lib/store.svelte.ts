@@ -64,7 +64,8 @@ class AppState {
         if (info.error.kind === 'network') this.offline = true;
         this.notice = { kind: 'error', message: `${info.label}: ${info.error.message}` };
       }
-      if (info.state === 'done') this.offline = false;
+      if (info.state === 'done' && info.kind !== 'export') this.offline = false;
+      if (info.state === 'done' && info.output) this.delivered(info.output);
     });
     const offChanged = on('data.changed', (change) => {
       this.revision++;
@@ -75,6 +76,21 @@ class AppState {
       offProgress();
       offChanged();
     };
+  }
+
+  /** A finished export: downloaded by the browser (web shell), or saved where the user chose. */
+  private delivered(output: NonNullable<JobInfo['output']>): void {
+    if (output.downloadId) {
+      const a = document.createElement('a');
+      a.href = `/api/download/${encodeURIComponent(output.downloadId)}`;
+      a.download = output.fileName;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      this.notice = { kind: 'info', message: `Downloaded ${output.fileName}.` };
+    } else if (output.path) {
+      this.notice = { kind: 'info', message: `Saved ${output.path}.` };
+    }
   }
 
   fail(err: unknown, retry?: () => void): void {

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExportRequest } from '../../../shared/contract.ts';
+import type { JobInfo } from '../../../shared/model.ts';
+import type { Database } from '../store/db.ts';
+import type { JobQueue } from '../sync/queue.ts';
+import { ValidationError } from '../store/validation.ts';
+import { exportCsv } from './csv-reports.ts';
+import { writeAtomically } from './files.ts';
+import { exportPdf } from './pdf.ts';
+
+/**
+ * Exports started from the app: a job on the sync queue (progress, cancel), writing where
+ * the user chose (the desktop's save dialog) or, in the web shell, to the data folder for
+ * the browser to download once.
+ */
+export interface ExportTarget {
+  /** Asks where to save; null when the user cancels. Absent in the web shell. */
+  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf') => Promise<string | null>;
+  /** Folder for web downloads. */
+  downloadsDir: string;
+}
+
+export interface Downloads {
+  /** id → file, for the web shell's download route; each is served once. */
+  files: Map<string, { path: string; fileName: string }>;
+}
+
+export function defaultFileName(req: ExportRequest): string {
+  const scope = req.wallet ? req.wallet.slice(0, 10) : 'all-wallets';
+  const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
+  return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
+}
+
+export async function startExport(db: Database, queue: JobQueue, target: ExportTarget, downloads: Downloads, req: ExportRequest): Promise<JobInfo | null> {
+  if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
+  if (req.format === 'pdf' && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
+  const fileName = defaultFileName(req);
+  let path: string;
+  let downloadId: string | null = null;
+  if (target.chooseSavePath) {
+    const chosen = await target.chooseSavePath(fileName, req.format);
+    if (!chosen) return null; // the user cancelled the dialog
+    path = chosen;
+  } else {
+    mkdirSync(target.downloadsDir, { recursive: true });
+    downloadId = randomBytes(12).toString('base64url');
+    path = join(target.downloadsDir, `${downloadId}-${fileName}`);
+  }
+  const label = req.format === 'pdf' ? `Portfolio report (PDF) as of ${req.date}` : `Export ${req.report} (CSV)`;
+  const job = queue.enqueue(
+    'export',
+    label,
+    async (ctx) => {
+      ctx.progress({ phase: 'writing', done: 0, total: null });
+      if (req.format === 'pdf') {
+        await writeAtomically(path, (out) => exportPdf(db, { date: req.date!, ...(req.wallet && { wallet: req.wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }, out));
+      } else {
+        await writeAtomically(path, (out) =>
+          exportCsv(
+            db,
+            { report: req.report!, ...(req.wallet && { wallet: req.wallet }), ...(req.date && { date: req.date }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }), ...(req.filter && { filter: req.filter }) },
+            out,
+            (done, total) => ctx.progress({ done, total }),
+            ctx.signal,
+          ),
+        );
+      }
+      if (downloadId) downloads.files.set(downloadId, { path, fileName });
+      // The file's place, for the UI: set before the job's final progress event.
+      job.info.output = { fileName, path: downloadId ? null : path, downloadId };
+    },
+    req.wallet?.toLowerCase() ?? null,
+  );
+  return job.info;
+}

@@ -8,6 +8,7 @@ import { syncBench } from './sync.ts';
 import { timelineBench } from './timeline.ts';
 import { timelineUiBench } from './timeline-ui.ts';
 import { csvBench, pdfBench } from './reports.ts';
+import { webBench } from './web.ts';
 
 const benches: Record<string, () => Promise<void>> = {
   ingest: () => ingestBench(),
@@ -15,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   'timeline-ui': () => timelineUiBench(),
   csv: () => csvBench(),
   pdf: () => pdfBench(),
+  web: () => webBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     await syncBench(100);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IPC_EVENT, IPC_INVOKE } from '../../src/shared/operations.ts';
+import { IPC_EVENT, IPC_INVOKE, OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { bindIpc } from '../../src/main/electron/ipc.ts';
 import { APP_ENTRY } from '../../src/main/electron/security.ts';
@@ -39,6 +39,20 @@ describe('IPC binding of the contract', () => {
     expect(await invoke(trusted, 'wallets.add', { address: '0x123', chains: ['eth'] })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
     unbind();
     expect(f.handlers.size).toBe(0);
+  });
+
+  it('binds every operation of the contract: none is unknown to the core', async () => {
+    const f = fakeIpc();
+    const unbind = bindIpc(f.ipcMain as never, core, () => f.contents as never);
+    const invoke = f.handlers.get(IPC_INVOKE)!;
+    const trusted = { senderFrame: { url: APP_ENTRY, parent: null } };
+    for (const op of OPERATION_NAMES) {
+      // A deliberately wrong input: the reply must be about the input, never "unknown operation".
+      const res = await invoke(trusted, op, { definitely: 'not valid' });
+      expect(res.ok === true || !/Unknown operation/.test(res.error.message), op).toBe(true);
+    }
+    expect((await invoke(trusted, 'app.info', undefined)).result).toMatchObject({ mode: 'demo', shell: 'electron' });
+    unbind();
   });
 
   it('forwards events to the window', async () => {

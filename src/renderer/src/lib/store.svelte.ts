@@ -62,7 +62,12 @@ class AppState {
       else this.jobs = [...this.jobs, info];
       if (info.state === 'failed' && info.error) {
         if (info.error.kind === 'network') this.offline = true;
-        this.notice = { kind: 'error', message: `${info.label}: ${info.error.message}` };
+        const wallet = info.wallet;
+        this.notice = {
+          kind: 'error',
+          message: `${info.label}: ${info.error.message}`,
+          ...(wallet && info.error.retryable && info.kind !== 'export' && { retry: () => void this.retry(wallet) }),
+        };
       }
       if (info.state === 'done' && info.kind !== 'export') this.offline = false;
       if (info.state === 'done' && info.output) this.delivered(info.output);
@@ -97,6 +102,11 @@ class AppState {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof FolioError && err.kind === 'network') this.offline = true;
     this.notice = { kind: 'error', message, ...(retry && { retry }) };
+  }
+
+  /** Syncs a wallet again (after a failure). */
+  retry(wallet: string): Promise<JobInfo[]> {
+    return this.start(() => call('sync.all', { wallet }));
   }
 
   /** Starts jobs and tracks them; errors starting them become the notice. */

@@ -50,7 +50,8 @@ if (!app.requestSingleInstanceLock()) {
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
   void app.whenReady().then(start).catch((err: unknown) => {
-    console.error(`Folioscope could not start: ${(err as Error).message}`);
+    // A cache from a newer version, an unreadable data folder: say it, then quit.
+    dialog.showErrorBox('Folioscope could not start', (err as Error).message);
     app.exit(1);
   });
   app.on('window-all-closed', () => {

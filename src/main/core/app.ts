@@ -57,7 +57,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const events = new Emitter<EventPayloads>();
   const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
-  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: configured || null, ...(o.demo && { demo: o.demo }) });
+  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined), ...(o.demo && { demo: o.demo }) });
   let unsubscribe = wire(profile);
 
   /** Forwards job progress, and says what data changed when a job finishes. */
@@ -217,6 +217,21 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       await profile.close();
     },
   };
+}
+
+/**
+ * The base URL to start with. One given on the command line must be valid (the CLI says
+ * so); one remembered in app.json that no longer parses falls back to demo mode rather
+ * than keep the app from starting.
+ */
+function usableBaseUrl(configured: string | null | undefined, explicit: boolean): string | null {
+  if (!configured) return null;
+  if (explicit) return normaliseBaseUrl(configured);
+  try {
+    return normaliseBaseUrl(configured);
+  } catch {
+    return null;
+  }
 }
 
 function walletStatuses(p: Profile): WalletStatus[] {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from './api/client.ts';
 import { openDatabase, type Database } from './store/db.ts';
 import { getSettings } from './store/settings.ts';
+import { ValidationError } from './store/validation.ts';
 import type { Secrets } from './secrets/secrets.ts';
 import { SyncEngine } from './sync/engine.ts';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../sim/server.ts';
@@ -43,9 +44,15 @@ export function databaseFileFor(dataDir: string, baseUrl: string | null): string
 }
 
 export function normaliseBaseUrl(raw: string): string {
-  const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('The base URL must start with https:// (or http:// for a local service).');
-  if (url.username || url.password) throw new Error('Put the access key in the key field, not in the base URL.');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not echoed: a pasted URL may carry a key.
+    throw new ValidationError('baseUrl', "That is not a URL: enter the service's base URL, e.g. https://api.example.com.");
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValidationError('baseUrl', 'The base URL must start with https:// (or http:// for a local service).');
+  if (url.username || url.password) throw new ValidationError('baseUrl', 'Put the access key in the key field, not in the base URL.');
   url.search = '';
   url.hash = '';
   return url.toString().replace(/\/+$/, '');

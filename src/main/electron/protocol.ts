@@ -1,18 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
+import { contentType } from '../web/content-types.ts';
 import { CONTENT_SECURITY_POLICY } from '../web/security.ts';
 import { APP_SCHEME, resolveAppPath } from './security.ts';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
 
 /** Must run before the app is ready: app:// is a standard, secure origin of its own. */
 export function registerAppScheme(): void {
@@ -27,7 +19,7 @@ export function serveRenderer(rendererDir: string): void {
     try {
       const body = await readFile(file);
       return new Response(body, {
-        headers: { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
+        headers: { 'Content-Type': contentType(file), 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' },
       });
     } catch {
       return new Response('Not found', { status: 404 });

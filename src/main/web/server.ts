@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/app.ts';
+import { contentType } from './content-types.ts';
 import { allowedHosts, allowedOrigins, CONTENT_SECURITY_POLICY, cookieValue, sameToken, TOKEN_COOKIE } from './security.ts';
 
 /**
@@ -20,16 +21,6 @@ export interface WebShell {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 const MAX_BODY = 1024 * 1024;
 
 export async function startWebShell(o: { core: Core; rendererDir: string; port?: number; token?: string }): Promise<WebShell> {
@@ -103,7 +94,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
     if (!target) return send(res, 404, 'text/plain', 'Not found');
     res.writeHead(200, {
-      'Content-Type': TYPES[extname(target)] ?? 'application/octet-stream',
+      'Content-Type': contentType(target),
       'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
     });
     createReadStream(target).pipe(res);

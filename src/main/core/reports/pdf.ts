@@ -81,6 +81,12 @@ function heading(doc: Doc, text: string): void {
   doc.y = y + 6;
 }
 
+function subheading(doc: Doc, text: string, first = false): void {
+  if (!first) doc.moveDown(0.6);
+  doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text(text, M.left, doc.y);
+  doc.moveDown(0.3);
+}
+
 function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
@@ -196,8 +202,7 @@ function render(doc: Doc, model: ReportModel): void {
   heading(doc, 'Liquidity and risk');
   const lending = model.positions.filter((r) => r.position.underlying.some((u) => u.details.collateral_debt_ratio !== undefined));
   if (lending.length) {
-    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Lending: debt, collateral ratio and liquidation threshold', M.left, doc.y);
-    doc.moveDown(0.3);
+    subheading(doc, 'Lending: debt, collateral ratio and liquidation threshold', true);
     table(
       doc,
       [{ label: 'Position', width: 160 }, { label: 'Chain', width: 36 }, { label: 'Collateral', width: 76, align: 'right' }, { label: 'Debt', width: 76, align: 'right' }, { label: 'Ratio', width: 46, align: 'right' }, { label: 'Liq. threshold', width: 64, align: 'right' }, { label: 'Status', width: 53, align: 'right' }],
@@ -214,9 +219,7 @@ function render(doc: Doc, model: ReportModel): void {
   }
   const locked = model.positions.flatMap((r) => r.position.underlying.filter((u) => u.details.unlock_time).map((u) => ({ r, u })));
   if (locked.length) {
-    doc.moveDown(0.6);
-    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Locked positions: unlocks and voting power', M.left, doc.y);
-    doc.moveDown(0.3);
+    subheading(doc, 'Locked positions: unlocks and voting power', !lending.length);
     table(
       doc,
       [{ label: 'Position', width: 170 }, { label: 'Chain', width: 40 }, { label: 'Locked', width: 95, align: 'right' }, { label: 'Unlocks (UTC)', width: 110 }, { label: 'Voting power', width: 96, align: 'right' }],
@@ -225,9 +228,7 @@ function render(doc: Doc, model: ReportModel): void {
   }
   const pools = model.liquidity.flatMap((l) => l.snapshot.positions.filter((p) => p.underlying.some((u) => u.details.slippage !== undefined)).map((p) => ({ l, p })));
   if (pools.length) {
-    doc.moveDown(0.6);
-    doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text('Liquidity pools: ownership and slippage', M.left, doc.y);
-    doc.moveDown(0.3);
+    subheading(doc, 'Liquidity pools: ownership and slippage', !lending.length && !locked.length);
     table(
       doc,
       [{ label: 'Pool', width: 190 }, { label: 'Chain', width: 40 }, { label: 'Holding', width: 90, align: 'right' }, { label: 'Ownership', width: 90, align: 'right' }, { label: 'Max slippage', width: 101, align: 'right' }],

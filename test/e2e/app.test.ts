@@ -65,12 +65,24 @@ describe('Folioscope in Chromium, demo mode', () => {
     await bothThemes('01-first-start');
   });
 
+  it('opens Settings with the service, the key (never shown) and the data folder; Escape closes it', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await expect.poll(() => settings.getByText(/Demo mode: the built-in reference service/).isVisible()).toBe(true);
+    expect(await settings.getByLabel('Access key').getAttribute('type')).toBe('password');
+    await expect.poll(() => settings.getByText(/Data folder:/).isVisible()).toBe(true);
+    await bothThemes('00-settings');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => settings.isVisible()).toBe(false);
+  });
+
   it('validates the address inline, then adds a wallet and shows its positions', async () => {
     await page.getByRole('button', { name: 'Add wallet' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Add wallet' });
     await dialog.getByLabel('Address').fill('0x1234');
     await dialog.getByRole('button', { name: 'Add wallet' }).click();
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('expected 0x followed by 40');
+    await bothThemes('01-add-wallet-error');
     await dialog.getByLabel('Address').fill(ADDRESS);
     await dialog.getByLabel('Label').fill('Treasury');
     await dialog.getByLabel('Tags').fill('ops, cold');

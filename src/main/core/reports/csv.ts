@@ -30,10 +30,15 @@ function numberText(n: number): string {
   return n.toFixed(20).replace(/\.?0+$/, '');
 }
 
-export function csvLine(values: readonly Cell[]): string {
+/** Cells joined with commas, without the line end (to build a line in parts). */
+export function csvFields(values: readonly Cell[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) line += (i ? ',' : '') + csvCell(values[i]);
-  return line + '\r\n';
+  return line;
+}
+
+export function csvLine(values: readonly Cell[]): string {
+  return csvFields(values) + '\r\n';
 }
 
 /**

@@ -183,6 +183,7 @@ describe('sync: logs on demand', () => {
     expect(requestsSince(mark)).toHaveLength(0);
     expect(cached.logs).toHaveLength(cached.total);
     expect(cached.header?.txn_hash).toBe(big);
+    expect(cached.requestId).toMatch(/^[0-9a-f]{16}$/);
     await expect(engine.logs('eth', '0x123')).rejects.toThrow('Not a transaction hash');
   });
 });

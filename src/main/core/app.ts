@@ -1,4 +1,4 @@
-import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type OutputOf, type ParsedInputOf, type PositionsResult, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
+import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type OutputOf, type ParsedInputOf, type PositionsResult, type TimelineFacets, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
 import { isAllowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { SimulatorOptions } from '../../sim/server.ts';
@@ -55,6 +55,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const env = o.env ?? process.env;
   const secrets = new Secrets(o.keychain ?? systemKeychain(), env);
   const events = new Emitter<EventPayloads>();
+  // Filter choices of the timeline: distinct protocols need a scan (~1 s at 1M rows), so they
+  // are kept until transactions or wallets change.
+  const facetsCache = new Map<string, TimelineFacets>();
+  events.on('data.changed', (c) => {
+    if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
+  });
   const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
   let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined), ...(o.demo && { demo: o.demo }) });
@@ -161,7 +167,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'nav.history': (scope) => navHistory(profile.db, scope),
     'exposure.get': ({ date }) => exposureAt(profile.db, date),
     'timeline.page': (query) => timelinePage(profile.db, query),
-    'timeline.facets': ({ wallet: address }) => facets(profile, address),
+    'timeline.facets': ({ wallet: address }) => {
+      const key = address?.toLowerCase() ?? '*';
+      let f = facetsCache.get(key);
+      if (!f) facetsCache.set(key, (f = facets(profile, address)));
+      return f;
+    },
     'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
     'sync.positions': ({ wallet: address, date }) => profile.engine.syncPositions(address, date ? { date } : {}).info,
     'sync.backfill': (req) => profile.engine.backfill(req).info,
@@ -251,11 +262,13 @@ function walletStatuses(p: Profile): WalletStatus[] {
   });
 }
 
-function facets(p: Profile, address?: string) {
+function facets(p: Profile, address?: string): TimelineFacets {
   const scope = address ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
   const params = { w: address?.toLowerCase() ?? null };
   const distinct = (column: string) =>
     (p.db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>).map((r) => r.v);
   const tokens = (p.db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
-  return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), chains: distinct('chain'), tokens };
+  // Chains are the watched wallets' own: no scan needed.
+  const chains = [...new Set(listWallets(p.db).filter((w) => !address || w.address === address.toLowerCase()).flatMap((w) => w.chains))].sort();
+  return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), chains, tokens };
 }

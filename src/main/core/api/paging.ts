@@ -81,10 +81,12 @@ export async function allLogs(client: ServiceClient, query: Omit<LogsQuery, 'pag
   const logs: Log[] = [];
   let header: LogPage['header'] = null;
   let total = 0;
+  let requestId: string | null = null;
   for await (const page of logPages(client, query, signal)) {
     logs.push(...page.logs);
     header ??= page.header;
+    requestId ??= page.response.requestId;
     total = page.total;
   }
-  return { header, logs, total };
+  return { header, logs, total, requestId };
 }

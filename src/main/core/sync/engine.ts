@@ -157,8 +157,8 @@ export class SyncEngine {
     let pending = this.logsInFlight.get(key);
     if (!pending) {
       pending = (async () => {
-        const { header, logs, total } = await allLogs(this.o.client, { txnHash, chain }, options.signal);
-        const set: LogSet = { chain, txnHash, total, header, logs, requestId: null, fetchedAt: new Date().toISOString() };
+        const { header, logs, total, requestId } = await allLogs(this.o.client, { txnHash, chain }, options.signal);
+        const set: LogSet = { chain, txnHash, total, header, logs, requestId, fetchedAt: new Date().toISOString() };
         saveLogSet(this.o.db, set);
         return getLogSet(this.o.db, chain, txnHash)!;
       })().finally(() => this.logsInFlight.delete(key));

@@ -145,6 +145,15 @@ describe('Folioscope in Chromium, demo mode', () => {
     await bothThemes('07-nav-history');
   });
 
+  it('shows all wallets together, with exposure per token', async () => {
+    await page.getByRole('option', { name: /All wallets/ }).click();
+    const exposure = page.getByRole('region', { name: 'Exposure by token' });
+    await expect.poll(() => exposure.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await exposure.locator('tbody tr').count()).toBeGreaterThan(3);
+    await bothThemes('07b-all-wallets');
+    await page.getByRole('option', { name: /Treasury/ }).click();
+  });
+
   it('scrolls the timeline, loading more pages, and opens a transaction with its logs', async () => {
     await page.getByRole('tab', { name: 'Timeline' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 3 }).first().isVisible(), { timeout: 20_000 }).toBe(true);

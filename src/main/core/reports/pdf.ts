@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
+import { isAtRisk } from '../../../shared/risk.ts';
 import type { Database } from '../store/db.ts';
 import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel, total } from './pdf-model.ts';
 
@@ -212,7 +213,7 @@ function render(doc: Doc, model: ReportModel): void {
         const leg = r.position.underlying.find((u) => u.details.collateral_debt_ratio !== undefined)!;
         const ratio = leg.details.collateral_debt_ratio ?? null;
         const lt = leg.details.liq_threshold ?? null;
-        const risky = ratio !== null && lt !== null && ratio * lt < 1.15;
+        const risky = isAtRisk(ratio, lt);
         return [r.position.name ?? '-', r.chain, usd(supply), usd(debt), ratio === null ? '-' : ratio.toFixed(3), lt === null ? '-' : lt.toFixed(3), risky ? 'AT RISK' : 'ok'];
       }),
     );

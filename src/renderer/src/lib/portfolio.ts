@@ -1,5 +1,6 @@
 import type { PositionsResult } from '../../../shared/contract.ts';
 import type { Position, UnderlyingGroup, LiquidityPosition } from '../../../shared/service/schemas.ts';
+import { isAtRisk } from '../../../shared/risk.ts';
 
 /** Pure helpers over cached snapshots, shared by the Overview and Positions views. */
 
@@ -15,8 +16,6 @@ export interface PositionRow {
   atRisk: boolean;
 }
 
-/** A lending position is at risk when its collateral covers its debt by less than this, after the threshold. */
-export const RISK_MARGIN = 1.15;
 
 export function positionRows(results: PositionsResult[]): PositionRow[] {
   const rows: PositionRow[] = [];
@@ -44,9 +43,6 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
   return rows;
 }
 
-export function isAtRisk(ratio: number | null, liqThreshold: number | null): boolean {
-  return ratio !== null && liqThreshold !== null && ratio * liqThreshold < RISK_MARGIN;
-}
 
 export interface Totals {
   total: number | null;

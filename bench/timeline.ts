@@ -22,14 +22,13 @@ function cache(): Database {
   for (let w = 0; w < WALLETS; w++) {
     const wallet = '0x' + (w + 1).toString(16).padStart(40, 'a');
     addWallet(db, { address: wallet, chains: ['eth', 'arb'] });
-    for (const [c, chain] of [CHAINS[0]!, CHAINS[1]!].entries()) {
+    for (const chain of [CHAINS[0]!, CHAINS[1]!]) {
       const h = historyOf({ seed: 3, txnsPerWallet: PER_WALLET / 2, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, wallet, chain);
       for (let i = 0; i < PER_WALLET / 2; i += 1000) {
         const page: Transaction[] = [];
         for (let j = i; j < i + 1000; j++) page.push(transactionSchema.parse(transactionAt(h, j)));
         db.transaction(() => upsertTransactions(db, wallet, chain.id, page)).immediate();
       }
-      void c;
     }
   }
   db.exec('ANALYZE');

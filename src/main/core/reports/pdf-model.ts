@@ -110,11 +110,13 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     return [...m.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   };
   const fetched = provenance.map((p) => p.fetchedAt).sort();
+  const principal = sum((p) => p.principal_nav);
+  const reward = sum((p) => p.reward_nav);
   return {
     request: req,
     wallets,
     chains: [...new Set(snaps.map((s) => s.chain))].sort(),
-    totals: { principal: sum((p) => p.principal_nav), reward: sum((p) => p.reward_nav), total: sum((p) => p.principal_nav) + sum((p) => p.reward_nav) },
+    totals: { principal, reward, total: principal + reward },
     positions,
     liquidity,
     nav,

@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import { isAtRisk } from '../../../shared/risk.ts';
 import type { Database } from '../store/db.ts';
-import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel, total } from './pdf-model.ts';
+import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 
 /**
  * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts, nothing embedded):
@@ -354,5 +354,3 @@ function footer(doc: Doc, model: ReportModel, pages: number): void {
     doc.page.margins.bottom = saved;
   }
 }
-
-export { total };

@@ -129,9 +129,3 @@ export const appState = new AppState();
 export function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
-
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}

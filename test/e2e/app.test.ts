@@ -139,9 +139,15 @@ describe('Folioscope in Chromium, demo mode', () => {
   it('fills history with a progress bar, then draws NAV over dates', async () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByRole('button', { name: '30d' }).click();
-    await page.getByRole('button', { name: 'Fill history' }).click();
-    await expect.poll(() => page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0).catch(() => undefined);
-    await expect.poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 }).toMatch(/NAV over (2\d|30) cached dates/);
+    // Latency on the demo service, so the fill lasts long enough to see its progress bar.
+    core.profile().sim!.setLatency(40);
+    try {
+      await page.getByRole('button', { name: 'Fill history' }).click();
+      await expect.poll(() => page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 }).toMatch(/NAV over (2\d|30) cached dates/);
+    } finally {
+      core.profile().sim!.setLatency(0);
+    }
     await bothThemes('07-nav-history');
   });
 

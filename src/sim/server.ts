@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { isoDateToUtcMs } from '../shared/dates.ts';
 import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName, SUCCESS_STATUS, successMessage } from '../shared/service/endpoints.ts';
 import { blockAt, CHAIN_IDS, chainById } from './chains.ts';
 import { ASSET_TYPES } from './catalog.ts';
@@ -269,11 +270,8 @@ function chainParam(name: string, v: string | null) {
 function dateParam(v: string | null, nowMs: number): number {
   const today = Math.floor(nowMs / DAY_MS);
   if (v === null) return today;
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== v) {
-    throw new ParamError('date', 'expected an ISO 8601 date YYYY-MM-DD');
-  }
+  const ms = isoDateToUtcMs(v);
+  if (ms === null) throw new ParamError('date', 'expected an ISO 8601 date YYYY-MM-DD');
   if (ms < FIRST_DATE || ms / DAY_MS > today) {
     throw new ParamError('date', `out of range: from ${isoDay(FIRST_DATE / DAY_MS)} to ${isoDay(today)}`);
   }

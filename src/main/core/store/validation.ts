@@ -1,3 +1,5 @@
+import { isoDateToUtcMs } from '../../../shared/dates.ts';
+
 /** A user input the app cannot accept: which field, and what to do about it. */
 export class ValidationError extends Error {
   constructor(readonly field: string, message: string) {
@@ -49,10 +51,6 @@ export function normaliseChains(chains: readonly string[]): string[] {
 
 /** YYYY-MM-DD, a real calendar date. */
 export function checkDate(field: string, value: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) {
-    throw new ValidationError(field, `"${value}" is not a date: use YYYY-MM-DD.`);
-  }
+  if (isoDateToUtcMs(value) === null) throw new ValidationError(field, `"${value}" is not a date: use YYYY-MM-DD.`);
   return value;
 }

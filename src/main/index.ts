@@ -1,4 +1,5 @@
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import type { BrowserWindow} from 'electron';
+import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
 import { bindIpc } from './electron/ipc.ts';

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type {
+  ServiceError} from '../../src/main/core/api/index.ts';
 import {
   allLogs,
   AuthError,
@@ -10,7 +12,6 @@ import {
   RequestError,
   type RetryInfo,
   ServerError,
-  ServiceError,
   ServiceStatusError,
   transactionPages,
 } from '../../src/main/core/api/index.ts';

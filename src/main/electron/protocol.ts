@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { protocol } from 'electron';
-import { contentType } from '../web/content-types.ts';
-import { CONTENT_SECURITY_POLICY } from '../web/security.ts';
+import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
 import { APP_SCHEME, resolveAppPath } from './security.ts';
 
 

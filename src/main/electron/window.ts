@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { BrowserWindow, nativeTheme, session, shell } from 'electron';
 import { isAllowedExternalUrl } from '../../shared/explorers.ts';
-import { CONTENT_SECURITY_POLICY } from '../web/security.ts';
+import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { APP_ENTRY, isAppUrl } from './security.ts';
 
 /**

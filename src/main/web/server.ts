@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/app.ts';
-import { contentType } from './content-types.ts';
-import { allowedHosts, allowedOrigins, CONTENT_SECURITY_POLICY, cookieValue, sameToken, TOKEN_COOKIE } from './security.ts';
+import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
+import { allowedHosts, allowedOrigins, cookieValue, sameToken, TOKEN_COOKIE } from './security.ts';
 
 /**
  * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines

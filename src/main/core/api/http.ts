@@ -8,7 +8,7 @@ import {
   ServerError,
   ServiceError,
 } from './errors.ts';
-import { Limiter } from './limiter.ts';
+import type { Limiter } from './limiter.ts';
 import { redactText, redactUrl } from './redact.ts';
 
 /**

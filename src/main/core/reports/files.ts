@@ -14,7 +14,7 @@ export async function writeAtomically<T>(path: string, write: (out: Writable) =>
   try {
     await once(out, 'open');
   } catch (err) {
-    throw new Error(`Cannot write ${path}: ${(err as Error).message.replace(/^[A-Z]+: /, '')}`);
+    throw new Error(`Cannot write ${path}: ${(err as Error).message.replace(/^[A-Z]+: /, '')}`, { cause: err });
   }
   try {
     const result = await write(out);
@@ -24,7 +24,7 @@ export async function writeAtomically<T>(path: string, write: (out: Writable) =>
     out.destroy();
     rmSync(partial, { force: true });
     const code = (err as { code?: string }).code;
-    if (code === 'ENOSPC') throw new Error(`The disk is full: ${path} was not written. Free some space and export again.`);
+    if (code === 'ENOSPC') throw new Error(`The disk is full: ${path} was not written. Free some space and export again.`, { cause: err });
     throw err;
   }
 }

@@ -85,7 +85,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
 
   const nav = navHistory(db, { ...scope, ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
 
-  let transactions: TimelineRow[] = [];
+  const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
   const byAction = new Map<string, { action: string; count: number; failed: number; feesUsd: number }>();
   if (req.from || req.to) {

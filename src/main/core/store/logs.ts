@@ -1,4 +1,3 @@
-import type { Log, TransactionLogs } from '../../../shared/service/schemas.ts';
 import type { Database } from './db.ts';
 import type { LogSet } from '../../../shared/model.ts';
 export type { LogSet };

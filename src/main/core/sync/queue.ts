@@ -1,6 +1,6 @@
 import { CancelledError } from '../api/errors.ts';
 import { Emitter } from '../util/emitter.ts';
-import { type SerializedError, serializeError } from '../util/errors.ts';
+import { serializeError } from '../util/errors.ts';
 import type { JobKind, JobState, JobInfo } from '../../../shared/model.ts';
 export type { JobKind, JobState, JobInfo };
 

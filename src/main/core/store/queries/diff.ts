@@ -2,7 +2,7 @@ import type { Position } from '../../../../shared/service/schemas.ts';
 import type { Database } from '../db.ts';
 import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
-import { freshnessOf, type Freshness, latestSnapshots, snapshotData } from './latest.ts';
+import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
 export type { PositionSide, PositionChange, DateDiff };
 

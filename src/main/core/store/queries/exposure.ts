@@ -1,6 +1,6 @@
 import type { Database } from '../db.ts';
 import { listWallets } from '../wallets.ts';
-import { freshnessOf, type Freshness, latestSnapshots, snapshotData } from './latest.ts';
+import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { TokenExposure, Exposure } from '../../../../shared/model.ts';
 export type { TokenExposure, Exposure };
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db.ts';
 import { listWallets } from '../wallets.ts';
-import { freshnessOf, type Freshness, latestSnapshots } from './latest.ts';
+import { freshnessOf, latestSnapshots } from './latest.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
 export type { NavPoint, NavSeries };
 

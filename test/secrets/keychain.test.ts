@@ -44,11 +44,14 @@ describe('the access key in the OS keychain (gnome-keyring)', () => {
     await secrets.clear(b);
   });
 
-  it('FOLIOSCOPE_ACCESS_KEY overrides the keychain', async () => {
-    const secrets = new Secrets(systemKeychain(), { [ENV_KEY]: 'from-env' });
+  it('FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named with it only', async () => {
     const base = `https://env-${randomBytes(4).toString('hex')}.example`;
+    const secrets = new Secrets(systemKeychain(), { [ENV_KEY]: 'from-env', FOLIOSCOPE_BASE_URL: base });
     expect(await secrets.get(base)).toBe('from-env');
     expect(await secrets.status(base)).toMatchObject({ set: true, source: 'environment' });
+    const other = `https://other-${randomBytes(4).toString('hex')}.example`;
+    expect(await secrets.get(other)).toBeNull();
+    expect(await secrets.status(other)).toMatchObject({ set: false });
   });
 
   it('rejects an empty key or one with spaces, storing nothing', async () => {

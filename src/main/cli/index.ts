@@ -39,7 +39,8 @@ Global options:
   --base-url URL   the service to use; without one (and none saved), demo mode
   -h, --help       help, for any command
 
-Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain; FOLIOSCOPE_DATA_DIR, FOLIOSCOPE_BASE_URL.`;
+Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
+(else --base-url) only; FOLIOSCOPE_DATA_DIR.`;
 
 class UsageError extends Error {}
 
@@ -134,7 +135,7 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
     const baseUrl = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
     if (!baseUrl) throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
     const url = normaliseBaseUrl(baseUrl);
-    const secrets = new Secrets(systemKeychain());
+    const secrets = new Secrets(systemKeychain(), process.env, { envKeyBaseUrl: process.env['FOLIOSCOPE_BASE_URL'] ?? g.baseUrl ?? null });
     if (sub === 'set') {
       const key = readFileSync(0, 'utf8').trim();
       if (!key) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');

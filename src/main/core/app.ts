@@ -53,7 +53,9 @@ export interface Core {
 
 export async function createCore(o: CoreOptions): Promise<Core> {
   const env = o.env ?? process.env;
-  const secrets = new Secrets(o.keychain ?? systemKeychain(), env);
+  // The environment's key belongs to the service named with it at start-up, and to no other:
+  // FOLIOSCOPE_BASE_URL when set (the two travel together), else the command line's URL.
+  const secrets = new Secrets(o.keychain ?? systemKeychain(), env, { envKeyBaseUrl: env['FOLIOSCOPE_BASE_URL'] ?? o.baseUrl ?? null });
   const events = new Emitter<EventPayloads>();
   // Filter choices of the timeline: distinct protocols need a scan (~1 s at 1M rows), so they
   // are kept until transactions or wallets change.

@@ -3,6 +3,7 @@ import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../.
 import { BadResponseError, ServiceStatusError } from './errors.ts';
 import { DEFAULT_POLICY, getWithRetry, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
 import { Limiter } from './limiter.ts';
+import { redactJson } from './redact.ts';
 import {
   envelope,
   liquiditySnapshot,
@@ -85,7 +86,7 @@ export function createServiceClient(options: ClientOptions) {
 
   async function call<S extends z.ZodType>(endpoint: EndpointName, item: S, params: QueryParams, signal?: AbortSignal): Promise<ServiceResponse<z.output<S>>> {
     const res = await getWithRetry(deps, endpoint, params, signal);
-    return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, res.attempts);
+    return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, res.attempts, res.redact);
   }
 
   const positionsParams = (q: PositionsQuery): QueryParams => ({ wallet: q.wallet, chains: q.chain, date: q.date });
@@ -120,13 +121,17 @@ export function parseEnvelope<S extends z.ZodType>(
   url: string,
   fetchedAt: string,
   attempts: number,
+  redact: (text: string) => string = (text) => text,
 ): ServiceResponse<z.output<S>> {
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    // Whatever the service echoes (the key included) is scrubbed before anything reads it:
+    // errors, events, the stored raw body and the parsed data all come from this.
+    json = redactJson(JSON.parse(body), redact);
   } catch {
     throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
   }
+  body = redact(body);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
   }
@@ -134,12 +139,12 @@ export function parseEnvelope<S extends z.ZodType>(
   if (typeof status !== 'string') throw new BadResponseError(url, 'status', 'missing or not a string');
   if (status !== SUCCESS_STATUS) {
     const message = (json as { message?: unknown }).message;
-    throw new ServiceStatusError(url, status, typeof message === 'string' ? message.slice(0, 300) : '');
+    throw new ServiceStatusError(url, status.slice(0, 100), typeof message === 'string' ? message.slice(0, 300) : '');
   }
   const parsed = envelope(item).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new BadResponseError(url, formatPath(issue.path), issue.message);
+    throw new BadResponseError(url, formatPath(issue.path).slice(0, 200), issue.message.slice(0, 300));
   }
   const message = parsed.data.message ?? '';
   return {

@@ -59,6 +59,8 @@ export interface HttpResponse {
   url: string;
   fetchedAt: string;
   attempts: number;
+  /** Removes the key this request was sent with from any text (service-provided text included). */
+  redact: (text: string) => string;
 }
 
 export type QueryParams = Record<string, string | number | undefined | null>;
@@ -72,7 +74,7 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
     if (signal?.aborted) throw new CancelledError(shown);
     try {
       const body = await deps.limiter.run(() => attemptOnce(deps, url, shown, key, signal));
-      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt };
+      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt, redact: (text) => redactText(text, key) };
     } catch (err) {
       if (!(err instanceof ServiceError) || !err.retryable) throw err;
       if (attempt >= deps.policy.maxAttempts) throw err;
@@ -142,7 +144,7 @@ function errorBody(body: string, key: string | null): { message: string; paramet
   try {
     const parsed = JSON.parse(body) as { message?: unknown; parameter?: unknown };
     const message = typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : '';
-    return { message: redactText(message, key), parameter: typeof parsed.parameter === 'string' ? parsed.parameter : null };
+    return { message: redactText(message, key), parameter: typeof parsed.parameter === 'string' ? redactText(parsed.parameter.slice(0, 100), key) : null };
   } catch {
     return { message: '', parameter: null };
   }

@@ -15,5 +15,18 @@ export function redactText(text: string, secret: string | null | undefined): str
   let out = text.split(secret).join('REDACTED');
   const encoded = encodeURIComponent(secret);
   if (encoded !== secret) out = out.split(encoded).join('REDACTED');
+  // As it appears inside a JSON string (a raw body): quotes, backslashes and controls escaped.
+  const inJson = JSON.stringify(secret).slice(1, -1);
+  if (inJson !== secret) out = out.split(inJson).join('REDACTED');
   return out;
+}
+
+/** A parsed JSON value with the secret removed from every string in it, member names included. */
+export function redactJson(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactJson(v, redact)]));
+  }
+  return value;
 }

@@ -5,23 +5,45 @@ export type { KeySource, KeyStatus };
 
 
 export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
+export const ENV_BASE_URL = 'FOLIOSCOPE_BASE_URL';
+
+export interface SecretsOptions {
+  /**
+   * The service the environment's key was given for: the base URL passed at start-up (the
+   * command line's --base-url, else FOLIOSCOPE_BASE_URL). Defaults to FOLIOSCOPE_BASE_URL.
+   * The environment key is sent to this service only, never to one connected to later.
+   */
+  envKeyBaseUrl?: string | null;
+}
 
 export class Secrets {
   private readonly session = new Map<string, string>();
   private keychainProblem: string | null = null;
+  private readonly envAccount: string | null;
 
   constructor(
     private readonly keychain: Keychain,
     private readonly env: Record<string, string | undefined> = process.env,
-  ) {}
+    options: SecretsOptions = {},
+  ) {
+    const bound = options.envKeyBaseUrl !== undefined ? options.envKeyBaseUrl : (env[ENV_BASE_URL] ?? null);
+    this.envAccount = bound ? accountOf(bound) : null;
+  }
 
   private account(baseUrl: string): string {
     return new URL(baseUrl).origin + new URL(baseUrl).pathname.replace(/\/+$/, '');
   }
 
+  /** The environment's key, when `baseUrl` is the service it was given for. */
+  private envKeyFor(baseUrl: string): string | null {
+    const fromEnv = this.env[ENV_KEY];
+    if (!fromEnv || this.envAccount === null) return null;
+    return accountOf(baseUrl) === this.envAccount ? fromEnv : null;
+  }
+
   /** The key for a base URL, for the service client only. */
   async get(baseUrl: string): Promise<string | null> {
-    const fromEnv = this.env[ENV_KEY];
+    const fromEnv = this.envKeyFor(baseUrl);
     if (fromEnv) return fromEnv;
     const account = this.account(baseUrl);
     const inSession = this.session.get(account);
@@ -73,7 +95,7 @@ export class Secrets {
 
   async status(baseUrl: string): Promise<KeyStatus> {
     const account = this.account(baseUrl);
-    if (this.env[ENV_KEY]) return { set: true, source: 'environment', keychainAvailable: this.keychainProblem === null, keychainProblem: this.keychainProblem };
+    if (this.envKeyFor(baseUrl)) return { set: true, source: 'environment', keychainAvailable: this.keychainProblem === null, keychainProblem: this.keychainProblem };
     if (this.session.has(account)) return { set: true, source: 'session', ...(await this.probe(account)) };
     const probe = await this.probe(account);
     return { set: probe.found, source: probe.found ? 'keychain' : 'none', keychainAvailable: probe.keychainAvailable, keychainProblem: probe.keychainProblem };
@@ -89,5 +111,15 @@ export class Secrets {
       this.keychainProblem = err.message;
       return { found: false, keychainAvailable: false, keychainProblem: err.message };
     }
+  }
+}
+
+/** Origin and path of a base URL without trailing slashes; null when it is not a URL. */
+function accountOf(baseUrl: string): string | null {
+  try {
+    const u = new URL(baseUrl);
+    return u.origin + u.pathname.replace(/\/+$/, '');
+  } catch {
+    return null;
   }
 }

@@ -14,6 +14,8 @@ import type {
   Wallet,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
+import { isoDateToUtcMs } from './dates.ts';
+import { isSupportedLocale } from './locale.ts';
 
 /**
  * The contract: every operation the renderer may ask of the main process, with the schema
@@ -22,7 +24,11 @@ import type { EventName, OperationName } from './operations.ts';
  * are all derived from this one description.
  */
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+// One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
+const date = z.string().max(10).refine((v) => isoDateToUtcMs(v) !== null, 'expected a real date YYYY-MM-DD');
+/** A range's end must not come before its start (both optional). */
+const ordered = (r: { from?: string | undefined; to?: string | undefined }) => !r.from || !r.to || r.from <= r.to;
+const orderedMessage = { message: 'the end date is before the start date', path: ['to'] };
 const address = z.string().min(1).max(128);
 const chainId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
 const empty = z.strictObject({}).optional();
@@ -30,7 +36,7 @@ const empty = z.strictObject({}).optional();
 export const SettingsInput = z.strictObject({
   chains: z.array(chainId).min(1).optional(),
   theme: z.enum(['system', 'light', 'dark']).optional(),
-  locale: z.string().min(2).max(35).nullable().optional(),
+  locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable().optional(),
   transactionPageSize: z.number().int().min(10).max(1000).optional(),
 });
 
@@ -80,12 +86,20 @@ export interface AppInfo {
   shell: 'electron' | 'web' | 'cli';
 }
 
+/** What connecting learned of the key: checked with one cheap request before "Connected". */
+export interface KeyCheck {
+  state: 'accepted' | 'refused' | 'unverified' | 'none';
+  message: string;
+}
+
 export interface Settings {
   baseUrl: string | null;
   chains: string[];
   theme: 'system' | 'light' | 'dark';
   locale: string | null;
   transactionPageSize: number;
+  /** Stored settings that failed validation when read, and were ignored (defaults used). */
+  notices?: string[];
 }
 
 export interface WalletStatus {
@@ -117,7 +131,7 @@ const op = <I extends z.ZodType>(input: I) => <O>() => ({ input, output: undefin
 
 export const CONTRACT = {
   'app.info': op(empty)<AppInfo>(),
-  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<AppInfo>(),
+  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<AppInfo & { keyCheck: KeyCheck }>(),
   'app.useDemo': op(empty)<AppInfo>(),
   'settings.get': op(empty)<Settings>(),
   'settings.update': op(SettingsInput)<Settings>(),
@@ -132,20 +146,20 @@ export const CONTRACT = {
   'positions.dates': op(z.strictObject({ wallet: address.optional() }))<string[]>(),
   'positions.get': op(z.strictObject({ wallet: address, date, view: z.enum(['all', 'underlying', 'liquidity']) }))<PositionsResult>(),
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
-  'nav.history': op(z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }))<NavSeries>(),
+  'nav.history': op(z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }).refine(ordered, orderedMessage))<NavSeries>(),
   'exposure.get': op(z.strictObject({ date }))<Exposure>(),
-  'timeline.page': op(TimelineQueryInput)<TimelinePage>(),
+  'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional() }))<TimelineFacets>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
-  'sync.backfill': op(z.strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() }))<JobInfo>(),
+  'sync.backfill': op(z.strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() }).refine(ordered, orderedMessage))<JobInfo>(),
   'sync.transactions': op(z.strictObject({ wallet: address }))<JobInfo>(),
   'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional())<JobInfo[]>(),
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
   'sync.jobs': op(empty)<JobInfo[]>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
-  'export.start': op(ExportInput)<JobInfo | null>(),
+  'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -14,6 +14,8 @@ import { writeAtomically } from '../core/reports/files.ts';
 import { exportPdf } from '../core/reports/pdf.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { JobInfo } from '../../shared/model.ts';
+import { isoDateToUtcMs } from '../../shared/dates.ts';
+import { forTerminal } from '../../shared/text-safety.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -43,6 +45,18 @@ Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named
 (else --base-url) only; FOLIOSCOPE_DATA_DIR.`;
 
 class UsageError extends Error {}
+
+/**
+ * The date options of a command, checked as the contract checks them (a real calendar day,
+ * a range that does not end before it starts) before anything is read or written.
+ */
+function checkDateOptions(v: { date?: string | undefined; from?: string | undefined; to?: string | undefined }, usage: string): void {
+  for (const name of ['date', 'from', 'to'] as const) {
+    const value = v[name];
+    if (value !== undefined && isoDateToUtcMs(value) === null) throw new UsageError(`--${name} ${forTerminal(value.slice(0, 40))} is not a date: use a real calendar day, YYYY-MM-DD.\n\n${usage}`);
+  }
+  if (v.from && v.to && v.from > v.to) throw new UsageError(`--to ${v.to} is before --from ${v.from}.\n\n${usage}`);
+}
 
 interface Globals {
   dataDir: string;
@@ -167,12 +181,14 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
         if (!address) throw new UsageError(usage);
         if (!p.values.chains) throw new UsageError(`--chains is required.\n\n${usage}`);
         const w = await call(core, 'wallets.add', { address, chains: list(p.values.chains), ...(p.values.label && { label: p.values.label }), ...(p.values.tags && { tags: list(p.values.tags) }) });
-        console.log(`Watching ${w.address} on ${w.chains.join(', ')}${w.label ? ` as "${w.label}"` : ''}.`);
+        console.log(forTerminal(`Watching ${w.address} on ${w.chains.join(', ')}${w.label ? ` as "${w.label}"` : ''}.`));
       } else if (sub === 'list') {
         const wallets = await call(core, 'wallets.list');
-        if (p.values.json) console.log(JSON.stringify(wallets, null, 2));
+        // JSON escapes C0 controls itself; C1 and direction controls are escaped too (still valid JSON).
+        if (p.values.json) console.log(JSON.stringify(wallets, null, 2).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
         else if (!wallets.length) console.log('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
-        else for (const w of wallets) console.log(`${w.address}  ${w.chains.join(',').padEnd(16)}  ${w.label}${w.tags.length ? `  [${w.tags.join(', ')}]` : ''}`);
+        // Labels and tags are shown neutralised: no escape sequence or direction change reaches the terminal.
+        else for (const w of wallets) console.log(forTerminal(`${w.address}  ${w.chains.join(',').padEnd(16)}  ${w.label}${w.tags.length ? `  [${w.tags.join(', ')}]` : ''}`));
       } else if (sub === 'remove') {
         if (!address) throw new UsageError(usage);
         if (!(await call(core, 'wallets.remove', { address, purge: p.values.purge ?? false }))) throw new Error(`${address} is not a watched wallet.`);
@@ -199,6 +215,7 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
     if (v.date && (v.from || v.to)) throw new UsageError(`Use --date or --from/--to, not both.\n\n${usage}`);
     if ((v.from === undefined) !== (v.to === undefined)) throw new UsageError(`--from and --to go together.\n\n${usage}`);
     if (v.every && !['day', 'week', 'month'].includes(v.every)) throw new UsageError('--every is day, week or month');
+    checkDateOptions(v, usage);
     await withCore(g, async (core) => {
       const wallets: Array<{ address: string }> = v.wallet ? [{ address: v.wallet }] : await call(core, 'wallets.list');
       if (!wallets.length) throw new Error('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
@@ -215,7 +232,8 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
       }
       const finished = await waitForJobs(core, jobs);
       const failed = finished.filter((j) => j.state !== 'done');
-      for (const j of finished) console.log(`${j.state === 'done' ? 'ok    ' : 'FAILED'}  ${j.label}${j.state === 'done' ? ` (${j.done}${j.total !== null ? `/${j.total}` : ''})` : `: ${j.error?.message ?? j.state}`}`);
+      // Labels and the service's error text are shown neutralised (terminal escapes, bidi controls).
+      for (const j of finished) console.log(forTerminal(`${j.state === 'done' ? 'ok    ' : 'FAILED'}  ${j.label}${j.state === 'done' ? ` (${j.done}${j.total !== null ? `/${j.total}` : ''})` : `: ${j.error?.message ?? j.state}`}`));
       if (failed.length) throw new Error(`${failed.length} of ${finished.length} sync jobs failed.`);
     });
   },
@@ -233,6 +251,7 @@ Reports are built from the local cache only. --date defaults to the newest cache
   const v = p.values;
   if (kind !== 'csv' && kind !== 'pdf') throw new UsageError(usage);
   if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
+  checkDateOptions(v, usage);
   if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? '')) throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
   const out = resolvePath(v.out);
   await withCore(g, async (core) => {
@@ -293,7 +312,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     (err: unknown) => {
       const message = (err as Error).message ?? String(err);
       // One line for a failure; usage errors print their usage below it.
-      console.error(`folioscope: ${message}`);
+      // Each line neutralised: an error can quote the service or a label.
+      console.error(`folioscope: ${message.split('\n').map(forTerminal).join('\n')}`);
       process.exitCode = err instanceof UsageError ? 2 : 1;
     },
   );

@@ -1,4 +1,5 @@
 import type { JobInfo } from '../../shared/model.ts';
+import { forTerminal } from '../../shared/text-safety.ts';
 
 /**
  * A progress bar on a terminal (stderr), one line redrawn in place; nothing when stderr is
@@ -14,7 +15,7 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
       const ratio = known ? Math.min(1, info.done / info.total!) : 0;
       const bar = known ? '█'.repeat(Math.round(ratio * width)).padEnd(width, '░') : '·'.repeat(width);
       const count = known ? `${info.done}/${info.total}` : `${info.done}`;
-      const line = `${bar} ${count} ${info.label} — ${info.phase}`.slice(0, (stream.columns ?? 100) - 1);
+      const line = forTerminal(`${bar} ${count} ${info.label} — ${info.phase}`).slice(0, (stream.columns ?? 100) - 1);
       stream.write(`\r\x1b[2K${line}`);
       drawn = true;
     },

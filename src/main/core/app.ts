@@ -4,11 +4,12 @@ import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
+import { checkKey } from './secrets/key-check.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
 import { timelinePage } from './store/queries/timeline.ts';
-import { getSettings, updateSettings } from './store/settings.ts';
+import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
@@ -122,15 +123,23 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }),
     'app.connect': async ({ baseUrl, key, sessionOnly }) => {
       const url = normaliseBaseUrl(baseUrl);
+      // One cheap request checks the key (the new one, else the one already kept for this
+      // service) before anything changes: a refused key changes nothing and says so.
+      const candidate = key ? Secrets.checkFormat(key) : await secrets.get(url);
+      const keyCheck = await checkKey(url, candidate);
+      if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
       if (key) await secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
       await switchTo(url);
-      return handlers['app.info'](undefined);
+      return { ...(await handlers['app.info'](undefined)), keyCheck };
     },
     'app.useDemo': async () => {
       if (profile.mode !== 'demo') await switchTo(null);
       return handlers['app.info'](undefined);
     },
-    'settings.get': () => ({ ...getSettings(profile.db), baseUrl: profile.mode === 'live' ? profile.baseUrl : null }),
+    'settings.get': () => {
+      const { settings, notices } = readSettings(profile.db);
+      return { ...settings, baseUrl: profile.mode === 'live' ? profile.baseUrl : null, notices };
+    },
     'settings.update': (changes) => {
       const next = updateSettings(profile.db, changes);
       changed('settings');

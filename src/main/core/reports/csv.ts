@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { forCsv } from '../../../shared/text-safety.ts';
 
 /**
  * RFC 4180 CSV: CRLF line ends, fields quoted when they hold a quote, comma, CR or LF, quotes
@@ -10,15 +11,18 @@ import type { Writable } from 'node:stream';
 export type Cell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** Anything that needs work: a formula start, or a character that needs quoting. */
-const SPECIAL = /^[=+\-@\t\r]|[",\r\n]/;
+/**
+ * Anything that needs work: a formula start, a character that needs quoting, or one that
+ * could reorder or hide neighbouring text (shared/text-safety.ts), shown as a visible escape.
+ */
+const SPECIAL = /^[=+\-@\t\r]|[",\r\n\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/;
 
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? numberText(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (!SPECIAL.test(value)) return value; // the common case: one test, no copy
-  let text = value;
+  let text = forCsv(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
 import { isAtRisk } from '../../../shared/risk.ts';
 import type { Database } from '../store/db.ts';
@@ -29,7 +30,11 @@ const words = (s: string | null | undefined) => (s ?? '-').replace(/_/g, ' ');
 
 /** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
 export function pdfText(s: string): string {
+  // Controls and direction overrides from the service or a label show as <U+…>, not as "?".
   return s
+    .split('\n')
+    .map(visibleText)
+    .join('\n')
     .replace(/[\u2212\u2012\u2013]/g, '-')
     .replace(/\u2192/g, '->')
     .replace(/\u00a0|\u202f/g, ' ')

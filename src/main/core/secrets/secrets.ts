@@ -66,9 +66,7 @@ export class Secrets {
    * is unavailable) it is kept in memory until the app quits.
    */
   async set(baseUrl: string, key: string, options: { sessionOnly?: boolean } = {}): Promise<KeyStatus> {
-    const clean = key.trim();
-    if (!clean) throw new Error('The access key is empty.');
-    if (/\s/.test(clean) || clean.length > 4096) throw new Error('The access key contains spaces or is too long; paste it exactly as issued.');
+    const clean = Secrets.checkFormat(key);
     const account = this.account(baseUrl);
     if (options.sessionOnly) {
       this.session.set(account, clean);
@@ -78,6 +76,14 @@ export class Secrets {
       this.keychainProblem = null;
     }
     return this.status(baseUrl);
+  }
+
+  /** The key as it will be kept (trimmed), or an error saying what is wrong with it. */
+  static checkFormat(key: string): string {
+    const clean = key.trim();
+    if (!clean) throw new Error('The access key is empty.');
+    if (/\s/.test(clean) || clean.length > 4096) throw new Error('The access key contains spaces or is too long; paste it exactly as issued.');
+    return clean;
   }
 
   async clear(baseUrl: string): Promise<KeyStatus> {

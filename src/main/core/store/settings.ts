@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database } from './db.ts';
+import { isSupportedLocale } from '../../../shared/locale.ts';
 
 /**
  * App settings kept in the cache. The access key is not a setting: it lives in the OS
@@ -9,7 +10,7 @@ export const settingsSchema = z.strictObject({
   baseUrl: z.string().url().nullable(),
   chains: z.array(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/)).min(1),
   theme: z.enum(['system', 'light', 'dark']),
-  locale: z.string().min(2).max(35).nullable(),
+  locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports').nullable(),
   transactionPageSize: z.number().int().min(10).max(1000),
 });
 
@@ -24,13 +25,32 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 export function getSettings(db: Database): Settings {
+  return readSettings(db).settings;
+}
+
+/**
+ * The stored settings, each checked on its own: one that no longer validates (an older
+ * app's, a locale this system lacks, a hand-edited file) is ignored, its default used, and
+ * a notice says so; the others still apply.
+ */
+export function readSettings(db: Database): { settings: Settings; notices: string[] } {
   const rows = db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>;
-  const stored: Record<string, unknown> = {};
-  for (const r of rows) if (r.key in DEFAULT_SETTINGS) stored[r.key] = JSON.parse(r.value);
-  // A value that no longer validates (an older app's) falls back to the default.
-  const merged = { ...DEFAULT_SETTINGS, ...stored };
-  const parsed = settingsSchema.safeParse(merged);
-  return parsed.success ? parsed.data : DEFAULT_SETTINGS;
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  const notices: string[] = [];
+  for (const r of rows) {
+    if (!Object.hasOwn(DEFAULT_SETTINGS, r.key)) continue;
+    const key = r.key as keyof Settings;
+    let value: unknown;
+    try {
+      value = JSON.parse(r.value);
+    } catch {
+      value = Symbol('unreadable');
+    }
+    const parsed = settingsSchema.shape[key].safeParse(value);
+    if (parsed.success) (settings as Record<string, unknown>)[key] = parsed.data;
+    else notices.push(`The saved ${key} setting (${JSON.stringify(typeof value === 'symbol' ? r.value : value)?.slice(0, 40)}) is not valid here and was ignored; the default is used. Choose it again in Settings.`);
+  }
+  return { settings, notices };
 }
 
 export function updateSettings(db: Database, changes: Partial<Settings>): Settings {

@@ -1,6 +1,7 @@
 import type { Database } from './db.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
 import type { Wallet, WalletInput } from '../../../shared/model.ts';
+import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 export type { Wallet, WalletInput };
 
 
@@ -24,12 +25,19 @@ const fromRow = (r: WalletRow): Wallet => ({
 function cleanLabel(label: string | undefined): string {
   const l = (label ?? '').trim();
   if (l.length > 80) throw new ValidationError('label', 'The label is too long (at most 80 characters).');
+  // Controls and direction overrides could hide or reorder the text shown beside a label.
+  const problem = unsafeCharsProblem(l);
+  if (problem) throw new ValidationError('label', `The label ${problem}.`);
   return l;
 }
 
 function cleanTags(tags: readonly string[] | undefined): string[] {
   const out = [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
-  for (const t of out) if (t.length > 32) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}…" is too long (at most 32 characters).`);
+  for (const t of out) {
+    const problem = unsafeCharsProblem(t);
+    if (problem) throw new ValidationError('tags', `A tag ${problem}.`);
+    if (t.length > 32) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}…" is too long (at most 32 characters).`);
+  }
   return out;
 }
 

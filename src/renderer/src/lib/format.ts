@@ -2,10 +2,14 @@
  * Numbers and dates for the user's locale (Intl). Missing values show as "—", never 0.
  * NAV is in USD (docs/service.md); quantities keep up to 6 decimals, as tokens need.
  */
+import { visibleText } from '../../../shared/text-safety.ts';
+import { isSupportedLocale } from '../../../shared/locale.ts';
+
 let locale: string | undefined;
 
 export function setLocale(l: string | null | undefined): void {
-  locale = l ?? undefined;
+  // A locale the runtime refuses would make every formatter throw: fall back to the default.
+  locale = l && isSupportedLocale(l) ? l : undefined;
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
@@ -92,5 +96,14 @@ export function shortAddress(a: string | null | undefined): string {
 
 export function label(s: string | null | undefined): string {
   if (!s) return DASH;
-  return s.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  return visibleText(s.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
+}
+
+/**
+ * Text from the service or a label, for display: controls and direction overrides shown as
+ * visible escapes (<U+202E>), so they can neither hide nor reorder what sits beside them.
+ * Put it in a <bdi> where it sits next to other text.
+ */
+export function safe(s: string | null | undefined, fallback = ''): string {
+  return s ? visibleText(s) : fallback;
 }

@@ -87,7 +87,7 @@ export class SyncEngine {
         }),
       );
       return [...new Set(asOf)];
-    }, w.address);
+    }, w.address, { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}` });
   }
 
   /** Fills missing dates of a range at a step; dates already cached are skipped unless refresh. */
@@ -105,7 +105,7 @@ export class SyncEngine {
       ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
       await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }));
       return { fetched: units.length, skipped };
-    }, w.address);
+    }, w.address, { key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}` });
   }
 
   /** Incremental transactions of a wallet on its chains. */
@@ -134,7 +134,7 @@ export class SyncEngine {
         );
       }
       return results;
-    }, w.address);
+    }, w.address, { key: `transactions|${w.address}|${chains.join(',')}` });
   }
 
   /** Positions at a date and transactions, for one wallet or all of them. */

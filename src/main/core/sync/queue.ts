@@ -6,6 +6,9 @@ export type { JobKind, JobState, JobInfo };
 
 
 
+/** Finished jobs kept for the job list (the newest). */
+export const KEEP_FINISHED = 100;
+
 export interface JobContext {
   signal: AbortSignal;
   progress(update: { done?: number; total?: number | null; phase?: string }): void;
@@ -26,7 +29,7 @@ export interface QueueEvents extends Record<string, unknown> {
  * UI can show; the job's own steps are what keep the cache consistent.
  */
 export class JobQueue extends Emitter<QueueEvents> {
-  private readonly jobs = new Map<string, { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void }>();
+  private readonly jobs = new Map<string, { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void; result: Promise<unknown>; key: string | null }>();
   private readonly waiting: string[] = [];
   private readonly settling = new Set<Promise<unknown>>();
   private running = 0;
@@ -36,7 +39,17 @@ export class JobQueue extends Emitter<QueueEvents> {
     super();
   }
 
-  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null = null): Job<T> {
+  /**
+   * Adds a job. With a `key` (what the job will fetch), a request identical to one already
+   * queued or running joins that job instead of making another: 500 identical clicks are one
+   * sync, not 500 syncs writing the same snapshots.
+   */
+  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null = null, options: { key?: string } = {}): Job<T> {
+    if (options.key !== undefined) {
+      for (const j of this.jobs.values()) {
+        if (j.key === options.key && (j.info.state === 'queued' || j.info.state === 'running')) return { info: j.info, result: j.result as Promise<T> };
+      }
+    }
     const id = `job-${++this.seq}`;
     const abort = new AbortController();
     const info: JobInfo = { id, kind, label, wallet, state: 'queued', phase: 'waiting', done: 0, total: null, error: null, queuedAt: new Date().toISOString(), finishedAt: null };
@@ -86,10 +99,11 @@ export class JobQueue extends Emitter<QueueEvents> {
           info.finishedAt = new Date().toISOString();
           this.running--;
           this.emit('progress', { ...info });
+          this.prune();
           this.next();
         });
     };
-    this.jobs.set(id, { info, abort, start, reject });
+    this.jobs.set(id, { info, abort, start, reject, result, key: options.key ?? null });
     this.waiting.push(id);
     this.emit('progress', { ...info });
     this.next();
@@ -115,8 +129,15 @@ export class JobQueue extends Emitter<QueueEvents> {
       job.info.finishedAt = new Date().toISOString();
       this.emit('progress', { ...job.info });
       job.reject(new CancelledError(job.info.label));
+      this.prune();
     }
     return true;
+  }
+
+  /** Finished jobs beyond the newest KEEP_FINISHED are forgotten, so the list cannot grow without end. */
+  private prune(): void {
+    const finished = [...this.jobs.values()].filter((j) => j.info.finishedAt !== null);
+    for (const j of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED))) this.jobs.delete(j.info.id);
   }
 
   cancelAll(): void {

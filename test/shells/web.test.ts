@@ -37,7 +37,7 @@ function raw(path: string, o: { method?: string; headers?: Record<string, string
 
 const auth = () => ({ 'X-Folio-Token': shell.token });
 const api = (op: string, input: unknown, headers: Record<string, string> = {}) =>
-  raw(`/api/${op}`, { method: 'POST', body: JSON.stringify(input), headers: { 'Content-Type': 'application/json', Origin: shell.origin, Cookie: `folio_token=${shell.token}`, ...headers } });
+  raw(`/api/${op}`, { method: 'POST', body: JSON.stringify(input), headers: { 'Content-Type': 'application/json', Origin: shell.origin, Cookie: `folio_token_${shell.port}=${shell.token}`, ...headers } });
 
 describe('web shell: the gate', () => {
   it('listens on 127.0.0.1 and prints a URL with its token', () => {
@@ -56,8 +56,8 @@ describe('web shell: the gate', () => {
     const first = await raw(`/?token=${shell.token}`);
     expect(first.status).toBe(303);
     expect(first.headers['location']).toBe('/');
-    expect(String(first.headers['set-cookie'])).toMatch(/folio_token=.*HttpOnly; SameSite=Strict/);
-    const page = await raw('/', { headers: { Cookie: `folio_token=${shell.token}` } });
+    expect(String(first.headers['set-cookie'])).toMatch(new RegExp(`folio_token_${shell.port}=.*HttpOnly; SameSite=Strict`));
+    const page = await raw('/', { headers: { Cookie: `folio_token_${shell.port}=${shell.token}` } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<div id="app">');
     expect(page.headers['content-security-policy']).toMatch(/default-src 'self'; script-src 'self'/);
@@ -69,7 +69,7 @@ describe('web shell: the gate', () => {
     expect((await raw('/', { headers: { ...auth(), Host: `evil.example:${shell.port}` } })).status).toBe(421);
     expect((await api('wallets.list', {}, { Origin: 'https://evil.example' })).status).toBe(403);
     // A cross-site form post carries no custom header and a foreign or no Origin.
-    expect((await raw('/api/wallets.list', { method: 'POST', headers: { Cookie: `folio_token=${shell.token}` } })).status).toBe(403);
+    expect((await raw('/api/wallets.list', { method: 'POST', headers: { Cookie: `folio_token_${shell.port}=${shell.token}` } })).status).toBe(403);
   });
 
   it('does not serve files outside the renderer folder', async () => {

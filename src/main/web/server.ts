@@ -6,7 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/app.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
-import { allowedHosts, allowedOrigins, cookieValue, sameToken, TOKEN_COOKIE } from './security.ts';
+import { allowedHosts, allowedOrigins, cookieValue, safeDecode, sameToken, tokenCookieName } from './security.ts';
 
 /**
  * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines
@@ -22,8 +22,11 @@ export interface WebShell {
 }
 
 const MAX_BODY = 1024 * 1024;
+/** Bytes an event stream may hold unsent; a client that falls further behind is dropped. */
+const MAX_EVENT_BACKLOG = 1024 * 1024;
 
-export async function startWebShell(o: { core: Core; rendererDir: string; port?: number; token?: string }): Promise<WebShell> {
+export async function startWebShell(o: { core: Core; rendererDir: string; port?: number; token?: string; maxEventBacklog?: number }): Promise<WebShell> {
+  const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
   const token = o.token ?? randomBytes(24).toString('base64url');
   const root = resolve(o.rendererDir);
   if (!existsSync(join(root, 'index.html'))) {
@@ -55,40 +58,57 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins(port).has(origin)) return send(res, 403, 'text/plain', 'Origin not allowed');
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const given = url.searchParams.get('token') ?? headerValue(req, 'x-folio-token') ?? cookieValue(req.headers.cookie, TOKEN_COOKIE);
+    const given = url.searchParams.get('token') ?? headerValue(req, 'x-folio-token') ?? cookieValue(req.headers.cookie, tokenCookieName(port));
     if (!sameToken(given, token)) return send(res, 401, 'text/plain', 'Missing or wrong token: open the URL the server printed.');
 
     if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
       // Trade the token in the URL for a strict cookie, and drop it from the address bar.
-      res.setHeader('Set-Cookie', `${TOKEN_COOKIE}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader('Set-Cookie', `${tokenCookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
       url.searchParams.delete('token');
       res.setHeader('Location', url.pathname + (url.search || '') + url.hash);
       return send(res, 303, 'text/plain', 'See Other');
     }
 
+    const path = safeDecode(url.pathname);
+    if (path === null) return send(res, 400, 'text/plain', 'Malformed path: a % escape is not valid.');
     if (url.pathname === '/api/events' && req.method === 'GET') return openStream(res);
-    if (url.pathname.startsWith('/api/download/') && req.method === 'GET') return download(decodeURIComponent(url.pathname.slice('/api/download/'.length)), res);
+    if (url.pathname.startsWith('/api/download/') && req.method === 'GET') return download(path.slice('/api/download/'.length), res);
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
       // A browser's cross-site POST carries an Origin; ours must carry this one.
       if (origin === undefined && !headerValue(req, 'x-folio-token')) return send(res, 403, 'text/plain', 'Origin required');
       const body = await readBody(req);
-      if (body === null) return send(res, 413, 'text/plain', 'Request too large');
+      if (body === null) return tooLarge(req, res);
       let input: unknown;
       try {
         input = body.length ? JSON.parse(body) : undefined;
       } catch {
         return send(res, 400, 'application/json', JSON.stringify({ ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } }));
       }
-      const result = await o.core.dispatch(decodeURIComponent(url.pathname.slice('/api/'.length)), input);
+      const result = await o.core.dispatch(path.slice('/api/'.length), input);
       return send(res, 200, 'application/json', JSON.stringify(result));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
-    return serveFile(url.pathname, res);
+    return serveFile(path, res);
   }
 
-  function serveFile(pathname: string, res: ServerResponse): void {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '');
+  /**
+   * 413 sent whole before the connection closes: the rest of the body is read and dropped
+   * (up to a bound) rather than reset, so the client sees the answer and not an error.
+   */
+  function tooLarge(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('Connection', 'close');
+    send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
+    let drained = 0;
+    req.on('data', (c: Buffer) => {
+      drained += c.length;
+      if (drained > 16 * MAX_BODY) req.destroy();
+    });
+    req.resume();
+  }
+
+  function serveFile(decodedPath: string, res: ServerResponse): void {
+    const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
     const file = normalize(join(root, rel));
     // Single-page app: unknown paths without an extension get the index.
     const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
@@ -123,15 +143,22 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     res.on('close', () => streams.delete(res));
   }
 
-  const unsubscribers = EVENT_NAMES.map((name) =>
-    o.core.on(name, (payload) => {
-      const frame = `event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`;
-      for (const s of streams) s.write(frame);
-    }),
-  );
-  const heartbeat = setInterval(() => {
-    for (const s of streams) s.write(': keep-alive\n\n');
-  }, 15_000);
+  /**
+   * Writes to every stream; one whose unsent backlog passes the bound (a client that does
+   * not read) is dropped, so a slow client costs bounded memory. EventSource reconnects,
+   * and the renderer reloads what changed.
+   */
+  function broadcast(frame: string): void {
+    for (const s of streams) {
+      if (s.writableLength + frame.length > maxBacklog) {
+        streams.delete(s);
+        s.destroy();
+      } else s.write(frame);
+    }
+  }
+
+  const unsubscribers = EVENT_NAMES.map((name) => o.core.on(name, (payload) => broadcast(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)));
+  const heartbeat = setInterval(() => broadcast(': keep-alive\n\n'), 15_000);
   heartbeat.unref();
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -161,17 +188,23 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
+/** The body as text, or null when it is larger than MAX_BODY (declared or as sent). */
 function readBody(req: IncomingMessage): Promise<string | null> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
       if (size > MAX_BODY) {
+        // Stop keeping it; the caller answers 413 and drains the rest.
+        req.off('data', onData);
+        chunks.length = 0;
         resolvePromise(null);
-        req.destroy();
       } else chunks.push(c);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolvePromise(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });

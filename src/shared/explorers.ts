@@ -25,11 +25,20 @@ export function explorerAddressUrl(chain: string, address: string): string | nul
 
 /** Whether a URL may be opened externally: https, an allowed explorer, no credentials. */
 export function isAllowedExternalUrl(raw: string): boolean {
+  return allowedExternalUrl(raw) !== null;
+}
+
+/**
+ * The URL to open, serialised from what was checked, or null when it is not allowed. The
+ * original string must never be passed on: `https://etherscan.io\@evil.com` parses here as
+ * etherscan.io but another parser (the OS, a browser) may read it as evil.com.
+ */
+export function allowedExternalUrl(raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return false;
+    return null;
   }
-  return url.protocol === 'https:' && ALLOWED_HOSTS.has(url.host) && !url.username && !url.password;
+  return url.protocol === 'https:' && ALLOWED_HOSTS.has(url.host) && !url.username && !url.password ? url.href : null;
 }

@@ -1,5 +1,5 @@
 import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type OutputOf, type ParsedInputOf, type PositionsResult, type TimelineFacets, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
-import { isAllowedExternalUrl } from '../../shared/explorers.ts';
+import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
@@ -203,9 +203,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'export.start': (req) =>
       startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
     'shell.openExternal': async ({ url }) => {
-      if (!isAllowedExternalUrl(url)) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
+      const checked = allowedExternalUrl(url);
+      if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
       if (!o.openExternal) return false;
-      await o.openExternal(url);
+      // The serialised parsed URL, never the string as given.
+      await o.openExternal(checked);
       return true;
     },
   };

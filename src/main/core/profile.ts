@@ -30,7 +30,7 @@ export function readAppConfig(dataDir: string): AppConfig {
 }
 
 export function writeAppConfig(dataDir: string, config: AppConfig): void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Write then rename, so a crash never leaves half a file.
   const tmp = join(dataDir, `app.json.${process.pid}.tmp`);
   writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { BrowserWindow, nativeTheme, session, shell } from 'electron';
-import { isAllowedExternalUrl } from '../../shared/explorers.ts';
+import { allowedExternalUrl } from '../../shared/explorers.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { APP_ENTRY, isAppUrl } from './security.ts';
 
@@ -39,7 +39,9 @@ export function createMainWindow(o: { preload: string; devServerUrl?: string }):
 
   const contents = win.webContents;
   contents.setWindowOpenHandler(({ url }) => {
-    if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+    // The serialised parsed URL, never the string as given (see allowedExternalUrl).
+    const checked = allowedExternalUrl(url);
+    if (checked) void shell.openExternal(checked);
     return { action: 'deny' };
   });
   contents.on('will-navigate', (event, url) => {

@@ -44,7 +44,7 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
     if (!chosen) return null; // the user cancelled the dialog
     path = chosen;
   } else {
-    mkdirSync(target.downloadsDir, { recursive: true });
+    mkdirSync(target.downloadsDir, { recursive: true, mode: 0o700 });
     downloadId = randomBytes(12).toString('base64url');
     path = join(target.downloadsDir, `${downloadId}-${fileName}`);
   }

@@ -9,7 +9,8 @@ import type { Writable } from 'node:stream';
  */
 export async function writeAtomically<T>(path: string, write: (out: Writable) => Promise<T>): Promise<T> {
   const partial = `${path}.partial`;
-  const out = createWriteStream(partial);
+  // Owner-only on POSIX: a report lists the user's holdings.
+  const out = createWriteStream(partial, { mode: 0o600 });
   // A folder that does not exist or cannot be written fails here, clearly, before any work.
   try {
     await once(out, 'open');

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 
@@ -25,7 +25,7 @@ export function schemaVersion(db: Database): number {
  * migrations in one transaction, so a failed migration leaves the previous version.
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:' && !options.readonly) ownerOnlyFile(path);
   const db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
   try {
     const found = schemaVersion(db);
@@ -43,6 +43,22 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/**
+ * The cache holds the user's wallets and history: readable by its owner only on POSIX. The
+ * folder is created 0700 and the file 0600 before SQLite opens it, and SQLite gives its
+ * -wal and -shm files the database file's mode. A file left by an older version is narrowed.
+ */
+function ownerOnlyFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  } catch {
+    // Not ours to change (another owner, a read-only folder): SQLite's own error says more.
   }
 }
 

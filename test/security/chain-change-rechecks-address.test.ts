@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../../src/main/core/app.ts';
+import { tempDir } from '../support/store.ts';
+
+/** Finding: changing a wallet's chains did not re-check its address against them. */
+describe('a chain change re-validates the address', () => {
+  it('a non-EVM address cannot be moved onto an EVM chain; nothing changes', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    try {
+      const btc = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+      await core.call('wallets.add', { address: btc, chains: ['btc'] });
+      const r = await core.dispatch('wallets.update', { address: btc, chains: ['btc', 'eth'] });
+      expect(r).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
+      expect((await core.call('wallets.list', undefined))[0]!.chains).toEqual(['btc']);
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -16,4 +16,18 @@ describe('a chain change re-validates the address', () => {
       await core.close();
     }
   });
+
+  it('an address kept as written for a non-EVM chain is re-checked in its EVM form; nothing changes', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    try {
+      const mixed = '0xAbCdEf0123456789aBcDeF0123456789AbCdEf01';
+      await core.call('wallets.add', { address: mixed, chains: ['tron'] });
+      const r = await core.dispatch('wallets.update', { address: mixed, chains: ['eth'] });
+      expect(r).toMatchObject({ ok: false, error: { kind: 'validation', field: 'chains' } });
+      expect(r.ok || r.error.message).toContain(mixed.toLowerCase());
+      expect(await core.call('wallets.list', undefined)).toMatchObject([{ address: mixed, chains: ['tron'] }]);
+    } finally {
+      await core.close();
+    }
+  });
 });

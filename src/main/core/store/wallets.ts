@@ -61,7 +61,12 @@ export function updateWallet(db: Database, address: string, changes: { label?: s
   const current = getWallet(db, address);
   if (!current) throw new ValidationError('address', `${address} is not a watched wallet.`);
   const chains = changes.chains ? normaliseChains(changes.chains) : current.chains;
-  normaliseAddress(current.address, chains);
+  // The address is re-checked against the new chains, canonical form included: a mixed-case
+  // 0x address kept as-is for a non-EVM chain would be sent and matched wrongly on an EVM one.
+  const canonical = normaliseAddress(current.address, chains);
+  if (canonical !== current.address) {
+    throw new ValidationError('chains', `On ${chains.join(', ')} this address is written ${canonical}; remove the wallet and add it again on these chains.`);
+  }
   const next: Wallet = {
     ...current,
     label: changes.label !== undefined ? cleanLabel(changes.label) : current.label,

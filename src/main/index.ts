@@ -3,6 +3,7 @@ import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
 import { bindIpc } from './electron/ipc.ts';
+import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
@@ -20,7 +21,8 @@ async function start(): Promise<void> {
   denyAllPermissions();
   enforceContentSecurityPolicy();
   serveRenderer(join(import.meta.dirname, '../renderer'));
-  core = await createCore({
+  // A damaged or unwritable cache: offer read-only, move aside, another folder (not quit).
+  core = await openCoreWithChoices({
     dataDir: app.getPath('userData'),
     shell: 'electron',
     version: app.getVersion(),
@@ -33,7 +35,8 @@ async function start(): Promise<void> {
       const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return result.canceled || !result.filePath ? null : result.filePath;
     },
-  });
+  }, createCore, electronStartupDialogs(dialog));
+  if (!core) return app.quit();
   bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
   win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
   win.on('closed', () => (win = null));

@@ -84,6 +84,8 @@ export interface AppInfo {
   databaseFile: string;
   chains: string[];
   shell: 'electron' | 'web' | 'cli';
+  /** The cache was opened read-only (damaged or unwritable): viewing and exports only. */
+  cacheReadOnly?: boolean;
 }
 
 /** What connecting learned of the key: checked with one cheap request before "Connected". */

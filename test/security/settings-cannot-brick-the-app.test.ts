@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { date, setLocale, usd } from '../../src/renderer/src/lib/format.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -42,12 +41,4 @@ describe('settings are validated against what the platform supports', () => {
     }
   });
 
-  it('the renderer\'s formatting never throws on a locale the runtime refuses', () => {
-    setLocale('xx-invalid-!!');
-    expect(usd(12.5)).toBe(new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(12.5));
-    expect(date('2025-06-01')).toMatch(/2025/);
-    setLocale('en_US');
-    expect(() => usd(1)).not.toThrow();
-    setLocale(null);
-  });
 });

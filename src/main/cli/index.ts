@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
 import { createCore, type Core } from '../core/app.ts';
 import { defaultDataDir } from '../core/paths.ts';
-import { normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
+import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
+import { CacheProblemError } from '../core/store/db.ts';
+import { moveCacheAside } from '../core/store/recovery.ts';
 import { Secrets } from '../core/secrets/secrets.ts';
 import { systemKeychain } from '../core/secrets/keychain.ts';
 import { startWebShell } from '../web/server.ts';
@@ -35,10 +37,12 @@ Commands:
   wallet    watch wallets (add | list | remove)
   sync      fetch positions and transactions into the cache
   export    write CSV or PDF reports from the cache (works offline)
+  cache     move a damaged cache aside and start a new one (move-aside)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
   --base-url URL   the service to use; without one (and none saved), demo mode
+  --read-only      open the cache read-only (a damaged or unwritable one): view and export
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
@@ -61,6 +65,7 @@ function checkDateOptions(v: { date?: string | undefined; from?: string | undefi
 interface Globals {
   dataDir: string;
   baseUrl: string | undefined;
+  readOnly: boolean;
 }
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
@@ -78,7 +83,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 }
 
 async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>): Promise<T> {
-  const core = await createCore({ dataDir: g.dataDir, shell: 'cli', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }) });
+  const core = await createCore({ dataDir: g.dataDir, shell: 'cli', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }), ...(g.readOnly && { readOnlyCache: true }) });
   try {
     return await fn(core);
   } finally {
@@ -118,6 +123,21 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
 
 const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = {
   export: (g, args) => exportCommand(g, args),
+
+  async cache(g, args) {
+    const usage = `Usage: folioscope cache move-aside
+  move-aside   renames the current cache (damaged or not) to <file>.damaged-<time>, with its
+               -wal and -shm, and starts a new one with the wallets and settings that can
+               still be read from it; sync then rebuilds the history. Nothing is deleted.`;
+    const p = parse(args, {}, usage);
+    if (!p) return;
+    if (p.positionals[0] !== 'move-aside') throw new UsageError(usage);
+    const configured = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
+    const file = databaseFileFor(g.dataDir, configured ? normaliseBaseUrl(configured) : null);
+    if (!existsSync(file)) throw new Error(`There is no cache at ${file} to move aside.`);
+    const { movedTo, walletsRecovered } = moveCacheAside(file);
+    console.log(`Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`);
+  },
   async sim(_g, args) {
     await runSimCli(args);
   },
@@ -128,7 +148,7 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
     if (!p) return;
     const port = p.values.port === undefined ? 0 : Number(p.values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
-    const core = await createCore({ dataDir: g.dataDir, shell: 'web', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }) });
+    const core = await createCore({ dataDir: g.dataDir, shell: 'web', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }), ...(g.readOnly && { readOnlyCache: true }) });
     const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
     const info = await call(core, 'app.info');
     console.log(shell.url);
@@ -276,7 +296,7 @@ Reports are built from the local cache only. --date defaults to the newest cache
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined };
+  const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined, readOnly: false };
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -285,7 +305,8 @@ export async function main(argv: string[]): Promise<number> {
       if (!value) throw new UsageError(`${a} needs a value`);
       if (a === '--data-dir') globals.dataDir = value;
       else globals.baseUrl = value;
-    } else if (a.startsWith('--data-dir=')) globals.dataDir = a.slice('--data-dir='.length);
+    } else if (a === '--read-only') globals.readOnly = true;
+    else if (a.startsWith('--data-dir=')) globals.dataDir = a.slice('--data-dir='.length);
     else if (a.startsWith('--base-url=')) globals.baseUrl = a.slice('--base-url='.length);
     else rest.push(a);
   }
@@ -310,7 +331,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       if (code !== 0) process.exitCode = code;
     },
     (err: unknown) => {
-      const message = (err as Error).message ?? String(err);
+      let message = (err as Error).message ?? String(err);
+      if (err instanceof CacheProblemError) {
+        message += `\n  read-only:   folioscope --read-only ... (view and export; nothing is written)\n  rebuild:     folioscope cache move-aside, then folioscope sync\n  elsewhere:   folioscope --data-dir DIR ...`;
+      }
       // One line for a failure; usage errors print their usage below it.
       // Each line neutralised: an error can quote the service or a label.
       console.error(`folioscope: ${message.split('\n').map(forTerminal).join('\n')}`);

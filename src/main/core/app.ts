@@ -36,6 +36,8 @@ export interface CoreOptions {
   demo?: Partial<SimulatorOptions>;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
+  /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
+  readOnlyCache?: boolean;
   /** Asks where to save an export (the Electron shell's save dialog); without it, exports are downloads. */
   chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf') => Promise<string | null>;
 }
@@ -66,7 +68,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   });
   const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
-  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined), ...(o.demo && { demo: o.demo }) });
+  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined), ...(o.demo && { demo: o.demo }), ...(o.readOnlyCache && { readOnly: true }) });
   let unsubscribe = wire(profile);
 
   /** Forwards job progress, and says what data changed when a job finishes. */
@@ -120,6 +122,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       databaseFile: profile.databaseFile,
       chains: getSettings(profile.db).chains,
       shell: o.shell,
+      cacheReadOnly: profile.readOnly,
     }),
     'app.connect': async ({ baseUrl, key, sessionOnly }) => {
       const url = normaliseBaseUrl(baseUrl);
@@ -221,6 +224,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     async dispatch(op, input) {
       if (!Object.hasOwn(CONTRACT, op)) return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
       const name = op as OperationName;
+      if (profile.readOnly && WRITES.has(name)) {
+        return { ok: false, error: { kind: 'validation', field: 'cache', retryable: false, message: `The cache is open read-only (${profile.databaseFile}): viewing and exports work; syncing and changes do not. Restart to move it aside and rebuild, or choose another data folder.` } };
+      }
       const parsed = CONTRACT[name].input.safeParse(input);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -242,6 +248,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
   };
 }
+
+/** Operations that write to the cache: refused, with why, while it is open read-only. */
+const WRITES = new Set<OperationName>([
+  'settings.update', 'wallets.add', 'wallets.update', 'wallets.remove',
+  'sync.positions', 'sync.backfill', 'sync.transactions', 'sync.all', 'cache.clear',
+]);
 
 /**
  * The base URL to start with. One given on the command line must be valid (the CLI says

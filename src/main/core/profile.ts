@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from './api/client.ts';
 import { openDatabase, type Database } from './store/db.ts';
+import { openReadOnlyCopy } from './store/recovery.ts';
 import { getSettings } from './store/settings.ts';
 import { ValidationError } from './store/validation.ts';
 import type { Secrets } from './secrets/secrets.ts';
@@ -66,6 +67,8 @@ export interface Profile {
   client: ServiceClient;
   engine: SyncEngine;
   sim: Simulator | null;
+  /** Opened read-only (a private copy): viewing and exports work, nothing is written. */
+  readOnly: boolean;
   close(): Promise<void>;
 }
 
@@ -75,11 +78,15 @@ export interface ProfileOptions {
   /** null: demo mode on the in-process reference service. */
   baseUrl: string | null;
   demo?: Partial<SimulatorOptions>;
+  /** Open the cache read-only, through a private copy (the way forward from a damaged or unwritable cache). */
+  readOnly?: boolean;
 }
 
 export async function openProfile(o: ProfileOptions): Promise<Profile> {
   const databaseFile = databaseFileFor(o.dataDir, o.baseUrl);
-  const db = openDatabase(databaseFile);
+  const copy = o.readOnly ? openReadOnlyCopy(databaseFile) : null;
+  const db = copy ? copy.db : openDatabase(databaseFile);
+  const closeDb = () => (copy ? copy.close() : db.open && db.close());
   let sim: Simulator | null = null;
   try {
     let baseUrl: string;
@@ -105,16 +112,17 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
       client,
       engine,
       sim,
+      readOnly: copy !== null,
       close: async () => {
         engine.queue.cancelAll();
         await engine.queue.drain();
         await sim?.close();
-        if (db.open) db.close();
+        closeDb();
       },
     };
   } catch (err) {
     await sim?.close();
-    db.close();
+    closeDb();
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 
@@ -16,6 +16,83 @@ export class FutureDatabaseError extends Error {
   }
 }
 
+/** What is wrong with a cache file, and so which ways forward make sense. */
+export type CacheProblemKind = 'damaged' | 'not-a-cache' | 'unwritable';
+
+/**
+ * A cache that cannot be used as it is: the message names the file and the ways forward
+ * (open it read-only, move it aside and rebuild, use another folder). Nothing was changed.
+ */
+export class CacheProblemError extends Error {
+  constructor(readonly path: string, readonly problem: CacheProblemKind, readonly detail: string) {
+    const what = problem === 'damaged' ? 'is damaged' : problem === 'not-a-cache' ? 'is not a Folioscope cache' : 'cannot be opened for writing';
+    super(
+      `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
+        `move it aside (kept beside it, nothing deleted) and rebuild from the service, or use another data folder.`,
+    );
+    this.name = 'CacheProblemError';
+  }
+}
+
+class ForeignDatabaseError extends Error {
+  constructor(path: string) {
+    super(`${path} holds another program's tables`);
+  }
+}
+
+/** SQLite's and the file system's errors, turned into what the user can act on. */
+function cacheProblem(path: string, err: unknown): unknown {
+  if (err instanceof FutureDatabaseError || err instanceof CacheProblemError) return err;
+  if (err instanceof ForeignDatabaseError) return new CacheProblemError(path, 'not-a-cache', 'it holds another program\'s tables');
+  const code = String((err as { code?: unknown }).code ?? '');
+  const message = String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 160);
+  if (code === 'SQLITE_NOTADB') return new CacheProblemError(path, 'not-a-cache', message);
+  if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'FOLIOSCOPE_TRUNCATED') return new CacheProblemError(path, 'damaged', message);
+  if (/^SQLITE_(CANTOPEN|READONLY|PERM|AUTH|IOERR|BUSY|LOCKED)/.test(code) || /^(EACCES|EPERM|EROFS|ENOTDIR|EISDIR|ENOSPC)$/.test(code)) {
+    return new CacheProblemError(path, 'unwritable', message);
+  }
+  return err;
+}
+
+/**
+ * A file shorter than the page count its header declares was cut off (a full disk, a copy
+ * interrupted): SQLite would only notice when a query reaches a missing page.
+ */
+function checkNotTruncated(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return; // opening reports it
+  }
+  try {
+    const header = Buffer.alloc(100);
+    const read = readSync(fd, header, 0, 100, 0);
+    if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return;
+    const raw = header.readUInt16BE(16);
+    const pageSize = raw === 1 ? 65536 : raw;
+    const pages = header.readUInt32BE(28);
+    // The declared size is valid only when the change counter matches "version-valid-for".
+    if (header.readUInt32BE(24) !== header.readUInt32BE(92) || pages === 0) return;
+    const size = fstatSync(fd).size;
+    if (size < pages * pageSize) {
+      throw Object.assign(new Error(`the file is ${size} bytes; its header says ${pages * pageSize}: it was cut off`), { code: 'FOLIOSCOPE_TRUNCATED' });
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * SQLite refuses a file shorter than its header says unless the schema is "writable"
+ * (which better-sqlite3's defensive mode forbids): a private copy, or a file only read to
+ * salvage it, is opened that way to show what it still holds. Never the live cache.
+ */
+export function allowDamaged(db: Database): void {
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+}
+
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
@@ -24,12 +101,30 @@ export function schemaVersion(db: Database): number {
  * Opens (creating if needed) the cache and brings its schema up to date: all pending
  * migrations in one transaction, so a failed migration leaves the previous version.
  */
-export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
-  if (path !== ':memory:' && !options.readonly) ownerOnlyFile(path);
+export function openDatabase(path: string, options: { readonly?: boolean; damagedOk?: boolean } = {}): Database {
+  if (path === ':memory:') return openChecked(path, options);
+  try {
+    if (!options.readonly) {
+      ownerOnlyFile(path);
+      // A read-only copy of a cut-off file still shows what it holds: the check is skipped.
+      if (!options.damagedOk) checkNotTruncated(path);
+    }
+    return openChecked(path, options);
+  } catch (err) {
+    throw cacheProblem(path, err);
+  }
+}
+
+function openChecked(path: string, options: { readonly?: boolean; damagedOk?: boolean }): Database {
   const db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
   try {
+    if (options.damagedOk) allowDamaged(db);
     const found = schemaVersion(db);
     if (found > SCHEMA_VERSION) throw new FutureDatabaseError(path, found, SCHEMA_VERSION);
+    // Reading the schema catches a damaged first page or a file that is not SQLite at all.
+    const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
+    // Another program's database (tables, but never a Folioscope schema): never write into it.
+    if (found === 0 && objects > 0) throw new ForeignDatabaseError(path);
     if (options.readonly) return db;
     db.pragma('journal_mode = WAL');
     // NORMAL with WAL: a crash loses at most the last transactions, never corrupts.

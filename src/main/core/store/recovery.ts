@@ -1,0 +1,91 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { allowDamaged, CacheProblemError, type Database, openDatabase } from './db.ts';
+
+/**
+ * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
+ * copy read-only, or move the file aside and start a new one. Neither deletes anything.
+ */
+
+/** SQLite's companion files of a database in WAL mode. */
+const COMPANIONS = ['-wal', '-shm'];
+
+/**
+ * Opens a private copy of the cache (in a temporary folder) that refuses every write: the
+ * original is never touched, even when its folder is read-only (SQLite cannot open a WAL
+ * database there itself) or the file is damaged. `close` removes the copy.
+ */
+export function openReadOnlyCopy(path: string): { db: Database; close: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'folioscope-readonly-'));
+  const copy = join(dir, basename(path));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    copyFileSync(path, copy);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const db = openDatabase(copy, { damagedOk: true });
+    // Every write is refused by SQLite itself, whatever asks for it.
+    db.pragma('query_only = ON');
+    return {
+      db,
+      close: () => {
+        if (db.open) db.close();
+        cleanup();
+      },
+    };
+  } catch (err) {
+    cleanup();
+    if (err instanceof CacheProblemError) throw new CacheProblemError(path, err.problem, `even a read-only copy cannot be read: ${err.detail}`);
+    const message = String((err as Error)?.message ?? err).split('\n')[0];
+    throw new CacheProblemError(path, 'unwritable', `it cannot be read: ${message}`);
+  }
+}
+
+/**
+ * Moves a damaged cache aside (renamed `<name>.damaged-<time>`, with its -wal and -shm) and
+ * creates a new one in its place, carrying over the watched wallets and settings when they
+ * can still be read from the old file. Syncing then rebuilds the history from the service.
+ */
+export function moveCacheAside(path: string, now = new Date()): { movedTo: string; walletsRecovered: number } {
+  const movedTo = `${path}.damaged-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  try {
+    renameSync(path, movedTo);
+  } catch (err) {
+    throw new Error(`Could not move ${path} aside (${String((err as Error).message).split('\n')[0]}): open it read-only or use another data folder.`);
+  }
+  for (const c of COMPANIONS) if (existsSync(`${path}${c}`)) renameSync(`${path}${c}`, `${movedTo}${c}`);
+  const db = openDatabase(path);
+  try {
+    return { movedTo, walletsRecovered: salvage(movedTo, db) };
+  } finally {
+    db.close();
+  }
+}
+
+/** Wallets and settings still readable in a damaged file, copied into the new cache; 0 when none. */
+function salvage(from: string, into: Database): number {
+  let old: BetterSqlite3.Database | null = null;
+  try {
+    old = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
+    allowDamaged(old);
+    const wallets = old.prepare('SELECT address, label, tags, chains, created_at FROM wallets').all() as Array<Record<string, unknown>>;
+    let settings: Array<Record<string, unknown>> = [];
+    try {
+      settings = old.prepare('SELECT key, value FROM settings').all() as Array<Record<string, unknown>>;
+    } catch {
+      // Wallets matter more than settings: keep going.
+    }
+    const putWallet = into.prepare('INSERT OR IGNORE INTO wallets (address, label, tags, chains, created_at) VALUES (@address, @label, @tags, @chains, @created_at)');
+    const putSetting = into.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (@key, @value)');
+    into.transaction(() => {
+      for (const w of wallets) putWallet.run(w);
+      for (const s of settings) putSetting.run(s);
+    })();
+    return wallets.length;
+  } catch {
+    return 0;
+  } finally {
+    old?.close();
+  }
+}

@@ -108,6 +108,28 @@ describe('a damaged cache names its path and the ways forward; nothing is change
   });
 });
 
+describe('damage found while running', () => {
+  it('a damaged data page is reported as a damaged cache with the way forward, not a bare SQLite code', async () => {
+    const { dataDir, file } = await realCache();
+    // Garbage over every page of the snapshots table: the schema still reads, the rows do not.
+    const probe = new BetterSqlite3(file, { readonly: true });
+    const pages = (probe.prepare("SELECT pageno FROM dbstat WHERE name = 'snapshots'").all() as Array<{ pageno: number }>).map((p) => p.pageno);
+    probe.close();
+    expect(pages.length).toBeGreaterThan(0);
+    const fd = openSync(file, 'r+');
+    for (const p of pages) writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, (p - 1) * 4096);
+    closeSync(fd);
+    const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo });
+    try {
+      const r = await core.dispatch('positions.get', { wallet: WALLET, date: '2025-06-01', view: 'all' });
+      expect(r).toMatchObject({ ok: false, error: { kind: 'storage' } });
+      expect(r.ok || r.error.message).toMatch(/The local cache is damaged .*open the cache read-only, move it aside and rebuild/);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
 describe('the CLI: the message with its choices, and move-aside with consent', () => {
   it('corrupt: exit 1 with path and choices; cache move-aside keeps the file and starts anew', async () => {
     const { dataDir, file } = await realCache();

@@ -12,6 +12,13 @@ export function serializeError(err: unknown): SerializedError {
     if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
       return { kind: 'disk-full', message: 'The disk is full: nothing was saved from this step. Free some space and try again.', retryable: true };
     }
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code?.startsWith('SQLITE_CORRUPT_')) {
+      // Found while running (a page damaged since start-up): say what the way forward is.
+      return { kind: 'storage', message: `The local cache is damaged (${code}); nothing from this step was saved. Restart Folioscope: it offers to open the cache read-only, move it aside and rebuild, or use another folder.`, retryable: false };
+    }
+    if (code === 'SQLITE_READONLY') {
+      return { kind: 'storage', message: 'The cache is open read-only: viewing and exports work; syncing and changes do not.', retryable: false };
+    }
     if (typeof code === 'string' && code.startsWith('SQLITE_')) {
       return { kind: 'storage', message: `The local cache could not be written (${code}). Nothing from this step was saved.`, retryable: true };
     }

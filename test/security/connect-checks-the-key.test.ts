@@ -57,6 +57,21 @@ describe('connect checks the key with one cheap request', () => {
     }
   });
 
+  it('replacing the key (key.set) with one the service refuses keeps the old one', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
+    try {
+      await core.call('app.connect', { baseUrl: sim.url, key: KEY, sessionOnly: true });
+      const r = await core.dispatch('key.set', { key: 'wrong-key', sessionOnly: true });
+      expect(r).toMatchObject({ ok: false, error: { field: 'key' } });
+      await core.call('wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth'] });
+      const job = await core.call('sync.positions', { wallet: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', date: '2025-06-01' });
+      const done = await new Promise<string>((resolve) => core.on('sync.progress', (j) => j.id === job.id && j.finishedAt && resolve(j.state)));
+      expect(done).toBe('done');
+    } finally {
+      await core.close();
+    }
+  });
+
   it('an unreachable service is "could not verify", never "accepted"', async () => {
     const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
     try {

@@ -149,7 +149,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return { ...next, baseUrl: profile.mode === 'live' ? profile.baseUrl : null };
     },
     'key.status': () => keyStatus(),
-    'key.set': async ({ key, sessionOnly }) => secrets.set(requireLive(), key, { sessionOnly: sessionOnly ?? false }),
+    'key.set': async ({ key, sessionOnly }) => {
+      const url = requireLive();
+      // As on connect: a key the service refuses replaces nothing.
+      const check = await checkKey(url, Secrets.checkFormat(key));
+      if (check.state === 'refused') throw new ValidationError('key', check.message);
+      return secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+    },
     'key.clear': async () => secrets.clear(requireLive()),
     'wallets.list': () => listWallets(profile.db),
     'wallets.add': (input) => {

@@ -109,6 +109,7 @@ describe('the CLI binds the environment key the same way', () => {
     expect(r.stdout + r.stderr).not.toContain(KEY);
     const status = await cliAsync(['--data-dir', dir, 'key', 'status'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
     expect(status.stdout).toMatch(/No key is set/);
+    expect(status.stdout).toMatch(/FOLIOSCOPE_ACCESS_KEY is set but not used here/);
   });
 
   it('FOLIOSCOPE_BASE_URL names the key\'s service; --base-url elsewhere gets no key', async () => {

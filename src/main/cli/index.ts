@@ -182,6 +182,10 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
       const s = await secrets.status(url);
       console.log(s.set ? `A key is set for ${url} (from the ${s.source}).` : `No key is set for ${url}.`);
       if (s.keychainProblem) console.log(s.keychainProblem);
+      // Say why an environment key is not used, rather than leave the user guessing.
+      if (process.env['FOLIOSCOPE_ACCESS_KEY'] && s.source !== 'environment') {
+        console.log('FOLIOSCOPE_ACCESS_KEY is set but not used here: it applies only to the service named by FOLIOSCOPE_BASE_URL (else --base-url).');
+      }
     } else {
       throw new UsageError(usage);
     }

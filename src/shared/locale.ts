@@ -5,7 +5,11 @@
  */
 export function isSupportedLocale(tag: string): boolean {
   try {
-    return Intl.getCanonicalLocales(tag).length === 1 && Intl.NumberFormat.supportedLocalesOf(tag).length === 1 && Intl.DateTimeFormat.supportedLocalesOf(tag).length === 1;
+    return (
+      Intl.getCanonicalLocales(tag).length === 1 &&
+      Intl.NumberFormat.supportedLocalesOf(tag).length === 1 &&
+      Intl.DateTimeFormat.supportedLocalesOf(tag).length === 1
+    );
   } catch {
     return false;
   }

@@ -36,8 +36,14 @@ describe('user-entered labels and tags refuse control and bidi characters', () =
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
     try {
       for (const bad of NASTY) {
-        expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], label: bad }), JSON.stringify(bad)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'label' } });
-        expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], tags: ['ok', bad] }), JSON.stringify(bad)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'tags' } });
+        expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], label: bad }), JSON.stringify(bad)).toMatchObject({
+          ok: false,
+          error: { kind: 'validation', field: 'label' },
+        });
+        expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], tags: ['ok', bad] }), JSON.stringify(bad)).toMatchObject({
+          ok: false,
+          error: { kind: 'validation', field: 'tags' },
+        });
       }
       expect(await core.call('wallets.list', undefined)).toEqual([]);
       await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Cold 🧊 store', tags: ['ops'] });
@@ -55,7 +61,10 @@ describe('text from the service or an old label never reaches a terminal, CSV or
     // Real answers of the reference service, with names carrying an override and an escape.
     for (const path of ['/v2/portfolio/all_positions', '/v1/portfolio/positions_by_underlying', '/v1/portfolio/port_liq_analysis']) {
       const real = await (await fetch(`${sim.url}${path}?wallet=${WALLET}&chains=eth&date=2025-06-01&access_key=${KEY}`)).text();
-      svc.byPath.set(path, { status: 200, body: real.replaceAll('"name":"Ether"', `"name":"Eth${RLO}reh\\u001b[31m"`).replaceAll('"symbol":"ETH"', `"symbol":"E${RLO}TH"`) });
+      svc.byPath.set(path, {
+        status: 200,
+        body: real.replaceAll('"name":"Ether"', `"name":"Eth${RLO}reh\\u001b[31m"`).replaceAll('"symbol":"ETH"', `"symbol":"E${RLO}TH"`),
+      });
     }
     const dir = tempDir();
     const g = ['--data-dir', dir, '--base-url', svc.url];
@@ -83,6 +92,7 @@ describe('text from the service or an old label never reaches a terminal, CSV or
     expect(failed.stdout).toContain('boom<U+001B>[2J<U+202E>gnp.exe');
 
     for (const r of [list, json, sync, failed]) {
+      // eslint-disable-next-line no-control-regex -- finding control characters is the point
       expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     }
 
@@ -91,6 +101,7 @@ describe('text from the service or an old label never reaches a terminal, CSV or
     expect(csv.status, csv.stderr).toBe(0);
     const csvText = readFileSync(csvPath, 'utf8');
     expect(csvText).toContain('Eth<U+202E>reh<U+001B>[31m');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     expect(csvText).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u202a-\u202e]/);
 
     const pdfPath = join(dir, 'report.pdf');

@@ -54,7 +54,7 @@ const damage = {
   foreignDatabase(file: string) {
     for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) writeFileSync(f, '');
     const db = new BetterSqlite3(file);
-    db.exec('CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES (\'a.jpg\')');
+    db.exec("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO photos (path) VALUES ('a.jpg')");
     db.close();
   },
 };
@@ -74,7 +74,12 @@ async function expectProblem(o: CoreOptions, file: string, problem: string) {
 }
 
 describe('a damaged cache names its path and the ways forward; nothing is changed', () => {
-  for (const [kind, problem] of [['corrupt', 'damaged'], ['truncated', 'damaged'], ['foreignFile', 'not-a-cache'], ['foreignDatabase', 'not-a-cache']] as const) {
+  for (const [kind, problem] of [
+    ['corrupt', 'damaged'],
+    ['truncated', 'damaged'],
+    ['foreignFile', 'not-a-cache'],
+    ['foreignDatabase', 'not-a-cache'],
+  ] as const) {
     it(`${kind}: a CacheProblemError (${problem}) with the path, and the file untouched`, async () => {
       const { dataDir, file } = await realCache();
       damage[kind](file);

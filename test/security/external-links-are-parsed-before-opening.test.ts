@@ -21,7 +21,13 @@ vi.mock('electron', () => {
     BrowserWindow,
     nativeTheme: { shouldUseDarkColors: false },
     shell: { openExternal: (url: string) => (state.opened.push(url), Promise.resolve()) },
-    session: { defaultSession: { setPermissionRequestHandler: () => undefined, setPermissionCheckHandler: () => undefined, webRequest: { onHeadersReceived: () => undefined } } },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: () => undefined,
+        setPermissionCheckHandler: () => undefined,
+        webRequest: { onHeadersReceived: () => undefined },
+      },
+    },
   };
 });
 
@@ -41,7 +47,7 @@ describe('openExternal receives the serialised parsed URL', () => {
     }
   });
 
-  it('through the Electron window\'s link handler', async () => {
+  it("through the Electron window's link handler", async () => {
     const { createMainWindow } = await import('../../src/main/electron/window.ts');
     const win = createMainWindow({ preload: 'p' }) as unknown as { windowOpenHandler: (d: { url: string }) => unknown };
     for (const t of TRICKS) expect(win.windowOpenHandler({ url: t })).toEqual({ action: 'deny' });

@@ -57,7 +57,13 @@ describe('the environment key goes only to the service it was given for', () => 
     new Promise((resolve, reject) => {
       const body = JSON.stringify(input ?? {});
       const req = request(
-        { host: '127.0.0.1', port: shell.port, path: `/api/${op}`, method: 'POST', headers: { Host: `127.0.0.1:${shell.port}`, Origin: shell.origin, 'X-Folio-Token': shell.token, 'Content-Type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port: shell.port,
+          path: `/api/${op}`,
+          method: 'POST',
+          headers: { Host: `127.0.0.1:${shell.port}`, Origin: shell.origin, 'X-Folio-Token': shell.token, 'Content-Type': 'application/json' },
+        },
         (res) => {
           let text = '';
           res.on('data', (c) => (text += c));
@@ -112,16 +118,20 @@ describe('the CLI binds the environment key the same way', () => {
     expect(status.stdout).toMatch(/FOLIOSCOPE_ACCESS_KEY is set but not used here/);
   });
 
-  it('FOLIOSCOPE_BASE_URL names the key\'s service; --base-url elsewhere gets no key', async () => {
+  it("FOLIOSCOPE_BASE_URL names the key's service; --base-url elsewhere gets no key", async () => {
     const dir = tempDir();
     expect((await cliAsync(['--data-dir', dir, '--base-url', evil.url, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
     expect((await cliAsync(['--data-dir', dir, 'wallet', 'add', WALLET, '--chains', 'eth'], { env: { FOLIOSCOPE_BASE_URL: sim.url } })).status).toBe(0);
     const before = evil.seen.length;
     // The key was given for the simulator; the command line names the other service.
-    const r = await cliAsync(['--data-dir', dir, 'sync', '--no-transactions', '--date', '2025-06-01'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: sim.url } });
+    const r = await cliAsync(['--data-dir', dir, 'sync', '--no-transactions', '--date', '2025-06-01'], {
+      env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: sim.url },
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(evil.seen.length).toBe(before);
-    const elsewhere = await cliAsync(['--data-dir', dir, '--base-url', evil.url, 'sync', '--no-transactions'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: sim.url } });
+    const elsewhere = await cliAsync(['--data-dir', dir, '--base-url', evil.url, 'sync', '--no-transactions'], {
+      env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: sim.url },
+    });
     expect(elsewhere.status).not.toBe(0);
     for (const url of evil.seen.slice(before)) expect(url).not.toContain(KEY);
     expect(elsewhere.stdout + elsewhere.stderr).not.toContain(KEY);
@@ -130,7 +140,9 @@ describe('the CLI binds the environment key the same way', () => {
   it('with --base-url and the environment key together, that service gets the key', async () => {
     const dir = tempDir();
     expect((await cliAsync(['--data-dir', dir, '--base-url', sim.url, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
-    const r = await cliAsync(['--data-dir', dir, '--base-url', sim.url, 'sync', '--no-transactions', '--date', '2025-06-01'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
+    const r = await cliAsync(['--data-dir', dir, '--base-url', sim.url, 'sync', '--no-transactions', '--date', '2025-06-01'], {
+      env: { FOLIOSCOPE_ACCESS_KEY: KEY },
+    });
     expect(r.status, r.stderr).toBe(0);
   });
 });

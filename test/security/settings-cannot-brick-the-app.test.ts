@@ -40,5 +40,4 @@ describe('settings are validated against what the platform supports', () => {
       await core.close();
     }
   });
-
 });

@@ -23,6 +23,7 @@ describe('the UI isolates and shows service and label text', () => {
     const bdi = strong.querySelector('bdi');
     expect(bdi).not.toBeNull();
     expect(bdi!.textContent).toBe('Tre<U+202E>asury<U+001B>[2J');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     expect(strong.textContent).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
   });
 

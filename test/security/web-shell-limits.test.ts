@@ -55,7 +55,12 @@ describe('web shell limits', () => {
     const declared = await raw(shell, '/api/settings.get', { method: 'POST', headers: api(shell), body: big });
     expect(declared.status).toBe(413);
     expect(declared.body).toMatch(/Request too large/);
-    const streamed = await raw(shell, '/api/settings.get', { method: 'POST', headers: { ...api(shell), 'Transfer-Encoding': 'chunked' }, body: big, chunked: true });
+    const streamed = await raw(shell, '/api/settings.get', {
+      method: 'POST',
+      headers: { ...api(shell), 'Transfer-Encoding': 'chunked' },
+      body: big,
+      chunked: true,
+    });
     expect(streamed.status).toBe(413);
     // The server is still fine.
     expect((await raw(shell, '/api/settings.get', { method: 'POST', headers: api(shell), body: '{}' })).status).toBe(200);

@@ -47,7 +47,10 @@ const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
  * The real CLI in a child process, without blocking this process's event loop (the test's
  * own servers keep answering while it runs). FOLIOSCOPE_* variables come only from `env`.
  */
-export function cliAsync(args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export function cliAsync(
+  args: string[],
+  o: { env?: Record<string, string>; input?: string } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('FOLIOSCOPE_')) delete env[k];
   Object.assign(env, o.env);

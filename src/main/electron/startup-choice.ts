@@ -32,7 +32,10 @@ export async function openCoreWithChoices(options: CoreOptions, create: (o: Core
       } else if (choice === 1) {
         try {
           const { movedTo, walletsRecovered } = moveCacheAside(err.path);
-          await dialogs.tell('The cache was moved aside', `It is kept as ${movedTo}. A new cache was started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; sync to rebuild the history.`);
+          await dialogs.tell(
+            'The cache was moved aside',
+            `It is kept as ${movedTo}. A new cache was started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; sync to rebuild the history.`,
+          );
         } catch (moveErr) {
           await dialogs.tell('The cache could not be moved aside', (moveErr as Error).message);
         }
@@ -49,13 +52,22 @@ export async function openCoreWithChoices(options: CoreOptions, create: (o: Core
 
 /** Electron's dialog module, as much of it as is used here. */
 export interface ElectronDialog {
-  showMessageBox(options: { type: 'warning' | 'info'; message: string; detail: string; buttons: string[]; defaultId?: number; cancelId?: number; noLink?: boolean }): Promise<{ response: number }>;
+  showMessageBox(options: {
+    type: 'warning' | 'info';
+    message: string;
+    detail: string;
+    buttons: string[];
+    defaultId?: number;
+    cancelId?: number;
+    noLink?: boolean;
+  }): Promise<{ response: number }>;
   showOpenDialog(options: { title: string; properties: Array<'openDirectory' | 'createDirectory'> }): Promise<{ canceled: boolean; filePaths: string[] }>;
 }
 
 export function electronStartupDialogs(dialog: ElectronDialog): StartupDialogs {
   return {
-    ask: async (message, detail, buttons) => (await dialog.showMessageBox({ type: 'warning', message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true })).response,
+    ask: async (message, detail, buttons) =>
+      (await dialog.showMessageBox({ type: 'warning', message, detail, buttons, defaultId: 0, cancelId: buttons.length - 1, noLink: true })).response,
     chooseFolder: async () => {
       const r = await dialog.showOpenDialog({ title: 'Choose a data folder for Folioscope', properties: ['openDirectory', 'createDirectory'] });
       return r.canceled ? null : (r.filePaths[0] ?? null);

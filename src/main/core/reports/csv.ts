@@ -15,6 +15,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * Anything that needs work: a formula start, a character that needs quoting, or one that
  * could reorder or hide neighbouring text (shared/text-safety.ts), shown as a visible escape.
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const SPECIAL = /^[=+\-@\t\r]|[",\r\n\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/;
 
 export function csvCell(value: Cell): string {

@@ -23,13 +23,15 @@ export async function checkKey(baseUrl: string, key: string | null, options: { t
     await client.allPositions(PROBE);
     return { state: 'accepted', message: 'The service accepted the access key.' };
   } catch (err) {
-    if (err instanceof AuthError) return { state: 'refused', message: `The service refused this access key (HTTP ${err.status}). Nothing was changed: check the key and try again.` };
+    if (err instanceof AuthError)
+      return { state: 'refused', message: `The service refused this access key (HTTP ${err.status}). Nothing was changed: check the key and try again.` };
     if (err instanceof NetworkError || err instanceof ServerError || err instanceof RateLimitedError) {
       return { state: 'unverified', message: `The access key could not be verified: ${err.message}` };
     }
     // The service answered past its key check (a 400 for the probe, an unreadable body):
     // the key was not refused, but nothing proves it works either.
-    if (err instanceof ServiceError) return { state: 'unverified', message: `The service did not refuse the key, but its answer to the check was not usable: ${err.message}` };
+    if (err instanceof ServiceError)
+      return { state: 'unverified', message: `The service did not refuse the key, but its answer to the check was not usable: ${err.message}` };
     throw err;
   }
 }

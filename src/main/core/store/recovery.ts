@@ -48,11 +48,16 @@ export function openReadOnlyCopy(path: string): { db: Database; close: () => voi
  * can still be read from the old file. Syncing then rebuilds the history from the service.
  */
 export function moveCacheAside(path: string, now = new Date()): { movedTo: string; walletsRecovered: number } {
-  const movedTo = `${path}.damaged-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  const movedTo = `${path}.damaged-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
   try {
     renameSync(path, movedTo);
   } catch (err) {
-    throw new Error(`Could not move ${path} aside (${String((err as Error).message).split('\n')[0]}): open it read-only or use another data folder.`);
+    throw new Error(`Could not move ${path} aside (${String((err as Error).message).split('\n')[0]}): open it read-only or use another data folder.`, {
+      cause: err,
+    });
   }
   for (const c of COMPANIONS) if (existsSync(`${path}${c}`)) renameSync(`${path}${c}`, `${movedTo}${c}`);
   const db = openDatabase(path);
@@ -76,7 +81,9 @@ function salvage(from: string, into: Database): number {
     } catch {
       // Wallets matter more than settings: keep going.
     }
-    const putWallet = into.prepare('INSERT OR IGNORE INTO wallets (address, label, tags, chains, created_at) VALUES (@address, @label, @tags, @chains, @created_at)');
+    const putWallet = into.prepare(
+      'INSERT OR IGNORE INTO wallets (address, label, tags, chains, created_at) VALUES (@address, @label, @tags, @chains, @created_at)',
+    );
     const putSetting = into.prepare('INSERT OR IGNORE INTO settings (key, value) VALUES (@key, @value)');
     into.transaction(() => {
       for (const w of wallets) putWallet.run(w);

@@ -20,7 +20,7 @@ async function finish(core: Core, id: string) {
   throw new Error('job did not finish');
 }
 
-describe.skipIf(process.platform === 'win32')('files the app creates are readable by their owner only', () => {
+describe.skipIf(process.platform === 'win32')('files the app creates are readable by their owner only', { timeout: 120_000 }, () => {
   it('the data folder is 0700; the cache with its -wal and -shm, app.json and web downloads are 0600', async () => {
     const dataDir = join(tempDir(), 'nested', 'folioscope');
     let sim: Simulator | null = null;

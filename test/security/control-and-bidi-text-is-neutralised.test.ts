@@ -56,7 +56,7 @@ describe('user-entered labels and tags refuse control and bidi characters', () =
   });
 });
 
-describe('text from the service or an old label never reaches a terminal, CSV or PDF raw', () => {
+describe('text from the service or an old label never reaches a terminal, CSV or PDF raw', { timeout: 120_000 }, () => {
   it('wallet list, sync output, CSV and PDF show each such character as a visible escape', async () => {
     // Real answers of the reference service, with names carrying an override and an escape.
     for (const path of ['/v2/portfolio/all_positions', '/v1/portfolio/positions_by_underlying', '/v1/portfolio/port_liq_analysis']) {

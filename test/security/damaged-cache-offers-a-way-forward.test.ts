@@ -135,7 +135,7 @@ describe('damage found while running', () => {
   });
 });
 
-describe('the CLI: the message with its choices, and move-aside with consent', () => {
+describe('the CLI: the message with its choices, and move-aside with consent', { timeout: 120_000 }, () => {
   it('corrupt: exit 1 with path and choices; cache move-aside keeps the file and starts anew', async () => {
     const { dataDir, file } = await realCache();
     damage.corrupt(file);
@@ -185,7 +185,7 @@ function makeUnwritable(dir: string): (() => void) | null {
   return () => chmodSync(dir, 0o700);
 }
 
-describe('an unwritable cache folder', () => {
+describe('an unwritable cache folder', { timeout: 120_000 }, () => {
   let undo: (() => void) | null = null;
   afterEach(() => {
     undo?.();

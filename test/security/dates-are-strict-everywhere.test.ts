@@ -51,7 +51,7 @@ describe('one strict date check at the contract', () => {
   });
 });
 
-describe('the CLI checks its date options the same way', () => {
+describe('the CLI checks its date options the same way', { timeout: 120_000 }, () => {
   it('export and sync refuse an impossible date with a usage error, writing nothing', async () => {
     const dir = tempDir();
     const out = `${dir}/out.csv`;

@@ -100,7 +100,7 @@ describe('the environment key goes only to the service it was given for', () => 
   });
 });
 
-describe('the CLI binds the environment key the same way', () => {
+describe('the CLI binds the environment key the same way', { timeout: 120_000 }, () => {
   it('a remembered base URL (app.json) does not receive the environment key', async () => {
     const dir = tempDir();
     // An earlier session connected elsewhere (the attack above): app.json names that service.

@@ -31,7 +31,7 @@ async function finish(core: Core, id: string) {
   throw new Error('job did not finish');
 }
 
-describe('service-provided text passes the redactor', () => {
+describe('service-provided text passes the redactor', { timeout: 120_000 }, () => {
   it('a key echoed in status and message of a non-OK envelope reaches no event, error or job', async () => {
     echo.answer = { status: 200, body: '{"status":"DENIED for {key}","message":"the key {key} is not allowed","data":[]}' };
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: echo.url, env: { FOLIOSCOPE_ACCESS_KEY: KEY } });

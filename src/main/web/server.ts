@@ -18,6 +18,8 @@ export interface WebShell {
   origin: string;
   token: string;
   port: number;
+  /** Event streams open now (a client dropped for falling behind is no longer counted). */
+  eventStreams(): number;
   close(): Promise<void>;
 }
 
@@ -172,6 +174,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     origin: originUrl,
     token,
     port,
+    eventStreams: () => streams.size,
     close: () =>
       new Promise<void>((done) => {
         clearInterval(heartbeat);

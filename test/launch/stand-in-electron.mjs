@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// A stand-in for the Electron executable in the launch tests: it records how it was started
+// (arguments, working folder, the variables electron-vite sets) to the file named by
+// STANDIN_RECORD, and in dev mode asks the renderer's dev server for its page, then exits.
+import { writeFileSync } from 'node:fs';
+
+const env = process.env;
+const record = {
+  argv: process.argv.slice(2),
+  cwd: process.cwd(),
+  execPath: process.argv[1],
+  env: {
+    ELECTRON_RENDERER_URL: env.ELECTRON_RENDERER_URL ?? null,
+    NODE_ENV_ELECTRON_VITE: env.NODE_ENV_ELECTRON_VITE ?? null,
+    ELECTRON_EXEC_PATH: env.ELECTRON_EXEC_PATH ?? null,
+  },
+  renderer: null,
+};
+if (env.ELECTRON_RENDERER_URL) {
+  try {
+    const res = await fetch(env.ELECTRON_RENDERER_URL);
+    record.renderer = { status: res.status, body: (await res.text()).slice(0, 2000) };
+  } catch (err) {
+    record.renderer = { error: String(err?.cause?.message ?? err?.message ?? err) };
+  }
+}
+writeFileSync(env.STANDIN_RECORD, JSON.stringify(record, null, 2));

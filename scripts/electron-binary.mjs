@@ -16,6 +16,7 @@ import { execSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const STALL_MS = 20_000;
 
@@ -182,4 +183,16 @@ export async function resolveElectron({ projectDir, env = process.env, log = (li
   const fetched = installedBinary(pkg.dir, pkg.version, env);
   if (!fetched) throw new ElectronUnavailableError(`Electron ${pkg.version} was downloaded but its executable is missing from node_modules/electron/dist. Delete that folder and try again.`);
   return { path: fetched, source: 'downloaded' };
+}
+
+// As a command (`node scripts/electron-binary.mjs`): fetch Electron if needed and print its path,
+// e.g. for CI to set up Linux's chrome-sandbox helper before the tests.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const { path } = await resolveElectron({ projectDir: join(dirname(fileURLToPath(import.meta.url)), '..') });
+    console.log(path);
+  } catch (err) {
+    console.error(err instanceof ElectronUnavailableError ? err.message : String(err?.message ?? err).split('\n')[0]);
+    process.exit(1);
+  }
 }

@@ -2,6 +2,7 @@ import type { BrowserWindow} from 'electron';
 import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
+import { selfCheck } from './core/self-check.ts';
 import { bindIpc } from './electron/ipc.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
@@ -14,6 +15,10 @@ import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, pre
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 let core: Core | null = null;
 let win: BrowserWindow | null = null;
+
+// FOLIOSCOPE_DATA_DIR moves all of the app's data (the cache and Chromium's profile), as for the CLI.
+const dataDirOverride = process.env['FOLIOSCOPE_DATA_DIR'];
+if (dataDirOverride) app.setPath('userData', dataDirOverride);
 
 registerAppScheme();
 
@@ -42,7 +47,12 @@ async function start(): Promise<void> {
   win.on('closed', () => (win = null));
 }
 
-if (!app.requestSingleInstanceLock()) {
+if (process.argv.includes('--self-check')) {
+  // A packaged app's check on a new machine or in a release job: one JSON line, no window.
+  void selfCheck({ dataDir: app.getPath('userData'), version: app.getVersion() })
+    .catch((err: unknown) => ({ selfCheck: 'folioscope', ok: false, error: String((err as Error)?.message ?? err).split('\n')[0] }))
+    .then((report) => process.stdout.write(JSON.stringify(report) + '\n', () => app.exit(report.ok ? 0 : 1)));
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {

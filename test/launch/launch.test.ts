@@ -28,9 +28,10 @@ interface Run {
   ms: number;
 }
 
-interface Record {
+interface StandInRecord {
   argv: string[];
   cwd: string;
+  execPath: string;
   env: { ELECTRON_RENDERER_URL: string | null; NODE_ENV_ELECTRON_VITE: string | null; ELECTRON_EXEC_PATH: string | null };
   renderer: { status?: number; body?: string; error?: string } | null;
 }
@@ -73,8 +74,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-function readRecord(file: string): Record {
-  return JSON.parse(readFileSync(file, 'utf8')) as Record;
+function readRecord(file: string): StandInRecord {
+  return JSON.parse(readFileSync(file, 'utf8')) as StandInRecord;
 }
 
 /** What the user sees from our launcher: npm's own banner and warnings left out. */
@@ -83,7 +84,7 @@ function ourLines(text: string): string[] {
 }
 
 /** The stand-in was started the way Electron runs an app: on the project, whose main entry was just built. */
-function expectLaunchedOnMainEntry(project: string, rec: Record, since: number): void {
+function expectLaunchedOnMainEntry(project: string, rec: StandInRecord, since: number): void {
   expect(rec.argv[0]).toBe('.');
   expect(rec.cwd).toBe(project);
   const main = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).main as string;

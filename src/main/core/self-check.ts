@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module';
+import { readAppConfig, databaseFileFor } from './profile.ts';
+import { type Keychain, systemKeychain } from './secrets/keychain.ts';
+import { openDatabase, schemaVersion } from './store/db.ts';
+
+/**
+ * What `Folioscope --self-check` reports (one JSON line), for a packaged app on a new machine
+ * or a release job: can it open its cache, do its native modules load in this runtime, is
+ * the keychain there. Only a broken cache or a native module that does not load fails it: a
+ * missing keychain is a fact of the machine the app copes with (session-only keys).
+ */
+export interface SelfCheckReport {
+  selfCheck: 'folioscope';
+  ok: boolean;
+  app: string;
+  platform: string;
+  versions: { node: string; electron: string | null; chrome: string | null; modules: string; napi: string | null; sqlite: string | null; betterSqlite3: string | null; keytar: string | null };
+  nativeModules: { 'better-sqlite3': ModuleCheck; keytar: ModuleCheck };
+  cache: { ok: true; file: string; schema: number } | { ok: false; file: string; error: string };
+  keychain: { available: boolean; detail?: string };
+}
+
+type ModuleCheck = { ok: true } | { ok: false; error: string };
+
+/** An account no base URL can produce: reading it proves the keychain answers, and reads no key. */
+export const SELF_CHECK_ACCOUNT = 'folioscope-self-check';
+
+function firstLine(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);
+}
+
+export async function selfCheck(o: { dataDir: string; version: string; keychain?: Keychain }): Promise<SelfCheckReport> {
+  const require = createRequire(import.meta.url);
+  const pkgVersion = (name: string): string | null => {
+    try {
+      return (require(`${name}/package.json`) as { version: string }).version;
+    } catch {
+      return null;
+    }
+  };
+  const load = (name: string): ModuleCheck => {
+    try {
+      require(name);
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, error: firstLine(err) };
+    }
+  };
+  const nativeModules = { 'better-sqlite3': load('better-sqlite3'), keytar: load('keytar') };
+
+  // The cache the app would open now: the current profile's file, migrated as at start.
+  const file = databaseFileFor(o.dataDir, readAppConfig(o.dataDir).baseUrl);
+  let cache: SelfCheckReport['cache'];
+  let sqlite: string | null = null;
+  try {
+    const db = openDatabase(file);
+    try {
+      sqlite = (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
+      cache = { ok: true, file, schema: schemaVersion(db) };
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    cache = { ok: false, file, error: firstLine(err) };
+  }
+
+  let keychain: SelfCheckReport['keychain'];
+  try {
+    await (o.keychain ?? systemKeychain()).get(SELF_CHECK_ACCOUNT);
+    keychain = { available: true };
+  } catch (err) {
+    keychain = { available: false, detail: firstLine(err) };
+  }
+
+  const v = process.versions as NodeJS.ProcessVersions & { electron?: string; chrome?: string };
+  return {
+    selfCheck: 'folioscope',
+    ok: cache.ok && nativeModules['better-sqlite3'].ok && nativeModules.keytar.ok,
+    app: o.version,
+    platform: `${process.platform}-${process.arch}`,
+    versions: {
+      node: v.node,
+      electron: v.electron ?? null,
+      chrome: v.chrome ?? null,
+      modules: v.modules,
+      napi: v.napi ?? null,
+      sqlite,
+      betterSqlite3: pkgVersion('better-sqlite3'),
+      keytar: pkgVersion('keytar'),
+    },
+    nativeModules,
+    cache,
+    keychain,
+  };
+}

@@ -2,6 +2,7 @@
 // Checks, before the tests run, that every system part they use is here, and says which
 // package to install when one is missing. The suite never skips a test for a missing part.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -26,6 +27,11 @@ if (process.platform === 'linux') {
     ['pdftoppm', 'poppler-utils', 'report tests render PDF pages with poppler'],
   ];
   for (const [cmd, pkg, why] of tools) {
+    // CHROMIUM_PATH names another Chromium build (CI runners have Google Chrome, not Debian's chromium).
+    if (cmd === 'chromium' && process.env.CHROMIUM_PATH) {
+      if (!existsSync(process.env.CHROMIUM_PATH)) problems.push(`CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist (${why}).`);
+      continue;
+    }
     if (!has(cmd)) problems.push(`'${cmd}' not found: install the Debian/Ubuntu package '${pkg}' (${why}).`);
   }
 } else {

@@ -25,7 +25,7 @@ const cannot = (why) => {
 let notice = null;
 let electron;
 try {
-  electron = await resolveElectron({ projectDir, log: (line) => (notice = setTimeout(() => console.error(line), 1000)) });
+  electron = await resolveElectron({ projectDir, log: (line) => (notice = setTimeout(() => console.error(line), 3000)) });
 } catch (err) {
   cannot(err instanceof ElectronUnavailableError ? err.message : String(err?.message ?? err).split('\n')[0]);
 } finally {

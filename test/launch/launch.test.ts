@@ -203,6 +203,16 @@ describe('npm start and npm run dev from a fresh clone', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
+  it('npm run test:electron with no binary and no network prints one line saying Electron cannot launch, and fails', async () => {
+    const project = freshProject();
+    const run = await npm(project, ['run', 'test:electron'], userEnv({ ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/` }), 30_000);
+    expect(run.signal).toBeNull();
+    expect(run.code).not.toBe(0);
+    const lines = ourLines(run.stderr).filter((l) => !/^npm error/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^test:electron: Electron cannot launch here: could not download Electron [\d.]+ from 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\)/);
+  });
+
   it('ELECTRON_EXEC_PATH naming no file: npm run dev says so in one line', async () => {
     const project = freshProject();
     const missing = join(tempDir(), 'no-electron-here');

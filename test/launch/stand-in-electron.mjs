@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A stand-in for the Electron executable in the launch tests: it records how it was started
 // (arguments, working folder, the variables electron-vite sets) to the file named by
-// STANDIN_RECORD, and in dev mode asks the renderer's dev server for its page, then exits.
+// STANDIN_RECORD (or prints it), and in dev mode asks the renderer's dev server for its page, then exits.
 import { writeFileSync } from 'node:fs';
 
 const env = process.env;
@@ -24,4 +24,6 @@ if (env.ELECTRON_RENDERER_URL) {
     record.renderer = { error: String(err?.cause?.message ?? err?.message ?? err) };
   }
 }
-writeFileSync(env.STANDIN_RECORD, JSON.stringify(record, null, 2));
+// Without STANDIN_RECORD (run by hand), the record goes to stdout.
+if (env.STANDIN_RECORD) writeFileSync(env.STANDIN_RECORD, JSON.stringify(record, null, 2));
+else console.log(`stand-in Electron started: ${JSON.stringify(record)}`);

@@ -43,7 +43,7 @@ if (build.status !== 0) {
 
 // 3. Can Electron start the app here? Its self-check answers without a window.
 const probeDir = mkdtempSync(join(tmpdir(), 'folioscope-selfcheck-'));
-const probe = spawnSync(electron.path, [join(projectDir, 'out/main/index.js'), '--self-check'], {
+const probe = spawnSync(electron.path, [projectDir, '--self-check'], {
   cwd: projectDir,
   env: { ...process.env, FOLIOSCOPE_DATA_DIR: probeDir, ELECTRON_ENABLE_LOGGING: '' },
   encoding: 'utf8',

@@ -90,6 +90,16 @@ describe('.github/workflows', () => {
     expect(rel.permissions).toEqual({ contents: 'read' });
   });
 
+  it("electron-builder.yml passes electron-builder's own schema check (and a misspelt key does not)", async () => {
+    // The check electron-builder runs before packaging, called directly: packaging itself needs the internet.
+    const builderLib = dirname(createRequire(require.resolve('electron-builder/package.json')).resolve('app-builder-lib/package.json'));
+    const { validateConfiguration } = createRequire(import.meta.url)(join(builderLib, 'out/util/config/config.js')) as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
+    const log = { isEnabled: false, add: () => {} };
+    const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { mac: object };
+    await expect(validateConfiguration(config, log)).resolves.toBeUndefined();
+    await expect(validateConfiguration({ ...config, mac: { ...config.mac, hardenedRuntim: true } }, log)).rejects.toThrow(/does not match the API schema/);
+  });
+
   it('electron-builder.yml builds those targets', () => {
     const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { linux: { target: string[] }; mac: { target: string }; win: { target: string }; deb: { depends: string[] } };
     expect(config.linux.target).toEqual(['AppImage', 'deb']);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -158,6 +158,10 @@ describe('npm start and npm run dev from a fresh clone', () => {
     expect(requests).toEqual([`/custom-dir/${zipName}`]);
     const downloading = ourLines(run.stderr).filter((l) => /download/i.test(l));
     expect(downloading).toEqual([`Electron ${version} is not installed yet: downloading it once for ${process.platform}-${process.arch} from 127.0.0.1:${port} (about 100 MB)…`]);
+    // Kept in the download cache named by electron_config_cache (under @electron/get's per-URL folder).
+    const cached = readdirSync(cache, { recursive: true }).map(String).filter((f) => f.endsWith(zipName));
+    expect(cached).toHaveLength(1);
+    expect(createHash('sha256').update(readFileSync(join(cache, cached[0]!))).digest('hex')).toBe(sums[zipName]);
     // Installed where electron-vite and the electron package look for it.
     expect(readFileSync(join(electronDir, 'path.txt'), 'utf8')).toBe(exe);
     const rec = readRecord(record);

@@ -22,10 +22,17 @@ const binOf = (name, bin = name) => {
 const build = spawnSync(process.execPath, [binOf('electron-vite'), 'build'], { cwd: projectDir, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const NETWORK = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|getaddrinfo|socket hang up|dial tcp|no such host|network is unreachable|i\/o timeout|certificate/i;
+const NETWORK =
+  /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|getaddrinfo|socket hang up|dial tcp|no such host|network is unreachable|i\/o timeout|certificate/i;
 let failure = '';
-const child = spawn(process.execPath, [binOf('electron-builder'), '--publish', 'never', ...process.argv.slice(2)], { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'] });
-for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+const child = spawn(process.execPath, [binOf('electron-builder'), '--publish', 'never', ...process.argv.slice(2)], {
+  cwd: projectDir,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+for (const [stream, out] of [
+  [child.stdout, process.stdout],
+  [child.stderr, process.stderr],
+]) {
   let inStack = false;
   createInterface({ input: stream }).on('line', (line) => {
     if (inStack && (/^\s+at /.test(line) || !line.trim())) return;

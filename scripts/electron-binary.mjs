@@ -51,7 +51,12 @@ function electronPackage(projectDir) {
 export function installedBinary(dir, version, env = process.env) {
   const exe = platformPath(env.ELECTRON_INSTALL_PLATFORM || env.npm_config_platform || process.platform);
   try {
-    if (readFileSync(join(dir, 'dist', 'version'), 'utf8').replace(/^v/, '').trim() !== version) return null;
+    if (
+      readFileSync(join(dir, 'dist', 'version'), 'utf8')
+        .replace(/^v/, '')
+        .trim() !== version
+    )
+      return null;
     if (readFileSync(join(dir, 'path.txt'), 'utf8') !== exe) return null;
   } catch {
     return null;
@@ -80,7 +85,10 @@ function reason(err) {
   const detail = cause ? String(cause.message || cause.code || '') : '';
   const text = err?.name === 'AbortError' || err?.name === 'TimeoutError' ? `no data for ${STALL_MS / 1000} s` : detail || String(err?.message ?? err);
   // Never echo credentials a mirror URL might carry.
-  return text.split('\n')[0].replace(/\/\/[^/@\s]+@/g, '//').slice(0, 200);
+  return text
+    .split('\n')[0]
+    .replace(/\/\/[^/@\s]+@/g, '//')
+    .slice(0, 200);
 }
 
 function hostOf(url) {
@@ -106,7 +114,8 @@ async function prefetch(pkg, env, log) {
   const downloader = {
     async download(url, file, options = {}) {
       host = hostOf(url);
-      if (!url.endsWith('SHASUMS256.txt')) log(`Electron ${pkg.version} is not installed yet: downloading it once for ${platform}-${arch} from ${host} (about 100 MB)…`);
+      if (!url.endsWith('SHASUMS256.txt'))
+        log(`Electron ${pkg.version} is not installed yet: downloading it once for ${platform}-${arch} from ${host} (about 100 MB)…`);
       const abort = new AbortController();
       let timer = setTimeout(() => abort.abort(), STALL_MS);
       try {
@@ -153,7 +162,11 @@ function runInstaller(pkg, env) {
     child.on('close', (code) => {
       if (code === 0) return resolve();
       const first = stderr.split('\n').find((l) => l.trim()) ?? `exit code ${code}`;
-      reject(new ElectronUnavailableError(`could not unpack Electron ${pkg.version} (${first.trim().slice(0, 200)}). Delete node_modules/electron/dist and try again.`));
+      reject(
+        new ElectronUnavailableError(
+          `could not unpack Electron ${pkg.version} (${first.trim().slice(0, 200)}). Delete node_modules/electron/dist and try again.`,
+        ),
+      );
     });
   });
 }
@@ -165,7 +178,7 @@ function runInstaller(pkg, env) {
 export async function resolveElectron({ projectDir, env = process.env, log = (line) => console.error(line), download = true }) {
   const given = env.ELECTRON_EXEC_PATH;
   if (given) {
-    let ok = false;
+    let ok;
     try {
       ok = statSync(given).isFile();
     } catch {
@@ -181,7 +194,10 @@ export async function resolveElectron({ projectDir, env = process.env, log = (li
   await prefetch(pkg, env, log);
   await runInstaller(pkg, env);
   const fetched = installedBinary(pkg.dir, pkg.version, env);
-  if (!fetched) throw new ElectronUnavailableError(`Electron ${pkg.version} was downloaded but its executable is missing from node_modules/electron/dist. Delete that folder and try again.`);
+  if (!fetched)
+    throw new ElectronUnavailableError(
+      `Electron ${pkg.version} was downloaded but its executable is missing from node_modules/electron/dist. Delete that folder and try again.`,
+    );
   return { path: fetched, source: 'downloaded' };
 }
 

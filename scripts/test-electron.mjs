@@ -52,7 +52,10 @@ const probe = spawnSync(electron.path, [projectDir, '--self-check'], {
 rmSync(probeDir, { recursive: true, force: true });
 const reportLine = (probe.stdout ?? '').split('\n').find((l) => l.startsWith('{"selfCheck"'));
 if (!reportLine) {
-  const lines = `${probe.error?.message ?? ''}\n${probe.stderr ?? ''}`.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = `${probe.error?.message ?? ''}\n${probe.stderr ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const why = lines.find((l) => /FATAL|Missing X server|sandbox|cannot open display|error/i.test(l)) ?? lines.at(-1) ?? `exit code ${probe.status}`;
   cannot(why.slice(0, 300));
 }

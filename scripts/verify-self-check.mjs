@@ -32,4 +32,6 @@ if (problems.length) {
   console.error(`self-check of ${exe} failed: ${problems.join('; ')}.`);
   process.exit(1);
 }
-console.log(`self-check passed: Electron ${report.versions.electron}, keychain ${report.keychain.available ? 'available' : `unavailable (${report.keychain.detail})`}.`);
+console.log(
+  `self-check passed: Electron ${report.versions.electron}, keychain ${report.keychain.available ? 'available' : `unavailable (${report.keychain.detail})`}.`,
+);

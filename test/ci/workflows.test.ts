@@ -21,7 +21,13 @@ function validate(file: string) {
 }
 
 type Step = { run?: string; uses?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string> };
-type Job = { 'runs-on': string; steps: Step[]; needs?: string | string[]; permissions?: Record<string, string>; strategy?: { matrix: { include: Array<{ os: string }> } } };
+type Job = {
+  'runs-on': string;
+  steps: Step[];
+  needs?: string | string[];
+  permissions?: Record<string, string>;
+  strategy?: { matrix: { include: Array<{ os: string }> } };
+};
 type Workflow = { on: Record<string, unknown>; jobs: Record<string, Job>; permissions?: Record<string, string> };
 const load = (name: string) => parse(readFileSync(join(WORKFLOWS, name), 'utf8')) as Workflow;
 const runs = (job: Job) => job.steps.map((s) => s.run ?? '').join('\n');
@@ -49,7 +55,11 @@ describe('.github/workflows', () => {
     const ci = load('ci.yml');
     expect(Object.keys(ci.on)).toContain('push');
     expect(ci.on['push']).toBeNull(); // every branch and tag
-    expect(systems(ci).map((os) => os.split('-')[0]).sort()).toEqual(['macos', 'ubuntu', 'windows']);
+    expect(
+      systems(ci)
+        .map((os) => os.split('-')[0])
+        .sort(),
+    ).toEqual(['macos', 'ubuntu', 'windows']);
     const linux = runs(ci.jobs['linux']!);
     expect(linux).toMatch(/^npm ci$/m);
     expect(linux).toMatch(/^npm test$/m);
@@ -74,11 +84,20 @@ describe('.github/workflows', () => {
     const rel = load('release.yml');
     expect(rel.on).toEqual({ push: { tags: ['v*'] } });
     const build = rel.jobs['build']!;
-    expect(systems({ ...rel, jobs: { build } }).map((os) => os.split('-')[0]).sort()).toEqual(['macos', 'ubuntu', 'windows']);
+    expect(
+      systems({ ...rel, jobs: { build } })
+        .map((os) => os.split('-')[0])
+        .sort(),
+    ).toEqual(['macos', 'ubuntu', 'windows']);
     const steps = runs(build);
     expect(steps).toMatch(/^npm run dist$/m);
     const checks = [...steps.matchAll(/verify-self-check\.mjs (\S+)/g)].map((m) => m[1]);
-    expect(checks).toEqual(['/opt/Folioscope/folioscope', '"$appimage"', '/Volumes/Folioscope/Folioscope.app/Contents/MacOS/Folioscope', "'C:\\FolioscopeSelfCheck\\Folioscope.exe'"]);
+    expect(checks).toEqual([
+      '/opt/Folioscope/folioscope',
+      '"$appimage"',
+      '/Volumes/Folioscope/Folioscope.app/Contents/MacOS/Folioscope',
+      "'C:\\FolioscopeSelfCheck\\Folioscope.exe'",
+    ]);
     const upload = build.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
     expect(String(upload.with!['path'])).toMatch(/\*\.AppImage[\s\S]*\*\.deb[\s\S]*\*\.dmg[\s\S]*Setup-\*\.exe/);
     const publish = rel.jobs['publish']!;
@@ -93,7 +112,9 @@ describe('.github/workflows', () => {
   it("electron-builder.yml passes electron-builder's own schema check (and a misspelt key does not)", async () => {
     // The check electron-builder runs before packaging, called directly: packaging itself needs the internet.
     const builderLib = dirname(createRequire(require.resolve('electron-builder/package.json')).resolve('app-builder-lib/package.json'));
-    const { validateConfiguration } = createRequire(import.meta.url)(join(builderLib, 'out/util/config/config.js')) as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
+    const { validateConfiguration } = createRequire(import.meta.url)(join(builderLib, 'out/util/config/config.js')) as {
+      validateConfiguration(c: unknown, log: unknown): Promise<void>;
+    };
     const log = { isEnabled: false, add: () => {} };
     const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { mac: object };
     await expect(validateConfiguration(config, log)).resolves.toBeUndefined();
@@ -101,7 +122,12 @@ describe('.github/workflows', () => {
   });
 
   it('electron-builder.yml builds those targets', () => {
-    const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as { linux: { target: string[] }; mac: { target: string }; win: { target: string }; deb: { depends: string[] } };
+    const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
+      linux: { target: string[] };
+      mac: { target: string };
+      win: { target: string };
+      deb: { depends: string[] };
+    };
     expect(config.linux.target).toEqual(['AppImage', 'deb']);
     expect(config.mac.target).toBe('dmg');
     expect(config.win.target).toBe('nsis');

@@ -20,7 +20,10 @@ import { tempDir } from '../support/store.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const ELECTRON = process.env['FOLIOSCOPE_ELECTRON'];
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const keytar = createRequire(import.meta.url)('keytar') as { getPassword(s: string, a: string): Promise<string | null>; deletePassword(s: string, a: string): Promise<boolean> };
+const keytar = createRequire(import.meta.url)('keytar') as {
+  getPassword(s: string, a: string): Promise<string | null>;
+  deletePassword(s: string, a: string): Promise<boolean>;
+};
 
 // Kept for the whole file (tempDir() is removed after each test).
 const dataDir = mkdtempSync(join(tmpdir(), 'folioscope-electron-'));
@@ -73,7 +76,10 @@ describe('Folioscope in Electron', () => {
     await expect.poll(() => page.getByRole('option', { name: /Treasury/ }).isVisible()).toBe(true);
     await page.getByRole('tab', { name: 'Positions' }).click();
     await expect.poll(() => page.locator('tbody tr').count(), { timeout: 20_000 }).toBeGreaterThan(3);
-    await page.getByRole('button', { name: /Underlying tokens of/ }).first().click();
+    await page
+      .getByRole('button', { name: /Underlying tokens of/ })
+      .first()
+      .click();
     await expect.poll(() => page.locator('table.inner').first().isVisible()).toBe(true);
   });
 
@@ -108,13 +114,18 @@ describe('Folioscope in Electron', () => {
     asked.push(...(await app.evaluate(() => (globalThis as { __saveDialogCalls?: unknown[] }).__saveDialogCalls ?? [])));
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ defaultPath: expect.stringMatching(/folioscope-transactions-.*\.csv$/), filters: [{ extensions: ['csv'] }] });
-    await expect.poll(() => {
-      try {
-        return (parse(readFileSync(target, 'utf8'), { columns: true, bom: true }) as unknown[]).length;
-      } catch {
-        return 0;
-      }
-    }, { timeout: 30_000 }).toBeGreaterThan(10);
+    await expect
+      .poll(
+        () => {
+          try {
+            return (parse(readFileSync(target, 'utf8'), { columns: true, bom: true }) as unknown[]).length;
+          } catch {
+            return 0;
+          }
+        },
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(10);
     const rows = parse(readFileSync(target, 'utf8'), { columns: true, bom: true }) as Array<Record<string, string>>;
     expect(Object.keys(rows[0]!)).toContain('txn_hash');
   });
@@ -167,7 +178,15 @@ describe('Folioscope in Electron', () => {
         const w = window as unknown as Record<string, unknown>;
         return ['require', 'process', 'module', 'Buffer', 'global', 'ipcRenderer', 'electron'].map((name) => [name, typeof w[name]]);
       });
-      expect(Object.fromEntries(globals)).toEqual({ require: 'undefined', process: 'undefined', module: 'undefined', Buffer: 'undefined', global: 'undefined', ipcRenderer: 'undefined', electron: 'undefined' });
+      expect(Object.fromEntries(globals)).toEqual({
+        require: 'undefined',
+        process: 'undefined',
+        module: 'undefined',
+        Buffer: 'undefined',
+        global: 'undefined',
+        ipcRenderer: 'undefined',
+        electron: 'undefined',
+      });
     });
 
     it('refuses navigation away from the app and new windows', async () => {
@@ -196,7 +215,6 @@ describe('Folioscope in Electron', () => {
         document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
         let evalResult = 'ran';
         try {
-          // eslint-disable-next-line no-eval
           eval('1 + 1');
         } catch (err) {
           evalResult = (err as Error).name;

@@ -62,7 +62,12 @@ describe('the main entry with --self-check', () => {
     expect(out).toHaveLength(1);
     expect(out[0]!.endsWith('\n')).toBe(true);
     const report = JSON.parse(out[0]!);
-    expect(report).toMatchObject({ selfCheck: 'folioscope', ok: true, app: '9.8.7', cache: { ok: true, file: join(dataDir, 'demo.sqlite'), schema: SCHEMA_VERSION } });
+    expect(report).toMatchObject({
+      selfCheck: 'folioscope',
+      ok: true,
+      app: '9.8.7',
+      cache: { ok: true, file: join(dataDir, 'demo.sqlite'), schema: SCHEMA_VERSION },
+    });
     expect(readFileSync(join(dataDir, 'demo.sqlite')).subarray(0, 15).toString()).toBe('SQLite format 3');
     // No single-instance lock, no app start: only the data folder and the scheme were set up.
     expect(state.calls).toEqual(['setPath:userData', 'registerSchemes']);

@@ -101,7 +101,11 @@ describe('npm start and npm run dev from a fresh clone', () => {
     const record = join(tempDir(), 'record.json');
     const since = Date.now();
     // A mirror nobody answers on: any download attempt would fail the run.
-    const run = await npm(project, ['start'], userEnv({ ELECTRON_EXEC_PATH: STAND_IN, STANDIN_RECORD: record, ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/` }));
+    const run = await npm(
+      project,
+      ['start'],
+      userEnv({ ELECTRON_EXEC_PATH: STAND_IN, STANDIN_RECORD: record, ELECTRON_MIRROR: `http://127.0.0.1:${await closedPort()}/` }),
+    );
     expect(run.stderr + run.stdout).not.toMatch(/download/i);
     expect(run.code, run.stderr).toBe(0);
     const rec = readRecord(record);
@@ -153,15 +157,27 @@ describe('npm start and npm run dev from a fresh clone', () => {
     const record = join(tempDir(), 'record.json');
     const cache = tempDir();
     const since = Date.now();
-    const run = await npm(project, ['start'], userEnv({ STANDIN_RECORD: record, ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, ELECTRON_CUSTOM_DIR: 'custom-dir', electron_config_cache: cache }));
+    const run = await npm(
+      project,
+      ['start'],
+      userEnv({ STANDIN_RECORD: record, ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, ELECTRON_CUSTOM_DIR: 'custom-dir', electron_config_cache: cache }),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(requests).toEqual([`/custom-dir/${zipName}`]);
     const downloading = ourLines(run.stderr).filter((l) => /download/i.test(l));
-    expect(downloading).toEqual([`Electron ${version} is not installed yet: downloading it once for ${process.platform}-${process.arch} from 127.0.0.1:${port} (about 100 MB)…`]);
+    expect(downloading).toEqual([
+      `Electron ${version} is not installed yet: downloading it once for ${process.platform}-${process.arch} from 127.0.0.1:${port} (about 100 MB)…`,
+    ]);
     // Kept in the download cache named by electron_config_cache (under @electron/get's per-URL folder).
-    const cached = readdirSync(cache, { recursive: true }).map(String).filter((f) => f.endsWith(zipName));
+    const cached = readdirSync(cache, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(zipName));
     expect(cached).toHaveLength(1);
-    expect(createHash('sha256').update(readFileSync(join(cache, cached[0]!))).digest('hex')).toBe(sums[zipName]);
+    expect(
+      createHash('sha256')
+        .update(readFileSync(join(cache, cached[0]!)))
+        .digest('hex'),
+    ).toBe(sums[zipName]);
     // Installed where electron-vite and the electron package look for it.
     expect(readFileSync(join(electronDir, 'path.txt'), 'utf8')).toBe(exe);
     const rec = readRecord(record);
@@ -170,7 +186,10 @@ describe('npm start and npm run dev from a fresh clone', () => {
 
     // Later starts use the installed binary: no request, no line about a download (asked of the
     // launcher's resolver directly, to spare this busy machine another build).
-    const again = spawnSync(process.execPath, [join(project, 'scripts/electron-binary.mjs')], { env: userEnv({ ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, ELECTRON_CUSTOM_DIR: 'custom-dir' }), encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [join(project, 'scripts/electron-binary.mjs')], {
+      env: userEnv({ ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, ELECTRON_CUSTOM_DIR: 'custom-dir' }),
+      encoding: 'utf8',
+    });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout.trim()).toBe(join(electronDir, 'dist', exe));
     expect(again.stderr).toBe('');
@@ -186,7 +205,11 @@ describe('npm start and npm run dev from a fresh clone', () => {
     const lines = ourLines(run.stderr).filter((l) => !/^npm error/.test(l));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/downloading it once .* from 127\.0\.0\.1:\d+/);
-    expect(lines[1]).toMatch(new RegExp(`^npm start: could not download Electron [\\d.]+ from 127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\)\\. Connect to the internet and run it again, or see the README, Troubleshooting`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^npm start: could not download Electron [\\d.]+ from 127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\)\\. Connect to the internet and run it again, or see the README, Troubleshooting`,
+      ),
+    );
     expect(run.stderr + run.stdout).not.toMatch(/^\s+at /m);
     // Nothing half-installed, no build started.
     expect(existsSync(join(project, 'node_modules/electron/path.txt'))).toBe(false);

@@ -12,7 +12,15 @@ export const ROOT = join(import.meta.dirname, '../..');
  */
 export function freshProject(): string {
   const dir = tempDir();
-  for (const f of ['package.json', 'electron.vite.config.ts', 'svelte.config.js', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.node.json', 'tsconfig.web.json']) {
+  for (const f of [
+    'package.json',
+    'electron.vite.config.ts',
+    'svelte.config.js',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'tsconfig.node.json',
+    'tsconfig.web.json',
+  ]) {
     cpSync(join(ROOT, f), join(dir, f));
   }
   for (const d of ['src', 'scripts', 'resources']) cpSync(join(ROOT, d), join(dir, d), { recursive: true });

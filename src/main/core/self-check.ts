@@ -14,7 +14,16 @@ export interface SelfCheckReport {
   ok: boolean;
   app: string;
   platform: string;
-  versions: { node: string; electron: string | null; chrome: string | null; modules: string; napi: string | null; sqlite: string | null; betterSqlite3: string | null; keytar: string | null };
+  versions: {
+    node: string;
+    electron: string | null;
+    chrome: string | null;
+    modules: string;
+    napi: string | null;
+    sqlite: string | null;
+    betterSqlite3: string | null;
+    keytar: string | null;
+  };
   nativeModules: { 'better-sqlite3': ModuleCheck; keytar: ModuleCheck };
   cache: { ok: true; file: string; schema: number } | { ok: false; file: string; error: string };
   keychain: { available: boolean; detail?: string };
@@ -26,7 +35,9 @@ type ModuleCheck = { ok: true } | { ok: false; error: string };
 export const SELF_CHECK_ACCOUNT = 'folioscope-self-check';
 
 function firstLine(err: unknown): string {
-  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 300);
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .slice(0, 300);
 }
 
 export async function selfCheck(o: { dataDir: string; version: string; keychain?: Keychain }): Promise<SelfCheckReport> {

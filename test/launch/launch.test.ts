@@ -36,15 +36,27 @@ interface StandInRecord {
   renderer: { status?: number; body?: string; error?: string } | null;
 }
 
-/** The environment of a user's shell: none of this machine's Electron or proxy settings. */
+/**
+ * The environment of a user's shell with none of this machine's Electron or proxy settings:
+ * no ELECTRON_* or proxy variables, and empty npm config files (npm would otherwise export an
+ * `electron_mirror` from an .npmrc as npm_config_electron_mirror, which @electron/get prefers).
+ */
 function userEnv(extra: { [k: string]: string }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(electron_|npm_config_electron|npm_package_config_electron|force_no_cache$)/i.test(k)) continue;
-    if (/^(https?_proxy|all_proxy|no_proxy|node_use_env_proxy)$/i.test(k)) continue;
+    if (/^(https?_proxy|all_proxy|no_proxy|node_use_env_proxy|npm_config_(user|global)config)$/i.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, electron_config_cache: tempDir(), ...extra };
+  const rc = tempDir();
+  for (const f of ['user-npmrc', 'global-npmrc']) writeFileSync(join(rc, f), '');
+  return {
+    ...env,
+    npm_config_userconfig: join(rc, 'user-npmrc'),
+    npm_config_globalconfig: join(rc, 'global-npmrc'),
+    electron_config_cache: tempDir(),
+    ...extra,
+  };
 }
 
 /** Runs an npm script in the project; killed (and so failing the test) after `limitMs`. */

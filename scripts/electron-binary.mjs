@@ -13,7 +13,7 @@
 //      added is a watchdog: a download that gets no data for STALL_MS is abandoned, so an
 //      offline machine gets a short message within seconds instead of a hang.
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -185,6 +185,13 @@ export async function resolveElectron({ projectDir, env = process.env, log = (li
       ok = false;
     }
     if (!ok) throw new ElectronUnavailableError(`ELECTRON_EXEC_PATH is ${given}, which is not a file: point it at an Electron executable or unset it.`);
+    if (process.platform !== 'win32') {
+      try {
+        accessSync(given, constants.X_OK);
+      } catch {
+        throw new ElectronUnavailableError(`ELECTRON_EXEC_PATH is ${given}, which is not executable: chmod +x it, or point it at an Electron executable.`);
+      }
+    }
     return { path: given, source: 'ELECTRON_EXEC_PATH' };
   }
   const pkg = electronPackage(projectDir);

@@ -254,6 +254,22 @@ describe('npm start and npm run dev from a fresh clone', () => {
     expect(lines[0]).toMatch(/^test:electron: Electron cannot launch here: could not download Electron [\d.]+ from 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\)/);
   });
 
+  it.skipIf(process.platform === 'win32')('ELECTRON_EXEC_PATH naming a file that cannot be executed: one line, before any build', () => {
+    const project = freshProject();
+    const notExecutable = join(tempDir(), 'electron');
+    writeFileSync(notExecutable, '', { mode: 0o644 });
+    const run = spawnSync(process.execPath, [join(project, 'scripts/launch.mjs'), 'start'], {
+      cwd: project,
+      env: userEnv({ ELECTRON_EXEC_PATH: notExecutable }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `npm start: ELECTRON_EXEC_PATH is ${notExecutable}, which is not executable: chmod +x it, or point it at an Electron executable.\n`,
+    );
+    expect(existsSync(join(project, 'out'))).toBe(false);
+  });
+
   it('ELECTRON_EXEC_PATH naming no file: npm run dev says so in one line', async () => {
     const project = freshProject();
     const missing = join(tempDir(), 'no-electron-here');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
@@ -8,8 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { startSimulator, type Simulator } from '../../src/sim/server.ts';
 import { KEYCHAIN_SERVICE } from '../../src/main/core/secrets/keychain.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -57,7 +56,7 @@ const kpi = () => page.getByTestId('total-nav');
 
 describe('Folioscope in Electron', () => {
   it('first start: the app page from app://, in demo mode, with the empty state', async () => {
-    expect(page.url()).toBe('app://folioscope/index.html');
+    await expect.poll(() => page.url(), { timeout: 30_000 }).toBe('app://folioscope/index.html');
     await expect.poll(() => page.getByText('Demo data').isVisible(), { timeout: 30_000 }).toBe(true);
     await expect.poll(() => page.getByText('Watch a wallet to begin').isVisible()).toBe(true);
     const { userData, name } = await app.evaluate(({ app: electronApp }) => ({ userData: electronApp.getPath('userData'), name: electronApp.getName() }));

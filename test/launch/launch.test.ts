@@ -142,7 +142,7 @@ describe('npm start and npm run dev from a fresh clone', () => {
     expect(rec.renderer?.body).toContain('<title>Folioscope</title>');
   });
 
-  it('first start: downloads Electron through the mirror with one line saying so, unpacks it with the electron package installer, then launches it', async () => {
+  it('first start (npm run dev): downloads Electron through the mirror with one line saying so, unpacks it with the electron package installer, then launches it', async () => {
     const project = freshProject();
     const electronDir = join(project, 'node_modules/electron');
     const version = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')).version as string;
@@ -169,9 +169,10 @@ describe('npm start and npm run dev from a fresh clone', () => {
     const record = join(tempDir(), 'record.json');
     const cache = tempDir();
     const since = Date.now();
+    // `npm run dev`: the same first-start path as npm start, and no renderer build to wait for.
     const run = await npm(
       project,
-      ['start'],
+      ['run', 'dev'],
       userEnv({ STANDIN_RECORD: record, ELECTRON_MIRROR: `http://127.0.0.1:${port}/`, ELECTRON_CUSTOM_DIR: 'custom-dir', electron_config_cache: cache }),
     );
     expect(run.code, run.stderr).toBe(0);
@@ -195,6 +196,7 @@ describe('npm start and npm run dev from a fresh clone', () => {
     const rec = readRecord(record);
     expect(rec.execPath).toBe(join(electronDir, 'dist', exe));
     expectLaunchedOnMainEntry(project, rec, since);
+    expect(rec.renderer?.status).toBe(200);
 
     // Later starts use the installed binary: no request, no line about a download (asked of the
     // launcher's resolver directly, to spare this busy machine another build).

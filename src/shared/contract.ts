@@ -37,6 +37,7 @@ export const SettingsInput = z.strictObject({
   chains: z.array(chainId).min(1).optional(),
   theme: z.enum(['system', 'light', 'dark']).optional(),
   locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable().optional(),
+  timeZone: z.enum(['utc', 'local']).optional(),
   transactionPageSize: z.number().int().min(10).max(1000).optional(),
 });
 
@@ -99,6 +100,8 @@ export interface Settings {
   chains: string[];
   theme: 'system' | 'light' | 'dark';
   locale: string | null;
+  /** Times in the timeline: UTC (the service's) or the computer's time zone. */
+  timeZone: 'utc' | 'local';
   transactionPageSize: number;
   /** Stored settings that failed validation when read, and were ignored (defaults used). */
   notices?: string[];

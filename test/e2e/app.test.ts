@@ -89,7 +89,7 @@ describe('Folioscope in Chromium, demo mode', () => {
     await dialog.getByRole('checkbox', { name: 'arb' }).check();
     await dialog.getByRole('button', { name: 'Add wallet' }).click();
     await expect.poll(() => kpi().textContent(), { timeout: 20_000 }).toMatch(/^\$[\d,]+\.\d\d$/);
-    await expect.poll(() => page.getByRole('option', { name: /Treasury/ }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('link', { name: /Treasury/ }).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => page.getByText(/Synced/).first().isVisible(), { timeout: 20_000 }).toBe(true);
     await bothThemes('02-overview');
   });
@@ -152,21 +152,21 @@ describe('Folioscope in Chromium, demo mode', () => {
   });
 
   it('shows all wallets together, with exposure per token', async () => {
-    await page.getByRole('option', { name: /All wallets/ }).click();
+    await page.getByRole('link', { name: /All wallets/ }).click();
     const exposure = page.getByRole('region', { name: 'Exposure by token' });
     await expect.poll(() => exposure.isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await exposure.locator('tbody tr').count()).toBeGreaterThan(3);
     await bothThemes('07b-all-wallets');
-    await page.getByRole('option', { name: /Treasury/ }).click();
+    await page.getByRole('link', { name: /Treasury/ }).click();
   });
 
   it('scrolls the timeline, loading more pages, and opens a transaction with its logs', async () => {
     await page.getByRole('tab', { name: 'Timeline' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 3 }).first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.getByRole('columnheader', { name: /^Time \(UTC\)/ }).isVisible(), { timeout: 20_000 }).toBe(true);
     const count = async () => Number((await page.getByText(/^[\d,]+\+? transactions/).textContent())!.replace(/[^\d]/g, ''));
     await expect.poll(count, { timeout: 30_000 }).toBeGreaterThanOrEqual(200);
     const first = await count();
-    const list = page.getByRole('list', { name: 'Transactions, newest first' });
+    const list = page.getByRole('grid', { name: 'Transactions, newest first' });
     for (let i = 0; i < 12; i++) {
       await list.hover();
       await page.mouse.wheel(0, 4000);
@@ -174,7 +174,7 @@ describe('Folioscope in Chromium, demo mode', () => {
     }
     await expect.poll(count).toBeGreaterThan(first);
     await bothThemes('08-timeline');
-    await page.getByRole('listitem').first().getByRole('button').click();
+    await page.locator('[role=row].txn').first().click();
     const drawer = page.getByRole('dialog', { name: 'Transaction detail' });
     await expect.poll(() => drawer.isVisible()).toBe(true);
     await expect.poll(() => drawer.getByText(/Event logs \(\d+\)/).isVisible(), { timeout: 10_000 }).toBe(true);
@@ -186,7 +186,7 @@ describe('Folioscope in Chromium, demo mode', () => {
   it('filters the timeline, with the filters in the URL so Back works', async () => {
     await page.getByLabel('Action type').selectOption('swap');
     await expect.poll(() => page.url()).toContain('action=swap');
-    await expect.poll(async () => (await page.getByRole('listitem').allTextContents()).every((t) => t.includes('Swap'))).toBe(true);
+    await expect.poll(async () => (await page.locator('[role=row].txn').allTextContents()).every((t) => t.includes('Swap'))).toBe(true);
     await page.goBack();
     await expect.poll(() => page.url()).not.toContain('action=swap');
   });

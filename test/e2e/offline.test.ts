@@ -66,8 +66,8 @@ describe('offline from the cache', () => {
     // Nothing cached was lost.
     expect(await page.getByTestId('total-nav').textContent()).toBe(total);
     await page.getByRole('tab', { name: 'Timeline' }).click();
-    await expect.poll(() => page.getByRole('listitem').count(), { timeout: 10_000 }).toBeGreaterThan(5);
-    await page.getByRole('listitem').first().getByRole('button').click();
+    await expect.poll(() => page.locator('[role=row].txn').count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    await page.locator('[role=row].txn').first().click();
     // Logs were never fetched: fetching them now fails with a clear message, the rest stays.
     await expect.poll(() => page.getByRole('dialog', { name: 'Transaction detail' }).textContent(), { timeout: 30_000 }).toMatch(/Could not reach the service/);
     await shoot(page, '10-offline-light');
@@ -76,5 +76,15 @@ describe('offline from the cache', () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByLabel('As of').fill('2024-03-01');
     await expect.poll(() => page.getByText(/You are offline/).isVisible()).toBe(true);
+    // Actions that need the service are disabled offline, with the reason; the cache is not "0".
+    const fetchDate = page.getByRole('button', { name: /^Fetch / });
+    expect(await fetchDate.isDisabled()).toBe(true);
+    expect(await fetchDate.getAttribute('title')).toMatch(/^Offline: the service could not be reached/);
+    expect(await page.getByRole('button', { name: 'Fill history' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('total-nav').textContent()).toBe('—');
+    expect(await page.getByText('not cached').count()).toBeGreaterThan(1);
+    // "Sync now" stays: it is how to try the service again.
+    expect(await page.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(false);
+    await shoot(page, '10b-offline-uncached-light');
   });
 });

@@ -32,8 +32,11 @@ describe('Sidebar', () => {
       { address: B, label: '', tags: [], chains: ['eth'], createdAt: '' },
     ];
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
-    const options = screen.getAllByRole('option');
+    const options = screen.getAllByRole('link');
     expect(options.map((o) => o.querySelector('strong')?.textContent)).toEqual(['All wallets', 'Treasury', '0x0000…05fa']);
+    // The selected wallet is the current page, and the list's one Tab stop.
+    expect(options.map((o) => o.getAttribute('aria-current'))).toEqual(['page', null, null]);
+    expect(options.map((o) => o.getAttribute('tabindex'))).toEqual(['0', '-1', '-1']);
     expect(options[1]!.textContent).toContain('arb');
     expect(options[1]!.textContent).toContain('ops');
     expect(screen.getByRole('button', { name: 'Add wallet' })).toBeTruthy();
@@ -43,11 +46,12 @@ describe('Sidebar', () => {
   it('moves the selection with the arrow keys and puts it in the URL', async () => {
     appState.wallets = [{ address: A, label: 'Treasury', tags: [], chains: ['eth'], createdAt: '' }];
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
-    await fireEvent.keyDown(screen.getByRole('listbox'), { key: 'ArrowDown' });
+    await fireEvent.keyDown(screen.getAllByRole('link')[0]!, { key: 'ArrowDown' });
     expect(route.current.wallet).toBe(A);
     expect(location.hash).toContain(`wallet=${A}`);
     await tick();
-    expect(screen.getAllByRole('option')[1]!.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getAllByRole('link')[1]!.getAttribute('aria-current')).toBe('page');
+    expect(screen.getAllByRole('link')[1]!.getAttribute('tabindex')).toBe('0');
   });
 });
 

@@ -127,8 +127,8 @@ describe('wallet form and freshness', () => {
     setLocale('en-US');
     const now = Date.parse('2026-11-22T12:00:00Z');
     const status = { address: '0xa', positionsFetchedAt: '2026-11-22T11:55:00Z', transactionsSyncedAt: '2026-11-22T11:50:00Z', latestDate: null, incomplete: false, lastError: null };
-    expect(freshness(status, false, now)).toEqual({ level: 'fresh', text: 'Synced 5 min. ago' });
-    expect(freshness({ ...status, positionsFetchedAt: '2026-11-19T12:00:00Z', transactionsSyncedAt: null }, true, now)).toEqual({ level: 'offline', text: 'Offline — cached 3 days ago' });
+    expect(freshness(status, false, now)).toEqual({ level: 'fresh', text: 'Synced 5 min. ago', short: 'Synced 5 min. ago' });
+    expect(freshness({ ...status, positionsFetchedAt: '2026-11-19T12:00:00Z', transactionsSyncedAt: null }, true, now)).toEqual({ level: 'offline', text: 'Offline — cached 3 days ago', short: 'Offline — cached 3 days ago' });
     expect(freshness({ ...status, lastError: { kind: 'network', message: 'Could not reach the service', retryable: true } }, false, now).text).toBe('Sync failed: Could not reach the service');
     expect(freshness(undefined, false, now).level).toBe('never');
     setLocale(null);

@@ -62,6 +62,25 @@ function checkDateOptions(v: { date?: string | undefined; from?: string | undefi
   if (v.from && v.to && v.from > v.to) throw new UsageError(`--to ${v.to} is before --from ${v.from}.\n\n${usage}`);
 }
 
+/**
+ * One plain sentence for what node:util's parseArgs refused (its own text explains its API,
+ * not the command); the command's usage follows it.
+ */
+function argumentProblem(err: Error & { code?: string }, args: string[]): string {
+  const quoted = /'(-[^' ]+)/.exec(err.message)?.[1];
+  const option = quoted?.replace(/[ =].*$/, '') ?? args.find((a) => a.startsWith('-')) ?? '';
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `Unknown option ${option}.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(err.message) ? `${option} needs a value.` : `${option} takes no value.`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `Unexpected argument ${/'([^']+)'/.exec(err.message)?.[1] ?? ''}.`.replace(' .', '.');
+    default:
+      return err.message;
+  }
+}
+
 interface Globals {
   dataDir: string;
   baseUrl: string | undefined;
@@ -73,7 +92,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   try {
     parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${usage}`);
+    throw new UsageError(`${argumentProblem(err as Error & { code?: string }, args)}\n\n${usage}`);
   }
   if ((parsed.values as Record<string, unknown>)['help']) {
     console.log(usage);
@@ -204,8 +223,13 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
       if (sub === 'add') {
         if (!address) throw new UsageError(usage);
         if (!p.values.chains) throw new UsageError(`--chains is required.\n\n${usage}`);
-        const w = await call(core, 'wallets.add', { address, chains: list(p.values.chains), ...(p.values.label && { label: p.values.label }), ...(p.values.tags && { tags: list(p.values.tags) }) });
+        const chains = list(p.values.chains);
+        const known = (await call(core, 'app.info', {})).chains;
+        const w = await call(core, 'wallets.add', { address, chains, ...(p.values.label && { label: p.values.label }), ...(p.values.tags && { tags: list(p.values.tags) }) });
         console.log(forTerminal(`Watching ${w.address} on ${w.chains.join(', ')}${w.label ? ` as "${w.label}"` : ''}.`));
+        // Chain ids are the service's and open-ended, so an unknown one is added, with a warning.
+        const unknown = chains.filter((c) => !known.includes(c));
+        if (unknown.length) console.error(`folioscope: warning: ${unknown.map((c) => `"${forTerminal(c)}"`).join(', ')} ${unknown.length === 1 ? 'is not a chain' : 'are not chains'} this app knows (${known.join(', ')}); a sync of ${unknown.length === 1 ? 'it' : 'them'} fails if the service does not know ${unknown.length === 1 ? 'it' : 'them'} either. To change the chains: folioscope wallet remove ${w.address}, then add it again.`);
       } else if (sub === 'list') {
         const wallets = await call(core, 'wallets.list');
         // JSON escapes C0 controls itself; C1 and direction controls are escaped too (still valid JSON).

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 
 /**
@@ -15,7 +16,8 @@ export async function writeAtomically<T>(path: string, write: (out: Writable) =>
   try {
     await once(out, 'open');
   } catch (err) {
-    throw new Error(`Cannot write ${path}: ${(err as Error).message.replace(/^[A-Z]+: /, '')}`, { cause: err });
+    // Name the user's path and the reason, never the internal ".partial" file.
+    throw new Error(`Cannot write ${path}: ${writeProblem(err as NodeJS.ErrnoException, path)}`, { cause: err });
   }
   try {
     const result = await write(out);
@@ -26,6 +28,30 @@ export async function writeAtomically<T>(path: string, write: (out: Writable) =>
     rmSync(partial, { force: true });
     const code = (err as { code?: string }).code;
     if (code === 'ENOSPC') throw new Error(`The disk is full: ${path} was not written. Free some space and export again.`, { cause: err });
+    // A file-system failure (the rename, a write) is told about the user's path, not ".partial".
+    if ((err as NodeJS.ErrnoException).syscall) throw new Error(`Cannot write ${path}: ${writeProblem(err as NodeJS.ErrnoException, path)}`, { cause: err });
     throw err;
+  }
+}
+
+/** Why a file could not be created, in words about the user's path. */
+function writeProblem(err: NodeJS.ErrnoException, path: string): string {
+  const folder = dirname(path);
+  switch (err.code) {
+    case 'ENOENT':
+      return `the folder ${folder} does not exist.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (check that ${folder} is writable).`;
+    case 'EISDIR':
+      return 'it is a folder; give a file name.';
+    case 'ENOTDIR':
+      return `part of ${folder} is not a folder.`;
+    case 'EROFS':
+      return 'the disk is read-only.';
+    case 'ENOSPC':
+      return 'the disk is full.';
+    default:
+      return (err.message ?? String(err)).replace(/^[A-Z]+: /, '').replaceAll(`${path}.partial`, path);
   }
 }

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
+import { displayName } from '../../../shared/display-names.ts';
 import { isAtRisk } from '../../../shared/risk.ts';
 import type { Database } from '../store/db.ts';
 import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel } from './pdf-model.ts';
@@ -26,7 +27,8 @@ const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 const usd = (v: number | null | undefined) => (v === null || v === undefined ? '-' : usdFmt.format(v));
 const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
 const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
-const words = (s: string | null | undefined) => (s ?? '-').replace(/_/g, ' ');
+// The app's display names ("Uniswap v3", "Transfer in"), not the service's ids.
+const words = (s: string | null | undefined) => displayName(s, '-');
 
 /** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
 export function pdfText(s: string): string {
@@ -104,6 +106,8 @@ interface Column {
   label: string;
   width: number;
   align?: 'left' | 'right';
+  /** Long text (position names) wraps onto more lines instead of being cut. */
+  wrap?: boolean;
 }
 
 /** A table that continues across pages, repeating its header on each. */
@@ -124,21 +128,26 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
   ensure(doc, rowH * 3);
   drawHeader();
   rows.forEach((row, r) => {
-    if (doc.y + rowH > bottom()) {
+    doc.font('Helvetica').fontSize(size);
+    // Wrapping cells set the row's height; the others stay on one line.
+    const textH = Math.max(size + 2, ...row.map((cell, i) => (columns[i]!.wrap ? doc.heightOfString(pdfText(cell), { width: columns[i]!.width - 4 }) : 0)));
+    const h = rowH + textH - (size + 2);
+    if (doc.y + h > bottom()) {
       doc.addPage();
       drawHeader();
     }
     const y = doc.y;
-    if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, rowH).fill('#f3f5f8');
+    if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, h).fill('#f3f5f8');
     let x = M.left;
     doc.font('Helvetica').fontSize(size).fillColor(INK);
     row.forEach((cell, i) => {
       const c = columns[i]!;
+      if (c.wrap) doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
       // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
-      doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      else doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
       x += c.width;
     });
-    doc.y = y + rowH;
+    doc.y = y + h;
   });
   doc.x = M.left;
 }
@@ -187,7 +196,8 @@ function render(doc: Doc, model: ReportModel): void {
   let maxY = ay;
   ([['By asset type', model.allocation.assetType], ['By protocol', model.allocation.protocol], ['By chain', model.allocation.chain]] as const).forEach(([title, items], i) => {
     doc.y = ay;
-    bars(doc, M.left + i * (colW + 10), colW, title, items);
+    // Chain codes stay as they are (as in the app); other ids read as display names.
+    bars(doc, M.left + i * (colW + 10), colW, title, items, i === 2);
     maxY = Math.max(maxY, doc.y);
   });
   doc.y = maxY + 4;
@@ -197,7 +207,7 @@ function render(doc: Doc, model: ReportModel): void {
   table(
     doc,
     [
-      { label: 'Position', width: 158 }, { label: 'Protocol', width: 64 }, { label: 'Type', width: 60 }, { label: 'Chain', width: 34 },
+      { label: 'Position', width: 158, wrap: true }, { label: 'Protocol', width: 64 }, { label: 'Type', width: 60 }, { label: 'Chain', width: 34 },
       { label: 'Wallet', width: 60 }, { label: 'Principal', width: 70, align: 'right' }, { label: 'Rewards', width: 65, align: 'right' },
     ],
     model.positions.map((r) => [r.position.name ?? '-', words(r.position.protocol_id), words(r.position.asset_type), r.chain, walletName(model, r.wallet), usd(r.position.principal_nav), usd(r.position.reward_nav)]),
@@ -211,7 +221,7 @@ function render(doc: Doc, model: ReportModel): void {
     subheading(doc, 'Lending: debt, collateral ratio and liquidation threshold', true);
     table(
       doc,
-      [{ label: 'Position', width: 160 }, { label: 'Chain', width: 36 }, { label: 'Collateral', width: 76, align: 'right' }, { label: 'Debt', width: 76, align: 'right' }, { label: 'Ratio', width: 46, align: 'right' }, { label: 'Liq. threshold', width: 64, align: 'right' }, { label: 'Status', width: 53, align: 'right' }],
+      [{ label: 'Position', width: 160, wrap: true }, { label: 'Chain', width: 36 }, { label: 'Collateral', width: 76, align: 'right' }, { label: 'Debt', width: 76, align: 'right' }, { label: 'Ratio', width: 46, align: 'right' }, { label: 'Liq. threshold', width: 64, align: 'right' }, { label: 'Status', width: 53, align: 'right' }],
       lending.map((r) => {
         const supply = r.position.underlying.filter((u) => u.details.type === 'supply').reduce((s, u) => s + (u.nav ?? 0), 0);
         const debt = r.position.underlying.filter((u) => (u.nav ?? 0) < 0).reduce((s, u) => s + (u.nav ?? 0), 0);
@@ -228,7 +238,7 @@ function render(doc: Doc, model: ReportModel): void {
     subheading(doc, 'Locked positions: unlocks and voting power', !lending.length);
     table(
       doc,
-      [{ label: 'Position', width: 170 }, { label: 'Chain', width: 40 }, { label: 'Locked', width: 95, align: 'right' }, { label: 'Unlocks (UTC)', width: 110 }, { label: 'Voting power', width: 96, align: 'right' }],
+      [{ label: 'Position', width: 170, wrap: true }, { label: 'Chain', width: 40 }, { label: 'Locked', width: 95, align: 'right' }, { label: 'Unlocks (UTC)', width: 110 }, { label: 'Voting power', width: 96, align: 'right' }],
       locked.map(({ r, u }) => [r.position.name ?? '-', r.chain, `${qty(u.qty)} ${u.symbol ?? ''}`, (u.details.unlock_time ?? '').slice(0, 16).replace('T', ' '), qty(u.details.voting_power ?? null)]),
     );
   }
@@ -237,7 +247,7 @@ function render(doc: Doc, model: ReportModel): void {
     subheading(doc, 'Liquidity pools: ownership and slippage', !lending.length && !locked.length);
     table(
       doc,
-      [{ label: 'Pool', width: 190 }, { label: 'Chain', width: 40 }, { label: 'Holding', width: 90, align: 'right' }, { label: 'Ownership', width: 90, align: 'right' }, { label: 'Max slippage', width: 101, align: 'right' }],
+      [{ label: 'Pool', width: 190, wrap: true }, { label: 'Chain', width: 40 }, { label: 'Holding', width: 90, align: 'right' }, { label: 'Ownership', width: 90, align: 'right' }, { label: 'Max slippage', width: 101, align: 'right' }],
       pools.map(({ l, p }) => [
         p.principal_token_name ?? '-', l.chain, qty(p.principal_qty), `${(p.principal_pct_ownership ?? 0).toFixed(4)}%`,
         `${(Math.max(...p.underlying.map((u) => u.details.slippage ?? 0)) * 100).toFixed(3)}%`,
@@ -333,13 +343,13 @@ function usdCompact(v: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 }).format(v);
 }
 
-function bars(doc: Doc, x: number, width: number, title: string, items: ReadonlyArray<readonly [string, number]>): void {
+function bars(doc: Doc, x: number, width: number, title: string, items: ReadonlyArray<readonly [string, number]>, raw = false): void {
   doc.font('Helvetica-Bold').fontSize(8.5).fillColor(MUTED).text(title, x, doc.y, { width });
   const sum = items.reduce((s, [, v]) => s + v, 0) || 1;
   let y = doc.y + 3;
   items.slice(0, 8).forEach(([label, value], i) => {
     const share = value / sum;
-    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(pdfText(words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
+    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(pdfText(raw ? label : words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
     doc.rect(x + width * 0.46, y + 1, Math.max(1, width * 0.36 * share), 6).fill(BAR_COLORS[i % BAR_COLORS.length]!);
     doc.font('Helvetica').fontSize(7.5).fillColor(MUTED).text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
     y += 11;

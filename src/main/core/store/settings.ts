@@ -11,6 +11,7 @@ export const settingsSchema = z.strictObject({
   chains: z.array(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/)).min(1),
   theme: z.enum(['system', 'light', 'dark']),
   locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports').nullable(),
+  timeZone: z.enum(['utc', 'local']),
   transactionPageSize: z.number().int().min(10).max(1000),
 });
 
@@ -21,6 +22,7 @@ export const DEFAULT_SETTINGS: Settings = {
   chains: ['eth', 'arb', 'op', 'base', 'matic', 'bsc'],
   theme: 'system',
   locale: null,
+  timeZone: 'utc',
   transactionPageSize: 500,
 };
 

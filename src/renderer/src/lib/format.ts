@@ -1,3 +1,5 @@
+import { displayName } from '../../../shared/display-names.ts';
+
 /**
  * Numbers and dates for the user's locale (Intl). Missing values show as "—", never 0.
  * NAV is in USD (docs/service.md); quantities keep up to 6 decimals, as tokens need.
@@ -10,6 +12,29 @@ let locale: string | undefined;
 export function setLocale(l: string | null | undefined): void {
   // A locale the runtime refuses would make every formatter throw: fall back to the default.
   locale = l && isSupportedLocale(l) ? l : undefined;
+  cache.clear();
+}
+
+/** The locale in use (the setting, else the system's). */
+export function currentLocale(): string {
+  return locale ?? new Intl.NumberFormat().resolvedOptions().locale;
+}
+
+/**
+ * Transaction times: UTC (as the service gives them) or the computer's time zone. Dates
+ * (as-of dates, snapshot dates) are calendar days of the service, always UTC.
+ */
+let zone: 'utc' | 'local' = 'utc';
+export function setTimeZone(z: 'utc' | 'local'): void {
+  zone = z;
+}
+const tz = () => (zone === 'utc' ? 'UTC' : undefined);
+
+/** The time zone the timeline's times are in, as shown beside them ("UTC", "GMT+1"). */
+export function timeZoneLabel(): string {
+  if (zone === 'utc') return 'UTC';
+  const part = new Intl.DateTimeFormat(locale, { timeZoneName: 'short' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+  return part?.value ?? 'local';
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
@@ -71,12 +96,65 @@ export function dayHeading(iso: string): string {
 
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: tz(), timeZoneName: 'short' }).format(new Date(iso));
 }
 
 export function time(iso: string | null | undefined): string {
   if (!iso) return DASH;
-  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: tz() }).format(new Date(iso));
+}
+
+/** The calendar day of a transaction in the chosen time zone, YYYY-MM-DD (for day headings). */
+export function dayOf(iso: string | null | undefined): string {
+  if (!iso) return 'unknown';
+  if (zone === 'utc') return iso.slice(0, 10);
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * Date fields follow the locale: "23.11.2026" in de-DE, "11/23/2026" in en-US. The pattern
+ * is read from Intl, so every locale gets its own order and separators.
+ */
+export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
+  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2026, 10, 23)));
+  const order: Array<'year' | 'month' | 'day'> = [];
+  let placeholder = '';
+  for (const p of parts) {
+    if (p.type === 'year' || p.type === 'month' || p.type === 'day') {
+      order.push(p.type);
+      placeholder += p.type === 'year' ? 'YYYY' : p.type === 'month' ? 'MM' : 'DD';
+    } else placeholder += p.value;
+  }
+  return { order, placeholder };
+}
+
+/** A date as a date field shows it, in the locale's numeric form. */
+export function dateField(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+}
+
+/**
+ * Reads what was typed in a date field: the locale's numeric form, or ISO YYYY-MM-DD.
+ * Returns YYYY-MM-DD, or null when it is not a real calendar date.
+ */
+export function parseDateField(text: string): string | null {
+  const t = text.trim();
+  let y: number, m: number, d: number;
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+  else {
+    const nums = t.match(/\d+/g);
+    if (!nums || nums.length !== 3 || /[^\d\s./\-年月日]/.test(t.replace(/\u200f|\u200e/g, ''))) return null;
+    const { order } = datePattern();
+    const at = (k: 'year' | 'month' | 'day') => Number(nums[order.indexOf(k)]);
+    [y, m, d] = [at('year'), at('month'), at('day')];
+    if (String(nums[order.indexOf('year')]).length !== 4) return null;
+  }
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
 }
 
 /** "5 min ago", "3 days ago". */
@@ -94,9 +172,9 @@ export function shortAddress(a: string | null | undefined): string {
   return a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
 }
 
+/** A service identifier as people read it; the PDF report uses the same rule. */
 export function label(s: string | null | undefined): string {
-  if (!s) return DASH;
-  return visibleText(s.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
+  return visibleText(displayName(s, DASH));
 }
 
 /**

@@ -1,17 +1,26 @@
 import type { WalletStatus } from '../../../shared/contract.ts';
+import type { JobInfo } from '../../../shared/model.ts';
 import { ago } from './format.ts';
+import { words } from './words.ts';
 
-export type FreshnessLevel = 'fresh' | 'stale' | 'failed' | 'offline' | 'never';
+export type FreshnessLevel = 'fresh' | 'stale' | 'failed' | 'offline' | 'never' | 'syncing';
 
-/** One line on how current a wallet's cache is, for the sidebar. */
-export function freshness(status: WalletStatus | undefined, offline: boolean, now = Date.now()): { level: FreshnessLevel; text: string } {
-  if (!status) return { level: 'never', text: 'Not synced yet' };
-  if (status.lastError) return { level: 'failed', text: `Sync failed: ${status.lastError.message}` };
-  const times = [status.positionsFetchedAt, status.transactionsSyncedAt].filter((t): t is string => !!t).sort();
+/**
+ * One line on how current a wallet's cache is. The one source of the sync status words, so
+ * the sidebar, the Overview's wallet table and the timeline never disagree: a running job
+ * says "Syncing", a failed last sync says "Sync failed" (never "Synced" beside it), offline
+ * says what is cached and when.
+ */
+export function freshness(status: WalletStatus | undefined, offline: boolean, now = Date.now(), jobs: readonly JobInfo[] = []): { level: FreshnessLevel; text: string; short: string } {
+  const running = jobs.some((j) => j.state === 'queued' || j.state === 'running');
+  const times = [status?.positionsFetchedAt, status?.transactionsSyncedAt].filter((t): t is string => !!t).sort();
   const last = times.at(-1);
-  if (!last) return { level: 'never', text: 'Not synced yet' };
-  if (offline) return { level: 'offline', text: `Offline — cached ${ago(last, now)}` };
+  const when = last ? ago(last, now) : null;
+  if (running) return { level: 'syncing', text: `${words.sync.syncing}…${when ? ` · last ${when}` : ''}`, short: `${words.sync.syncing}…` };
+  if (status?.lastError) return { level: 'failed', text: `${words.sync.failed}: ${status.lastError.message}`, short: words.sync.failed };
+  if (!status || !last) return { level: 'never', text: words.sync.never, short: words.sync.never };
+  if (offline) return { level: 'offline', text: `${words.sync.offline} ${when}`, short: `${words.sync.offline} ${when}` };
   const hours = (now - Date.parse(last)) / 3_600_000;
-  const incomplete = status.incomplete ? ' · recent transactions still indexing' : '';
-  return { level: hours < 24 && !status.incomplete ? 'fresh' : 'stale', text: `Synced ${ago(last, now)}${incomplete}` };
+  const incomplete = status.incomplete ? ` · ${words.sync.indexing}` : '';
+  return { level: hours < 24 && !status.incomplete ? 'fresh' : 'stale', text: `${words.sync.synced} ${when}${incomplete}`, short: `${words.sync.synced} ${when}` };
 }

@@ -1,7 +1,8 @@
 import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.ts';
 import type { JobInfo, Wallet } from '../../../shared/model.ts';
 import { call, FolioError, on } from './api.ts';
-import { setLocale } from './format.ts';
+import { setLocale, setTimeZone } from './format.ts';
+import { words } from './words.ts';
 
 /**
  * App-wide state: what the app is connected to, the watched wallets and their freshness,
@@ -25,12 +26,23 @@ class AppState {
     return this.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
   }
 
+  /** Running or queued sync jobs of one wallet (exports are not syncs). */
+  walletJobs(address: string): JobInfo[] {
+    return this.activeJobs.filter((j) => j.wallet === address && j.kind !== 'export');
+  }
+
+  /** Why an action that needs the service cannot run now, or null when it can. */
+  get networkBlocked(): string | null {
+    return this.offline ? words.offlineReason : null;
+  }
+
   async load(): Promise<void> {
     try {
       const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
       this.info = info;
       this.settings = settings;
       setLocale(settings.locale);
+      setTimeZone(settings.timeZone ?? 'utc');
       await this.refreshWallets();
       this.jobs = await call('sync.jobs', {});
     } catch (err) {

@@ -1,4 +1,5 @@
 import type { TimelineRow } from '../../../shared/model.ts';
+import { dayOf } from './format.ts';
 
 /** The timeline as the list shows it: a heading for each day, then that day's transactions. */
 export type TimelineItem = { kind: 'day'; key: string; date: string; count: number } | { kind: 'txn'; key: string; row: TimelineRow };
@@ -7,7 +8,8 @@ export function groupByDay(rows: readonly TimelineRow[]): TimelineItem[] {
   const items: TimelineItem[] = [];
   let current: { kind: 'day'; key: string; date: string; count: number } | null = null;
   for (const row of rows) {
-    const day = row.date?.slice(0, 10) ?? 'unknown';
+    // Days in the time zone the times are shown in, so a row never sits under the wrong day.
+    const day = dayOf(row.date);
     if (!current || current.date !== day) {
       current = { kind: 'day', key: `day-${day}`, date: day, count: 0 };
       items.push(current);

@@ -12,7 +12,7 @@ import { successMessage } from '../src/shared/service/endpoints.ts';
 import { type Transaction, positionSnapshot, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
 import { CHAINS } from '../src/sim/chains.ts';
 import { DAY_MS, positionsOn } from '../src/sim/positions.ts';
-import { historyOf, transactionAt } from '../src/sim/transactions.ts';
+import { defaultHistory, historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { allPositionsView } from '../src/sim/views.ts';
 import { DATA_DIR, fmt, report } from './lib.ts';
 
@@ -61,7 +61,7 @@ export async function pdfBench(): Promise<void> {
     const wallet = '0x' + (w + 1).toString(16).padStart(40, 'c');
     addWallet(db, { address: wallet, chains: ['eth', 'arb'], label: `Wallet ${w + 1}` });
     for (const chain of [CHAINS[0]!, CHAINS[1]!]) {
-      const data = [{ wallet_id: wallet, date: `${date}T00:00:00Z`, positions: allPositionsView(chain.id, positionsOn(1, wallet, chain, day)) }];
+      const data = [{ wallet_id: wallet, date: `${date}T00:00:00Z`, positions: allPositionsView(chain.id, positionsOn(defaultHistory(1), wallet, chain, day)) }];
       const body = JSON.stringify({ status: 'OK', data, message: successMessage('allPositions', `bench${w}`) });
       const response = { endpoint: 'allPositions' as const, data: data.map((d) => positionSnapshot.parse(d)), message: '', requestId: `bench${w}`, total: null, body, url: '', fetchedAt: '2026-01-01T00:00:00.000Z', attempts: 1 };
       insertSnapshot(db, { endpoint: 'allPositions', wallet, chain: chain.id, requestedDate: date, response });

@@ -6,6 +6,8 @@ import type {
   KeyStatus,
   LogSet,
   NavSeries,
+  Reconciliation,
+  ReconcileTraceRow,
   SerializedError,
   SnapshotDataByEndpoint,
   SnapshotEndpoint,
@@ -57,7 +59,7 @@ export const TimelineQueryInput = z.strictObject({
 export const ExportInput = z.strictObject({
   format: z.enum(['csv', 'pdf']),
   /** CSV only: which report. */
-  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history']).optional(),
+  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation']).optional(),
   wallet: address.optional(),
   date: date.optional(),
   from: date.optional(),
@@ -162,6 +164,10 @@ export const CONTRACT = {
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
+  /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
+  'reconcile.get': op(z.strictObject({ wallet: address.optional(), from: date, to: date }))<Reconciliation>(),
+  /** The transactions of a reconciliation's period that moved one token. */
+  'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -8,6 +8,7 @@ import { checkKey } from './secrets/key-check.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
+import { reconcile, reconcileTrace } from './store/queries/reconcile.ts';
 import { timelinePage } from './store/queries/timeline.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
@@ -211,6 +212,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     'export.start': (req) =>
       startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
+    'reconcile.get': ({ wallet: address, from, to }) =>
+      reconcile(profile.db, { wallets: address ? [wallet(address).address] : listWallets(profile.db).map((w) => w.address), from, to }),
+    'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');

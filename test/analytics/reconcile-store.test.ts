@@ -65,12 +65,45 @@ describe('reconciliation: boundary and completeness', () => {
     markSynced(db, W, 'eth', sec('2025-02-20T00:00:01Z'), sec('2025-03-31T00:00:00Z'));
     expect(messages()).toEqual([]);
     putTransactions(db, W, 'eth', [{ hash: '0x07', time: ms('2025-02-03T00:00:00Z'), status: null, details: [{ token_cid: A, type: 'in', qty: 1 }] }]);
-    expect(messages()).toEqual(['1 transaction(s) of the period have no status: whether they moved tokens is unknown']);
+    expect(messages()).toEqual(['1 transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown']);
     putTransactions(db, W, 'eth', [{ hash: '0x07', time: ms('2025-02-03T00:00:00Z'), status: 1, details: [{ token_cid: B, type: 'receive', qty: 1 }] }]);
     expect(messages()).toEqual(['T: 1 transfer(s) with no direction (in/out) or no quantity']);
     const r = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
     expect(r.complete).toBe(false);
     expect(r.rows.find((x) => x.token_cid === B)!.status).toBe('incomplete');
+  });
+
+  it('flags transactions with no date: their period is unknown', () => {
+    const db = setup();
+    putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 0] });
+    putHoldings(db, W, 'eth', '2025-02-28', { [A]: [100, 0] });
+    markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
+    putTransactions(db, W, 'eth', [{ hash: '0x09', time: 0, status: 1, details: [{ token_cid: A, type: 'in', qty: 1 }] }]);
+    db.prepare("UPDATE transactions SET time = 0 WHERE txn_hash = '0x09'").run();
+    expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).problems.map((p) => p.message)).toEqual(['1 transaction(s) have no date: whether they fall in the period is unknown']);
+  });
+
+  it('keeps its daily sums current: new transactions, corrected ones and deleted ones', () => {
+    const db = setup();
+    putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 0] });
+    putHoldings(db, W, 'eth', '2025-02-28', { [A]: [100, 0] });
+    markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
+    const flows = () => {
+      const [row] = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows;
+      return [row!.inflow_qty, row!.outflow_qty, row!.txn_count];
+    };
+    putTransactions(db, W, 'eth', [{ hash: '0x01', time: ms('2025-02-02T00:00:00Z'), status: 1, details: [{ token_cid: A, type: 'in', qty: 4 }] }]);
+    expect(flows()).toEqual([4, 0, 1]);
+    // Added later (a sync after the first reconciliation), on a day already summed.
+    putTransactions(db, W, 'eth', [{ hash: '0x02', time: ms('2025-02-02T12:00:00Z'), status: 1, details: [{ token_cid: A, type: 'out', qty: 1.5 }] }]);
+    expect(flows()).toEqual([4, 1.5, 2]);
+    // The service corrects a row (same hash): the upsert updates it in place.
+    putTransactions(db, W, 'eth', [{ hash: '0x01', time: ms('2025-02-02T00:00:00Z'), status: 1, details: [{ token_cid: A, type: 'in', qty: 6 }] }]);
+    expect(flows()).toEqual([6, 1.5, 2]);
+    putTransactions(db, W, 'eth', [{ hash: '0x02', time: ms('2025-02-02T12:00:00Z'), status: 0, details: [] }]);
+    expect(flows()).toEqual([6, 0, 1]);
+    db.prepare("DELETE FROM transactions WHERE txn_hash = '0x01'").run();
+    expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows[0]).toMatchObject({ inflow_qty: 0, outflow_qty: 0, txn_count: 0 });
   });
 
   it('refuses bad input with a clear error', () => {

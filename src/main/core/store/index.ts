@@ -12,3 +12,4 @@ export * from './queries/nav.ts';
 export * from './queries/timeline.ts';
 export { SCHEMA_VERSION } from './migrations/index.ts';
 export * from './queries/reconcile.ts';
+export * from './queries/transfer-days.ts';

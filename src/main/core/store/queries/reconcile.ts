@@ -3,6 +3,7 @@ import { latestSnapshot } from '../snapshots.ts';
 import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { getWallet } from '../wallets.ts';
+import { flowsByDay, type TokenFlows, undatedTransfers } from './transfer-days.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
 export type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation };
@@ -23,43 +24,6 @@ export const NOISE = 1e-9;
 
 export function flowWindow(from: string, to: string): { start: number; end: number } {
   return { start: isoDateToUtcMs(from)! + DAY_MS, end: isoDateToUtcMs(to)! + DAY_MS };
-}
-
-interface FlowRow {
-  chain: string;
-  cid: string | null;
-  symbol: string | null;
-  inflow: number | null;
-  outflow: number | null;
-  unknown_direction: number;
-  missing_qty: number;
-  txns: number;
-}
-
-/** Net transfers per (chain, token address) of a wallet's successful transactions in [start, end) ms. */
-function flowsOf(db: Database, wallet: string, start: number, end: number): FlowRow[] {
-  return db
-    .prepare(
-      `SELECT t.chain AS chain, lower(j.value ->> 'token_cid') AS cid, max(j.value ->> 'symbol') AS symbol,
-              total(CASE WHEN j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END) AS inflow,
-              total(CASE WHEN j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END) AS outflow,
-              sum(coalesce(j.value ->> 'type', '') NOT IN ('in', 'out')) AS unknown_direction,
-              sum(j.value ->> 'qty' IS NULL) AS missing_qty,
-              count(DISTINCT t.id) AS txns
-       FROM transactions t, json_each(t.details) j
-       WHERE t.wallet = @wallet AND t.time >= @start AND t.time < @end AND t.status = 1
-       GROUP BY t.chain, lower(j.value ->> 'token_cid')`,
-    )
-    .all({ wallet, start, end }) as FlowRow[];
-}
-
-/** Transactions of the period whose outcome is unknown (no status) but which list transfers. */
-function unknownStatusCount(db: Database, wallet: string, chain: string, start: number, end: number): number {
-  return (
-    db
-      .prepare(`SELECT count(*) AS n FROM transactions WHERE wallet = ? AND chain = ? AND time >= ? AND time < ? AND status IS NULL AND details != '[]'`)
-      .get(wallet, chain, start, end) as { n: number }
-  ).n;
 }
 
 /** Whether complete synced ranges (Unix seconds, inclusive) cover [startSec, endSec]. */
@@ -141,8 +105,9 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
     const w = getWallet(db, address);
     if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);
     wallets.push(w.address);
-    const flows = new Map<string, FlowRow>();
-    for (const f of flowsOf(db, w.address, start, end)) flows.set(`${f.chain}|${tokenKey(f.cid, null)}`, f);
+    const flows = new Map<string, TokenFlows>();
+    // Days [from + 1, to]: the transactions after the opening snapshot through the closing one.
+    for (const f of flowsByDay(db, w.address, w.chains, start / DAY_MS, end / DAY_MS - 1)) flows.set(`${f.chain}|${tokenKey(f.cid, null)}`, f);
     for (const chain of w.chains) {
       const problem = (message: string) => problems.push({ wallet: w.address, chain, message });
       const opening = holdingsAt(db, w.address, chain, scope.from);
@@ -164,10 +129,15 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
                 : `transactions of the period are not synced${until !== null ? ` (complete until ${new Date(until * 1000).toISOString().slice(0, 10)})` : ''}`,
           );
         }
-        const unknown = unknownStatusCount(db, w.address, chain, start, end);
-        if (unknown) {
+        const unsure = [...flows.entries()].filter(([k]) => k.startsWith(`${chain}|`)).reduce((n, [, f]) => n + f.unsure, 0);
+        if (unsure) {
           chainComplete = false;
-          problem(`${unknown} transaction(s) of the period have no status: whether they moved tokens is unknown`);
+          problem(`${unsure} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`);
+        }
+        const undated = undatedTransfers(db, w.address, chain);
+        if (undated) {
+          chainComplete = false;
+          problem(`${undated} transaction(s) have no date: whether they fall in the period is unknown`);
         }
       }
       const keys = new Set<string>([...(opening?.keys() ?? []), ...(closing?.keys() ?? [])]);
@@ -182,9 +152,9 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
           rowComplete = false;
           problem(`${label}: a position quantity is missing in a snapshot`);
         }
-        if (f && (f.unknown_direction || f.missing_qty)) {
+        if (f?.unreadable) {
           rowComplete = false;
-          problem(`${label}: ${f.unknown_direction + f.missing_qty} transfer(s) with no direction (in/out) or no quantity`);
+          problem(`${label}: ${f.unreadable} transfer(s) with no direction (in/out) or no quantity`);
         }
         if (key === 'cid:' || key === 'id:') {
           rowComplete = false;
@@ -201,7 +171,7 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
           wallet: w.address,
           chain,
           token_id: o?.tokenId ?? c?.tokenId ?? null,
-          token_cid: o?.cid ?? c?.cid ?? f?.cid ?? null,
+          token_cid: o?.cid ?? c?.cid ?? (f?.cid || null),
           token_symbol: o?.symbol ?? c?.symbol ?? f?.symbol ?? null,
           token_name: o?.name ?? c?.name ?? null,
           opening_qty: openingQty,

@@ -1,0 +1,76 @@
+import type { Database } from '../db.ts';
+
+/**
+ * Daily transfer sums (table transfer_days, migration 006), brought up to date on use:
+ * a (wallet, chain) with no state is rebuilt from all its transactions; one with state
+ * adds the transactions inserted since (ids above built_to_id). Changes and deletions of
+ * transactions drop the state (triggers), so the sums never go stale.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** One aggregation statement, over the transactions of (wallet, chain) with from < id <= to. */
+const AGGREGATE = `
+  INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
+  SELECT t.wallet, t.chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, t.time / ${DAY_MS} AS day,
+         max(j.value ->> 'symbol'),
+         total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END),
+         total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END),
+         count(DISTINCT CASE WHEN t.status = 1 THEN t.id END),
+         sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)),
+         sum(t.status IS NULL)
+  FROM transactions t, json_each(t.details) j
+  WHERE t.id > @from AND t.id <= @to AND t.wallet = @wallet AND t.chain = @chain AND (t.status = 1 OR t.status IS NULL)
+  GROUP BY cid, day
+  ON CONFLICT (wallet, chain, token_cid, day) DO UPDATE SET
+    symbol = coalesce(excluded.symbol, symbol),
+    inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
+    unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`;
+
+export function ensureTransferDays(db: Database, wallet: string, chain: string): void {
+  const maxId = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
+  const state = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').get(wallet, chain) as { b: number } | undefined;
+  if (state && state.b >= maxId) return;
+  db.transaction(() => {
+    // Read again inside the write transaction: another connection may have built it meanwhile.
+    const now = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').get(wallet, chain) as { b: number } | undefined;
+    const to = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
+    if (!now) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
+    else if (now.b >= to) return;
+    db.prepare(AGGREGATE).run({ wallet, chain, from: now?.b ?? 0, to });
+    db.prepare(
+      `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
+       ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
+    ).run(wallet, chain, to);
+  }).immediate();
+}
+
+export interface TokenFlows {
+  chain: string;
+  cid: string;
+  symbol: string | null;
+  inflow: number;
+  outflow: number;
+  txns: number;
+  unreadable: number;
+  unsure: number;
+}
+
+/** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
+export function flowsByDay(db: Database, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+  for (const chain of chains) ensureTransferDays(db, wallet, chain);
+  return db
+    .prepare(
+      `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
+              sum(txns) AS txns, sum(unreadable) AS unreadable, sum(unsure) AS unsure
+       FROM transfer_days
+       WHERE wallet = @wallet AND chain IN (SELECT value FROM json_each(@chains)) AND day >= @fromDay AND day <= @toDay
+       GROUP BY chain, token_cid`,
+    )
+    .all({ wallet, chains: JSON.stringify(chains), fromDay, toDay }) as TokenFlows[];
+}
+
+/** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
+export function undatedTransfers(db: Database, wallet: string, chain: string): number {
+  return (db.prepare('SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }).n;
+}

@@ -1,6 +1,7 @@
 import type { LiquiditySnapshot, Position, PositionSnapshot } from '../../../shared/service/schemas.ts';
 import type { Database } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
+import { reconcile, type Reconciliation } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
 import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
@@ -49,6 +50,8 @@ export interface ReportModel {
   transactions: TimelineRow[];
   transactionsTotal: number;
   byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
+  /** Roll-forward from `from` to `to` (both given), with what it could not check. */
+  reconciliation: Reconciliation | null;
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
   dataTime: string;
 }
@@ -125,6 +128,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     transactions,
     transactionsTotal,
     byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
+    reconciliation: req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };
 }

@@ -325,3 +325,69 @@ export interface ReconcileTraceRow {
   direction: 'in' | 'out' | 'unknown';
   qty: number | null;
 }
+
+// --- treasury analytics: risk (docs/analytics.md) ------------------------------------------
+
+export interface LendingRisk {
+  wallet: string;
+  chain: string;
+  protocolId: string | null;
+  cid: string | null;
+  name: string | null;
+  collateralDebtRatio: number;
+  liqThreshold: number;
+  /** Collateral and debt legs: token, quantity, NAV (debt negative), share of the collateral's value. */
+  collateral: Array<{ tokenId: string; symbol: string | null; qty: number | null; nav: number | null; share: number }>;
+  debt: Array<{ tokenId: string; symbol: string | null; qty: number | null; nav: number | null }>;
+  collateralNav: number | null;
+  debtNav: number | null;
+}
+
+export interface RiskOverview {
+  date: string;
+  positions: LendingRisk[];
+  /** Lending legs whose ratio or threshold is missing: their headroom is unknown. */
+  unknown: Array<{ wallet: string; chain: string; name: string | null; reason: string }>;
+  /** Watched (wallet, chain) pairs with no cached positions at the date. */
+  missing: Array<{ wallet: string; chain: string }>;
+}
+
+export interface HealthPoint {
+  date: string;
+  collateralDebtRatio: number | null;
+  liqThreshold: number | null;
+}
+
+export interface HealthHistory {
+  wallet: string;
+  chain: string;
+  cid: string;
+  name: string | null;
+  points: HealthPoint[];
+}
+
+export interface UnlockRow {
+  wallet: string;
+  chain: string;
+  protocolId: string | null;
+  position: string | null;
+  tokenId: string;
+  symbol: string | null;
+  unlockTime: string;
+  qty: number | null;
+  nav: number | null;
+  votingPower: number | null;
+}
+
+export interface UnlockLadder {
+  date: string;
+  unlocks: UnlockRow[];
+  missing: Array<{ wallet: string; chain: string }>;
+}
+
+/** A named set of watched wallets (an entity: a fund, a DAO, a desk) that scopes views and reports. */
+export interface WalletGroup {
+  id: number;
+  name: string;
+  wallets: string[];
+}

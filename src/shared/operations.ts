@@ -36,6 +36,12 @@ export const OPERATION_NAMES = [
   'export.start',
   'reconcile.get',
   'reconcile.trace',
+  'risk.lending',
+  'risk.health',
+  'risk.unlocks',
+  'groups.list',
+  'groups.save',
+  'groups.remove',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -58,7 +58,7 @@ describe('reconciliation report', () => {
   it('CSV: says on each row what is missing when a date is not cached', async () => {
     const rows = await csv('rec-missing.csv', { report: 'reconciliation', wallet: WALLET, from: '2025-10-02', to: '2025-12-31' });
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((x) => x.status === 'incomplete' && x.problems.includes('positions at 2025-10-02 are not cached'))).toBe(true);
+    expect(rows.every((x) => x.status === 'incomplete' && x.problems!.includes('positions at 2025-10-02 are not cached'))).toBe(true);
   });
 
   it('PDF: a section with the boundary, the verdict and every token', async () => {

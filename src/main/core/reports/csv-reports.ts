@@ -4,6 +4,7 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '..
 import type { Database } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
+import { unlockLadder } from '../store/queries/risk.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { timelineWhere } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -14,7 +15,7 @@ import { csvCell, csvFields, CsvWriter } from './csv.ts';
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are
  * stable and documented in docs/reports.md; money is USD, quantities in token units.
  */
-export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation'] as const;
+export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks'] as const;
 export type CsvReport = (typeof CSV_REPORTS)[number];
 
 export interface CsvRequest {
@@ -57,6 +58,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'closing_qty', 'unexplained_qty', 'unexplained_share', 'wallet_opening_qty', 'wallet_closing_qty', 'wallet_unexplained_qty', 'position_change_qty',
     'txn_count', 'status', 'problems',
   ],
+  unlocks: ['as_of', 'unlock_time', 'wallet', 'wallet_label', 'chain', 'protocol_id', 'position_name', 'token_id', 'token_symbol', 'qty', 'nav_usd', 'voting_power'],
 };
 
 export interface ExportProgress {
@@ -67,6 +69,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
   const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
   const wallet = req.wallet?.toLowerCase();
   if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
+  for (const w of req.wallets ?? []) if (!labels.has(w)) throw new ValidationError('wallet', `${w} is not a watched wallet.`);
   if ((req.report === 'positions' || req.report === 'underlying' || req.report === 'liquidity') && !req.date) {
     throw new ValidationError('date', 'Choose the date of the positions to export.');
   }
@@ -80,7 +83,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
       case 'underlying':
       case 'liquidity': {
         const endpoint = req.report === 'positions' ? 'allPositions' : req.report === 'underlying' ? 'positionsByUnderlying' : 'liquidityAnalysis';
-        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) });
+        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) => !req.wallets || req.wallets.includes(s.wallet));
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
@@ -168,6 +171,13 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
           await writer.row([r.from, r.to, p.wallet, labels.get(p.wallet) ?? '', p.chain, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, 'incomplete', problems(p.wallet, p.chain)]);
         }
         onProgress(r.rows.length, r.rows.length);
+        break;
+      }
+      case 'unlocks': {
+        if (!req.date) throw new ValidationError('date', 'Choose the date the ladder starts from.');
+        const ladder = unlockLadder(db, req.date, req.wallets ?? (wallet ? [wallet] : undefined));
+        for (const u of ladder.unlocks) await writer.row([req.date, u.unlockTime, u.wallet, labels.get(u.wallet) ?? '', u.chain, u.protocolId, u.position, u.tokenId, u.symbol, u.qty, u.nav, u.votingPower]);
+        onProgress(ladder.unlocks.length, ladder.unlocks.length);
         break;
       }
       case 'history': {

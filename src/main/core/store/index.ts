@@ -13,3 +13,5 @@ export * from './queries/timeline.ts';
 export { SCHEMA_VERSION } from './migrations/index.ts';
 export * from './queries/reconcile.ts';
 export * from './queries/transfer-days.ts';
+export * from './queries/risk.ts';
+export * from './groups.ts';

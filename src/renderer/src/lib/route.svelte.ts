@@ -2,7 +2,7 @@
  * What the user is looking at lives in the URL hash (`#/timeline?wallet=…&action=swap`),
  * so back and forward work and a view can be reloaded as it was.
  */
-export type Tab = 'overview' | 'positions' | 'timeline';
+export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk';
 export type View = 'all' | 'underlying' | 'liquidity';
 export type Range = '30d' | '90d' | '1y' | 'all';
 
@@ -23,7 +23,7 @@ export interface Route {
   q: string | null;
 }
 
-const TABS: Tab[] = ['overview', 'positions', 'timeline'];
+const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
 const LISTS = ['action', 'protocol', 'chain', 'token', 'status'] as const;
 
 export function parseRoute(hash: string): Route {
@@ -66,6 +66,8 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
   }
+  // The roll-forward's opening and closing dates (the closing one is `date`, the as-of date).
+  if (r.tab === 'reconcile' && r.from) p.set('from', r.from);
   const q = p.toString();
   return `#/${r.tab}${q ? `?${q}` : ''}`;
 }

@@ -21,6 +21,8 @@ export interface Route {
   from: string | null;
   to: string | null;
   q: string | null;
+  /** A wallet group's id: the scope of the treasury views (Reconcile, Risk). */
+  group: string | null;
 }
 
 const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
@@ -48,6 +50,7 @@ export function parseRoute(hash: string): Route {
     from: p.get('from'),
     to: p.get('to'),
     q: p.get('q'),
+    group: p.get('group'),
   };
 }
 
@@ -68,6 +71,7 @@ export function formatRoute(r: Route): string {
   }
   // The roll-forward's opening and closing dates (the closing one is `date`, the as-of date).
   if (r.tab === 'reconcile' && r.from) p.set('from', r.from);
+  if (r.group && !r.wallet) p.set('group', r.group);
   const q = p.toString();
   return `#/${r.tab}${q ? `?${q}` : ''}`;
 }

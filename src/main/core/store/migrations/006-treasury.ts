@@ -25,7 +25,8 @@ export function updateToSchemaVersion6(db: Database): void {
       txns       INTEGER NOT NULL,              -- successful transactions that moved the token that day
       unreadable INTEGER NOT NULL,              -- status 1 transfers with no direction or no quantity
       unsure     INTEGER NOT NULL,              -- transfers of transactions with no status
-      PRIMARY KEY (wallet, chain, token_cid, day)
+      -- Day before token: a period is one range of the key per (wallet, chain).
+      PRIMARY KEY (wallet, chain, day, token_cid)
     ) STRICT, WITHOUT ROWID;
 
     CREATE TABLE transfer_days_state (

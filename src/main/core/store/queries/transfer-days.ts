@@ -9,8 +9,12 @@ import type { Database } from '../db.ts';
 
 const DAY_MS = 86_400_000;
 
-/** One aggregation statement, over the transactions of (wallet, chain) with from < id <= to. */
-const AGGREGATE = `
+/**
+ * One aggregation, over the transactions of (wallet, chain) with from < id <= to. `scope` picks
+ * the index: a full build walks the wallet's index (the id bound is disabled with a unary +);
+ * an update walks the new ids only (the wallet and chain terms disabled).
+ */
+const aggregate = (full: boolean) => `
   INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
   SELECT t.wallet, t.chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, t.time / ${DAY_MS} AS day,
          max(j.value ->> 'symbol'),
@@ -20,9 +24,10 @@ const AGGREGATE = `
          sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)),
          sum(t.status IS NULL)
   FROM transactions t, json_each(t.details) j
-  WHERE t.id > @from AND t.id <= @to AND t.wallet = @wallet AND t.chain = @chain AND (t.status = 1 OR t.status IS NULL)
+  WHERE ${full ? '+t.id <= @to AND t.wallet = @wallet AND t.chain = @chain' : 't.id > @from AND t.id <= @to AND +t.wallet = @wallet AND +t.chain = @chain'}
+    AND (t.status = 1 OR t.status IS NULL)
   GROUP BY cid, day
-  ON CONFLICT (wallet, chain, token_cid, day) DO UPDATE SET
+  ON CONFLICT (wallet, chain, day, token_cid) DO UPDATE SET
     symbol = coalesce(excluded.symbol, symbol),
     inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
     unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`;
@@ -37,7 +42,8 @@ export function ensureTransferDays(db: Database, wallet: string, chain: string):
     const to = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
     if (!now) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
     else if (now.b >= to) return;
-    db.prepare(AGGREGATE).run({ wallet, chain, from: now?.b ?? 0, to });
+    if (now) db.prepare(aggregate(false)).run({ wallet, chain, from: now.b, to });
+    else db.prepare(aggregate(true)).run({ wallet, chain, to });
     db.prepare(
       `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
        ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,

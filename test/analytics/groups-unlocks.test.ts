@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createCore } from '../../src/main/core/app.ts';
 import { unlocksIcs } from '../../src/main/core/reports/ics.ts';
-import { unlockLadder, lendingRisk, healthHistory } from '../../src/main/core/store/queries/risk.ts';
+import { unlockLadder, healthHistory } from '../../src/main/core/store/queries/risk.ts';
 import { headroom } from '../../src/shared/headroom.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
@@ -50,7 +50,6 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       const hist = healthHistory(core.profile().db, { wallet: first.wallet, chain: first.chain, cid: first.cid! });
       expect(hist.points.map((p) => p.date)).toEqual([...hist.points.map((p) => p.date)].sort());
       expect(hist.points.at(-1)!.collateralDebtRatio).toBe(first.collateralDebtRatio);
-      void lendingRisk;
 
       // Unlock ladder: soonest first, and the iCalendar file has one event per unlock.
       const ladder = unlockLadder(core.profile().db, '2025-12-31');

@@ -36,12 +36,47 @@ function cache(): Database {
         for (let j = i; j < i + 1000; j++) page.push(transactionSchema.parse(transactionAt(h, j)));
         db.transaction(() => upsertTransactions(db, wallet, chain.id, page)).immediate();
       }
-      saveRange(db, { wallet, chain: chain.id, startTime: HISTORY.historyStart, endTime: HISTORY.historyEnd + 30 * 86_400, state: 'complete', nextPage: null, pageSize: 1000, startBlock: null, endBlock: null, completionRatio: 1, rowsRead: PER_WALLET / 2, updatedAt: new Date().toISOString() });
+      saveRange(db, {
+        wallet,
+        chain: chain.id,
+        startTime: HISTORY.historyStart,
+        endTime: HISTORY.historyEnd + 30 * 86_400,
+        state: 'complete',
+        nextPage: null,
+        pageSize: 1000,
+        startBlock: null,
+        endBlock: null,
+        completionRatio: 1,
+        rowsRead: PER_WALLET / 2,
+        updatedAt: new Date().toISOString(),
+      });
       for (const date of [FROM, TO]) {
         const day = Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-        const data = [underlyingSnapshot.parse({ wallet_id: wallet, date: `${date}T00:00:00Z`, positions: byUnderlyingView(chain.id, positionsOn(HISTORY, wallet, chain, day)) })];
+        const data = [
+          underlyingSnapshot.parse({
+            wallet_id: wallet,
+            date: `${date}T00:00:00Z`,
+            positions: byUnderlyingView(chain.id, positionsOn(HISTORY, wallet, chain, day)),
+          }),
+        ];
         const body = JSON.stringify({ status: 'OK', data, message: successMessage('positionsByUnderlying', 'bench') });
-        insertSnapshot(db, { endpoint: 'positionsByUnderlying', wallet, chain: chain.id, requestedDate: date, response: { endpoint: 'positionsByUnderlying', data, message: '', requestId: 'bench', total: null, body, url: '', fetchedAt: new Date().toISOString(), attempts: 1 } });
+        insertSnapshot(db, {
+          endpoint: 'positionsByUnderlying',
+          wallet,
+          chain: chain.id,
+          requestedDate: date,
+          response: {
+            endpoint: 'positionsByUnderlying',
+            data,
+            message: '',
+            requestId: 'bench',
+            total: null,
+            body,
+            url: '',
+            fetchedAt: new Date().toISOString(),
+            attempts: 1,
+          },
+        });
       }
     }
   }
@@ -59,12 +94,16 @@ export async function reconcileBench(): Promise<void> {
   // Baseline: the least any reconciliation must do: read the period's transfers (each row's
   // details text) for the 10 wallets and read both dates' snapshots, with no arithmetic.
   const read = db.prepare('SELECT details FROM transactions WHERE wallet = ? AND time >= ? AND time < ?').pluck();
-  const baseline = timeRuns(10, () => {
-    let bytes = 0;
-    for (const w of wallets) for (const d of read.iterate(w, start, end) as Iterable<string>) bytes += d.length;
-    for (const w of wallets) for (const c of ['eth', 'arb']) for (const date of [FROM, TO]) latestSnapshot(db, 'positionsByUnderlying', w, c, date);
-    if (bytes === 0) throw new Error('nothing read');
-  }, 2);
+  const baseline = timeRuns(
+    10,
+    () => {
+      let bytes = 0;
+      for (const w of wallets) for (const d of read.iterate(w, start, end) as Iterable<string>) bytes += d.length;
+      for (const w of wallets) for (const c of ['eth', 'arb']) for (const date of [FROM, TO]) latestSnapshot(db, 'positionsByUnderlying', w, c, date);
+      if (bytes === 0) throw new Error('nothing read');
+    },
+    2,
+  );
   // Cold: the daily transfer sums built from scratch (once per cache; later syncs add to them).
   db.exec('DELETE FROM transfer_days_state; DELETE FROM transfer_days;');
   const coldStart = performance.now();
@@ -72,16 +111,26 @@ export async function reconcileBench(): Promise<void> {
   const cold = performance.now() - coldStart;
   let rows = 0;
   let complete = false;
-  const runs = timeRuns(10, () => {
-    const r = reconcile(db, { wallets, from: FROM, to: TO });
-    rows = r.rows.length;
-    complete = r.complete;
-  }, 2);
-  report(`Reconciliation of one year (${FROM} → ${TO}) for ${wallets.length} wallets × 2 chains over ${total.toLocaleString('en-US')} cached transactions (${inPeriod.toLocaleString('en-US')} in the period)`, [
-    ['baseline: read the period\'s transfers and snapshots', `p50 ${fmt(percentile(baseline, 50), 1)} ms  max ${fmt(baseline.at(-1)!, 1)} ms`],
-    ['reconcile (all rows, completeness checks)', `p50 ${fmt(percentile(runs, 50), 1)} ms  max ${fmt(runs.at(-1)!, 1)} ms  (${rows} rows, ${complete ? 'complete' : 'INCOMPLETE'}; target < 1000 ms)`],
-    ['first reconcile on this cache (builds the daily sums of all 1M transactions)', `${fmt(cold, 0)} ms (once)`],
-    ['ratio to baseline (p50)', `${fmt(percentile(runs, 50) / percentile(baseline, 50), 2)} ×`],
-  ]);
+  const runs = timeRuns(
+    10,
+    () => {
+      const r = reconcile(db, { wallets, from: FROM, to: TO });
+      rows = r.rows.length;
+      complete = r.complete;
+    },
+    2,
+  );
+  report(
+    `Reconciliation of one year (${FROM} → ${TO}) for ${wallets.length} wallets × 2 chains over ${total.toLocaleString('en-US')} cached transactions (${inPeriod.toLocaleString('en-US')} in the period)`,
+    [
+      ["baseline: read the period's transfers and snapshots", `p50 ${fmt(percentile(baseline, 50), 1)} ms  max ${fmt(baseline.at(-1)!, 1)} ms`],
+      [
+        'reconcile (all rows, completeness checks)',
+        `p50 ${fmt(percentile(runs, 50), 1)} ms  max ${fmt(runs.at(-1)!, 1)} ms  (${rows} rows, ${complete ? 'complete' : 'INCOMPLETE'}; target < 1000 ms)`,
+      ],
+      ['first reconcile on this cache (builds the daily sums of all 1M transactions)', `${fmt(cold, 0)} ms (once)`],
+      ['ratio to baseline (p50)', `${fmt(percentile(runs, 50) / percentile(baseline, 50), 2)} ×`],
+    ],
+  );
   db.close();
 }

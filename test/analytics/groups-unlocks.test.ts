@@ -19,7 +19,9 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Ops' });
       await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold' });
       const e = core.profile().engine;
-      await Promise.all([A, B].flatMap((w) => [e.backfill({ wallet: w, from: '2025-07-31', to: '2025-12-31', every: 'month' }).result, e.syncTransactions(w).result]));
+      await Promise.all(
+        [A, B].flatMap((w) => [e.backfill({ wallet: w, from: '2025-07-31', to: '2025-12-31', every: 'month' }).result, e.syncTransactions(w).result]),
+      );
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [A] });
       expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [A] }]);
       const bad = await core.dispatch('groups.save', { name: 'fund i', wallets: [B] });
@@ -32,7 +34,10 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       expect(new Set(rec.rows.map((r) => r.wallet))).toEqual(new Set([A]));
       const risk = await core.call('risk.lending', { group: g.id, date: '2025-12-31' });
       expect(risk.positions.every((p) => p.wallet === A)).toBe(true);
-      expect(await core.dispatch('risk.lending', { group: 999, date: '2025-12-31' })).toMatchObject({ ok: false, error: { message: 'There is no wallet group 999.' } });
+      expect(await core.dispatch('risk.lending', { group: 999, date: '2025-12-31' })).toMatchObject({
+        ok: false,
+        error: { message: 'There is no wallet group 999.' },
+      });
 
       // The PDF for the group names its member and not the other wallet.
       const pdf = join(dir, 'group.pdf');

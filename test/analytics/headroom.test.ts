@@ -64,7 +64,14 @@ describe('liquidation headroom (fast-check)', () => {
   });
 
   it('refuses figures that are not a ratio or a threshold', () => {
-    for (const [r, t] of [[0, 0.8], [-1, 0.8], [2, 0], [Number.NaN, 0.8], [2, Number.POSITIVE_INFINITY]]) expect(headroom(r!, t!)).toBeNull();
+    for (const [r, t] of [
+      [0, 0.8],
+      [-1, 0.8],
+      [2, 0],
+      [Number.NaN, 0.8],
+      [2, Number.POSITIVE_INFINITY],
+    ])
+      expect(headroom(r!, t!)).toBeNull();
   });
 
   it('known figures: R 2.0 at T 0.825 can lose 39.39% of collateral or gain 65% of debt', () => {
@@ -74,4 +81,3 @@ describe('liquidation headroom (fast-check)', () => {
     expect(h.debtRise).toBeCloseTo(0.65, 12);
   });
 });
-

@@ -25,7 +25,12 @@ describe('reconciliation: boundary and completeness', () => {
     putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 0] });
     putHoldings(db, W, 'eth', '2025-02-28', { [A]: [107, 0] });
     markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
-    const t = (hash: string, iso: string, qty: number, type = 'in', status: number | null = 1): TestTransfer => ({ hash, time: ms(iso), status, details: [{ token_cid: A, type, qty }] });
+    const t = (hash: string, iso: string, qty: number, type = 'in', status: number | null = 1): TestTransfer => ({
+      hash,
+      time: ms(iso),
+      status,
+      details: [{ token_cid: A, type, qty }],
+    });
     putTransactions(db, W, 'eth', [
       t('0x01', '2025-01-31T23:59:59Z', 1000), // the opening day: already in the opening snapshot
       t('0x02', '2025-02-01T00:00:00Z', 5), // first instant of the period
@@ -37,7 +42,15 @@ describe('reconciliation: boundary and completeness', () => {
     const r = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
     expect(r.problems).toEqual([]);
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]).toMatchObject({ opening_qty: 100, inflow_qty: 8, outflow_qty: 1, closing_qty: 107, unexplained_qty: 0, txn_count: 3, status: 'reconciled' });
+    expect(r.rows[0]).toMatchObject({
+      opening_qty: 100,
+      inflow_qty: 8,
+      outflow_qty: 1,
+      closing_qty: 107,
+      unexplained_qty: 0,
+      txn_count: 3,
+      status: 'reconciled',
+    });
     expect([r.flowsFrom, r.flowsTo]).toEqual([ms('2025-02-01T00:00:00Z'), ms('2025-03-01T00:00:00Z')]);
   });
 
@@ -48,7 +61,15 @@ describe('reconciliation: boundary and completeness', () => {
     markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
     putTransactions(db, W, 'eth', [{ hash: '0x01', time: ms('2025-02-05T00:00:00Z'), status: 1, details: [{ token_cid: A, type: 'in', qty: 10 }] }]);
     const [row] = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows;
-    expect(row).toMatchObject({ opening_qty: 150, closing_qty: 162.5, inflow_qty: 10, unexplained_qty: 2.5, wallet_unexplained_qty: 0, position_change_qty: 2.5, status: 'unexplained' });
+    expect(row).toMatchObject({
+      opening_qty: 150,
+      closing_qty: 162.5,
+      inflow_qty: 10,
+      unexplained_qty: 2.5,
+      wallet_unexplained_qty: 0,
+      position_change_qty: 2.5,
+      status: 'unexplained',
+    });
     expect(row!.unexplained_share).toBeCloseTo(0.25, 12);
   });
 
@@ -80,7 +101,9 @@ describe('reconciliation: boundary and completeness', () => {
     markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
     putTransactions(db, W, 'eth', [{ hash: '0x09', time: 0, status: 1, details: [{ token_cid: A, type: 'in', qty: 1 }] }]);
     db.prepare("UPDATE transactions SET time = 0 WHERE txn_hash = '0x09'").run();
-    expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).problems.map((p) => p.message)).toEqual(['1 transaction(s) have no date: whether they fall in the period is unknown']);
+    expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).problems.map((p) => p.message)).toEqual([
+      '1 transaction(s) have no date: whether they fall in the period is unknown',
+    ]);
   });
 
   it('keeps its daily sums current: new transactions, corrected ones and deleted ones', () => {
@@ -117,12 +140,30 @@ describe('reconciliation: boundary and completeness', () => {
 describe('reconciliation: properties (fast-check)', () => {
   it('rangesCover agrees with a second-by-second check', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 20 }), fc.boolean()), { maxLength: 6 }), fc.integer({ min: 0, max: 70 }), fc.integer({ min: 0, max: 20 }), (spans, start, len) => {
-        const ranges = spans.map(([s, l, ok]) => ({ wallet: W, chain: 'eth', startTime: s, endTime: s + l, state: ok ? ('complete' as const) : ('incomplete' as const), nextPage: null, pageSize: 1, startBlock: null, endBlock: null, completionRatio: 1, rowsRead: 0, updatedAt: '' }));
-        let expected = true;
-        for (let t = start; t <= start + len; t++) if (!ranges.some((r) => r.state === 'complete' && r.startTime <= t && t <= r.endTime)) expected = false;
-        expect(rangesCover(ranges, start, start + len)).toBe(expected);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 20 }), fc.boolean()), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 70 }),
+        fc.integer({ min: 0, max: 20 }),
+        (spans, start, len) => {
+          const ranges = spans.map(([s, l, ok]) => ({
+            wallet: W,
+            chain: 'eth',
+            startTime: s,
+            endTime: s + l,
+            state: ok ? ('complete' as const) : ('incomplete' as const),
+            nextPage: null,
+            pageSize: 1,
+            startBlock: null,
+            endBlock: null,
+            completionRatio: 1,
+            rowsRead: 0,
+            updatedAt: '',
+          }));
+          let expected = true;
+          for (let t = start; t <= start + len; t++) if (!ranges.some((r) => r.state === 'complete' && r.startTime <= t && t <= r.endTime)) expected = false;
+          expect(rangesCover(ranges, start, start + len)).toBe(expected);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -138,43 +179,65 @@ describe('reconciliation: properties (fast-check)', () => {
       status: fc.constantFrom(1, 1, 1, 0),
     });
     fc.assert(
-      fc.property(fc.array(transfer, { maxLength: 40 }), qty, qty, qty, qty, fc.double({ min: -1e4, max: 1e4, noNaN: true }), (transfers, a0, b0, aPos, bPos, accrual) => {
-        const db = openDatabase(':memory:');
-        try {
-          addWallet(db, { address: W, chains: ['eth'] });
-          markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-04-01T00:00:00Z'));
-          const base = ms('2025-01-25T00:00:00Z');
-          putTransactions(db, W, 'eth', transfers.map((t, i) => ({ hash: `0x${i.toString(16).padStart(4, '0')}`, time: base + t.minute * 60_000, status: t.status, details: [{ token_cid: t.token, type: t.type, qty: t.qty }] })));
-          const start = ms('2025-02-01T00:00:00Z');
-          const end = ms('2025-03-01T00:00:00Z');
-          const net = (token: string) => {
-            let inflow = 0;
-            let outflow = 0;
-            for (const t of transfers) if (t.token === token && t.status === 1 && base + t.minute * 60_000 >= start && base + t.minute * 60_000 < end) t.type === 'in' ? (inflow += t.qty) : (outflow += t.qty);
-            return { inflow, outflow };
-          };
-          const na = net(A);
-          const nb = net(B);
-          putHoldings(db, W, 'eth', '2025-01-31', { [A]: [a0, aPos], [B]: [b0, bPos] });
-          // Closing: A's balance moves by its flows only; B's positions also accrue.
-          putHoldings(db, W, 'eth', '2025-02-28', { [A]: [a0 + na.inflow - na.outflow, aPos], [B]: [b0 + nb.inflow - nb.outflow, bPos + accrual] });
-          const r = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
-          expect(r.problems).toEqual([]);
-          for (const x of r.rows) {
-            const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
-            expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThanOrEqual(1e-9 * scale);
-            const n = x.token_cid === A ? na : nb;
-            expect(x.inflow_qty).toBeCloseTo(n.inflow, 6);
-            expect(x.outflow_qty).toBeCloseTo(n.outflow, 6);
-            expect(Math.abs(x.wallet_unexplained_qty)).toBeLessThanOrEqual(1e-8 * scale);
-            const expected = x.token_cid === A ? 0 : accrual;
-            expect(Math.abs(x.unexplained_qty - expected)).toBeLessThanOrEqual(1e-8 * scale);
-            expect(x.status).toBe(x.unexplained_qty === 0 ? 'reconciled' : 'unexplained');
+      fc.property(
+        fc.array(transfer, { maxLength: 40 }),
+        qty,
+        qty,
+        qty,
+        qty,
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        (transfers, a0, b0, aPos, bPos, accrual) => {
+          const db = openDatabase(':memory:');
+          try {
+            addWallet(db, { address: W, chains: ['eth'] });
+            markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-04-01T00:00:00Z'));
+            const base = ms('2025-01-25T00:00:00Z');
+            putTransactions(
+              db,
+              W,
+              'eth',
+              transfers.map((t, i) => ({
+                hash: `0x${i.toString(16).padStart(4, '0')}`,
+                time: base + t.minute * 60_000,
+                status: t.status,
+                details: [{ token_cid: t.token, type: t.type, qty: t.qty }],
+              })),
+            );
+            const start = ms('2025-02-01T00:00:00Z');
+            const end = ms('2025-03-01T00:00:00Z');
+            const net = (token: string) => {
+              let inflow = 0;
+              let outflow = 0;
+              for (const t of transfers)
+                if (t.token === token && t.status === 1 && base + t.minute * 60_000 >= start && base + t.minute * 60_000 < end) {
+                  if (t.type === 'in') inflow += t.qty;
+                  else outflow += t.qty;
+                }
+              return { inflow, outflow };
+            };
+            const na = net(A);
+            const nb = net(B);
+            putHoldings(db, W, 'eth', '2025-01-31', { [A]: [a0, aPos], [B]: [b0, bPos] });
+            // Closing: A's balance moves by its flows only; B's positions also accrue.
+            putHoldings(db, W, 'eth', '2025-02-28', { [A]: [a0 + na.inflow - na.outflow, aPos], [B]: [b0 + nb.inflow - nb.outflow, bPos + accrual] });
+            const r = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
+            expect(r.problems).toEqual([]);
+            for (const x of r.rows) {
+              const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
+              expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThanOrEqual(1e-9 * scale);
+              const n = x.token_cid === A ? na : nb;
+              expect(x.inflow_qty).toBeCloseTo(n.inflow, 6);
+              expect(x.outflow_qty).toBeCloseTo(n.outflow, 6);
+              expect(Math.abs(x.wallet_unexplained_qty)).toBeLessThanOrEqual(1e-8 * scale);
+              const expected = x.token_cid === A ? 0 : accrual;
+              expect(Math.abs(x.unexplained_qty - expected)).toBeLessThanOrEqual(1e-8 * scale);
+              expect(x.status).toBe(x.unexplained_qty === 0 ? 'reconciled' : 'unexplained');
+            }
+          } finally {
+            db.close();
           }
-        } finally {
-          db.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -21,7 +21,10 @@ beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
   core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { txnsPerWallet: 2000, now: () => SIM_NOW } });
   await core.call('wallets.add', { address: ADDRESS, chains: ['eth', 'arb'], label: 'Treasury' });
-  const jobs = [core.profile().engine.backfill({ wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31', every: 'month' }), core.profile().engine.syncTransactions(ADDRESS)];
+  const jobs = [
+    core.profile().engine.backfill({ wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31', every: 'month' }),
+    core.profile().engine.syncTransactions(ADDRESS),
+  ];
   await Promise.all(jobs.map((j) => j.result));
   shell = await startWebShell({ core, rendererDir: RENDERER });
   browser = await launchChromium();
@@ -52,7 +55,9 @@ const open = async (hash: string) => {
 describe('treasury views', () => {
   it('Reconcile: a complete roll-forward, rows that reconcile exactly, a token traced to its transactions', async () => {
     await open(`#/reconcile?wallet=${ADDRESS}&date=2025-12-31&from=2025-01-31`);
-    await expect.poll(() => page.getByTestId('reconcile-verdict').textContent(), { timeout: 15_000 }).toMatch(/Complete\. \d+ tokens: \d+ with flows reconcile exactly/);
+    await expect
+      .poll(() => page.getByTestId('reconcile-verdict').textContent(), { timeout: 15_000 })
+      .toMatch(/Complete\. \d+ tokens: \d+ with flows reconcile exactly/);
     const r = await core.call('reconcile.get', { wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31' });
     const rows = page.locator('table[aria-label="Roll-forward by token"] > tbody > tr');
     expect(await rows.count()).toBe(r.rows.length);
@@ -61,7 +66,15 @@ describe('treasury views', () => {
     const unexplained = r.rows.find((x) => x.status === 'unexplained' && x.chain === 'eth')!;
     await rows.filter({ hasText: unexplained.token_name! }).filter({ hasText: 'eth' }).first().click();
     const trace = page.locator(`table[aria-label="Transactions that moved ${unexplained.token_symbol}"] tbody tr`);
-    await expect.poll(() => trace.count(), { timeout: 10_000 }).toBe(Math.min(200, (await core.call('reconcile.trace', { wallet: ADDRESS, chain: 'eth', tokenCid: unexplained.token_cid!, from: '2025-01-31', to: '2025-12-31' })).length));
+    await expect
+      .poll(() => trace.count(), { timeout: 10_000 })
+      .toBe(
+        Math.min(
+          200,
+          (await core.call('reconcile.trace', { wallet: ADDRESS, chain: 'eth', tokenCid: unexplained.token_cid!, from: '2025-01-31', to: '2025-12-31' }))
+            .length,
+        ),
+      );
     await bothThemes('reconcile-trace');
   });
 

@@ -66,7 +66,9 @@ describe('reconciliation report', () => {
     expect(t).toContain('Roll-forward reconciliation, 2025-10-01 to 2025-12-31');
     expect(t).toMatch(/transfers of successful transactions dated 2025-10-02 to\s+2025-12-31/);
     const r = reconcile(db, { wallets: [WALLET], from: '2025-10-01', to: '2025-12-31' });
-    expect(t).toContain(`Complete: ${r.rows.length} tokens; ${r.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length} with flows reconcile exactly`);
+    expect(t).toContain(
+      `Complete: ${r.rows.length} tokens; ${r.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length} with flows reconcile exactly`,
+    );
     const section = t.slice(t.indexOf('Roll-forward reconciliation'));
     for (const x of r.rows) expect(section).toMatch(new RegExp(`Treasury\\s+${x.chain}\\s+${x.token_symbol}\\s`));
   });

@@ -43,11 +43,13 @@ describe('folioscope reconcile', () => {
     for (let n = 0; n < 2000; n++) {
       const t = transactionAt(h, n);
       const time = Date.parse(t.date);
-      if (t.status === 1 && time >= start && time < end) for (const d of t.details) net.set(d.token_cid, (net.get(d.token_cid) ?? 0n) + (d.type === 'in' ? micro(d.qty) : -micro(d.qty)));
+      if (t.status === 1 && time >= start && time < end)
+        for (const d of t.details) net.set(d.token_cid, (net.get(d.token_cid) ?? 0n) + (d.type === 'in' ? micro(d.qty) : -micro(d.qty)));
     }
     const held = (date: string) => {
       const m = new Map<string, bigint>();
-      for (const p of positionsOn(defaultHistory(1), WALLET, chainById('eth')!, Date.parse(`${date}T00:00:00Z`) / 86_400_000)) for (const l of p.legs) m.set(l.tokenCid, (m.get(l.tokenCid) ?? 0n) + micro(l.qty));
+      for (const p of positionsOn(defaultHistory(1), WALLET, chainById('eth')!, Date.parse(`${date}T00:00:00Z`) / 86_400_000))
+        for (const l of p.legs) m.set(l.tokenCid, (m.get(l.tokenCid) ?? 0n) + micro(l.qty));
       return m;
     };
     const opening = held('2025-03-31');

@@ -17,7 +17,11 @@ async function walletBalances(date: string, chain: string): Promise<Map<string, 
   const out = new Map<string, bigint>();
   for (const g of snap.positions) {
     const held = g.breakdown.filter((b: any) => b.asset_type === 'wallet');
-    if (held.length) out.set(g.token_cid, held.reduce((s: bigint, b: any) => s + micro(b.qty), 0n));
+    if (held.length)
+      out.set(
+        g.token_cid,
+        held.reduce((s: bigint, b: any) => s + micro(b.qty), 0n),
+      );
   }
   return out;
 }
@@ -28,7 +32,16 @@ async function transfers(from: string, to: string, chain: string): Promise<{ net
   const end = String(Date.parse(`${to}T00:00:00Z`) / 1000 + 86_400 - 1);
   const rows: any[] = [];
   for (let page = 1; ; page++) {
-    const r = (await ctx.get(ENDPOINTS.transactionsByWallet.path, { wallet: WALLET, chains: chain, start_time: start, end_time: end, page: String(page), pageSize: '1000' })).json.data[0].transaction_history;
+    const r = (
+      await ctx.get(ENDPOINTS.transactionsByWallet.path, {
+        wallet: WALLET,
+        chains: chain,
+        start_time: start,
+        end_time: end,
+        page: String(page),
+        pageSize: '1000',
+      })
+    ).json.data[0].transaction_history;
     rows.push(...r);
     if (r.length < 1000) break;
   }
@@ -42,7 +55,11 @@ async function transfers(from: string, to: string, chain: string): Promise<{ net
 
 describe('reference service: positions move with transactions', () => {
   it('wallet balances roll forward exactly by the successful transfers between two dates', async () => {
-    for (const [chain, from, to] of [['eth', '2025-01-31', '2025-12-31'], ['arb', '2024-06-30', '2024-07-31'], ['eth', '2023-12-01', '2026-11-20']] as const) {
+    for (const [chain, from, to] of [
+      ['eth', '2025-01-31', '2025-12-31'],
+      ['arb', '2024-06-30', '2024-07-31'],
+      ['eth', '2023-12-01', '2026-11-20'],
+    ] as const) {
       const opening = await walletBalances(from, chain);
       const closing = await walletBalances(to, chain);
       const { net, rows } = await transfers(from, to, chain);

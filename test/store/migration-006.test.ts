@@ -16,12 +16,18 @@ describe('migration 006: transfer sums and wallet groups', () => {
     migrate(db, SCHEMA_VERSION);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare('SELECT count(*) AS n FROM transactions').get()).toEqual({ n: 1 });
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('transfer_days', 'transfer_days_state', 'wallet_groups', 'wallet_group_members') ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
+    const tables = (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('transfer_days', 'transfer_days_state', 'wallet_groups', 'wallet_group_members') ORDER BY name",
+        )
+        .all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(tables).toEqual(['transfer_days', 'transfer_days_state', 'wallet_group_members', 'wallet_groups']);
     db.prepare("INSERT INTO transfer_days_state VALUES ('0xa', 'eth', 1)").run();
-    db.prepare("UPDATE transactions SET block = 5").run(); // a column the sums do not read: still fresh
+    db.prepare('UPDATE transactions SET block = 5').run(); // a column the sums do not read: still fresh
     expect(db.prepare('SELECT count(*) AS n FROM transfer_days_state').get()).toEqual({ n: 1 });
-    db.prepare("UPDATE transactions SET details = '[{\"token_cid\":\"0xb\",\"type\":\"in\",\"qty\":1}]'").run();
+    db.prepare('UPDATE transactions SET details = \'[{"token_cid":"0xb","type":"in","qty":1}]\'').run();
     expect(db.prepare('SELECT count(*) AS n FROM transfer_days_state').get()).toEqual({ n: 0 });
     // Groups: names unique whatever the case; members go with their wallet.
     db.prepare("INSERT INTO wallet_groups (name, created_at) VALUES ('Treasury', 'now')").run();

@@ -14,7 +14,9 @@ export function putHoldings(db: Database, wallet: string, chain: string, date: s
     total_nav: held + other,
     breakdown: [
       { chain_id: chain, pos_id: `w-${cid}`, asset_type: 'wallet', cid: `w-${cid}`, protocol_id: 'wallet', name: 'Wallet', qty: held, nav: held },
-      ...(other ? [{ chain_id: chain, pos_id: `l-${cid}`, asset_type: 'lending', cid: `l-${cid}`, protocol_id: 'aave_v3', name: 'Lending', qty: other, nav: other }] : []),
+      ...(other
+        ? [{ chain_id: chain, pos_id: `l-${cid}`, asset_type: 'lending', cid: `l-${cid}`, protocol_id: 'aave_v3', name: 'Lending', qty: other, nav: other }]
+        : []),
     ],
   }));
   const data = [underlyingSnapshot.parse({ wallet_id: wallet, date: `${date}T00:00:00Z`, positions })];
@@ -24,7 +26,17 @@ export function putHoldings(db: Database, wallet: string, chain: string, date: s
     wallet,
     chain,
     requestedDate: date,
-    response: { endpoint: 'positionsByUnderlying', data, message: '', requestId: 'test', total: null, body, url: '', fetchedAt: '2026-01-01T00:00:00.000Z', attempts: 1 },
+    response: {
+      endpoint: 'positionsByUnderlying',
+      data,
+      message: '',
+      requestId: 'test',
+      total: null,
+      body,
+      url: '',
+      fetchedAt: '2026-01-01T00:00:00.000Z',
+      attempts: 1,
+    },
   });
 }
 
@@ -38,9 +50,22 @@ export interface TestTransfer {
 export function putTransactions(db: Database, wallet: string, chain: string, txns: readonly TestTransfer[]): void {
   const rows = txns.map((t) =>
     transactionSchema.parse({
-      wallet_id: wallet, txn_hash: t.hash, block: 1, from: wallet, to: wallet, from_type: 'eoa', to_type: 'eoa', txn_fee: 0, gas_fee: 0,
-      action_type: 'transfer', method_hex: '0x', protocol_id: 'wallet', chain_id: chain, date: new Date(t.time).toISOString(),
-      details: t.details.map((d) => ({ ...d, symbol: 'T' })), status: t.status,
+      wallet_id: wallet,
+      txn_hash: t.hash,
+      block: 1,
+      from: wallet,
+      to: wallet,
+      from_type: 'eoa',
+      to_type: 'eoa',
+      txn_fee: 0,
+      gas_fee: 0,
+      action_type: 'transfer',
+      method_hex: '0x',
+      protocol_id: 'wallet',
+      chain_id: chain,
+      date: new Date(t.time).toISOString(),
+      details: t.details.map((d) => ({ ...d, symbol: 'T' })),
+      status: t.status,
     }),
   );
   db.transaction(() => upsertTransactions(db, wallet, chain, rows)).immediate();
@@ -48,5 +73,18 @@ export function putTransactions(db: Database, wallet: string, chain: string, txn
 
 /** Records [start, end] (Unix seconds, inclusive) as synced completely. */
 export function markSynced(db: Database, wallet: string, chain: string, startSec: number, endSec: number, state: 'complete' | 'incomplete' = 'complete'): void {
-  saveRange(db, { wallet, chain, startTime: startSec, endTime: endSec, state, nextPage: null, pageSize: 100, startBlock: null, endBlock: null, completionRatio: state === 'complete' ? 1 : 0.5, rowsRead: 0, updatedAt: '2026-01-01T00:00:00.000Z' });
+  saveRange(db, {
+    wallet,
+    chain,
+    startTime: startSec,
+    endTime: endSec,
+    state,
+    nextPage: null,
+    pageSize: 100,
+    startBlock: null,
+    endBlock: null,
+    completionRatio: state === 'complete' ? 1 : 0.5,
+    rowsRead: 0,
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
 }

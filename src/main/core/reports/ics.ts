@@ -35,7 +35,14 @@ const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'US
 export function unlocksIcs(db: Database, req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> }): { text: string; events: number } {
   const ladder = unlockLadder(db, req.date, req.wallets);
   const stamp = `${req.date.replace(/-/g, '')}T000000Z`;
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Folioscope//Unlock ladder//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${escape(`Folioscope unlocks from ${req.date}`)}`];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Folioscope//Unlock ladder//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${escape(`Folioscope unlocks from ${req.date}`)}`,
+  ];
   for (const u of ladder.unlocks) {
     const day = u.unlockTime.slice(0, 10).replace(/-/g, '');
     const next = new Date(Date.parse(`${u.unlockTime.slice(0, 10)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
@@ -65,7 +72,11 @@ export function unlocksIcs(db: Database, req: { date: string; wallets?: readonly
   return { text: lines.map(fold).join('\r\n') + '\r\n', events: ladder.unlocks.length };
 }
 
-export async function exportIcs(db: Database, req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> }, out: Writable): Promise<{ events: number }> {
+export async function exportIcs(
+  db: Database,
+  req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> },
+  out: Writable,
+): Promise<{ events: number }> {
   const { text, events } = unlocksIcs(db, req);
   await new Promise<void>((resolve, reject) => {
     out.once('error', reject);

@@ -21,20 +21,24 @@ export function saveGroup(db: Database, input: { id?: number; name: string; wall
   const name = input.name.trim();
   if (!name) throw new ValidationError('name', 'Give the group a name.');
   const wallets = [...new Set(input.wallets.map((w) => w.toLowerCase()))];
-  const known = new Set((db.prepare('SELECT address FROM wallets').pluck().all() as string[]));
+  const known = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
   const unknown = wallets.filter((w) => !known.has(w));
   if (unknown.length) throw new ValidationError('wallets', `Not watched: ${unknown.join(', ')}. Add the wallet first.`);
   const clash = db.prepare('SELECT id FROM wallet_groups WHERE name = ? COLLATE NOCASE').get(name) as { id: number } | undefined;
   if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
-  const id = db.transaction(() => {
-    let gid = input.id;
-    if (gid === undefined) gid = Number(db.prepare('INSERT INTO wallet_groups (name, created_at) VALUES (?, ?)').run(name, now.toISOString()).lastInsertRowid);
-    else if (db.prepare('UPDATE wallet_groups SET name = ? WHERE id = ?').run(name, gid).changes === 0) throw new ValidationError('group', `There is no wallet group ${gid}.`);
-    db.prepare('DELETE FROM wallet_group_members WHERE group_id = ?').run(gid);
-    const add = db.prepare('INSERT INTO wallet_group_members (group_id, wallet) VALUES (?, ?)');
-    for (const w of wallets) add.run(gid, w);
-    return gid;
-  }).immediate();
+  const id = db
+    .transaction(() => {
+      let gid = input.id;
+      if (gid === undefined)
+        gid = Number(db.prepare('INSERT INTO wallet_groups (name, created_at) VALUES (?, ?)').run(name, now.toISOString()).lastInsertRowid);
+      else if (db.prepare('UPDATE wallet_groups SET name = ? WHERE id = ?').run(name, gid).changes === 0)
+        throw new ValidationError('group', `There is no wallet group ${gid}.`);
+      db.prepare('DELETE FROM wallet_group_members WHERE group_id = ?').run(gid);
+      const add = db.prepare('INSERT INTO wallet_group_members (group_id, wallet) VALUES (?, ?)');
+      for (const w of wallets) add.run(gid, w);
+      return gid;
+    })
+    .immediate();
   return getGroup(db, id);
 }
 

@@ -61,7 +61,15 @@ function holdingsAt(db: Database, wallet: string, chain: string, date: string): 
   for (const s of snap.data) {
     for (const g of s.positions) {
       const key = tokenKey(g.token_cid, g.token_id);
-      const h = out.get(key) ?? { tokenId: g.token_id, cid: g.token_cid?.toLowerCase() ?? null, symbol: g.token_symbol, name: g.token_name, total: 0, held: 0, missingQty: false };
+      const h = out.get(key) ?? {
+        tokenId: g.token_id,
+        cid: g.token_cid?.toLowerCase() ?? null,
+        symbol: g.token_symbol,
+        name: g.token_name,
+        total: 0,
+        held: 0,
+        missingQty: false,
+      };
       // The breakdown is the per-position truth; total_qty is its sum as the service rounded it.
       const parts = g.breakdown ?? [];
       if (parts.length) {
@@ -190,12 +198,21 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
       }
     }
   }
-  rows.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || (a.token_symbol ?? '').localeCompare(b.token_symbol ?? '') || (a.token_cid ?? '').localeCompare(b.token_cid ?? ''));
+  rows.sort(
+    (a, b) =>
+      a.wallet.localeCompare(b.wallet) ||
+      a.chain.localeCompare(b.chain) ||
+      (a.token_symbol ?? '').localeCompare(b.token_symbol ?? '') ||
+      (a.token_cid ?? '').localeCompare(b.token_cid ?? ''),
+  );
   return { wallets, from: scope.from, to: scope.to, flowsFrom: start, flowsTo: end, complete: problems.length === 0, problems, rows };
 }
 
 /** The successful transactions of the period that moved a token (by contract address), oldest first. */
-export function reconcileTrace(db: Database, q: { wallet: string; chain: string; tokenCid: string; from: string; to: string; limit?: number }): ReconcileTraceRow[] {
+export function reconcileTrace(
+  db: Database,
+  q: { wallet: string; chain: string; tokenCid: string; from: string; to: string; limit?: number },
+): ReconcileTraceRow[] {
   checkDate('from', q.from);
   checkDate('to', q.to);
   const { start, end } = flowWindow(q.from, q.to);

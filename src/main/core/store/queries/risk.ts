@@ -20,7 +20,9 @@ function scopeWallets(db: Database, wallets?: readonly string[]) {
 function snapshotsAt(db: Database, date: string, wallets?: readonly string[]) {
   const scope = scopeWallets(db, wallets);
   const rows = latestSnapshots(db, 'allPositions', { date }).filter((r) => scope.some((w) => w.address === r.wallet && w.chains.includes(r.chain)));
-  const missing = scope.flatMap((w) => w.chains.filter((c) => !rows.some((r) => r.wallet === w.address && r.chain === c)).map((chain) => ({ wallet: w.address, chain })));
+  const missing = scope.flatMap((w) =>
+    w.chains.filter((c) => !rows.some((r) => r.wallet === w.address && r.chain === c)).map((chain) => ({ wallet: w.address, chain })),
+  );
   return { rows, missing };
 }
 
@@ -56,7 +58,13 @@ export function lendingRisk(db: Database, date: string, wallets?: readonly strin
           collateralDebtRatio: ratio,
           liqThreshold: threshold,
           // A token's share of the collateral's value; 1 when the values are not known (a conservative reading: the smallest fall).
-          collateral: collateral.map((u) => ({ tokenId: u.internal_id, symbol: u.symbol, qty: u.qty, nav: u.nav, share: collateralNav && u.nav !== null ? u.nav / collateralNav : 1 })),
+          collateral: collateral.map((u) => ({
+            tokenId: u.internal_id,
+            symbol: u.symbol,
+            qty: u.qty,
+            nav: u.nav,
+            share: collateralNav && u.nav !== null ? u.nav / collateralNav : 1,
+          })),
           debt: debt.map((u) => ({ tokenId: u.internal_id, symbol: u.symbol, qty: u.qty, nav: u.nav })),
           collateralNav,
           debtNav: debt.every((u) => u.nav !== null) ? debt.reduce((s, u) => s + Math.abs(u.nav ?? 0), 0) : null,
@@ -79,7 +87,11 @@ export function healthHistory(db: Database, q: { wallet: string; chain: string; 
       const leg = p.underlying.find((u) => u.details['collateral_debt_ratio'] !== undefined || u.details['liq_threshold'] !== undefined);
       const ratio = leg?.details['collateral_debt_ratio'];
       const threshold = leg?.details['liq_threshold'];
-      points.push({ date: r.as_of, collateralDebtRatio: typeof ratio === 'number' ? ratio : null, liqThreshold: typeof threshold === 'number' ? threshold : null });
+      points.push({
+        date: r.as_of,
+        collateralDebtRatio: typeof ratio === 'number' ? ratio : null,
+        liqThreshold: typeof threshold === 'number' ? threshold : null,
+      });
     }
   }
   return { wallet: q.wallet.toLowerCase(), chain: q.chain, cid: q.cid, name, points };
@@ -97,7 +109,18 @@ export function unlockLadder(db: Database, date: string, wallets?: readonly stri
           const at = u.details['unlock_time'];
           if (typeof at !== 'string' || at.slice(0, 10) < date) continue;
           const vp = u.details['voting_power'];
-          unlocks.push({ wallet: r.wallet, chain: r.chain, protocolId: p.protocol_id, position: p.name, tokenId: u.internal_id, symbol: u.symbol, unlockTime: at, qty: u.qty, nav: u.nav, votingPower: typeof vp === 'number' ? vp : null });
+          unlocks.push({
+            wallet: r.wallet,
+            chain: r.chain,
+            protocolId: p.protocol_id,
+            position: p.name,
+            tokenId: u.internal_id,
+            symbol: u.symbol,
+            unlockTime: at,
+            qty: u.qty,
+            nav: u.nav,
+            votingPower: typeof vp === 'number' ? vp : null,
+          });
         }
   unlocks.sort((a, b) => a.unlockTime.localeCompare(b.unlockTime) || a.wallet.localeCompare(b.wallet));
   return { date, unlocks, missing };

@@ -78,5 +78,7 @@ export function flowsByDay(db: Database, wallet: string, chains: readonly string
 
 /** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
 export function undatedTransfers(db: Database, wallet: string, chain: string): number {
-  return (db.prepare('SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }).n;
+  return (
+    db.prepare('SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }
+  ).n;
 }

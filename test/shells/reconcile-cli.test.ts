@@ -75,9 +75,12 @@ describe('folioscope reconcile', () => {
 
     // Bad input: a clear error, exit 1 or 2, nothing printed on stdout.
     const bad = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-02-30', '--to', '2025-09-30']);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr.trim()).toBe('folioscope: "2025-02-30" is not a date: use YYYY-MM-DD.');
+    expect(bad.stderr).toContain('folioscope: --from 2025-02-30 is not a date: use a real calendar day, YYYY-MM-DD.');
+    const reversed = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30', '--to', '2025-03-31']);
+    expect(reversed.status).toBe(2);
+    expect(reversed.stderr).toContain('--to 2025-03-31 is before --from 2025-09-30.');
     expect(cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30']).status).toBe(2);
     expect(cli([...g, 'reconcile', '--help']).stdout).toMatch(/Usage: folioscope reconcile/);
   }, 180_000);

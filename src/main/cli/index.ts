@@ -276,7 +276,8 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
   if (!p) return;
   const v = p.values;
   if (!v.from || !v.to) throw new UsageError(`--from and --to are required.\n\n${usage}`);
-  if (p.positionals.length) throw new UsageError(`Unexpected argument "${p.positionals[0]}".\n\n${usage}`);
+  if (p.positionals.length) throw new UsageError(`Unexpected argument "${forTerminal(p.positionals[0]!.slice(0, 40))}".\n\n${usage}`);
+  checkDateOptions(v, usage);
   await withCore(g, async (core) => {
     const r = (await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), from: v.from, to: v.to })) as Reconciliation;
     if (v.json) {
@@ -285,10 +286,11 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
       const num = (n: number) => (n === 0 ? '0' : n.toPrecision(10).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''));
       console.log(`Roll-forward ${r.from} → ${r.to} (transfers dated ${isoDay(r.flowsFrom)} to ${isoDay(r.flowsTo - 1)}, UTC)`);
       console.log(['wallet', 'chain', 'token', 'opening', 'inflow', 'outflow', 'closing', 'unexplained', 'status'].join('\t'));
-      for (const x of r.rows) console.log([x.wallet.slice(0, 10), x.chain, x.token_symbol ?? x.token_cid, num(x.opening_qty), num(x.inflow_qty), num(x.outflow_qty), num(x.closing_qty), num(x.unexplained_qty), x.status].join('\t'));
+      // Symbols and chains come from the service: nothing in them may steer the terminal.
+      for (const x of r.rows) console.log(forTerminal([x.wallet.slice(0, 10), x.chain, x.token_symbol ?? x.token_cid, num(x.opening_qty), num(x.inflow_qty), num(x.outflow_qty), num(x.closing_qty), num(x.unexplained_qty), x.status].join('\t')));
     }
     if (!r.complete) {
-      for (const pr of r.problems) console.error(`incomplete: ${pr.wallet} ${pr.chain}: ${pr.message}`);
+      for (const pr of r.problems) console.error(forTerminal(`incomplete: ${pr.wallet} ${pr.chain}: ${pr.message}`));
       process.exitCode = 3;
     }
   });

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { Database } from '../store/db.ts';
 import { unlockLadder } from '../store/queries/risk.ts';
+import { visibleText } from '../../../shared/text-safety.ts';
 
 /**
  * The unlock ladder as an iCalendar file (RFC 5545): one all-day event per unlock, so a
@@ -8,7 +9,8 @@ import { unlockLadder } from '../store/queries/risk.ts';
  * gives the same bytes (DTSTAMP is the as-of date, UIDs derive from the unlock).
  */
 function escape(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+  // Labels and symbols come from the user and the service: no control or direction character passes.
+  return text.split(/\r?\n/).map(visibleText).join('\n').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 }
 
 /** Lines longer than 75 octets are folded (RFC 5545 3.1). */

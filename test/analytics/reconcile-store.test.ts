@@ -129,6 +129,34 @@ describe('reconciliation: boundary and completeness', () => {
     expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows[0]).toMatchObject({ inflow_qty: 0, outflow_qty: 0, txn_count: 0 });
   });
 
+  it('gives the same figures from a read-only cache, writing nothing', () => {
+    const db = setup();
+    putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 0], [B]: [5, 1] });
+    putHoldings(db, W, 'eth', '2025-02-28', { [A]: [103, 0], [B]: [4, 1.25] });
+    markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
+    putTransactions(db, W, 'eth', [
+      {
+        hash: '0x01',
+        time: ms('2025-02-02T00:00:00Z'),
+        status: 1,
+        details: [
+          { token_cid: A, type: 'in', qty: 3 },
+          { token_cid: B, type: 'out', qty: 1 },
+        ],
+      },
+      { hash: '0x02', time: ms('2025-01-31T10:00:00Z'), status: 1, details: [{ token_cid: A, type: 'in', qty: 50 }] },
+    ]);
+    db.pragma('query_only = ON');
+    const readOnly = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
+    expect((db.prepare('SELECT count(*) AS n FROM transfer_days').get() as { n: number }).n).toBe(0);
+    db.pragma('query_only = OFF');
+    expect(readOnly).toEqual(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }));
+    expect(readOnly.rows.map((r) => [r.inflow_qty, r.outflow_qty, r.unexplained_qty])).toEqual([
+      [3, 0, 0],
+      [0, 1, 0.25],
+    ]);
+  });
+
   it('refuses bad input with a clear error', () => {
     const db = setup();
     expect(() => reconcile(db, { wallets: [W], from: '2025-02-30', to: '2025-03-01' })).toThrow(ValidationError);

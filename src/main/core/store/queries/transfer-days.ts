@@ -63,7 +63,13 @@ export interface TokenFlows {
 }
 
 /** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
+/** A cache opened read-only (or a read-only copy, query_only) cannot keep the sums: they are then summed directly. */
+function canWrite(db: Database): boolean {
+  return !db.readonly && db.pragma('query_only', { simple: true }) === 0;
+}
+
 export function flowsByDay(db: Database, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+  if (!canWrite(db)) return flowsDirect(db, wallet, chains, fromDay, toDay);
   for (const chain of chains) ensureTransferDays(db, wallet, chain);
   return db
     .prepare(
@@ -76,8 +82,33 @@ export function flowsByDay(db: Database, wallet: string, chains: readonly string
     .all({ wallet, chains: JSON.stringify(chains), fromDay, toDay }) as TokenFlows[];
 }
 
+/** The same sums read straight from the transactions' transfers: slower, writes nothing. */
+function flowsDirect(db: Database, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+  return db
+    .prepare(
+      `SELECT t.chain AS chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, max(j.value ->> 'symbol') AS symbol,
+              total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END) AS inflow,
+              total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END) AS outflow,
+              count(DISTINCT CASE WHEN t.status = 1 THEN t.id END) AS txns,
+              sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)) AS unreadable,
+              sum(t.status IS NULL) AS unsure
+       FROM transactions t, json_each(t.details) j
+       WHERE t.wallet = @wallet AND t.chain IN (SELECT value FROM json_each(@chains)) AND (t.status = 1 OR t.status IS NULL)
+         AND t.time >= @start AND t.time < @end
+       GROUP BY t.chain, cid`,
+    )
+    .all({ wallet, chains: JSON.stringify(chains), start: fromDay * DAY_MS, end: (toDay + 1) * DAY_MS }) as TokenFlows[];
+}
+
 /** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
 export function undatedTransfers(db: Database, wallet: string, chain: string): number {
+  if (!canWrite(db)) {
+    return (
+      db
+        .prepare(`SELECT count(*) AS n FROM transactions WHERE wallet = ? AND chain = ? AND time = 0 AND (status = 1 OR status IS NULL) AND details != '[]'`)
+        .get(wallet, chain) as { n: number }
+    ).n;
+  }
   return (
     db.prepare('SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }
   ).n;

@@ -58,6 +58,7 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
 
       // Unlock ladder: soonest first, and the iCalendar file has one event per unlock.
       const ladder = unlockLadder(core.profile().db, '2025-12-31');
+      expect(ladder.unlocks.length).toBeGreaterThan(0); // the second wallet holds a vote-escrow lock
       expect(ladder.unlocks.map((u) => u.unlockTime)).toEqual([...ladder.unlocks.map((u) => u.unlockTime)].sort());
       const { text: ics, events } = unlocksIcs(core.profile().db, { date: '2025-12-31' });
       expect(events).toBe(ladder.unlocks.length);

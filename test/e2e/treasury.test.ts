@@ -11,6 +11,7 @@ import { tempDir } from '../support/store.ts';
 /** The Reconcile and Risk views in Chromium, light and dark, against the demo service. */
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
+const COLD = '0x00000000219ab540356cbb839cbe05303d7705fa';
 let core: Core;
 let shell: WebShell;
 let browser: Browser;
@@ -21,9 +22,12 @@ beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
   core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { txnsPerWallet: 2000, now: () => SIM_NOW } });
   await core.call('wallets.add', { address: ADDRESS, chains: ['eth', 'arb'], label: 'Treasury' });
+  // A second wallet that holds a vote-escrow lock, for the unlock ladder.
+  await core.call('wallets.add', { address: COLD, chains: ['eth'], label: 'Cold' });
   const jobs = [
     core.profile().engine.backfill({ wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31', every: 'month' }),
     core.profile().engine.syncTransactions(ADDRESS),
+    core.profile().engine.syncPositions(COLD, { date: '2025-12-31' }),
   ];
   await Promise.all(jobs.map((j) => j.result));
   shell = await startWebShell({ core, rendererDir: RENDERER });
@@ -101,6 +105,15 @@ describe('treasury views', () => {
     await bothThemes('risk-health');
     await page.locator('#unlock-title').scrollIntoViewIfNeeded();
     await bothThemes('risk-unlocks');
+    // All wallets: the ladder lists the cold wallet's lock, as the core reports it.
+    await open('#/risk?date=2025-12-31');
+    const ladderRows = page.locator('table[aria-label="Upcoming unlocks"] tbody tr');
+    const expected = (await core.call('risk.unlocks', { date: '2025-12-31' })).unlocks;
+    expect(expected.length).toBeGreaterThan(0);
+    await expect.poll(() => ladderRows.count(), { timeout: 10_000 }).toBe(expected.length);
+    expect(await ladderRows.first().textContent()).toContain('Cold');
+    await page.locator('#unlock-title').scrollIntoViewIfNeeded();
+    await bothThemes('risk-unlocks-all');
     expect(problems).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { timelineBench } from './timeline.ts';
 import { timelineUiBench } from './timeline-ui.ts';
 import { csvBench, pdfBench } from './reports.ts';
 import { webBench } from './web.ts';
+import { reconcileBench } from './reconcile.ts';
 
 const benches: Record<string, () => Promise<void>> = {
   ingest: () => ingestBench(),
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   csv: () => csvBench(),
   pdf: () => pdfBench(),
   web: () => webBench(),
+  reconcile: () => reconcileBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     await syncBench(100);

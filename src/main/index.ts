@@ -35,7 +35,7 @@ async function start(): Promise<void> {
     chooseSavePath: async (defaultName, format) => {
       const options = {
         defaultPath: join(app.getPath('downloads'), defaultName),
-        filters: [format === 'pdf' ? { name: 'PDF report', extensions: ['pdf'] } : { name: 'CSV (comma-separated)', extensions: ['csv'] }],
+        filters: [format === 'pdf' ? { name: 'PDF report', extensions: ['pdf'] } : format === 'ics' ? { name: 'iCalendar', extensions: ['ics'] } : { name: 'CSV (comma-separated)', extensions: ['csv'] }],
       };
       const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return result.canceled || !result.filePath ? null : result.filePath;

@@ -6,6 +6,12 @@ import type {
   KeyStatus,
   LogSet,
   NavSeries,
+  Reconciliation,
+  RiskOverview,
+  HealthHistory,
+  UnlockLadder,
+  WalletGroup,
+  ReconcileTraceRow,
   SerializedError,
   SnapshotDataByEndpoint,
   SnapshotEndpoint,
@@ -56,10 +62,12 @@ export const TimelineQueryInput = z.strictObject({
 });
 
 export const ExportInput = z.strictObject({
-  format: z.enum(['csv', 'pdf']),
+  format: z.enum(['csv', 'pdf', 'ics']),
   /** CSV only: which report. */
-  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history']).optional(),
+  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks']).optional(),
   wallet: address.optional(),
+  /** A wallet group (its id) instead of one wallet: the export covers its members. */
+  group: z.number().int().positive().optional(),
   date: date.optional(),
   from: date.optional(),
   to: date.optional(),
@@ -165,6 +173,20 @@ export const CONTRACT = {
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
+  /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
+  'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),
+  /** The transactions of a reconciliation's period that moved one token. */
+  /** Lending positions with ratio and threshold at a date (headroom: src/shared/headroom.ts). */
+  'risk.lending': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<RiskOverview>(),
+  /** One lending position's collateral/debt ratio over the cached dates. */
+  'risk.health': op(z.strictObject({ wallet: address, chain: chainId, cid: z.string().min(1).max(128) }))<HealthHistory>(),
+  /** Locked tokens unlocking on or after the date. */
+  'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<UnlockLadder>(),
+  'groups.list': op(empty)<WalletGroup[]>(),
+  /** Creates (no id) or replaces a group's name and members. */
+  'groups.save': op(z.strictObject({ id: z.number().int().positive().optional(), name: z.string().min(1).max(100), wallets: z.array(address).max(500) }))<WalletGroup>(),
+  'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -265,3 +265,129 @@ export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
 
 export type Step = 'day' | 'week' | 'month';
 
+
+// --- treasury analytics: roll-forward reconciliation (docs/analytics.md) ---------------
+
+/** One (wallet, chain, token) of a roll-forward: opening + inflow − outflow + unexplained = closing. */
+export interface ReconcileRow {
+  wallet: string;
+  chain: string;
+  /** The by-underlying view's token_id (null when only transfers name the token). */
+  token_id: string | null;
+  token_cid: string | null;
+  token_symbol: string | null;
+  token_name: string | null;
+  opening_qty: number;
+  inflow_qty: number;
+  outflow_qty: number;
+  closing_qty: number;
+  unexplained_qty: number;
+  /** |unexplained| ÷ (inflow + outflow); null when nothing moved. */
+  unexplained_share: number | null;
+  /** The plain balance part (asset_type `wallet`): what transfers should explain exactly. */
+  wallet_opening_qty: number;
+  wallet_closing_qty: number;
+  /** closing − opening − inflow + outflow of the plain balance alone. */
+  wallet_unexplained_qty: number;
+  /** Change of the token held in protocol positions (lending, pools, staking, …): accrual, rewards, price-driven moves. */
+  position_change_qty: number;
+  /** Successful transactions of the period that moved the token. */
+  txn_count: number;
+  /** reconciled: nothing unexplained; unexplained: a remainder; incomplete: the inputs are not all cached (see the problems). */
+  status: 'reconciled' | 'unexplained' | 'incomplete';
+}
+
+export interface ReconcileProblem {
+  wallet: string;
+  chain: string;
+  message: string;
+}
+
+export interface Reconciliation {
+  wallets: string[];
+  from: string;
+  to: string;
+  /** Unix ms: flows are the transactions with flowsFrom ≤ time < flowsTo (after `from`'s day, through `to`'s day). */
+  flowsFrom: number;
+  flowsTo: number;
+  /** False when any input is missing: a date not cached, transactions not synced or not indexed, transfers that cannot be read. */
+  complete: boolean;
+  problems: ReconcileProblem[];
+  rows: ReconcileRow[];
+}
+
+/** A transaction that moved a token in a reconciliation's period. */
+export interface ReconcileTraceRow {
+  txn_hash: string;
+  time: number;
+  action_type: string | null;
+  protocol_id: string | null;
+  direction: 'in' | 'out' | 'unknown';
+  qty: number | null;
+}
+
+// --- treasury analytics: risk (docs/analytics.md) ------------------------------------------
+
+export interface LendingRisk {
+  wallet: string;
+  chain: string;
+  protocolId: string | null;
+  cid: string | null;
+  name: string | null;
+  collateralDebtRatio: number;
+  liqThreshold: number;
+  /** Collateral and debt legs: token, quantity, NAV (debt negative), share of the collateral's value. */
+  collateral: Array<{ tokenId: string; symbol: string | null; qty: number | null; nav: number | null; share: number }>;
+  debt: Array<{ tokenId: string; symbol: string | null; qty: number | null; nav: number | null }>;
+  collateralNav: number | null;
+  debtNav: number | null;
+}
+
+export interface RiskOverview {
+  date: string;
+  positions: LendingRisk[];
+  /** Lending legs whose ratio or threshold is missing: their headroom is unknown. */
+  unknown: Array<{ wallet: string; chain: string; name: string | null; reason: string }>;
+  /** Watched (wallet, chain) pairs with no cached positions at the date. */
+  missing: Array<{ wallet: string; chain: string }>;
+}
+
+export interface HealthPoint {
+  date: string;
+  collateralDebtRatio: number | null;
+  liqThreshold: number | null;
+}
+
+export interface HealthHistory {
+  wallet: string;
+  chain: string;
+  cid: string;
+  name: string | null;
+  points: HealthPoint[];
+}
+
+export interface UnlockRow {
+  wallet: string;
+  chain: string;
+  protocolId: string | null;
+  position: string | null;
+  tokenId: string;
+  symbol: string | null;
+  unlockTime: string;
+  qty: number | null;
+  nav: number | null;
+  votingPower: number | null;
+}
+
+export interface UnlockLadder {
+  date: string;
+  unlocks: UnlockRow[];
+  missing: Array<{ wallet: string; chain: string }>;
+}
+
+/** A named set of watched wallets (an entity: a fund, a DAO, a desk) that scopes views and reports. */
+export interface WalletGroup {
+  id: number;
+  name: string;
+  wallets: string[];
+}

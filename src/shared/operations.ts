@@ -34,6 +34,14 @@ export const OPERATION_NAMES = [
   'shell.openExternal',
   'cache.clear',
   'export.start',
+  'reconcile.get',
+  'reconcile.trace',
+  'risk.lending',
+  'risk.health',
+  'risk.unlocks',
+  'groups.list',
+  'groups.save',
+  'groups.remove',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -1,6 +1,7 @@
 import { type ChainInfo } from './chains.ts';
 import { type AssetType, ASSET_TYPES, onChain, priceOn, PROTOCOLS, STABLES } from './catalog.ts';
 import { hexOf, Rng, round, wave } from './random.ts';
+import { FLOW_TOKENS, type HistoryConfig, historyOf, ledgerOf, netFlowThrough } from './transactions.ts';
 
 /**
  * The simulator's model of what a wallet holds on a chain on a day. One model feeds
@@ -108,12 +109,66 @@ export function isoDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Everything a wallet holds on a chain on a day, deterministically. */
-export function positionsOn(seed: number, wallet: string, chain: ChainInfo, day: number): SimPosition[] {
-  const out: SimPosition[] = [];
+/**
+ * Everything a wallet holds on a chain on a day (its end: after the day's transactions),
+ * deterministically. Plain wallet balances follow the transaction history (see
+ * walletBalances); the other positions follow their own model.
+ */
+export function positionsOn(history: HistoryConfig, wallet: string, chain: ChainInfo, day: number): SimPosition[] {
+  const seed = history.seed;
+  const out: SimPosition[] = walletBalances(history, wallet, chain, day);
   for (const t of templatesFor(seed, wallet.toLowerCase(), chain.id)) {
+    // Wallet templates no longer hold tokens of their own: balances come from the ledger.
+    if (t.assetType === 'wallet') continue;
     if (day < t.openDay || day >= t.closeDay) continue;
     out.push(build(seed, wallet, chain, day, t));
+  }
+  return out;
+}
+
+/**
+ * Plain token balances (asset_type `wallet`): an opening float plus the net of every
+ * successful transfer up to the end of the day, so a roll-forward between two dates
+ * reconciles exactly. The float is chosen from the whole history so that no balance ever
+ * goes negative: it is the deepest the running net falls below zero, plus the range the
+ * running net spans (so balances stay large next to a week's flows), plus a little.
+ */
+export function walletBalances(history: HistoryConfig, wallet: string, chain: ChainInfo, day: number): SimPosition[] {
+  const h = historyOf(history, wallet, chain);
+  const ledger = ledgerOf(h);
+  const startDay = Math.floor(history.historyStart / 86_400);
+  const out: SimPosition[] = [];
+  for (const key of FLOW_TOKENS) {
+    const tok = onChain(key, chain);
+    const low = ledger.low.get(key)!;
+    const high = ledger.high.get(key)!;
+    const extraUsd = new Rng(history.seed, h.wallet, chain.id, 'float', key).between(50, 2500);
+    const extra = Math.round((extraUsd / priceOn(key, startDay, chain.id)) * 1e6);
+    const micro = -low + (high - low) + extra + netFlowThrough(ledger, key, day);
+    if (micro <= 0) continue;
+    const qty = micro / 1e6;
+    const p = priceOn(key, day, chain.id);
+    const leg: Leg = {
+      internalId: tok.internalId,
+      tokenCid: tok.address,
+      name: tok.name,
+      symbol: tok.symbol,
+      kind: 'balance',
+      qty,
+      nav: round(qty * p, 2),
+      // A wallet's balance is a tiny share of the token's supply.
+      totalSupply: round(qty / 10 ** new Rng(history.seed, 'supply', chain.id, key).between(-7, -5), 2),
+    };
+    out.push({
+      assetType: 'wallet',
+      protocolId: 'wallet',
+      cid: '0x' + hexOf(40, history.seed, h.wallet, chain.id, 'balance', key),
+      name: tok.name,
+      symbol: tok.symbol,
+      legs: [leg],
+      principalQty: qty,
+      principalTotalSupply: leg.totalSupply,
+    });
   }
   return out;
 }
@@ -139,6 +194,21 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       totalSupply: round(Math.abs(qty) / share, 2),
     };
   };
+  /** A leg of a given quantity (signed), valued at the day's price. */
+  const legQty = (k: string, kind: LegKind, quantity: number, share: number): Leg => {
+    const tok = onChain(k, chain);
+    const qty = round(quantity, 6);
+    return {
+      internalId: tok.internalId,
+      tokenCid: tok.address,
+      name: tok.name,
+      symbol: tok.symbol,
+      kind,
+      qty,
+      nav: round(qty * price(k), 2),
+      totalSupply: round(Math.abs(qty) / share, 2),
+    };
+  };
   // Rewards accrue through a 30-day claim cycle.
   const rewardLeg = (share: number): Leg[] => {
     const rewardKey = REWARD_TOKEN[t.assetType];
@@ -150,19 +220,18 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
   const symbols = tokens.map((x) => x.symbol).join('/');
   let position: SimPosition;
   switch (t.assetType) {
-    case 'wallet': {
-      const l = leg(t.tokens[0]!, 'balance', size, share);
-      position = base(t, cid, tokens[0]!.name, tokens[0]!.symbol, [l], l.qty, l.totalSupply);
-      break;
-    }
     case 'lending': {
-      // Borrowed value moves against the collateral, so the ratio (and the risk) varies.
-      const ratio = round(1.45 + 1.1 * (0.5 + 0.5 * wave(day, t.key + 11)), 4);
-      const supply = leg(t.tokens[0]!, 'supply', size, share);
-      const debtUsd = supply.nav / ratio;
-      const debt = leg(t.tokens[1]!, 'borrow', debtUsd, share);
-      debt.qty = -debt.qty;
-      debt.nav = -debt.nav;
+      // Fixed quantities from the day the position opened, growing at the supply and the
+      // borrow rate (interest, which no transaction shows: a roll-forward's unexplained
+      // part). The collateral/debt ratio then moves with the two tokens' prices.
+      const years = (day - t.openDay) / 365;
+      const supplyRate = 0.01 + 0.04 * ((t.key % 101) / 100);
+      const borrowRate = 0.03 + 0.06 * ((t.key % 89) / 88);
+      const openRatio = 2.4 + 1.2 * ((t.key % 71) / 70);
+      const supplyQty0 = t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id);
+      const debtQty0 = t.sizeUsd / openRatio / priceOn(t.tokens[1]!, t.openDay, chain.id);
+      const supply = legQty(t.tokens[0]!, 'supply', supplyQty0 * Math.exp(supplyRate * years), share);
+      const debt = legQty(t.tokens[1]!, 'borrow', -debtQty0 * Math.exp(borrowRate * years), share);
       const name = `${t.protocol.name} ${tokens[0]!.symbol} supply / ${tokens[1]!.symbol} borrow`;
       position = base(t, cid, name, `a${tokens[0]!.symbol}`, [supply, debt, ...rewardLeg(share)], supply.qty, round(supply.qty / share, 2));
       position.liqThreshold = t.tokens[0] === 'WBTC' ? 0.78 : STABLES.has(t.tokens[0]!) ? 0.9 : 0.825;
@@ -180,14 +249,17 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       break;
     }
     case 'staked': {
-      const l = leg(t.tokens[0]!, 'staked', size, share);
-      // The staked token's exchange rate to ETH grows slowly (staking yield).
+      // A rebasing staked token: the quantity grows with the staking yield (unexplained by
+      // transfers, like interest); its exchange rate to ETH grows with it.
+      const years = (day - t.openDay) / 365;
+      const l = legQty(t.tokens[0]!, 'staked', (t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id)) * Math.exp(0.032 * years), share);
       l.exchangeRate = round(1 + 0.035 * (day - t.openDay + 400) / 365, 6);
       position = base(t, cid, `${t.protocol.name} ${tokens[0]!.symbol}`, tokens[0]!.symbol, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
       break;
     }
     case 'locked': {
-      const l = leg(t.tokens[0]!, 'locked', size, share);
+      // A lock holds the same quantity until it ends: its change is zero.
+      const l = legQty(t.tokens[0]!, 'locked', t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id), share);
       // Four-year locks that end on a Thursday 00:00 UTC, as vote-escrow contracts do.
       const unlockDay = t.openDay + 4 * 364 - ((t.openDay + 4 * 364 + 3) % 7);
       l.unlockTime = new Date(unlockDay * DAY_MS).toISOString().replace('.000Z', 'Z');
@@ -195,6 +267,8 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       position = base(t, cid, `${t.protocol.name} ve${tokens[0]!.symbol}`, `ve${tokens[0]!.symbol}`, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
       break;
     }
+    case 'wallet':
+      throw new Error('wallet balances come from walletBalances');
   }
   return position;
 }

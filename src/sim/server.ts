@@ -177,7 +177,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const wallet = walletParam(q.get('wallet'));
         const chain = chainParam('chains', q.get('chains'));
         const day = dateParam(q.get('date'), now());
-        let positions = positionsOn(seed, wallet, chain, day);
+        let positions = positionsOn(history, wallet, chain, day);
         const snapshot = { wallet_id: wallet, date: `${isoDay(day)}T00:00:00Z` };
         if (endpoint === 'allPositions') return { data: [{ ...snapshot, positions: allPositionsView(chain.id, positions) }] };
         if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };

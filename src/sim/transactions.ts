@@ -27,6 +27,11 @@ export interface WalletHistory {
   step: number;
 }
 
+/** The reference service's defaults: 2,000 transactions per wallet and chain, 2024-01-01 to 2026-11-01. */
+export function defaultHistory(seed: number, txnsPerWallet = 2000): HistoryConfig {
+  return { seed, txnsPerWallet, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 };
+}
+
 export function historyOf(config: HistoryConfig, wallet: string, chain: ChainInfo): WalletHistory {
   const w = wallet.toLowerCase();
   // Each wallet starts within 90 days of the history start.
@@ -139,36 +144,72 @@ const TRADED = ['NATIVE', 'WETH', 'USDC', 'USDT', 'DAI', 'WBTC', 'LINK', 'UNI', 
 /** Gas price ranges in gwei per chain. */
 const GWEI: Record<string, [number, number]> = { eth: [4, 60], arb: [0.01, 0.1], op: [0.001, 0.05], base: [0.001, 0.05], matic: [30, 200], bsc: [1, 5] };
 
-export function transactionAt(h: WalletHistory, i: number): Transaction {
+/** A transfer as the generator plans it: which token (catalog key), which way, and its USD size. */
+interface PlannedTransfer {
+  key: string;
+  type: 'in' | 'out';
+  usd: number;
+}
+
+interface Plan {
+  rng: Rng;
+  time: number;
+  day: number;
+  action: Action;
+  protocol: string;
+  party: number;
+  failed: boolean;
+  transfers: PlannedTransfer[];
+  a: string;
+}
+
+/**
+ * The random draws of transaction i, in the order transactionAt has always made them (so
+ * histories stay what they were). Shared by the history rows and the flow ledger below,
+ * which therefore cannot disagree on what a transaction moved.
+ */
+function planOf(h: WalletHistory, i: number): Plan {
   const { chain, wallet } = h;
-  const seed = h.config.seed;
-  const rng = new Rng(seed, wallet, chain.id, 'txn', i);
+  const rng = new Rng(h.config.seed, wallet, chain.id, 'txn', i);
   const time = timeOf(h, i);
   const day = Math.floor(time / 86_400);
   const action = rng.weighted(ACTIONS);
   const protocol = rng.pick(PROTOCOL[action]);
-  const counterparty = '0x' + hexOf(40, seed, 'party', protocol, action.startsWith('transfer') ? rng.int(0, 40) : 0);
+  const party = action.startsWith('transfer') ? rng.int(0, 40) : 0;
   const failed = rng.chance(0.03);
   const amountUsd = 10 ** rng.between(1, 4.6);
-  const detail = (key: string, type: 'in' | 'out', usd: number): TransactionDetail => {
-    const tok = onChain(key, chain);
-    return { token_cid: tok.address, type, qty: round(usd / priceOn(key, day, chain.id), 6), symbol: tok.symbol };
-  };
   const a = rng.pick(TRADED);
   let b = rng.pick(TRADED);
   if (b === a) b = a === 'USDC' ? 'WETH' : 'USDC';
-  let details: TransactionDetail[];
+  let transfers: PlannedTransfer[];
   switch (action) {
-    case 'transfer_in': details = [detail(a, 'in', amountUsd)]; break;
-    case 'transfer_out': details = [detail(a, 'out', amountUsd)]; break;
-    case 'swap': details = [detail(a, 'out', amountUsd), detail(b, 'in', amountUsd * rng.between(0.985, 0.999))]; break;
-    case 'deposit': case 'repay': details = [detail(a, 'out', amountUsd)]; break;
-    case 'withdraw': case 'borrow': details = [detail(a, 'in', amountUsd)]; break;
-    case 'claim_reward': details = [detail(rng.pick(['CRV', 'CVX', 'AAVE']), 'in', amountUsd / 20)]; break;
-    case 'approve': details = []; break;
-    case 'stake': details = [detail('NATIVE', 'out', amountUsd), detail('STETH', 'in', amountUsd * 0.999)]; break;
-    case 'unstake': details = [detail('STETH', 'out', amountUsd), detail('NATIVE', 'in', amountUsd * 0.998)]; break;
+    case 'transfer_in': transfers = [{ key: a, type: 'in', usd: amountUsd }]; break;
+    case 'transfer_out': transfers = [{ key: a, type: 'out', usd: amountUsd }]; break;
+    case 'swap': transfers = [{ key: a, type: 'out', usd: amountUsd }, { key: b, type: 'in', usd: amountUsd * rng.between(0.985, 0.999) }]; break;
+    case 'deposit': case 'repay': transfers = [{ key: a, type: 'out', usd: amountUsd }]; break;
+    case 'withdraw': case 'borrow': transfers = [{ key: a, type: 'in', usd: amountUsd }]; break;
+    case 'claim_reward': transfers = [{ key: rng.pick(['CRV', 'CVX', 'AAVE']), type: 'in', usd: amountUsd / 20 }]; break;
+    case 'approve': transfers = []; break;
+    case 'stake': transfers = [{ key: 'NATIVE', type: 'out', usd: amountUsd }, { key: 'STETH', type: 'in', usd: amountUsd * 0.999 }]; break;
+    case 'unstake': transfers = [{ key: 'STETH', type: 'out', usd: amountUsd }, { key: 'NATIVE', type: 'in', usd: amountUsd * 0.998 }]; break;
   }
+  return { rng, time, day, action, protocol, party, failed, transfers, a };
+}
+
+/** Token quantity of a planned transfer: USD at the day's price, 6 decimals, as the row shows it. */
+function transferQty(usd: number, price: number): number {
+  return round(usd / price, 6);
+}
+
+export function transactionAt(h: WalletHistory, i: number): Transaction {
+  const { chain, wallet } = h;
+  const seed = h.config.seed;
+  const { rng, time, day, action, protocol, party, failed, transfers, a } = planOf(h, i);
+  const counterparty = '0x' + hexOf(40, seed, 'party', protocol, party);
+  const details: TransactionDetail[] = transfers.map((t) => {
+    const tok = onChain(t.key, chain);
+    return { token_cid: tok.address, type: t.type, qty: transferQty(t.usd, priceOn(t.key, day, chain.id)), symbol: tok.symbol };
+  });
   const incoming = action === 'transfer_in';
   const [gLo, gHi] = GWEI[chain.id] ?? [1, 10];
   const gasUsed = action.startsWith('transfer') ? 21_000 + rng.int(0, 45_000) : rng.int(46_000, 420_000);
@@ -192,6 +233,92 @@ export function transactionAt(h: WalletHistory, i: number): Transaction {
     details: failed ? [] : details,
     status: failed ? 0 : 1,
   };
+}
+
+// --- the flow ledger: what the transfers add up to -------------------------------------
+// Wallet balances (asset_type `wallet`, see positions.ts) are the running sum of the
+// successful transactions' transfers, so they reconcile exactly against the history.
+// The sums are kept per day, in integer micro-units (transfers have 6 decimals), so a
+// balance is exact whatever the number of transactions.
+
+/** Every token a transaction can move (catalog keys). */
+export const FLOW_TOKENS: readonly string[] = [...TRADED, 'CVX', 'STETH'];
+
+export interface FlowLedger {
+  /** Day numbers (UTC days since 1970) of the first and the last transaction. */
+  firstDay: number;
+  lastDay: number;
+  /** Per token key: net micro-units moved up to the end of day firstDay + k (index k). */
+  cumulative: Map<string, Float64Array>;
+  /** Per token key: the lowest and highest running net (micro-units) over the history, and 0. */
+  low: Map<string, number>;
+  high: Map<string, number>;
+}
+
+const ledgerCache = new Map<string, FlowLedger>();
+
+/**
+ * The ledger of one (wallet, chain): one pass over the whole history, computed on first
+ * use and cached, bounded by days × tokens (about 100 KB), not by the number of
+ * transactions. A 1,000,000-transaction history takes a few seconds once.
+ */
+export function ledgerOf(h: WalletHistory): FlowLedger {
+  const c = h.config;
+  const cacheKey = `${c.seed}|${c.txnsPerWallet}|${c.historyStart}|${c.historyEnd}|${h.wallet}|${h.chain.id}`;
+  const cached = ledgerCache.get(cacheKey);
+  if (cached) return cached;
+  const n = c.txnsPerWallet;
+  const firstDay = Math.floor(timeOf(h, 0) / 86_400);
+  const lastDay = Math.floor(timeOf(h, Math.max(0, n - 1)) / 86_400);
+  const days = lastDay - firstDay + 1;
+  const cumulative = new Map<string, Float64Array>();
+  const running = new Map<string, number>();
+  const low = new Map<string, number>();
+  const high = new Map<string, number>();
+  for (const key of FLOW_TOKENS) {
+    cumulative.set(key, new Float64Array(days));
+    running.set(key, 0);
+    low.set(key, 0);
+    high.set(key, 0);
+  }
+  const prices = new Map<string, number>();
+  const price = (key: string, day: number): number => {
+    const k = `${key}|${day}`;
+    let p = prices.get(k);
+    if (p === undefined) {
+      p = priceOn(key, day, h.chain.id);
+      prices.set(k, p);
+    }
+    return p;
+  };
+  let filledTo = 0; // days [0, filledTo) of the arrays are final
+  const fillTo = (dayIndex: number) => {
+    for (; filledTo < dayIndex; filledTo++) for (const key of FLOW_TOKENS) cumulative.get(key)![filledTo] = running.get(key)!;
+  };
+  for (let i = 0; i < n; i++) {
+    const plan = planOf(h, i);
+    fillTo(plan.day - firstDay);
+    if (plan.failed) continue; // a failed transaction moves nothing
+    for (const t of plan.transfers) {
+      const micro = Math.round(transferQty(t.usd, price(t.key, plan.day)) * 1e6);
+      const v = running.get(t.key)! + (t.type === 'in' ? micro : -micro);
+      running.set(t.key, v);
+      if (v < low.get(t.key)!) low.set(t.key, v);
+      if (v > high.get(t.key)!) high.set(t.key, v);
+    }
+  }
+  fillTo(days);
+  const ledger = { firstDay, lastDay, cumulative, low, high };
+  if (ledgerCache.size >= 256) ledgerCache.delete(ledgerCache.keys().next().value!);
+  ledgerCache.set(cacheKey, ledger);
+  return ledger;
+}
+
+/** Net micro-units of a token moved by the transactions of days ≤ day (UTC). */
+export function netFlowThrough(ledger: FlowLedger, key: string, day: number): number {
+  const series = ledger.cumulative.get(key);
+  if (!series || day < ledger.firstDay) return 0;
+  return series[Math.min(day, ledger.lastDay) - ledger.firstDay]!;
 }
 
 // --- event logs -------------------------------------------------------------------------

@@ -8,6 +8,9 @@ import { checkKey } from './secrets/key-check.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
+import { reconcile, reconcileTrace } from './store/queries/reconcile.ts';
+import { healthHistory, lendingRisk, unlockLadder } from './store/queries/risk.ts';
+import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
 import { timelinePage } from './store/queries/timeline.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
@@ -39,7 +42,7 @@ export interface CoreOptions {
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
   /** Asks where to save an export (the Electron shell's save dialog); without it, exports are downloads. */
-  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf') => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf' | 'ics') => Promise<string | null>;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
@@ -107,6 +110,14 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     const w = getWallet(profile.db, address);
     if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);
     return w;
+  };
+
+  /** The wallets an operation covers: one wallet, a group's members, or (undefined) all. */
+  const scopeOf = (address: string | undefined, group: number | undefined): string[] | undefined => {
+    if (address && group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
+    if (address) return [wallet(address).address];
+    if (group !== undefined) return getGroup(profile.db, group).wallets;
+    return undefined;
   };
 
   const changed = (scope: EventPayloads['data.changed']['scope'], walletAddress?: string) =>
@@ -211,6 +222,22 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     'export.start': (req) =>
       startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
+    'reconcile.get': ({ wallet: address, group, from, to }) => reconcile(profile.db, { wallets: scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address), from, to }),
+    'risk.lending': ({ date, wallet: address, group }) => lendingRisk(profile.db, date, scopeOf(address, group)),
+    'risk.health': ({ wallet: address, chain, cid }) => healthHistory(profile.db, { wallet: wallet(address).address, chain, cid }),
+    'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(profile.db, date, scopeOf(address, group)),
+    'groups.list': () => listGroups(profile.db),
+    'groups.save': (input) => {
+      const g = saveGroup(profile.db, input);
+      changed('wallets');
+      return g;
+    },
+    'groups.remove': ({ id }) => {
+      const removed = removeGroup(profile.db, id);
+      changed('wallets');
+      return removed;
+    },
+    'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');

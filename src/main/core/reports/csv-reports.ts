@@ -3,6 +3,8 @@ import type { TimelineFilter } from '../../../shared/model.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
 import type { Database } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
+import { reconcile } from '../store/queries/reconcile.ts';
+import { unlockLadder } from '../store/queries/risk.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { timelineWhere } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -13,13 +15,15 @@ import { csvCell, csvFields, CsvWriter } from './csv.ts';
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are
  * stable and documented in docs/reports.md; money is USD, quantities in token units.
  */
-export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history'] as const;
+export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks'] as const;
 export type CsvReport = (typeof CSV_REPORTS)[number];
 
 export interface CsvRequest {
   report: CsvReport;
   /** One wallet, or every watched wallet. */
   wallet?: string;
+  /** A set of wallets (a wallet group), instead of `wallet`. */
+  wallets?: string[];
   /** Positions reports: the as-of date (required). */
   date?: string;
   /** Transactions and history: the period, inclusive. */
@@ -49,6 +53,12 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'txn_fee_native', 'fee_usd', 'transfer_index', 'direction', 'token_symbol', 'token_cid', 'qty',
   ],
   history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at'],
+  reconciliation: [
+    'from', 'to', 'wallet', 'wallet_label', 'chain', 'token_symbol', 'token_name', 'token_id', 'token_cid', 'opening_qty', 'inflow_qty', 'outflow_qty',
+    'closing_qty', 'unexplained_qty', 'unexplained_share', 'wallet_opening_qty', 'wallet_closing_qty', 'wallet_unexplained_qty', 'position_change_qty',
+    'txn_count', 'status', 'problems',
+  ],
+  unlocks: ['as_of', 'unlock_time', 'wallet', 'wallet_label', 'chain', 'protocol_id', 'position_name', 'token_id', 'token_symbol', 'qty', 'nav_usd', 'voting_power'],
 };
 
 export interface ExportProgress {
@@ -59,6 +69,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
   const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
   const wallet = req.wallet?.toLowerCase();
   if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
+  for (const w of req.wallets ?? []) if (!labels.has(w)) throw new ValidationError('wallet', `${w} is not a watched wallet.`);
   if ((req.report === 'positions' || req.report === 'underlying' || req.report === 'liquidity') && !req.date) {
     throw new ValidationError('date', 'Choose the date of the positions to export.');
   }
@@ -72,7 +83,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
       case 'underlying':
       case 'liquidity': {
         const endpoint = req.report === 'positions' ? 'allPositions' : req.report === 'underlying' ? 'positionsByUnderlying' : 'liquidityAnalysis';
-        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) });
+        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) => !req.wallets || req.wallets.includes(s.wallet));
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
@@ -140,6 +151,33 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
           }
         }
         onProgress(done, total);
+        break;
+      }
+      case 'reconciliation': {
+        if (!req.from || !req.to) throw new ValidationError('from', 'Choose the opening and closing dates of the reconciliation.');
+        const wallets = req.wallets ?? (wallet ? [wallet] : [...labels.keys()]);
+        const r = reconcile(db, { wallets, from: req.from, to: req.to });
+        // Problems go on the rows of their (wallet, chain), so a filtered sheet still says what is missing.
+        const problems = (w: string, c: string) => r.problems.filter((p) => p.wallet === w && p.chain === c).map((p) => p.message).join('; ');
+        for (const x of r.rows) {
+          await writer.row([
+            r.from, r.to, x.wallet, labels.get(x.wallet) ?? '', x.chain, x.token_symbol, x.token_name, x.token_id, x.token_cid, x.opening_qty, x.inflow_qty,
+            x.outflow_qty, x.closing_qty, x.unexplained_qty, x.unexplained_share, x.wallet_opening_qty, x.wallet_closing_qty, x.wallet_unexplained_qty,
+            x.position_change_qty, x.txn_count, x.status, problems(x.wallet, x.chain),
+          ]);
+        }
+        // A (wallet, chain) with nothing to list still says why (e.g. neither date cached).
+        for (const p of r.problems) if (!r.rows.some((x) => x.wallet === p.wallet && x.chain === p.chain)) {
+          await writer.row([r.from, r.to, p.wallet, labels.get(p.wallet) ?? '', p.chain, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, 'incomplete', problems(p.wallet, p.chain)]);
+        }
+        onProgress(r.rows.length, r.rows.length);
+        break;
+      }
+      case 'unlocks': {
+        if (!req.date) throw new ValidationError('date', 'Choose the date the ladder starts from.');
+        const ladder = unlockLadder(db, req.date, req.wallets ?? (wallet ? [wallet] : undefined));
+        for (const u of ladder.unlocks) await writer.row([req.date, u.unlockTime, u.wallet, labels.get(u.wallet) ?? '', u.chain, u.protocolId, u.position, u.tokenId, u.symbol, u.qty, u.nav, u.votingPower]);
+        onProgress(ladder.unlocks.length, ladder.unlocks.length);
         break;
       }
       case 'history': {

@@ -9,6 +9,9 @@ import { ValidationError } from '../store/validation.ts';
 import { exportCsv } from './csv-reports.ts';
 import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
+import { exportIcs } from './ics.ts';
+import { getGroup } from '../store/groups.ts';
+import { listWallets } from '../store/wallets.ts';
 
 /**
  * Exports started from the app: a job on the sync queue (progress, cancel), writing where
@@ -17,7 +20,7 @@ import { exportPdf } from './pdf.ts';
  */
 export interface ExportTarget {
   /** Asks where to save; null when the user cancels. Absent in the web shell. */
-  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf') => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf' | 'ics') => Promise<string | null>;
   /** Folder for web downloads. */
   downloadsDir: string;
 }
@@ -28,14 +31,19 @@ export interface Downloads {
 }
 
 export function defaultFileName(req: ExportRequest): string {
-  const scope = req.wallet ? req.wallet.slice(0, 10) : 'all-wallets';
+  const scope = req.wallet ? req.wallet.slice(0, 10) : req.group !== undefined ? `group-${req.group}` : 'all-wallets';
+  if (req.format === 'ics') return `folioscope-unlocks-${scope}-${req.date ?? 'now'}.ics`;
   const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
   return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
 export async function startExport(db: Database, queue: JobQueue, target: ExportTarget, downloads: Downloads, req: ExportRequest): Promise<JobInfo | null> {
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
-  if (req.format === 'pdf' && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
+  if ((req.format === 'pdf' || req.format === 'ics') && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
+  if (req.wallet && req.group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
+  // A group's members, checked before any file is chosen or written.
+  const wallets = req.group !== undefined ? getGroup(db, req.group).wallets : undefined;
+  if (wallets && !wallets.length) throw new ValidationError('group', 'The group has no wallets.');
   const fileName = defaultFileName(req);
   let path: string;
   let downloadId: string | null = null;
@@ -48,19 +56,22 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
     downloadId = randomBytes(12).toString('base64url');
     path = join(target.downloadsDir, `${downloadId}-${fileName}`);
   }
-  const label = req.format === 'pdf' ? `Portfolio report (PDF) as of ${req.date}` : `Export ${req.report} (CSV)`;
+  const label = req.format === 'pdf' ? `Portfolio report (PDF) as of ${req.date}` : req.format === 'ics' ? `Unlock calendar (iCalendar) from ${req.date}` : `Export ${req.report} (CSV)`;
   const job = queue.enqueue(
     'export',
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
       if (req.format === 'pdf') {
-        await writeAtomically(path, (out) => exportPdf(db, { date: req.date!, ...(req.wallet && { wallet: req.wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }, out));
+        await writeAtomically(path, (out) => exportPdf(db, { date: req.date!, ...(req.wallet && { wallet: req.wallet }), ...(wallets && { wallets }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }, out));
+      } else if (req.format === 'ics') {
+        const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+        await writeAtomically(path, (out) => exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out));
       } else {
         await writeAtomically(path, (out) =>
           exportCsv(
             db,
-            { report: req.report!, ...(req.wallet && { wallet: req.wallet }), ...(req.date && { date: req.date }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }), ...(req.filter && { filter: req.filter }) },
+            { report: req.report!, ...(req.wallet && { wallet: req.wallet }), ...(wallets && { wallets }), ...(req.date && { date: req.date }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }), ...(req.filter && { filter: req.filter }) },
             out,
             (done, total) => ctx.progress({ done, total }),
             ctx.signal,

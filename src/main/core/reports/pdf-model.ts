@@ -1,6 +1,7 @@
 import type { LiquiditySnapshot, Position, PositionSnapshot } from '../../../shared/service/schemas.ts';
 import type { Database } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
+import { reconcile, type Reconciliation } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
 import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
@@ -13,6 +14,8 @@ import { checkDate, ValidationError } from '../store/validation.ts';
  */
 export interface PdfRequest {
   wallet?: string;
+  /** A wallet group's members (the report is made per group). */
+  wallets?: readonly string[];
   /** The as-of date of the positions. */
   date: string;
   /** The period of the transactions and of the NAV chart (defaults: all cached dates, no transactions). */
@@ -49,6 +52,8 @@ export interface ReportModel {
   transactions: TimelineRow[];
   transactionsTotal: number;
   byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
+  /** Roll-forward from `from` to `to` (both given), with what it could not check. */
+  reconciliation: Reconciliation | null;
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
   dataTime: string;
 }
@@ -62,7 +67,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
   if (req.to) checkDate('to', req.to);
   if (req.from && req.to && req.from > req.to) throw new ValidationError('to', 'The end of the period is before its start.');
   const all = listWallets(db);
-  const wallets = req.wallet ? all.filter((w) => w.address === req.wallet!.toLowerCase()) : all;
+  const wallets = req.wallet ? all.filter((w) => w.address === req.wallet!.toLowerCase()) : req.wallets ? all.filter((w) => req.wallets!.includes(w.address)) : all;
   if (!wallets.length) throw new ValidationError('wallet', req.wallet ? `${req.wallet} is not a watched wallet.` : 'No wallets are watched.');
   const scope = req.wallet ? { wallet: wallets[0]!.address } : {};
   const inScope = (w: string, c: string) => wallets.some((x) => x.address === w && x.chains.includes(c));
@@ -83,7 +88,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
       provenance.push({ wallet: s.wallet, chain: s.chain, endpoint, asOf: s.as_of, fetchedAt: s.fetched_at, requestId: s.request_id, sha256: s.sha256 });
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
 
-  const nav = navHistory(db, { ...scope, ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
+  const nav = navHistory(db, { ...scope, ...(req.wallets && { wallets: wallets.map((w) => w.address) }), ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
 
   const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
@@ -92,6 +97,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
     for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>) {
       const row = toTimelineRow(raw);
+      if (req.wallets && !inScope(row.wallet, row.chain)) continue; // a group's members only
       transactionsTotal++;
       if (transactions.length < LISTED_TRANSACTIONS) transactions.push(row);
       const key = row.actionType ?? 'unknown';
@@ -125,6 +131,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     transactions,
     transactionsTotal,
     byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
+    reconciliation: req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };
 }

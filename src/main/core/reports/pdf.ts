@@ -5,6 +5,7 @@ import { displayName } from '../../../shared/display-names.ts';
 import { isAtRisk } from '../../../shared/risk.ts';
 import type { Database } from '../store/db.ts';
 import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel } from './pdf-model.ts';
+import type { Reconciliation } from '../store/queries/reconcile.ts';
 
 /**
  * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts, nothing embedded):
@@ -152,6 +153,46 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
   doc.x = M.left;
 }
 
+/** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */
+function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation): void {
+  heading(doc, `Roll-forward reconciliation, ${r.from} to ${r.to}`);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(
+    pdfText(
+      `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${day(r.flowsFrom)} to ${day(r.flowsTo - 1)} (UTC). ` +
+        'Closing: at the end of ' + r.to + '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
+        'Share = |unexplained| / (inflow + outflow).',
+    ),
+    M.left, doc.y, { width: WIDTH },
+  );
+  doc.moveDown(0.4);
+  if (r.problems.length) {
+    doc.font('Helvetica-Bold').fontSize(9).fillColor('#b3261e').text('Incomplete: the rows marked "incomplete" rest on missing data.', M.left, doc.y, { width: WIDTH });
+    doc.font('Helvetica').fontSize(8.5).fillColor(INK);
+    for (const p of r.problems.slice(0, 20)) doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
+    if (r.problems.length > 20) doc.text(`- and ${r.problems.length - 20} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
+    doc.moveDown(0.4);
+  } else {
+    const exact = r.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length;
+    doc.font('Helvetica').fontSize(9).fillColor(INK).text(`Complete: ${r.rows.length} tokens; ${exact} with flows reconcile exactly; ${r.rows.filter((x) => x.status === 'unexplained').length} show an unexplained remainder.`, M.left, doc.y, { width: WIDTH });
+    doc.moveDown(0.4);
+  }
+  const share = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`);
+  table(
+    doc,
+    [
+      { label: 'Wallet', width: 56 }, { label: 'Chain', width: 28 }, { label: 'Token', width: 38 }, { label: 'Opening', width: 62, align: 'right' },
+      { label: 'Inflow', width: 58, align: 'right' }, { label: 'Outflow', width: 58, align: 'right' }, { label: 'Closing', width: 62, align: 'right' },
+      { label: 'Unexplained', width: 60, align: 'right' }, { label: 'Share', width: 36, align: 'right' }, { label: 'Status', width: 53 },
+    ],
+    r.rows.map((x) => [
+      walletName(model, x.wallet), x.chain, x.token_symbol ?? short(x.token_cid), qty(x.opening_qty), qty(x.inflow_qty), qty(x.outflow_qty), qty(x.closing_qty),
+      qty(x.unexplained_qty), share(x.unexplained_share), x.status,
+    ]),
+    { fontSize: 7 },
+  );
+}
+
 function walletName(model: ReportModel, address: string): string {
   const w = model.wallets.find((x) => x.address === address);
   return w?.label || short(address);
@@ -254,6 +295,9 @@ function render(doc: Doc, model: ReportModel): void {
       ]),
     );
   }
+
+  // --- reconciliation --------------------------------------------------------------------
+  if (model.reconciliation) reconciliationSection(doc, model, model.reconciliation);
 
   // --- transactions --------------------------------------------------------------------
   if (req.from || req.to) {

@@ -11,3 +11,7 @@ export * from './queries/latest.ts';
 export * from './queries/nav.ts';
 export * from './queries/timeline.ts';
 export { SCHEMA_VERSION } from './migrations/index.ts';
+export * from './queries/reconcile.ts';
+export * from './queries/transfer-days.ts';
+export * from './queries/risk.ts';
+export * from './groups.ts';

@@ -2,7 +2,7 @@
  * What the user is looking at lives in the URL hash (`#/timeline?wallet=…&action=swap`),
  * so back and forward work and a view can be reloaded as it was.
  */
-export type Tab = 'overview' | 'positions' | 'timeline';
+export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk';
 export type View = 'all' | 'underlying' | 'liquidity';
 export type Range = '30d' | '90d' | '1y' | 'all';
 
@@ -21,9 +21,11 @@ export interface Route {
   from: string | null;
   to: string | null;
   q: string | null;
+  /** A wallet group's id: the scope of the treasury views (Reconcile, Risk). */
+  group: string | null;
 }
 
-const TABS: Tab[] = ['overview', 'positions', 'timeline'];
+const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
 const LISTS = ['action', 'protocol', 'chain', 'token', 'status'] as const;
 
 export function parseRoute(hash: string): Route {
@@ -48,6 +50,7 @@ export function parseRoute(hash: string): Route {
     from: p.get('from'),
     to: p.get('to'),
     q: p.get('q'),
+    group: p.get('group'),
   };
 }
 
@@ -66,6 +69,9 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
   }
+  // The roll-forward's opening and closing dates (the closing one is `date`, the as-of date).
+  if (r.tab === 'reconcile' && r.from) p.set('from', r.from);
+  if (r.group && !r.wallet) p.set('group', r.group);
   const q = p.toString();
   return `#/${r.tab}${q ? `?${q}` : ''}`;
 }

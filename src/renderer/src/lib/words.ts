@@ -5,7 +5,7 @@
 export const words = {
   app: 'Folioscope',
   skipToContent: 'Skip to content',
-  tabs: { overview: 'Overview', positions: 'Positions', timeline: 'Timeline' },
+  tabs: { overview: 'Overview', positions: 'Positions', timeline: 'Timeline', reconcile: 'Reconcile', risk: 'Risk' },
   views: 'Views',
   wallets: 'Wallets',
   watchedWallets: 'Watched wallets',

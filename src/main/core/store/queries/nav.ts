@@ -13,9 +13,10 @@ const add = (a: number | null, b: number | null) => (a === null ? b : b === null
  * summed over every watched wallet and chain. A date where some chain is not cached says
  * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
  */
-export function navHistory(db: Database, scope: { wallet?: string; from?: string; to?: string }): NavSeries {
-  const rows = latestSnapshots(db, 'allPositions', scope);
-  const wallets = listWallets(db).filter((w) => !scope.wallet || w.address === scope.wallet.toLowerCase());
+export function navHistory(db: Database, scope: { wallet?: string; wallets?: readonly string[]; from?: string; to?: string }): NavSeries {
+  const rows = latestSnapshots(db, 'allPositions', { ...(scope.wallet && { wallet: scope.wallet }), ...(scope.from && { from: scope.from }), ...(scope.to && { to: scope.to }) });
+  // A wallet group's members (`wallets`), one wallet, or all.
+  const wallets = listWallets(db).filter((w) => (!scope.wallet || w.address === scope.wallet.toLowerCase()) && (!scope.wallets || scope.wallets.includes(w.address)));
   const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
   const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
   const byDate = new Map<string, NavPoint>();

@@ -1,0 +1,47 @@
+import type { Database } from './db.ts';
+import { ValidationError } from './validation.ts';
+import type { WalletGroup } from '../../../shared/model.ts';
+export type { WalletGroup };
+
+/** Wallet groups (migration 006): named sets of watched wallets. */
+
+export function listGroups(db: Database): WalletGroup[] {
+  const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;
+  const members = db.prepare('SELECT group_id AS g, wallet FROM wallet_group_members ORDER BY wallet').all() as Array<{ g: number; wallet: string }>;
+  return groups.map((g) => ({ ...g, wallets: members.filter((m) => m.g === g.id).map((m) => m.wallet) }));
+}
+
+export function getGroup(db: Database, id: number): WalletGroup {
+  const g = listGroups(db).find((x) => x.id === id);
+  if (!g) throw new ValidationError('group', `There is no wallet group ${id}.`);
+  return g;
+}
+
+export function saveGroup(db: Database, input: { id?: number; name: string; wallets: readonly string[] }, now = new Date()): WalletGroup {
+  const name = input.name.trim();
+  if (!name) throw new ValidationError('name', 'Give the group a name.');
+  const wallets = [...new Set(input.wallets.map((w) => w.toLowerCase()))];
+  const known = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
+  const unknown = wallets.filter((w) => !known.has(w));
+  if (unknown.length) throw new ValidationError('wallets', `Not watched: ${unknown.join(', ')}. Add the wallet first.`);
+  const clash = db.prepare('SELECT id FROM wallet_groups WHERE name = ? COLLATE NOCASE').get(name) as { id: number } | undefined;
+  if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
+  const id = db
+    .transaction(() => {
+      let gid = input.id;
+      if (gid === undefined)
+        gid = Number(db.prepare('INSERT INTO wallet_groups (name, created_at) VALUES (?, ?)').run(name, now.toISOString()).lastInsertRowid);
+      else if (db.prepare('UPDATE wallet_groups SET name = ? WHERE id = ?').run(name, gid).changes === 0)
+        throw new ValidationError('group', `There is no wallet group ${gid}.`);
+      db.prepare('DELETE FROM wallet_group_members WHERE group_id = ?').run(gid);
+      const add = db.prepare('INSERT INTO wallet_group_members (group_id, wallet) VALUES (?, ?)');
+      for (const w of wallets) add.run(gid, w);
+      return gid;
+    })
+    .immediate();
+  return getGroup(db, id);
+}
+
+export function removeGroup(db: Database, id: number): boolean {
+  return db.prepare('DELETE FROM wallet_groups WHERE id = ?').run(id).changes > 0;
+}

@@ -1,0 +1,127 @@
+import type { Database } from '../db.ts';
+import { latestSnapshots, snapshotData } from './latest.ts';
+import { checkDate } from '../validation.ts';
+import { listWallets } from '../wallets.ts';
+import type { PositionSnapshot, Position } from '../../../../shared/service/schemas.ts';
+import type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow } from '../../../../shared/model.ts';
+export type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow };
+
+/**
+ * Risk figures from cached all-positions snapshots: lending positions with their ratio and
+ * threshold (headroom is computed from those alone, src/shared/headroom.ts), a position's
+ * ratio over the cached dates, and upcoming unlocks. Scope: a set of watched wallets.
+ */
+
+function scopeWallets(db: Database, wallets?: readonly string[]) {
+  const all = listWallets(db);
+  return wallets ? all.filter((w) => wallets.includes(w.address)) : all;
+}
+
+function snapshotsAt(db: Database, date: string, wallets?: readonly string[]) {
+  const scope = scopeWallets(db, wallets);
+  const rows = latestSnapshots(db, 'allPositions', { date }).filter((r) => scope.some((w) => w.address === r.wallet && w.chains.includes(r.chain)));
+  const missing = scope.flatMap((w) =>
+    w.chains.filter((c) => !rows.some((r) => r.wallet === w.address && r.chain === c)).map((chain) => ({ wallet: w.address, chain })),
+  );
+  return { rows, missing };
+}
+
+const isCollateral = (u: Position['underlying'][number]) => u.details['type'] === 'supply' || Array.isArray(u.details['debt_positions']);
+const isDebt = (u: Position['underlying'][number]) => u.details['type'] === 'borrow' || Array.isArray(u.details['collateral']) || (u.qty ?? 0) < 0;
+
+export function lendingRisk(db: Database, date: string, wallets?: readonly string[]): RiskOverview {
+  checkDate('date', date);
+  const { rows, missing } = snapshotsAt(db, date, wallets);
+  const positions: LendingRisk[] = [];
+  const unknown: RiskOverview['unknown'] = [];
+  for (const r of rows) {
+    for (const snap of snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[]) {
+      for (const p of snap.positions) {
+        const legs = p.underlying.filter((u) => !u.details['is_reward']);
+        const withRisk = legs.find((u) => u.details['collateral_debt_ratio'] !== undefined || u.details['liq_threshold'] !== undefined);
+        if (!withRisk && p.asset_type !== 'lending') continue;
+        const ratio = withRisk?.details['collateral_debt_ratio'];
+        const threshold = withRisk?.details['liq_threshold'];
+        if (typeof ratio !== 'number' || typeof threshold !== 'number') {
+          unknown.push({ wallet: r.wallet, chain: r.chain, name: p.name, reason: typeof ratio !== 'number' ? 'no collateral_debt_ratio' : 'no liq_threshold' });
+          continue;
+        }
+        const collateral = legs.filter(isCollateral);
+        const debt = legs.filter((u) => !isCollateral(u) && isDebt(u));
+        const collateralNav = collateral.every((u) => u.nav !== null) ? collateral.reduce((s, u) => s + (u.nav ?? 0), 0) : null;
+        positions.push({
+          wallet: r.wallet,
+          chain: r.chain,
+          protocolId: p.protocol_id,
+          cid: p.cid,
+          name: p.name,
+          collateralDebtRatio: ratio,
+          liqThreshold: threshold,
+          // A token's share of the collateral's value; 1 when the values are not known (a conservative reading: the smallest fall).
+          collateral: collateral.map((u) => ({
+            tokenId: u.internal_id,
+            symbol: u.symbol,
+            qty: u.qty,
+            nav: u.nav,
+            share: collateralNav && u.nav !== null ? u.nav / collateralNav : 1,
+          })),
+          debt: debt.map((u) => ({ tokenId: u.internal_id, symbol: u.symbol, qty: u.qty, nav: u.nav })),
+          collateralNav,
+          debtNav: debt.every((u) => u.nav !== null) ? debt.reduce((s, u) => s + Math.abs(u.nav ?? 0), 0) : null,
+        });
+      }
+    }
+  }
+  return { date, positions, unknown, missing };
+}
+
+/** A lending position's ratio and threshold over every cached date (oldest first). */
+export function healthHistory(db: Database, q: { wallet: string; chain: string; cid: string }): HealthHistory {
+  const points: HealthHistory['points'] = [];
+  let name: string | null = null;
+  for (const r of latestSnapshots(db, 'allPositions', { wallet: q.wallet }).filter((x) => x.chain === q.chain)) {
+    for (const snap of snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[]) {
+      const p = snap.positions.find((x) => x.cid === q.cid);
+      if (!p) continue;
+      name = p.name ?? name;
+      const leg = p.underlying.find((u) => u.details['collateral_debt_ratio'] !== undefined || u.details['liq_threshold'] !== undefined);
+      const ratio = leg?.details['collateral_debt_ratio'];
+      const threshold = leg?.details['liq_threshold'];
+      points.push({
+        date: r.as_of,
+        collateralDebtRatio: typeof ratio === 'number' ? ratio : null,
+        liqThreshold: typeof threshold === 'number' ? threshold : null,
+      });
+    }
+  }
+  return { wallet: q.wallet.toLowerCase(), chain: q.chain, cid: q.cid, name, points };
+}
+
+/** Locked tokens whose unlock time is on or after the date, soonest first. */
+export function unlockLadder(db: Database, date: string, wallets?: readonly string[]): UnlockLadder {
+  checkDate('date', date);
+  const { rows, missing } = snapshotsAt(db, date, wallets);
+  const unlocks: UnlockRow[] = [];
+  for (const r of rows)
+    for (const snap of snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[])
+      for (const p of snap.positions)
+        for (const u of p.underlying) {
+          const at = u.details['unlock_time'];
+          if (typeof at !== 'string' || at.slice(0, 10) < date) continue;
+          const vp = u.details['voting_power'];
+          unlocks.push({
+            wallet: r.wallet,
+            chain: r.chain,
+            protocolId: p.protocol_id,
+            position: p.name,
+            tokenId: u.internal_id,
+            symbol: u.symbol,
+            unlockTime: at,
+            qty: u.qty,
+            nav: u.nav,
+            votingPower: typeof vp === 'number' ? vp : null,
+          });
+        }
+  unlocks.sort((a, b) => a.unlockTime.localeCompare(b.unlockTime) || a.wallet.localeCompare(b.wallet));
+  return { date, unlocks, missing };
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { reconcile, reconcileTrace } from '../../src/main/core/store/queries/reconcile.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { chainById } from '../../src/sim/chains.ts';
+import { positionsOn } from '../../src/sim/positions.ts';
+import { defaultHistory, historyOf, transactionAt } from '../../src/sim/transactions.ts';
+import { engineFor } from '../support/engine.ts';
+import { useSimulator, WALLET } from '../support/sim.ts';
+
+/**
+ * Reconciliation against the reference service, checked against figures computed here
+ * straight from the generator (transactionAt, positionsOn), not through the client.
+ */
+const TXNS = 1500;
+const ctx = useSimulator({ txnsPerWallet: TXNS });
+const FROM = '2025-01-31';
+const TO = '2025-12-31';
+let db: Database;
+
+beforeAll(async () => {
+  db = openDatabase(join(mkdtempSync(join(tmpdir(), 'folioscope-rec-')), 'cache.sqlite'));
+  addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Main' });
+  const { engine } = engineFor(ctx.sim, db);
+  await Promise.all([
+    engine.syncTransactions(WALLET).result,
+    engine.syncPositions(WALLET, { date: FROM }).result,
+    engine.syncPositions(WALLET, { date: TO }).result,
+  ]);
+});
+afterAll(() => db.close());
+
+const micro = (q: number) => BigInt(Math.round(q * 1e6));
+
+/** The generator's own transfers, per token address, of successful transactions dated after FROM through TO. */
+function generatorFlows(chainId: string): Map<string, { inflow: bigint; outflow: bigint; txns: number }> {
+  const h = historyOf(defaultHistory(7, TXNS), WALLET, chainById(chainId)!);
+  const start = Date.parse(`${FROM}T00:00:00Z`) + 86_400_000;
+  const end = Date.parse(`${TO}T00:00:00Z`) + 86_400_000;
+  const out = new Map<string, { inflow: bigint; outflow: bigint; txns: number }>();
+  for (let i = 0; i < TXNS; i++) {
+    const t = transactionAt(h, i);
+    const time = Date.parse(t.date);
+    if (time < start || time >= end || t.status !== 1) continue;
+    for (const d of t.details) {
+      const f = out.get(d.token_cid) ?? { inflow: 0n, outflow: 0n, txns: 0 };
+      if (d.type === 'in') f.inflow += micro(d.qty);
+      else f.outflow += micro(d.qty);
+      f.txns++;
+      out.set(d.token_cid, f);
+    }
+  }
+  return out;
+}
+
+/** The generator's holdings per token address at the end of a day: [all positions, wallet balance]. */
+function generatorHoldings(chainId: string, date: string): Map<string, [bigint, bigint]> {
+  const out = new Map<string, [bigint, bigint]>();
+  for (const p of positionsOn(defaultHistory(7, TXNS), WALLET, chainById(chainId)!, Date.parse(`${date}T00:00:00Z`) / 86_400_000)) {
+    for (const l of p.legs) {
+      const h = out.get(l.tokenCid) ?? [0n, 0n];
+      h[0] += micro(l.qty);
+      if (p.assetType === 'wallet') h[1] += micro(l.qty);
+      out.set(l.tokenCid, h);
+    }
+  }
+  return out;
+}
+
+describe('reconciliation against the reference service', () => {
+  it('is complete, and every row satisfies opening + inflow − outflow + unexplained = closing', () => {
+    const r = reconcile(db, { wallets: [WALLET], from: FROM, to: TO });
+    expect(r.problems).toEqual([]);
+    expect(r.complete).toBe(true);
+    expect(r.rows.length).toBeGreaterThan(15);
+    for (const x of r.rows) {
+      const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
+      expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThan(1e-9 * scale);
+    }
+  });
+
+  it('matches the generator: flows, opening and closing per token, and wallet balances reconcile exactly', () => {
+    const r = reconcile(db, { wallets: [WALLET], from: FROM, to: TO });
+    let exactWithFlows = 0;
+    for (const chain of ['eth', 'arb']) {
+      const flows = generatorFlows(chain);
+      const opening = generatorHoldings(chain, FROM);
+      const closing = generatorHoldings(chain, TO);
+      const rows = r.rows.filter((x) => x.chain === chain);
+      expect(new Set(rows.map((x) => x.token_cid))).toEqual(new Set([...flows.keys(), ...opening.keys(), ...closing.keys()]));
+      for (const x of rows) {
+        const f = flows.get(x.token_cid!) ?? { inflow: 0n, outflow: 0n, txns: 0 };
+        const o = opening.get(x.token_cid!) ?? [0n, 0n];
+        const c = closing.get(x.token_cid!) ?? [0n, 0n];
+        expect(micro(x.inflow_qty)).toBe(f.inflow);
+        expect(micro(x.outflow_qty)).toBe(f.outflow);
+        expect(micro(x.opening_qty)).toBe(o[0]);
+        expect(micro(x.closing_qty)).toBe(c[0]);
+        // The plain balance moves by exactly the transfers.
+        expect(c[1] - o[1]).toBe(f.inflow - f.outflow);
+        expect(x.wallet_unexplained_qty).toBe(0);
+        // What is unexplained is exactly the change in protocol positions.
+        const positionChange = c[0] - c[1] - (o[0] - o[1]);
+        expect(micro(x.unexplained_qty)).toBe(positionChange);
+        if (positionChange === 0n && f.inflow + f.outflow > 0n) {
+          expect(x).toMatchObject({ status: 'reconciled', unexplained_qty: 0 });
+          exactWithFlows++;
+        }
+      }
+    }
+    expect(exactWithFlows).toBeGreaterThan(2);
+    // Interest-bearing positions show as unexplained somewhere.
+    expect(r.rows.some((x) => x.status === 'unexplained' && x.position_change_qty !== 0)).toBe(true);
+  });
+
+  it('traces a token to the transactions that moved it, and they add up to its flows', () => {
+    const r = reconcile(db, { wallets: [WALLET], from: FROM, to: TO });
+    const row = r.rows.find((x) => x.chain === 'eth' && x.inflow_qty > 0 && x.outflow_qty > 0)!;
+    const trace = reconcileTrace(db, { wallet: WALLET, chain: 'eth', tokenCid: row.token_cid!, from: FROM, to: TO });
+    expect(new Set(trace.map((t) => t.txn_hash)).size).toBe(row.txn_count);
+    const sum = (dir: string) => trace.filter((t) => t.direction === dir).reduce((s, t) => s + micro(t.qty!), 0n);
+    expect(sum('in')).toBe(micro(row.inflow_qty));
+    expect(sum('out')).toBe(micro(row.outflow_qty));
+    expect(trace.every((t, i) => i === 0 || t.time >= trace[i - 1]!.time)).toBe(true);
+  });
+
+  it('says plainly when a date is not cached', () => {
+    const r = reconcile(db, { wallets: [WALLET], from: '2025-02-01', to: TO });
+    expect(r.complete).toBe(false);
+    expect(r.problems.map((p) => p.message)).toContain('positions at 2025-02-01 are not cached (sync that date)');
+    expect(r.rows.every((x) => x.status === 'incomplete')).toBe(true);
+  });
+});

@@ -16,6 +16,7 @@ import type {
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
+import type { ConventionsReport } from './conventions.ts';
 
 /**
  * The contract: every operation the renderer may ask of the main process, with the schema
@@ -165,6 +166,10 @@ export const CONTRACT = {
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
+  /** What was learned about how the service reads the spec's open points, and the anomalies. */
+  'service.conventions': op(empty)<ConventionsReport>(),
+  /** Learns the conventions again now (with the first watched wallet that has history), then reports. */
+  'service.check': op(empty)<ConventionsReport>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

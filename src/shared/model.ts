@@ -232,6 +232,9 @@ export interface LogSet {
   logs: Log[];
   requestId: string | null;
   fetchedAt: string;
+  /** False when the read could not be proved whole (the count differs from `total`); `note` says why. */
+  complete: boolean;
+  note: string | null;
 }
 
 // --- from core/store/snapshots.ts

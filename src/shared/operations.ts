@@ -34,6 +34,8 @@ export const OPERATION_NAMES = [
   'shell.openExternal',
   'cache.clear',
   'export.start',
+  'service.conventions',
+  'service.check',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -5,6 +5,7 @@ import type { SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
+import { conventionsReport } from './store/conventions.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
@@ -211,6 +212,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     'export.start': (req) =>
       startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
+    'service.conventions': () => conventionsReport(profile.db),
+    'service.check': () => profile.engine.checkService(),
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');

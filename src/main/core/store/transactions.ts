@@ -97,6 +97,8 @@ export interface SyncRange {
   completionRatio: number | null;
   rowsRead: number;
   updatedAt: string;
+  /** Why the range is not complete, when it is not for a reason other than the completion ratio. */
+  reason: string | null;
 }
 
 interface RangeRow {
@@ -112,6 +114,7 @@ interface RangeRow {
   completion_ratio: number | null;
   rows_read: number;
   updated_at: string;
+  reason: string | null;
 }
 
 const rangeFromRow = (r: RangeRow): SyncRange => ({
@@ -127,6 +130,7 @@ const rangeFromRow = (r: RangeRow): SyncRange => ({
   completionRatio: r.completion_ratio,
   rowsRead: r.rows_read,
   updatedAt: r.updated_at,
+  reason: r.reason,
 });
 
 export function listRanges(db: Database, wallet: string, chain: string): SyncRange[] {
@@ -135,12 +139,30 @@ export function listRanges(db: Database, wallet: string, chain: string): SyncRan
 
 export function saveRange(db: Database, r: SyncRange): void {
   db.prepare(
-    `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (wallet, chain, start_time, end_time) DO UPDATE SET
        state = excluded.state, next_page = excluded.next_page, page_size = excluded.page_size, start_block = excluded.start_block,
-       end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at`,
-  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt);
+       end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at,
+       reason = excluded.reason`,
+  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt, r.reason ?? null);
+}
+
+export function deleteRange(db: Database, wallet: string, chain: string, startTime: number, endTime: number): void {
+  db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
+}
+
+/** Ranges learned under a reading the client no longer holds are read again: drop the bookkeeping (never rows). */
+export function forgetAllRanges(db: Database): number {
+  return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
+}
+
+/** Unix seconds of the newest stored transaction in [startS, endS], or null. */
+export function newestTransactionTime(db: Database, wallet: string, chain: string, startS: number, endS: number): number | null {
+  const row = db
+    .prepare('SELECT max(time) AS t FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
+    .get(wallet, chain, startS * 1000, endS * 1000 + 999) as { t: number | null };
+  return row.t === null ? null : Math.floor(row.t / 1000);
 }
 
 /** Drops ranges another range now covers (the superseded incomplete ones). */

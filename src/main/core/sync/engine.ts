@@ -1,7 +1,10 @@
 import type { ServiceClient } from '../api/client.ts';
-import { allLogs } from '../api/paging.ts';
 import type { Database } from '../store/db.ts';
-import { getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
+import { getLogSet, type LogSet } from '../store/logs.ts';
+import { readAndStoreLogs } from './logs.ts';
+import type { ConventionsReport } from '../../../shared/conventions.ts';
+import { conventionsReport, learningState } from '../store/conventions.ts';
+import { ensureConventions } from './conventions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
@@ -15,6 +18,7 @@ export interface SyncEngineOptions {
   jobConcurrency?: number;
   /** Pages or position units requested at once within a job (default: twice the client's limit). */
   inFlight?: number;
+  /** Upper bound on the transactions page size; default: the largest the service serves. */
   transactionPageSize?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
@@ -126,7 +130,7 @@ export class SyncEngine {
             chain,
             now: this.nowSeconds(),
             historyStart: this.o.historyStart ?? 0,
-            pageSize: this.o.transactionPageSize ?? 100,
+            ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
             pagesInFlight: this.inFlight,
             signal: ctx.signal,
             onPage: (p) => ctx.progress({ done: (rows = before + p.rowsRead) }),
@@ -157,14 +161,24 @@ export class SyncEngine {
     let pending = this.logsInFlight.get(key);
     if (!pending) {
       pending = (async () => {
-        const { header, logs, total, requestId } = await allLogs(this.o.client, { txnHash, chain }, options.signal);
-        const set: LogSet = { chain, txnHash, total, header, logs, requestId, fetchedAt: new Date().toISOString() };
-        saveLogSet(this.o.db, set);
-        return getLogSet(this.o.db, chain, txnHash)!;
+        return readAndStoreLogs(this.o.db, this.o.client, chain, txnHash, options.signal);
       })().finally(() => this.logsInFlight.delete(key));
       this.logsInFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * Learns the service's conventions again now, with the watched wallets' chains in turn until
+   * one shows history (a bounded number: at most 5 tries), and reports what is known.
+   */
+  async checkService(signal?: AbortSignal): Promise<ConventionsReport> {
+    const tries = listWallets(this.o.db).flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain }))).slice(0, 5);
+    for (const t of tries) {
+      await ensureConventions(this.o.db, this.o.client, { ...t, nowMs: this.o.now?.() ?? Date.now(), force: true, ...(signal && { signal }) });
+      if (!learningState(this.o.db).relearn) break;
+    }
+    return conventionsReport(this.o.db);
   }
 
   cancel(jobId: string): boolean {

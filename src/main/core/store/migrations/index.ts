@@ -1,7 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { updateToSchemaVersion1 } from './001-initial.ts';
+import { updateToSchemaVersion2 } from './002-service-conventions.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
-export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [updateToSchemaVersion1];
+export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [updateToSchemaVersion1, updateToSchemaVersion2];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

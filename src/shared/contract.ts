@@ -115,6 +115,8 @@ export interface WalletStatus {
   transactionsSyncedAt: string | null;
   latestDate: string | null;
   incomplete: boolean;
+  /** Why the wallet's cached data is not complete (ranges, unresolved anomalies), one line each. */
+  incompleteReasons?: string[];
   /** The last sync job for this wallet that failed, if the latest one did. */
   lastError: SerializedError | null;
 }

@@ -190,3 +190,19 @@ export function completeUntil(ranges: readonly SyncRange[]): number | null {
 export function countTransactions(db: Database, wallet?: string): number {
   return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
 }
+
+/** Why a range is not complete, in words for the user. */
+export function rangeReason(r: SyncRange): string {
+  if (r.reason) return r.reason;
+  if (r.state === 'in_progress') return `a sync stopped at page ${r.nextPage ?? 1} (failed or interrupted): sync again to resume`;
+  if (r.completionRatio !== null && r.completionRatio < 1) return `the service has indexed ${Math.round(r.completionRatio * 100)}% of the range asked: recent transactions are still indexing, sync again later`;
+  return 'not proved complete';
+}
+
+/** Why the transactions of a wallet (or all) are not complete: one line per distinct reason, with the chain. */
+export function incompleteReasons(db: Database, wallet?: string): string[] {
+  const rows = (db
+    .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
+    .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]).map(rangeFromRow);
+  return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
+}

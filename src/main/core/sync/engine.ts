@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/client.ts';
 import type { Database } from '../store/db.ts';
 import { getLogSet, type LogSet } from '../store/logs.ts';
 import { readAndStoreLogs } from './logs.ts';
-import type { ConventionsReport } from '../../../shared/conventions.ts';
+import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
 import { conventionsReport, learningState } from '../store/conventions.ts';
 import { ensureConventions } from './conventions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
@@ -41,6 +41,17 @@ export interface WalletSyncRequest {
   date?: string;
   positions?: boolean;
   transactions?: boolean;
+}
+
+/** Complete only when every chain's history is proved complete; otherwise why, and what to do. */
+export function transactionsCompleteness(results: readonly TxnSyncResult[]): Completeness {
+  const reasons = results.flatMap((r) => (r.complete ? [] : r.reasons.length ? r.reasons.map((why) => `${r.chain}: ${why}`) : [`${r.chain}: not proved complete`]));
+  if (!reasons.length) return { state: 'complete', reasons: [], action: null };
+  return {
+    state: 'incomplete',
+    reasons,
+    action: 'Sync again later (the service may still be indexing). If it stays incomplete, check the service (Settings › Service, or folioscope doctor).',
+  };
 }
 
 /**
@@ -137,6 +148,7 @@ export class SyncEngine {
           }),
         );
       }
+      ctx.judge(transactionsCompleteness(results));
       return results;
     }, w.address, { key: `transactions|${w.address}|${chains.join(',')}` });
   }

@@ -9,6 +9,7 @@ import {
   dropRangesWithin,
   listRanges,
   newestTransactionTime,
+  rangeReason,
   saveRange,
   type SyncRange,
   upsertTransactions,
@@ -95,14 +96,6 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
 }
 
 const RANGE_ANOMALIES = ['rows-outside-range', 'empty-history-with-positions', 'repeated-page'];
-
-/** Why a range is not complete, in words for the user. */
-export function rangeReason(r: SyncRange): string {
-  if (r.reason) return r.reason;
-  if (r.state === 'in_progress') return `interrupted at page ${r.nextPage ?? 1}: sync again to resume`;
-  if (r.completionRatio !== null && r.completionRatio < 1) return `the service has indexed ${Math.round(r.completionRatio * 100)}% of this range: sync again later`;
-  return 'not proved complete';
-}
 
 interface PageResult {
   page: number;

@@ -21,6 +21,7 @@ export function freshness(status: WalletStatus | undefined, offline: boolean, no
   if (!status || !last) return { level: 'never', text: words.sync.never, short: words.sync.never };
   if (offline) return { level: 'offline', text: `${words.sync.offline} ${when}`, short: `${words.sync.offline} ${when}` };
   const hours = (now - Date.parse(last)) / 3_600_000;
-  const incomplete = status.incomplete ? ` · ${words.sync.indexing}` : '';
+  // The first reason the service's data is not complete (why, and what to do), else the usual case.
+  const incomplete = status.incomplete ? ` · ${status.incompleteReasons?.[0] ? `incomplete: ${status.incompleteReasons[0]}` : words.sync.indexing}` : '';
   return { level: hours < 24 && !status.incomplete ? 'fresh' : 'stale', text: `${words.sync.synced} ${when}${incomplete}`, short: `${words.sync.synced} ${when}` };
 }

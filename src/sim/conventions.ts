@@ -32,6 +32,9 @@ export interface Conventions {
   logIndex: 'global' | 'per-page';
   /** The largest logs page served (a larger `pageSize` is cut silently); `null`: the spec reading (1000). */
   logsPageCap: number | null;
+  /** Readings no client can page or range correctly; it must say so rather than end "ok". */
+  timeRange: 'honoured' | 'ignored';
+  paging: 'honoured' | 'ignored';
   // i12b: datetime representation and float-value readings go here (with their parsers below).
 }
 
@@ -45,6 +48,8 @@ export const DEFAULT_CONVENTIONS: Readonly<Conventions> = Object.freeze({
   logsTotal: 'logs',
   logIndex: 'global',
   logsPageCap: null,
+  timeRange: 'honoured',
+  paging: 'honoured',
 });
 
 type Parser = (value: string) => Partial<Conventions>;
@@ -73,6 +78,8 @@ export const CONVENTION_KEYS: Record<string, { field: keyof Conventions; parse: 
   'logs-total': { field: 'logsTotal', parse: oneOf('logsTotal', ['logs', 'pages']), values: 'logs | pages' },
   'log-index': { field: 'logIndex', parse: oneOf('logIndex', ['global', 'per-page']), values: 'global | per-page' },
   'logs-page-cap': { field: 'logsPageCap', parse: cap('logsPageCap'), values: '1..1000 | none' },
+  'time-range': { field: 'timeRange', parse: oneOf('timeRange', ['honoured', 'ignored']), values: 'honoured | ignored' },
+  paging: { field: 'paging', parse: oneOf('paging', ['honoured', 'ignored']), values: 'honoured | ignored' },
 };
 
 /** Parses `key=value` pairs over the defaults; throws naming the bad pair. */
@@ -120,6 +127,7 @@ function gcd(a: number, b: number): number {
 
 /** The inclusive range of whole Unix seconds that [start, end] in the reading's unit and bounds selects. */
 export function secondsSelected(c: Readonly<Conventions>, start: number, end: number): [number, number] {
+  if (c.timeRange === 'ignored') return [0, Number.MAX_SAFE_INTEGER];
   const lo = c.bounds === 'exclusive' ? start + 1 : start;
   const hi = c.bounds === 'inclusive' ? end : end - 1;
   if (c.timeUnit === 's') return [lo, hi];
@@ -128,6 +136,7 @@ export function secondsSelected(c: Readonly<Conventions>, start: number, end: nu
 
 /** Offset of the first row of `page` (0-based row index), honouring a page past the end. */
 export function pageOffset(c: Readonly<Conventions>, page: number, size: number, count: number): number {
+  if (c.paging === 'ignored') return 0;
   const offset = (page - c.pageBase) * size;
   if (offset >= count && count > 0 && c.pastEnd === 'repeat-last') return Math.floor((count - 1) / size) * size;
   return offset;

@@ -14,6 +14,7 @@ import { progressPrinter } from './progress.ts';
 import { CSV_REPORTS, type CsvReport, exportCsv } from '../core/reports/csv-reports.ts';
 import { writeAtomically } from '../core/reports/files.ts';
 import { exportPdf } from '../core/reports/pdf.ts';
+import { exportCompleteness } from '../core/reports/export-job.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { JobInfo } from '../../shared/model.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
@@ -337,10 +338,15 @@ Reports are built from the local cache only. --date defaults to the newest cache
       );
       bar.done();
       console.log(`Wrote ${rows} rows to ${out}.`);
+      if (report === 'transactions') {
+        const c = exportCompleteness(db, { ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) });
+        if (c.state !== 'complete') console.log(`Note: the transactions are incomplete:\n${c.reasons.map((r) => `  - ${r}`).join('\n')}\n${c.action}`);
+      }
     } else {
       if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
-      const { pages } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
+      const { pages, model } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
       console.log(`Wrote a ${pages}-page report (as of ${date}) to ${out}.`);
+      if (model.transactionsIncomplete.length) console.log(`Note: the report's transactions are incomplete (the report says so):\n${model.transactionsIncomplete.map((r) => `  - ${r}`).join('\n')}`);
     }
   });
 }

@@ -5,6 +5,7 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
 import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
+import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 
 /**
@@ -49,6 +50,8 @@ export interface ReportModel {
   transactions: TimelineRow[];
   transactionsTotal: number;
   byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
+  /** Why the transactions of the period are not known to be complete; empty when they are. */
+  transactionsIncomplete: string[];
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
   dataTime: string;
 }
@@ -87,8 +90,12 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
 
   const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
+  let transactionsIncomplete: string[] = [];
   const byAction = new Map<string, { action: string; count: number; failed: number; feesUsd: number }>();
   if (req.from || req.to) {
+    const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
+    const toS = Date.parse(`${req.to ?? req.date}T23:59:59Z`) / 1000;
+    transactionsIncomplete = transactionsCoverage(db, wallets, fromS, toS);
     const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
     for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>) {
       const row = toTimelineRow(raw);
@@ -125,6 +132,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     transactions,
     transactionsTotal,
     byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
+    transactionsIncomplete,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };
 }

@@ -206,3 +206,26 @@ export function incompleteReasons(db: Database, wallet?: string): string[] {
     .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]).map(rangeFromRow);
   return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
 }
+
+/**
+ * Why the cached transactions of some wallets over a period (Unix seconds, inclusive) are
+ * not known to be complete: chains never synced, synced only up to a time, or ranges that
+ * are incomplete. Empty when every (wallet, chain) is proved complete over the period.
+ */
+export function transactionsCoverage(db: Database, wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>, fromS: number, toS: number): string[] {
+  const out: string[] = [];
+  for (const w of wallets) {
+    for (const chain of w.chains) {
+      const ranges = listRanges(db, w.address, chain);
+      const until = completeUntil(ranges);
+      const first = ranges.find((r) => r.state === 'complete');
+      if (!ranges.length) out.push(`${w.address.slice(0, 10)}… ${chain}: transactions never synced`);
+      else if (until === null || (first && first.startTime > fromS) || until < toS) {
+        const open = ranges.filter((r) => r.state !== 'complete' && r.endTime >= fromS && r.startTime <= toS);
+        if (open.length) for (const r of open) out.push(`${w.address.slice(0, 10)}… ${chain}: ${rangeReason(r)}`);
+        else out.push(`${w.address.slice(0, 10)}… ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}

@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { judgeLogs } from '../../src/main/core/api/paging.ts';
+import { exportCompleteness } from '../../src/main/core/reports/export-job.ts';
+import { writeAtomically } from '../../src/main/core/reports/files.ts';
+import { exportPdf } from '../../src/main/core/reports/pdf.ts';
+import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints } from '../../src/main/core/store/conventions.ts';
+import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { chainById } from '../../src/sim/chains.ts';
+import { parseConventions } from '../../src/sim/conventions.ts';
+import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
+import { historyOf, timeOf } from '../../src/sim/transactions.ts';
+import { engineFor } from '../support/engine.ts';
+import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
+import { tempDb, tempDir } from '../support/store.ts';
+
+/**
+ * Where the client cannot be right, it says so: readings no client can page or range
+ * correctly end "incomplete" with why (never "ok" with wrong figures); an anomaly makes it
+ * learn again; reports say whether their transactions are complete.
+ */
+const SEED = 7;
+const TXNS = 120;
+const ctx = useSimulator({ txnsPerWallet: TXNS, seed: SEED });
+afterEach(() => {
+  ctx.sim.setConventions({});
+  ctx.sim.setFaults([]);
+});
+const h = historyOf({ seed: SEED, txnsPerWallet: TXNS, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END }, WALLET, chainById('eth')!);
+
+function setup(nowMs = SIM_NOW) {
+  const { db } = tempDb();
+  addWallet(db, { address: WALLET, chains: ['eth'] });
+  const clock = { nowMs };
+  return { db, clock, ...engineFor(ctx.sim, db, { now: () => clock.nowMs }) };
+}
+
+describe('readings the client cannot read whole', () => {
+  it('a service that ignores the time range: rows outside the range are an anomaly, the range stays incomplete until a read proves it', async () => {
+    ctx.sim.setConventions(parseConventions(['time-range=ignored']));
+    const { db, engine, clock } = setup(timeOf(h, 40) * 1000);
+    const [first] = await engine.syncTransactions(WALLET).result;
+    expect(first!.complete).toBe(false);
+    expect(first!.reasons.join()).toMatch(/outside the range asked/);
+    expect(listAnomalies(db, { openOnly: true }).map((a) => a.kind)).toEqual(['rows-outside-range']);
+    expect(timelinePage(db, { wallet: WALLET }).incompleteReasons.join()).toMatch(/eth: the service returned \d+ row\(s\) dated outside/);
+    // Re-learned once after the anomaly (same reading found), so still unresolved.
+    expect(conventionsReport(db).anomalies[0]!.resolvedAt).toBeNull();
+
+    clock.nowMs = SIM_NOW;
+    const [second] = await engine.syncTransactions(WALLET).result;
+    expect(second!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(TXNS);
+    expect(listAnomalies(db, { openOnly: true })).toEqual([]);
+  });
+
+  it('a service that ignores the page number with a 25-row cap: 25 rows stored and said to be incomplete', async () => {
+    ctx.sim.setConventions(parseConventions(['paging=ignored', 'page-size-cap=25']));
+    const { db, engine } = setup();
+    const [r] = await engine.syncTransactions(WALLET).result;
+    expect(loadConventions(db).pagingWorks).toBe(false);
+    expect(r!.complete).toBe(false);
+    expect(r!.reasons.join()).toMatch(/ignores the page number: only the first 25 rows/);
+    expect(countTransactions(db, WALLET)).toBe(25);
+    expect(listRanges(db, WALLET, 'eth').map((x) => x.state)).toEqual(['incomplete']);
+  });
+
+  it('re-learns when the whole history comes back empty while positions show activity', async () => {
+    const { db, engine } = setup();
+    await engine.syncPositions(WALLET).result;
+    // What was learned before says seconds; the service now reads milliseconds.
+    saveLearnedPoints(db, [{ key: 'timeUnit', value: 's', status: 'learned', evidence: 'test' }, { key: 'bounds', value: 'inclusive', status: 'learned', evidence: 'test' }], { requests: 0, wallet: WALLET, complete: true });
+    ctx.sim.setConventions(parseConventions(['time-unit=ms']));
+    const [r] = await engine.syncTransactions(WALLET).result;
+    expect(loadConventions(db).timeUnit).toBe('ms');
+    expect(r!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(TXNS);
+    const anomalies = listAnomalies(db);
+    expect(anomalies.map((a) => a.kind)).toEqual(['empty-history-with-positions']);
+    expect(anomalies[0]!.resolvedAt).not.toBeNull();
+  });
+
+  it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {
+    const log = (i: number) => ({ topics: [], data: `0x${i}`, log_index: i });
+    const read = (n: number, total: number, pageSizes: number[]) => ({ header: null, logs: Array.from({ length: n }, (_, i) => log(i)), total, requestId: null, pages: pageSizes.length, pageSizes, pageSize: 1000 });
+    expect(judgeLogs(read(7, 10, [7]))).toMatchObject({ complete: false, note: expect.stringMatching(/read 7 logs in 1 page\(s\), but the service's total is 10/) });
+    expect(judgeLogs(read(7, 7, [7]))).toMatchObject({ complete: true, learned: { logsTotal: 'logs' } });
+    expect(judgeLogs(read(150, 3, [50, 50, 50]))).toMatchObject({ complete: true, learned: { logsTotal: 'pages', logsPageCap: 50, logIndex: 'global' } });
+    expect(judgeLogs(read(150, 3, [50, 50, 50]), 'logs').complete).toBe(false);
+  });
+});
+
+describe('reports say whether their transactions are complete', () => {
+  it('the PDF and the export say "Incomplete" with why while the service is indexing, "Complete" once proved', async () => {
+    const { db, engine } = setup();
+    await engine.syncPositions(WALLET, { date: '2026-10-01' }).result;
+    ctx.sim.setFaults([{ kind: 'incomplete', recentDays: 20 }]);
+    await engine.syncTransactions(WALLET).result;
+    const req = { wallet: WALLET, date: '2026-10-01', from: '2026-09-01', to: '2026-11-01' };
+    const pdfText = async () => {
+      const path = join(tempDir(), 'r.pdf');
+      await writeAtomically(path, (out) => exportPdf(db, req, out));
+      return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    };
+    let text = await pdfText();
+    expect(text).toMatch(/Incomplete: these transactions may not be all of the period\. 0x5a0b54d5… eth: the service has indexed \d+% of the range asked/);
+    expect(exportCompleteness(db, req)).toMatchObject({ state: 'incomplete', action: 'Sync again, then export again.' });
+
+    ctx.sim.setFaults([]);
+    await engine.syncTransactions(WALLET).result;
+    text = await pdfText();
+    expect(text).toContain('Complete: every transaction of the period was synced and proved complete.');
+    expect(text).not.toContain('Incomplete:');
+    expect(exportCompleteness(db, req).state).toBe('complete');
+  });
+});

@@ -8,6 +8,7 @@
 export type ConventionKey =
   | 'pageBase'
   | 'pageSizeCap'
+  | 'pageSizeMax'
   | 'timeUnit'
   | 'bounds'
   | 'order'
@@ -23,6 +24,8 @@ export interface LearnedConventions {
   /** The largest transactions page the service serves; `capProven`: seen cut at exactly this. */
   pageSizeCap: number;
   capProven: boolean;
+  /** The largest `pageSize` the service accepts (a larger one is refused), for both endpoints. */
+  pageSizeMax: number;
   timeUnit: 's' | 'ms';
   /** `unknown`: not proven inclusive, so the client widens every range by one unit each side. */
   bounds: 'inclusive' | 'half-open' | 'exclusive' | 'unknown';
@@ -40,6 +43,7 @@ export const ASSUMED_CONVENTIONS: Readonly<LearnedConventions> = Object.freeze({
   pageBase: 1,
   pageSizeCap: 1000,
   capProven: false,
+  pageSizeMax: 1000,
   timeUnit: 's',
   bounds: 'unknown',
   order: 'unknown',

@@ -15,6 +15,8 @@ export interface Conventions {
    * silently cut to this. `null`: the spec reading (at most 1000; more is a 400).
    */
   pageSizeCap: number | null;
+  /** The largest `pageSize` accepted (transactions and logs): more is refused with a 400. */
+  pageSizeMax: number;
   /** Unit of `start_time` / `end_time`. */
   timeUnit: 's' | 'ms';
   /**
@@ -41,6 +43,7 @@ export interface Conventions {
 export const DEFAULT_CONVENTIONS: Readonly<Conventions> = Object.freeze({
   pageBase: 1,
   pageSizeCap: null,
+  pageSizeMax: 1000,
   timeUnit: 's',
   bounds: 'inclusive',
   order: 'newest-first',
@@ -71,6 +74,15 @@ const cap = (key: 'pageSizeCap' | 'logsPageCap'): Parser => (v) => {
 export const CONVENTION_KEYS: Record<string, { field: keyof Conventions; parse: Parser; values: string }> = {
   'page-base': { field: 'pageBase', parse: (v) => oneOf('pageBase', [0, 1])(v), values: '0 | 1' },
   'page-size-cap': { field: 'pageSizeCap', parse: cap('pageSizeCap'), values: '1..1000 | none' },
+  'page-size-max': {
+    field: 'pageSizeMax',
+    parse: (v) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw new Error('expected an integer from 1 to 1000');
+      return { pageSizeMax: n };
+    },
+    values: '1..1000',
+  },
   'time-unit': { field: 'timeUnit', parse: oneOf('timeUnit', ['s', 'ms']), values: 's | ms' },
   bounds: { field: 'bounds', parse: oneOf('bounds', ['inclusive', 'half-open', 'exclusive']), values: 'inclusive | half-open | exclusive' },
   order: { field: 'order', parse: oneOf('order', ['newest-first', 'oldest-first', 'unordered']), values: 'newest-first | oldest-first | unordered' },

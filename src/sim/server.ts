@@ -204,7 +204,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const start = intParam(q, 'start_time', 0, 0);
         const end = intParam(q, 'end_time', nowUnit, 0);
         const page = intParam(q, 'page', conv.pageBase, conv.pageBase);
-        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE), conv.pageSizeCap ?? MAX_PAGE_SIZE);
+        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, conv.pageSizeMax), conv.pageSizeCap ?? MAX_PAGE_SIZE);
         const [startS, endS] = secondsSelected(conv, start, end);
         // With the `incomplete` fault, the indexer has not reached the last days yet.
         const incomplete = faults.active('incomplete', 'transactionsByWallet');
@@ -231,7 +231,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new ParamError('txn_hash', 'expected a 0x-prefixed 64-hex transaction hash');
         const chain = chainParam('chain_id', q.get('chain_id'));
         const page = intParam(q, 'page', conv.pageBase, conv.pageBase);
-        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE), conv.logsPageCap ?? MAX_PAGE_SIZE);
+        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, conv.pageSizeMax), conv.logsPageCap ?? MAX_PAGE_SIZE);
         const found = decodeTxnHash(seed, hash);
         if (!found || found.chain.id !== chain.id || found.index >= history.txnsPerWallet) return { data: [], total: 0 };
         const h = historyOf(history, found.wallet, chain);

@@ -25,6 +25,8 @@ const READINGS = [
   // 25 is proven while learning (the first sync sees 31 rows); 50 only during the second sync.
   'page-size-cap=25',
   'page-size-cap=50',
+  // A larger pageSize refused (400): the client finds the largest accepted.
+  'page-size-max=100',
   'time-unit=ms',
   'bounds=half-open',
   'bounds=exclusive',
@@ -112,6 +114,7 @@ describe('conventions matrix: the client against every reading and every pair', 
     expect(learned.bounds).toBe(conv.bounds);
     expect(learned.order).toBe(conv.order);
     expect(learned.pastEnd).toBe(conv.pastEnd);
+    expect(learned.pageSizeMax).toBe(conv.pageSizeMax);
     if (conv.pageSizeCap !== null) expect([learned.pageSizeCap, learned.capProven]).toEqual([conv.pageSizeCap, true]);
 
     // Logs: every log, in order, none overwriting another, proved whole.

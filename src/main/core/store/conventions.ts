@@ -26,6 +26,7 @@ const RUN = '_run';
 const LABELS: Record<ConventionKey, string> = {
   pageBase: 'Page numbering',
   pageSizeCap: 'Largest transactions page',
+  pageSizeMax: 'Largest pageSize accepted',
   timeUnit: 'Unit of start_time / end_time',
   bounds: 'Range bounds',
   order: 'Order of transactions',

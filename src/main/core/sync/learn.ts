@@ -14,6 +14,10 @@ import type { LearnedPoint } from '../store/conventions.ts';
 
 /** The largest page the client asks for; more is not a page size the spec suggests. */
 export const MAX_PAGE_SIZE = 1000;
+/** Tried in turn when the largest page size is refused. */
+const SMALLER_PAGES = [500, 250, 100, 50, 20, 10];
+/** Rows asked around one second for the bounds probes: a few transactions can share it. */
+const BOUNDS_PAGE = 10;
 
 export interface LearnResult {
   conventions: LearnedConventions;
@@ -102,14 +106,31 @@ export async function learnConventions(
   const sample = (p0.rows ?? []).concat(p1.rows ?? []).find((t) => secondsOf(t) !== null)!;
   const T = secondsOf(sample)!;
   const tU = unit === 's' ? T : T * 1000;
-  const [big, next, second, past, exact, halfOpen] = await Promise.all([
-    probe({ startTime: 0, endTime: end, page: base, pageSize: maxPage }),
-    probe({ startTime: 0, endTime: end, page: base + 1, pageSize: maxPage }),
+  let asked = maxPage;
+  let [big, next, second, past, exact, halfOpen] = await Promise.all([
+    probe({ startTime: 0, endTime: end, page: base, pageSize: asked }),
+    probe({ startTime: 0, endTime: end, page: base + 1, pageSize: asked }),
     probe({ startTime: 0, endTime: end, page: base + 1, pageSize: 2 }),
     probe({ startTime: 0, endTime: end, page: base + 1_000_000, pageSize: 1 }),
-    probe({ startTime: tU, endTime: tU, page: base, pageSize: maxPage }),
-    probe({ startTime: tU, endTime: tU + 1, page: base, pageSize: maxPage }),
+    probe({ startTime: tU, endTime: tU, page: base, pageSize: BOUNDS_PAGE }),
+    probe({ startTime: tU, endTime: tU + 1, page: base, pageSize: BOUNDS_PAGE }),
   ]);
+  // The largest page refused: smaller sizes in turn (a bounded number), then the page after it.
+  for (const size of SMALLER_PAGES) {
+    if (big.rows !== null || size >= asked) break;
+    asked = size;
+    [big, next] = await Promise.all([
+      probe({ startTime: 0, endTime: end, page: base, pageSize: asked }),
+      probe({ startTime: 0, endTime: end, page: base + 1, pageSize: asked }),
+    ]);
+  }
+  if (big.rows === null) {
+    points.push({ key: 'pageSizeMax', value: 2, status: 'unknown', evidence: `every page size from ${maxPage} down to ${SMALLER_PAGES.at(-1)} was refused` });
+    c.pageSizeMax = 2;
+    c.pageSizeCap = 2;
+  } else {
+    learned('pageSizeMax', asked, asked === maxPage ? `pageSize=${maxPage} was accepted` : `pageSize=${maxPage} was refused, ${asked} accepted`);
+  }
   const n = big.rows?.length ?? 0;
   const firstPage = base === 0 ? p0 : p1;
 
@@ -118,17 +139,19 @@ export async function learnConventions(
   else if (n > 2 && (samePage(second, firstPage) || !nonEmpty(second))) learned('pagingWorks', false, `page 2 of two rows ${nonEmpty(second) ? 'repeats page 1' : 'is empty'} although the history has ${n} rows`);
   else points.push({ key: 'pagingWorks', value: null, status: 'unknown', evidence: 'the wallet has two rows or fewer: cannot tell' });
 
-  // Page-size cap: a page of n < maxPage followed by a non-empty, different page proves the cap is n.
-  if (n >= maxPage) {
-    learned('pageSizeCap', maxPage, `a page of ${maxPage} was served whole`);
-    learned('capProven', true, `a page of ${maxPage} was served whole`);
+  // Page-size cap: a page of n < asked followed by a non-empty, different page proves the cap is n.
+  if (big.rows === null) {
+    // Nothing accepted: the reads will fail and say so.
+  } else if (n >= asked) {
+    learned('pageSizeCap', asked, `a page of ${asked} was served whole`);
+    learned('capProven', true, `a page of ${asked} was served whole`);
   } else if (nonEmpty(next) && !samePage(next, big)) {
-    learned('pageSizeCap', n, `asked ${maxPage} rows a page, got ${n}, and the next page had more`);
-    learned('capProven', true, `asked ${maxPage}, got ${n} with more on the next page`);
+    learned('pageSizeCap', n, `asked ${asked} rows a page, got ${n}, and the next page had more`);
+    learned('capProven', true, `asked ${asked}, got ${n} with more on the next page`);
   } else {
-    points.push({ key: 'pageSizeCap', value: maxPage, status: 'assumed', evidence: `the whole history (${n} rows) fits one page: the cap is at least ${n}, not proven` });
-    points.push({ key: 'capProven', value: false, status: 'assumed', evidence: `history shorter than ${maxPage} rows` });
-    c.pageSizeCap = maxPage;
+    points.push({ key: 'pageSizeCap', value: asked, status: 'assumed', evidence: `the whole history (${n} rows) fits one page: the cap is at least ${n}, not proven` });
+    points.push({ key: 'capProven', value: false, status: 'assumed', evidence: `history shorter than ${asked} rows` });
+    c.pageSizeCap = asked;
     c.capProven = false;
   }
 

@@ -12,7 +12,7 @@ import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/lo
  */
 export async function readAndStoreLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
   const c = loadConventions(db);
-  const read = await allLogs(client, { txnHash, chain }, signal, { pageBase: c.pageBase, logsTotal: c.logsTotal, logsPageCap: c.logsPageCap });
+  const read = await allLogs(client, { txnHash, chain }, signal, { pageBase: c.pageBase, logsTotal: c.logsTotal, logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax) });
   const verdict = judgeLogs(read, c.logsTotal);
   const points: LearnedPoint[] = [];
   const { logsTotal, logIndex, logsPageCap } = verdict.learned;

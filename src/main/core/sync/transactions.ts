@@ -64,8 +64,21 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   let conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, ...(o.signal && { signal: o.signal }) });
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
+    // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
+    const readToEnd = async (range: SyncRange) => {
+      let current: SyncRange | undefined = range;
+      for (let attempt = 0; current && attempt < 3; attempt++) {
+        if ((await readRange(o, c, current, totals, anomalies)) === 'done') return;
+        current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
+      }
+    };
     for (const r of listRanges(o.db, o.wallet, o.chain)) {
-      if (r.state === 'in_progress') await readRange(o, c, r, totals, anomalies);
+      if (r.state !== 'in_progress') continue;
+      // Page numbers of a range are only valid at its page size: one the service does not
+      // serve whole (learned since) is read again from its first page.
+      const size = pageSizeFor(c, o.pageSize);
+      if (r.pageSize > c.pageSizeCap || r.pageSize > c.pageSizeMax) await readToEnd({ ...r, nextPage: 1, pageSize: size });
+      else await readToEnd(r);
     }
     const until = completeUntil(listRanges(o.db, o.wallet, o.chain));
     const start = until === null ? o.historyStart : until + 1;
@@ -75,7 +88,7 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
         pageSize: pageSizeFor(c, o.pageSize), startBlock: null, endBlock: null, completionRatio: null, rowsRead: 0, updatedAt: new Date().toISOString(), reason: null,
       };
       saveRange(o.db, range);
-      await readRange(o, c, range, totals, anomalies);
+      await readToEnd(range);
     }
     return anomalies;
   };
@@ -105,7 +118,8 @@ interface PageResult {
   endBlock: number | null;
 }
 
-async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }, anomalies: string[]): Promise<void> {
+/** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
+async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }, anomalies: string[]): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
   const bounds = queryBounds(c, range.startTime, range.endTime);
   // Pages requested past the last one are aborted once the range is done.
@@ -139,9 +153,13 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
       const result = await inFlight.get(page)!;
       inFlight.delete(page);
       const verdict = judgePage(c, range.pageSize, result.rows, previous);
-      // A page shorter than asked followed by more rows: the service's cap is that short page.
-      if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind !== 'stuck' && !(verdict.kind === 'end' && !verdict.store)) {
+      // A page shorter than asked followed by more rows: the service cuts pages to that size.
+      // Read the range again at that size: a service may number pages by the size asked, so
+      // pages read at a size it does not serve whole may have skipped rows.
+      if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind === 'more') {
         noteObservedCap(o.db, previous.length);
+        saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
+        return 'restart';
       }
       previous = result.rows;
       const outside = rowsOutside(result.rows, range.startTime, range.endTime);
@@ -182,7 +200,7 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
       if (store) totals.rowsRead += result.rows.length;
       totals.pagesRead++;
       o.onPage?.({ ...totals, range: { ...range } });
-      if (finished) return;
+      if (finished) return 'done';
     }
   } finally {
     // Pages fetched beyond the last one (or after a failure) are dropped unwritten.

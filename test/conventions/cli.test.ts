@@ -52,7 +52,7 @@ describe('CLI sync completeness', () => {
     const sync = cli([...g, 'sync', '--no-positions']);
     expect(sync.status).toBe(3);
     expect(sync.stdout).toMatch(/INCOMPLETE\s+Transactions of/);
-    expect(sync.stdout).toMatch(/eth: .*the service has indexed \d+% of the range asked/);
+    expect(sync.stdout).toMatch(/eth: .*the service has indexed [\d.]+% of the range asked/);
     expect(sync.stdout).toMatch(/Sync again later/);
     expect(sync.stderr).toMatch(/1 of 1 sync jobs finished incomplete/);
   });

@@ -106,7 +106,7 @@ describe('reports say whether their transactions are complete', () => {
       return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
     };
     let text = await pdfText();
-    expect(text).toMatch(/Incomplete: these transactions may not be all of the period\. 0x5a0b54d5… eth: the service has indexed \d+% of the range asked/);
+    expect(text).toMatch(/Incomplete: these transactions may not be all of the period\. 0x5a0b54d5… eth: the service has indexed [\d.]+% of the range asked/);
     expect(exportCompleteness(db, req)).toMatchObject({ state: 'incomplete', action: 'Sync again, then export again.' });
 
     ctx.sim.setFaults([]);

@@ -195,7 +195,11 @@ export function countTransactions(db: Database, wallet?: string): number {
 export function rangeReason(r: SyncRange): string {
   if (r.reason) return r.reason;
   if (r.state === 'in_progress') return `a sync stopped at page ${r.nextPage ?? 1} (failed or interrupted): sync again to resume`;
-  if (r.completionRatio !== null && r.completionRatio < 1) return `the service has indexed ${Math.round(r.completionRatio * 100)}% of the range asked: recent transactions are still indexing, sync again later`;
+  if (r.completionRatio !== null && r.completionRatio < 1) {
+    // Rounded down, so 99.96% never reads as 100%.
+    const pct = (Math.floor(r.completionRatio * 1000) / 10).toFixed(1);
+    return `the service has indexed ${pct}% of the range asked (completion_ratio ${r.completionRatio}): recent transactions are still indexing, sync again later`;
+  }
   return 'not proved complete';
 }
 

@@ -85,11 +85,32 @@ describe('readings the client cannot read whole', () => {
 
   it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {
     const log = (i: number) => ({ topics: [], data: `0x${i}`, log_index: i });
-    const read = (n: number, total: number, pageSizes: number[]) => ({ header: null, logs: Array.from({ length: n }, (_, i) => log(i)), total, requestId: null, pages: pageSizes.length, pageSizes, pageSize: 1000 });
+    const read = (n: number, total: number, pageSizes: number[]) => ({ header: null, logs: Array.from({ length: n }, (_, i) => log(i)), total, requestId: null, pages: pageSizes.length, pageSizes, pageSize: 1000, ended: true });
     expect(judgeLogs(read(7, 10, [7]))).toMatchObject({ complete: false, note: expect.stringMatching(/read 7 logs in 1 page\(s\), but the service's total is 10/) });
     expect(judgeLogs(read(7, 7, [7]))).toMatchObject({ complete: true, learned: { logsTotal: 'logs' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]))).toMatchObject({ complete: true, learned: { logsTotal: 'pages', logsPageCap: 50, logIndex: 'global' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]), 'logs').complete).toBe(false);
+  });
+});
+
+describe('the service check', () => {
+  it.each([
+    [[], 'logs', 'global'],
+    [['logs-total=pages', 'log-index=per-page', 'page-base=0'], 'pages', 'per-page'],
+  ] as const)('learns again on demand, and probes the logs endpoint: %j', async (pairs, logsTotal, logIndex) => {
+    ctx.sim.setConventions(parseConventions([...pairs]));
+    const { db, engine } = setup();
+    await engine.syncTransactions(WALLET).result;
+    const mark = ctx.sim.requests.length;
+    const report = await engine.checkService();
+    const asked = ctx.sim.requests.slice(mark);
+    // Bounded: one learning run (at most 10 + 12 requests) and at most three logs probes of six pages.
+    expect(asked.length).toBeLessThanOrEqual(22 + 18);
+    const point = (key: string) => report.points.find((p) => p.key === key)!;
+    expect(point('logsTotal')).toMatchObject({ status: 'learned', value: logsTotal });
+    expect(point('logIndex')).toMatchObject({ status: 'learned', value: logIndex });
+    expect(point('pageBase')).toMatchObject({ status: 'learned', value: pairs.length ? '0-based' : '1-based' });
+    expect(report.learnedAt).not.toBeNull();
   });
 });
 

@@ -64,6 +64,8 @@ export interface LogsReading {
   pageBase?: 0 | 1;
   logsTotal?: 'logs' | 'pages' | 'unknown';
   logsPageCap?: number | null;
+  /** Stop after this many pages (a probe); the read then reports `ended: false` if not finished. */
+  maxPages?: number;
 }
 
 const sameLogs = (a: readonly Log[], b: readonly Log[]) =>
@@ -80,7 +82,7 @@ export async function* logPages(client: ServiceClient, query: Omit<LogsQuery, 'p
   const base = reading.pageBase ?? 1;
   let seen = 0;
   let previous: Log[] | null = null;
-  for (let n = 1; n <= MAX_LOG_PAGES; n++) {
+  for (let n = 1; n <= (reading.maxPages ?? MAX_LOG_PAGES); n++) {
     const response = await client.logsByTxnHash({ ...query, page: base + n - 1, pageSize }, signal);
     const logs = response.data.flatMap((d) => d.logs);
     const first = response.data[0];
@@ -115,6 +117,8 @@ export interface LogsRead {
   /** Rows per non-empty page, in order (for learning the page cap). */
   pageSizes: number[];
   pageSize: number;
+  /** Whether the read reached its proved end (false: stopped at `maxPages`). */
+  ended: boolean;
 }
 
 /** All logs of one transaction, as read (see `judgeLogs` for whether they are complete). */
@@ -124,14 +128,16 @@ export async function allLogs(client: ServiceClient, query: Omit<LogsQuery, 'pag
   let total = 0;
   let requestId: string | null = null;
   const pageSizes: number[] = [];
+  let ended = false;
   for await (const page of logPages(client, query, signal, reading)) {
+    ended = page.last;
     logs.push(...page.logs);
     if (page.logs.length) pageSizes.push(page.logs.length);
     header ??= page.header;
     requestId ??= page.response.requestId;
     total = page.total;
   }
-  return { header, logs, total, requestId, pages: pageSizes.length, pageSizes, pageSize: query.pageSize ?? reading.logsPageCap ?? MAX_LOGS_PAGE_SIZE };
+  return { header, logs, total, requestId, pages: pageSizes.length, pageSizes, pageSize: query.pageSize ?? reading.logsPageCap ?? MAX_LOGS_PAGE_SIZE, ended };
 }
 
 export interface LogsVerdict {

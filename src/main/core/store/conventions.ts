@@ -152,7 +152,7 @@ export function conventionsReport(db: Database): ConventionsReport {
     return {
       key,
       label: LABELS[key],
-      value: describe(key, value) + (key === 'pageSizeCap' && !current.capProven ? ' (at least; not seen cut)' : ''),
+      value: describe(key, value) + (key === 'pageSizeCap' && !current.capProven ? ' asked (not proven served whole)' : ''),
       evidence: row?.evidence ?? 'not learned yet: the client\'s first reading is used',
       status: row?.status ?? 'assumed',
       learnedAt: row?.learned_at ?? null,

@@ -233,3 +233,10 @@ export function transactionsCoverage(db: Database, wallets: ReadonlyArray<{ addr
   }
   return [...new Set(out)];
 }
+
+/** The newest cached transactions of watched wallets (chain and hash), for the service check's logs probe. */
+export function recentTransactions(db: Database, limit: number): Array<{ chain: string; txnHash: string }> {
+  return db
+    .prepare('SELECT chain, txn_hash AS txnHash FROM transactions WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT ?')
+    .all(limit) as Array<{ chain: string; txnHash: string }>;
+}

@@ -1,9 +1,10 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { Database } from '../store/db.ts';
 import { getLogSet, type LogSet } from '../store/logs.ts';
-import { readAndStoreLogs } from './logs.ts';
+import { probeLogs, readAndStoreLogs } from './logs.ts';
+import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
-import { conventionsReport, learningState } from '../store/conventions.ts';
+import { conventionsReport, learningState, loadConventions } from '../store/conventions.ts';
 import { ensureConventions } from './conventions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
@@ -189,6 +190,13 @@ export class SyncEngine {
     for (const t of tries) {
       await ensureConventions(this.o.db, this.o.client, { ...t, nowMs: this.o.now?.() ?? Date.now(), force: true, ...(signal && { signal }) });
       if (!learningState(this.o.db).relearn) break;
+    }
+    // Logs: probe a few cached transactions (at most three) until they tell what `total` counts
+    // and whether log_index restarts per page.
+    for (const t of recentTransactions(this.o.db, 3)) {
+      await probeLogs(this.o.db, this.o.client, t.chain, t.txnHash, signal);
+      const c = loadConventions(this.o.db);
+      if (c.logsTotal !== 'unknown' && c.logIndex !== 'unknown') break;
     }
     return conventionsReport(this.o.db);
   }

@@ -138,8 +138,12 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
   const inFlight = new Map<number, Promise<PageResult>>();
   let nextToRequest = range.nextPage ?? 1;
   let previous: Transaction[] | null = null;
+  // The window opens at two pages (the first, and the one that may prove it the last) and
+  // doubles with every full page, so a short incremental read asks for two pages, not the
+  // whole window, while a long read reaches the full window after two pages.
+  let window = Math.min(2, o.pagesInFlight);
   const fill = () => {
-    while (inFlight.size < o.pagesInFlight) {
+    while (inFlight.size < window) {
       const p = fetchPage(nextToRequest);
       p.catch(() => undefined); // awaited below; silence pages abandoned after a failure
       inFlight.set(nextToRequest, p);
@@ -199,6 +203,7 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
       }
       if (store) totals.rowsRead += result.rows.length;
       totals.pagesRead++;
+      window = Math.min(o.pagesInFlight, window * 2);
       o.onPage?.({ ...totals, range: { ...range } });
       if (finished) return 'done';
     }

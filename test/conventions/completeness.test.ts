@@ -5,14 +5,14 @@ import { judgeLogs } from '../../src/main/core/api/paging.ts';
 import { exportCompleteness } from '../../src/main/core/reports/export-job.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints } from '../../src/main/core/store/conventions.ts';
+import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints, saveObservedPoints } from '../../src/main/core/store/conventions.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { parseConventions } from '../../src/sim/conventions.ts';
 import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
-import { historyOf, timeOf } from '../../src/sim/transactions.ts';
+import { historyOf, logAt, logCount, timeOf, transactionAt } from '../../src/sim/transactions.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { tempDb, tempDir } from '../support/store.ts';
@@ -81,6 +81,17 @@ describe('readings the client cannot read whole', () => {
     const anomalies = listAnomalies(db);
     expect(anomalies.map((a) => a.kind)).toEqual(['empty-history-with-positions']);
     expect(anomalies[0]!.resolvedAt).not.toBeNull();
+  });
+
+  it('forgets a logs total learned wrong when a read does not fit it, and reads again', async () => {
+    ctx.sim.setConventions(parseConventions(['logs-total=pages', 'logs-page-cap=50']));
+    const { db, engine } = setup();
+    saveObservedPoints(db, [{ key: 'logsTotal', value: 'logs', status: 'learned', evidence: 'test: learned wrong' }]);
+    const txn = Array.from({ length: TXNS }, (_, i) => transactionAt(h, i)).find((t) => logCount(SEED, t.txn_hash) >= 120)!;
+    const set = await engine.logs('eth', txn.txn_hash);
+    expect(set).toMatchObject({ complete: true, note: null });
+    expect(set.logs.map((l) => l.data)).toEqual(Array.from({ length: logCount(SEED, txn.txn_hash) }, (_, j) => logAt(SEED, txn.txn_hash, j).data));
+    expect(loadConventions(db).logsTotal).toBe('pages');
   });
 
   it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {

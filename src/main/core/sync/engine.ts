@@ -169,7 +169,8 @@ export class SyncEngine {
   async logs(chain: string, txnHash: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LogSet> {
     if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash)) throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
     const cached = getLogSet(this.o.db, chain, txnHash);
-    if (cached && !options.refresh) return cached;
+    // A cached read that could not be proved whole is read again.
+    if (cached && cached.complete && !options.refresh) return cached;
     const key = `${chain}:${txnHash.toLowerCase()}`;
     let pending = this.logsInFlight.get(key);
     if (!pending) {

@@ -12,9 +12,19 @@ import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/lo
  * stored anyway (it is what the service gave) but flagged, with an anomaly.
  */
 export async function readAndStoreLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
-  const c = loadConventions(db);
-  const read = await allLogs(client, { txnHash, chain }, signal, { pageBase: c.pageBase, logsTotal: c.logsTotal, logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax) });
-  const verdict = judgeLogs(read, c.logsTotal);
+  const readWith = async (c: LearnedConventions) => {
+    const read = await allLogs(client, { txnHash, chain }, signal, { pageBase: c.pageBase, logsTotal: c.logsTotal, logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax) });
+    return { read, verdict: judgeLogs(read, c.logsTotal) };
+  };
+  let c = loadConventions(db);
+  let { read, verdict } = await readWith(c);
+  if (!verdict.complete && c.logsTotal !== 'unknown') {
+    // What `total` was learned to count does not fit this read: forget it and read again to
+    // the empty page, which judges the read without it (and may learn it anew).
+    saveObservedPoints(db, [{ key: 'logsTotal', value: 'unknown', status: 'unknown', evidence: `a read of ${read.logs.length} logs fitted neither reading of total ${read.total}; learning again` }]);
+    c = loadConventions(db);
+    ({ read, verdict } = await readWith(c));
+  }
   learnFromLogs(db, read, verdict, c);
   const set: LogSet = {
     chain, txnHash, total: read.total, header: read.header, logs: read.logs, requestId: read.requestId,

@@ -7,7 +7,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints, saveObservedPoints } from '../../src/main/core/store/conventions.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
+import { countTransactions, listRanges, saveRange } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { parseConventions } from '../../src/sim/conventions.ts';
@@ -92,6 +92,15 @@ describe('readings the client cannot read whole', () => {
     expect(set).toMatchObject({ complete: true, note: null });
     expect(set.logs.map((l) => l.data)).toEqual(Array.from({ length: logCount(SEED, txn.txn_hash) }, (_, j) => logAt(SEED, txn.txn_hash, j).data));
     expect(loadConventions(db).logsTotal).toBe('pages');
+  });
+
+  it('a cache synced before any learning (empty "complete" history, as an old client stored it) is read again under what is learned', async () => {
+    const { db, engine } = setup();
+    saveRange(db, { wallet: WALLET, chain: 'eth', startTime: 0, endTime: Math.floor(SIM_NOW / 1000), state: 'complete', nextPage: null, pageSize: 100, startBlock: null, endBlock: null, completionRatio: 1, rowsRead: 0, updatedAt: 't', reason: null });
+    ctx.sim.setConventions(parseConventions(['time-unit=ms']));
+    const [r] = await engine.syncTransactions(WALLET).result;
+    expect(r!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(TXNS);
   });
 
   it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {

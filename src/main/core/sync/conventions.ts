@@ -34,7 +34,10 @@ export async function ensureConventions(
   if (pending) return pending;
   if (!o.force && !learningState(db).relearn) return loadConventions(db);
   const run = (async () => {
-    const before = loadConventions(db);
+    // Ranges synced before any learning were read the old way: 1-based, seconds, bounds taken
+    // as inclusive. Compare with that, so a service that reads them otherwise is read again.
+    const firstRun = learningState(db).learnedAt === null;
+    const before: LearnedConventions = firstRun ? { ...loadConventions(db), bounds: 'inclusive' } : loadConventions(db);
     const result = await learnConventions(client, { wallet: o.wallet, chain: o.chain, nowMs: o.nowMs, ...(o.signal && { signal: o.signal }) });
     db.transaction(() => {
       saveLearnedPoints(db, result.points, { requests: result.requests, wallet: o.wallet, complete: result.conclusive });

@@ -6,17 +6,7 @@
 
 /** The open points the client learns. i12b adds the datetime and value readings. */
 export type ConventionKey =
-  | 'pageBase'
-  | 'pageSizeCap'
-  | 'pageSizeMax'
-  | 'timeUnit'
-  | 'bounds'
-  | 'order'
-  | 'pastEnd'
-  | 'pagingWorks'
-  | 'logsTotal'
-  | 'logIndex'
-  | 'logsPageCap';
+  'pageBase' | 'pageSizeCap' | 'pageSizeMax' | 'timeUnit' | 'bounds' | 'order' | 'pastEnd' | 'pagingWorks' | 'logsTotal' | 'logIndex' | 'logsPageCap';
 
 export interface LearnedConventions {
   /** `page` of the first page. */

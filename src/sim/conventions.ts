@@ -57,18 +57,22 @@ export const DEFAULT_CONVENTIONS: Readonly<Conventions> = Object.freeze({
 
 type Parser = (value: string) => Partial<Conventions>;
 
-const oneOf = <K extends keyof Conventions>(key: K, values: ReadonlyArray<Conventions[K]>): Parser => (v) => {
-  const found = values.find((x) => String(x) === v);
-  if (found === undefined) throw new Error(`expected one of ${values.join(', ')}`);
-  return { [key]: found } as Partial<Conventions>;
-};
+const oneOf =
+  <K extends keyof Conventions>(key: K, values: ReadonlyArray<Conventions[K]>): Parser =>
+  (v) => {
+    const found = values.find((x) => String(x) === v);
+    if (found === undefined) throw new Error(`expected one of ${values.join(', ')}`);
+    return { [key]: found } as Partial<Conventions>;
+  };
 
-const cap = (key: 'pageSizeCap' | 'logsPageCap'): Parser => (v) => {
-  if (v === 'none') return { [key]: null };
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw new Error('expected an integer from 1 to 1000, or none');
-  return { [key]: n };
-};
+const cap =
+  (key: 'pageSizeCap' | 'logsPageCap'): Parser =>
+  (v) => {
+    if (v === 'none') return { [key]: null };
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw new Error('expected an integer from 1 to 1000, or none');
+    return { [key]: n };
+  };
 
 /** `key=value` on the command line → the field it sets. */
 export const CONVENTION_KEYS: Record<string, { field: keyof Conventions; parse: Parser; values: string }> = {
@@ -106,7 +110,7 @@ export function parseConventions(pairs: readonly string[], base: Readonly<Conven
     try {
       Object.assign(out, spec.parse(value));
     } catch (err) {
-      throw new Error(`convention ${key}=${value}: ${(err as Error).message}`);
+      throw new Error(`convention ${key}=${value}: ${(err as Error).message}`, { cause: err });
     }
   }
   return out;

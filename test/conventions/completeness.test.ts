@@ -72,7 +72,14 @@ describe('readings the client cannot read whole', () => {
     const { db, engine } = setup();
     await engine.syncPositions(WALLET).result;
     // What was learned before says seconds; the service now reads milliseconds.
-    saveLearnedPoints(db, [{ key: 'timeUnit', value: 's', status: 'learned', evidence: 'test' }, { key: 'bounds', value: 'inclusive', status: 'learned', evidence: 'test' }], { requests: 0, wallet: WALLET, complete: true });
+    saveLearnedPoints(
+      db,
+      [
+        { key: 'timeUnit', value: 's', status: 'learned', evidence: 'test' },
+        { key: 'bounds', value: 'inclusive', status: 'learned', evidence: 'test' },
+      ],
+      { requests: 0, wallet: WALLET, complete: true },
+    );
     ctx.sim.setConventions(parseConventions(['time-unit=ms']));
     const [r] = await engine.syncTransactions(WALLET).result;
     expect(loadConventions(db).timeUnit).toBe('ms');
@@ -96,7 +103,21 @@ describe('readings the client cannot read whole', () => {
 
   it('a cache synced before any learning (empty "complete" history, as an old client stored it) is read again under what is learned', async () => {
     const { db, engine } = setup();
-    saveRange(db, { wallet: WALLET, chain: 'eth', startTime: 0, endTime: Math.floor(SIM_NOW / 1000), state: 'complete', nextPage: null, pageSize: 100, startBlock: null, endBlock: null, completionRatio: 1, rowsRead: 0, updatedAt: 't', reason: null });
+    saveRange(db, {
+      wallet: WALLET,
+      chain: 'eth',
+      startTime: 0,
+      endTime: Math.floor(SIM_NOW / 1000),
+      state: 'complete',
+      nextPage: null,
+      pageSize: 100,
+      startBlock: null,
+      endBlock: null,
+      completionRatio: 1,
+      rowsRead: 0,
+      updatedAt: 't',
+      reason: null,
+    });
     ctx.sim.setConventions(parseConventions(['time-unit=ms']));
     const [r] = await engine.syncTransactions(WALLET).result;
     expect(r!.complete).toBe(true);
@@ -105,8 +126,20 @@ describe('readings the client cannot read whole', () => {
 
   it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {
     const log = (i: number) => ({ topics: [], data: `0x${i}`, log_index: i });
-    const read = (n: number, total: number, pageSizes: number[]) => ({ header: null, logs: Array.from({ length: n }, (_, i) => log(i)), total, requestId: null, pages: pageSizes.length, pageSizes, pageSize: 1000, ended: true });
-    expect(judgeLogs(read(7, 10, [7]))).toMatchObject({ complete: false, note: expect.stringMatching(/read 7 logs in 1 page\(s\), but the service's total is 10/) });
+    const read = (n: number, total: number, pageSizes: number[]) => ({
+      header: null,
+      logs: Array.from({ length: n }, (_, i) => log(i)),
+      total,
+      requestId: null,
+      pages: pageSizes.length,
+      pageSizes,
+      pageSize: 1000,
+      ended: true,
+    });
+    expect(judgeLogs(read(7, 10, [7]))).toMatchObject({
+      complete: false,
+      note: expect.stringMatching(/read 7 logs in 1 page\(s\), but the service's total is 10/),
+    });
     expect(judgeLogs(read(7, 7, [7]))).toMatchObject({ complete: true, learned: { logsTotal: 'logs' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]))).toMatchObject({ complete: true, learned: { logsTotal: 'pages', logsPageCap: 50, logIndex: 'global' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]), 'logs').complete).toBe(false);
@@ -119,7 +152,7 @@ describe('the service check', () => {
     [['logs-total=pages', 'log-index=per-page', 'page-base=0'], 'pages', 'per-page'],
   ] as const)('learns again on demand, and probes the logs endpoint: %j', async (pairs, logsTotal, logIndex) => {
     ctx.sim.setConventions(parseConventions([...pairs]));
-    const { db, engine } = setup();
+    const { engine } = setup();
     await engine.syncTransactions(WALLET).result;
     const mark = ctx.sim.requests.length;
     const report = await engine.checkService();

@@ -58,8 +58,16 @@ const fewLogs = all.find((t) => logCount(SEED, t.txn_hash) >= 3 && logCount(SEED
 const logData = (hash: string) => Array.from({ length: logCount(SEED, hash) }, (_, j) => logAt(SEED, hash, j).data);
 
 function stored(db: ReturnType<typeof tempDb>['db']) {
-  return db.prepare('SELECT count(*) AS n, count(DISTINCT txn_hash) AS d, sum(txn_fee) AS fees, min(time) AS first, max(time) AS last FROM transactions WHERE wallet = ? AND chain = ?').get(WALLET, 'eth') as {
-    n: number; d: number; fees: number; first: number; last: number;
+  return db
+    .prepare(
+      'SELECT count(*) AS n, count(DISTINCT txn_hash) AS d, sum(txn_fee) AS fees, min(time) AS first, max(time) AS last FROM transactions WHERE wallet = ? AND chain = ?',
+    )
+    .get(WALLET, 'eth') as {
+    n: number;
+    d: number;
+    fees: number;
+    first: number;
+    last: number;
   };
 }
 

@@ -11,7 +11,7 @@ describe('simulator readings', () => {
   it('parses key=value pairs over the defaults and refuses anything else, naming it', () => {
     expect(parseConventions([])).toEqual(DEFAULT_CONVENTIONS);
     expect(parseConventions(['page-base=0', 'time-unit=ms', 'page-size-cap=40'])).toMatchObject({ pageBase: 0, timeUnit: 'ms', pageSizeCap: 40 });
-    expect(() => parseConventions(['page-base=2'])).toThrow("convention page-base=2: expected one of 0, 1");
+    expect(() => parseConventions(['page-base=2'])).toThrow('convention page-base=2: expected one of 0, 1');
     expect(() => parseConventions(['page-size-cap=0'])).toThrow(/page-size-cap=0: expected an integer from 1 to 1000/);
     expect(() => parseConventions(['paging'])).toThrow(/convention paging=: expected one of honoured, ignored/);
     expect(() => parseConventions(['nonsense=1'])).toThrow(/unknown convention 'nonsense'; conventions: page-base, /);
@@ -21,7 +21,8 @@ describe('simulator readings', () => {
   it('plays 0-based pages, milliseconds, a silent cap and a repeated last page', async () => {
     ctx.sim.setConventions(parseConventions(['page-base=0', 'time-unit=ms', 'page-size-cap=20', 'past-end=repeat-last']));
     try {
-      const rows = async (params: Record<string, string>) => ((await txns(params)).json.data[0].transaction_history as Array<{ txn_hash: string }>).map((t) => t.txn_hash);
+      const rows = async (params: Record<string, string>) =>
+        ((await txns(params)).json.data[0].transaction_history as Array<{ txn_hash: string }>).map((t) => t.txn_hash);
       const end = String(Date.UTC(2026, 10, 20));
       const p0 = await rows({ start_time: '0', end_time: end, page: '0', pageSize: '1000' });
       const p1 = await rows({ start_time: '0', end_time: end, page: '1', pageSize: '1000' });

@@ -10,15 +10,22 @@ describe('migration 2: service conventions, anomalies, range reasons, logs by po
     db.pragma('foreign_keys = ON');
     migrate(db, 1);
     db.prepare("INSERT INTO txn_log_sets (chain, txn_hash, total, fetched_at) VALUES ('eth', '0xabc', 2, 't')").run();
-    db.prepare("INSERT INTO txn_logs (chain, txn_hash, log_index, topics, data) VALUES ('eth', '0xabc', 0, '[]', '0x00'), ('eth', '0xabc', 1, '[\"0xt\"]', '0x01')").run();
-    db.prepare("INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, page_size, updated_at) VALUES ('0xw', 'eth', 0, 10, 'complete', 100, 't')").run();
+    db.prepare(
+      "INSERT INTO txn_logs (chain, txn_hash, log_index, topics, data) VALUES ('eth', '0xabc', 0, '[]', '0x00'), ('eth', '0xabc', 1, '[\"0xt\"]', '0x01')",
+    ).run();
+    db.prepare(
+      "INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, page_size, updated_at) VALUES ('0xw', 'eth', 0, 10, 'complete', 100, 't')",
+    ).run();
 
     migrate(db, 2);
     expect(schemaVersion(db)).toBe(2);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     expect(tables).toEqual(expect.arrayContaining(['service_conventions', 'service_anomalies', 'txn_logs']));
     const kept = getLogSet(db, 'eth', '0xabc')!;
-    expect(kept.logs).toEqual([{ log_index: 0, topics: [], data: '0x00' }, { log_index: 1, topics: ['0xt'], data: '0x01' }]);
+    expect(kept.logs).toEqual([
+      { log_index: 0, topics: [], data: '0x00' },
+      { log_index: 1, topics: ['0xt'], data: '0x01' },
+    ]);
     expect(kept.complete).toBe(true);
     expect(listRanges(db, '0xw', 'eth')).toEqual([expect.objectContaining({ state: 'complete', reason: null })]);
 

@@ -56,7 +56,12 @@ export function learningState(db: Database): { learnedAt: string | null; relearn
 }
 
 /** Stores points learned (or found unknown) and the run, in one transaction. */
-export function saveLearnedPoints(db: Database, points: readonly LearnedPoint[], run: { requests: number; wallet: string | null; complete: boolean }, at = new Date().toISOString()): void {
+export function saveLearnedPoints(
+  db: Database,
+  points: readonly LearnedPoint[],
+  run: { requests: number; wallet: string | null; complete: boolean },
+  at = new Date().toISOString(),
+): void {
   const upsert = db.prepare(
     `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, status = excluded.status, evidence = excluded.evidence, learned_at = excluded.learned_at`,
@@ -83,12 +88,19 @@ export function saveObservedPoints(db: Database, points: readonly LearnedPoint[]
 export function requestRelearn(db: Database): void {
   const state = learningState(db);
   if (state.learnedAt === null) return;
-  db.prepare('UPDATE service_conventions SET value = ? WHERE key = ?').run(JSON.stringify({ relearn: true, requests: state.requests, wallet: state.wallet }), RUN);
+  db.prepare('UPDATE service_conventions SET value = ? WHERE key = ?').run(
+    JSON.stringify({ relearn: true, requests: state.requests, wallet: state.wallet }),
+    RUN,
+  );
 }
 
 // --- anomalies ---------------------------------------------------------------------------
 
-export function recordAnomaly(db: Database, a: { kind: ServiceAnomaly['kind']; wallet: string | null; chain: string | null; detail: string }, at = new Date().toISOString()): number {
+export function recordAnomaly(
+  db: Database,
+  a: { kind: ServiceAnomaly['kind']; wallet: string | null; chain: string | null; detail: string },
+  at = new Date().toISOString(),
+): number {
   // One open anomaly per (kind, wallet, chain): a repeat refreshes its detail and time.
   const open = db
     .prepare('SELECT id FROM service_anomalies WHERE kind = ? AND wallet IS ? AND chain IS ? AND resolved_at IS NULL')
@@ -97,11 +109,18 @@ export function recordAnomaly(db: Database, a: { kind: ServiceAnomaly['kind']; w
     db.prepare('UPDATE service_anomalies SET detail = ?, at = ? WHERE id = ?').run(a.detail, at, open.id);
     return open.id;
   }
-  return Number(db.prepare('INSERT INTO service_anomalies (kind, wallet, chain, detail, at) VALUES (?, ?, ?, ?, ?)').run(a.kind, a.wallet, a.chain, a.detail, at).lastInsertRowid);
+  return Number(
+    db.prepare('INSERT INTO service_anomalies (kind, wallet, chain, detail, at) VALUES (?, ?, ?, ?, ?)').run(a.kind, a.wallet, a.chain, a.detail, at)
+      .lastInsertRowid,
+  );
 }
 
 /** Marks open anomalies of a wallet and chain (of some kinds, or all) resolved. */
-export function resolveAnomalies(db: Database, scope: { wallet: string | null; chain: string | null; kinds?: readonly string[] }, at = new Date().toISOString()): number {
+export function resolveAnomalies(
+  db: Database,
+  scope: { wallet: string | null; chain: string | null; kinds?: readonly string[] },
+  at = new Date().toISOString(),
+): number {
   const kinds = scope.kinds ?? null;
   const rows = db
     .prepare('SELECT id, kind FROM service_anomalies WHERE resolved_at IS NULL AND wallet IS ? AND chain IS ?')
@@ -123,7 +142,13 @@ export function listAnomalies(db: Database, options: { wallet?: string; openOnly
        ORDER BY resolved_at IS NOT NULL, at DESC LIMIT ?`,
     )
     .all(options.wallet ?? null, options.wallet ?? null, options.openOnly ? 1 : 0, options.limit ?? 50) as Array<{
-    id: number; kind: string; wallet: string | null; chain: string | null; detail: string; at: string; resolved_at: string | null;
+    id: number;
+    kind: string;
+    wallet: string | null;
+    chain: string | null;
+    detail: string;
+    at: string;
+    resolved_at: string | null;
   }>;
   return rows.map((r) => ({ id: r.id, kind: r.kind, wallet: r.wallet, chain: r.chain, detail: r.detail, at: r.at, resolvedAt: r.resolved_at }));
 }
@@ -132,18 +157,31 @@ export function listAnomalies(db: Database, options: { wallet?: string; openOnly
 
 function describe(key: ConventionKey, value: unknown): string {
   switch (key) {
-    case 'pageBase': return value === 0 ? '0-based' : '1-based';
-    case 'timeUnit': return value === 'ms' ? 'milliseconds' : 'seconds';
-    case 'pagingWorks': return value === null ? 'unknown' : value ? 'yes' : 'no (page is ignored)';
-    case 'logsPageCap': return value === null ? 'not seen below the page asked' : String(value);
-    default: return String(value);
+    case 'pageBase':
+      return value === 0 ? '0-based' : '1-based';
+    case 'timeUnit':
+      return value === 'ms' ? 'milliseconds' : 'seconds';
+    case 'pagingWorks':
+      return value === null ? 'unknown' : value ? 'yes' : 'no (page is ignored)';
+    case 'logsPageCap':
+      return value === null ? 'not seen below the page asked' : String(value);
+    default:
+      return String(value);
   }
 }
 
 /** Every open point with its reading, status and evidence, and the anomalies; for Settings and doctor. */
 export function conventionsReport(db: Database): ConventionsReport {
   const rows = new Map(
-    (db.prepare('SELECT * FROM service_conventions').all() as Array<{ key: string; value: string; status: ConventionPoint['status']; evidence: string; learned_at: string }>).map((r) => [r.key, r]),
+    (
+      db.prepare('SELECT * FROM service_conventions').all() as Array<{
+        key: string;
+        value: string;
+        status: ConventionPoint['status'];
+        evidence: string;
+        learned_at: string;
+      }>
+    ).map((r) => [r.key, r]),
   );
   const current = loadConventions(db);
   const points: ConventionPoint[] = (Object.keys(LABELS) as ConventionKey[]).map((key) => {
@@ -153,7 +191,7 @@ export function conventionsReport(db: Database): ConventionsReport {
       key,
       label: LABELS[key],
       value: describe(key, value) + (key === 'pageSizeCap' && !current.capProven ? ' asked (not proven served whole)' : ''),
-      evidence: row?.evidence ?? 'not learned yet: the client\'s first reading is used',
+      evidence: row?.evidence ?? "not learned yet: the client's first reading is used",
       status: row?.status ?? 'assumed',
       learnedAt: row?.learned_at ?? null,
     };

@@ -107,7 +107,7 @@ export async function learnConventions(
   const T = secondsOf(sample)!;
   const tU = unit === 's' ? T : T * 1000;
   let asked = maxPage;
-  let [big, next, second, past, exact, halfOpen] = await Promise.all([
+  const [firstBig, firstNext, second, past, exact, halfOpen] = await Promise.all([
     probe({ startTime: 0, endTime: end, page: base, pageSize: asked }),
     probe({ startTime: 0, endTime: end, page: base + 1, pageSize: asked }),
     probe({ startTime: 0, endTime: end, page: base + 1, pageSize: 2 }),
@@ -115,6 +115,7 @@ export async function learnConventions(
     probe({ startTime: tU, endTime: tU, page: base, pageSize: BOUNDS_PAGE }),
     probe({ startTime: tU, endTime: tU + 1, page: base, pageSize: BOUNDS_PAGE }),
   ]);
+  let [big, next] = [firstBig, firstNext];
   // The largest page refused: smaller sizes in turn (a bounded number), then the page after it.
   for (const size of SMALLER_PAGES) {
     if (big.rows !== null || size >= asked) break;
@@ -136,7 +137,8 @@ export async function learnConventions(
 
   // Paging: the second two-row page differs from the first (when there are more than two rows).
   if (nonEmpty(second) && !samePage(second, firstPage)) learned('pagingWorks', true, 'page 2 of two rows differs from page 1');
-  else if (n > 2 && (samePage(second, firstPage) || !nonEmpty(second))) learned('pagingWorks', false, `page 2 of two rows ${nonEmpty(second) ? 'repeats page 1' : 'is empty'} although the history has ${n} rows`);
+  else if (n > 2 && (samePage(second, firstPage) || !nonEmpty(second)))
+    learned('pagingWorks', false, `page 2 of two rows ${nonEmpty(second) ? 'repeats page 1' : 'is empty'} although the history has ${n} rows`);
   else points.push({ key: 'pagingWorks', value: null, status: 'unknown', evidence: 'the wallet has two rows or fewer: cannot tell' });
 
   // Page-size cap: a page of n < asked followed by a non-empty, different page proves the cap is n.
@@ -149,7 +151,12 @@ export async function learnConventions(
     learned('pageSizeCap', n, `asked ${asked} rows a page, got ${n}, and the next page had more`);
     learned('capProven', true, `asked ${asked}, got ${n} with more on the next page`);
   } else {
-    points.push({ key: 'pageSizeCap', value: asked, status: 'assumed', evidence: `the whole history (${n} rows) fits one page: the cap is at least ${n}, not proven` });
+    points.push({
+      key: 'pageSizeCap',
+      value: asked,
+      status: 'assumed',
+      evidence: `the whole history (${n} rows) fits one page: the cap is at least ${n}, not proven`,
+    });
     points.push({ key: 'capProven', value: false, status: 'assumed', evidence: `history shorter than ${asked} rows` });
     c.pageSizeCap = asked;
     c.capProven = false;

@@ -13,7 +13,11 @@ import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/lo
  */
 export async function readAndStoreLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
   const readWith = async (c: LearnedConventions) => {
-    const read = await allLogs(client, { txnHash, chain }, signal, { pageBase: c.pageBase, logsTotal: c.logsTotal, logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax) });
+    const read = await allLogs(client, { txnHash, chain }, signal, {
+      pageBase: c.pageBase,
+      logsTotal: c.logsTotal,
+      logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax),
+    });
     return { read, verdict: judgeLogs(read, c.logsTotal) };
   };
   let c = loadConventions(db);
@@ -21,14 +25,28 @@ export async function readAndStoreLogs(db: Database, client: ServiceClient, chai
   if (!verdict.complete && c.logsTotal !== 'unknown') {
     // What `total` was learned to count does not fit this read: forget it and read again to
     // the empty page, which judges the read without it (and may learn it anew).
-    saveObservedPoints(db, [{ key: 'logsTotal', value: 'unknown', status: 'unknown', evidence: `a read of ${read.logs.length} logs fitted neither reading of total ${read.total}; learning again` }]);
+    saveObservedPoints(db, [
+      {
+        key: 'logsTotal',
+        value: 'unknown',
+        status: 'unknown',
+        evidence: `a read of ${read.logs.length} logs fitted neither reading of total ${read.total}; learning again`,
+      },
+    ]);
     c = loadConventions(db);
     ({ read, verdict } = await readWith(c));
   }
   learnFromLogs(db, read, verdict, c);
   const set: LogSet = {
-    chain, txnHash, total: read.total, header: read.header, logs: read.logs, requestId: read.requestId,
-    fetchedAt: new Date().toISOString(), complete: verdict.complete, note: verdict.note,
+    chain,
+    txnHash,
+    total: read.total,
+    header: read.header,
+    logs: read.logs,
+    requestId: read.requestId,
+    fetchedAt: new Date().toISOString(),
+    complete: verdict.complete,
+    note: verdict.note,
   };
   saveLogSet(db, set);
   // Every log read must be stored: a count that differs means rows overwrote each other.
@@ -45,9 +63,27 @@ export async function readAndStoreLogs(db: Database, client: ServiceClient, chai
 function learnFromLogs(db: Database, read: LogsRead, verdict: LogsVerdict, c: LearnedConventions): void {
   const points: LearnedPoint[] = [];
   const { logsTotal, logIndex, logsPageCap } = verdict.learned;
-  if (logsTotal && c.logsTotal === 'unknown') points.push({ key: 'logsTotal', value: logsTotal, status: 'learned', evidence: `a read of ${read.logs.length} logs in ${read.pages} page(s) of ${read.pageSize} had total ${read.total}` });
-  if (logIndex && c.logIndex !== logIndex) points.push({ key: 'logIndex', value: logIndex, status: 'learned', evidence: logIndex === 'per-page' ? 'log_index repeated across pages of one transaction' : 'log_index distinct across pages of one transaction' });
-  if (logsPageCap && c.logsPageCap !== logsPageCap) points.push({ key: 'logsPageCap', value: logsPageCap, status: 'learned', evidence: `asked ${read.pageSize} logs a page, got ${logsPageCap} with more on the next page` });
+  if (logsTotal && c.logsTotal === 'unknown')
+    points.push({
+      key: 'logsTotal',
+      value: logsTotal,
+      status: 'learned',
+      evidence: `a read of ${read.logs.length} logs in ${read.pages} page(s) of ${read.pageSize} had total ${read.total}`,
+    });
+  if (logIndex && c.logIndex !== logIndex)
+    points.push({
+      key: 'logIndex',
+      value: logIndex,
+      status: 'learned',
+      evidence: logIndex === 'per-page' ? 'log_index repeated across pages of one transaction' : 'log_index distinct across pages of one transaction',
+    });
+  if (logsPageCap && c.logsPageCap !== logsPageCap)
+    points.push({
+      key: 'logsPageCap',
+      value: logsPageCap,
+      status: 'learned',
+      evidence: `asked ${read.pageSize} logs a page, got ${logsPageCap} with more on the next page`,
+    });
   if (points.length) saveObservedPoints(db, points);
 }
 

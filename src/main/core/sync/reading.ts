@@ -49,12 +49,14 @@ export function judgePage(c: LearnedConventions, asked: number, rows: readonly T
     if (c.pagingWorks === true) return { kind: 'end', store: false, proof: 'a page past the end repeated the last one' };
     return {
       kind: 'stuck',
-      reason: c.pagingWorks === false
-        ? `the service ignores the page number: only the first ${previous.length} rows of this range can be read`
-        : 'a page repeated the previous one and it is not known whether the service pages',
+      reason:
+        c.pagingWorks === false
+          ? `the service ignores the page number: only the first ${previous.length} rows of this range can be read`
+          : 'a page repeated the previous one and it is not known whether the service pages',
     };
   }
-  if (c.capProven && rows.length < Math.min(asked, c.pageSizeCap)) return { kind: 'end', store: true, proof: `a short page (${rows.length} of ${Math.min(asked, c.pageSizeCap)})` };
+  if (c.capProven && rows.length < Math.min(asked, c.pageSizeCap))
+    return { kind: 'end', store: true, proof: `a short page (${rows.length} of ${Math.min(asked, c.pageSizeCap)})` };
   return { kind: 'more' };
 }
 

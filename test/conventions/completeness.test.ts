@@ -11,10 +11,10 @@ import { countTransactions, listRanges, saveRange } from '../../src/main/core/st
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { parseConventions } from '../../src/sim/conventions.ts';
-import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
+import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START, startSimulator } from '../../src/sim/server.ts';
 import { historyOf, logAt, logCount, timeOf, transactionAt } from '../../src/sim/transactions.ts';
 import { engineFor } from '../support/engine.ts';
-import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
+import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { tempDb, tempDir } from '../support/store.ts';
 
 /**
@@ -99,6 +99,63 @@ describe('readings the client cannot read whole', () => {
     expect(set).toMatchObject({ complete: true, note: null });
     expect(set.logs.map((l) => l.data)).toEqual(Array.from({ length: logCount(SEED, txn.txn_hash) }, (_, j) => logAt(SEED, txn.txn_hash, j).data));
     expect(loadConventions(db).logsTotal).toBe('pages');
+  });
+
+  it('re-learns on a later sync when history stored empty meets positions that show activity', async () => {
+    const { db, engine } = setup();
+    saveLearnedPoints(
+      db,
+      [
+        { key: 'timeUnit', value: 's', status: 'learned', evidence: 'test' },
+        { key: 'bounds', value: 'inclusive', status: 'learned', evidence: 'test' },
+      ],
+      { requests: 0, wallet: WALLET, complete: true },
+    );
+    ctx.sim.setConventions(parseConventions(['time-unit=ms']));
+    // No positions cached yet: an empty history is all the client can see.
+    const [first] = await engine.syncTransactions(WALLET).result;
+    expect(first!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(0);
+    await engine.syncPositions(WALLET).result;
+    const [second] = await engine.syncTransactions(WALLET).result;
+    expect(loadConventions(db).timeUnit).toBe('ms');
+    expect(second!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(TXNS);
+    expect(listAnomalies(db, { openOnly: true })).toEqual([]);
+    expect(listAnomalies(db).map((a) => a.kind)).toEqual(['empty-history-with-positions']);
+  });
+
+  it('a wallet with positions but no transactions the service will show: incomplete with why, learned again once, not on every sync', async () => {
+    // A service whose histories all start after "now": positions, but no transaction to read.
+    const sim = await startSimulator({
+      accessKey: KEY,
+      seed: SEED,
+      now: () => SIM_NOW,
+      txnsPerWallet: 50,
+      historyStart: SIM_NOW / 1000 + 86_400 * 30,
+      historyEnd: SIM_NOW / 1000 + 86_400 * 60,
+    });
+    try {
+      const { db } = tempDb();
+      addWallet(db, { address: WALLET, chains: ['eth'] });
+      const { engine } = engineFor(sim, db);
+      await engine.syncPositions(WALLET).result;
+      const probes = () => sim.requests.filter((r) => r.endpoint === 'transactionsByWallet' && r.query['pageSize'] === '2').length;
+      const perSync: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = probes();
+        const [r] = await engine.syncTransactions(WALLET).result;
+        perSync.push(probes() - before);
+        expect(r!.complete).toBe(false);
+        expect(r!.reasons.join()).toMatch(/whole history came back empty although the wallet holds positions/);
+      }
+      // Nothing to learn from (no history in any reading): only the four two-row probes a sync,
+      // plus one forced run (four more) the first time the anomaly is seen.
+      expect(perSync).toEqual([8, 4, 4]);
+      expect(listAnomalies(db, { openOnly: true }).map((a) => a.kind)).toEqual(['empty-history-with-positions']);
+    } finally {
+      await sim.close();
+    }
   });
 
   it('a cache synced before any learning (empty "complete" history, as an old client stored it) is read again under what is learned', async () => {

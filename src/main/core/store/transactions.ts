@@ -240,3 +240,8 @@ export function recentTransactions(db: Database, limit: number): Array<{ chain: 
     .prepare('SELECT chain, txn_hash AS txnHash FROM transactions WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT ?')
     .all(limit) as Array<{ chain: string; txnHash: string }>;
 }
+
+/** Whether any transaction of a wallet on a chain is cached. */
+export function hasTransactions(db: Database, wallet: string, chain: string): boolean {
+  return db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
+}

@@ -38,6 +38,8 @@ const samePage = (a: Probe, b: Probe) => {
   return x.length > 0 && x.length === y.length && x.every((h, i) => h === y[i]);
 };
 const nonEmpty = (p: Probe) => (p.rows?.length ?? 0) > 0;
+/** Rows dated more than a day after now (clock skew allowed). */
+const afterNow = (p: Probe, nowS: number) => (p.rows ?? []).some((t) => (secondsOf(t) ?? 0) > nowS + 86_400);
 const secondsOf = (t: Transaction): number | null => (t.date ? Math.floor(Date.parse(t.date) / 1000) : null);
 
 export async function learnConventions(
@@ -78,7 +80,9 @@ export async function learnConventions(
   if (nonEmpty(s0) || nonEmpty(s1)) {
     unit = 's';
     learned('timeUnit', 's', `start_time=0, end_time=now in seconds returned rows`);
-  } else if (nonEmpty(m0) || nonEmpty(m1)) {
+  } else if ((nonEmpty(m0) || nonEmpty(m1)) && !afterNow(m0, nowS) && !afterNow(m1, nowS)) {
+    // Rows dated after now would mean a seconds service read the millisecond bound as the far
+    // future: that is no evidence of milliseconds.
     unit = 'ms';
     learned('timeUnit', 'ms', `end_time=now in seconds returned nothing (January 1970 in ms); in milliseconds it returned rows`);
   } else {

@@ -1,12 +1,13 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
-import { hasPositionActivity, loadConventions, recordAnomaly, requestRelearn, resolveAnomalies, saveObservedPoints } from '../store/conventions.ts';
+import { hasPositionActivity, listAnomalies, loadConventions, recordAnomaly, requestRelearn, resolveAnomalies, saveObservedPoints } from '../store/conventions.ts';
 import type { Database } from '../store/db.ts';
 import {
   completeUntil,
   deleteRange,
   dropRangesWithin,
+  hasTransactions,
   listRanges,
   newestTransactionTime,
   rangeReason,
@@ -92,6 +93,17 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     }
     return anomalies;
   };
+  // History read before (complete ranges) yet empty, while positions show activity: the
+  // reading may have changed or been wrong; learn again before reading on.
+  const emptyButActive = () =>
+    !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain) && listRanges(o.db, o.wallet, o.chain).some((r) => r.state === 'complete');
+  const alreadyOpen = () =>
+    listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+  // Learned again once per anomaly, not on every sync of a wallet that may truly have none.
+  if (emptyButActive() && !alreadyOpen()) {
+    recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
+    conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
+  }
   const anomalies = await runOnce(conv);
   if (anomalies.length) {
     // Learn again now; if that changes the reading, read again under it (once).
@@ -101,12 +113,18 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
       resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain });
     }
   } else {
-    resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain, kinds: RANGE_ANOMALIES });
+    const stillEmpty = !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain);
+    resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain, kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES });
   }
   const ranges = listRanges(o.db, o.wallet, o.chain);
-  const reasons = [...new Set(ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)))];
-  return { chain: o.chain, ...totals, complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete'), reasons, ranges };
+  // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
+  const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
+  const reasons = [...new Set([...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)), ...open.map((a) => a.detail)])];
+  return { chain: o.chain, ...totals, complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0, reasons, ranges };
 }
+
+const EMPTY_WITH_POSITIONS =
+  'the whole history came back empty although the wallet holds positions on this chain: the service may read the time range or pages another way';
 
 const RANGE_ANOMALIES = ['rows-outside-range', 'empty-history-with-positions', 'repeated-page'];
 
@@ -184,8 +202,11 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
         recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
       const finished = verdict.kind !== 'more' || anomaly !== null;
+      let seenBefore = false;
       if (anomaly === null && finished && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
-        anomaly = 'the whole history came back empty although the wallet holds positions on this chain: the service may read the time range or pages another way';
+        anomaly = EMPTY_WITH_POSITIONS;
+        // Still unexplained since it was first seen (and learned again for): no new learning run.
+        seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
       o.db.transaction(() => {
@@ -197,7 +218,7 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
           finishRange(o, range, anomaly);
         }
       }).immediate();
-      if (anomaly) {
+      if (anomaly && !seenBefore) {
         anomalies.push(anomaly);
         requestRelearn(o.db);
       }

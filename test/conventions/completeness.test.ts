@@ -158,6 +158,16 @@ describe('readings the client cannot read whole', () => {
     }
   });
 
+  it('a transient status other than OK during learning and paging is asked again: exact figures, complete', async () => {
+    ctx.sim.setConventions(parseConventions(['page-size-cap=25', 'page-base=0']));
+    ctx.sim.setFaults([{ kind: 'status-not-ok', endpoint: 'transactionsByWallet', times: 2 }]);
+    const { db, engine } = setup();
+    const [r] = await engine.syncTransactions(WALLET).result;
+    expect(ctx.sim.requests.filter((x) => x.fault === 'status-not-ok')).toHaveLength(2);
+    expect(r!.complete).toBe(true);
+    expect(countTransactions(db, WALLET)).toBe(TXNS);
+  });
+
   it('a cache synced before any learning (empty "complete" history, as an old client stored it) is read again under what is learned', async () => {
     const { db, engine } = setup();
     saveRange(db, {

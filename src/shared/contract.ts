@@ -22,6 +22,7 @@ import type {
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
+import type { ConventionsReport } from './conventions.ts';
 
 /**
  * The contract: every operation the renderer may ask of the main process, with the schema
@@ -122,6 +123,8 @@ export interface WalletStatus {
   transactionsSyncedAt: string | null;
   latestDate: string | null;
   incomplete: boolean;
+  /** Why the wallet's cached data is not complete (ranges, unresolved anomalies), one line each. */
+  incompleteReasons?: string[];
   /** The last sync job for this wallet that failed, if the latest one did. */
   lastError: SerializedError | null;
 }
@@ -175,7 +178,6 @@ export const CONTRACT = {
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
   /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
   'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),
-  /** The transactions of a reconciliation's period that moved one token. */
   /** Lending positions with ratio and threshold at a date (headroom: src/shared/headroom.ts). */
   'risk.lending': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<RiskOverview>(),
   /** One lending position's collateral/debt ratio over the cached dates. */
@@ -186,7 +188,12 @@ export const CONTRACT = {
   /** Creates (no id) or replaces a group's name and members. */
   'groups.save': op(z.strictObject({ id: z.number().int().positive().optional(), name: z.string().min(1).max(100), wallets: z.array(address).max(500) }))<WalletGroup>(),
   'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
+  /** What was learned about how the service reads the spec's open points, and the anomalies. */
+  'service.conventions': op(empty)<ConventionsReport>(),
+  /** Learns the conventions again now (with the first watched wallet that has history), then reports. */
+  'service.check': op(empty)<ConventionsReport>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

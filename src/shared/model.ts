@@ -3,6 +3,7 @@
  * contract's operations return. Plain types, so the renderer can import them without
  * pulling in anything of the core.
  */
+import type { Completeness } from './conventions.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot } from './service/schemas.ts';
 
 // --- from core/store/wallets.ts
@@ -81,6 +82,8 @@ export interface TimelinePage {
   incomplete: boolean;
   /** A sync of these transactions was interrupted; the next one resumes it. */
   interrupted: boolean;
+  /** Why the transactions in scope are not complete, one line each (empty when complete). */
+  incompleteReasons: string[];
 }
 
 // --- from core/store/queries/latest.ts
@@ -188,6 +191,8 @@ export interface JobInfo {
   /** Null while the amount of work is not known (transactions are read until a short page). */
   total: number | null;
   error: SerializedError | null;
+  /** How complete what the job fetched is (set when it finishes; absent: not judged). */
+  completeness?: Completeness | null;
   /** An export's file, once written: where it is (desktop) or how to download it (web). */
   output?: { fileName: string; path: string | null; downloadId: string | null } | null;
   queuedAt: string;
@@ -232,6 +237,9 @@ export interface LogSet {
   logs: Log[];
   requestId: string | null;
   fetchedAt: string;
+  /** False when the read could not be proved whole (the count differs from `total`); `note` says why. */
+  complete: boolean;
+  note: string | null;
 }
 
 // --- from core/store/snapshots.ts

@@ -42,6 +42,8 @@ export const OPERATION_NAMES = [
   'groups.list',
   'groups.save',
   'groups.remove',
+  'service.conventions',
+  'service.check',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

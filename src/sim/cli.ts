@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
+import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { startSimulator } from './server.ts';
 
 /**
@@ -13,7 +14,9 @@ const USAGE = `Usage: npm run sim -- [options]
   --txns-per-wallet N   transactions per wallet and chain (default: 2000, up to 1000000)
   --latency-ms N        added latency per request (default: 0)
   --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
-                        Faults: ${FAULT_KINDS.join(', ')}`;
+                        Faults: ${FAULT_KINDS.join(', ')}
+  --convention KEY=VALUE  read an open point of the spec another way; repeatable:
+${Object.entries(CONVENTION_KEYS).map(([k, v]) => `                          ${k}=${v.values}`).join('\n')}`;
 
 export async function runSimCli(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -25,6 +28,7 @@ export async function runSimCli(argv: string[]): Promise<void> {
       'txns-per-wallet': { type: 'string' },
       'latency-ms': { type: 'string' },
       fault: { type: 'string', multiple: true },
+      convention: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -53,9 +57,10 @@ export async function runSimCli(argv: string[]): Promise<void> {
     txnsPerWallet: int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000),
     latencyMs: int('latency-ms', values['latency-ms'], 0, 600_000),
     faults,
+    conventions: parseConventions(values.convention ?? []),
   });
   console.log(sim.url);
-  console.error(`Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}. Ctrl+C stops it.`);
+  console.error(`Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`);
   const stop = () => void sim.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -4,6 +4,7 @@ import { isoDateToUtcMs } from '../shared/dates.ts';
 import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName, SUCCESS_STATUS, successMessage } from '../shared/service/endpoints.ts';
 import { blockAt, CHAIN_IDS, chainById } from './chains.ts';
 import { ASSET_TYPES } from './catalog.ts';
+import { type Conventions, DEFAULT_CONVENTIONS, orderIndexes, pageOffset, secondsSelected } from './conventions.ts';
 import { drift } from './drift.ts';
 import { type FaultRule, FaultPlan } from './faults.ts';
 import { DAY_MS, isoDay, positionsOn } from './positions.ts';
@@ -29,6 +30,8 @@ export interface SimulatorOptions {
   historyEnd?: number;
   /** The simulator's clock: the latest snapshot date and the upper bound of dates. */
   now?: () => number;
+  /** How the service reads the spec's open points (default: the client's first reading). */
+  conventions?: Partial<Conventions>;
 }
 
 export interface RequestRecord {
@@ -45,6 +48,9 @@ export interface Simulator {
   setFaults(rules: FaultRule[]): void;
   addFault(rule: FaultRule): void;
   setLatency(ms: number): void;
+  /** Switches readings from the next request on (unset keys return to the defaults). */
+  setConventions(c: Partial<Conventions>): void;
+  readonly conventions: Readonly<Conventions>;
   /** Requests seen so far (oldest first, the last 10,000). */
   requests: RequestRecord[];
   close(): Promise<void>;
@@ -74,6 +80,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const faults = new FaultPlan(seed);
   faults.set(options.faults ?? []);
   let latencyMs = options.latencyMs ?? 0;
+  let conv: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   let requestNo = 0;
   const requests: RequestRecord[] = [];
   const sockets = new Set<Socket>();
@@ -193,25 +200,27 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const wallet = walletParam(q.get('wallet'));
         const chain = chainParam('chains', q.get('chains'));
         const h = historyOf(history, wallet, chain);
+        const nowUnit = conv.timeUnit === 'ms' ? now() : Math.floor(now() / 1000);
         const start = intParam(q, 'start_time', 0, 0);
-        const end = intParam(q, 'end_time', Math.floor(now() / 1000), 0);
-        const page = intParam(q, 'page', 1, 1);
-        const pageSize = intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+        const end = intParam(q, 'end_time', nowUnit, 0);
+        const page = intParam(q, 'page', conv.pageBase, conv.pageBase);
+        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, conv.pageSizeMax), conv.pageSizeCap ?? MAX_PAGE_SIZE);
+        const [startS, endS] = secondsSelected(conv, start, end);
         // With the `incomplete` fault, the indexer has not reached the last days yet.
         const incomplete = faults.active('incomplete', 'transactionsByWallet');
         const indexHead = incomplete ? history.historyEnd - (incomplete.recentDays ?? 7) * 86_400 : Number.POSITIVE_INFINITY;
-        const visibleEnd = Math.min(end, indexHead);
-        const [from, to] = indexRange(h, start, visibleEnd);
-        // Newest first.
-        const hi = to - 1 - (page - 1) * pageSize;
-        const lo = Math.max(from, hi - pageSize + 1);
+        const visibleEnd = Math.min(endS, indexHead);
+        const [from, to] = indexRange(h, startS, visibleEnd);
+        const count = Math.max(0, to - from);
+        const at = orderIndexes(conv, from, to);
+        const offset = pageOffset(conv, page, pageSize, count);
         const rows = [];
-        for (let i = hi; i >= lo; i--) rows.push(transactionAt(h, i));
-        const ratio = end > indexHead ? Math.max(0, Math.min(1, (indexHead - start) / Math.max(1, end - start))) : 1;
+        for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
+        const ratio = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
         return {
           data: [{
             transaction_history: rows,
-            start_block: blockAt(chain, Math.max(start, h.genesis)),
+            start_block: blockAt(chain, Math.max(startS, h.genesis)),
             end_block: blockAt(chain, Math.min(visibleEnd, Math.floor(now() / 1000))),
             completion_ratio: Math.round(ratio * 10_000) / 10_000,
           }],
@@ -221,11 +230,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const hash = q.get('txn_hash');
         if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash)) throw new ParamError('txn_hash', 'expected a 0x-prefixed 64-hex transaction hash');
         const chain = chainParam('chain_id', q.get('chain_id'));
-        const page = intParam(q, 'page', 1, 1);
-        const pageSize = intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+        const page = intParam(q, 'page', conv.pageBase, conv.pageBase);
+        const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, conv.pageSizeMax), conv.logsPageCap ?? MAX_PAGE_SIZE);
         const found = decodeTxnHash(seed, hash);
         if (!found || found.chain.id !== chain.id || found.index >= history.txnsPerWallet) return { data: [], total: 0 };
-        const { item, total } = logsOf(historyOf(history, found.wallet, chain), found.index, (page - 1) * pageSize, pageSize);
+        const h = historyOf(history, found.wallet, chain);
+        const count = logsOf(h, found.index, 0, 0).total;
+        const offset = pageOffset(conv, page, pageSize, count);
+        const { item } = logsOf(h, found.index, offset, pageSize);
+        if (conv.logIndex === 'per-page') item.logs = item.logs.map((l) => ({ ...l, log_index: l.log_index - offset }));
+        const total = conv.logsTotal === 'pages' ? Math.ceil(count / pageSize) : count;
         return { data: [item], total };
       }
     }
@@ -244,6 +258,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     addFault: (rule) => faults.add(rule),
     setLatency: (ms) => {
       latencyMs = ms;
+    },
+    setConventions: (c) => {
+      conv = { ...DEFAULT_CONVENTIONS, ...c };
+    },
+    get conventions() {
+      return conv;
     },
     close: () =>
       new Promise<void>((resolve) => {

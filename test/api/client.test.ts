@@ -214,6 +214,21 @@ describe('service client: faults, retries and give-up', () => {
     expect(err.message).toContain('indexer timeout');
   });
 
+  it('asks again when a 2xx says a status other than OK, a bounded number of times', async () => {
+    faults({ kind: 'status-not-ok', times: 2, endpoint: 'allPositions' });
+    const { c, retries } = client();
+    const mark = ctx.sim.requests.length;
+    const res = await c.allPositions(q);
+    expect(res.attempts).toBe(3);
+    expect(retries.map((r) => r.error.kind)).toEqual(['service-status', 'service-status']);
+    expect(ctx.sim.requests.slice(mark).map((r) => r.fault)).toEqual(['status-not-ok', 'status-not-ok', null]);
+
+    faults({ kind: 'status-not-ok', endpoint: 'allPositions' });
+    const before = ctx.sim.requests.length;
+    await failure(c.allPositions(q), ServiceStatusError);
+    expect(ctx.sim.requests.length - before).toBe(3); // maxAttempts of this client
+  });
+
   it('reads schema drift: numeric strings, nulls, missing members, other datetime formats, extra members', async () => {
     const { c } = client();
     const clean = await c.allPositions(q);

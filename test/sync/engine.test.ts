@@ -14,7 +14,8 @@ afterEach(() => ctx.sim.setFaults([]));
 function setup() {
   const { db } = tempDb();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Main' });
-  return { db, ...engineFor(ctx.sim, db) };
+  // Pages of 100 (the service allows 1000): these scenarios need many pages.
+  return { db, ...engineFor(ctx.sim, db, { transactionPageSize: 100 }) };
 }
 
 const requestsSince = (n: number) => ctx.sim.requests.slice(n);

@@ -14,6 +14,7 @@ import { progressPrinter } from './progress.ts';
 import { CSV_REPORTS, type CsvReport, exportCsv } from '../core/reports/csv-reports.ts';
 import { writeAtomically } from '../core/reports/files.ts';
 import { exportPdf } from '../core/reports/pdf.ts';
+import { exportCompleteness } from '../core/reports/export-job.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { JobInfo, Reconciliation } from '../../shared/model.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
@@ -47,7 +48,15 @@ Global options:
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
-(else --base-url) only; FOLIOSCOPE_DATA_DIR.`;
+(else --base-url) only; FOLIOSCOPE_DATA_DIR.
+
+Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
+  3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do).`;
+
+/** `sync` finished, but not everything asked for is proved complete. */
+export const EXIT_INCOMPLETE = 3;
+class IncompleteError extends Error {}
+
 
 class UsageError extends Error {}
 
@@ -251,7 +260,11 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
 
   async sync(g, args) {
     const usage = `Usage: folioscope sync [--wallet ADDRESS] [--date YYYY-MM-DD | --from YYYY-MM-DD --to YYYY-MM-DD [--every day|week|month]]
-                       [--no-transactions] [--no-positions]`;
+                       [--no-transactions] [--no-positions]
+Each job prints ok, INCOMPLETE (why, and what to do) or FAILED.
+Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
+  ${EXIT_INCOMPLETE} every job finished but some data is incomplete (e.g. the service is still indexing, or
+  an anomaly in its answers could not be resolved).`;
     const p = parse(
       args,
       {
@@ -282,9 +295,19 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
       }
       const finished = await waitForJobs(core, jobs);
       const failed = finished.filter((j) => j.state !== 'done');
-      // Labels and the service's error text are shown neutralised (terminal escapes, bidi controls).
-      for (const j of finished) console.log(forTerminal(`${j.state === 'done' ? 'ok    ' : 'FAILED'}  ${j.label}${j.state === 'done' ? ` (${j.done}${j.total !== null ? `/${j.total}` : ''})` : `: ${j.error?.message ?? j.state}`}`));
+      const incomplete = finished.filter((j) => j.state === 'done' && j.completeness && j.completeness.state !== 'complete');
+      // Labels, reasons and the service's error text are shown neutralised (terminal escapes, bidi controls).
+      for (const j of finished) {
+        const counts = ` (${j.done}${j.total !== null ? `/${j.total}` : ''})`;
+        if (j.state !== 'done') console.log(forTerminal(`FAILED      ${j.label}: ${j.error?.message ?? j.state}`));
+        else if (incomplete.includes(j)) {
+          console.log(forTerminal(`INCOMPLETE  ${j.label}${counts}`));
+          for (const why of j.completeness!.reasons) console.log(forTerminal(`            - ${why}`));
+          if (j.completeness!.action) console.log(forTerminal(`            ${j.completeness!.action}`));
+        } else console.log(forTerminal(`ok          ${j.label}${counts}`));
+      }
       if (failed.length) throw new Error(`${failed.length} of ${finished.length} sync jobs failed.`);
+      if (incomplete.length) throw new IncompleteError(`${incomplete.length} of ${finished.length} sync jobs finished incomplete.`);
     });
   },
 };
@@ -350,10 +373,15 @@ Reports are built from the local cache only. --date defaults to the newest cache
       );
       bar.done();
       console.log(`Wrote ${rows} rows to ${out}.`);
+      if (report === 'transactions') {
+        const c = exportCompleteness(db, { ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) });
+        if (c.state !== 'complete') console.log(`Note: the transactions are incomplete:\n${c.reasons.map((r) => `  - ${r}`).join('\n')}\n${c.action}`);
+      }
     } else {
       if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
-      const { pages } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
+      const { pages, model } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
       console.log(`Wrote a ${pages}-page report (as of ${date}) to ${out}.`);
+      if (model.transactionsIncomplete.length) console.log(`Note: the report's transactions are incomplete (the report says so):\n${model.transactionsIncomplete.map((r) => `  - ${r}`).join('\n')}`);
     }
   });
 }
@@ -401,7 +429,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       // One line for a failure; usage errors print their usage below it.
       // Each line neutralised: an error can quote the service or a label.
       console.error(`folioscope: ${message.split('\n').map(forTerminal).join('\n')}`);
-      process.exitCode = err instanceof UsageError ? 2 : 1;
+      process.exitCode = err instanceof UsageError ? 2 : err instanceof IncompleteError ? EXIT_INCOMPLETE : 1;
     },
   );
 }

@@ -5,6 +5,8 @@ import type { SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
+import { conventionsReport, listAnomalies } from './store/conventions.ts';
+import { incompleteReasons } from './store/transactions.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { exposureAt } from './store/queries/exposure.ts';
 import { navHistory } from './store/queries/nav.ts';
@@ -238,6 +240,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return removed;
     },
     'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
+    'service.conventions': () => conventionsReport(profile.db),
+    'service.check': () => profile.engine.checkService(),
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
@@ -309,12 +313,14 @@ function walletStatuses(p: Profile): WalletStatus[] {
     const snap = p.db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(w.address) as { fetched: string | null; latest: string | null };
     const ranges = p.db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(w.address) as { synced: string | null; open: number | null };
     const last = jobs.filter((j) => j.wallet === w.address && j.finishedAt).at(-1);
+    const anomalies = listAnomalies(p.db, { wallet: w.address, openOnly: true });
     return {
       address: w.address,
       positionsFetchedAt: snap.fetched,
       transactionsSyncedAt: ranges.synced,
       latestDate: snap.latest,
-      incomplete: (ranges.open ?? 0) > 0,
+      incomplete: (ranges.open ?? 0) > 0 || anomalies.length > 0,
+      incompleteReasons: [...incompleteReasons(p.db, w.address), ...anomalies.map((a) => `${a.chain ?? 'service'}: ${a.detail}`)],
       lastError: last?.state === 'failed' ? last.error : null,
     };
   });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../../shared/service/endpoints.ts';
 import { BadResponseError, ServiceStatusError } from './errors.ts';
-import { DEFAULT_POLICY, getWithRetry, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
+import { backoffMs, DEFAULT_POLICY, getWithRetry, sleep, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
 import { Limiter } from './limiter.ts';
 import { redactJson } from './redact.ts';
 import {
@@ -85,8 +85,21 @@ export function createServiceClient(options: ClientOptions) {
   };
 
   async function call<S extends z.ZodType>(endpoint: EndpointName, item: S, params: QueryParams, signal?: AbortSignal): Promise<ServiceResponse<z.output<S>>> {
-    const res = await getWithRetry(deps, endpoint, params, signal);
-    return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, res.attempts, res.redact);
+    // A 2xx whose status is not OK is often transient (an indexer timeout): asked again a
+    // bounded number of times, with the same backoff as other retries, before the call fails.
+    let attempts = 0;
+    for (let round = 1; ; round++) {
+      const res = await getWithRetry(deps, endpoint, params, signal);
+      attempts += res.attempts;
+      try {
+        return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, attempts, res.redact);
+      } catch (err) {
+        if (!(err instanceof ServiceStatusError) || round >= deps.policy.maxAttempts) throw err;
+        const delayMs = backoffMs(deps.policy, round, deps.random ?? Math.random);
+        deps.onRetry?.({ endpoint, attempt: round, delayMs, error: err });
+        await sleep(delayMs, signal, res.url);
+      }
+    }
   }
 
   const positionsParams = (q: PositionsQuery): QueryParams => ({ wallet: q.wallet, chains: q.chain, date: q.date });

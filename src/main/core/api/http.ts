@@ -65,6 +65,11 @@ export interface HttpResponse {
 
 export type QueryParams = Record<string, string | number | undefined | null>;
 
+/** Backoff before attempt `attempt + 1`: full jitter under a doubling ceiling. */
+export function backoffMs(policy: HttpPolicy, attempt: number, random: () => number): number {
+  return Math.round(random() * Math.min(policy.backoffMaxMs, policy.backoffBaseMs * 2 ** (attempt - 1)));
+}
+
 export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, params: QueryParams, signal?: AbortSignal): Promise<HttpResponse> {
   const key = await deps.accessKey();
   const url = buildUrl(deps.baseUrl, endpoint, params, key);
@@ -156,7 +161,7 @@ function describe(err: unknown, key: string | null): string {
   return redactText(String(detail), key).slice(0, 200);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined, shown: string): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined, shown: string): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError(shown));
     const timer = setTimeout(() => {

@@ -7,6 +7,9 @@ import type { Database } from '../store/db.ts';
 import type { JobQueue } from '../sync/queue.ts';
 import { ValidationError } from '../store/validation.ts';
 import { exportCsv } from './csv-reports.ts';
+import type { Completeness } from '../../../shared/conventions.ts';
+import { transactionsCoverage } from '../store/transactions.ts';
+import { listWallets } from '../store/wallets.ts';
 import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
@@ -78,6 +81,7 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
           ),
         );
       }
+      if (req.format === 'pdf' || req.report === 'transactions') ctx.judge(exportCompleteness(db, req));
       if (downloadId) downloads.files.set(downloadId, { path, fileName });
       // The file's place, for the UI: set before the job's final progress event.
       job.info.output = { fileName, path: downloadId ? null : path, downloadId };
@@ -85,4 +89,14 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
     req.wallet?.toLowerCase() ?? null,
   );
   return job.info;
+}
+
+/** Whether the transactions an export covers are proved complete over its period (why not, and what to do). */
+export function exportCompleteness(db: Database, req: { wallet?: string | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined }): Completeness {
+  const wallets = listWallets(db).filter((w) => !req.wallet || w.address === req.wallet.toLowerCase());
+  const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
+  const to = req.to ?? req.date;
+  const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);
+  const reasons = transactionsCoverage(db, wallets, fromS, toS);
+  return reasons.length ? { state: 'incomplete', reasons, action: 'Sync again, then export again.' } : { state: 'complete', reasons: [], action: null };
 }

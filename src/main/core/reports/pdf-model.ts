@@ -6,6 +6,7 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
 import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
+import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 
 /**
@@ -54,6 +55,8 @@ export interface ReportModel {
   byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
   /** Roll-forward from `from` to `to` (both given), with what it could not check. */
   reconciliation: Reconciliation | null;
+  /** Why the transactions of the period are not known to be complete; empty when they are. */
+  transactionsIncomplete: string[];
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
   dataTime: string;
 }
@@ -92,8 +95,12 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
 
   const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
+  let transactionsIncomplete: string[] = [];
   const byAction = new Map<string, { action: string; count: number; failed: number; feesUsd: number }>();
   if (req.from || req.to) {
+    const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
+    const toS = Date.parse(`${req.to ?? req.date}T23:59:59Z`) / 1000;
+    transactionsIncomplete = transactionsCoverage(db, wallets, fromS, toS);
     const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
     for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>) {
       const row = toTimelineRow(raw);
@@ -132,6 +139,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     transactionsTotal,
     byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
     reconciliation: req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null,
+    transactionsIncomplete,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };
 }

@@ -303,6 +303,12 @@ function render(doc: Doc, model: ReportModel): void {
   if (req.from || req.to) {
     heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
     doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${model.transactionsTotal} transactions in the period.`, M.left, doc.y);
+    // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
+    if (model.transactionsIncomplete.length) {
+      doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(pdfText(`Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`), M.left, doc.y + 2, { width: WIDTH });
+    } else {
+      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text('Complete: every transaction of the period was synced and proved complete.', M.left, doc.y + 2, { width: WIDTH });
+    }
     doc.moveDown(0.4);
     table(
       doc,

@@ -23,7 +23,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   locale: null,
   timeZone: 'utc',
-  transactionPageSize: 500,
+  transactionPageSize: 1000,
 };
 
 export function getSettings(db: Database): Settings {

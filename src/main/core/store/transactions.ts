@@ -97,6 +97,8 @@ export interface SyncRange {
   completionRatio: number | null;
   rowsRead: number;
   updatedAt: string;
+  /** Why the range is not complete, when it is not for a reason other than the completion ratio. */
+  reason: string | null;
 }
 
 interface RangeRow {
@@ -112,6 +114,7 @@ interface RangeRow {
   completion_ratio: number | null;
   rows_read: number;
   updated_at: string;
+  reason: string | null;
 }
 
 const rangeFromRow = (r: RangeRow): SyncRange => ({
@@ -127,6 +130,7 @@ const rangeFromRow = (r: RangeRow): SyncRange => ({
   completionRatio: r.completion_ratio,
   rowsRead: r.rows_read,
   updatedAt: r.updated_at,
+  reason: r.reason,
 });
 
 export function listRanges(db: Database, wallet: string, chain: string): SyncRange[] {
@@ -135,12 +139,30 @@ export function listRanges(db: Database, wallet: string, chain: string): SyncRan
 
 export function saveRange(db: Database, r: SyncRange): void {
   db.prepare(
-    `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (wallet, chain, start_time, end_time) DO UPDATE SET
        state = excluded.state, next_page = excluded.next_page, page_size = excluded.page_size, start_block = excluded.start_block,
-       end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at`,
-  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt);
+       end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at,
+       reason = excluded.reason`,
+  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt, r.reason ?? null);
+}
+
+export function deleteRange(db: Database, wallet: string, chain: string, startTime: number, endTime: number): void {
+  db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
+}
+
+/** Ranges learned under a reading the client no longer holds are read again: drop the bookkeeping (never rows). */
+export function forgetAllRanges(db: Database): number {
+  return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
+}
+
+/** Unix seconds of the newest stored transaction in [startS, endS], or null. */
+export function newestTransactionTime(db: Database, wallet: string, chain: string, startS: number, endS: number): number | null {
+  const row = db
+    .prepare('SELECT max(time) AS t FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
+    .get(wallet, chain, startS * 1000, endS * 1000 + 999) as { t: number | null };
+  return row.t === null ? null : Math.floor(row.t / 1000);
 }
 
 /** Drops ranges another range now covers (the superseded incomplete ones). */
@@ -167,4 +189,59 @@ export function completeUntil(ranges: readonly SyncRange[]): number | null {
 
 export function countTransactions(db: Database, wallet?: string): number {
   return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
+}
+
+/** Why a range is not complete, in words for the user. */
+export function rangeReason(r: SyncRange): string {
+  if (r.reason) return r.reason;
+  if (r.state === 'in_progress') return `a sync stopped at page ${r.nextPage ?? 1} (failed or interrupted): sync again to resume`;
+  if (r.completionRatio !== null && r.completionRatio < 1) {
+    // Rounded down, so 99.96% never reads as 100%.
+    const pct = (Math.floor(r.completionRatio * 1000) / 10).toFixed(1);
+    return `the service has indexed ${pct}% of the range asked (completion_ratio ${r.completionRatio}): recent transactions are still indexing, sync again later`;
+  }
+  return 'not proved complete';
+}
+
+/** Why the transactions of a wallet (or all) are not complete: one line per distinct reason, with the chain. */
+export function incompleteReasons(db: Database, wallet?: string): string[] {
+  const rows = (db
+    .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
+    .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]).map(rangeFromRow);
+  return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
+}
+
+/**
+ * Why the cached transactions of some wallets over a period (Unix seconds, inclusive) are
+ * not known to be complete: chains never synced, synced only up to a time, or ranges that
+ * are incomplete. Empty when every (wallet, chain) is proved complete over the period.
+ */
+export function transactionsCoverage(db: Database, wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>, fromS: number, toS: number): string[] {
+  const out: string[] = [];
+  for (const w of wallets) {
+    for (const chain of w.chains) {
+      const ranges = listRanges(db, w.address, chain);
+      const until = completeUntil(ranges);
+      const first = ranges.find((r) => r.state === 'complete');
+      if (!ranges.length) out.push(`${w.address.slice(0, 10)}… ${chain}: transactions never synced`);
+      else if (until === null || (first && first.startTime > fromS) || until < toS) {
+        const open = ranges.filter((r) => r.state !== 'complete' && r.endTime >= fromS && r.startTime <= toS);
+        if (open.length) for (const r of open) out.push(`${w.address.slice(0, 10)}… ${chain}: ${rangeReason(r)}`);
+        else out.push(`${w.address.slice(0, 10)}… ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** The newest cached transactions of watched wallets (chain and hash), for the service check's logs probe. */
+export function recentTransactions(db: Database, limit: number): Array<{ chain: string; txnHash: string }> {
+  return db
+    .prepare('SELECT chain, txn_hash AS txnHash FROM transactions WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT ?')
+    .all(limit) as Array<{ chain: string; txnHash: string }>;
+}
+
+/** Whether any transaction of a wallet on a chain is cached. */
+export function hasTransactions(db: Database, wallet: string, chain: string): boolean {
+  return db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
 }

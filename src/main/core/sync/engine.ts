@@ -1,7 +1,11 @@
 import type { ServiceClient } from '../api/client.ts';
-import { allLogs } from '../api/paging.ts';
 import type { Database } from '../store/db.ts';
-import { getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
+import { getLogSet, type LogSet } from '../store/logs.ts';
+import { probeLogs, readAndStoreLogs } from './logs.ts';
+import { recentTransactions } from '../store/transactions.ts';
+import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
+import { conventionsReport, learningState, loadConventions } from '../store/conventions.ts';
+import { ensureConventions } from './conventions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
@@ -15,6 +19,7 @@ export interface SyncEngineOptions {
   jobConcurrency?: number;
   /** Pages or position units requested at once within a job (default: twice the client's limit). */
   inFlight?: number;
+  /** Upper bound on the transactions page size; default: the largest the service serves. */
   transactionPageSize?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
@@ -37,6 +42,17 @@ export interface WalletSyncRequest {
   date?: string;
   positions?: boolean;
   transactions?: boolean;
+}
+
+/** Complete only when every chain's history is proved complete; otherwise why, and what to do. */
+export function transactionsCompleteness(results: readonly TxnSyncResult[]): Completeness {
+  const reasons = results.flatMap((r) => (r.complete ? [] : r.reasons.length ? r.reasons.map((why) => `${r.chain}: ${why}`) : [`${r.chain}: not proved complete`]));
+  if (!reasons.length) return { state: 'complete', reasons: [], action: null };
+  return {
+    state: 'incomplete',
+    reasons,
+    action: 'Sync again later (the service may still be indexing). If it stays incomplete, check the service (Settings › Service, or folioscope doctor).',
+  };
 }
 
 /**
@@ -126,13 +142,14 @@ export class SyncEngine {
             chain,
             now: this.nowSeconds(),
             historyStart: this.o.historyStart ?? 0,
-            pageSize: this.o.transactionPageSize ?? 100,
+            ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
             pagesInFlight: this.inFlight,
             signal: ctx.signal,
             onPage: (p) => ctx.progress({ done: (rows = before + p.rowsRead) }),
           }),
         );
       }
+      ctx.judge(transactionsCompleteness(results));
       return results;
     }, w.address, { key: `transactions|${w.address}|${chains.join(',')}` });
   }
@@ -152,19 +169,37 @@ export class SyncEngine {
   async logs(chain: string, txnHash: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LogSet> {
     if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash)) throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
     const cached = getLogSet(this.o.db, chain, txnHash);
-    if (cached && !options.refresh) return cached;
+    // A cached read that could not be proved whole is read again.
+    if (cached && cached.complete && !options.refresh) return cached;
     const key = `${chain}:${txnHash.toLowerCase()}`;
     let pending = this.logsInFlight.get(key);
     if (!pending) {
       pending = (async () => {
-        const { header, logs, total, requestId } = await allLogs(this.o.client, { txnHash, chain }, options.signal);
-        const set: LogSet = { chain, txnHash, total, header, logs, requestId, fetchedAt: new Date().toISOString() };
-        saveLogSet(this.o.db, set);
-        return getLogSet(this.o.db, chain, txnHash)!;
+        return readAndStoreLogs(this.o.db, this.o.client, chain, txnHash, options.signal);
       })().finally(() => this.logsInFlight.delete(key));
       this.logsInFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * Learns the service's conventions again now, with the watched wallets' chains in turn until
+   * one shows history (a bounded number: at most 5 tries), and reports what is known.
+   */
+  async checkService(signal?: AbortSignal): Promise<ConventionsReport> {
+    const tries = listWallets(this.o.db).flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain }))).slice(0, 5);
+    for (const t of tries) {
+      await ensureConventions(this.o.db, this.o.client, { ...t, nowMs: this.o.now?.() ?? Date.now(), force: true, ...(signal && { signal }) });
+      if (!learningState(this.o.db).relearn) break;
+    }
+    // Logs: probe a few cached transactions (at most three) until they tell what `total` counts
+    // and whether log_index restarts per page.
+    for (const t of recentTransactions(this.o.db, 3)) {
+      await probeLogs(this.o.db, this.o.client, t.chain, t.txnHash, signal);
+      const c = loadConventions(this.o.db);
+      if (c.logsTotal !== 'unknown' && c.logIndex !== 'unknown') break;
+    }
+    return conventionsReport(this.o.db);
   }
 
   cancel(jobId: string): boolean {

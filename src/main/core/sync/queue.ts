@@ -3,6 +3,7 @@ import { Emitter } from '../util/emitter.ts';
 import { serializeError } from '../util/errors.ts';
 import type { JobKind, JobState, JobInfo } from '../../../shared/model.ts';
 export type { JobKind, JobState, JobInfo };
+import type { Completeness } from '../../../shared/conventions.ts';
 
 
 
@@ -12,6 +13,8 @@ export const KEEP_FINISHED = 100;
 export interface JobContext {
   signal: AbortSignal;
   progress(update: { done?: number; total?: number | null; phase?: string }): void;
+  /** Says how complete the job's result is (shown with the finished job). */
+  judge(completeness: Completeness): void;
 }
 
 export interface Job<T> {
@@ -73,6 +76,9 @@ export class JobQueue extends Emitter<QueueEvents> {
           if (u.total !== undefined) info.total = u.total;
           if (u.phase !== undefined) info.phase = u.phase;
           this.emit('progress', { ...info });
+        },
+        judge: (c) => {
+          info.completeness = c;
         },
       };
       const running = run(ctx);

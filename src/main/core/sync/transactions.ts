@@ -1,8 +1,22 @@
 import type { ServiceClient } from '../api/client.ts';
-import { BadResponseError } from '../api/errors.ts';
+import type { LearnedConventions } from '../../../shared/conventions.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
+import { hasPositionActivity, listAnomalies, loadConventions, recordAnomaly, requestRelearn, resolveAnomalies, saveObservedPoints } from '../store/conventions.ts';
 import type { Database } from '../store/db.ts';
-import { completeUntil, dropRangesWithin, listRanges, saveRange, type SyncRange, upsertTransactions } from '../store/transactions.ts';
+import {
+  completeUntil,
+  deleteRange,
+  dropRangesWithin,
+  hasTransactions,
+  listRanges,
+  newestTransactionTime,
+  rangeReason,
+  saveRange,
+  type SyncRange,
+  upsertTransactions,
+} from '../store/transactions.ts';
+import { ensureConventions } from './conventions.ts';
+import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
 
 export interface TxnSyncOptions {
   db: Database;
@@ -13,7 +27,8 @@ export interface TxnSyncOptions {
   now: number;
   /** Where history starts for a first sync (Unix seconds). */
   historyStart: number;
-  pageSize: number;
+  /** Upper bound on the page size asked; default: the largest the service serves. */
+  pageSize?: number;
   /** Pages requested at once (the client's limiter still caps requests overall). */
   pagesInFlight: number;
   signal?: AbortSignal;
@@ -21,41 +36,97 @@ export interface TxnSyncOptions {
 }
 
 export interface TxnSyncResult {
+  chain: string;
   rowsRead: number;
   pagesRead: number;
-  /** Whether everything up to now is indexed by the service (no range left incomplete). */
+  /** Whether everything up to now is proved complete (no range left incomplete). */
   complete: boolean;
+  /** Why not, one line each (the service's completion ratio, an anomaly, a page that could not be read). */
+  reasons: string[];
   ranges: SyncRange[];
 }
 
 /**
  * Incremental, resumable transaction sync for one (wallet, chain):
+ * 0. the service's conventions are learned first if they never were (or an anomaly asked);
  * 1. ranges left in progress by an interruption resume at their next page;
  * 2. a new range runs from the end of complete history to now.
  * Each page is written with its range's bookkeeping in one transaction, so a crash loses
- * at most the pages in flight; pages are newest first, so rows the service adds meanwhile
- * shift later pages down (overlap, de-duplicated by key), never up (a gap).
- * A range read to its end with completion_ratio below 1 is split: the part up to the
- * newest row received is complete, the rest stays incomplete and is polled again.
+ * at most the pages in flight. A range is complete only on proof (an empty page, a page past
+ * the end repeating the last one, or a short page of a proven page size), and only when the
+ * service says it indexed all of it: a range read to its end with completion_ratio below 1
+ * is split, the part up to the newest row received complete, the rest polled again.
+ * Anomalies (rows outside the range asked, an empty history while positions show activity)
+ * leave the range incomplete, ask for the conventions to be learned again, and are retried
+ * once under what is re-learned.
  */
 export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult> {
   const totals = { rowsRead: 0, pagesRead: 0 };
-  for (const r of listRanges(o.db, o.wallet, o.chain)) {
-    if (r.state === 'in_progress') await readRange(o, r, totals);
-  }
-  const until = completeUntil(listRanges(o.db, o.wallet, o.chain));
-  const start = until === null ? o.historyStart : until + 1;
-  if (start <= o.now) {
-    const range: SyncRange = {
-      wallet: o.wallet, chain: o.chain, startTime: start, endTime: o.now, state: 'in_progress', nextPage: 1,
-      pageSize: o.pageSize, startBlock: null, endBlock: null, completionRatio: null, rowsRead: 0, updatedAt: new Date().toISOString(),
+  let conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, ...(o.signal && { signal: o.signal }) });
+  const runOnce = async (c: LearnedConventions) => {
+    const anomalies: string[] = [];
+    // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
+    const readToEnd = async (range: SyncRange) => {
+      let current: SyncRange | undefined = range;
+      for (let attempt = 0; current && attempt < 3; attempt++) {
+        if ((await readRange(o, c, current, totals, anomalies)) === 'done') return;
+        current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
+      }
     };
-    saveRange(o.db, range);
-    await readRange(o, range, totals);
+    for (const r of listRanges(o.db, o.wallet, o.chain)) {
+      if (r.state !== 'in_progress') continue;
+      // Page numbers of a range are only valid at its page size: one the service does not
+      // serve whole (learned since) is read again from its first page.
+      const size = pageSizeFor(c, o.pageSize);
+      if (r.pageSize > c.pageSizeCap || r.pageSize > c.pageSizeMax) await readToEnd({ ...r, nextPage: 1, pageSize: size });
+      else await readToEnd(r);
+    }
+    const until = completeUntil(listRanges(o.db, o.wallet, o.chain));
+    const start = until === null ? o.historyStart : until + 1;
+    if (start <= o.now) {
+      const range: SyncRange = {
+        wallet: o.wallet, chain: o.chain, startTime: start, endTime: o.now, state: 'in_progress', nextPage: 1,
+        pageSize: pageSizeFor(c, o.pageSize), startBlock: null, endBlock: null, completionRatio: null, rowsRead: 0, updatedAt: new Date().toISOString(), reason: null,
+      };
+      saveRange(o.db, range);
+      await readToEnd(range);
+    }
+    return anomalies;
+  };
+  // History read before (complete ranges) yet empty, while positions show activity: the
+  // reading may have changed or been wrong; learn again before reading on.
+  const emptyButActive = () =>
+    !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain) && listRanges(o.db, o.wallet, o.chain).some((r) => r.state === 'complete');
+  const alreadyOpen = () =>
+    listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+  // Learned again once per anomaly, not on every sync of a wallet that may truly have none.
+  if (emptyButActive() && !alreadyOpen()) {
+    recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
+    conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
+  }
+  const anomalies = await runOnce(conv);
+  if (anomalies.length) {
+    // Learn again now; if that changes the reading, read again under it (once).
+    const before = JSON.stringify(conv);
+    conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
+    if (JSON.stringify(conv) !== before && (await runOnce(conv)).length === 0) {
+      resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain });
+    }
+  } else {
+    const stillEmpty = !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain);
+    resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain, kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES });
   }
   const ranges = listRanges(o.db, o.wallet, o.chain);
-  return { ...totals, complete: ranges.every((r) => r.state === 'complete'), ranges };
+  // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
+  const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
+  const reasons = [...new Set([...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)), ...open.map((a) => a.detail)])];
+  return { chain: o.chain, ...totals, complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0, reasons, ranges };
 }
+
+const EMPTY_WITH_POSITIONS =
+  'the whole history came back empty although the wallet holds positions on this chain: the service may read the time range or pages another way';
+
+const RANGE_ANOMALIES = ['rows-outside-range', 'empty-history-with-positions', 'repeated-page'];
 
 interface PageResult {
   page: number;
@@ -65,14 +136,16 @@ interface PageResult {
   endBlock: number | null;
 }
 
-async function readRange(o: TxnSyncOptions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }): Promise<void> {
-  const range = { ...initial };
-  // Pages requested past the short one are aborted once the range is done.
+/** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
+async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }, anomalies: string[]): Promise<'done' | 'restart'> {
+  const range = { ...initial, reason: null };
+  const bounds = queryBounds(c, range.startTime, range.endTime);
+  // Pages requested past the last one are aborted once the range is done.
   const abandon = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, abandon.signal]) : abandon.signal;
   const fetchPage = async (page: number): Promise<PageResult> => {
     const res = await o.client.transactionsByWallet(
-      { wallet: o.wallet, chain: o.chain, startTime: range.startTime, endTime: range.endTime, page, pageSize: range.pageSize },
+      { wallet: o.wallet, chain: o.chain, ...bounds, page: pageParam(c, page), pageSize: range.pageSize },
       signal,
     );
     const head = res.data[0];
@@ -82,9 +155,13 @@ async function readRange(o: TxnSyncOptions, initial: SyncRange, totals: { rowsRe
   // A sliding window of pages in flight, committed strictly in page order.
   const inFlight = new Map<number, Promise<PageResult>>();
   let nextToRequest = range.nextPage ?? 1;
-  let previousFirst: string | undefined;
+  let previous: Transaction[] | null = null;
+  // The window opens at two pages (the first, and the one that may prove it the last) and
+  // doubles with every full page, so a short incremental read asks for two pages, not the
+  // whole window, while a long read reaches the full window after two pages.
+  let window = Math.min(2, o.pagesInFlight);
   const fill = () => {
-    while (inFlight.size < o.pagesInFlight) {
+    while (inFlight.size < window) {
       const p = fetchPage(nextToRequest);
       p.catch(() => undefined); // awaited below; silence pages abandoned after a failure
       inFlight.set(nextToRequest, p);
@@ -97,44 +174,85 @@ async function readRange(o: TxnSyncOptions, initial: SyncRange, totals: { rowsRe
       const page = range.nextPage!;
       const result = await inFlight.get(page)!;
       inFlight.delete(page);
-      const first = result.rows[0]?.txn_hash;
-      if (first !== undefined && first === previousFirst) {
-        throw new BadResponseError('(txn_by_wallet)', 'data[0].transaction_history', `page ${page} repeats page ${page - 1}: the service ignored paging`);
+      const verdict = judgePage(c, range.pageSize, result.rows, previous);
+      // A page shorter than asked followed by more rows: the service cuts pages to that size.
+      // Read the range again at that size: a service may number pages by the size asked, so
+      // pages read at a size it does not serve whole may have skipped rows.
+      if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind === 'more') {
+        noteObservedCap(o.db, previous.length);
+        saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
+        return 'restart';
       }
-      previousFirst = first;
-      const last = result.rows.length < range.pageSize;
+      previous = result.rows;
+      const outside = rowsOutside(result.rows, range.startTime, range.endTime);
       if (result.ratio !== null) range.completionRatio = Math.min(range.completionRatio ?? 1, result.ratio);
       if (page === 1 || range.startBlock === null) {
         range.startBlock = result.startBlock;
         range.endBlock = result.endBlock;
       }
-      range.rowsRead += result.rows.length;
+      const store = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
+      if (store) range.rowsRead += result.rows.length;
       range.updatedAt = new Date().toISOString();
+      let anomaly: string | null = null;
+      if (outside.length) {
+        anomaly = `the service returned ${outside.length} row(s) dated outside the range asked (e.g. ${outside[0]!.date}): it may not read start_time/end_time as learned`;
+        recordAnomaly(o.db, { kind: 'rows-outside-range', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      } else if (verdict.kind === 'stuck') {
+        anomaly = verdict.reason;
+        recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      }
+      const finished = verdict.kind !== 'more' || anomaly !== null;
+      let seenBefore = false;
+      if (anomaly === null && finished && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
+        anomaly = EMPTY_WITH_POSITIONS;
+        // Still unexplained since it was first seen (and learned again for): no new learning run.
+        seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+        recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      }
       o.db.transaction(() => {
-        upsertTransactions(o.db, o.wallet, o.chain, result.rows);
-        if (!last) {
+        if (store) upsertTransactions(o.db, o.wallet, o.chain, result.rows);
+        if (!finished) {
           range.nextPage = page + 1;
           saveRange(o.db, range);
         } else {
-          finishRange(o, range);
+          finishRange(o, range, anomaly);
         }
       }).immediate();
-      totals.rowsRead += result.rows.length;
+      if (anomaly && !seenBefore) {
+        anomalies.push(anomaly);
+        requestRelearn(o.db);
+      }
+      if (store) totals.rowsRead += result.rows.length;
       totals.pagesRead++;
+      window = Math.min(o.pagesInFlight, window * 2);
       o.onPage?.({ ...totals, range: { ...range } });
-      if (last) return;
+      if (finished) return 'done';
     }
   } finally {
-    // Pages fetched beyond the short one (or after a failure) are dropped unwritten.
+    // Pages fetched beyond the last one (or after a failure) are dropped unwritten.
     abandon.abort();
     inFlight.clear();
   }
 }
 
+function noteObservedCap(db: Database, n: number): void {
+  const c = loadConventions(db);
+  if (c.capProven && c.pageSizeCap === n) return;
+  saveObservedPoints(db, [
+    { key: 'pageSizeCap', value: n, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
+    { key: 'capProven', value: true, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
+  ]);
+}
+
 /** Closes a range read to its end, in the caller's transaction. */
-function finishRange(o: TxnSyncOptions, range: SyncRange): void {
-  o.db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(o.wallet, o.chain, range.startTime, range.endTime);
+function finishRange(o: TxnSyncOptions, range: SyncRange, anomaly: string | null): void {
+  deleteRange(o.db, o.wallet, o.chain, range.startTime, range.endTime);
   const base = { ...range, nextPage: null };
+  if (anomaly) {
+    // Not proved: kept incomplete, so the next sync reads it again.
+    saveRange(o.db, { ...base, state: 'incomplete', reason: anomaly });
+    return;
+  }
   if (range.completionRatio === null || range.completionRatio >= 1) {
     const done: SyncRange = { ...base, state: 'complete' };
     saveRange(o.db, done);
@@ -142,11 +260,9 @@ function finishRange(o: TxnSyncOptions, range: SyncRange): void {
     return;
   }
   // Indexed up to at most the newest row received, and at most what the ratio claims.
-  const newest = o.db
-    .prepare('SELECT max(time) AS t FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
-    .get(o.wallet, o.chain, range.startTime * 1000, range.endTime * 1000 + 999) as { t: number | null };
+  const newest = newestTransactionTime(o.db, o.wallet, o.chain, range.startTime, range.endTime);
   const byRatio = range.startTime + Math.floor(range.completionRatio * (range.endTime - range.startTime));
-  const boundary = newest.t === null ? range.startTime : Math.min(Math.floor(newest.t / 1000), byRatio);
+  const boundary = newest === null ? range.startTime : Math.min(newest, byRatio);
   if (boundary > range.startTime) {
     const done: SyncRange = { ...base, endTime: boundary - 1, state: 'complete', completionRatio: 1 };
     saveRange(o.db, done);

@@ -21,6 +21,13 @@ export function freshness(status: WalletStatus | undefined, offline: boolean, no
   if (!status || !last) return { level: 'never', text: words.sync.never, short: words.sync.never };
   if (offline) return { level: 'offline', text: `${words.sync.offline} ${when}`, short: `${words.sync.offline} ${when}` };
   const hours = (now - Date.parse(last)) / 3_600_000;
-  const incomplete = status.incomplete ? ` · ${words.sync.indexing}` : '';
+  // The first reason the service's data is not complete (why, and what to do), else the usual case.
+  const incomplete = status.incomplete ? ` · ${status.incompleteReasons?.[0] ? `incomplete: ${shortReason(status.incompleteReasons[0])}` : words.sync.indexing}` : '';
   return { level: hours < 24 && !status.incomplete ? 'fresh' : 'stale', text: `${words.sync.synced} ${when}${incomplete}`, short: `${words.sync.synced} ${when}` };
+}
+
+/** A reason the data is incomplete, short enough for a badge (the full text goes in a tooltip). */
+export function shortReason(reason: string | undefined, max = 70): string {
+  const why = reason?.split(' (')[0]?.split(': recent')[0] ?? 'recent transactions still indexing';
+  return why.length > max ? `${why.slice(0, max - 1)}…` : why;
 }

@@ -82,7 +82,7 @@ class AppState {
         };
       }
       if (info.state === 'done' && info.kind !== 'export') this.offline = false;
-      if (info.state === 'done' && info.output) this.delivered(info.output);
+      if (info.state === 'done' && info.output) this.delivered(info.output, info.completeness);
     });
     const offChanged = on('data.changed', (change) => {
       this.revision++;
@@ -96,7 +96,9 @@ class AppState {
   }
 
   /** A finished export: downloaded by the browser (web shell), or saved where the user chose. */
-  private delivered(output: NonNullable<JobInfo['output']>): void {
+  private delivered(output: NonNullable<JobInfo['output']>, completeness?: JobInfo['completeness']): void {
+    // An export of transactions not proved complete says so beside where it went.
+    const note = completeness && completeness.state !== 'complete' ? ` Its transactions are incomplete: ${completeness.reasons[0] ?? 'not proved complete'}. ${completeness.action ?? ''}`.trimEnd() : '';
     if (output.downloadId) {
       const a = document.createElement('a');
       a.href = `/api/download/${encodeURIComponent(output.downloadId)}`;
@@ -104,9 +106,9 @@ class AppState {
       document.body.append(a);
       a.click();
       a.remove();
-      this.notice = { kind: 'info', message: `Downloaded ${output.fileName}.` };
+      this.notice = { kind: 'info', message: `Downloaded ${output.fileName}.${note}` };
     } else if (output.path) {
-      this.notice = { kind: 'info', message: `Saved ${output.path}.` };
+      this.notice = { kind: 'info', message: `Saved ${output.path}.${note}` };
     }
   }
 

@@ -1,12 +1,9 @@
 import type { Database } from 'better-sqlite3';
 import { updateToSchemaVersion1 } from './001-initial.ts';
+import { updateToSchemaVersion2 } from './002-service-conventions.ts';
 import { updateToSchemaVersion6 } from './006-treasury.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
-export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
-  updateToSchemaVersion1,
-  // 006 (issue 17's number): the slots between are other branches' migrations, put in order at merge.
-  updateToSchemaVersion6,
-];
+export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [updateToSchemaVersion1, updateToSchemaVersion2, updateToSchemaVersion6];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import type { Database } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
+import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
@@ -168,12 +169,13 @@ export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };
 }
 
-function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean } {
+function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
   const row = db
     .prepare(
       `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
        WHERE (@wallet IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet = @wallet`,
     )
     .get({ wallet: wallet?.toLowerCase() ?? null }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
-  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0 };
+  const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? incompleteReasons(db, wallet) : [];
+  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: reasons };
 }

@@ -1,0 +1,103 @@
+import type { ServiceClient } from '../api/client.ts';
+import { allLogs, judgeLogs, type LogsRead, type LogsVerdict } from '../api/paging.ts';
+import type { LearnedConventions } from '../../../shared/conventions.ts';
+import { loadConventions, recordAnomaly, saveObservedPoints, type LearnedPoint } from '../store/conventions.ts';
+import type { Database } from '../store/db.ts';
+import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
+
+/**
+ * Reads every log of a transaction with what was learned of the logs endpoint, judges the
+ * read against the service's `total`, learns from it (meaning of `total`, `log_index`, the
+ * page cap), and stores it with whether it is whole. A read that cannot be proved whole is
+ * stored anyway (it is what the service gave) but flagged, with an anomaly.
+ */
+export async function readAndStoreLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
+  const readWith = async (c: LearnedConventions) => {
+    const read = await allLogs(client, { txnHash, chain }, signal, {
+      pageBase: c.pageBase,
+      logsTotal: c.logsTotal,
+      logsPageCap: Math.min(c.logsPageCap ?? c.pageSizeMax, c.pageSizeMax),
+    });
+    return { read, verdict: judgeLogs(read, c.logsTotal) };
+  };
+  let c = loadConventions(db);
+  let { read, verdict } = await readWith(c);
+  if (!verdict.complete && c.logsTotal !== 'unknown') {
+    // What `total` was learned to count does not fit this read: forget it and read again to
+    // the empty page, which judges the read without it (and may learn it anew).
+    saveObservedPoints(db, [
+      {
+        key: 'logsTotal',
+        value: 'unknown',
+        status: 'unknown',
+        evidence: `a read of ${read.logs.length} logs fitted neither reading of total ${read.total}; learning again`,
+      },
+    ]);
+    c = loadConventions(db);
+    ({ read, verdict } = await readWith(c));
+  }
+  learnFromLogs(db, read, verdict, c);
+  const set: LogSet = {
+    chain,
+    txnHash,
+    total: read.total,
+    header: read.header,
+    logs: read.logs,
+    requestId: read.requestId,
+    fetchedAt: new Date().toISOString(),
+    complete: verdict.complete,
+    note: verdict.note,
+  };
+  saveLogSet(db, set);
+  // Every log read must be stored: a count that differs means rows overwrote each other.
+  const stored = countStoredLogs(db, chain, txnHash);
+  let note = verdict.note;
+  if (stored !== read.logs.length) note = `${read.logs.length} logs read but ${stored} stored`;
+  if (note) {
+    recordAnomaly(db, { kind: 'logs-count-mismatch', wallet: null, chain, detail: `${txnHash.toLowerCase()}: ${note}` });
+    if (note !== verdict.note) saveLogSet(db, { ...set, complete: false, note });
+  }
+  return getLogSet(db, chain, txnHash)!;
+}
+
+function learnFromLogs(db: Database, read: LogsRead, verdict: LogsVerdict, c: LearnedConventions): void {
+  const points: LearnedPoint[] = [];
+  const { logsTotal, logIndex, logsPageCap } = verdict.learned;
+  if (logsTotal && c.logsTotal === 'unknown')
+    points.push({
+      key: 'logsTotal',
+      value: logsTotal,
+      status: 'learned',
+      evidence: `a read of ${read.logs.length} logs in ${read.pages} page(s) of ${read.pageSize} had total ${read.total}`,
+    });
+  if (logIndex && c.logIndex !== logIndex)
+    points.push({
+      key: 'logIndex',
+      value: logIndex,
+      status: 'learned',
+      evidence: logIndex === 'per-page' ? 'log_index repeated across pages of one transaction' : 'log_index distinct across pages of one transaction',
+    });
+  if (logsPageCap && c.logsPageCap !== logsPageCap)
+    points.push({
+      key: 'logsPageCap',
+      value: logsPageCap,
+      status: 'learned',
+      evidence: `asked ${read.pageSize} logs a page, got ${logsPageCap} with more on the next page`,
+    });
+  if (points.length) saveObservedPoints(db, points);
+}
+
+/**
+ * The service check's logs probe: one transaction's logs in pages of two (at most six pages),
+ * which tells a `total` of logs from one of pages and shows whether `log_index` restarts per
+ * page. Nothing is stored but what it teaches; a read not finished within six pages teaches nothing.
+ */
+export async function probeLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<boolean> {
+  const c = loadConventions(db);
+  const read = await allLogs(client, { txnHash, chain, pageSize: 2 }, signal, { pageBase: c.pageBase, maxPages: 6 });
+  if (!read.ended) return false;
+  const verdict = judgeLogs(read, 'unknown');
+  // A probe at two a page says nothing about the logs page cap.
+  learnFromLogs(db, read, { ...verdict, learned: { ...verdict.learned, logsPageCap: undefined } }, { ...c, logsTotal: 'unknown' });
+  return verdict.learned.logsTotal !== undefined;
+}

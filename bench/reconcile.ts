@@ -49,6 +49,7 @@ function cache(): Database {
         completionRatio: 1,
         rowsRead: PER_WALLET / 2,
         updatedAt: new Date().toISOString(),
+        reason: null,
       });
       for (const date of [FROM, TO]) {
         const day = Date.parse(`${date}T00:00:00Z`) / 86_400_000;

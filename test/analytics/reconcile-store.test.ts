@@ -186,6 +186,7 @@ describe('reconciliation: properties (fast-check)', () => {
             completionRatio: 1,
             rowsRead: 0,
             updatedAt: '',
+            reason: null,
           }));
           let expected = true;
           for (let t = start; t <= start + len; t++) if (!ranges.some((r) => r.state === 'complete' && r.startTime <= t && t <= r.endTime)) expected = false;

@@ -86,5 +86,6 @@ export function markSynced(db: Database, wallet: string, chain: string, startSec
     completionRatio: state === 'complete' ? 1 : 0.5,
     rowsRead: 0,
     updatedAt: '2026-01-01T00:00:00.000Z',
+    reason: null,
   });
 }

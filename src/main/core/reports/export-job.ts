@@ -14,7 +14,6 @@ import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
-import { listWallets } from '../store/wallets.ts';
 
 /**
  * Exports started from the app: a job on the sync queue (progress, cancel), writing where

@@ -5,6 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 
 register();
-const cli = pathToFileURL(join(import.meta.dirname, '../src/main/cli/index.ts')).href;
+const cli = pathToFileURL(join(import.meta.dirname, '../src/main/folioscope.ts')).href;
 process.argv[1] = new URL(cli).pathname;
 await import(cli);

@@ -11,6 +11,7 @@ const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 export function layerOf(file) {
   const rel = relative(ROOT, file).split(sep).join('/');
   if (rel === 'src/main/index.ts' || rel.startsWith('src/main/electron/')) return 'electron-shell';
+  if (rel === 'src/main/folioscope.ts') return 'launcher';
   if (rel.startsWith('src/main/web/')) return 'web-shell';
   if (rel.startsWith('src/main/cli/')) return 'cli-shell';
   if (rel.startsWith('src/main/core/')) return 'core';
@@ -31,6 +32,8 @@ const SHELLS = ['electron-shell', 'web-shell', 'cli-shell', 'preload'];
  */
 const FORBIDDEN = {
   core: { layers: [...SHELLS, 'renderer'], electron: true },
+  // The `folioscope` program: puts the CLI and the web shell's `serve` together.
+  launcher: { layers: ['electron-shell', 'preload', 'renderer'], electron: true },
   'shell-policy': { layers: [...SHELLS, 'renderer', 'core'], electron: true },
   'electron-shell': { layers: ['web-shell', 'cli-shell', 'renderer'] },
   'web-shell': { layers: ['electron-shell', 'cli-shell', 'preload', 'renderer'], electron: true },

@@ -51,6 +51,8 @@ describe('the import walls', () => {
     expect(violations('src/renderer/src/lib/x.ts', "import { contract } from '../../../shared/contract.ts';\nimport { z } from 'zod';")).toEqual([]);
     expect(violations('src/main/core/app.ts', "import { startSimulator } from '../../sim/server.ts';\nimport { join } from 'node:path';")).toEqual([]);
     expect(violations('src/main/index.ts', "import { app } from 'electron';")).toEqual([]);
+    expect(violations('src/main/folioscope.ts', "import { runProgram } from './cli/index.ts';\nimport { serveCommand } from './web/serve-command.ts';")).toEqual([]);
+    expect(violations('src/main/folioscope.ts', "import { createWindow } from './electron/window.ts';")).toHaveLength(1);
   });
 
   it('is switched on as an error for the whole source tree by the project config', async () => {

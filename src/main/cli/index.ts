@@ -9,14 +9,15 @@ import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
 import { Secrets } from '../core/secrets/secrets.ts';
 import { systemKeychain } from '../core/secrets/keychain.ts';
-import { startWebShell } from '../web/server.ts';
 import { progressPrinter } from './progress.ts';
 import { CSV_REPORTS, type CsvReport, exportCsv } from '../core/reports/csv-reports.ts';
 import { writeAtomically } from '../core/reports/files.ts';
 import { exportPdf } from '../core/reports/pdf.ts';
 import { exportCompleteness } from '../core/reports/export-job.ts';
 import { resolve as resolvePath } from 'node:path';
-import type { JobInfo, Reconciliation } from '../../shared/model.ts';
+import type { JobInfo } from '../../shared/model.ts';
+import type { InputOf, OutputOf } from '../../shared/contract.ts';
+import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
 
@@ -91,11 +92,15 @@ function argumentProblem(err: Error & { code?: string }, args: string[]): string
   }
 }
 
-interface Globals {
+export interface Globals {
   dataDir: string;
   baseUrl: string | undefined;
   readOnly: boolean;
+  version: string;
 }
+
+/** A command of the program: the CLI's own, or one another shell hands it (see src/main/folioscope.ts). */
+export type Command = (g: Globals, args: string[]) => Promise<void>;
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
   let parsed;
@@ -120,11 +125,9 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>): Promise<
   }
 }
 
-/** Runs an operation, turning an error envelope into an exception with its message. */
-async function call(core: Core, op: string, input?: unknown): Promise<any> {
-  const res = await core.dispatch(op, input);
-  if (!res.ok) throw new Error(res.error.message);
-  return res.result;
+/** Runs an operation through the contract (validated as from any shell); a failure is thrown with its message. */
+function call<K extends OperationName>(core: Core, op: K, input: InputOf<K>): Promise<OutputOf<K>> {
+  return core.request(op, input);
 }
 
 async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
@@ -150,7 +153,7 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
   return finished;
 }
 
-const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = {
+const commands: Record<string, Command> = {
   export: (g, args) => exportCommand(g, args),
 
   async cache(g, args) {
@@ -170,22 +173,6 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
   reconcile: (g, args) => reconcileCommand(g, args),
   async sim(_g, args) {
     await runSimCli(args);
-  },
-
-  async serve(g, args) {
-    const usage = 'Usage: folioscope serve [--port N]\n  Serves the app on 127.0.0.1; open the printed URL (it carries the access token).';
-    const p = parse(args, { port: { type: 'string' } }, usage);
-    if (!p) return;
-    const port = p.values.port === undefined ? 0 : Number(p.values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
-    const core = await createCore({ dataDir: g.dataDir, shell: 'web', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }), ...(g.readOnly && { readOnlyCache: true }) });
-    const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
-    const info = await call(core, 'app.info');
-    console.log(shell.url);
-    console.error(`Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`);
-    const stop = () => void shell.close().then(() => core.close()).then(() => process.exit(0));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
   },
 
   async key(g, args) {
@@ -242,7 +229,7 @@ const commands: Record<string, (g: Globals, args: string[]) => Promise<void>> = 
         const unknown = chains.filter((c) => !known.includes(c));
         if (unknown.length) console.error(`folioscope: warning: ${unknown.map((c) => `"${forTerminal(c)}"`).join(', ')} ${unknown.length === 1 ? 'is not a chain' : 'are not chains'} this app knows (${known.join(', ')}); a sync of ${unknown.length === 1 ? 'it' : 'them'} fails if the service does not know ${unknown.length === 1 ? 'it' : 'them'} either. To change the chains: folioscope wallet remove ${w.address}, then add it again.`);
       } else if (sub === 'list') {
-        const wallets = await call(core, 'wallets.list');
+        const wallets = await call(core, 'wallets.list', undefined);
         // JSON escapes C0 controls itself; C1 and direction controls are escaped too (still valid JSON).
         if (p.values.json) console.log(JSON.stringify(wallets, null, 2).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
         else if (!wallets.length) console.log('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
@@ -280,14 +267,14 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
     if (v.every && !['day', 'week', 'month'].includes(v.every)) throw new UsageError('--every is day, week or month');
     checkDateOptions(v, usage);
     await withCore(g, async (core) => {
-      const wallets: Array<{ address: string }> = v.wallet ? [{ address: v.wallet }] : await call(core, 'wallets.list');
+      const wallets: Array<{ address: string }> = v.wallet ? [{ address: v.wallet }] : await call(core, 'wallets.list', undefined);
       if (!wallets.length) throw new Error('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
       const jobs: JobInfo[] = [];
       for (const w of wallets) {
         if (!v['no-positions']) {
           jobs.push(
-            v.from
-              ? await call(core, 'sync.backfill', { wallet: w.address, from: v.from, to: v.to, every: v.every ?? 'day' })
+            v.from && v.to
+              ? await call(core, 'sync.backfill', { wallet: w.address, from: v.from, to: v.to, every: (v.every ?? 'day') as 'day' | 'week' | 'month' })
               : await call(core, 'sync.positions', { wallet: w.address, ...(v.date && { date: v.date }) }),
           );
         }
@@ -326,7 +313,8 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
   if (p.positionals.length) throw new UsageError(`Unexpected argument "${forTerminal(p.positionals[0]!.slice(0, 40))}".\n\n${usage}`);
   checkDateOptions(v, usage);
   await withCore(g, async (core) => {
-    const r = (await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), from: v.from, to: v.to })) as Reconciliation;
+    const { from, to } = v as { from: string; to: string };
+    const r = await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), from, to });
     if (v.json) {
       console.log(JSON.stringify(r.rows, null, 2));
     } else {
@@ -386,8 +374,9 @@ Reports are built from the local cache only. --date defaults to the newest cache
   });
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined, readOnly: false };
+/** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). */
+export async function main(argv: string[], extra: Record<string, Command> = {}): Promise<number> {
+  const globals: Globals = { dataDir: defaultDataDir(), baseUrl: undefined, readOnly: false, version: VERSION };
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -410,14 +399,15 @@ export async function main(argv: string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  const run = commands[command];
+  const run = Object.hasOwn(extra, command) ? extra[command] : Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!run) throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
   await run(globals, args);
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
+/** Runs the program: one line on failure, exit 2 for a usage error, 3 for "finished but incomplete". */
+export function runProgram(argv: string[], extra: Record<string, Command> = {}): void {
+  main(argv, extra).then(
     (code) => {
       if (code !== 0) process.exitCode = code;
     },
@@ -429,7 +419,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       // One line for a failure; usage errors print their usage below it.
       // Each line neutralised: an error can quote the service or a label.
       console.error(`folioscope: ${message.split('\n').map(forTerminal).join('\n')}`);
-      process.exitCode = err instanceof UsageError ? 2 : err instanceof IncompleteError ? EXIT_INCOMPLETE : 1;
+      const usage = err instanceof UsageError || (err as { usage?: unknown }).usage === true;
+      process.exitCode = usage ? 2 : err instanceof IncompleteError ? EXIT_INCOMPLETE : 1;
     },
   );
 }

@@ -1,4 +1,4 @@
-import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type OutputOf, type ParsedInputOf, type PositionsResult, type TimelineFacets, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
+import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type PositionsResult, type TimelineFacets, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { SimulatorOptions } from '../../sim/server.ts';
@@ -54,6 +54,8 @@ export interface Core {
   /** Finished web exports by download id (served once by the web shell). */
   downloads: Downloads;
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
+  /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
+  request<K extends OperationName>(op: K, input: InputOf<K>): Promise<OutputOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
   profile(): Profile;
   close(): Promise<void>;
@@ -256,9 +258,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     return (handlers[op] as (i: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K>)(input);
   }
 
-  return {
-    downloads,
-    async dispatch(op, input) {
+  async function dispatch(op: string, input: unknown): Promise<Envelope<unknown>> {
       if (!Object.hasOwn(CONTRACT, op)) return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
       const name = op as OperationName;
       if (profile.readOnly && WRITES.has(name)) {
@@ -275,6 +275,16 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } catch (err) {
         return { ok: false, error: serializeError(err) };
       }
+  }
+
+  return {
+    downloads,
+    dispatch,
+    async request(op, input) {
+      const res = await dispatch(op, input);
+      if (!res.ok) throw new Error(res.error.message);
+      // The handler of `op` produced it, typed by the contract.
+      return res.result as OutputOf<typeof op>;
     },
     call,
     on: (event, listener) => events.on(event, listener),

@@ -1,0 +1,54 @@
+/**
+ * `folioscope serve`: the web shell as a command. It lives with the web shell, not the CLI
+ * (a shell imports no other shell); the `folioscope` program (src/main/folioscope.ts) hands
+ * the CLI this command to run.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCore } from '../core/app.ts';
+import { startWebShell } from './server.ts';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+export const SERVE_USAGE = 'Usage: folioscope serve [--port N]\n  Serves the app on 127.0.0.1; open the printed URL (it carries the access token).';
+
+export interface ServeGlobals {
+  dataDir: string;
+  baseUrl: string | undefined;
+  readOnly: boolean;
+  version: string;
+}
+
+/** A mistake in the command line: the program prints it with the usage and exits 2. */
+function usageError(message: string): Error {
+  return Object.assign(new Error(`${message}\n\n${SERVE_USAGE}`), { usage: true });
+}
+
+export async function serveCommand(g: ServeGlobals, args: string[]): Promise<void> {
+  let values: { port?: string | undefined; help?: boolean | undefined };
+  try {
+    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+  if (values.help) {
+    console.log(SERVE_USAGE);
+    return;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number');
+  const core = await createCore({
+    dataDir: g.dataDir,
+    shell: 'web',
+    version: g.version,
+    ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
+    ...(g.readOnly && { readOnlyCache: true }),
+  });
+  const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
+  const info = await core.request('app.info', undefined);
+  console.log(shell.url);
+  console.error(`Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`);
+  const stop = () => void shell.close().then(() => core.close()).then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

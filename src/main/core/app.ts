@@ -18,6 +18,7 @@ import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
+import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
@@ -320,16 +321,15 @@ function usableBaseUrl(configured: string | null | undefined, explicit: boolean)
 function walletStatuses(p: Profile): WalletStatus[] {
   const jobs = p.engine.jobs();
   return listWallets(p.db).map((w) => {
-    const snap = p.db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(w.address) as { fetched: string | null; latest: string | null };
-    const ranges = p.db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(w.address) as { synced: string | null; open: number | null };
+    const cache = walletCacheSummary(p.db, w.address);
     const last = jobs.filter((j) => j.wallet === w.address && j.finishedAt).at(-1);
     const anomalies = listAnomalies(p.db, { wallet: w.address, openOnly: true });
     return {
       address: w.address,
-      positionsFetchedAt: snap.fetched,
-      transactionsSyncedAt: ranges.synced,
-      latestDate: snap.latest,
-      incomplete: (ranges.open ?? 0) > 0 || anomalies.length > 0,
+      positionsFetchedAt: cache.positionsFetchedAt,
+      transactionsSyncedAt: cache.transactionsSyncedAt,
+      latestDate: cache.latestDate,
+      incomplete: cache.openRanges > 0 || anomalies.length > 0,
       incompleteReasons: [...incompleteReasons(p.db, w.address), ...anomalies.map((a) => `${a.chain ?? 'service'}: ${a.detail}`)],
       lastError: last?.state === 'failed' ? last.error : null,
     };
@@ -337,12 +337,7 @@ function walletStatuses(p: Profile): WalletStatus[] {
 }
 
 function facets(p: Profile, address?: string): TimelineFacets {
-  const scope = address ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
-  const params = { w: address?.toLowerCase() ?? null };
-  const distinct = (column: string) =>
-    (p.db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>).map((r) => r.v);
-  const tokens = (p.db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
   // Chains are the watched wallets' own: no scan needed.
   const chains = [...new Set(listWallets(p.db).filter((w) => !address || w.address === address.toLowerCase()).flatMap((w) => w.chains))].sort();
-  return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), chains, tokens };
+  return { ...timelineFacetValues(p.db, address), chains };
 }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { readAppConfig, databaseFileFor } from './profile.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
-import { openDatabase, schemaVersion } from './store/db.ts';
+import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
 
 /**
  * What `Folioscope --self-check` reports (one JSON line), for a packaged app on a new machine
@@ -66,7 +66,7 @@ export async function selfCheck(o: { dataDir: string; version: string; keychain?
   try {
     const db = openDatabase(file);
     try {
-      sqlite = (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
+      sqlite = sqliteVersion(db);
       cache = { ok: true, file, schema: schemaVersion(db) };
     } finally {
       db.close();

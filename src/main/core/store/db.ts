@@ -97,6 +97,11 @@ export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** The SQLite library's own version, as linked into better-sqlite3. */
+export function sqliteVersion(db: Database): string {
+  return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+}
+
 /**
  * Opens (creating if needed) the cache and brings its schema up to date: all pending
  * migrations in one transaction, so a failed migration leaves the previous version.

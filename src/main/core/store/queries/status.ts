@@ -1,0 +1,30 @@
+/**
+ * Small read models for the sidebar and the timeline's filters: how fresh a wallet's cache is,
+ * and which values the timeline's filters can choose from.
+ */
+import type { Database } from '../db.ts';
+
+export interface WalletCacheSummary {
+  /** Newest fetch of any of its position snapshots, and the newest as-of date among them. */
+  positionsFetchedAt: string | null;
+  latestDate: string | null;
+  /** Newest update of any of its transaction ranges, and how many are not complete. */
+  transactionsSyncedAt: string | null;
+  openRanges: number;
+}
+
+export function walletCacheSummary(db: Database, wallet: string): WalletCacheSummary {
+  const snap = db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(wallet) as { fetched: string | null; latest: string | null };
+  const ranges = db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(wallet) as { synced: string | null; open: number | null };
+  return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: ranges.open ?? 0 };
+}
+
+/** Distinct action types, protocols and token symbols of one wallet's transactions, or every watched wallet's. */
+export function timelineFacetValues(db: Database, wallet?: string): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
+  const scope = wallet ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
+  const params = { w: wallet?.toLowerCase() ?? null };
+  const distinct = (column: 'action_type' | 'protocol_id') =>
+    (db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>).map((r) => r.v);
+  const tokens = (db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
+  return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), tokens };
+}

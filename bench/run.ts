@@ -10,6 +10,7 @@ import { timelineUiBench } from './timeline-ui.ts';
 import { csvBench, pdfBench } from './reports.ts';
 import { webBench } from './web.ts';
 import { reconcileBench } from './reconcile.ts';
+import { whaleBench } from './whale.ts';
 
 const benches: Record<string, () => Promise<void>> = {
   ingest: () => ingestBench(),
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   pdf: () => pdfBench(),
   web: () => webBench(),
   reconcile: () => reconcileBench(),
+  whale: () => whaleBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     await syncBench(100);

@@ -77,7 +77,7 @@ export async function syncBench(latencyMs = 25, concurrency = 4): Promise<void> 
   sim.close();
 }
 
-async function startSimProcess(args: string[]): Promise<{ url: string; close: () => void }> {
+export async function startSimProcess(args: string[]): Promise<{ url: string; close: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/sim/cli.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));

@@ -1,0 +1,97 @@
+import { createServiceClient } from '../src/main/core/api/client.ts';
+import type { Database } from '../src/main/core/store/db.ts';
+import { addWallet } from '../src/main/core/store/wallets.ts';
+import { SyncEngine } from '../src/main/core/sync/engine.ts';
+import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
+import { transactionRecord } from '../src/main/core/store/transactions.ts';
+import { CHAINS } from '../src/sim/chains.ts';
+import { historyOf, transactionAt } from '../src/sim/transactions.ts';
+import { bareInserter, freshDatabase } from './ingest.ts';
+import { fmt, report } from './lib.ts';
+import { startSimProcess } from './sync.ts';
+
+export const WHALE = '0x77a1e0000000000000000000000000000000a1e5';
+/** The service's largest page (the simulator's, as the spec's reference service caps it). */
+export const LARGEST_PAGE = 1000;
+
+/** A whale sync: rows, wall time, requests, peak RSS of this (the syncing) process. */
+export interface WhaleRun {
+  rows: number;
+  ms: number;
+  requests: number;
+  peakRssMiB: number;
+}
+
+/** Starts the simulator (its own process, as a remote service) with one whale's history. */
+export function whaleSimulator(rows: number, latencyMs: number) {
+  return startSimProcess(['--access-key', 'bench', '--txns-per-wallet', String(rows), '--latency-ms', String(latencyMs)]);
+}
+
+export async function syncWhale(db: Database, url: string, concurrency: number, onProgress?: () => void): Promise<WhaleRun> {
+  addWallet(db, { address: WHALE, chains: ['eth'] });
+  let requests = 0;
+  const client = createServiceClient({
+    baseUrl: url,
+    accessKey: 'bench',
+    concurrency,
+    fetch: (input, init) => {
+      requests++;
+      return fetch(input, init);
+    },
+  });
+  const engine = new SyncEngine({ db, client, now: () => Date.UTC(2026, 10, 1), transactionPageSize: LARGEST_PAGE });
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+  const off = onProgress ? engine.onProgress(onProgress) : () => undefined;
+  const t = performance.now();
+  const [result] = await engine.syncTransactions(WHALE).result;
+  const ms = performance.now() - t;
+  off();
+  clearInterval(sampler);
+  return { rows: result!.rowsRead, ms, requests, peakRssMiB: Math.max(peak, process.memoryUsage().rss) / 2 ** 20 };
+}
+
+/** Bare index-free INSERT rate of `rows` of the whale's own rows, on the same disk. */
+function bareRate(rows: number): number {
+  const h = historyOf({ seed: 1, txnsPerWallet: rows, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, WHALE, CHAINS[0]!);
+  const parsed: Transaction[] = [];
+  for (let i = 0; i < rows; i++) parsed.push(transactionSchema.parse(JSON.parse(JSON.stringify(transactionAt(h, rows - 1 - i)))));
+  const records = parsed.map((t) => transactionRecord(WHALE, 'eth', t));
+  const db = freshDatabase('whale-bare.sqlite');
+  const insert = bareInserter(db);
+  const t = performance.now();
+  for (let i = 0; i < records.length; i += 10_000) insert(records.slice(i, i + 10_000));
+  const ms = performance.now() - t;
+  db.close();
+  return rows / (ms / 1000);
+}
+
+/**
+ * Whale: 200,000 transactions from an empty cache at 30 ms latency, beside
+ * max(the network ideal at the service's largest page and the configured concurrency,
+ * the ingest target = the rows at 35 % of a bare INSERT measured in this run).
+ * Target: ≤ 1.5 × that.
+ */
+export async function whaleBench(rows = 200_000, latencyMs = 30, concurrency = 4): Promise<void> {
+  const sim = await whaleSimulator(rows, latencyMs);
+  try {
+    const db = freshDatabase('whale.sqlite');
+    const run = await syncWhale(db, sim.url, concurrency);
+    db.close();
+    const bare = bareRate(rows);
+    // Full pages, then the short (here empty) one that ends the read.
+    const pages = Math.floor(rows / LARGEST_PAGE) + 1;
+    const networkIdeal = Math.ceil(pages / concurrency) * latencyMs;
+    const ingestTarget = (1000 * rows) / (0.35 * bare);
+    const ideal = Math.max(networkIdeal, ingestTarget);
+    report(`Whale: ${rows.toLocaleString('en-US')} transactions from empty, ${latencyMs} ms latency, concurrency ${concurrency}, pages of ${LARGEST_PAGE}`, [
+      ['sync wall time', `${fmt(run.ms, 0)} ms for ${run.rows.toLocaleString('en-US')} rows in ${run.requests} requests (${fmt(run.rows / (run.ms / 1000), 0)} rows/s)`],
+      ['network ideal', `${fmt(networkIdeal, 0)} ms (ceil(${pages} pages / ${concurrency}) × ${latencyMs} ms)`],
+      ['ingest target', `${fmt(ingestTarget, 0)} ms (35 % of a bare INSERT at ${fmt(bare, 0)} rows/s, same run)`],
+      ['sync / max(network, ingest)', `${fmt(run.ms / ideal)} × (target ≤ 1.5)`],
+      ['peak RSS of the syncing process', `${fmt(run.peakRssMiB, 0)} MiB (target < 500 MB)`],
+    ]);
+  } finally {
+    sim.close();
+  }
+}

@@ -1,15 +1,19 @@
 import type { Database } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/store/transactions.ts';
+import { WriteBatch } from '../src/main/core/store/write-batch.ts';
 import type { Transaction } from '../src/shared/service/schemas.ts';
 
-/** The store's write path as sync uses it: one transaction per page. */
+/** The store's write path as sync uses it: each page written whole in a batch of pages. */
 export function storeWriter(db: Database, wallet: string, chain: string) {
+  const batch = new WriteBatch(db);
   return {
-    batchRows: 1000,
-    describe: 'upsertTransactions, one transaction per 1,000-row page',
+    batchRows: 50_000,
+    describe: 'upsertTransactions per page in a WriteBatch of 50,000 rows',
     page(rows: readonly Transaction[]): void {
-      db.transaction(() => upsertTransactions(db, wallet, chain, rows)).immediate();
+      batch.write(rows.length, () => upsertTransactions(db, wallet, chain, rows));
     },
-    flush(): void {},
+    flush(): void {
+      batch.commit();
+    },
   };
 }

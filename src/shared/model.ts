@@ -193,6 +193,17 @@ export interface JobInfo {
   error: SerializedError | null;
   /** How complete what the job fetched is (set when it finishes; absent: not judged). */
   completeness?: Completeness | null;
+  /** Transaction syncs: rows and pages read so far (rows also in `done`). */
+  rows?: number;
+  pages?: number;
+  /** Rows (or units) per second over the job so far; null until there is enough to tell. */
+  rate?: number | null;
+  /**
+   * Seconds left, estimated from how much of the requested time range the pages have covered
+   * (pages come newest first); null while the service has not given enough to estimate (a
+   * history from the epoch has no meaningful share covered, so it shows rows and rate only).
+   */
+  etaSeconds?: number | null;
   /** An export's file, once written: where it is (desktop) or how to download it (web). */
   output?: { fileName: string; path: string | null; downloadId: string | null } | null;
   queuedAt: string;

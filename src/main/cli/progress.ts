@@ -1,4 +1,5 @@
 import type { JobInfo } from '../../shared/model.ts';
+import { syncRateText } from '../../shared/progress-text.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
 
 /**
@@ -15,7 +16,8 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
       const ratio = known ? Math.min(1, info.done / info.total!) : 0;
       const bar = known ? '█'.repeat(Math.round(ratio * width)).padEnd(width, '░') : '·'.repeat(width);
       const count = known ? `${info.done}/${info.total}` : `${info.done}`;
-      const line = forTerminal(`${bar} ${count} ${info.label} — ${info.phase}`).slice(0, (stream.columns ?? 100) - 1);
+      const rate = syncRateText(info);
+      const line = forTerminal(`${bar} ${count}${info.rows !== undefined ? ' rows' : ''}${rate ? ` (${rate})` : ''} ${info.label} — ${info.phase}`).slice(0, (stream.columns ?? 100) - 1);
       stream.write(`\r\x1b[2K${line}`);
       drawn = true;
     },

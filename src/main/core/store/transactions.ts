@@ -26,13 +26,15 @@ function prepared(db: Database): Statements {
     s = {
       // Most rows are new: insert, and only on a conflict (an overlapping page, a re-polled
       // range) update in place, since the service may have corrected the row. The key
-      // guarantees no duplicate.
-      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',').map((c) => `@${c.trim()}`).join(', ')})
-        ON CONFLICT (txn_hash, wallet, chain) DO NOTHING RETURNING id`),
-      update: db.prepare(`UPDATE transactions SET time = @time, block = @block, from_addr = @from_addr, to_addr = @to_addr,
-          from_type = @from_type, to_type = @to_type, txn_fee = @txn_fee, gas_fee = @gas_fee, action_type = @action_type,
-          method_hex = @method_hex, protocol_id = @protocol_id, status = @status, details = @details, extra = @extra
-        WHERE txn_hash = @txn_hash AND wallet = @wallet AND chain = @chain RETURNING id`),
+      // guarantees no duplicate. Positional parameters: binding an array costs less than
+      // looking up 17 names per row, and this runs a million times.
+      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',').map(() => '?').join(', ')})
+        ON CONFLICT (txn_hash, wallet, chain) DO NOTHING`),
+      // Parameters: the columns after the key, in COLUMNS order, then txn_hash, wallet, chain.
+      update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
+          from_type = ?, to_type = ?, txn_fee = ?, gas_fee = ?, action_type = ?,
+          method_hex = ?, protocol_id = ?, status = ?, details = ?, extra = ?
+        WHERE txn_hash = ? AND wallet = ? AND chain = ? RETURNING id`),
       clearTokens: db.prepare('DELETE FROM transaction_tokens WHERE txn_id = ?'),
       insertToken: db.prepare('INSERT OR IGNORE INTO transaction_tokens (txn_id, symbol, token_cid) VALUES (?, ?, ?)'),
     };
@@ -42,40 +44,53 @@ function prepared(db: Database): Statements {
 }
 
 export function transactionRecord(wallet: string, chain: string, t: Transaction) {
-  const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(t)) if (!KNOWN.has(k)) extra[k] = v;
+  const v = transactionValues(wallet, chain, t);
   return {
+    wallet: v[0], chain: v[1], txn_hash: v[2], time: v[3], block: v[4], from_addr: v[5], to_addr: v[6], from_type: v[7], to_type: v[8],
+    txn_fee: v[9], gas_fee: v[10], action_type: v[11], method_hex: v[12], protocol_id: v[13], status: v[14], details: v[15], extra: v[16],
+  };
+}
+
+/** A row's column values in COLUMNS order. */
+function transactionValues(wallet: string, chain: string, t: Transaction) {
+  let extra: Record<string, unknown> | null = null;
+  for (const k in t) {
+    if (!KNOWN.has(k)) (extra ??= {})[k] = (t as Record<string, unknown>)[k];
+  }
+  return [
     wallet,
     chain,
-    txn_hash: t.txn_hash.toLowerCase(),
-    time: t.date ? Date.parse(t.date) : 0,
-    block: t.block,
-    from_addr: t.from?.toLowerCase() ?? null,
-    to_addr: t.to?.toLowerCase() ?? null,
-    from_type: t.from_type,
-    to_type: t.to_type,
-    txn_fee: t.txn_fee,
-    gas_fee: t.gas_fee,
-    action_type: t.action_type,
-    method_hex: t.method_hex,
-    protocol_id: t.protocol_id,
-    status: t.status,
-    details: JSON.stringify(t.details),
-    extra: Object.keys(extra).length ? JSON.stringify(extra) : null,
-  };
+    t.txn_hash.toLowerCase(),
+    t.date ? Date.parse(t.date) : 0,
+    t.block,
+    t.from?.toLowerCase() ?? null,
+    t.to?.toLowerCase() ?? null,
+    t.from_type,
+    t.to_type,
+    t.txn_fee,
+    t.gas_fee,
+    t.action_type,
+    t.method_hex,
+    t.protocol_id,
+    t.status,
+    JSON.stringify(t.details),
+    extra ? JSON.stringify(extra) : null,
+  ] as const;
 }
 
 /** Writes rows (no transaction of its own: callers wrap a page and its bookkeeping in one). */
 export function upsertTransactions(db: Database, wallet: string, chain: string, rows: readonly Transaction[]): number {
   const s = prepared(db);
   for (const t of rows) {
-    const record = transactionRecord(wallet, chain, t);
-    let inserted = s.insert.get(record) as { id: number } | undefined;
-    if (!inserted) {
-      inserted = s.update.get(record) as { id: number };
-      s.clearTokens.run(inserted.id);
+    const values = transactionValues(wallet, chain, t);
+    const info = s.insert.run(values);
+    let id: number;
+    if (info.changes) id = Number(info.lastInsertRowid);
+    else {
+      id = (s.update.get([...values.slice(3), values[2], values[0], values[1]]) as { id: number }).id;
+      s.clearTokens.run(id);
     }
-    for (const d of t.details) if (d.symbol) s.insertToken.run(inserted.id, d.symbol, d.token_cid);
+    for (const d of t.details) if (d.symbol) s.insertToken.run(id, d.symbol, d.token_cid);
   }
   return rows.length;
 }

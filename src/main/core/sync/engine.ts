@@ -10,6 +10,7 @@ import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
 import { type Job, type JobInfo, JobQueue } from './queue.ts';
+import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
 
 export interface SyncEngineOptions {
@@ -131,9 +132,12 @@ export class SyncEngine {
     return this.queue.enqueue('transactions', `Transactions of ${w.label || w.address}`, async (ctx) => {
       const results: TxnSyncResult[] = [];
       let rows = 0;
+      let pages = 0;
       for (const chain of chains) {
-        ctx.progress({ phase: `reading ${chain}`, total: null });
-        const before = rows;
+        ctx.progress({ phase: `reading ${chain}`, total: null, rate: null, etaSeconds: null });
+        const before = { rows, pages };
+        // Per chain: each chain's range is read on its own, so time left is this chain's.
+        const estimator = new SyncEstimator();
         results.push(
           await syncTransactions({
             db: this.o.db,
@@ -145,7 +149,11 @@ export class SyncEngine {
             ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
             pagesInFlight: this.inFlight,
             signal: ctx.signal,
-            onPage: (p) => ctx.progress({ done: (rows = before + p.rowsRead) }),
+            onPage: (p) => {
+              rows = before.rows + p.rowsRead;
+              pages = before.pages + p.pagesRead;
+              ctx.progress({ done: rows, rows, pages, ...estimator.update(p.rowsRead, p.pagesRead, p.range, p.oldestTime) });
+            },
           }),
         );
       }

@@ -12,7 +12,7 @@ export const KEEP_FINISHED = 100;
 
 export interface JobContext {
   signal: AbortSignal;
-  progress(update: { done?: number; total?: number | null; phase?: string }): void;
+  progress(update: { done?: number; total?: number | null; phase?: string } & Partial<Pick<JobInfo, 'rows' | 'pages' | 'rate' | 'etaSeconds'>>): void;
   /** Says how complete the job's result is (shown with the finished job). */
   judge(completeness: Completeness): void;
 }
@@ -75,6 +75,10 @@ export class JobQueue extends Emitter<QueueEvents> {
           if (u.done !== undefined) info.done = u.done;
           if (u.total !== undefined) info.total = u.total;
           if (u.phase !== undefined) info.phase = u.phase;
+          if (u.rows !== undefined) info.rows = u.rows;
+          if (u.pages !== undefined) info.pages = u.pages;
+          if (u.rate !== undefined) info.rate = u.rate;
+          if (u.etaSeconds !== undefined) info.etaSeconds = u.etaSeconds;
           this.emit('progress', { ...info });
         },
         judge: (c) => {

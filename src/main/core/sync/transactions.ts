@@ -15,6 +15,7 @@ import {
   type SyncRange,
   upsertTransactions,
 } from '../store/transactions.ts';
+import { WriteBatch, type WriteBatchOptions } from '../store/write-batch.ts';
 import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
 
@@ -32,7 +33,10 @@ export interface TxnSyncOptions {
   /** Pages requested at once (the client's limiter still caps requests overall). */
   pagesInFlight: number;
   signal?: AbortSignal;
-  onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange }) => void;
+  /** How pages are grouped into transactions (see WriteBatch). */
+  batch?: WriteBatchOptions;
+  /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
+  onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
 }
 
 export interface TxnSyncResult {
@@ -51,8 +55,9 @@ export interface TxnSyncResult {
  * 0. the service's conventions are learned first if they never were (or an anomaly asked);
  * 1. ranges left in progress by an interruption resume at their next page;
  * 2. a new range runs from the end of complete history to now.
- * Each page is written with its range's bookkeeping in one transaction, so a crash loses
- * at most the pages in flight. A range is complete only on proof (an empty page, a page past
+ * Each page is written whole with its range's bookkeeping (in a savepoint of a batch of
+ * pages, see WriteBatch), so a crash loses at most the pages in flight (fetched, or written
+ * but not yet committed) and the committed resume point matches the committed pages. A range is complete only on proof (an empty page, a page past
  * the end repeating the last one, or a short page of a proven page size), and only when the
  * service says it indexed all of it: a range read to its end with completion_ratio below 1
  * is split, the part up to the newest row received complete, the rest polled again.
@@ -139,6 +144,7 @@ interface PageResult {
 /** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
 async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }, anomalies: string[]): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
+  const batch = new WriteBatch(o.db, o.batch);
   const bounds = queryBounds(c, range.startTime, range.endTime);
   // Pages requested past the last one are aborted once the range is done.
   const abandon = new AbortController();
@@ -209,7 +215,7 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
         seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
-      o.db.transaction(() => {
+      batch.write(store ? result.rows.length : 0, () => {
         if (store) upsertTransactions(o.db, o.wallet, o.chain, result.rows);
         if (!finished) {
           range.nextPage = page + 1;
@@ -217,7 +223,7 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
         } else {
           finishRange(o, range, anomaly);
         }
-      }).immediate();
+      });
       if (anomaly && !seenBefore) {
         anomalies.push(anomaly);
         requestRelearn(o.db);
@@ -225,14 +231,25 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
       if (store) totals.rowsRead += result.rows.length;
       totals.pagesRead++;
       window = Math.min(o.pagesInFlight, window * 2);
-      o.onPage?.({ ...totals, range: { ...range } });
+      o.onPage?.({ ...totals, range: { ...range }, oldestTime: store ? oldestTime(result.rows) : null });
       if (finished) return 'done';
     }
   } finally {
-    // Pages fetched beyond the last one (or after a failure) are dropped unwritten.
+    // The pages written are whole, with their resume point: keep them whatever stopped the
+    // read. Pages fetched beyond the last one (or after a failure) are dropped unwritten.
+    batch.commit();
     abandon.abort();
     inFlight.clear();
   }
+}
+
+function oldestTime(rows: readonly Transaction[]): number | null {
+  let oldest = Infinity;
+  for (const r of rows) {
+    const ms = r.date ? Date.parse(r.date) : NaN;
+    if (ms < oldest) oldest = ms;
+  }
+  return Number.isFinite(oldest) ? Math.floor(oldest / 1000) : null;
 }
 
 function noteObservedCap(db: Database, n: number): void {

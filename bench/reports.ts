@@ -2,8 +2,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { exportCsv } from '../src/main/core/reports/csv-reports.ts';
 import { writeAtomically } from '../src/main/core/reports/files.ts';
 import { exportPdf } from '../src/main/core/reports/pdf.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
@@ -79,22 +77,12 @@ function dropPageCache(): boolean {
 }
 
 async function ours(path: string): Promise<{ ms: number; bytes: number; rows: number; peakRss: number }> {
-  const db = openDatabase(path);
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
-  let bytes = 0;
-  const sink = new Writable({
-    write(chunk: Buffer, _e, cb) {
-      bytes += chunk.length;
-      cb();
-    },
-  });
-  const t = performance.now();
-  const { rows } = await exportCsv(db, { report: 'transactions' }, sink);
-  const ms = performance.now() - t;
-  clearInterval(sampler);
-  db.close();
-  return { ms, bytes, rows, peakRss: Math.max(peakRss, process.memoryUsage().rss) };
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'csv-child.ts'), path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += String(d)));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`the export child exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { ms: number; bytes: number; rows: number; peakRss: number };
 }
 
 /** The sqlite3 shell's CSV of the same rows: the export's columns, filter and order. */

@@ -17,7 +17,9 @@ const env = (name: string): string => {
 const db = openDatabase(env('DB_PATH'));
 if (!getWallet(db, env('WALLET'))) addWallet(db, { address: env('WALLET'), chains: ['eth'] });
 const client = createServiceClient({ baseUrl: env('SIM_URL'), accessKey: env('ACCESS_KEY'), concurrency: 4 });
-const engine = new SyncEngine({ db, client, now: () => Number(env('NOW_MS')), transactionPageSize: 100 });
+// BATCH_ROWS / BATCH_MS: how pages are grouped into transactions (the engine's default otherwise).
+const batch = process.env['BATCH_ROWS'] ? { maxRows: Number(process.env['BATCH_ROWS']), maxMs: Number(process.env['BATCH_MS'] ?? 60_000) } : undefined;
+const engine = new SyncEngine({ db, client, now: () => Number(env('NOW_MS')), transactionPageSize: 100, ...(batch && { transactionBatch: batch }) });
 engine.onProgress((i) => process.stdout.write(`${i.done}\n`));
 await engine.syncTransactions(env('WALLET')).result;
 process.stdout.write('finished\n');

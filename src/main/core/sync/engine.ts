@@ -6,6 +6,7 @@ import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
 import { conventionsReport, learningState, loadConventions } from '../store/conventions.ts';
 import { ensureConventions } from './conventions.ts';
+import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
@@ -22,6 +23,8 @@ export interface SyncEngineOptions {
   inFlight?: number;
   /** Upper bound on the transactions page size; default: the largest the service serves. */
   transactionPageSize?: number;
+  /** How a transaction sync groups pages into transactions (default: see WriteBatch). */
+  transactionBatch?: WriteBatchOptions;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
   now?: () => number;
@@ -148,6 +151,7 @@ export class SyncEngine {
             historyStart: this.o.historyStart ?? 0,
             ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
             pagesInFlight: this.inFlight,
+            ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
             signal: ctx.signal,
             onPage: (p) => {
               rows = before.rows + p.rowsRead;

@@ -1,0 +1,89 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../../src/main/core/store/db.ts';
+import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
+import { tempDb } from '../support/store.ts';
+
+/** A cache with a scratch table; `others` reads it from a second connection (another process's view). */
+function setup() {
+  const { db, path } = tempDb();
+  db.exec('CREATE TABLE scratch (page INTEGER NOT NULL, n INTEGER NOT NULL)');
+  const other = new BetterSqlite3(path, { readonly: true });
+  const count = (d: Database) => (d.prepare('SELECT count(*) AS n FROM scratch').get() as { n: number }).n;
+  return { db, other, count, close: () => other.close() };
+}
+
+const page = (db: Database, no: number, rows: number) => () => {
+  const insert = db.prepare('INSERT INTO scratch (page, n) VALUES (?, ?)');
+  for (let i = 0; i < rows; i++) insert.run(no, i);
+};
+
+describe('WriteBatch: pages grouped into larger transactions', () => {
+  it('answers reads on its connection with the pages written, commits them together, and only then shows them to others', () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 1000, maxMs: 60_000 });
+    batch.write(100, page(db, 1, 100));
+    batch.write(100, page(db, 2, 100));
+    expect(count(db)).toBe(200);
+    expect(count(other)).toBe(0);
+    expect(db.inTransaction).toBe(true);
+    batch.commit();
+    expect(db.inTransaction).toBe(false);
+    expect(count(other)).toBe(200);
+    close();
+  });
+
+  it('commits by itself once it holds maxRows rows', () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 300, maxMs: 60_000 });
+    for (let p = 1; p <= 4; p++) batch.write(100, page(db, p, 100));
+    // Pages 1-3 reached 300 rows and were committed; page 4 is in the next batch.
+    expect(count(other)).toBe(300);
+    batch.commit();
+    expect(count(other)).toBe(400);
+    close();
+  });
+
+  it('commits at the latest maxMs after it began, even if no further page comes', async () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 1_000_000, maxMs: 50 });
+    batch.write(10, page(db, 1, 10));
+    expect(count(other)).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(db.inTransaction).toBe(false);
+    expect(count(other)).toBe(10);
+    close();
+  });
+
+  it('keeps nothing of a page whose write fails, and keeps the pages before it', () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 1000, maxMs: 60_000 });
+    batch.write(100, page(db, 1, 100));
+    expect(() =>
+      batch.write(100, () => {
+        page(db, 2, 50)();
+        throw new Error('the page is bad');
+      }),
+    ).toThrow('the page is bad');
+    batch.commit();
+    expect(count(other)).toBe(100);
+    expect(db.prepare('SELECT DISTINCT page FROM scratch').all()).toEqual([{ page: 1 }]);
+    close();
+  });
+
+  it("inside a caller's own transaction, writes join it and the caller decides", () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 100, maxMs: 60_000 });
+    expect(() =>
+      db.transaction(() => {
+        batch.write(100, page(db, 1, 100));
+        batch.write(100, page(db, 2, 100));
+        batch.commit();
+        throw new Error('the caller rolls back');
+      })(),
+    ).toThrow('the caller rolls back');
+    expect(count(db)).toBe(0);
+    expect(count(other)).toBe(0);
+    close();
+  });
+});

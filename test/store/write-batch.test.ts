@@ -87,3 +87,22 @@ describe('WriteBatch: pages grouped into larger transactions', () => {
     close();
   });
 });
+
+describe('WriteBatch: the commit by time', () => {
+  it('waits while the connection is busy streaming rows (an export), then commits', async () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 1_000_000, maxMs: 30 });
+    batch.write(10, page(db, 1, 10));
+    // An export streams with iterate() across event-loop turns: no statement may run meanwhile.
+    const rows = db.prepare('SELECT n FROM scratch').iterate();
+    rows.next();
+    await new Promise((r) => setTimeout(r, 120));
+    expect(db.inTransaction).toBe(true);
+    expect(count(other)).toBe(0);
+    rows.return?.();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(db.inTransaction).toBe(false);
+    expect(count(other)).toBe(10);
+    close();
+  });
+});

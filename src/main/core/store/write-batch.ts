@@ -51,9 +51,10 @@ export class WriteBatch {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (!this.open) return;
+    // If COMMIT throws (the connection is busy streaming an export), the batch stays open.
+    if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
     this.open = false;
     this.rows = 0;
-    if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
   }
 
   private begin(): void {
@@ -62,7 +63,18 @@ export class WriteBatch {
     if (this.db.inTransaction) return;
     this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
-    this.timer = setTimeout(() => this.commit(), this.maxMs);
+    this.schedule(this.maxMs);
+  }
+
+  /** The commit by time runs from a timer: it must never throw there, so a busy connection retries. */
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      try {
+        this.commit();
+      } catch {
+        this.schedule(50);
+      }
+    }, ms);
     this.timer.unref?.();
   }
 }

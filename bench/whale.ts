@@ -55,7 +55,12 @@ export async function syncWhale(db: Database, url: string, concurrency: number, 
 function bareRate(rows: number): number {
   const h = historyOf({ seed: 1, txnsPerWallet: rows, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, WHALE, CHAINS[0]!);
   const json = JSON.stringify(Array.from({ length: rows }, (_, i) => transactionAt(h, rows - 1 - i)));
-  const parsed = transactionHistory.parse({ transaction_history: JSON.parse(json), start_block: null, end_block: null, completion_ratio: 1 }).transaction_history;
+  const parsed = transactionHistory.parse({
+    transaction_history: JSON.parse(json),
+    start_block: null,
+    end_block: null,
+    completion_ratio: 1,
+  }).transaction_history;
   const records = parsed.map((t) => transactionRecord(WHALE, 'eth', t));
   const db = freshDatabase('whale-bare.sqlite');
   const insert = bareInserter(db);
@@ -85,7 +90,10 @@ export async function whaleBench(rows = 200_000, latencyMs = 30, concurrency = 4
     const ingestTarget = (1000 * rows) / (0.35 * bare);
     const ideal = Math.max(networkIdeal, ingestTarget);
     report(`Whale: ${rows.toLocaleString('en-US')} transactions from empty, ${latencyMs} ms latency, concurrency ${concurrency}, pages of ${LARGEST_PAGE}`, [
-      ['sync wall time', `${fmt(run.ms, 0)} ms for ${run.rows.toLocaleString('en-US')} rows in ${run.requests} requests (${fmt(run.rows / (run.ms / 1000), 0)} rows/s)`],
+      [
+        'sync wall time',
+        `${fmt(run.ms, 0)} ms for ${run.rows.toLocaleString('en-US')} rows in ${run.requests} requests (${fmt(run.rows / (run.ms / 1000), 0)} rows/s)`,
+      ],
       ['network ideal', `${fmt(networkIdeal, 0)} ms (ceil(${pages} pages / ${concurrency}) × ${latencyMs} ms)`],
       ['ingest target', `${fmt(ingestTarget, 0)} ms (35 % of a bare INSERT at ${fmt(bare, 0)} rows/s, same run)`],
       ['sync / max(network, ingest)', `${fmt(run.ms / ideal)} × (target ≤ 1.5)`],

@@ -42,7 +42,13 @@ describe('migration 4: the timeline indexes in newest-first order', () => {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(timelinePage(db, { limit: 1000 }).rows.map((r) => r.id)).toEqual(before);
     // Pages newest first walk the time index, with no sort of all rows.
-    const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT id FROM transactions t WHERE +t.wallet IN (SELECT address FROM wallets) ORDER BY t.time DESC, t.id DESC LIMIT 100").all() as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
+    const plan = (
+      db
+        .prepare('EXPLAIN QUERY PLAN SELECT id FROM transactions t WHERE +t.wallet IN (SELECT address FROM wallets) ORDER BY t.time DESC, t.id DESC LIMIT 100')
+        .all() as Array<{ detail: string }>
+    )
+      .map((r) => r.detail)
+      .join(' | ');
     expect(plan).toContain('transactions_by_time');
     expect(plan).not.toContain('TEMP B-TREE');
     db.close();

@@ -17,7 +17,16 @@ describe('a crash in the middle of a batch of pages', () => {
   it('loses only the uncommitted pages of the batch; the resume point matches what was kept, and the next sync fills the rest exactly', async () => {
     const path = join(tempDir(), 'cache.sqlite');
     const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/sync-child.ts')], {
-      env: { ...process.env, DB_PATH: path, SIM_URL: ctx.sim.url, ACCESS_KEY: KEY, WALLET, NOW_MS: String(SIM_NOW), BATCH_ROWS: String(BATCH_ROWS), BATCH_MS: '600000' },
+      env: {
+        ...process.env,
+        DB_PATH: path,
+        SIM_URL: ctx.sim.url,
+        ACCESS_KEY: KEY,
+        WALLET,
+        NOW_MS: String(SIM_NOW),
+        BATCH_ROWS: String(BATCH_ROWS),
+        BATCH_MS: '600000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -41,11 +41,14 @@ describe('the hand-applied transaction schema (the sync fast path)', () => {
       const drifted = drift(rows.slice(request * 50, request * 50 + 50), 11, request) as unknown[];
       const { viaHistory, viaSchema } = bothWays(drifted);
       expect(viaHistory.success).toBe(true);
-      same(viaHistory.data!.transaction_history, viaSchema.map((r) => r.data));
+      same(
+        viaHistory.data!.transaction_history,
+        viaSchema.map((r) => r.data),
+      );
     }
   });
 
-  it('leaves to the schema what it does not accept, so the error and its path are the schema\'s', () => {
+  it("leaves to the schema what it does not accept, so the error and its path are the schema's", () => {
     const base = rows[0]!;
     const bad: Array<[string, Record<string, unknown>]> = [
       ['no hash', { ...base, txn_hash: undefined }],
@@ -80,6 +83,9 @@ describe('the hand-applied transaction schema (the sync fast path)', () => {
     ];
     const { viaHistory, viaSchema } = bothWays(variants);
     expect(viaSchema.every((r) => r.success)).toBe(true);
-    same(viaHistory.data!.transaction_history, viaSchema.map((r) => r.data));
+    same(
+      viaHistory.data!.transaction_history,
+      viaSchema.map((r) => r.data),
+    );
   });
 });

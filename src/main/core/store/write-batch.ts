@@ -30,7 +30,10 @@ export class WriteBatch {
   private readonly maxRows: number;
   private readonly maxMs: number;
 
-  constructor(private readonly db: Database, options: WriteBatchOptions = {}) {
+  constructor(
+    private readonly db: Database,
+    options: WriteBatchOptions = {},
+  ) {
     this.maxRows = options.maxRows ?? 50_000;
     this.maxMs = options.maxMs ?? 1000;
   }

@@ -14,7 +14,7 @@ describe('sync progress events', () => {
     const { db } = tempDb();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     // History from a known start (not the epoch), so the share covered means something.
-    const { engine } = engineFor(ctx.sim, db, { inFlight: 1, historyStart: Date.UTC(2024, 0, 1) / 1000 });
+    const { engine } = engineFor(ctx.sim, db, { inFlight: 1, transactionPageSize: 100, historyStart: Date.UTC(2024, 0, 1) / 1000 });
     const events: JobInfo[] = [];
     engine.onProgress((i) => events.push(i));
     await engine.syncTransactions(WALLET).result;

@@ -13,6 +13,7 @@ import type {
   WalletGroup,
   ReconcileTraceRow,
   SerializedError,
+  ServiceCheck,
   SnapshotDataByEndpoint,
   SnapshotEndpoint,
   StoredSnapshot,
@@ -194,6 +195,11 @@ export const CONTRACT = {
   'service.conventions': op(empty)<ConventionsReport>(),
   /** Learns the conventions again now (with the first watched wallet that has history), then reports. */
   'service.check': op(empty)<ConventionsReport>(),
+  /**
+   * The service check the user sees (Settings, `folioscope doctor`): datetimes, numbers,
+   * snapshot days, and the learned conventions, with when; `run` learns and checks again first.
+   */
+  'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional())<ServiceCheck>(),
 } satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
 
 // Both directions: every name has an entry, and every entry has a name.

@@ -4,7 +4,8 @@
  * pulling in anything of the core.
  */
 import type { Completeness } from './conventions.ts';
-import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot } from './service/schemas.ts';
+import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
+export type { ValueFlag };
 
 // --- from core/store/wallets.ts
 
@@ -106,6 +107,8 @@ export interface NavPoint {
   chainsCached: number;
   chainsWatched: number;
   fetchedAt: string;
+  /** Values behind this point that the service sent unreadable (counted as absent in the sums). */
+  flagged: number;
 }
 
 export interface NavSeries {
@@ -162,6 +165,8 @@ export interface TokenExposure {
   totalNav: number;
   /** Each wallet's share of this token. */
   wallets: Array<{ wallet: string; chain: string; qty: number; nav: number }>;
+  /** Set when the service sent this token's quantity or value unreadable somewhere: the figures are partial. */
+  unreadable?: boolean;
 }
 
 export interface Exposure {
@@ -171,6 +176,8 @@ export interface Exposure {
   /** Watched (wallet, chain) pairs with no snapshot at the date. */
   missing: Array<{ wallet: string; chain: string }>;
   freshness: Freshness;
+  /** Unreadable values in the responses behind it (left out). */
+  flagged: number;
 }
 
 // --- from core/sync/queue.ts
@@ -269,7 +276,12 @@ export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
   wallet: string;
   chain: string;
   requestedDate: string | null;
+  /** The day the snapshot is filed under (see docs/service.md, snapshot dates). */
   asOf: string;
+  /** The snapshot's date exactly as the service returned it (null for rows cached before it was kept). */
+  serviceDate: string | null;
+  /** Values the service sent that could not be read (null in `data`, marked in `_invalid`), and a date that names another day. */
+  quality: ValueFlag[];
   requestId: string | null;
   fetchedAt: string;
   sha256: string;
@@ -409,4 +421,31 @@ export interface WalletGroup {
   id: number;
   name: string;
   wallets: string[];
+}
+
+// --- from core/service-check.ts
+
+/** One finding of the service check: what was learned or tested, and how it went. */
+export interface ServiceCheckItem {
+  /** Stable id (`reach`, `snapshot-date-form`, …; i12a's conventions add theirs). */
+  id: string;
+  label: string;
+  /** What was found, in a few words. */
+  value: string;
+  /** The evidence: what was asked and what came back. */
+  detail: string;
+  status: 'ok' | 'note' | 'warning' | 'failed';
+}
+
+/** What Folioscope learned about the connected service, and when. */
+export interface ServiceCheck {
+  baseUrl: string;
+  mode: 'demo' | 'live';
+  /** When the checks last ran; null when they never ran against this service. */
+  checkedAt: string | null;
+  /** The wallet and chain the probes asked about. */
+  probe: { wallet: string; chain: string } | null;
+  /** Requests the check made. */
+  requests: number;
+  items: ServiceCheckItem[];
 }

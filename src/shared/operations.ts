@@ -44,6 +44,7 @@ export const OPERATION_NAMES = [
   'groups.remove',
   'service.conventions',
   'service.check',
+  'service.doctor',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

@@ -1,3 +1,5 @@
+import { BAD_VALUES, type BadValue, DATETIME_READINGS, type DatetimeReading } from './readings.ts';
+
 /**
  * The readings the simulator can give the spec's open points (service-spec.md 2.7 and 4.6).
  * The default is the reading the client was first written for; every other value is a
@@ -34,10 +36,15 @@ export interface Conventions {
   logIndex: 'global' | 'per-page';
   /** The largest logs page served (a larger `pageSize` is cut silently); `null`: the spec reading (1000). */
   logsPageCap: number | null;
+  /** How datetimes are written (snapshot `date`, transaction and logs `date`, unlock times): see readings.ts. */
+  datetime: DatetimeReading;
+  /** A bad value in place of one float member of each position response (`none`: every value readable). */
+  badValue: BadValue;
+  /** Which member gets the bad value: the first one of that name in the response, depth first. */
+  badField: string;
   /** Readings no client can page or range correctly; it must say so rather than end "ok". */
   timeRange: 'honoured' | 'ignored';
   paging: 'honoured' | 'ignored';
-  // i12b: datetime representation and float-value readings go here (with their parsers below).
 }
 
 export const DEFAULT_CONVENTIONS: Readonly<Conventions> = Object.freeze({
@@ -51,6 +58,9 @@ export const DEFAULT_CONVENTIONS: Readonly<Conventions> = Object.freeze({
   logsTotal: 'logs',
   logIndex: 'global',
   logsPageCap: null,
+  datetime: 'iso-utc',
+  badValue: 'none',
+  badField: 'principal_nav',
   timeRange: 'honoured',
   paging: 'honoured',
 });
@@ -94,6 +104,16 @@ export const CONVENTION_KEYS: Record<string, { field: keyof Conventions; parse: 
   'logs-total': { field: 'logsTotal', parse: oneOf('logsTotal', ['logs', 'pages']), values: 'logs | pages' },
   'log-index': { field: 'logIndex', parse: oneOf('logIndex', ['global', 'per-page']), values: 'global | per-page' },
   'logs-page-cap': { field: 'logsPageCap', parse: cap('logsPageCap'), values: '1..1000 | none' },
+  datetime: { field: 'datetime', parse: oneOf('datetime', DATETIME_READINGS), values: DATETIME_READINGS.join(' | ') },
+  'bad-value': { field: 'badValue', parse: oneOf('badValue', BAD_VALUES), values: BAD_VALUES.join(' | ') },
+  'bad-field': {
+    field: 'badField',
+    parse: (v) => {
+      if (!/^[a-z_]{1,40}$/.test(v)) throw new Error('expected a member name such as principal_nav, nav, qty, total_nav, exchange_rate');
+      return { badField: v };
+    },
+    values: 'a float member name (default principal_nav)',
+  },
   'time-range': { field: 'timeRange', parse: oneOf('timeRange', ['honoured', 'ignored']), values: 'honoured | ignored' },
   paging: { field: 'paging', parse: oneOf('paging', ['honoured', 'ignored']), values: 'honoured | ignored' },
 };

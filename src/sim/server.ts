@@ -6,6 +6,7 @@ import { blockAt, CHAIN_IDS, chainById } from './chains.ts';
 import { ASSET_TYPES } from './catalog.ts';
 import { type Conventions, DEFAULT_CONVENTIONS, orderIndexes, pageOffset, secondsSelected } from './conventions.ts';
 import { drift } from './drift.ts';
+import { markBadValue, renderDatetime, restyleDatetimes, snapshotInstant, writeBadValue } from './readings.ts';
 import { type FaultRule, FaultPlan } from './faults.ts';
 import { DAY_MS, isoDay, positionsOn } from './positions.ts';
 import { hexOf } from './random.ts';
@@ -149,6 +150,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     }
 
     const requestId = hexOf(16, seed, 'request', no);
+    // The datetime and bad-value readings (readings.ts); the snapshot's own date is written in answer().
+    restyleDatetimes(data, conv.datetime);
+    const badValue = endpoint !== 'transactionsByWallet' && endpoint !== 'logsByTxnHash' && conv.badValue !== 'none' && markBadValue(data, conv.badField) ? conv.badValue : 'none';
     let body: Record<string, unknown> = { status: SUCCESS_STATUS, data, message: successMessage(endpoint, requestId) };
     if (total !== undefined) body['total'] = total;
     if (faults.fire('status-not-ok', endpoint)) {
@@ -158,7 +162,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       record.fault = 'schema-drift';
       body = drift(body, seed, no) as Record<string, unknown>;
     }
-    const text = JSON.stringify(body);
+    const text = writeBadValue(JSON.stringify(body), badValue);
     if (faults.fire('malformed-json', endpoint)) {
       record.fault = 'malformed-json';
       return sendRaw(res, record, 200, text.slice(0, Math.floor(text.length / 2)) + '<html>502</html>');
@@ -185,7 +189,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const chain = chainParam('chains', q.get('chains'));
         const day = dateParam(q.get('date'), now());
         let positions = positionsOn(history, wallet, chain, day);
-        const snapshot = { wallet_id: wallet, date: `${isoDay(day)}T00:00:00Z` };
+        const snapshot = { wallet_id: wallet, date: renderDatetime(snapshotInstant(day * DAY_MS, conv.datetime), 'iso-utc') };
         if (endpoint === 'allPositions') return { data: [{ ...snapshot, positions: allPositionsView(chain.id, positions) }] };
         if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };
         const assetType = q.get('asset_type');

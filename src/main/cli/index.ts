@@ -20,6 +20,7 @@ import type { InputOf, OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
+import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -41,6 +42,7 @@ Commands:
   export    write CSV or PDF reports from the cache (works offline)
   cache     move a damaged cache aside and start a new one (move-aside)
   reconcile roll-forward of holdings between two cached dates (works offline)
+  doctor    check the service and print what was learned about it
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -171,6 +173,14 @@ const commands: Record<string, Command> = {
     console.log(`Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`);
   },
   reconcile: (g, args) => reconcileCommand(g, args),
+
+  async doctor(g, args) {
+    const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' } }, DOCTOR_USAGE);
+    if (!p) return;
+    const check = await withCore(g, (core) => call(core, 'service.doctor', { run: !p.values.cached }));
+    process.stdout.write(p.values.json ? JSON.stringify(check, null, 2) + '\n' : formatDoctor(check));
+    if (check.items.some((i) => i.status === 'failed')) process.exitCode = 1;
+  },
   async sim(_g, args) {
     await runSimCli(args);
   },

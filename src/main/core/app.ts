@@ -24,6 +24,8 @@ import { serializeError } from './util/errors.ts';
 import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
 import { type Downloads, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
+import { conventionItems, runServiceCheck } from './service-check.ts';
+import { loadServiceCheck, saveServiceCheck } from './store/service-check.ts';
 
 /**
  * The composition root: one core that every shell (Electron, web, CLI) drives through the
@@ -245,6 +247,29 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
     'service.conventions': () => conventionsReport(profile.db),
     'service.check': () => profile.engine.checkService(),
+    'service.doctor': async (input) => {
+      const p = profile;
+      // The checks of datetimes, numbers and snapshot days are kept from the last run; the
+      // learned conventions are read fresh (syncs learn and re-learn them between runs).
+      if (!input?.run) {
+        const last = loadServiceCheck(p.db);
+        if (!last) return { baseUrl: p.baseUrl, mode: p.mode, checkedAt: null, probe: null, requests: 0, items: [] };
+        return { ...last, items: [...last.items.filter((i) => !/^(convention|anomaly)-/.test(i.id)), ...conventionItems(conventionsReport(p.db))] };
+      }
+      // Probes ask about a watched wallet when there is one (a real service knows it), else the zero address.
+      const w = listWallets(p.db)[0];
+      const check = await runServiceCheck({
+        client: p.client,
+        baseUrl: p.baseUrl,
+        mode: p.mode,
+        wallet: w?.address ?? '0x0000000000000000000000000000000000000000',
+        chain: w?.chains[0] ?? getSettings(p.db).chains[0]!,
+        extra: [async () => conventionItems(await p.engine.checkService())],
+      });
+      check.requests += conventionsReport(p.db).requests; // the learning run's requests too
+      saveServiceCheck(p.db, check);
+      return check;
+    },
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');

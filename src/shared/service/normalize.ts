@@ -62,3 +62,84 @@ export function toBoolean(value: unknown): boolean | null | undefined {
   if (value === 0 || value === 'false' || value === '0') return false;
   return undefined;
 }
+
+/** The calendar day a datetime names as the service wrote it (its own zone), or the UTC day of a Unix time. */
+export function writtenDay(value: unknown): string | null {
+  const iso = toIsoDatetime(value);
+  if (!iso) return null;
+  if (typeof value === 'string') {
+    const m = /^\s*(\d{4}-\d{2}-\d{2})/.exec(value);
+    if (m) return m[1]!;
+  }
+  return iso.slice(0, 10);
+}
+
+/** The UTC calendar day of a datetime. */
+export function utcDay(value: unknown): string | null {
+  return toIsoDatetime(value)?.slice(0, 10) ?? null;
+}
+
+// Real zone offsets run from -12:00 to +14:00: the instants that are some time of day D somewhere.
+const EARLIEST_OFFSET_MS = 14 * 3_600_000;
+const LATEST_OFFSET_MS = 12 * 3_600_000;
+
+/**
+ * Whether a service's snapshot datetime can name the day asked for: its written day is that
+ * day, or its instant falls on that day in some real zone. `2025-06-01T23:00:00-05:00` and
+ * `2025-06-02T01:00:00+02:00` both can name 2025-06-01; `2025-05-28T00:00:00Z` cannot.
+ */
+export function namesDay(value: unknown, day: string): boolean {
+  if (writtenDay(value) === day) return true;
+  const iso = toIsoDatetime(value);
+  if (!iso) return false;
+  const start = Date.parse(`${day}T00:00:00Z`);
+  const t = Date.parse(iso);
+  return t >= start - EARLIEST_OFFSET_MS && t < start + 86_400_000 + LATEST_OFFSET_MS;
+}
+
+/** How a datetime is written, for the service check: `iso-utc`, `offset`, `no-zone`, `space`, `unix-s`, `unix-ms` (`-string` when quoted). */
+export function datetimeForm(value: unknown): string | null {
+  if (toIsoDatetime(value) == null) return null;
+  if (typeof value === 'number') return value >= MILLIS_THRESHOLD ? 'unix-ms' : 'unix-s';
+  const s = String(value).trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Number(s) >= MILLIS_THRESHOLD ? 'unix-ms-string' : 'unix-s-string';
+  if (/(Z)$/i.test(s)) return 'iso-utc';
+  if (/[+-]\d{2}:?\d{2}$/.test(s)) return /[+-]00:?00$/.test(s) ? 'iso-utc' : 'offset';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return 'date-only';
+  return s.charAt(10) === ' ' ? 'space' : 'no-zone';
+}
+
+/**
+ * JSON as many services really write it: Python's encoder and others emit bare `NaN`,
+ * `Infinity` and `-Infinity`, which JSON.parse refuses. Outside strings these become the
+ * strings "NaN", "Infinity", "-Infinity", so the value parser can flag that one field
+ * instead of the whole body failing. Returns undefined when the text is still not JSON.
+ */
+export function parseJsonLenient(text: string): unknown {
+  let out = '';
+  let last = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) {
+      inString = true;
+      continue;
+    }
+    const rest = c === 78 /* N */ ? 'NaN' : c === 73 /* I */ ? 'Infinity' : c === 45 /* - */ && text.charCodeAt(i + 1) === 73 ? '-Infinity' : null;
+    if (rest && text.startsWith(rest, i)) {
+      out += `${text.slice(last, i)}"${rest}"`;
+      i += rest.length - 1;
+      last = i + 1;
+    }
+  }
+  try {
+    return JSON.parse(out + text.slice(last));
+  } catch {
+    return undefined;
+  }
+}

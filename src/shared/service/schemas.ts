@@ -10,21 +10,50 @@ import { toBoolean, toFloat, toInteger, toIsoDatetime } from './normalize.ts';
  * and become null, as a drifting service sends them.
  */
 
-function normalised<T>(convert: (v: unknown) => T | undefined, expected: string) {
+/** Marks an issue as one bad value that may be nulled and flagged rather than failing the body. */
+export const BAD_VALUE = 'folioscope.badValue';
+
+function normalised<T>(convert: (v: unknown) => T | undefined, expected: string, recoverable = false) {
   // A missing member reads as null (zod treats a bare transform of `any` as required).
   return z.preprocess((v) => v ?? null, z.any()).transform((v, ctx) => {
     const out = convert(v);
     if (out === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected ${expected}, got ${JSON.stringify(v)?.slice(0, 40)}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${expected}, got ${describeValue(v)}`,
+        ...(recoverable && { params: { [BAD_VALUE]: describeValue(v) } }),
+      });
       return z.NEVER;
     }
     return out;
   });
 }
 
-const float = normalised(toFloat, 'a number or numeric string');
+/** A short, printable account of a bad value (JSON.stringify turns Infinity into null). */
+export function describeValue(v: unknown): string {
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : Number.isFinite(v) ? String(v) : v > 0 ? 'Infinity (out of range)' : '-Infinity (out of range)';
+  return (JSON.stringify(v) ?? String(v)).slice(0, 40);
+}
+
+/**
+ * A float member: a bad value (NaN, Infinity, a number too large for a double, text) is a
+ * recoverable issue: the parser nulls that member and records it in the object's
+ * `_invalid` map ({member: what the service sent}), so one bad value never discards the
+ * rest of a snapshot and never passes as a number.
+ */
+const float = normalised(toFloat, 'a number or numeric string', true);
+/** Every float member of the responses (for the service check's count of how floats are written). */
+export const FLOAT_MEMBERS: ReadonlySet<string> = new Set([
+  'principal_nav', 'reward_nav', 'qty', 'nav', 'liq_threshold', 'collateral_debt_ratio', 'voting_power', 'exchange_rate',
+  'total_qty', 'total_nav', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership', 'total_supply',
+  'pct_ownership', 'slippage', 'txn_fee', 'gas_fee', 'completion_ratio',
+]);
+/** Members of an object whose value was unreadable and is null: what the service sent, by member name. */
+const invalid = z.record(z.string(), z.string()).optional();
 const integer = normalised(toInteger, 'an integer');
 const datetime = normalised(toIsoDatetime, 'a datetime');
+// A snapshot's own date that cannot be read is flagged, not fatal: the day asked files it.
+const snapshotDate = normalised(toIsoDatetime, 'a datetime', true);
 const bool = normalised(toBoolean, 'a boolean');
 const text = z.string().nullable().optional().transform((v) => v ?? null);
 const requiredText = z.string().min(1);
@@ -33,6 +62,7 @@ const list = <T extends z.ZodType>(item: T) => z.array(item).nullable().optional
 
 // Details members vary with asset_type: absent stays absent.
 export const underlyingDetails = z.looseObject({
+  _invalid: invalid,
   is_reward: bool.optional(),
   type: z.string().optional(),
   debt_positions: idList,
@@ -45,6 +75,7 @@ export const underlyingDetails = z.looseObject({
 });
 
 export const underlying = z.looseObject({
+  _invalid: invalid,
   internal_id: requiredText,
   name: text,
   symbol: text,
@@ -54,6 +85,7 @@ export const underlying = z.looseObject({
 });
 
 export const position = z.looseObject({
+  _invalid: invalid,
   asset_type: text,
   chain_id: text,
   protocol_id: text,
@@ -65,12 +97,22 @@ export const position = z.looseObject({
   underlying: list(underlying),
 });
 
+// `service_date` keeps the service's date exactly as sent (a number as its digits): the
+// normalised `date` is UTC, and the day a snapshot is for depends on how the service wrote it.
+// Set on the parsed JSON itself, once: a second parse (after nulling bad values) keeps what was sent.
+const keepServiceDate = (v: unknown) => {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const o = v as { date?: unknown; service_date?: unknown };
+  if (!('service_date' in o)) o.service_date = o.date == null ? null : String(o.date);
+  return o;
+};
 const snapshotOf = <T extends z.ZodType>(item: T) =>
-  z.looseObject({ wallet_id: text, date: datetime, positions: z.array(item) });
+  z.preprocess(keepServiceDate, z.looseObject({ wallet_id: text, date: snapshotDate, service_date: z.string().nullable(), positions: z.array(item) }));
 
 export const positionSnapshot = snapshotOf(position);
 
 export const breakdownEntry = z.looseObject({
+  _invalid: invalid,
   chain_id: text,
   pos_id: text,
   asset_type: text,
@@ -82,6 +124,7 @@ export const breakdownEntry = z.looseObject({
 });
 
 export const underlyingGroup = z.looseObject({
+  _invalid: invalid,
   token_id: requiredText,
   token_name: text,
   token_symbol: text,
@@ -94,6 +137,7 @@ export const underlyingGroup = z.looseObject({
 export const underlyingSnapshot = snapshotOf(underlyingGroup);
 
 export const liquidityDetails = z.looseObject({
+  _invalid: invalid,
   is_reward: bool.optional(),
   slippage: float.optional(),
   unlocked_time: datetime.optional(),
@@ -105,6 +149,7 @@ export const liquidityDetails = z.looseObject({
 });
 
 export const liquidityUnderlying = z.looseObject({
+  _invalid: invalid,
   name: text,
   symbol: text,
   qty: float,
@@ -114,6 +159,7 @@ export const liquidityUnderlying = z.looseObject({
 });
 
 export const liquidityPosition = z.looseObject({
+  _invalid: invalid,
   asset_type: text,
   chain_id: text,
   protocol_id: text,
@@ -215,3 +261,37 @@ export type Transaction = z.output<typeof transaction>;
 export type TransactionHistory = z.output<typeof transactionHistory>;
 export type TransactionLogs = z.output<typeof transactionLogs>;
 export type Log = z.output<typeof log>;
+
+/** One value the service sent that could not be read: where (a JSON path) and what it was. */
+export interface ValueFlag {
+  path: string;
+  value: string;
+}
+
+/** `["data", 0, "positions", 3, "nav"]` → `data[0].positions[3].nav`. */
+export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
+}
+
+/**
+ * When every issue of a failed parse is a recoverable bad value, nulls those members in the
+ * parsed JSON (in place), records each in its object's `_invalid` map, and returns the flags;
+ * the caller parses again. Returns null when any issue is of another kind (a wrong shape, a
+ * missing identity member): that body stays a bad response.
+ */
+export function recoverBadValues(json: unknown, issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; params?: Record<string, unknown> }>): ValueFlag[] | null {
+  if (!issues.length || !issues.every((i) => typeof i.params?.[BAD_VALUE] === 'string')) return null;
+  const flags: ValueFlag[] = [];
+  for (const issue of issues) {
+    const member = issue.path.at(-1);
+    let parent: unknown = json;
+    for (const part of issue.path.slice(0, -1)) parent = (parent as Record<PropertyKey, unknown> | null)?.[part];
+    if (typeof member !== 'string' || parent === null || typeof parent !== 'object' || Array.isArray(parent)) return null;
+    const obj = parent as Record<string, unknown>;
+    const value = issue.params![BAD_VALUE] as string;
+    obj[member] = null;
+    obj['_invalid'] = { ...(obj['_invalid'] as Record<string, string> | undefined), [member]: value };
+    flags.push({ path: jsonPath(issue.path), value });
+  }
+  return flags;
+}

@@ -16,7 +16,14 @@ import {
   type TransactionLogs,
   underlyingSnapshot,
   type UnderlyingSnapshot,
+  BAD_VALUE,
+  recoverBadValues,
+  type ValueFlag,
 } from '../../../shared/service/schemas.ts';
+import { parseJsonLenient } from '../../../shared/service/normalize.ts';
+
+/** Position endpoints store what is valid of a body with bad values (nulled and flagged); the others refuse it. */
+const FLAGS_BAD_VALUES: ReadonlySet<EndpointName> = new Set(['allPositions', 'positionsByUnderlying', 'liquidityAnalysis']);
 
 /** A validated, normalised response, with what the cache keeps of where it came from. */
 export interface ServiceResponse<T> {
@@ -31,6 +38,8 @@ export interface ServiceResponse<T> {
   url: string;
   fetchedAt: string;
   attempts: number;
+  /** Values the service sent that could not be read: nulled in `data` and listed here (absent = none). */
+  flags?: ValueFlag[];
 }
 
 export interface PositionsQuery {
@@ -142,7 +151,9 @@ export function parseEnvelope<S extends z.ZodType>(
     // errors, events, the stored raw body and the parsed data all come from this.
     json = redactJson(JSON.parse(body), redact);
   } catch {
-    throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
+    // Bare NaN/Infinity (Python's encoder writes them) are bad values, not a bad body.
+    json = FLAGS_BAD_VALUES.has(endpoint) ? parseJsonLenient(body) : undefined;
+    if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
   }
   body = redact(body);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
@@ -154,9 +165,19 @@ export function parseEnvelope<S extends z.ZodType>(
     const message = (json as { message?: unknown }).message;
     throw new ServiceStatusError(url, status.slice(0, 100), typeof message === 'string' ? message.slice(0, 300) : '');
   }
-  const parsed = envelope(item).safeParse(json);
+  let parsed = envelope(item).safeParse(json);
+  let flags: ValueFlag[] = [];
+  if (!parsed.success && FLAGS_BAD_VALUES.has(endpoint)) {
+    const recovered = recoverBadValues(json, parsed.error.issues);
+    if (recovered) {
+      flags = recovered;
+      parsed = envelope(item).safeParse(json);
+    }
+  }
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    // Name what made the body unusable: a wrong shape before a (recoverable) bad value.
+    const issues = parsed.error.issues;
+    const issue = issues.find((i) => !(i.code === 'custom' && i.params?.[BAD_VALUE] !== undefined)) ?? issues[0]!;
     throw new BadResponseError(url, formatPath(issue.path).slice(0, 200), issue.message.slice(0, 300));
   }
   const message = parsed.data.message ?? '';
@@ -170,6 +191,7 @@ export function parseEnvelope<S extends z.ZodType>(
     url,
     fetchedAt,
     attempts,
+    flags,
   };
 }
 

@@ -10,6 +10,8 @@ import { timelineWhere } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { csvCell, csvFields, CsvWriter } from './csv.ts';
+import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
+import type { ValueFlag } from '../../../shared/service/schemas.ts';
 
 /**
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are
@@ -37,22 +39,22 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
   positions: [
     'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'position_name', 'position_symbol',
     'position_principal_nav_usd', 'position_reward_nav_usd', 'underlying_id', 'underlying_symbol', 'underlying_name', 'qty', 'nav_usd', 'is_reward',
-    'detail_type', 'liq_threshold', 'collateral_debt_ratio', 'unlock_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collateral',
+    'detail_type', 'liq_threshold', 'collateral_debt_ratio', 'unlock_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collateral', 'data_quality',
   ],
   underlying: [
     'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'token_id', 'token_symbol', 'token_name', 'token_cid', 'token_total_qty',
-    'token_total_nav_usd', 'position_id', 'asset_type', 'protocol_id', 'position_name', 'qty', 'nav_usd',
+    'token_total_nav_usd', 'position_id', 'asset_type', 'protocol_id', 'position_name', 'qty', 'nav_usd', 'data_quality',
   ],
   liquidity: [
     'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'principal_token_name',
     'principal_token_symbol', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership', 'underlying_symbol', 'underlying_name', 'qty',
-    'total_supply', 'pct_ownership', 'is_reward', 'slippage', 'liq_threshold', 'unlocked_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collaterals',
+    'total_supply', 'pct_ownership', 'is_reward', 'slippage', 'liq_threshold', 'unlocked_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collaterals', 'data_quality',
   ],
   transactions: [
     'date', 'wallet', 'wallet_label', 'chain', 'txn_hash', 'block', 'action_type', 'protocol_id', 'method_hex', 'status', 'from', 'from_type', 'to', 'to_type',
     'txn_fee_native', 'fee_usd', 'transfer_index', 'direction', 'token_symbol', 'token_cid', 'qty',
   ],
-  history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at'],
+  history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at', 'data_quality'],
   reconciliation: [
     'from', 'to', 'wallet', 'wallet_label', 'chain', 'token_symbol', 'token_name', 'token_id', 'token_cid', 'opening_qty', 'inflow_qty', 'outflow_qty',
     'closing_qty', 'unexplained_qty', 'unexplained_share', 'wallet_opening_qty', 'wallet_closing_qty', 'wallet_unexplained_qty', 'position_change_qty',
@@ -87,6 +89,9 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
+          // A snapshot-level note (its date named another day) goes on each of its rows.
+          const dateNote = s.quality ? (JSON.parse(s.quality) as ValueFlag[]).filter((f) => f.path === 'data[0].date').map((f) => `dated ${f.value}`).join('; ') : '';
+          const note = (row: string) => (dateNote && row ? `${dateNote}; ${row}` : dateNote || row);
           if (req.report === 'positions') {
             for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
               for (const p of snap.positions)
@@ -95,13 +100,14 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
                   await writer.row([
                     ...base, p.asset_type, p.protocol_id, p.cid, p.name, p.symbol, p.principal_nav, p.reward_nav, u?.internal_id, u?.symbol, u?.name, u?.qty, u?.nav,
                     d.is_reward, d.type, d.liq_threshold, d.collateral_debt_ratio, d.unlock_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collateral?.join(' '),
+                    note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                   ]);
                 }
           } else if (req.report === 'underlying') {
             for (const snap of snapshotData<'positionsByUnderlying'>(db, s.id) as UnderlyingSnapshot[])
               for (const g of snap.positions)
                 for (const b of g.breakdown.length ? g.breakdown : [null])
-                  await writer.row([...base, g.token_id, g.token_symbol, g.token_name, g.token_cid, g.total_qty, g.total_nav, b?.pos_id, b?.asset_type, b?.protocol_id, b?.name, b?.qty, b?.nav]);
+                  await writer.row([...base, g.token_id, g.token_symbol, g.token_name, g.token_cid, g.total_qty, g.total_nav, b?.pos_id, b?.asset_type, b?.protocol_id, b?.name, b?.qty, b?.nav, note(invalidNote(['token.', g], ['', b]))]);
           } else {
             for (const snap of snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[])
               for (const p of snap.positions)
@@ -111,6 +117,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
                     ...base, p.asset_type, p.protocol_id, p.cid, p.principal_token_name, p.principal_token_symbol, p.principal_qty, p.principal_total_supply,
                     p.principal_pct_ownership, u?.symbol, u?.name, u?.qty, u?.total_supply, u?.pct_ownership, d.is_reward, d.slippage, d.liq_threshold,
                     d.unlocked_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collaterals?.join(' '),
+                    note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                   ]);
                 }
           }
@@ -182,7 +189,7 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
       }
       case 'history': {
         const series = navHistory(db, { ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
-        for (const p of series.points) await writer.row([p.date, wallet ?? 'all', p.totalNav, p.principalNav, p.rewardNav, p.chainsCached, p.chainsWatched, p.fetchedAt]);
+        for (const p of series.points) await writer.row([p.date, wallet ?? 'all', p.totalNav, p.principalNav, p.rewardNav, p.chainsCached, p.chainsWatched, p.fetchedAt, flaggedNote(p.flagged)]);
         onProgress(series.points.length, series.points.length);
         break;
       }

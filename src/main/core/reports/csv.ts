@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { forCsv } from '../../../shared/text-safety.ts';
+import { plainDecimal } from '../../../shared/decimal.ts';
 
 /**
  * RFC 4180 CSV: CRLF line ends, fields quoted when they hold a quote, comma, CR or LF, quotes
@@ -20,19 +21,13 @@ const SPECIAL = /^[=+\-@\t\r]|[",\r\n\u0000-\u001f\u007f-\u009f\u061c\u200b\u200
 
 export function csvCell(value: Cell): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? numberText(value) : '';
+  // The one number formatter of every CSV export: exact, plain decimal (shared/decimal.ts).
+  if (typeof value === 'number') return Number.isFinite(value) ? plainDecimal(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (!SPECIAL.test(value)) return value; // the common case: one test, no copy
   let text = forCsv(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** Plain decimal notation, never exponent (1e-7 → 0.0000001), so every tool reads it alike. */
-function numberText(n: number): string {
-  const s = String(n);
-  if (!s.includes('e')) return s;
-  return n.toFixed(20).replace(/\.?0+$/, '');
 }
 
 /** Cells joined with commas, without the line end (to build a line in parts). */

@@ -8,6 +8,8 @@ import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
+import type { ValueFlag } from '../../../shared/service/schemas.ts';
+import { decimalSum } from '../../../shared/decimal.ts';
 
 /**
  * What a portfolio report shows, gathered from the cache before anything is drawn: the
@@ -55,6 +57,8 @@ export interface ReportModel {
   byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
   /** Roll-forward from `from` to `to` (both given), with what it could not check. */
   reconciliation: Reconciliation | null;
+  /** Responses behind the report with values the service sent unreadable (left out of every total), or dated another day. */
+  quality: Array<{ wallet: string; chain: string; endpoint: string; flags: ValueFlag[] }>;
   /** Why the transactions of the period are not known to be complete; empty when they are. */
   transactionsIncomplete: string[];
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
@@ -86,9 +90,13 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
   const liquidity = liqSnaps.flatMap((s) => (snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]).map((snapshot) => ({ wallet: s.wallet, chain: s.chain, snapshot })));
 
   const provenance: Provenance[] = [];
+  const quality: ReportModel['quality'] = [];
   for (const endpoint of ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const)
-    for (const s of latestSnapshots(db, endpoint, { ...scope, date: req.date }).filter((x) => inScope(x.wallet, x.chain)))
+    for (const s of latestSnapshots(db, endpoint, { ...scope, date: req.date }).filter((x) => inScope(x.wallet, x.chain))) {
       provenance.push({ wallet: s.wallet, chain: s.chain, endpoint, asOf: s.as_of, fetchedAt: s.fetched_at, requestId: s.request_id, sha256: s.sha256 });
+      if (s.quality) quality.push({ wallet: s.wallet, chain: s.chain, endpoint, flags: JSON.parse(s.quality) as ValueFlag[] });
+    }
+  quality.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
 
   const nav = navHistory(db, { ...scope, ...(req.wallets && { wallets: wallets.map((w) => w.address) }), ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
@@ -116,7 +124,8 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     }
   }
 
-  const sum = (f: (p: Position) => number | null) => positions.reduce((s, r) => s + (f(r.position) ?? 0), 0);
+  // Exact in decimal, so a total of 2-decimal figures prints without float noise.
+  const sum = (f: (p: Position) => number | null) => decimalSum(positions.map((r) => f(r.position) ?? 0));
   const group = (key: (r: ReportPosition) => string) => {
     const m = new Map<string, number>();
     for (const r of positions) m.set(key(r), (m.get(key(r)) ?? 0) + total(r.position));
@@ -129,7 +138,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     request: req,
     wallets,
     chains: [...new Set(snaps.map((s) => s.chain))].sort(),
-    totals: { principal, reward, total: principal + reward },
+    totals: { principal, reward, total: decimalSum([principal, reward]) },
     positions,
     liquidity,
     nav,
@@ -139,6 +148,7 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     transactionsTotal,
     byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
     reconciliation: req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null,
+    quality,
     transactionsIncomplete,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };

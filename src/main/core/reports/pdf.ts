@@ -224,6 +224,14 @@ function render(doc: Doc, model: ReportModel): void {
     doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(usd(value), x + 10, by + 21, { width: bw - 20 });
   });
   doc.y = by + 54;
+  if (model.quality.length) {
+    const values = model.quality.reduce((n, q) => n + q.flags.filter((f) => f.path !== 'data[0].date').length, 0);
+    doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(
+      pdfText(`Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`),
+      M.left, doc.y, { width: WIDTH },
+    );
+    doc.moveDown(0.3);
+  }
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(`${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`), M.left, doc.y, { width: WIDTH });
 
   // --- NAV over dates ----------------------------------------------------------------
@@ -328,6 +336,18 @@ function render(doc: Doc, model: ReportModel): void {
     if (model.transactionsTotal > LISTED_TRANSACTIONS) {
       doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(`${model.transactionsTotal - LISTED_TRANSACTIONS} more transactions are in the CSV export.`, M.left, doc.y + 4);
     }
+  }
+
+  // --- data quality ------------------------------------------------------------------
+  if (model.quality.length) {
+    heading(doc, 'Data quality');
+    doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text('Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.', M.left, doc.y, { width: WIDTH });
+    doc.moveDown(0.4);
+    table(
+      doc,
+      [{ label: 'Wallet', width: 80 }, { label: 'Chain', width: 40 }, { label: 'Response', width: 95 }, { label: 'Where', width: 200 }, { label: 'Sent', width: 96 }],
+      model.quality.flatMap((q) => q.flags.map((f) => [walletName(model, q.wallet), q.chain, q.endpoint, f.path, f.value])),
+    );
   }
 
   // --- provenance ----------------------------------------------------------------------

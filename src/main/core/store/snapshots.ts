@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ServiceResponse } from '../api/client.ts';
-import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
+import { namesDay, toIsoDatetime, writtenDay } from '../../../shared/service/normalize.ts';
+import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import type { Database } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
 export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
@@ -15,13 +17,12 @@ export interface SnapshotInput<E extends SnapshotEndpoint> {
   chain: string;
   requestedDate: string | null;
   response: ServiceResponse<SnapshotDataByEndpoint[E]>;
+  /** For a latest snapshot (no date asked): the day it is for, when the caller resolved it. */
+  latestDay?: string;
 }
 
-/** Sums that may be null: null only when every term is null ("—", never 0 by accident). */
-function sumOrNull(values: Array<number | null>): number | null {
-  const present = values.filter((v): v is number => v !== null);
-  return present.length ? present.reduce((a, b) => a + b, 0) : null;
-}
+/** Sums that may be null: null only when every term is null ("—", never 0 by accident); exact in decimal. */
+const sumOrNull = decimalSumOrNull;
 
 function totals(endpoint: SnapshotEndpoint, data: unknown[]): { total: number | null; principal: number | null; reward: number | null; count: number } {
   if (endpoint === 'allPositions') {
@@ -37,20 +38,44 @@ function totals(endpoint: SnapshotEndpoint, data: unknown[]): { total: number | 
   return { total: null, principal: null, reward: null, count: (data as LiquiditySnapshot[]).flatMap((s) => s.positions).length };
 }
 
-/** The as-of date: what the service said, else what was asked, else the fetch day. */
-function asOfDate(data: Array<{ date: string | null }>, requestedDate: string | null, fetchedAt: string): string {
-  return (data[0]?.date ?? requestedDate ?? fetchedAt).slice(0, 10);
+/**
+ * The day a snapshot is filed under. Asked for a date, it is that date whenever the
+ * service's datetime can name it (its written day, or its instant on that day in some real
+ * zone): a zone offset never moves it to the day before or after. A datetime that cannot
+ * name the asked day means the service answered for another day: the snapshot is filed
+ * under the day the service wrote, and flagged. Not asked for a date (latest), it is the
+ * day the caller resolved, else the day the service wrote, else the fetch day (UTC).
+ */
+export function filingDay(serviceDate: string | null, requestedDate: string | null, fetchedAt: string, latestDay?: string): { asOf: string; mismatch: ValueFlag | null } {
+  // An unreadable date is flagged by the parser already: it names no day.
+  if (serviceDate !== null && !toIsoDatetime(serviceDate)) serviceDate = null;
+  if (requestedDate) {
+    if (serviceDate === null || namesDay(serviceDate, requestedDate)) return { asOf: requestedDate, mismatch: null };
+    const written = writtenDay(serviceDate) ?? requestedDate;
+    return { asOf: written, mismatch: { path: 'data[0].date', value: `${serviceDate} (asked for ${requestedDate})` } };
+  }
+  return { asOf: latestDay ?? (serviceDate !== null ? writtenDay(serviceDate) : null) ?? fetchedAt.slice(0, 10), mismatch: null };
+}
+
+/** The service's date as it sent it, from the first snapshot of the response. */
+function serviceDateOf(data: unknown[]): string | null {
+  return (data[0] as { service_date?: string | null } | undefined)?.service_date ?? null;
 }
 
 export function snapshotRecord<E extends SnapshotEndpoint>(input: SnapshotInput<E>) {
   const { response } = input;
   const t = totals(input.endpoint, response.data);
+  const serviceDate = serviceDateOf(response.data);
+  const { asOf, mismatch } = filingDay(serviceDate, input.requestedDate, response.fetchedAt, input.latestDay);
+  const flags = [...(mismatch ? [mismatch] : []), ...(response.flags ?? [])];
   return {
     endpoint: input.endpoint,
     wallet: input.wallet,
     chain: input.chain,
     requested_date: input.requestedDate,
-    as_of: asOfDate(response.data as Array<{ date: string | null }>, input.requestedDate, response.fetchedAt),
+    as_of: asOf,
+    service_date: serviceDate,
+    quality: flags.length ? JSON.stringify(flags) : null,
     request_id: response.requestId,
     fetched_at: response.fetchedAt,
     sha256: createHash('sha256').update(response.body).digest('hex'),
@@ -67,8 +92,8 @@ export function insertSnapshot<E extends SnapshotEndpoint>(db: Database, input: 
   const r = snapshotRecord(input);
   const info = db
     .prepare(
-      `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
-       VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
+      `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
+       VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @service_date, @quality, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
     )
     .run(r);
   return Number(info.lastInsertRowid);
@@ -81,6 +106,8 @@ interface SnapshotRow {
   chain: string;
   requested_date: string | null;
   as_of: string;
+  service_date: string | null;
+  quality: string | null;
   request_id: string | null;
   fetched_at: string;
   sha256: string;
@@ -99,6 +126,8 @@ function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> 
     chain: r.chain,
     requestedDate: r.requested_date,
     asOf: r.as_of,
+    serviceDate: r.service_date,
+    quality: r.quality ? (JSON.parse(r.quality) as ValueFlag[]) : [],
     requestId: r.request_id,
     fetchedAt: r.fetched_at,
     sha256: r.sha256,
@@ -114,7 +143,7 @@ function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> 
 export function latestSnapshot<E extends SnapshotEndpoint>(db: Database, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
   const row = db
     .prepare(
-      `SELECT id, endpoint, wallet, chain, requested_date, as_of, request_id, fetched_at, sha256, data, total_nav, principal_nav, reward_nav, position_count
+      `SELECT id, endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, data, total_nav, principal_nav, reward_nav, position_count
        FROM snapshots WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
     )
     .get(wallet, chain, endpoint, asOf) as SnapshotRow | undefined;

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { Database } from '../store/db.ts';
-import { hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
+import { filingDay, hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
+import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import type { Step } from '../../../shared/model.ts';
 export type { Step };
 
@@ -44,12 +45,45 @@ export async function syncPositionsUnit(db: Database, client: ServiceClient, uni
     client.liquidityAnalysis(q, signal),
   ]);
   const requestedDate = unit.date ?? null;
+  const serviceDate = all.data[0]?.service_date ?? null;
+  const latestDay = unit.date ? undefined : await latestSnapshotDay(client, q, serviceDate, signal);
+  const base = { wallet: unit.wallet, chain: unit.chain, requestedDate, ...(latestDay && { latestDay }) };
   db.transaction(() => {
-    insertSnapshot(db, { endpoint: 'allPositions', wallet: unit.wallet, chain: unit.chain, requestedDate, response: all });
-    insertSnapshot(db, { endpoint: 'positionsByUnderlying', wallet: unit.wallet, chain: unit.chain, requestedDate, response: grouped });
-    insertSnapshot(db, { endpoint: 'liquidityAnalysis', wallet: unit.wallet, chain: unit.chain, requestedDate, response: liquidity });
+    insertSnapshot(db, { endpoint: 'allPositions', ...base, response: all });
+    insertSnapshot(db, { endpoint: 'positionsByUnderlying', ...base, response: grouped });
+    insertSnapshot(db, { endpoint: 'liquidityAnalysis', ...base, response: liquidity });
   }).immediate();
-  return (all.data[0]?.date ?? unit.date ?? all.fetchedAt).slice(0, 10);
+  return filingDay(serviceDate, requestedDate, all.fetchedAt, latestDay).asOf;
+}
+
+/**
+ * The day the service's latest snapshot is for. When the day it wrote and the UTC day of its
+ * datetime agree, that day. When they differ (`2025-06-02T01:00:00+02:00` is 1 June in UTC
+ * and 2 June as written) the service is asked for each day in turn: the one whose answer
+ * carries the same datetime is the day (one or two extra requests, only in that case). When
+ * neither does, the day as written, which is what the service said.
+ */
+export async function latestSnapshotDay(
+  client: ServiceClient,
+  q: { wallet: string; chain: string },
+  serviceDate: string | null,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  if (serviceDate === null) return undefined;
+  const written = writtenDay(serviceDate);
+  const utc = utcDay(serviceDate);
+  if (!written || !utc || written === utc) return written ?? undefined;
+  const instant = toIsoDatetime(serviceDate);
+  for (const day of [written, utc]) {
+    try {
+      const probe = await client.allPositions({ ...q, date: day }, signal);
+      if (toIsoDatetime(probe.data[0]?.service_date ?? null) === instant) return day;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      // A day the service refuses (e.g. "in the future" by its clock) is not the one.
+    }
+  }
+  return written;
 }
 
 /** The units of a backfill that still need fetching. */

@@ -31,7 +31,8 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
             wallet: r.wallet,
             chain,
             position: p,
-            total: p.principal_nav === null && p.reward_nav === null ? null : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
+            // A member the service sent unreadable makes the position's value unknown, not its other part.
+            total: (p.principal_nav === null && p.reward_nav === null) || p._invalid?.['principal_nav'] !== undefined || p._invalid?.['reward_nav'] !== undefined ? null : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
             ratio,
             liqThreshold,
             atRisk: isAtRisk(ratio, liqThreshold),
@@ -56,7 +57,10 @@ export function totals(rows: PositionRow[]): Totals {
     const vals = rows.map(f).filter((v): v is number => v !== null);
     return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
   };
-  return { total: sum((r) => r.total), principal: sum((r) => r.position.principal_nav), reward: sum((r) => r.position.reward_nav), count: rows.length };
+  const principal = sum((r) => r.position.principal_nav);
+  const reward = sum((r) => r.position.reward_nav);
+  // Principal plus rewards, as the stored totals are: a position whose value is unknown still adds its known part.
+  return { total: principal === null && reward === null ? null : (principal ?? 0) + (reward ?? 0), principal, reward, count: rows.length };
 }
 
 export type AllocationKey = 'asset_type' | 'protocol_id' | 'chain';

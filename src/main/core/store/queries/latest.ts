@@ -18,6 +18,8 @@ export interface LatestRow {
   total_nav: number | null;
   principal_nav: number | null;
   reward_nav: number | null;
+  /** Unreadable values the service sent (JSON array of {path, value}), or null. */
+  quality: string | null;
 }
 
 export function latestSnapshots(
@@ -27,7 +29,7 @@ export function latestSnapshots(
 ): LatestRow[] {
   return db
     .prepare(
-      `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav
+      `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
        FROM snapshots s
        JOIN wallets w ON w.address = s.wallet
        WHERE s.endpoint = @endpoint
@@ -54,6 +56,11 @@ export function snapshotData<E extends SnapshotEndpoint>(db: Database, id: numbe
   return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
 }
 
+
+/** How many unreadable values a snapshot row carries (0 when none; a date naming another day is not a value). */
+export function flaggedCount(quality: string | null): number {
+  return quality ? (JSON.parse(quality) as Array<{ path: string }>).filter((f) => f.path !== 'data[0].date').length : 0;
+}
 
 export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: string }>): Freshness {
   if (!rows.length) return { asOf: null, oldestFetchedAt: null, newestFetchedAt: null };

@@ -1,12 +1,14 @@
 import type { Database } from '../db.ts';
 import { listWallets } from '../wallets.ts';
-import { freshnessOf, latestSnapshots } from './latest.ts';
+import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
+import { decimalSum } from '../../../../shared/decimal.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
 export type { NavPoint, NavSeries };
 
 
 
-const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : a + b);
+// Exact in decimal: NAV totals are sums of the service's 2-decimal figures, written to CSV as they are.
+const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : decimalSum([a, b]));
 
 /**
  * NAV per date from cached snapshots only: per wallet, and in total (wallet omitted)
@@ -22,11 +24,12 @@ export function navHistory(db: Database, scope: { wallet?: string; wallets?: rea
   const byDate = new Map<string, NavPoint>();
   for (const r of rows) {
     if (!watched.get(r.wallet)?.has(r.chain)) continue;
-    const p = byDate.get(r.as_of) ?? { date: r.as_of, totalNav: null, principalNav: null, rewardNav: null, chainsCached: 0, chainsWatched, fetchedAt: r.fetched_at };
+    const p = byDate.get(r.as_of) ?? { date: r.as_of, totalNav: null, principalNav: null, rewardNav: null, chainsCached: 0, chainsWatched, fetchedAt: r.fetched_at, flagged: 0 };
     p.totalNav = add(p.totalNav, r.total_nav);
     p.principalNav = add(p.principalNav, r.principal_nav);
     p.rewardNav = add(p.rewardNav, r.reward_nav);
     p.chainsCached++;
+    p.flagged += flaggedCount(r.quality);
     if (r.fetched_at > p.fetchedAt) p.fetchedAt = r.fetched_at;
     byDate.set(r.as_of, p);
   }

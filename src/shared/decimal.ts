@@ -1,0 +1,54 @@
+/**
+ * Numbers as decimal text, exactly: the one formatter the CSV exports call for every number,
+ * and sums that add the decimals the service sent rather than their binary approximations
+ * (0.1 + 0.2 is 0.3 here, not 0.30000000000000004).
+ */
+
+const EXPONENT = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/;
+
+/**
+ * The shortest text that reads back as the same double, in plain decimal notation (never an
+ * exponent, which some tools misread): 1e+30 → 1000000000000000000000000000000, 1.5e-7 →
+ * 0.00000015. Only numbers that String() writes with an exponent (|n| ≥ 1e21 or < 1e-6) do any
+ * work beyond String().
+ */
+export function plainDecimal(n: number): string {
+  const s = String(n);
+  if (s.indexOf('e') < 0) return s;
+  const m = EXPONENT.exec(s);
+  if (!m) return s; // NaN and Infinity have no e; kept for completeness
+  const sign = m[1]!;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = 1 + Number(m[4]); // digits before the decimal point
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+/** The exact sum of finite numbers, as their decimal texts add up, rounded once to a double. */
+export function decimalSum(values: readonly number[]): number {
+  let scale = 0;
+  const parts: Array<[string, string, boolean]> = [];
+  for (const v of values) {
+    const text = plainDecimal(v);
+    const negative = text.startsWith('-');
+    const [int = '0', frac = ''] = (negative ? text.slice(1) : text).split('.');
+    if (frac.length > scale) scale = frac.length;
+    parts.push([int, frac, negative]);
+  }
+  let total = 0n;
+  for (const [int, frac, negative] of parts) {
+    const units = BigInt(int + frac.padEnd(scale, '0'));
+    total += negative ? -units : units;
+  }
+  const negative = total < 0n;
+  const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
+  const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+  return Number((negative ? '-' : '') + text);
+}
+
+/** Sum of the present terms; null when none is present ("—", never 0 by accident). */
+export function decimalSumOrNull(values: ReadonlyArray<number | null | undefined>): number | null {
+  const present = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return present.length ? decimalSum(present) : null;
+}

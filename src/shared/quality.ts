@@ -1,0 +1,70 @@
+/**
+ * Data-quality notes: the words the views, the CSV and the PDF use for values the service sent
+ * that could not be read. The parser nulls such a value and records what was sent in its
+ * object's `_invalid` map (shared/service/schemas.ts); these helpers turn that into text.
+ */
+import type { ValueFlag } from './service/schemas.ts';
+
+type WithInvalid = { _invalid?: Record<string, string> | undefined } | null | undefined;
+
+/** `nav unreadable (NaN); details.exchange_rate unreadable ("abc")` for the objects of one row; '' when all is readable. */
+export function invalidNote(...objects: Array<[prefix: string, object: WithInvalid]>): string {
+  let note = '';
+  for (const [prefix, o] of objects) {
+    const bad = o?._invalid;
+    if (!bad) continue;
+    for (const member in bad) note += `${note ? '; ' : ''}${prefix}${member} unreadable (${bad[member]})`;
+  }
+  return note;
+}
+
+/** `data[0].positions[3].underlying[1].nav` → the position's name and the rest (`Lido stETH: underlying[1].nav`). */
+function whereIs(path: string, data: readonly unknown[] | undefined): string {
+  const m = /^data\[(\d+)\]\.positions\[(\d+)\]\.(.*)$/.exec(path);
+  if (!m || !data) return path.replace(/^data\[\d+\]\./, '');
+  const p = (data[Number(m[1])] as { positions?: Array<Record<string, unknown>> } | undefined)?.positions?.[Number(m[2])];
+  const name = p?.['name'] ?? p?.['token_symbol'] ?? p?.['principal_token_name'];
+  return typeof name === 'string' && name ? `${name}: ${m[3]}` : path.replace(/^data\[\d+\]\./, '');
+}
+
+/** The summary line of a snapshot's flags: what a view or report shows above its table. */
+export function qualitySummary(flags: readonly ValueFlag[], data?: readonly unknown[]): string {
+  if (!flags.length) return '';
+  const values = flags.filter((f) => f.path !== 'data[0].date');
+  const dates = flags.filter((f) => !values.includes(f));
+  const parts: string[] = [];
+  if (values.length)
+    parts.push(
+      `${values.length} value${values.length === 1 ? '' : 's'} the service sent could not be read (${values
+        .map((f) => `${whereIs(f.path, data)} = ${f.value}`)
+        .slice(0, 3)
+        .join(', ')}${values.length > 3 ? ', …' : ''}); shown as "—" and left out of totals`,
+    );
+  for (const d of dates) parts.push(`the service dated this snapshot ${d.value}`);
+  return `Data quality: ${parts.join('; ')}.`;
+}
+
+/** For NAV over dates: how many values behind a point were unreadable. */
+export function flaggedNote(flagged: number): string {
+  return flagged ? `${flagged} unreadable value${flagged === 1 ? '' : 's'} left out` : '';
+}
+
+/** Per (wallet, chain) with flags, the summary line, for the positions results a view shows. */
+export function resultsQuality(
+  results:
+    | ReadonlyArray<{ wallet: string; chains: ReadonlyArray<{ chain: string; snapshot: { quality: readonly ValueFlag[]; data: readonly unknown[] } | null }> }>
+    | null
+    | undefined,
+): Array<{ wallet: string; chain: string; note: string; values: number }> {
+  const out: Array<{ wallet: string; chain: string; note: string; values: number }> = [];
+  for (const r of results ?? [])
+    for (const c of r.chains)
+      if (c.snapshot?.quality.length)
+        out.push({
+          wallet: r.wallet,
+          chain: c.chain,
+          note: qualitySummary(c.snapshot.quality, c.snapshot.data),
+          values: c.snapshot.quality.filter((f) => f.path !== 'data[0].date').length,
+        });
+  return out;
+}

@@ -38,6 +38,7 @@ const MINE = [
 const THEIRS = [
   'page-base=0',
   'page-size-cap=25',
+  'page-size-max=100',
   'time-unit=ms',
   'bounds=half-open',
   'bounds=exclusive',

@@ -211,7 +211,7 @@ function countFloats(v: unknown, counts: { number: number; string: number; null:
   }
   for (const [k, x] of Object.entries(v)) {
     if (FLOAT_MEMBERS.has(k)) {
-      if (typeof x === 'number') counts.number++;
+      if (typeof x === 'number' && Number.isFinite(x)) counts.number++;
       else if (typeof x === 'string' && typeof toFloat(x) === 'number') counts.string++;
       else if (x === null) counts.null++;
       else counts.other++;

@@ -138,6 +138,15 @@ describe('folioscope doctor', () => {
     expect(json.items.find((i) => i.id === 'latest-day')!.value).toMatch(/^for \d{4}-\d{2}-\d{2}$/);
   });
 
+  it('sync of positions with unreadable values ends INCOMPLETE (exit 3), naming how many', () => {
+    const g = ['--data-dir', tempDir(), '--base-url', simUrl];
+    expect(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']).status).toBe(0);
+    const r = cli([...g, 'sync', '--date', '2025-06-01', '--no-transactions']);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(/INCOMPLETE {2}Positions of/);
+    expect(r.stdout).toContain('the service sent 1 value that could not be read (not a number)');
+  });
+
   it('exits 1 when the service refuses the key', () => {
     const r = cli(['--data-dir', tempDir(), '--base-url', simUrl, 'doctor'], 'not-the-key');
     expect(r.status).toBe(1);

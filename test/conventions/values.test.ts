@@ -201,6 +201,28 @@ describe.each(READINGS)('the real client against bad-value=%s', (bad) => {
   });
 });
 
+describe('a positions job with unreadable values', () => {
+  it('finishes incomplete, saying how many values and what to do; a clean one says nothing', async () => {
+    ctx.sim.setConventions({ badValue: 'nan', badField: 'principal_nav' });
+    const { engine } = setup();
+    const job = engine.syncPositions(WALLET, { date: DAY });
+    await job.result;
+    expect(engine.jobs().find((j) => j.id === job.info.id)!.completeness).toMatchObject({
+      state: 'incomplete',
+      reasons: ['the service sent 1 value that could not be read (not a number); stored as unknown and left out of totals'],
+    });
+    const fill = engine.backfill({ wallet: WALLET, from: '2025-06-02', to: '2025-06-04', every: 'day' });
+    await fill.result;
+    expect(engine.jobs().find((j) => j.id === fill.info.id)!.completeness?.reasons).toEqual([
+      'the service sent 3 values that could not be read (not a number); stored as unknown and left out of totals',
+    ]);
+    ctx.sim.setConventions({});
+    const clean = engine.syncPositions(WALLET, { date: '2025-06-05' });
+    await clean.result;
+    expect(engine.jobs().find((j) => j.id === clean.info.id)!.completeness?.state ?? 'complete').toBe('complete');
+  });
+});
+
 describe('bad values in other members', () => {
   it.each(['nav', 'qty', 'liq_threshold', 'collateral_debt_ratio', 'reward_nav'])(
     '%s: the first one is null and flagged, nothing else changes',

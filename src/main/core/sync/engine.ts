@@ -9,7 +9,7 @@ import { ensureConventions } from './conventions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
-import { datesBetween, plannedUnits, runUnits, type Step, syncPositionsUnit } from './positions.ts';
+import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, type Step, syncPositionsUnit } from './positions.ts';
 import { type Job, type JobInfo, JobQueue } from './queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
@@ -100,12 +100,15 @@ export class SyncEngine {
       ctx.progress({ done: 0, total: chains.length, phase: 'fetching positions' });
       const asOf: string[] = [];
       let done = 0;
+      const tally: QualityTally = { unreadable: 0, otherDay: 0 };
       await Promise.all(
         chains.map(async (chain) => {
-          asOf.push(await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal));
+          asOf.push(await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal, tally));
           ctx.progress({ done: ++done });
         }),
       );
+      const quality = qualityCompleteness(tally);
+      if (quality) ctx.judge(quality);
       return [...new Set(asOf)];
     }, w.address, { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}` });
   }
@@ -123,7 +126,10 @@ export class SyncEngine {
       const units = plannedUnits(this.o.db, w.address, chains, dates, req.refresh ?? false);
       const skipped = dates.length * chains.length - units.length;
       ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
-      await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }));
+      const tally: QualityTally = { unreadable: 0, otherDay: 0 };
+      await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }), tally);
+      const quality = qualityCompleteness(tally);
+      if (quality) ctx.judge(quality);
       return { fetched: units.length, skipped };
     }, w.address, { key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}` });
   }

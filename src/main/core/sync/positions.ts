@@ -3,6 +3,7 @@ import type { Database } from '../store/db.ts';
 import { filingDay, hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
 import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import type { Step } from '../../../shared/model.ts';
+import type { Completeness } from '../../../shared/conventions.ts';
 export type { Step };
 
 
@@ -37,7 +38,15 @@ export interface PositionsUnit {
  * Fetches the three views of one (wallet, chain, date) and stores them together in one
  * transaction: a date is cached whole or not at all. Returns the as-of date stored.
  */
-export async function syncPositionsUnit(db: Database, client: ServiceClient, unit: PositionsUnit, signal?: AbortSignal): Promise<string> {
+/** What the stored snapshots' data-quality flags add up to, across the units of a job. */
+export interface QualityTally {
+  /** Values the service sent that could not be read (stored as null, flagged). */
+  unreadable: number;
+  /** Snapshots the service dated another day than asked. */
+  otherDay: number;
+}
+
+export async function syncPositionsUnit(db: Database, client: ServiceClient, unit: PositionsUnit, signal?: AbortSignal, tally?: QualityTally): Promise<string> {
   const q = { wallet: unit.wallet, chain: unit.chain, ...(unit.date && { date: unit.date }) };
   const [all, grouped, liquidity] = await Promise.all([
     client.allPositions(q, signal),
@@ -48,6 +57,10 @@ export async function syncPositionsUnit(db: Database, client: ServiceClient, uni
   const serviceDate = all.data[0]?.service_date ?? null;
   const latestDay = unit.date ? undefined : await latestSnapshotDay(client, q, serviceDate, signal);
   const base = { wallet: unit.wallet, chain: unit.chain, requestedDate, ...(latestDay && { latestDay }) };
+  if (tally) {
+    for (const r of [all, grouped, liquidity]) tally.unreadable += r.flags?.length ?? 0;
+    if (filingDay(serviceDate, requestedDate, all.fetchedAt, latestDay).mismatch) tally.otherDay++;
+  }
   db.transaction(() => {
     insertSnapshot(db, { endpoint: 'allPositions', ...base, response: all });
     insertSnapshot(db, { endpoint: 'positionsByUnderlying', ...base, response: grouped });
@@ -104,6 +117,7 @@ export async function runUnits(
   inFlight: number,
   signal: AbortSignal | undefined,
   onUnit: (done: number) => void,
+  tally?: QualityTally,
 ): Promise<void> {
   let nextIndex = 0;
   let done = 0;
@@ -112,7 +126,7 @@ export async function runUnits(
     while (failure === null && nextIndex < units.length) {
       const unit = units[nextIndex++]!;
       try {
-        await syncPositionsUnit(db, client, unit, signal);
+        await syncPositionsUnit(db, client, unit, signal, tally);
         onUnit(++done);
       } catch (err) {
         failure ??= err;
@@ -121,4 +135,16 @@ export async function runUnits(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(inFlight, units.length)) }, worker));
   if (failure !== null) throw failure;
+}
+
+/**
+ * A positions job whose snapshots carry unreadable values is finished but not whole: those
+ * figures are unknown (shown as "—", left out of totals). Null when everything was readable.
+ */
+export function qualityCompleteness(t: QualityTally): Completeness | null {
+  if (!t.unreadable && !t.otherDay) return null;
+  const reasons: string[] = [];
+  if (t.unreadable) reasons.push(`the service sent ${t.unreadable} value${t.unreadable === 1 ? '' : 's'} that could not be read (not a number); stored as unknown and left out of totals`);
+  if (t.otherDay) reasons.push(`the service answered ${t.otherDay} request${t.otherDay === 1 ? '' : 's'} for a date with a snapshot of another day; filed under that day`);
+  return { state: 'incomplete', reasons, action: 'Positions and reports show which values; `folioscope doctor` shows what the service sends. Syncing again fetches them again.' };
 }

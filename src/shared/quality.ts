@@ -4,6 +4,7 @@
  * object's `_invalid` map (shared/service/schemas.ts); these helpers turn that into text.
  */
 import type { ValueFlag } from './service/schemas.ts';
+import { visibleText } from './text-safety.ts';
 
 type WithInvalid = { _invalid?: Record<string, string> | undefined } | null | undefined;
 
@@ -13,7 +14,7 @@ export function invalidNote(...objects: Array<[prefix: string, object: WithInval
   for (const [prefix, o] of objects) {
     const bad = o?._invalid;
     if (!bad) continue;
-    for (const member in bad) note += `${note ? '; ' : ''}${prefix}${member} unreadable (${bad[member]})`;
+    for (const member in bad) note += `${note ? '; ' : ''}${prefix}${member} unreadable (${visibleText(bad[member]!)})`;
   }
   return note;
 }
@@ -24,7 +25,7 @@ function whereIs(path: string, data: readonly unknown[] | undefined): string {
   if (!m || !data) return path.replace(/^data\[\d+\]\./, '');
   const p = (data[Number(m[1])] as { positions?: Array<Record<string, unknown>> } | undefined)?.positions?.[Number(m[2])];
   const name = p?.['name'] ?? p?.['token_symbol'] ?? p?.['principal_token_name'];
-  return typeof name === 'string' && name ? `${name}: ${m[3]}` : path.replace(/^data\[\d+\]\./, '');
+  return typeof name === 'string' && name ? `${visibleText(name)}: ${m[3]}` : path.replace(/^data\[\d+\]\./, '');
 }
 
 /** The summary line of a snapshot's flags: what a view or report shows above its table. */
@@ -36,11 +37,11 @@ export function qualitySummary(flags: readonly ValueFlag[], data?: readonly unkn
   if (values.length)
     parts.push(
       `${values.length} value${values.length === 1 ? '' : 's'} the service sent could not be read (${values
-        .map((f) => `${whereIs(f.path, data)} = ${f.value}`)
+        .map((f) => `${whereIs(f.path, data)} = ${visibleText(f.value)}`)
         .slice(0, 3)
         .join(', ')}${values.length > 3 ? ', …' : ''}); shown as "—" and left out of totals`,
     );
-  for (const d of dates) parts.push(`the service dated this snapshot ${d.value}`);
+  for (const d of dates) parts.push(`the service dated this snapshot ${visibleText(d.value)}`);
   return `Data quality: ${parts.join('; ')}.`;
 }
 

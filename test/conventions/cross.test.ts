@@ -53,7 +53,15 @@ const CASES = MINE.flatMap((m) => THEIRS.map((t) => [m, t] as const));
 
 const DAY = '2025-06-01';
 const chain = chainById('eth')!;
-const view = allPositionsView('eth', positionsOn(SEED, WALLET, chain, Date.parse(`${DAY}T00:00:00Z`) / DAY_MS));
+const view = allPositionsView(
+  'eth',
+  positionsOn(
+    { seed: SEED, txnsPerWallet: TXNS, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END },
+    WALLET,
+    chain,
+    Date.parse(`${DAY}T00:00:00Z`) / DAY_MS,
+  ),
+);
 const cents = (xs: Array<number | null | undefined>) => xs.reduce<number>((s, v) => s + Math.round((v ?? 0) * 100), 0);
 const h = historyOf({ seed: SEED, txnsPerWallet: TXNS, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END }, WALLET, chain);
 const all = Array.from({ length: TXNS }, (_, i) => transactionAt(h, i));

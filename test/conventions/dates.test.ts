@@ -7,6 +7,7 @@ import { chainById } from '../../src/sim/chains.ts';
 import { DATETIME_READINGS, type DatetimeReading } from '../../src/sim/readings.ts';
 import { positionsOn, DAY_MS } from '../../src/sim/positions.ts';
 import { historyOf, transactionAt } from '../../src/sim/transactions.ts';
+import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
 import { allPositionsView } from '../../src/sim/views.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
@@ -55,12 +56,14 @@ describe('datetime readings, one value each', () => {
 });
 
 const ctx = useSimulator({ txnsPerWallet: 200 });
+/** The simulator's history (its holdings follow its transactions). */
+const SIM_HISTORY = { seed: 7, txnsPerWallet: 200, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END };
 afterEach(() => ctx.sim.setConventions({}));
 
 /** NAV of the simulator's model at a day, summed in integer cents (the service's figures have 2 decimals). */
 function modelNav(chainId: string, day: string): { principal: number; reward: number; total: number } {
   const chain = chainById(chainId)!;
-  const positions = allPositionsView(chain.id, positionsOn(7, WALLET, chain, Date.parse(`${day}T00:00:00Z`) / DAY_MS));
+  const positions = allPositionsView(chain.id, positionsOn(SIM_HISTORY, WALLET, chain, Date.parse(`${day}T00:00:00Z`) / DAY_MS));
   const cents = (f: (p: (typeof positions)[number]) => number | null) => positions.reduce((s, p) => s + Math.round((f(p) ?? 0) * 100), 0);
   const principal = cents((p) => p.principal_nav);
   const reward = cents((p) => p.reward_nav);

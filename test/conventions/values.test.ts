@@ -21,6 +21,7 @@ import { chainById } from '../../src/sim/chains.ts';
 import { DAY_MS, positionsOn } from '../../src/sim/positions.ts';
 import { BAD_VALUES, DATETIME_READINGS } from '../../src/sim/readings.ts';
 import { allPositionsView, byUnderlyingView } from '../../src/sim/views.ts';
+import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
 import { tempDb, tempDir } from '../support/store.ts';
@@ -135,11 +136,13 @@ describe('parsing a position response with a bad value', () => {
 // --- the real client against the simulator's bad-value readings ---------------------------
 
 const ctx = useSimulator({ txnsPerWallet: 50 });
+/** The simulator's history (its holdings follow its transactions). */
+const SIM_HISTORY = { seed: 7, txnsPerWallet: 50, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END };
 afterEach(() => ctx.sim.setConventions({}));
 
 const DAY = '2025-06-01';
 const eth = chainById('eth')!;
-const model = () => positionsOn(7, WALLET, eth, Date.parse(`${DAY}T00:00:00Z`) / DAY_MS);
+const model = () => positionsOn(SIM_HISTORY, WALLET, eth, Date.parse(`${DAY}T00:00:00Z`) / DAY_MS);
 const cents = (xs: Array<number | null | undefined>) => xs.reduce<number>((s, v) => s + Math.round((v ?? 0) * 100), 0);
 
 function setup(): { db: Database } & ReturnType<typeof engineFor> {
@@ -280,7 +283,7 @@ describe('data-quality notes in the reports', () => {
     const history = await csv(db, { report: 'history', wallet: WALLET });
     expect(history.records.map((r) => r['date'])).toEqual(['2025-06-01', '2025-06-02', '2025-06-03']);
     for (const r of history.records) {
-      const view = allPositionsView('eth', positionsOn(7, WALLET, eth, Date.parse(`${r['date']}T00:00:00Z`) / DAY_MS));
+      const view = allPositionsView('eth', positionsOn(SIM_HISTORY, WALLET, eth, Date.parse(`${r['date']}T00:00:00Z`) / DAY_MS));
       const principal = cents(view.slice(1).map((p) => p.principal_nav));
       const reward = cents(view.map((p) => p.reward_nav));
       // Exactly the decimal the cents make: 985.91, never 985.9100000000001.

@@ -5,7 +5,7 @@ import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion4 } from '../../src/main/core/store/migrations/004-newest-first-indexes.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 
-/** The version just before migration 4 on this branch (its place in MIGRATIONS). */
+/** The version just before migration 4 (its place in MIGRATIONS). */
 const BEFORE = MIGRATIONS.indexOf(updateToSchemaVersion4);
 
 const INDEXES = ['transactions_by_time', 'transactions_by_wallet_time', 'transactions_by_action_time', 'transactions_by_from', 'transactions_by_to'];

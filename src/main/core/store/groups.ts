@@ -3,7 +3,7 @@ import { ValidationError } from './validation.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 export type { WalletGroup };
 
-/** Wallet groups (migration 006): named sets of watched wallets. */
+/** Wallet groups (migration 005): named sets of watched wallets. */
 
 export function listGroups(db: Database): WalletGroup[] {
   const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;

@@ -1,11 +1,17 @@
 import type { Database } from 'better-sqlite3';
 import { updateToSchemaVersion1 } from './001-initial.ts';
 import { updateToSchemaVersion2 } from './002-service-conventions.ts';
-import { updateToSchemaVersion4 } from './004-newest-first-indexes.ts';
-import { updateToSchemaVersion6 } from './006-treasury.ts';
 import { updateToSchemaVersion3 } from './003-snapshot-dates-and-quality.ts';
+import { updateToSchemaVersion4 } from './004-newest-first-indexes.ts';
+import { updateToSchemaVersion5 } from './005-treasury.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
-export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [updateToSchemaVersion1, updateToSchemaVersion2, updateToSchemaVersion6, updateToSchemaVersion4, updateToSchemaVersion3];
+export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
+  updateToSchemaVersion1,
+  updateToSchemaVersion2,
+  updateToSchemaVersion3,
+  updateToSchemaVersion4,
+  updateToSchemaVersion5,
+];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 import type { Database } from '../db.ts';
 
 /**
- * Daily transfer sums (table transfer_days, migration 006), brought up to date on use:
+ * Daily transfer sums (table transfer_days, migration 005), brought up to date on use:
  * a (wallet, chain) with no state is rebuilt from all its transactions; one with state
  * adds the transactions inserted since (ids above built_to_id). Changes and deletions of
  * transactions drop the state (triggers), so the sums never go stale.

@@ -2,13 +2,13 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
-import { updateToSchemaVersion6 } from '../../src/main/core/store/migrations/006-treasury.ts';
+import { updateToSchemaVersion5 } from '../../src/main/core/store/migrations/005-treasury.ts';
 
-describe('migration 006: transfer sums and wallet groups', () => {
+describe('migration 005: transfer sums and wallet groups', () => {
   it('adds its tables to a database of the previous version, keeping the data, and marks sums stale on change', () => {
     const db = new BetterSqlite3(':memory:');
     db.pragma('foreign_keys = ON');
-    const index = MIGRATIONS.indexOf(updateToSchemaVersion6);
+    const index = MIGRATIONS.indexOf(updateToSchemaVersion5);
     expect(index).toBeGreaterThan(0);
     migrate(db, index);
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES ('0xa', '[\"eth\"]', 'now')").run();

@@ -12,7 +12,7 @@ import type { Database } from 'better-sqlite3';
  * transactions is changed or deleted (the triggers below), to be rebuilt on next use. New
  * rows need no trigger (they are picked up by id), so ingest pays nothing.
  */
-export function updateToSchemaVersion6(db: Database): void {
+export function updateToSchemaVersion5(db: Database): void {
   db.exec(`
     CREATE TABLE transfer_days (
       wallet     TEXT NOT NULL,

@@ -43,7 +43,11 @@ export function bareInserter(db: Database): (records: ReadonlyArray<ReturnType<t
  * sustained (the last slice, with the cache at its largest).
  */
 export async function ingestBench(totalRows = 1_000_000, slice = 100_000): Promise<void> {
-  const h = historyOf({ seed: 1, txnsPerWallet: totalRows, historyStart: Date.UTC(2018, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, WALLET, CHAINS[0]!);
+  const h = historyOf(
+    { seed: 1, txnsPerWallet: totalRows, historyStart: Date.UTC(2018, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 },
+    WALLET,
+    CHAINS[0]!,
+  );
   const bareDb = freshDatabase('ingest-bare.sqlite');
   const bare = bareInserter(bareDb);
   const storeDb = freshDatabase('ingest-store.sqlite');
@@ -63,7 +67,9 @@ export async function ingestBench(totalRows = 1_000_000, slice = 100_000): Promi
       for (let i = p; i < p + PAGE; i++) json.push(JSON.stringify(transactionAt(h, totalRows - 1 - i)));
       const body = `[${json.join(',')}]`;
       const t = performance.now();
-      pages.push(transactionHistory.parse({ transaction_history: JSON.parse(body), start_block: null, end_block: null, completion_ratio: 1 }).transaction_history);
+      pages.push(
+        transactionHistory.parse({ transaction_history: JSON.parse(body), start_block: null, end_block: null, completion_ratio: 1 }).transaction_history,
+      );
       parseMs += performance.now() - t;
     }
     const records = pages.flat().map((t) => transactionRecord(WALLET, 'eth', t));
@@ -91,7 +97,10 @@ export async function ingestBench(totalRows = 1_000_000, slice = 100_000): Promi
     ['store write path, overall', `${fmt(storeRate, 0)} rows/s (${store.describe})`],
     ['store / bare, overall', `${fmt((100 * storeRate) / bareRate, 1)} %`],
     ['store / bare, last slice (sustained)', `${fmt(100 * last, 1)} %; worst slice ${fmt(100 * worst, 1)} % (target ≥ 35 %)`],
-    ['client JSON parse + validation per row', `${fmt((1000 * parseMs) / totalRows, 2)} µs (${fmt(totalRows / (parseMs / 1000), 0)} rows/s, not in the store figure)`],
+    [
+      'client JSON parse + validation per row',
+      `${fmt((1000 * parseMs) / totalRows, 2)} µs (${fmt(totalRows / (parseMs / 1000), 0)} rows/s, not in the store figure)`,
+    ],
   );
   report(`Ingest ${totalRows.toLocaleString('en-US')} transactions into one cache, side by side with a bare INSERT`, rows);
   bareDb.close();

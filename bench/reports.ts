@@ -61,7 +61,7 @@ export async function csvBench(): Promise<void> {
       ]);
     }
   }
-  rows.push(['targets', '≥ 0.5 × the shell\'s bytes/s, peak RSS < 300 MB']);
+  rows.push(['targets', "≥ 0.5 × the shell's bytes/s, peak RSS < 300 MB"]);
   report(`CSV export of ${total.toLocaleString('en-US')} transactions (one line per transfer) beside the sqlite3 shell`, rows);
 }
 
@@ -112,12 +112,28 @@ export async function pdfBench(): Promise<void> {
     const wallet = '0x' + (w + 1).toString(16).padStart(40, 'c');
     addWallet(db, { address: wallet, chains: ['eth', 'arb'], label: `Wallet ${w + 1}` });
     for (const chain of w < 6 ? [CHAINS[0]!, CHAINS[1]!] : []) {
-      const data = [{ wallet_id: wallet, date: `${date}T00:00:00Z`, positions: allPositionsView(chain.id, positionsOn(defaultHistory(1), wallet, chain, day)) }];
+      const data = [
+        { wallet_id: wallet, date: `${date}T00:00:00Z`, positions: allPositionsView(chain.id, positionsOn(defaultHistory(1), wallet, chain, day)) },
+      ];
       const body = JSON.stringify({ status: 'OK', data, message: successMessage('allPositions', `bench${w}`) });
-      const response = { endpoint: 'allPositions' as const, data: data.map((d) => positionSnapshot.parse(d)), message: '', requestId: `bench${w}`, total: null, body, url: '', fetchedAt: '2026-01-01T00:00:00.000Z', attempts: 1 };
+      const response = {
+        endpoint: 'allPositions' as const,
+        data: data.map((d) => positionSnapshot.parse(d)),
+        message: '',
+        requestId: `bench${w}`,
+        total: null,
+        body,
+        url: '',
+        fetchedAt: '2026-01-01T00:00:00.000Z',
+        attempts: 1,
+      };
       insertSnapshot(db, { endpoint: 'allPositions', wallet, chain: chain.id, requestedDate: date, response });
     }
-    const h = historyOf({ seed: 2, txnsPerWallet: 600, historyStart: Date.UTC(2025, 0, 1) / 1000, historyEnd: Date.UTC(2026, 0, 1) / 1000 }, wallet, CHAINS[0]!);
+    const h = historyOf(
+      { seed: 2, txnsPerWallet: 600, historyStart: Date.UTC(2025, 0, 1) / 1000, historyEnd: Date.UTC(2026, 0, 1) / 1000 },
+      wallet,
+      CHAINS[0]!,
+    );
     const rows: Transaction[] = [];
     for (let i = 0; i < 600; i++) rows.push(transactionSchema.parse(transactionAt(h, i)));
     db.transaction(() => upsertTransactions(db, wallet, 'eth', rows)).immediate();

@@ -68,10 +68,22 @@ export async function syncBench(latencyMs = 25, concurrency = 4): Promise<void> 
   const snapIdeal = Math.ceil((365 * 3) / concurrency) * latencyMs;
 
   report(`Sync from the simulator, ${latencyMs} ms latency, concurrency ${concurrency}`, [
-    ['learning conventions (once per service)', `${fmt(learnMs, 0)} ms in ${learnRequests} requests; ideal ${learnIdeal} ms; ratio ${fmt(learnMs / learnIdeal)}`],
-    ['10,000 transactions, pages of 100', `${fmt(txnMs, 0)} ms for ${txns!.rowsRead} rows in ${txnRequests} requests; ideal ${txnIdeal} ms; ratio ${fmt(txnMs / txnIdeal)} (target ≤ 1.5)`],
-    ['10,000 transactions, largest page', `${fmt(bigMs, 0)} ms for ${big!.rowsRead} rows in ${bigRequests} requests; latency ideal ${bigIdeal} ms; ratio ${fmt(bigMs / bigIdeal)} (ingest-bound at this size)`],
-    ['365 daily snapshots (× 3 views)', `${fmt(snapMs, 0)} ms in ${snapRequests} requests; ideal ${snapIdeal} ms; ratio ${fmt(snapMs / snapIdeal)} (target ≤ 1.5)`],
+    [
+      'learning conventions (once per service)',
+      `${fmt(learnMs, 0)} ms in ${learnRequests} requests; ideal ${learnIdeal} ms; ratio ${fmt(learnMs / learnIdeal)}`,
+    ],
+    [
+      '10,000 transactions, pages of 100',
+      `${fmt(txnMs, 0)} ms for ${txns!.rowsRead} rows in ${txnRequests} requests; ideal ${txnIdeal} ms; ratio ${fmt(txnMs / txnIdeal)} (target ≤ 1.5)`,
+    ],
+    [
+      '10,000 transactions, largest page',
+      `${fmt(bigMs, 0)} ms for ${big!.rowsRead} rows in ${bigRequests} requests; latency ideal ${bigIdeal} ms; ratio ${fmt(bigMs / bigIdeal)} (ingest-bound at this size)`,
+    ],
+    [
+      '365 daily snapshots (× 3 views)',
+      `${fmt(snapMs, 0)} ms in ${snapRequests} requests; ideal ${snapIdeal} ms; ratio ${fmt(snapMs / snapIdeal)} (target ≤ 1.5)`,
+    ],
   ]);
   db.close();
   sim.close();

@@ -26,7 +26,11 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
   // The demo profile's cache, filled directly (no service needed to read the cache).
   const db = openDatabase(join(dataDir, 'demo.sqlite'));
   addWallet(db, { address: wallet, chains: ['eth'], label: 'Bench' });
-  const h = historyOf({ seed: 5, txnsPerWallet: rows, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, wallet, CHAINS[0]!);
+  const h = historyOf(
+    { seed: 5, txnsPerWallet: rows, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 },
+    wallet,
+    CHAINS[0]!,
+  );
   for (let i = 0; i < rows; i += 1000) {
     const page: Transaction[] = [];
     for (let j = i; j < Math.min(rows, i + 1000); j++) page.push(transactionSchema.parse(transactionAt(h, j)));
@@ -106,7 +110,10 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
       ['rows loaded by scrolling', `${result.loaded.toLocaleString('en-US')} in ${fmt(result.loadMs / 1000, 1)} s (pages of 500 from the cache)`],
       ['frames while loading', `p50 ${fmt(percentile(loadSorted, 50), 1)} ms, p95 ${fmt(percentile(loadSorted, 95), 1)} ms`],
       ['scroll through all rows', `${sorted.length} frames over ${fmt(result.height / 1e6, 2)} M px in ${fmt(result.scrollMs / 1000, 1)} s`],
-      ['frame time while scrolling', `p50 ${fmt(percentile(sorted, 50), 1)} ms, p95 ${fmt(percentile(sorted, 95), 1)} ms (target p95 < 16.7 ms; frames are paced at 60 Hz, so 16.7 is the floor)`],
+      [
+        'frame time while scrolling',
+        `p50 ${fmt(percentile(sorted, 50), 1)} ms, p95 ${fmt(percentile(sorted, 95), 1)} ms (target p95 < 16.7 ms; frames are paced at 60 Hz, so 16.7 is the floor)`,
+      ],
       ['frames over one 60 Hz interval', `${sorted.filter((f) => f > 16.7 * 1.5).length} of ${sorted.length} (longer than 25 ms)`],
     ]);
   } finally {

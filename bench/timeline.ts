@@ -24,7 +24,11 @@ function cache(): Database {
     const wallet = '0x' + (w + 1).toString(16).padStart(40, 'a');
     addWallet(db, { address: wallet, chains: ['eth', 'arb'] });
     for (const chain of [CHAINS[0]!, CHAINS[1]!]) {
-      const h = historyOf({ seed: 3, txnsPerWallet: PER_WALLET / 2, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, wallet, chain);
+      const h = historyOf(
+        { seed: 3, txnsPerWallet: PER_WALLET / 2, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 },
+        wallet,
+        chain,
+      );
       for (let i = 0; i < PER_WALLET / 2; i += 1000) {
         const page: Transaction[] = [];
         for (let j = i; j < i + 1000; j++) page.push(transactionSchema.parse(transactionAt(h, j)));
@@ -43,7 +47,8 @@ export async function timelineBench(): Promise<void> {
   // A cursor at a given depth of a query: the (time, id) of the row just above it.
   const cursorAt = (q: TimelineQuery, depth: number): string | null => {
     const { sql, params } = timelineWhere(q);
-    const row = db.prepare(`SELECT time, id FROM transactions t WHERE ${sql} ORDER BY time DESC, id DESC LIMIT 1 OFFSET ${depth}`).get(params) as { time: number; id: number } | undefined;
+    const row = db.prepare(`SELECT time, id FROM transactions t WHERE ${sql} ORDER BY time DESC, id DESC LIMIT 1 OFFSET ${depth}`).get(params) as
+      { time: number; id: number } | undefined;
     return row ? encodeCursor(row.time, row.id) : null;
   };
   const cases: Array<[string, TimelineQuery, number]> = [
@@ -55,11 +60,18 @@ export async function timelineBench(): Promise<void> {
     ['failed (status 0), first page', { statuses: [0] }, 0],
     ['failed (status 0), depth 20,000', { statuses: [0] }, 20_000],
     ['token = WBTC, depth 50,000', { tokens: ['WBTC'] }, 50_000],
-    ['one wallet + chain + swap + USDC + dates', { wallet: wallets[5]!, chains: ['arb'], actionTypes: ['swap'], tokens: ['USDC'], from: '2025-01-01', to: '2025-12-31' }, 0],
+    [
+      'one wallet + chain + swap + USDC + dates',
+      { wallet: wallets[5]!, chains: ['arb'], actionTypes: ['swap'], tokens: ['USDC'], from: '2025-01-01', to: '2025-12-31' },
+      0,
+    ],
     ['protocol = lido, depth 10,000', { protocols: ['lido'] }, 10_000],
   ];
   // Searches for things that exist: a full hash, a busy counterparty's address, a hash prefix.
-  const sample = db.prepare('SELECT txn_hash, to_addr FROM transactions WHERE action_type = ? LIMIT 1 OFFSET 5000').get('swap') as { txn_hash: string; to_addr: string };
+  const sample = db.prepare('SELECT txn_hash, to_addr FROM transactions WHERE action_type = ? LIMIT 1 OFFSET 5000').get('swap') as {
+    txn_hash: string;
+    to_addr: string;
+  };
   cases.push(
     ['search: full transaction hash', { search: sample.txn_hash }, 0],
     ['search: 10-character hash prefix', { search: sample.txn_hash.slice(0, 10) }, 0],
@@ -116,12 +128,18 @@ async function whileSyncing(pages: ReadonlyArray<[string, TimelineQuery]>, idleW
     }
     const run = await sync;
     latencies.sort((a, b) => a - b);
-    report(`Timeline pages while a whale syncs (${run.rows.toLocaleString('en-US')} rows in ${fmt(run.ms / 1000, 1)} s into the 1,000,000-row cache, same process and connection)`, [
-      ['pages answered during the sync', `${latencies.length} (${pages.length} cases in turn, one due every 5 ms)`],
-      ['latency from due time', `p50 ${fmt(percentile(latencies, 50), 2)} ms  p95 ${fmt(percentile(latencies, 95), 2)} ms  max ${fmt(latencies.at(-1)!, 1)} ms (target p95 < 20 ms)`],
-      ['beside the idle worst p95 (same run)', `${fmt(idleWorst, 3)} ms`],
-      ['peak RSS of the process (sync + queries)', `${fmt(run.peakRssMiB, 0)} MiB (target < 500 MB)`],
-    ]);
+    report(
+      `Timeline pages while a whale syncs (${run.rows.toLocaleString('en-US')} rows in ${fmt(run.ms / 1000, 1)} s into the 1,000,000-row cache, same process and connection)`,
+      [
+        ['pages answered during the sync', `${latencies.length} (${pages.length} cases in turn, one due every 5 ms)`],
+        [
+          'latency from due time',
+          `p50 ${fmt(percentile(latencies, 50), 2)} ms  p95 ${fmt(percentile(latencies, 95), 2)} ms  max ${fmt(latencies.at(-1)!, 1)} ms (target p95 < 20 ms)`,
+        ],
+        ['beside the idle worst p95 (same run)', `${fmt(idleWorst, 3)} ms`],
+        ['peak RSS of the process (sync + queries)', `${fmt(run.peakRssMiB, 0)} MiB (target < 500 MB)`],
+      ],
+    );
   } finally {
     sim.close();
     db.close();

@@ -10,8 +10,10 @@ const problems = [];
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major !== 24) {
-  problems.push(`Node ${process.versions.node} is running; Folioscope needs Node 24 (what Electron 45 embeds). ` +
-    `Install it (nvm install 24, or: export PATH="$(scripts/provision-node.sh):$PATH").`);
+  problems.push(
+    `Node ${process.versions.node} is running; Folioscope needs Node 24 (what Electron 45 embeds). ` +
+      `Install it (nvm install 24, or: export PATH="$(scripts/provision-node.sh):$PATH").`,
+  );
 }
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

@@ -11,7 +11,14 @@ const fs = require('node:fs');
 const root = path.join(__dirname, '..');
 const pkgDir = path.dirname(require.resolve('@doyensec/electronegativity/package.json'));
 const i18n = require(require.resolve('i18n', { paths: [pkgDir] }));
-i18n.configure({ locales: ['en-US'], defaultLocale: 'en-US', directory: path.join(pkgDir, 'dist/locales'), updateFiles: false, objectNotation: true, register: global });
+i18n.configure({
+  locales: ['en-US'],
+  defaultLocale: 'en-US',
+  directory: path.join(pkgDir, 'dist/locales'),
+  updateFiles: false,
+  objectNotation: true,
+  register: global,
+});
 i18n.setLocale('en-US');
 // Its i18n module downloads translations; put an offline one in the module cache instead.
 const i18nModule = require.resolve(path.join(pkgDir, 'dist/locales/i18n.js'));

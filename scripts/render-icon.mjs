@@ -9,7 +9,9 @@ const svg = readFileSync(join(root, 'resources/icon.svg'), 'utf8');
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 for (const size of [512, 256]) {
   const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('width="512" height="512"', `width="${size}" height="${size}"`)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent">${svg.replace('width="512" height="512"', `width="${size}" height="${size}"`)}</body></html>`,
+  );
   await page.screenshot({ path: join(root, `resources/icon${size === 512 ? '' : `-${size}`}.png`), omitBackground: true });
   await page.close();
 }

@@ -1,4 +1,4 @@
-import type { BrowserWindow} from 'electron';
+import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
@@ -27,20 +27,30 @@ async function start(): Promise<void> {
   enforceContentSecurityPolicy();
   serveRenderer(join(import.meta.dirname, '../renderer'));
   // A damaged or unwritable cache: offer read-only, move aside, another folder (not quit).
-  core = await openCoreWithChoices({
-    dataDir: app.getPath('userData'),
-    shell: 'electron',
-    version: app.getVersion(),
-    openExternal: (url) => shell.openExternal(url),
-    chooseSavePath: async (defaultName, format) => {
-      const options = {
-        defaultPath: join(app.getPath('downloads'), defaultName),
-        filters: [format === 'pdf' ? { name: 'PDF report', extensions: ['pdf'] } : format === 'ics' ? { name: 'iCalendar', extensions: ['ics'] } : { name: 'CSV (comma-separated)', extensions: ['csv'] }],
-      };
-      const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-      return result.canceled || !result.filePath ? null : result.filePath;
+  core = await openCoreWithChoices(
+    {
+      dataDir: app.getPath('userData'),
+      shell: 'electron',
+      version: app.getVersion(),
+      openExternal: (url) => shell.openExternal(url),
+      chooseSavePath: async (defaultName, format) => {
+        const options = {
+          defaultPath: join(app.getPath('downloads'), defaultName),
+          filters: [
+            format === 'pdf'
+              ? { name: 'PDF report', extensions: ['pdf'] }
+              : format === 'ics'
+                ? { name: 'iCalendar', extensions: ['ics'] }
+                : { name: 'CSV (comma-separated)', extensions: ['csv'] },
+          ],
+        };
+        const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+        return result.canceled || !result.filePath ? null : result.filePath;
+      },
     },
-  }, createCore, electronStartupDialogs(dialog));
+    createCore,
+    electronStartupDialogs(dialog),
+  );
   if (!core) return app.quit();
   bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
   win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
@@ -63,11 +73,14 @@ if (process.argv.includes('--self-check')) {
     // No window may open another, whatever created it.
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
-  void app.whenReady().then(start).catch((err: unknown) => {
-    // A cache from a newer version, an unreadable data folder: say it, then quit.
-    dialog.showErrorBox('Folioscope could not start', (err as Error).message);
-    app.exit(1);
-  });
+  void app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      // A cache from a newer version, an unreadable data folder: say it, then quit.
+      dialog.showErrorBox('Folioscope could not start', (err as Error).message);
+      app.exit(1);
+    });
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

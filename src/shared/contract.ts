@@ -33,7 +33,10 @@ import type { ConventionsReport } from './conventions.ts';
  */
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
-const date = z.string().max(10).refine((v) => isoDateToUtcMs(v) !== null, 'expected a real date YYYY-MM-DD');
+const date = z
+  .string()
+  .max(10)
+  .refine((v) => isoDateToUtcMs(v) !== null, 'expected a real date YYYY-MM-DD');
 /** A range's end must not come before its start (both optional). */
 const ordered = (r: { from?: string | undefined; to?: string | undefined }) => !r.from || !r.to || r.from <= r.to;
 const orderedMessage = { message: 'the end date is before the start date', path: ['to'] };
@@ -144,11 +147,15 @@ export interface TimelineFacets {
   chains: string[];
 }
 
-const op = <I extends z.ZodType>(input: I) => <O>() => ({ input, output: undefined as unknown as O });
+const op =
+  <I extends z.ZodType>(input: I) =>
+  <O>() => ({ input, output: undefined as unknown as O });
 
 export const CONTRACT = {
   'app.info': op(empty)<AppInfo>(),
-  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<AppInfo & { keyCheck: KeyCheck }>(),
+  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<
+    AppInfo & { keyCheck: KeyCheck }
+  >(),
   'app.useDemo': op(empty)<AppInfo>(),
   'settings.get': op(empty)<Settings>(),
   'settings.update': op(SettingsInput)<Settings>(),
@@ -156,8 +163,17 @@ export const CONTRACT = {
   'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus>(),
   'key.clear': op(empty)<KeyStatus>(),
   'wallets.list': op(empty)<Wallet[]>(),
-  'wallets.add': op(z.strictObject({ address, chains: z.array(chainId).max(50), label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional() }))<Wallet>(),
-  'wallets.update': op(z.strictObject({ address, label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional(), chains: z.array(chainId).max(50).optional() }))<Wallet>(),
+  'wallets.add': op(
+    z.strictObject({ address, chains: z.array(chainId).max(50), label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional() }),
+  )<Wallet>(),
+  'wallets.update': op(
+    z.strictObject({
+      address,
+      label: z.string().max(200).optional(),
+      tags: z.array(z.string().max(100)).max(50).optional(),
+      chains: z.array(chainId).max(50).optional(),
+    }),
+  )<Wallet>(),
   'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }))<boolean>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
   'positions.dates': op(z.strictObject({ wallet: address.optional() }))<string[]>(),
@@ -169,7 +185,11 @@ export const CONTRACT = {
   'timeline.facets': op(z.strictObject({ wallet: address.optional() }))<TimelineFacets>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
-  'sync.backfill': op(z.strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() }).refine(ordered, orderedMessage))<JobInfo>(),
+  'sync.backfill': op(
+    z
+      .strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() })
+      .refine(ordered, orderedMessage),
+  )<JobInfo>(),
   'sync.transactions': op(z.strictObject({ wallet: address }))<JobInfo>(),
   'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional())<JobInfo[]>(),
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
@@ -187,7 +207,9 @@ export const CONTRACT = {
   'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<UnlockLadder>(),
   'groups.list': op(empty)<WalletGroup[]>(),
   /** Creates (no id) or replaces a group's name and members. */
-  'groups.save': op(z.strictObject({ id: z.number().int().positive().optional(), name: z.string().min(1).max(100), wallets: z.array(address).max(500) }))<WalletGroup>(),
+  'groups.save': op(
+    z.strictObject({ id: z.number().int().positive().optional(), name: z.string().min(1).max(100), wallets: z.array(address).max(500) }),
+  )<WalletGroup>(),
   'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),

@@ -296,7 +296,6 @@ export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
 
 export type Step = 'day' | 'week' | 'month';
 
-
 // --- treasury analytics: roll-forward reconciliation (docs/analytics.md) ---------------
 
 /** One (wallet, chain, token) of a roll-forward: opening + inflow − outflow + unexplained = closing. */

@@ -45,7 +45,7 @@ export function priceOn(key: string, day: number, chainId = 'eth'): number {
   const token = TOKENS[key];
   if (!token) throw new Error(`unknown token ${key}`);
   // Native tokens of non-ETH chains get their own scale and phase.
-  const scale = key === 'NATIVE' ? ({ matic: 0.00035, bsc: 0.13 } as Record<string, number>)[chainId] ?? 1 : 1;
+  const scale = key === 'NATIVE' ? (({ matic: 0.00035, bsc: 0.13 } as Record<string, number>)[chainId] ?? 1) : 1;
   const seedKey = key === 'NATIVE' ? `NATIVE:${chainId}` : key === 'WETH' ? 'NATIVE:eth' : key;
   const x = day - DAY_ORIGIN;
   if (token.volatility === 0) {

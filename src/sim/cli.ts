@@ -16,7 +16,9 @@ const USAGE = `Usage: npm run sim -- [options]
   --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
                         Faults: ${FAULT_KINDS.join(', ')}
   --convention KEY=VALUE  read an open point of the spec another way; repeatable:
-${Object.entries(CONVENTION_KEYS).map(([k, v]) => `                          ${k}=${v.values}`).join('\n')}`;
+${Object.entries(CONVENTION_KEYS)
+  .map(([k, v]) => `                          ${k}=${v.values}`)
+  .join('\n')}`;
 
 export async function runSimCli(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -60,7 +62,9 @@ export async function runSimCli(argv: string[]): Promise<void> {
     conventions: parseConventions(values.convention ?? []),
   });
   console.log(sim.url);
-  console.error(`Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`);
+  console.error(
+    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
+  );
   const stop = () => void sim.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -7,9 +7,25 @@ import { Rng } from './random.ts';
  * without them a response is not drift but garbage.
  */
 const FLOAT_KEYS = new Set([
-  'principal_nav', 'reward_nav', 'qty', 'nav', 'liq_threshold', 'collateral_debt_ratio', 'voting_power',
-  'exchange_rate', 'total_qty', 'total_nav', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership',
-  'total_supply', 'pct_ownership', 'slippage', 'txn_fee', 'gas_fee', 'completion_ratio',
+  'principal_nav',
+  'reward_nav',
+  'qty',
+  'nav',
+  'liq_threshold',
+  'collateral_debt_ratio',
+  'voting_power',
+  'exchange_rate',
+  'total_qty',
+  'total_nav',
+  'principal_qty',
+  'principal_total_supply',
+  'principal_pct_ownership',
+  'total_supply',
+  'pct_ownership',
+  'slippage',
+  'txn_fee',
+  'gas_fee',
+  'completion_ratio',
 ]);
 const DATETIME_KEYS = new Set(['date', 'unlock_time', 'unlocked_time']);
 const DROPPABLE_KEYS = new Set(['name', 'symbol', 'reward_nav', 'gas_fee', 'method_hex', 'to_type', 'from_type', 'token_name']);
@@ -42,9 +58,13 @@ export function drift(value: unknown, seed: number, requestNo: number): unknown 
 function restyle(iso: string, style: DatetimeStyle): string | number {
   const ms = Date.parse(iso);
   switch (style) {
-    case 'space': return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-    case 'seconds': return Math.floor(ms / 1000);
-    case 'millis-string': return String(ms);
-    case 'no-zone': return new Date(ms).toISOString().slice(0, 19);
+    case 'space':
+      return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+    case 'seconds':
+      return Math.floor(ms / 1000);
+    case 'millis-string':
+      return String(ms);
+    case 'no-zone':
+      return new Date(ms).toISOString().slice(0, 19);
   }
 }

@@ -59,11 +59,24 @@ const LAST_OPEN = Math.floor(Date.UTC(2026, 10, 30) / DAY_MS);
 
 const TOKEN_SETS: Record<AssetType, string[][]> = {
   wallet: [['NATIVE'], ['USDC'], ['USDT'], ['WBTC'], ['LINK'], ['UNI'], ['DAI'], ['AAVE']],
-  lending: [['WETH', 'USDC'], ['WBTC', 'DAI'], ['WETH', 'USDT'], ['LINK', 'USDC']],
-  liquidity_pool: [['WETH', 'USDC'], ['WBTC', 'WETH'], ['USDC', 'USDT'], ['DAI', 'USDC']],
+  lending: [
+    ['WETH', 'USDC'],
+    ['WBTC', 'DAI'],
+    ['WETH', 'USDT'],
+    ['LINK', 'USDC'],
+  ],
+  liquidity_pool: [
+    ['WETH', 'USDC'],
+    ['WBTC', 'WETH'],
+    ['USDC', 'USDT'],
+    ['DAI', 'USDC'],
+  ],
   staked: [['STETH'], ['RETH']],
   locked: [['CRV']],
-  farming: [['USDC', 'DAI'], ['WETH', 'STETH']],
+  farming: [
+    ['USDC', 'DAI'],
+    ['WETH', 'STETH'],
+  ],
 };
 const REWARD_TOKEN: Partial<Record<AssetType, string>> = {
   lending: 'AAVE',
@@ -213,7 +226,7 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
   const rewardLeg = (share: number): Leg[] => {
     const rewardKey = REWARD_TOKEN[t.assetType];
     if (!rewardKey) return [];
-    const accrued = size * 0.004 * (((day - t.openDay) % 30) + 1) / 30;
+    const accrued = (size * 0.004 * (((day - t.openDay) % 30) + 1)) / 30;
     return [leg(rewardKey, 'reward', accrued, share)];
   };
   const share = 10 ** rng.between(-5, -2.5);
@@ -253,7 +266,7 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       // transfers, like interest); its exchange rate to ETH grows with it.
       const years = (day - t.openDay) / 365;
       const l = legQty(t.tokens[0]!, 'staked', (t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id)) * Math.exp(0.032 * years), share);
-      l.exchangeRate = round(1 + 0.035 * (day - t.openDay + 400) / 365, 6);
+      l.exchangeRate = round(1 + (0.035 * (day - t.openDay + 400)) / 365, 6);
       position = base(t, cid, `${t.protocol.name} ${tokens[0]!.symbol}`, tokens[0]!.symbol, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
       break;
     }
@@ -263,7 +276,7 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       // Four-year locks that end on a Thursday 00:00 UTC, as vote-escrow contracts do.
       const unlockDay = t.openDay + 4 * 364 - ((t.openDay + 4 * 364 + 3) % 7);
       l.unlockTime = new Date(unlockDay * DAY_MS).toISOString().replace('.000Z', 'Z');
-      l.votingPower = round(Math.max(0, l.qty * (unlockDay - day) / (4 * 365)), 6);
+      l.votingPower = round(Math.max(0, (l.qty * (unlockDay - day)) / (4 * 365)), 6);
       position = base(t, cid, `${t.protocol.name} ve${tokens[0]!.symbol}`, `ve${tokens[0]!.symbol}`, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
       break;
     }

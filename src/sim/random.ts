@@ -79,10 +79,10 @@ export function hexOf(length: number, ...parts: Array<string | number>): string 
 
 /** Smooth deterministic noise in [-1, 1] over a real axis (sum of phased sines). */
 export function wave(x: number, key: number): number {
-  const p1 = (key % 997) / 997 * Math.PI * 2;
-  const p2 = (key % 883) / 883 * Math.PI * 2;
-  const p3 = (key % 769) / 769 * Math.PI * 2;
-  return (0.55 * Math.sin(x / 53 + p1) + 0.3 * Math.sin(x / 17 + p2) + 0.15 * Math.sin(x / 5.3 + p3));
+  const p1 = ((key % 997) / 997) * Math.PI * 2;
+  const p2 = ((key % 883) / 883) * Math.PI * 2;
+  const p3 = ((key % 769) / 769) * Math.PI * 2;
+  return 0.55 * Math.sin(x / 53 + p1) + 0.3 * Math.sin(x / 17 + p2) + 0.15 * Math.sin(x / 5.3 + p3);
 }
 
 /** Rounds to a number of significant-looking decimals, as amounts appear on chain explorers. */

@@ -64,7 +64,10 @@ const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 
 class ParamError extends Error {
-  constructor(readonly parameter: string, reason: string) {
+  constructor(
+    readonly parameter: string,
+    reason: string,
+  ) {
     super(`Invalid parameter '${parameter}': ${reason}`);
   }
 }
@@ -86,9 +89,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const requests: RequestRecord[] = [];
   const sockets = new Set<Socket>();
 
-  const routes = new Map<string, EndpointName>(
-    (Object.keys(ENDPOINTS) as EndpointName[]).map((name) => [ENDPOINTS[name].path, name]),
-  );
+  const routes = new Map<string, EndpointName>((Object.keys(ENDPOINTS) as EndpointName[]).map((name) => [ENDPOINTS[name].path, name]));
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
@@ -152,7 +153,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const requestId = hexOf(16, seed, 'request', no);
     // The datetime and bad-value readings (readings.ts); the snapshot's own date is written in answer().
     restyleDatetimes(data, conv.datetime);
-    const badValue = endpoint !== 'transactionsByWallet' && endpoint !== 'logsByTxnHash' && conv.badValue !== 'none' && markBadValue(data, conv.badField) ? conv.badValue : 'none';
+    const badValue =
+      endpoint !== 'transactionsByWallet' && endpoint !== 'logsByTxnHash' && conv.badValue !== 'none' && markBadValue(data, conv.badField)
+        ? conv.badValue
+        : 'none';
     let body: Record<string, unknown> = { status: SUCCESS_STATUS, data, message: successMessage(endpoint, requestId) };
     if (total !== undefined) body['total'] = total;
     if (faults.fire('status-not-ok', endpoint)) {
@@ -194,7 +198,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };
         const assetType = q.get('asset_type');
         if (assetType !== null) {
-          const unknown = assetType.split(',').map((s) => s.trim()).filter((s) => !(ASSET_TYPES as readonly string[]).includes(s));
+          const unknown = assetType
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => !(ASSET_TYPES as readonly string[]).includes(s));
           if (unknown.length) throw new ParamError('asset_type', `unsupported asset type ${unknown.join(', ')}; supported: ${ASSET_TYPES.join(', ')}`);
           positions = filterByAssetType(positions, assetType);
         }
@@ -222,12 +229,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
         const ratio = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
         return {
-          data: [{
-            transaction_history: rows,
-            start_block: blockAt(chain, Math.max(startS, h.genesis)),
-            end_block: blockAt(chain, Math.min(visibleEnd, Math.floor(now() / 1000))),
-            completion_ratio: Math.round(ratio * 10_000) / 10_000,
-          }],
+          data: [
+            {
+              transaction_history: rows,
+              start_block: blockAt(chain, Math.max(startS, h.genesis)),
+              end_block: blockAt(chain, Math.min(visibleEnd, Math.floor(now() / 1000))),
+              completion_ratio: Math.round(ratio * 10_000) / 10_000,
+            },
+          ],
         };
       }
       case 'logsByTxnHash': {

@@ -117,26 +117,48 @@ export function decodeTxnHash(seed: number, hash: string): { wallet: string; cha
 
 // --- one transaction ------------------------------------------------------------------
 
-type Action =
-  | 'transfer_in' | 'transfer_out' | 'swap' | 'deposit' | 'withdraw' | 'borrow'
-  | 'repay' | 'claim_reward' | 'approve' | 'stake' | 'unstake';
+type Action = 'transfer_in' | 'transfer_out' | 'swap' | 'deposit' | 'withdraw' | 'borrow' | 'repay' | 'claim_reward' | 'approve' | 'stake' | 'unstake';
 
 const ACTIONS: ReadonlyArray<readonly [Action, number]> = [
-  ['transfer_in', 20], ['transfer_out', 14], ['swap', 24], ['deposit', 8], ['withdraw', 6],
-  ['borrow', 4], ['repay', 3], ['claim_reward', 8], ['approve', 7], ['stake', 3], ['unstake', 3],
+  ['transfer_in', 20],
+  ['transfer_out', 14],
+  ['swap', 24],
+  ['deposit', 8],
+  ['withdraw', 6],
+  ['borrow', 4],
+  ['repay', 3],
+  ['claim_reward', 8],
+  ['approve', 7],
+  ['stake', 3],
+  ['unstake', 3],
 ];
 
 const METHOD: Record<Action, string> = {
-  transfer_in: '0xa9059cbb', transfer_out: '0xa9059cbb', swap: '0x3593564c', deposit: '0x617ba037',
-  withdraw: '0x69328dec', borrow: '0xa415bcad', repay: '0x573ade81', claim_reward: '0x4e71d92d',
-  approve: '0x095ea7b3', stake: '0xa1903eab', unstake: '0xccc143b8',
+  transfer_in: '0xa9059cbb',
+  transfer_out: '0xa9059cbb',
+  swap: '0x3593564c',
+  deposit: '0x617ba037',
+  withdraw: '0x69328dec',
+  borrow: '0xa415bcad',
+  repay: '0x573ade81',
+  claim_reward: '0x4e71d92d',
+  approve: '0x095ea7b3',
+  stake: '0xa1903eab',
+  unstake: '0xccc143b8',
 };
 
 const PROTOCOL: Record<Action, readonly string[]> = {
-  transfer_in: ['wallet'], transfer_out: ['wallet'], swap: ['uniswap_v3', 'curve', '1inch'],
-  deposit: ['aave_v3', 'compound_v3', 'convex'], withdraw: ['aave_v3', 'compound_v3', 'convex'],
-  borrow: ['aave_v3', 'compound_v3'], repay: ['aave_v3', 'compound_v3'], claim_reward: ['convex', 'aave_v3', 'curve_ve'],
-  approve: ['uniswap_v3', 'aave_v3', 'curve'], stake: ['lido', 'rocket_pool'], unstake: ['lido', 'rocket_pool'],
+  transfer_in: ['wallet'],
+  transfer_out: ['wallet'],
+  swap: ['uniswap_v3', 'curve', '1inch'],
+  deposit: ['aave_v3', 'compound_v3', 'convex'],
+  withdraw: ['aave_v3', 'compound_v3', 'convex'],
+  borrow: ['aave_v3', 'compound_v3'],
+  repay: ['aave_v3', 'compound_v3'],
+  claim_reward: ['convex', 'aave_v3', 'curve_ve'],
+  approve: ['uniswap_v3', 'aave_v3', 'curve'],
+  stake: ['lido', 'rocket_pool'],
+  unstake: ['lido', 'rocket_pool'],
 };
 
 const TRADED = ['NATIVE', 'WETH', 'USDC', 'USDT', 'DAI', 'WBTC', 'LINK', 'UNI', 'AAVE', 'CRV'];
@@ -183,15 +205,44 @@ function planOf(h: WalletHistory, i: number): Plan {
   if (b === a) b = a === 'USDC' ? 'WETH' : 'USDC';
   let transfers: PlannedTransfer[];
   switch (action) {
-    case 'transfer_in': transfers = [{ key: a, type: 'in', usd: amountUsd }]; break;
-    case 'transfer_out': transfers = [{ key: a, type: 'out', usd: amountUsd }]; break;
-    case 'swap': transfers = [{ key: a, type: 'out', usd: amountUsd }, { key: b, type: 'in', usd: amountUsd * rng.between(0.985, 0.999) }]; break;
-    case 'deposit': case 'repay': transfers = [{ key: a, type: 'out', usd: amountUsd }]; break;
-    case 'withdraw': case 'borrow': transfers = [{ key: a, type: 'in', usd: amountUsd }]; break;
-    case 'claim_reward': transfers = [{ key: rng.pick(['CRV', 'CVX', 'AAVE']), type: 'in', usd: amountUsd / 20 }]; break;
-    case 'approve': transfers = []; break;
-    case 'stake': transfers = [{ key: 'NATIVE', type: 'out', usd: amountUsd }, { key: 'STETH', type: 'in', usd: amountUsd * 0.999 }]; break;
-    case 'unstake': transfers = [{ key: 'STETH', type: 'out', usd: amountUsd }, { key: 'NATIVE', type: 'in', usd: amountUsd * 0.998 }]; break;
+    case 'transfer_in':
+      transfers = [{ key: a, type: 'in', usd: amountUsd }];
+      break;
+    case 'transfer_out':
+      transfers = [{ key: a, type: 'out', usd: amountUsd }];
+      break;
+    case 'swap':
+      transfers = [
+        { key: a, type: 'out', usd: amountUsd },
+        { key: b, type: 'in', usd: amountUsd * rng.between(0.985, 0.999) },
+      ];
+      break;
+    case 'deposit':
+    case 'repay':
+      transfers = [{ key: a, type: 'out', usd: amountUsd }];
+      break;
+    case 'withdraw':
+    case 'borrow':
+      transfers = [{ key: a, type: 'in', usd: amountUsd }];
+      break;
+    case 'claim_reward':
+      transfers = [{ key: rng.pick(['CRV', 'CVX', 'AAVE']), type: 'in', usd: amountUsd / 20 }];
+      break;
+    case 'approve':
+      transfers = [];
+      break;
+    case 'stake':
+      transfers = [
+        { key: 'NATIVE', type: 'out', usd: amountUsd },
+        { key: 'STETH', type: 'in', usd: amountUsd * 0.999 },
+      ];
+      break;
+    case 'unstake':
+      transfers = [
+        { key: 'STETH', type: 'out', usd: amountUsd },
+        { key: 'NATIVE', type: 'in', usd: amountUsd * 0.998 },
+      ];
+      break;
   }
   return { rng, time, day, action, protocol, party, failed, transfers, a };
 }
@@ -349,7 +400,17 @@ export function logsOf(h: WalletHistory, i: number, offset: number, limit: numbe
   const logs: Log[] = [];
   for (let j = offset; j < Math.min(total, offset + limit); j++) logs.push(logAt(h.config.seed, txn.txn_hash, j));
   return {
-    item: { txn_hash: txn.txn_hash, block: txn.block, from: txn.from, from_type: txn.from_type, txn_fee: txn.txn_fee, gas_fee: txn.gas_fee, chain_id: txn.chain_id, date: txn.date, logs },
+    item: {
+      txn_hash: txn.txn_hash,
+      block: txn.block,
+      from: txn.from,
+      from_type: txn.from_type,
+      txn_fee: txn.txn_fee,
+      gas_fee: txn.gas_fee,
+      chain_id: txn.chain_id,
+      date: txn.date,
+      logs,
+    },
     total,
   };
 }

@@ -1,10 +1,4 @@
-import type {
-  LiquidityDetails,
-  LiquidityPosition,
-  Position,
-  UnderlyingDetails,
-  UnderlyingGroup,
-} from '../shared/service/wire.ts';
+import type { LiquidityDetails, LiquidityPosition, Position, UnderlyingDetails, UnderlyingGroup } from '../shared/service/wire.ts';
 import { type Leg, type SimPosition } from './positions.ts';
 import { round } from './random.ts';
 
@@ -30,8 +24,14 @@ export function allPositionsView(chainId: string, positions: SimPosition[]): Pos
     cid: p.cid,
     name: p.name,
     symbol: p.symbol,
-    principal_nav: round(p.legs.filter((l) => !isReward(l)).reduce((s, l) => s + l.nav, 0), 2),
-    reward_nav: round(p.legs.filter(isReward).reduce((s, l) => s + l.nav, 0), 2),
+    principal_nav: round(
+      p.legs.filter((l) => !isReward(l)).reduce((s, l) => s + l.nav, 0),
+      2,
+    ),
+    reward_nav: round(
+      p.legs.filter(isReward).reduce((s, l) => s + l.nav, 0),
+      2,
+    ),
     underlying: p.legs.map((l) => {
       const details: UnderlyingDetails = { is_reward: isReward(l), type: l.kind };
       const { debts, collateral } = links(p, l);
@@ -58,13 +58,28 @@ export function byUnderlyingView(chainId: string, positions: SimPosition[]): Und
         g = { token_id: l.internalId, token_name: l.name, token_symbol: l.symbol, token_cid: l.tokenCid, total_qty: 0, total_nav: 0, breakdown: [] };
         groups.set(l.internalId, g);
       }
-      g.breakdown.push({ chain_id: chainId, pos_id: p.cid, asset_type: p.assetType, cid: p.cid, protocol_id: p.protocolId, name: p.name, qty: l.qty, nav: l.nav });
+      g.breakdown.push({
+        chain_id: chainId,
+        pos_id: p.cid,
+        asset_type: p.assetType,
+        cid: p.cid,
+        protocol_id: p.protocolId,
+        name: p.name,
+        qty: l.qty,
+        nav: l.nav,
+      });
     }
   }
   // Totals from the breakdown, rounded once, so they match the per-position figures.
   for (const g of groups.values()) {
-    g.total_qty = round(g.breakdown.reduce((s, b) => s + b.qty, 0), 6);
-    g.total_nav = round(g.breakdown.reduce((s, b) => s + b.nav, 0), 2);
+    g.total_qty = round(
+      g.breakdown.reduce((s, b) => s + b.qty, 0),
+      6,
+    );
+    g.total_nav = round(
+      g.breakdown.reduce((s, b) => s + b.nav, 0),
+      2,
+    );
   }
   return [...groups.values()].sort((a, b) => b.total_nav - a.total_nav);
 }

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  ServiceError} from '../../src/main/core/api/index.ts';
+import type { ServiceError } from '../../src/main/core/api/index.ts';
 import {
   allLogs,
   AuthError,
@@ -295,7 +294,11 @@ describe('service client: faults, retries and give-up', () => {
   // A bad value in a float member of a position response is nulled and flagged instead
   // (issue 12; test/conventions/values.test.ts): the wrong shape here is a missing identity member.
   it('names the JSON path of a response of the wrong shape', async () => {
-    const body = JSON.stringify({ status: 'OK', message: 'Get Positions (ID: x) succeed.', data: [{ wallet_id: WALLET, date: '2025-01-01', positions: [{ principal_nav: 'lots', underlying: [{ name: 'no id' }] }] }] });
+    const body = JSON.stringify({
+      status: 'OK',
+      message: 'Get Positions (ID: x) succeed.',
+      data: [{ wallet_id: WALLET, date: '2025-01-01', positions: [{ principal_nav: 'lots', underlying: [{ name: 'no id' }] }] }],
+    });
     const { c } = client({ fetch: async () => new Response(body, { status: 200 }) });
     const err = await failure(c.allPositions(q), BadResponseError);
     expect(err.path).toBe('data[0].positions[0].underlying[0].internal_id');
@@ -303,7 +306,11 @@ describe('service client: faults, retries and give-up', () => {
 
   it('still refuses a transactions page with an unreadable float, naming its path', async () => {
     const row = { txn_hash: '0x' + 'a'.repeat(64), txn_fee: 'lots', date: '2025-01-01T00:00:00Z', details: [] };
-    const body = JSON.stringify({ status: 'OK', message: 'Get transaction history (ID: x) succeed.', data: [{ transaction_history: [row], completion_ratio: 1 }] });
+    const body = JSON.stringify({
+      status: 'OK',
+      message: 'Get transaction history (ID: x) succeed.',
+      data: [{ transaction_history: [row], completion_ratio: 1 }],
+    });
     const { c } = client({ fetch: async () => new Response(body, { status: 200 }) });
     const err = await failure(c.transactionsByWallet({ wallet: WALLET, chain: 'eth' }), BadResponseError);
     expect(err.path).toBe('data[0].transaction_history[0].txn_fee');

@@ -90,14 +90,26 @@ describe('Folioscope in Chromium, demo mode', () => {
     await dialog.getByRole('button', { name: 'Add wallet' }).click();
     await expect.poll(() => kpi().textContent(), { timeout: 20_000 }).toMatch(/^\$[\d,]+\.\d\d$/);
     await expect.poll(() => page.getByRole('link', { name: /Treasury/ }).isVisible(), { timeout: 10_000 }).toBe(true);
-    await expect.poll(() => page.getByText(/Synced/).first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByText(/Synced/)
+            .first()
+            .isVisible(),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     await bothThemes('02-overview');
   });
 
   it('shows the three views of positions, with underlying details', async () => {
     await page.getByRole('tab', { name: 'Positions' }).click();
     await expect.poll(() => page.locator('tbody tr').count()).toBeGreaterThan(3);
-    await page.getByRole('button', { name: /Underlying tokens of/ }).first().click();
+    await page
+      .getByRole('button', { name: /Underlying tokens of/ })
+      .first()
+      .click();
     await expect.poll(() => page.locator('table.inner').first().isVisible()).toBe(true);
     await bothThemes('03-positions');
     await page.getByRole('tab', { name: 'By underlying' }).click();
@@ -144,7 +156,9 @@ describe('Folioscope in Chromium, demo mode', () => {
     try {
       await page.getByRole('button', { name: 'Fill history' }).click();
       await expect.poll(() => page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0);
-      await expect.poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 }).toMatch(/NAV over (2\d|30) cached dates/);
+      await expect
+        .poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 })
+        .toMatch(/NAV over (2\d|30) cached dates/);
     } finally {
       core.profile().sim!.setLatency(0);
     }
@@ -194,7 +208,10 @@ describe('Folioscope in Chromium, demo mode', () => {
   it('exports what the view shows: transactions as CSV, and the portfolio report as PDF', async () => {
     await page.getByLabel('Action type').selectOption('swap');
     await page.getByRole('button', { name: 'Export ▾' }).click();
-    const [csvDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('menuitem', { name: 'These transactions (CSV)' }).click()]);
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByRole('menuitem', { name: 'These transactions (CSV)' }).click(),
+    ]);
     const csvPath = join(tempDir(), 'export.csv');
     await csvDownload.saveAs(csvPath);
     expect(csvDownload.suggestedFilename()).toMatch(/^folioscope-transactions-.*\.csv$/);
@@ -205,7 +222,10 @@ describe('Folioscope in Chromium, demo mode', () => {
 
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByRole('button', { name: 'Export ▾' }).click();
-    const [pdfDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('menuitem', { name: 'Portfolio report (PDF)' }).click()]);
+    const [pdfDownload] = await Promise.all([
+      page.waitForEvent('download', { timeout: 30_000 }),
+      page.getByRole('menuitem', { name: 'Portfolio report (PDF)' }).click(),
+    ]);
     const pdfPath = join(tempDir(), 'report.pdf');
     await pdfDownload.saveAs(pdfPath);
     expect(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' })).toMatch(/Pages:\s+\d+/);

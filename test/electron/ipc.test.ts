@@ -31,12 +31,18 @@ describe('IPC binding of the contract', () => {
     const invoke = f.handlers.get(IPC_INVOKE)!;
     const trusted = { senderFrame: { url: APP_ENTRY, parent: null } };
     expect(await invoke(trusted, 'wallets.list', undefined)).toEqual({ ok: true, result: [] });
-    expect(await invoke({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'wallets.list')).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    expect(await invoke({ senderFrame: { url: 'https://evil.example/', parent: null } }, 'wallets.list')).toMatchObject({
+      ok: false,
+      error: { kind: 'forbidden' },
+    });
     expect(await invoke({ senderFrame: { url: APP_ENTRY, parent: {} } }, 'wallets.list')).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
     expect(await invoke(trusted, 'no.such.op', {})).toMatchObject({ ok: false, error: { kind: 'validation' } });
     // Inputs are validated against the contract before any work.
     expect(await invoke(trusted, 'wallets.add', { address: 42 })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
-    expect(await invoke(trusted, 'wallets.add', { address: '0x123', chains: ['eth'] })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
+    expect(await invoke(trusted, 'wallets.add', { address: '0x123', chains: ['eth'] })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'address' },
+    });
     unbind();
     expect(f.handlers.size).toBe(0);
   });

@@ -16,7 +16,7 @@ await import('../../src/preload/index.ts');
 const folio = state.exposed['folio'];
 
 describe('the preload', () => {
-  it('exposes exactly the contract\'s operations and `on`, frozen, and nothing of Electron', () => {
+  it("exposes exactly the contract's operations and `on`, frozen, and nothing of Electron", () => {
     expect(Object.keys(folio).sort()).toEqual([...OPERATION_NAMES, 'on'].sort());
     expect(Object.isFrozen(folio)).toBe(true);
     expect(Object.keys(state.exposed)).toEqual(['folio']);

@@ -4,7 +4,7 @@ import { explorerTxUrl, isAllowedExternalUrl } from '../../src/shared/explorers.
 import { APP_ENTRY, isAppUrl, isTrustedSender, resolveAppPath } from '../../src/main/electron/security.ts';
 
 describe('Electron shell policy', () => {
-  it('shows only the app\'s own pages (and the dev server in development)', () => {
+  it("shows only the app's own pages (and the dev server in development)", () => {
     expect(isAppUrl(APP_ENTRY)).toBe(true);
     expect(isAppUrl('app://folioscope/assets/x.js')).toBe(true);
     expect(isAppUrl('app://other/index.html')).toBe(false);
@@ -15,7 +15,7 @@ describe('Electron shell policy', () => {
     expect(isAppUrl('not a url')).toBe(false);
   });
 
-  it('trusts IPC only from the app\'s own main frame', () => {
+  it("trusts IPC only from the app's own main frame", () => {
     expect(isTrustedSender({ url: APP_ENTRY, parent: null })).toBe(true);
     expect(isTrustedSender({ url: APP_ENTRY, parent: {} })).toBe(false); // a subframe
     expect(isTrustedSender({ url: 'https://evil.example/', parent: null })).toBe(false);

@@ -28,7 +28,9 @@ describe('the import walls', () => {
 
   it('catches the core importing electron, a shell or the renderer', () => {
     expect(violations('src/main/core/sync/x.ts', "import { app } from 'electron';")).toEqual([expect.stringMatching(/core must not import 'electron'/)]);
-    expect(violations('src/main/core/sync/x.ts', "import { startWebShell } from '../../web/server.ts';")).toEqual([expect.stringMatching(/core must not import the web-shell/)]);
+    expect(violations('src/main/core/sync/x.ts', "import { startWebShell } from '../../web/server.ts';")).toEqual([
+      expect.stringMatching(/core must not import the web-shell/),
+    ]);
     expect(violations('src/main/core/x.ts', "export * from '../../renderer/src/lib/api.ts';")).toEqual([expect.stringMatching(/must not import the renderer/)]);
     expect(violations('src/main/core/x.ts', "const m = await import('../cli/index.ts');")).toEqual([expect.stringMatching(/must not import the cli-shell/)]);
   });
@@ -47,11 +49,18 @@ describe('the import walls', () => {
   });
 
   it('lets the allowed directions through', () => {
-    expect(violations('src/main/web/server.ts', "import { createCore } from '../core/app.ts';\nimport { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';")).toEqual([]);
+    expect(
+      violations(
+        'src/main/web/server.ts',
+        "import { createCore } from '../core/app.ts';\nimport { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';",
+      ),
+    ).toEqual([]);
     expect(violations('src/renderer/src/lib/x.ts', "import { contract } from '../../../shared/contract.ts';\nimport { z } from 'zod';")).toEqual([]);
     expect(violations('src/main/core/app.ts', "import { startSimulator } from '../../sim/server.ts';\nimport { join } from 'node:path';")).toEqual([]);
     expect(violations('src/main/index.ts', "import { app } from 'electron';")).toEqual([]);
-    expect(violations('src/main/folioscope.ts', "import { runProgram } from './cli/index.ts';\nimport { serveCommand } from './web/serve-command.ts';")).toEqual([]);
+    expect(
+      violations('src/main/folioscope.ts', "import { runProgram } from './cli/index.ts';\nimport { serveCommand } from './web/serve-command.ts';"),
+    ).toEqual([]);
     expect(violations('src/main/folioscope.ts', "import { createWindow } from './electron/window.ts';")).toHaveLength(1);
   });
 

@@ -59,7 +59,16 @@ describe('WalletDialog', () => {
   it('has labelled fields and says what is wrong with an address before sending it', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    appState.info = { version: '0', mode: 'demo', baseUrl: null, key: { set: false, source: 'none', keychainAvailable: true, keychainProblem: null }, dataDir: '', databaseFile: '', chains: ['eth', 'arb'], shell: 'web' };
+    appState.info = {
+      version: '0',
+      mode: 'demo',
+      baseUrl: null,
+      key: { set: false, source: 'none', keychainAvailable: true, keychainProblem: null },
+      dataDir: '',
+      databaseFile: '',
+      chains: ['eth', 'arb'],
+      shell: 'web',
+    };
     render(WalletDialog, { open: true, wallet: null, onclose: () => undefined });
     await tick();
     const address = screen.getByLabelText('Address') as HTMLInputElement;

@@ -104,7 +104,10 @@ describe('the timeline reads well-known methods and events', () => {
     for (const [topic, spec] of Object.entries(EVENTS)) {
       const types = [...spec.indexed, ...spec.data].map((p) => p.type);
       // A signature lists parameters in the event's order, not indexed-first: Uniswap V2's Swap is the one that differs.
-      const sig = topic === '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822' ? 'Swap(address,uint256,uint256,uint256,uint256,address)' : `${spec.name}(${types.join(',')})`;
+      const sig =
+        topic === '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822'
+          ? 'Swap(address,uint256,uint256,uint256,uint256,address)'
+          : `${spec.name}(${types.join(',')})`;
       expect(keccak(sig), sig).toBe(topic);
     }
   });

@@ -39,32 +39,71 @@ describe('the route in the URL', () => {
     expect(r).toMatchObject({ tab: 'timeline', wallet: '0xabc', action: ['swap', 'stake'], status: ['0'], from: '2025-01-01', q: '0xdeadbeef' });
     expect(parseRoute(formatRoute(r))).toEqual(r);
     expect(parseRoute('#/nonsense')).toMatchObject({ tab: 'overview', view: 'all', range: '1y' });
-    expect(formatRoute({ ...parseRoute(''), tab: 'positions', view: 'liquidity', compare: '2025-01-01' })).toBe('#/positions?view=liquidity&compare=2025-01-01');
+    expect(formatRoute({ ...parseRoute(''), tab: 'positions', view: 'liquidity', compare: '2025-01-01' })).toBe(
+      '#/positions?view=liquidity&compare=2025-01-01',
+    );
   });
 });
 
 const position = (name: string, principal: number | null, reward: number | null, extra: Record<string, unknown> = {}) => ({
-  asset_type: 'lending', chain_id: 'eth', protocol_id: 'aave_v3', cid: name, name, symbol: null, principal_nav: principal, reward_nav: reward, underlying: [], ...extra,
+  asset_type: 'lending',
+  chain_id: 'eth',
+  protocol_id: 'aave_v3',
+  cid: name,
+  name,
+  symbol: null,
+  principal_nav: principal,
+  reward_nav: reward,
+  underlying: [],
+  ...extra,
 });
 
 describe('portfolio helpers', () => {
   const results = [
     {
-      wallet: '0xa', date: '2025-01-01', view: 'all',
+      wallet: '0xa',
+      date: '2025-01-01',
+      view: 'all',
       chains: [
-        { chain: 'eth', snapshot: { data: [{ wallet_id: '0xa', date: null, positions: [position('A', 100, 5), position('B', null, null, { asset_type: 'wallet' })] }] } },
+        {
+          chain: 'eth',
+          snapshot: { data: [{ wallet_id: '0xa', date: null, positions: [position('A', 100, 5), position('B', null, null, { asset_type: 'wallet' })] }] },
+        },
         { chain: 'arb', snapshot: null },
       ],
     },
     {
-      wallet: '0xb', date: '2025-01-01', view: 'all',
-      chains: [{ chain: 'arb', snapshot: { data: [{ wallet_id: '0xb', date: null, positions: [position('C', 50, 0, { underlying: [{ internal_id: 'x', name: null, symbol: null, qty: 1, nav: 50, details: { collateral_debt_ratio: 1.3, liq_threshold: 0.8 } }] })] }] } }],
+      wallet: '0xb',
+      date: '2025-01-01',
+      view: 'all',
+      chains: [
+        {
+          chain: 'arb',
+          snapshot: {
+            data: [
+              {
+                wallet_id: '0xb',
+                date: null,
+                positions: [
+                  position('C', 50, 0, {
+                    underlying: [{ internal_id: 'x', name: null, symbol: null, qty: 1, nav: 50, details: { collateral_debt_ratio: 1.3, liq_threshold: 0.8 } }],
+                  }),
+                ],
+              },
+            ],
+          },
+        },
+      ],
     },
   ] as unknown as PositionsResult[];
 
   it('flattens snapshots into rows with totals, keeping unknown values unknown', () => {
     const rows = positionRows(results);
-    expect(rows.map((r) => [r.wallet, r.chain, r.total])).toEqual([['0xa', 'eth', 105], ['0xa', 'eth', null], ['0xb', 'arb', 50]]);
+    expect(rows.map((r) => [r.wallet, r.chain, r.total])).toEqual([
+      ['0xa', 'eth', 105],
+      ['0xa', 'eth', null],
+      ['0xb', 'arb', 50],
+    ]);
     expect(totals(rows)).toEqual({ total: 155, principal: 150, reward: 5, count: 3 });
     expect(totals([])).toEqual({ total: null, principal: null, reward: null, count: 0 });
   });
@@ -78,7 +117,10 @@ describe('portfolio helpers', () => {
 
   it('allocates by type, protocol and chain, largest first', () => {
     const rows = positionRows(results);
-    expect(allocation(rows, 'chain')).toEqual([{ label: 'eth', value: 105 }, { label: 'arb', value: 50 }]);
+    expect(allocation(rows, 'chain')).toEqual([
+      { label: 'eth', value: 105 },
+      { label: 'arb', value: 50 },
+    ]);
     expect(allocation(rows, 'asset_type')).toEqual([{ label: 'lending', value: 155 }]);
   });
 
@@ -97,8 +139,24 @@ describe('portfolio helpers', () => {
 
 describe('timeline grouping', () => {
   const row = (id: number, date: string, extra: Partial<TimelineRow> = {}): TimelineRow => ({
-    id, wallet: '0xa', chain: 'eth', txnHash: `0x${id}`, date, block: 1, from: null, to: null, fromType: null, toType: null, txnFee: null, gasFee: null,
-    actionType: 'swap', methodHex: null, protocolId: null, status: 1, details: [], ...extra,
+    id,
+    wallet: '0xa',
+    chain: 'eth',
+    txnHash: `0x${id}`,
+    date,
+    block: 1,
+    from: null,
+    to: null,
+    fromType: null,
+    toType: null,
+    txnFee: null,
+    gasFee: null,
+    actionType: 'swap',
+    methodHex: null,
+    protocolId: null,
+    status: 1,
+    details: [],
+    ...extra,
   });
 
   it('puts a heading before each day, counting its transactions', () => {
@@ -107,7 +165,12 @@ describe('timeline grouping', () => {
   });
 
   it('summarises transfers', () => {
-    const r = row(1, '2025-01-01T00:00:00Z', { details: [{ token_cid: null, type: 'out', qty: 1, symbol: 'WETH' }, { token_cid: null, type: 'in', qty: 2500, symbol: 'USDC' }] });
+    const r = row(1, '2025-01-01T00:00:00Z', {
+      details: [
+        { token_cid: null, type: 'out', qty: 1, symbol: 'WETH' },
+        { token_cid: null, type: 'in', qty: 2500, symbol: 'USDC' },
+      ],
+    });
     expect(transferSummary(r, (n) => String(n))).toBe('−1 WETH → +2500 USDC');
     expect(transferSummary(row(2, '2025-01-01T00:00:00Z', { status: 0 }), String)).toBe('failed — nothing moved');
   });
@@ -126,10 +189,23 @@ describe('wallet form and freshness', () => {
   it('says how fresh a wallet is, offline, or that its sync failed', () => {
     setLocale('en-US');
     const now = Date.parse('2026-11-22T12:00:00Z');
-    const status = { address: '0xa', positionsFetchedAt: '2026-11-22T11:55:00Z', transactionsSyncedAt: '2026-11-22T11:50:00Z', latestDate: null, incomplete: false, lastError: null };
+    const status = {
+      address: '0xa',
+      positionsFetchedAt: '2026-11-22T11:55:00Z',
+      transactionsSyncedAt: '2026-11-22T11:50:00Z',
+      latestDate: null,
+      incomplete: false,
+      lastError: null,
+    };
     expect(freshness(status, false, now)).toEqual({ level: 'fresh', text: 'Synced 5 min. ago', short: 'Synced 5 min. ago' });
-    expect(freshness({ ...status, positionsFetchedAt: '2026-11-19T12:00:00Z', transactionsSyncedAt: null }, true, now)).toEqual({ level: 'offline', text: 'Offline — cached 3 days ago', short: 'Offline — cached 3 days ago' });
-    expect(freshness({ ...status, lastError: { kind: 'network', message: 'Could not reach the service', retryable: true } }, false, now).text).toBe('Sync failed: Could not reach the service');
+    expect(freshness({ ...status, positionsFetchedAt: '2026-11-19T12:00:00Z', transactionsSyncedAt: null }, true, now)).toEqual({
+      level: 'offline',
+      text: 'Offline — cached 3 days ago',
+      short: 'Offline — cached 3 days ago',
+    });
+    expect(freshness({ ...status, lastError: { kind: 'network', message: 'Could not reach the service', retryable: true } }, false, now).text).toBe(
+      'Sync failed: Could not reach the service',
+    );
     expect(freshness(undefined, false, now).level).toBe('never');
     setLocale(null);
   });
@@ -137,12 +213,34 @@ describe('wallet form and freshness', () => {
 
 describe('appending timeline pages', () => {
   const row = (id: number, date: string): TimelineRow => ({
-    id, wallet: '0xa', chain: 'eth', txnHash: `0x${id}`, date, block: 1, from: null, to: null, fromType: null, toType: null, txnFee: null, gasFee: null,
-    actionType: 'swap', methodHex: null, protocolId: null, status: 1, details: [],
+    id,
+    wallet: '0xa',
+    chain: 'eth',
+    txnHash: `0x${id}`,
+    date,
+    block: 1,
+    from: null,
+    to: null,
+    fromType: null,
+    toType: null,
+    txnFee: null,
+    gasFee: null,
+    actionType: 'swap',
+    methodHex: null,
+    protocolId: null,
+    status: 1,
+    details: [],
   });
 
   it('gives the same items as grouping everything at once, continuing a day across pages', () => {
-    const all = [row(6, '2025-01-03T10:00:00Z'), row(5, '2025-01-02T12:00:00Z'), row(4, '2025-01-02T08:00:00Z'), row(3, '2025-01-02T01:00:00Z'), row(2, '2025-01-01T09:00:00Z'), row(1, '2025-01-01T01:00:00Z')];
+    const all = [
+      row(6, '2025-01-03T10:00:00Z'),
+      row(5, '2025-01-02T12:00:00Z'),
+      row(4, '2025-01-02T08:00:00Z'),
+      row(3, '2025-01-02T01:00:00Z'),
+      row(2, '2025-01-01T09:00:00Z'),
+      row(1, '2025-01-01T01:00:00Z'),
+    ];
     const paged = appendByDay(appendByDay(groupByDay(all.slice(0, 2)), all.slice(2, 5)), all.slice(5));
     expect(paged).toEqual(groupByDay(all));
   });

@@ -36,7 +36,9 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe('CSV writing (RFC 4180)', () => {
   it('quotes what needs quoting, keeps numbers machine-readable, neutralises formulas', () => {
-    expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', 1234567.891, -5.5, 1e-7, null, true])).toBe('a,"b,c","say ""hi""","two\nlines",1234567.891,-5.5,0.0000001,,true\r\n');
+    expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', 1234567.891, -5.5, 1e-7, null, true])).toBe(
+      'a,"b,c","say ""hi""","two\nlines",1234567.891,-5.5,0.0000001,,true\r\n',
+    );
     for (const danger of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(csvCell(danger).replace(/^"/, '').startsWith("'")).toBe(true);
     expect(csvCell(-42)).toBe('-42'); // a negative number is a number, not a formula
   });
@@ -46,7 +48,11 @@ describe('CSV reports from the cache', () => {
   it('positions: one row per underlying, adding up to the cached totals', async () => {
     const { text, records } = await csv({ report: 'positions', date: '2025-12-31' });
     expect(text.startsWith('\ufeff' + CSV_COLUMNS.positions.join(',') + '\r\n')).toBe(true);
-    for (const [wallet, chain] of [[WALLET, 'eth'], [WALLET, 'arb'], [WALLET_2, 'eth']] as const) {
+    for (const [wallet, chain] of [
+      [WALLET, 'eth'],
+      [WALLET, 'arb'],
+      [WALLET_2, 'eth'],
+    ] as const) {
       const snap = latestSnapshot(db, 'allPositions', wallet, chain, '2025-12-31')!;
       const rows = records.filter((r) => r['wallet'] === wallet && r['chain'] === chain);
       expect(sum(rows.map((r) => num(r['nav_usd'])))).toBeCloseTo(snap.totalNav!, 2);
@@ -71,7 +77,9 @@ describe('CSV reports from the cache', () => {
   it('transactions: one row per transfer, fees counted once per transaction, for a period and filters', async () => {
     const { records } = await csv({ report: 'transactions', from: '2025-10-01', to: '2025-12-31' });
     const hashes = new Set(records.map((r) => r['txn_hash']));
-    const cached = db.prepare("SELECT count(*) AS n, sum(gas_fee) AS fees FROM transactions WHERE time >= ? AND time < ?").get(Date.parse('2025-10-01'), Date.parse('2026-01-01')) as { n: number; fees: number };
+    const cached = db
+      .prepare('SELECT count(*) AS n, sum(gas_fee) AS fees FROM transactions WHERE time >= ? AND time < ?')
+      .get(Date.parse('2025-10-01'), Date.parse('2026-01-01')) as { n: number; fees: number };
     expect(hashes.size).toBe(cached.n);
     expect(sum(records.map((r) => num(r['fee_usd'] || '0')))).toBeCloseTo(cached.fees, 4);
     expect(records.every((r) => r['date']! >= '2025-10-01' && r['date']! < '2026-01-01')).toBe(true);
@@ -83,7 +91,22 @@ describe('CSV reports from the cache', () => {
 
   it('history: NAV per cached date', async () => {
     const { records } = await csv({ report: 'history', wallet: WALLET });
-    expect(records.map((r) => r['date'])).toEqual(['2025-10-01', '2025-10-08', '2025-10-15', '2025-10-22', '2025-10-29', '2025-11-05', '2025-11-12', '2025-11-19', '2025-11-26', '2025-12-03', '2025-12-10', '2025-12-17', '2025-12-24', '2025-12-31']);
+    expect(records.map((r) => r['date'])).toEqual([
+      '2025-10-01',
+      '2025-10-08',
+      '2025-10-15',
+      '2025-10-22',
+      '2025-10-29',
+      '2025-11-05',
+      '2025-11-12',
+      '2025-11-19',
+      '2025-11-26',
+      '2025-12-03',
+      '2025-12-10',
+      '2025-12-17',
+      '2025-12-24',
+      '2025-12-31',
+    ]);
     const eth = latestSnapshot(db, 'allPositions', WALLET, 'eth', '2025-10-01')!.totalNav!;
     const arb = latestSnapshot(db, 'allPositions', WALLET, 'arb', '2025-10-01')!.totalNav!;
     expect(num(records[0]!['total_nav_usd'])).toBeCloseTo(eth + arb, 4);
@@ -106,7 +129,11 @@ describe('a large transactions export streams', () => {
     const big = openDatabase(join(tempDir(), 'big.sqlite'));
     const wallet = '0x' + 'b'.repeat(40);
     addWallet(big, { address: wallet, chains: ['eth'] });
-    const h = historyOf({ seed: 9, txnsPerWallet: 200_000, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 }, wallet, CHAINS[0]!);
+    const h = historyOf(
+      { seed: 9, txnsPerWallet: 200_000, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 },
+      wallet,
+      CHAINS[0]!,
+    );
     for (let i = 0; i < 200_000; i += 2000) {
       const page: Transaction[] = [];
       for (let j = i; j < i + 2000; j++) page.push(transactionSchema.parse(transactionAt(h, j)));

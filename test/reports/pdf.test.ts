@@ -48,7 +48,16 @@ describe('the portfolio report (PDF)', () => {
     expect(t).toContain(money(model.totals.principal));
     expect(t).toContain(WALLET);
     expect(t).toContain(WALLET_2);
-    for (const heading of ['Summary', 'NAV over dates', 'Allocation', 'Positions', 'Liquidity and risk', 'Transactions, 2025-10-01 to 2025-12-31', 'Provenance of the data']) expect(t).toContain(heading);
+    for (const heading of [
+      'Summary',
+      'NAV over dates',
+      'Allocation',
+      'Positions',
+      'Liquidity and risk',
+      'Transactions, 2025-10-01 to 2025-12-31',
+      'Provenance of the data',
+    ])
+      expect(t).toContain(heading);
     // Provenance: the request IDs and SHA-256 of the responses behind the figures.
     const snap = latestSnapshot(db, 'allPositions', WALLET, 'eth', '2025-12-31')!;
     expect(t).toContain(snap.requestId!);

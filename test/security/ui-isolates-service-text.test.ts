@@ -19,7 +19,10 @@ describe('the UI isolates and shows service and label text', () => {
   it('a label with an override is shown inside <bdi>, the override as <U+202E>', () => {
     appState.wallets = [{ address: A, label: 'Tre\u202easury\u001b[2J', tags: [], chains: ['eth'], createdAt: '' }];
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
-    const strong = screen.getAllByRole('link').find((a) => a.getAttribute('href')?.includes(A))!.querySelector('strong')!;
+    const strong = screen
+      .getAllByRole('link')
+      .find((a) => a.getAttribute('href')?.includes(A))!
+      .querySelector('strong')!;
     const bdi = strong.querySelector('bdi');
     expect(bdi).not.toBeNull();
     expect(bdi!.textContent).toBe('Tre<U+202E>asury<U+001B>[2J');

@@ -41,7 +41,9 @@ describe('CLI against a standalone simulator', () => {
     expect(set.stdout + set.stderr).not.toContain(KEY);
     expect(cli([...g, 'key', 'status']).stdout).toMatch(/A key is set .* \(from the keychain\)/);
 
-    expect(cli([...g, 'wallet', 'add', WALLET.toUpperCase().replace('0X', '0x'), '--chains', 'eth,arb', '--label', 'Main', '--tags', 'ops,cold'])).toMatchObject({ status: 0 });
+    expect(
+      cli([...g, 'wallet', 'add', WALLET.toUpperCase().replace('0X', '0x'), '--chains', 'eth,arb', '--label', 'Main', '--tags', 'ops,cold']),
+    ).toMatchObject({ status: 0 });
     const sync = cli([...g, 'sync', '--date', '2025-06-01']);
     expect(sync.status, sync.stderr).toBe(0);
     expect(sync.stdout).toMatch(/ok\s+Positions of Main 2025-06-01 \(2\/2\)/);
@@ -62,7 +64,9 @@ describe('CLI against a standalone simulator', () => {
     const dir = tempDir();
     const g = ['--data-dir', dir, '--base-url', simUrl];
     cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']);
-    const r = cli([...g, 'sync', '--from', '2025-01-01', '--to', '2025-03-01', '--every', 'month', '--no-transactions'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
+    const r = cli([...g, 'sync', '--from', '2025-01-01', '--to', '2025-03-01', '--every', 'month', '--no-transactions'], {
+      env: { FOLIOSCOPE_ACCESS_KEY: KEY },
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ok\s+History of .* \(3\/3\)/);
     expect(cli([...g, 'key', 'status'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } }).stdout).toMatch(/from the environment/);

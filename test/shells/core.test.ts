@@ -44,7 +44,8 @@ describe('the core: demo mode, connecting, and caches kept apart', () => {
       await sim.close();
     }
     // No file in the data folder holds the key.
-    for (const f of ['app.json', 'demo.sqlite']) if (existsSync(join(dataDir, f))) expect(readFileSync(join(dataDir, f)).includes(Buffer.from(key))).toBe(false);
+    for (const f of ['app.json', 'demo.sqlite'])
+      if (existsSync(join(dataDir, f))) expect(readFileSync(join(dataDir, f)).includes(Buffer.from(key))).toBe(false);
   });
 
   it('rejects a base URL that is not one, and falls back to demo when a remembered one no longer parses', async () => {

@@ -22,13 +22,19 @@ afterAll(async () => {
 });
 
 /** A raw HTTP request, so Host and Origin can be set as an attacker would. */
-function raw(path: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+function raw(
+  path: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: shell.port, path, method: o.method ?? 'GET', headers: { Host: `127.0.0.1:${shell.port}`, ...o.headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: shell.port, path, method: o.method ?? 'GET', headers: { Host: `127.0.0.1:${shell.port}`, ...o.headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     if (o.body) req.write(o.body);
     req.end();
@@ -37,7 +43,11 @@ function raw(path: string, o: { method?: string; headers?: Record<string, string
 
 const auth = () => ({ 'X-Folio-Token': shell.token });
 const api = (op: string, input: unknown, headers: Record<string, string> = {}) =>
-  raw(`/api/${op}`, { method: 'POST', body: JSON.stringify(input), headers: { 'Content-Type': 'application/json', Origin: shell.origin, Cookie: `folio_token_${shell.port}=${shell.token}`, ...headers } });
+  raw(`/api/${op}`, {
+    method: 'POST',
+    body: JSON.stringify(input),
+    headers: { 'Content-Type': 'application/json', Origin: shell.origin, Cookie: `folio_token_${shell.port}=${shell.token}`, ...headers },
+  });
 
 describe('web shell: the gate', () => {
   it('listens on 127.0.0.1 and prints a URL with its token', () => {
@@ -88,7 +98,9 @@ describe('web shell: the contract over HTTP', () => {
     expect(bad).toMatchObject({ ok: false, error: { kind: 'validation', field: 'address' } });
     const added = JSON.parse((await api('wallets.add', { address: WALLET, chains: ['eth'], label: 'Web' })).body);
     expect(added).toMatchObject({ ok: true, result: { address: WALLET, label: 'Web' } });
-    expect(JSON.parse((await raw('/api/wallets.list', { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' } })).body).result).toHaveLength(1);
+    expect(
+      JSON.parse((await raw('/api/wallets.list', { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' } })).body).result,
+    ).toHaveLength(1);
   });
 
   it('streams events to subscribers', async () => {

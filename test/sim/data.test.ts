@@ -85,7 +85,7 @@ describe('reference service: generated data', () => {
     expect(cids.size).toBeGreaterThan(Math.max(...counts));
   });
 
-  it('answers the latest snapshot (the simulator\'s today) when date is omitted', async () => {
+  it("answers the latest snapshot (the simulator's today) when date is omitted", async () => {
     const snap = (await ctx.get(ENDPOINTS.allPositions.path, { wallet: WALLET, chains: 'eth' })).json.data[0];
     expect(snap.date).toBe('2026-11-20T00:00:00Z');
     expect(conformance(snap, POSITION_SNAPSHOT)).toEqual([]);
@@ -104,7 +104,14 @@ describe('reference service: transactions and logs', () => {
     const end = String(Date.UTC(2025, 0, 3) / 1000);
     const pages: any[][] = [];
     for (let page = 1; page < 100; page++) {
-      const { json } = await ctx.get(ENDPOINTS.transactionsByWallet.path, { wallet: WALLET, chains: 'eth', start_time: start, end_time: end, page: String(page), pageSize: '100' });
+      const { json } = await ctx.get(ENDPOINTS.transactionsByWallet.path, {
+        wallet: WALLET,
+        chains: 'eth',
+        start_time: start,
+        end_time: end,
+        page: String(page),
+        pageSize: '100',
+      });
       const rows = json.data[0].transaction_history;
       pages.push(rows);
       if (rows.length < 100) break;
@@ -133,7 +140,9 @@ describe('reference service: transactions and logs', () => {
     const { json } = await ctx.get(ENDPOINTS.transactionsByWallet.path, { wallet: WALLET, chains: 'eth', pageSize: '1000' });
     const rows = json.data[0].transaction_history;
     const actions = new Set(rows.map((r: any) => r.action_type));
-    expect(actions).toEqual(new Set(['transfer_in', 'transfer_out', 'swap', 'deposit', 'withdraw', 'borrow', 'repay', 'claim_reward', 'approve', 'stake', 'unstake']));
+    expect(actions).toEqual(
+      new Set(['transfer_in', 'transfer_out', 'swap', 'deposit', 'withdraw', 'borrow', 'repay', 'claim_reward', 'approve', 'stake', 'unstake']),
+    );
     expect(new Set(rows.map((r: any) => r.status))).toEqual(new Set([0, 1]));
     expect(rows.every((r: any) => r.txn_fee > 0 && r.gas_fee > 0)).toBe(true);
     const swap = rows.find((r: any) => r.action_type === 'swap' && r.status === 1);

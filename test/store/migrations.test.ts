@@ -21,7 +21,9 @@ describe('migration 1: the initial schema', () => {
     ).run();
     expect(() => db.prepare("UPDATE snapshots SET raw = 'x'").run()).toThrow(/immutable/);
     // Nothing in the schema can hold a secret.
-    const columns = (db.prepare("SELECT name FROM pragma_table_info('settings') UNION SELECT name FROM pragma_table_info('wallets')").all() as Array<{ name: string }>).map((r) => r.name);
+    const columns = (
+      db.prepare("SELECT name FROM pragma_table_info('settings') UNION SELECT name FROM pragma_table_info('wallets')").all() as Array<{ name: string }>
+    ).map((r) => r.name);
     expect(columns.some((c) => /key|secret|token|password/i.test(c) && c !== 'key')).toBe(false);
     db.close();
   });

@@ -90,7 +90,11 @@ describe('timeline', () => {
     const counterparty = some.from === some.wallet ? some.to! : some.from!;
     const byAddress = allPages({ search: counterparty, limit: 7 });
     expect(byAddress.length).toBeGreaterThan(7);
-    expect(byAddress.map((r) => r.id)).toEqual(allPages({}).filter((r) => r.from === counterparty || r.to === counterparty).map((r) => r.id));
+    expect(byAddress.map((r) => r.id)).toEqual(
+      allPages({})
+        .filter((r) => r.from === counterparty || r.to === counterparty)
+        .map((r) => r.id),
+    );
     expect(() => timelinePage(db, { search: '0x5f' })).toThrow('at least 6 characters');
     expect(() => timelinePage(db, { search: 'has spaces' })).toThrow('transaction hash or an address');
     expect(() => timelinePage(db, { from: '2025-02-30' })).toThrow('not a date');
@@ -100,7 +104,22 @@ describe('timeline', () => {
     const before = allPages({ wallet: WALLET_2 });
     const page1 = timelinePage(db, { wallet: WALLET_2, limit: 100 });
     // Meanwhile a sync adds newer rows and older ones.
-    const template = { wallet_id: WALLET_2, block: 1, from: WALLET_2, to: WALLET_2, from_type: 'eoa', to_type: 'eoa', txn_fee: 0, gas_fee: 0, action_type: 'approve', method_hex: '0x', protocol_id: 'wallet', chain_id: 'eth', details: [], status: 1 };
+    const template = {
+      wallet_id: WALLET_2,
+      block: 1,
+      from: WALLET_2,
+      to: WALLET_2,
+      from_type: 'eoa',
+      to_type: 'eoa',
+      txn_fee: 0,
+      gas_fee: 0,
+      action_type: 'approve',
+      method_hex: '0x',
+      protocol_id: 'wallet',
+      chain_id: 'eth',
+      details: [],
+      status: 1,
+    };
     db.transaction(() =>
       upsertTransactions(db, WALLET_2, 'eth', [
         { ...template, txn_hash: '0x' + 'f'.repeat(64), date: '2026-12-01T00:00:00.000Z' },
@@ -163,7 +182,10 @@ describe('NAV, diff and exposure from cached snapshots', () => {
     const nav = navHistory(db, {}).points.find((p) => p.date === '2025-02-01')!;
     expect(e.totalNav).toBeCloseTo(nav.totalNav!, 0);
     const multi = e.tokens.find((t) => new Set(t.wallets.map((w) => w.wallet)).size > 1);
-    expect(multi?.totalNav).toBeCloseTo(multi!.wallets.reduce((s, w) => s + w.nav, 0), 6);
+    expect(multi?.totalNav).toBeCloseTo(
+      multi!.wallets.reduce((s, w) => s + w.nav, 0),
+      6,
+    );
     expect(exposureAt(db, '2025-03-01').missing).toEqual([{ wallet: WALLET_2, chain: 'eth' }]);
     expect(e.freshness.oldestFetchedAt).not.toBeNull();
   });

@@ -32,7 +32,9 @@ describe('watched wallets', () => {
 
   it('accepts non-EVM addresses on non-EVM chains, and rejects no chain or a duplicate', () => {
     const { db } = tempDb();
-    expect(addWallet(db, { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', chains: ['btc'] }).address).toBe('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    expect(addWallet(db, { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', chains: ['btc'] }).address).toBe(
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    );
     expect(() => addWallet(db, { address: A, chains: [] })).toThrow(ValidationError);
     addWallet(db, { address: A, chains: ['eth'], label: 'Main' });
     expect(() => addWallet(db, { address: A.toLowerCase(), chains: ['eth'] })).toThrow('already watched as "Main"');

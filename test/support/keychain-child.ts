@@ -9,12 +9,18 @@ const [action, baseUrl, key] = process.argv.slice(2);
 const secrets = new Secrets(systemKeychain(), {});
 const out = async (): Promise<unknown> => {
   switch (action) {
-    case 'set': return secrets.set(baseUrl!, key!);
-    case 'session-set': return secrets.set(baseUrl!, key!, { sessionOnly: true }).then(async (s) => ({ status: s, key: await secrets.get(baseUrl!) }));
-    case 'get': return secrets.get(baseUrl!);
-    case 'clear': return secrets.clear(baseUrl!);
-    case 'status': return secrets.status(baseUrl!);
-    default: throw new Error(`unknown action ${action}`);
+    case 'set':
+      return secrets.set(baseUrl!, key!);
+    case 'session-set':
+      return secrets.set(baseUrl!, key!, { sessionOnly: true }).then(async (s) => ({ status: s, key: await secrets.get(baseUrl!) }));
+    case 'get':
+      return secrets.get(baseUrl!);
+    case 'clear':
+      return secrets.clear(baseUrl!);
+    case 'status':
+      return secrets.status(baseUrl!);
+    default:
+      throw new Error(`unknown action ${action}`);
   }
 };
 out().then(

@@ -8,7 +8,10 @@ export const WALLET_2 = '0x00000000219ab540356cbb839cbe05303d7705fa';
 export const SIM_NOW = Date.UTC(2026, 10, 20, 12);
 
 /** Starts a simulator on loopback for the file's tests and stops it after them. */
-export function useSimulator(options: Partial<SimulatorOptions> = {}): { sim: Simulator; get: (path: string, params?: Record<string, string>) => Promise<{ status: number; json: any; headers: Headers }> } {
+export function useSimulator(options: Partial<SimulatorOptions> = {}): {
+  sim: Simulator;
+  get: (path: string, params?: Record<string, string>) => Promise<{ status: number; json: any; headers: Headers }>;
+} {
   const ctx = {} as { sim: Simulator; get: (path: string, params?: Record<string, string>) => Promise<{ status: number; json: any; headers: Headers }> };
   beforeAll(async () => {
     ctx.sim = await startSimulator({ accessKey: KEY, seed: 7, now: () => SIM_NOW, ...options });

@@ -8,47 +8,115 @@ export interface Table {
 }
 
 export const UNDERLYING_DETAILS: Table = {
-  is_reward: 'boolean', type: 'string', debt_positions: 'string[]', collateral: 'string[]', liq_threshold: 'float',
-  collateral_debt_ratio: 'float', unlock_time: 'datetime', voting_power: 'float', exchange_rate: 'float',
+  is_reward: 'boolean',
+  type: 'string',
+  debt_positions: 'string[]',
+  collateral: 'string[]',
+  liq_threshold: 'float',
+  collateral_debt_ratio: 'float',
+  unlock_time: 'datetime',
+  voting_power: 'float',
+  exchange_rate: 'float',
 };
 export const UNDERLYING: Table = { internal_id: 'string', name: 'string', symbol: 'string', qty: 'float', nav: 'float', details: UNDERLYING_DETAILS };
 export const POSITION: Table = {
-  asset_type: 'string', chain_id: 'string', protocol_id: 'string', cid: 'string', name: 'string', symbol: 'string',
-  principal_nav: 'float', reward_nav: 'float', underlying: [UNDERLYING],
+  asset_type: 'string',
+  chain_id: 'string',
+  protocol_id: 'string',
+  cid: 'string',
+  name: 'string',
+  symbol: 'string',
+  principal_nav: 'float',
+  reward_nav: 'float',
+  underlying: [UNDERLYING],
 };
 export const POSITION_SNAPSHOT: Table = { wallet_id: 'string', date: 'datetime', positions: [POSITION] };
 
 export const BREAKDOWN_ENTRY: Table = {
-  chain_id: 'string', pos_id: 'string', asset_type: 'string', cid: 'string', protocol_id: 'string', name: 'string', qty: 'float', nav: 'float',
+  chain_id: 'string',
+  pos_id: 'string',
+  asset_type: 'string',
+  cid: 'string',
+  protocol_id: 'string',
+  name: 'string',
+  qty: 'float',
+  nav: 'float',
 };
 export const UNDERLYING_GROUP: Table = {
-  token_id: 'string', token_name: 'string', token_symbol: 'string', token_cid: 'string', total_qty: 'float', total_nav: 'float', breakdown: [BREAKDOWN_ENTRY],
+  token_id: 'string',
+  token_name: 'string',
+  token_symbol: 'string',
+  token_cid: 'string',
+  total_qty: 'float',
+  total_nav: 'float',
+  breakdown: [BREAKDOWN_ENTRY],
 };
 export const UNDERLYING_SNAPSHOT: Table = { wallet_id: 'string', date: 'datetime', positions: [UNDERLYING_GROUP] };
 
 export const LIQUIDITY_DETAILS: Table = {
-  is_reward: 'boolean', slippage: 'float', unlocked_time: 'datetime', exchange_rate: 'float', voting_power: 'float',
-  liq_threshold: 'float', debt_positions: 'string[]', collaterals: 'string[]',
+  is_reward: 'boolean',
+  slippage: 'float',
+  unlocked_time: 'datetime',
+  exchange_rate: 'float',
+  voting_power: 'float',
+  liq_threshold: 'float',
+  debt_positions: 'string[]',
+  collaterals: 'string[]',
 };
-export const LIQUIDITY_UNDERLYING: Table = { name: 'string', symbol: 'string', qty: 'float', total_supply: 'float', pct_ownership: 'float', details: LIQUIDITY_DETAILS };
+export const LIQUIDITY_UNDERLYING: Table = {
+  name: 'string',
+  symbol: 'string',
+  qty: 'float',
+  total_supply: 'float',
+  pct_ownership: 'float',
+  details: LIQUIDITY_DETAILS,
+};
 export const LIQUIDITY_POSITION: Table = {
-  asset_type: 'string', chain_id: 'string', protocol_id: 'string', cid: 'string', principal_token_name: 'string',
-  principal_token_symbol: 'string', principal_qty: 'float', principal_total_supply: 'float', principal_pct_ownership: 'float',
+  asset_type: 'string',
+  chain_id: 'string',
+  protocol_id: 'string',
+  cid: 'string',
+  principal_token_name: 'string',
+  principal_token_symbol: 'string',
+  principal_qty: 'float',
+  principal_total_supply: 'float',
+  principal_pct_ownership: 'float',
   underlying: [LIQUIDITY_UNDERLYING],
 };
 export const LIQUIDITY_SNAPSHOT: Table = { wallet_id: 'string', date: 'datetime', positions: [LIQUIDITY_POSITION] };
 
 export const TRANSACTION_DETAIL: Table = { token_cid: 'string', type: 'string', qty: 'float', symbol: 'string' };
 export const TRANSACTION: Table = {
-  wallet_id: 'string', txn_hash: 'string', block: 'integer', from: 'string', to: 'string', from_type: 'string', to_type: 'string',
-  txn_fee: 'float', gas_fee: 'float', action_type: 'string', method_hex: 'string', protocol_id: 'string', chain_id: 'string',
-  date: 'datetime', details: [TRANSACTION_DETAIL], status: 'integer',
+  wallet_id: 'string',
+  txn_hash: 'string',
+  block: 'integer',
+  from: 'string',
+  to: 'string',
+  from_type: 'string',
+  to_type: 'string',
+  txn_fee: 'float',
+  gas_fee: 'float',
+  action_type: 'string',
+  method_hex: 'string',
+  protocol_id: 'string',
+  chain_id: 'string',
+  date: 'datetime',
+  details: [TRANSACTION_DETAIL],
+  status: 'integer',
 };
 export const TRANSACTION_HISTORY: Table = { transaction_history: [TRANSACTION], start_block: 'integer', end_block: 'integer', completion_ratio: 'float' };
 
 export const LOG: Table = { topics: 'unknown[]', data: 'string', log_index: 'integer' };
 export const TRANSACTION_LOGS: Table = {
-  txn_hash: 'string', block: 'integer', from: 'string', from_type: 'string', txn_fee: 'float', gas_fee: 'float', chain_id: 'string', date: 'datetime', logs: [LOG],
+  txn_hash: 'string',
+  block: 'integer',
+  from: 'string',
+  from_type: 'string',
+  txn_fee: 'float',
+  gas_fee: 'float',
+  chain_id: 'string',
+  date: 'datetime',
+  logs: [LOG],
 };
 
 /** Tables whose members vary with asset_type: each member is optional, but typed. */

@@ -38,10 +38,11 @@ describe('sync: positions', () => {
     const raw = rawSnapshot(db, snap.id)!;
     expect(createHash('sha256').update(raw.raw).digest('hex')).toBe(snap.sha256);
     expect(raw.raw).toContain('"message":"Get Positions (ID: ');
-    for (const endpoint of ['positionsByUnderlying', 'liquidityAnalysis'] as const) expect(latestSnapshot(db, endpoint, WALLET, 'arb', '2025-06-01')).not.toBeNull();
+    for (const endpoint of ['positionsByUnderlying', 'liquidityAnalysis'] as const)
+      expect(latestSnapshot(db, endpoint, WALLET, 'arb', '2025-06-01')).not.toBeNull();
   });
 
-  it('stores the service\'s as-of date for the latest snapshot', async () => {
+  it("stores the service's as-of date for the latest snapshot", async () => {
     const { db, engine } = setup();
     expect(await engine.syncPositions(WALLET, { chains: ['eth'] }).result).toEqual(['2026-11-20']);
     expect(latestSnapshot(db, 'allPositions', WALLET, 'eth', '2026-11-20')?.requestedDate).toBeNull();
@@ -188,4 +189,3 @@ describe('sync: logs on demand', () => {
     await expect(engine.logs('eth', '0x123')).rejects.toThrow('Not a transaction hash');
   });
 });
-

@@ -60,7 +60,6 @@ Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage e
 export const EXIT_INCOMPLETE = 3;
 class IncompleteError extends Error {}
 
-
 class UsageError extends Error {}
 
 /**
@@ -70,7 +69,8 @@ class UsageError extends Error {}
 function checkDateOptions(v: { date?: string | undefined; from?: string | undefined; to?: string | undefined }, usage: string): void {
   for (const name of ['date', 'from', 'to'] as const) {
     const value = v[name];
-    if (value !== undefined && isoDateToUtcMs(value) === null) throw new UsageError(`--${name} ${forTerminal(value.slice(0, 40))} is not a date: use a real calendar day, YYYY-MM-DD.\n\n${usage}`);
+    if (value !== undefined && isoDateToUtcMs(value) === null)
+      throw new UsageError(`--${name} ${forTerminal(value.slice(0, 40))} is not a date: use a real calendar day, YYYY-MM-DD.\n\n${usage}`);
   }
   if (v.from && v.to && v.from > v.to) throw new UsageError(`--to ${v.to} is before --from ${v.from}.\n\n${usage}`);
 }
@@ -119,7 +119,13 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 }
 
 async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>): Promise<T> {
-  const core = await createCore({ dataDir: g.dataDir, shell: 'cli', version: VERSION, ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }), ...(g.readOnly && { readOnlyCache: true }) });
+  const core = await createCore({
+    dataDir: g.dataDir,
+    shell: 'cli',
+    version: VERSION,
+    ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
+    ...(g.readOnly && { readOnlyCache: true }),
+  });
   try {
     return await fn(core);
   } finally {
@@ -170,7 +176,9 @@ const commands: Record<string, Command> = {
     const file = databaseFileFor(g.dataDir, configured ? normaliseBaseUrl(configured) : null);
     if (!existsSync(file)) throw new Error(`There is no cache at ${file} to move aside.`);
     const { movedTo, walletsRecovered } = moveCacheAside(file);
-    console.log(`Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`);
+    console.log(
+      `Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`,
+    );
   },
   reconcile: (g, args) => reconcileCommand(g, args),
 
@@ -223,28 +231,52 @@ const commands: Record<string, Command> = {
   folioscope wallet add ADDRESS --chains C1,C2 [--label L] [--tags T1,T2]
   folioscope wallet list [--json]
   folioscope wallet remove ADDRESS [--purge]`;
-    const p = parse(args, { chains: { type: 'string' }, label: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean' }, purge: { type: 'boolean' } }, usage);
+    const p = parse(
+      args,
+      { chains: { type: 'string' }, label: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean' }, purge: { type: 'boolean' } },
+      usage,
+    );
     if (!p) return;
     const [sub, address] = p.positionals;
-    const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (v: string | undefined) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     await withCore(g, async (core) => {
       if (sub === 'add') {
         if (!address) throw new UsageError(usage);
         if (!p.values.chains) throw new UsageError(`--chains is required.\n\n${usage}`);
         const chains = list(p.values.chains);
         const known = (await call(core, 'app.info', {})).chains;
-        const w = await call(core, 'wallets.add', { address, chains, ...(p.values.label && { label: p.values.label }), ...(p.values.tags && { tags: list(p.values.tags) }) });
+        const w = await call(core, 'wallets.add', {
+          address,
+          chains,
+          ...(p.values.label && { label: p.values.label }),
+          ...(p.values.tags && { tags: list(p.values.tags) }),
+        });
         console.log(forTerminal(`Watching ${w.address} on ${w.chains.join(', ')}${w.label ? ` as "${w.label}"` : ''}.`));
         // Chain ids are the service's and open-ended, so an unknown one is added, with a warning.
         const unknown = chains.filter((c) => !known.includes(c));
-        if (unknown.length) console.error(`folioscope: warning: ${unknown.map((c) => `"${forTerminal(c)}"`).join(', ')} ${unknown.length === 1 ? 'is not a chain' : 'are not chains'} this app knows (${known.join(', ')}); a sync of ${unknown.length === 1 ? 'it' : 'them'} fails if the service does not know ${unknown.length === 1 ? 'it' : 'them'} either. To change the chains: folioscope wallet remove ${w.address}, then add it again.`);
+        if (unknown.length)
+          console.error(
+            `folioscope: warning: ${unknown.map((c) => `"${forTerminal(c)}"`).join(', ')} ${unknown.length === 1 ? 'is not a chain' : 'are not chains'} this app knows (${known.join(', ')}); a sync of ${unknown.length === 1 ? 'it' : 'them'} fails if the service does not know ${unknown.length === 1 ? 'it' : 'them'} either. To change the chains: folioscope wallet remove ${w.address}, then add it again.`,
+          );
       } else if (sub === 'list') {
         const wallets = await call(core, 'wallets.list', undefined);
         // JSON escapes C0 controls itself; C1 and direction controls are escaped too (still valid JSON).
-        if (p.values.json) console.log(JSON.stringify(wallets, null, 2).replace(/[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+        if (p.values.json)
+          console.log(
+            JSON.stringify(wallets, null, 2).replace(
+              /[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
+              (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+            ),
+          );
         else if (!wallets.length) console.log('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
         // Labels and tags are shown neutralised: no escape sequence or direction change reaches the terminal.
-        else for (const w of wallets) console.log(forTerminal(`${w.address}  ${w.chains.join(',').padEnd(16)}  ${w.label}${w.tags.length ? `  [${w.tags.join(', ')}]` : ''}`));
+        else
+          for (const w of wallets)
+            console.log(forTerminal(`${w.address}  ${w.chains.join(',').padEnd(16)}  ${w.label}${w.tags.length ? `  [${w.tags.join(', ')}]` : ''}`));
       } else if (sub === 'remove') {
         if (!address) throw new UsageError(usage);
         if (!(await call(core, 'wallets.remove', { address, purge: p.values.purge ?? false }))) throw new Error(`${address} is not a watched wallet.`);
@@ -265,8 +297,13 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
     const p = parse(
       args,
       {
-        wallet: { type: 'string' }, date: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, every: { type: 'string' },
-        'no-transactions': { type: 'boolean' }, 'no-positions': { type: 'boolean' },
+        wallet: { type: 'string' },
+        date: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        every: { type: 'string' },
+        'no-transactions': { type: 'boolean' },
+        'no-positions': { type: 'boolean' },
       },
       usage,
     );
@@ -328,11 +365,32 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
     if (v.json) {
       console.log(JSON.stringify(r.rows, null, 2));
     } else {
-      const num = (n: number) => (n === 0 ? '0' : n.toPrecision(10).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''));
+      const num = (n: number) =>
+        n === 0
+          ? '0'
+          : n
+              .toPrecision(10)
+              .replace(/(\.\d*?)0+$/, '$1')
+              .replace(/\.$/, '');
       console.log(`Roll-forward ${r.from} → ${r.to} (transfers dated ${isoDay(r.flowsFrom)} to ${isoDay(r.flowsTo - 1)}, UTC)`);
       console.log(['wallet', 'chain', 'token', 'opening', 'inflow', 'outflow', 'closing', 'unexplained', 'status'].join('\t'));
       // Symbols and chains come from the service: nothing in them may steer the terminal.
-      for (const x of r.rows) console.log(forTerminal([x.wallet.slice(0, 10), x.chain, x.token_symbol ?? x.token_cid, num(x.opening_qty), num(x.inflow_qty), num(x.outflow_qty), num(x.closing_qty), num(x.unexplained_qty), x.status].join('\t')));
+      for (const x of r.rows)
+        console.log(
+          forTerminal(
+            [
+              x.wallet.slice(0, 10),
+              x.chain,
+              x.token_symbol ?? x.token_cid,
+              num(x.opening_qty),
+              num(x.inflow_qty),
+              num(x.outflow_qty),
+              num(x.closing_qty),
+              num(x.unexplained_qty),
+              x.status,
+            ].join('\t'),
+          ),
+        );
     }
     if (!r.complete) {
       for (const pr of r.problems) console.error(forTerminal(`incomplete: ${pr.wallet} ${pr.chain}: ${pr.message}`));
@@ -349,14 +407,26 @@ async function exportCommand(g: Globals, args: string[]): Promise<void> {
                         [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
   folioscope export pdf [--wallet ADDRESS] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
 Reports are built from the local cache only. --date defaults to the newest cached date.`;
-  const p = parse(args, { report: { type: 'string' }, wallet: { type: 'string' }, date: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string' } }, usage);
+  const p = parse(
+    args,
+    {
+      report: { type: 'string' },
+      wallet: { type: 'string' },
+      date: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      out: { type: 'string' },
+    },
+    usage,
+  );
   if (!p) return;
   const [kind] = p.positionals;
   const v = p.values;
   if (kind !== 'csv' && kind !== 'pdf') throw new UsageError(usage);
   if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
   checkDateOptions(v, usage);
-  if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? '')) throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
+  if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? ''))
+    throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
   const out = resolvePath(v.out);
   await withCore(g, async (core) => {
     const db = core.profile().db;
@@ -365,8 +435,24 @@ Reports are built from the local cache only. --date defaults to the newest cache
     if (kind === 'csv') {
       const report = v.report as CsvReport;
       const { rows } = await writeAtomically(out, (stream) =>
-        exportCsv(db, { report, ...(v.wallet && { wallet: v.wallet }), ...(date && { date }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream, (done, total) =>
-          bar.update({ id: 'export', kind: 'export', label: `CSV ${report}`, wallet: null, state: 'running', phase: 'writing', done, total, error: null, queuedAt: '', finishedAt: null }),
+        exportCsv(
+          db,
+          { report, ...(v.wallet && { wallet: v.wallet }), ...(date && { date }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) },
+          stream,
+          (done, total) =>
+            bar.update({
+              id: 'export',
+              kind: 'export',
+              label: `CSV ${report}`,
+              wallet: null,
+              state: 'running',
+              phase: 'writing',
+              done,
+              total,
+              error: null,
+              queuedAt: '',
+              finishedAt: null,
+            }),
         ),
       );
       bar.done();
@@ -377,9 +463,12 @@ Reports are built from the local cache only. --date defaults to the newest cache
       }
     } else {
       if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
-      const { pages, model } = await writeAtomically(out, (stream) => exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream));
+      const { pages, model } = await writeAtomically(out, (stream) =>
+        exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream),
+      );
       console.log(`Wrote a ${pages}-page report (as of ${date}) to ${out}.`);
-      if (model.transactionsIncomplete.length) console.log(`Note: the report's transactions are incomplete (the report says so):\n${model.transactionsIncomplete.map((r) => `  - ${r}`).join('\n')}`);
+      if (model.transactionsIncomplete.length)
+        console.log(`Note: the report's transactions are incomplete (the report says so):\n${model.transactionsIncomplete.map((r) => `  - ${r}`).join('\n')}`);
     }
   });
 }

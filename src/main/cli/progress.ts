@@ -17,7 +17,10 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
       const bar = known ? '█'.repeat(Math.round(ratio * width)).padEnd(width, '░') : '·'.repeat(width);
       const count = known ? `${info.done}/${info.total}` : `${info.done}`;
       const rate = syncRateText(info);
-      const line = forTerminal(`${bar} ${count}${info.rows !== undefined ? ' rows' : ''}${rate ? ` (${rate})` : ''} ${info.label} — ${info.phase}`).slice(0, (stream.columns ?? 100) - 1);
+      const line = forTerminal(`${bar} ${count}${info.rows !== undefined ? ' rows' : ''}${rate ? ` (${rate})` : ''} ${info.label} — ${info.phase}`).slice(
+        0,
+        (stream.columns ?? 100) - 1,
+      );
       stream.write(`\r\x1b[2K${line}`);
       drawn = true;
     },

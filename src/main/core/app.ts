@@ -1,4 +1,16 @@
-import { CONTRACT, type AppInfo, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type PositionsResult, type TimelineFacets, VIEW_ENDPOINT, type WalletStatus } from '../../shared/contract.ts';
+import {
+  CONTRACT,
+  type AppInfo,
+  type Envelope,
+  type EventPayloads,
+  type InputOf,
+  type OutputOf,
+  type ParsedInputOf,
+  type PositionsResult,
+  type TimelineFacets,
+  VIEW_ENDPOINT,
+  type WalletStatus,
+} from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { SimulatorOptions } from '../../sim/server.ts';
@@ -78,7 +90,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   });
   const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
-  let profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined), ...(o.demo && { demo: o.demo }), ...(o.readOnlyCache && { readOnly: true }) });
+  let profile = await openProfile({
+    dataDir: o.dataDir,
+    secrets,
+    baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined),
+    ...(o.demo && { demo: o.demo }),
+    ...(o.readOnlyCache && { readOnly: true }),
+  });
   let unsubscribe = wire(profile);
 
   /** Forwards job progress, and says what data changed when a job finishes. */
@@ -104,9 +122,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
 
   /** The key's status for the live service; demo mode needs none and says so. */
   const keyStatus = async () =>
-    profile.mode === 'demo'
-      ? { set: false, source: 'none' as const, keychainAvailable: true, keychainProblem: null }
-      : secrets.status(profile.baseUrl);
+    profile.mode === 'demo' ? { set: false, source: 'none' as const, keychainAvailable: true, keychainProblem: null } : secrets.status(profile.baseUrl);
 
   const requireLive = () => {
     if (profile.mode === 'demo') throw new ValidationError('key', 'Demo mode needs no key. Connect to a service (base URL and key) first.');
@@ -177,7 +193,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'key.clear': async () => secrets.clear(requireLive()),
     'wallets.list': () => listWallets(profile.db),
     'wallets.add': (input) => {
-      const w = addWallet(profile.db, { address: input.address, chains: input.chains, ...(input.label !== undefined && { label: input.label }), ...(input.tags && { tags: input.tags }) });
+      const w = addWallet(profile.db, {
+        address: input.address,
+        chains: input.chains,
+        ...(input.label !== undefined && { label: input.label }),
+        ...(input.tags && { tags: input.tags }),
+      });
       changed('wallets', w.address);
       return w;
     },
@@ -199,7 +220,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'positions.get': ({ wallet: address, date, view }) => {
       const w = wallet(address);
       const endpoint = VIEW_ENDPOINT[view];
-      return { wallet: w.address, date, view, chains: w.chains.map((chain) => ({ chain, snapshot: latestSnapshot(profile.db, endpoint, w.address, chain, date) })) } as PositionsResult;
+      return {
+        wallet: w.address,
+        date,
+        view,
+        chains: w.chains.map((chain) => ({ chain, snapshot: latestSnapshot(profile.db, endpoint, w.address, chain, date) })),
+      } as PositionsResult;
     },
     'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
     'nav.history': (scope) => navHistory(profile.db, scope),
@@ -228,8 +254,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return cleared;
     },
     'export.start': (req) =>
-      startExport(profile.db, profile.engine.queue, { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') }, downloads, req),
-    'reconcile.get': ({ wallet: address, group, from, to }) => reconcile(profile.db, { wallets: scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address), from, to }),
+      startExport(
+        profile.db,
+        profile.engine.queue,
+        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
+        downloads,
+        req,
+      ),
+    'reconcile.get': ({ wallet: address, group, from, to }) =>
+      reconcile(profile.db, { wallets: scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address), from, to }),
     'risk.lending': ({ date, wallet: address, group }) => lendingRisk(profile.db, date, scopeOf(address, group)),
     'risk.health': ({ wallet: address, chain, cid }) => healthHistory(profile.db, { wallet: wallet(address).address, chain, cid }),
     'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(profile.db, date, scopeOf(address, group)),
@@ -244,7 +277,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       changed('wallets');
       return removed;
     },
-    'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
+    'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>
+      reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
     'service.conventions': () => conventionsReport(profile.db),
     'service.check': () => profile.engine.checkService(),
     'service.doctor': async (input) => {
@@ -285,22 +319,31 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   }
 
   async function dispatch(op: string, input: unknown): Promise<Envelope<unknown>> {
-      if (!Object.hasOwn(CONTRACT, op)) return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
-      const name = op as OperationName;
-      if (profile.readOnly && WRITES.has(name)) {
-        return { ok: false, error: { kind: 'validation', field: 'cache', retryable: false, message: `The cache is open read-only (${profile.databaseFile}): viewing and exports work; syncing and changes do not. Restart to move it aside and rebuild, or choose another data folder.` } };
-      }
-      const parsed = CONTRACT[name].input.safeParse(input);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const field = issue.path.join('.') || 'input';
-        return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
-      }
-      try {
-        return { ok: true, result: await call(name, parsed.data as never) };
-      } catch (err) {
-        return { ok: false, error: serializeError(err) };
-      }
+    if (!Object.hasOwn(CONTRACT, op))
+      return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
+    const name = op as OperationName;
+    if (profile.readOnly && WRITES.has(name)) {
+      return {
+        ok: false,
+        error: {
+          kind: 'validation',
+          field: 'cache',
+          retryable: false,
+          message: `The cache is open read-only (${profile.databaseFile}): viewing and exports work; syncing and changes do not. Restart to move it aside and rebuild, or choose another data folder.`,
+        },
+      };
+    }
+    const parsed = CONTRACT[name].input.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.') || 'input';
+      return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
+    }
+    try {
+      return { ok: true, result: await call(name, parsed.data as never) };
+    } catch (err) {
+      return { ok: false, error: serializeError(err) };
+    }
   }
 
   return {
@@ -324,8 +367,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
 
 /** Operations that write to the cache: refused, with why, while it is open read-only. */
 const WRITES = new Set<OperationName>([
-  'settings.update', 'wallets.add', 'wallets.update', 'wallets.remove',
-  'sync.positions', 'sync.backfill', 'sync.transactions', 'sync.all', 'cache.clear',
+  'settings.update',
+  'wallets.add',
+  'wallets.update',
+  'wallets.remove',
+  'sync.positions',
+  'sync.backfill',
+  'sync.transactions',
+  'sync.all',
+  'cache.clear',
 ]);
 
 /**
@@ -363,6 +413,12 @@ function walletStatuses(p: Profile): WalletStatus[] {
 
 function facets(p: Profile, address?: string): TimelineFacets {
   // Chains are the watched wallets' own: no scan needed.
-  const chains = [...new Set(listWallets(p.db).filter((w) => !address || w.address === address.toLowerCase()).flatMap((w) => w.chains))].sort();
+  const chains = [
+    ...new Set(
+      listWallets(p.db)
+        .filter((w) => !address || w.address === address.toLowerCase())
+        .flatMap((w) => w.chains),
+    ),
+  ].sort();
   return { ...timelineFacetValues(p.db, address), chains };
 }

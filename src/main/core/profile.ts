@@ -52,7 +52,8 @@ export function normaliseBaseUrl(raw: string): string {
     // Not echoed: a pasted URL may carry a key.
     throw new ValidationError('baseUrl', "That is not a URL: enter the service's base URL, e.g. https://api.example.com.");
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ValidationError('baseUrl', 'The base URL must start with https:// (or http:// for a local service).');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ValidationError('baseUrl', 'The base URL must start with https:// (or http:// for a local service).');
   if (url.username || url.password) throw new ValidationError('baseUrl', 'Put the access key in the key field, not in the base URL.');
   url.search = '';
   url.hash = '';

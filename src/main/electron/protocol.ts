@@ -4,7 +4,6 @@ import { protocol } from 'electron';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
 import { APP_SCHEME, resolveAppPath } from './security.ts';
 
-
 /** Must run before the app is ready: app:// is a standard, secure origin of its own. */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

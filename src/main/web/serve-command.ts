@@ -47,8 +47,14 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
   const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
   const info = await core.request('app.info', undefined);
   console.log(shell.url);
-  console.error(`Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`);
-  const stop = () => void shell.close().then(() => core.close()).then(() => process.exit(0));
+  console.error(
+    `Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`,
+  );
+  const stop = () =>
+    void shell
+      .close()
+      .then(() => core.close())
+      .then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

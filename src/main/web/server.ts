@@ -85,7 +85,12 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       try {
         input = body.length ? JSON.parse(body) : undefined;
       } catch {
-        return send(res, 400, 'application/json', JSON.stringify({ ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } }));
+        return send(
+          res,
+          400,
+          'application/json',
+          JSON.stringify({ ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } }),
+        );
       }
       const result = await o.core.dispatch(path.slice('/api/'.length), input);
       return send(res, 200, 'application/json', JSON.stringify(result));

@@ -15,18 +15,20 @@ export const BAD_VALUE = 'folioscope.badValue';
 
 function normalised<T>(convert: (v: unknown) => T | undefined, expected: string, recoverable = false) {
   // A missing member reads as null (zod treats a bare transform of `any` as required).
-  return z.preprocess((v) => v ?? null, z.any()).transform((v, ctx) => {
-    const out = convert(v);
-    if (out === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected ${expected}, got ${describeValue(v)}`,
-        ...(recoverable && { params: { [BAD_VALUE]: describeValue(v) } }),
-      });
-      return z.NEVER;
-    }
-    return out;
-  });
+  return z
+    .preprocess((v) => v ?? null, z.any())
+    .transform((v, ctx) => {
+      const out = convert(v);
+      if (out === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected ${expected}, got ${describeValue(v)}`,
+          ...(recoverable && { params: { [BAD_VALUE]: describeValue(v) } }),
+        });
+        return z.NEVER;
+      }
+      return out;
+    });
 }
 
 /** A short, printable account of a bad value (JSON.stringify turns Infinity into null). */
@@ -44,9 +46,25 @@ export function describeValue(v: unknown): string {
 const float = normalised(toFloat, 'a number or numeric string', true);
 /** Every float member of the responses (for the service check's count of how floats are written). */
 export const FLOAT_MEMBERS: ReadonlySet<string> = new Set([
-  'principal_nav', 'reward_nav', 'qty', 'nav', 'liq_threshold', 'collateral_debt_ratio', 'voting_power', 'exchange_rate',
-  'total_qty', 'total_nav', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership', 'total_supply',
-  'pct_ownership', 'slippage', 'txn_fee', 'gas_fee', 'completion_ratio',
+  'principal_nav',
+  'reward_nav',
+  'qty',
+  'nav',
+  'liq_threshold',
+  'collateral_debt_ratio',
+  'voting_power',
+  'exchange_rate',
+  'total_qty',
+  'total_nav',
+  'principal_qty',
+  'principal_total_supply',
+  'principal_pct_ownership',
+  'total_supply',
+  'pct_ownership',
+  'slippage',
+  'txn_fee',
+  'gas_fee',
+  'completion_ratio',
 ]);
 /** Members of an object whose value was unreadable and is null: what the service sent, by member name. */
 const invalid = z.record(z.string(), z.string()).optional();
@@ -55,10 +73,19 @@ const datetime = normalised(toIsoDatetime, 'a datetime');
 // A snapshot's own date that cannot be read is flagged, not fatal: the day asked files it.
 const snapshotDate = normalised(toIsoDatetime, 'a datetime', true);
 const bool = normalised(toBoolean, 'a boolean');
-const text = z.string().nullable().optional().transform((v) => v ?? null);
+const text = z
+  .string()
+  .nullable()
+  .optional()
+  .transform((v) => v ?? null);
 const requiredText = z.string().min(1);
 const idList = z.array(z.string()).optional();
-const list = <T extends z.ZodType>(item: T) => z.array(item).nullable().optional().transform((v) => v ?? []);
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? []);
 
 // Details members vary with asset_type: absent stays absent.
 export const underlyingDetails = z.looseObject({
@@ -81,7 +108,10 @@ export const underlying = z.looseObject({
   symbol: text,
   qty: float,
   nav: float,
-  details: underlyingDetails.nullable().optional().transform((v) => v ?? {}),
+  details: underlyingDetails
+    .nullable()
+    .optional()
+    .transform((v) => v ?? {}),
 });
 
 export const position = z.looseObject({
@@ -155,7 +185,10 @@ export const liquidityUnderlying = z.looseObject({
   qty: float,
   total_supply: float,
   pct_ownership: float,
-  details: liquidityDetails.nullable().optional().transform((v) => v ?? {}),
+  details: liquidityDetails
+    .nullable()
+    .optional()
+    .transform((v) => v ?? {}),
 });
 
 export const liquidityPosition = z.looseObject({
@@ -279,7 +312,10 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
  * the caller parses again. Returns null when any issue is of another kind (a wrong shape, a
  * missing identity member): that body stays a bad response.
  */
-export function recoverBadValues(json: unknown, issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; params?: Record<string, unknown> }>): ValueFlag[] | null {
+export function recoverBadValues(
+  json: unknown,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; params?: Record<string, unknown> }>,
+): ValueFlag[] | null {
   if (!issues.length || !issues.every((i) => typeof i.params?.[BAD_VALUE] === 'string')) return null;
   const flags: ValueFlag[] = [];
   for (const issue of issues) {

@@ -122,14 +122,19 @@ export function createServiceClient(options: ClientOptions) {
     liquidityAnalysis: (q: PositionsQuery & { assetType?: string }, signal?: AbortSignal): Promise<ServiceResponse<LiquiditySnapshot>> =>
       call('liquidityAnalysis', liquiditySnapshot, { ...positionsParams(q), asset_type: q.assetType }, signal),
     transactionsByWallet: (q: TransactionsQuery, signal?: AbortSignal): Promise<ServiceResponse<TransactionHistory>> =>
-      call('transactionsByWallet', transactionHistory, {
-        wallet: q.wallet,
-        chains: q.chain,
-        start_time: q.startTime,
-        end_time: q.endTime,
-        page: q.page,
-        pageSize: q.pageSize,
-      }, signal),
+      call(
+        'transactionsByWallet',
+        transactionHistory,
+        {
+          wallet: q.wallet,
+          chains: q.chain,
+          start_time: q.startTime,
+          end_time: q.endTime,
+          page: q.page,
+          pageSize: q.pageSize,
+        },
+        signal,
+      ),
     // The logs operation names its chain parameter `chain_id`, not `chains`.
     logsByTxnHash: (q: LogsQuery, signal?: AbortSignal): Promise<ServiceResponse<TransactionLogs>> =>
       call('logsByTxnHash', transactionLogs, { txn_hash: q.txnHash, chain_id: q.chain, page: q.page, pageSize: q.pageSize }, signal),

@@ -4,21 +4,16 @@
  * error keeps the underlying exception as `cause`, since a fetch error's text can carry
  * the request URL with its key.
  */
-export type ServiceErrorKind =
-  | 'auth'
-  | 'rate-limited'
-  | 'server'
-  | 'network'
-  | 'bad-request'
-  | 'bad-response'
-  | 'service-status'
-  | 'cancelled';
+export type ServiceErrorKind = 'auth' | 'rate-limited' | 'server' | 'network' | 'bad-request' | 'bad-response' | 'service-status' | 'cancelled';
 
 export abstract class ServiceError extends Error {
   abstract readonly kind: ServiceErrorKind;
   /** Whether the same request may succeed if sent again later. */
   abstract readonly retryable: boolean;
-  constructor(message: string, readonly url: string) {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -31,7 +26,11 @@ export abstract class ServiceError extends Error {
 export class AuthError extends ServiceError {
   readonly kind = 'auth';
   readonly retryable = false;
-  constructor(url: string, readonly status: number, serviceMessage: string) {
+  constructor(
+    url: string,
+    readonly status: number,
+    serviceMessage: string,
+  ) {
     super(`The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key in Settings.`, url);
   }
 }
@@ -39,15 +38,25 @@ export class AuthError extends ServiceError {
 export class RateLimitedError extends ServiceError {
   readonly kind = 'rate-limited';
   readonly retryable = true;
-  constructor(url: string, readonly retryAfterMs: number | null) {
-    super(`The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later.`, url);
+  constructor(
+    url: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(
+      `The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later.`,
+      url,
+    );
   }
 }
 
 export class ServerError extends ServiceError {
   readonly kind = 'server';
   readonly retryable = true;
-  constructor(url: string, readonly status: number, serviceMessage: string) {
+  constructor(
+    url: string,
+    readonly status: number,
+    serviceMessage: string,
+  ) {
     super(`The service failed with HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}. Try again later.`, url);
   }
 }
@@ -55,7 +64,11 @@ export class ServerError extends ServiceError {
 export class NetworkError extends ServiceError {
   readonly kind = 'network';
   readonly retryable = true;
-  constructor(url: string, readonly timedOut: boolean, detail: string) {
+  constructor(
+    url: string,
+    readonly timedOut: boolean,
+    detail: string,
+  ) {
     super(
       timedOut
         ? `The service did not answer in time. Check your connection and try again.`
@@ -69,7 +82,12 @@ export class NetworkError extends ServiceError {
 export class RequestError extends ServiceError {
   readonly kind = 'bad-request';
   readonly retryable = false;
-  constructor(url: string, readonly status: number, serviceMessage: string, readonly parameter: string | null) {
+  constructor(
+    url: string,
+    readonly status: number,
+    serviceMessage: string,
+    readonly parameter: string | null,
+  ) {
     super(`The service rejected the request (HTTP ${status}): ${serviceMessage || 'no reason given'}`, url);
   }
 }
@@ -77,7 +95,11 @@ export class RequestError extends ServiceError {
 export class BadResponseError extends ServiceError {
   readonly kind = 'bad-response';
   readonly retryable = false;
-  constructor(url: string, readonly path: string, problem: string) {
+  constructor(
+    url: string,
+    readonly path: string,
+    problem: string,
+  ) {
     super(`The service sent a response Folioscope cannot read: ${path ? `${path}: ` : ''}${problem}`, url);
   }
 }
@@ -85,7 +107,11 @@ export class BadResponseError extends ServiceError {
 export class ServiceStatusError extends ServiceError {
   readonly kind = 'service-status';
   readonly retryable = false;
-  constructor(url: string, readonly serviceStatus: string, serviceMessage: string) {
+  constructor(
+    url: string,
+    readonly serviceStatus: string,
+    serviceMessage: string,
+  ) {
     super(`The service answered with status "${serviceStatus}": ${serviceMessage || 'no message'}`, url);
   }
 }

@@ -1,13 +1,5 @@
 import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
-import {
-  AuthError,
-  CancelledError,
-  NetworkError,
-  RateLimitedError,
-  RequestError,
-  ServerError,
-  ServiceError,
-} from './errors.ts';
+import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ServerError, ServiceError } from './errors.ts';
 import type { Limiter } from './limiter.ts';
 import { redactText, redactUrl } from './redact.ts';
 

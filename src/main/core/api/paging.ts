@@ -69,7 +69,8 @@ export interface LogsReading {
 }
 
 const sameLogs = (a: readonly Log[], b: readonly Log[]) =>
-  a.length === b.length && a.every((l, i) => l.log_index === b[i]!.log_index && l.data === b[i]!.data && JSON.stringify(l.topics) === JSON.stringify(b[i]!.topics));
+  a.length === b.length &&
+  a.every((l, i) => l.log_index === b[i]!.log_index && l.data === b[i]!.data && JSON.stringify(l.topics) === JSON.stringify(b[i]!.topics));
 
 /**
  * Logs pages until the read is proved finished: an empty page or a page repeating the
@@ -77,7 +78,12 @@ const sameLogs = (a: readonly Log[], b: readonly Log[]) =>
  * logs, or of pages). Until then the read goes on to the empty page, so a `total` counted
  * in pages cannot cut it short.
  */
-export async function* logPages(client: ServiceClient, query: Omit<LogsQuery, 'page'>, signal?: AbortSignal, reading: LogsReading = {}): AsyncGenerator<LogPage> {
+export async function* logPages(
+  client: ServiceClient,
+  query: Omit<LogsQuery, 'page'>,
+  signal?: AbortSignal,
+  reading: LogsReading = {},
+): AsyncGenerator<LogPage> {
   const pageSize = query.pageSize ?? reading.logsPageCap ?? MAX_LOGS_PAGE_SIZE;
   const base = reading.pageBase ?? 1;
   let seen = 0;
@@ -94,10 +100,7 @@ export async function* logPages(client: ServiceClient, query: Omit<LogsQuery, 'p
     }
     previous = logs;
     seen += logs.length;
-    const last =
-      logs.length === 0 ||
-      (reading.logsTotal === 'logs' && seen >= total) ||
-      (reading.logsTotal === 'pages' && n >= total);
+    const last = logs.length === 0 || (reading.logsTotal === 'logs' && seen >= total) || (reading.logsTotal === 'pages' && n >= total);
     yield { page: n, header, logs, total, response, last };
     if (last) return;
   }

@@ -37,37 +37,161 @@ export interface CsvRequest {
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
   positions: [
-    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'position_name', 'position_symbol',
-    'position_principal_nav_usd', 'position_reward_nav_usd', 'underlying_id', 'underlying_symbol', 'underlying_name', 'qty', 'nav_usd', 'is_reward',
-    'detail_type', 'liq_threshold', 'collateral_debt_ratio', 'unlock_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collateral', 'data_quality',
+    'as_of',
+    'fetched_at',
+    'request_id',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'asset_type',
+    'protocol_id',
+    'position_cid',
+    'position_name',
+    'position_symbol',
+    'position_principal_nav_usd',
+    'position_reward_nav_usd',
+    'underlying_id',
+    'underlying_symbol',
+    'underlying_name',
+    'qty',
+    'nav_usd',
+    'is_reward',
+    'detail_type',
+    'liq_threshold',
+    'collateral_debt_ratio',
+    'unlock_time',
+    'voting_power',
+    'exchange_rate',
+    'debt_positions',
+    'collateral',
+    'data_quality',
   ],
   underlying: [
-    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'token_id', 'token_symbol', 'token_name', 'token_cid', 'token_total_qty',
-    'token_total_nav_usd', 'position_id', 'asset_type', 'protocol_id', 'position_name', 'qty', 'nav_usd', 'data_quality',
+    'as_of',
+    'fetched_at',
+    'request_id',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'token_id',
+    'token_symbol',
+    'token_name',
+    'token_cid',
+    'token_total_qty',
+    'token_total_nav_usd',
+    'position_id',
+    'asset_type',
+    'protocol_id',
+    'position_name',
+    'qty',
+    'nav_usd',
+    'data_quality',
   ],
   liquidity: [
-    'as_of', 'fetched_at', 'request_id', 'wallet', 'wallet_label', 'chain', 'asset_type', 'protocol_id', 'position_cid', 'principal_token_name',
-    'principal_token_symbol', 'principal_qty', 'principal_total_supply', 'principal_pct_ownership', 'underlying_symbol', 'underlying_name', 'qty',
-    'total_supply', 'pct_ownership', 'is_reward', 'slippage', 'liq_threshold', 'unlocked_time', 'voting_power', 'exchange_rate', 'debt_positions', 'collaterals', 'data_quality',
+    'as_of',
+    'fetched_at',
+    'request_id',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'asset_type',
+    'protocol_id',
+    'position_cid',
+    'principal_token_name',
+    'principal_token_symbol',
+    'principal_qty',
+    'principal_total_supply',
+    'principal_pct_ownership',
+    'underlying_symbol',
+    'underlying_name',
+    'qty',
+    'total_supply',
+    'pct_ownership',
+    'is_reward',
+    'slippage',
+    'liq_threshold',
+    'unlocked_time',
+    'voting_power',
+    'exchange_rate',
+    'debt_positions',
+    'collaterals',
+    'data_quality',
   ],
   transactions: [
-    'date', 'wallet', 'wallet_label', 'chain', 'txn_hash', 'block', 'action_type', 'protocol_id', 'method_hex', 'status', 'from', 'from_type', 'to', 'to_type',
-    'txn_fee_native', 'fee_usd', 'transfer_index', 'direction', 'token_symbol', 'token_cid', 'qty',
+    'date',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'txn_hash',
+    'block',
+    'action_type',
+    'protocol_id',
+    'method_hex',
+    'status',
+    'from',
+    'from_type',
+    'to',
+    'to_type',
+    'txn_fee_native',
+    'fee_usd',
+    'transfer_index',
+    'direction',
+    'token_symbol',
+    'token_cid',
+    'qty',
   ],
   history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at', 'data_quality'],
   reconciliation: [
-    'from', 'to', 'wallet', 'wallet_label', 'chain', 'token_symbol', 'token_name', 'token_id', 'token_cid', 'opening_qty', 'inflow_qty', 'outflow_qty',
-    'closing_qty', 'unexplained_qty', 'unexplained_share', 'wallet_opening_qty', 'wallet_closing_qty', 'wallet_unexplained_qty', 'position_change_qty',
-    'txn_count', 'status', 'problems',
+    'from',
+    'to',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'token_symbol',
+    'token_name',
+    'token_id',
+    'token_cid',
+    'opening_qty',
+    'inflow_qty',
+    'outflow_qty',
+    'closing_qty',
+    'unexplained_qty',
+    'unexplained_share',
+    'wallet_opening_qty',
+    'wallet_closing_qty',
+    'wallet_unexplained_qty',
+    'position_change_qty',
+    'txn_count',
+    'status',
+    'problems',
   ],
-  unlocks: ['as_of', 'unlock_time', 'wallet', 'wallet_label', 'chain', 'protocol_id', 'position_name', 'token_id', 'token_symbol', 'qty', 'nav_usd', 'voting_power'],
+  unlocks: [
+    'as_of',
+    'unlock_time',
+    'wallet',
+    'wallet_label',
+    'chain',
+    'protocol_id',
+    'position_name',
+    'token_id',
+    'token_symbol',
+    'qty',
+    'nav_usd',
+    'voting_power',
+  ],
 };
 
 export interface ExportProgress {
   (done: number, total: number | null): void;
 }
 
-export async function exportCsv(db: Database, req: CsvRequest, out: Writable, onProgress: ExportProgress = () => undefined, signal?: AbortSignal): Promise<{ rows: number }> {
+export async function exportCsv(
+  db: Database,
+  req: CsvRequest,
+  out: Writable,
+  onProgress: ExportProgress = () => undefined,
+  signal?: AbortSignal,
+): Promise<{ rows: number }> {
   const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
   const wallet = req.wallet?.toLowerCase();
   if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
@@ -85,12 +209,19 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
       case 'underlying':
       case 'liquidity': {
         const endpoint = req.report === 'positions' ? 'allPositions' : req.report === 'underlying' ? 'positionsByUnderlying' : 'liquidityAnalysis';
-        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) => !req.wallets || req.wallets.includes(s.wallet));
+        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter(
+          (s) => !req.wallets || req.wallets.includes(s.wallet),
+        );
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
           // A snapshot-level note (its date named another day) goes on each of its rows.
-          const dateNote = s.quality ? (JSON.parse(s.quality) as ValueFlag[]).filter((f) => f.path === 'data[0].date').map((f) => `dated ${f.value}`).join('; ') : '';
+          const dateNote = s.quality
+            ? (JSON.parse(s.quality) as ValueFlag[])
+                .filter((f) => f.path === 'data[0].date')
+                .map((f) => `dated ${f.value}`)
+                .join('; ')
+            : '';
           const note = (row: string) => (dateNote && row ? `${dateNote}; ${row}` : dateNote || row);
           if (req.report === 'positions') {
             for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
@@ -98,8 +229,28 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
                 for (const u of p.underlying.length ? p.underlying : [null]) {
                   const d = u?.details ?? {};
                   await writer.row([
-                    ...base, p.asset_type, p.protocol_id, p.cid, p.name, p.symbol, p.principal_nav, p.reward_nav, u?.internal_id, u?.symbol, u?.name, u?.qty, u?.nav,
-                    d.is_reward, d.type, d.liq_threshold, d.collateral_debt_ratio, d.unlock_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collateral?.join(' '),
+                    ...base,
+                    p.asset_type,
+                    p.protocol_id,
+                    p.cid,
+                    p.name,
+                    p.symbol,
+                    p.principal_nav,
+                    p.reward_nav,
+                    u?.internal_id,
+                    u?.symbol,
+                    u?.name,
+                    u?.qty,
+                    u?.nav,
+                    d.is_reward,
+                    d.type,
+                    d.liq_threshold,
+                    d.collateral_debt_ratio,
+                    d.unlock_time,
+                    d.voting_power,
+                    d.exchange_rate,
+                    d.debt_positions?.join(' '),
+                    d.collateral?.join(' '),
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                   ]);
                 }
@@ -107,16 +258,50 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
             for (const snap of snapshotData<'positionsByUnderlying'>(db, s.id) as UnderlyingSnapshot[])
               for (const g of snap.positions)
                 for (const b of g.breakdown.length ? g.breakdown : [null])
-                  await writer.row([...base, g.token_id, g.token_symbol, g.token_name, g.token_cid, g.total_qty, g.total_nav, b?.pos_id, b?.asset_type, b?.protocol_id, b?.name, b?.qty, b?.nav, note(invalidNote(['token.', g], ['', b]))]);
+                  await writer.row([
+                    ...base,
+                    g.token_id,
+                    g.token_symbol,
+                    g.token_name,
+                    g.token_cid,
+                    g.total_qty,
+                    g.total_nav,
+                    b?.pos_id,
+                    b?.asset_type,
+                    b?.protocol_id,
+                    b?.name,
+                    b?.qty,
+                    b?.nav,
+                    note(invalidNote(['token.', g], ['', b])),
+                  ]);
           } else {
             for (const snap of snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[])
               for (const p of snap.positions)
                 for (const u of p.underlying.length ? p.underlying : [null]) {
                   const d = u?.details ?? {};
                   await writer.row([
-                    ...base, p.asset_type, p.protocol_id, p.cid, p.principal_token_name, p.principal_token_symbol, p.principal_qty, p.principal_total_supply,
-                    p.principal_pct_ownership, u?.symbol, u?.name, u?.qty, u?.total_supply, u?.pct_ownership, d.is_reward, d.slippage, d.liq_threshold,
-                    d.unlocked_time, d.voting_power, d.exchange_rate, d.debt_positions?.join(' '), d.collaterals?.join(' '),
+                    ...base,
+                    p.asset_type,
+                    p.protocol_id,
+                    p.cid,
+                    p.principal_token_name,
+                    p.principal_token_symbol,
+                    p.principal_qty,
+                    p.principal_total_supply,
+                    p.principal_pct_ownership,
+                    u?.symbol,
+                    u?.name,
+                    u?.qty,
+                    u?.total_supply,
+                    u?.pct_ownership,
+                    d.is_reward,
+                    d.slippage,
+                    d.liq_threshold,
+                    d.unlocked_time,
+                    d.voting_power,
+                    d.exchange_rate,
+                    d.debt_positions?.join(' '),
+                    d.collaterals?.join(' '),
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                   ]);
                 }
@@ -134,14 +319,21 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
         // arrays (raw) to spare an object per row: this loop runs a million times.
         const rows = db
           // SQLite formats the timestamp (as toISOString would), sparing a Date per row.
-          .prepare(`SELECT CASE WHEN t.time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', t.time / 1000.0, 'unixepoch') END, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status, t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`)
+          .prepare(
+            `SELECT CASE WHEN t.time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', t.time / 1000.0, 'unixepoch') END, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status, t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`,
+          )
           .raw()
           .iterate(params) as IterableIterator<[string | null, string, ...Array<string | number | null>]>;
         let done = 0;
         for (const r of rows) {
           const [date, w, chain, hash, block, action, protocol, method, status, from, fromType, to, toType, fee, feeUsd, details] = r;
           const head = csvFields([date, w, labels.get(w) ?? '', chain, hash, block, action, protocol, method, status, from, fromType, to, toType]);
-          const transfers = JSON.parse(details as string) as Array<{ type: string | null; symbol: string | null; token_cid: string | null; qty: number | null }>;
+          const transfers = JSON.parse(details as string) as Array<{
+            type: string | null;
+            symbol: string | null;
+            token_cid: string | null;
+            qty: number | null;
+          }>;
           // Fees on the transaction's first row only, so summing the column counts each fee once.
           // push() is synchronous; the loop awaits only when the buffer is full (backpressure).
           let full = false;
@@ -165,31 +357,103 @@ export async function exportCsv(db: Database, req: CsvRequest, out: Writable, on
         const wallets = req.wallets ?? (wallet ? [wallet] : [...labels.keys()]);
         const r = reconcile(db, { wallets, from: req.from, to: req.to });
         // Problems go on the rows of their (wallet, chain), so a filtered sheet still says what is missing.
-        const problems = (w: string, c: string) => r.problems.filter((p) => p.wallet === w && p.chain === c).map((p) => p.message).join('; ');
+        const problems = (w: string, c: string) =>
+          r.problems
+            .filter((p) => p.wallet === w && p.chain === c)
+            .map((p) => p.message)
+            .join('; ');
         for (const x of r.rows) {
           await writer.row([
-            r.from, r.to, x.wallet, labels.get(x.wallet) ?? '', x.chain, x.token_symbol, x.token_name, x.token_id, x.token_cid, x.opening_qty, x.inflow_qty,
-            x.outflow_qty, x.closing_qty, x.unexplained_qty, x.unexplained_share, x.wallet_opening_qty, x.wallet_closing_qty, x.wallet_unexplained_qty,
-            x.position_change_qty, x.txn_count, x.status, problems(x.wallet, x.chain),
+            r.from,
+            r.to,
+            x.wallet,
+            labels.get(x.wallet) ?? '',
+            x.chain,
+            x.token_symbol,
+            x.token_name,
+            x.token_id,
+            x.token_cid,
+            x.opening_qty,
+            x.inflow_qty,
+            x.outflow_qty,
+            x.closing_qty,
+            x.unexplained_qty,
+            x.unexplained_share,
+            x.wallet_opening_qty,
+            x.wallet_closing_qty,
+            x.wallet_unexplained_qty,
+            x.position_change_qty,
+            x.txn_count,
+            x.status,
+            problems(x.wallet, x.chain),
           ]);
         }
         // A (wallet, chain) with nothing to list still says why (e.g. neither date cached).
-        for (const p of r.problems) if (!r.rows.some((x) => x.wallet === p.wallet && x.chain === p.chain)) {
-          await writer.row([r.from, r.to, p.wallet, labels.get(p.wallet) ?? '', p.chain, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, 'incomplete', problems(p.wallet, p.chain)]);
-        }
+        for (const p of r.problems)
+          if (!r.rows.some((x) => x.wallet === p.wallet && x.chain === p.chain)) {
+            await writer.row([
+              r.from,
+              r.to,
+              p.wallet,
+              labels.get(p.wallet) ?? '',
+              p.chain,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null,
+              'incomplete',
+              problems(p.wallet, p.chain),
+            ]);
+          }
         onProgress(r.rows.length, r.rows.length);
         break;
       }
       case 'unlocks': {
         if (!req.date) throw new ValidationError('date', 'Choose the date the ladder starts from.');
         const ladder = unlockLadder(db, req.date, req.wallets ?? (wallet ? [wallet] : undefined));
-        for (const u of ladder.unlocks) await writer.row([req.date, u.unlockTime, u.wallet, labels.get(u.wallet) ?? '', u.chain, u.protocolId, u.position, u.tokenId, u.symbol, u.qty, u.nav, u.votingPower]);
+        for (const u of ladder.unlocks)
+          await writer.row([
+            req.date,
+            u.unlockTime,
+            u.wallet,
+            labels.get(u.wallet) ?? '',
+            u.chain,
+            u.protocolId,
+            u.position,
+            u.tokenId,
+            u.symbol,
+            u.qty,
+            u.nav,
+            u.votingPower,
+          ]);
         onProgress(ladder.unlocks.length, ladder.unlocks.length);
         break;
       }
       case 'history': {
         const series = navHistory(db, { ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
-        for (const p of series.points) await writer.row([p.date, wallet ?? 'all', p.totalNav, p.principalNav, p.rewardNav, p.chainsCached, p.chainsWatched, p.fetchedAt, flaggedNote(p.flagged)]);
+        for (const p of series.points)
+          await writer.row([
+            p.date,
+            wallet ?? 'all',
+            p.totalNav,
+            p.principalNav,
+            p.rewardNav,
+            p.chainsCached,
+            p.chainsWatched,
+            p.fetchedAt,
+            flaggedNote(p.flagged),
+          ]);
         onProgress(series.points.length, series.points.length);
         break;
       }

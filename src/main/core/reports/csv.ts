@@ -50,7 +50,11 @@ export class CsvWriter {
   private size = 0;
   rows = 0;
 
-  constructor(private readonly out: Writable, header: readonly string[], options: { bom?: boolean } = {}) {
+  constructor(
+    private readonly out: Writable,
+    header: readonly string[],
+    options: { bom?: boolean } = {},
+  ) {
     this.buffer.push((options.bom ? '\ufeff' : '') + csvLine(header));
   }
 

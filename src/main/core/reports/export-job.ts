@@ -58,22 +58,49 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
     downloadId = randomBytes(12).toString('base64url');
     path = join(target.downloadsDir, `${downloadId}-${fileName}`);
   }
-  const label = req.format === 'pdf' ? `Portfolio report (PDF) as of ${req.date}` : req.format === 'ics' ? `Unlock calendar (iCalendar) from ${req.date}` : `Export ${req.report} (CSV)`;
+  const label =
+    req.format === 'pdf'
+      ? `Portfolio report (PDF) as of ${req.date}`
+      : req.format === 'ics'
+        ? `Unlock calendar (iCalendar) from ${req.date}`
+        : `Export ${req.report} (CSV)`;
   const job = queue.enqueue(
     'export',
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
       if (req.format === 'pdf') {
-        await writeAtomically(path, (out) => exportPdf(db, { date: req.date!, ...(req.wallet && { wallet: req.wallet }), ...(wallets && { wallets }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }, out));
+        await writeAtomically(path, (out) =>
+          exportPdf(
+            db,
+            {
+              date: req.date!,
+              ...(req.wallet && { wallet: req.wallet }),
+              ...(wallets && { wallets }),
+              ...(req.from && { from: req.from }),
+              ...(req.to && { to: req.to }),
+            },
+            out,
+          ),
+        );
       } else if (req.format === 'ics') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-        await writeAtomically(path, (out) => exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out));
+        await writeAtomically(path, (out) =>
+          exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out),
+        );
       } else {
         await writeAtomically(path, (out) =>
           exportCsv(
             db,
-            { report: req.report!, ...(req.wallet && { wallet: req.wallet }), ...(wallets && { wallets }), ...(req.date && { date: req.date }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }), ...(req.filter && { filter: req.filter }) },
+            {
+              report: req.report!,
+              ...(req.wallet && { wallet: req.wallet }),
+              ...(wallets && { wallets }),
+              ...(req.date && { date: req.date }),
+              ...(req.from && { from: req.from }),
+              ...(req.to && { to: req.to }),
+              ...(req.filter && { filter: req.filter }),
+            },
             out,
             (done, total) => ctx.progress({ done, total }),
             ctx.signal,
@@ -91,7 +118,10 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
 }
 
 /** Whether the transactions an export covers are proved complete over its period (why not, and what to do). */
-export function exportCompleteness(db: Database, req: { wallet?: string | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined }): Completeness {
+export function exportCompleteness(
+  db: Database,
+  req: { wallet?: string | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
+): Completeness {
   const wallets = listWallets(db).filter((w) => !req.wallet || w.address === req.wallet.toLowerCase());
   const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
   const to = req.to ?? req.date;

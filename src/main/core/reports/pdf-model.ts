@@ -74,7 +74,11 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
   if (req.to) checkDate('to', req.to);
   if (req.from && req.to && req.from > req.to) throw new ValidationError('to', 'The end of the period is before its start.');
   const all = listWallets(db);
-  const wallets = req.wallet ? all.filter((w) => w.address === req.wallet!.toLowerCase()) : req.wallets ? all.filter((w) => req.wallets!.includes(w.address)) : all;
+  const wallets = req.wallet
+    ? all.filter((w) => w.address === req.wallet!.toLowerCase())
+    : req.wallets
+      ? all.filter((w) => req.wallets!.includes(w.address))
+      : all;
   if (!wallets.length) throw new ValidationError('wallet', req.wallet ? `${req.wallet} is not a watched wallet.` : 'No wallets are watched.');
   const scope = req.wallet ? { wallet: wallets[0]!.address } : {};
   const inScope = (w: string, c: string) => wallets.some((x) => x.address === w && x.chains.includes(c));
@@ -83,11 +87,14 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
   if (!snaps.length) throw new ValidationError('date', `No positions are cached for ${req.date}: sync that date first.`);
   const positions: ReportPosition[] = [];
   for (const s of snaps)
-    for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[]) for (const p of snap.positions) positions.push({ wallet: s.wallet, chain: s.chain, position: p });
+    for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
+      for (const p of snap.positions) positions.push({ wallet: s.wallet, chain: s.chain, position: p });
   positions.sort((a, b) => total(b.position) - total(a.position));
 
   const liqSnaps = latestSnapshots(db, 'liquidityAnalysis', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
-  const liquidity = liqSnaps.flatMap((s) => (snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]).map((snapshot) => ({ wallet: s.wallet, chain: s.chain, snapshot })));
+  const liquidity = liqSnaps.flatMap((s) =>
+    (snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]).map((snapshot) => ({ wallet: s.wallet, chain: s.chain, snapshot })),
+  );
 
   const provenance: Provenance[] = [];
   const quality: ReportModel['quality'] = [];
@@ -99,7 +106,12 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
   quality.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
 
-  const nav = navHistory(db, { ...scope, ...(req.wallets && { wallets: wallets.map((w) => w.address) }), ...(req.from && { from: req.from }), to: req.to ?? req.date }).points;
+  const nav = navHistory(db, {
+    ...scope,
+    ...(req.wallets && { wallets: wallets.map((w) => w.address) }),
+    ...(req.from && { from: req.from }),
+    to: req.to ?? req.date,
+  }).points;
 
   const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
@@ -110,7 +122,9 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     const toS = Date.parse(`${req.to ?? req.date}T23:59:59Z`) / 1000;
     transactionsIncomplete = transactionsCoverage(db, wallets, fromS, toS);
     const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
-    for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>) {
+    for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<
+      Parameters<typeof toTimelineRow>[0]
+    >) {
       const row = toTimelineRow(raw);
       if (req.wallets && !inScope(row.wallet, row.chain)) continue; // a group's members only
       transactionsTotal++;
@@ -142,7 +156,11 @@ export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
     positions,
     liquidity,
     nav,
-    allocation: { assetType: group((r) => r.position.asset_type ?? 'unknown'), protocol: group((r) => r.position.protocol_id ?? 'unknown'), chain: group((r) => r.chain) },
+    allocation: {
+      assetType: group((r) => r.position.asset_type ?? 'unknown'),
+      protocol: group((r) => r.position.protocol_id ?? 'unknown'),
+      chain: group((r) => r.chain),
+    },
     provenance,
     transactions,
     transactionsTotal,

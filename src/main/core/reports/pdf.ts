@@ -86,7 +86,12 @@ function heading(doc: Doc, text: string): void {
   doc.moveDown(0.8);
   doc.font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(pdfText(text), M.left, doc.y, { width: WIDTH });
   const y = doc.y + 2;
-  doc.moveTo(M.left, y).lineTo(M.left + WIDTH, y).lineWidth(0.6).strokeColor(ACCENT).stroke();
+  doc
+    .moveTo(M.left, y)
+    .lineTo(M.left + WIDTH, y)
+    .lineWidth(0.6)
+    .strokeColor(ACCENT)
+    .stroke();
   doc.y = y + 6;
 }
 
@@ -99,7 +104,11 @@ function subheading(doc: Doc, text: string, first = false): void {
 function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
-  doc.font('Helvetica').fontSize(9).fillColor(INK).text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(INK)
+    .text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
   doc.y = Math.max(doc.y, y + 12);
 }
 
@@ -123,7 +132,12 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
       doc.text(pdfText(c.label), x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
       x += c.width;
     }
-    doc.moveTo(M.left, y + rowH - 2).lineTo(M.left + WIDTH, y + rowH - 2).lineWidth(0.5).strokeColor(RULE).stroke();
+    doc
+      .moveTo(M.left, y + rowH - 2)
+      .lineTo(M.left + WIDTH, y + rowH - 2)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
     doc.y = y + rowH;
   };
   ensure(doc, rowH * 3);
@@ -157,37 +171,74 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
 function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation): void {
   heading(doc, `Roll-forward reconciliation, ${r.from} to ${r.to}`);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(
-    pdfText(
-      `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${day(r.flowsFrom)} to ${day(r.flowsTo - 1)} (UTC). ` +
-        'Closing: at the end of ' + r.to + '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
-        'Share = |unexplained| / (inflow + outflow).',
-    ),
-    M.left, doc.y, { width: WIDTH },
-  );
+  doc
+    .font('Helvetica')
+    .fontSize(8.5)
+    .fillColor(MUTED)
+    .text(
+      pdfText(
+        `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${day(r.flowsFrom)} to ${day(r.flowsTo - 1)} (UTC). ` +
+          'Closing: at the end of ' +
+          r.to +
+          '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
+          'Share = |unexplained| / (inflow + outflow).',
+      ),
+      M.left,
+      doc.y,
+      { width: WIDTH },
+    );
   doc.moveDown(0.4);
   if (r.problems.length) {
-    doc.font('Helvetica-Bold').fontSize(9).fillColor('#b3261e').text('Incomplete: the rows marked "incomplete" rest on missing data.', M.left, doc.y, { width: WIDTH });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .fillColor('#b3261e')
+      .text('Incomplete: the rows marked "incomplete" rest on missing data.', M.left, doc.y, { width: WIDTH });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);
-    for (const p of r.problems.slice(0, 20)) doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
+    for (const p of r.problems.slice(0, 20))
+      doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
     if (r.problems.length > 20) doc.text(`- and ${r.problems.length - 20} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
     const exact = r.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length;
-    doc.font('Helvetica').fontSize(9).fillColor(INK).text(`Complete: ${r.rows.length} tokens; ${exact} with flows reconcile exactly; ${r.rows.filter((x) => x.status === 'unexplained').length} show an unexplained remainder.`, M.left, doc.y, { width: WIDTH });
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(
+        `Complete: ${r.rows.length} tokens; ${exact} with flows reconcile exactly; ${r.rows.filter((x) => x.status === 'unexplained').length} show an unexplained remainder.`,
+        M.left,
+        doc.y,
+        { width: WIDTH },
+      );
     doc.moveDown(0.4);
   }
   const share = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`);
   table(
     doc,
     [
-      { label: 'Wallet', width: 56 }, { label: 'Chain', width: 28 }, { label: 'Token', width: 38 }, { label: 'Opening', width: 62, align: 'right' },
-      { label: 'Inflow', width: 58, align: 'right' }, { label: 'Outflow', width: 58, align: 'right' }, { label: 'Closing', width: 62, align: 'right' },
-      { label: 'Unexplained', width: 60, align: 'right' }, { label: 'Share', width: 36, align: 'right' }, { label: 'Status', width: 53 },
+      { label: 'Wallet', width: 56 },
+      { label: 'Chain', width: 28 },
+      { label: 'Token', width: 38 },
+      { label: 'Opening', width: 62, align: 'right' },
+      { label: 'Inflow', width: 58, align: 'right' },
+      { label: 'Outflow', width: 58, align: 'right' },
+      { label: 'Closing', width: 62, align: 'right' },
+      { label: 'Unexplained', width: 60, align: 'right' },
+      { label: 'Share', width: 36, align: 'right' },
+      { label: 'Status', width: 53 },
     ],
     r.rows.map((x) => [
-      walletName(model, x.wallet), x.chain, x.token_symbol ?? short(x.token_cid), qty(x.opening_qty), qty(x.inflow_qty), qty(x.outflow_qty), qty(x.closing_qty),
-      qty(x.unexplained_qty), share(x.unexplained_share), x.status,
+      walletName(model, x.wallet),
+      x.chain,
+      x.token_symbol ?? short(x.token_cid),
+      qty(x.opening_qty),
+      qty(x.inflow_qty),
+      qty(x.outflow_qty),
+      qty(x.closing_qty),
+      qty(x.unexplained_qty),
+      share(x.unexplained_share),
+      x.status,
     ]),
     { fontSize: 7 },
   );
@@ -202,7 +253,11 @@ function render(doc: Doc, model: ReportModel): void {
   const req = model.request;
   // --- header ----------------------------------------------------------------------
   doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text('Portfolio report', M.left, M.top);
-  doc.font('Helvetica').fontSize(10).fillColor(MUTED).text(pdfText(`Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`));
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor(MUTED)
+    .text(pdfText(`Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`));
   doc.moveDown(0.8);
   line(doc, 'Wallets', model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
   doc.y += (model.wallets.length - 1) * 2;
@@ -214,25 +269,56 @@ function render(doc: Doc, model: ReportModel): void {
 
   // --- summary -----------------------------------------------------------------------
   heading(doc, 'Summary');
-  const boxes: Array<[string, number]> = [['Total NAV', model.totals.total], ['Principal', model.totals.principal], ['Rewards', model.totals.reward]];
+  const boxes: Array<[string, number]> = [
+    ['Total NAV', model.totals.total],
+    ['Principal', model.totals.principal],
+    ['Rewards', model.totals.reward],
+  ];
   const bw = (WIDTH - 20) / 3;
   const by = doc.y;
   boxes.forEach(([label, value], i) => {
     const x = M.left + i * (bw + 10);
     doc.roundedRect(x, by, bw, 46, 4).lineWidth(0.6).strokeColor(RULE).stroke();
-    doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(label, x + 10, by + 8, { width: bw - 20 });
-    doc.font('Helvetica-Bold').fontSize(15).fillColor(INK).text(usd(value), x + 10, by + 21, { width: bw - 20 });
+    doc
+      .font('Helvetica')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(label, x + 10, by + 8, { width: bw - 20 });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(15)
+      .fillColor(INK)
+      .text(usd(value), x + 10, by + 21, { width: bw - 20 });
   });
   doc.y = by + 54;
   if (model.quality.length) {
     const values = model.quality.reduce((n, q) => n + q.flags.filter((f) => f.path !== 'data[0].date').length, 0);
-    doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(
-      pdfText(`Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`),
-      M.left, doc.y, { width: WIDTH },
-    );
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(9)
+      .fillColor(INK)
+      .text(
+        pdfText(
+          `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
+        ),
+        M.left,
+        doc.y,
+        { width: WIDTH },
+      );
     doc.moveDown(0.3);
   }
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(`${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`), M.left, doc.y, { width: WIDTH });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(MUTED)
+    .text(
+      pdfText(
+        `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
+      ),
+      M.left,
+      doc.y,
+      { width: WIDTH },
+    );
 
   // --- NAV over dates ----------------------------------------------------------------
   heading(doc, 'NAV over dates');
@@ -243,7 +329,13 @@ function render(doc: Doc, model: ReportModel): void {
   const colW = (WIDTH - 20) / 3;
   const ay = doc.y;
   let maxY = ay;
-  ([['By asset type', model.allocation.assetType], ['By protocol', model.allocation.protocol], ['By chain', model.allocation.chain]] as const).forEach(([title, items], i) => {
+  (
+    [
+      ['By asset type', model.allocation.assetType],
+      ['By protocol', model.allocation.protocol],
+      ['By chain', model.allocation.chain],
+    ] as const
+  ).forEach(([title, items], i) => {
     doc.y = ay;
     // Chain codes stay as they are (as in the app); other ids read as display names.
     bars(doc, M.left + i * (colW + 10), colW, title, items, i === 2);
@@ -256,12 +348,29 @@ function render(doc: Doc, model: ReportModel): void {
   table(
     doc,
     [
-      { label: 'Position', width: 158, wrap: true }, { label: 'Protocol', width: 64 }, { label: 'Type', width: 60 }, { label: 'Chain', width: 34 },
-      { label: 'Wallet', width: 60 }, { label: 'Principal', width: 70, align: 'right' }, { label: 'Rewards', width: 65, align: 'right' },
+      { label: 'Position', width: 158, wrap: true },
+      { label: 'Protocol', width: 64 },
+      { label: 'Type', width: 60 },
+      { label: 'Chain', width: 34 },
+      { label: 'Wallet', width: 60 },
+      { label: 'Principal', width: 70, align: 'right' },
+      { label: 'Rewards', width: 65, align: 'right' },
     ],
-    model.positions.map((r) => [r.position.name ?? '-', words(r.position.protocol_id), words(r.position.asset_type), r.chain, walletName(model, r.wallet), usd(r.position.principal_nav), usd(r.position.reward_nav)]),
+    model.positions.map((r) => [
+      r.position.name ?? '-',
+      words(r.position.protocol_id),
+      words(r.position.asset_type),
+      r.chain,
+      walletName(model, r.wallet),
+      usd(r.position.principal_nav),
+      usd(r.position.reward_nav),
+    ]),
   );
-  doc.font('Helvetica-Bold').fontSize(8.5).fillColor(INK).text(`Total ${usd(model.totals.total)}`, M.left, doc.y + 3, { width: WIDTH, align: 'right' });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(8.5)
+    .fillColor(INK)
+    .text(`Total ${usd(model.totals.total)}`, M.left, doc.y + 3, { width: WIDTH, align: 'right' });
 
   // --- liquidity and risk --------------------------------------------------------------
   heading(doc, 'Liquidity and risk');
@@ -270,7 +379,15 @@ function render(doc: Doc, model: ReportModel): void {
     subheading(doc, 'Lending: debt, collateral ratio and liquidation threshold', true);
     table(
       doc,
-      [{ label: 'Position', width: 160, wrap: true }, { label: 'Chain', width: 36 }, { label: 'Collateral', width: 76, align: 'right' }, { label: 'Debt', width: 76, align: 'right' }, { label: 'Ratio', width: 46, align: 'right' }, { label: 'Liq. threshold', width: 64, align: 'right' }, { label: 'Status', width: 53, align: 'right' }],
+      [
+        { label: 'Position', width: 160, wrap: true },
+        { label: 'Chain', width: 36 },
+        { label: 'Collateral', width: 76, align: 'right' },
+        { label: 'Debt', width: 76, align: 'right' },
+        { label: 'Ratio', width: 46, align: 'right' },
+        { label: 'Liq. threshold', width: 64, align: 'right' },
+        { label: 'Status', width: 53, align: 'right' },
+      ],
       lending.map((r) => {
         const supply = r.position.underlying.filter((u) => u.details.type === 'supply').reduce((s, u) => s + (u.nav ?? 0), 0);
         const debt = r.position.underlying.filter((u) => (u.nav ?? 0) < 0).reduce((s, u) => s + (u.nav ?? 0), 0);
@@ -278,7 +395,15 @@ function render(doc: Doc, model: ReportModel): void {
         const ratio = leg.details.collateral_debt_ratio ?? null;
         const lt = leg.details.liq_threshold ?? null;
         const risky = isAtRisk(ratio, lt);
-        return [r.position.name ?? '-', r.chain, usd(supply), usd(debt), ratio === null ? '-' : ratio.toFixed(3), lt === null ? '-' : lt.toFixed(3), risky ? 'AT RISK' : 'ok'];
+        return [
+          r.position.name ?? '-',
+          r.chain,
+          usd(supply),
+          usd(debt),
+          ratio === null ? '-' : ratio.toFixed(3),
+          lt === null ? '-' : lt.toFixed(3),
+          risky ? 'AT RISK' : 'ok',
+        ];
       }),
     );
   }
@@ -287,18 +412,41 @@ function render(doc: Doc, model: ReportModel): void {
     subheading(doc, 'Locked positions: unlocks and voting power', !lending.length);
     table(
       doc,
-      [{ label: 'Position', width: 170, wrap: true }, { label: 'Chain', width: 40 }, { label: 'Locked', width: 95, align: 'right' }, { label: 'Unlocks (UTC)', width: 110 }, { label: 'Voting power', width: 96, align: 'right' }],
-      locked.map(({ r, u }) => [r.position.name ?? '-', r.chain, `${qty(u.qty)} ${u.symbol ?? ''}`, (u.details.unlock_time ?? '').slice(0, 16).replace('T', ' '), qty(u.details.voting_power ?? null)]),
+      [
+        { label: 'Position', width: 170, wrap: true },
+        { label: 'Chain', width: 40 },
+        { label: 'Locked', width: 95, align: 'right' },
+        { label: 'Unlocks (UTC)', width: 110 },
+        { label: 'Voting power', width: 96, align: 'right' },
+      ],
+      locked.map(({ r, u }) => [
+        r.position.name ?? '-',
+        r.chain,
+        `${qty(u.qty)} ${u.symbol ?? ''}`,
+        (u.details.unlock_time ?? '').slice(0, 16).replace('T', ' '),
+        qty(u.details.voting_power ?? null),
+      ]),
     );
   }
-  const pools = model.liquidity.flatMap((l) => l.snapshot.positions.filter((p) => p.underlying.some((u) => u.details.slippage !== undefined)).map((p) => ({ l, p })));
+  const pools = model.liquidity.flatMap((l) =>
+    l.snapshot.positions.filter((p) => p.underlying.some((u) => u.details.slippage !== undefined)).map((p) => ({ l, p })),
+  );
   if (pools.length) {
     subheading(doc, 'Liquidity pools: ownership and slippage', !lending.length && !locked.length);
     table(
       doc,
-      [{ label: 'Pool', width: 190, wrap: true }, { label: 'Chain', width: 40 }, { label: 'Holding', width: 90, align: 'right' }, { label: 'Ownership', width: 90, align: 'right' }, { label: 'Max slippage', width: 101, align: 'right' }],
+      [
+        { label: 'Pool', width: 190, wrap: true },
+        { label: 'Chain', width: 40 },
+        { label: 'Holding', width: 90, align: 'right' },
+        { label: 'Ownership', width: 90, align: 'right' },
+        { label: 'Max slippage', width: 101, align: 'right' },
+      ],
       pools.map(({ l, p }) => [
-        p.principal_token_name ?? '-', l.chain, qty(p.principal_qty), `${(p.principal_pct_ownership ?? 0).toFixed(4)}%`,
+        p.principal_token_name ?? '-',
+        l.chain,
+        qty(p.principal_qty),
+        `${(p.principal_pct_ownership ?? 0).toFixed(4)}%`,
         `${(Math.max(...p.underlying.map((u) => u.details.slippage ?? 0)) * 100).toFixed(3)}%`,
       ]),
     );
@@ -313,55 +461,136 @@ function render(doc: Doc, model: ReportModel): void {
     doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${model.transactionsTotal} transactions in the period.`, M.left, doc.y);
     // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
     if (model.transactionsIncomplete.length) {
-      doc.font('Helvetica-Bold').fontSize(9).fillColor(INK).text(pdfText(`Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`), M.left, doc.y + 2, { width: WIDTH });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(9)
+        .fillColor(INK)
+        .text(
+          pdfText(
+            `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
+          ),
+          M.left,
+          doc.y + 2,
+          { width: WIDTH },
+        );
     } else {
-      doc.font('Helvetica').fontSize(9).fillColor(MUTED).text('Complete: every transaction of the period was synced and proved complete.', M.left, doc.y + 2, { width: WIDTH });
+      doc
+        .font('Helvetica')
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text('Complete: every transaction of the period was synced and proved complete.', M.left, doc.y + 2, { width: WIDTH });
     }
     doc.moveDown(0.4);
     table(
       doc,
-      [{ label: 'Action', width: 150 }, { label: 'Transactions', width: 100, align: 'right' }, { label: 'Failed', width: 90, align: 'right' }, { label: 'Fees (USD)', width: 171, align: 'right' }],
-      [...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]), ['Total', String(model.transactionsTotal), String(model.byAction.reduce((s, a) => s + a.failed, 0)), usd(model.byAction.reduce((s, a) => s + a.feesUsd, 0))]],
+      [
+        { label: 'Action', width: 150 },
+        { label: 'Transactions', width: 100, align: 'right' },
+        { label: 'Failed', width: 90, align: 'right' },
+        { label: 'Fees (USD)', width: 171, align: 'right' },
+      ],
+      [
+        ...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]),
+        [
+          'Total',
+          String(model.transactionsTotal),
+          String(model.byAction.reduce((s, a) => s + a.failed, 0)),
+          usd(model.byAction.reduce((s, a) => s + a.feesUsd, 0)),
+        ],
+      ],
     );
     doc.moveDown(0.6);
     table(
       doc,
-      [{ label: 'Date (UTC)', width: 70 }, { label: 'Wallet', width: 55 }, { label: 'Chain', width: 30 }, { label: 'Action', width: 62 }, { label: 'Transfers', width: 170 }, { label: 'Fee', width: 48, align: 'right' }, { label: 'Hash', width: 76 }],
+      [
+        { label: 'Date (UTC)', width: 70 },
+        { label: 'Wallet', width: 55 },
+        { label: 'Chain', width: 30 },
+        { label: 'Action', width: 62 },
+        { label: 'Transfers', width: 170 },
+        { label: 'Fee', width: 48, align: 'right' },
+        { label: 'Hash', width: 76 },
+      ],
       model.transactions.map((t) => [
-        (t.date ?? '').slice(0, 16).replace('T', ' '), walletName(model, t.wallet), t.chain, words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
-        t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-', usd(t.gasFee), short(t.txnHash),
+        (t.date ?? '').slice(0, 16).replace('T', ' '),
+        walletName(model, t.wallet),
+        t.chain,
+        words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
+        t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+        usd(t.gasFee),
+        short(t.txnHash),
       ]),
       { fontSize: 7 },
     );
     if (model.transactionsTotal > LISTED_TRANSACTIONS) {
-      doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text(`${model.transactionsTotal - LISTED_TRANSACTIONS} more transactions are in the CSV export.`, M.left, doc.y + 4);
+      doc
+        .font('Helvetica')
+        .fontSize(8.5)
+        .fillColor(MUTED)
+        .text(`${model.transactionsTotal - LISTED_TRANSACTIONS} more transactions are in the CSV export.`, M.left, doc.y + 4);
     }
   }
 
   // --- data quality ------------------------------------------------------------------
   if (model.quality.length) {
     heading(doc, 'Data quality');
-    doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text('Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.', M.left, doc.y, { width: WIDTH });
+    doc
+      .font('Helvetica')
+      .fontSize(8.5)
+      .fillColor(MUTED)
+      .text(
+        'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
+        M.left,
+        doc.y,
+        { width: WIDTH },
+      );
     doc.moveDown(0.4);
     table(
       doc,
-      [{ label: 'Wallet', width: 80 }, { label: 'Chain', width: 40 }, { label: 'Response', width: 95 }, { label: 'Where', width: 200 }, { label: 'Sent', width: 96 }],
+      [
+        { label: 'Wallet', width: 80 },
+        { label: 'Chain', width: 40 },
+        { label: 'Response', width: 95 },
+        { label: 'Where', width: 200 },
+        { label: 'Sent', width: 96 },
+      ],
       model.quality.flatMap((q) => q.flags.map((f) => [walletName(model, q.wallet), q.chain, q.endpoint, f.path, f.value])),
     );
   }
 
   // --- provenance ----------------------------------------------------------------------
   heading(doc, 'Provenance of the data');
-  doc.font('Helvetica').fontSize(8.5).fillColor(MUTED).text('Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.', M.left, doc.y, { width: WIDTH });
+  doc
+    .font('Helvetica')
+    .fontSize(8.5)
+    .fillColor(MUTED)
+    .text(
+      'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
+      M.left,
+      doc.y,
+      { width: WIDTH },
+    );
   doc.moveDown(0.4);
   for (const p of model.provenance) {
     ensure(doc, 22);
     const y = doc.y;
-    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(
-      pdfText(`${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`),
-      M.left, y, { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
-    );
-    doc.font('Courier').fontSize(7).fillColor(MUTED).text(`SHA-256 ${p.sha256}`, M.left + 10, y + 9.5, { width: WIDTH - 10, lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(7.5)
+      .fillColor(INK)
+      .text(
+        pdfText(
+          `${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`,
+        ),
+        M.left,
+        y,
+        { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
+      );
+    doc
+      .font('Courier')
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(`SHA-256 ${p.sha256}`, M.left + 10, y + 9.5, { width: WIDTH - 10, lineBreak: false });
     doc.y = y + 21;
   }
 }
@@ -374,7 +603,16 @@ function navChart(doc: Doc, model: ReportModel): void {
   const y0 = doc.y + 4;
   const w = WIDTH - 60;
   if (points.length < 2) {
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`, M.left, doc.y, { width: WIDTH });
+    doc
+      .font('Helvetica')
+      .fontSize(9)
+      .fillColor(MUTED)
+      .text(
+        `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
+        M.left,
+        doc.y,
+        { width: WIDTH },
+      );
     return;
   }
   const values = points.map((p) => p.totalNav!);
@@ -393,20 +631,38 @@ function navChart(doc: Doc, model: ReportModel): void {
   for (let k = 0; k <= 4; k++) {
     const v = lo + ((hi - lo) * k) / 4;
     const y = yAt(v);
-    doc.moveTo(x0, y).lineTo(x0 + w, y).stroke();
-    doc.font('Helvetica').fontSize(7).fillColor(MUTED).text(usdCompact(v), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
+    doc
+      .moveTo(x0, y)
+      .lineTo(x0 + w, y)
+      .stroke();
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(usdCompact(v), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
   }
   doc.moveTo(xAt(0), yAt(values[0]!));
   values.forEach((v, i) => i && doc.lineTo(xAt(i), yAt(v)));
   doc.lineWidth(1.4).strokeColor(ACCENT).stroke();
   const labels = [0, Math.floor((points.length - 1) / 2), points.length - 1];
-  for (const i of labels) doc.font('Helvetica').fontSize(7).fillColor(MUTED).text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
+  for (const i of labels)
+    doc
+      .font('Helvetica')
+      .fontSize(7)
+      .fillColor(MUTED)
+      .text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
   doc.y = y0 + h + 16;
   const partial = points.filter((p) => p.chainsCached < p.chainsWatched).length;
-  doc.font('Helvetica').fontSize(8).fillColor(MUTED).text(
-    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
-    M.left, doc.y, { width: WIDTH },
-  );
+  doc
+    .font('Helvetica')
+    .fontSize(8)
+    .fillColor(MUTED)
+    .text(
+      `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
+      M.left,
+      doc.y,
+      { width: WIDTH },
+    );
 }
 
 function usdCompact(v: number): string {
@@ -419,9 +675,17 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Readonly
   let y = doc.y + 3;
   items.slice(0, 8).forEach(([label, value], i) => {
     const share = value / sum;
-    doc.font('Helvetica').fontSize(7.5).fillColor(INK).text(pdfText(raw ? label : words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
+    doc
+      .font('Helvetica')
+      .fontSize(7.5)
+      .fillColor(INK)
+      .text(pdfText(raw ? label : words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
     doc.rect(x + width * 0.46, y + 1, Math.max(1, width * 0.36 * share), 6).fill(BAR_COLORS[i % BAR_COLORS.length]!);
-    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED).text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
+    doc
+      .font('Helvetica')
+      .fontSize(7.5)
+      .fillColor(MUTED)
+      .text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
     y += 11;
   });
   doc.y = y;
@@ -434,7 +698,12 @@ function footer(doc: Doc, model: ReportModel, pages: number): void {
     const saved = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    doc.text(pdfText(`Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`), M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false });
+    doc.text(
+      pdfText(`Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`),
+      M.left,
+      A4.height - 32,
+      { width: WIDTH - 80, lineBreak: false },
+    );
     doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
     doc.page.margins.bottom = saved;
   }

@@ -33,7 +33,9 @@ type Keytar = {
 
 /** Keytar's own errors name D-Bus details; keep the first line, never a secret (it has none). */
 function reason(err: unknown): string {
-  return String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200);
+  return String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .slice(0, 200);
 }
 
 export function systemKeychain(service = KEYCHAIN_SERVICE): Keychain {

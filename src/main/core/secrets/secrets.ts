@@ -2,8 +2,6 @@ import { type Keychain, KeychainUnavailableError } from './keychain.ts';
 import type { KeySource, KeyStatus } from '../../../shared/model.ts';
 export type { KeySource, KeyStatus };
 
-
-
 export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
 export const ENV_BASE_URL = 'FOLIOSCOPE_BASE_URL';
 
@@ -101,7 +99,8 @@ export class Secrets {
 
   async status(baseUrl: string): Promise<KeyStatus> {
     const account = this.account(baseUrl);
-    if (this.envKeyFor(baseUrl)) return { set: true, source: 'environment', keychainAvailable: this.keychainProblem === null, keychainProblem: this.keychainProblem };
+    if (this.envKeyFor(baseUrl))
+      return { set: true, source: 'environment', keychainAvailable: this.keychainProblem === null, keychainProblem: this.keychainProblem };
     if (this.session.has(account)) return { set: true, source: 'session', ...(await this.probe(account)) };
     const probe = await this.probe(account);
     return { set: probe.found, source: probe.found ? 'keychain' : 'none', keychainAvailable: probe.keychainAvailable, keychainProblem: probe.keychainProblem };

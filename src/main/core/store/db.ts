@@ -7,7 +7,11 @@ export type { Database };
 
 /** A database written by a newer Folioscope: opened, read for its version, never touched. */
 export class FutureDatabaseError extends Error {
-  constructor(readonly path: string, readonly found: number, readonly supported: number) {
+  constructor(
+    readonly path: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
     super(
       `The cache at ${path} was written by a newer version of Folioscope (schema ${found}; this version reads up to ${supported}). ` +
         'Update Folioscope, or choose another data folder. The file was not changed.',
@@ -24,7 +28,11 @@ export type CacheProblemKind = 'damaged' | 'not-a-cache' | 'unwritable';
  * (open it read-only, move it aside and rebuild, use another folder). Nothing was changed.
  */
 export class CacheProblemError extends Error {
-  constructor(readonly path: string, readonly problem: CacheProblemKind, readonly detail: string) {
+  constructor(
+    readonly path: string,
+    readonly problem: CacheProblemKind,
+    readonly detail: string,
+  ) {
     const what = problem === 'damaged' ? 'is damaged' : problem === 'not-a-cache' ? 'is not a Folioscope cache' : 'cannot be opened for writing';
     super(
       `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
@@ -43,11 +51,14 @@ class ForeignDatabaseError extends Error {
 /** SQLite's and the file system's errors, turned into what the user can act on. */
 function cacheProblem(path: string, err: unknown): unknown {
   if (err instanceof FutureDatabaseError || err instanceof CacheProblemError) return err;
-  if (err instanceof ForeignDatabaseError) return new CacheProblemError(path, 'not-a-cache', 'it holds another program\'s tables');
+  if (err instanceof ForeignDatabaseError) return new CacheProblemError(path, 'not-a-cache', "it holds another program's tables");
   const code = String((err as { code?: unknown }).code ?? '');
-  const message = String((err as Error)?.message ?? err).split('\n')[0]!.slice(0, 160);
+  const message = String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .slice(0, 160);
   if (code === 'SQLITE_NOTADB') return new CacheProblemError(path, 'not-a-cache', message);
-  if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'FOLIOSCOPE_TRUNCATED') return new CacheProblemError(path, 'damaged', message);
+  if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'FOLIOSCOPE_TRUNCATED')
+    return new CacheProblemError(path, 'damaged', message);
   if (/^SQLITE_(CANTOPEN|READONLY|PERM|AUTH|IOERR|BUSY|LOCKED)/.test(code) || /^(EACCES|EPERM|EROFS|ENOTDIR|EISDIR|ENOSPC)$/.test(code)) {
     return new CacheProblemError(path, 'unwritable', message);
   }

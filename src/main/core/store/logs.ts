@@ -2,7 +2,6 @@ import type { Database } from './db.ts';
 import type { LogSet } from '../../../shared/model.ts';
 export type { LogSet };
 
-
 /** Stored logs of one transaction (what the timeline's detail shows), or 0. */
 export function countStoredLogs(db: Database, chain: string, txnHash: string): number {
   return (db.prepare('SELECT count(*) AS n FROM txn_logs WHERE chain = ? AND txn_hash = ?').get(chain, txnHash.toLowerCase()) as { n: number }).n;
@@ -33,14 +32,15 @@ export function saveLogSet(db: Database, set: LogSet): void {
 export function getLogSet(db: Database, chain: string, txnHash: string): LogSet | null {
   const hash = txnHash.toLowerCase();
   const head = db.prepare('SELECT * FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').get(chain, hash) as
-    | { total: number; header: string | null; request_id: string | null; fetched_at: string; complete: number; note: string | null }
-    | undefined;
+    { total: number; header: string | null; request_id: string | null; fetched_at: string; complete: number; note: string | null } | undefined;
   if (!head) return null;
-  const logs = (db.prepare('SELECT log_index, topics, data FROM txn_logs WHERE chain = ? AND txn_hash = ? ORDER BY position').all(chain, hash) as Array<{
-    log_index: number;
-    topics: string;
-    data: string | null;
-  }>).map((r) => ({ log_index: r.log_index, topics: JSON.parse(r.topics) as string[], data: r.data }));
+  const logs = (
+    db.prepare('SELECT log_index, topics, data FROM txn_logs WHERE chain = ? AND txn_hash = ? ORDER BY position').all(chain, hash) as Array<{
+      log_index: number;
+      topics: string;
+      data: string | null;
+    }>
+  ).map((r) => ({ log_index: r.log_index, topics: JSON.parse(r.topics) as string[], data: r.data }));
   return {
     chain,
     txnHash: hash,

@@ -50,7 +50,10 @@ export function readSettings(db: Database): { settings: Settings; notices: strin
     }
     const parsed = settingsSchema.shape[key].safeParse(value);
     if (parsed.success) (settings as Record<string, unknown>)[key] = parsed.data;
-    else notices.push(`The saved ${key} setting (${JSON.stringify(typeof value === 'symbol' ? r.value : value)?.slice(0, 40)}) is not valid here and was ignored; the default is used. Choose it again in Settings.`);
+    else
+      notices.push(
+        `The saved ${key} setting (${JSON.stringify(typeof value === 'symbol' ? r.value : value)?.slice(0, 40)}) is not valid here and was ignored; the default is used. Choose it again in Settings.`,
+      );
   }
   return { settings, notices };
 }

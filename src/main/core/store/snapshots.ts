@@ -9,8 +9,6 @@ export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
 
 export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
 
-
-
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;
   wallet: string;
@@ -46,7 +44,12 @@ function totals(endpoint: SnapshotEndpoint, data: unknown[]): { total: number | 
  * under the day the service wrote, and flagged. Not asked for a date (latest), it is the
  * day the caller resolved, else the day the service wrote, else the fetch day (UTC).
  */
-export function filingDay(serviceDate: string | null, requestedDate: string | null, fetchedAt: string, latestDay?: string): { asOf: string; mismatch: ValueFlag | null } {
+export function filingDay(
+  serviceDate: string | null,
+  requestedDate: string | null,
+  fetchedAt: string,
+  latestDay?: string,
+): { asOf: string; mismatch: ValueFlag | null } {
   // An unreadable date is flagged by the parser already: it names no day.
   if (serviceDate !== null && !toIsoDatetime(serviceDate)) serviceDate = null;
   if (requestedDate) {

@@ -4,8 +4,22 @@ import type { Database } from './db.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
 const KNOWN = new Set([
-  'wallet_id', 'txn_hash', 'block', 'from', 'to', 'from_type', 'to_type', 'txn_fee', 'gas_fee', 'action_type',
-  'method_hex', 'protocol_id', 'chain_id', 'date', 'details', 'status',
+  'wallet_id',
+  'txn_hash',
+  'block',
+  'from',
+  'to',
+  'from_type',
+  'to_type',
+  'txn_fee',
+  'gas_fee',
+  'action_type',
+  'method_hex',
+  'protocol_id',
+  'chain_id',
+  'date',
+  'details',
+  'status',
 ]);
 
 interface Statements {
@@ -28,7 +42,9 @@ function prepared(db: Database): Statements {
       // range) update in place, since the service may have corrected the row. The key
       // guarantees no duplicate. Positional parameters: binding an array costs less than
       // looking up 17 names per row, and this runs a million times.
-      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',').map(() => '?').join(', ')})
+      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',')
+        .map(() => '?')
+        .join(', ')})
         ON CONFLICT (txn_hash, wallet, chain) DO NOTHING`),
       // Parameters: the columns after the key, in COLUMNS order, then txn_hash, wallet, chain.
       update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
@@ -46,8 +62,23 @@ function prepared(db: Database): Statements {
 export function transactionRecord(wallet: string, chain: string, t: Transaction) {
   const v = transactionValues(wallet, chain, t);
   return {
-    wallet: v[0], chain: v[1], txn_hash: v[2], time: v[3], block: v[4], from_addr: v[5], to_addr: v[6], from_type: v[7], to_type: v[8],
-    txn_fee: v[9], gas_fee: v[10], action_type: v[11], method_hex: v[12], protocol_id: v[13], status: v[14], details: v[15], extra: v[16],
+    wallet: v[0],
+    chain: v[1],
+    txn_hash: v[2],
+    time: v[3],
+    block: v[4],
+    from_addr: v[5],
+    to_addr: v[6],
+    from_type: v[7],
+    to_type: v[8],
+    txn_fee: v[9],
+    gas_fee: v[10],
+    action_type: v[11],
+    method_hex: v[12],
+    protocol_id: v[13],
+    status: v[14],
+    details: v[15],
+    extra: v[16],
   };
 }
 
@@ -149,7 +180,9 @@ const rangeFromRow = (r: RangeRow): SyncRange => ({
 });
 
 export function listRanges(db: Database, wallet: string, chain: string): SyncRange[] {
-  return (db.prepare('SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(rangeFromRow);
+  return (db.prepare('SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(
+    rangeFromRow,
+  );
 }
 
 export function saveRange(db: Database, r: SyncRange): void {
@@ -160,7 +193,21 @@ export function saveRange(db: Database, r: SyncRange): void {
        state = excluded.state, next_page = excluded.next_page, page_size = excluded.page_size, start_block = excluded.start_block,
        end_block = excluded.end_block, completion_ratio = excluded.completion_ratio, rows_read = excluded.rows_read, updated_at = excluded.updated_at,
        reason = excluded.reason`,
-  ).run(r.wallet, r.chain, r.startTime, r.endTime, r.state, r.nextPage, r.pageSize, r.startBlock, r.endBlock, r.completionRatio, r.rowsRead, r.updatedAt, r.reason ?? null);
+  ).run(
+    r.wallet,
+    r.chain,
+    r.startTime,
+    r.endTime,
+    r.state,
+    r.nextPage,
+    r.pageSize,
+    r.startBlock,
+    r.endBlock,
+    r.completionRatio,
+    r.rowsRead,
+    r.updatedAt,
+    r.reason ?? null,
+  );
 }
 
 export function deleteRange(db: Database, wallet: string, chain: string, startTime: number, endTime: number): void {
@@ -181,7 +228,14 @@ export function newestTransactionTime(db: Database, wallet: string, chain: strin
 }
 
 /** Drops ranges another range now covers (the superseded incomplete ones). */
-export function dropRangesWithin(db: Database, wallet: string, chain: string, startTime: number, endTime: number, keep: { startTime: number; endTime: number }): void {
+export function dropRangesWithin(
+  db: Database,
+  wallet: string,
+  chain: string,
+  startTime: number,
+  endTime: number,
+  keep: { startTime: number; endTime: number },
+): void {
   db.prepare(
     `DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time >= ? AND end_time <= ?
        AND NOT (start_time = ? AND end_time = ?)`,
@@ -220,9 +274,11 @@ export function rangeReason(r: SyncRange): string {
 
 /** Why the transactions of a wallet (or all) are not complete: one line per distinct reason, with the chain. */
 export function incompleteReasons(db: Database, wallet?: string): string[] {
-  const rows = (db
-    .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
-    .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]).map(rangeFromRow);
+  const rows = (
+    db
+      .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
+      .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]
+  ).map(rangeFromRow);
   return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
 }
 
@@ -231,7 +287,12 @@ export function incompleteReasons(db: Database, wallet?: string): string[] {
  * not known to be complete: chains never synced, synced only up to a time, or ranges that
  * are incomplete. Empty when every (wallet, chain) is proved complete over the period.
  */
-export function transactionsCoverage(db: Database, wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>, fromS: number, toS: number): string[] {
+export function transactionsCoverage(
+  db: Database,
+  wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>,
+  fromS: number,
+  toS: number,
+): string[] {
   const out: string[] = [];
   for (const w of wallets) {
     for (const chain of w.chains) {
@@ -242,7 +303,10 @@ export function transactionsCoverage(db: Database, wallets: ReadonlyArray<{ addr
       else if (until === null || (first && first.startTime > fromS) || until < toS) {
         const open = ranges.filter((r) => r.state !== 'complete' && r.endTime >= fromS && r.startTime <= toS);
         if (open.length) for (const r of open) out.push(`${w.address.slice(0, 10)}… ${chain}: ${rangeReason(r)}`);
-        else out.push(`${w.address.slice(0, 10)}… ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+        else
+          out.push(
+            `${w.address.slice(0, 10)}… ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          );
       }
     }
   }

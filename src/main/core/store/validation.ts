@@ -2,7 +2,10 @@ import { isoDateToUtcMs } from '../../../shared/dates.ts';
 
 /** A user input the app cannot accept: which field, and what to do about it. */
 export class ValidationError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ValidationError';
   }
@@ -12,7 +15,24 @@ export class ValidationError extends Error {
  * Chains whose addresses are not 0x-prefixed 40-hex. Every other chain id is treated as
  * EVM-style, which all of the reference service's chains are.
  */
-const NON_EVM_CHAINS = new Set(['btc', 'bitcoin', 'sol', 'solana', 'tron', 'trx', 'cosmos', 'atom', 'ton', 'aptos', 'sui', 'near', 'ada', 'cardano', 'xrp', 'doge']);
+const NON_EVM_CHAINS = new Set([
+  'btc',
+  'bitcoin',
+  'sol',
+  'solana',
+  'tron',
+  'trx',
+  'cosmos',
+  'atom',
+  'ton',
+  'aptos',
+  'sui',
+  'near',
+  'ada',
+  'cardano',
+  'xrp',
+  'doge',
+]);
 
 export function isEvmChain(chain: string): boolean {
   return !NON_EVM_CHAINS.has(chain.toLowerCase());

@@ -4,8 +4,6 @@ import type { Wallet, WalletInput } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 export type { Wallet, WalletInput };
 
-
-
 interface WalletRow {
   address: string;
   label: string;
@@ -73,7 +71,12 @@ export function updateWallet(db: Database, address: string, changes: { label?: s
     tags: changes.tags !== undefined ? cleanTags(changes.tags) : current.tags,
     chains,
   };
-  db.prepare('UPDATE wallets SET label = ?, tags = ?, chains = ? WHERE address = ?').run(next.label, JSON.stringify(next.tags), JSON.stringify(next.chains), current.address);
+  db.prepare('UPDATE wallets SET label = ?, tags = ?, chains = ? WHERE address = ?').run(
+    next.label,
+    JSON.stringify(next.tags),
+    JSON.stringify(next.chains),
+    current.address,
+  );
   return next;
 }
 

@@ -50,7 +50,9 @@ export interface WalletSyncRequest {
 
 /** Complete only when every chain's history is proved complete; otherwise why, and what to do. */
 export function transactionsCompleteness(results: readonly TxnSyncResult[]): Completeness {
-  const reasons = results.flatMap((r) => (r.complete ? [] : r.reasons.length ? r.reasons.map((why) => `${r.chain}: ${why}`) : [`${r.chain}: not proved complete`]));
+  const reasons = results.flatMap((r) =>
+    r.complete ? [] : r.reasons.length ? r.reasons.map((why) => `${r.chain}: ${why}`) : [`${r.chain}: not proved complete`],
+  );
   if (!reasons.length) return { state: 'complete', reasons: [], action: null };
   return {
     state: 'incomplete',
@@ -96,21 +98,29 @@ export class SyncEngine {
     if (options.date) checkDate('date', options.date);
     const chains = options.chains ?? w.chains;
     const label = `Positions of ${w.label || w.address} ${options.date ?? '(latest)'}`;
-    return this.queue.enqueue('positions', label, async (ctx) => {
-      ctx.progress({ done: 0, total: chains.length, phase: 'fetching positions' });
-      const asOf: string[] = [];
-      let done = 0;
-      const tally: QualityTally = { unreadable: 0, otherDay: 0 };
-      await Promise.all(
-        chains.map(async (chain) => {
-          asOf.push(await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal, tally));
-          ctx.progress({ done: ++done });
-        }),
-      );
-      const quality = qualityCompleteness(tally);
-      if (quality) ctx.judge(quality);
-      return [...new Set(asOf)];
-    }, w.address, { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}` });
+    return this.queue.enqueue(
+      'positions',
+      label,
+      async (ctx) => {
+        ctx.progress({ done: 0, total: chains.length, phase: 'fetching positions' });
+        const asOf: string[] = [];
+        let done = 0;
+        const tally: QualityTally = { unreadable: 0, otherDay: 0 };
+        await Promise.all(
+          chains.map(async (chain) => {
+            asOf.push(
+              await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal, tally),
+            );
+            ctx.progress({ done: ++done });
+          }),
+        );
+        const quality = qualityCompleteness(tally);
+        if (quality) ctx.judge(quality);
+        return [...new Set(asOf)];
+      },
+      w.address,
+      { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}` },
+    );
   }
 
   /** Fills missing dates of a range at a step; dates already cached are skipped unless refresh. */
@@ -122,54 +132,66 @@ export class SyncEngine {
     const dates = datesBetween(req.from, req.to, req.every);
     if (dates.length > 3660) throw new ValidationError('from', `That is ${dates.length} dates; choose a shorter range or a longer step.`);
     const chains = req.chains ?? w.chains;
-    return this.queue.enqueue('backfill', `History of ${w.label || w.address}, ${req.from} to ${req.to} by ${req.every}`, async (ctx) => {
-      const units = plannedUnits(this.o.db, w.address, chains, dates, req.refresh ?? false);
-      const skipped = dates.length * chains.length - units.length;
-      ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
-      const tally: QualityTally = { unreadable: 0, otherDay: 0 };
-      await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }), tally);
-      const quality = qualityCompleteness(tally);
-      if (quality) ctx.judge(quality);
-      return { fetched: units.length, skipped };
-    }, w.address, { key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}` });
+    return this.queue.enqueue(
+      'backfill',
+      `History of ${w.label || w.address}, ${req.from} to ${req.to} by ${req.every}`,
+      async (ctx) => {
+        const units = plannedUnits(this.o.db, w.address, chains, dates, req.refresh ?? false);
+        const skipped = dates.length * chains.length - units.length;
+        ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
+        const tally: QualityTally = { unreadable: 0, otherDay: 0 };
+        await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }), tally);
+        const quality = qualityCompleteness(tally);
+        if (quality) ctx.judge(quality);
+        return { fetched: units.length, skipped };
+      },
+      w.address,
+      { key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}` },
+    );
   }
 
   /** Incremental transactions of a wallet on its chains. */
   syncTransactions(address: string, options: { chains?: string[] } = {}): Job<TxnSyncResult[]> {
     const w = this.wallet(address);
     const chains = options.chains ?? w.chains;
-    return this.queue.enqueue('transactions', `Transactions of ${w.label || w.address}`, async (ctx) => {
-      const results: TxnSyncResult[] = [];
-      let rows = 0;
-      let pages = 0;
-      for (const chain of chains) {
-        ctx.progress({ phase: `reading ${chain}`, total: null, rate: null, etaSeconds: null });
-        const before = { rows, pages };
-        // Per chain: each chain's range is read on its own, so time left is this chain's.
-        const estimator = new SyncEstimator();
-        results.push(
-          await syncTransactions({
-            db: this.o.db,
-            client: this.o.client,
-            wallet: w.address,
-            chain,
-            now: this.nowSeconds(),
-            historyStart: this.o.historyStart ?? 0,
-            ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
-            pagesInFlight: this.inFlight,
-            ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
-            signal: ctx.signal,
-            onPage: (p) => {
-              rows = before.rows + p.rowsRead;
-              pages = before.pages + p.pagesRead;
-              ctx.progress({ done: rows, rows, pages, ...estimator.update(p.rowsRead, p.pagesRead, p.range, p.oldestTime) });
-            },
-          }),
-        );
-      }
-      ctx.judge(transactionsCompleteness(results));
-      return results;
-    }, w.address, { key: `transactions|${w.address}|${chains.join(',')}` });
+    return this.queue.enqueue(
+      'transactions',
+      `Transactions of ${w.label || w.address}`,
+      async (ctx) => {
+        const results: TxnSyncResult[] = [];
+        let rows = 0;
+        let pages = 0;
+        for (const chain of chains) {
+          ctx.progress({ phase: `reading ${chain}`, total: null, rate: null, etaSeconds: null });
+          const before = { rows, pages };
+          // Per chain: each chain's range is read on its own, so time left is this chain's.
+          const estimator = new SyncEstimator();
+          results.push(
+            await syncTransactions({
+              db: this.o.db,
+              client: this.o.client,
+              wallet: w.address,
+              chain,
+              now: this.nowSeconds(),
+              historyStart: this.o.historyStart ?? 0,
+              ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
+              pagesInFlight: this.inFlight,
+              ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
+              signal: ctx.signal,
+              onPage: (p) => {
+                rows = before.rows + p.rowsRead;
+                pages = before.pages + p.pagesRead;
+                ctx.progress({ done: rows, rows, pages, ...estimator.update(p.rowsRead, p.pagesRead, p.range, p.oldestTime) });
+              },
+            }),
+          );
+        }
+        ctx.judge(transactionsCompleteness(results));
+        return results;
+      },
+      w.address,
+      { key: `transactions|${w.address}|${chains.join(',')}` },
+    );
   }
 
   /** Positions at a date and transactions, for one wallet or all of them. */
@@ -185,7 +207,8 @@ export class SyncEngine {
 
   /** Logs of one transaction: from the cache, or all pages from the service, then cached. */
   async logs(chain: string, txnHash: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LogSet> {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash)) throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash))
+      throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
     const cached = getLogSet(this.o.db, chain, txnHash);
     // A cached read that could not be proved whole is read again.
     if (cached && cached.complete && !options.refresh) return cached;
@@ -205,7 +228,9 @@ export class SyncEngine {
    * one shows history (a bounded number: at most 5 tries), and reports what is known.
    */
   async checkService(signal?: AbortSignal): Promise<ConventionsReport> {
-    const tries = listWallets(this.o.db).flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain }))).slice(0, 5);
+    const tries = listWallets(this.o.db)
+      .flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain })))
+      .slice(0, 5);
     for (const t of tries) {
       await ensureConventions(this.o.db, this.o.client, { ...t, nowMs: this.o.now?.() ?? Date.now(), force: true, ...(signal && { signal }) });
       if (!learningState(this.o.db).relearn) break;

@@ -6,7 +6,6 @@ import type { Step } from '../../../shared/model.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 export type { Step };
 
-
 /** Dates from `from` to `to` inclusive at a step (months keep the day, clamped to month end). */
 export function datesBetween(from: string, to: string, every: Step): string[] {
   const out: string[] = [];
@@ -144,7 +143,15 @@ export async function runUnits(
 export function qualityCompleteness(t: QualityTally): Completeness | null {
   if (!t.unreadable && !t.otherDay) return null;
   const reasons: string[] = [];
-  if (t.unreadable) reasons.push(`the service sent ${t.unreadable} value${t.unreadable === 1 ? '' : 's'} that could not be read (not a number); stored as unknown and left out of totals`);
-  if (t.otherDay) reasons.push(`the service answered ${t.otherDay} request${t.otherDay === 1 ? '' : 's'} for a date with a snapshot of another day; filed under that day`);
-  return { state: 'incomplete', reasons, action: 'Positions and reports show which values; `folioscope doctor` shows what the service sends. Syncing again fetches them again.' };
+  if (t.unreadable)
+    reasons.push(
+      `the service sent ${t.unreadable} value${t.unreadable === 1 ? '' : 's'} that could not be read (not a number); stored as unknown and left out of totals`,
+    );
+  if (t.otherDay)
+    reasons.push(`the service answered ${t.otherDay} request${t.otherDay === 1 ? '' : 's'} for a date with a snapshot of another day; filed under that day`);
+  return {
+    state: 'incomplete',
+    reasons,
+    action: 'Positions and reports show which values; `folioscope doctor` shows what the service sends. Syncing again fetches them again.',
+  };
 }

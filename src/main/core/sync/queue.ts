@@ -5,8 +5,6 @@ import type { JobKind, JobState, JobInfo } from '../../../shared/model.ts';
 export type { JobKind, JobState, JobInfo };
 import type { Completeness } from '../../../shared/conventions.ts';
 
-
-
 /** Finished jobs kept for the job list (the newest). */
 export const KEEP_FINISHED = 100;
 
@@ -32,7 +30,10 @@ export interface QueueEvents extends Record<string, unknown> {
  * UI can show; the job's own steps are what keep the cache consistent.
  */
 export class JobQueue extends Emitter<QueueEvents> {
-  private readonly jobs = new Map<string, { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void; result: Promise<unknown>; key: string | null }>();
+  private readonly jobs = new Map<
+    string,
+    { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void; result: Promise<unknown>; key: string | null }
+  >();
   private readonly waiting: string[] = [];
   private readonly settling = new Set<Promise<unknown>>();
   private running = 0;
@@ -55,7 +56,19 @@ export class JobQueue extends Emitter<QueueEvents> {
     }
     const id = `job-${++this.seq}`;
     const abort = new AbortController();
-    const info: JobInfo = { id, kind, label, wallet, state: 'queued', phase: 'waiting', done: 0, total: null, error: null, queuedAt: new Date().toISOString(), finishedAt: null };
+    const info: JobInfo = {
+      id,
+      kind,
+      label,
+      wallet,
+      state: 'queued',
+      phase: 'waiting',
+      done: 0,
+      total: null,
+      error: null,
+      queuedAt: new Date().toISOString(),
+      finishedAt: null,
+    };
     let resolve!: (v: T) => void;
     let reject!: (e: unknown) => void;
     const result = new Promise<T>((res, rej) => {

@@ -1,7 +1,15 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
-import { hasPositionActivity, listAnomalies, loadConventions, recordAnomaly, requestRelearn, resolveAnomalies, saveObservedPoints } from '../store/conventions.ts';
+import {
+  hasPositionActivity,
+  listAnomalies,
+  loadConventions,
+  recordAnomaly,
+  requestRelearn,
+  resolveAnomalies,
+  saveObservedPoints,
+} from '../store/conventions.ts';
 import type { Database } from '../store/db.ts';
 import {
   completeUntil,
@@ -90,8 +98,19 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     const start = until === null ? o.historyStart : until + 1;
     if (start <= o.now) {
       const range: SyncRange = {
-        wallet: o.wallet, chain: o.chain, startTime: start, endTime: o.now, state: 'in_progress', nextPage: 1,
-        pageSize: pageSizeFor(c, o.pageSize), startBlock: null, endBlock: null, completionRatio: null, rowsRead: 0, updatedAt: new Date().toISOString(), reason: null,
+        wallet: o.wallet,
+        chain: o.chain,
+        startTime: start,
+        endTime: o.now,
+        state: 'in_progress',
+        nextPage: 1,
+        pageSize: pageSizeFor(c, o.pageSize),
+        startBlock: null,
+        endBlock: null,
+        completionRatio: null,
+        rowsRead: 0,
+        updatedAt: new Date().toISOString(),
+        reason: null,
       };
       saveRange(o.db, range);
       await readToEnd(range);
@@ -101,25 +120,43 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   // History read before (complete ranges) yet empty, while positions show activity: the
   // reading may have changed or been wrong; learn again before reading on.
   const emptyButActive = () =>
-    !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain) && listRanges(o.db, o.wallet, o.chain).some((r) => r.state === 'complete');
+    !hasTransactions(o.db, o.wallet, o.chain) &&
+    hasPositionActivity(o.db, o.wallet, o.chain) &&
+    listRanges(o.db, o.wallet, o.chain).some((r) => r.state === 'complete');
   const alreadyOpen = () =>
     listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
   // Learned again once per anomaly, not on every sync of a wallet that may truly have none.
   if (emptyButActive() && !alreadyOpen()) {
     recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
-    conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
+    conv = await ensureConventions(o.db, o.client, {
+      wallet: o.wallet,
+      chain: o.chain,
+      nowMs: o.now * 1000,
+      force: true,
+      ...(o.signal && { signal: o.signal }),
+    });
   }
   const anomalies = await runOnce(conv);
   if (anomalies.length) {
     // Learn again now; if that changes the reading, read again under it (once).
     const before = JSON.stringify(conv);
-    conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
+    conv = await ensureConventions(o.db, o.client, {
+      wallet: o.wallet,
+      chain: o.chain,
+      nowMs: o.now * 1000,
+      force: true,
+      ...(o.signal && { signal: o.signal }),
+    });
     if (JSON.stringify(conv) !== before && (await runOnce(conv)).length === 0) {
       resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain });
     }
   } else {
     const stillEmpty = !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain);
-    resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain, kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES });
+    resolveAnomalies(o.db, {
+      wallet: o.wallet,
+      chain: o.chain,
+      kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES,
+    });
   }
   const ranges = listRanges(o.db, o.wallet, o.chain);
   // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
@@ -142,7 +179,13 @@ interface PageResult {
 }
 
 /** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
-async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: SyncRange, totals: { rowsRead: number; pagesRead: number }, anomalies: string[]): Promise<'done' | 'restart'> {
+async function readRange(
+  o: TxnSyncOptions,
+  c: LearnedConventions,
+  initial: SyncRange,
+  totals: { rowsRead: number; pagesRead: number },
+  anomalies: string[],
+): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
   const batch = new WriteBatch(o.db, o.batch);
   const bounds = queryBounds(c, range.startTime, range.endTime);
@@ -155,7 +198,13 @@ async function readRange(o: TxnSyncOptions, c: LearnedConventions, initial: Sync
       signal,
     );
     const head = res.data[0];
-    return { page, rows: res.data.flatMap((d) => d.transaction_history), ratio: head?.completion_ratio ?? null, startBlock: head?.start_block ?? null, endBlock: head?.end_block ?? null };
+    return {
+      page,
+      rows: res.data.flatMap((d) => d.transaction_history),
+      ratio: head?.completion_ratio ?? null,
+      startBlock: head?.start_block ?? null,
+      endBlock: head?.end_block ?? null,
+    };
   };
 
   // A sliding window of pages in flight, committed strictly in page order.

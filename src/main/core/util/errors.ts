@@ -3,7 +3,6 @@ import { ValidationError } from '../store/validation.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 export type { SerializedError };
 
-
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof ServiceError) return err.toJSON();
   if (err instanceof ValidationError) return { kind: 'validation', message: err.message, retryable: false, field: err.field };
@@ -14,7 +13,11 @@ export function serializeError(err: unknown): SerializedError {
     }
     if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code?.startsWith('SQLITE_CORRUPT_')) {
       // Found while running (a page damaged since start-up): say what the way forward is.
-      return { kind: 'storage', message: `The local cache is damaged (${code}); nothing from this step was saved. Restart Folioscope: it offers to open the cache read-only, move it aside and rebuild, or use another folder.`, retryable: false };
+      return {
+        kind: 'storage',
+        message: `The local cache is damaged (${code}); nothing from this step was saved. Restart Folioscope: it offers to open the cache read-only, move it aside and rebuild, or use another folder.`,
+        retryable: false,
+      };
     }
     if (code === 'SQLITE_READONLY') {
       return { kind: 'storage', message: 'The cache is open read-only: viewing and exports work; syncing and changes do not.', retryable: false };

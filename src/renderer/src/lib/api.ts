@@ -42,9 +42,13 @@ function httpTransport(): Raw {
           body: input === undefined ? '' : JSON.stringify(input),
         });
       } catch {
-        return { ok: false, error: { kind: 'shell-offline', message: 'The Folioscope server is not running. Start it again (npm run serve) and reload.', retryable: true } };
+        return {
+          ok: false,
+          error: { kind: 'shell-offline', message: 'The Folioscope server is not running. Start it again (npm run serve) and reload.', retryable: true },
+        };
       }
-      if (res.status === 401) return { ok: false, error: { kind: 'forbidden', message: 'This page lost its access token: open the URL the server printed.', retryable: false } };
+      if (res.status === 401)
+        return { ok: false, error: { kind: 'forbidden', message: 'This page lost its access token: open the URL the server printed.', retryable: false } };
       return (await res.json()) as Envelope<unknown>;
     };
   }

@@ -15,7 +15,20 @@ import {
 } from 'chart.js';
 
 /** Chart.js with only the parts the app uses; colours come from the theme's CSS variables. */
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Tooltip, Legend, DoughnutController, ArcElement, BarController, BarElement);
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  CategoryScale,
+  Filler,
+  Tooltip,
+  Legend,
+  DoughnutController,
+  ArcElement,
+  BarController,
+  BarElement,
+);
 Chart.defaults.animation = false;
 Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--sans') || 'system-ui';
 

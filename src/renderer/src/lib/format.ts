@@ -91,12 +91,22 @@ export function date(iso: string | null | undefined): string {
 }
 
 export function dayHeading(iso: string): string {
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
 }
 
 export function dateTime(iso: string | null | undefined): string {
   if (!iso) return DASH;
-  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: tz(), timeZoneName: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: tz(),
+    timeZoneName: 'short',
+  }).format(new Date(iso));
 }
 
 export function time(iso: string | null | undefined): string {
@@ -117,7 +127,9 @@ export function dayOf(iso: string | null | undefined): string {
  * is read from Intl, so every locale gets its own order and separators.
  */
 export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
-  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).formatToParts(new Date(Date.UTC(2026, 10, 23)));
+  const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).formatToParts(
+    new Date(Date.UTC(2026, 10, 23)),
+  );
   const order: Array<'year' | 'month' | 'day'> = [];
   let placeholder = '';
   for (const p of parts) {
@@ -162,7 +174,13 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return 'never';
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
-  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['day', 86_400], ['hour', 3_600], ['minute', 60]];
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['year', 31_536_000],
+    ['month', 2_592_000],
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+  ];
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
   return rtf.format(0, 'minute');
 }

@@ -11,7 +11,12 @@ export type FreshnessLevel = 'fresh' | 'stale' | 'failed' | 'offline' | 'never' 
  * says "Syncing", a failed last sync says "Sync failed" (never "Synced" beside it), offline
  * says what is cached and when.
  */
-export function freshness(status: WalletStatus | undefined, offline: boolean, now = Date.now(), jobs: readonly JobInfo[] = []): { level: FreshnessLevel; text: string; short: string } {
+export function freshness(
+  status: WalletStatus | undefined,
+  offline: boolean,
+  now = Date.now(),
+  jobs: readonly JobInfo[] = [],
+): { level: FreshnessLevel; text: string; short: string } {
   const running = jobs.some((j) => j.state === 'queued' || j.state === 'running');
   const times = [status?.positionsFetchedAt, status?.transactionsSyncedAt].filter((t): t is string => !!t).sort();
   const last = times.at(-1);
@@ -22,8 +27,14 @@ export function freshness(status: WalletStatus | undefined, offline: boolean, no
   if (offline) return { level: 'offline', text: `${words.sync.offline} ${when}`, short: `${words.sync.offline} ${when}` };
   const hours = (now - Date.parse(last)) / 3_600_000;
   // The first reason the service's data is not complete (why, and what to do), else the usual case.
-  const incomplete = status.incomplete ? ` · ${status.incompleteReasons?.[0] ? `incomplete: ${shortReason(status.incompleteReasons[0])}` : words.sync.indexing}` : '';
-  return { level: hours < 24 && !status.incomplete ? 'fresh' : 'stale', text: `${words.sync.synced} ${when}${incomplete}`, short: `${words.sync.synced} ${when}` };
+  const incomplete = status.incomplete
+    ? ` · ${status.incompleteReasons?.[0] ? `incomplete: ${shortReason(status.incompleteReasons[0])}` : words.sync.indexing}`
+    : '';
+  return {
+    level: hours < 24 && !status.incomplete ? 'fresh' : 'stale',
+    text: `${words.sync.synced} ${when}${incomplete}`,
+    short: `${words.sync.synced} ${when}`,
+  };
 }
 
 /** A reason the data is incomplete, short enough for a badge (the full text goes in a tooltip). */

@@ -16,7 +16,6 @@ export interface PositionRow {
   atRisk: boolean;
 }
 
-
 export function positionRows(results: PositionsResult[]): PositionRow[] {
   const rows: PositionRow[] = [];
   for (const r of results) {
@@ -32,7 +31,10 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
             chain,
             position: p,
             // A member the service sent unreadable makes the position's value unknown, not its other part.
-            total: (p.principal_nav === null && p.reward_nav === null) || p._invalid?.['principal_nav'] !== undefined || p._invalid?.['reward_nav'] !== undefined ? null : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
+            total:
+              (p.principal_nav === null && p.reward_nav === null) || p._invalid?.['principal_nav'] !== undefined || p._invalid?.['reward_nav'] !== undefined
+                ? null
+                : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
             ratio,
             liqThreshold,
             atRisk: isAtRisk(ratio, liqThreshold),
@@ -43,7 +45,6 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
   }
   return rows;
 }
-
 
 export interface Totals {
   total: number | null;
@@ -72,7 +73,10 @@ export function allocation(rows: PositionRow[], by: AllocationKey): Array<{ labe
     const k = (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown';
     map.set(k, (map.get(k) ?? 0) + (r.total ?? 0));
   }
-  return [...map.entries()].map(([label, value]) => ({ label, value })).filter((x) => x.value > 0).sort((a, b) => b.value - a.value);
+  return [...map.entries()]
+    .map(([label, value]) => ({ label, value }))
+    .filter((x) => x.value > 0)
+    .sort((a, b) => b.value - a.value);
 }
 
 export interface UnderlyingRow {

@@ -98,7 +98,10 @@ class AppState {
   /** A finished export: downloaded by the browser (web shell), or saved where the user chose. */
   private delivered(output: NonNullable<JobInfo['output']>, completeness?: JobInfo['completeness']): void {
     // An export of transactions not proved complete says so beside where it went.
-    const note = completeness && completeness.state !== 'complete' ? ` Its transactions are incomplete: ${completeness.reasons[0] ?? 'not proved complete'}. ${completeness.action ?? ''}`.trimEnd() : '';
+    const note =
+      completeness && completeness.state !== 'complete'
+        ? ` Its transactions are incomplete: ${completeness.reasons[0] ?? 'not proved complete'}. ${completeness.action ?? ''}`.trimEnd()
+        : '';
     if (output.downloadId) {
       const a = document.createElement('a');
       a.href = `/api/download/${encodeURIComponent(output.downloadId)}`;

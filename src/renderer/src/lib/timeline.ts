@@ -28,7 +28,11 @@ export function appendByDay(items: readonly TimelineItem[], rows: readonly Timel
   if (!rows.length) return items as TimelineItem[];
   const out = items.slice();
   let lastDay = -1;
-  for (let i = out.length - 1; i >= 0; i--) if (out[i]!.kind === 'day') { lastDay = i; break; }
+  for (let i = out.length - 1; i >= 0; i--)
+    if (out[i]!.kind === 'day') {
+      lastDay = i;
+      break;
+    }
   const head = lastDay >= 0 ? (out[lastDay] as Extract<TimelineItem, { kind: 'day' }>) : null;
   const more = groupByDay(rows);
   const first = more[0];

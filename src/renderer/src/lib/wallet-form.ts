@@ -15,7 +15,8 @@ export function checkWalletForm(v: { address: string; chains: string[] }): Walle
   const a = v.address;
   if (!a.trim()) errors.address = 'Enter a wallet address.';
   else if (/\s/.test(a.trim())) errors.address = 'The address contains spaces; paste it without spaces or line breaks.';
-  else if (a.trim().startsWith('0x') && !/^0x[0-9a-fA-F]{40}$/.test(a.trim())) errors.address = 'Not an EVM address: expected 0x followed by 40 hexadecimal characters.';
+  else if (a.trim().startsWith('0x') && !/^0x[0-9a-fA-F]{40}$/.test(a.trim()))
+    errors.address = 'Not an EVM address: expected 0x followed by 40 hexadecimal characters.';
   if (!v.chains.length) errors.chains = 'Choose at least one chain.';
   return errors;
 }

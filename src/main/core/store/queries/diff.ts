@@ -6,9 +6,6 @@ import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
 export type { PositionSide, PositionChange, DateDiff };
 
-
-
-
 export class NotCachedError extends Error {
   constructor(message: string) {
     super(message);
@@ -48,8 +45,18 @@ export function diffDates(db: Database, walletAddress: string, from: string, to:
   const a = positionsAt(before);
   const b = positionsAt(after);
   const result: DateDiff = {
-    wallet: wallet.address, from, to, opened: [], closed: [], changed: [], unchanged: 0,
-    principalChange: 0, rewardChange: 0, totalChange: 0, chains, missing,
+    wallet: wallet.address,
+    from,
+    to,
+    opened: [],
+    closed: [],
+    changed: [],
+    unchanged: 0,
+    principalChange: 0,
+    rewardChange: 0,
+    totalChange: 0,
+    chains,
+    missing,
     freshness: { from: freshnessOf(before), to: freshnessOf(after) },
   };
   for (const key of new Set([...a.keys(), ...b.keys()])) {

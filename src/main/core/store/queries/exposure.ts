@@ -4,8 +4,6 @@ import { flaggedCount, freshnessOf, latestSnapshots, snapshotData } from './late
 import type { TokenExposure, Exposure } from '../../../../shared/model.ts';
 export type { TokenExposure, Exposure };
 
-
-
 /** Exposure per underlying token across all watched wallets at a date, from cached snapshots. */
 export function exposureAt(db: Database, date: string): Exposure {
   const rows = latestSnapshots(db, 'positionsByUnderlying', { date });

@@ -22,11 +22,7 @@ export interface LatestRow {
   quality: string | null;
 }
 
-export function latestSnapshots(
-  db: Database,
-  endpoint: SnapshotEndpoint,
-  scope: { wallet?: string; from?: string; to?: string; date?: string },
-): LatestRow[] {
+export function latestSnapshots(db: Database, endpoint: SnapshotEndpoint, scope: { wallet?: string; from?: string; to?: string; date?: string }): LatestRow[] {
   return db
     .prepare(
       `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
@@ -55,7 +51,6 @@ export function snapshotData<E extends SnapshotEndpoint>(db: Database, id: numbe
   const row = db.prepare('SELECT data FROM snapshots WHERE id = ?').get(id) as { data: string };
   return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
 }
-
 
 /** How many unreadable values a snapshot row carries (0 when none; a date naming another day is not a value). */
 export function flaggedCount(quality: string | null): number {

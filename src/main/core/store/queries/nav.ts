@@ -5,8 +5,6 @@ import { decimalSum } from '../../../../shared/decimal.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
 export type { NavPoint, NavSeries };
 
-
-
 // Exact in decimal: NAV totals are sums of the service's 2-decimal figures, written to CSV as they are.
 const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : decimalSum([a, b]));
 
@@ -16,15 +14,30 @@ const add = (a: number | null, b: number | null) => (a === null ? b : b === null
  * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
  */
 export function navHistory(db: Database, scope: { wallet?: string; wallets?: readonly string[]; from?: string; to?: string }): NavSeries {
-  const rows = latestSnapshots(db, 'allPositions', { ...(scope.wallet && { wallet: scope.wallet }), ...(scope.from && { from: scope.from }), ...(scope.to && { to: scope.to }) });
+  const rows = latestSnapshots(db, 'allPositions', {
+    ...(scope.wallet && { wallet: scope.wallet }),
+    ...(scope.from && { from: scope.from }),
+    ...(scope.to && { to: scope.to }),
+  });
   // A wallet group's members (`wallets`), one wallet, or all.
-  const wallets = listWallets(db).filter((w) => (!scope.wallet || w.address === scope.wallet.toLowerCase()) && (!scope.wallets || scope.wallets.includes(w.address)));
+  const wallets = listWallets(db).filter(
+    (w) => (!scope.wallet || w.address === scope.wallet.toLowerCase()) && (!scope.wallets || scope.wallets.includes(w.address)),
+  );
   const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
   const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
   const byDate = new Map<string, NavPoint>();
   for (const r of rows) {
     if (!watched.get(r.wallet)?.has(r.chain)) continue;
-    const p = byDate.get(r.as_of) ?? { date: r.as_of, totalNav: null, principalNav: null, rewardNav: null, chainsCached: 0, chainsWatched, fetchedAt: r.fetched_at, flagged: 0 };
+    const p = byDate.get(r.as_of) ?? {
+      date: r.as_of,
+      totalNav: null,
+      principalNav: null,
+      rewardNav: null,
+      chainsCached: 0,
+      chainsWatched,
+      fetchedAt: r.fetched_at,
+      flagged: 0,
+    };
     p.totalNav = add(p.totalNav, r.total_nav);
     p.principalNav = add(p.principalNav, r.principal_nav);
     p.rewardNav = add(p.rewardNav, r.reward_nav);

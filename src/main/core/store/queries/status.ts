@@ -14,8 +14,14 @@ export interface WalletCacheSummary {
 }
 
 export function walletCacheSummary(db: Database, wallet: string): WalletCacheSummary {
-  const snap = db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(wallet) as { fetched: string | null; latest: string | null };
-  const ranges = db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(wallet) as { synced: string | null; open: number | null };
+  const snap = db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(wallet) as {
+    fetched: string | null;
+    latest: string | null;
+  };
+  const ranges = db.prepare("SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ?").get(wallet) as {
+    synced: string | null;
+    open: number | null;
+  };
   return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: ranges.open ?? 0 };
 }
 
@@ -24,7 +30,9 @@ export function timelineFacetValues(db: Database, wallet?: string): { actionType
   const scope = wallet ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
   const params = { w: wallet?.toLowerCase() ?? null };
   const distinct = (column: 'action_type' | 'protocol_id') =>
-    (db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>).map((r) => r.v);
+    (
+      db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>
+    ).map((r) => r.v);
   const tokens = (db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
   return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), tokens };
 }

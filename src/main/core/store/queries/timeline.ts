@@ -4,11 +4,6 @@ import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
-
-
-
-
-
 const MAX_LIMIT = 1000;
 
 interface Row {

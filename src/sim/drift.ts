@@ -1,3 +1,4 @@
+import { FLOAT_MEMBERS } from '../shared/service/schemas.ts';
 import { Rng } from './random.ts';
 
 /**
@@ -6,27 +7,8 @@ import { Rng } from './random.ts';
  * members the spec does not list. Identity members (ids, hashes, arrays) stay, since
  * without them a response is not drift but garbage.
  */
-const FLOAT_KEYS = new Set([
-  'principal_nav',
-  'reward_nav',
-  'qty',
-  'nav',
-  'liq_threshold',
-  'collateral_debt_ratio',
-  'voting_power',
-  'exchange_rate',
-  'total_qty',
-  'total_nav',
-  'principal_qty',
-  'principal_total_supply',
-  'principal_pct_ownership',
-  'total_supply',
-  'pct_ownership',
-  'slippage',
-  'txn_fee',
-  'gas_fee',
-  'completion_ratio',
-]);
+// The float members are the spec's (part 2), listed once for both sides.
+const FLOAT_KEYS = FLOAT_MEMBERS;
 const DATETIME_KEYS = new Set(['date', 'unlock_time', 'unlocked_time']);
 const DROPPABLE_KEYS = new Set(['name', 'symbol', 'reward_nav', 'gas_fee', 'method_hex', 'to_type', 'from_type', 'token_name']);
 

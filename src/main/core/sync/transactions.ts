@@ -117,6 +117,8 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     }
     return anomalies;
   };
+  const relearn = () =>
+    ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, force: true, ...(o.signal && { signal: o.signal }) });
   // History read before (complete ranges) yet empty, while positions show activity: the
   // reading may have changed or been wrong; learn again before reading on.
   const emptyButActive = () =>
@@ -128,25 +130,13 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   // Learned again once per anomaly, not on every sync of a wallet that may truly have none.
   if (emptyButActive() && !alreadyOpen()) {
     recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
-    conv = await ensureConventions(o.db, o.client, {
-      wallet: o.wallet,
-      chain: o.chain,
-      nowMs: o.now * 1000,
-      force: true,
-      ...(o.signal && { signal: o.signal }),
-    });
+    conv = await relearn();
   }
   const anomalies = await runOnce(conv);
   if (anomalies.length) {
     // Learn again now; if that changes the reading, read again under it (once).
     const before = JSON.stringify(conv);
-    conv = await ensureConventions(o.db, o.client, {
-      wallet: o.wallet,
-      chain: o.chain,
-      nowMs: o.now * 1000,
-      force: true,
-      ...(o.signal && { signal: o.signal }),
-    });
+    conv = await relearn();
     if (JSON.stringify(conv) !== before && (await runOnce(conv)).length === 0) {
       resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain });
     }

@@ -15,7 +15,6 @@ const pending: Record<string, string> = {
   'views/Positions.svelte': 'not moved yet',
   'views/Reconcile.svelte': 'not moved yet',
   'views/Risk.svelte': 'not moved yet',
-  'views/Timeline.svelte': 'not moved yet',
 };
 
 function svelteFiles(dir: string): string[] {

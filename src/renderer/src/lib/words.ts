@@ -219,6 +219,53 @@ export const words = {
     lpLiqThreshold: (v: string) => `, liq. threshold ${v}`,
     lpReward: ' (reward)',
   },
+  risk: {
+    exportCsv: 'Unlock ladder (CSV)',
+    exportIcs: 'Unlock ladder (iCalendar)',
+    intro: "Risk shows lending positions' headroom to liquidation and upcoming unlocks.",
+    missing: (date: string, what: string) => `Not cached at ${date}: ${what}. Their positions are not in these figures.`,
+    headroomTitle: 'Liquidation headroom by collateral',
+    stressLead: 'Stress: collateral falls',
+    fall: (pct: number) => `${pct}% fall`,
+    headroomHow:
+      "From each position's collateral/debt ratio R and liquidation threshold T alone: health H = R × T; liquidated below 1. The collateral can fall 1 − 1/H; the debt can rise H − 1.",
+    unknown: (what: string) => `Headroom unknown for ${what}.`,
+    noLending: (date: string) => `No lending positions at ${date}.`,
+    crossing: (pct: number, symbol: string, loans: string, one: boolean, worth: string) =>
+      `A ${pct}% fall in ${symbol} reaches the threshold of ${loans} loan${one ? '' : 's'} worth ${worth}`,
+    unknownAmount: 'an unknown amount',
+    noCrossing: (pct: number, symbol: string) => `A ${pct}% fall in ${symbol} reaches no threshold`,
+    wallet: 'Wallet',
+    chain: 'Chain',
+    position: 'Position',
+    ratio: 'Ratio',
+    threshold: 'Threshold',
+    health: 'Health',
+    fallTo: (symbol: string) => `${symbol} fall to threshold`,
+    debtRise: 'Debt rise to threshold',
+    debtUsd: 'Debt (USD)',
+    healthAfter: (pct: number) => `Health after ${pct}%`,
+    crossed: 'crossed',
+    cannotAlone: 'cannot alone',
+    healthHistory: 'Health history',
+    fillTitle: 'Fetch weekly snapshots of the last year',
+    select: 'Select a lending position above to see its collateral/debt ratio over the cached dates.',
+    onlyDates: (n: number) => `Only ${n} cached date${n === 1 ? '' : 's'} for this position. Use “Fill history” to fetch weekly snapshots.`,
+    nearMisses: (dates: number, misses: number, margin: number, list: string) =>
+      `${dates} cached dates; ${
+        misses
+          ? `${misses} near-miss${misses === 1 ? '' : 'es'} (health below ${margin}): ${list}`
+          : `no near-miss (health stayed above ${margin})`
+      }.`,
+    unlocksTitle: 'Unlocks and voting power',
+    noUnlocks: (date: string) => `No locked tokens unlock after ${date}.`,
+    upcoming: 'Upcoming unlocks',
+    unlocks: 'Unlocks',
+    token: 'Token',
+    quantity: 'Quantity',
+    navAt: (date: string) => `NAV at ${date}`,
+    votingPower: 'Voting power',
+  },
   app_: {
     readOnly: (file: string) =>
       `The cache is open read-only (${file}): viewing and exports work; syncing and changes do not. Restart Folioscope to move it aside and rebuild, or choose another data folder.`,

@@ -10,9 +10,6 @@ const root = join(__dirname, '../../src/renderer/src');
 /** Inline texts allowed on purpose, as `file: text`, each with its reason. */
 const allowed: Record<string, string> = {};
 
-/** Files whose words have not been moved yet (issue 15, item 4), each with its reason. */
-const pending: Record<string, string> = {
-};
 
 function svelteFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -85,7 +82,6 @@ describe('the UI words catalogue', () => {
 
   for (const file of svelteFiles(root)) {
     const name = relative(root, file);
-    if (pending[name]) continue;
     it(`${name} takes its words from the catalogue`, () => {
       const inline = inlineTexts(readFileSync(file, 'utf8')).filter((t) => !allowed[`${name}: ${t}`]);
       expect(inline).toEqual([]);

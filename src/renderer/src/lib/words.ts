@@ -310,7 +310,23 @@ export const words = {
     moreInCsv: (n: string) => `${n} more in the CSV export of transactions.`,
     nothing: (onlyUnexplained: boolean) => `Nothing to show${onlyUnexplained ? ': every token reconciles' : ''}.`,
   },
-  app_: {
+  walletForm: {
+    enterAddress: 'Enter a wallet address.',
+    spaces: 'The address contains spaces; paste it without spaces or line breaks.',
+    notEvm: 'Not an EVM address: expected 0x followed by 40 hexadecimal characters.',
+    chooseChain: 'Choose at least one chain.',
+  },
+  api: {
+    serverDown: 'The Folioscope server is not running. Start it again (npm run serve) and reload.',
+    lostToken: 'This page lost its access token: open the URL the server printed.',
+  },
+  notices: {
+    exportIncomplete: (reason: string, action: string) => ` Its transactions are incomplete: ${reason}. ${action}`,
+    notProved: 'not proved complete',
+    downloaded: (file: string, note: string) => `Downloaded ${file}.${note}`,
+    saved: (path: string, note: string) => `Saved ${path}.${note}`,
+  },
+  shell: {
     readOnly: (file: string) =>
       `The cache is open read-only (${file}): viewing and exports work; syncing and changes do not. Restart Folioscope to move it aside and rebuild, or choose another data folder.`,
     viewFailed: 'This view could not be shown:',
@@ -403,6 +419,7 @@ export const words = {
     offline: 'Offline — cached',
     indexing: 'recent transactions still indexing',
     progress: 'Sync progress',
+    last: (when: string) => ` · last ${when}`,
     andMore: (n: number) => ` and ${n} more`,
     transactions: (n: string) => `${n} transactions`,
   },

@@ -1,5 +1,6 @@
 import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
 import type { SerializedError } from '../../../shared/model.ts';
+import { words } from './words.ts';
 import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
 
 /**
@@ -42,13 +43,9 @@ function httpTransport(): Raw {
           body: input === undefined ? '' : JSON.stringify(input),
         });
       } catch {
-        return {
-          ok: false,
-          error: { kind: 'shell-offline', message: 'The Folioscope server is not running. Start it again (npm run serve) and reload.', retryable: true },
-        };
+        return { ok: false, error: { kind: 'shell-offline', message: words.api.serverDown, retryable: true } };
       }
-      if (res.status === 401)
-        return { ok: false, error: { kind: 'forbidden', message: 'This page lost its access token: open the URL the server printed.', retryable: false } };
+      if (res.status === 401) return { ok: false, error: { kind: 'forbidden', message: words.api.lostToken, retryable: false } };
       return (await res.json()) as Envelope<unknown>;
     };
   }

@@ -21,7 +21,7 @@ export function freshness(
   const times = [status?.positionsFetchedAt, status?.transactionsSyncedAt].filter((t): t is string => !!t).sort();
   const last = times.at(-1);
   const when = last ? ago(last, now) : null;
-  if (running) return { level: 'syncing', text: `${words.sync.syncing}…${when ? ` · last ${when}` : ''}`, short: `${words.sync.syncing}…` };
+  if (running) return { level: 'syncing', text: `${words.sync.syncing}…${when ? words.sync.last(when) : ''}`, short: `${words.sync.syncing}…` };
   if (status?.lastError) return { level: 'failed', text: `${words.sync.failed}: ${status.lastError.message}`, short: words.sync.failed };
   if (!status || !last) return { level: 'never', text: words.sync.never, short: words.sync.never };
   if (offline) return { level: 'offline', text: `${words.sync.offline} ${when}`, short: `${words.sync.offline} ${when}` };

@@ -100,7 +100,7 @@ class AppState {
     // An export of transactions not proved complete says so beside where it went.
     const note =
       completeness && completeness.state !== 'complete'
-        ? ` Its transactions are incomplete: ${completeness.reasons[0] ?? 'not proved complete'}. ${completeness.action ?? ''}`.trimEnd()
+        ? words.notices.exportIncomplete(completeness.reasons[0] ?? words.notices.notProved, completeness.action ?? '').trimEnd()
         : '';
     if (output.downloadId) {
       const a = document.createElement('a');
@@ -109,9 +109,9 @@ class AppState {
       document.body.append(a);
       a.click();
       a.remove();
-      this.notice = { kind: 'info', message: `Downloaded ${output.fileName}.${note}` };
+      this.notice = { kind: 'info', message: words.notices.downloaded(output.fileName, note) };
     } else if (output.path) {
-      this.notice = { kind: 'info', message: `Saved ${output.path}.${note}` };
+      this.notice = { kind: 'info', message: words.notices.saved(output.path, note) };
     }
   }
 

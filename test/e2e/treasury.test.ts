@@ -7,6 +7,7 @@ import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { axeFindings, describeFindings } from './axe.ts';
 
 /** The Reconcile and Risk views in Chromium, light and dark, against the demo service. */
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
@@ -42,11 +43,13 @@ afterAll(async () => {
   await core?.close();
 });
 
+/** A screenshot in each theme, and axe-core in each: no serious or critical violation. */
 async function bothThemes(name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(200);
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe(scheme);
     await shoot(page, `${name}-${scheme}`);
+    expect(describeFindings(`${name} (${scheme})`, await axeFindings(page))).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

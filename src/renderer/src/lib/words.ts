@@ -318,6 +318,7 @@ export const words = {
       `The plain wallet balance itself does not reconcile: ${qty} ${symbol} unexplained outside protocol positions (missing or unsynced transfers?).`,
     noTrace: (symbol: string | null) => `No successful transaction moved ${symbol} in the period.`,
     traceLabel: (symbol: string | null) => `Transactions that moved ${symbol}`,
+    showTrace: (symbol: string | null, chain: string) => `${symbol ?? '?'} on ${chain}: show the transactions that moved it`,
     dateUtc: 'Date (UTC)',
     action: 'Action',
     protocol: 'Protocol',

@@ -188,9 +188,12 @@ describe('Folioscope in Chromium, demo mode', () => {
     }
     await expect.poll(count).toBeGreaterThan(first);
     await bothThemes('08-timeline');
-    await page.locator('[role=row].txn').first().click();
+    // The list was just scrolled hard: let it settle, then open the first row it shows.
+    const row = page.locator('[role=row].txn').first();
+    await row.scrollIntoViewIfNeeded();
+    await row.click();
     const drawer = page.getByRole('dialog', { name: 'Transaction detail' });
-    await expect.poll(() => drawer.isVisible()).toBe(true);
+    await expect.poll(() => drawer.isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => drawer.getByText(/Event logs \(\d+\)/).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => drawer.locator('ol.logs li').count()).toBeGreaterThan(0);
     await bothThemes('09-transaction');

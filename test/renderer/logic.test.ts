@@ -8,6 +8,7 @@ import { isAtRisk } from '../../src/shared/risk.ts';
 import { formatRoute, parseRoute } from '../../src/renderer/src/lib/route.svelte.ts';
 import { appendByDay, groupByDay, transferSummary } from '../../src/renderer/src/lib/timeline.ts';
 import { checkWalletForm } from '../../src/renderer/src/lib/wallet-form.ts';
+import { tabListMove, verticalMove } from '../../src/renderer/src/lib/roving.ts';
 
 describe('formatting for the locale', () => {
   it('formats money, quantities and percentages, with a dash for missing values', () => {
@@ -243,5 +244,25 @@ describe('appending timeline pages', () => {
     ];
     const paged = appendByDay(appendByDay(groupByDay(all.slice(0, 2)), all.slice(2, 5)), all.slice(5));
     expect(paged).toEqual(groupByDay(all));
+  });
+});
+
+describe('roving focus moves', () => {
+  it('a vertical list stops at its ends; Home and End jump; other keys are not its own', () => {
+    expect(verticalMove('ArrowDown', 0, 3)).toBe(1);
+    expect(verticalMove('ArrowDown', 2, 3)).toBe(2);
+    expect(verticalMove('ArrowUp', 0, 3)).toBe(0);
+    expect(verticalMove('ArrowDown', -1, 3)).toBe(0);
+    expect(verticalMove('Home', 2, 3)).toBe(0);
+    expect(verticalMove('End', 0, 3)).toBe(2);
+    expect(verticalMove('ArrowRight', 1, 3)).toBe(-1);
+  });
+
+  it('a tab list wraps around', () => {
+    expect(tabListMove('ArrowRight', 2, 3)).toBe(0);
+    expect(tabListMove('ArrowLeft', 0, 3)).toBe(2);
+    expect(tabListMove('Home', 1, 3)).toBe(0);
+    expect(tabListMove('End', 0, 3)).toBe(2);
+    expect(tabListMove('ArrowDown', 1, 3)).toBe(-1);
   });
 });

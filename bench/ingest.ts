@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from '../src/main/core/store/db.ts';
+import type { WritableDB } from '../src/main/core/store/db.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
 import { transactionRecord } from '../src/main/core/store/transactions.ts';
 import { type Transaction, transactionHistory } from '../src/shared/service/schemas.ts';
@@ -13,7 +13,7 @@ import { storeWriter } from './store-writer.ts';
 const PAGE = 1000;
 const WALLET = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 
-export function freshDatabase(name: string): Database {
+export function freshDatabase(name: string): WritableDB {
   const path = join(DATA_DIR, name);
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
   return openDatabase(path);
@@ -24,7 +24,7 @@ export function freshDatabase(name: string): Database {
  * columns and no index or constraint at all, in the same database settings and on the same
  * disk, in transactions as large as the store's batches.
  */
-export function bareInserter(db: Database): (records: ReadonlyArray<ReturnType<typeof transactionRecord>>) => void {
+export function bareInserter(db: WritableDB): (records: ReadonlyArray<ReturnType<typeof transactionRecord>>) => void {
   db.exec(`CREATE TABLE bare (id INTEGER PRIMARY KEY, wallet TEXT NOT NULL, chain TEXT NOT NULL, txn_hash TEXT NOT NULL, time INTEGER NOT NULL, block INTEGER,
     from_addr TEXT, to_addr TEXT, from_type TEXT, to_type TEXT, txn_fee REAL, gas_fee REAL, action_type TEXT, method_hex TEXT, protocol_id TEXT,
     status INTEGER, details TEXT NOT NULL, extra TEXT) STRICT`);

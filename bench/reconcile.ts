@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Transaction, transaction as transactionSchema, underlyingSnapshot } from '../src/shared/service/schemas.ts';
 import { successMessage } from '../src/shared/service/endpoints.ts';
-import { type Database, openDatabase } from '../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../src/main/core/store/db.ts';
 import { reconcile } from '../src/main/core/store/queries/reconcile.ts';
 import { insertSnapshot, latestSnapshot } from '../src/main/core/store/snapshots.ts';
 import { saveRange, upsertTransactions } from '../src/main/core/store/transactions.ts';
@@ -20,7 +20,7 @@ const TO = '2026-01-31';
 const HISTORY: HistoryConfig = { seed: 3, txnsPerWallet: PER_WALLET / 2, historyStart: Date.UTC(2024, 0, 1) / 1000, historyEnd: Date.UTC(2026, 10, 1) / 1000 };
 
 /** 1,000,000 cached transactions across 10 wallets × 2 chains, synced ranges, and both dates' positions (built once). */
-function cache(): Database {
+function cache(): WritableDB {
   const path = join(DATA_DIR, 'reconcile-1m.sqlite');
   const ready = existsSync(path);
   const db = openDatabase(path);

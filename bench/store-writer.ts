@@ -1,10 +1,10 @@
-import type { Database } from '../src/main/core/store/db.ts';
+import type { WritableDB } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/store/transactions.ts';
 import { WriteBatch } from '../src/main/core/store/write-batch.ts';
 import type { Transaction } from '../src/shared/service/schemas.ts';
 
 /** The store's write path as sync uses it: each page written whole in a batch of pages. */
-export function storeWriter(db: Database, wallet: string, chain: string) {
+export function storeWriter(db: WritableDB, wallet: string, chain: string) {
   const batch = new WriteBatch(db);
   return {
     batchRows: 50_000,

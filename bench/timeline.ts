@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
-import { type Database, openDatabase } from '../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../src/main/core/store/db.ts';
 import { encodeCursor, timelinePage, type TimelineQuery, timelineWhere } from '../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../src/main/core/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';
@@ -14,7 +14,7 @@ const WALLETS = 10;
 const PER_WALLET = 100_000;
 
 /** 1,000,000 cached rows across 10 wallets (built once, kept in bench/.data). */
-function cache(): Database {
+function cache(): WritableDB {
   const path = join(DATA_DIR, 'timeline-1m.sqlite');
   const ready = existsSync(path);
   const db = openDatabase(path);

@@ -1,5 +1,5 @@
 import { createServiceClient } from '../src/main/core/api/client.ts';
-import type { Database } from '../src/main/core/store/db.ts';
+import type { WritableDB } from '../src/main/core/store/db.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../src/main/core/sync/engine.ts';
 import { transactionHistory } from '../src/shared/service/schemas.ts';
@@ -27,7 +27,7 @@ export function whaleSimulator(rows: number, latencyMs: number) {
   return startSimProcess(['--access-key', 'bench', '--txns-per-wallet', String(rows), '--latency-ms', String(latencyMs)]);
 }
 
-export async function syncWhale(db: Database, url: string, concurrency: number, onProgress?: () => void): Promise<WhaleRun> {
+export async function syncWhale(db: WritableDB, url: string, concurrency: number, onProgress?: () => void): Promise<WhaleRun> {
   addWallet(db, { address: WHALE, chains: ['eth'] });
   let requests = 0;
   const client = createServiceClient({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { reconcile, reconcileTrace } from '../../src/main/core/store/queries/reconcile.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
@@ -19,7 +19,7 @@ const TXNS = 1500;
 const ctx = useSimulator({ txnsPerWallet: TXNS });
 const FROM = '2025-01-31';
 const TO = '2025-12-31';
-let db: Database;
+let db: WritableDB;
 
 beforeAll(async () => {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'folioscope-rec-')), 'cache.sqlite'));

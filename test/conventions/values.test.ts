@@ -9,7 +9,7 @@ import { csvCell } from '../../src/main/core/reports/csv.ts';
 import { exportCsv, type CsvRequest } from '../../src/main/core/reports/csv-reports.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { navHistory } from '../../src/main/core/store/queries/nav.ts';
 import { exposureAt } from '../../src/main/core/store/queries/exposure.ts';
 import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
@@ -145,7 +145,7 @@ const eth = chainById('eth')!;
 const model = () => positionsOn(SIM_HISTORY, WALLET, eth, Date.parse(`${DAY}T00:00:00Z`) / DAY_MS);
 const cents = (xs: Array<number | null | undefined>) => xs.reduce<number>((s, v) => s + Math.round((v ?? 0) * 100), 0);
 
-function setup(): { db: Database } & ReturnType<typeof engineFor> {
+function setup(): { db: WritableDB } & ReturnType<typeof engineFor> {
   const { db } = tempDb();
   addWallet(db, { address: WALLET, chains: ['eth'], label: 'Main' });
   return { db, ...engineFor(ctx.sim, db) };
@@ -257,7 +257,7 @@ describe.each(DATETIME_READINGS)('pairs: datetime=%s with each bad value', (date
 });
 
 describe('data-quality notes in the reports', () => {
-  async function csv(db: Database, req: CsvRequest) {
+  async function csv(db: WritableDB, req: CsvRequest) {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));

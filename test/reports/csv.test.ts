@@ -3,7 +3,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../../src/main/core/reports/csv.ts';
 import { CSV_COLUMNS, exportCsv, type CsvRequest } from '../../src/main/core/reports/csv-reports.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
@@ -16,7 +16,7 @@ import { fillCache } from './fixture.ts';
 import { join } from 'node:path';
 
 const ctx = useSimulator({ txnsPerWallet: 1500 });
-let db: Database;
+let db: WritableDB;
 beforeAll(async () => {
   db = openDatabase(join(tempDir(), 'cache.sqlite'));
   await fillCache(ctx.sim, db);

@@ -1,12 +1,12 @@
 import { createServiceClient } from '../../src/main/core/api/client.ts';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../../src/main/core/sync/engine.ts';
 import type { Simulator } from '../../src/sim/server.ts';
 import { KEY, SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 
 /** A cache with two wallets: weekly snapshots through 2025 and all transactions. */
-export async function fillCache(sim: Simulator, db: Database): Promise<void> {
+export async function fillCache(sim: Simulator, db: WritableDB): Promise<void> {
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' });
   addWallet(db, { address: WALLET_2, chains: ['eth'], label: '=HYPERLINK("http://evil.example","x")' });
   const client = createServiceClient({ baseUrl: sim.url, accessKey: KEY });

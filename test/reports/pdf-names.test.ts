@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf, pdfText } from '../../src/main/core/reports/pdf.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { displayName } from '../../src/shared/display-names.ts';
 import { useSimulator } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 
 /** The PDF names things as the app does, and wraps long names instead of cutting them (read with poppler). */
 const ctx = useSimulator({ txnsPerWallet: 300 });
-let db: Database;
+let db: WritableDB;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'folioscope-pdf-names-'));

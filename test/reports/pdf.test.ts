@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf, pdfText } from '../../src/main/core/reports/pdf.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 
 /** Checked with poppler, as a reader's tools see it. */
 const ctx = useSimulator({ txnsPerWallet: 1500 });
-let db: Database;
+let db: WritableDB;
 let dir: string;
 beforeAll(async () => {
   // Kept for the whole file (tempDir() is emptied after each test).

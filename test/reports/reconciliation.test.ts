@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 
 /** The reconciliation as a CSV report and a PDF section, read back with csv-parse and poppler. */
 const ctx = useSimulator({ txnsPerWallet: 1500 });
-let db: Database;
+let db: WritableDB;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'folioscope-recrep-'));

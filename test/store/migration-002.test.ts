@@ -1,12 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../src/main/core/store/db.ts';
+import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
 import { getLogSet, saveLogSet } from '../../src/main/core/store/logs.ts';
 import { listRanges } from '../../src/main/core/store/transactions.ts';
 
 describe('migration 2: service conventions, anomalies, range reasons, logs by position', () => {
   it('keeps version-1 logs and ranges, and stores logs whose log_index repeats without overwriting', () => {
-    const db = new BetterSqlite3(':memory:');
+    // A bare connection, migrated step by step: the store's functions take it as the core's handle.
+    const db = new BetterSqlite3(':memory:') as WritableDB;
     db.pragma('foreign_keys = ON');
     migrate(db, 1);
     db.prepare("INSERT INTO txn_log_sets (chain, txn_hash, total, fetched_at) VALUES ('eth', '0xabc', 2, 't')").run();

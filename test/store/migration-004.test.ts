@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../src/main/core/store/db.ts';
+import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion4 } from '../../src/main/core/store/migrations/004-newest-first-indexes.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
@@ -26,7 +26,8 @@ function seed(db: BetterSqlite3.Database) {
 
 describe('migration 4: the timeline indexes in newest-first order', () => {
   it('rebuilds the five time-ordered indexes descending, keeping every row, and the timeline reads as before', () => {
-    const db = new BetterSqlite3(':memory:');
+    // A bare connection, migrated step by step: the store's functions take it as the core's handle.
+    const db = new BetterSqlite3(':memory:') as WritableDB;
     migrate(db, BEFORE);
     seed(db);
     expect(keyOrder(db, 'transactions_by_wallet_time')).toEqual(['wallet', 'time', 'id']);
@@ -56,7 +57,8 @@ describe('migration 4: the timeline indexes in newest-first order', () => {
 
   it('re-measures statistics where the cache had them, and adds none where it had none', () => {
     for (const analysed of [true, false]) {
-      const db = new BetterSqlite3(':memory:');
+      // A bare connection, migrated step by step: the store's functions take it as the core's handle.
+      const db = new BetterSqlite3(':memory:') as WritableDB;
       migrate(db, BEFORE);
       seed(db);
       if (analysed) db.exec('ANALYZE');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { diffDates, NotCachedError } from '../../src/main/core/store/queries/diff.ts';
 import { exposureAt } from '../../src/main/core/store/queries/exposure.ts';
 import { navHistory } from '../../src/main/core/store/queries/nav.ts';
@@ -14,7 +14,7 @@ import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 
 const ctx = useSimulator({ txnsPerWallet: 1200 });
-let db: Database;
+let db: WritableDB;
 
 /** One cache shared by these read-only tests: two wallets, synced once. */
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
 import { tempDb } from '../support/store.ts';
 
@@ -9,11 +9,11 @@ function setup() {
   const { db, path } = tempDb();
   db.exec('CREATE TABLE scratch (page INTEGER NOT NULL, n INTEGER NOT NULL)');
   const other = new BetterSqlite3(path, { readonly: true });
-  const count = (d: Database) => (d.prepare('SELECT count(*) AS n FROM scratch').get() as { n: number }).n;
+  const count = (d: BetterSqlite3.Database) => (d.prepare('SELECT count(*) AS n FROM scratch').get() as { n: number }).n;
   return { db, other, count, close: () => other.close() };
 }
 
-const page = (db: Database, no: number, rows: number) => () => {
+const page = (db: WritableDB, no: number, rows: number) => () => {
   const insert = db.prepare('INSERT INTO scratch (page, n) VALUES (?, ?)');
   for (let i = 0; i < rows; i++) insert.run(no, i);
 };

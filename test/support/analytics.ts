@@ -1,10 +1,10 @@
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { saveRange, upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { transaction as transactionSchema, underlyingSnapshot } from '../../src/shared/service/schemas.ts';
 
 /** A by-underlying snapshot made by hand: token cid → [wallet-held qty, qty in other positions]. */
-export function putHoldings(db: Database, wallet: string, chain: string, date: string, tokens: Record<string, [number, number]>): void {
+export function putHoldings(db: WritableDB, wallet: string, chain: string, date: string, tokens: Record<string, [number, number]>): void {
   const positions = Object.entries(tokens).map(([cid, [held, other]]) => ({
     token_id: `${chain}:${cid}`,
     token_name: `Token ${cid.slice(2, 6)}`,
@@ -47,7 +47,7 @@ export interface TestTransfer {
   details: Array<{ token_cid: string; type: string | null; qty: number | null }>;
 }
 
-export function putTransactions(db: Database, wallet: string, chain: string, txns: readonly TestTransfer[]): void {
+export function putTransactions(db: WritableDB, wallet: string, chain: string, txns: readonly TestTransfer[]): void {
   const rows = txns.map((t) =>
     transactionSchema.parse({
       wallet_id: wallet,
@@ -72,7 +72,14 @@ export function putTransactions(db: Database, wallet: string, chain: string, txn
 }
 
 /** Records [start, end] (Unix seconds, inclusive) as synced completely. */
-export function markSynced(db: Database, wallet: string, chain: string, startSec: number, endSec: number, state: 'complete' | 'incomplete' = 'complete'): void {
+export function markSynced(
+  db: WritableDB,
+  wallet: string,
+  chain: string,
+  startSec: number,
+  endSec: number,
+  state: 'complete' | 'incomplete' = 'complete',
+): void {
   saveRange(db, {
     wallet,
     chain,

@@ -1,11 +1,11 @@
 import { createServiceClient } from '../../src/main/core/api/client.ts';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { SyncEngine, type SyncEngineOptions } from '../../src/main/core/sync/engine.ts';
 import type { Simulator } from '../../src/sim/server.ts';
 import { KEY, SIM_NOW } from './sim.ts';
 
 /** A client and a sync engine against a simulator, with fast retries for the tests. */
-export function engineFor(sim: Simulator, db: Database, options: Partial<SyncEngineOptions> = {}) {
+export function engineFor(sim: Simulator, db: WritableDB, options: Partial<SyncEngineOptions> = {}) {
   const client = createServiceClient({
     baseUrl: sim.url,
     accessKey: KEY,

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 
 const dirs: string[] = [];
-const open: Database[] = [];
+const open: WritableDB[] = [];
 
 /** A fresh temporary folder, removed after the test. */
 export function tempDir(): string {
@@ -15,7 +15,7 @@ export function tempDir(): string {
 }
 
 /** A real SQLite cache in a temporary folder (WAL needs a file), closed after the test. */
-export function tempDb(): { db: Database; path: string } {
+export function tempDb(): { db: WritableDB; path: string } {
   const path = join(tempDir(), 'cache.sqlite');
   const db = openDatabase(path);
   open.push(db);

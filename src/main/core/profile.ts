@@ -2,7 +2,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from './api/client.ts';
-import { openDatabase, type Database } from './store/db.ts';
+import { openDatabase, type WritableDB } from './store/db.ts';
 import { openReadOnlyCopy } from './store/recovery.ts';
 import { getSettings } from './store/settings.ts';
 import { ValidationError } from './store/validation.ts';
@@ -64,7 +64,7 @@ export interface Profile {
   mode: 'demo' | 'live';
   baseUrl: string;
   databaseFile: string;
-  db: Database;
+  db: WritableDB;
   client: ServiceClient;
   engine: SyncEngine;
   sim: Simulator | null;

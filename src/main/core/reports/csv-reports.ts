@@ -1,7 +1,7 @@
 import type { Writable } from 'node:stream';
 import type { TimelineFilter } from '../../../shared/model.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
-import type { Database } from '../store/db.ts';
+import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { unlockLadder } from '../store/queries/risk.ts';
@@ -186,7 +186,7 @@ export interface ExportProgress {
 }
 
 export async function exportCsv(
-  db: Database,
+  db: ReadableDB,
   req: CsvRequest,
   out: Writable,
   onProgress: ExportProgress = () => undefined,

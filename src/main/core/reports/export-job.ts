@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { JobInfo } from '../../../shared/model.ts';
-import type { Database } from '../store/db.ts';
+import type { ReadableDB } from '../store/db.ts';
 import type { JobQueue } from '../sync/queue.ts';
 import { ValidationError } from '../store/validation.ts';
 import { exportCsv } from './csv-reports.ts';
@@ -39,7 +39,7 @@ export function defaultFileName(req: ExportRequest): string {
   return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
-export async function startExport(db: Database, queue: JobQueue, target: ExportTarget, downloads: Downloads, req: ExportRequest): Promise<JobInfo | null> {
+export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, downloads: Downloads, req: ExportRequest): Promise<JobInfo | null> {
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
   if ((req.format === 'pdf' || req.format === 'ics') && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
   if (req.wallet && req.group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
@@ -119,7 +119,7 @@ export async function startExport(db: Database, queue: JobQueue, target: ExportT
 
 /** Whether the transactions an export covers are proved complete over its period (why not, and what to do). */
 export function exportCompleteness(
-  db: Database,
+  db: ReadableDB,
   req: { wallet?: string | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
 ): Completeness {
   const wallets = listWallets(db).filter((w) => !req.wallet || w.address === req.wallet.toLowerCase());

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Database } from '../store/db.ts';
+import type { ReadableDB } from '../store/db.ts';
 import { unlockLadder } from '../store/queries/risk.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
 
@@ -34,7 +34,7 @@ function fold(line: string): string {
 const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
-export function unlocksIcs(db: Database, req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> }): { text: string; events: number } {
+export function unlocksIcs(db: ReadableDB, req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> }): { text: string; events: number } {
   const ladder = unlockLadder(db, req.date, req.wallets);
   const stamp = `${req.date.replace(/-/g, '')}T000000Z`;
   const lines = [
@@ -75,7 +75,7 @@ export function unlocksIcs(db: Database, req: { date: string; wallets?: readonly
 }
 
 export async function exportIcs(
-  db: Database,
+  db: ReadableDB,
   req: { date: string; wallets?: readonly string[]; labels?: Map<string, string> },
   out: Writable,
 ): Promise<{ events: number }> {

@@ -1,5 +1,5 @@
 import type { LiquiditySnapshot, Position, PositionSnapshot } from '../../../shared/service/schemas.ts';
-import type { Database } from '../store/db.ts';
+import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile, type Reconciliation } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
@@ -68,7 +68,7 @@ export interface ReportModel {
 /** Transactions listed in the PDF at most; the CSV export has them all. */
 export const LISTED_TRANSACTIONS = 5000;
 
-export function buildReportModel(db: Database, req: PdfRequest): ReportModel {
+export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   checkDate('date', req.date);
   if (req.from) checkDate('from', req.from);
   if (req.to) checkDate('to', req.to);

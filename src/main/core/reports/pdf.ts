@@ -3,7 +3,7 @@ import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
 import { isAtRisk } from '../../../shared/risk.ts';
-import type { Database } from '../store/db.ts';
+import type { ReadableDB } from '../store/db.ts';
 import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../store/queries/reconcile.ts';
 
@@ -44,7 +44,7 @@ export function pdfText(s: string): string {
     .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
 }
 
-export async function exportPdf(db: Database, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
+export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
   const model = buildReportModel(db, req);
   const when = new Date(model.dataTime);
   const doc = new PDFDocument({

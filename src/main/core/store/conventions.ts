@@ -6,7 +6,7 @@ import {
   type LearnedConventions,
   type ServiceAnomaly,
 } from '../../../shared/conventions.ts';
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 
 /**
  * What the client learned about the service's reading of the open points: one row per point
@@ -38,7 +38,7 @@ const LABELS: Record<ConventionKey, string> = {
 };
 
 /** The conventions in use: learned values over the client's first reading. */
-export function loadConventions(db: Database): LearnedConventions {
+export function loadConventions(db: ReadableDB): LearnedConventions {
   const out: LearnedConventions = { ...ASSUMED_CONVENTIONS };
   const rows = db.prepare('SELECT key, value FROM service_conventions WHERE key != ?').all(RUN) as Array<{ key: string; value: string }>;
   for (const r of rows) {
@@ -48,7 +48,7 @@ export function loadConventions(db: Database): LearnedConventions {
 }
 
 /** When the transaction conventions were last learned, and whether an anomaly asks to re-learn. */
-export function learningState(db: Database): { learnedAt: string | null; relearn: boolean; requests: number; wallet: string | null } {
+export function learningState(db: ReadableDB): { learnedAt: string | null; relearn: boolean; requests: number; wallet: string | null } {
   const run = db.prepare('SELECT value, learned_at FROM service_conventions WHERE key = ?').get(RUN) as { value: string; learned_at: string } | undefined;
   if (!run) return { learnedAt: null, relearn: true, requests: 0, wallet: null };
   const v = JSON.parse(run.value) as { relearn?: boolean; requests?: number; wallet?: string | null };
@@ -57,7 +57,7 @@ export function learningState(db: Database): { learnedAt: string | null; relearn
 
 /** Stores points learned (or found unknown) and the run, in one transaction. */
 export function saveLearnedPoints(
-  db: Database,
+  db: WritableDB,
   points: readonly LearnedPoint[],
   run: { requests: number; wallet: string | null; complete: boolean },
   at = new Date().toISOString(),
@@ -74,7 +74,7 @@ export function saveLearnedPoints(
 }
 
 /** Points learned from ordinary reads (logs), outside a learning run. */
-export function saveObservedPoints(db: Database, points: readonly LearnedPoint[], at = new Date().toISOString()): void {
+export function saveObservedPoints(db: WritableDB, points: readonly LearnedPoint[], at = new Date().toISOString()): void {
   const upsert = db.prepare(
     `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, status = excluded.status, evidence = excluded.evidence, learned_at = excluded.learned_at`,
@@ -85,7 +85,7 @@ export function saveObservedPoints(db: Database, points: readonly LearnedPoint[]
 }
 
 /** Asks the next sync to learn the conventions again (after an anomaly). */
-export function requestRelearn(db: Database): void {
+export function requestRelearn(db: WritableDB): void {
   const state = learningState(db);
   if (state.learnedAt === null) return;
   db.prepare('UPDATE service_conventions SET value = ? WHERE key = ?').run(
@@ -97,7 +97,7 @@ export function requestRelearn(db: Database): void {
 // --- anomalies ---------------------------------------------------------------------------
 
 export function recordAnomaly(
-  db: Database,
+  db: WritableDB,
   a: { kind: ServiceAnomaly['kind']; wallet: string | null; chain: string | null; detail: string },
   at = new Date().toISOString(),
 ): number {
@@ -117,7 +117,7 @@ export function recordAnomaly(
 
 /** Marks open anomalies of a wallet and chain (of some kinds, or all) resolved. */
 export function resolveAnomalies(
-  db: Database,
+  db: WritableDB,
   scope: { wallet: string | null; chain: string | null; kinds?: readonly string[] },
   at = new Date().toISOString(),
 ): number {
@@ -135,7 +135,7 @@ export function resolveAnomalies(
   return n;
 }
 
-export function listAnomalies(db: Database, options: { wallet?: string; openOnly?: boolean; limit?: number } = {}): ServiceAnomaly[] {
+export function listAnomalies(db: ReadableDB, options: { wallet?: string; openOnly?: boolean; limit?: number } = {}): ServiceAnomaly[] {
   const rows = db
     .prepare(
       `SELECT * FROM service_anomalies WHERE (? IS NULL OR wallet = ?) AND (? = 0 OR resolved_at IS NULL)
@@ -171,7 +171,7 @@ function describe(key: ConventionKey, value: unknown): string {
 }
 
 /** Every open point with its reading, status and evidence, and the anomalies; for Settings and doctor. */
-export function conventionsReport(db: Database): ConventionsReport {
+export function conventionsReport(db: ReadableDB): ConventionsReport {
   const rows = new Map(
     (
       db.prepare('SELECT * FROM service_conventions').all() as Array<{
@@ -201,6 +201,6 @@ export function conventionsReport(db: Database): ConventionsReport {
 }
 
 /** Whether any cached snapshot shows the wallet holding positions on the chain. */
-export function hasPositionActivity(db: Database, wallet: string, chain: string): boolean {
+export function hasPositionActivity(db: ReadableDB, wallet: string, chain: string): boolean {
   return db.prepare('SELECT 1 FROM snapshots WHERE wallet = ? AND chain = ? AND position_count > 0 LIMIT 1').get(wallet, chain) !== undefined;
 }

@@ -5,6 +5,17 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 
 export type { Database };
 
+/**
+ * The handles the store's functions take, branded in the manner of Signal-Desktop's
+ * `ReadableDB`/`WritableDB` (ts/sql/Interface.ts): a read function takes a `ReadableDB`, a
+ * write function a `WritableDB`. A `WritableDB` is also a `ReadableDB`, never the reverse, so
+ * code handed only a `ReadableDB` (the reports) cannot call a write function: the type check
+ * refuses it. The brands exist only in types; at run time both are the same connection.
+ * A handle gets its brand where it is opened (`openDatabase`, the read-only copy).
+ */
+export type ReadableDB = Database & { readonly __readableDB: never };
+export type WritableDB = ReadableDB & { readonly __writableDB: never };
+
 /** A database written by a newer Folioscope: opened, read for its version, never touched. */
 export class FutureDatabaseError extends Error {
   constructor(
@@ -104,12 +115,12 @@ export function allowDamaged(db: Database): void {
   db.pragma('writable_schema = ON');
 }
 
-export function schemaVersion(db: Database): number {
+export function schemaVersion(db: ReadableDB | Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** The SQLite library's own version, as linked into better-sqlite3. */
-export function sqliteVersion(db: Database): string {
+export function sqliteVersion(db: ReadableDB): string {
   return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
 }
 
@@ -117,7 +128,7 @@ export function sqliteVersion(db: Database): string {
  * Opens (creating if needed) the cache and brings its schema up to date: all pending
  * migrations in one transaction, so a failed migration leaves the previous version.
  */
-export function openDatabase(path: string, options: { readonly?: boolean; damagedOk?: boolean } = {}): Database {
+export function openDatabase(path: string, options: { readonly?: boolean; damagedOk?: boolean } = {}): WritableDB {
   if (path === ':memory:') return openChecked(path, options);
   try {
     if (!options.readonly) {
@@ -131,8 +142,11 @@ export function openDatabase(path: string, options: { readonly?: boolean; damage
   }
 }
 
-function openChecked(path: string, options: { readonly?: boolean; damagedOk?: boolean }): Database {
-  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false });
+function openChecked(path: string, options: { readonly?: boolean; damagedOk?: boolean }): WritableDB {
+  // The one place a connection gets its brand. A file opened with `readonly` is branded
+  // writable too (SQLite itself refuses its writes): the brand says what the code holding
+  // it is allowed to ask, and the core that opens the cache is.
+  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false }) as WritableDB;
   try {
     if (options.damagedOk) allowDamaged(db);
     const found = schemaVersion(db);

@@ -1,23 +1,23 @@
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 export type { WalletGroup };
 
 /** Wallet groups (migration 005): named sets of watched wallets. */
 
-export function listGroups(db: Database): WalletGroup[] {
+export function listGroups(db: ReadableDB): WalletGroup[] {
   const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;
   const members = db.prepare('SELECT group_id AS g, wallet FROM wallet_group_members ORDER BY wallet').all() as Array<{ g: number; wallet: string }>;
   return groups.map((g) => ({ ...g, wallets: members.filter((m) => m.g === g.id).map((m) => m.wallet) }));
 }
 
-export function getGroup(db: Database, id: number): WalletGroup {
+export function getGroup(db: ReadableDB, id: number): WalletGroup {
   const g = listGroups(db).find((x) => x.id === id);
   if (!g) throw new ValidationError('group', `There is no wallet group ${id}.`);
   return g;
 }
 
-export function saveGroup(db: Database, input: { id?: number; name: string; wallets: readonly string[] }, now = new Date()): WalletGroup {
+export function saveGroup(db: WritableDB, input: { id?: number; name: string; wallets: readonly string[] }, now = new Date()): WalletGroup {
   const name = input.name.trim();
   if (!name) throw new ValidationError('name', 'Give the group a name.');
   const wallets = [...new Set(input.wallets.map((w) => w.toLowerCase()))];
@@ -42,6 +42,6 @@ export function saveGroup(db: Database, input: { id?: number; name: string; wall
   return getGroup(db, id);
 }
 
-export function removeGroup(db: Database, id: number): boolean {
+export function removeGroup(db: WritableDB, id: number): boolean {
   return db.prepare('DELETE FROM wallet_groups WHERE id = ?').run(id).changes > 0;
 }

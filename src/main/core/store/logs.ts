@@ -1,14 +1,14 @@
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import type { LogSet } from '../../../shared/model.ts';
 export type { LogSet };
 
 /** Stored logs of one transaction (what the timeline's detail shows), or 0. */
-export function countStoredLogs(db: Database, chain: string, txnHash: string): number {
+export function countStoredLogs(db: ReadableDB, chain: string, txnHash: string): number {
   return (db.prepare('SELECT count(*) AS n FROM txn_logs WHERE chain = ? AND txn_hash = ?').get(chain, txnHash.toLowerCase()) as { n: number }).n;
 }
 
 /** Replaces the cached logs of a transaction with a complete new read, in one transaction. */
-export function saveLogSet(db: Database, set: LogSet): void {
+export function saveLogSet(db: WritableDB, set: LogSet): void {
   const hash = set.txnHash.toLowerCase();
   db.transaction(() => {
     db.prepare('DELETE FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
@@ -29,7 +29,7 @@ export function saveLogSet(db: Database, set: LogSet): void {
   })();
 }
 
-export function getLogSet(db: Database, chain: string, txnHash: string): LogSet | null {
+export function getLogSet(db: ReadableDB, chain: string, txnHash: string): LogSet | null {
   const hash = txnHash.toLowerCase();
   const head = db.prepare('SELECT * FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').get(chain, hash) as
     { total: number; header: string | null; request_id: string | null; fetched_at: string; complete: number; note: string | null } | undefined;

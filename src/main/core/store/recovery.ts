@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { allowDamaged, CacheProblemError, type Database, openDatabase } from './db.ts';
+import { allowDamaged, CacheProblemError, openDatabase, type WritableDB } from './db.ts';
 
 /**
  * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
@@ -17,7 +17,7 @@ const COMPANIONS = ['-wal', '-shm'];
  * original is never touched, even when its folder is read-only (SQLite cannot open a WAL
  * database there itself) or the file is damaged. `close` removes the copy.
  */
-export function openReadOnlyCopy(path: string): { db: Database; close: () => void } {
+export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'folioscope-readonly-'));
   const copy = join(dir, basename(path));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
@@ -69,7 +69,7 @@ export function moveCacheAside(path: string, now = new Date()): { movedTo: strin
 }
 
 /** Wallets and settings still readable in a damaged file, copied into the new cache; 0 when none. */
-function salvage(from: string, into: Database): number {
+function salvage(from: string, into: WritableDB): number {
   let old: BetterSqlite3.Database | null = null;
   try {
     old = new BetterSqlite3(from, { readonly: true, fileMustExist: true });

@@ -1,4 +1,4 @@
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import type { ServiceCheck } from '../../../shared/model.ts';
 
 /**
@@ -8,11 +8,11 @@ import type { ServiceCheck } from '../../../shared/model.ts';
  */
 const KEY = 'serviceCheck';
 
-export function saveServiceCheck(db: Database, check: ServiceCheck): void {
+export function saveServiceCheck(db: WritableDB, check: ServiceCheck): void {
   db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(KEY, JSON.stringify(check));
 }
 
-export function loadServiceCheck(db: Database): ServiceCheck | null {
+export function loadServiceCheck(db: ReadableDB): ServiceCheck | null {
   const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
   if (!row) return null;
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
 
 /**
@@ -26,7 +26,7 @@ export const DEFAULT_SETTINGS: Settings = {
   transactionPageSize: 1000,
 };
 
-export function getSettings(db: Database): Settings {
+export function getSettings(db: ReadableDB): Settings {
   return readSettings(db).settings;
 }
 
@@ -35,7 +35,7 @@ export function getSettings(db: Database): Settings {
  * app's, a locale this system lacks, a hand-edited file) is ignored, its default used, and
  * a notice says so; the others still apply.
  */
-export function readSettings(db: Database): { settings: Settings; notices: string[] } {
+export function readSettings(db: ReadableDB): { settings: Settings; notices: string[] } {
   const rows = db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>;
   const settings: Settings = { ...DEFAULT_SETTINGS };
   const notices: string[] = [];
@@ -58,7 +58,7 @@ export function readSettings(db: Database): { settings: Settings; notices: strin
   return { settings, notices };
 }
 
-export function updateSettings(db: Database, changes: Partial<Settings>): Settings {
+export function updateSettings(db: WritableDB, changes: Partial<Settings>): Settings {
   const next = settingsSchema.parse({ ...getSettings(db), ...changes });
   const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   db.transaction(() => {

@@ -3,7 +3,7 @@ import type { ServiceResponse } from '../api/client.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import { namesDay, toIsoDatetime, writtenDay } from '../../../shared/service/normalize.ts';
 import { decimalSumOrNull } from '../../../shared/decimal.ts';
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
 export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
 
@@ -91,7 +91,7 @@ export function snapshotRecord<E extends SnapshotEndpoint>(input: SnapshotInput<
   };
 }
 
-export function insertSnapshot<E extends SnapshotEndpoint>(db: Database, input: SnapshotInput<E>): number {
+export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input: SnapshotInput<E>): number {
   const r = snapshotRecord(input);
   const info = db
     .prepare(
@@ -143,7 +143,7 @@ function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> 
 }
 
 /** The newest fetch of one endpoint for (wallet, chain) at a date. */
-export function latestSnapshot<E extends SnapshotEndpoint>(db: Database, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
+export function latestSnapshot<E extends SnapshotEndpoint>(db: ReadableDB, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
   const row = db
     .prepare(
       `SELECT id, endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, data, total_nav, principal_nav, reward_nav, position_count
@@ -154,7 +154,7 @@ export function latestSnapshot<E extends SnapshotEndpoint>(db: Database, endpoin
 }
 
 /** The body exactly as received, for provenance and export. */
-export function rawSnapshot(db: Database, id: number): { raw: string; sha256: string } | null {
+export function rawSnapshot(db: ReadableDB, id: number): { raw: string; sha256: string } | null {
   return (db.prepare('SELECT raw, sha256 FROM snapshots WHERE id = ?').get(id) as { raw: string; sha256: string } | undefined) ?? null;
 }
 
@@ -162,7 +162,7 @@ export function rawSnapshot(db: Database, id: number): { raw: string; sha256: st
  * Dates at which all three views are cached for (wallet, chain), or for any chain of the
  * wallet when chain is omitted; newest first.
  */
-export function cachedDates(db: Database, wallet: string, chain?: string): string[] {
+export function cachedDates(db: ReadableDB, wallet: string, chain?: string): string[] {
   const rows = db
     .prepare(
       `SELECT as_of FROM snapshots WHERE wallet = ? AND (? IS NULL OR chain = ?)
@@ -174,7 +174,7 @@ export function cachedDates(db: Database, wallet: string, chain?: string): strin
 }
 
 /** Whether all three views of (wallet, chain) are cached for a date (asked for or answered). */
-export function hasCompleteDate(db: Database, wallet: string, chain: string, date: string): boolean {
+export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, date: string): boolean {
   const row = db
     .prepare(
       `SELECT count(DISTINCT endpoint) AS n FROM snapshots
@@ -188,7 +188,7 @@ export function hasCompleteDate(db: Database, wallet: string, chain: string, dat
  * Deletes every cached response, transaction and log (the user's "clear cache"), keeping
  * the watched wallets and settings. One transaction: all or nothing.
  */
-export function clearCache(db: Database): { snapshots: number; transactions: number } {
+export function clearCache(db: WritableDB): { snapshots: number; transactions: number } {
   return db.transaction(() => {
     // Snapshots are immutable (no UPDATE), but the user may delete them.
     const snapshots = db.prepare('DELETE FROM snapshots').run().changes;

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
 const KNOWN = new Set([
@@ -32,9 +32,9 @@ interface Statements {
 const COLUMNS = `wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
   action_type, method_hex, protocol_id, status, details, extra`;
 
-const statements = new WeakMap<Database, Statements>();
+const statements = new WeakMap<WritableDB, Statements>();
 
-function prepared(db: Database): Statements {
+function prepared(db: WritableDB): Statements {
   let s = statements.get(db);
   if (!s) {
     s = {
@@ -110,7 +110,7 @@ function transactionValues(wallet: string, chain: string, t: Transaction) {
 }
 
 /** Writes rows (no transaction of its own: callers wrap a page and its bookkeeping in one). */
-export function upsertTransactions(db: Database, wallet: string, chain: string, rows: readonly Transaction[]): number {
+export function upsertTransactions(db: WritableDB, wallet: string, chain: string, rows: readonly Transaction[]): number {
   const s = prepared(db);
   for (const t of rows) {
     const values = transactionValues(wallet, chain, t);
@@ -179,13 +179,13 @@ const rangeFromRow = (r: RangeRow): SyncRange => ({
   reason: r.reason,
 });
 
-export function listRanges(db: Database, wallet: string, chain: string): SyncRange[] {
+export function listRanges(db: ReadableDB, wallet: string, chain: string): SyncRange[] {
   return (db.prepare('SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(
     rangeFromRow,
   );
 }
 
-export function saveRange(db: Database, r: SyncRange): void {
+export function saveRange(db: WritableDB, r: SyncRange): void {
   db.prepare(
     `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at, reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -210,17 +210,17 @@ export function saveRange(db: Database, r: SyncRange): void {
   );
 }
 
-export function deleteRange(db: Database, wallet: string, chain: string, startTime: number, endTime: number): void {
+export function deleteRange(db: WritableDB, wallet: string, chain: string, startTime: number, endTime: number): void {
   db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
 }
 
 /** Ranges learned under a reading the client no longer holds are read again: drop the bookkeeping (never rows). */
-export function forgetAllRanges(db: Database): number {
+export function forgetAllRanges(db: WritableDB): number {
   return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
 }
 
 /** Unix seconds of the newest stored transaction in [startS, endS], or null. */
-export function newestTransactionTime(db: Database, wallet: string, chain: string, startS: number, endS: number): number | null {
+export function newestTransactionTime(db: ReadableDB, wallet: string, chain: string, startS: number, endS: number): number | null {
   const row = db
     .prepare('SELECT max(time) AS t FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
     .get(wallet, chain, startS * 1000, endS * 1000 + 999) as { t: number | null };
@@ -229,7 +229,7 @@ export function newestTransactionTime(db: Database, wallet: string, chain: strin
 
 /** Drops ranges another range now covers (the superseded incomplete ones). */
 export function dropRangesWithin(
-  db: Database,
+  db: WritableDB,
   wallet: string,
   chain: string,
   startTime: number,
@@ -256,7 +256,7 @@ export function completeUntil(ranges: readonly SyncRange[]): number | null {
   return until;
 }
 
-export function countTransactions(db: Database, wallet?: string): number {
+export function countTransactions(db: ReadableDB, wallet?: string): number {
   return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
 }
 
@@ -273,7 +273,7 @@ export function rangeReason(r: SyncRange): string {
 }
 
 /** Why the transactions of a wallet (or all) are not complete: one line per distinct reason, with the chain. */
-export function incompleteReasons(db: Database, wallet?: string): string[] {
+export function incompleteReasons(db: ReadableDB, wallet?: string): string[] {
   const rows = (
     db
       .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
@@ -288,7 +288,7 @@ export function incompleteReasons(db: Database, wallet?: string): string[] {
  * are incomplete. Empty when every (wallet, chain) is proved complete over the period.
  */
 export function transactionsCoverage(
-  db: Database,
+  db: ReadableDB,
   wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>,
   fromS: number,
   toS: number,
@@ -314,13 +314,13 @@ export function transactionsCoverage(
 }
 
 /** The newest cached transactions of watched wallets (chain and hash), for the service check's logs probe. */
-export function recentTransactions(db: Database, limit: number): Array<{ chain: string; txnHash: string }> {
+export function recentTransactions(db: ReadableDB, limit: number): Array<{ chain: string; txnHash: string }> {
   return db
     .prepare('SELECT chain, txn_hash AS txnHash FROM transactions WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT ?')
     .all(limit) as Array<{ chain: string; txnHash: string }>;
 }
 
 /** Whether any transaction of a wallet on a chain is cached. */
-export function hasTransactions(db: Database, wallet: string, chain: string): boolean {
+export function hasTransactions(db: ReadableDB, wallet: string, chain: string): boolean {
   return db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
 }

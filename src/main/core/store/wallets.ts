@@ -1,4 +1,4 @@
-import type { Database } from './db.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
 import type { Wallet, WalletInput } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
@@ -39,7 +39,7 @@ function cleanTags(tags: readonly string[] | undefined): string[] {
   return out;
 }
 
-export function addWallet(db: Database, input: WalletInput, now = new Date()): Wallet {
+export function addWallet(db: WritableDB, input: WalletInput, now = new Date()): Wallet {
   const chains = normaliseChains(input.chains);
   const address = normaliseAddress(input.address, chains);
   const wallet: Wallet = { address, label: cleanLabel(input.label), tags: cleanTags(input.tags), chains, createdAt: now.toISOString() };
@@ -55,7 +55,7 @@ export function addWallet(db: Database, input: WalletInput, now = new Date()): W
   return wallet;
 }
 
-export function updateWallet(db: Database, address: string, changes: { label?: string; tags?: readonly string[]; chains?: readonly string[] }): Wallet {
+export function updateWallet(db: WritableDB, address: string, changes: { label?: string; tags?: readonly string[]; chains?: readonly string[] }): Wallet {
   const current = getWallet(db, address);
   if (!current) throw new ValidationError('address', `${address} is not a watched wallet.`);
   const chains = changes.chains ? normaliseChains(changes.chains) : current.chains;
@@ -84,7 +84,7 @@ export function updateWallet(db: Database, address: string, changes: { label?: s
  * Stops watching a wallet. Its cached history stays (re-adding it brings it back) unless
  * `purge` asks to delete it too, in the same transaction.
  */
-export function removeWallet(db: Database, address: string, options: { purge?: boolean } = {}): boolean {
+export function removeWallet(db: WritableDB, address: string, options: { purge?: boolean } = {}): boolean {
   const wallet = getWallet(db, address);
   if (!wallet) return false;
   db.transaction(() => {
@@ -98,12 +98,12 @@ export function removeWallet(db: Database, address: string, options: { purge?: b
   return true;
 }
 
-export function getWallet(db: Database, address: string): Wallet | null {
+export function getWallet(db: ReadableDB, address: string): Wallet | null {
   // Watched EVM addresses are stored in lower case; look up either form.
   const row = db.prepare('SELECT * FROM wallets WHERE address = ? OR address = lower(?)').get(address, address) as WalletRow | undefined;
   return row ? fromRow(row) : null;
 }
 
-export function listWallets(db: Database): Wallet[] {
+export function listWallets(db: ReadableDB): Wallet[] {
   return (db.prepare('SELECT * FROM wallets ORDER BY created_at, address').all() as WalletRow[]).map(fromRow);
 }

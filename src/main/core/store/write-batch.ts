@@ -1,4 +1,4 @@
-import type { Database } from './db.ts';
+import type { WritableDB } from './db.ts';
 
 export interface WriteBatchOptions {
   /** Commit once this many rows are written in the open transaction. */
@@ -31,7 +31,7 @@ export class WriteBatch {
   private readonly maxMs: number;
 
   constructor(
-    private readonly db: Database,
+    private readonly db: WritableDB,
     options: WriteBatchOptions = {},
   ) {
     this.maxRows = options.maxRows ?? 50_000;

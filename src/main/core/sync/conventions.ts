@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import { learningState, loadConventions, saveLearnedPoints } from '../store/conventions.ts';
-import type { Database } from '../store/db.ts';
+import type { WritableDB } from '../store/db.ts';
 import { forgetAllRanges } from '../store/transactions.ts';
 import { learnConventions } from './learn.ts';
 
@@ -12,7 +12,7 @@ import { learnConventions } from './learn.ts';
  * holds, every range's bookkeeping is dropped so history is read again under the new reading
  * (rows are kept; reads de-duplicate).
  */
-const running = new WeakMap<Database, Promise<LearnedConventions>>();
+const running = new WeakMap<WritableDB, Promise<LearnedConventions>>();
 
 /** Whether ranges read under `before` may hold the wrong rows under `after`. */
 export function invalidatesRanges(before: LearnedConventions, after: LearnedConventions): boolean {
@@ -26,7 +26,7 @@ export function invalidatesRanges(before: LearnedConventions, after: LearnedConv
 }
 
 export async function ensureConventions(
-  db: Database,
+  db: WritableDB,
   client: ServiceClient,
   o: { wallet: string; chain: string; nowMs: number; force?: boolean; signal?: AbortSignal },
 ): Promise<LearnedConventions> {

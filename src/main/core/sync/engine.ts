@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../api/client.ts';
-import type { Database } from '../store/db.ts';
+import type { WritableDB } from '../store/db.ts';
 import { getLogSet, type LogSet } from '../store/logs.ts';
 import { probeLogs, readAndStoreLogs } from './logs.ts';
 import { recentTransactions } from '../store/transactions.ts';
@@ -15,7 +15,7 @@ import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
 
 export interface SyncEngineOptions {
-  db: Database;
+  db: WritableDB;
   client: ServiceClient;
   /** Jobs running at once (default 2); requests in flight are capped by the client. */
   jobConcurrency?: number;

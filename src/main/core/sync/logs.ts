@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/client.ts';
 import { allLogs, judgeLogs, type LogsRead, type LogsVerdict } from '../api/paging.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import { loadConventions, recordAnomaly, saveObservedPoints, type LearnedPoint } from '../store/conventions.ts';
-import type { Database } from '../store/db.ts';
+import type { WritableDB } from '../store/db.ts';
 import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
 
 /**
@@ -11,7 +11,7 @@ import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/lo
  * page cap), and stores it with whether it is whole. A read that cannot be proved whole is
  * stored anyway (it is what the service gave) but flagged, with an anomaly.
  */
-export async function readAndStoreLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
+export async function readAndStoreLogs(db: WritableDB, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<LogSet> {
   const readWith = async (c: LearnedConventions) => {
     const read = await allLogs(client, { txnHash, chain }, signal, {
       pageBase: c.pageBase,
@@ -60,7 +60,7 @@ export async function readAndStoreLogs(db: Database, client: ServiceClient, chai
   return getLogSet(db, chain, txnHash)!;
 }
 
-function learnFromLogs(db: Database, read: LogsRead, verdict: LogsVerdict, c: LearnedConventions): void {
+function learnFromLogs(db: WritableDB, read: LogsRead, verdict: LogsVerdict, c: LearnedConventions): void {
   const points: LearnedPoint[] = [];
   const { logsTotal, logIndex, logsPageCap } = verdict.learned;
   if (logsTotal && c.logsTotal === 'unknown')
@@ -92,7 +92,7 @@ function learnFromLogs(db: Database, read: LogsRead, verdict: LogsVerdict, c: Le
  * which tells a `total` of logs from one of pages and shows whether `log_index` restarts per
  * page. Nothing is stored but what it teaches; a read not finished within six pages teaches nothing.
  */
-export async function probeLogs(db: Database, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<boolean> {
+export async function probeLogs(db: WritableDB, client: ServiceClient, chain: string, txnHash: string, signal?: AbortSignal): Promise<boolean> {
   const c = loadConventions(db);
   const read = await allLogs(client, { txnHash, chain, pageSize: 2 }, signal, { pageBase: c.pageBase, maxPages: 6 });
   if (!read.ended) return false;

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '../api/client.ts';
-import type { Database } from '../store/db.ts';
+import type { WritableDB } from '../store/db.ts';
 import { filingDay, hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
 import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import type { Step } from '../../../shared/model.ts';
@@ -45,7 +45,13 @@ export interface QualityTally {
   otherDay: number;
 }
 
-export async function syncPositionsUnit(db: Database, client: ServiceClient, unit: PositionsUnit, signal?: AbortSignal, tally?: QualityTally): Promise<string> {
+export async function syncPositionsUnit(
+  db: WritableDB,
+  client: ServiceClient,
+  unit: PositionsUnit,
+  signal?: AbortSignal,
+  tally?: QualityTally,
+): Promise<string> {
   const q = { wallet: unit.wallet, chain: unit.chain, ...(unit.date && { date: unit.date }) };
   const [all, grouped, liquidity] = await Promise.all([
     client.allPositions(q, signal),
@@ -99,7 +105,7 @@ export async function latestSnapshotDay(
 }
 
 /** The units of a backfill that still need fetching. */
-export function plannedUnits(db: Database, wallet: string, chains: readonly string[], dates: readonly string[], refresh: boolean): PositionsUnit[] {
+export function plannedUnits(db: WritableDB, wallet: string, chains: readonly string[], dates: readonly string[], refresh: boolean): PositionsUnit[] {
   const units: PositionsUnit[] = [];
   for (const date of dates) for (const chain of chains) if (refresh || !hasCompleteDate(db, wallet, chain, date)) units.push({ wallet, chain, date });
   return units;
@@ -110,7 +116,7 @@ export function plannedUnits(db: Database, wallet: string, chains: readonly stri
  * units already stored stay: each is whole); reports progress after each unit.
  */
 export async function runUnits(
-  db: Database,
+  db: WritableDB,
   client: ServiceClient,
   units: readonly PositionsUnit[],
   inFlight: number,

@@ -10,7 +10,7 @@ import {
   resolveAnomalies,
   saveObservedPoints,
 } from '../store/conventions.ts';
-import type { Database } from '../store/db.ts';
+import type { WritableDB } from '../store/db.ts';
 import {
   completeUntil,
   deleteRange,
@@ -28,7 +28,7 @@ import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
 
 export interface TxnSyncOptions {
-  db: Database;
+  db: WritableDB;
   client: ServiceClient;
   wallet: string;
   chain: string;
@@ -291,7 +291,7 @@ function oldestTime(rows: readonly Transaction[]): number | null {
   return Number.isFinite(oldest) ? Math.floor(oldest / 1000) : null;
 }
 
-function noteObservedCap(db: Database, n: number): void {
+function noteObservedCap(db: WritableDB, n: number): void {
   const c = loadConventions(db);
   if (c.capProven && c.pageSizeCap === n) return;
   saveObservedPoints(db, [

@@ -1,5 +1,5 @@
 import type { Position } from '../../../../shared/service/schemas.ts';
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
 import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
@@ -18,7 +18,7 @@ const side = (p: Position): PositionSide => ({ name: p.name, symbol: p.symbol, p
 const n = (v: number | null | undefined) => v ?? 0;
 
 /** What changed in a wallet's positions between two cached dates, split into principal and reward. */
-export function diffDates(db: Database, walletAddress: string, from: string, to: string): DateDiff {
+export function diffDates(db: ReadableDB, walletAddress: string, from: string, to: string): DateDiff {
   const wallet = getWallet(db, walletAddress);
   if (!wallet) throw new ValidationError('wallet', `${walletAddress} is not a watched wallet.`);
   const before = latestSnapshots(db, 'allPositions', { wallet: wallet.address, date: from });

@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import type { SnapshotDataByEndpoint, SnapshotEndpoint } from '../snapshots.ts';
 import type { Freshness } from '../../../../shared/model.ts';
 export type { Freshness };
@@ -22,7 +22,11 @@ export interface LatestRow {
   quality: string | null;
 }
 
-export function latestSnapshots(db: Database, endpoint: SnapshotEndpoint, scope: { wallet?: string; from?: string; to?: string; date?: string }): LatestRow[] {
+export function latestSnapshots(
+  db: ReadableDB,
+  endpoint: SnapshotEndpoint,
+  scope: { wallet?: string; from?: string; to?: string; date?: string },
+): LatestRow[] {
   return db
     .prepare(
       `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
@@ -47,7 +51,7 @@ export function latestSnapshots(db: Database, endpoint: SnapshotEndpoint, scope:
     }) as LatestRow[];
 }
 
-export function snapshotData<E extends SnapshotEndpoint>(db: Database, id: number): Array<SnapshotDataByEndpoint[E]> {
+export function snapshotData<E extends SnapshotEndpoint>(db: ReadableDB, id: number): Array<SnapshotDataByEndpoint[E]> {
   const row = db.prepare('SELECT data FROM snapshots WHERE id = ?').get(id) as { data: string };
   return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
 }

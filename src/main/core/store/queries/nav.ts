@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
 import { decimalSum } from '../../../../shared/decimal.ts';
@@ -13,7 +13,7 @@ const add = (a: number | null, b: number | null) => (a === null ? b : b === null
  * summed over every watched wallet and chain. A date where some chain is not cached says
  * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
  */
-export function navHistory(db: Database, scope: { wallet?: string; wallets?: readonly string[]; from?: string; to?: string }): NavSeries {
+export function navHistory(db: ReadableDB, scope: { wallet?: string; wallets?: readonly string[]; from?: string; to?: string }): NavSeries {
   const rows = latestSnapshots(db, 'allPositions', {
     ...(scope.wallet && { wallet: scope.wallet }),
     ...(scope.from && { from: scope.from }),

@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { latestSnapshot } from '../snapshots.ts';
 import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
@@ -54,7 +54,7 @@ interface Holding {
 }
 
 /** Underlying quantities per token of a (wallet, chain) at a date; null when the date is not cached. */
-function holdingsAt(db: Database, wallet: string, chain: string, date: string): Map<string, Holding> | null {
+function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string): Map<string, Holding> | null {
   const snap = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, date);
   if (!snap) return null;
   const out = new Map<string, Holding>();
@@ -101,7 +101,7 @@ export interface ReconcileScope {
   to: string;
 }
 
-export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
+export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation {
   checkDate('from', scope.from);
   checkDate('to', scope.to);
   if (scope.to < scope.from) throw new ValidationError('to', `The closing date ${scope.to} is before the opening date ${scope.from}.`);
@@ -210,7 +210,7 @@ export function reconcile(db: Database, scope: ReconcileScope): Reconciliation {
 
 /** The successful transactions of the period that moved a token (by contract address), oldest first. */
 export function reconcileTrace(
-  db: Database,
+  db: ReadableDB,
   q: { wallet: string; chain: string; tokenCid: string; from: string; to: string; limit?: number },
 ): ReconcileTraceRow[] {
   checkDate('from', q.from);

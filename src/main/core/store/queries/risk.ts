@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { latestSnapshots, snapshotData } from './latest.ts';
 import { checkDate } from '../validation.ts';
 import { listWallets } from '../wallets.ts';
@@ -12,12 +12,12 @@ export type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow 
  * ratio over the cached dates, and upcoming unlocks. Scope: a set of watched wallets.
  */
 
-function scopeWallets(db: Database, wallets?: readonly string[]) {
+function scopeWallets(db: ReadableDB, wallets?: readonly string[]) {
   const all = listWallets(db);
   return wallets ? all.filter((w) => wallets.includes(w.address)) : all;
 }
 
-function snapshotsAt(db: Database, date: string, wallets?: readonly string[]) {
+function snapshotsAt(db: ReadableDB, date: string, wallets?: readonly string[]) {
   const scope = scopeWallets(db, wallets);
   const rows = latestSnapshots(db, 'allPositions', { date }).filter((r) => scope.some((w) => w.address === r.wallet && w.chains.includes(r.chain)));
   const missing = scope.flatMap((w) =>
@@ -29,7 +29,7 @@ function snapshotsAt(db: Database, date: string, wallets?: readonly string[]) {
 const isCollateral = (u: Position['underlying'][number]) => u.details['type'] === 'supply' || Array.isArray(u.details['debt_positions']);
 const isDebt = (u: Position['underlying'][number]) => u.details['type'] === 'borrow' || Array.isArray(u.details['collateral']) || (u.qty ?? 0) < 0;
 
-export function lendingRisk(db: Database, date: string, wallets?: readonly string[]): RiskOverview {
+export function lendingRisk(db: ReadableDB, date: string, wallets?: readonly string[]): RiskOverview {
   checkDate('date', date);
   const { rows, missing } = snapshotsAt(db, date, wallets);
   const positions: LendingRisk[] = [];
@@ -76,7 +76,7 @@ export function lendingRisk(db: Database, date: string, wallets?: readonly strin
 }
 
 /** A lending position's ratio and threshold over every cached date (oldest first). */
-export function healthHistory(db: Database, q: { wallet: string; chain: string; cid: string }): HealthHistory {
+export function healthHistory(db: ReadableDB, q: { wallet: string; chain: string; cid: string }): HealthHistory {
   const points: HealthHistory['points'] = [];
   let name: string | null = null;
   for (const r of latestSnapshots(db, 'allPositions', { wallet: q.wallet }).filter((x) => x.chain === q.chain)) {
@@ -98,7 +98,7 @@ export function healthHistory(db: Database, q: { wallet: string; chain: string; 
 }
 
 /** Locked tokens whose unlock time is on or after the date, soonest first. */
-export function unlockLadder(db: Database, date: string, wallets?: readonly string[]): UnlockLadder {
+export function unlockLadder(db: ReadableDB, date: string, wallets?: readonly string[]): UnlockLadder {
   checkDate('date', date);
   const { rows, missing } = snapshotsAt(db, date, wallets);
   const unlocks: UnlockRow[] = [];

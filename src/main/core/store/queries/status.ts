@@ -2,7 +2,7 @@
  * Small read models for the sidebar and the timeline's filters: how fresh a wallet's cache is,
  * and which values the timeline's filters can choose from.
  */
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 
 export interface WalletCacheSummary {
   /** Newest fetch of any of its position snapshots, and the newest as-of date among them. */
@@ -13,7 +13,7 @@ export interface WalletCacheSummary {
   openRanges: number;
 }
 
-export function walletCacheSummary(db: Database, wallet: string): WalletCacheSummary {
+export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheSummary {
   const snap = db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(wallet) as {
     fetched: string | null;
     latest: string | null;
@@ -26,7 +26,7 @@ export function walletCacheSummary(db: Database, wallet: string): WalletCacheSum
 }
 
 /** Distinct action types, protocols and token symbols of one wallet's transactions, or every watched wallet's. */
-export function timelineFacetValues(db: Database, wallet?: string): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
+export function timelineFacetValues(db: ReadableDB, wallet?: string): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
   const scope = wallet ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
   const params = { w: wallet?.toLowerCase() ?? null };
   const distinct = (column: 'action_type' | 'protocol_id') =>

@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
@@ -135,7 +135,7 @@ export const TIMELINE_COLUMNS =
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
  * index walk whatever its depth, and rows inserted meanwhile never shift later pages.
  */
-export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
+export function timelinePage(db: ReadableDB, query: TimelineQuery): TimelinePage {
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   const branch = (searchAs?: 'from' | 'to') => {
@@ -166,7 +166,7 @@ export function timelinePage(db: Database, query: TimelineQuery): TimelinePage {
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };
 }
 
-function syncState(db: Database, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
+function syncState(db: ReadableDB, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
   const row = db
     .prepare(
       `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges

@@ -1,4 +1,4 @@
-import type { Database } from '../db.ts';
+import type { ReadableDB, WritableDB } from '../db.ts';
 
 /**
  * Daily transfer sums (table transfer_days, migration 005), brought up to date on use:
@@ -32,7 +32,7 @@ const aggregate = (full: boolean) => `
     inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
     unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`;
 
-export function ensureTransferDays(db: Database, wallet: string, chain: string): void {
+export function ensureTransferDays(db: WritableDB, wallet: string, chain: string): void {
   const maxId = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
   const state = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').get(wallet, chain) as { b: number } | undefined;
   if (state && state.b >= maxId) return;
@@ -62,13 +62,18 @@ export interface TokenFlows {
   unsure: number;
 }
 
-/** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
-/** A cache opened read-only (or a read-only copy, query_only) cannot keep the sums: they are then summed directly. */
-function canWrite(db: Database): boolean {
+/**
+ * A cache opened read-only (or a read-only copy, query_only) cannot keep the sums: they are
+ * then summed directly. Otherwise a read may bring the sums up to date: they are derived
+ * from the transactions (a memo, never data of their own), so a reader keeping them is not
+ * a write a `ReadableDB` forbids. The predicate is private to this module for that reason.
+ */
+function canWrite(db: ReadableDB): db is WritableDB {
   return !db.readonly && db.pragma('query_only', { simple: true }) === 0;
 }
 
-export function flowsByDay(db: Database, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+/** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
+export function flowsByDay(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
   if (!canWrite(db)) return flowsDirect(db, wallet, chains, fromDay, toDay);
   for (const chain of chains) ensureTransferDays(db, wallet, chain);
   return db
@@ -83,7 +88,7 @@ export function flowsByDay(db: Database, wallet: string, chains: readonly string
 }
 
 /** The same sums read straight from the transactions' transfers: slower, writes nothing. */
-function flowsDirect(db: Database, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+function flowsDirect(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
   return db
     .prepare(
       `SELECT t.chain AS chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, max(j.value ->> 'symbol') AS symbol,
@@ -101,7 +106,7 @@ function flowsDirect(db: Database, wallet: string, chains: readonly string[], fr
 }
 
 /** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
-export function undatedTransfers(db: Database, wallet: string, chain: string): number {
+export function undatedTransfers(db: ReadableDB, wallet: string, chain: string): number {
   if (!canWrite(db)) {
     return (
       db

@@ -44,36 +44,101 @@ const address = z.string().min(1).max(128);
 const chainId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
 const empty = z.strictObject({}).optional();
 
-export const SettingsInput = z.strictObject({
-  chains: z.array(chainId).min(1).optional(),
-  theme: z.enum(['system', 'light', 'dark']).optional(),
-  locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable().optional(),
-  timeZone: z.enum(['utc', 'local']).optional(),
-  transactionPageSize: z.number().int().min(10).max(1000).optional(),
+/**
+ * The settings as the cache keeps them (read back one by one, see store/settings.ts). The
+ * access key is not a setting: it lives in the OS keychain, and this schema refuses any
+ * member not listed here.
+ */
+export const SettingsSchema = z.strictObject({
+  baseUrl: z.string().url().nullable(),
+  chains: z.array(chainId).min(1),
+  theme: z.enum(['system', 'light', 'dark']),
+  locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable(),
+  /** Times in the timeline: UTC (the service's) or the computer's time zone. */
+  timeZone: z.enum(['utc', 'local']),
+  transactionPageSize: z.number().int().min(10).max(1000),
 });
+export type StoredSettings = z.output<typeof SettingsSchema>;
+
+/** `settings.update`: any of the settings but the base URL (connecting sets that). */
+export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial();
 
 export const TimelineQueryInput = z.strictObject({
+  /** One wallet, or every watched wallet when omitted. */
   wallet: address.optional(),
   chains: z.array(chainId).max(50).optional(),
   actionTypes: z.array(z.string().max(64)).max(50).optional(),
   protocols: z.array(z.string().max(64)).max(50).optional(),
+  /** Token symbols moved by the transaction. */
   tokens: z.array(z.string().max(64)).max(50).optional(),
   statuses: z.array(z.number().int()).max(10).optional(),
+  /** YYYY-MM-DD, inclusive, UTC. */
   from: date.optional(),
   to: date.optional(),
+  /** A transaction hash or an address, or the start of one. */
   search: z.string().max(128).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
+  /** From the previous page's `nextCursor`; omitted for the newest page. */
   cursor: z.string().max(200).nullable().optional(),
 });
+/** A page of the timeline: its filters, page size and cursor. */
+export type TimelineQuery = z.output<typeof TimelineQueryInput>;
+/** Which transactions: the timeline's filters without the paging. */
+export type TimelineFilter = Omit<TimelineQuery, 'limit' | 'cursor'>;
+
+export const WalletAddInput = z.strictObject({
+  address,
+  chains: z.array(chainId).max(50),
+  label: z.string().max(200).optional(),
+  tags: z.array(z.string().max(100)).max(50).optional(),
+});
+/** A wallet to watch, as `wallets.add` takes it. */
+export type WalletInput = z.output<typeof WalletAddInput>;
+
+export const WalletUpdateInput = z.strictObject({
+  address,
+  label: z.string().max(200).optional(),
+  tags: z.array(z.string().max(100)).max(50).optional(),
+  chains: z.array(chainId).max(50).optional(),
+});
+/** What `wallets.update` may change of a watched wallet. */
+export type WalletChanges = Omit<z.output<typeof WalletUpdateInput>, 'address'>;
+
+export const GroupSaveInput = z.strictObject({
+  id: z.number().int().positive().optional(),
+  name: z.string().min(1).max(100),
+  wallets: z.array(address).max(500),
+});
+/** A wallet group to create (no id) or replace. */
+export type GroupInput = z.output<typeof GroupSaveInput>;
+
+const step = z.enum(['day', 'week', 'month']);
+/** The spacing of the dates a backfill fetches. */
+export type Step = z.output<typeof step>;
+
+export const BackfillInput = z
+  .strictObject({ wallet: address, from: date, to: date, every: step, refresh: z.boolean().optional() })
+  .refine(ordered, orderedMessage);
+export type BackfillRequest = z.output<typeof BackfillInput>;
+
+export const NavHistoryInput = z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }).refine(ordered, orderedMessage);
+export type NavScope = z.output<typeof NavHistoryInput>;
+
+/** The CSV reports (docs/reports.md). */
+const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks']);
+export const CSV_REPORTS = csvReport.options;
+export type CsvReport = z.output<typeof csvReport>;
 
 export const ExportInput = z.strictObject({
   format: z.enum(['csv', 'pdf', 'ics']),
   /** CSV only: which report. */
-  report: z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks']).optional(),
+  report: csvReport.optional(),
   wallet: address.optional(),
   /** A wallet group (its id) instead of one wallet: the export covers its members. */
   group: z.number().int().positive().optional(),
+  /** The as-of date: PDF, iCalendar and the CSV positions reports (required by those). */
   date: date.optional(),
+  /** The period, inclusive: CSV transactions and history, the PDF's transactions and NAV chart. */
   from: date.optional(),
   to: date.optional(),
   /** CSV transactions: the timeline's filters. */
@@ -81,7 +146,8 @@ export const ExportInput = z.strictObject({
 });
 export type ExportRequest = z.output<typeof ExportInput>;
 
-export type PositionsView = 'all' | 'underlying' | 'liquidity';
+const positionsView = z.enum(['all', 'underlying', 'liquidity']);
+export type PositionsView = z.output<typeof positionsView>;
 export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
   all: 'allPositions',
   underlying: 'positionsByUnderlying',
@@ -108,17 +174,11 @@ export interface KeyCheck {
   message: string;
 }
 
-export interface Settings {
-  baseUrl: string | null;
-  chains: string[];
-  theme: 'system' | 'light' | 'dark';
-  locale: string | null;
-  /** Times in the timeline: UTC (the service's) or the computer's time zone. */
-  timeZone: 'utc' | 'local';
-  transactionPageSize: number;
+/** `settings.get`: the stored settings, with the base URL of the service in use. */
+export type Settings = StoredSettings & {
   /** Stored settings that failed validation when read, and were ignored (defaults used). */
   notices?: string[];
-}
+};
 
 export interface WalletStatus {
   address: string;
@@ -163,33 +223,20 @@ export const CONTRACT = {
   'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus>(),
   'key.clear': op(empty)<KeyStatus>(),
   'wallets.list': op(empty)<Wallet[]>(),
-  'wallets.add': op(
-    z.strictObject({ address, chains: z.array(chainId).max(50), label: z.string().max(200).optional(), tags: z.array(z.string().max(100)).max(50).optional() }),
-  )<Wallet>(),
-  'wallets.update': op(
-    z.strictObject({
-      address,
-      label: z.string().max(200).optional(),
-      tags: z.array(z.string().max(100)).max(50).optional(),
-      chains: z.array(chainId).max(50).optional(),
-    }),
-  )<Wallet>(),
+  'wallets.add': op(WalletAddInput)<Wallet>(),
+  'wallets.update': op(WalletUpdateInput)<Wallet>(),
   'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }))<boolean>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
   'positions.dates': op(z.strictObject({ wallet: address.optional() }))<string[]>(),
-  'positions.get': op(z.strictObject({ wallet: address, date, view: z.enum(['all', 'underlying', 'liquidity']) }))<PositionsResult>(),
+  'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
-  'nav.history': op(z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }).refine(ordered, orderedMessage))<NavSeries>(),
+  'nav.history': op(NavHistoryInput)<NavSeries>(),
   'exposure.get': op(z.strictObject({ date }))<Exposure>(),
   'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional() }))<TimelineFacets>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
-  'sync.backfill': op(
-    z
-      .strictObject({ wallet: address, from: date, to: date, every: z.enum(['day', 'week', 'month']), refresh: z.boolean().optional() })
-      .refine(ordered, orderedMessage),
-  )<JobInfo>(),
+  'sync.backfill': op(BackfillInput)<JobInfo>(),
   'sync.transactions': op(z.strictObject({ wallet: address }))<JobInfo>(),
   'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional())<JobInfo[]>(),
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
@@ -207,9 +254,7 @@ export const CONTRACT = {
   'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<UnlockLadder>(),
   'groups.list': op(empty)<WalletGroup[]>(),
   /** Creates (no id) or replaces a group's name and members. */
-  'groups.save': op(
-    z.strictObject({ id: z.number().int().positive().optional(), name: z.string().min(1).max(100), wallets: z.array(address).max(500) }),
-  )<WalletGroup>(),
+  'groups.save': op(GroupSaveInput)<WalletGroup>(),
   'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),

@@ -7,45 +7,12 @@ import type { Completeness } from './conventions.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
 export type { ValueFlag };
 
-// --- from core/store/wallets.ts
-
 export interface Wallet {
   address: string;
   label: string;
   tags: string[];
   chains: string[];
   createdAt: string;
-}
-
-export interface WalletInput {
-  address: string;
-  chains: readonly string[];
-  label?: string;
-  tags?: readonly string[];
-}
-
-// --- from core/store/queries/timeline.ts
-
-export interface TimelineFilter {
-  /** One wallet, or every watched wallet when omitted. */
-  wallet?: string;
-  chains?: string[];
-  actionTypes?: string[];
-  protocols?: string[];
-  /** Token symbols moved by the transaction. */
-  tokens?: string[];
-  statuses?: number[];
-  /** YYYY-MM-DD, inclusive, UTC. */
-  from?: string;
-  to?: string;
-  /** A transaction hash or an address, or the start of one. */
-  search?: string;
-}
-
-export interface TimelineQuery extends TimelineFilter {
-  limit?: number;
-  /** From the previous page's `nextCursor`; omitted for the newest page. */
-  cursor?: string | null;
 }
 
 export interface TransferDetail {
@@ -87,16 +54,12 @@ export interface TimelinePage {
   incompleteReasons: string[];
 }
 
-// --- from core/store/queries/latest.ts
-
 /** Provenance of a read: the dates it is as of and the span of fetch times behind it. */
 export interface Freshness {
   asOf: string | null;
   oldestFetchedAt: string | null;
   newestFetchedAt: string | null;
 }
-
-// --- from core/store/queries/nav.ts
 
 export interface NavPoint {
   date: string;
@@ -116,8 +79,6 @@ export interface NavSeries {
   points: NavPoint[];
   freshness: Freshness;
 }
-
-// --- from core/store/queries/diff.ts
 
 export interface PositionSide {
   name: string | null;
@@ -155,8 +116,6 @@ export interface DateDiff {
   freshness: { from: Freshness; to: Freshness };
 }
 
-// --- from core/store/queries/exposure.ts
-
 export interface TokenExposure {
   tokenId: string;
   symbol: string | null;
@@ -179,8 +138,6 @@ export interface Exposure {
   /** Unreadable values in the responses behind it (left out). */
   flagged: number;
 }
-
-// --- from core/sync/queue.ts
 
 export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet' | 'export';
 
@@ -217,8 +174,6 @@ export interface JobInfo {
   finishedAt: string | null;
 }
 
-// --- from core/util/errors.ts
-
 /** An error as it may cross a process boundary or reach the UI: no stack, no secrets. */
 export interface SerializedError {
   kind: string;
@@ -226,8 +181,6 @@ export interface SerializedError {
   retryable: boolean;
   field?: string;
 }
-
-// --- from core/secrets/secrets.ts
 
 /**
  * Where the access key lives, per base URL: the OS keychain; or, when the keychain is
@@ -245,8 +198,6 @@ export interface KeyStatus {
   keychainProblem: string | null;
 }
 
-// --- from core/store/logs.ts
-
 export interface LogSet {
   chain: string;
   txnHash: string;
@@ -259,8 +210,6 @@ export interface LogSet {
   complete: boolean;
   note: string | null;
 }
-
-// --- from core/store/snapshots.ts
 
 export type SnapshotEndpoint = 'allPositions' | 'positionsByUnderlying' | 'liquidityAnalysis';
 
@@ -291,12 +240,6 @@ export interface StoredSnapshot<E extends SnapshotEndpoint = SnapshotEndpoint> {
   rewardNav: number | null;
   positionCount: number;
 }
-
-// --- from core/sync/positions.ts
-
-export type Step = 'day' | 'week' | 'month';
-
-// --- treasury analytics: roll-forward reconciliation (docs/analytics.md) ---------------
 
 /** One (wallet, chain, token) of a roll-forward: opening + inflow − outflow + unexplained = closing. */
 export interface ReconcileRow {
@@ -355,8 +298,6 @@ export interface ReconcileTraceRow {
   direction: 'in' | 'out' | 'unknown';
   qty: number | null;
 }
-
-// --- treasury analytics: risk (docs/analytics.md) ------------------------------------------
 
 export interface LendingRisk {
   wallet: string;
@@ -421,8 +362,6 @@ export interface WalletGroup {
   name: string;
   wallets: string[];
 }
-
-// --- from core/service-check.ts
 
 /** One finding of the service check: what was learned or tested, and how it went. */
 export interface ServiceCheckItem {

@@ -52,12 +52,17 @@ export async function runSimCli(argv: string[]): Promise<void> {
     if (!(probability >= 0 && probability <= 1)) throw new Error(`fault probability must be from 0 to 1, got '${p}'`);
     return { kind, probability };
   });
+  const port = int('port', values.port, 0, 65535);
+  const seed = int('seed', values.seed, 0, 2 ** 31);
+  const txnsPerWallet = int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000);
+  const latencyMs = int('latency-ms', values['latency-ms'], 0, 600_000);
   const sim = await startSimulator({
     accessKey: values['access-key'] ?? 'demo',
-    port: int('port', values.port, 0, 65535),
-    seed: int('seed', values.seed, 0, 2 ** 31),
-    txnsPerWallet: int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000),
-    latencyMs: int('latency-ms', values['latency-ms'], 0, 600_000),
+    // An option not given is left out, so the simulator's default applies.
+    ...(port !== undefined && { port }),
+    ...(seed !== undefined && { seed }),
+    ...(txnsPerWallet !== undefined && { txnsPerWallet }),
+    ...(latencyMs !== undefined && { latencyMs }),
     faults,
     conventions: parseConventions(values.convention ?? []),
   });

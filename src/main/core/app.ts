@@ -3,6 +3,7 @@ import {
   type AppInfo,
   type Envelope,
   type EventPayloads,
+  type ExportRequest,
   type InputOf,
   type OutputOf,
   type ParsedInputOf,
@@ -59,7 +60,7 @@ export interface CoreOptions {
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
   /** Asks where to save an export (the Electron shell's save dialog); without it, exports are downloads. */
-  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf' | 'ics') => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
@@ -193,12 +194,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'key.clear': async () => secrets.clear(requireLive()),
     'wallets.list': () => listWallets(profile.db),
     'wallets.add': (input) => {
-      const w = addWallet(profile.db, {
-        address: input.address,
-        chains: input.chains,
-        ...(input.label !== undefined && { label: input.label }),
-        ...(input.tags && { tags: input.tags }),
-      });
+      const w = addWallet(profile.db, input);
       changed('wallets', w.address);
       return w;
     },

@@ -314,7 +314,7 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
  */
 export function recoverBadValues(
   json: unknown,
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; params?: Record<string, unknown> }>,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; params?: Record<string, unknown> | undefined }>,
 ): ValueFlag[] | null {
   if (!issues.length || !issues.every((i) => typeof i.params?.[BAD_VALUE] === 'string')) return null;
   const flags: ValueFlag[] = [];

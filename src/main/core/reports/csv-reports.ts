@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { TimelineFilter } from '../../../shared/model.ts';
+import { CSV_REPORTS, type CsvReport, type ExportRequest, type TimelineFilter } from '../../../shared/contract.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
@@ -17,23 +17,14 @@ import type { ValueFlag } from '../../../shared/service/schemas.ts';
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are
  * stable and documented in docs/reports.md; money is USD, quantities in token units.
  */
-export const CSV_REPORTS = ['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks'] as const;
-export type CsvReport = (typeof CSV_REPORTS)[number];
+export { CSV_REPORTS, type CsvReport };
 
-export interface CsvRequest {
+/** A CSV report's request: the export's (src/shared/contract.ts), with the wallets a group stands for. */
+export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' | 'filter'> & {
   report: CsvReport;
-  /** One wallet, or every watched wallet. */
-  wallet?: string;
   /** A set of wallets (a wallet group), instead of `wallet`. */
   wallets?: string[];
-  /** Positions reports: the as-of date (required). */
-  date?: string;
-  /** Transactions and history: the period, inclusive. */
-  from?: string;
-  to?: string;
-  /** Transactions: the timeline's filters. */
-  filter?: Omit<TimelineFilter, 'wallet' | 'from' | 'to'>;
-}
+};
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
   positions: [

@@ -22,7 +22,7 @@ import { getGroup } from '../store/groups.ts';
  */
 export interface ExportTarget {
   /** Asks where to save; null when the user cancels. Absent in the web shell. */
-  chooseSavePath?: (defaultName: string, format: 'csv' | 'pdf' | 'ics') => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
   /** Folder for web downloads. */
   downloadsDir: string;
 }

@@ -1,9 +1,9 @@
+/** Wallet groups (migration 005): named sets of watched wallets. */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
+import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 export type { WalletGroup };
-
-/** Wallet groups (migration 005): named sets of watched wallets. */
 
 export function listGroups(db: ReadableDB): WalletGroup[] {
   const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;
@@ -17,7 +17,7 @@ export function getGroup(db: ReadableDB, id: number): WalletGroup {
   return g;
 }
 
-export function saveGroup(db: WritableDB, input: { id?: number; name: string; wallets: readonly string[] }, now = new Date()): WalletGroup {
+export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): WalletGroup {
   const name = input.name.trim();
   if (!name) throw new ValidationError('name', 'Give the group a name.');
   const wallets = [...new Set(input.wallets.map((w) => w.toLowerCase()))];

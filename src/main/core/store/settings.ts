@@ -1,21 +1,14 @@
-import { z } from 'zod';
-import type { ReadableDB, WritableDB } from './db.ts';
-import { isSupportedLocale } from '../../../shared/locale.ts';
-
 /**
- * App settings kept in the cache. The access key is not a setting: it lives in the OS
- * keychain, and this schema rejects any member that is not listed here.
+ * App settings kept in the cache, one row per setting, checked by the contract's
+ * `SettingsSchema` when read and when written (the access key is never one of them).
  */
-export const settingsSchema = z.strictObject({
-  baseUrl: z.string().url().nullable(),
-  chains: z.array(z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/)).min(1),
-  theme: z.enum(['system', 'light', 'dark']),
-  locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports').nullable(),
-  timeZone: z.enum(['utc', 'local']),
-  transactionPageSize: z.number().int().min(10).max(1000),
-});
+import { SettingsSchema, type StoredSettings as Settings } from '../../../shared/contract.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
 
-export type Settings = z.output<typeof settingsSchema>;
+export type { Settings };
+
+/** Some of the settings: a key present with `undefined` is refused by the schema, as any bad value. */
+export type SettingsChanges = { [K in keyof Settings]?: Settings[K] | undefined };
 
 export const DEFAULT_SETTINGS: Settings = {
   baseUrl: null,
@@ -48,7 +41,7 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
     } catch {
       value = Symbol('unreadable');
     }
-    const parsed = settingsSchema.shape[key].safeParse(value);
+    const parsed = SettingsSchema.shape[key].safeParse(value);
     if (parsed.success) (settings as Record<string, unknown>)[key] = parsed.data;
     else
       notices.push(
@@ -58,8 +51,8 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
   return { settings, notices };
 }
 
-export function updateSettings(db: WritableDB, changes: Partial<Settings>): Settings {
-  const next = settingsSchema.parse({ ...getSettings(db), ...changes });
+export function updateSettings(db: WritableDB, changes: SettingsChanges): Settings {
+  const next = SettingsSchema.parse({ ...getSettings(db), ...changes });
   const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   db.transaction(() => {
     for (const key of Object.keys(changes) as Array<keyof Settings>) put.run(key, JSON.stringify(next[key]));

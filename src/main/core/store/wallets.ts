@@ -1,6 +1,7 @@
 import type { ReadableDB, WritableDB } from './db.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
-import type { Wallet, WalletInput } from '../../../shared/model.ts';
+import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
+import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 export type { Wallet, WalletInput };
 
@@ -55,7 +56,7 @@ export function addWallet(db: WritableDB, input: WalletInput, now = new Date()):
   return wallet;
 }
 
-export function updateWallet(db: WritableDB, address: string, changes: { label?: string; tags?: readonly string[]; chains?: readonly string[] }): Wallet {
+export function updateWallet(db: WritableDB, address: string, changes: WalletChanges): Wallet {
   const current = getWallet(db, address);
   if (!current) throw new ValidationError('address', `${address} is not a watched wallet.`);
   const chains = changes.chains ? normaliseChains(changes.chains) : current.chains;

@@ -4,12 +4,13 @@ import { getLogSet, type LogSet } from '../store/logs.ts';
 import { probeLogs, readAndStoreLogs } from './logs.ts';
 import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
+import type { BackfillRequest as ContractBackfill } from '../../../shared/contract.ts';
 import { conventionsReport, learningState, loadConventions } from '../store/conventions.ts';
 import { ensureConventions } from './conventions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
-import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, type Step, syncPositionsUnit } from './positions.ts';
+import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from './positions.ts';
 import { type Job, type JobInfo, JobQueue } from './queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
@@ -30,14 +31,8 @@ export interface SyncEngineOptions {
   now?: () => number;
 }
 
-export interface BackfillRequest {
-  wallet: string;
-  chains?: string[];
-  from: string;
-  to: string;
-  every: Step;
-  refresh?: boolean;
-}
+/** `sync.backfill`'s request; the engine may also be given the chains to fill (default: the wallet's). */
+export type BackfillRequest = ContractBackfill & { chains?: readonly string[] };
 
 export interface WalletSyncRequest {
   /** One wallet, or every watched wallet. */

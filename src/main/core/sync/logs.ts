@@ -97,7 +97,8 @@ export async function probeLogs(db: WritableDB, client: ServiceClient, chain: st
   const read = await allLogs(client, { txnHash, chain, pageSize: 2 }, signal, { pageBase: c.pageBase, maxPages: 6 });
   if (!read.ended) return false;
   const verdict = judgeLogs(read, 'unknown');
-  // A probe at two a page says nothing about the logs page cap.
-  learnFromLogs(db, read, { ...verdict, learned: { ...verdict.learned, logsPageCap: undefined } }, { ...c, logsTotal: 'unknown' });
+  // A probe at two a page says nothing about the logs page cap: it is left out of what is learned.
+  const { logsPageCap: _notLearned, ...learned } = verdict.learned;
+  learnFromLogs(db, read, { ...verdict, learned }, { ...c, logsTotal: 'unknown' });
   return verdict.learned.logsTotal !== undefined;
 }

@@ -2,7 +2,7 @@ import type { ServiceClient } from '../api/client.ts';
 import type { WritableDB } from '../store/db.ts';
 import { filingDay, hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
 import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
-import type { Step } from '../../../shared/model.ts';
+import type { Step } from '../../../shared/contract.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 export type { Step };
 

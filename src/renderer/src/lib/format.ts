@@ -6,6 +6,7 @@ import { displayName } from '../../../shared/display-names.ts';
  */
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
+import type { Settings } from '../../../shared/contract.ts';
 
 let locale: string | undefined;
 
@@ -24,8 +25,8 @@ export function currentLocale(): string {
  * Transaction times: UTC (as the service gives them) or the computer's time zone. Dates
  * (as-of dates, snapshot dates) are calendar days of the service, always UTC.
  */
-let zone: 'utc' | 'local' = 'utc';
-export function setTimeZone(z: 'utc' | 'local'): void {
+let zone: Settings['timeZone'] = 'utc';
+export function setTimeZone(z: Settings['timeZone']): void {
   zone = z;
 }
 const tz = () => (zone === 'utc' ? 'UTC' : undefined);

@@ -2,8 +2,10 @@
  * What the user is looking at lives in the URL hash (`#/timeline?wallet=…&action=swap`),
  * so back and forward work and a view can be reloaded as it was.
  */
+import type { PositionsView } from '../../../shared/contract.ts';
+
 export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk';
-export type View = 'all' | 'underlying' | 'liquidity';
+export type View = PositionsView;
 export type Range = '30d' | '90d' | '1y' | 'all';
 
 export interface Route {

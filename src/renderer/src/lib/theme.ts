@@ -1,5 +1,7 @@
 /** Light and dark: the OS decides unless the user picked one in Settings. */
-export type ThemeChoice = 'system' | 'light' | 'dark';
+import type { Settings } from '../../../shared/contract.ts';
+
+export type ThemeChoice = Settings['theme'];
 
 let choice: ThemeChoice = 'system';
 let media: MediaQueryList | null = null;

@@ -2,6 +2,7 @@ import type { ReadableDB } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
 import { decimalSum } from '../../../../shared/decimal.ts';
+import type { NavScope } from '../../../../shared/contract.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
 export type { NavPoint, NavSeries };
 
@@ -13,7 +14,7 @@ const add = (a: number | null, b: number | null) => (a === null ? b : b === null
  * summed over every watched wallet and chain. A date where some chain is not cached says
  * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
  */
-export function navHistory(db: ReadableDB, scope: { wallet?: string; wallets?: readonly string[]; from?: string; to?: string }): NavSeries {
+export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): NavSeries {
   const rows = latestSnapshots(db, 'allPositions', {
     ...(scope.wallet && { wallet: scope.wallet }),
     ...(scope.from && { from: scope.from }),

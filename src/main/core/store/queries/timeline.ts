@@ -1,7 +1,8 @@
 import type { ReadableDB } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { incompleteReasons } from '../transactions.ts';
-import type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
+import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
+import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
 const MAX_LIMIT = 1000;

@@ -168,8 +168,8 @@ export interface JobInfo {
    * history from the epoch has no meaningful share covered, so it shows rows and rate only).
    */
   etaSeconds?: number | null;
-  /** An export's file, once written: where it is (desktop) or how to download it (web). */
-  output?: { fileName: string; path: string | null; downloadId: string | null } | null;
+  /** An export's file, once written: where it is (desktop, CLI) or how to download it (web), and its CSV rows or PDF pages. */
+  output?: { fileName: string; path: string | null; downloadId: string | null; rows?: number; pages?: number } | null;
   queuedAt: string;
   finishedAt: string | null;
 }

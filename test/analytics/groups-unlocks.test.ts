@@ -6,7 +6,7 @@ import { unlocksIcs } from '../../src/main/core/reports/ics.ts';
 import { unlockLadder, healthHistory } from '../../src/main/core/store/queries/risk.ts';
 import { headroom } from '../../src/shared/headroom.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, settled, tempDir } from '../support/store.ts';
 
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
@@ -18,10 +18,14 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
     try {
       await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Ops' });
       await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold' });
-      const e = core.profile().engine;
-      await Promise.all(
-        [A, B].flatMap((w) => [e.backfill({ wallet: w, from: '2025-07-31', to: '2025-12-31', every: 'month' }).result, e.syncTransactions(w).result]),
-      );
+      const jobs = [];
+      for (const w of [A, B])
+        jobs.push(
+          await core.call('sync.backfill', { wallet: w, from: '2025-07-31', to: '2025-12-31', every: 'month' }),
+          await core.call('sync.transactions', { wallet: w }),
+        );
+      await settled(core, jobs);
+      const db = await cacheOf(core);
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [A] });
       expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [A] }]);
       const bad = await core.dispatch('groups.save', { name: 'fund i', wallets: [B] });
@@ -43,7 +47,7 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       const pdf = join(dir, 'group.pdf');
       const { exportPdf } = await import('../../src/main/core/reports/pdf.ts');
       const { writeAtomically } = await import('../../src/main/core/reports/files.ts');
-      await writeAtomically(pdf, (out) => exportPdf(core.profile().db, { date: '2025-12-31', wallets: [A], from: '2025-07-31', to: '2025-12-31' }, out));
+      await writeAtomically(pdf, (out) => exportPdf(db, { date: '2025-12-31', wallets: [A], from: '2025-07-31', to: '2025-12-31' }, out));
       const text = execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
       expect(text).toContain(A);
       expect(text).not.toContain(B);
@@ -52,15 +56,15 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       // Headroom figures come from the ratio and threshold the service reported.
       for (const p of risk.positions) expect(headroom(p.collateralDebtRatio, p.liqThreshold)!.health).toBeCloseTo(p.collateralDebtRatio * p.liqThreshold, 12);
       const first = (await core.call('risk.lending', { date: '2025-12-31' })).positions[0]!;
-      const hist = healthHistory(core.profile().db, { wallet: first.wallet, chain: first.chain, cid: first.cid! });
+      const hist = healthHistory(db, { wallet: first.wallet, chain: first.chain, cid: first.cid! });
       expect(hist.points.map((p) => p.date)).toEqual([...hist.points.map((p) => p.date)].sort());
       expect(hist.points.at(-1)!.collateralDebtRatio).toBe(first.collateralDebtRatio);
 
       // Unlock ladder: soonest first, and the iCalendar file has one event per unlock.
-      const ladder = unlockLadder(core.profile().db, '2025-12-31');
+      const ladder = unlockLadder(db, '2025-12-31');
       expect(ladder.unlocks.length).toBeGreaterThan(0); // the second wallet holds a vote-escrow lock
       expect(ladder.unlocks.map((u) => u.unlockTime)).toEqual([...ladder.unlocks.map((u) => u.unlockTime)].sort());
-      const { text: ics, events } = unlocksIcs(core.profile().db, { date: '2025-12-31' });
+      const { text: ics, events } = unlocksIcs(db, { date: '2025-12-31' });
       expect(events).toBe(ladder.unlocks.length);
       expect(ics.startsWith('BEGIN:VCALENDAR\r\nVERSION:2.0\r\n')).toBe(true);
       expect(ics.match(/BEGIN:VEVENT/g)?.length ?? 0).toBe(events);

@@ -152,7 +152,7 @@ describe('Folioscope in Chromium, demo mode', () => {
     await page.getByRole('tab', { name: 'Overview' }).click();
     await page.getByRole('button', { name: '30d' }).click();
     // Latency on the demo service, so the fill lasts long enough to see its progress bar.
-    core.profile().sim!.setLatency(40);
+    core.demoService()!.setLatency(40);
     try {
       await page.getByRole('button', { name: 'Fill history' }).click();
       await expect.poll(() => page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0);
@@ -160,7 +160,7 @@ describe('Folioscope in Chromium, demo mode', () => {
         .poll(() => page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 })
         .toMatch(/NAV over (2\d|30) cached dates/);
     } finally {
-      core.profile().sim!.setLatency(0);
+      core.demoService()!.setLatency(0);
     }
     await bothThemes('07-nav-history');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
 
 /**
  * Finding: 500 identical sync.positions calls made 500 jobs and 3,000 duplicate snapshots;
@@ -25,7 +25,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
       expect(ids.size).toBe(1);
       expect(ids.has('error')).toBe(false);
       await idle(core);
-      const snapshots = core.profile().db.prepare('SELECT count(*) AS n FROM snapshots').get() as { n: number };
+      const snapshots = (await cacheOf(core)).prepare('SELECT count(*) AS n FROM snapshots').get() as { n: number };
       expect(snapshots.n).toBe(3 * 2); // three views, two chains: once
       // A request made after the job finished is new work, not coalesced onto history.
       const again = await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' });

@@ -3,7 +3,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync, type HostileService, startHostileService } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
 
 /**
  * Finding: service-provided text was not redacted when the envelope's status was not OK
@@ -74,7 +74,10 @@ describe('service-provided text passes the redactor', { timeout: 120_000 }, () =
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const job = await finish(core, (await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })).id);
       expect(job.state, JSON.stringify(job.error)).toBe('done');
-      const rows = core.profile().db.prepare("SELECT raw, data FROM snapshots WHERE endpoint = 'allPositions'").all() as Array<{ raw: string; data: string }>;
+      const rows = (await cacheOf(core)).prepare("SELECT raw, data FROM snapshots WHERE endpoint = 'allPositions'").all() as Array<{
+        raw: string;
+        data: string;
+      }>;
       expect(rows.length).toBe(1);
       expect(rows[0]!.raw).toContain('you sent REDACTED');
       expect(rows[0]!.raw).not.toContain(KEY);

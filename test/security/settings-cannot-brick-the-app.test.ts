@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
 
 /**
  * Finding: settings.update accepted any locale string; "en_US" or "xx-invalid-!!" made every
@@ -28,7 +28,7 @@ describe('settings are validated against what the platform supports', () => {
     try {
       await core.call('settings.update', { theme: 'dark', transactionPageSize: 200 });
       // As an older version or a hand edit could have left them.
-      const put = core.profile().db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+      const put = (await cacheOf(core)).prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
       put.run('locale', JSON.stringify('en_US'));
       put.run('chains', 'not json');
       const s = await core.call('settings.get', undefined);

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import type { Core } from '../../src/main/core/app.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
+import type { JobInfo } from '../../src/shared/model.ts';
 
 const dirs: string[] = [];
 const open: WritableDB[] = [];
@@ -20,6 +22,32 @@ export function tempDb(): { db: WritableDB; path: string } {
   const db = openDatabase(path);
   open.push(db);
   return { db, path };
+}
+
+/**
+ * The cache a core works on, opened on a second connection, as another process would see it:
+ * a test reads (or seeds) it there, since a core hands its shells nothing but the contract.
+ * Closed after the test.
+ */
+export async function cacheOf(core: Core): Promise<WritableDB> {
+  const db = openDatabase((await core.request('app.info', undefined)).databaseFile);
+  open.push(db);
+  return db;
+}
+
+/** Waits until the jobs (started through the contract) have finished; one that failed or was cancelled throws, as its result would. */
+export async function settled(core: Core, jobs: readonly JobInfo[], timeoutMs = 120_000): Promise<JobInfo[]> {
+  const ids = new Set(jobs.map((j) => j.id));
+  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
+    const ended = (await core.request('sync.jobs', undefined)).filter((j) => ids.has(j.id) && j.finishedAt);
+    if (ended.length === ids.size) {
+      const bad = ended.find((j) => j.state !== 'done');
+      if (bad) throw new Error(`${bad.label}: ${bad.state}${bad.error ? ` (${bad.error.message})` : ''}`);
+      return ended;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the jobs did not finish');
 }
 
 afterEach(() => {

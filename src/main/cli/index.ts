@@ -2,21 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
-import { createCore, type Core } from '../core/app.ts';
+import { createCore, type Core, type CoreOptions } from '../core/app.ts';
 import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
-import { Secrets } from '../core/secrets/secrets.ts';
-import { systemKeychain } from '../core/secrets/keychain.ts';
 import { progressPrinter } from './progress.ts';
-import { CSV_REPORTS, type CsvReport, exportCsv } from '../core/reports/csv-reports.ts';
-import { writeAtomically } from '../core/reports/files.ts';
-import { exportPdf } from '../core/reports/pdf.ts';
-import { exportCompleteness } from '../core/reports/export-job.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { JobInfo } from '../../shared/model.ts';
-import type { InputOf, OutputOf } from '../../shared/contract.ts';
+import { CSV_REPORTS, type CsvReport, type InputOf, type OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
@@ -118,13 +112,14 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   return parsed;
 }
 
-async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>): Promise<T> {
+async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: Pick<CoreOptions, 'chooseSavePath'> = {}): Promise<T> {
   const core = await createCore({
     dataDir: g.dataDir,
     shell: 'cli',
     version: VERSION,
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
+    ...options,
   });
   try {
     return await fn(core);
@@ -142,20 +137,29 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
   const bar = progressPrinter();
   const pending = new Map(jobs.map((j) => [j.id, j]));
   const finished: JobInfo[] = [];
+  const ended = (info: JobInfo) => info.state === 'done' || info.state === 'failed' || info.state === 'cancelled';
   await new Promise<void>((resolve) => {
-    if (!pending.size) return resolve();
+    const end = (info: JobInfo) => {
+      pending.delete(info.id);
+      finished.push(info);
+      if (!pending.size) {
+        off();
+        resolve();
+      }
+    };
     const off = core.on('sync.progress', (info) => {
       if (!pending.has(info.id)) return;
       bar.update(info);
-      if (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled') {
-        pending.delete(info.id);
-        finished.push(info);
-        if (!pending.size) {
-          off();
-          resolve();
-        }
-      }
+      if (ended(info)) end(info);
     });
+    // A job that ended before the listener was added (a quick export) is read from the job list.
+    void core.request('sync.jobs', undefined).then((all) => {
+      for (const info of all) if (pending.has(info.id) && ended(info)) end(info);
+    });
+    if (!pending.size) {
+      off();
+      resolve();
+    }
   });
   bar.done();
   return finished;
@@ -201,29 +205,34 @@ const commands: Record<string, Command> = {
     const p = parse(args, {}, usage);
     if (!p) return;
     const [sub] = p.positionals;
-    const baseUrl = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
-    if (!baseUrl) throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
-    const url = normaliseBaseUrl(baseUrl);
-    const secrets = new Secrets(systemKeychain(), process.env, { envKeyBaseUrl: process.env['FOLIOSCOPE_BASE_URL'] ?? g.baseUrl ?? null });
-    if (sub === 'set') {
-      const key = readFileSync(0, 'utf8').trim();
-      if (!key) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');
-      const status = await secrets.set(url, key);
-      console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
-    } else if (sub === 'clear') {
-      await secrets.clear(url);
-      console.log(`Key cleared for ${url}.`);
-    } else if (sub === 'status') {
-      const s = await secrets.status(url);
-      console.log(s.set ? `A key is set for ${url} (from the ${s.source}).` : `No key is set for ${url}.`);
-      if (s.keychainProblem) console.log(s.keychainProblem);
-      // Say why an environment key is not used, rather than leave the user guessing.
-      if (process.env['FOLIOSCOPE_ACCESS_KEY'] && s.source !== 'environment') {
-        console.log('FOLIOSCOPE_ACCESS_KEY is set but not used here: it applies only to the service named by FOLIOSCOPE_BASE_URL (else --base-url).');
+    // Demo mode needs no key: said before a core (and its demo service) is started for nothing.
+    if (!(g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl))
+      throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
+    if (sub !== 'set' && sub !== 'clear' && sub !== 'status') throw new UsageError(usage);
+    // Read before the core opens: nothing is started for a key that is not there.
+    const key = sub === 'set' ? readFileSync(0, 'utf8').trim() : '';
+    if (sub === 'set' && !key) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');
+    await withCore(g, async (core) => {
+      const info = await call(core, 'app.info', undefined);
+      if (info.mode === 'demo' || !info.baseUrl) throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
+      const url = info.baseUrl;
+      if (sub === 'set') {
+        // As in the app: a key the service refuses replaces nothing.
+        const status = await call(core, 'key.set', { key });
+        console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
+      } else if (sub === 'clear') {
+        await call(core, 'key.clear', undefined);
+        console.log(`Key cleared for ${url}.`);
+      } else {
+        const s = await call(core, 'key.status', undefined);
+        console.log(s.set ? `A key is set for ${url} (from the ${s.source}).` : `No key is set for ${url}.`);
+        if (s.keychainProblem) console.log(s.keychainProblem);
+        // Say why an environment key is not used, rather than leave the user guessing.
+        if (process.env['FOLIOSCOPE_ACCESS_KEY'] && s.source !== 'environment') {
+          console.log('FOLIOSCOPE_ACCESS_KEY is set but not used here: it applies only to the service named by FOLIOSCOPE_BASE_URL (else --base-url).');
+        }
       }
-    } else {
-      throw new UsageError(usage);
-    }
+    });
   },
 
   async wallet(g, args) {
@@ -428,49 +437,39 @@ Reports are built from the local cache only. --date defaults to the newest cache
   if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? ''))
     throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
   const out = resolvePath(v.out);
-  await withCore(g, async (core) => {
-    const db = core.profile().db;
-    const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }) }))[0];
-    const bar = progressPrinter();
-    if (kind === 'csv') {
-      const report = v.report as CsvReport;
-      const { rows } = await writeAtomically(out, (stream) =>
-        exportCsv(
-          db,
-          { report, ...(v.wallet && { wallet: v.wallet }), ...(date && { date }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) },
-          stream,
-          (done, total) =>
-            bar.update({
-              id: 'export',
-              kind: 'export',
-              label: `CSV ${report}`,
-              wallet: null,
-              state: 'running',
-              phase: 'writing',
-              done,
-              total,
-              error: null,
-              queuedAt: '',
-              finishedAt: null,
-            }),
-        ),
-      );
-      bar.done();
-      console.log(`Wrote ${rows} rows to ${out}.`);
-      if (report === 'transactions') {
-        const c = exportCompleteness(db, { ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) });
-        if (c.state !== 'complete') console.log(`Note: the transactions are incomplete:\n${c.reasons.map((r) => `  - ${r}`).join('\n')}\n${c.action}`);
+  // The export runs as the app's does (the contract's export.start, a job), written to --out.
+  await withCore(
+    g,
+    async (core) => {
+      const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }) }))[0];
+      if (kind === 'pdf' && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+      const report = kind === 'csv' ? (v.report as CsvReport) : undefined;
+      const started = await call(core, 'export.start', {
+        format: kind,
+        ...(report && { report }),
+        ...(v.wallet && { wallet: v.wallet }),
+        // The transactions report has no as-of date: its completeness is judged over --from..--to (to now).
+        ...(date && report !== 'transactions' && { date }),
+        ...(v.from && { from: v.from }),
+        ...(v.to && { to: v.to }),
+      });
+      if (!started) throw new Error('The export was not started.');
+      const [job] = await waitForJobs(core, [started]);
+      if (!job || job.state !== 'done') throw new Error(job?.error?.message ?? 'The export was cancelled.');
+      const incomplete = job.completeness && job.completeness.state !== 'complete' ? job.completeness : null;
+      if (kind === 'csv') {
+        console.log(`Wrote ${job.output?.rows ?? 0} rows to ${out}.`);
+        if (report === 'transactions' && incomplete)
+          console.log(`Note: the transactions are incomplete:\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}\n${incomplete.action}`);
+      } else {
+        console.log(`Wrote a ${job.output?.pages ?? 0}-page report (as of ${date}) to ${out}.`);
+        // The report lists transactions only for a period; then it says what is missing, and so does this.
+        if ((v.from || v.to) && incomplete)
+          console.log(`Note: the report's transactions are incomplete (the report says so):\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}`);
       }
-    } else {
-      if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
-      const { pages, model } = await writeAtomically(out, (stream) =>
-        exportPdf(db, { date, ...(v.wallet && { wallet: v.wallet }), ...(v.from && { from: v.from }), ...(v.to && { to: v.to }) }, stream),
-      );
-      console.log(`Wrote a ${pages}-page report (as of ${date}) to ${out}.`);
-      if (model.transactionsIncomplete.length)
-        console.log(`Note: the report's transactions are incomplete (the report says so):\n${model.transactionsIncomplete.map((r) => `  - ${r}`).join('\n')}`);
-    }
-  });
+    },
+    { chooseSavePath: async () => out },
+  );
 }
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). */

@@ -1,3 +1,8 @@
+/**
+ * The composition root: one core that every shell (Electron, web, CLI) drives through the
+ * contract. It validates each input against the contract's schema, runs the operation on
+ * the current profile, and turns failures into serialisable errors without stacks.
+ */
 import {
   CONTRACT,
   type AppInfo,
@@ -14,7 +19,7 @@ import {
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
-import type { SimulatorOptions } from '../../sim/server.ts';
+import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
@@ -35,16 +40,11 @@ import { timelineFacetValues, walletCacheSummary } from './store/queries/status.
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
-import { type Downloads, startExport } from './reports/export-job.ts';
+import { startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
 import { loadServiceCheck, saveServiceCheck } from './store/service-check.ts';
 
-/**
- * The composition root: one core that every shell (Electron, web, CLI) drives through the
- * contract. It validates each input against the contract's schema, runs the operation on
- * the current profile, and turns failures into serialisable errors without stacks.
- */
 export interface CoreOptions {
   dataDir: string;
   shell: AppInfo['shell'];
@@ -59,21 +59,25 @@ export interface CoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
-  /** Asks where to save an export (the Electron shell's save dialog); without it, exports are downloads. */
+  /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */
   chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
 
+/**
+ * What a shell holds: the contract (`dispatch` for what crosses a process boundary, `request`
+ * for a shell in this process), its events, and nothing of the core's internals.
+ */
 export interface Core {
   dispatch(op: string, input: unknown): Promise<Envelope<unknown>>;
-  /** Finished web exports by download id (served once by the web shell). */
-  downloads: Downloads;
+  /** An already-validated input straight to its handler (tests; shells use `request`). */
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
   request<K extends OperationName>(op: K, input: InputOf<K>): Promise<OutputOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
-  profile(): Profile;
+  /** The demo mode's in-process reference service (tests slow it down); null when connected to a real service. */
+  demoService(): Simulator | null;
   close(): Promise<void>;
 }
 
@@ -89,7 +93,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   events.on('data.changed', (c) => {
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
   });
-  const downloads: Downloads = { files: new Map() };
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
   let profile = await openProfile({
     dataDir: o.dataDir,
@@ -254,7 +257,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         profile.db,
         profile.engine.queue,
         { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
-        downloads,
         req,
       ),
     'reconcile.get': ({ wallet: address, group, from, to }) =>
@@ -343,7 +345,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   }
 
   return {
-    downloads,
     dispatch,
     async request(op, input) {
       const res = await dispatch(op, input);
@@ -353,7 +354,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     call,
     on: (event, listener) => events.on(event, listener),
-    profile: () => profile,
+    demoService: () => profile.sim,
     close: async () => {
       unsubscribe();
       await profile.close();

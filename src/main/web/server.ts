@@ -6,6 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/app.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
+import { webDownloads } from './downloads.ts';
 import { allowedHosts, allowedOrigins, cookieValue, safeDecode, sameToken, tokenCookieName } from './security.ts';
 
 /**
@@ -36,6 +37,8 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
   }
   const streams = new Set<ServerResponse>();
   let port = 0;
+  // Before the event streams subscribe: a download is known by the time its job's end is sent.
+  const downloads = await webDownloads(o.core);
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -129,9 +132,8 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
 
   /** A finished export, once: streamed as an attachment, then deleted. */
   function download(id: string, res: ServerResponse): void {
-    const file = o.core.downloads.files.get(id);
+    const file = downloads.take(id);
     if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
-    o.core.downloads.files.delete(id);
     res.writeHead(200, {
       'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
       'Content-Length': statSync(file.path).size,
@@ -184,6 +186,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       new Promise<void>((done) => {
         clearInterval(heartbeat);
         unsubscribers.forEach((u) => u());
+        downloads.close();
         for (const s of streams) s.end();
         server.closeAllConnections();
         server.close(() => done());

@@ -17,8 +17,8 @@ import { getGroup } from '../store/groups.ts';
 
 /**
  * Exports started from the app: a job on the sync queue (progress, cancel), writing where
- * the user chose (the desktop's save dialog) or, in the web shell, to the data folder for
- * the browser to download once.
+ * the shell says (the desktop's save dialog, the CLI's --out) or, without one, to the data
+ * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
  */
 export interface ExportTarget {
   /** Asks where to save; null when the user cancels. Absent in the web shell. */
@@ -27,9 +27,9 @@ export interface ExportTarget {
   downloadsDir: string;
 }
 
-export interface Downloads {
-  /** id → file, for the web shell's download route; each is served once. */
-  files: Map<string, { path: string; fileName: string }>;
+/** Where an export without a save path is written: the download id names it. */
+export function downloadPath(downloadsDir: string, downloadId: string, fileName: string): string {
+  return join(downloadsDir, `${downloadId}-${fileName}`);
 }
 
 export function defaultFileName(req: ExportRequest): string {
@@ -39,7 +39,7 @@ export function defaultFileName(req: ExportRequest): string {
   return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
-export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, downloads: Downloads, req: ExportRequest): Promise<JobInfo | null> {
+export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest): Promise<JobInfo | null> {
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
   if ((req.format === 'pdf' || req.format === 'ics') && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
   if (req.wallet && req.group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
@@ -56,7 +56,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   } else {
     mkdirSync(target.downloadsDir, { recursive: true, mode: 0o700 });
     downloadId = randomBytes(12).toString('base64url');
-    path = join(target.downloadsDir, `${downloadId}-${fileName}`);
+    path = downloadPath(target.downloadsDir, downloadId, fileName);
   }
   const label =
     req.format === 'pdf'
@@ -69,8 +69,10 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
+      // What was written, for the shell to say: CSV rows, PDF pages.
+      let written: { rows?: number; pages?: number } = {};
       if (req.format === 'pdf') {
-        await writeAtomically(path, (out) =>
+        const { pages } = await writeAtomically(path, (out) =>
           exportPdf(
             db,
             {
@@ -83,13 +85,14 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             out,
           ),
         );
+        written = { pages };
       } else if (req.format === 'ics') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
         await writeAtomically(path, (out) =>
           exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out),
         );
       } else {
-        await writeAtomically(path, (out) =>
+        const { rows } = await writeAtomically(path, (out) =>
           exportCsv(
             db,
             {
@@ -106,11 +109,11 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             ctx.signal,
           ),
         );
+        written = { rows };
       }
       if (req.format === 'pdf' || req.report === 'transactions') ctx.judge(exportCompleteness(db, req));
-      if (downloadId) downloads.files.set(downloadId, { path, fileName });
       // The file's place, for the UI: set before the job's final progress event.
-      job.info.output = { fileName, path: downloadId ? null : path, downloadId };
+      job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
     },
     req.wallet?.toLowerCase() ?? null,
   );

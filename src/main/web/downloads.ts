@@ -1,0 +1,35 @@
+/**
+ * The web shell's downloads: a browser cannot be handed a path, so an export without a save
+ * dialog is written by the core under a random id (`downloadPath`) and served by this shell
+ * once, then deleted. Which ids are ready is web-only state, so it lives here, learned from
+ * the jobs' progress: an export job that finished with a download id.
+ */
+import { join } from 'node:path';
+import type { Core } from '../core/app.ts';
+import { downloadPath } from '../core/reports/export-job.ts';
+
+export interface WebDownloads {
+  /** The finished export with this id, forgotten as it is taken (each is served once). */
+  take(id: string): { path: string; fileName: string } | null;
+  close(): void;
+}
+
+export async function webDownloads(core: Core): Promise<WebDownloads> {
+  // The core writes downloads into the data folder's `downloads` (see CoreOptions.chooseSavePath).
+  const dir = join((await core.request('app.info', undefined)).dataDir, 'downloads');
+  const files = new Map<string, { path: string; fileName: string }>();
+  const off = core.on('sync.progress', (job) => {
+    const id = job.output?.downloadId;
+    if (job.kind === 'export' && job.state === 'done' && id && job.output)
+      files.set(id, { path: downloadPath(dir, id, job.output.fileName), fileName: job.output.fileName });
+  });
+  return {
+    take(id) {
+      const file = files.get(id);
+      if (!file) return null;
+      files.delete(id);
+      return file;
+    },
+    close: off,
+  };
+}

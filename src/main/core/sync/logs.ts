@@ -98,7 +98,8 @@ export async function probeLogs(db: WritableDB, client: ServiceClient, chain: st
   if (!read.ended) return false;
   const verdict = judgeLogs(read, 'unknown');
   // A probe at two a page says nothing about the logs page cap: it is left out of what is learned.
-  const { logsPageCap: _notLearned, ...learned } = verdict.learned;
+  const learned = { ...verdict.learned };
+  delete learned.logsPageCap;
   learnFromLogs(db, read, { ...verdict, learned }, { ...c, logsTotal: 'unknown' });
   return verdict.learned.logsTotal !== undefined;
 }

@@ -1,3 +1,8 @@
+/**
+ * A profile is what the app is connected to: the built-in reference service (demo) or a
+ * real service at a base URL. Each has its own cache file, so demo data and real data
+ * never mix. Which profile is current is kept in `app.json` (never a secret).
+ */
 import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,11 +15,6 @@ import type { Secrets } from './secrets/secrets.ts';
 import { SyncEngine } from './sync/engine.ts';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../sim/server.ts';
 
-/**
- * A profile is what the app is connected to: the built-in reference service (demo) or a
- * real service at a base URL. Each has its own cache file, so demo data and real data
- * never mix. Which profile is current is kept in `app.json` (never a secret).
- */
 export interface AppConfig {
   baseUrl: string | null;
 }

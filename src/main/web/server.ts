@@ -1,3 +1,8 @@
+/**
+ * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines
+ * without a display or Electron. POST /api/<operation> runs one operation (the same
+ * dispatch as IPC); GET /api/events streams the contract's events (server-sent events).
+ */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -9,11 +14,6 @@ import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-p
 import { webDownloads } from './downloads.ts';
 import { allowedHosts, allowedOrigins, cookieValue, safeDecode, sameToken, tokenCookieName } from './security.ts';
 
-/**
- * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines
- * without a display or Electron. POST /api/<operation> runs one operation (the same
- * dispatch as IPC); GET /api/events streams the contract's events (server-sent events).
- */
 export interface WebShell {
   url: string;
   origin: string;

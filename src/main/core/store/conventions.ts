@@ -1,3 +1,8 @@
+/**
+ * What the client learned about the service's reading of the open points: one row per point
+ * in `service_conventions` (each cache file belongs to one service, so no service column),
+ * and the anomalies that make it doubt what it learned.
+ */
 import {
   ASSUMED_CONVENTIONS,
   type ConventionKey,
@@ -7,12 +12,6 @@ import {
   type ServiceAnomaly,
 } from '../../../shared/conventions.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
-
-/**
- * What the client learned about the service's reading of the open points: one row per point
- * in `service_conventions` (each cache file belongs to one service, so no service column),
- * and the anomalies that make it doubt what it learned.
- */
 
 export interface LearnedPoint<K extends keyof LearnedConventions = keyof LearnedConventions> {
   key: K;

@@ -1,13 +1,12 @@
+/**
+ * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
+ * copy read-only, or move the file aside and start a new one. Neither deletes anything.
+ */
 import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { allowDamaged, CacheProblemError, openDatabase, type WritableDB } from './db.ts';
-
-/**
- * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
- * copy read-only, or move the file aside and start a new one. Neither deletes anything.
- */
 
 /** SQLite's companion files of a database in WAL mode. */
 const COMPANIONS = ['-wal', '-shm'];

@@ -1,11 +1,11 @@
-import type { ReadableDB, WritableDB } from './db.ts';
-import type { ServiceCheck } from '../../../shared/model.ts';
-
 /**
  * The last service check, kept in the cache of the service it checked (each service has its
  * own cache file), under a settings key the settings schema does not list. Never a secret:
  * base URLs are stored without their query.
  */
+import type { ReadableDB, WritableDB } from './db.ts';
+import type { ServiceCheck } from '../../../shared/model.ts';
+
 const KEY = 'serviceCheck';
 
 export function saveServiceCheck(db: WritableDB, check: ServiceCheck): void {

@@ -1,11 +1,10 @@
-import type { ReadableDB, WritableDB } from '../db.ts';
-
 /**
  * Daily transfer sums (table transfer_days, migration 005), brought up to date on use:
  * a (wallet, chain) with no state is rebuilt from all its transactions; one with state
  * adds the transactions inserted since (ids above built_to_id). Changes and deletions of
  * transactions drop the state (triggers), so the sums never go stale.
  */
+import type { ReadableDB, WritableDB } from '../db.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -3,8 +3,6 @@ import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, statSyn
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 
-export type { Database };
-
 /**
  * The handles the store's functions take, branded in the manner of Signal-Desktop's
  * `ReadableDB`/`WritableDB` (ts/sql/Interface.ts): a read function takes a `ReadableDB`, a

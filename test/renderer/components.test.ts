@@ -19,18 +19,17 @@ const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
 
 afterEach(() => {
-  appState.wallets = [];
-  appState.statuses = [];
+  appState.apply({ wallets: [], statuses: [] });
   route.go({ wallet: null });
   vi.unstubAllGlobals();
 });
 
 describe('Sidebar', () => {
   it('lists watched wallets with labels, chains and tags, under "All wallets"', () => {
-    appState.wallets = [
+    appState.apply({ wallets: [
       { address: A, label: 'Treasury', tags: ['ops'], chains: ['eth', 'arb'], createdAt: '' },
       { address: B, label: '', tags: [], chains: ['eth'], createdAt: '' },
-    ];
+    ] });
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
     const options = screen.getAllByRole('link');
     expect(options.map((o) => o.querySelector('strong')?.textContent)).toEqual(['All wallets', 'Treasury', '0x0000…05fa']);
@@ -44,7 +43,7 @@ describe('Sidebar', () => {
   });
 
   it('moves the selection with the arrow keys and puts it in the URL', async () => {
-    appState.wallets = [{ address: A, label: 'Treasury', tags: [], chains: ['eth'], createdAt: '' }];
+    appState.apply({ wallets: [{ address: A, label: 'Treasury', tags: [], chains: ['eth'], createdAt: '' }] });
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
     await fireEvent.keyDown(screen.getAllByRole('link')[0]!, { key: 'ArrowDown' });
     expect(route.current.wallet).toBe(A);
@@ -59,7 +58,7 @@ describe('WalletDialog', () => {
   it('has labelled fields and says what is wrong with an address before sending it', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    appState.info = {
+    appState.apply({ info: {
       version: '0',
       mode: 'demo',
       baseUrl: null,
@@ -68,7 +67,7 @@ describe('WalletDialog', () => {
       databaseFile: '',
       chains: ['eth', 'arb'],
       shell: 'web',
-    };
+     });
     render(WalletDialog, { open: true, wallet: null, onclose: () => undefined });
     await tick();
     const address = screen.getByLabelText('Address') as HTMLInputElement;

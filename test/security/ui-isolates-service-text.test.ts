@@ -12,12 +12,12 @@ import { appState } from '../../src/renderer/src/lib/store.svelte.ts';
  */
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 afterEach(() => {
-  appState.wallets = [];
+  appState.apply({ wallets: [] });
 });
 
 describe('the UI isolates and shows service and label text', () => {
   it('a label with an override is shown inside <bdi>, the override as <U+202E>', () => {
-    appState.wallets = [{ address: A, label: 'Tre\u202easury\u001b[2J', tags: [], chains: ['eth'], createdAt: '' }];
+    appState.apply({ wallets: [{ address: A, label: 'Tre\u202easury\u001b[2J', tags: [], chains: ['eth'], createdAt: '' }] });
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
     const strong = screen
       .getAllByRole('link')

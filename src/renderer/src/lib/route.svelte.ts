@@ -79,21 +79,26 @@ export function formatRoute(r: Route): string {
 }
 
 class RouteState {
-  current = $state<Route>(parseRoute(typeof location === 'undefined' ? '' : location.hash));
+  #current = $state<Route>(parseRoute(typeof location === 'undefined' ? '' : location.hash));
 
   constructor() {
     if (typeof window !== 'undefined') {
       window.addEventListener('hashchange', () => {
-        this.current = parseRoute(location.hash);
+        this.#current = parseRoute(location.hash);
       });
     }
   }
 
+  /** The route shown now; change it with `go` (or the browser's Back and Forward). */
+  get current(): Route {
+    return this.#current;
+  }
+
   /** Goes to a route changed by `changes`; a new history entry, so Back returns. */
   go(changes: Partial<Route>, options: { replace?: boolean } = {}): void {
-    const next = { ...this.current, ...changes };
+    const next = { ...this.#current, ...changes };
     const hash = formatRoute(next);
-    this.current = parseRoute(hash);
+    this.#current = parseRoute(hash);
     if (typeof window === 'undefined') return;
     if (options.replace) history.replaceState(null, '', hash);
     else if (location.hash !== hash) history.pushState(null, '', hash);

@@ -3,24 +3,70 @@ import type { JobInfo, Wallet } from '../../../shared/model.ts';
 import { call, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
 import { words } from './words.ts';
+import { dataChanges } from './data-changes.ts';
+
+export interface Notice {
+  message: string;
+  kind: 'error' | 'info';
+  retry?: () => void;
+}
 
 /**
  * App-wide state: what the app is connected to, the watched wallets and their freshness,
  * running jobs, and whether the service is reachable. Views read it; actions here change it.
  */
 class AppState {
-  info = $state<AppInfo | null>(null);
-  settings = $state<Settings | null>(null);
-  wallets = $state<Wallet[]>([]);
-  statuses = $state<WalletStatus[]>([]);
-  jobs = $state<JobInfo[]>([]);
+  #info = $state<AppInfo | null>(null);
+  #settings = $state<Settings | null>(null);
+  #wallets = $state<Wallet[]>([]);
+  #statuses = $state<WalletStatus[]>([]);
+  #jobs = $state<JobInfo[]>([]);
+  #offline = $state(false);
+  #notice = $state<Notice | null>(null);
+  #loaded = $state(false);
+
+  /** What the app is connected to (null until loaded). */
+  get info(): AppInfo | null {
+    return this.#info;
+  }
+  get settings(): Settings | null {
+    return this.#settings;
+  }
+  /** The watched wallets, in the core's order. */
+  get wallets(): Wallet[] {
+    return this.#wallets;
+  }
+  get statuses(): WalletStatus[] {
+    return this.#statuses;
+  }
+  get jobs(): JobInfo[] {
+    return this.#jobs;
+  }
   /** Set when the last work that needed the service could not reach it. */
-  offline = $state(false);
+  get offline(): boolean {
+    return this.#offline;
+  }
   /** A message for the whole app (top of the screen), with an optional retry. */
-  notice = $state<{ message: string; kind: 'error' | 'info'; retry?: () => void } | null>(null);
-  /** Bumped whenever cached data changes, so views reload. */
-  revision = $state(0);
-  loaded = $state(false);
+  get notice(): Notice | null {
+    return this.#notice;
+  }
+  /** Whether the first load has finished (well or not). */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  /** Takes what the core said about the connection, settings and wallets (load and refreshWallets pass what they read). */
+  apply(read: { info?: AppInfo; settings?: Settings; wallets?: Wallet[]; statuses?: WalletStatus[] }): void {
+    if (read.info) this.#info = read.info;
+    if (read.settings) this.#settings = read.settings;
+    if (read.wallets) this.#wallets = read.wallets;
+    if (read.statuses) this.#statuses = read.statuses;
+  }
+
+  /** Hides the app-wide notice (its ✕, or before its retry runs). */
+  dismissNotice(): void {
+    this.#notice = null;
+  }
 
   get activeJobs(): JobInfo[] {
     return this.jobs.filter((j) => j.state === 'queued' || j.state === 'running');
@@ -39,23 +85,21 @@ class AppState {
   async load(): Promise<void> {
     try {
       const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
-      this.info = info;
-      this.settings = settings;
+      this.apply({ info, settings });
       setLocale(settings.locale);
       setTimeZone(settings.timeZone ?? 'utc');
       await this.refreshWallets();
-      this.jobs = await call('sync.jobs', {});
+      this.#jobs = await call('sync.jobs', {});
     } catch (err) {
       this.fail(err);
     } finally {
-      this.loaded = true;
+      this.#loaded = true;
     }
   }
 
   async refreshWallets(): Promise<void> {
     const [wallets, statuses] = await Promise.all([call('wallets.list', {}), call('wallets.status', {})]);
-    this.wallets = wallets;
-    this.statuses = statuses;
+    this.apply({ wallets, statuses });
   }
 
   status(address: string): WalletStatus | undefined {
@@ -69,23 +113,24 @@ class AppState {
   /** Subscribes to the core's events; returns the unsubscribe. */
   listen(): () => void {
     const offProgress = on('sync.progress', (info) => {
-      const i = this.jobs.findIndex((j) => j.id === info.id);
-      if (i >= 0) this.jobs[i] = info;
-      else this.jobs = [...this.jobs, info];
+      const i = this.#jobs.findIndex((j) => j.id === info.id);
+      if (i >= 0) this.#jobs[i] = info;
+      else this.#jobs = [...this.#jobs, info];
       if (info.state === 'failed' && info.error) {
-        if (info.error.kind === 'network') this.offline = true;
+        if (info.error.kind === 'network') this.#offline = true;
         const wallet = info.wallet;
-        this.notice = {
+        this.#notice = {
           kind: 'error',
           message: `${info.label}: ${info.error.message}`,
           ...(wallet && info.error.retryable && info.kind !== 'export' && { retry: () => void this.retry(wallet) }),
         };
       }
-      if (info.state === 'done' && info.kind !== 'export') this.offline = false;
-      if (info.state === 'done' && info.output) this.delivered(info.output, info.completeness);
+      if (info.state === 'done' && info.kind !== 'export') this.#offline = false;
+      if (info.state === 'done' && info.output) this.#delivered(info.output, info.completeness);
     });
     const offChanged = on('data.changed', (change) => {
-      this.revision++;
+      // Views whose data the change touches load again (lib/loader.svelte.ts); the wallet list and the connection are the store's.
+      dataChanges.announce(change);
       if (change.scope === 'wallets' || change.scope === 'positions' || change.scope === 'transactions') void this.refreshWallets();
       if (change.scope === 'mode' || change.scope === 'settings') void this.load();
     });
@@ -96,7 +141,7 @@ class AppState {
   }
 
   /** A finished export: downloaded by the browser (web shell), or saved where the user chose. */
-  private delivered(output: NonNullable<JobInfo['output']>, completeness?: JobInfo['completeness']): void {
+  #delivered(output: NonNullable<JobInfo['output']>, completeness?: JobInfo['completeness']): void {
     // An export of transactions not proved complete says so beside where it went.
     const note =
       completeness && completeness.state !== 'complete'
@@ -109,16 +154,16 @@ class AppState {
       document.body.append(a);
       a.click();
       a.remove();
-      this.notice = { kind: 'info', message: words.notices.downloaded(output.fileName, note) };
+      this.#notice = { kind: 'info', message: words.notices.downloaded(output.fileName, note) };
     } else if (output.path) {
-      this.notice = { kind: 'info', message: words.notices.saved(output.path, note) };
+      this.#notice = { kind: 'info', message: words.notices.saved(output.path, note) };
     }
   }
 
   fail(err: unknown, retry?: () => void): void {
     const message = err instanceof Error ? err.message : String(err);
-    if (err instanceof FolioError && err.kind === 'network') this.offline = true;
-    this.notice = { kind: 'error', message, ...(retry && { retry }) };
+    if (err instanceof FolioError && err.kind === 'network') this.#offline = true;
+    this.#notice = { kind: 'error', message, ...(retry && { retry }) };
   }
 
   /** Syncs a wallet again (after a failure). */
@@ -131,7 +176,7 @@ class AppState {
     try {
       const started = await run();
       const list = Array.isArray(started) ? started : [started];
-      for (const j of list) if (!this.jobs.some((x) => x.id === j.id)) this.jobs = [...this.jobs, j];
+      for (const j of list) if (!this.#jobs.some((x) => x.id === j.id)) this.#jobs = [...this.#jobs, j];
       return list;
     } catch (err) {
       this.fail(err);

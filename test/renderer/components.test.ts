@@ -26,10 +26,12 @@ afterEach(() => {
 
 describe('Sidebar', () => {
   it('lists watched wallets with labels, chains and tags, under "All wallets"', () => {
-    appState.apply({ wallets: [
-      { address: A, label: 'Treasury', tags: ['ops'], chains: ['eth', 'arb'], createdAt: '' },
-      { address: B, label: '', tags: [], chains: ['eth'], createdAt: '' },
-    ] });
+    appState.apply({
+      wallets: [
+        { address: A, label: 'Treasury', tags: ['ops'], chains: ['eth', 'arb'], createdAt: '' },
+        { address: B, label: '', tags: [], chains: ['eth'], createdAt: '' },
+      ],
+    });
     render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
     const options = screen.getAllByRole('link');
     expect(options.map((o) => o.querySelector('strong')?.textContent)).toEqual(['All wallets', 'Treasury', '0x0000…05fa']);
@@ -58,16 +60,18 @@ describe('WalletDialog', () => {
   it('has labelled fields and says what is wrong with an address before sending it', async () => {
     const fetch = vi.fn();
     vi.stubGlobal('fetch', fetch);
-    appState.apply({ info: {
-      version: '0',
-      mode: 'demo',
-      baseUrl: null,
-      key: { set: false, source: 'none', keychainAvailable: true, keychainProblem: null },
-      dataDir: '',
-      databaseFile: '',
-      chains: ['eth', 'arb'],
-      shell: 'web',
-     });
+    appState.apply({
+      info: {
+        version: '0',
+        mode: 'demo',
+        baseUrl: null,
+        key: { set: false, source: 'none', keychainAvailable: true, keychainProblem: null },
+        dataDir: '',
+        databaseFile: '',
+        chains: ['eth', 'arb'],
+        shell: 'web',
+      },
+    });
     render(WalletDialog, { open: true, wallet: null, onclose: () => undefined });
     await tick();
     const address = screen.getByLabelText('Address') as HTMLInputElement;

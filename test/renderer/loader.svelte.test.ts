@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FolioError } from '../../src/renderer/src/lib/api.ts';
 import { dataChanges, type Reads } from '../../src/renderer/src/lib/data-changes.ts';
 import { describeLoadError, type LoadError } from '../../src/renderer/src/lib/load-error.ts';
-import { Loader, loader } from '../../src/renderer/src/lib/loader.svelte.ts';
+import type { Loader } from '../../src/renderer/src/lib/loader.svelte.ts';
+import { loader } from '../../src/renderer/src/lib/loader.svelte.ts';
 
 /**
  * The "load when the inputs change" helper, run by Svelte's own runtime (this file is

@@ -33,13 +33,13 @@ class AppState {
     return this.#settings;
   }
   /** The watched wallets, in the core's order. */
-  get wallets(): Wallet[] {
+  get wallets(): readonly Wallet[] {
     return this.#wallets;
   }
-  get statuses(): WalletStatus[] {
+  get statuses(): readonly WalletStatus[] {
     return this.#statuses;
   }
-  get jobs(): JobInfo[] {
+  get jobs(): readonly JobInfo[] {
     return this.#jobs;
   }
   /** Set when the last work that needed the service could not reach it. */

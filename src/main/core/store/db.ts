@@ -191,8 +191,19 @@ function ownerOnlyFile(path: string): void {
 export function migrate(db: Database, target = SCHEMA_VERSION): void {
   const from = schemaVersion(db);
   if (from >= target) return;
-  db.transaction(() => {
-    for (let v = from; v < target; v++) MIGRATIONS[v]!(db);
-    db.pragma(`user_version = ${target}`);
-  }).immediate();
+  // A migration may rebuild a table others reference (6 does): SQLite's procedure turns
+  // foreign keys off around the transaction (they cannot change inside one) and checks them
+  // before committing, so a rebuild neither cascades deletes nor leaves a dangling reference.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  if (foreignKeys) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (let v = from; v < target; v++) MIGRATIONS[v]!(db);
+      const dangling = db.pragma('foreign_key_check') as unknown[];
+      if (dangling.length) throw new Error(`migration to schema ${target} left ${dangling.length} broken reference(s); nothing was changed`);
+      db.pragma(`user_version = ${target}`);
+    }).immediate();
+  } finally {
+    if (foreignKeys) db.pragma('foreign_keys = ON');
+  }
 }

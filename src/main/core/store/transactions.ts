@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { HASH_KEY, HASH_KEY_OF_PARAM } from './hash-key.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
 const KNOWN = new Set([
@@ -23,6 +24,7 @@ const KNOWN = new Set([
 ]);
 
 interface Statements {
+  find: Statement;
   insert: Statement;
   update: Statement;
   clearTokens: Statement;
@@ -38,19 +40,23 @@ function prepared(db: WritableDB): Statements {
   let s = statements.get(db);
   if (!s) {
     s = {
-      // Most rows are new: insert, and only on a conflict (an overlapping page, a re-polled
-      // range) update in place, since the service may have corrected the row. The key
-      // guarantees no duplicate. Positional parameters: binding an array costs less than
-      // looking up 17 names per row, and this runs a million times.
+      // A row is (txn_hash, wallet, chain): found by the hash's 8-byte key (a small index
+      // that stays cached, see hash-key.ts), then the full hash, wallet and chain compared,
+      // so two hashes sharing a key are never taken for one transaction.
+      find: db
+        .prepare(`SELECT id FROM transactions WHERE ${HASH_KEY} = ${HASH_KEY_OF_PARAM} AND txn_hash = ? AND wallet = ? AND chain = ?`)
+        .pluck(),
+      // Positional parameters: binding an array costs less than looking up 17 names per row,
+      // and this runs a million times.
       insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',')
         .map(() => '?')
-        .join(', ')})
-        ON CONFLICT (txn_hash, wallet, chain) DO NOTHING`),
-      // Parameters: the columns after the key, in COLUMNS order, then txn_hash, wallet, chain.
+        .join(', ')})`),
+      // An overlapping page or a re-polled range: updated in place, since the service may have
+      // corrected the row. Parameters: the columns after the key, in COLUMNS order, then id.
       update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
           from_type = ?, to_type = ?, txn_fee = ?, gas_fee = ?, action_type = ?,
           method_hex = ?, protocol_id = ?, status = ?, details = ?, extra = ?
-        WHERE txn_hash = ? AND wallet = ? AND chain = ? RETURNING id`),
+        WHERE id = ?`),
       clearTokens: db.prepare('DELETE FROM transaction_tokens WHERE txn_id = ?'),
       insertToken: db.prepare('INSERT OR IGNORE INTO transaction_tokens (txn_id, symbol, token_cid) VALUES (?, ?, ?)'),
     };
@@ -114,11 +120,11 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   const s = prepared(db);
   for (const t of rows) {
     const values = transactionValues(wallet, chain, t);
-    const info = s.insert.run(values);
-    let id: number;
-    if (info.changes) id = Number(info.lastInsertRowid);
+    const hash = values[2];
+    let id = s.find.get(hash, hash, hash, values[0], values[1]) as number | undefined;
+    if (id === undefined) id = Number(s.insert.run(values).lastInsertRowid);
     else {
-      id = (s.update.get([...values.slice(3), values[2], values[0], values[1]]) as { id: number }).id;
+      s.update.run([...values.slice(3), id]);
       s.clearTokens.run(id);
     }
     for (const d of t.details) if (d.symbol) s.insertToken.run(id, d.symbol, d.token_cid);

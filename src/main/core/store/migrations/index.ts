@@ -4,6 +4,7 @@ import { updateToSchemaVersion2 } from './002-service-conventions.ts';
 import { updateToSchemaVersion3 } from './003-snapshot-dates-and-quality.ts';
 import { updateToSchemaVersion4 } from './004-newest-first-indexes.ts';
 import { updateToSchemaVersion5 } from './005-treasury.ts';
+import { updateToSchemaVersion6 } from './006-hash-key.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion3,
   updateToSchemaVersion4,
   updateToSchemaVersion5,
+  updateToSchemaVersion6,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

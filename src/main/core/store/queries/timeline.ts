@@ -3,6 +3,7 @@ import { checkDate, ValidationError } from '../validation.ts';
 import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
+import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
 export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
 const MAX_LIMIT = 1000;
@@ -94,9 +95,22 @@ export function timelineWhere(filter: TimelineFilter, options: { searchAs?: 'fro
       // One side of a full-address search (see timelinePage): an index walk in time order.
       where.push(options.searchAs === 'from' ? 't.from_addr = @s' : 't.to_addr = @s');
     } else {
-      // Prefix ranges, so each branch of the OR walks an index.
+      // Prefix ranges, so each branch of the OR walks an index; a hash by its key's ranges
+      // (see hash-key.ts), each checked against the full hash.
       params['sEnd'] = prefixEnd(search);
-      where.push('((t.txn_hash >= @s AND t.txn_hash < @sEnd) OR (t.from_addr >= @s AND t.from_addr < @sEnd) OR (t.to_addr >= @s AND t.to_addr < @sEnd))');
+      const keys = hashKeyRanges(search);
+      const key = hashKeyOf('t.txn_hash');
+      const hash = 't.txn_hash >= @s AND t.txn_hash < @sEnd';
+      const branches = [`(${key} >= @ktLo AND ${key} < @ktHi AND ${hash})`];
+      params['ktLo'] = keys.text.lo;
+      params['ktHi'] = keys.text.hi;
+      if (keys.blob) {
+        branches.push(`(${key} >= @kbLo AND ${key} <= @kbHi AND ${hash})`);
+        params['kbLo'] = keys.blob.lo;
+        params['kbHi'] = keys.blob.hi;
+      }
+      branches.push('(t.from_addr >= @s AND t.from_addr < @sEnd)', '(t.to_addr >= @s AND t.to_addr < @sEnd)');
+      where.push(`(${branches.join(' OR ')})`);
     }
   }
   return { sql: where.join(' AND '), params };

@@ -1,0 +1,34 @@
+/**
+ * The 8-byte key transactions are found by (migration 6): the first 16 hex digits of a
+ * `0x…` hash as a blob, or, for a hash that is not hex (another chain family), its first 16
+ * characters as text. Order-preserving, so a hash prefix is a range of keys.
+ *
+ * It is an index expression, not a column: SQLite computes it for every insert, whoever
+ * writes the row. It is not unique: callers compare the full hash too (see
+ * upsertTransactions), so two hashes that share a key are never taken for one.
+ */
+export const HASH_KEY = 'coalesce(unhex(substr(txn_hash, 3, 16)), substr(txn_hash, 1, 16))';
+
+/** The same expression over a bound parameter (`?`, bound twice), for lookups by a given hash. */
+export const HASH_KEY_OF_PARAM = 'coalesce(unhex(substr(?, 3, 16)), substr(?, 1, 16))';
+
+/** HASH_KEY over a table alias's column (`t.txn_hash`): the planner matches it to the index. */
+export const hashKeyOf = (column: string) => HASH_KEY.replaceAll('txn_hash', column);
+
+/**
+ * The key ranges holding every hash that starts with `prefix` (lower case). Blob keys sort
+ * after text keys in SQLite, so the two never mix. A `0x` prefix can match both kinds (a hex
+ * hash, or one whose digits do not decode), so it gets a range of each.
+ */
+export function hashKeyRanges(prefix: string): { blob: { lo: Buffer; hi: Buffer } | null; text: { lo: string; hi: string } } {
+  const t = prefix.slice(0, 16);
+  const text = { lo: t, hi: t.slice(0, -1) + String.fromCharCode(t.charCodeAt(t.length - 1) + 1) };
+  const m = /^0x([0-9a-f]+)$/.exec(prefix);
+  if (!m) return { blob: null, text };
+  const digits = m[1]!.slice(0, 16);
+  // Lowest: the digits themselves (a shorter blob sorts first); an odd count gets a 0 nibble.
+  // Highest: padded with f to 8 bytes, the longest key there is.
+  const lo = Buffer.from(digits.length % 2 ? `${digits}0` : digits, 'hex');
+  const hi = Buffer.from(digits.padEnd(16, 'f'), 'hex');
+  return { blob: { lo, hi }, text };
+}

@@ -19,7 +19,16 @@ if (!getWallet(db, env('WALLET'))) addWallet(db, { address: env('WALLET'), chain
 const client = createServiceClient({ baseUrl: env('SIM_URL'), accessKey: env('ACCESS_KEY'), concurrency: 4 });
 // BATCH_ROWS / BATCH_MS: how pages are grouped into transactions (the engine's default otherwise).
 const batch = process.env['BATCH_ROWS'] ? { maxRows: Number(process.env['BATCH_ROWS']), maxMs: Number(process.env['BATCH_MS'] ?? 60_000) } : undefined;
-const engine = new SyncEngine({ db, client, now: () => Number(env('NOW_MS')), transactionPageSize: 100, ...(batch && { transactionBatch: batch }) });
+// WORKER_FROM_ROWS: after how many rows the writes move to the write worker (the engine's default otherwise).
+const workerFrom = process.env['WORKER_FROM_ROWS'] ? { transactionWorkerFromRows: Number(process.env['WORKER_FROM_ROWS']) } : {};
+const engine = new SyncEngine({
+  db,
+  client,
+  now: () => Number(env('NOW_MS')),
+  transactionPageSize: 100,
+  ...(batch && { transactionBatch: batch }),
+  ...workerFrom,
+});
 engine.onProgress((i) => process.stdout.write(`${i.done}\n`));
 await engine.syncTransactions(env('WALLET')).result;
 process.stdout.write('finished\n');

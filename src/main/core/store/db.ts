@@ -16,16 +16,20 @@ export type WritableDB = ReadableDB & { readonly __writableDB: never };
 
 /** A database written by a newer Folioscope: opened, read for its version, never touched. */
 export class FutureDatabaseError extends Error {
-  constructor(
-    readonly path: string,
-    readonly found: number,
-    readonly supported: number,
-  ) {
+  // Fields declared, not parameter properties: this file also runs in the store's write
+  // worker straight from source, where Node strips types and cannot compile those.
+  readonly path: string;
+  readonly found: number;
+  readonly supported: number;
+  constructor(path: string, found: number, supported: number) {
     super(
       `The cache at ${path} was written by a newer version of Folioscope (schema ${found}; this version reads up to ${supported}). ` +
         'Update Folioscope, or choose another data folder. The file was not changed.',
     );
     this.name = 'FutureDatabaseError';
+    this.path = path;
+    this.found = found;
+    this.supported = supported;
   }
 }
 
@@ -37,17 +41,19 @@ export type CacheProblemKind = 'damaged' | 'not-a-cache' | 'unwritable';
  * (open it read-only, move it aside and rebuild, use another folder). Nothing was changed.
  */
 export class CacheProblemError extends Error {
-  constructor(
-    readonly path: string,
-    readonly problem: CacheProblemKind,
-    readonly detail: string,
-  ) {
+  readonly path: string;
+  readonly problem: CacheProblemKind;
+  readonly detail: string;
+  constructor(path: string, problem: CacheProblemKind, detail: string) {
     const what = problem === 'damaged' ? 'is damaged' : problem === 'not-a-cache' ? 'is not a Folioscope cache' : 'cannot be opened for writing';
     super(
       `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
         `move it aside (kept beside it, nothing deleted) and rebuild from the service, or use another data folder.`,
     );
     this.name = 'CacheProblemError';
+    this.path = path;
+    this.problem = problem;
+    this.detail = detail;
   }
 }
 

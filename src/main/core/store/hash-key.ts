@@ -1,16 +1,16 @@
 /**
  * The 8-byte key transactions are found by (migration 6): the first 16 hex digits of a
- * `0x…` hash as a blob, or, for a hash that is not hex (another chain family), its first 16
- * characters as text. Order-preserving, so a hash prefix is a range of keys.
+ * `0x…` hash as a blob, or, for any other hash (another chain family, digits that do not
+ * decode), its first 16 characters as text. Order-preserving, so a hash prefix is a range of keys.
  *
  * It is an index expression, not a column: SQLite computes it for every insert, whoever
  * writes the row. It is not unique: callers compare the full hash too (see
  * upsertTransactions), so two hashes that share a key are never taken for one.
  */
-export const HASH_KEY = 'coalesce(unhex(substr(txn_hash, 3, 16)), substr(txn_hash, 1, 16))';
+export const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, 3, 16)) END, substr(txn_hash, 1, 16))";
 
-/** The same expression over a bound parameter (`?`, bound twice), for lookups by a given hash. */
-export const HASH_KEY_OF_PARAM = 'coalesce(unhex(substr(?, 3, 16)), substr(?, 1, 16))';
+/** The same expression over a bound parameter (`?`, bound three times), for lookups by a given hash. */
+export const HASH_KEY_OF_PARAM = "coalesce(CASE WHEN substr(?, 1, 2) = '0x' THEN unhex(substr(?, 3, 16)) END, substr(?, 1, 16))";
 
 /** HASH_KEY over a table alias's column (`t.txn_hash`): the planner matches it to the index. */
 export const hashKeyOf = (column: string) => HASH_KEY.replaceAll('txn_hash', column);

@@ -29,11 +29,10 @@ export class WriteBatch {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly maxRows: number;
   private readonly maxMs: number;
+  private readonly db: WritableDB;
 
-  constructor(
-    private readonly db: WritableDB,
-    options: WriteBatchOptions = {},
-  ) {
+  constructor(db: WritableDB, options: WriteBatchOptions = {}) {
+    this.db = db;
     this.maxRows = options.maxRows ?? 50_000;
     this.maxMs = options.maxMs ?? 1000;
   }
@@ -47,6 +46,11 @@ export class WriteBatch {
     this.db.transaction(write)();
     this.rows += rows;
     if (this.rows >= this.maxRows) this.commit();
+  }
+
+  /** Whether the batch holds uncommitted pages. */
+  get pending(): boolean {
+    return this.open;
   }
 
   /** Commits what the batch holds (nothing to do when it holds nothing). */

@@ -26,6 +26,8 @@ export interface SyncEngineOptions {
   transactionPageSize?: number;
   /** How a transaction sync groups pages into transactions (default: see WriteBatch). */
   transactionBatch?: WriteBatchOptions;
+  /** Rows read in a range before its writes move to the write worker (see syncTransactions). */
+  transactionWorkerFromRows?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
   now?: () => number;
@@ -172,6 +174,7 @@ export class SyncEngine {
               ...(this.o.transactionPageSize !== undefined && { pageSize: this.o.transactionPageSize }),
               pagesInFlight: this.inFlight,
               ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
+              ...(this.o.transactionWorkerFromRows !== undefined && { workerFromRows: this.o.transactionWorkerFromRows }),
               signal: ctx.signal,
               onPage: (p) => {
                 rows = before.rows + p.rowsRead;

@@ -13,17 +13,15 @@ import {
 import type { WritableDB } from '../store/db.ts';
 import {
   completeUntil,
-  deleteRange,
-  dropRangesWithin,
   hasTransactions,
   listRanges,
-  newestTransactionTime,
   rangeReason,
   saveRange,
   type SyncRange,
-  upsertTransactions,
 } from '../store/transactions.ts';
-import { WriteBatch, type WriteBatchOptions } from '../store/write-batch.ts';
+import type { WriteBatchOptions } from '../store/write-batch.ts';
+import { inThreadWriter, workerCanWrite, workerWriter } from '../store/page-writer.ts';
+import type { PageWrite } from '../store/page-writes.ts';
 import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
 
@@ -43,6 +41,8 @@ export interface TxnSyncOptions {
   signal?: AbortSignal;
   /** How pages are grouped into transactions (see WriteBatch). */
   batch?: WriteBatchOptions;
+  /** Rows read in a range before its writes move to the write worker (default 10,000; Infinity: never). */
+  workerFromRows?: number;
   /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
   onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
 }
@@ -177,7 +177,6 @@ async function readRange(
   anomalies: string[],
 ): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
-  const batch = new WriteBatch(o.db, o.batch);
   const bounds = queryBounds(c, range.startTime, range.endTime);
   // Pages requested past the last one are aborted once the range is done.
   const abandon = new AbortController();
@@ -197,7 +196,7 @@ async function readRange(
     };
   };
 
-  // A sliding window of pages in flight, committed strictly in page order.
+  // A sliding window of pages in flight, written strictly in page order.
   const inFlight = new Map<number, Promise<PageResult>>();
   let nextToRequest = range.nextPage ?? 1;
   let previous: Transaction[] | null = null;
@@ -213,6 +212,24 @@ async function readRange(
       nextToRequest++;
     }
   };
+  // Pages are written on this thread until the read proves long, then by the write worker
+  // (see PageWriter): a short incremental read never pays for starting a thread, a whale's
+  // writes never hold up the main thread. The hand-over waits for a commit, so batches stay
+  // whole. Each page's write is acknowledged in order; progress counts written pages only.
+  let writer = inThreadWriter(o.db, o.batch);
+  let onWorker = false;
+  const workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
+  const acks: Array<Promise<void>> = [];
+  const settle = async (depth: number) => {
+    while (acks.length > depth) await acks.shift();
+  };
+  // A write of the main connection (an anomaly, a restart) comes after every page posted, committed.
+  const beforeMainWrite = async () => {
+    if (!onWorker) return;
+    await settle(0);
+    await writer.flush();
+  };
+  let failed = false;
   try {
     for (;;) {
       fill();
@@ -224,6 +241,7 @@ async function readRange(
       // Read the range again at that size: a service may number pages by the size asked, so
       // pages read at a size it does not serve whole may have skipped rows.
       if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind === 'more') {
+        await beforeMainWrite();
         noteObservedCap(o.db, previous.length);
         saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
         return 'restart';
@@ -241,46 +259,74 @@ async function readRange(
       let anomaly: string | null = null;
       if (outside.length) {
         anomaly = `the service returned ${outside.length} row(s) dated outside the range asked (e.g. ${outside[0]!.date}): it may not read start_time/end_time as learned`;
+        await beforeMainWrite();
         recordAnomaly(o.db, { kind: 'rows-outside-range', wallet: o.wallet, chain: o.chain, detail: anomaly });
       } else if (verdict.kind === 'stuck') {
         anomaly = verdict.reason;
+        await beforeMainWrite();
         recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
       const finished = verdict.kind !== 'more' || anomaly !== null;
       let seenBefore = false;
       if (anomaly === null && finished && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
         anomaly = EMPTY_WITH_POSITIONS;
+        await beforeMainWrite();
         // Still unexplained since it was first seen (and learned again for): no new learning run.
         seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
-      batch.write(store ? result.rows.length : 0, () => {
-        if (store) upsertTransactions(o.db, o.wallet, o.chain, result.rows);
-        if (!finished) {
-          range.nextPage = page + 1;
-          saveRange(o.db, range);
-        } else {
-          finishRange(o, range, anomaly);
-        }
+      if (!finished) range.nextPage = page + 1;
+      const written: PageWrite = { wallet: o.wallet, chain: o.chain, rows: store ? result.rows : null, range: { ...range }, close: finished ? { anomaly } : null };
+      const rows = store ? result.rows.length : 0;
+      const oldest = store ? oldestTime(result.rows) : null;
+      const ack = writer.write(written).then(() => {
+        totals.rowsRead += rows;
+        totals.pagesRead++;
+        o.onPage?.({ ...totals, range: written.range, oldestTime: oldest });
       });
+      ack.catch(() => undefined); // awaited in order below
+      acks.push(ack);
+      // On this thread each page is written before the next is read; the worker may hold two.
+      await settle(onWorker ? 2 : 0);
       if (anomaly && !seenBefore) {
         anomalies.push(anomaly);
+        await beforeMainWrite();
         requestRelearn(o.db);
       }
-      if (store) totals.rowsRead += result.rows.length;
-      totals.pagesRead++;
       window = Math.min(o.pagesInFlight, window * 2);
-      o.onPage?.({ ...totals, range: { ...range }, oldestTime: store ? oldestTime(result.rows) : null });
-      if (finished) return 'done';
+      if (finished) {
+        await settle(0);
+        return 'done';
+      }
+      if (!onWorker && range.rowsRead - (initial.rowsRead ?? 0) >= workerFrom && writer.idle && workerCanWrite(o.db)) {
+        await writer.close();
+        writer = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
+        onWorker = true;
+      }
     }
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     // The pages written are whole, with their resume point: keep them whatever stopped the
     // read. Pages fetched beyond the last one (or after a failure) are dropped unwritten.
-    batch.commit();
     abandon.abort();
     inFlight.clear();
+    await Promise.allSettled(acks);
+    const closing = writer.close();
+    // A failure already on its way out is the one reported.
+    if (failed) await closing.catch(() => undefined);
+    else await closing;
   }
 }
+
+/** Rows read in a range (this sync) before its writes move to the write worker. */
+const WORKER_FROM_ROWS = 10_000;
+/**
+ * The worker's batches: short in time, since a write of the main connection (a snapshot, a
+ * setting) waits for the worker's commit; large enough in rows to keep commits rare.
+ */
+const WORKER_BATCH: WriteBatchOptions = { maxRows: 50_000, maxMs: 250 };
 
 function oldestTime(rows: readonly Transaction[]): number | null {
   let oldest = Infinity;
@@ -298,33 +344,4 @@ function noteObservedCap(db: WritableDB, n: number): void {
     { key: 'pageSizeCap', value: n, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
     { key: 'capProven', value: true, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
   ]);
-}
-
-/** Closes a range read to its end, in the caller's transaction. */
-function finishRange(o: TxnSyncOptions, range: SyncRange, anomaly: string | null): void {
-  deleteRange(o.db, o.wallet, o.chain, range.startTime, range.endTime);
-  const base = { ...range, nextPage: null };
-  if (anomaly) {
-    // Not proved: kept incomplete, so the next sync reads it again.
-    saveRange(o.db, { ...base, state: 'incomplete', reason: anomaly });
-    return;
-  }
-  if (range.completionRatio === null || range.completionRatio >= 1) {
-    const done: SyncRange = { ...base, state: 'complete' };
-    saveRange(o.db, done);
-    dropRangesWithin(o.db, o.wallet, o.chain, range.startTime, range.endTime, done);
-    return;
-  }
-  // Indexed up to at most the newest row received, and at most what the ratio claims.
-  const newest = newestTransactionTime(o.db, o.wallet, o.chain, range.startTime, range.endTime);
-  const byRatio = range.startTime + Math.floor(range.completionRatio * (range.endTime - range.startTime));
-  const boundary = newest === null ? range.startTime : Math.min(newest, byRatio);
-  if (boundary > range.startTime) {
-    const done: SyncRange = { ...base, endTime: boundary - 1, state: 'complete', completionRatio: 1 };
-    saveRange(o.db, done);
-    dropRangesWithin(o.db, o.wallet, o.chain, range.startTime, boundary - 1, done);
-  }
-  const open: SyncRange = { ...base, startTime: Math.max(boundary, range.startTime), state: 'incomplete' };
-  saveRange(o.db, open);
-  dropRangesWithin(o.db, o.wallet, o.chain, open.startTime, open.endTime, open);
 }

@@ -1,0 +1,121 @@
+import { Worker } from 'node:worker_threads';
+import type { Database } from './db.ts';
+import { type PageWrite, writePage } from './page-writes.ts';
+import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
+import type { FromWorker, ToWorker } from './write-worker.ts';
+
+/**
+ * Where a sync's pages are written. Each page is written whole with its bookkeeping, in a
+ * batch of pages (see WriteBatch); `write` resolves once the page is written (in the open
+ * batch, not yet committed), `flush` once the batch is committed.
+ */
+export interface PageWriter {
+  write(page: PageWrite): Promise<void>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  /** Whether the batch holds nothing uncommitted (a moment to hand over to another writer). */
+  readonly idle: boolean;
+}
+
+/** Writes on the caller's connection, on this thread: cheap to start, for small reads. */
+export function inThreadWriter(db: Database, options: WriteBatchOptions = {}): PageWriter {
+  const batch = new WriteBatch(db, options);
+  return {
+    write: async (page) => batch.write(page.rows?.length ?? 0, () => writePage(db, page)),
+    flush: async () => batch.commit(),
+    close: async () => batch.commit(),
+    get idle() {
+      return !batch.pending;
+    },
+  };
+}
+
+/** Whether a worker can write to this cache: a file, writable, with no transaction of the caller's open. */
+export function workerCanWrite(db: Database): boolean {
+  return db.open && !db.memory && !db.readonly && !db.inTransaction && db.name !== '' && db.name !== ':memory:';
+}
+
+/**
+ * Writes on a worker thread with its own connection to the same file (see write-worker.ts):
+ * the main thread only posts pages, so timeline pages, positions and the overview are
+ * answered while a large history is written. Pages are applied strictly in the order posted;
+ * after a failed page nothing more is written (a later page's resume point would skip it),
+ * and every later call rejects with that failure. A crash loses what the worker had not
+ * committed, as with the in-thread writer: the committed resume point matches the committed
+ * pages.
+ *
+ * Writes of the main connection while the worker holds its batch (a snapshot, a setting)
+ * wait for its commit, at most the batch's `maxMs` plus the commit: the worker's batches
+ * are kept short in time for that reason.
+ */
+export function workerWriter(db: Database, options: WriteBatchOptions = {}): PageWriter {
+  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options } });
+  worker.unref();
+  let nextId = 0;
+  let failure: Error | null = null;
+  let pendingWrites = 0;
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const w of waiting.values()) w.reject(failure);
+    waiting.clear();
+  };
+  worker.on('message', (m: FromWorker) => {
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.kind === 'done') w?.resolve();
+    else {
+      const e = new Error(`writing to the cache failed: ${m.message}`);
+      w?.reject(e);
+      fail(e);
+    }
+  });
+  worker.on('error', (e) => fail(e));
+  worker.on('exit', (code) => fail(new Error(`the cache's write worker stopped (exit code ${code})`)));
+  const send = (m: { kind: 'page'; page: PageWrite } | { kind: 'flush' | 'close' }): Promise<void> => {
+    if (failure) return Promise.reject(failure);
+    const id = nextId++;
+    return new Promise<void>((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...m, id } as ToWorker);
+    });
+  };
+  let closed: Promise<void> | null = null;
+  return {
+    write: (page) => {
+      pendingWrites++;
+      return send({ kind: 'page', page }).finally(() => pendingWrites--);
+    },
+    flush: () => send({ kind: 'flush' }),
+    close: () =>
+      (closed ??= (async () => {
+        try {
+          await send({ kind: 'close' });
+        } finally {
+          await new Promise<void>((resolve) => {
+            if (worker.threadId === -1) resolve();
+            else {
+              worker.once('exit', () => resolve());
+              // A worker that never answers is ended: its uncommitted pages are lost, as in a crash.
+              setTimeout(() => void worker.terminate(), 10_000).unref();
+            }
+          });
+        }
+      })()),
+    get idle() {
+      return pendingWrites === 0;
+    },
+  };
+}
+
+/**
+ * The worker's entry: the bundled file beside the main bundle (out/main/store-writer.js,
+ * an input of electron.vite.config.ts), or the source file when running from source (tsx,
+ * tests), which Node runs with its own type stripping. The name is built at run time so the
+ * bundler does not rewrite it as an asset.
+ */
+function writeWorkerUrl(): URL {
+  const here = import.meta.url;
+  const name = here.endsWith('.ts') ? 'write-worker.ts' : 'store-writer.js';
+  return new URL(`./${name}`, here);
+}

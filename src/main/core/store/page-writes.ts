@@ -1,0 +1,57 @@
+import type { Transaction } from '../../../shared/service/schemas.ts';
+import type { Database } from './db.ts';
+import { deleteRange, dropRangesWithin, newestTransactionTime, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
+
+/**
+ * One page of a transaction sync as data: its rows and the bookkeeping written with them, so
+ * it can be written on this thread or posted to the write worker (plain, cloneable values).
+ */
+export interface PageWrite {
+  wallet: string;
+  chain: string;
+  /** The page's rows, or null when the page is not stored (the repeat that proves an end). */
+  rows: Transaction[] | null;
+  /** The range as it stands after this page (its next page when `close` is null). */
+  range: SyncRange;
+  /** Set on the range's last page: the range is closed (complete, or incomplete with a why). */
+  close: { anomaly: string | null } | null;
+}
+
+/** Writes a page and its range's bookkeeping (no transaction of its own: the caller's batch holds it). */
+export function writePage(db: Database, p: PageWrite): void {
+  if (p.rows) upsertTransactions(db, p.wallet, p.chain, p.rows);
+  if (p.close) closeRange(db, p.range, p.close.anomaly);
+  else saveRange(db, p.range);
+}
+
+/**
+ * Closes a range read to its end. With an anomaly it stays incomplete (read again next sync).
+ * Complete only when the service says it indexed all of it; otherwise the part up to the
+ * newest row received (and at most what the completion ratio claims) is complete, the rest
+ * incomplete, to be polled again. Ranges the closed ones cover are dropped.
+ */
+export function closeRange(db: Database, range: SyncRange, anomaly: string | null): void {
+  deleteRange(db, range.wallet, range.chain, range.startTime, range.endTime);
+  const base = { ...range, nextPage: null };
+  if (anomaly) {
+    saveRange(db, { ...base, state: 'incomplete', reason: anomaly });
+    return;
+  }
+  if (range.completionRatio === null || range.completionRatio >= 1) {
+    const done: SyncRange = { ...base, state: 'complete' };
+    saveRange(db, done);
+    dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, done);
+    return;
+  }
+  const newest = newestTransactionTime(db, range.wallet, range.chain, range.startTime, range.endTime);
+  const byRatio = range.startTime + Math.floor(range.completionRatio * (range.endTime - range.startTime));
+  const boundary = newest === null ? range.startTime : Math.min(newest, byRatio);
+  if (boundary > range.startTime) {
+    const done: SyncRange = { ...base, endTime: boundary - 1, state: 'complete', completionRatio: 1 };
+    saveRange(db, done);
+    dropRangesWithin(db, range.wallet, range.chain, range.startTime, boundary - 1, done);
+  }
+  const open: SyncRange = { ...base, startTime: Math.max(boundary, range.startTime), state: 'incomplete' };
+  saveRange(db, open);
+  dropRangesWithin(db, range.wallet, range.chain, open.startTime, open.endTime, open);
+}

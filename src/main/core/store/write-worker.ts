@@ -1,0 +1,49 @@
+/**
+ * The store's write worker (a worker thread): writes a sync's pages on a connection of its
+ * own, so their inserts, commits and WAL checkpoints never hold up the main thread, which
+ * keeps answering the timeline and the other views from its connection (WAL: readers never
+ * wait for the writer). See page-writer.ts for the protocol and why.
+ *
+ * It runs from source under Node's type stripping (tests, CLI, web shell) and bundled as
+ * out/main/store-writer.js (electron-vite, see electron.vite.config.ts).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from './db.ts';
+import { type PageWrite, writePage } from './page-writes.ts';
+import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
+
+export type ToWorker = { kind: 'page'; id: number; page: PageWrite } | { kind: 'flush' | 'close'; id: number };
+export type FromWorker = { kind: 'done'; id: number } | { kind: 'failed'; id: number; message: string };
+
+const port = parentPort!;
+const { path, batch: options } = workerData as { path: string; batch: WriteBatchOptions };
+const db = openDatabase(path);
+// Waiting for the write lock (another writer's batch) blocks only this thread: wait long.
+db.pragma('busy_timeout = 60000');
+const batch = new WriteBatch(db, options);
+// After a failed page nothing more is written: a later page's resume point would skip it.
+let failure: string | null = null;
+
+port.on('message', (m: ToWorker) => {
+  try {
+    if (failure) throw new Error(failure);
+    if (m.kind === 'page') batch.write(m.page.rows?.length ?? 0, () => writePage(db, m.page));
+    else batch.commit();
+    if (m.kind === 'close') db.close();
+    port.postMessage({ kind: 'done', id: m.id } satisfies FromWorker);
+    if (m.kind === 'close') port.close(); // nothing keeps the thread alive: it ends
+  } catch (err) {
+    failure ??= err instanceof Error ? err.message : String(err);
+    // Keep the whole pages written before the failure, as the in-thread writer does.
+    try {
+      batch.commit();
+    } catch {
+      // The main thread reports the first failure; the batch is rolled back on close.
+    }
+    port.postMessage({ kind: 'failed', id: m.id, message: failure } satisfies FromWorker);
+    if (m.kind === 'close') {
+      if (db.open) db.close();
+      port.close();
+    }
+  }
+});

@@ -7,7 +7,9 @@ export default defineConfig({
     build: {
       // Native modules (better-sqlite3, keytar) stay external and load from node_modules.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve('src/main/index.ts') } },
+      // The store's write worker is an entry of its own (out/main/store-writer.js), started
+      // by src/main/core/store/page-writer.ts from beside the main bundle.
+      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'store-writer': resolve('src/main/core/store/write-worker.ts') } },
     },
   },
   preload: {

@@ -29,6 +29,10 @@ const engine = new SyncEngine({
   ...(batch && { transactionBatch: batch }),
   ...workerFrom,
 });
-engine.onProgress((i) => process.stdout.write(`${i.done}\n`));
+engine.onProgress((i) => {
+  process.stdout.write(`${i.done}\n`);
+  // With WORKER_FROM_ROWS: whether this connection held no write transaction as the page was reported (the worker writes).
+  if (process.env['WORKER_FROM_ROWS'] && !db.inTransaction) process.stdout.write('off-main\n');
+});
 await engine.syncTransactions(env('WALLET')).result;
 process.stdout.write('finished\n');

@@ -73,7 +73,7 @@ export function workerWriter(db: Database, options: WriteBatchOptions = {}): Pag
   worker.on('error', (e) => fail(e));
   worker.on('exit', (code) => fail(new Error(`the cache's write worker stopped (exit code ${code})`)));
   const send = (m: { kind: 'page'; page: PageWrite } | { kind: 'flush' | 'close' }): Promise<void> => {
-    if (failure) return Promise.reject(failure);
+    if (failure && m.kind !== 'close') return Promise.reject(failure);
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {
       waiting.set(id, { resolve, reject });

@@ -25,13 +25,24 @@ const batch = new WriteBatch(db, options);
 let failure: string | null = null;
 
 port.on('message', (m: ToWorker) => {
+  if (m.kind === 'close') {
+    // Also after a failure: what was committed stays; the connection is closed cleanly.
+    let answer: FromWorker = { kind: 'done', id: m.id };
+    try {
+      if (!failure) batch.commit();
+    } catch (err) {
+      answer = { kind: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) };
+    }
+    db.close();
+    port.postMessage(answer);
+    port.close(); // nothing keeps the thread alive: it ends
+    return;
+  }
   try {
     if (failure) throw new Error(failure);
     if (m.kind === 'page') batch.write(m.page.rows?.length ?? 0, () => writePage(db, m.page));
     else batch.commit();
-    if (m.kind === 'close') db.close();
     port.postMessage({ kind: 'done', id: m.id } satisfies FromWorker);
-    if (m.kind === 'close') port.close(); // nothing keeps the thread alive: it ends
   } catch (err) {
     failure ??= err instanceof Error ? err.message : String(err);
     // Keep the whole pages written before the failure, as the in-thread writer does.
@@ -41,9 +52,5 @@ port.on('message', (m: ToWorker) => {
       // The main thread reports the first failure; the batch is rolled back on close.
     }
     port.postMessage({ kind: 'failed', id: m.id, message: failure } satisfies FromWorker);
-    if (m.kind === 'close') {
-      if (db.open) db.close();
-      port.close();
-    }
   }
 });

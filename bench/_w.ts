@@ -1,0 +1,17 @@
+import { createServiceClient } from '../src/main/core/api/client.ts';
+import { addWallet } from '../src/main/core/store/wallets.ts';
+import { SyncEngine } from '../src/main/core/sync/engine.ts';
+import { freshDatabase } from './ingest.ts';
+import { whaleSimulator, WHALE } from './whale.ts';
+const rows = Number(process.argv[2] ?? 100000);
+const from = Number(process.argv[3] ?? 10000);
+const ms = Number(process.argv[4] ?? 250);
+const sim = await whaleSimulator(rows, 30);
+const db = freshDatabase('w.sqlite');
+addWallet(db, { address: WHALE, chains: ['eth'] });
+const client = createServiceClient({ baseUrl: sim.url, accessKey: 'bench', concurrency: 4 });
+const engine = new SyncEngine({ db, client, now: () => Date.UTC(2026, 10, 1), transactionPageSize: 1000, transactionWorkerFromRows: from, transactionBatch: { maxRows: 50000, maxMs: ms } });
+const t = performance.now();
+await engine.syncTransactions(WHALE).result;
+console.log(`rows ${rows} workerFrom ${from} maxMs ${ms}: ${Math.round(performance.now() - t)} ms`);
+db.close(); sim.close();

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { inThreadWriter, workerCanWrite, workerWriter } from '../../src/main/core/store/page-writer.ts';
+import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
+import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/store/transactions.ts';
+import { openDatabase } from '../../src/main/core/store/db.ts';
+import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { tempDb } from '../support/store.ts';
+
+const W = '0x00000000000000000000000000000000000000aa';
+
+const range = (nextPage: number, state = 'in_progress'): SyncRange =>
+  ({
+    wallet: W,
+    chain: 'eth',
+    startTime: 0,
+    endTime: 2_000_000_000,
+    state,
+    nextPage,
+    pageSize: 100,
+    startBlock: null,
+    endBlock: null,
+    completionRatio: null,
+    rowsRead: (nextPage - 1) * 100,
+    updatedAt: 'now',
+    reason: null,
+  }) as SyncRange;
+
+function page(n: number, state?: string): PageWrite {
+  const rows: Transaction[] = Array.from({ length: 100 }, (_, i) => ({
+    wallet_id: W,
+    txn_hash: `0x${(n * 1000 + i).toString(16).padStart(64, '0')}`,
+    block: n,
+    from: W,
+    to: null,
+    from_type: null,
+    to_type: null,
+    txn_fee: 0,
+    gas_fee: 0,
+    action_type: 'transfer',
+    method_hex: null,
+    protocol_id: null,
+    chain_id: 'eth',
+    date: new Date(1_700_000_000_000 - (n * 1000 + i) * 1000).toISOString(),
+    details: [],
+    status: 1,
+  })) as unknown as Transaction[];
+  return { wallet: W, chain: 'eth', rows, range: range(n + 1, state), close: null };
+}
+
+describe('the write worker', () => {
+  it("writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction", async () => {
+    const { db } = tempDb();
+    db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
+    expect(workerCanWrite(db)).toBe(true);
+    const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await writer.write(page(1));
+    await writer.write(page(2));
+    // Written in the worker's open batch: not visible here yet, and reading does not wait for it.
+    expect(db.inTransaction).toBe(false);
+    expect(countTransactions(db)).toBe(0);
+    await writer.flush();
+    expect(countTransactions(db)).toBe(200);
+    expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 3, state: 'in_progress' });
+    await writer.write(page(3));
+    await writer.close();
+    expect(countTransactions(db)).toBe(300);
+    expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 4 });
+  });
+
+  it('after a failed page writes nothing more (a later resume point would skip it), and keeps the whole pages before it', async () => {
+    const { db } = tempDb();
+    const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await writer.write(page(1));
+    // A range state the schema refuses: the page fails whole (its rows too).
+    await expect(writer.write(page(2, 'bogus'))).rejects.toThrow(/writing to the cache failed: .*CHECK/);
+    await expect(writer.write(page(3))).rejects.toThrow(/CHECK/);
+    await expect(writer.flush()).rejects.toThrow(/CHECK/);
+    await writer.close().catch(() => undefined);
+    expect(countTransactions(db)).toBe(100);
+    expect(listRanges(db, W, 'eth')).toMatchObject([{ nextPage: 2 }]);
+    const blocks = db.prepare('SELECT DISTINCT block FROM transactions').pluck().all();
+    expect(blocks).toEqual([1]);
+  });
+
+  it('is not used where it cannot write: an in-memory cache, a read-only one, or inside the caller\'s transaction', async () => {
+    const mem = openDatabase(':memory:');
+    expect(workerCanWrite(mem)).toBe(false);
+    mem.close();
+    const { db, path } = tempDb();
+    const ro = openDatabase(path, { readonly: true });
+    expect(workerCanWrite(ro)).toBe(false);
+    ro.close();
+    db.exec('BEGIN');
+    expect(workerCanWrite(db)).toBe(false);
+    db.exec('ROLLBACK');
+    // The in-thread writer does the same work on the caller's connection.
+    const writer = inThreadWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await writer.write(page(1));
+    expect(db.inTransaction).toBe(true);
+    await writer.close();
+    expect(countTransactions(db)).toBe(100);
+  });
+});

@@ -65,7 +65,10 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
     expect(db.pragma('foreign_key_check')).toEqual([]);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     // No text key left; the hash key index is the expression the store queries by.
-    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions'").all() as Array<{ name: string; sql: string | null }>;
+    const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions'").all() as Array<{
+      name: string;
+      sql: string | null;
+    }>;
     expect(indexes.some((i) => i.name.startsWith('sqlite_autoindex'))).toBe(false);
     expect(indexes.find((i) => i.name === 'transactions_by_hash_key')?.sql).toContain(HASH_KEY);
     expect(indexes.map((i) => i.name).sort()).toEqual([
@@ -77,7 +80,7 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
       'transactions_by_wallet_time',
     ]);
     // The triggers of migration 5 came back: a change to a row marks its sums stale; a delete cascades tokens.
-    db.prepare("UPDATE transactions SET status = 0 WHERE id = 1000").run();
+    db.prepare('UPDATE transactions SET status = 0 WHERE id = 1000').run();
     expect(db.prepare('SELECT count(*) AS n FROM transfer_days_state').get()).toEqual({ n: 0 });
     db.prepare('DELETE FROM transactions WHERE id = 1007').run();
     expect(db.prepare('SELECT count(*) AS n FROM transaction_tokens').get()).toEqual({ n: 0 });
@@ -125,7 +128,10 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
       'eth',
       hashes.map((h, i) => txn(h, `2026-01-0${i + 1}T00:00:00Z`, { from: '0x00000000000000000000000000000000000000dd', to: null })),
     );
-    const found = (search: string) => timelinePage(db, { limit: 100, search }).rows.map((r) => r.txnHash).sort();
+    const found = (search: string) =>
+      timelinePage(db, { limit: 100, search })
+        .rows.map((r) => r.txnHash)
+        .sort();
     expect(found('0xabcdef')).toEqual(hashes.filter((h) => h.startsWith('0xabcdef')).sort());
     expect(found('0xabcdef1')).toEqual(hashes.filter((h) => h.startsWith('0xabcdef1')).sort());
     expect(found('0xabcdef12')).toEqual(hashes.filter((h) => h.startsWith('0xabcdef12')).sort());

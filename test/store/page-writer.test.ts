@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { inThreadWriter, workerCanWrite, workerWriter } from '../../src/main/core/store/page-writer.ts';
 import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
@@ -48,7 +51,7 @@ function page(n: number, state?: string): PageWrite {
 }
 
 describe('the write worker', () => {
-  it("writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction", async () => {
+  it('writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction', async () => {
     const { db } = tempDb();
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     expect(workerCanWrite(db)).toBe(true);
@@ -82,7 +85,7 @@ describe('the write worker', () => {
     expect(blocks).toEqual([1]);
   });
 
-  it('is not used where it cannot write: an in-memory cache, a read-only one, or inside the caller\'s transaction', async () => {
+  it("is not used where it cannot write: an in-memory cache, a read-only one, or inside the caller's transaction", async () => {
     const mem = openDatabase(':memory:');
     expect(workerCanWrite(mem)).toBe(false);
     mem.close();
@@ -99,5 +102,23 @@ describe('the write worker', () => {
     expect(db.inTransaction).toBe(true);
     await writer.close();
     expect(countTransactions(db)).toBe(100);
+  });
+
+  it('runs bundled: out/main/store-writer.js (electron-vite build) opens the cache, writes and commits pages', async () => {
+    const bundled = join(import.meta.dirname, '../../out/main/store-writer.js');
+    expect(existsSync(bundled), 'run `npx electron-vite build` first').toBe(true);
+    const { db, path } = tempDb();
+    const worker = new Worker(bundled, { workerData: { path, batch: { maxRows: 1_000_000, maxMs: 600_000 } } });
+    const answers: unknown[] = [];
+    const next = () => new Promise((resolve) => worker.once('message', resolve));
+    answers.push(await next());
+    worker.postMessage({ kind: 'page', id: 1, page: page(1) });
+    answers.push(await next());
+    worker.postMessage({ kind: 'close', id: 2 });
+    answers.push(await next());
+    await new Promise((resolve) => worker.once('exit', resolve));
+    expect(answers).toEqual([{ kind: 'ready' }, { kind: 'done', id: 1 }, { kind: 'done', id: 2 }]);
+    expect(countTransactions(db)).toBe(100);
+    expect(listRanges(db, W, 'eth')).toMatchObject([{ nextPage: 2 }]);
   });
 });

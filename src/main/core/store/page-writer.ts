@@ -15,6 +15,8 @@ export interface PageWriter {
   close(): Promise<void>;
   /** Whether the batch holds nothing uncommitted (a moment to hand over to another writer). */
   readonly idle: boolean;
+  /** Resolves once the writer can take pages; rejects if it could not start. */
+  readonly ready: Promise<void>;
 }
 
 /** Writes on the caller's connection, on this thread: cheap to start, for small reads. */
@@ -24,6 +26,7 @@ export function inThreadWriter(db: Database, options: WriteBatchOptions = {}): P
     write: async (page) => batch.write(page.rows?.length ?? 0, () => writePage(db, page)),
     flush: async () => batch.commit(),
     close: async () => batch.commit(),
+    ready: Promise.resolve(),
     get idle() {
       return !batch.pending;
     },
@@ -57,10 +60,15 @@ export function workerWriter(db: Database, options: WriteBatchOptions = {}): Pag
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
   const fail = (e: Error) => {
     failure ??= e;
+    onReady?.reject(failure);
     for (const w of waiting.values()) w.reject(failure);
     waiting.clear();
   };
+  let onReady: { resolve: () => void; reject: (e: Error) => void } | undefined;
+  const ready = new Promise<void>((resolve, reject) => (onReady = { resolve, reject }));
+  ready.catch(() => undefined); // awaited by whoever asks
   worker.on('message', (m: FromWorker) => {
+    if (m.kind === 'ready') return onReady?.resolve();
     const w = waiting.get(m.id);
     waiting.delete(m.id);
     if (m.kind === 'done') w?.resolve();
@@ -82,6 +90,7 @@ export function workerWriter(db: Database, options: WriteBatchOptions = {}): Pag
   };
   let closed: Promise<void> | null = null;
   return {
+    ready,
     write: (page) => {
       pendingWrites++;
       return send({ kind: 'page', page }).finally(() => pendingWrites--);

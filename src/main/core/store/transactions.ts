@@ -45,13 +45,17 @@ function prepared(db: WritableDB): Statements {
       // so two hashes sharing a key are never taken for one transaction. INDEXED BY: whatever
       // the statistics say, never a walk of one whale wallet's rows (and an error if the index went).
       find: db
-        .prepare(`SELECT id FROM transactions INDEXED BY transactions_by_hash_key WHERE ${HASH_KEY} = ${HASH_KEY_OF_PARAM} AND txn_hash = ? AND wallet = ? AND chain = ?`)
+        .prepare(
+          `SELECT id FROM transactions INDEXED BY transactions_by_hash_key WHERE ${HASH_KEY} = ${HASH_KEY_OF_PARAM} AND txn_hash = ? AND wallet = ? AND chain = ?`,
+        )
         .pluck(),
       // Positional parameters: binding an array costs less than looking up 17 names per row,
       // and this runs a million times.
-      insert: db.prepare(`INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',')
-        .map(() => '?')
-        .join(', ')})`),
+      insert: db.prepare(
+        `INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',')
+          .map(() => '?')
+          .join(', ')})`,
+      ),
       // An overlapping page or a re-polled range: updated in place, since the service may have
       // corrected the row. Parameters: the columns after the key, in COLUMNS order, then id.
       update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,

@@ -13,7 +13,7 @@ import { type PageWrite, writePage } from './page-writes.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 
 export type ToWorker = { kind: 'page'; id: number; page: PageWrite } | { kind: 'flush' | 'close'; id: number };
-export type FromWorker = { kind: 'done'; id: number } | { kind: 'failed'; id: number; message: string };
+export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { kind: 'failed'; id: number; message: string };
 
 const port = parentPort!;
 const { path, batch: options } = workerData as { path: string; batch: WriteBatchOptions };
@@ -23,6 +23,7 @@ db.pragma('busy_timeout = 60000');
 const batch = new WriteBatch(db, options);
 // After a failed page nothing more is written: a later page's resume point would skip it.
 let failure: string | null = null;
+port.postMessage({ kind: 'ready' } satisfies FromWorker);
 
 port.on('message', (m: ToWorker) => {
   if (m.kind === 'close') {

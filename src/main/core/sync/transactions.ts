@@ -11,14 +11,7 @@ import {
   saveObservedPoints,
 } from '../store/conventions.ts';
 import type { WritableDB } from '../store/db.ts';
-import {
-  completeUntil,
-  hasTransactions,
-  listRanges,
-  rangeReason,
-  saveRange,
-  type SyncRange,
-} from '../store/transactions.ts';
+import { completeUntil, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from '../store/transactions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { inThreadWriter, workerCanWrite, workerWriter } from '../store/page-writer.ts';
 import type { PageWrite } from '../store/page-writes.ts';
@@ -218,7 +211,7 @@ async function readRange(
   // whole. Each page's write is acknowledged in order; progress counts written pages only.
   let writer = inThreadWriter(o.db, o.batch);
   let onWorker = false;
-  const workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
+  let workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
   const acks: Array<Promise<void>> = [];
   const settle = async (depth: number) => {
     while (acks.length > depth) await acks.shift();
@@ -276,7 +269,13 @@ async function readRange(
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
       if (!finished) range.nextPage = page + 1;
-      const written: PageWrite = { wallet: o.wallet, chain: o.chain, rows: store ? result.rows : null, range: { ...range }, close: finished ? { anomaly } : null };
+      const written: PageWrite = {
+        wallet: o.wallet,
+        chain: o.chain,
+        rows: store ? result.rows : null,
+        range: { ...range },
+        close: finished ? { anomaly } : null,
+      };
       const rows = store ? result.rows.length : 0;
       const oldest = store ? oldestTime(result.rows) : null;
       const ack = writer.write(written).then(() => {
@@ -299,9 +298,21 @@ async function readRange(
         return 'done';
       }
       if (!onWorker && range.rowsRead - (initial.rowsRead ?? 0) >= workerFrom && writer.idle && workerCanWrite(o.db)) {
-        await writer.close();
-        writer = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
-        onWorker = true;
+        const worker = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
+        // A worker that cannot start (a packaging or loader problem) leaves the writes here.
+        if (
+          await worker.ready.then(
+            () => true,
+            () => false,
+          )
+        ) {
+          await writer.close();
+          writer = worker;
+          onWorker = true;
+        } else {
+          await worker.close().catch(() => undefined);
+          workerFrom = Infinity;
+        }
       }
     }
   } catch (err) {

@@ -12,6 +12,7 @@ import {
   type ServiceAnomaly,
 } from '../../../shared/conventions.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { forgetAllRanges } from './transactions.ts';
 
 export interface LearnedPoint<K extends keyof LearnedConventions = keyof LearnedConventions> {
   key: K;
@@ -52,6 +53,23 @@ export function learningState(db: ReadableDB): { learnedAt: string | null; relea
   if (!run) return { learnedAt: null, relearn: true, requests: 0, wallet: null };
   const v = JSON.parse(run.value) as { relearn?: boolean; requests?: number; wallet?: string | null };
   return { learnedAt: run.learned_at, relearn: v.relearn ?? false, requests: v.requests ?? 0, wallet: v.wallet ?? null };
+}
+
+/**
+ * Stores a learning run and, in the same transaction, forgets every synced range when what
+ * was learned reads ranges otherwise than before (`invalidates`, given the conventions as
+ * they stand after the run): history is then read again under the new reading.
+ */
+export function saveLearningRun(
+  db: WritableDB,
+  points: readonly LearnedPoint[],
+  run: { requests: number; wallet: string | null; complete: boolean },
+  invalidates: (after: LearnedConventions) => boolean,
+): void {
+  db.transaction(() => {
+    saveLearnedPoints(db, points, run);
+    if (invalidates(loadConventions(db))) forgetAllRanges(db);
+  })();
 }
 
 /** Stores points learned (or found unknown) and the run, in one transaction. */

@@ -91,6 +91,11 @@ export function snapshotRecord<E extends SnapshotEndpoint>(input: SnapshotInput<
   };
 }
 
+/** Stores the views of one (wallet, chain, date) together: all of them, or none. */
+export function insertSnapshots(db: WritableDB, inputs: ReadonlyArray<SnapshotInput<SnapshotEndpoint>>): number[] {
+  return db.transaction(() => inputs.map((input) => insertSnapshot(db, input))).immediate();
+}
+
 export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input: SnapshotInput<E>): number {
   const r = snapshotRecord(input);
   const info = db

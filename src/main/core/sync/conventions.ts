@@ -1,8 +1,7 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
-import { learningState, loadConventions, saveLearnedPoints } from '../store/conventions.ts';
+import { learningState, loadConventions, saveLearningRun } from '../store/conventions.ts';
 import type { WritableDB } from '../store/db.ts';
-import { forgetAllRanges } from '../store/transactions.ts';
 import { learnConventions } from './learn.ts';
 
 /**
@@ -39,10 +38,9 @@ export async function ensureConventions(
     const firstRun = learningState(db).learnedAt === null;
     const before: LearnedConventions = firstRun ? { ...loadConventions(db), bounds: 'inclusive' } : loadConventions(db);
     const result = await learnConventions(client, { wallet: o.wallet, chain: o.chain, nowMs: o.nowMs, ...(o.signal && { signal: o.signal }) });
-    db.transaction(() => {
-      saveLearnedPoints(db, result.points, { requests: result.requests, wallet: o.wallet, complete: result.conclusive });
-      if (invalidatesRanges(before, loadConventions(db))) forgetAllRanges(db);
-    })();
+    saveLearningRun(db, result.points, { requests: result.requests, wallet: o.wallet, complete: result.conclusive }, (after) =>
+      invalidatesRanges(before, after),
+    );
     return loadConventions(db);
   })().finally(() => running.delete(db));
   running.set(db, run);

@@ -1,6 +1,6 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { WritableDB } from '../store/db.ts';
-import { filingDay, hasCompleteDate, insertSnapshot } from '../store/snapshots.ts';
+import { filingDay, hasCompleteDate, insertSnapshots } from '../store/snapshots.ts';
 import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import type { Step } from '../../../shared/contract.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
@@ -66,11 +66,11 @@ export async function syncPositionsUnit(
     for (const r of [all, grouped, liquidity]) tally.unreadable += r.flags?.length ?? 0;
     if (filingDay(serviceDate, requestedDate, all.fetchedAt, latestDay).mismatch) tally.otherDay++;
   }
-  db.transaction(() => {
-    insertSnapshot(db, { endpoint: 'allPositions', ...base, response: all });
-    insertSnapshot(db, { endpoint: 'positionsByUnderlying', ...base, response: grouped });
-    insertSnapshot(db, { endpoint: 'liquidityAnalysis', ...base, response: liquidity });
-  }).immediate();
+  insertSnapshots(db, [
+    { endpoint: 'allPositions', ...base, response: all },
+    { endpoint: 'positionsByUnderlying', ...base, response: grouped },
+    { endpoint: 'liquidityAnalysis', ...base, response: liquidity },
+  ]);
   return filingDay(serviceDate, requestedDate, all.fetchedAt, latestDay).asOf;
 }
 

@@ -268,6 +268,24 @@ async function readRange(
         seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
+      // Checked before writing: the batch is idle once its commit by time has run between pages.
+      if (!onWorker && !finished && range.rowsRead - (initial.rowsRead ?? 0) >= workerFrom && writer.idle && workerCanWrite(o.db)) {
+        const worker = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
+        // A worker that cannot start (a packaging or loader problem) leaves the writes here.
+        if (
+          await worker.ready.then(
+            () => true,
+            () => false,
+          )
+        ) {
+          await writer.close();
+          writer = worker;
+          onWorker = true;
+        } else {
+          await worker.close().catch(() => undefined);
+          workerFrom = Infinity;
+        }
+      }
       if (!finished) range.nextPage = page + 1;
       const written: PageWrite = {
         wallet: o.wallet,
@@ -296,23 +314,6 @@ async function readRange(
       if (finished) {
         await settle(0);
         return 'done';
-      }
-      if (!onWorker && range.rowsRead - (initial.rowsRead ?? 0) >= workerFrom && writer.idle && workerCanWrite(o.db)) {
-        const worker = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
-        // A worker that cannot start (a packaging or loader problem) leaves the writes here.
-        if (
-          await worker.ready.then(
-            () => true,
-            () => false,
-          )
-        ) {
-          await writer.close();
-          writer = worker;
-          onWorker = true;
-        } else {
-          await worker.close().catch(() => undefined);
-          workerFrom = Infinity;
-        }
       }
     }
   } catch (err) {

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../src/main/core/store/db.ts';
+import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, hashKeyRanges } from '../../src/main/core/store/hash-key.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion6 } from '../../src/main/core/store/migrations/006-hash-key.ts';
@@ -35,7 +35,7 @@ function txn(hash: string, date: string, extra: Partial<Transaction> = {}): Tran
 }
 
 const fresh = () => {
-  const db = new BetterSqlite3(':memory:');
+  const db = new BetterSqlite3(':memory:') as WritableDB;
   db.pragma('foreign_keys = ON');
   migrate(db);
   db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now'), (?, '[\"eth\"]', 'now')").run(W, W2);
@@ -44,7 +44,7 @@ const fresh = () => {
 
 describe('migration 6: transactions found by an 8-byte key of their hash', () => {
   it('rebuilds the table without the text key, keeping every row, id, token row and trigger, with foreign keys intact', () => {
-    const db = new BetterSqlite3(':memory:');
+    const db = new BetterSqlite3(':memory:') as WritableDB;
     db.pragma('foreign_keys = ON');
     migrate(db, BEFORE);
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);

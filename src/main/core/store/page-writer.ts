@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Database } from './db.ts';
+import type { WritableDB } from './db.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 import type { FromWorker, ToWorker } from './write-worker.ts';
@@ -20,7 +20,7 @@ export interface PageWriter {
 }
 
 /** Writes on the caller's connection, on this thread: cheap to start, for small reads. */
-export function inThreadWriter(db: Database, options: WriteBatchOptions = {}): PageWriter {
+export function inThreadWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
   const batch = new WriteBatch(db, options);
   return {
     write: async (page) => batch.write(page.rows?.length ?? 0, () => writePage(db, page)),
@@ -34,7 +34,7 @@ export function inThreadWriter(db: Database, options: WriteBatchOptions = {}): P
 }
 
 /** Whether a worker can write to this cache: a file, writable, with no transaction of the caller's open. */
-export function workerCanWrite(db: Database): boolean {
+export function workerCanWrite(db: WritableDB): boolean {
   return db.open && !db.memory && !db.readonly && !db.inTransaction && db.name !== '' && db.name !== ':memory:';
 }
 
@@ -51,7 +51,7 @@ export function workerCanWrite(db: Database): boolean {
  * wait for its commit, at most the batch's `maxMs` plus the commit: the worker's batches
  * are kept short in time for that reason.
  */
-export function workerWriter(db: Database, options: WriteBatchOptions = {}): PageWriter {
+export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
   const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options } });
   worker.unref();
   let nextId = 0;

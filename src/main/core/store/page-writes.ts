@@ -1,5 +1,5 @@
 import type { Transaction } from '../../../shared/service/schemas.ts';
-import type { Database } from './db.ts';
+import type { WritableDB } from './db.ts';
 import { deleteRange, dropRangesWithin, newestTransactionTime, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
 
 /**
@@ -18,7 +18,7 @@ export interface PageWrite {
 }
 
 /** Writes a page and its range's bookkeeping (no transaction of its own: the caller's batch holds it). */
-export function writePage(db: Database, p: PageWrite): void {
+export function writePage(db: WritableDB, p: PageWrite): void {
   if (p.rows) upsertTransactions(db, p.wallet, p.chain, p.rows);
   if (p.close) closeRange(db, p.range, p.close.anomaly);
   else saveRange(db, p.range);
@@ -30,7 +30,7 @@ export function writePage(db: Database, p: PageWrite): void {
  * newest row received (and at most what the completion ratio claims) is complete, the rest
  * incomplete, to be polled again. Ranges the closed ones cover are dropped.
  */
-export function closeRange(db: Database, range: SyncRange, anomaly: string | null): void {
+export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | null): void {
   deleteRange(db, range.wallet, range.chain, range.startTime, range.endTime);
   const base = { ...range, nextPage: null };
   if (anomaly) {

@@ -66,6 +66,8 @@ export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial();
 export const TimelineQueryInput = z.strictObject({
   /** One wallet, or every watched wallet when omitted. */
   wallet: address.optional(),
+  /** A wallet group (its id) instead of one wallet: its members' transactions. */
+  group: z.number().int().positive().optional(),
   chains: z.array(chainId).max(50).optional(),
   actionTypes: z.array(z.string().max(64)).max(50).optional(),
   protocols: z.array(z.string().max(64)).max(50).optional(),
@@ -121,7 +123,15 @@ export const BackfillInput = z
   .refine(ordered, orderedMessage);
 export type BackfillRequest = z.output<typeof BackfillInput>;
 
-export const NavHistoryInput = z.strictObject({ wallet: address.optional(), from: date.optional(), to: date.optional() }).refine(ordered, orderedMessage);
+export const NavHistoryInput = z
+  .strictObject({
+    wallet: address.optional(),
+    /** A wallet group (its id) instead of one wallet: the sum over its members. */
+    group: z.number().int().positive().optional(),
+    from: date.optional(),
+    to: date.optional(),
+  })
+  .refine(ordered, orderedMessage);
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
@@ -231,7 +241,8 @@ export const CONTRACT = {
   'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
   'nav.history': op(NavHistoryInput)<NavSeries>(),
-  'exposure.get': op(z.strictObject({ date }))<Exposure>(),
+  /** Exposure per token at a date: every watched wallet, or a group's members. */
+  'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),
   'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional() }))<TimelineFacets>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),

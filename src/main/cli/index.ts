@@ -9,7 +9,7 @@ import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
-import type { JobInfo } from '../../shared/model.ts';
+import type { JobInfo, WalletGroup } from '../../shared/model.ts';
 import { CSV_REPORTS, type CsvReport, type InputOf, type OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
@@ -32,8 +32,9 @@ Commands:
   serve     run the web shell on 127.0.0.1
   key       set, clear or show the status of the access key (set | clear | status)
   wallet    watch wallets (add | list | remove)
+  group     name sets of wallets that exports, reports and reconcile can cover (save | list | remove)
   sync      fetch positions and transactions into the cache
-  export    write CSV or PDF reports from the cache (works offline)
+  export    write CSV, PDF or iCalendar reports from the cache (works offline)
   cache     move a damaged cache aside and start a new one (move-aside)
   reconcile roll-forward of holdings between two cached dates (works offline)
   doctor    check the service and print what was learned about it
@@ -165,8 +166,22 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
   return finished;
 }
 
+/** A wallet group named by its name (any case) or its id; a clear error when there is none. */
+async function resolveGroup(core: Core, nameOrId: string): Promise<WalletGroup> {
+  const groups = await call(core, 'groups.list', undefined);
+  const byName = groups.find((x) => x.name.toLowerCase() === nameOrId.trim().toLowerCase());
+  const g = byName ?? (/^\d+$/.test(nameOrId) ? groups.find((x) => x.id === Number(nameOrId)) : undefined);
+  if (!g)
+    throw new Error(
+      `There is no wallet group "${forTerminal(nameOrId.slice(0, 100))}"${groups.length ? ` (groups: ${groups.map((x) => `${x.id} ${forTerminal(x.name)}`).join(', ')})` : ''}. Make one: folioscope group save NAME --wallets A,B`,
+    );
+  if (!g.wallets.length) throw new Error(`The group "${forTerminal(g.name)}" has no wallets.`);
+  return g;
+}
+
 const commands: Record<string, Command> = {
   export: (g, args) => exportCommand(g, args),
+  group: (g, args) => groupCommand(g, args),
 
   async cache(g, args) {
     const usage = `Usage: folioscope cache move-aside
@@ -356,21 +371,27 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
 };
 
 async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
-  const usage = `Usage: folioscope reconcile [--wallet ADDRESS] --from YYYY-MM-DD --to YYYY-MM-DD [--json]
+  const usage = `Usage: folioscope reconcile [--wallet ADDRESS | --group NAME|ID] --from YYYY-MM-DD --to YYYY-MM-DD [--json]
   Per wallet, chain and token: opening quantity (positions at the end of --from), inflows and
   outflows (transfers of successful transactions dated after --from through --to), closing
   quantity (at the end of --to), and the unexplained remainder. From the cache only; both
   dates' positions and the period's transactions must be synced, or it says what is missing.
   Exits 0 when complete (even with unexplained remainders), 3 when inputs are missing.`;
-  const p = parse(args, { wallet: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  const p = parse(
+    args,
+    { wallet: { type: 'string' }, group: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
   if (!p) return;
   const v = p.values;
   if (!v.from || !v.to) throw new UsageError(`--from and --to are required.\n\n${usage}`);
+  if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${usage}`);
   if (p.positionals.length) throw new UsageError(`Unexpected argument "${forTerminal(p.positionals[0]!.slice(0, 40))}".\n\n${usage}`);
   checkDateOptions(v, usage);
   await withCore(g, async (core) => {
     const { from, to } = v as { from: string; to: string };
-    const r = await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), from, to });
+    const group = v.group ? await resolveGroup(core, v.group) : undefined;
+    const r = await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }), from, to });
     if (v.json) {
       console.log(JSON.stringify(r.rows, null, 2));
     } else {
@@ -385,20 +406,21 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
       console.log(['wallet', 'chain', 'token', 'opening', 'inflow', 'outflow', 'closing', 'unexplained', 'status'].join('\t'));
       // Symbols and chains come from the service: nothing in them may steer the terminal.
       for (const x of r.rows)
+        // Each field neutralised on its own: forTerminal would show the tabs between them as <U+0009>.
         console.log(
-          forTerminal(
-            [
-              x.wallet.slice(0, 10),
-              x.chain,
-              x.token_symbol ?? x.token_cid,
-              num(x.opening_qty),
-              num(x.inflow_qty),
-              num(x.outflow_qty),
-              num(x.closing_qty),
-              num(x.unexplained_qty),
-              x.status,
-            ].join('\t'),
-          ),
+          [
+            x.wallet.slice(0, 10),
+            x.chain,
+            x.token_symbol ?? x.token_cid,
+            num(x.opening_qty),
+            num(x.inflow_qty),
+            num(x.outflow_qty),
+            num(x.closing_qty),
+            num(x.unexplained_qty),
+            x.status,
+          ]
+            .map((f) => forTerminal(String(f ?? '')))
+            .join('\t'),
         );
     }
     if (!r.complete) {
@@ -412,15 +434,19 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function exportCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage:
-  folioscope export csv --report positions|underlying|liquidity|transactions|history|reconciliation [--wallet ADDRESS]
-                        [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
-  folioscope export pdf [--wallet ADDRESS] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
-Reports are built from the local cache only. --date defaults to the newest cached date.`;
+  folioscope export csv --report positions|underlying|liquidity|transactions|history|reconciliation|unlocks
+                        [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+  folioscope export pdf [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+  folioscope export ics [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] --out FILE
+Reports are built from the local cache only. --date defaults to the newest cached date.
+--group covers the group's members only (a PDF is then that group's report, titled with its name).
+ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).`;
   const p = parse(
     args,
     {
       report: { type: 'string' },
       wallet: { type: 'string' },
+      group: { type: 'string' },
       date: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
@@ -431,8 +457,9 @@ Reports are built from the local cache only. --date defaults to the newest cache
   if (!p) return;
   const [kind] = p.positionals;
   const v = p.values;
-  if (kind !== 'csv' && kind !== 'pdf') throw new UsageError(usage);
+  if (kind !== 'csv' && kind !== 'pdf' && kind !== 'ics') throw new UsageError(usage);
   if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
+  if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${usage}`);
   checkDateOptions(v, usage);
   if (kind === 'csv' && !(CSV_REPORTS as readonly string[]).includes(v.report ?? ''))
     throw new UsageError(`--report must be one of ${CSV_REPORTS.join(', ')}.\n\n${usage}`);
@@ -441,17 +468,19 @@ Reports are built from the local cache only. --date defaults to the newest cache
   await withCore(
     g,
     async (core) => {
+      const group = v.group ? await resolveGroup(core, v.group) : undefined;
       const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }) }))[0];
-      if (kind === 'pdf' && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+      if ((kind === 'pdf' || kind === 'ics') && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
       const report = kind === 'csv' ? (v.report as CsvReport) : undefined;
       const started = await call(core, 'export.start', {
         format: kind,
         ...(report && { report }),
         ...(v.wallet && { wallet: v.wallet }),
+        ...(group && { group: group.id }),
         // The transactions report has no as-of date: its completeness is judged over --from..--to (to now).
         ...(date && report !== 'transactions' && { date }),
-        ...(v.from && { from: v.from }),
-        ...(v.to && { to: v.to }),
+        ...(kind !== 'ics' && v.from && { from: v.from }),
+        ...(kind !== 'ics' && v.to && { to: v.to }),
       });
       if (!started) throw new Error('The export was not started.');
       const [job] = await waitForJobs(core, [started]);
@@ -461,8 +490,11 @@ Reports are built from the local cache only. --date defaults to the newest cache
         console.log(`Wrote ${job.output?.rows ?? 0} rows to ${out}.`);
         if (report === 'transactions' && incomplete)
           console.log(`Note: the transactions are incomplete:\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}\n${incomplete.action}`);
+      } else if (kind === 'ics') {
+        const events = job.output?.rows ?? 0;
+        console.log(`Wrote ${events} unlock${events === 1 ? '' : 's'} (on or after ${date}) to ${out}.`);
       } else {
-        console.log(`Wrote a ${job.output?.pages ?? 0}-page report (as of ${date}) to ${out}.`);
+        console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
         // The report lists transactions only for a period; then it says what is missing, and so does this.
         if ((v.from || v.to) && incomplete)
           console.log(`Note: the report's transactions are incomplete (the report says so):\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}`);
@@ -470,6 +502,44 @@ Reports are built from the local cache only. --date defaults to the newest cache
     },
     { chooseSavePath: async () => out },
   );
+}
+
+async function groupCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage:
+  folioscope group save NAME --wallets A,B[,...]   create the group, or replace its members
+  folioscope group list [--json]
+  folioscope group remove NAME|ID
+A group scopes exports, reports and reconcile: --group NAME|ID.`;
+  const p = parse(args, { wallets: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  if (!p) return;
+  const [sub, name] = p.positionals;
+  await withCore(g, async (core) => {
+    if (sub === 'save') {
+      if (!name || !p.values.wallets) throw new UsageError(`A name and --wallets are required.\n\n${usage}`);
+      const existing = (await call(core, 'groups.list', undefined)).find((x) => x.name.toLowerCase() === name.trim().toLowerCase());
+      const wallets = p.values.wallets
+        .split(',')
+        .map((w) => w.trim())
+        .filter(Boolean);
+      const saved = await call(core, 'groups.save', { ...(existing && { id: existing.id }), name, wallets });
+      console.log(forTerminal(`Group ${saved.id} "${saved.name}": ${saved.wallets.join(', ')}.`));
+    } else if (sub === 'list') {
+      const groups = await call(core, 'groups.list', undefined);
+      if (p.values.json) console.log(JSON.stringify(groups, null, 2));
+      else if (!groups.length) console.log('No wallet groups. Make one: folioscope group save NAME --wallets A,B');
+      else for (const x of groups) console.log(forTerminal(`${x.id}\t${x.name}\t${x.wallets.join(', ')}`));
+    } else if (sub === 'remove') {
+      if (!name) throw new UsageError(usage);
+      const groups = await call(core, 'groups.list', undefined);
+      const x =
+        groups.find((y) => y.name.toLowerCase() === name.trim().toLowerCase()) ?? (/^\d+$/.test(name) ? groups.find((y) => y.id === Number(name)) : undefined);
+      if (!x) throw new Error(`There is no wallet group "${forTerminal(name.slice(0, 100))}".`);
+      await call(core, 'groups.remove', { id: x.id });
+      console.log(forTerminal(`Removed the group "${x.name}" (its wallets stay watched).`));
+    } else {
+      throw new UsageError(usage);
+    }
+  });
 }
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). */

@@ -227,9 +227,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } as PositionsResult;
     },
     'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
-    'nav.history': (scope) => navHistory(profile.db, scope),
-    'exposure.get': ({ date }) => exposureAt(profile.db, date),
-    'timeline.page': (query) => timelinePage(profile.db, query),
+    'nav.history': ({ group, ...scope }) => {
+      const members = scopeOf(scope.wallet, group);
+      return navHistory(profile.db, { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+    'exposure.get': ({ date, group }) => exposureAt(profile.db, date, group !== undefined ? scopeOf(undefined, group) : undefined),
+    'timeline.page': ({ group, ...query }) => {
+      const members = scopeOf(query.wallet, group);
+      return timelinePage(profile.db, { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
     'timeline.facets': ({ wallet: address }) => {
       const key = address?.toLowerCase() ?? '*';
       let f = facetsCache.get(key);

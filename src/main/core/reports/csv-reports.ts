@@ -1,12 +1,12 @@
 import type { Writable } from 'node:stream';
-import { CSV_REPORTS, type CsvReport, type ExportRequest, type TimelineFilter } from '../../../shared/contract.ts';
+import { CSV_REPORTS, type CsvReport, type ExportRequest } from '../../../shared/contract.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { unlockLadder } from '../store/queries/risk.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
-import { timelineWhere } from '../store/queries/timeline.ts';
+import { type ScopedTimelineFilter, timelineWhere } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { csvCell, csvFields, CsvWriter } from './csv.ts';
@@ -24,6 +24,8 @@ export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' |
   report: CsvReport;
   /** A set of wallets (a wallet group), instead of `wallet`. */
   wallets?: string[];
+  /** The group's name, for the history report's scope column. */
+  groupName?: string;
 };
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
@@ -302,7 +304,13 @@ export async function exportCsv(
         break;
       }
       case 'transactions': {
-        const filter: TimelineFilter = { ...req.filter, ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) };
+        const filter: ScopedTimelineFilter = {
+          ...req.filter,
+          ...(wallet && { wallet }),
+          ...(req.wallets && { wallets: req.wallets }),
+          ...(req.from && { from: req.from }),
+          ...(req.to && { to: req.to }),
+        };
         const { sql, params } = timelineWhere(filter);
         const total = (db.prepare(`SELECT count(*) AS n FROM transactions t WHERE ${sql}`).get(params) as { n: number }).n;
         onProgress(0, total);
@@ -432,11 +440,16 @@ export async function exportCsv(
         break;
       }
       case 'history': {
-        const series = navHistory(db, { ...(wallet && { wallet }), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
+        const series = navHistory(db, {
+          ...(wallet && { wallet }),
+          ...(req.wallets && { wallets: req.wallets }),
+          ...(req.from && { from: req.from }),
+          ...(req.to && { to: req.to }),
+        });
         for (const p of series.points)
           await writer.row([
             p.date,
-            wallet ?? 'all',
+            wallet ?? (req.wallets ? `group:${req.groupName ?? ''}` : 'all'),
             p.totalNav,
             p.principalNav,
             p.rewardNav,

@@ -32,8 +32,19 @@ export function downloadPath(downloadsDir: string, downloadId: string, fileName:
   return join(downloadsDir, `${downloadId}-${fileName}`);
 }
 
-export function defaultFileName(req: ExportRequest): string {
-  const scope = req.wallet ? req.wallet.slice(0, 10) : req.group !== undefined ? `group-${req.group}` : 'all-wallets';
+/** A group's name as a file-name part: letters and digits only, else its id. */
+function groupPart(id: number, name: string | undefined): string {
+  const slug = (name ?? '')
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return slug ? `group-${slug}` : `group-${id}`;
+}
+
+export function defaultFileName(req: ExportRequest, groupName?: string): string {
+  const scope = req.wallet ? req.wallet.slice(0, 10) : req.group !== undefined ? groupPart(req.group, groupName) : 'all-wallets';
   if (req.format === 'ics') return `folioscope-unlocks-${scope}-${req.date ?? 'now'}.ics`;
   const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
   return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
@@ -44,9 +55,12 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   if ((req.format === 'pdf' || req.format === 'ics') && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
   if (req.wallet && req.group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
   // A group's members, checked before any file is chosen or written.
-  const wallets = req.group !== undefined ? getGroup(db, req.group).wallets : undefined;
+  const group = req.group !== undefined ? getGroup(db, req.group) : undefined;
+  const wallets = group?.wallets;
   if (wallets && !wallets.length) throw new ValidationError('group', 'The group has no wallets.');
-  const fileName = defaultFileName(req);
+  if (req.wallet && !listWallets(db).some((w) => w.address === req.wallet!.toLowerCase()))
+    throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
+  const fileName = defaultFileName(req, group?.name);
   let path: string;
   let downloadId: string | null = null;
   if (target.chooseSavePath) {
@@ -69,8 +83,8 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
-      // What was written, for the shell to say: CSV rows, PDF pages.
-      let written: { rows?: number; pages?: number } = {};
+      // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
+      let written: { rows?: number; pages?: number };
       if (req.format === 'pdf') {
         const { pages } = await writeAtomically(path, (out) =>
           exportPdf(
@@ -78,7 +92,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             {
               date: req.date!,
               ...(req.wallet && { wallet: req.wallet }),
-              ...(wallets && { wallets }),
+              ...(group && { wallets: group.wallets, groupName: group.name }),
               ...(req.from && { from: req.from }),
               ...(req.to && { to: req.to }),
             },
@@ -88,9 +102,10 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         written = { pages };
       } else if (req.format === 'ics') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-        await writeAtomically(path, (out) =>
+        const { events } = await writeAtomically(path, (out) =>
           exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out),
         );
+        written = { rows: events }; // one event per unlock
       } else {
         const { rows } = await writeAtomically(path, (out) =>
           exportCsv(
@@ -98,7 +113,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             {
               report: req.report!,
               ...(req.wallet && { wallet: req.wallet }),
-              ...(wallets && { wallets }),
+              ...(group && { wallets: group.wallets, groupName: group.name }),
               ...(req.date && { date: req.date }),
               ...(req.from && { from: req.from }),
               ...(req.to && { to: req.to }),
@@ -111,7 +126,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         );
         written = { rows };
       }
-      if (req.format === 'pdf' || req.report === 'transactions') ctx.judge(exportCompleteness(db, req));
+      if (req.format === 'pdf' || req.report === 'transactions') ctx.judge(exportCompleteness(db, { ...req, ...(wallets && { wallets }) }));
       // The file's place, for the UI: set before the job's final progress event.
       job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
     },
@@ -123,9 +138,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
 /** Whether the transactions an export covers are proved complete over its period (why not, and what to do). */
 export function exportCompleteness(
   db: ReadableDB,
-  req: { wallet?: string | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
+  req: { wallet?: string | undefined; wallets?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
 ): Completeness {
-  const wallets = listWallets(db).filter((w) => !req.wallet || w.address === req.wallet.toLowerCase());
+  const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === req.wallet.toLowerCase()) && (!req.wallets || req.wallets.includes(w.address)));
   const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
   const to = req.to ?? req.date;
   const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);

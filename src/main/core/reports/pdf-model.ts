@@ -19,6 +19,8 @@ export interface PdfRequest {
   wallet?: string;
   /** A wallet group's members (the report is made per group). */
   wallets?: readonly string[];
+  /** The group's name: the report's title names it. */
+  groupName?: string;
   /** The as-of date of the positions. */
   date: string;
   /** The period of the transactions and of the NAV chart (defaults: all cached dates, no transactions). */
@@ -47,6 +49,13 @@ export interface ReportModel {
   wallets: Wallet[];
   chains: string[];
   totals: { total: number; principal: number; reward: number };
+  /**
+   * Positions whose value the service sent unreadable (or not at all): left out of the totals,
+   * which are then incomplete and say so (never a silently smaller sum, for a group as for one wallet).
+   */
+  unknownValues: number;
+  /** Which of the totals leave an unreadable value out. */
+  unknownIn: { principal: boolean; reward: boolean };
   positions: ReportPosition[];
   liquidity: Array<{ wallet: string; chain: string; snapshot: LiquiditySnapshot }>;
   nav: NavPoint[];
@@ -153,6 +162,18 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     wallets,
     chains: [...new Set(snaps.map((s) => s.chain))].sort(),
     totals: { principal, reward, total: decimalSum([principal, reward]) },
+    unknownValues: positions.filter(
+      (r) =>
+        (r.position.principal_nav === null && r.position.reward_nav === null) ||
+        r.position._invalid?.['principal_nav'] !== undefined ||
+        r.position._invalid?.['reward_nav'] !== undefined,
+    ).length,
+    unknownIn: {
+      principal: positions.some(
+        (r) => r.position._invalid?.['principal_nav'] !== undefined || (r.position.principal_nav === null && r.position.reward_nav === null),
+      ),
+      reward: positions.some((r) => r.position._invalid?.['reward_nav'] !== undefined || (r.position.principal_nav === null && r.position.reward_nav === null)),
+    },
     positions,
     liquidity,
     nav,

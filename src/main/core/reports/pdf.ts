@@ -52,7 +52,7 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable):
     margins: M,
     bufferPages: true,
     info: {
-      Title: `Folioscope portfolio report ${req.date}`,
+      Title: `Folioscope portfolio report${req.groupName ? ` (${req.groupName})` : ''} ${req.date}`,
       Author: 'Folioscope',
       Subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
       Creator: 'Folioscope',
@@ -252,14 +252,21 @@ function walletName(model: ReportModel, address: string): string {
 function render(doc: Doc, model: ReportModel): void {
   const req = model.request;
   // --- header ----------------------------------------------------------------------
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text('Portfolio report', M.left, M.top);
+  // A per-group report names its group in the title; its wallets are the members only.
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(20)
+    .fillColor(INK)
+    .text(pdfText(req.groupName ? `Portfolio report: ${req.groupName}` : 'Portfolio report'), M.left, M.top);
   doc
     .font('Helvetica')
     .fontSize(10)
     .fillColor(MUTED)
     .text(pdfText(`Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`));
   doc.moveDown(0.8);
-  line(doc, 'Wallets', model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
+  if (req.groupName)
+    line(doc, 'Group', `${req.groupName} (${model.wallets.length} member${model.wallets.length === 1 ? '' : 's'}; figures over its members only)`);
+  line(doc, req.groupName ? 'Members' : 'Wallets', model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
   doc.y += (model.wallets.length - 1) * 2;
   line(doc, 'Chains', model.chains.join(', '));
   line(doc, 'As of', req.date);
@@ -269,10 +276,12 @@ function render(doc: Doc, model: ReportModel): void {
 
   // --- summary -----------------------------------------------------------------------
   heading(doc, 'Summary');
+  // Totals that leave out unreadable values say so on their face, not only in a note.
+  const partial = (on: boolean) => (on ? ' (incomplete)' : '');
   const boxes: Array<[string, number]> = [
-    ['Total NAV', model.totals.total],
-    ['Principal', model.totals.principal],
-    ['Rewards', model.totals.reward],
+    [`Total NAV${partial(model.unknownValues > 0)}`, model.totals.total],
+    [`Principal${partial(model.unknownIn.principal)}`, model.totals.principal],
+    [`Rewards${partial(model.unknownIn.reward)}`, model.totals.reward],
   ];
   const bw = (WIDTH - 20) / 3;
   const by = doc.y;

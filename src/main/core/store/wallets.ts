@@ -94,6 +94,10 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
       db.prepare('DELETE FROM snapshots WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM transactions WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ?').run(wallet.address);
+      // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
+      // daily-sum watermark above it would take those new rows as summed, so it is dropped
+      // (rebuilt on next use; see store/queries/transfer-days.ts).
+      db.prepare('DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)').run();
     }
   })();
   return true;

@@ -14,6 +14,7 @@ import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, run
 import { type Job, type JobInfo, JobQueue } from './queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
+import { refreshTransferDaysInSteps } from '../store/queries/transfer-days.ts';
 
 export interface SyncEngineOptions {
   db: WritableDB;
@@ -184,6 +185,13 @@ export class SyncEngine {
             }),
           );
         }
+        // The reconciliation's daily transfer sums take the new rows now, once per sync, so
+        // a first reconciliation finds them made (store/queries/transfer-days.ts).
+        await refreshTransferDaysInSteps(
+          this.o.db,
+          chains.map((chain) => ({ wallet: w.address, chain })),
+          ctx.signal,
+        );
         ctx.judge(transactionsCompleteness(results));
         return results;
       },

@@ -118,6 +118,9 @@ export const words = {
     fetchToSee: 'Fetch it from the service to see positions at that date.',
     fetchDate: (date: string) => `Fetch ${date}`,
     valuesAsOf: (date: string) => `Values in USD, as of ${date}`,
+    partialScope: (n: number) =>
+      `Incomplete: ${n} wallet chain${n === 1 ? ' is' : 's are'} not cached for this date; the totals below leave ${n === 1 ? 'it' : 'them'} out:`,
+    incompleteTotal: 'incomplete: see above',
     quality: (n: number) =>
       `Data quality: ${
         n
@@ -152,6 +155,7 @@ export const words = {
     chain: 'Chain',
     exposure: 'Exposure by token',
     exposureNote: 'across all wallets and chains · net of debt',
+    exposureNoteGroup: (name: string) => `across the wallets of ${name} · net of debt`,
     token: 'Token',
     quantity: 'Quantity',
     value: 'Value',
@@ -372,6 +376,18 @@ export const words = {
     delete: 'Delete group',
     editTitle: 'Edit wallet group',
     newTitle: 'New wallet group',
+    heading: 'Groups',
+    title: (name: string) => `Group: ${name}`,
+    add: '+ New',
+    none: 'No groups yet: a group scopes every view, export and report to its wallets.',
+    members: (n: number) => `${n} wallet${n === 1 ? '' : 's'}`,
+    editNamed: (name: string) => `Edit group ${name}`,
+    showing: 'Showing group',
+    membersOf: (names: string) => `Wallets: ${names}`,
+    showAll: 'Show all wallets',
+    scopeLabel: 'Scope of every view',
+    missing: 'That wallet group no longer exists: showing all wallets.',
+    empty: 'This group has no wallets: edit it to add some.',
   },
   datePicker: {
     cachedTitle: 'This date is in the local cache',

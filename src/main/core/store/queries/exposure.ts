@@ -4,11 +4,11 @@ import { flaggedCount, freshnessOf, latestSnapshots, snapshotData } from './late
 import type { TokenExposure, Exposure } from '../../../../shared/model.ts';
 export type { TokenExposure, Exposure };
 
-/** Exposure per underlying token across all watched wallets at a date, from cached snapshots. */
-export function exposureAt(db: ReadableDB, date: string): Exposure {
+/** Exposure per underlying token across all watched wallets (or a group's members) at a date, from cached snapshots. */
+export function exposureAt(db: ReadableDB, date: string, wallets?: readonly string[]): Exposure {
   const rows = latestSnapshots(db, 'positionsByUnderlying', { date });
   const tokens = new Map<string, TokenExposure>();
-  const watched = listWallets(db);
+  const watched = listWallets(db).filter((w) => !wallets || wallets.includes(w.address));
   const present = new Set(rows.map((r) => `${r.wallet}|${r.chain}`));
   let flagged = 0;
   for (const r of rows) {

@@ -3,7 +3,7 @@ import { latestSnapshot } from '../snapshots.ts';
 import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { getWallet } from '../wallets.ts';
-import { flowsByDay, type TokenFlows, undatedTransfers } from './transfer-days.ts';
+import { flowsByDay, refreshTransferDays, type TokenFlows, undatedTransfers } from './transfer-days.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
 export type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation };
@@ -109,6 +109,12 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
   const problems: ReconcileProblem[] = [];
   const rows: ReconcileRow[] = [];
   const wallets: string[] = [];
+  // The daily sums of every (wallet, chain) in scope, brought up to date in one walk over new rows.
+  const inScope = scope.wallets.map((a) => getWallet(db, a)).filter((w) => w !== null && w !== undefined);
+  refreshTransferDays(
+    db,
+    inScope.flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain }))),
+  );
   for (const address of scope.wallets) {
     const w = getWallet(db, address);
     if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);

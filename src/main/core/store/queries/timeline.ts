@@ -6,6 +6,9 @@ import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shar
 import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
 export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
+/** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
+export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };
+
 const MAX_LIMIT = 1000;
 
 interface Row {
@@ -47,7 +50,7 @@ const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
 const MIN_SEARCH = 6;
 
 /** WHERE clause and parameters for a filter; shared by the timeline and the CSV export. */
-export function timelineWhere(filter: TimelineFilter, options: { searchAs?: 'from' | 'to' } = {}): { sql: string; params: Record<string, unknown> } {
+export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?: 'from' | 'to' } = {}): { sql: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const list = (name: string, column: string, values: readonly unknown[] | undefined) => {
@@ -61,6 +64,10 @@ export function timelineWhere(filter: TimelineFilter, options: { searchAs?: 'fro
   if (filter.wallet) {
     where.push('t.wallet = @wallet');
     params['wallet'] = filter.wallet.toLowerCase();
+  } else if (filter.wallets) {
+    // A group's members: checked along the time-index walk, as the all-wallets term is.
+    where.push('+t.wallet IN (SELECT value FROM json_each(@wallets))');
+    params['wallets'] = JSON.stringify(filter.wallets.map((w) => w.toLowerCase()));
   } else {
     // Unary + keeps the planner off the wallet index for this term (it would then sort every
     // row by time): all wallets walk the time index, and this only drops removed wallets' rows.
@@ -150,7 +157,7 @@ export const TIMELINE_COLUMNS =
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
  * index walk whatever its depth, and rows inserted meanwhile never shift later pages.
  */
-export function timelinePage(db: ReadableDB, query: TimelineQuery): TimelinePage {
+export function timelinePage(db: ReadableDB, query: TimelineQuery & { wallets?: readonly string[] }): TimelinePage {
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   const branch = (searchAs?: 'from' | 'to') => {

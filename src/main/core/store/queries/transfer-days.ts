@@ -1,53 +1,185 @@
 /**
- * Daily transfer sums (table transfer_days, migration 005), brought up to date on use:
- * a (wallet, chain) with no state is rebuilt from all its transactions; one with state
- * adds the transactions inserted since (ids above built_to_id). Changes and deletions of
- * transactions drop the state (triggers), so the sums never go stale.
+ * Daily transfer sums (table transfer_days, migration 005), brought up to date on use and
+ * after each transaction sync (refreshTransferDays): a (wallet, chain) with no state is
+ * rebuilt from all its transactions; one with state adds the transactions inserted since (ids
+ * above built_to_id). Changes and deletions of transactions drop the state (triggers), so the
+ * sums never go stale.
+ *
+ * The sums are made in JavaScript from each row's details text (JSON.parse), not with SQLite's
+ * json_each: the same figures (flowsDirect below sums them in SQL and the tests compare the
+ * two), about twice as fast (bench/reconcile.ts), which is what lets a sync keep them
+ * current at some 8-14 % of its ingest time (bench/RESULTS.md), so a first reconciliation finds them made.
  */
 import type { ReadableDB, WritableDB } from '../db.ts';
 
 const DAY_MS = 86_400_000;
 
-/**
- * One aggregation, over the transactions of (wallet, chain) with from < id <= to. `scope` picks
- * the index: a full build walks the wallet's index (the id bound is disabled with a unary +);
- * an update walks the new ids only (the wallet and chain terms disabled).
- */
-const aggregate = (full: boolean) => `
-  INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
-  SELECT t.wallet, t.chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, t.time / ${DAY_MS} AS day,
-         max(j.value ->> 'symbol'),
-         total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END),
-         total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END),
-         count(DISTINCT CASE WHEN t.status = 1 THEN t.id END),
-         sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)),
-         sum(t.status IS NULL)
-  FROM transactions t, json_each(t.details) j
-  WHERE ${full ? '+t.id <= @to AND t.wallet = @wallet AND t.chain = @chain' : 't.id > @from AND t.id <= @to AND +t.wallet = @wallet AND +t.chain = @chain'}
-    AND (t.status = 1 OR t.status IS NULL)
-  GROUP BY cid, day
-  ON CONFLICT (wallet, chain, day, token_cid) DO UPDATE SET
-    symbol = coalesce(excluded.symbol, symbol),
-    inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
-    unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`;
+interface DaySum {
+  wallet: string;
+  chain: string;
+  cid: string;
+  day: number;
+  symbol: string | null;
+  inflow: number;
+  outflow: number;
+  txns: number;
+  unreadable: number;
+  unsure: number;
+  /** The last successful transaction counted for this key: txns counts distinct transactions. */
+  lastTxn: number;
+}
 
-export function ensureTransferDays(db: WritableDB, wallet: string, chain: string): void {
-  const maxId = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
-  const state = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').get(wallet, chain) as { b: number } | undefined;
-  if (state && state.b >= maxId) return;
-  db.transaction(() => {
-    // Read again inside the write transaction: another connection may have built it meanwhile.
-    const now = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').get(wallet, chain) as { b: number } | undefined;
-    const to = (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
-    if (!now) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
-    else if (now.b >= to) return;
-    if (now) db.prepare(aggregate(false)).run({ wallet, chain, from: now.b, to });
-    else db.prepare(aggregate(true)).run({ wallet, chain, to });
-    db.prepare(
-      `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
-       ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
-    ).run(wallet, chain, to);
-  }).immediate();
+type TxnRow = [id: number, wallet: string, chain: string, time: number, status: number | null, details: string];
+
+/** SQLite's total() of a JSON value read with ->>: numbers as they are, numeric text as its number, anything else 0. */
+function qtyOf(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'boolean') return Number(v);
+  if (typeof v === 'string') {
+    const n = Number.parseFloat(v);
+    return Number.isFinite(n) ? n : 0;
+  }
+  return 0;
+}
+
+/** Adds one transaction's transfers to the sums (status 1 or no status only; a failed one moved nothing). */
+function addRow(sums: Map<string, DaySum>, [id, wallet, chain, time, status, details]: TxnRow): void {
+  if (status !== 1 && status !== null) return;
+  let transfers: unknown;
+  try {
+    transfers = JSON.parse(details);
+  } catch {
+    // Not JSON (the store never writes that): one transfer that names nothing and says nothing,
+    // so the reconciliation reports it as unreadable rather than leave it out.
+    transfers = [{}];
+  }
+  if (!Array.isArray(transfers)) transfers = [{}];
+  const day = Math.trunc(time / DAY_MS); // SQLite's integer division
+  const prefix = `${wallet}\u0000${chain}\u0000${day}\u0000`;
+  for (const t of transfers as unknown[]) {
+    const rec = (t && typeof t === 'object' ? t : {}) as Record<string, unknown>;
+    const rawCid = rec['token_cid'];
+    const cid = typeof rawCid === 'string' ? rawCid.toLowerCase() : rawCid === null || rawCid === undefined ? '' : String(rawCid).toLowerCase();
+    const key = prefix + cid;
+    let s = sums.get(key);
+    if (!s) sums.set(key, (s = { wallet, chain, cid, day, symbol: null, inflow: 0, outflow: 0, txns: 0, unreadable: 0, unsure: 0, lastTxn: -1 }));
+    const symbol = rec['symbol'];
+    if (typeof symbol === 'string' && (s.symbol === null || symbol > s.symbol)) s.symbol = symbol;
+    if (status === null) {
+      s.unsure++;
+      continue;
+    }
+    const type = rec['type'];
+    const qty = rec['qty'];
+    if (type === 'in') s.inflow += qtyOf(qty);
+    else if (type === 'out') s.outflow += qtyOf(qty);
+    if ((type !== 'in' && type !== 'out') || qty === null || qty === undefined) s.unreadable++;
+    if (s.lastTxn !== id) {
+      s.txns++;
+      s.lastTxn = id;
+    }
+  }
+}
+
+function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
+  const upsert = db.prepare(
+    `INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
+     VALUES (@wallet, @chain, @cid, @day, @symbol, @inflow, @outflow, @txns, @unreadable, @unsure)
+     ON CONFLICT (wallet, chain, day, token_cid) DO UPDATE SET
+       symbol = coalesce(excluded.symbol, symbol),
+       inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
+       unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`,
+  );
+  for (const s of sums.values()) {
+    const { lastTxn: _, ...row } = s;
+    upsert.run(row);
+  }
+}
+
+const COLUMNS = 'id, wallet, chain, time, status, details';
+
+export interface WalletChain {
+  wallet: string;
+  chain: string;
+}
+
+/**
+ * One step: the sums of these (wallet, chain) pairs brought forward over the new ids, at most
+ * `span` of them (all when omitted), in one write transaction. A pair with no state (never
+ * built, or dropped by a change) starts from nothing. Other wallets' rows are passed over by
+ * SQLite, not read into JavaScript. Returns the rows read and whether the pairs are current.
+ */
+function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: number): { read: number; done: boolean } {
+  const maxId = () => (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
+  const stateOf = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck();
+  const current = (to: number) => pairs.every((p) => ((stateOf.get(p.wallet, p.chain) as number | undefined) ?? -1) >= to);
+  if (current(maxId())) return { read: 0, done: true };
+  return db
+    .transaction(() => {
+      // Read again inside the write transaction: another connection may have built them meanwhile.
+      const to = maxId();
+      const since = new Map<string, number>();
+      for (const p of pairs) {
+        const key = `${p.wallet}\u0000${p.chain}`;
+        if (since.has(key)) continue;
+        let b = stateOf.get(p.wallet, p.chain) as number | undefined;
+        // A watermark above the largest id: rows were deleted and their ids may be given again.
+        if (b !== undefined && b > to) b = undefined;
+        if (b === undefined) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
+        since.set(key, b ?? 0);
+      }
+      const behind = [...since.entries()].filter(([, b]) => b < to);
+      if (!behind.length) return { read: 0, done: true };
+      const from = Math.min(...behind.map(([, b]) => b));
+      const upTo = span === undefined ? to : Math.min(to, from + span);
+      const sums = new Map<string, DaySum>();
+      let read = 0;
+      const rows = db
+        .prepare(
+          `SELECT ${COLUMNS} FROM transactions WHERE id > ? AND id <= ?
+             AND (wallet, chain) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
+        )
+        .raw();
+      for (const row of rows.iterate(from, upTo, JSON.stringify(behind.map(([k]) => k.split('\u0000')))) as IterableIterator<TxnRow>) {
+        if (row[0] <= since.get(`${row[1]}\u0000${row[2]}`)!) continue;
+        addRow(sums, row);
+        read++;
+      }
+      writeSums(db, sums);
+      const mark = db.prepare(
+        `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
+         ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
+      );
+      for (const [key, b] of since) {
+        const [wallet, chain] = key.split('\u0000') as [string, string];
+        mark.run(wallet, chain, Math.max(b, upTo));
+      }
+      return { read, done: upTo >= to };
+    })
+    .immediate();
+}
+
+/** Brings the sums of these pairs up to the newest transaction now (the reconciliation's own call). Returns the rows read. */
+export function refreshTransferDays(db: ReadableDB, pairs: readonly WalletChain[]): number {
+  if (!pairs.length || !canWrite(db)) return 0;
+  return refreshStep(db, pairs).read;
+}
+
+/**
+ * The same, in steps of `span` ids with a turn of the event loop between them: what a sync
+ * runs after writing its rows, so a whale's million rows never hold the process (or the other
+ * writers) for long. Stops between steps when the signal aborts; the next call goes on.
+ */
+export async function refreshTransferDaysInSteps(db: WritableDB, pairs: readonly WalletChain[], signal?: AbortSignal, span = 10_000): Promise<number> {
+  if (!pairs.length || !canWrite(db)) return 0;
+  let read = 0;
+  for (;;) {
+    if (signal?.aborted) return read;
+    const step = refreshStep(db, pairs, span);
+    read += step.read;
+    if (step.done) return read;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export interface TokenFlows {
@@ -74,7 +206,10 @@ function canWrite(db: ReadableDB): db is WritableDB {
 /** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
 export function flowsByDay(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
   if (!canWrite(db)) return flowsDirect(db, wallet, chains, fromDay, toDay);
-  for (const chain of chains) ensureTransferDays(db, wallet, chain);
+  refreshTransferDays(
+    db,
+    chains.map((chain) => ({ wallet, chain })),
+  );
   return db
     .prepare(
       `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
@@ -87,14 +222,15 @@ export function flowsByDay(db: ReadableDB, wallet: string, chains: readonly stri
 }
 
 /** The same sums read straight from the transactions' transfers: slower, writes nothing. */
-function flowsDirect(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
+export function flowsDirect(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
   return db
     .prepare(
       `SELECT t.chain AS chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, max(j.value ->> 'symbol') AS symbol,
               total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END) AS inflow,
               total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END) AS outflow,
               count(DISTINCT CASE WHEN t.status = 1 THEN t.id END) AS txns,
-              sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)) AS unreadable,
+              -- coalesce: a group of only unknown-status transfers sums NULLs here.
+              coalesce(sum(t.status = 1 AND (coalesce(j.value ->> 'type', '') NOT IN ('in', 'out') OR j.value ->> 'qty' IS NULL)), 0) AS unreadable,
               sum(t.status IS NULL) AS unsure
        FROM transactions t, json_each(t.details) j
        WHERE t.wallet = @wallet AND t.chain IN (SELECT value FROM json_each(@chains)) AND (t.status = 1 OR t.status IS NULL)

@@ -1,4 +1,4 @@
-import { RISK_MARGIN } from './risk.ts';
+import { RISK_MARGIN } from './portfolio/risk.ts';
 
 /**
  * Liquidation headroom from a lending position's collateral/debt ratio R and liquidation
@@ -18,7 +18,7 @@ export interface Headroom {
   debtRise: number;
   /** H < 1: liquidatable now. */
   crossed: boolean;
-  /** H below the app's risk margin (src/shared/risk.ts): shown as at risk. */
+  /** H below the app's risk margin (src/shared/portfolio/risk.ts): shown as at risk. */
   atRisk: boolean;
 }
 

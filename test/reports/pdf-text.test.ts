@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 
@@ -17,7 +17,7 @@ import { fillCache } from './fixture.ts';
  * Set FOLIOSCOPE_WRITE_GOLDEN=1 to write the files anew after a deliberate change.
  */
 const ctx = useSimulator({ txnsPerWallet: 120, conventions: { badValue: 'nan', badField: 'principal_nav' } });
-let db: Database;
+let db: WritableDB;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'folioscope-pdf-text-'));

@@ -6,10 +6,10 @@
 import type { LiquiditySnapshot, Position, PositionSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
-import { reconcile, type Reconciliation } from '../store/queries/reconcile.ts';
+import { reconcile } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { periodTransactions } from '../store/queries/period-transactions.ts';
-import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
+import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';

@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { type Allocation, buildReportModel, type PdfRequest, type ReportModel } from './pdf-model.ts';
-import type { Reconciliation } from '../store/queries/reconcile.ts';
+import type { Reconciliation } from '../../../shared/model.ts';
 
 const A4 = { width: 595.28, height: 841.89 };
 const M = { top: 50, bottom: 50, left: 42, right: 42 };

@@ -6,7 +6,6 @@ import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import { positionTotals } from '../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
-export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
 
 export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
 

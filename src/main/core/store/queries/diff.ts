@@ -4,7 +4,6 @@ import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
 import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
-export type { PositionSide, PositionChange, DateDiff };
 
 export class NotCachedError extends Error {
   constructor(message: string) {

@@ -1,9 +1,7 @@
 import type { ReadableDB } from '../db.ts';
-import type { SnapshotDataByEndpoint, SnapshotEndpoint } from '../snapshots.ts';
-import type { Freshness } from '../../../../shared/model.ts';
+import type { Freshness, SnapshotDataByEndpoint, SnapshotEndpoint } from '../../../../shared/model.ts';
 import type { ValueFlag } from '../../../../shared/service/schemas.ts';
 import { unreadableValues } from '../../../../shared/quality.ts';
-export type { Freshness };
 
 /**
  * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or

@@ -4,7 +4,8 @@
  * (timelineWhere), so a report and the Timeline view agree on what a period holds.
  */
 import type { ReadableDB } from '../db.ts';
-import type { TimelineFilter, TimelineRow } from '../../../../shared/model.ts';
+import type { TimelineFilter } from '../../../../shared/contract.ts';
+import type { TimelineRow } from '../../../../shared/model.ts';
 import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from './timeline.ts';
 
 export function* periodTransactions(db: ReadableDB, filter: Pick<TimelineFilter, 'wallet' | 'from' | 'to'>): Generator<TimelineRow> {

@@ -5,7 +5,6 @@ import { listWallets } from '../wallets.ts';
 import type { PositionSnapshot } from '../../../../shared/service/schemas.ts';
 import { lendingFigures, lendingLegs, riskLeg } from '../../../../shared/portfolio/lending.ts';
 import type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow } from '../../../../shared/model.ts';
-export type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow };
 
 /**
  * Risk figures from cached all-positions snapshots: lending positions with their ratio and

@@ -4,7 +4,6 @@ import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
-export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
 const MAX_LIMIT = 1000;
 

@@ -127,7 +127,7 @@ export interface ReportModel {
 export type Allocation = Array<AllocationEntry & { share: number }>;
 
 /** Transactions listed in the PDF at most; the CSV export has them all. */
-export const LISTED_TRANSACTIONS = 5000;
+const LISTED_TRANSACTIONS = 5000;
 
 export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   checkDate('date', req.date);

@@ -7,8 +7,6 @@ import { positionTotals } from '../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
 
-export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
-
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;
   wallet: string;

@@ -16,11 +16,6 @@ export function setLocale(l: string | null | undefined): void {
   cache.clear();
 }
 
-/** The locale in use (the setting, else the system's). */
-export function currentLocale(): string {
-  return locale ?? new Intl.NumberFormat().resolvedOptions().locale;
-}
-
 /**
  * Transaction times: UTC (as the service gives them) or the computer's time zone. Dates
  * (as-of dates, snapshot dates) are calendar days of the service, always UTC.

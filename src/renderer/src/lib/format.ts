@@ -1,9 +1,10 @@
-import { displayName } from '../../../shared/display-names.ts';
-
 /**
  * Numbers and dates for the user's locale (Intl). Missing values show as "—", never 0.
  * NAV is in USD (docs/service.md); quantities keep up to 6 decimals, as tokens need.
  */
+
+import { displayName } from '../../../shared/display-names.ts';
+
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
 import type { Settings } from '../../../shared/contract.ts';

@@ -1,12 +1,13 @@
+/**
+ * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
+ * one), optionally within dates. Refreshes add rows; reads see the newest only.
+ */
+
 import type { ReadableDB } from '../db.ts';
 import type { Freshness, SnapshotDataByEndpoint, SnapshotEndpoint } from '../../../../shared/model.ts';
 import type { ValueFlag } from '../../../../shared/service/schemas.ts';
 import { unreadableValues } from '../../../../shared/quality.ts';
 
-/**
- * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
- * one), optionally within dates. Refreshes add rows; reads see the newest only.
- */
 export interface LatestRow {
   id: number;
   wallet: string;

@@ -109,8 +109,8 @@ export interface ReportModel {
   byActionTotal: ActionSummary;
   /** Roll-forward from `from` to `to` (both given), with what it could not check. */
   reconciliation: Reconciliation | null;
-  /** Its tokens, those with flows that reconcile exactly, and those with an unexplained remainder. */
-  reconciliationCounts: { tokens: number; exact: number; unexplained: number } | null;
+  /** Its tokens, those with flows that reconcile exactly, those with an unexplained remainder, the days of the flows, and the problems beyond the listed ones. */
+  reconciliationSummary: { tokens: number; exact: number; unexplained: number; flowsFromDay: string; flowsToDay: string; problemsNotListed: number } | null;
   /** Responses behind the report with values the service sent unreadable (left out of every total), or dated another day. */
   quality: Array<{ wallet: string; chain: string; endpoint: string; flags: ValueFlag[] }>;
   /** How many values the service sent could not be read (left out of every total). */
@@ -125,6 +125,11 @@ export interface ReportModel {
 
 /** Allocation entries with their share (0..1) of the listed whole. */
 export type Allocation = Array<AllocationEntry & { share: number }>;
+
+/** Reconciliation problems listed in the PDF at most; the CSV report has them all. */
+export const LISTED_PROBLEMS = 20;
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Transactions listed in the PDF at most; the CSV export has them all. */
 const LISTED_TRANSACTIONS = 5000;
@@ -253,10 +258,14 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
       feesUsd: actions.reduce((s, a) => s + a.feesUsd, 0),
     },
     reconciliation,
-    reconciliationCounts: reconciliation && {
+    reconciliationSummary: reconciliation && {
       tokens: reconciliation.rows.length,
       exact: reconciliation.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length,
       unexplained: reconciliation.rows.filter((x) => x.status === 'unexplained').length,
+      // The flows' window is half-open (ms): its last day is the one before its end.
+      flowsFromDay: utcDay(reconciliation.flowsFrom),
+      flowsToDay: utcDay(reconciliation.flowsTo - 1),
+      problemsNotListed: Math.max(0, reconciliation.problems.length - LISTED_PROBLEMS),
     },
     quality,
     unreadableValues: quality.reduce((n, q) => n + unreadableValues(q.flags).length, 0),

@@ -10,7 +10,7 @@ import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { type Allocation, buildReportModel, type PdfRequest, type ReportModel } from './pdf-model.ts';
+import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../../../shared/model.ts';
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -109,6 +109,18 @@ function subheading(doc: Doc, text: string, first = false): void {
   doc.moveDown(0.3);
 }
 
+/** A paragraph across the page: the sections' notes, verdicts and explanations. */
+function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bold?: boolean; dy?: number }): void {
+  doc
+    .font(o.bold ? 'Helvetica-Bold' : 'Helvetica')
+    .fontSize(o.size)
+    .fillColor(o.color ?? MUTED)
+    .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
+}
+
+/** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
+const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
+
 function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
@@ -178,50 +190,33 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
 /** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */
 function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation): void {
   heading(doc, `Roll-forward reconciliation, ${r.from} to ${r.to}`);
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  doc
-    .font('Helvetica')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(
-      pdfText(
-        `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${day(r.flowsFrom)} to ${day(r.flowsTo - 1)} (UTC). ` +
-          'Closing: at the end of ' +
-          r.to +
-          '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
-          'Share = |unexplained| / (inflow + outflow).',
-      ),
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  const summary = model.reconciliationSummary!;
+  paragraph(
+    doc,
+    `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${summary.flowsFromDay} to ${summary.flowsToDay} (UTC). ` +
+      'Closing: at the end of ' +
+      r.to +
+      '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
+      'Share = |unexplained| / (inflow + outflow).',
+    { size: 8.5 },
+  );
   doc.moveDown(0.4);
   if (r.problems.length) {
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor('#b3261e')
-      .text('Incomplete: the rows marked "incomplete" rest on missing data.', M.left, doc.y, { width: WIDTH });
+    paragraph(doc, 'Incomplete: the rows marked "incomplete" rest on missing data.', { size: 9, color: '#b3261e', bold: true });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);
-    for (const p of r.problems.slice(0, 20))
+    for (const p of r.problems.slice(0, LISTED_PROBLEMS))
       doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
-    if (r.problems.length > 20) doc.text(`- and ${r.problems.length - 20} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
+    if (summary.problemsNotListed) doc.text(`- and ${summary.problemsNotListed} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
-    const counts = model.reconciliationCounts!;
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(
-        `Complete: ${counts.tokens} tokens; ${counts.exact} with flows reconcile exactly; ${counts.unexplained} show an unexplained remainder.`,
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    paragraph(doc, `Complete: ${summary.tokens} tokens; ${summary.exact} with flows reconcile exactly; ${summary.unexplained} show an unexplained remainder.`, {
+      size: 9,
+      color: INK,
+    });
     doc.moveDown(0.4);
   }
-  const share = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`);
+  // Small shares keep three decimals, so a remainder is never shown as 0.0%.
+  const share = (v: number | null) => (v === null ? '-' : percent(v, v < 0.001 && v > 0 ? 3 : 1));
   table(
     doc,
     [
@@ -303,32 +298,18 @@ function summary(doc: Doc, model: ReportModel): void {
   doc.y = by + 54;
   if (model.quality.length) {
     const values = model.unreadableValues;
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(
-        pdfText(
-          `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
-        ),
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    paragraph(
+      doc,
+      `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
+      { size: 9, color: INK, bold: true },
+    );
     doc.moveDown(0.3);
   }
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(MUTED)
-    .text(
-      pdfText(
-        `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
-      ),
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
+    { size: 9 },
+  );
 }
 
 /** Value by asset type, protocol and chain, as three bar lists side by side. */
@@ -436,13 +417,7 @@ function riskSection(doc: Doc, model: ReportModel): void {
         { label: 'Ownership', width: 90, align: 'right' },
         { label: 'Max slippage', width: 101, align: 'right' },
       ],
-      pools.map((p) => [
-        p.name ?? '-',
-        p.chain,
-        qty(p.qty),
-        `${p.ownershipPct.toFixed(4)}%`,
-        p.maxSlippage === null ? '-' : `${(p.maxSlippage * 100).toFixed(3)}%`,
-      ]),
+      pools.map((p) => [p.name ?? '-', p.chain, qty(p.qty), `${p.ownershipPct.toFixed(4)}%`, p.maxSlippage === null ? '-' : percent(p.maxSlippage, 3)]),
     );
   }
 }
@@ -452,28 +427,15 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
   const req = model.request;
   if (!req.from && !req.to) return;
   heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${model.transactionsTotal} transactions in the period.`, M.left, doc.y);
+  paragraph(doc, `${model.transactionsTotal} transactions in the period.`, { size: 9 });
   // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
-  if (model.transactionsIncomplete.length) {
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(
-        pdfText(
-          `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
-        ),
-        M.left,
-        doc.y + 2,
-        { width: WIDTH },
-      );
-  } else {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text('Complete: every transaction of the period was synced and proved complete.', M.left, doc.y + 2, { width: WIDTH });
-  }
+  if (model.transactionsIncomplete.length)
+    paragraph(
+      doc,
+      `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
+      { size: 9, color: INK, bold: true, dy: 2 },
+    );
+  else paragraph(doc, 'Complete: every transaction of the period was synced and proved complete.', { size: 9, dy: 2 });
   doc.moveDown(0.4);
   const total = model.byActionTotal;
   table(
@@ -512,29 +474,18 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
     ]),
     { fontSize: 7 },
   );
-  if (model.transactionsNotListed) {
-    doc
-      .font('Helvetica')
-      .fontSize(8.5)
-      .fillColor(MUTED)
-      .text(`${model.transactionsNotListed} more transactions are in the CSV export.`, M.left, doc.y + 4);
-  }
+  if (model.transactionsNotListed) paragraph(doc, `${model.transactionsNotListed} more transactions are in the CSV export.`, { size: 8.5, dy: 4 });
 }
 
 /** Each value the service sent that could not be read: where, and what was sent. */
 function qualitySection(doc: Doc, model: ReportModel): void {
   if (!model.quality.length) return;
   heading(doc, 'Data quality');
-  doc
-    .font('Helvetica')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(
-      'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
+    { size: 8.5 },
+  );
   doc.moveDown(0.4);
   table(
     doc,
@@ -552,16 +503,11 @@ function qualitySection(doc: Doc, model: ReportModel): void {
 /** The cached responses behind every figure: request IDs, fetch times and the SHA-256 of each body. */
 function provenanceSection(doc: Doc, model: ReportModel): void {
   heading(doc, 'Provenance of the data');
-  doc
-    .font('Helvetica')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(
-      'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
+    { size: 8.5 },
+  );
   doc.moveDown(0.4);
   for (const p of model.provenance) {
     ensure(doc, 22);
@@ -597,16 +543,11 @@ function navChart(doc: Doc, model: ReportModel): void {
   const y0 = doc.y + 4;
   const w = WIDTH - 60;
   if (points.length < 2) {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(
-        `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    paragraph(
+      doc,
+      `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
+      { size: 9 },
+    );
     return;
   }
   const values = points.map((p) => p.value);
@@ -646,16 +587,11 @@ function navChart(doc: Doc, model: ReportModel): void {
       .fillColor(MUTED)
       .text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
   doc.y = y0 + h + 16;
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(
-      `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
+    { size: 8 },
+  );
 }
 
 function usdCompact(v: number): string {
@@ -676,7 +612,7 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Allocati
       .font('Helvetica')
       .fontSize(7.5)
       .fillColor(MUTED)
-      .text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
+      .text(percent(share, 1), x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
     y += 11;
   });
   doc.y = y;

@@ -6,7 +6,7 @@ import { lendingFigures, lendingLegs } from '../../src/shared/portfolio/lending.
 import { health, isAtRisk, RISK_MARGIN } from '../../src/shared/portfolio/risk.ts';
 import { knownValue, positionTotals, positionValue } from '../../src/shared/portfolio/totals.ts';
 import { headroom } from '../../src/shared/headroom.ts';
-import { positionSnapshot, type Position } from '../../src/shared/service/schemas.ts';
+import { liquiditySnapshot, positionSnapshot, type Position } from '../../src/shared/service/schemas.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
@@ -226,6 +226,39 @@ describe('the PDF report keeps the null rule', () => {
     expect(text).toMatch(/Total NAV\s+Principal\s+Rewards\s+-\s+-\s+-/);
     expect(text).toMatch(/Total -/);
     expect(text).not.toContain('$0.00');
+    db.close();
+  });
+});
+
+describe('the PDF report: a pool figure the service did not send reads "-"', () => {
+  it('ownership and slippage unknown are "-", not 0', async () => {
+    const dir = tempDir();
+    const db = openDatabase(join(dir, 'cache.sqlite'));
+    const wallet = '0x' + 'cd'.repeat(20);
+    addWallet(db, { address: wallet, chains: ['eth'] });
+    const put = (endpoint: 'allPositions' | 'liquidityAnalysis', positions: unknown[]) => {
+      const body = JSON.stringify({ status: 'OK', message: 'ok', data: [{ wallet_id: wallet, date: '2025-06-01T00:00:00Z', positions }] });
+      const schema = endpoint === 'allPositions' ? positionSnapshot : liquiditySnapshot;
+      const data = [schema.parse(JSON.parse(body).data[0])];
+      const response = { endpoint, data, message: 'ok', requestId: 'r', total: null, body, url: '', fetchedAt: '2025-06-02T00:00:00.000Z', attempts: 1 };
+      insertSnapshot(db, { endpoint, wallet, chain: 'eth', requestedDate: '2025-06-01', response } as Parameters<typeof insertSnapshot>[1]);
+    };
+    put('allPositions', [{ name: 'Pool', principal_nav: 10, reward_nav: 0, underlying: [] }]);
+    const leg = (slippage: number | null) => ({ internal_id: 'a', name: null, symbol: 'A', qty: 1, nav: 1, pct_ownership: null, details: { slippage } });
+    put('liquidityAnalysis', [
+      { principal_token_name: 'Unknown pool', principal_qty: 1, principal_pct_ownership: null, underlying: [leg(null)] },
+      { principal_token_name: 'Known pool', principal_qty: 1, principal_pct_ownership: 0.5, underlying: [leg(0.012), leg(0.003)] },
+    ]);
+    const pools = buildReportModel(db, { date: '2025-06-01' }).pools;
+    expect(pools.map((p) => [p.name, p.ownershipPct, p.maxSlippage])).toEqual([
+      ['Unknown pool', null, null],
+      ['Known pool', 0.5, 0.012],
+    ]);
+    const path = join(dir, 'r.pdf');
+    await writeAtomically(path, (out) => exportPdf(db, { date: '2025-06-01' }, out));
+    const text = execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
+    expect(text).toMatch(/Unknown pool\s+eth\s+1\s+-\s+-\n/);
+    expect(text).toMatch(/Known pool\s+eth\s+1\s+0\.5000%\s+1\.200%\n/);
     db.close();
   });
 });

@@ -71,8 +71,8 @@ export interface PoolRow {
   name: string | null;
   chain: string;
   qty: number | null;
-  /** Percent (0..100) of the pool held. */
-  ownershipPct: number;
+  /** Percent (0..100) of the pool held; null when the service did not say (or sent it unreadable). */
+  ownershipPct: number | null;
   maxSlippage: number | null;
 }
 
@@ -242,7 +242,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
           name: p.principal_token_name,
           chain: l.chain,
           qty: p.principal_qty,
-          ownershipPct: p.principal_pct_ownership ?? 0,
+          ownershipPct: p.principal_pct_ownership,
           maxSlippage: maxSlippage(p),
         })),
     ),

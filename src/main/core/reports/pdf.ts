@@ -417,7 +417,13 @@ function riskSection(doc: Doc, model: ReportModel): void {
         { label: 'Ownership', width: 90, align: 'right' },
         { label: 'Max slippage', width: 101, align: 'right' },
       ],
-      pools.map((p) => [p.name ?? '-', p.chain, qty(p.qty), `${p.ownershipPct.toFixed(4)}%`, p.maxSlippage === null ? '-' : percent(p.maxSlippage, 3)]),
+      pools.map((p) => [
+        p.name ?? '-',
+        p.chain,
+        qty(p.qty),
+        p.ownershipPct === null ? '-' : `${p.ownershipPct.toFixed(4)}%`,
+        p.maxSlippage === null ? '-' : percent(p.maxSlippage, 3),
+      ]),
     );
   }
 }

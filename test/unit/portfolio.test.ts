@@ -34,6 +34,9 @@ function position(n: Navs): Position {
   if (n.unreadable) return { ...p, [n.unreadable]: null, _invalid: { [n.unreadable]: 'NaN' }, underlying: [] } as unknown as Position;
   return { ...p, underlying: [] } as unknown as Position;
 }
+/** A list and the same items in another order. */
+const listAndShuffled = <T>(item: fc.Arbitrary<T>, maxLength: number) =>
+  fc.array(item, { maxLength }).chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length })));
 const known = (n: Navs, m: 'principal' | 'reward') => (n.unreadable === `${m}_nav` ? null : n[m]);
 const exact = (xs: Array<number | null>) => {
   const present = xs.filter((x): x is number => x !== null);
@@ -74,14 +77,9 @@ describe('position totals: one null rule (fast-check)', () => {
 
   it('does not depend on the order of the positions', () => {
     fc.assert(
-      fc.property(
-        fc
-          .array(navs, { maxLength: 30 })
-          .chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length }))),
-        ([list, shuffled]) => {
-          expect(positionTotals(shuffled.map(position))).toEqual(positionTotals(list.map(position)));
-        },
-      ),
+      fc.property(listAndShuffled(navs, 30), ([list, shuffled]) => {
+        expect(positionTotals(shuffled.map(position))).toEqual(positionTotals(list.map(position)));
+      }),
     );
   });
 
@@ -106,34 +104,29 @@ describe('allocation (fast-check)', () => {
   const item = fc.record({ key: fc.constantFrom('a', 'b', 'c', 'd'), value: cents });
   it('sums each key exactly, lists positive sums only, largest first, whatever the order', () => {
     fc.assert(
-      fc.property(
-        fc
-          .array(item, { maxLength: 40 })
-          .chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray(list, { minLength: list.length, maxLength: list.length }))),
-        ([list, shuffled]) => {
-          const a = allocation(
-            list,
-            (x) => x.key,
-            (x) => x.value / 100,
-          );
-          const sums = new Map<string, number>();
-          for (const x of list) sums.set(x.key, (sums.get(x.key) ?? 0) + x.value);
-          expect(new Map(a.map((e) => [e.label, e.value]))).toEqual(new Map([...sums].filter(([, v]) => v > 0).map(([k, v]) => [k, v / 100])));
-          expect(a.map((e) => e.value)).toEqual([...a.map((e) => e.value)].sort((x, y) => y - x));
-          expect(
-            new Map(
-              allocation(
-                shuffled,
-                (x) => x.key,
-                (x) => x.value / 100,
-              ).map((e) => [e.label, e.value]),
-            ),
-          ).toEqual(new Map(a.map((e) => [e.label, e.value])));
-          const shares = withShares(a);
-          if (a.length) expect(shares.reduce((s, e) => s + e.share, 0)).toBeCloseTo(1, 9);
-          for (const e of shares) expect(e.share).toBeGreaterThan(0);
-        },
-      ),
+      fc.property(listAndShuffled(item, 40), ([list, shuffled]) => {
+        const a = allocation(
+          list,
+          (x) => x.key,
+          (x) => x.value / 100,
+        );
+        const sums = new Map<string, number>();
+        for (const x of list) sums.set(x.key, (sums.get(x.key) ?? 0) + x.value);
+        expect(new Map(a.map((e) => [e.label, e.value]))).toEqual(new Map([...sums].filter(([, v]) => v > 0).map(([k, v]) => [k, v / 100])));
+        expect(a.map((e) => e.value)).toEqual([...a.map((e) => e.value)].sort((x, y) => y - x));
+        expect(
+          new Map(
+            allocation(
+              shuffled,
+              (x) => x.key,
+              (x) => x.value / 100,
+            ).map((e) => [e.label, e.value]),
+          ),
+        ).toEqual(new Map(a.map((e) => [e.label, e.value])));
+        const shares = withShares(a);
+        if (a.length) expect(shares.reduce((s, e) => s + e.share, 0)).toBeCloseTo(1, 9);
+        for (const e of shares) expect(e.share).toBeGreaterThan(0);
+      }),
     );
   });
   it('has no share to give when there is nothing', () => {

@@ -1,3 +1,8 @@
+/**
+ * Electron entry: the thin shell around the core. Everything it does beyond creating the
+ * window and binding IPC lives in src/main/electron (policy) and src/main/core (the app).
+ */
+
 import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
@@ -8,10 +13,6 @@ import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
-/**
- * Electron entry: the thin shell around the core. Everything it does beyond creating the
- * window and binding IPC lives in src/main/electron (policy) and src/main/core (the app).
- */
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 let core: Core | null = null;
 let win: BrowserWindow | null = null;

@@ -18,11 +18,6 @@ export function explorerTxUrl(chain: string, txnHash: string): string | null {
   return base && /^0x[0-9a-fA-F]{64}$/.test(txnHash) ? `${base}/tx/${txnHash}` : null;
 }
 
-export function explorerAddressUrl(chain: string, address: string): string | null {
-  const base = EXPLORERS[chain];
-  return base && /^0x[0-9a-fA-F]{40}$/.test(address) ? `${base}/address/${address}` : null;
-}
-
 /** Whether a URL may be opened externally: https, an allowed explorer, no credentials. */
 export function isAllowedExternalUrl(raw: string): boolean {
   return allowedExternalUrl(raw) !== null;

@@ -1,5 +1,3 @@
-import { RISK_MARGIN } from './risk.ts';
-
 /**
  * Liquidation headroom from a lending position's collateral/debt ratio R and liquidation
  * threshold T alone (docs/analytics.md). The position is liquidated when the threshold-
@@ -10,6 +8,9 @@ import { RISK_MARGIN } from './risk.ts';
  * - a token that is only part of the collateral (share s of its value) must fall f/s; when
  *   f/s > 1 the token alone cannot bring the position to liquidation.
  */
+
+import { RISK_MARGIN } from './portfolio/risk.ts';
+
 export interface Headroom {
   health: number;
   /** Fraction (0..1) the whole collateral can fall before liquidation. */
@@ -18,7 +19,7 @@ export interface Headroom {
   debtRise: number;
   /** H < 1: liquidatable now. */
   crossed: boolean;
-  /** H below the app's risk margin (src/shared/risk.ts): shown as at risk. */
+  /** H below the app's risk margin (src/shared/portfolio/risk.ts): shown as at risk. */
   atRisk: boolean;
 }
 

@@ -139,7 +139,7 @@ export interface Exposure {
   flagged: number;
 }
 
-export type JobKind = 'positions' | 'backfill' | 'transactions' | 'logs' | 'wallet' | 'export';
+export type JobKind = 'positions' | 'backfill' | 'transactions' | 'export';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 

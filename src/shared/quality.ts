@@ -6,6 +6,14 @@
 import type { ValueFlag } from './service/schemas.ts';
 import { visibleText } from './text-safety.ts';
 
+/** The flag a snapshot dated another day than asked carries (store/snapshots.ts filingDay): not an unreadable value. */
+const DATE_FLAG = 'data[0].date';
+
+/** The flags that are unreadable values (left out of totals), not the snapshot's date. */
+export function unreadableValues(flags: readonly ValueFlag[]): ValueFlag[] {
+  return flags.filter((f) => f.path !== DATE_FLAG);
+}
+
 type WithInvalid = { _invalid?: Record<string, string> | undefined } | null | undefined;
 
 /** `nav unreadable (NaN); details.exchange_rate unreadable ("abc")` for the objects of one row; '' when all is readable. */
@@ -31,7 +39,7 @@ function whereIs(path: string, data: readonly unknown[] | undefined): string {
 /** The summary line of a snapshot's flags: what a view or report shows above its table. */
 export function qualitySummary(flags: readonly ValueFlag[], data?: readonly unknown[]): string {
   if (!flags.length) return '';
-  const values = flags.filter((f) => f.path !== 'data[0].date');
+  const values = unreadableValues(flags);
   const dates = flags.filter((f) => !values.includes(f));
   const parts: string[] = [];
   if (values.length)
@@ -65,7 +73,7 @@ export function resultsQuality(
           wallet: r.wallet,
           chain: c.chain,
           note: qualitySummary(c.snapshot.quality, c.snapshot.data),
-          values: c.snapshot.quality.filter((f) => f.path !== 'data[0].date').length,
+          values: unreadableValues(c.snapshot.quality).length,
         });
   return out;
 }

@@ -17,10 +17,6 @@ const UNSAFE_IN_CSV_ALL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\
 
 const escape = (c: string) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
 
-export function hasUnsafeChars(text: string): boolean {
-  return UNSAFE.test(text);
-}
-
 /** Every unsafe character replaced by a visible escape, e.g. "abc<U+202E>def". */
 export function visibleText(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escape) : text;

@@ -1,12 +1,13 @@
+/**
+ * `npm run sim -- --port N --access-key K --seed N --txns-per-wallet N --latency-ms N --fault NAME[:PROBABILITY] ...`
+ * Starts the reference service; the first line of stdout is its URL.
+ */
+
 import { parseArgs } from 'node:util';
 import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { startSimulator } from './server.ts';
 
-/**
- * `npm run sim -- --port N --access-key K --seed N --txns-per-wallet N --latency-ms N --fault NAME[:PROBABILITY] ...`
- * Starts the reference service; the first line of stdout is its URL.
- */
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
   --access-key K        the key every request must carry (default: demo)

@@ -1,5 +1,3 @@
-import { BAD_VALUES, type BadValue, DATETIME_READINGS, type DatetimeReading } from './readings.ts';
-
 /**
  * The readings the simulator can give the spec's open points (service-spec.md 2.7 and 4.6).
  * The default is the reading the client was first written for; every other value is a
@@ -9,6 +7,9 @@ import { BAD_VALUES, type BadValue, DATETIME_READINGS, type DatetimeReading } fr
  * Each key is a `key=value` pair on the command line. Keep keys and values lowercase and
  * stable: tests and docs/service.md name them.
  */
+
+import { BAD_VALUES, type BadValue, DATETIME_READINGS, type DatetimeReading } from './readings.ts';
+
 export interface Conventions {
   /** `page` of the first page. */
   pageBase: 0 | 1;

@@ -1,12 +1,13 @@
-import { FLOAT_MEMBERS } from '../shared/service/schemas.ts';
-import { Rng } from './random.ts';
-
 /**
  * Schema drift as a real service shows it over time: floats sent as numeric strings
  * (and sometimes null), datetimes in another format, descriptive members missing, and
  * members the spec does not list. Identity members (ids, hashes, arrays) stay, since
  * without them a response is not drift but garbage.
  */
+
+import { FLOAT_MEMBERS } from '../shared/service/schemas.ts';
+import { Rng } from './random.ts';
+
 // The float members are the spec's (part 2), listed once for both sides.
 const FLOAT_KEYS = FLOAT_MEMBERS;
 const DATETIME_KEYS = new Set(['date', 'unlock_time', 'unlocked_time']);

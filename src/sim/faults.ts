@@ -1,12 +1,13 @@
-import type { EndpointName } from '../shared/service/endpoints.ts';
-import { Rng } from './random.ts';
-
 /**
  * Fault injection. Each rule is switchable on its own and fires for a count of
  * requests (`times`), with a probability, or both; `endpoint` narrows it to one
  * operation. Probabilities draw from the simulator's seeded generator, so a run
  * with the same requests injects the same faults.
  */
+
+import type { EndpointName } from '../shared/service/endpoints.ts';
+import { Rng } from './random.ts';
+
 export const FAULT_KINDS = [
   'rate-limit', // 429 with Retry-After
   'server-error', // 500, 502 or 503

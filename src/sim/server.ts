@@ -1,3 +1,9 @@
+/**
+ * The reference service: the five endpoints of service-spec.md over real HTTP, with
+ * deterministic data and switchable faults. Demo mode, the dev server and the tests
+ * all run this same code.
+ */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { isoDateToUtcMs } from '../shared/dates.ts';
@@ -13,11 +19,6 @@ import { hexOf } from './random.ts';
 import { decodeTxnHash, historyOf, type HistoryConfig, indexRange, logsOf, transactionAt } from './transactions.ts';
 import { allPositionsView, byUnderlyingView, filterByAssetType, liquidityView } from './views.ts';
 
-/**
- * The reference service: the five endpoints of service-spec.md over real HTTP, with
- * deterministic data and switchable faults. Demo mode, the dev server and the tests
- * all run this same code.
- */
 export interface SimulatorOptions {
   accessKey: string;
   seed?: number;

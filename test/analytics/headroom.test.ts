@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { crossesAt, headroom, stressedHealth, tokenFallToThreshold } from '../../src/shared/headroom.ts';
-import { RISK_MARGIN } from '../../src/shared/risk.ts';
+import { RISK_MARGIN } from '../../src/shared/portfolio/risk.ts';
 
 const ratio = fc.double({ min: 0.05, max: 50, noNaN: true });
 const threshold = fc.double({ min: 0.05, max: 0.99, noNaN: true });

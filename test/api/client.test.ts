@@ -1,19 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceError } from '../../src/main/core/api/index.ts';
+import { createServiceClient } from '../../src/main/core/api/client.ts';
 import {
-  allLogs,
   AuthError,
   BadResponseError,
   CancelledError,
-  createServiceClient,
   NetworkError,
   RateLimitedError,
   RequestError,
-  type RetryInfo,
   ServerError,
+  type ServiceError,
   ServiceStatusError,
-  transactionPages,
-} from '../../src/main/core/api/index.ts';
+} from '../../src/main/core/api/errors.ts';
+import type { RetryInfo } from '../../src/main/core/api/http.ts';
+import { allLogs, transactionPages } from '../../src/main/core/api/paging.ts';
 import type { FaultRule } from '../../src/sim/faults.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 

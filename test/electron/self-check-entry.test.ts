@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/main/core/store/index.ts';
+import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { tempDir } from '../support/store.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { TimelineRow } from '../../src/shared/model.ts';
 import { ago, pct, qty, setLocale, usd } from '../../src/renderer/src/lib/format.ts';
 import { freshness } from '../../src/renderer/src/lib/freshness.ts';
 import { allocation, positionRows, rangeStart, sortBy, totals } from '../../src/renderer/src/lib/portfolio.ts';
-import { isAtRisk } from '../../src/shared/risk.ts';
+import { isAtRisk } from '../../src/shared/portfolio/risk.ts';
 import { formatRoute, parseRoute } from '../../src/renderer/src/lib/route.svelte.ts';
 import { appendByDay, groupByDay, transferSummary } from '../../src/renderer/src/lib/timeline.ts';
 import { checkWalletForm } from '../../src/renderer/src/lib/wallet-form.ts';

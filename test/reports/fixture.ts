@@ -7,8 +7,9 @@ import { KEY, SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 
 /** A cache with two wallets: weekly snapshots through 2025 and all transactions. */
 export async function fillCache(sim: Simulator, db: WritableDB): Promise<void> {
-  addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' });
-  addWallet(db, { address: WALLET_2, chains: ['eth'], label: '=HYPERLINK("http://evil.example","x")' });
+  // Fixed creation times: wallets list in the order they were added, whatever the clock does.
+  addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' }, new Date(SIM_NOW));
+  addWallet(db, { address: WALLET_2, chains: ['eth'], label: '=HYPERLINK("http://evil.example","x")' }, new Date(SIM_NOW + 1000));
   const client = createServiceClient({ baseUrl: sim.url, accessKey: KEY });
   const engine = new SyncEngine({ db, client, now: () => SIM_NOW });
   await Promise.all([

@@ -44,8 +44,8 @@ describe('the portfolio report (PDF)', () => {
     expect(pages).toBeGreaterThan(3);
     const t = text(path);
     const model = buildReportModel(db, { date: '2025-12-31', from: '2025-10-01', to: '2025-12-31' });
-    expect(t).toContain(money(model.totals.total));
-    expect(t).toContain(money(model.totals.principal));
+    expect(t).toContain(money(model.totals.total!));
+    expect(t).toContain(money(model.totals.principal!));
     expect(t).toContain(WALLET);
     expect(t).toContain(WALLET_2);
     for (const heading of [

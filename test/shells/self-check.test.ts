@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { databaseFileFor } from '../../src/main/core/profile.ts';
 import { SELF_CHECK_ACCOUNT, selfCheck } from '../../src/main/core/self-check.ts';
 import { KEYCHAIN_SERVICE } from '../../src/main/core/secrets/keychain.ts';
-import { SCHEMA_VERSION } from '../../src/main/core/store/index.ts';
+import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { runTs } from '../support/run.ts';
 import { tempDir } from '../support/store.ts';
 

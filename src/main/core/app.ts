@@ -108,7 +108,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     return p.engine.onProgress((info) => {
       events.emit('sync.progress', info);
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
-        const scope = info.kind === 'transactions' ? 'transactions' : info.kind === 'logs' ? 'logs' : 'positions';
+        const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
       }
     });

@@ -1,3 +1,10 @@
+/**
+ * The service check: a few cheap requests that show how the connected service writes what the
+ * spec leaves open (datetimes, floats, snapshot dates), and whether Folioscope reads it right.
+ * Settings shows the last result; `folioscope doctor` prints it and runs it again. Conventions
+ * learned elsewhere (paging, time units, ordering, logs) join through `extra`.
+ */
+
 import type { ConventionsReport } from '../../shared/conventions.ts';
 import type { ServiceCheck, ServiceCheckItem } from '../../shared/model.ts';
 import { datetimeForm, namesDay, parseJsonLenient, toFloat, utcDay, writtenDay } from '../../shared/service/normalize.ts';
@@ -6,12 +13,6 @@ import type { ServiceClient, ServiceResponse } from './api/client.ts';
 import { latestSnapshotDay } from './sync/positions.ts';
 import { serializeError } from './util/errors.ts';
 
-/**
- * The service check: a few cheap requests that show how the connected service writes what the
- * spec leaves open (datetimes, floats, snapshot dates), and whether Folioscope reads it right.
- * Settings shows the last result; `folioscope doctor` prints it and runs it again. Conventions
- * learned elsewhere (paging, time units, ordering, logs) join through `extra`.
- */
 export interface ServiceCheckOptions {
   client: ServiceClient;
   baseUrl: string;

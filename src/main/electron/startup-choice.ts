@@ -1,13 +1,14 @@
-import type { Core, CoreOptions } from '../core/app.ts';
-import { CacheProblemError } from '../core/store/db.ts';
-import { moveCacheAside } from '../core/store/recovery.ts';
-
 /**
  * What the desktop app does when its cache cannot be used at start-up (damaged, not a
  * cache, unwritable): instead of quitting, it offers the same ways forward as the CLI, and
  * tries again with the one chosen. Kept free of `electron` (the dialogs are passed in), so
  * it is tested with real caches.
  */
+
+import type { Core, CoreOptions } from '../core/app.ts';
+import { CacheProblemError } from '../core/store/db.ts';
+import { moveCacheAside } from '../core/store/recovery.ts';
+
 export interface StartupDialogs {
   /** Shows a question; resolves to the index of the button chosen. */
   ask(message: string, detail: string, buttons: string[]): Promise<number>;

@@ -1,5 +1,3 @@
-import { toFloat, toInteger, toIsoDatetime } from './normalize.ts';
-
 /**
  * The transaction schema (schemas.ts `transaction`) applied by hand, for the rows a sync reads
  * by the hundred thousand: zod costs about 50 µs a row here, which alone would cap a sync near
@@ -8,6 +6,9 @@ import { toFloat, toInteger, toIsoDatetime } from './normalize.ts';
  * explains the problem (the error message and path stay the schema's). A test checks both give
  * the same output over the drift readings the simulator plays.
  */
+
+import { toFloat, toInteger, toIsoDatetime } from './normalize.ts';
+
 const TEXT = ['wallet_id', 'from', 'to', 'from_type', 'to_type', 'action_type', 'method_hex', 'protocol_id', 'chain_id'] as const;
 const DETAIL_TEXT = ['token_cid', 'type', 'symbol'] as const;
 

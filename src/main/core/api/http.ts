@@ -1,13 +1,14 @@
-import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
-import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ServerError, ServiceError } from './errors.ts';
-import type { Limiter } from './limiter.ts';
-import { redactText, redactUrl } from './redact.ts';
-
 /**
  * One GET to the service, with the policy every call shares: a per-attempt timeout,
  * retries with exponential backoff and full jitter for 429, 5xx and network failures
  * (honouring Retry-After, capped), and one concurrency limit across all calls.
  */
+
+import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
+import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ServerError, ServiceError } from './errors.ts';
+import type { Limiter } from './limiter.ts';
+import { redactText, redactUrl } from './redact.ts';
+
 export interface HttpPolicy {
   /** Per attempt, from sending to the last byte of the body. */
   timeoutMs: number;

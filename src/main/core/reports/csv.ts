@@ -1,14 +1,15 @@
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-import { forCsv } from '../../../shared/text-safety.ts';
-import { plainDecimal } from '../../../shared/decimal.ts';
-
 /**
  * RFC 4180 CSV: CRLF line ends, fields quoted when they hold a quote, comma, CR or LF, quotes
  * doubled. Numbers are machine-readable (no thousands separators, full precision); text that
  * a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR) is neutralised
  * with a leading apostrophe. Dates are ISO 8601 UTC text.
  */
+
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { forCsv } from '../../../shared/text-safety.ts';
+import { plainDecimal } from '../../../shared/decimal.ts';
+
 export type Cell = string | number | boolean | null | undefined;
 
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,3 +1,9 @@
+/**
+ * Exports started from the app: a job on the sync queue (progress, cancel), writing where
+ * the shell says (the desktop's save dialog, the CLI's --out) or, without one, to the data
+ * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
+ */
+
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +21,6 @@ import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 
-/**
- * Exports started from the app: a job on the sync queue (progress, cancel), writing where
- * the shell says (the desktop's save dialog, the CLI's --out) or, without one, to the data
- * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
- */
 export interface ExportTarget {
   /** Asks where to save; null when the user cancels. Absent in the web shell. */
   chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;

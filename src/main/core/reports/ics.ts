@@ -1,13 +1,14 @@
-import type { Writable } from 'node:stream';
-import type { ReadableDB } from '../store/db.ts';
-import { unlockLadder } from '../store/queries/risk.ts';
-import { visibleText } from '../../../shared/text-safety.ts';
-
 /**
  * The unlock ladder as an iCalendar file (RFC 5545): one all-day event per unlock, so a
  * treasury's calendar shows when locked tokens become free. Deterministic: the same cache
  * gives the same bytes (DTSTAMP is the as-of date, UIDs derive from the unlock).
  */
+
+import type { Writable } from 'node:stream';
+import type { ReadableDB } from '../store/db.ts';
+import { unlockLadder } from '../store/queries/risk.ts';
+import { visibleText } from '../../../shared/text-safety.ts';
+
 function escape(text: string): string {
   // Labels and symbols come from the user and the service: no control or direction character passes.
   return text.split(/\r?\n/).map(visibleText).join('\n').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');

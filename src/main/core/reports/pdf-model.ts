@@ -1,20 +1,25 @@
-import type { LiquiditySnapshot, Position, PositionSnapshot } from '../../../shared/service/schemas.ts';
+/**
+ * What a portfolio report shows, gathered from the cache before anything is drawn: every figure
+ * of the report is here (the portfolio math is src/shared/portfolio's, the same as the views'),
+ * and the renderer (pdf.ts) only lays it out, so the numbers are testable without a PDF.
+ */
+import type { LiquiditySnapshot, Position, PositionSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
-import { reconcile, type Reconciliation } from '../store/queries/reconcile.ts';
+import { reconcile } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
-import { TIMELINE_COLUMNS, timelineWhere, toTimelineRow } from '../store/queries/timeline.ts';
-import type { NavPoint, TimelineRow, Wallet } from '../../../shared/model.ts';
+import { periodTransactions } from '../store/queries/period-transactions.ts';
+import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
-import type { ValueFlag } from '../../../shared/service/schemas.ts';
-import { decimalSum } from '../../../shared/decimal.ts';
+import { knownValue, positionTotals, positionValue, type PositionTotals } from '../../../shared/portfolio/totals.ts';
+import { allocation, withShares, type AllocationEntry } from '../../../shared/portfolio/allocation.ts';
+import { lendingFigures, lendingLegs, riskLeg } from '../../../shared/portfolio/lending.ts';
+import { isAtRisk } from '../../../shared/portfolio/risk.ts';
+import { maxSlippage } from '../../../shared/portfolio/pools.ts';
+import { unreadableValues } from '../../../shared/quality.ts';
 
-/**
- * What a portfolio report shows, gathered from the cache before anything is drawn: the
- * renderer (pdf.ts) only lays this out, so the numbers are testable without a PDF.
- */
 export interface PdfRequest {
   wallet?: string;
   /** A wallet group's members (the report is made per group). */
@@ -44,11 +49,48 @@ export interface ReportPosition {
   position: Position;
 }
 
+/** A lending position's row: collateral and debt values (debt negative), ratio, threshold and whether it is at risk. */
+export interface LendingRow {
+  name: string | null;
+  chain: string;
+  collateralNav: number | null;
+  debtNav: number | null;
+  ratio: number | null;
+  liqThreshold: number | null;
+  atRisk: boolean;
+}
+
+export interface LockedRow {
+  name: string | null;
+  chain: string;
+  qty: number | null;
+  symbol: string | null;
+  unlockTime: string;
+  votingPower: number | null;
+}
+
+export interface PoolRow {
+  name: string | null;
+  chain: string;
+  qty: number | null;
+  /** Percent (0..100) of the pool held; null when the service did not say (or sent it unreadable). */
+  ownershipPct: number | null;
+  maxSlippage: number | null;
+}
+
+export interface ActionSummary {
+  action: string;
+  count: number;
+  failed: number;
+  feesUsd: number;
+}
+
 export interface ReportModel {
   request: PdfRequest;
   wallets: Wallet[];
   chains: string[];
-  totals: { total: number; principal: number; reward: number };
+  /** Summary figures, with the one null rule (src/shared/portfolio/totals.ts): null is unknown, never 0. */
+  totals: PositionTotals;
   /**
    * Positions whose value the service sent unreadable (or not at all): left out of the totals,
    * which are then incomplete and say so (never a silently smaller sum, for a group as for one wallet).
@@ -56,26 +98,50 @@ export interface ReportModel {
   unknownValues: number;
   /** Which of the totals leave an unreadable value out. */
   unknownIn: { principal: boolean; reward: boolean };
+  /** Positions, largest first. */
   positions: ReportPosition[];
   liquidity: Array<{ wallet: string; chain: string; snapshot: LiquiditySnapshot }>;
   nav: NavPoint[];
-  allocation: { assetType: Array<[string, number]>; protocol: Array<[string, number]>; chain: Array<[string, number]> };
+  /** The dates of the NAV chart (those with a known total), and how many lack a chain. */
+  navChart: { points: Array<{ date: string; value: number }>; partial: number };
+  allocation: { assetType: Allocation; protocol: Allocation; chain: Allocation };
+  lending: LendingRow[];
+  locked: LockedRow[];
+  pools: PoolRow[];
   provenance: Provenance[];
   transactions: TimelineRow[];
   transactionsTotal: number;
-  byAction: Array<{ action: string; count: number; failed: number; feesUsd: number }>;
+  /** Transactions of the period beyond the listed ones (in the CSV export). */
+  transactionsNotListed: number;
+  byAction: ActionSummary[];
+  /** The transactions summary's total row. */
+  byActionTotal: ActionSummary;
   /** Roll-forward from `from` to `to` (both given), with what it could not check. */
   reconciliation: Reconciliation | null;
+  /** Its tokens, those with flows that reconcile exactly, those with an unexplained remainder, the days of the flows, and the problems beyond the listed ones. */
+  reconciliationSummary: { tokens: number; exact: number; unexplained: number; flowsFromDay: string; flowsToDay: string; problemsNotListed: number } | null;
   /** Responses behind the report with values the service sent unreadable (left out of every total), or dated another day. */
   quality: Array<{ wallet: string; chain: string; endpoint: string; flags: ValueFlag[] }>;
+  /** How many values the service sent could not be read (left out of every total). */
+  unreadableValues: number;
   /** Why the transactions of the period are not known to be complete; empty when they are. */
   transactionsIncomplete: string[];
+  /** The oldest fetch behind the report. */
+  dataFrom: string;
   /** The newest fetch behind the report: its fixed timestamp, so the same cache gives the same bytes. */
   dataTime: string;
 }
 
+/** Allocation entries with their share (0..1) of the listed whole. */
+export type Allocation = Array<AllocationEntry & { share: number }>;
+
+/** Reconciliation problems listed in the PDF at most; the CSV report has them all. */
+export const LISTED_PROBLEMS = 20;
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** Transactions listed in the PDF at most; the CSV export has them all. */
-export const LISTED_TRANSACTIONS = 5000;
+const LISTED_TRANSACTIONS = 5000;
 
 export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   checkDate('date', req.date);
@@ -98,7 +164,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   for (const s of snaps)
     for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
       for (const p of snap.positions) positions.push({ wallet: s.wallet, chain: s.chain, position: p });
-  positions.sort((a, b) => total(b.position) - total(a.position));
+  positions.sort((a, b) => knownValue(b.position) - knownValue(a.position));
 
   const liqSnaps = latestSnapshots(db, 'liquidityAnalysis', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
   const liquidity = liqSnaps.flatMap((s) =>
@@ -125,16 +191,12 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   const transactions: TimelineRow[] = [];
   let transactionsTotal = 0;
   let transactionsIncomplete: string[] = [];
-  const byAction = new Map<string, { action: string; count: number; failed: number; feesUsd: number }>();
+  const byAction = new Map<string, ActionSummary>();
   if (req.from || req.to) {
     const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
     const toS = Date.parse(`${req.to ?? req.date}T23:59:59Z`) / 1000;
     transactionsIncomplete = transactionsCoverage(db, wallets, fromS, toS);
-    const { sql, params } = timelineWhere({ ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) });
-    for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<
-      Parameters<typeof toTimelineRow>[0]
-    >) {
-      const row = toTimelineRow(raw);
+    for (const row of periodTransactions(db, { ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) })) {
       if (req.wallets && !inScope(row.wallet, row.chain)) continue; // a group's members only
       transactionsTotal++;
       if (transactions.length < LISTED_TRANSACTIONS) transactions.push(row);
@@ -146,28 +208,18 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
       byAction.set(key, a);
     }
   }
+  const actions = [...byAction.values()].sort((a, b) => b.count - a.count);
 
-  // Exact in decimal, so a total of 2-decimal figures prints without float noise.
-  const sum = (f: (p: Position) => number | null) => decimalSum(positions.map((r) => f(r.position) ?? 0));
-  const group = (key: (r: ReportPosition) => string) => {
-    const m = new Map<string, number>();
-    for (const r of positions) m.set(key(r), (m.get(key(r)) ?? 0) + total(r.position));
-    return [...m.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
-  };
+  const shares = (key: (r: ReportPosition) => string) => withShares(allocation(positions, key, (r) => knownValue(r.position)));
+  const reconciliation = req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null;
   const fetched = provenance.map((p) => p.fetchedAt).sort();
-  const principal = sum((p) => p.principal_nav);
-  const reward = sum((p) => p.reward_nav);
+  const navPoints = nav.filter((p) => p.totalNav !== null);
   return {
     request: req,
     wallets,
     chains: [...new Set(snaps.map((s) => s.chain))].sort(),
-    totals: { principal, reward, total: decimalSum([principal, reward]) },
-    unknownValues: positions.filter(
-      (r) =>
-        (r.position.principal_nav === null && r.position.reward_nav === null) ||
-        r.position._invalid?.['principal_nav'] !== undefined ||
-        r.position._invalid?.['reward_nav'] !== undefined,
-    ).length,
+    totals: positionTotals(positions.map((r) => r.position)),
+    unknownValues: positions.filter((r) => positionValue(r.position) === null).length,
     unknownIn: {
       principal: positions.some(
         (r) => r.position._invalid?.['principal_nav'] !== undefined || (r.position.principal_nav === null && r.position.reward_nav === null),
@@ -177,22 +229,79 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     positions,
     liquidity,
     nav,
-    allocation: {
-      assetType: group((r) => r.position.asset_type ?? 'unknown'),
-      protocol: group((r) => r.position.protocol_id ?? 'unknown'),
-      chain: group((r) => r.chain),
+    navChart: {
+      points: navPoints.map((p) => ({ date: p.date, value: p.totalNav! })),
+      partial: navPoints.filter((p) => p.chainsCached < p.chainsWatched).length,
     },
+    allocation: {
+      assetType: shares((r) => r.position.asset_type ?? 'unknown'),
+      protocol: shares((r) => r.position.protocol_id ?? 'unknown'),
+      chain: shares((r) => r.chain),
+    },
+    lending: positions.filter((r) => riskLeg(r.position)).map((r) => lendingRow(r)),
+    locked: positions.flatMap((r) =>
+      r.position.underlying
+        .filter((u) => u.details.unlock_time)
+        .map((u) => ({
+          name: r.position.name,
+          chain: r.chain,
+          qty: u.qty,
+          symbol: u.symbol,
+          unlockTime: u.details.unlock_time!,
+          votingPower: u.details.voting_power ?? null,
+        })),
+    ),
+    pools: liquidity.flatMap((l) =>
+      l.snapshot.positions
+        .filter((p) => p.underlying.some((u) => u.details.slippage !== undefined))
+        .map((p) => ({
+          name: p.principal_token_name,
+          chain: l.chain,
+          qty: p.principal_qty,
+          ownershipPct: p.principal_pct_ownership,
+          maxSlippage: maxSlippage(p),
+        })),
+    ),
     provenance,
     transactions,
     transactionsTotal,
-    byAction: [...byAction.values()].sort((a, b) => b.count - a.count),
-    reconciliation: req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null,
+    transactionsNotListed: Math.max(0, transactionsTotal - LISTED_TRANSACTIONS),
+    byAction: actions,
+    byActionTotal: {
+      action: 'Total',
+      count: transactionsTotal,
+      failed: actions.reduce((s, a) => s + a.failed, 0),
+      feesUsd: actions.reduce((s, a) => s + a.feesUsd, 0),
+    },
+    reconciliation,
+    reconciliationSummary: reconciliation && {
+      tokens: reconciliation.rows.length,
+      exact: reconciliation.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length,
+      unexplained: reconciliation.rows.filter((x) => x.status === 'unexplained').length,
+      // The flows' window is half-open (ms): its last day is the one before its end.
+      flowsFromDay: utcDay(reconciliation.flowsFrom),
+      flowsToDay: utcDay(reconciliation.flowsTo - 1),
+      problemsNotListed: Math.max(0, reconciliation.problems.length - LISTED_PROBLEMS),
+    },
     quality,
+    unreadableValues: quality.reduce((n, q) => n + unreadableValues(q.flags).length, 0),
     transactionsIncomplete,
+    dataFrom: fetched[0] ?? `${req.date}T00:00:00.000Z`,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,
   };
 }
 
-export function total(p: Position): number {
-  return (p.principal_nav ?? 0) + (p.reward_nav ?? 0);
+function lendingRow(r: ReportPosition): LendingRow {
+  const { ratio, liqThreshold } = lendingFigures(r.position);
+  const { collateralNav, debtNav } = lendingLegs(r.position);
+  return {
+    name: r.position.name,
+    chain: r.chain,
+    collateralNav,
+    // Debt reads as a negative value, as in the positions' legs (0 - 0 is 0, not -0).
+    debtNav: debtNav === null ? null : 0 - debtNav,
+    ratio,
+    liqThreshold,
+    atRisk: isAtRisk(ratio, liqThreshold),
+  };
 }

@@ -1,12 +1,3 @@
-import PDFDocument from 'pdfkit';
-import { visibleText } from '../../../shared/text-safety.ts';
-import type { Writable } from 'node:stream';
-import { displayName } from '../../../shared/display-names.ts';
-import { isAtRisk } from '../../../shared/risk.ts';
-import type { ReadableDB } from '../store/db.ts';
-import { buildReportModel, LISTED_TRANSACTIONS, type PdfRequest, type ReportModel } from './pdf-model.ts';
-import type { Reconciliation } from '../store/queries/reconcile.ts';
-
 /**
  * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts, nothing embedded):
  * header with what was asked and where the data came from, summary, NAV over dates,
@@ -14,6 +5,14 @@ import type { Reconciliation } from '../store/queries/reconcile.ts';
  * the document's dates are the newest fetch time of its data, so the same cache and request
  * give the same bytes.
  */
+import PDFDocument from 'pdfkit';
+import { visibleText } from '../../../shared/text-safety.ts';
+import type { Writable } from 'node:stream';
+import { displayName } from '../../../shared/display-names.ts';
+import type { ReadableDB } from '../store/db.ts';
+import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
+import type { Reconciliation } from '../../../shared/model.ts';
+
 const A4 = { width: 595.28, height: 841.89 };
 const M = { top: 50, bottom: 50, left: 42, right: 42 };
 const WIDTH = A4.width - M.left - M.right;
@@ -66,7 +65,16 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable):
     out.once('error', reject);
   });
   doc.pipe(out);
-  render(doc, model);
+  header(doc, model);
+  summary(doc, model);
+  navChart(doc, model);
+  allocationSection(doc, model);
+  positionsSection(doc, model);
+  riskSection(doc, model);
+  if (model.reconciliation) reconciliationSection(doc, model, model.reconciliation);
+  transactionsSection(doc, model);
+  qualitySection(doc, model);
+  provenanceSection(doc, model);
   const pages = doc.bufferedPageRange().count;
   footer(doc, model, pages);
   doc.end();
@@ -100,6 +108,18 @@ function subheading(doc: Doc, text: string, first = false): void {
   doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text(text, M.left, doc.y);
   doc.moveDown(0.3);
 }
+
+/** A paragraph across the page: the sections' notes, verdicts and explanations. */
+function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bold?: boolean; dy?: number }): void {
+  doc
+    .font(o.bold ? 'Helvetica-Bold' : 'Helvetica')
+    .fontSize(o.size)
+    .fillColor(o.color ?? MUTED)
+    .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
+}
+
+/** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
+const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
 
 function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
@@ -170,50 +190,33 @@ function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSiz
 /** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */
 function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation): void {
   heading(doc, `Roll-forward reconciliation, ${r.from} to ${r.to}`);
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  doc
-    .font('Helvetica')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(
-      pdfText(
-        `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${day(r.flowsFrom)} to ${day(r.flowsTo - 1)} (UTC). ` +
-          'Closing: at the end of ' +
-          r.to +
-          '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
-          'Share = |unexplained| / (inflow + outflow).',
-      ),
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  const summary = model.reconciliationSummary!;
+  paragraph(
+    doc,
+    `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${summary.flowsFromDay} to ${summary.flowsToDay} (UTC). ` +
+      'Closing: at the end of ' +
+      r.to +
+      '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
+      'Share = |unexplained| / (inflow + outflow).',
+    { size: 8.5 },
+  );
   doc.moveDown(0.4);
   if (r.problems.length) {
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor('#b3261e')
-      .text('Incomplete: the rows marked "incomplete" rest on missing data.', M.left, doc.y, { width: WIDTH });
+    paragraph(doc, 'Incomplete: the rows marked "incomplete" rest on missing data.', { size: 9, color: '#b3261e', bold: true });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);
-    for (const p of r.problems.slice(0, 20))
+    for (const p of r.problems.slice(0, LISTED_PROBLEMS))
       doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
-    if (r.problems.length > 20) doc.text(`- and ${r.problems.length - 20} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
+    if (summary.problemsNotListed) doc.text(`- and ${summary.problemsNotListed} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
-    const exact = r.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length;
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(
-        `Complete: ${r.rows.length} tokens; ${exact} with flows reconcile exactly; ${r.rows.filter((x) => x.status === 'unexplained').length} show an unexplained remainder.`,
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    paragraph(doc, `Complete: ${summary.tokens} tokens; ${summary.exact} with flows reconcile exactly; ${summary.unexplained} show an unexplained remainder.`, {
+      size: 9,
+      color: INK,
+    });
     doc.moveDown(0.4);
   }
-  const share = (v: number | null) => (v === null ? '-' : `${(v * 100).toFixed(v < 0.001 && v > 0 ? 3 : 1)}%`);
+  // Small shares keep three decimals, so a remainder is never shown as 0.0%.
+  const share = (v: number | null) => (v === null ? '-' : percent(v, v < 0.001 && v > 0 ? 3 : 1));
   table(
     doc,
     [
@@ -249,9 +252,9 @@ function walletName(model: ReportModel, address: string): string {
   return w?.label || short(address);
 }
 
-function render(doc: Doc, model: ReportModel): void {
+/** What was asked (wallets, chains, date, period) and when the data was fetched. */
+function header(doc: Doc, model: ReportModel): void {
   const req = model.request;
-  // --- header ----------------------------------------------------------------------
   // A per-group report names its group in the title; its wallets are the members only.
   doc
     .font('Helvetica-Bold')
@@ -272,13 +275,15 @@ function render(doc: Doc, model: ReportModel): void {
   line(doc, 'As of', req.date);
   line(doc, 'Period', req.from || req.to ? `${req.from ?? 'first cached date'} to ${req.to ?? req.date}` : 'none (positions only)');
   const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  line(doc, 'Data fetched', `${minute(model.provenance.map((p) => p.fetchedAt).sort()[0]!)} to ${minute(model.dataTime)}, from the local cache`);
+  line(doc, 'Data fetched', `${minute(model.dataFrom)} to ${minute(model.dataTime)}, from the local cache`);
+}
 
-  // --- summary -----------------------------------------------------------------------
+/** The three totals, what was left out of them, and how many positions they cover. */
+function summary(doc: Doc, model: ReportModel): void {
   heading(doc, 'Summary');
   // Totals that leave out unreadable values say so on their face, not only in a note.
   const partial = (on: boolean) => (on ? ' (incomplete)' : '');
-  const boxes: Array<[string, number]> = [
+  const boxes: Array<[string, number | null]> = [
     [`Total NAV${partial(model.unknownValues > 0)}`, model.totals.total],
     [`Principal${partial(model.unknownIn.principal)}`, model.totals.principal],
     [`Rewards${partial(model.unknownIn.reward)}`, model.totals.reward],
@@ -301,39 +306,23 @@ function render(doc: Doc, model: ReportModel): void {
   });
   doc.y = by + 54;
   if (model.quality.length) {
-    const values = model.quality.reduce((n, q) => n + q.flags.filter((f) => f.path !== 'data[0].date').length, 0);
-    doc
-      .font('Helvetica-Bold')
-      .fontSize(9)
-      .fillColor(INK)
-      .text(
-        pdfText(
-          `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
-        ),
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    const values = model.unreadableValues;
+    paragraph(
+      doc,
+      `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
+      { size: 9, color: INK, bold: true },
+    );
     doc.moveDown(0.3);
   }
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(MUTED)
-    .text(
-      pdfText(
-        `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
-      ),
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
+    { size: 9 },
+  );
+}
 
-  // --- NAV over dates ----------------------------------------------------------------
-  heading(doc, 'NAV over dates');
-  navChart(doc, model);
-
-  // --- allocation --------------------------------------------------------------------
+/** Value by asset type, protocol and chain, as three bar lists side by side. */
+function allocationSection(doc: Doc, model: ReportModel): void {
   heading(doc, 'Allocation');
   const colW = (WIDTH - 20) / 3;
   const ay = doc.y;
@@ -351,8 +340,10 @@ function render(doc: Doc, model: ReportModel): void {
     maxY = Math.max(maxY, doc.y);
   });
   doc.y = maxY + 4;
+}
 
-  // --- positions ---------------------------------------------------------------------
+/** Every position, largest first, across pages, and the total under them. */
+function positionsSection(doc: Doc, model: ReportModel): void {
   heading(doc, 'Positions');
   table(
     doc,
@@ -380,10 +371,12 @@ function render(doc: Doc, model: ReportModel): void {
     .fontSize(8.5)
     .fillColor(INK)
     .text(`Total ${usd(model.totals.total)}`, M.left, doc.y + 3, { width: WIDTH, align: 'right' });
+}
 
-  // --- liquidity and risk --------------------------------------------------------------
+/** Lending (collateral, debt, ratio, threshold), locked positions and liquidity pools: each table when there is something to show. */
+function riskSection(doc: Doc, model: ReportModel): void {
   heading(doc, 'Liquidity and risk');
-  const lending = model.positions.filter((r) => r.position.underlying.some((u) => u.details.collateral_debt_ratio !== undefined));
+  const { lending, locked, pools } = model;
   if (lending.length) {
     subheading(doc, 'Lending: debt, collateral ratio and liquidation threshold', true);
     table(
@@ -397,26 +390,17 @@ function render(doc: Doc, model: ReportModel): void {
         { label: 'Liq. threshold', width: 64, align: 'right' },
         { label: 'Status', width: 53, align: 'right' },
       ],
-      lending.map((r) => {
-        const supply = r.position.underlying.filter((u) => u.details.type === 'supply').reduce((s, u) => s + (u.nav ?? 0), 0);
-        const debt = r.position.underlying.filter((u) => (u.nav ?? 0) < 0).reduce((s, u) => s + (u.nav ?? 0), 0);
-        const leg = r.position.underlying.find((u) => u.details.collateral_debt_ratio !== undefined)!;
-        const ratio = leg.details.collateral_debt_ratio ?? null;
-        const lt = leg.details.liq_threshold ?? null;
-        const risky = isAtRisk(ratio, lt);
-        return [
-          r.position.name ?? '-',
-          r.chain,
-          usd(supply),
-          usd(debt),
-          ratio === null ? '-' : ratio.toFixed(3),
-          lt === null ? '-' : lt.toFixed(3),
-          risky ? 'AT RISK' : 'ok',
-        ];
-      }),
+      lending.map((r) => [
+        r.name ?? '-',
+        r.chain,
+        usd(r.collateralNav),
+        usd(r.debtNav),
+        r.ratio === null ? '-' : r.ratio.toFixed(3),
+        r.liqThreshold === null ? '-' : r.liqThreshold.toFixed(3),
+        r.atRisk ? 'AT RISK' : 'ok',
+      ]),
     );
   }
-  const locked = model.positions.flatMap((r) => r.position.underlying.filter((u) => u.details.unlock_time).map((u) => ({ r, u })));
   if (locked.length) {
     subheading(doc, 'Locked positions: unlocks and voting power', !lending.length);
     table(
@@ -428,18 +412,9 @@ function render(doc: Doc, model: ReportModel): void {
         { label: 'Unlocks (UTC)', width: 110 },
         { label: 'Voting power', width: 96, align: 'right' },
       ],
-      locked.map(({ r, u }) => [
-        r.position.name ?? '-',
-        r.chain,
-        `${qty(u.qty)} ${u.symbol ?? ''}`,
-        (u.details.unlock_time ?? '').slice(0, 16).replace('T', ' '),
-        qty(u.details.voting_power ?? null),
-      ]),
+      locked.map((u) => [u.name ?? '-', u.chain, `${qty(u.qty)} ${u.symbol ?? ''}`, u.unlockTime.slice(0, 16).replace('T', ' '), qty(u.votingPower)]),
     );
   }
-  const pools = model.liquidity.flatMap((l) =>
-    l.snapshot.positions.filter((p) => p.underlying.some((u) => u.details.slippage !== undefined)).map((p) => ({ l, p })),
-  );
   if (pools.length) {
     subheading(doc, 'Liquidity pools: ownership and slippage', !lending.length && !locked.length);
     table(
@@ -451,134 +426,103 @@ function render(doc: Doc, model: ReportModel): void {
         { label: 'Ownership', width: 90, align: 'right' },
         { label: 'Max slippage', width: 101, align: 'right' },
       ],
-      pools.map(({ l, p }) => [
-        p.principal_token_name ?? '-',
-        l.chain,
-        qty(p.principal_qty),
-        `${(p.principal_pct_ownership ?? 0).toFixed(4)}%`,
-        `${(Math.max(...p.underlying.map((u) => u.details.slippage ?? 0)) * 100).toFixed(3)}%`,
+      pools.map((p) => [
+        p.name ?? '-',
+        p.chain,
+        qty(p.qty),
+        p.ownershipPct === null ? '-' : `${p.ownershipPct.toFixed(4)}%`,
+        p.maxSlippage === null ? '-' : percent(p.maxSlippage, 3),
       ]),
     );
   }
+}
 
-  // --- reconciliation --------------------------------------------------------------------
-  if (model.reconciliation) reconciliationSection(doc, model, model.reconciliation);
-
-  // --- transactions --------------------------------------------------------------------
-  if (req.from || req.to) {
-    heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(`${model.transactionsTotal} transactions in the period.`, M.left, doc.y);
-    // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
-    if (model.transactionsIncomplete.length) {
-      doc
-        .font('Helvetica-Bold')
-        .fontSize(9)
-        .fillColor(INK)
-        .text(
-          pdfText(
-            `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
-          ),
-          M.left,
-          doc.y + 2,
-          { width: WIDTH },
-        );
-    } else {
-      doc
-        .font('Helvetica')
-        .fontSize(9)
-        .fillColor(MUTED)
-        .text('Complete: every transaction of the period was synced and proved complete.', M.left, doc.y + 2, { width: WIDTH });
-    }
-    doc.moveDown(0.4);
-    table(
+/** The period's transactions: whether they are complete, a summary by action, and the list. */
+function transactionsSection(doc: Doc, model: ReportModel): void {
+  const req = model.request;
+  if (!req.from && !req.to) return;
+  heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
+  paragraph(doc, `${model.transactionsTotal} transactions in the period.`, { size: 9 });
+  // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
+  if (model.transactionsIncomplete.length)
+    paragraph(
       doc,
-      [
-        { label: 'Action', width: 150 },
-        { label: 'Transactions', width: 100, align: 'right' },
-        { label: 'Failed', width: 90, align: 'right' },
-        { label: 'Fees (USD)', width: 171, align: 'right' },
-      ],
-      [
-        ...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]),
-        [
-          'Total',
-          String(model.transactionsTotal),
-          String(model.byAction.reduce((s, a) => s + a.failed, 0)),
-          usd(model.byAction.reduce((s, a) => s + a.feesUsd, 0)),
-        ],
-      ],
+      `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
+      { size: 9, color: INK, bold: true, dy: 2 },
     );
-    doc.moveDown(0.6);
-    table(
-      doc,
-      [
-        { label: 'Date (UTC)', width: 70 },
-        { label: 'Wallet', width: 55 },
-        { label: 'Chain', width: 30 },
-        { label: 'Action', width: 62 },
-        { label: 'Transfers', width: 170 },
-        { label: 'Fee', width: 48, align: 'right' },
-        { label: 'Hash', width: 76 },
-      ],
-      model.transactions.map((t) => [
-        (t.date ?? '').slice(0, 16).replace('T', ' '),
-        walletName(model, t.wallet),
-        t.chain,
-        words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
-        t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
-        usd(t.gasFee),
-        short(t.txnHash),
-      ]),
-      { fontSize: 7 },
-    );
-    if (model.transactionsTotal > LISTED_TRANSACTIONS) {
-      doc
-        .font('Helvetica')
-        .fontSize(8.5)
-        .fillColor(MUTED)
-        .text(`${model.transactionsTotal - LISTED_TRANSACTIONS} more transactions are in the CSV export.`, M.left, doc.y + 4);
-    }
-  }
+  else paragraph(doc, 'Complete: every transaction of the period was synced and proved complete.', { size: 9, dy: 2 });
+  doc.moveDown(0.4);
+  const total = model.byActionTotal;
+  table(
+    doc,
+    [
+      { label: 'Action', width: 150 },
+      { label: 'Transactions', width: 100, align: 'right' },
+      { label: 'Failed', width: 90, align: 'right' },
+      { label: 'Fees (USD)', width: 171, align: 'right' },
+    ],
+    [
+      ...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]),
+      [total.action, String(total.count), String(total.failed), usd(total.feesUsd)],
+    ],
+  );
+  doc.moveDown(0.6);
+  table(
+    doc,
+    [
+      { label: 'Date (UTC)', width: 70 },
+      { label: 'Wallet', width: 55 },
+      { label: 'Chain', width: 30 },
+      { label: 'Action', width: 62 },
+      { label: 'Transfers', width: 170 },
+      { label: 'Fee', width: 48, align: 'right' },
+      { label: 'Hash', width: 76 },
+    ],
+    model.transactions.map((t) => [
+      (t.date ?? '').slice(0, 16).replace('T', ' '),
+      walletName(model, t.wallet),
+      t.chain,
+      words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
+      t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+      usd(t.gasFee),
+      short(t.txnHash),
+    ]),
+    { fontSize: 7 },
+  );
+  if (model.transactionsNotListed) paragraph(doc, `${model.transactionsNotListed} more transactions are in the CSV export.`, { size: 8.5, dy: 4 });
+}
 
-  // --- data quality ------------------------------------------------------------------
-  if (model.quality.length) {
-    heading(doc, 'Data quality');
-    doc
-      .font('Helvetica')
-      .fontSize(8.5)
-      .fillColor(MUTED)
-      .text(
-        'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
-    doc.moveDown(0.4);
-    table(
-      doc,
-      [
-        { label: 'Wallet', width: 80 },
-        { label: 'Chain', width: 40 },
-        { label: 'Response', width: 95 },
-        { label: 'Where', width: 200 },
-        { label: 'Sent', width: 96 },
-      ],
-      model.quality.flatMap((q) => q.flags.map((f) => [walletName(model, q.wallet), q.chain, q.endpoint, f.path, f.value])),
-    );
-  }
+/** Each value the service sent that could not be read: where, and what was sent. */
+function qualitySection(doc: Doc, model: ReportModel): void {
+  if (!model.quality.length) return;
+  heading(doc, 'Data quality');
+  paragraph(
+    doc,
+    'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
+    { size: 8.5 },
+  );
+  doc.moveDown(0.4);
+  table(
+    doc,
+    [
+      { label: 'Wallet', width: 80 },
+      { label: 'Chain', width: 40 },
+      { label: 'Response', width: 95 },
+      { label: 'Where', width: 200 },
+      { label: 'Sent', width: 96 },
+    ],
+    model.quality.flatMap((q) => q.flags.map((f) => [walletName(model, q.wallet), q.chain, q.endpoint, f.path, f.value])),
+  );
+}
 
-  // --- provenance ----------------------------------------------------------------------
+/** The cached responses behind every figure: request IDs, fetch times and the SHA-256 of each body. */
+function provenanceSection(doc: Doc, model: ReportModel): void {
   heading(doc, 'Provenance of the data');
-  doc
-    .font('Helvetica')
-    .fontSize(8.5)
-    .fillColor(MUTED)
-    .text(
-      'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
+    { size: 8.5 },
+  );
   doc.moveDown(0.4);
   for (const p of model.provenance) {
     ensure(doc, 22);
@@ -604,27 +548,24 @@ function render(doc: Doc, model: ReportModel): void {
   }
 }
 
+/** NAV over the cached dates, as a line; a sentence instead when there are fewer than two. */
 function navChart(doc: Doc, model: ReportModel): void {
-  const points = model.nav.filter((p) => p.totalNav !== null);
+  heading(doc, 'NAV over dates');
+  const { points, partial } = model.navChart;
   const h = 130;
   ensure(doc, h + 30);
   const x0 = M.left + 52;
   const y0 = doc.y + 4;
   const w = WIDTH - 60;
   if (points.length < 2) {
-    doc
-      .font('Helvetica')
-      .fontSize(9)
-      .fillColor(MUTED)
-      .text(
-        `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
-        M.left,
-        doc.y,
-        { width: WIDTH },
-      );
+    paragraph(
+      doc,
+      `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
+      { size: 9 },
+    );
     return;
   }
-  const values = points.map((p) => p.totalNav!);
+  const values = points.map((p) => p.value);
   let lo = Math.min(...values);
   let hi = Math.max(...values);
   if (hi === lo) {
@@ -661,29 +602,21 @@ function navChart(doc: Doc, model: ReportModel): void {
       .fillColor(MUTED)
       .text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
   doc.y = y0 + h + 16;
-  const partial = points.filter((p) => p.chainsCached < p.chainsWatched).length;
-  doc
-    .font('Helvetica')
-    .fontSize(8)
-    .fillColor(MUTED)
-    .text(
-      `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
-      M.left,
-      doc.y,
-      { width: WIDTH },
-    );
+  paragraph(
+    doc,
+    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
+    { size: 8 },
+  );
 }
 
 function usdCompact(v: number): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 }).format(v);
 }
 
-function bars(doc: Doc, x: number, width: number, title: string, items: ReadonlyArray<readonly [string, number]>, raw = false): void {
+function bars(doc: Doc, x: number, width: number, title: string, items: Allocation, raw = false): void {
   doc.font('Helvetica-Bold').fontSize(8.5).fillColor(MUTED).text(title, x, doc.y, { width });
-  const sum = items.reduce((s, [, v]) => s + v, 0) || 1;
   let y = doc.y + 3;
-  items.slice(0, 8).forEach(([label, value], i) => {
-    const share = value / sum;
+  items.slice(0, 8).forEach(({ label, share }, i) => {
     doc
       .font('Helvetica')
       .fontSize(7.5)
@@ -694,7 +627,7 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Readonly
       .font('Helvetica')
       .fontSize(7.5)
       .fillColor(MUTED)
-      .text(`${(share * 100).toFixed(1)}%`, x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
+      .text(percent(share, 1), x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
     y += 11;
   });
   doc.y = y;

@@ -1,13 +1,14 @@
-import { createServiceClient } from '../api/client.ts';
-import { AuthError, NetworkError, RateLimitedError, ServerError, ServiceError } from '../api/errors.ts';
-import type { KeyCheck } from '../../../shared/contract.ts';
-
 /**
  * Checks a key with one cheap request before the app says "Connected": the latest
  * positions of a fixed, well-formed address on one chain (one small page, no history).
  * 401/403 means refused; an answer past authentication means accepted; no answer (network,
  * timeout, 5xx, rate limit) means it could not be verified, and says so.
  */
+
+import { createServiceClient } from '../api/client.ts';
+import { AuthError, NetworkError, RateLimitedError, ServerError, ServiceError } from '../api/errors.ts';
+import type { KeyCheck } from '../../../shared/contract.ts';
+
 const PROBE = { wallet: '0x0000000000000000000000000000000000000001', chain: 'eth' };
 
 export async function checkKey(baseUrl: string, key: string | null, options: { timeoutMs?: number; fetch?: typeof globalThis.fetch } = {}): Promise<KeyCheck> {

@@ -1,10 +1,11 @@
-import { createRequire } from 'node:module';
-
 /**
  * The OS keychain through keytar (macOS Keychain, Windows Credential Vault, the Secret
  * Service on Linux): one entry per base URL under the app's service name. keytar is
  * loaded lazily, so a machine where it cannot load still starts (and says why).
  */
+
+import { createRequire } from 'node:module';
+
 export const KEYCHAIN_SERVICE = 'Folioscope';
 
 export interface Keychain {

@@ -1,6 +1,5 @@
 import { type Keychain, KeychainUnavailableError } from './keychain.ts';
-import type { KeySource, KeyStatus } from '../../../shared/model.ts';
-export type { KeySource, KeyStatus };
+import type { KeyStatus } from '../../../shared/model.ts';
 
 export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
 export const ENV_BASE_URL = 'FOLIOSCOPE_BASE_URL';

@@ -3,7 +3,6 @@ import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
 import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
-export type { WalletGroup };
 
 export function listGroups(db: ReadableDB): WalletGroup[] {
   const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;

@@ -1,6 +1,5 @@
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { LogSet } from '../../../shared/model.ts';
-export type { LogSet };
 
 /** Stored logs of one transaction (what the timeline's detail shows), or 0. */
 export function countStoredLogs(db: ReadableDB, chain: string, txnHash: string): number {

@@ -3,11 +3,9 @@ import type { ServiceResponse } from '../api/client.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import { namesDay, toIsoDatetime, writtenDay } from '../../../shared/service/normalize.ts';
 import { decimalSumOrNull } from '../../../shared/decimal.ts';
+import { positionTotals } from '../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
-export type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot };
-
-export const SNAPSHOT_ENDPOINTS: readonly SnapshotEndpoint[] = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'];
 
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;
@@ -19,19 +17,14 @@ export interface SnapshotInput<E extends SnapshotEndpoint> {
   latestDay?: string;
 }
 
-/** Sums that may be null: null only when every term is null ("—", never 0 by accident); exact in decimal. */
-const sumOrNull = decimalSumOrNull;
-
+/** The totals stored beside a snapshot, with the one null rule of src/shared/portfolio/totals.ts. */
 function totals(endpoint: SnapshotEndpoint, data: unknown[]): { total: number | null; principal: number | null; reward: number | null; count: number } {
   if (endpoint === 'allPositions') {
-    const positions = (data as PositionSnapshot[]).flatMap((s) => s.positions);
-    const principal = sumOrNull(positions.map((p) => p.principal_nav));
-    const reward = sumOrNull(positions.map((p) => p.reward_nav));
-    return { total: sumOrNull([principal, reward]), principal, reward, count: positions.length };
+    return positionTotals((data as PositionSnapshot[]).flatMap((s) => s.positions));
   }
   if (endpoint === 'positionsByUnderlying') {
     const groups = (data as UnderlyingSnapshot[]).flatMap((s) => s.positions);
-    return { total: sumOrNull(groups.map((g) => g.total_nav)), principal: null, reward: null, count: groups.length };
+    return { total: decimalSumOrNull(groups.map((g) => g.total_nav)), principal: null, reward: null, count: groups.length };
   }
   return { total: null, principal: null, reward: null, count: (data as LiquiditySnapshot[]).flatMap((s) => s.positions).length };
 }

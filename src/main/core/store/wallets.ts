@@ -3,7 +3,6 @@ import { normaliseAddress, normaliseChains, ValidationError } from './validation
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
-export type { Wallet, WalletInput };
 
 interface WalletRow {
   address: string;

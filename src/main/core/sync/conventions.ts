@@ -1,9 +1,3 @@
-import type { ServiceClient } from '../api/client.ts';
-import type { LearnedConventions } from '../../../shared/conventions.ts';
-import { learningState, loadConventions, saveLearningRun } from '../store/conventions.ts';
-import type { WritableDB } from '../store/db.ts';
-import { learnConventions } from './learn.ts';
-
 /**
  * The conventions a sync reads with: those stored, learned first when they never were or an
  * anomaly asked for it (or `force`). One learning run at a time per cache: concurrent syncs
@@ -11,6 +5,13 @@ import { learnConventions } from './learn.ts';
  * holds, every range's bookkeeping is dropped so history is read again under the new reading
  * (rows are kept; reads de-duplicate).
  */
+
+import type { ServiceClient } from '../api/client.ts';
+import type { LearnedConventions } from '../../../shared/conventions.ts';
+import { learningState, loadConventions, saveLearningRun } from '../store/conventions.ts';
+import type { WritableDB } from '../store/db.ts';
+import { learnConventions } from './learn.ts';
+
 const running = new WeakMap<WritableDB, Promise<LearnedConventions>>();
 
 /** Whether ranges read under `before` may hold the wrong rows under `after`. */

@@ -1,6 +1,7 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { WritableDB } from '../store/db.ts';
-import { getLogSet, type LogSet } from '../store/logs.ts';
+import { getLogSet } from '../store/logs.ts';
+import type { LogSet, Wallet, JobInfo } from '../../../shared/model.ts';
 import { probeLogs, readAndStoreLogs } from './logs.ts';
 import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
@@ -9,9 +10,9 @@ import { conventionsReport, learningState, loadConventions } from '../store/conv
 import { ensureConventions } from './conventions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
-import { getWallet, listWallets, type Wallet } from '../store/wallets.ts';
+import { getWallet, listWallets } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from './positions.ts';
-import { type Job, type JobInfo, JobQueue } from './queue.ts';
+import { type Job, JobQueue } from './queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
 import { refreshTransferDaysInSteps } from '../store/queries/transfer-days.ts';

@@ -3,7 +3,8 @@ import { allLogs, judgeLogs, type LogsRead, type LogsVerdict } from '../api/pagi
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import { loadConventions, recordAnomaly, saveObservedPoints, type LearnedPoint } from '../store/conventions.ts';
 import type { WritableDB } from '../store/db.ts';
-import { countStoredLogs, getLogSet, type LogSet, saveLogSet } from '../store/logs.ts';
+import { countStoredLogs, getLogSet, saveLogSet } from '../store/logs.ts';
+import type { LogSet } from '../../../shared/model.ts';
 
 /**
  * Reads every log of a transaction with what was learned of the logs endpoint, judges the

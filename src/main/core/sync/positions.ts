@@ -4,7 +4,6 @@ import { filingDay, hasCompleteDate, insertSnapshots } from '../store/snapshots.
 import { toIsoDatetime, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import type { Step } from '../../../shared/contract.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
-export type { Step };
 
 /** Dates from `from` to `to` inclusive at a step (months keep the day, clamped to month end). */
 export function datesBetween(from: string, to: string, every: Step): string[] {

@@ -1,8 +1,7 @@
 import { CancelledError } from '../api/errors.ts';
 import { Emitter } from '../util/emitter.ts';
 import { serializeError } from '../util/errors.ts';
-import type { JobKind, JobState, JobInfo } from '../../../shared/model.ts';
-export type { JobKind, JobState, JobInfo };
+import type { JobKind, JobInfo } from '../../../shared/model.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 
 /** Finished jobs kept for the job list (the newest). */

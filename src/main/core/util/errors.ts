@@ -1,7 +1,6 @@
 import { ServiceError } from '../api/errors.ts';
 import { ValidationError } from '../store/validation.ts';
 import type { SerializedError } from '../../../shared/model.ts';
-export type { SerializedError };
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof ServiceError) return err.toJSON();

@@ -1,13 +1,14 @@
-import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
-import type { SerializedError } from '../../../shared/model.ts';
-import { words } from './words.ts';
-import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
-
 /**
  * The renderer's one way in: the contract's operations, from the Electron preload
  * (`window.folio`, over IPC) or, in the web shell, over HTTP with server-sent events.
  * Both carry result envelopes; this unwraps them, throwing a FolioError on failure.
  */
+
+import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
+import type { SerializedError } from '../../../shared/model.ts';
+import { words } from './words.ts';
+import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
+
 export class FolioError extends Error {
   readonly kind: string;
   readonly field: string | undefined;

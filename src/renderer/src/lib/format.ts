@@ -1,9 +1,10 @@
-import { displayName } from '../../../shared/display-names.ts';
-
 /**
  * Numbers and dates for the user's locale (Intl). Missing values show as "—", never 0.
  * NAV is in USD (docs/service.md); quantities keep up to 6 decimals, as tokens need.
  */
+
+import { displayName } from '../../../shared/display-names.ts';
+
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
 import type { Settings } from '../../../shared/contract.ts';
@@ -14,11 +15,6 @@ export function setLocale(l: string | null | undefined): void {
   // A locale the runtime refuses would make every formatter throw: fall back to the default.
   locale = l && isSupportedLocale(l) ? l : undefined;
   cache.clear();
-}
-
-/** The locale in use (the setting, else the system's). */
-export function currentLocale(): string {
-  return locale ?? new Intl.NumberFormat().resolvedOptions().locale;
 }
 
 /**

@@ -1,8 +1,15 @@
+/**
+ * Pure helpers over cached snapshots, shared by the Overview and Positions views: rows for
+ * the tables; the figures themselves come from src/shared/portfolio (one rule for the store,
+ * the views and the reports).
+ */
 import type { PositionsResult } from '../../../shared/contract.ts';
 import type { Position, UnderlyingGroup, LiquidityPosition } from '../../../shared/service/schemas.ts';
-import { isAtRisk } from '../../../shared/risk.ts';
-
-/** Pure helpers over cached snapshots, shared by the Overview and Positions views. */
+import { isAtRisk } from '../../../shared/portfolio/risk.ts';
+import { lendingFigures } from '../../../shared/portfolio/lending.ts';
+import { knownValue, positionTotals, positionValue, type PositionTotals } from '../../../shared/portfolio/totals.ts';
+import { allocation as allocate, type AllocationEntry } from '../../../shared/portfolio/allocation.ts';
+import { maxSlippage } from '../../../shared/portfolio/pools.ts';
 
 export interface PositionRow {
   key: string;
@@ -10,7 +17,7 @@ export interface PositionRow {
   chain: string;
   position: Position;
   total: number | null;
-  /** Lending: collateral/debt ratio and liquidation threshold, from the supply leg. */
+  /** Lending: collateral/debt ratio and liquidation threshold, from the leg that carries them (src/shared/portfolio/lending.ts). */
   ratio: number | null;
   liqThreshold: number | null;
   atRisk: boolean;
@@ -22,19 +29,13 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
     for (const { chain, snapshot } of r.chains) {
       for (const snap of (snapshot?.data ?? []) as Array<{ positions: Position[] }>) {
         for (const p of snap.positions) {
-          const leg = p.underlying.find((u) => u.details.collateral_debt_ratio !== undefined);
-          const ratio = leg?.details.collateral_debt_ratio ?? null;
-          const liqThreshold = leg?.details.liq_threshold ?? null;
+          const { ratio, liqThreshold } = lendingFigures(p);
           rows.push({
             key: `${r.wallet}:${chain}:${p.cid ?? p.name}`,
             wallet: r.wallet,
             chain,
             position: p,
-            // A member the service sent unreadable makes the position's value unknown, not its other part.
-            total:
-              (p.principal_nav === null && p.reward_nav === null) || p._invalid?.['principal_nav'] !== undefined || p._invalid?.['reward_nav'] !== undefined
-                ? null
-                : (p.principal_nav ?? 0) + (p.reward_nav ?? 0),
+            total: positionValue(p),
             ratio,
             liqThreshold,
             atRisk: isAtRisk(ratio, liqThreshold),
@@ -46,37 +47,19 @@ export function positionRows(results: PositionsResult[]): PositionRow[] {
   return rows;
 }
 
-export interface Totals {
-  total: number | null;
-  principal: number | null;
-  reward: number | null;
-  count: number;
-}
-
-export function totals(rows: PositionRow[]): Totals {
-  const sum = (f: (r: PositionRow) => number | null) => {
-    const vals = rows.map(f).filter((v): v is number => v !== null);
-    return vals.length ? vals.reduce((a, b) => a + b, 0) : null;
-  };
-  const principal = sum((r) => r.position.principal_nav);
-  const reward = sum((r) => r.position.reward_nav);
-  // Principal plus rewards, as the stored totals are: a position whose value is unknown still adds its known part.
-  return { total: principal === null && reward === null ? null : (principal ?? 0) + (reward ?? 0), principal, reward, count: rows.length };
+export function totals(rows: readonly PositionRow[]): PositionTotals {
+  return positionTotals(rows.map((r) => r.position));
 }
 
 export type AllocationKey = 'asset_type' | 'protocol_id' | 'chain';
 
-/** Value by a dimension, largest first; negative totals (net debt) are kept out of shares. */
-export function allocation(rows: PositionRow[], by: AllocationKey): Array<{ label: string; value: number }> {
-  const map = new Map<string, number>();
-  for (const r of rows) {
-    const k = (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown';
-    map.set(k, (map.get(k) ?? 0) + (r.total ?? 0));
-  }
-  return [...map.entries()]
-    .map(([label, value]) => ({ label, value }))
-    .filter((x) => x.value > 0)
-    .sort((a, b) => b.value - a.value);
+/** Value by a dimension, largest first (src/shared/portfolio/allocation.ts). */
+export function allocation(rows: readonly PositionRow[], by: AllocationKey): AllocationEntry[] {
+  return allocate(
+    rows,
+    (r) => (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown',
+    (r) => knownValue(r.position),
+  );
 }
 
 export interface UnderlyingRow {
@@ -111,9 +94,8 @@ export function liquidityRows(results: PositionsResult[], risk: Map<string, bool
     for (const { chain, snapshot } of r.chains)
       for (const snap of (snapshot?.data ?? []) as Array<{ positions: LiquidityPosition[] }>)
         for (const p of snap.positions) {
-          const slips = p.underlying.map((u) => u.details.slippage).filter((s): s is number => typeof s === 'number');
           const key = `${r.wallet}:${chain}:${p.cid ?? p.principal_token_name}`;
-          rows.push({ key, wallet: r.wallet, chain, position: p, maxSlippage: slips.length ? Math.max(...slips) : null, atRisk: risk.get(key) ?? false });
+          rows.push({ key, wallet: r.wallet, chain, position: p, maxSlippage: maxSlippage(p), atRisk: risk.get(key) ?? false });
         }
   return rows;
 }
@@ -181,9 +163,4 @@ export function distinguishers(rows: readonly PositionRow[]): Map<string, string
 /** Underlying ids (debt_positions, collateral) as the tokens they are in the same position. */
 export function tokensOf(position: Position, ids: readonly string[] | undefined): string {
   return (ids ?? []).map((id) => position.underlying.find((u) => u.internal_id === id)?.symbol ?? `${id.slice(0, 6)}…`).join(', ');
-}
-
-/** Aave-style health: collateral/debt × liquidation threshold; below 1 can be liquidated. */
-export function health(ratio: number | null, liqThreshold: number | null): number | null {
-  return ratio === null || liqThreshold === null ? null : ratio * liqThreshold;
 }

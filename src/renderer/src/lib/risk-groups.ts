@@ -1,10 +1,11 @@
-import { crossesAt, headroom, type Headroom, stressedHealth, tokenFallToThreshold } from '../../../shared/headroom.ts';
-import type { LendingRisk } from '../../../shared/model.ts';
-
 /**
  * Lending positions grouped by collateral token across wallets and chains, with their headroom
  * and a stress test. Tokens group by symbol: WETH on Ethereum and on Arbitrum fall together.
  */
+
+import { crossesAt, headroom, type Headroom, stressedHealth, tokenFallToThreshold } from '../../../shared/headroom.ts';
+import type { LendingRisk } from '../../../shared/model.ts';
+
 export interface CollateralExposure {
   position: LendingRisk;
   headroom: Headroom;

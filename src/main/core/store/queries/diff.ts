@@ -4,7 +4,7 @@ import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
 import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
-export type { PositionSide, PositionChange, DateDiff };
+import { decimalSum } from '../../../../shared/decimal.ts';
 
 export class NotCachedError extends Error {
   constructor(message: string) {
@@ -16,6 +16,8 @@ export class NotCachedError extends Error {
 const keyOf = (chain: string, p: Position) => `${chain}:${p.cid ?? `${p.protocol_id}:${p.name}`}`;
 const side = (p: Position): PositionSide => ({ name: p.name, symbol: p.symbol, principalNav: p.principal_nav, rewardNav: p.reward_nav });
 const n = (v: number | null | undefined) => v ?? 0;
+// Exact in decimal, as the NAV totals are: a change of 0.1 + 0.2 - 0.3 is 0, not 5.55e-17.
+const change = (after: number | null | undefined, before: number | null | undefined) => decimalSum([n(after), -n(before)]);
 
 /** What changed in a wallet's positions between two cached dates, split into principal and reward. */
 export function diffDates(db: ReadableDB, walletAddress: string, from: string, to: string): DateDiff {
@@ -59,11 +61,12 @@ export function diffDates(db: ReadableDB, walletAddress: string, from: string, t
     missing,
     freshness: { from: freshnessOf(before), to: freshnessOf(after) },
   };
+  const all: PositionChange[] = [];
   for (const key of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(key);
     const y = b.get(key);
     const ref = (y ?? x)!;
-    const change: PositionChange = {
+    const c: PositionChange = {
       key,
       chain: ref.chain,
       cid: ref.p.cid,
@@ -71,17 +74,18 @@ export function diffDates(db: ReadableDB, walletAddress: string, from: string, t
       protocolId: ref.p.protocol_id,
       before: x ? side(x.p) : null,
       after: y ? side(y.p) : null,
-      principalChange: n(y?.p.principal_nav) - n(x?.p.principal_nav),
-      rewardChange: n(y?.p.reward_nav) - n(x?.p.reward_nav),
+      principalChange: change(y?.p.principal_nav, x?.p.principal_nav),
+      rewardChange: change(y?.p.reward_nav, x?.p.reward_nav),
     };
-    result.principalChange += change.principalChange;
-    result.rewardChange += change.rewardChange;
-    if (!x) result.opened.push(change);
-    else if (!y) result.closed.push(change);
-    else if (change.principalChange !== 0 || change.rewardChange !== 0) result.changed.push(change);
+    if (!x) result.opened.push(c);
+    else if (!y) result.closed.push(c);
+    else if (c.principalChange !== 0 || c.rewardChange !== 0) result.changed.push(c);
     else result.unchanged++;
+    all.push(c);
   }
-  result.totalChange = result.principalChange + result.rewardChange;
+  result.principalChange = decimalSum(all.map((c) => c.principalChange));
+  result.rewardChange = decimalSum(all.map((c) => c.rewardChange));
+  result.totalChange = decimalSum([result.principalChange, result.rewardChange]);
   const byMagnitude = (p: PositionChange, q: PositionChange) => Math.abs(q.principalChange + q.rewardChange) - Math.abs(p.principalChange + p.rewardChange);
   result.opened.sort(byMagnitude);
   result.closed.sort(byMagnitude);

@@ -2,7 +2,6 @@ import type { ReadableDB } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { flaggedCount, freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { TokenExposure, Exposure } from '../../../../shared/model.ts';
-export type { TokenExposure, Exposure };
 
 /** Exposure per underlying token across all watched wallets (or a group's members) at a date, from cached snapshots. */
 export function exposureAt(db: ReadableDB, date: string, wallets?: readonly string[]): Exposure {

@@ -1,12 +1,13 @@
-import type { ReadableDB } from '../db.ts';
-import type { SnapshotDataByEndpoint, SnapshotEndpoint } from '../snapshots.ts';
-import type { Freshness } from '../../../../shared/model.ts';
-export type { Freshness };
-
 /**
  * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
  * one), optionally within dates. Refreshes add rows; reads see the newest only.
  */
+
+import type { ReadableDB } from '../db.ts';
+import type { Freshness, SnapshotDataByEndpoint, SnapshotEndpoint } from '../../../../shared/model.ts';
+import type { ValueFlag } from '../../../../shared/service/schemas.ts';
+import { unreadableValues } from '../../../../shared/quality.ts';
+
 export interface LatestRow {
   id: number;
   wallet: string;
@@ -58,7 +59,7 @@ export function snapshotData<E extends SnapshotEndpoint>(db: ReadableDB, id: num
 
 /** How many unreadable values a snapshot row carries (0 when none; a date naming another day is not a value). */
 export function flaggedCount(quality: string | null): number {
-  return quality ? (JSON.parse(quality) as Array<{ path: string }>).filter((f) => f.path !== 'data[0].date').length : 0;
+  return quality ? unreadableValues(JSON.parse(quality) as ValueFlag[]).length : 0;
 }
 
 export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: string }>): Freshness {

@@ -1,13 +1,9 @@
 import type { ReadableDB } from '../db.ts';
 import { listWallets } from '../wallets.ts';
 import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
-import { decimalSum } from '../../../../shared/decimal.ts';
+import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import type { NavScope } from '../../../../shared/contract.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
-export type { NavPoint, NavSeries };
-
-// Exact in decimal: NAV totals are sums of the service's 2-decimal figures, written to CSV as they are.
-const add = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : decimalSum([a, b]));
 
 /**
  * NAV per date from cached snapshots only: per wallet, and in total (wallet omitted)
@@ -27,6 +23,9 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
   const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
   const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
   const byDate = new Map<string, NavPoint>();
+  // The stored per-snapshot totals of each date, summed once per date at the end with the one
+  // null rule (src/shared/portfolio/totals.ts): exact in decimal, as they are written to CSV.
+  const terms = new Map<string, { total: Array<number | null>; principal: Array<number | null>; reward: Array<number | null> }>();
   for (const r of rows) {
     if (!watched.get(r.wallet)?.has(r.chain)) continue;
     const p = byDate.get(r.as_of) ?? {
@@ -39,13 +38,21 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
       fetchedAt: r.fetched_at,
       flagged: 0,
     };
-    p.totalNav = add(p.totalNav, r.total_nav);
-    p.principalNav = add(p.principalNav, r.principal_nav);
-    p.rewardNav = add(p.rewardNav, r.reward_nav);
+    const t = terms.get(r.as_of) ?? { total: [], principal: [], reward: [] };
+    t.total.push(r.total_nav);
+    t.principal.push(r.principal_nav);
+    t.reward.push(r.reward_nav);
+    terms.set(r.as_of, t);
     p.chainsCached++;
     p.flagged += flaggedCount(r.quality);
     if (r.fetched_at > p.fetchedAt) p.fetchedAt = r.fetched_at;
     byDate.set(r.as_of, p);
+  }
+  for (const p of byDate.values()) {
+    const t = terms.get(p.date)!;
+    p.totalNav = decimalSumOrNull(t.total);
+    p.principalNav = decimalSumOrNull(t.principal);
+    p.rewardNav = decimalSumOrNull(t.reward);
   }
   return { wallet: scope.wallet?.toLowerCase() ?? null, points: [...byDate.values()], freshness: freshnessOf(rows) };
 }

@@ -6,7 +6,6 @@ import { getWallet } from '../wallets.ts';
 import { flowsByDay, refreshTransferDays, type TokenFlows, undatedTransfers } from './transfer-days.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
-export type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation };
 
 /**
  * Roll-forward reconciliation (docs/analytics.md): per wallet, chain and token, the

@@ -2,9 +2,9 @@ import type { ReadableDB } from '../db.ts';
 import { latestSnapshots, snapshotData } from './latest.ts';
 import { checkDate } from '../validation.ts';
 import { listWallets } from '../wallets.ts';
-import type { PositionSnapshot, Position } from '../../../../shared/service/schemas.ts';
+import type { PositionSnapshot } from '../../../../shared/service/schemas.ts';
+import { lendingFigures, lendingLegs, riskLeg } from '../../../../shared/portfolio/lending.ts';
 import type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow } from '../../../../shared/model.ts';
-export type { HealthHistory, LendingRisk, RiskOverview, UnlockLadder, UnlockRow };
 
 /**
  * Risk figures from cached all-positions snapshots: lending positions with their ratio and
@@ -26,9 +26,6 @@ function snapshotsAt(db: ReadableDB, date: string, wallets?: readonly string[]) 
   return { rows, missing };
 }
 
-const isCollateral = (u: Position['underlying'][number]) => u.details['type'] === 'supply' || Array.isArray(u.details['debt_positions']);
-const isDebt = (u: Position['underlying'][number]) => u.details['type'] === 'borrow' || Array.isArray(u.details['collateral']) || (u.qty ?? 0) < 0;
-
 export function lendingRisk(db: ReadableDB, date: string, wallets?: readonly string[]): RiskOverview {
   checkDate('date', date);
   const { rows, missing } = snapshotsAt(db, date, wallets);
@@ -37,18 +34,13 @@ export function lendingRisk(db: ReadableDB, date: string, wallets?: readonly str
   for (const r of rows) {
     for (const snap of snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[]) {
       for (const p of snap.positions) {
-        const legs = p.underlying.filter((u) => !u.details['is_reward']);
-        const withRisk = legs.find((u) => u.details['collateral_debt_ratio'] !== undefined || u.details['liq_threshold'] !== undefined);
-        if (!withRisk && p.asset_type !== 'lending') continue;
-        const ratio = withRisk?.details['collateral_debt_ratio'];
-        const threshold = withRisk?.details['liq_threshold'];
-        if (typeof ratio !== 'number' || typeof threshold !== 'number') {
-          unknown.push({ wallet: r.wallet, chain: r.chain, name: p.name, reason: typeof ratio !== 'number' ? 'no collateral_debt_ratio' : 'no liq_threshold' });
+        if (!riskLeg(p) && p.asset_type !== 'lending') continue;
+        const { ratio, liqThreshold: threshold } = lendingFigures(p);
+        if (ratio === null || threshold === null) {
+          unknown.push({ wallet: r.wallet, chain: r.chain, name: p.name, reason: ratio === null ? 'no collateral_debt_ratio' : 'no liq_threshold' });
           continue;
         }
-        const collateral = legs.filter(isCollateral);
-        const debt = legs.filter((u) => !isCollateral(u) && isDebt(u));
-        const collateralNav = collateral.every((u) => u.nav !== null) ? collateral.reduce((s, u) => s + (u.nav ?? 0), 0) : null;
+        const { collateral, debt, collateralNav, debtNav } = lendingLegs(p);
         positions.push({
           wallet: r.wallet,
           chain: r.chain,
@@ -67,7 +59,7 @@ export function lendingRisk(db: ReadableDB, date: string, wallets?: readonly str
           })),
           debt: debt.map((u) => ({ tokenId: u.internal_id, symbol: u.symbol, qty: u.qty, nav: u.nav })),
           collateralNav,
-          debtNav: debt.every((u) => u.nav !== null) ? debt.reduce((s, u) => s + Math.abs(u.nav ?? 0), 0) : null,
+          debtNav,
         });
       }
     }
@@ -84,14 +76,8 @@ export function healthHistory(db: ReadableDB, q: { wallet: string; chain: string
       const p = snap.positions.find((x) => x.cid === q.cid);
       if (!p) continue;
       name = p.name ?? name;
-      const leg = p.underlying.find((u) => u.details['collateral_debt_ratio'] !== undefined || u.details['liq_threshold'] !== undefined);
-      const ratio = leg?.details['collateral_debt_ratio'];
-      const threshold = leg?.details['liq_threshold'];
-      points.push({
-        date: r.as_of,
-        collateralDebtRatio: typeof ratio === 'number' ? ratio : null,
-        liqThreshold: typeof threshold === 'number' ? threshold : null,
-      });
+      const { ratio, liqThreshold } = lendingFigures(p);
+      points.push({ date: r.as_of, collateralDebtRatio: ratio, liqThreshold });
     }
   }
   return { wallet: q.wallet.toLowerCase(), chain: q.chain, cid: q.cid, name, points };

@@ -4,7 +4,6 @@ import { incompleteReasons } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
-export type { TimelineFilter, TimelineQuery, TransferDetail, TimelineRow, TimelinePage };
 
 /** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
 export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };

@@ -282,11 +282,12 @@ function header(doc: Doc, model: ReportModel): void {
 function summary(doc: Doc, model: ReportModel): void {
   heading(doc, 'Summary');
   // Totals that leave out unreadable values say so on their face, not only in a note.
-  const partial = (on: boolean) => (on ? ' (incomplete)' : '');
+  // A total with nothing known already reads "-".
+  const partial = (on: boolean, value: number | null) => (on && value !== null ? ' (incomplete)' : '');
   const boxes: Array<[string, number | null]> = [
-    [`Total NAV${partial(model.unknownValues > 0)}`, model.totals.total],
-    [`Principal${partial(model.unknownIn.principal)}`, model.totals.principal],
-    [`Rewards${partial(model.unknownIn.reward)}`, model.totals.reward],
+    [`Total NAV${partial(model.unknownValues > 0, model.totals.total)}`, model.totals.total],
+    [`Principal${partial(model.unknownIn.principal, model.totals.principal)}`, model.totals.principal],
+    [`Rewards${partial(model.unknownIn.reward, model.totals.reward)}`, model.totals.reward],
   ];
   const bw = (WIDTH - 20) / 3;
   const by = doc.y;

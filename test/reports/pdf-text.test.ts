@@ -30,14 +30,16 @@ afterAll(() => {
 });
 
 function mask(text: string): string {
-  return text
-    .replace(/\b[0-9a-f]{64}\b/g, '<sha256>')
-    .replace(/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?( UTC)?/g, '<time>')
-    .replace(/request \S+/g, 'request <id>')
-    .replace(/[ \t]+$/gm, '')
-    // pdftotext -layout places columns by a page-wide estimate: one wider label moves every
-    // column of the page by a space or two. The reader sees the words and figures, not that.
-    .replace(/[ \t]{2,}/g, '  ');
+  return (
+    text
+      .replace(/\b[0-9a-f]{64}\b/g, '<sha256>')
+      .replace(/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?( UTC)?/g, '<time>')
+      .replace(/request \S+/g, 'request <id>')
+      .replace(/[ \t]+$/gm, '')
+      // pdftotext -layout places columns by a page-wide estimate: one wider label moves every
+      // column of the page by a space or two. The reader sees the words and figures, not that.
+      .replace(/[ \t]{2,}/g, '  ')
+  );
 }
 
 async function reportText(name: string, req: Parameters<typeof exportPdf>[1]): Promise<string> {

@@ -95,8 +95,9 @@ export interface PositionChange {
   protocolId: string | null;
   before: PositionSide | null;
   after: PositionSide | null;
-  principalChange: number;
-  rewardChange: number;
+  /** null: the value was not sent, or unreadable, at a date where the position exists (the change is unknown). */
+  principalChange: number | null;
+  rewardChange: number | null;
 }
 
 export interface DateDiff {
@@ -107,9 +108,12 @@ export interface DateDiff {
   closed: PositionChange[];
   changed: PositionChange[];
   unchanged: number;
-  principalChange: number;
-  rewardChange: number;
-  totalChange: number;
+  /** Sums of the known changes (null when none is known); `unknownChanges` says how many were left out. */
+  principalChange: number | null;
+  rewardChange: number | null;
+  totalChange: number | null;
+  /** Positions whose principal or reward change is unknown: left out of the sums above, which are then incomplete. */
+  unknownChanges: number;
   /** Chains compared (cached at both dates), and those left out for lack of a snapshot. */
   chains: string[];
   missing: Array<{ chain: string; date: string }>;

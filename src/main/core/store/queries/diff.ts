@@ -4,7 +4,7 @@ import { getWallet } from '../wallets.ts';
 import { ValidationError } from '../validation.ts';
 import { freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import type { PositionSide, PositionChange, DateDiff } from '../../../../shared/model.ts';
-import { decimalSum } from '../../../../shared/decimal.ts';
+import { decimalSum, decimalSumOrNull } from '../../../../shared/decimal.ts';
 
 export class NotCachedError extends Error {
   constructor(message: string) {
@@ -15,9 +15,19 @@ export class NotCachedError extends Error {
 
 const keyOf = (chain: string, p: Position) => `${chain}:${p.cid ?? `${p.protocol_id}:${p.name}`}`;
 const side = (p: Position): PositionSide => ({ name: p.name, symbol: p.symbol, principalNav: p.principal_nav, rewardNav: p.reward_nav });
-const n = (v: number | null | undefined) => v ?? 0;
-// Exact in decimal, as the NAV totals are: a change of 0.1 + 0.2 - 0.3 is 0, not 5.55e-17.
-const change = (after: number | null | undefined, before: number | null | undefined) => decimalSum([n(after), -n(before)]);
+type Member = 'principal_nav' | 'reward_nav';
+/**
+ * A member's change between two dates, exact in decimal (a change of 0.1 + 0.2 - 0.3 is 0, not
+ * 5.55e-17). A side where the position does not exist counts 0 (opened or closed); a side where
+ * it exists but the value was not sent or was unreadable makes the change unknown (null): taking
+ * it as 0 would report the whole value as gained or lost.
+ */
+function change(member: Member, after: Position | undefined, before: Position | undefined): number | null {
+  const value = (p: Position | undefined) => (p === undefined ? 0 : p._invalid?.[member] !== undefined ? null : p[member]);
+  const a = value(after);
+  const b = value(before);
+  return a === null || b === null ? null : decimalSum([a, -b]);
+}
 
 /** What changed in a wallet's positions between two cached dates, split into principal and reward. */
 export function diffDates(db: ReadableDB, walletAddress: string, from: string, to: string): DateDiff {
@@ -54,9 +64,10 @@ export function diffDates(db: ReadableDB, walletAddress: string, from: string, t
     closed: [],
     changed: [],
     unchanged: 0,
-    principalChange: 0,
-    rewardChange: 0,
-    totalChange: 0,
+    principalChange: null,
+    rewardChange: null,
+    totalChange: null,
+    unknownChanges: 0,
     chains,
     missing,
     freshness: { from: freshnessOf(before), to: freshnessOf(after) },
@@ -74,8 +85,8 @@ export function diffDates(db: ReadableDB, walletAddress: string, from: string, t
       protocolId: ref.p.protocol_id,
       before: x ? side(x.p) : null,
       after: y ? side(y.p) : null,
-      principalChange: change(y?.p.principal_nav, x?.p.principal_nav),
-      rewardChange: change(y?.p.reward_nav, x?.p.reward_nav),
+      principalChange: change('principal_nav', y?.p, x?.p),
+      rewardChange: change('reward_nav', y?.p, x?.p),
     };
     if (!x) result.opened.push(c);
     else if (!y) result.closed.push(c);
@@ -83,10 +94,13 @@ export function diffDates(db: ReadableDB, walletAddress: string, from: string, t
     else result.unchanged++;
     all.push(c);
   }
-  result.principalChange = decimalSum(all.map((c) => c.principalChange));
-  result.rewardChange = decimalSum(all.map((c) => c.rewardChange));
-  result.totalChange = decimalSum([result.principalChange, result.rewardChange]);
-  const byMagnitude = (p: PositionChange, q: PositionChange) => Math.abs(q.principalChange + q.rewardChange) - Math.abs(p.principalChange + p.rewardChange);
+  result.principalChange = decimalSumOrNull(all.map((c) => c.principalChange));
+  result.rewardChange = decimalSumOrNull(all.map((c) => c.rewardChange));
+  result.totalChange = decimalSumOrNull([result.principalChange, result.rewardChange]);
+  result.unknownChanges = all.filter((c) => c.principalChange === null || c.rewardChange === null).length;
+  // Unknown changes sort first: they could be of any size.
+  const size = (c: PositionChange) => (c.principalChange === null || c.rewardChange === null ? Infinity : Math.abs(c.principalChange + c.rewardChange));
+  const byMagnitude = (p: PositionChange, q: PositionChange) => size(q) - size(p) || 0;
   result.opened.sort(byMagnitude);
   result.closed.sort(byMagnitude);
   result.changed.sort(byMagnitude);

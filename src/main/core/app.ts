@@ -212,9 +212,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return removed;
     },
     'wallets.status': () => walletStatuses(profile),
-    'positions.dates': ({ wallet: address }) => {
-      if (address) return cachedDates(profile.db, wallet(address).address);
-      return [...new Set(listWallets(profile.db).flatMap((w) => cachedDates(profile.db, w.address)))].sort().reverse();
+    'positions.dates': ({ wallet: address, group }) => {
+      const members = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
+      return [...new Set(members.flatMap((w) => cachedDates(profile.db, w)))].sort().reverse();
     },
     'positions.get': ({ wallet: address, date, view }) => {
       const w = wallet(address);
@@ -236,10 +236,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       const members = scopeOf(query.wallet, group);
       return timelinePage(profile.db, { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
     },
-    'timeline.facets': ({ wallet: address }) => {
-      const key = address?.toLowerCase() ?? '*';
+    'timeline.facets': ({ wallet: address, group }) => {
+      const members = scopeOf(address, group);
+      const key = members ? members.join(',') : '*';
       let f = facetsCache.get(key);
-      if (!f) facetsCache.set(key, (f = facets(profile, address)));
+      if (!f) facetsCache.set(key, (f = facets(profile, members)));
       return f;
     },
     'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
@@ -414,14 +415,14 @@ function walletStatuses(p: Profile): WalletStatus[] {
   });
 }
 
-function facets(p: Profile, address?: string): TimelineFacets {
+function facets(p: Profile, members?: readonly string[]): TimelineFacets {
   // Chains are the watched wallets' own: no scan needed.
   const chains = [
     ...new Set(
       listWallets(p.db)
-        .filter((w) => !address || w.address === address.toLowerCase())
+        .filter((w) => !members || members.includes(w.address))
         .flatMap((w) => w.chains),
     ),
   ].sort();
-  return { ...timelineFacetValues(p.db, address), chains };
+  return { ...timelineFacetValues(p.db, members), chains };
 }

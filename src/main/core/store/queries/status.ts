@@ -25,10 +25,10 @@ export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheS
   return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: ranges.open ?? 0 };
 }
 
-/** Distinct action types, protocols and token symbols of one wallet's transactions, or every watched wallet's. */
-export function timelineFacetValues(db: ReadableDB, wallet?: string): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
-  const scope = wallet ? 'wallet = @w' : 'wallet IN (SELECT address FROM wallets)';
-  const params = { w: wallet?.toLowerCase() ?? null };
+/** Distinct action types, protocols and token symbols of some wallets' transactions (one, a group's members), or every watched wallet's. */
+export function timelineFacetValues(db: ReadableDB, wallets?: readonly string[]): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
+  const scope = wallets ? 'wallet IN (SELECT value FROM json_each(@w))' : 'wallet IN (SELECT address FROM wallets)';
+  const params = { w: wallets ? JSON.stringify(wallets.map((w) => w.toLowerCase())) : null };
   const distinct = (column: 'action_type' | 'protocol_id') =>
     (
       db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>

@@ -183,17 +183,23 @@ export function timelinePage(db: ReadableDB, query: TimelineQuery & { wallets?: 
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
   const last = page.at(-1);
-  const sync = syncState(db, query.wallet);
+  const sync = syncState(db, query.wallet ? [query.wallet] : query.wallets);
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };
 }
 
-function syncState(db: ReadableDB, wallet?: string): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
+/** When the scope's transactions were synced and whether they are proved complete: one wallet, a group's members, or every watched wallet. */
+function syncState(
+  db: ReadableDB,
+  wallets: readonly string[] | undefined,
+): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
+  const scope = wallets ? JSON.stringify(wallets.map((w) => w.toLowerCase())) : null;
   const row = db
     .prepare(
       `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
-       WHERE (@wallet IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet = @wallet`,
+       WHERE (@scope IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet IN (SELECT value FROM json_each(@scope))`,
     )
-    .get({ wallet: wallet?.toLowerCase() ?? null }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
-  const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? incompleteReasons(db, wallet) : [];
-  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: reasons };
+    .get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
+  const reasons =
+    (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? (wallets ? wallets.flatMap((w) => incompleteReasons(db, w)) : incompleteReasons(db)) : [];
+  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: [...new Set(reasons)] };
 }

@@ -5,6 +5,7 @@ import { updateToSchemaVersion3 } from './003-snapshot-dates-and-quality.ts';
 import { updateToSchemaVersion4 } from './004-newest-first-indexes.ts';
 import { updateToSchemaVersion5 } from './005-treasury.ts';
 import { updateToSchemaVersion6 } from './006-hash-key.ts';
+import { updateToSchemaVersion7 } from './007-hash-key-tail.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -14,6 +15,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion4,
   updateToSchemaVersion5,
   updateToSchemaVersion6,
+  updateToSchemaVersion7,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

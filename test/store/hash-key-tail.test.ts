@@ -1,0 +1,82 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate, type WritableDB } from '../../src/main/core/store/db.ts';
+import { HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
+import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
+import { updateToSchemaVersion7 } from '../../src/main/core/store/migrations/007-hash-key-tail.ts';
+import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { FIND_BY_HASH, upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import type { Transaction } from '../../src/shared/service/schemas.ts';
+
+const W = '0x00000000000000000000000000000000000000aa';
+/** A service that numbers its hashes: every one shares its first 8 bytes (and many more). */
+const numbered = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
+
+function txn(hash: string, i: number): Transaction {
+  return {
+    wallet_id: W,
+    txn_hash: hash,
+    block: i,
+    from: W,
+    to: '0x00000000000000000000000000000000000000cc',
+    from_type: 'eoa',
+    to_type: 'eoa',
+    txn_fee: 0,
+    gas_fee: 0,
+    action_type: 'transfer',
+    method_hex: null,
+    protocol_id: null,
+    chain_id: 'eth',
+    date: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+    details: [],
+    status: 1,
+  } as Transaction;
+}
+
+const fresh = () => {
+  const db = new BetterSqlite3(':memory:') as WritableDB;
+  migrate(db);
+  db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
+  return db;
+};
+
+describe('migration 7: hashes that share their first 8 bytes are still one seek apart', () => {
+  it("the store's lookup seeks on both the first and the last 8 bytes (not a run of every row sharing the first)", () => {
+    const db = fresh();
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${FIND_BY_HASH}`).all(...Array(7).fill(numbered(1)), W, 'eth') as Array<{ detail: string }>)
+      .map((r) => r.detail)
+      .join('\n');
+    // Two equality terms on the index: "(<expr>=? AND <expr>=?)".
+    expect(plan).toMatch(/USING INDEX transactions_by_hash_key \(<expr>=\? AND <expr>=\?\)/);
+    const index = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'transactions_by_hash_key'").pluck().get() as string;
+    expect(index).toContain(HASH_TAIL);
+    db.close();
+  });
+
+  it('numbered hashes are each their own transaction; a page written again updates in place; prefix search finds them', () => {
+    const db = fresh();
+    const page = Array.from({ length: 3000 }, (_, i) => txn(numbered(i + 1), i));
+    db.transaction(() => upsertTransactions(db, W, 'eth', page)).immediate();
+    expect(db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(3000);
+    // The same page again (an overlapping re-read), one row corrected by the service.
+    const again = page.map((t, i) => (i === 1234 ? { ...t, block: 99_999 } : t));
+    db.transaction(() => upsertTransactions(db, W, 'eth', again)).immediate();
+    expect(db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(3000);
+    expect(db.prepare('SELECT block FROM transactions WHERE txn_hash = ?').pluck().get(numbered(1235))).toBe(99_999);
+    // Search by the full hash and by a prefix they all share (the index's first column).
+    expect(timelinePage(db, { search: numbered(2000), limit: 10 }).rows.map((r) => r.txnHash)).toEqual([numbered(2000)]);
+    expect(timelinePage(db, { search: '0x0000000000', limit: 1000 }).rows.length).toBe(1000);
+    db.close();
+  });
+
+  it('an existing cache gets the new index and keeps every row', () => {
+    const db = new BetterSqlite3(':memory:') as WritableDB;
+    migrate(db, MIGRATIONS.indexOf(updateToSchemaVersion7));
+    db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
+    db.transaction(() => upsertTransactions(db, W, 'eth', [txn(numbered(7), 1), txn('5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb', 2)])).immediate();
+    migrate(db);
+    expect(db.prepare('SELECT txn_hash FROM transactions ORDER BY id').pluck().all()).toEqual([numbered(7), '5verv8nmvzbjmekv8xnrlkeawrtsz9coskdyjcjjbrnb']); // stored in lower case, as every hash
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+});

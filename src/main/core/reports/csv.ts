@@ -25,6 +25,16 @@ export function csvCell(value: Cell): string {
   // The one number formatter of every CSV export: exact, plain decimal (shared/decimal.ts).
   if (typeof value === 'number') return Number.isFinite(value) ? plainDecimal(value) : '';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return csvText(value);
+}
+
+/** Whether csvCell has anything to do to a string (else it is its own cell). */
+export function needsCsvWork(value: string): boolean {
+  return SPECIAL.test(value);
+}
+
+/** csvCell of a string. */
+export function csvText(value: string): string {
   if (!SPECIAL.test(value)) return value; // the common case: one test, no copy
   let text = forCsv(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
@@ -43,12 +53,24 @@ export function csvLine(values: readonly Cell[]): string {
 }
 
 /**
+ * Bytes gathered before a write: large enough that a write's own cost (a call into the
+ * stream, an event-loop turn when the stream is full) is spread over thousands of lines,
+ * small enough that memory stays bounded whatever the export's size.
+ */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
  * Writes rows to a stream, respecting backpressure, in chunks, so an export of any size runs
  * in bounded memory. The UTF-8 byte order mark lets spreadsheet apps detect the encoding.
+ * Lines are encoded into a byte chunk as they come (one small string at a time, while it is
+ * fresh), not kept as strings to be joined: a chunk of a million-row export held as strings
+ * cost more to flatten and encode than to build (bench/reports.ts).
  */
 export class CsvWriter {
-  private buffer: string[] = [];
-  private size = 0;
+  private chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
+  /** Chunks filled and not yet handed to the stream (at most one or two: callers flush when told). */
+  private full: Buffer[] = [];
   rows = 0;
 
   constructor(
@@ -56,7 +78,7 @@ export class CsvWriter {
     header: readonly string[],
     options: { bom?: boolean } = {},
   ) {
-    this.buffer.push((options.bom ? '\ufeff' : '') + csvLine(header));
+    this.append((options.bom ? '\ufeff' : '') + csvLine(header));
   }
 
   /** Adds a row; true when the buffer is full and the caller should `await flush()`. */
@@ -66,25 +88,48 @@ export class CsvWriter {
 
   /** Adds a line already formatted with csvLine; true when the buffer is full. */
   pushLine(line: string): boolean {
-    this.buffer.push(line);
-    this.size += line.length;
     this.rows++;
-    return this.size >= 64 * 1024;
+    return this.append(line);
+  }
+
+  /** Adds `count` lines already joined into one string; true when the buffer is full. */
+  pushLines(lines: string, count: number): boolean {
+    this.rows += count;
+    return this.append(lines);
+  }
+
+  private append(text: string): boolean {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+    if (text.length * 3 > this.chunk.length - this.used) {
+      this.seal();
+      if (text.length * 3 > this.chunk.length) {
+        this.full.push(Buffer.from(text, 'utf8'));
+        return true;
+      }
+    }
+    this.used += this.chunk.write(text, this.used, 'utf8');
+    return this.full.length > 0;
+  }
+
+  /** Hands the current chunk to the queue of full ones and starts another (the stream keeps the old one until written). */
+  private seal(): void {
+    if (!this.used) return;
+    this.full.push(this.chunk.subarray(0, this.used));
+    this.chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
   }
 
   async row(values: readonly Cell[]): Promise<void> {
     if (this.push(values)) await this.flush();
   }
 
+  /** Writes the full chunks, waiting while the stream's buffer is over its mark. */
   async flush(): Promise<void> {
-    if (!this.buffer.length) return;
-    const chunk = this.buffer.join('');
-    this.buffer = [];
-    this.size = 0;
-    if (!this.out.write(chunk, 'utf8')) await once(this.out, 'drain');
+    for (let b = this.full.shift(); b; b = this.full.shift()) if (!this.out.write(b)) await once(this.out, 'drain');
   }
 
   async end(): Promise<void> {
+    this.seal();
     await this.flush();
     await new Promise<void>((resolve, reject) => {
       this.out.once('error', reject);

@@ -21,7 +21,6 @@ import { csvCell, csvText, needsCsvWork } from './csv.ts';
  */
 
 const QUOTE = 34;
-const BACKSLASH = 92;
 const COMMA = 44;
 const COLON = 58;
 const OPEN_ARRAY = 91;

@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import type { Database } from '../db.ts';
 import { timelineWhere, type TimelineFilter } from './timeline.ts';
 
@@ -54,17 +54,30 @@ export function openExportReader(db: Database): ExportReader {
   };
 }
 
-/** How many transactions an export of `filter` lists (an index-only count). */
+/**
+ * How many transactions an export of `filter` lists, exactly. An export of every watched
+ * wallet, unfiltered (the largest), is counted on the time index it walks next (20 MiB at 1M
+ * rows, which then sits in the OS's cache for the walk) rather than on the wallet index the
+ * filter would pick (68 MiB, read for nothing): all cached rows, less those of wallets no
+ * longer watched (found by stepping through the wallet index's distinct values).
+ */
 export function countExportTransactions(db: Database, filter: TimelineFilter): number {
   const { sql, params } = timelineWhere(filter);
-  return (db.prepare(`SELECT count(*) AS n FROM transactions t WHERE ${sql}`).get(params) as { n: number }).n;
+  if (sql !== timelineWhere({}).sql) return db.prepare(`SELECT count(*) FROM transactions t WHERE ${sql}`).pluck().get(params) as number;
+  let n = db.prepare('SELECT count(*) FROM transactions').pluck().get() as number;
+  const watched = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
+  const next = db.prepare('SELECT wallet FROM transactions WHERE wallet > ? ORDER BY wallet LIMIT 1').pluck();
+  const rowsOf = db.prepare('SELECT count(*) FROM transactions WHERE wallet = ?').pluck();
+  for (let w = db.prepare('SELECT min(wallet) FROM transactions').pluck().get() as string | null | undefined; typeof w === 'string'; w = next.get(w) as string | undefined)
+    if (!watched.has(w)) n -= rowsOf.get(w) as number;
+  return n;
 }
 
 /**
  * One exported transaction, as an array (no object per row: this runs a million times):
- * the date as ISO 8601 UTC text (SQLite formats it as toISOString would, sparing a Date per
- * row; null when the service sent none), then the columns in the CSV's order, the fees as
- * numbers, and the transfers as the JSON text the store wrote (JSON.stringify's).
+ * the date as ISO 8601 UTC text (null when the service sent none), then the columns in the
+ * CSV's order, the fees as numbers, and the transfers as the JSON text the store wrote
+ * (JSON.stringify's).
  */
 export type ExportTransactionRow = [
   date: string | null,
@@ -85,19 +98,35 @@ export type ExportTransactionRow = [
   details: string,
 ];
 
+/** SQLite's text of a time (as exports wrote it before), for times outside the years 0001–9999. */
+const SQLITE_DATE = "strftime('%Y-%m-%dT%H:%M:%fZ', ? / 1000.0, 'unixepoch')";
+/** 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: between them toISOString writes what SQLITE_DATE does. */
+const FIRST_ISO_MS = -62135596800000;
+const LAST_ISO_MS = 253402300799999;
+
 /**
  * The transactions of `filter`, oldest first, streamed one at a time. The order walks the
- * newest-first time index backwards (EXPLAIN QUERY PLAN: SCAN USING INDEX transactions_by_time),
- * so no sort and no temporary copy, whatever the size.
+ * newest-first time index backwards (EXPLAIN QUERY PLAN: SCAN t USING INDEX
+ * transactions_by_time), so no sort and no temporary copy, whatever the size. Dates are
+ * written here rather than by SQLite's strftime, which cost more than reading the row
+ * (bench/reports.ts); test/store/transaction-export.test.ts holds the two to the same text.
  */
-export function exportTransactionRows(db: Database, filter: TimelineFilter): IterableIterator<ExportTransactionRow> {
+export function* exportTransactionRows(db: Database, filter: TimelineFilter): Generator<ExportTransactionRow, void, undefined> {
   const { sql, params } = timelineWhere(filter);
-  return db
+  const rows = db
     .prepare(
-      `SELECT CASE WHEN t.time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', t.time / 1000.0, 'unixepoch') END, t.wallet, t.chain, t.txn_hash,
-        t.block, t.action_type, t.protocol_id, t.method_hex, t.status, t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details
+      `SELECT t.time, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status,
+        t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details
        FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`,
     )
     .raw()
-    .iterate(params) as IterableIterator<ExportTransactionRow>;
+    .iterate(params) as IterableIterator<unknown[]>;
+  let sqliteDate: Statement | undefined; // prepared when first needed: almost never
+  for (const r of rows) {
+    const time = r[0] as number;
+    if (time === 0) r[0] = null;
+    else if (time >= FIRST_ISO_MS && time <= LAST_ISO_MS) r[0] = new Date(time).toISOString();
+    else r[0] = (sqliteDate ??= db.prepare(`SELECT ${SQLITE_DATE}`).pluck()).get(time) as string | null;
+    yield r as ExportTransactionRow;
+  }
 }

@@ -21,6 +21,7 @@ import { csvCell, csvText, needsCsvWork } from './csv.ts';
  */
 
 const QUOTE = 34;
+const BACKSLASH = 92;
 const COMMA = 44;
 const COLON = 58;
 const OPEN_ARRAY = 91;
@@ -28,6 +29,7 @@ const CLOSE_ARRAY = 93;
 const OPEN_OBJECT = 123;
 const CLOSE_OBJECT = 125;
 const MINUS = 45;
+const [OTHER, TYPE, SYMBOL, TOKEN_CID, QTY] = [0, 1, 2, 3, 4];
 
 /** JSON's number grammar. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -85,14 +87,31 @@ export function transferCells(json: string, out: string[]): number {
     if (json.charCodeAt(i) === CLOSE_OBJECT) i++;
     else
       for (;;) {
-        if (json.charCodeAt(i) !== QUOTE) return -1;
-        const keyEnd = json.indexOf('"', i + 1);
-        if (keyEnd < 0) return -1;
-        const key = json.slice(i + 1, keyEnd);
-        if (key.indexOf('\\') >= 0 || RAW_CONTROL.test(key)) return -1;
-        i = keyEnd + 1;
-        if (json.charCodeAt(i) !== COLON) return -1;
-        i++;
+        // The member's name: the four exported ones matched in place (no string made per name).
+        let member = OTHER;
+        if (json.startsWith('"qty":', i)) {
+          member = QTY;
+          i += 6;
+        } else if (json.startsWith('"type":', i)) {
+          member = TYPE;
+          i += 7;
+        } else if (json.startsWith('"symbol":', i)) {
+          member = SYMBOL;
+          i += 9;
+        } else if (json.startsWith('"token_cid":', i)) {
+          member = TOKEN_CID;
+          i += 12;
+        } else {
+          if (json.charCodeAt(i) !== QUOTE) return -1;
+          let j = i + 1;
+          for (; j < n; j++) {
+            const k = json.charCodeAt(j);
+            if (k === QUOTE) break;
+            if (k === BACKSLASH || k < 32) return -1; // an escape, or not JSON
+          }
+          if (json.charCodeAt(j + 1) !== COLON) return -1;
+          i = j + 2;
+        }
         const c = json.charCodeAt(i);
         let cell: string | null;
         if (c === QUOTE) {
@@ -121,10 +140,10 @@ export function transferCells(json: string, out: string[]): number {
         } else return -1; // a nested object or array, whitespace, or not JSON
         if (cell === null) return -1;
         // As JSON.parse, a member given twice counts with its last value.
-        if (key === 'type') type = cell;
-        else if (key === 'symbol') symbol = cell;
-        else if (key === 'token_cid') cid = cell;
-        else if (key === 'qty') qty = cell;
+        if (member === TYPE) type = cell;
+        else if (member === SYMBOL) symbol = cell;
+        else if (member === TOKEN_CID) cid = cell;
+        else if (member === QTY) qty = cell;
         const d = json.charCodeAt(i++);
         if (d === COMMA) continue;
         if (d === CLOSE_OBJECT) break;

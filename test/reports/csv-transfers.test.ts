@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { numberCell, parsedTransferCells, transferCells } from '../../src/main/core/reports/csv-transfers.ts';
-import { csvCell } from '../../src/main/core/reports/csv.ts';
+import { csvCell, csvNumber } from '../../src/main/core/reports/csv.ts';
 import { plainDecimal } from '../../src/shared/decimal.ts';
 
 /**
@@ -189,5 +189,42 @@ describe('a JSON number is its own cell only when that is provably plainDecimal 
     ]) {
       expect(numberCell(raw), raw).toBe(csvCell(Number(raw)));
     }
+  });
+});
+
+describe('csvNumber, the number cell of every CSV export', () => {
+  it('is plainDecimal of the number, for a million doubles of every kind', () => {
+    const next = random(3);
+    const check = (v: number) => {
+      if (csvNumber(v) !== (Number.isFinite(v) ? plainDecimal(v) : '')) expect(csvNumber(v), String(v)).toBe(plainDecimal(v));
+    };
+    for (let k = 0; k < 1_000_000; k++) {
+      const r = k % 4;
+      if (r === 0) check(anyDouble(next));
+      else if (r === 1) check(usualDouble(next));
+      // At most 9 decimals, the short way's own ground, and its edges.
+      else if (r === 2) check(Number(((next() - 0.5) * 10 ** Math.floor(next() * 8)).toFixed(Math.floor(next() * 10))));
+      else check(Math.round((next() - 0.5) * 2e15) / 1e9);
+    }
+    for (const v of [
+      0,
+      -0,
+      0.1,
+      0.1 + 0.2,
+      -5.5,
+      1e-9,
+      1e-10,
+      999999.999999999,
+      1e21,
+      -1e21,
+      2 ** 53,
+      1e20 + 0.5,
+      5e-324,
+      Number.MAX_VALUE,
+      0.000000001,
+      123456.123456789,
+    ])
+      expect(csvNumber(v), String(v)).toBe(plainDecimal(v));
+    expect([csvNumber(Number.NaN), csvNumber(Infinity), csvNumber(-Infinity)]).toEqual(['', '', '']);
   });
 });

@@ -1,4 +1,4 @@
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
@@ -128,7 +128,7 @@ function transactions(wallet: string, chain: string, count: number, seed: number
 }
 
 /** Fills `db` with the awkward cache (deterministic: the same rows and ids every time). */
-export function fillAwkwardCache(db: Database): void {
+export function fillAwkwardCache(db: WritableDB): void {
   const w = AWKWARD_WALLETS;
   addWallet(db, { address: w.quoted, chains: ['eth', 'arb'], label: 'Treasury, "main"' }, new Date(0));
   addWallet(db, { address: w.formula, chains: ['eth'], label: '=HYPERLINK("http://evil.example","x")' }, new Date(0));

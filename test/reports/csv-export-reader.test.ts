@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema, type Transaction } from '../../src/shared/service/schemas.ts';
@@ -27,7 +27,7 @@ const page = (from: number, to: number): Transaction[] => {
   return rows;
 };
 
-function cache(rows: number): Database {
+function cache(rows: number): WritableDB {
   const { db } = tempDb();
   addWallet(db, { address: WALLET, chains: ['eth'] });
   db.transaction(() => upsertTransactions(db, WALLET, 'eth', page(0, rows))).immediate();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
-import { type Database, openDatabase } from '../../src/main/core/store/db.ts';
+import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { AWKWARD_REQUESTS, fillAwkwardCache } from './awkward-fixture.ts';
 
 /**
@@ -15,7 +15,7 @@ import { AWKWARD_REQUESTS, fillAwkwardCache } from './awkward-fixture.ts';
  */
 const GOLDEN = join(import.meta.dirname, 'golden');
 let dir: string;
-let db: Database;
+let db: WritableDB;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'folioscope-golden-'));
   db = openDatabase(join(dir, 'cache.sqlite'));

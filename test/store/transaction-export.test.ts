@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { countExportTransactions, exportTransactionRows, openExportReader } from '../../src/main/core/store/queries/transaction-export.ts';
 import type { TimelineFilter } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
@@ -11,7 +11,7 @@ const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'b'.repeat(40);
 const C = '0x' + 'c'.repeat(40);
 
-function insert(db: Database, wallet: string, chain: string, dates: ReadonlyArray<string | null>, start = 0): void {
+function insert(db: WritableDB, wallet: string, chain: string, dates: ReadonlyArray<string | null>, start = 0): void {
   const rows = dates.map((date, i) =>
     transactionSchema.parse({
       wallet_id: wallet,
@@ -29,7 +29,7 @@ describe('the transactions export query', () => {
     const { db } = tempDb();
     addWallet(db, { address: A, chains: ['eth'] });
     let seed = 11;
-    const next = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const first = Date.parse('0000-01-01T00:00:00.000Z');
     const last = Date.parse('9999-12-31T23:59:59.999Z');
     const times = [first, first + 1, -62135596800001, -62135596800000, -1, 1, 999, 1000, 1001, last - 1, last, Date.parse('2024-02-29T23:59:59.999Z')];
@@ -38,9 +38,7 @@ describe('the transactions export query', () => {
     for (let i = 0; i < 5_000; i++) times.push(Date.parse('2020-01-01T00:00:00Z') + Math.floor(next() * 2e11));
     insert(db, A, 'eth', [...times.map((t) => new Date(t).toISOString()), null]);
     const expected = db
-      .prepare(
-        "SELECT CASE WHEN time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', time / 1000.0, 'unixepoch') END FROM transactions t ORDER BY time, id",
-      )
+      .prepare("SELECT CASE WHEN time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', time / 1000.0, 'unixepoch') END FROM transactions t ORDER BY time, id")
       .pluck()
       .all();
     const actual = [...exportTransactionRows(db, {})].map((r) => r[0]);

@@ -1,5 +1,5 @@
-import type { TimelineFilter } from '../../../shared/model.ts';
-import type { Database } from '../store/db.ts';
+import type { TimelineFilter } from '../../../shared/contract.ts';
+import type { ReadableDB } from '../store/db.ts';
 import { countExportTransactions, exportTransactionRows, openExportReader } from '../store/queries/transaction-export.ts';
 import { listWallets } from '../store/wallets.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';
@@ -14,7 +14,7 @@ import { parsedTransferCells, transferCells } from './csv-transfers.ts';
  * test/reports/csv-golden.test.ts holds the bytes this must write.
  */
 export async function writeTransactionsCsv(
-  db: Database,
+  db: ReadableDB,
   filter: TimelineFilter,
   writer: CsvWriter,
   onProgress: (done: number, total: number | null) => void,

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
-import type { Database } from '../db.ts';
+import type { ReadableDB } from '../db.ts';
 import { timelineWhere, type TimelineFilter } from './timeline.ts';
 
 /**
@@ -14,7 +14,7 @@ import { timelineWhere, type TimelineFilter } from './timeline.ts';
  * would only add to the export's memory, not its speed (bench/reports.ts measures both).
  */
 export interface ExportReader {
-  readonly db: Database;
+  readonly db: ReadableDB;
   close(): void;
 }
 
@@ -25,12 +25,13 @@ const READER_CACHE_KIB = 4096;
  * A read-only connection to the file behind `db`, inside one read transaction; `db` itself
  * when there is no file to open again (an in-memory cache) or it is being salvaged.
  */
-export function openExportReader(db: Database): ExportReader {
+export function openExportReader(db: ReadableDB): ExportReader {
   const shared = { db, close: () => undefined };
   if (db.memory || db.pragma('writable_schema', { simple: true })) return shared;
-  let reader: Database;
+  let reader: ReadableDB;
   try {
-    reader = new BetterSqlite3(db.name, { readonly: true, fileMustExist: true });
+    // Branded where it is opened, as openDatabase does: read-only by SQLite as well as by type.
+    reader = new BetterSqlite3(db.name, { readonly: true, fileMustExist: true }) as ReadableDB;
   } catch {
     // The file is no longer where it was opened (moved or deleted while open): the app's own
     // connection still reads it, as exports did before they had a connection of their own.
@@ -62,7 +63,7 @@ export function openExportReader(db: Database): ExportReader {
  * lists the cached wallets no longer watched, found by stepping through the wallet index's
  * distinct values (a few index probes, not a scan).
  */
-function exportWhere(db: Database, filter: TimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
+function exportWhere(db: ReadableDB, filter: TimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
   const where = timelineWhere(filter);
   if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
   const watched = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
@@ -83,7 +84,7 @@ function exportWhere(db: Database, filter: TimelineFilter): { sql: string; param
  * walk) rather than on the wallet index the filter would pick (68 MiB, read for nothing):
  * all cached rows, less those of wallets no longer watched.
  */
-export function countExportTransactions(db: Database, filter: TimelineFilter): number {
+export function countExportTransactions(db: ReadableDB, filter: TimelineFilter): number {
   const { sql, params, unwatched } = exportWhere(db, filter);
   if (!unwatched) return db.prepare(`SELECT count(*) FROM transactions t WHERE ${sql}`).pluck().get(params) as number;
   const rowsOf = db.prepare('SELECT count(*) FROM transactions WHERE wallet = ?').pluck();
@@ -128,7 +129,7 @@ const LAST_ISO_MS = 253402300799999;
  * written here rather than by SQLite's strftime, which cost more than reading the row
  * (bench/reports.ts); test/store/transaction-export.test.ts holds the two to the same text.
  */
-export function* exportTransactionRows(db: Database, filter: TimelineFilter): Generator<ExportTransactionRow, void, undefined> {
+export function* exportTransactionRows(db: ReadableDB, filter: TimelineFilter): Generator<ExportTransactionRow, void, undefined> {
   const { sql, params } = exportWhere(db, filter);
   const rows = db
     .prepare(

@@ -20,7 +20,8 @@ import { DATA_DIR, fmt, report } from './lib.ts';
  * CSV: bytes/s exporting 1,000,000 transactions beside the `sqlite3` shell's own `-csv` output
  * of the same rows (same columns, order and file) in the same run, with a warm page cache and
  * a cold one (the kernel's page cache dropped before each run when this process may, else
- * said so); peak RSS of the export. Targets: ≥ 0.5 × the shell's bytes/s, < 300 MB.
+ * said so); peak RSS of the export; both sides' CPU time, steadier than wall time on a shared
+ * machine. Targets: ≥ 0.5 × the shell's bytes/s, < 300 MB.
  */
 export async function csvBench(): Promise<void> {
   const path = join(DATA_DIR, 'timeline-1m.sqlite');

@@ -65,7 +65,7 @@ export function csvText(value: string): string {
 }
 
 /** Cells joined with commas, without the line end (to build a line in parts). */
-export function csvFields(values: readonly Cell[]): string {
+function csvFields(values: readonly Cell[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) line += (i ? ',' : '') + csvCell(values[i]);
   return line;

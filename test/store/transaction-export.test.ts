@@ -15,7 +15,8 @@ function insert(db: WritableDB, wallet: string, chain: string, dates: ReadonlyAr
   const rows = dates.map((date, i) =>
     transactionSchema.parse({
       wallet_id: wallet,
-      txn_hash: `0x${(start + i).toString(16).padStart(64, '0')}`,
+      // The varying part first: the store finds a hash by its first 8 bytes (store/hash-key.ts).
+      txn_hash: `0x${(start + i).toString(16).padStart(16, '0')}${'0'.repeat(48)}`,
       date,
       action_type: i % 3 ? 'swap' : 'send',
       details: [{ type: 'in', symbol: i % 2 ? 'USDC' : 'WETH', qty: i, token_cid: null }],
@@ -68,7 +69,7 @@ describe('the transactions export query', () => {
       { tokens: ['USDC'] },
       { from: '2025-01-05', to: '2025-02-03' },
       { wallet: B, from: '2025-02-02' },
-      { search: '0x00000000000000000000000000000000000000000000000000000000000007' },
+      { search: '0x00000000000003' },
     ];
     for (const filter of filters) {
       const rows = [...exportTransactionRows(db, filter)];

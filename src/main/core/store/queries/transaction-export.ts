@@ -88,7 +88,10 @@ export function countExportTransactions(db: ReadableDB, filter: TimelineFilter):
   const { sql, params, unwatched } = exportWhere(db, filter);
   if (!unwatched) return db.prepare(`SELECT count(*) FROM transactions t WHERE ${sql}`).pluck().get(params) as number;
   const rowsOf = db.prepare('SELECT count(*) FROM transactions WHERE wallet = ?').pluck();
-  return unwatched.reduce((n, w) => n - (rowsOf.get(w) as number), db.prepare('SELECT count(*) FROM transactions').pluck().get() as number);
+  return unwatched.reduce(
+    (n, w) => n - (rowsOf.get(w) as number),
+    db.prepare('SELECT count(*) FROM transactions INDEXED BY transactions_by_time').pluck().get() as number,
+  );
 }
 
 /**

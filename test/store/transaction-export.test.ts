@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { countExportTransactions, exportTransactionRows, openExportReader } from '../../src/main/core/store/queries/transaction-export.ts';
-import type { TimelineFilter } from '../../src/main/core/store/queries/timeline.ts';
+import type { ScopedTimelineFilter } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
@@ -60,10 +60,12 @@ describe('the transactions export query', () => {
     insert(db, B, 'eth', dates(150, '2025-02-01'), 2000);
     insert(db, C, 'eth', dates(120, '2025-01-15'), 3000);
     removeWallet(db, C); // its 120 rows stay cached
-    const filters: TimelineFilter[] = [
+    const filters: ScopedTimelineFilter[] = [
       {},
       { wallet: A },
       { wallet: C },
+      { wallets: [A, B] },
+      { wallets: [C], chains: ['eth'] },
       { chains: ['arb'] },
       { actionTypes: ['swap'] },
       { tokens: ['USDC'] },

@@ -1,4 +1,4 @@
-import type { TimelineFilter } from '../../../shared/contract.ts';
+import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { countExportTransactions, exportTransactionRows, openExportReader } from '../store/queries/transaction-export.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -15,7 +15,7 @@ import { parsedTransferCells, transferCells } from './csv-transfers.ts';
  */
 export async function writeTransactionsCsv(
   db: ReadableDB,
-  filter: TimelineFilter,
+  filter: ScopedTimelineFilter,
   writer: CsvWriter,
   onProgress: (done: number, total: number | null) => void,
   check: () => void,

@@ -1,6 +1,6 @@
 import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import type { ReadableDB } from '../db.ts';
-import { timelineWhere, type TimelineFilter } from './timeline.ts';
+import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
 
 /**
  * The rows of a transactions export, oldest first (as a ledger reads), read on a connection
@@ -63,7 +63,7 @@ export function openExportReader(db: ReadableDB): ExportReader {
  * lists the cached wallets no longer watched, found by stepping through the wallet index's
  * distinct values (a few index probes, not a scan).
  */
-function exportWhere(db: ReadableDB, filter: TimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
+function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
   const where = timelineWhere(filter);
   if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
   const watched = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
@@ -84,7 +84,7 @@ function exportWhere(db: ReadableDB, filter: TimelineFilter): { sql: string; par
  * walk) rather than on the wallet index the filter would pick (68 MiB, read for nothing):
  * all cached rows, less those of wallets no longer watched.
  */
-export function countExportTransactions(db: ReadableDB, filter: TimelineFilter): number {
+export function countExportTransactions(db: ReadableDB, filter: ScopedTimelineFilter): number {
   const { sql, params, unwatched } = exportWhere(db, filter);
   if (!unwatched) return db.prepare(`SELECT count(*) FROM transactions t WHERE ${sql}`).pluck().get(params) as number;
   const rowsOf = db.prepare('SELECT count(*) FROM transactions WHERE wallet = ?').pluck();
@@ -132,7 +132,7 @@ const LAST_ISO_MS = 253402300799999;
  * written here rather than by SQLite's strftime, which cost more than reading the row
  * (bench/reports.ts); test/store/transaction-export.test.ts holds the two to the same text.
  */
-export function* exportTransactionRows(db: ReadableDB, filter: TimelineFilter): Generator<ExportTransactionRow, void, undefined> {
+export function* exportTransactionRows(db: ReadableDB, filter: ScopedTimelineFilter): Generator<ExportTransactionRow, void, undefined> {
   const { sql, params } = exportWhere(db, filter);
   const rows = db
     .prepare(

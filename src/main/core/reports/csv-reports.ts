@@ -6,10 +6,11 @@ import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { unlockLadder } from '../store/queries/risk.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
-import { type ScopedTimelineFilter, timelineWhere } from '../store/queries/timeline.ts';
+import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
-import { csvCell, csvFields, CsvWriter } from './csv.ts';
+import { CsvWriter } from './csv.ts';
+import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
 import type { ValueFlag } from '../../../shared/service/schemas.ts';
 
@@ -311,44 +312,7 @@ export async function exportCsv(
           ...(req.from && { from: req.from }),
           ...(req.to && { to: req.to }),
         };
-        const { sql, params } = timelineWhere(filter);
-        const total = (db.prepare(`SELECT count(*) AS n FROM transactions t WHERE ${sql}`).get(params) as { n: number }).n;
-        onProgress(0, total);
-        // Oldest first, as a ledger reads. iterate() streams rows from SQLite one at a time, as
-        // arrays (raw) to spare an object per row: this loop runs a million times.
-        const rows = db
-          // SQLite formats the timestamp (as toISOString would), sparing a Date per row.
-          .prepare(
-            `SELECT CASE WHEN t.time = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', t.time / 1000.0, 'unixepoch') END, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status, t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`,
-          )
-          .raw()
-          .iterate(params) as IterableIterator<[string | null, string, ...Array<string | number | null>]>;
-        let done = 0;
-        for (const r of rows) {
-          const [date, w, chain, hash, block, action, protocol, method, status, from, fromType, to, toType, fee, feeUsd, details] = r;
-          const head = csvFields([date, w, labels.get(w) ?? '', chain, hash, block, action, protocol, method, status, from, fromType, to, toType]);
-          const transfers = JSON.parse(details as string) as Array<{
-            type: string | null;
-            symbol: string | null;
-            token_cid: string | null;
-            qty: number | null;
-          }>;
-          // Fees on the transaction's first row only, so summing the column counts each fee once.
-          // push() is synchronous; the loop awaits only when the buffer is full (backpressure).
-          let full = false;
-          if (!transfers.length) full = writer.pushLine(`${head},${csvCell(fee)},${csvCell(feeUsd)},,,,,\r\n`);
-          for (let i = 0; i < transfers.length; i++) {
-            const d = transfers[i]!;
-            const fees = i === 0 ? `${csvCell(fee)},${csvCell(feeUsd)}` : ',';
-            full = writer.pushLine(`${head},${fees},${i},${csvCell(d.type)},${csvCell(d.symbol)},${csvCell(d.token_cid)},${csvCell(d.qty)}\r\n`) || full;
-          }
-          if (full) await writer.flush();
-          if (++done % 10_000 === 0) {
-            check();
-            onProgress(done, total);
-          }
-        }
-        onProgress(done, total);
+        await writeTransactionsCsv(db, filter, writer, onProgress, check);
         break;
       }
       case 'reconciliation': {

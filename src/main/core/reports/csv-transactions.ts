@@ -1,0 +1,76 @@
+import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
+import type { ReadableDB } from '../store/db.ts';
+import { countExportTransactions, exportTransactionRows, openExportReader } from '../store/queries/transaction-export.ts';
+import { listWallets } from '../store/wallets.ts';
+import { csvCell, csvText, type CsvWriter } from './csv.ts';
+import { parsedTransferCells, transferCells } from './csv-transfers.ts';
+
+/**
+ * The transactions report: one line per transfer (a transaction without transfers still gets
+ * one), oldest first. This loop runs once per cached transaction, a million times for a large
+ * cache, so it does per row only what differs per row: the wallet's cells and label are
+ * formatted once per wallet, the transfers are read from their JSON text without JSON.parse
+ * (csv-transfers.ts), and a transaction's lines are appended to the writer as one string.
+ * test/reports/csv-golden.test.ts holds the bytes this must write.
+ */
+export async function writeTransactionsCsv(
+  db: ReadableDB,
+  filter: ScopedTimelineFilter,
+  writer: CsvWriter,
+  onProgress: (done: number, total: number | null) => void,
+  check: () => void,
+): Promise<void> {
+  const reader = openExportReader(db);
+  try {
+    // Labels, count and rows from one snapshot (see openExportReader).
+    const labels = new Map(listWallets(reader.db).map((w) => [w.address, w.label]));
+    const total = countExportTransactions(reader.db, filter);
+    onProgress(0, total);
+    const walletCells = new Map<string, string>();
+    const transfers: string[] = [];
+    let done = 0;
+    for (const r of exportTransactionRows(reader.db, filter)) {
+      const wallet = r[1];
+      let walletAndLabel = walletCells.get(wallet);
+      if (walletAndLabel === undefined) {
+        walletAndLabel = `${csvText(wallet)},${csvCell(labels.get(wallet) ?? '')}`;
+        walletCells.set(wallet, walletAndLabel);
+      }
+      // One flat string, written once (a template of ~30 parts would be a rope to flatten on write).
+      const head = [
+        csvCell(r[0]),
+        walletAndLabel,
+        csvText(r[2]),
+        csvText(r[3]),
+        csvCell(r[4]),
+        csvCell(r[5]),
+        csvCell(r[6]),
+        csvCell(r[7]),
+        csvCell(r[8]),
+        csvCell(r[9]),
+        csvCell(r[10]),
+        csvCell(r[11]),
+        csvCell(r[12]),
+      ].join(',');
+      const fees = `${csvCell(r[13])},${csvCell(r[14])}`;
+      let count = transferCells(r[15], transfers);
+      if (count < 0) count = parsedTransferCells(r[15], transfers);
+      // Fees on the transaction's first line only, so summing the column counts each fee once.
+      let lines: string;
+      if (count === 0) lines = `${head},${fees},,,,,\r\n`;
+      else {
+        lines = `${head},${fees},0,${transfers[0]}\r\n`;
+        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]}\r\n`;
+      }
+      // Synchronous until the writer's chunk is full; then it waits for the file (backpressure).
+      if (writer.pushLines(lines, count || 1)) await writer.flush();
+      if (++done % 10_000 === 0) {
+        check();
+        onProgress(done, total);
+      }
+    }
+    onProgress(done, total);
+  } finally {
+    reader.close();
+  }
+}

@@ -6,6 +6,7 @@ import { updateToSchemaVersion4 } from './004-newest-first-indexes.ts';
 import { updateToSchemaVersion5 } from './005-treasury.ts';
 import { updateToSchemaVersion6 } from './006-hash-key.ts';
 import { updateToSchemaVersion7 } from './007-hash-key-tail.ts';
+import { updateToSchemaVersion8 } from './008-filter-columns.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -16,6 +17,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion5,
   updateToSchemaVersion6,
   updateToSchemaVersion7,
+  updateToSchemaVersion8,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

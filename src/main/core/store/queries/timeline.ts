@@ -73,7 +73,11 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
     where.push('+t.wallet IN (SELECT address FROM wallets)');
   }
   list('chain', 't.chain', filter.chains);
-  list('action', 't.action_type', filter.actionTypes);
+  // One wallet's rows are walked on its own index, which carries the filter columns (migration
+  // 8), so the action type is checked there. Unary + keeps the planner off the action index:
+  // with statistics it preferred walking every wallet's swaps of a year (7,000 row seeks for
+  // one wallet's 100) to this wallet's rows, read from index pages alone.
+  list('action', filter.wallet ? '+t.action_type' : 't.action_type', filter.actionTypes);
   list('protocol', 't.protocol_id', filter.protocols);
   list('status', 't.status', filter.statuses);
   if (filter.tokens?.length) {

@@ -151,16 +151,23 @@ export function parseEnvelope<S extends z.ZodType>(
   redact: (text: string) => string = (text) => text,
 ): ServiceResponse<z.output<S>> {
   let json: unknown;
+  // Whatever the service echoes (the key included) is scrubbed before anything reads it:
+  // errors, events, the stored raw body and the parsed data all come from this.
+  const redacted = redact(body);
+  // A body without escapes decodes to substrings of itself, so when the text holds no form
+  // of the key, no string parsed from it does either, and the parsed value needs no walk.
+  // The walk copied every object and scanned every string of a 1,000-row page: most of the
+  // main thread's parsing time and garbage during a whale sync (bench/RESULTS.md).
+  const clean = redacted === body && !body.includes('\\');
   try {
-    // Whatever the service echoes (the key included) is scrubbed before anything reads it:
-    // errors, events, the stored raw body and the parsed data all come from this.
-    json = redactJson(JSON.parse(body), redact);
+    json = clean ? JSON.parse(body) : redactJson(JSON.parse(body), redact);
   } catch {
     // Bare NaN/Infinity (Python's encoder writes them) are bad values, not a bad body.
     json = FLAGS_BAD_VALUES.has(endpoint) ? parseJsonLenient(body) : undefined;
     if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
+    if (!clean) json = redactJson(json, redact);
   }
-  body = redact(body);
+  body = redacted;
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
   }

@@ -47,9 +47,20 @@ afterAll(() => db.close());
 const DAY = 86_400_000;
 const dates = [{}, { from: '2025-01-01' }, { to: '2025-06-30' }, { from: '2024-11-15', to: '2025-08-31' }] as const;
 
-function combinations(): TimelineQuery[] {
-  const out: TimelineQuery[] = [];
-  for (const wallet of [undefined, WALLET, WALLET_2, REMOVED])
+type Query = TimelineQuery & { wallets?: readonly string[] };
+
+function combinations(): Query[] {
+  const out: Query[] = [];
+  // One wallet, a group's members (resolved by the core, see ScopedTimelineFilter), or every watched wallet.
+  const scopes: Array<Pick<Query, 'wallet' | 'wallets'>> = [
+    {},
+    { wallet: WALLET },
+    { wallet: WALLET_2 },
+    { wallet: REMOVED },
+    { wallets: [WALLET_2] },
+    { wallets: [WALLET, WALLET_2] },
+  ];
+  for (const scope of scopes)
     for (const chains of [undefined, ['arb'], ['eth', 'arb']])
       for (const actionTypes of [undefined, ['swap'], ['stake', 'transfer_in']])
         for (const protocols of [undefined, ['uniswap_v3', 'lido']])
@@ -57,7 +68,7 @@ function combinations(): TimelineQuery[] {
             for (const tokens of [undefined, ['USDC']])
               for (const range of dates)
                 out.push({
-                  ...(wallet && { wallet }),
+                  ...scope,
                   ...(chains && { chains }),
                   ...(actionTypes && { actionTypes }),
                   ...(protocols && { protocols }),
@@ -68,14 +79,14 @@ function combinations(): TimelineQuery[] {
   return out;
 }
 
-function bruteForce(q: TimelineQuery): number[] {
+function bruteForce(q: Query): number[] {
   const watched = new Set([WALLET, WALLET_2]);
   const from = q.from ? Date.parse(`${q.from}T00:00:00Z`) : -Infinity;
   const to = q.to ? Date.parse(`${q.to}T00:00:00Z`) + DAY : Infinity;
   return rows
     .filter(
       (r) =>
-        (q.wallet ? r.wallet === q.wallet : watched.has(r.wallet)) &&
+        (q.wallet ? r.wallet === q.wallet : q.wallets ? q.wallets.includes(r.wallet) : watched.has(r.wallet)) &&
         (!q.chains || q.chains.includes(r.chain)) &&
         (!q.actionTypes || q.actionTypes.includes(r.action_type ?? '')) &&
         (!q.protocols || q.protocols.includes(r.protocol_id ?? '')) &&
@@ -88,7 +99,7 @@ function bruteForce(q: TimelineQuery): number[] {
     .map((r) => r.id);
 }
 
-function paged(q: TimelineQuery, limit: number): number[] {
+function paged(q: Query, limit: number): number[] {
   const ids: number[] = [];
   let cursor: string | null = null;
   do {

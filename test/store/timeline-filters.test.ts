@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
-import { timelinePage, type TimelineQuery } from '../../src/main/core/store/queries/timeline.ts';
+import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import type { TimelineQuery } from '../../src/shared/contract.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { TransferDetail } from '../../src/shared/model.ts';
 import { engineFor } from '../support/engine.ts';
@@ -52,7 +53,7 @@ type Query = TimelineQuery & { wallets?: readonly string[] };
 function combinations(): Query[] {
   const out: Query[] = [];
   // One wallet, a group's members (resolved by the core, see ScopedTimelineFilter), or every watched wallet.
-  const scopes: Array<Pick<Query, 'wallet' | 'wallets'>> = [
+  const scopes: Array<{ wallet?: string; wallets?: readonly string[] }> = [
     {},
     { wallet: WALLET },
     { wallet: WALLET_2 },

@@ -3,7 +3,7 @@ import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../.
 import { BadResponseError, ServiceStatusError } from './errors.ts';
 import { backoffMs, DEFAULT_POLICY, getWithRetry, sleep, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
 import { Limiter } from './limiter.ts';
-import { redactJson } from './redact.ts';
+import { jsonHoldsSecret, redactJson } from './redact.ts';
 import {
   envelope,
   liquiditySnapshot,
@@ -167,7 +167,10 @@ export function parseEnvelope<S extends z.ZodType>(
     if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
     if (!clean) json = redactJson(json, redact);
   }
-  body = redacted;
+  // The text scrub knows the key's plain, URL-encoded and JSON-escaped spellings; JSON can also
+  // spell it with \u escapes or \/ for /. When the scrubbed text still decodes to the key, the
+  // stored raw body is the scrubbed parse instead (the key never reaches SQLite).
+  body = clean || !bodyHidesSecret(redacted, redact) ? redacted : JSON.stringify(json);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
   }
@@ -205,6 +208,17 @@ export function parseEnvelope<S extends z.ZodType>(
     attempts,
     flags,
   };
+}
+
+function bodyHidesSecret(text: string, redact: (text: string) => string): boolean {
+  let again: unknown;
+  try {
+    again = JSON.parse(text);
+  } catch {
+    again = parseJsonLenient(text);
+    if (again === undefined) return true;
+  }
+  return jsonHoldsSecret(again, redact);
 }
 
 /** `["data", 0, "positions", 3, "nav"]` → `data[0].positions[3].nav`. */

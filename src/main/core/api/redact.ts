@@ -30,3 +30,11 @@ export function redactJson(value: unknown, redact: (text: string) => string): un
   }
   return value;
 }
+
+/** Whether any string of a parsed JSON value (member names included) still holds the secret. */
+export function jsonHoldsSecret(value: unknown, redact: (text: string) => string): boolean {
+  if (typeof value === 'string') return redact(value) !== value;
+  if (Array.isArray(value)) return value.some((v) => jsonHoldsSecret(v, redact));
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => redact(k) !== k || jsonHoldsSecret(v, redact));
+  return false;
+}

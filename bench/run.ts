@@ -2,27 +2,22 @@
  * `npm run bench [-- name...]`: runs the benchmarks and prints their figures. They are
  * measurements, not tests: nothing here fails on a slow machine.
  */
-import { ingestBench } from './ingest.ts';
 import { machine } from './lib.ts';
-import { syncBench } from './sync.ts';
-import { timelineBench } from './timeline.ts';
-import { timelineUiBench } from './timeline-ui.ts';
-import { csvBench, pdfBench } from './reports.ts';
-import { webBench } from './web.ts';
-import { reconcileBench } from './reconcile.ts';
-import { whaleBench } from './whale.ts';
 
+// Each benchmark's modules are loaded only when it runs: the whale's peak RSS is that of a
+// process holding the sync, not also Playwright, the PDF writer and every other benchmark.
 const benches: Record<string, () => Promise<void>> = {
-  ingest: () => ingestBench(),
-  timeline: () => timelineBench(),
-  'timeline-ui': () => timelineUiBench(),
-  csv: () => csvBench(),
-  pdf: () => pdfBench(),
-  web: () => webBench(),
-  reconcile: () => reconcileBench(),
-  whale: () => whaleBench(),
+  ingest: async () => (await import('./ingest.ts')).ingestBench(),
+  timeline: async () => (await import('./timeline.ts')).timelineBench(),
+  'timeline-ui': async () => (await import('./timeline-ui.ts')).timelineUiBench(),
+  csv: async () => (await import('./reports.ts')).csvBench(),
+  pdf: async () => (await import('./reports.ts')).pdfBench(),
+  web: async () => (await import('./web.ts')).webBench(),
+  reconcile: async () => (await import('./reconcile.ts')).reconcileBench(),
+  whale: async () => (await import('./whale.ts')).whaleBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
+    const { syncBench } = await import('./sync.ts');
     await syncBench(100);
     await syncBench(25);
   },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decimalSum } from '../../src/shared/decimal.ts';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,9 @@ describe('reconciliation against the reference service', () => {
     for (const x of r.rows) {
       const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
       expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThan(1e-9 * scale);
+      // Exactly, in decimal, to the digits shown: no float noise in what a reader sees.
+      expect(decimalSum([x.opening_qty, x.inflow_qty, -x.outflow_qty, x.unexplained_qty])).toBe(x.closing_qty);
+      for (const v of [x.opening_qty, x.inflow_qty, x.outflow_qty, x.closing_qty, x.unexplained_qty]) expect(Number(v.toPrecision(15))).toBe(v);
     }
   });
 

@@ -1,3 +1,4 @@
+import { decimalSum } from '../../../../shared/decimal.ts';
 import type { ReadableDB } from '../db.ts';
 import { latestSnapshot } from '../snapshots.ts';
 import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
@@ -92,7 +93,13 @@ function tokenKey(cid: string | null | undefined, id: string | null | undefined)
   return cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`;
 }
 
-const denoise = (value: number, ...scale: number[]): number => (Math.abs(value) <= NOISE * Math.max(...scale.map(Math.abs), 1e-12) ? 0 : value);
+const denoise = (value: number, ...scale: number[]): number => (Math.abs(value) <= NOISE * Math.max(...scale.map(Math.abs), 1e-12) ? 0 : digits(value));
+/**
+ * A quantity to 15 significant digits, all a double carries of a decimal: sums of many float
+ * quantities end in noise (-465075.3797379999 for -465075.379738), which a reader would take
+ * for a real fraction of a token.
+ */
+const digits = (value: number): number => (value === 0 ? 0 : Number(value.toPrecision(15)));
 
 export interface ReconcileScope {
   wallets: readonly string[];
@@ -173,13 +180,17 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           rowComplete = false;
           problem(`transfers or positions that name no token cannot be matched`);
         }
-        const openingQty = o?.total ?? 0;
-        const closingQty = c?.total ?? 0;
-        const inflow = f?.inflow ?? 0;
-        const outflow = f?.outflow ?? 0;
+        // Each figure to the digits a double carries, then the differences exact in decimal:
+        // opening + inflow - outflow + unexplained = closing holds to the last digit shown.
+        const openingQty = digits(o?.total ?? 0);
+        const closingQty = digits(c?.total ?? 0);
+        const inflow = digits(f?.inflow ?? 0);
+        const outflow = digits(f?.outflow ?? 0);
+        const openingHeld = digits(o?.held ?? 0);
+        const closingHeld = digits(c?.held ?? 0);
         const scale = [openingQty, closingQty, inflow, outflow];
-        const unexplained = denoise(closingQty - openingQty - inflow + outflow, ...scale);
-        const walletUnexplained = denoise((c?.held ?? 0) - (o?.held ?? 0) - inflow + outflow, ...scale);
+        const unexplained = denoise(decimalSum([closingQty, -openingQty, -inflow, outflow]), ...scale);
+        const walletUnexplained = denoise(decimalSum([closingHeld, -openingHeld, -inflow, outflow]), ...scale);
         rows.push({
           wallet: w.address,
           chain,
@@ -193,10 +204,10 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           closing_qty: closingQty,
           unexplained_qty: unexplained,
           unexplained_share: inflow + outflow > 0 ? Math.abs(unexplained) / (inflow + outflow) : null,
-          wallet_opening_qty: o?.held ?? 0,
-          wallet_closing_qty: c?.held ?? 0,
+          wallet_opening_qty: openingHeld,
+          wallet_closing_qty: closingHeld,
           wallet_unexplained_qty: walletUnexplained,
-          position_change_qty: denoise(closingQty - (c?.held ?? 0) - (openingQty - (o?.held ?? 0)), ...scale),
+          position_change_qty: denoise(decimalSum([closingQty, -closingHeld, -openingQty, openingHeld]), ...scale),
           txn_count: f?.txns ?? 0,
           status: !rowComplete ? 'incomplete' : unexplained === 0 ? 'reconciled' : 'unexplained',
         });

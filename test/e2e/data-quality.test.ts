@@ -55,6 +55,15 @@ describe('data quality and the service check, in Chromium', () => {
     await shoot(page, 'data-quality-positions');
   });
 
+  it('a comparison of two dates says which changes are unknown, never a loss of the whole value', async () => {
+    await core.call('sync.positions', { wallet: ADDRESS, date: '2026-11-10' });
+    await page.evaluate(() => (location.hash = '#/positions?date=2026-11-20&compare=2026-11-10'));
+    const note = page.getByTestId('diff-unknown');
+    await expect.poll(() => note.textContent(), { timeout: 10_000 }).toMatch(/unknown .* left out of the totals/);
+    await note.scrollIntoViewIfNeeded();
+    await shoot(page, 'data-quality-compare');
+  });
+
   it('Settings shows the service check; Check now runs it', async () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     const panel = page.getByTestId('service-check');

@@ -188,7 +188,7 @@ export const words = {
     rewardsLower: 'rewards',
     notCachedFor: (wallet: string, what: string) => `${wallet}: not cached for ${what}.`,
     unknownChanges: (n: number) =>
-      `${n === 1 ? 'One change is' : `${n} changes are`} unknown (a value was not sent or could not be read at one of the dates): shown as "-" and left out of the totals, which are incomplete.`,
+      `${n === 1 ? 'One change is' : `${n} changes are`} unknown (a value was not sent or could not be read at one of the dates): shown as "—" and left out of the totals, which are incomplete.`,
     chainOn: (chain: string, date: string) => `${chain} on ${date}`,
     change: 'Change',
     position: 'Position',

@@ -160,17 +160,19 @@ export function parseEnvelope<S extends z.ZodType>(
   // main thread's parsing time and garbage during a whale sync (bench/RESULTS.md).
   const clean = redacted === body && !body.includes('\\');
   try {
-    json = clean ? JSON.parse(body) : redactJson(JSON.parse(body), redact);
+    json = JSON.parse(body);
   } catch {
     // Bare NaN/Infinity (Python's encoder writes them) are bad values, not a bad body.
     json = FLAGS_BAD_VALUES.has(endpoint) ? parseJsonLenient(body) : undefined;
     if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
-    if (!clean) json = redactJson(json, redact);
   }
+  // Only a value that holds the key is copied to scrub it (most bodies with escapes do not).
+  const held = !clean && jsonHoldsSecret(json, redact);
+  if (held) json = redactJson(json, redact);
   // The text scrub knows the key's plain, URL-encoded and JSON-escaped spellings; JSON can also
   // spell it with \u escapes or \/ for /. When the scrubbed text still decodes to the key, the
   // stored raw body is the scrubbed parse instead (the key never reaches SQLite).
-  body = clean || !bodyHidesSecret(redacted, redact) ? redacted : JSON.stringify(json);
+  body = held && bodyHidesSecret(redacted, redact) ? JSON.stringify(json) : redacted;
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
   }

@@ -286,12 +286,16 @@ export function rangeReason(r: SyncRange): string {
   return 'not proved complete';
 }
 
-/** Why the transactions of a wallet (or all) are not complete: one line per distinct reason, with the chain. */
-export function incompleteReasons(db: ReadableDB, wallet?: string): string[] {
+/** Why the transactions of some wallets (a wallet, a group's members; all when none given) are not complete: one line per distinct reason, with the chain. */
+export function incompleteReasons(db: ReadableDB, wallets?: string | readonly string[]): string[] {
+  const scope = wallets === undefined ? null : JSON.stringify((typeof wallets === 'string' ? [wallets] : wallets).map((w) => w.toLowerCase()));
   const rows = (
     db
-      .prepare(`SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@w IS NULL OR wallet = @w) ORDER BY wallet, chain, start_time`)
-      .all({ w: wallet?.toLowerCase() ?? null }) as RangeRow[]
+      .prepare(
+        `SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@scope IS NULL OR wallet IN (SELECT value FROM json_each(@scope)))
+         ORDER BY wallet, chain, start_time`,
+      )
+      .all({ scope }) as RangeRow[]
   ).map(rangeFromRow);
   return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
 }

@@ -203,7 +203,6 @@ function syncState(
        WHERE (@scope IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet IN (SELECT value FROM json_each(@scope))`,
     )
     .get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
-  const reasons =
-    (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? (wallets ? wallets.flatMap((w) => incompleteReasons(db, w)) : incompleteReasons(db)) : [];
-  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: [...new Set(reasons)] };
+  const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? incompleteReasons(db, wallets) : [];
+  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: reasons };
 }

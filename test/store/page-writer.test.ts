@@ -70,16 +70,20 @@ describe('the write worker', () => {
     expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 4 });
   });
 
-  it('after a failed page writes nothing more (a later resume point would skip it), and keeps the whole pages before it', async () => {
+  it('after a failed page writes nothing more (a later resume point would skip it), and keeps the committed pages with their resume point', async () => {
     const { db } = tempDb();
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
     await writer.write(page(1));
-    // A range state the schema refuses: the page fails whole (its rows too).
-    await expect(writer.write(page(2, 'bogus'))).rejects.toThrow(/writing to the cache failed: .*CHECK/);
-    await expect(writer.write(page(3))).rejects.toThrow(/CHECK/);
+    await writer.flush();
+    await writer.write(page(2));
+    // A range state the schema refuses: the page fails whole (its rows too), and the batch it
+    // was in (page 2, written but not committed) is rolled back with it, as in a crash.
+    await expect(writer.write(page(3, 'bogus'))).rejects.toThrow(/writing to the cache failed: .*CHECK/);
+    await expect(writer.write(page(4))).rejects.toThrow(/CHECK/);
     await expect(writer.flush()).rejects.toThrow(/CHECK/);
     await writer.close().catch(() => undefined);
     expect(countTransactions(db)).toBe(100);
+    // The resume point committed with page 1 is where the next sync starts: page 2.
     expect(listRanges(db, W, 'eth')).toMatchObject([{ nextPage: 2 }]);
     const blocks = db.prepare('SELECT DISTINCT block FROM transactions').pluck().all();
     expect(blocks).toEqual([1]);

@@ -71,6 +71,28 @@ describe('WriteBatch: pages grouped into larger transactions', () => {
     close();
   });
 
+  it('on an exclusive connection, a failed page rolls the batch back to the last commit, as a crash would', () => {
+    const { db, other, count, close } = setup();
+    const batch = new WriteBatch(db, { maxRows: 1000, maxMs: 60_000, exclusive: true });
+    batch.write(100, page(db, 1, 100));
+    batch.commit();
+    batch.write(100, page(db, 2, 100));
+    expect(() =>
+      batch.write(100, () => {
+        page(db, 3, 50)();
+        throw new Error('the page is bad');
+      }),
+    ).toThrow('the page is bad');
+    expect(db.inTransaction).toBe(false);
+    expect(count(db)).toBe(100);
+    expect(db.prepare('SELECT DISTINCT page FROM scratch').all()).toEqual([{ page: 1 }]);
+    // The batch goes on from there.
+    batch.write(100, page(db, 4, 100));
+    batch.commit();
+    expect(count(other)).toBe(200);
+    close();
+  });
+
   it("inside a caller's own transaction, writes join it and the caller decides", () => {
     const { db, other, count, close } = setup();
     const batch = new WriteBatch(db, { maxRows: 100, maxMs: 60_000 });

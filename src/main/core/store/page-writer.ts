@@ -43,9 +43,10 @@ export function workerCanWrite(db: WritableDB): boolean {
  * the main thread only posts pages, so timeline pages, positions and the overview are
  * answered while a large history is written. Pages are applied strictly in the order posted;
  * after a failed page nothing more is written (a later page's resume point would skip it),
- * and every later call rejects with that failure. A crash loses what the worker had not
- * committed, as with the in-thread writer: the committed resume point matches the committed
- * pages.
+ * and every later call rejects with that failure. A failed page is handled as a crash: the
+ * worker's batch is rolled back to its last commit (see WriteBatchOptions.exclusive). A crash
+ * loses what the worker had not committed, as with the in-thread writer: the committed resume
+ * point matches the committed pages.
  *
  * Writes of the main connection while the worker holds its batch (a snapshot, a setting)
  * wait for its commit, at most the batch's `maxMs` plus the commit: the worker's batches

@@ -5,6 +5,16 @@ export interface WriteBatchOptions {
   maxRows?: number;
   /** Commit at the latest this long after the transaction began, even if the writer waits. */
   maxMs?: number;
+  /**
+   * The connection writes nothing but these pages (the write worker's own): a page that
+   * fails rolls the whole batch back, as a crash would, instead of each page running in a
+   * savepoint of its own. A savepoint copies every database page the write touches to its
+   * journal before changing it; a page of 1,000 random hashes touches ~1,000 of them, and
+   * measured at 1M rows that copy was 4.6 µs of a row's 23 µs (bench/RESULTS.md). On a shared
+   * connection (the main one) a rollback would also undo others' writes made in the batch
+   * (a snapshot, a setting), so the savepoints stay there.
+   */
+  exclusive?: boolean;
 }
 
 /**
@@ -21,7 +31,9 @@ export interface WriteBatchOptions {
  * A crash loses the uncommitted pages, at most `maxRows` rows or `maxMs` of writing (they are
  * the "pages in flight"): the resume point committed with the last batch is where the next
  * sync starts. Other writes on the same connection while a batch is open (a snapshot, a
- * setting) become savepoints in it and are committed with it, at most `maxMs` later.
+ * setting) become savepoints in it and are committed with it, at most `maxMs` later. On an
+ * `exclusive` connection a failed page is handled as a crash: the batch is rolled back to the
+ * last commit, pages and resume point together.
  */
 export class WriteBatch {
   private open = false;
@@ -30,20 +42,30 @@ export class WriteBatch {
   private readonly maxRows: number;
   private readonly maxMs: number;
   private readonly db: WritableDB;
+  private readonly exclusive: boolean;
 
   constructor(db: WritableDB, options: WriteBatchOptions = {}) {
     this.db = db;
     this.maxRows = options.maxRows ?? 50_000;
     this.maxMs = options.maxMs ?? 1000;
+    this.exclusive = options.exclusive ?? false;
   }
 
   /**
-   * Writes `rows` rows with `write` (one page and its bookkeeping) in the open batch, in a
-   * savepoint: if `write` throws, none of this page is kept and the earlier pages are.
+   * Writes `rows` rows with `write` (one page and its bookkeeping) in the open batch. If
+   * `write` throws, none of this page is kept; the earlier pages are kept (in a savepoint per
+   * page), or on an `exclusive` connection rolled back with it (see WriteBatchOptions).
    */
   write(rows: number, write: () => void): void {
     if (!this.open) this.begin();
-    this.db.transaction(write)();
+    if (this.exclusive && this.open) {
+      try {
+        write();
+      } catch (err) {
+        this.rollback();
+        throw err;
+      }
+    } else this.db.transaction(write)();
     this.rows += rows;
     if (this.rows >= this.maxRows) this.commit();
   }
@@ -60,6 +82,15 @@ export class WriteBatch {
     if (!this.open) return;
     // If COMMIT throws (the connection is busy streaming an export), the batch stays open.
     if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+    this.open = false;
+    this.rows = 0;
+  }
+
+  /** Drops what the batch holds: the database is as at the last commit. */
+  private rollback(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
     this.open = false;
     this.rows = 0;
   }

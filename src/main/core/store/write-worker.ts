@@ -25,7 +25,9 @@ db.pragma('busy_timeout = 60000');
 // and the operating system caches the file anyway. Measured (bench/RESULTS.md): the syncing
 // process's peak RSS 80–130 MiB lower, whale syncs no slower, into an empty or a 1M-row cache.
 db.pragma('cache_size = -16384');
-const batch = new WriteBatch(db, options);
+// This connection writes only pages: a failed page rolls its batch back, as a crash would
+// (no savepoint per page, see WriteBatchOptions.exclusive).
+const batch = new WriteBatch(db, { ...options, exclusive: true });
 // After a failed page nothing more is written: a later page's resume point would skip it.
 let failure: string | null = null;
 port.postMessage({ kind: 'ready' } satisfies FromWorker);
@@ -50,13 +52,9 @@ port.on('message', (m: ToWorker) => {
     else batch.commit();
     port.postMessage({ kind: 'done', id: m.id } satisfies FromWorker);
   } catch (err) {
+    // A failed page has rolled its batch back (pages and resume point to the last commit); a
+    // failed commit leaves it open, to be rolled back when the connection closes.
     failure ??= err instanceof Error ? err.message : String(err);
-    // Keep the whole pages written before the failure, as the in-thread writer does.
-    try {
-      batch.commit();
-    } catch {
-      // The main thread reports the first failure; the batch is rolled back on close.
-    }
     port.postMessage({ kind: 'failed', id: m.id, message: failure } satisfies FromWorker);
   }
 });

@@ -27,10 +27,10 @@ export function freshDatabase(name: string): WritableDB {
 export function bareInserter(db: WritableDB): (records: ReadonlyArray<ReturnType<typeof transactionRecord>>) => void {
   db.exec(`CREATE TABLE bare (id INTEGER PRIMARY KEY, wallet TEXT NOT NULL, chain TEXT NOT NULL, txn_hash TEXT NOT NULL, time INTEGER NOT NULL, block INTEGER,
     from_addr TEXT, to_addr TEXT, from_type TEXT, to_type TEXT, txn_fee REAL, gas_fee REAL, action_type TEXT, method_hex TEXT, protocol_id TEXT,
-    status INTEGER, details TEXT NOT NULL, extra TEXT) STRICT`);
+    status INTEGER, details TEXT NOT NULL, extra TEXT, tokens TEXT) STRICT`);
   const insert = db.prepare(`INSERT INTO bare (wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
-    action_type, method_hex, protocol_id, status, details, extra) VALUES (@wallet, @chain, @txn_hash, @time, @block, @from_addr, @to_addr, @from_type, @to_type,
-    @txn_fee, @gas_fee, @action_type, @method_hex, @protocol_id, @status, @details, @extra)`);
+    action_type, method_hex, protocol_id, status, details, extra, tokens) VALUES (@wallet, @chain, @txn_hash, @time, @block, @from_addr, @to_addr, @from_type, @to_type,
+    @txn_fee, @gas_fee, @action_type, @method_hex, @protocol_id, @status, @details, @extra, @tokens)`);
   return db.transaction((records: ReadonlyArray<ReturnType<typeof transactionRecord>>) => {
     for (const r of records) insert.run(r);
   });

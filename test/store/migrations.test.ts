@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FutureDatabaseError, migrate, openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
+import { FutureDatabaseError, migrate, openDatabase, PAGE_SIZE, schemaVersion } from '../../src/main/core/store/db.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { tempDir } from '../support/store.ts';
 
@@ -36,6 +36,25 @@ describe('opening the cache', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     db.close();
+  });
+
+  it('makes a new cache with 16 KiB pages; an older cache keeps its pages, and checkpoints every ~40 MiB either way', () => {
+    const dir = tempDir();
+    const fresh = openDatabase(join(dir, 'new.sqlite'));
+    expect(fresh.pragma('page_size', { simple: true })).toBe(PAGE_SIZE);
+    expect(fresh.pragma('wal_autocheckpoint', { simple: true })).toBe(2560);
+    fresh.close();
+    // A cache made by an earlier version, at SQLite's default page size.
+    const oldPath = join(dir, 'old.sqlite');
+    const old = new BetterSqlite3(oldPath);
+    old.pragma('page_size = 4096');
+    migrate(old);
+    old.close();
+    const reopened = openDatabase(oldPath);
+    expect(reopened.pragma('page_size', { simple: true })).toBe(4096);
+    expect(reopened.pragma('wal_autocheckpoint', { simple: true })).toBe(10_240);
+    expect(schemaVersion(reopened)).toBe(SCHEMA_VERSION);
+    reopened.close();
   });
 
   it('refuses a database from a newer version with a clear message and leaves the file untouched', () => {

@@ -9,9 +9,6 @@
  */
 export const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, 3, 16)) END, substr(txn_hash, 1, 16))";
 
-/** The same expression over a bound parameter (`?`, bound three times), for lookups by a given hash. */
-export const HASH_KEY_OF_PARAM = "coalesce(CASE WHEN substr(?, 1, 2) = '0x' THEN unhex(substr(?, 3, 16)) END, substr(?, 1, 16))";
-
 /**
  * The hash's last 8 bytes, the second column of the lookup index (migration 7). The first 8
  * bytes alone are shared by every hash a service writes as a zero-padded counter
@@ -19,9 +16,6 @@ export const HASH_KEY_OF_PARAM = "coalesce(CASE WHEN substr(?, 1, 2) = '0x' THEN
  * key, and ingest became quadratic (25,000 such rows took minutes). Such hashes differ at the end.
  */
 export const HASH_TAIL = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, -16)) END, substr(txn_hash, -16))";
-
-/** HASH_TAIL over a bound parameter (`?`, bound three times). */
-export const HASH_TAIL_OF_PARAM = "coalesce(CASE WHEN substr(?, 1, 2) = '0x' THEN unhex(substr(?, -16)) END, substr(?, -16))";
 
 /** HASH_KEY over a table alias's column (`t.txn_hash`): the planner matches it to the index. */
 export const hashKeyOf = (column: string) => HASH_KEY.replaceAll('txn_hash', column);

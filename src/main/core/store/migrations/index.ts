@@ -7,6 +7,7 @@ import { updateToSchemaVersion5 } from './005-treasury.ts';
 import { updateToSchemaVersion6 } from './006-hash-key.ts';
 import { updateToSchemaVersion7 } from './007-hash-key-tail.ts';
 import { updateToSchemaVersion8 } from './008-filter-columns.ts';
+import { updateToSchemaVersion9 } from './009-tokens-in-row.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -18,6 +19,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion6,
   updateToSchemaVersion7,
   updateToSchemaVersion8,
+  updateToSchemaVersion9,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

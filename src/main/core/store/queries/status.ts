@@ -33,6 +33,9 @@ export function timelineFacetValues(db: ReadableDB, wallets?: readonly string[])
     (
       db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>
     ).map((r) => r.v);
-  const tokens = (db.prepare('SELECT DISTINCT symbol AS v FROM transaction_tokens ORDER BY 1').all() as Array<{ v: string }>).map((r) => r.v);
+  // The symbols kept per wallet and chain with each page written (migration 9), in the same scope.
+  const tokens = (db.prepare(`SELECT DISTINCT symbol AS v FROM transaction_symbols WHERE ${scope} ORDER BY 1`).all(params) as Array<{ v: string }>).map(
+    (r) => r.v,
+  );
   return { actionTypes: distinct('action_type'), protocols: distinct('protocol_id'), tokens };
 }

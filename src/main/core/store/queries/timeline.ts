@@ -1,6 +1,6 @@
 import type { ReadableDB } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
-import { incompleteReasons } from '../transactions.ts';
+import { incompleteReasons, storedText } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
@@ -45,6 +45,22 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+/**
+ * Rows that moved any of these token symbols, read from the row's `tokens` column (a JSON
+ * array written by tokensOf in transactions.ts; on the walking indexes since migration 9, so
+ * the test needs no row seek). A symbol is matched by its exact JSON text between element
+ * separators: in JSON.stringify's output a quote inside a string is always escaped, so `,"X",`
+ * can only be a whole element, and two different symbols never share a text. Not json_each:
+ * that would parse every row walked.
+ */
+function tokenFilter(tokens: readonly string[], params: Record<string, unknown>): string {
+  const terms = tokens.map((symbol, i) => {
+    params[`token${i}`] = `,${JSON.stringify(storedText(symbol))},`;
+    return `instr(',' || substr(t.tokens, 2, length(t.tokens) - 2) || ',', @token${i}) > 0`;
+  });
+  return `(t.tokens IS NOT NULL AND (${terms.join(' OR ')}))`;
+}
+
 const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
 const MIN_SEARCH = 6;
 
@@ -80,13 +96,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
   list('action', filter.wallet ? '+t.action_type' : 't.action_type', filter.actionTypes);
   list('protocol', 't.protocol_id', filter.protocols);
   list('status', 't.status', filter.statuses);
-  if (filter.tokens?.length) {
-    const names = filter.tokens.map((v, i) => {
-      params[`token${i}`] = v;
-      return `@token${i}`;
-    });
-    where.push(`EXISTS (SELECT 1 FROM transaction_tokens tt WHERE tt.txn_id = t.id AND tt.symbol IN (${names.join(', ')}))`);
-  }
+  if (filter.tokens?.length) where.push(tokenFilter(filter.tokens, params));
   if (filter.from) {
     params['fromMs'] = Date.parse(`${checkDate('from', filter.from)}T00:00:00Z`);
     where.push('t.time >= @fromMs');

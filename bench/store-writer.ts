@@ -1,6 +1,7 @@
 import type { WritableDB } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/store/transactions.ts';
 import { WriteBatch } from '../src/main/core/store/write-batch.ts';
+import { WORKER_BATCH } from '../src/main/core/sync/transactions.ts';
 import type { Transaction } from '../src/shared/service/schemas.ts';
 
 /**
@@ -8,10 +9,10 @@ import type { Transaction } from '../src/shared/service/schemas.ts';
  * on a connection that writes nothing else (the write worker's, see write-worker.ts).
  */
 export function storeWriter(db: WritableDB, wallet: string, chain: string) {
-  const batch = new WriteBatch(db, { exclusive: true });
+  const batch = new WriteBatch(db, { ...WORKER_BATCH, exclusive: true });
   return {
-    batchRows: 50_000,
-    describe: "upsertTransactions per page in the write worker's batch of 50,000 rows",
+    batchRows: WORKER_BATCH.maxRows!,
+    describe: `upsertTransactions per page in the write worker's batches: ${WORKER_BATCH.maxRows!.toLocaleString('en-US')} rows or ${WORKER_BATCH.maxMs} ms`,
     page(rows: readonly Transaction[]): void {
       batch.write(rows.length, () => upsertTransactions(db, wallet, chain, rows));
     },

@@ -43,6 +43,7 @@ export class WriteBatch {
   private readonly maxMs: number;
   private readonly db: WritableDB;
   private readonly exclusive: boolean;
+  private begunAt = 0;
 
   constructor(db: WritableDB, options: WriteBatchOptions = {}) {
     this.db = db;
@@ -67,7 +68,9 @@ export class WriteBatch {
       }
     } else this.db.transaction(write)();
     this.rows += rows;
-    if (this.rows >= this.maxRows) this.commit();
+    // By time here too, not only from the timer: pages that arrive back to back (a writer
+    // that never yields to its event loop) still commit every maxMs.
+    if (this.rows >= this.maxRows || performance.now() - this.begunAt >= this.maxMs) this.commit();
   }
 
   /** Whether the batch holds uncommitted pages. */
@@ -101,6 +104,7 @@ export class WriteBatch {
     if (this.db.inTransaction) return;
     this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
+    this.begunAt = performance.now();
     this.schedule(this.maxMs);
   }
 

@@ -338,7 +338,7 @@ const WORKER_FROM_ROWS = 10_000;
  * The worker's batches: short in time, since a write of the main connection (a snapshot, a
  * setting) waits for the worker's commit; large enough in rows to keep commits rare.
  */
-const WORKER_BATCH: WriteBatchOptions = { maxRows: 50_000, maxMs: 250 };
+export const WORKER_BATCH: WriteBatchOptions = { maxRows: 50_000, maxMs: 250 };
 
 function oldestTime(rows: readonly Transaction[]): number | null {
   let oldest = Infinity;

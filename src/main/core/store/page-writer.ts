@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { WritableDB } from './db.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
+import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 import type { FromWorker, ToWorker } from './write-worker.ts';
 
@@ -21,7 +22,8 @@ export interface PageWriter {
 
 /** Writes on the caller's connection, on this thread: cheap to start, for small reads. */
 export function inThreadWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
-  const batch = new WriteBatch(db, options);
+  // The daily transfer sums are kept with the rows written (transfer-days-keeper.ts).
+  const batch = new WriteBatch(db, options, transferDaysKeeper(db));
   return {
     write: async (page) => batch.write(page.rows?.length ?? 0, () => writePage(db, page)),
     flush: async () => batch.commit(),

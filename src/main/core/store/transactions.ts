@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { HASH_KEY, HASH_TAIL, hashKeyOf } from './hash-key.ts';
+import { keeperOf } from './transfer-days-keeper.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
 const KNOWN = new Set([
@@ -167,12 +168,18 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   const values = rows.map((t) => transactionValues(wallet, chain, t));
   const ids = new Map<string, number>();
   for (const [hash, id] of s.findPage.iterate(JSON.stringify(values.map((v) => v[2])), wallet, chain) as IterableIterator<[string, number]>) ids.set(hash, id);
+  // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
+  const keeper = keeperOf(db);
+  keeper?.page(wallet, chain);
   const symbols = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
     const v = values[i]!;
     const id = ids.get(v[2]);
-    if (id === undefined) ids.set(v[2], Number(s.insert.run(v).lastInsertRowid));
-    else s.update.run([...v.slice(3), id]);
+    if (id === undefined) {
+      const inserted = Number(s.insert.run(v).lastInsertRowid);
+      ids.set(v[2], inserted);
+      keeper?.inserted(inserted, v[0], v[1], v[3], v[14], rows[i]!.details);
+    } else s.update.run([...v.slice(3), id]);
     for (const d of rows[i]!.details) if (d.symbol) symbols.add(storedText(d.symbol));
   }
   for (const symbol of symbols) s.addSymbol.run(wallet, chain, symbol);

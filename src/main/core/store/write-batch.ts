@@ -17,6 +17,18 @@ export interface WriteBatchOptions {
   exclusive?: boolean;
 }
 
+/** What a batch tells of its transaction (the daily transfer sums kept with the rows, transfer-days-keeper.ts). */
+export interface BatchHooks {
+  /** The batch's own transaction has begun. */
+  begin(): void;
+  /** Just before its COMMIT, in the transaction. Must not throw. */
+  beforeCommit(): void;
+  /** The transaction has ended (committed or rolled back). */
+  end(): void;
+  /** A page failed and was rolled back to its savepoint (the transaction goes on). */
+  pageFailed(): void;
+}
+
 /**
  * Groups a sync's page writes into larger transactions, which is what makes ingest fast:
  * every commit rewrites each index page it touched, so 20 pages in one commit write the
@@ -44,9 +56,11 @@ export class WriteBatch {
   private readonly db: WritableDB;
   private readonly exclusive: boolean;
   private begunAt = 0;
+  private readonly hooks: BatchHooks | undefined;
 
-  constructor(db: WritableDB, options: WriteBatchOptions = {}) {
+  constructor(db: WritableDB, options: WriteBatchOptions = {}, hooks?: BatchHooks) {
     this.db = db;
+    this.hooks = hooks;
     this.maxRows = options.maxRows ?? 50_000;
     this.maxMs = options.maxMs ?? 1000;
     this.exclusive = options.exclusive ?? false;
@@ -66,7 +80,14 @@ export class WriteBatch {
         this.rollback();
         throw err;
       }
-    } else this.db.transaction(write)();
+    } else {
+      try {
+        this.db.transaction(write)();
+      } catch (err) {
+        this.hooks?.pageFailed();
+        throw err;
+      }
+    }
     this.rows += rows;
     // By time here too, not only from the timer: pages that arrive back to back (a writer
     // that never yields to its event loop) still commit every maxMs.
@@ -84,7 +105,11 @@ export class WriteBatch {
     this.timer = null;
     if (!this.open) return;
     // If COMMIT throws (the connection is busy streaming an export), the batch stays open.
-    if (this.db.open && this.db.inTransaction) this.db.exec('COMMIT');
+    if (this.db.open && this.db.inTransaction) {
+      this.hooks?.beforeCommit();
+      this.db.exec('COMMIT');
+    }
+    this.hooks?.end();
     this.open = false;
     this.rows = 0;
   }
@@ -94,6 +119,7 @@ export class WriteBatch {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.hooks?.end();
     this.open = false;
     this.rows = 0;
   }
@@ -103,6 +129,7 @@ export class WriteBatch {
     // inside it, and let it commit.
     if (this.db.inTransaction) return;
     this.db.exec('BEGIN IMMEDIATE');
+    this.hooks?.begin();
     this.open = true;
     this.begunAt = performance.now();
     this.schedule(this.maxMs);

@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './db.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
+import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 
 export type ToWorker = { kind: 'page'; id: number; page: PageWrite } | { kind: 'flush' | 'close'; id: number };
@@ -27,7 +28,8 @@ db.pragma('busy_timeout = 60000');
 db.pragma('cache_size = -16384');
 // This connection writes only pages: a failed page rolls its batch back, as a crash would
 // (no savepoint per page, see WriteBatchOptions.exclusive).
-const batch = new WriteBatch(db, { ...options, exclusive: true });
+// The daily transfer sums are kept with the rows written (transfer-days-keeper.ts).
+const batch = new WriteBatch(db, { ...options, exclusive: true }, transferDaysKeeper(db));
 // After a failed page nothing more is written: a later page's resume point would skip it.
 let failure: string | null = null;
 port.postMessage({ kind: 'ready' } satisfies FromWorker);

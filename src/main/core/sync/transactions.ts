@@ -13,7 +13,7 @@ import {
 import type { WritableDB } from '../store/db.ts';
 import { completeUntil, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from '../store/transactions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
-import { inThreadWriter, workerCanWrite, workerWriter } from '../store/page-writer.ts';
+import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from '../store/page-writer.ts';
 import type { PageWrite } from '../store/page-writes.ts';
 import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
@@ -207,8 +207,9 @@ async function readRange(
   };
   // Pages are written on this thread until the read proves long, then by the write worker
   // (see PageWriter): a short incremental read never pays for starting a thread, a whale's
-  // writes never hold up the main thread. The hand-over waits for a commit, so batches stay
-  // whole. Each page's write is acknowledged in order; progress counts written pages only.
+  // writes never hold up the main thread. The worker's thread loads while pages are still
+  // written here; the hand-over waits for a commit, so batches stay whole. Each page's write
+  // is acknowledged in order; progress counts written pages only.
   let writer = inThreadWriter(o.db, o.batch);
   let onWorker = false;
   let workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
@@ -221,6 +222,23 @@ async function readRange(
     if (!onWorker) return;
     await settle(0);
     await writer.flush();
+  };
+  const workerBatch = { ...WORKER_BATCH, ...o.batch };
+  let starting: { worker: PageWriter; ready: boolean } | null = null;
+  // When the in-thread batch began (it may be ended early for the hand-over, see handOver).
+  let batchSince = performance.now();
+  // Checked before writing: the batch is idle once its commit by time has run between pages,
+  // or is ended here once it is as old as a worker's batch may be (the worker's maxMs), so the
+  // hand-over does not wait for the in-thread batch's own, longer, commit by time. Either way
+  // at a commit boundary: the batches stay whole.
+  const handOver = async () => {
+    if (!starting) return;
+    if (!writer.idle && performance.now() - batchSince < (workerBatch.maxMs ?? Infinity)) return;
+    await settle(0);
+    await writer.close();
+    writer = starting.worker;
+    starting = null;
+    onWorker = true;
   };
   let failed = false;
   try {
@@ -268,24 +286,29 @@ async function readRange(
         seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
-      // Checked before writing: the batch is idle once its commit by time has run between pages.
-      if (!onWorker && !finished && range.rowsRead - (initial.rowsRead ?? 0) >= workerFrom && writer.idle && workerCanWrite(o.db)) {
-        const worker = workerWriter(o.db, { ...WORKER_BATCH, ...o.batch });
-        // A worker that cannot start (a packaging or loader problem) leaves the writes here.
-        if (
-          await worker.ready.then(
-            () => true,
-            () => false,
-          )
-        ) {
-          await writer.close();
-          writer = worker;
-          onWorker = true;
-        } else {
-          await worker.close().catch(() => undefined);
-          workerFrom = Infinity;
-        }
+      // The worker is started as soon as the read looks long, and the pages are written here
+      // while its thread loads (awaiting it stalled the read ~0.3–1 s); it takes over at a
+      // commit boundary once ready (see handOver). A read that ends first closes it.
+      const sinceStart = range.rowsRead - (initial.rowsRead ?? 0);
+      const looksLong =
+        workerFrom !== Infinity &&
+        (sinceStart >= workerFrom ||
+          (o.workerFromRows === undefined && verdict.kind === 'more' && result.rows.length >= EARLY_WORKER_PAGE && sinceStart >= 2 * result.rows.length));
+      if (!onWorker && !starting && !finished && looksLong && workerCanWrite(o.db)) {
+        const worker = workerWriter(o.db, workerBatch);
+        starting = { worker, ready: false };
+        const s = starting;
+        worker.ready.then(
+          () => (s.ready = true),
+          () => {
+            // A worker that cannot start (a packaging or loader problem) leaves the writes here.
+            if (starting === s) starting = null;
+            workerFrom = Infinity;
+            void worker.close().catch(() => undefined);
+          },
+        );
       }
+      if (starting?.ready && !finished) await handOver();
       if (!finished) range.nextPage = page + 1;
       const written: PageWrite = {
         wallet: o.wallet,
@@ -296,6 +319,7 @@ async function readRange(
       };
       const rows = store ? result.rows.length : 0;
       const oldest = store ? oldestTime(result.rows) : null;
+      if (!onWorker && writer.idle) batchSince = performance.now();
       const ack = writer.write(written).then(() => {
         totals.rowsRead += rows;
         totals.pagesRead++;
@@ -325,6 +349,8 @@ async function readRange(
     abandon.abort();
     inFlight.clear();
     await Promise.allSettled(acks);
+    // A worker still starting when the read ended is closed unused.
+    if (starting) await starting.worker.close().catch(() => undefined);
     const closing = writer.close();
     // A failure already on its way out is the one reported.
     if (failed) await closing.catch(() => undefined);
@@ -334,6 +360,12 @@ async function readRange(
 
 /** Rows read in a range (this sync) before its writes move to the write worker. */
 const WORKER_FROM_ROWS = 10_000;
+/**
+ * Two full pages at least this large (a service serving large pages), with more to come, also
+ * start the worker (when workerFromRows is not set): a read that long is worth a thread, and
+ * the thread loads while the next pages are written here.
+ */
+const EARLY_WORKER_PAGE = 1000;
 /**
  * The worker's batches: short in time, since a write of the main connection (a snapshot, a
  * setting) waits for the worker's commit; large enough in rows to keep commits rare.

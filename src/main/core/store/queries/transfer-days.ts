@@ -14,7 +14,7 @@ import type { ReadableDB, WritableDB } from '../db.ts';
 
 const DAY_MS = 86_400_000;
 
-interface DaySum {
+export interface DaySum {
   wallet: string;
   chain: string;
   cid: string;
@@ -42,7 +42,7 @@ function qtyOf(v: unknown): number {
   return 0;
 }
 
-/** Adds one transaction's transfers to the sums (status 1 or no status only; a failed one moved nothing). */
+/** Adds one stored row's transfers to the sums, from its details text as stored. */
 function addRow(sums: Map<string, DaySum>, [id, wallet, chain, time, status, details]: TxnRow): void {
   if (status !== 1 && status !== null) return;
   let transfers: unknown;
@@ -53,10 +53,27 @@ function addRow(sums: Map<string, DaySum>, [id, wallet, chain, time, status, det
     // so the reconciliation reports it as unreadable rather than leave it out.
     transfers = [{}];
   }
-  if (!Array.isArray(transfers)) transfers = [{}];
+  addTransfers(sums, id, wallet, chain, time, status, Array.isArray(transfers) ? transfers : [{}]);
+}
+
+/**
+ * Adds one transaction's transfers (its details, parsed) to the sums: status 1 or no status
+ * only (a failed one moved nothing). The one rule for the sums, whether they are made from the
+ * stored text (addRow) or by the page writer from the rows it writes (transfer-days-keeper.ts).
+ */
+export function addTransfers(
+  sums: Map<string, DaySum>,
+  id: number,
+  wallet: string,
+  chain: string,
+  time: number,
+  status: number | null,
+  transfers: readonly unknown[],
+): void {
+  if (status !== 1 && status !== null) return;
   const day = Math.trunc(time / DAY_MS); // SQLite's integer division
   const prefix = `${wallet}\u0000${chain}\u0000${day}\u0000`;
-  for (const t of transfers as unknown[]) {
+  for (const t of transfers) {
     const rec = (t && typeof t === 'object' ? t : {}) as Record<string, unknown>;
     const rawCid = rec['token_cid'];
     const cid = typeof rawCid === 'string' ? rawCid.toLowerCase() : rawCid === null || rawCid === undefined ? '' : String(rawCid).toLowerCase();
@@ -81,7 +98,8 @@ function addRow(sums: Map<string, DaySum>, [id, wallet, chain, time, status, det
   }
 }
 
-function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
+/** Adds the sums to the stored ones (in the caller's transaction). */
+export function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
   const upsert = db.prepare(
     `INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
      VALUES (@wallet, @chain, @cid, @day, @symbol, @inflow, @outflow, @txns, @unreadable, @unsure)

@@ -224,6 +224,9 @@ async function readRange(
     await writer.flush();
   };
   const workerBatch = { ...WORKER_BATCH, ...o.batch };
+  // Asked before this read writes (its own batch is a transaction too): a file cache, writable,
+  // with no transaction of the caller's open. Asked again at the hand-over.
+  const workerPossible = workerCanWrite(o.db);
   let starting: { worker: PageWriter; ready: boolean } | null = null;
   // When the in-thread batch began (it may be ended early for the hand-over, see handOver).
   let batchSince = performance.now();
@@ -236,7 +239,16 @@ async function readRange(
     if (!writer.idle && performance.now() - batchSince < (workerBatch.maxMs ?? Infinity)) return;
     await settle(0);
     await writer.close();
+    // A transaction of the caller's is open (the worker would wait for it): the writes stay here.
+    if (!workerCanWrite(o.db)) {
+      const unused = starting.worker;
+      starting = null;
+      workerFrom = Infinity;
+      await unused.close().catch(() => undefined);
+      return;
+    }
     writer = starting.worker;
+    if (process.env['TRACE']) console.error('TRACE handover', performance.now().toFixed(0), range.rowsRead);
     starting = null;
     onWorker = true;
   };
@@ -294,8 +306,10 @@ async function readRange(
         workerFrom !== Infinity &&
         (sinceStart >= workerFrom ||
           (o.workerFromRows === undefined && verdict.kind === 'more' && result.rows.length >= EARLY_WORKER_PAGE && sinceStart >= 2 * result.rows.length));
-      if (!onWorker && !starting && !finished && looksLong && workerCanWrite(o.db)) {
+      if (!onWorker && !starting && !finished && looksLong && workerPossible) {
         const worker = workerWriter(o.db, workerBatch);
+        if (process.env['TRACE']) console.error('TRACE worker start', performance.now().toFixed(0), sinceStart);
+        worker.ready.then(() => process.env['TRACE'] && console.error('TRACE worker ready', performance.now().toFixed(0)), () => undefined);
         starting = { worker, ready: false };
         const s = starting;
         worker.ready.then(
@@ -337,6 +351,7 @@ async function readRange(
       window = Math.min(o.pagesInFlight, window * 2);
       if (finished) {
         await settle(0);
+        if (process.env['TRACE']) console.error('TRACE all written', performance.now().toFixed(0));
         return 'done';
       }
     }

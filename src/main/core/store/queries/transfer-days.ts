@@ -104,7 +104,8 @@ export function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
     `INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
      VALUES (@wallet, @chain, @cid, @day, @symbol, @inflow, @outflow, @txns, @unreadable, @unsure)
      ON CONFLICT (wallet, chain, day, token_cid) DO UPDATE SET
-       symbol = coalesce(excluded.symbol, symbol),
+       -- The larger of the two, as max(symbol) over all the rows would give (max() of two is NULL if one is).
+       symbol = coalesce(max(symbol, excluded.symbol), symbol, excluded.symbol),
        inflow = inflow + excluded.inflow, outflow = outflow + excluded.outflow, txns = txns + excluded.txns,
        unreadable = unreadable + excluded.unreadable, unsure = unsure + excluded.unsure`,
   );

@@ -257,6 +257,24 @@ describe('daily transfer sums kept by the page writer', () => {
     expect(flowsByDay(db, W2, ['eth'], 0, 100_000)[0]!.inflow).toBe(43);
   });
 
+  it('never take a state above the largest id as current: rows given its ids again are summed', async () => {
+    const { db, path } = setup();
+    const r = (n: number, qty: number): Row => ({ n, day: 1, second: n, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty }] });
+    await run([{ kind: 'page', pair: 0, rows: [r(1, 1)] }, { kind: 'page', pair: 2, rows: [r(1, 2), r(2, 2)] }], (d) => inThreadWriter(d, BATCH), path, db);
+    expect(db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ?').pluck().get(W1)).toBe(3);
+    // W2's rows deleted behind the store's back (not by removeWallet, which drops such states):
+    // W1's state (3) is above the largest id (1), and the next row of W1 takes id 2.
+    db.prepare('DELETE FROM transactions WHERE wallet = ?').run(W2);
+    db.prepare("INSERT INTO transactions (wallet, chain, txn_hash, time, status, details) VALUES (?, 'eth', '0x99', ?, 1, ?)").run(
+      W1,
+      T0,
+      JSON.stringify([{ token_cid: '0xaa', type: 'in', qty: 40 }]),
+    );
+    await run([{ kind: 'page', pair: 0, rows: [r(5, 4)] }], (d) => inThreadWriter(d, BATCH), path, db);
+    expectExact(db);
+    expect(flowsByDay(db, W1, ['eth'], 0, 100_000)[0]!.inflow).toBe(45);
+  });
+
   it('roll back with the batch: a failed page in the worker leaves the sums of the committed rows only', async () => {
     const { db } = setup();
     const rows = (from: number): Row[] => Array.from({ length: 5 }, (_, i) => ({ n: from + i, day: 2, second: i, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty: 1 }] }));

@@ -163,6 +163,11 @@ export class TransferDaysKeeper implements BatchHooks {
       this.db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
       markBuilt(this.db, wallet, chain, this.last);
       pair.keep = true;
+    } else if (built !== undefined) {
+      // Above the largest id: rows were deleted and their ids are given again (this page's
+      // rows too), so the state no longer says which rows are summed. Dropped: the refresh
+      // rebuilds the pair (it would take it as current once the ids caught up with it).
+      this.db.prepare('DELETE FROM transfer_days_state WHERE wallet = ? AND chain = ?').run(wallet, chain);
     }
     return pair;
   }

@@ -188,14 +188,11 @@ export class SyncEngine {
         }
         // The reconciliation's daily transfer sums take the new rows now, once per sync, so
         // a first reconciliation finds them made (store/queries/transfer-days.ts).
-        const t0 = performance.now();
-        if (process.env['TRACE']) console.error('TRACE refresh start', t0.toFixed(0));
         await refreshTransferDaysInSteps(
           this.o.db,
           chains.map((chain) => ({ wallet: w.address, chain })),
           ctx.signal,
         );
-        if (process.env['TRACE']) console.error('TRACE refresh took', (performance.now() - t0).toFixed(0));
         ctx.judge(transactionsCompleteness(results));
         return results;
       },

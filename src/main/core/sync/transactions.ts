@@ -248,7 +248,6 @@ async function readRange(
       return;
     }
     writer = starting.worker;
-    if (process.env['TRACE']) console.error('TRACE handover', performance.now().toFixed(0), range.rowsRead);
     starting = null;
     onWorker = true;
   };
@@ -308,8 +307,6 @@ async function readRange(
           (o.workerFromRows === undefined && verdict.kind === 'more' && result.rows.length >= EARLY_WORKER_PAGE && sinceStart >= 2 * result.rows.length));
       if (!onWorker && !starting && !finished && looksLong && workerPossible) {
         const worker = workerWriter(o.db, workerBatch);
-        if (process.env['TRACE']) console.error('TRACE worker start', performance.now().toFixed(0), sinceStart);
-        worker.ready.then(() => process.env['TRACE'] && console.error('TRACE worker ready', performance.now().toFixed(0)), () => undefined);
         starting = { worker, ready: false };
         const s = starting;
         worker.ready.then(
@@ -351,7 +348,6 @@ async function readRange(
       window = Math.min(o.pagesInFlight, window * 2);
       if (finished) {
         await settle(0);
-        if (process.env['TRACE']) console.error('TRACE all written', performance.now().toFixed(0));
         return 'done';
       }
     }

@@ -46,8 +46,14 @@ const row = fc.record({
   details: fc.array(transfer, { maxLength: 3 }),
 });
 const op = fc.oneof(
-  { weight: 10, arbitrary: fc.record({ kind: fc.constant('page' as const), pair: fc.integer({ min: 0, max: 3 }), rows: fc.array(row, { minLength: 1, maxLength: 8 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('other' as const), pair: fc.integer({ min: 0, max: 3 }), rows: fc.array(row, { minLength: 1, maxLength: 8 }) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({ kind: fc.constant('page' as const), pair: fc.integer({ min: 0, max: 3 }), rows: fc.array(row, { minLength: 1, maxLength: 8 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('other' as const), pair: fc.integer({ min: 0, max: 3 }), rows: fc.array(row, { minLength: 1, maxLength: 8 }) }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: 'flush' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'fail' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'purge' as const }) },
@@ -233,9 +239,24 @@ describe('daily transfer sums kept by the page writer', () => {
 
   it('leave to the refresh what they cannot prove: a changed row, a value JSON cannot hold, a write they did not see', async () => {
     const { db, path } = setup();
-    const r = (n: number, qty: unknown): Row => ({ n, day: 1, second: n, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty: qty as number }] });
+    const r = (n: number, qty: unknown): Row => ({
+      n,
+      day: 1,
+      second: n,
+      dated: true,
+      status: 1,
+      details: [{ token_cid: '0xAA', type: 'in', qty: qty as number }],
+    });
     // A row changed by a later page of the same batch: the trigger drops the pair's state, the keeper writes nothing for it.
-    await run([{ kind: 'page', pair: 0, rows: [r(1, 1), r(2, 2)] }, { kind: 'page', pair: 0, rows: [r(2, 5)] }], (d) => inThreadWriter(d, BATCH), path, db);
+    await run(
+      [
+        { kind: 'page', pair: 0, rows: [r(1, 1), r(2, 2)] },
+        { kind: 'page', pair: 0, rows: [r(2, 5)] },
+      ],
+      (d) => inThreadWriter(d, BATCH),
+      path,
+      db,
+    );
     expect(db.prepare('SELECT count(*) FROM transfer_days_state').pluck().get()).toBe(0);
     expect(expectExact(db)).toBe(2);
     // Infinity is stored as null (JSON): summed by the refresh as unreadable, never as Infinity.
@@ -260,7 +281,15 @@ describe('daily transfer sums kept by the page writer', () => {
   it('never take a state above the largest id as current: rows given its ids again are summed', async () => {
     const { db, path } = setup();
     const r = (n: number, qty: number): Row => ({ n, day: 1, second: n, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty }] });
-    await run([{ kind: 'page', pair: 0, rows: [r(1, 1)] }, { kind: 'page', pair: 2, rows: [r(1, 2), r(2, 2)] }], (d) => inThreadWriter(d, BATCH), path, db);
+    await run(
+      [
+        { kind: 'page', pair: 0, rows: [r(1, 1)] },
+        { kind: 'page', pair: 2, rows: [r(1, 2), r(2, 2)] },
+      ],
+      (d) => inThreadWriter(d, BATCH),
+      path,
+      db,
+    );
     expect(db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ?').pluck().get(W1)).toBe(3);
     // W2's rows deleted behind the store's back (not by removeWallet, which drops such states):
     // W1's state (3) is above the largest id (1), and the next row of W1 takes id 2.
@@ -277,7 +306,8 @@ describe('daily transfer sums kept by the page writer', () => {
 
   it('roll back with the batch: a failed page in the worker leaves the sums of the committed rows only', async () => {
     const { db } = setup();
-    const rows = (from: number): Row[] => Array.from({ length: 5 }, (_, i) => ({ n: from + i, day: 2, second: i, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty: 1 }] }));
+    const rows = (from: number): Row[] =>
+      Array.from({ length: 5 }, (_, i) => ({ n: from + i, day: 2, second: i, dated: true, status: 1, details: [{ token_cid: '0xAA', type: 'in', qty: 1 }] }));
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
     await writer.write(pageOf(W1, 'eth', rows(0)));
     await writer.flush();

@@ -215,10 +215,10 @@ describe('daily transfer sums kept by the page writer', () => {
           day: i,
           second: i,
           dated: i !== 3,
-          status: [1, 0, null][i % 3] as number | null,
+          status: [1, 0, null][i % 3] as 0 | 1 | null,
           details: [
-            { token_cid: '0xAA', type: 'in', qty: i, symbol: 'A' },
-            { token_cid: '0xaa', type: 'out', qty: null },
+            { token_cid: '0xAA', type: 'in' as const, qty: i, symbol: 'AAA' as const },
+            { token_cid: '0xaa', type: 'out' as const, qty: null },
           ],
         }));
       const ops: Op[] = [

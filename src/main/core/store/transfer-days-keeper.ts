@@ -143,8 +143,7 @@ export class TransferDaysKeeper implements BatchHooks {
       return pair;
     }
     const built = this.db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck().get(wallet, chain) as
-      | number
-      | undefined;
+      number | undefined;
     if (built === this.last) pair.keep = true;
     else if (built !== undefined && built < this.last) {
       // Current if no row of the pair came since (only other pairs' rows): the ids in between are

@@ -1,6 +1,8 @@
 /**
- * Daily transfer sums (table transfer_days, migration 005), brought up to date on use and
- * after each transaction sync (refreshTransferDays): a (wallet, chain) with no state is
+ * Daily transfer sums (table transfer_days, migration 005), kept by a sync's page writer as it
+ * inserts rows where that is provably exact (../transfer-days-keeper.ts, the same addTransfers),
+ * and otherwise brought up to date on use and after each transaction sync (refreshTransferDays,
+ * the fallback, which then finds little or nothing to read): a (wallet, chain) with no state is
  * rebuilt from all its transactions; one with state adds the transactions inserted since (ids
  * above built_to_id). Changes and deletions of transactions drop the state (triggers), so the
  * sums never go stale.

@@ -297,14 +297,11 @@ async function readRange(
         seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
         recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
       }
-      // The worker is started as soon as the read looks long, and the pages are written here
+      // The worker is started once the read looks long (workerFrom rows), and the pages are written here
       // while its thread loads (awaiting it stalled the read ~0.3–1 s); it takes over at a
       // commit boundary once ready (see handOver). A read that ends first closes it.
       const sinceStart = range.rowsRead - (initial.rowsRead ?? 0);
-      const looksLong =
-        workerFrom !== Infinity &&
-        (sinceStart >= workerFrom ||
-          (o.workerFromRows === undefined && verdict.kind === 'more' && result.rows.length >= EARLY_WORKER_PAGE && sinceStart >= 2 * result.rows.length));
+      const looksLong = sinceStart >= workerFrom;
       if (!onWorker && !starting && !finished && looksLong && workerPossible) {
         const worker = workerWriter(o.db, workerBatch);
         starting = { worker, ready: false };
@@ -371,12 +368,6 @@ async function readRange(
 
 /** Rows read in a range (this sync) before its writes move to the write worker. */
 const WORKER_FROM_ROWS = 10_000;
-/**
- * Two full pages at least this large (a service serving large pages), with more to come, also
- * start the worker (when workerFromRows is not set): a read that long is worth a thread, and
- * the thread loads while the next pages are written here.
- */
-const EARLY_WORKER_PAGE = 1000;
 /**
  * The worker's batches: short in time, since a write of the main connection (a snapshot, a
  * setting) waits for the worker's commit; large enough in rows to keep commits rare.

@@ -119,10 +119,12 @@ describe('damage found while running', () => {
     // Garbage over every page of the snapshots table: the schema still reads, the rows do not.
     const probe = new BetterSqlite3(file, { readonly: true });
     const pages = (probe.prepare("SELECT pageno FROM dbstat WHERE name = 'snapshots'").all() as Array<{ pageno: number }>).map((p) => p.pageno);
+    // A cache's page size depends on the version that made it (16 KiB since issue 16).
+    const size = probe.pragma('page_size', { simple: true }) as number;
     probe.close();
     expect(pages.length).toBeGreaterThan(0);
     const fd = openSync(file, 'r+');
-    for (const p of pages) writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, (p - 1) * 4096);
+    for (const p of pages) writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, (p - 1) * size);
     closeSync(fd);
     const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo });
     try {

@@ -26,7 +26,8 @@ describe('a crash in the middle of a batch of pages written by the write worker'
         NOW_MS: String(SIM_NOW),
         BATCH_ROWS: String(BATCH_ROWS),
         BATCH_MS: '600000',
-        // The writes move to the worker at the first commit (3,000 rows): the kill hits the worker's batch.
+        // The worker starts at the first page and takes the writes over at the first commit
+        // after its thread has loaded (3,000 or 6,000 rows on a busy machine).
         WORKER_FROM_ROWS: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +46,10 @@ describe('a crash in the middle of a batch of pages written by the write worker'
     });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
 
-    // Kill it halfway through its third batch: 6,000 rows committed, more written but not.
+    // Kill it halfway through a batch of the worker's, after a whole one it committed: at least
+    // 6,000 rows committed, more written but not.
     const deadline = Date.now() + 60_000;
-    while (written < 2 * BATCH_ROWS + BATCH_ROWS / 2) {
+    while (offMain < 1.5 * (BATCH_ROWS / PAGE) || written % BATCH_ROWS < BATCH_ROWS / 2) {
       await new Promise((r) => setTimeout(r, 5));
       if (Date.now() > deadline || child.exitCode !== null) throw new Error(`child did not get far enough: ${written} rows written; ${stderr}`);
     }

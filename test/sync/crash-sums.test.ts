@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { refreshTransferDays } from '../../src/main/core/store/queries/transfer-days.ts';
 import { countTransactions } from '../../src/main/core/store/transactions.ts';
-import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { spawnSyncChild } from '../support/crash-child.ts';
+import { useSimulator, WALLET } from '../support/sim.ts';
 
 /**
  * The daily transfer sums the page writer keeps (transfer-days-keeper.ts) are committed with
@@ -24,36 +22,10 @@ const table = (db: WritableDB) =>
   }));
 
 async function killMidBatch(workerFromRows: string): Promise<string> {
-  const path = join(tempDir(), 'cache.sqlite');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/sync-child.ts')], {
-    env: {
-      ...process.env,
-      DB_PATH: path,
-      SIM_URL: ctx.sim.url,
-      ACCESS_KEY: KEY,
-      WALLET,
-      NOW_MS: String(SIM_NOW),
-      BATCH_ROWS: String(BATCH_ROWS),
-      BATCH_MS: '600000',
-      WORKER_FROM_ROWS: workerFromRows,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let written = 0;
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  child.stdout.on('data', (d) => {
-    for (const line of String(d).split('\n')) if (/^\d+$/.test(line)) written = Math.max(written, Number(line));
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
-  while (written < BATCH_ROWS + BATCH_ROWS / 2) {
-    await new Promise((r) => setTimeout(r, 5));
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`child did not get far enough: ${written} rows written; ${stderr}`);
-  }
-  child.kill('SIGKILL');
-  await exited;
-  return path;
+  const child = spawnSyncChild(ctx.sim, BATCH_ROWS, { WORKER_FROM_ROWS: workerFromRows });
+  await child.until(() => child.written >= BATCH_ROWS + BATCH_ROWS / 2);
+  await child.kill();
+  return child.path;
 }
 
 describe('a crash in the middle of a batch', () => {

@@ -20,6 +20,9 @@ export const HASH_TAIL = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN 
 /** HASH_KEY over a table alias's column (`t.txn_hash`): the planner matches it to the index. */
 export const hashKeyOf = (column: string) => HASH_KEY.replaceAll('txn_hash', column);
 
+/** HASH_TAIL over another column or value (`j.value`). */
+export const hashTailOf = (column: string) => HASH_TAIL.replaceAll('txn_hash', column);
+
 /**
  * The key ranges holding every hash that starts with `prefix` (lower case). Blob keys sort
  * after text keys in SQLite, so the two never mix. A `0x` prefix can match both kinds (a hex

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
-import { HASH_KEY, HASH_TAIL, hashKeyOf } from './hash-key.ts';
+import { hashKeyOf, hashTailOf } from './hash-key.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
@@ -34,9 +34,6 @@ interface Statements {
 const COLUMNS = `wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
   action_type, method_hex, protocol_id, status, details, extra, tokens`;
 
-const tHashKey = HASH_KEY.replaceAll('txn_hash', 't.txn_hash');
-const tHashTail = HASH_TAIL.replaceAll('txn_hash', 't.txn_hash');
-
 /**
  * The rows of a page already cached, by (txn_hash, wallet, chain): parameters: a JSON array of
  * the page's hashes (lower case), the wallet, the chain; answers (hash, id). Each hash is found
@@ -48,7 +45,7 @@ const tHashTail = HASH_TAIL.replaceAll('txn_hash', 't.txn_hash');
  */
 export const FIND_PAGE = `SELECT j.value AS hash, t.id AS id FROM json_each(?) j
   JOIN transactions t INDEXED BY transactions_by_hash_key
-    ON ${tHashKey} = ${hashKeyOf('j.value')} AND ${tHashTail} = ${HASH_TAIL.replaceAll('txn_hash', 'j.value')} AND t.txn_hash = j.value
+    ON ${hashKeyOf('t.txn_hash')} = ${hashKeyOf('j.value')} AND ${hashTailOf('t.txn_hash')} = ${hashTailOf('j.value')} AND t.txn_hash = j.value
   WHERE t.wallet = ? AND t.chain = ?`;
 
 const statements = new WeakMap<WritableDB, Statements>();
@@ -180,9 +177,10 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
       ids.set(v[2], inserted);
       keeper?.inserted(inserted, v[0], v[1], v[3], v[14], rows[i]!.details);
     } else s.update.run([...v.slice(3), id]);
-    for (const d of rows[i]!.details) if (d.symbol) symbols.add(storedText(d.symbol));
+    for (const d of rows[i]!.details) if (d.symbol) symbols.add(d.symbol);
   }
-  for (const symbol of symbols) s.addSymbol.run(wallet, chain, symbol);
+  // As stored (see storedText): two raw symbols may be one stored text, written once.
+  for (const symbol of new Set([...symbols].map(storedText))) s.addSymbol.run(wallet, chain, symbol);
   return rows.length;
 }
 

@@ -31,7 +31,7 @@
  *   transaction's rows; a rollback drops everything held in memory.
  */
 import type { WritableDB } from './db.ts';
-import { addTransfers, type DaySum, writeSums } from './queries/transfer-days.ts';
+import { addTransfers, builtTo, type DaySum, markBuilt, maxTransactionId as maxId, writeSums } from './queries/transfer-days.ts';
 import type { BatchHooks } from './write-batch.ts';
 
 interface KeptPair {
@@ -114,9 +114,8 @@ export class TransferDaysKeeper implements BatchHooks {
     try {
       if (!this.broken && this.db.inTransaction && maxId(this.db) === this.last && this.pairs.size) {
         this.db.transaction(() => {
-          const stateOf = this.db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck();
           for (const p of this.pairs.values()) {
-            if (!p.keep || stateOf.get(p.wallet, p.chain) !== p.base) continue;
+            if (!p.keep || builtTo(this.db, p.wallet, p.chain) !== p.base) continue;
             writeSums(this.db, p.sums);
             markBuilt(this.db, p.wallet, p.chain, this.last);
           }
@@ -142,8 +141,7 @@ export class TransferDaysKeeper implements BatchHooks {
       this.broken = true; // rows inserted that the keeper did not see
       return pair;
     }
-    const built = this.db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck().get(wallet, chain) as
-      number | undefined;
+    const built = builtTo(this.db, wallet, chain);
     if (built === this.last) pair.keep = true;
     else if (built !== undefined && built < this.last) {
       // Current if no row of the pair came since (only other pairs' rows): the ids in between are
@@ -184,17 +182,6 @@ export function transferDaysKeeper(db: WritableDB): TransferDaysKeeper {
 /** The keeper of this connection, if a page writer made one (the store's upsert reports to it). */
 export function keeperOf(db: WritableDB): TransferDaysKeeper | undefined {
   return keepers.get(db);
-}
-
-function maxId(db: WritableDB): number {
-  return db.prepare('SELECT coalesce(max(id), 0) FROM transactions').pluck().get() as number;
-}
-
-function markBuilt(db: WritableDB, wallet: string, chain: string, to: number): void {
-  db.prepare(
-    `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
-     ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
-  ).run(wallet, chain, to);
 }
 
 /**

@@ -130,20 +130,36 @@ export interface WalletChain {
  * built, or dropped by a change) starts from nothing. Other wallets' rows are passed over by
  * SQLite, not read into JavaScript. Returns the rows read and whether the pairs are current.
  */
+/** The largest transaction id (0 when none): the ids above a pair's state are the rows not yet summed. */
+export function maxTransactionId(db: ReadableDB): number {
+  return db.prepare('SELECT coalesce(max(id), 0) FROM transactions').pluck().get() as number;
+}
+
+/** The pair's state: every row of it with an id up to this is summed (undefined: no state). */
+export function builtTo(db: ReadableDB, wallet: string, chain: string): number | undefined {
+  return db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck().get(wallet, chain) as number | undefined;
+}
+
+/** Records that the pair's rows up to id `to` are summed. */
+export function markBuilt(db: WritableDB, wallet: string, chain: string, to: number): void {
+  db.prepare(
+    `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
+     ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
+  ).run(wallet, chain, to);
+}
+
 function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: number): { read: number; done: boolean } {
-  const maxId = () => (db.prepare('SELECT coalesce(max(id), 0) AS m FROM transactions').get() as { m: number }).m;
-  const stateOf = db.prepare('SELECT built_to_id AS b FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck();
-  const current = (to: number) => pairs.every((p) => ((stateOf.get(p.wallet, p.chain) as number | undefined) ?? -1) >= to);
-  if (current(maxId())) return { read: 0, done: true };
+  const current = (to: number) => pairs.every((p) => (builtTo(db, p.wallet, p.chain) ?? -1) >= to);
+  if (current(maxTransactionId(db))) return { read: 0, done: true };
   return db
     .transaction(() => {
       // Read again inside the write transaction: another connection may have built them meanwhile.
-      const to = maxId();
+      const to = maxTransactionId(db);
       const since = new Map<string, number>();
       for (const p of pairs) {
         const key = `${p.wallet}\u0000${p.chain}`;
         if (since.has(key)) continue;
-        let b = stateOf.get(p.wallet, p.chain) as number | undefined;
+        let b = builtTo(db, p.wallet, p.chain);
         // A watermark above the largest id: rows were deleted and their ids may be given again.
         if (b !== undefined && b > to) b = undefined;
         if (b === undefined) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
@@ -167,13 +183,9 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
         read++;
       }
       writeSums(db, sums);
-      const mark = db.prepare(
-        `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
-         ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
-      );
       for (const [key, b] of since) {
         const [wallet, chain] = key.split('\u0000') as [string, string];
-        mark.run(wallet, chain, Math.max(b, upTo));
+        markBuilt(db, wallet, chain, Math.max(b, upTo));
       }
       return { read, done: upTo >= to };
     })

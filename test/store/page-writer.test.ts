@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +106,36 @@ describe('the write worker', () => {
     expect(db.inTransaction).toBe(true);
     await writer.close();
     expect(countTransactions(db)).toBe(100);
+  });
+
+  // POSIX locks belong to the process: closing any descriptor of the file drops all of them,
+  // the main connection's too, and another process (the CLI beside the app) could then take
+  // the cache for its own and, closing, delete a WAL still in use (SQLite's "How To Corrupt", 2.2).
+  it.runIf(existsSync('/proc/locks'))("opens no descriptor of the file beside SQLite's: the main connection keeps its lock on the cache", async () => {
+    const { db, path } = tempDb();
+    db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
+    const locksOnCache = () => {
+      const inode = statSync(path).ino;
+      return readFileSync('/proc/locks', 'utf8')
+        .split('\n')
+        .filter((l) => l.split(/\s+/).includes(String(process.pid)) && l.includes(`:${inode} `));
+    };
+    expect(locksOnCache().length).toBeGreaterThan(0);
+    const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await writer.ready;
+    await writer.write(page(1));
+    await writer.close();
+    expect(countTransactions(db)).toBe(100);
+    expect(locksOnCache().length).toBeGreaterThan(0);
+  });
+
+  it('never makes a new cache in place of one deleted while the app runs: the worker does not start', async () => {
+    const { db, path } = tempDb();
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await expect(writer.ready).rejects.toThrow(/unable to open|does not exist|SQLITE_CANTOPEN/i);
+    await writer.close().catch(() => undefined);
+    expect(existsSync(path)).toBe(false);
   });
 
   it('runs bundled: out/main/store-writer.js (electron-vite build) opens the cache, writes and commits pages', async () => {

@@ -1,18 +1,29 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
 import type { Core } from '../../src/main/core/app.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 
-const dirs: string[] = [];
-const open: WritableDB[] = [];
+/**
+ * What a test makes is removed after that test; what a beforeAll makes (no test is running),
+ * after the file's last test. Removed after the first test instead, it left the rest of a
+ * suite running on a deleted cache: SQLite kept the unlinked file open, and a second
+ * connection (the write worker) made a new, empty one in its place.
+ */
+interface Made {
+  dirs: string[];
+  open: WritableDB[];
+}
+const byTest: Made = { dirs: [], open: [] };
+const bySuite: Made = { dirs: [], open: [] };
+const made = (): Made => (expect.getState().currentTestName === undefined ? bySuite : byTest);
 
-/** A fresh temporary folder, removed after the test. */
+/** A fresh temporary folder, removed after the test (or, made in a beforeAll, after the file's tests). */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'folioscope-test-'));
-  dirs.push(dir);
+  made().dirs.push(dir);
   return dir;
 }
 
@@ -20,7 +31,7 @@ export function tempDir(): string {
 export function tempDb(): { db: WritableDB; path: string } {
   const path = join(tempDir(), 'cache.sqlite');
   const db = openDatabase(path);
-  open.push(db);
+  made().open.push(db);
   return { db, path };
 }
 
@@ -31,7 +42,7 @@ export function tempDb(): { db: WritableDB; path: string } {
  */
 export async function cacheOf(core: Core): Promise<WritableDB> {
   const db = openDatabase((await core.request('app.info', undefined)).databaseFile);
-  open.push(db);
+  made().open.push(db);
   return db;
 }
 
@@ -50,7 +61,9 @@ export async function settled(core: Core, jobs: readonly JobInfo[], timeoutMs = 
   throw new Error('the jobs did not finish');
 }
 
-afterEach(() => {
-  for (const db of open.splice(0)) if (db.open) db.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+function remove(m: Made): void {
+  for (const db of m.open.splice(0)) if (db.open) db.close();
+  for (const dir of m.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+afterEach(() => remove(byTest));
+afterAll(() => remove(bySuite));

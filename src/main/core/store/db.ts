@@ -128,14 +128,28 @@ export function sqliteVersion(db: ReadableDB): string {
   return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
 }
 
+export interface OpenOptions {
+  readonly?: boolean;
+  damagedOk?: boolean;
+  /**
+   * A second connection to a cache this process already has open (the write worker's). The
+   * file must exist: a cache deleted while the app runs is never replaced by a new, empty one
+   * that the first connection does not see. And the file-level checks, done when the first
+   * connection opened it, are skipped: they open and close a descriptor of the file, and on
+   * POSIX closing any descriptor of a file drops every lock this process holds on it, the
+   * first connection's included (SQLite's "How To Corrupt", 2.2).
+   */
+  sibling?: boolean;
+}
+
 /**
  * Opens (creating if needed) the cache and brings its schema up to date: all pending
  * migrations in one transaction, so a failed migration leaves the previous version.
  */
-export function openDatabase(path: string, options: { readonly?: boolean; damagedOk?: boolean } = {}): WritableDB {
+export function openDatabase(path: string, options: OpenOptions = {}): WritableDB {
   if (path === ':memory:') return openChecked(path, options);
   try {
-    if (!options.readonly) {
+    if (!options.readonly && !options.sibling) {
       ownerOnlyFile(path);
       // A read-only copy of a cut-off file still shows what it holds: the check is skipped.
       if (!options.damagedOk) checkNotTruncated(path);
@@ -150,11 +164,11 @@ export function openDatabase(path: string, options: { readonly?: boolean; damage
 export const PAGE_SIZE = 16_384;
 const CHECKPOINT_BYTES = 40 * 2 ** 20;
 
-function openChecked(path: string, options: { readonly?: boolean; damagedOk?: boolean }): WritableDB {
+function openChecked(path: string, options: OpenOptions): WritableDB {
   // The one place a connection gets its brand. A file opened with `readonly` is branded
   // writable too (SQLite itself refuses its writes): the brand says what the code holding
   // it is allowed to ask, and the core that opens the cache is.
-  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false }) as WritableDB;
+  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false, fileMustExist: options.sibling ?? false }) as WritableDB;
   try {
     if (options.damagedOk) allowDamaged(db);
     const found = schemaVersion(db);

@@ -18,7 +18,8 @@ export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { ki
 
 const port = parentPort!;
 const { path, batch: options } = workerData as { path: string; batch: WriteBatchOptions };
-const db = openDatabase(path);
+// The main thread has the cache open: see OpenOptions.sibling.
+const db = openDatabase(path, { sibling: true });
 // Waiting for the write lock (another writer's batch) blocks only this thread: wait long.
 db.pragma('busy_timeout = 60000');
 // A page cache of 16 MiB, not the main connection's 64: the worker appends (newest-first

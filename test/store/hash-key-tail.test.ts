@@ -1,11 +1,11 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, type WritableDB } from '../../src/main/core/store/db.ts';
-import { HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion7 } from '../../src/main/core/store/migrations/007-hash-key-tail.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { FIND_PAGE, upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { FIND_PAGE } from '../../src/main/core/store/hash-levels.ts';
+import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
@@ -46,10 +46,10 @@ describe('migration 7: hashes that share their first 8 bytes are still one seek 
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${FIND_PAGE}`).all(JSON.stringify([numbered(1), numbered(2)]), W, 'eth') as Array<{ detail: string }>)
       .map((r) => r.detail)
       .join('\n');
-    // Two equality terms on the index: "(<expr>=? AND <expr>=?)".
-    expect(plan).toMatch(/USING INDEX transactions_by_hash_key \(<expr>=\? AND <expr>=\?\)/);
-    const index = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'transactions_by_hash_key'").pluck().get() as string;
-    expect(index).toContain(HASH_TAIL);
+    // Two equality terms on each level's key (migration 10 moved the index into two tables), then the row by id.
+    expect(plan).toMatch(/SEARCH k USING PRIMARY KEY \(key=\? AND tail=\?\)[^]*SEARCH k USING PRIMARY KEY \(key=\? AND tail=\?\)/);
+    expect(plan).toMatch(/SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan).not.toMatch(/SCAN (t|k)\b/);
     db.close();
   });
 

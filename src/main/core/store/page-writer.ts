@@ -82,8 +82,14 @@ export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): P
     }
   });
   worker.on('error', (e) => fail(e));
-  worker.on('exit', (code) => fail(new Error(`the cache's write worker stopped (exit code ${code})`)));
+  let exited = false;
+  worker.on('exit', (code) => {
+    exited = true;
+    fail(new Error(`the cache's write worker stopped (exit code ${code})`));
+  });
   const send = (m: { kind: 'page'; page: PageWrite } | { kind: 'flush' | 'close' }): Promise<void> => {
+    // A worker that has ended answers nothing: closing it is done, anything else has failed.
+    if (exited) return m.kind === 'close' ? Promise.resolve() : Promise.reject(failure!);
     if (failure && m.kind !== 'close') return Promise.reject(failure);
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {

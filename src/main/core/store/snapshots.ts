@@ -6,6 +6,7 @@ import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import { positionTotals } from '../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
+import { deleteAllKeys } from './hash-levels.ts';
 
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;
@@ -191,6 +192,7 @@ export function clearCache(db: WritableDB): { snapshots: number; transactions: n
     // Snapshots are immutable (no UPDATE), but the user may delete them.
     const snapshots = db.prepare('DELETE FROM snapshots').run().changes;
     const transactions = db.prepare('DELETE FROM transactions').run().changes;
+    deleteAllKeys(db);
     db.exec('DELETE FROM transaction_symbols; DELETE FROM txn_sync_ranges; DELETE FROM txn_logs; DELETE FROM txn_log_sets;');
     // The transfer sums derived from the transactions (migration 005) go with them.
     db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state;');

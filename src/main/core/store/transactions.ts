@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
-import { hashKeyOf, hashTailOf } from './hash-key.ts';
+import { FIND_PAGE, keyWriter } from './hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
@@ -33,20 +33,6 @@ interface Statements {
 
 const COLUMNS = `wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
   action_type, method_hex, protocol_id, status, details, extra, tokens`;
-
-/**
- * The rows of a page already cached, by (txn_hash, wallet, chain): parameters: a JSON array of
- * the page's hashes (lower case), the wallet, the chain; answers (hash, id). Each hash is found
- * by its first and last 8 bytes (a small index that stays cached, see hash-key.ts), then the
- * full hash, wallet and chain are compared, so two hashes sharing a key are never taken for
- * one transaction. INDEXED BY: whatever the statistics say, never a walk of one whale wallet's
- * rows (and an error if the index went). One statement a page, not one a row: measured at 1M
- * rows, 0.8 µs a row less. Exported for the test that checks its plan seeks on both keys.
- */
-export const FIND_PAGE = `SELECT j.value AS hash, t.id AS id FROM json_each(?) j
-  JOIN transactions t INDEXED BY transactions_by_hash_key
-    ON ${hashKeyOf('t.txn_hash')} = ${hashKeyOf('j.value')} AND ${hashTailOf('t.txn_hash')} = ${hashTailOf('j.value')} AND t.txn_hash = j.value
-  WHERE t.wallet = ? AND t.chain = ?`;
 
 const statements = new WeakMap<WritableDB, Statements>();
 
@@ -168,12 +154,14 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
   const keeper = keeperOf(db);
   keeper?.page(wallet, chain);
+  const keys = keyWriter(db);
   const symbols = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
     const v = values[i]!;
     const id = ids.get(v[2]);
     if (id === undefined) {
       const inserted = Number(s.insert.run(v).lastInsertRowid);
+      keys.add(v[2] as string, inserted);
       ids.set(v[2], inserted);
       keeper?.inserted(inserted, v[0], v[1], v[3], v[14], rows[i]!.details);
     } else s.update.run([...v.slice(3), id]);

@@ -3,6 +3,7 @@ import { normaliseAddress, normaliseChains, ValidationError } from './validation
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
+import { deleteKeysOfWallet } from './hash-levels.ts';
 
 interface WalletRow {
   address: string;
@@ -91,6 +92,7 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
     db.prepare('DELETE FROM wallets WHERE address = ?').run(wallet.address);
     if (options.purge) {
       db.prepare('DELETE FROM snapshots WHERE wallet = ?').run(wallet.address);
+      deleteKeysOfWallet(db, wallet.address); // while the rows still say whose they are
       db.prepare('DELETE FROM transactions WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM transaction_symbols WHERE wallet = ?').run(wallet.address);

@@ -8,6 +8,7 @@ import { updateToSchemaVersion6 } from './006-hash-key.ts';
 import { updateToSchemaVersion7 } from './007-hash-key-tail.ts';
 import { updateToSchemaVersion8 } from './008-filter-columns.ts';
 import { updateToSchemaVersion9 } from './009-tokens-in-row.ts';
+import { updateToSchemaVersion10 } from './010-hash-key-levels.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion7,
   updateToSchemaVersion8,
   updateToSchemaVersion9,
+  updateToSchemaVersion10,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,7 +3,8 @@ import { checkDate, ValidationError } from '../validation.ts';
 import { incompleteReasons, storedText } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
-import { hashKeyOf, hashKeyRanges } from '../hash-key.ts';
+import { hashKeyRanges } from '../hash-key.ts';
+import { idsWhereKey } from '../hash-levels.ts';
 
 /** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
 export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };
@@ -116,16 +117,16 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
       where.push(options.searchAs === 'from' ? 't.from_addr = @s' : 't.to_addr = @s');
     } else {
       // Prefix ranges, so each branch of the OR walks an index; a hash by its key's ranges
-      // (see hash-key.ts), each checked against the full hash.
+      // in both levels of hash keys (see hash-key.ts, hash-levels.ts), each row checked
+      // against the full hash.
       params['sEnd'] = prefixEnd(search);
       const keys = hashKeyRanges(search);
-      const key = hashKeyOf('t.txn_hash');
       const hash = 't.txn_hash >= @s AND t.txn_hash < @sEnd';
-      const branches = [`(${key} >= @ktLo AND ${key} < @ktHi AND ${hash})`];
+      const branches = [`(t.id IN (${idsWhereKey('key >= @ktLo AND key < @ktHi')}) AND ${hash})`];
       params['ktLo'] = keys.text.lo;
       params['ktHi'] = keys.text.hi;
       if (keys.blob) {
-        branches.push(`(${key} >= @kbLo AND ${key} <= @kbHi AND ${hash})`);
+        branches.push(`(t.id IN (${idsWhereKey('key >= @kbLo AND key <= @kbHi')}) AND ${hash})`);
         params['kbLo'] = keys.blob.lo;
         params['kbHi'] = keys.blob.hi;
       }

@@ -1,0 +1,109 @@
+import type { ReadableDB, WritableDB } from './db.ts';
+import { hashKeyOf, hashTailOf } from './hash-key.ts';
+
+/**
+ * Where transactions are found by hash (migration 10): two tables of (key, tail, id), the
+ * hash's first and last 8 bytes (hash-key.ts) and the row's id. New keys go to the small
+ * `hash_keys_recent`; once it holds MERGE_AT keys they are moved to the large `hash_keys` in
+ * one pass, in key order, in the transaction that wrote the rows.
+ *
+ * Why two levels: a hash is random, so each new key lands on a random page of a lookup index,
+ * and a commit rewrites every page its batch touched. At 1M cached rows a batch of ~15k rows
+ * touched nearly every page of the old one-level index (~28 MiB a commit, more than the rows
+ * themselves), and ingest fell from ~47 % of a bare INSERT to ~25 % as the cache grew. The
+ * small table stays a few hundred pages; the large one is rewritten once per MERGE_AT keys,
+ * not once per commit (bench/RESULTS.md, issue 16 round 5).
+ *
+ * Every key is in exactly one level after each write: a lookup reads both. A key whose row
+ * is gone (a purge) is harmless: lookups join the row by id and compare its full hash,
+ * wallet and chain, so a stale or reused id never matches another transaction. A MISSING key
+ * would be harmful (the row would be inserted again): every insert into `transactions` goes
+ * through upsertTransactions, which adds its key (test/store/hash-levels.test.ts checks that
+ * no other code inserts rows).
+ */
+export const HASH_LEVELS = ['hash_keys', 'hash_keys_recent'] as const;
+
+/** Keys in the small level that trigger a merge: ~2 MiB, a few hundred pages. */
+export const MERGE_AT = 65_536;
+/** Inserts on a connection between two counts of the small level (a count reads ~100 pages). */
+const CHECK_EVERY = 8_192;
+
+/** The rows of `json_each(p.h)`'s hashes in one level, for p.w and p.c (see FIND_PAGE). */
+const findIn = (level: string) => `SELECT j.value AS hash, t.id AS id FROM p CROSS JOIN json_each(p.h) j
+  CROSS JOIN ${level} k ON k.key = ${hashKeyOf('j.value')} AND k.tail = ${hashTailOf('j.value')}
+  CROSS JOIN transactions t ON t.id = k.id AND t.txn_hash = j.value
+  WHERE t.wallet = p.w AND t.chain = p.c`;
+
+/**
+ * The rows of a page already cached, by (txn_hash, wallet, chain): parameters: a JSON array of
+ * the page's hashes (lower case), the wallet, the chain; answers (hash, id), possibly a row
+ * twice. Each hash is sought in each level by its first and last 8 bytes, then the row's full
+ * hash, wallet and chain are compared, so two hashes sharing a key are never taken for one
+ * transaction. CROSS JOIN fixes the order: whatever the statistics say, never a walk of one
+ * whale wallet's rows. One statement a page, not one a row. Exported for the plan test.
+ */
+export const FIND_PAGE = `WITH p(h, w, c) AS MATERIALIZED (SELECT ?, ?, ?) ${findIn(HASH_LEVELS[0])} UNION ALL ${findIn(HASH_LEVELS[1])}`;
+
+/** The ids whose hash key satisfies `condition` (over `key`), in either level: for the timeline's search. */
+export function idsWhereKey(condition: string): string {
+  return `SELECT id FROM ${HASH_LEVELS[0]} WHERE ${condition} UNION ALL SELECT id FROM ${HASH_LEVELS[1]} WHERE ${condition}`;
+}
+
+interface KeyWriter {
+  add: (hash: string, id: number) => void;
+  added: number;
+}
+
+const writers = new WeakMap<WritableDB, KeyWriter>();
+
+/**
+ * Adds the keys of rows just inserted on `db`; merges the small level into the large one
+ * when it is full. Called inside the transaction that inserts the rows (the page's batch),
+ * so keys, rows and the merge commit or roll back together.
+ */
+export function keyWriter(db: WritableDB): KeyWriter {
+  let w = writers.get(db);
+  if (w) return w;
+  const insert = db.prepare(`INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) VALUES (${hashKeyOf('@h')}, ${hashTailOf('@h')}, @id)`);
+  const count = db.prepare(`SELECT count(*) FROM ${HASH_LEVELS[1]}`).pluck();
+  const writer: KeyWriter = {
+    added: 0,
+    add(hash, id) {
+      insert.run({ h: hash, id });
+      // Counted per connection, checked in the table: other connections add keys too.
+      if (++writer.added % CHECK_EVERY === 0 && (count.get() as number) >= MERGE_AT) mergeKeys(db);
+    },
+  };
+  writers.set(db, (w = writer));
+  return w;
+}
+
+/**
+ * Moves every key of the small level into the large one: read in key order (the small
+ * level's primary key), so the large level's pages are each visited once. OR IGNORE: a key
+ * already there (a merge interrupted between its two statements on a connection outside a
+ * transaction cannot happen, see below; this only keeps a merge from ever failing for it).
+ */
+export function mergeKeys(db: WritableDB): void {
+  const merge = () =>
+    db.exec(`INSERT OR IGNORE INTO ${HASH_LEVELS[0]} (key, tail, id) SELECT key, tail, id FROM ${HASH_LEVELS[1]}; DELETE FROM ${HASH_LEVELS[1]};`);
+  // Both statements in one transaction: the caller's, or one of its own.
+  if (db.inTransaction) merge();
+  else db.transaction(merge).immediate();
+}
+
+/** Drops the keys of a wallet's rows (before the rows are deleted): a purge. */
+export function deleteKeysOfWallet(db: WritableDB, wallet: string): void {
+  for (const level of HASH_LEVELS) db.prepare(`DELETE FROM ${level} WHERE id IN (SELECT id FROM transactions WHERE wallet = ?)`).run(wallet);
+}
+
+/** Drops every key: the cache is cleared. */
+export function deleteAllKeys(db: WritableDB): void {
+  for (const level of HASH_LEVELS) db.prepare(`DELETE FROM ${level}`).run();
+}
+
+/** How many keys each level holds (tests, diagnostics). */
+export function keyCounts(db: ReadableDB): { large: number; recent: number } {
+  const n = (level: string) => db.prepare(`SELECT count(*) FROM ${level}`).pluck().get() as number;
+  return { large: n(HASH_LEVELS[0]), recent: n(HASH_LEVELS[1]) };
+}

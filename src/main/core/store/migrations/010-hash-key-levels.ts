@@ -1,0 +1,32 @@
+import type { Database } from 'better-sqlite3';
+import { HASH_KEY, HASH_TAIL } from '../hash-key.ts';
+
+/**
+ * Version 10: transactions are found by hash in two tables of (key, tail, id) instead of the
+ * expression index `transactions_by_hash_key` (see hash-levels.ts for why). The keys are the
+ * same expressions (hash-key.ts); the existing rows' keys go to the large level, in key order.
+ * The small level starts empty.
+ *
+ * No trigger adds the keys of new rows: a trigger made each insert ~3× slower (measured,
+ * bench/RESULTS.md round 5; SQLite opens a statement journal for an INSERT that fires one).
+ * The store adds them with the row (upsertTransactions). Keys of deleted rows are removed by
+ * the two deleting paths (purge, clear); one left behind is harmless (see hash-levels.ts).
+ */
+export function updateToSchemaVersion10(db: Database): void {
+  db.exec(`
+    CREATE TABLE hash_keys (
+      key   ANY NOT NULL,
+      tail  ANY NOT NULL,
+      id    INTEGER NOT NULL,
+      PRIMARY KEY (key, tail, id)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TABLE hash_keys_recent (
+      key   ANY NOT NULL,
+      tail  ANY NOT NULL,
+      id    INTEGER NOT NULL,
+      PRIMARY KEY (key, tail, id)
+    ) STRICT, WITHOUT ROWID;
+    INSERT INTO hash_keys (key, tail, id) SELECT ${HASH_KEY}, ${HASH_TAIL}, id FROM transactions ORDER BY 1, 2, 3;
+    DROP INDEX transactions_by_hash_key;
+  `);
+}

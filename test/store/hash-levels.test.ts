@@ -132,6 +132,39 @@ describe('two levels of hash keys', () => {
     db.close();
   });
 
+  it('odd hashes a service may send (not hex, short, broken Unicode, NUL, quotes) are each found again, in either level', () => {
+    const db = fresh();
+    const odd = [
+      '0x12',
+      '0xZZ' + 'a'.repeat(62),
+      'abc',
+      '\ud800' + 'f'.repeat(20),
+      'a\u0000b',
+      '"x"',
+      'x\\y',
+      '💵'.repeat(20),
+      '0x' + 'f'.repeat(200),
+      ' 0xab',
+      'Ünï',
+    ];
+    const rows = odd.map((h, i) => ({ ...txn(i), txn_hash: h }));
+    write(db, rows);
+    write(
+      db,
+      rows.map((t) => ({ ...t, block: 5 })),
+    );
+    expect(countTransactions(db)).toBe(odd.length);
+    mergeKeys(db);
+    write(
+      db,
+      rows.map((t) => ({ ...t, block: 6 })),
+    );
+    expect(countTransactions(db)).toBe(odd.length);
+    expect(blocks(db).every((b) => b === 6)).toBe(true);
+    keysMatchRows(db);
+    db.close();
+  });
+
   it('a key left behind (a stale id) never takes another transaction for its own', () => {
     const db = fresh();
     write(db, range(0, 10));

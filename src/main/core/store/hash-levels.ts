@@ -50,7 +50,8 @@ export function idsWhereKey(condition: string): string {
 }
 
 interface KeyWriter {
-  add: (hash: string, id: number) => void;
+  /** Adds the keys of rows just inserted: their hashes and ids, in one statement a page. */
+  add: (hashes: readonly string[], ids: readonly number[]) => void;
   added: number;
 }
 
@@ -59,19 +60,26 @@ const writers = new WeakMap<WritableDB, KeyWriter>();
 /**
  * Adds the keys of rows just inserted on `db`; merges the small level into the large one
  * when it is full. Called inside the transaction that inserts the rows (the page's batch),
- * so keys, rows and the merge commit or roll back together.
+ * so keys, rows and the merge commit or roll back together. One statement a page (a JSON
+ * array of [hash, id]): one a row cost ~2.5 µs a row, binding and all (measured at 1M rows).
  */
 export function keyWriter(db: WritableDB): KeyWriter {
   let w = writers.get(db);
   if (w) return w;
-  const insert = db.prepare(`INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) VALUES (${hashKeyOf('@h')}, ${hashTailOf('@h')}, @id)`);
+  const insert = db.prepare(
+    `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT ${hashKeyOf('r.hash')}, ${hashTailOf('r.hash')}, r.id
+       FROM (SELECT j.value ->> 0 AS hash, j.value ->> 1 AS id FROM json_each(?) j) r ORDER BY 1, 2`,
+  );
   const count = db.prepare(`SELECT count(*) FROM ${HASH_LEVELS[1]}`).pluck();
   const writer: KeyWriter = {
     added: 0,
-    add(hash, id) {
-      insert.run({ h: hash, id });
+    add(hashes, ids) {
+      if (!hashes.length) return;
+      insert.run(JSON.stringify(hashes.map((h, i) => [h, ids[i]])));
       // Counted per connection, checked in the table: other connections add keys too.
-      if (++writer.added % CHECK_EVERY === 0 && (count.get() as number) >= MERGE_AT) mergeKeys(db);
+      const before = writer.added;
+      writer.added += hashes.length;
+      if (Math.floor(writer.added / CHECK_EVERY) > Math.floor(before / CHECK_EVERY) && (count.get() as number) >= MERGE_AT) mergeKeys(db);
     },
   };
   writers.set(db, (w = writer));

@@ -121,7 +121,9 @@ function transactionValues(wallet: string, chain: string, t: Transaction) {
   return [
     wallet,
     chain,
-    t.txn_hash.toLowerCase(),
+    // As stored: the page's hashes are looked up as JSON (FIND_PAGE), which would keep a lone
+    // surrogate escaped where the column holds U+FFFD, and never find the row again.
+    storedText(t.txn_hash.toLowerCase()),
     t.date ? Date.parse(t.date) : 0,
     t.block,
     t.from?.toLowerCase() ?? null,
@@ -154,19 +156,23 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
   const keeper = keeperOf(db);
   keeper?.page(wallet, chain);
-  const keys = keyWriter(db);
+  const newHashes: string[] = [];
+  const newIds: number[] = [];
   const symbols = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
     const v = values[i]!;
     const id = ids.get(v[2]);
     if (id === undefined) {
       const inserted = Number(s.insert.run(v).lastInsertRowid);
-      keys.add(v[2] as string, inserted);
+      newHashes.push(v[2] as string);
+      newIds.push(inserted);
       ids.set(v[2], inserted);
       keeper?.inserted(inserted, v[0], v[1], v[3], v[14], rows[i]!.details);
     } else s.update.run([...v.slice(3), id]);
     for (const d of rows[i]!.details) if (d.symbol) symbols.add(d.symbol);
   }
+  // Their keys, so the rows are found again (hash-levels.ts).
+  keyWriter(db).add(newHashes, newIds);
   // As stored (see storedText): two raw symbols may be one stored text, written once.
   for (const symbol of new Set([...symbols].map(storedText))) s.addSymbol.run(wallet, chain, symbol);
   return rows.length;

@@ -211,6 +211,22 @@ describe('two levels of hash keys', () => {
     db.close();
   });
 
+  it('migration 10 keeps one copy of a transaction version 9 added twice (a hash with a lone surrogate), the last written', () => {
+    const db = fresh(9);
+    const insert = db.prepare("INSERT INTO transactions (wallet, chain, txn_hash, time, block, details) VALUES (?, ?, ?, 0, ?, '[]')");
+    const broken = 'ab\ufffdcd'; // as stored: U+FFFD where the service sent a lone surrogate
+    insert.run(W, 'eth', broken, 1);
+    insert.run(W, 'eth', '0x' + 'e'.repeat(64), 2);
+    insert.run(W, 'eth', broken, 3);
+    insert.run(W2, 'eth', broken, 4); // another wallet's: its own transaction
+    insert.run(W, 'arb', broken, 5); // another chain's
+    insert.run(W, 'eth', broken, 6);
+    migrate(db);
+    expect(blocks(db)).toEqual([2, 4, 5, 6]);
+    keysMatchRows(db);
+    db.close();
+  });
+
   it("no code but the store's upsert adds transactions (a row added without its key would be added again later)", () => {
     const root = join(import.meta.dirname, '../../src');
     const files = (dir: string): string[] =>

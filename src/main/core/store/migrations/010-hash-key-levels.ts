@@ -29,4 +29,19 @@ export function updateToSchemaVersion10(db: Database): void {
     INSERT INTO hash_keys (key, tail, id) SELECT ${HASH_KEY}, ${HASH_TAIL}, id FROM transactions ORDER BY 1, 2, 3;
     DROP INDEX transactions_by_hash_key;
   `);
+  // Version 9 looked a page's hashes up as JSON, where a lone surrogate stays escaped while
+  // the column holds U+FFFD: such a transaction was added again at each re-read. The copies
+  // are one transaction: the last written (the service's latest answer) is kept. Found by
+  // equal keys (neighbours in the large level), then compared in full.
+  const copies = db
+    .prepare(
+      `DELETE FROM transactions WHERE id IN (
+        SELECT a.id FROM hash_keys a
+          JOIN hash_keys b ON b.key = a.key AND b.tail = a.tail AND b.id > a.id
+          JOIN transactions ta ON ta.id = a.id
+          JOIN transactions tb ON tb.id = b.id
+        WHERE ta.txn_hash = tb.txn_hash AND ta.wallet = tb.wallet AND ta.chain = tb.chain)`,
+    )
+    .run().changes;
+  if (copies) db.exec('DELETE FROM hash_keys WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = hash_keys.id)');
 }

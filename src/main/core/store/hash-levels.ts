@@ -88,9 +88,9 @@ export function keyWriter(db: WritableDB): KeyWriter {
 
 /**
  * Moves every key of the small level into the large one: read in key order (the small
- * level's primary key), so the large level's pages are each visited once. OR IGNORE: a key
- * already there (a merge interrupted between its two statements on a connection outside a
- * transaction cannot happen, see below; this only keeps a merge from ever failing for it).
+ * level's primary key), so the large level's pages are each visited once. OR IGNORE: the same
+ * (key, tail, id) in both levels (a row whose purged id came back with the same hash, its old
+ * key left behind) must not fail this and every later merge.
  */
 export function mergeKeys(db: WritableDB): void {
   const merge = () =>

@@ -8,6 +8,7 @@ import { countTransactions, listRanges, type SyncRange } from '../../src/main/co
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { tempDb } from '../support/store.ts';
+import { mainWrites } from '../../src/main/core/store/write-yield.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
 
@@ -108,6 +109,23 @@ describe('the write worker', () => {
     expect(countTransactions(db)).toBe(100);
   });
 
+  it("makes way for the main connection's writes: it commits after its page and waits, instead of holding the lock for its whole batch", async () => {
+    const { db } = tempDb();
+    db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
+    // A batch that would hold the lock for ten minutes: the main write (busy timeout 5 s) failed with "database is locked".
+    const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
+    await writer.write(page(1));
+    expect(countTransactions(db)).toBe(0); // in the worker's open batch
+    db.prepare("INSERT INTO settings (key, value) VALUES ('probe', '1')").run();
+    // The worker committed its page to let the write through.
+    expect(countTransactions(db)).toBe(100);
+    await writer.write(page(2));
+    await writer.close();
+    expect(countTransactions(db)).toBe(200);
+    expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 3 });
+    expect(db.prepare("SELECT value FROM settings WHERE key = 'probe'").pluck().get()).toBe('1');
+  }, 20_000);
+
   // POSIX locks belong to the process: closing any descriptor of the file drops all of them,
   // the main connection's too, and another process (the CLI beside the app) could then take
   // the cache for its own and, closing, delete a WAL still in use (SQLite's "How To Corrupt", 2.2).
@@ -144,7 +162,7 @@ describe('the write worker', () => {
     const bundled = join(import.meta.dirname, '../../out/main/store-writer.js');
     expect(existsSync(bundled), 'run `npx electron-vite build` first').toBe(true);
     const { db, path } = tempDb();
-    const worker = new Worker(bundled, { workerData: { path, batch: { maxRows: 1_000_000, maxMs: 600_000 } } });
+    const worker = new Worker(bundled, { workerData: { path, batch: { maxRows: 1_000_000, maxMs: 600_000 }, mainWrites } });
     const answers: unknown[] = [];
     const next = () => new Promise((resolve) => worker.once('message', resolve));
     answers.push(await next());

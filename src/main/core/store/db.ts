@@ -2,6 +2,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
+import { announceWrites } from './write-yield.ts';
 
 /**
  * The handles the store's functions take, branded in the manner of Signal-Desktop's
@@ -178,6 +179,9 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // Another program's database (tables, but never a Folioscope schema): never write into it.
     if (found === 0 && objects > 0) throw new ForeignDatabaseError(path);
     if (options.readonly) return db;
+    // The write worker's connection writes pages only; any other announces its writes, so a
+    // worker's batch makes way for them (write-yield.ts).
+    if (!options.sibling) announceWrites(db);
     // A new cache gets 16 KiB pages (SQLite's default is 4 KiB); it can only be chosen before
     // the first page is written, so an older cache keeps its own. Measured on 1M rows
     // (bench/RESULTS.md, issue 16): ingest 29 % → 36 % of a bare INSERT in the same settings,

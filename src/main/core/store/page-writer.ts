@@ -3,6 +3,7 @@ import type { WritableDB } from './db.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
 import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
+import { mainWrites } from './write-yield.ts';
 import type { FromWorker, ToWorker } from './write-worker.ts';
 
 /**
@@ -50,12 +51,12 @@ export function workerCanWrite(db: WritableDB): boolean {
  * loses what the worker had not committed, as with the in-thread writer: the committed resume
  * point matches the committed pages.
  *
- * Writes of the main connection while the worker holds its batch (a snapshot, a setting)
- * wait for its commit, at most the batch's `maxMs` plus the commit: the worker's batches
- * are kept short in time for that reason.
+ * A write of the main connection while the worker holds its batch (a snapshot, a setting)
+ * makes the worker commit after its page and wait (write-yield.ts); without that it waited
+ * for the batch's end, `maxMs` plus the commit.
  */
 export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
-  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options } });
+  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options, mainWrites } });
   worker.unref();
   let nextId = 0;
   let failure: Error | null = null;

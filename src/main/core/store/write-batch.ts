@@ -1,4 +1,5 @@
 import type { WritableDB } from './db.ts';
+import { mainWantsToWrite, waitForMainWrites, watchMainWrites } from './write-yield.ts';
 
 export interface WriteBatchOptions {
   /** Commit once this many rows are written in the open transaction. */
@@ -15,6 +16,12 @@ export interface WriteBatchOptions {
    * (a snapshot, a setting), so the savepoints stay there.
    */
   exclusive?: boolean;
+  /**
+   * The main thread's count of writes waiting (write-yield.ts), on the write worker's
+   * connection: a batch is committed after the page during which one came, and the next is
+   * not begun while one is under way.
+   */
+  yieldTo?: Int32Array;
 }
 
 /** What a batch tells of its transaction (the daily transfer sums kept with the rows, transfer-days-keeper.ts). */
@@ -57,6 +64,7 @@ export class WriteBatch {
   private readonly exclusive: boolean;
   private begunAt = 0;
   private readonly hooks: BatchHooks | undefined;
+  private readonly yieldTo: Int32Array | undefined;
 
   constructor(db: WritableDB, options: WriteBatchOptions = {}, hooks?: BatchHooks) {
     this.db = db;
@@ -64,6 +72,7 @@ export class WriteBatch {
     this.maxRows = options.maxRows ?? 50_000;
     this.maxMs = options.maxMs ?? 1000;
     this.exclusive = options.exclusive ?? false;
+    this.yieldTo = options.yieldTo;
   }
 
   /**
@@ -91,7 +100,7 @@ export class WriteBatch {
     this.rows += rows;
     // By time here too, not only from the timer: pages that arrive back to back (a writer
     // that never yields to its event loop) still commit every maxMs.
-    if (this.rows >= this.maxRows || performance.now() - this.begunAt >= this.maxMs) this.commit();
+    if (this.rows >= this.maxRows || performance.now() - this.begunAt >= this.maxMs || (this.yieldTo && mainWantsToWrite(this.yieldTo))) this.commit();
   }
 
   /** Whether the batch holds uncommitted pages. */
@@ -128,11 +137,24 @@ export class WriteBatch {
     // Someone else's transaction is open (a caller wrapping the sync in its own): write
     // inside it, and let it commit.
     if (this.db.inTransaction) return;
+    if (this.yieldTo) waitForMainWrites(this.yieldTo);
     this.db.exec('BEGIN IMMEDIATE');
     this.hooks?.begin();
     this.open = true;
     this.begunAt = performance.now();
     this.schedule(this.maxMs);
+    if (this.yieldTo) {
+      // Between pages the worker waits for messages: a main write announced then ends the batch.
+      const begun = this.begunAt;
+      watchMainWrites(this.yieldTo, this.maxMs, () => {
+        if (!this.open || this.begunAt !== begun) return; // that batch has ended already
+        try {
+          this.commit();
+        } catch {
+          this.schedule(50);
+        }
+      });
+    }
   }
 
   /** The commit by time runs from a timer: it must never throw there, so a busy connection retries. */

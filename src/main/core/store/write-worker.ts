@@ -17,7 +17,7 @@ export type ToWorker = { kind: 'page'; id: number; page: PageWrite } | { kind: '
 export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { kind: 'failed'; id: number; message: string };
 
 const port = parentPort!;
-const { path, batch: options } = workerData as { path: string; batch: WriteBatchOptions };
+const { path, batch: options, mainWrites } = workerData as { path: string; batch: WriteBatchOptions; mainWrites?: SharedArrayBuffer };
 // The main thread has the cache open: see OpenOptions.sibling.
 const db = openDatabase(path, { sibling: true });
 // Waiting for the write lock (another writer's batch) blocks only this thread: wait long.
@@ -30,7 +30,8 @@ db.pragma('cache_size = -16384');
 // This connection writes only pages: a failed page rolls its batch back, as a crash would
 // (no savepoint per page, see WriteBatchOptions.exclusive).
 // The daily transfer sums are kept with the rows written (transfer-days-keeper.ts).
-const batch = new WriteBatch(db, { ...options, exclusive: true }, transferDaysKeeper(db));
+// The main thread's writes are let through between pages (write-yield.ts).
+const batch = new WriteBatch(db, { ...options, exclusive: true, ...(mainWrites && { yieldTo: new Int32Array(mainWrites) }) }, transferDaysKeeper(db));
 // After a failed page nothing more is written: a later page's resume point would skip it.
 let failure: string | null = null;
 port.postMessage({ kind: 'ready' } satisfies FromWorker);

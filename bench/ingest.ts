@@ -8,6 +8,7 @@ import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { DATA_DIR, fmt, report } from './lib.ts';
 import { storeWriter } from './store-writer.ts';
+import { openWriterConnection } from '../src/main/core/store/writer-connection.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { builtTo } from '../src/main/core/store/queries/transfer-days.ts';
 
@@ -52,9 +53,12 @@ export async function ingestBench(totalRows = 1_000_000, slice = 100_000): Promi
   );
   const bareDb = freshDatabase('ingest-bare.sqlite');
   const bare = bareInserter(bareDb);
-  const storeDb = freshDatabase('ingest-store.sqlite');
-  // Watched, as a synced wallet is.
-  addWallet(storeDb, { address: WALLET, chains: ['eth'] });
+  // Made and the wallet watched (as a synced wallet is) on a connection of the app's, then
+  // written on one opened as the write worker opens its own.
+  const made = freshDatabase('ingest-store.sqlite');
+  addWallet(made, { address: WALLET, chains: ['eth'] });
+  made.close();
+  const storeDb = openWriterConnection(made.name);
   const store = storeWriter(storeDb, WALLET, 'eth');
   let parseMs = 0;
   let bareMs = 0;

@@ -8,7 +8,7 @@
  * out/main/store-writer.js (electron-vite, see electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from './db.ts';
+import { openWriterConnection } from './writer-connection.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
 import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
@@ -18,15 +18,7 @@ export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { ki
 
 const port = parentPort!;
 const { path, batch: options, mainWrites } = workerData as { path: string; batch: WriteBatchOptions; mainWrites?: SharedArrayBuffer };
-// The main thread has the cache open: see OpenOptions.sibling.
-const db = openDatabase(path, { sibling: true });
-// Waiting for the write lock (another writer's batch) blocks only this thread: wait long.
-db.pragma('busy_timeout = 60000');
-// A page cache of 16 MiB, not the main connection's 64: the worker appends (newest-first
-// indexes, see migration 4) and looks rows up by an 8-byte key, so it needs few pages at once,
-// and the operating system caches the file anyway. Measured (bench/RESULTS.md): the syncing
-// process's peak RSS 80–130 MiB lower, whale syncs no slower, into an empty or a 1M-row cache.
-db.pragma('cache_size = -16384');
+const db = openWriterConnection(path);
 // This connection writes only pages: a failed page rolls its batch back, as a crash would
 // (no savepoint per page, see WriteBatchOptions.exclusive).
 // The daily transfer sums are kept with the rows written (transfer-days-keeper.ts).

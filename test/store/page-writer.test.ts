@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { inThreadWriter, workerCanWrite, workerWriter } from '../../src/main/core/store/page-writer.ts';
+import { inThreadWriter, WRITE_WORKER_LIMITS, workerCanWrite, workerWriter } from '../../src/main/core/store/page-writer.ts';
 import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
 import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/store/transactions.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
@@ -51,7 +51,37 @@ function page(n: number, state?: string): PageWrite {
   return { wallet: W, chain: 'eth', rows, range: range(n + 1, state), close: null };
 }
 
+/** The largest V8 new space a worker reaches while it makes page-like garbage, a few pages alive at once (as the writer does). */
+async function largestNewSpace(resourceLimits?: typeof WRITE_WORKER_LIMITS): Promise<number> {
+  const code = `
+    const v8 = require('node:v8');
+    let largest = 0;
+    const alive = [];
+    for (let i = 0; i < 400; i++) {
+      alive.push(Array.from({ length: 1000 }, (_, j) => ({ hash: '0x' + (i * 1000 + j).toString(16).padStart(64, '0'), block: i, details: [{ symbol: 'ETH', amount: j / 7 }] })));
+      if (alive.length > 3) alive.shift();
+      largest = Math.max(largest, v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+    }
+    require('node:worker_threads').parentPort.postMessage(largest);
+  `;
+  const worker = new Worker(code, { eval: true, ...(resourceLimits && { resourceLimits }) });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
 describe('the write worker', () => {
+  it("keeps its V8 young generation within WRITE_WORKER_LIMITS (left to V8 it grows past it under a writer's garbage)", async () => {
+    const limit = WRITE_WORKER_LIMITS.maxYoungGenerationSizeMb * 2 ** 20;
+    expect(await largestNewSpace()).toBeGreaterThan(limit);
+    expect(await largestNewSpace(WRITE_WORKER_LIMITS)).toBeLessThanOrEqual(limit);
+  });
+
   it('writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction', async () => {
     const { db } = tempDb();
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);

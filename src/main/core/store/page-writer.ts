@@ -36,6 +36,18 @@ export function inThreadWriter(db: WritableDB, options: WriteBatchOptions = {}):
   };
 }
 
+/**
+ * The write worker's V8 young generation, capped at 8 MiB (V8 lets it grow to 64 MiB on this
+ * machine). What the worker allocates lives one page: the page as posted (a structured clone),
+ * its rows' bindings and the page's key list, all garbage once the page is written, so a small
+ * young generation costs only more, cheaper scavenges. Left to V8, a whale sync grows it to its
+ * largest once the writer is fast enough (since the round-4 ingest changes): measured
+ * (bench/RESULTS.md, round 5) the worker's heap 44–79 MiB → 24 MiB, the syncing process's peak
+ * RSS ~55 MiB lower, whale syncs no slower. The old generation is left to V8: a limit there
+ * would end the worker (ERR_WORKER_OUT_OF_MEMORY) rather than slow it.
+ */
+export const WRITE_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
+
 /** Whether a worker can write to this cache: a file, writable, with no transaction of the caller's open. */
 export function workerCanWrite(db: WritableDB): boolean {
   return db.open && !db.memory && !db.readonly && !db.inTransaction && db.name !== '' && db.name !== ':memory:';
@@ -56,7 +68,7 @@ export function workerCanWrite(db: WritableDB): boolean {
  * for the batch's end, `maxMs` plus the commit.
  */
 export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
-  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options, mainWrites } });
+  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options, mainWrites }, resourceLimits: WRITE_WORKER_LIMITS });
   worker.unref();
   let nextId = 0;
   let failure: Error | null = null;

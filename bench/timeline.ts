@@ -149,7 +149,7 @@ export async function syncWhileReading(pages: ReadonlyArray<[string, TimelineQue
  *
  * This process has also built the 1M cache (the first time) and timed the idle pages on a
  * connection of its own (closed, but the memory it held is not all returned to the system),
- * which the app's syncing process never does: the same sync and reads are therefore run again
+ * which an app that syncs first does not carry: the same sync and reads are therefore run again
  * in a process of their own (timeline-alone.ts), whose peak RSS is printed beside this one.
  */
 async function whileSyncing(pages: ReadonlyArray<[string, TimelineQuery]>, idleWorst: number): Promise<void> {

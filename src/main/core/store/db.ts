@@ -163,6 +163,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): WritableD
 
 /** The page size of a cache made now (see openChecked). */
 export const PAGE_SIZE = 16_384;
+/** The main connection's page cache, in KiB (see openChecked). */
+export const MAIN_CACHE_KIB = 16_384;
 const CHECKPOINT_BYTES = 40 * 2 ** 20;
 
 function openChecked(path: string, options: OpenOptions): WritableDB {
@@ -193,14 +195,25 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // 64 MiB of page cache: the timeline's indexes stay in memory while syncing large histories.
+    // 64 MiB of page cache while migrating, then MAIN_CACHE_KIB (see below).
     db.pragma('cache_size = -65536');
     // Checkpoint the WAL every ~40 MiB rather than SQLite's 4 MiB: each checkpoint syncs the
     // disk, and a sync's batches (see WriteBatch) would otherwise trigger one per commit. The
     // pragma counts pages, whose size depends on when the cache was made.
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.pragma(`wal_autocheckpoint = ${Math.round(CHECKPOINT_BYTES / pageSize)}`);
+    // A migration may rebuild an index over every row (010 did): it runs with the 64 MiB cache it
+    // was measured with; what it held stays with glibc, but a migration runs once.
     migrate(db);
+    // 16 MiB of page cache (was 64). The reads of the main connection walk indexes to a page of
+    // rows (the timeline, positions, the overview, the sums of a reconciliation); a larger cache
+    // bought no speed there, and none during a sync at all: SQLite drops a WAL reader's cache
+    // whenever another connection has committed, every 250 ms while the write worker writes.
+    // What it did buy is memory that glibc keeps once the cache is dropped: measured
+    // (bench/RESULTS.md, round 5) timeline p95 idle and while syncing, the reconciliation, the PDF
+    // and the whale unchanged, the syncing process's peak RSS 50–75 MiB lower. Exports read on a
+    // connection of their own (transaction-export.ts).
+    db.pragma(`cache_size = -${MAIN_CACHE_KIB}`);
     return db;
   } catch (err) {
     db.close();

@@ -10,8 +10,8 @@ import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
  * its statements is being iterated, and an export iterates for seconds while it waits on the
  * file it writes; on the app's connection a sync running beside it would fail to write. A
  * read-only connection also reads one snapshot (WAL) from the count to the last row, and needs
- * only a small page cache: an export reads each page about once, so the app's 64 MiB cache
- * would only add to the export's memory, not its speed (bench/reports.ts measures both).
+ * only a small page cache: an export reads each page about once, so a large cache (the app's
+ * was 64 MiB) would only add to the export's memory, not its speed (bench/reports.ts measures both).
  */
 export interface ExportReader {
   readonly db: ReadableDB;

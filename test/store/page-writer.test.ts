@@ -150,10 +150,15 @@ describe('the write worker', () => {
     // The worker committed its page to let the write through.
     expect(countTransactions(db)).toBe(100);
     await writer.write(page(2));
-    await writer.close();
+    // A transaction begun IMMEDIATE (as the snapshots' writes are) too.
+    db.transaction(() => db.prepare("INSERT INTO settings (key, value) VALUES ('probe2', '2')").run()).immediate();
     expect(countTransactions(db)).toBe(200);
-    expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 3 });
+    await writer.write(page(3));
+    await writer.close();
+    expect(countTransactions(db)).toBe(300);
+    expect(listRanges(db, W, 'eth')[0]).toMatchObject({ nextPage: 4 });
     expect(db.prepare("SELECT value FROM settings WHERE key = 'probe'").pluck().get()).toBe('1');
+    expect(db.prepare("SELECT value FROM settings WHERE key = 'probe2'").pluck().get()).toBe('2');
   }, 20_000);
 
   // POSIX locks belong to the process: closing any descriptor of the file drops all of them,

@@ -32,10 +32,10 @@ function announced<T>(write: () => T): T {
 
 /**
  * Makes every write of `db` announced: its statements that write (`run` of a statement that
- * is not a reader) and `exec`. Installed where the main connection is opened, before any
- * statement is prepared. A transaction begun IMMEDIATE by better-sqlite3's own
- * `transaction().immediate()` is not announced (its BEGIN is prepared natively): it waits as
- * before, at most one batch.
+ * is not a reader), `exec`, and its transactions for their whole length (a BEGIN IMMEDIATE,
+ * as the snapshots' writes use, takes the lock at once: better-sqlite3 prepares it natively,
+ * past `prepare`). Installed where the main connection is opened, before any statement is
+ * prepared.
  */
 export function announceWrites(db: WritableDB): void {
   const prepare = db.prepare.bind(db);
@@ -49,6 +49,15 @@ export function announceWrites(db: WritableDB): void {
   }) as typeof db.prepare;
   const exec = db.exec.bind(db);
   db.exec = ((source: string) => announced(() => exec(source))) as typeof db.exec;
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const t = transaction(fn);
+    const wrap =
+      (f: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) =>
+        announced(() => f(...args));
+    return Object.assign(wrap(t), { default: wrap(t.default), deferred: wrap(t.deferred), immediate: wrap(t.immediate), exclusive: wrap(t.exclusive) });
+  }) as unknown as typeof db.transaction;
 }
 
 /** The worker's side: whether a write of the main thread is waiting. */

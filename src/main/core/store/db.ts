@@ -155,10 +155,45 @@ export function openDatabase(path: string, options: OpenOptions = {}): WritableD
       // A read-only copy of a cut-off file still shows what it holds: the check is skipped.
       if (!options.damagedOk) checkNotTruncated(path);
     }
-    return openChecked(path, options);
+    const db = openChecked(path, options);
+    if (!options.readonly && !options.sibling) rememberFile(db);
+    return db;
   } catch (err) {
     throw cacheProblem(path, err);
   }
+}
+
+/** The file each main connection opened (device and inode), to tell when it is no longer at its path. */
+const openedFiles = new WeakMap<ReadableDB, { dev: number; ino: number }>();
+
+function rememberFile(db: ReadableDB): void {
+  const st = statSync(db.name, { throwIfNoEntry: false });
+  // Some file systems give no inode number (0): nothing to compare then.
+  if (st?.ino) openedFiles.set(db, { dev: st.dev, ino: st.ino });
+}
+
+/** The cache's file was moved or deleted while the app had it open. */
+export class CacheMovedError extends Error {
+  readonly path: string; // a field, not a parameter property (see FutureDatabaseError)
+  constructor(path: string) {
+    super(
+      `The cache ${path} was moved or deleted while Folioscope was running, so nothing more is synced into it (it would be lost). Restart Folioscope: it opens the cache at its place again (a new, empty one if it is gone).`,
+    );
+    this.name = 'CacheMovedError';
+    this.path = path;
+  }
+}
+
+/**
+ * Throws CacheMovedError when the file `db` opened is no longer at its path. SQLite keeps
+ * writing to a file it has open even once it is deleted or replaced, and what it writes then
+ * is lost when the app closes: a sync checks first (sync/engine.ts).
+ */
+export function assertCacheInPlace(db: ReadableDB): void {
+  const opened = openedFiles.get(db);
+  if (!opened) return;
+  const now = statSync(db.name, { throwIfNoEntry: false });
+  if (!now || now.ino !== opened.ino || now.dev !== opened.dev) throw new CacheMovedError(db.name);
 }
 
 /** The page size of a cache made now (see openChecked). */

@@ -1,7 +1,7 @@
 import type { ServiceClient } from '../api/client.ts';
-import type { WritableDB } from '../store/db.ts';
+import { assertCacheInPlace, type WritableDB } from '../store/db.ts';
 import { getLogSet } from '../store/logs.ts';
-import type { LogSet, Wallet, JobInfo } from '../../../shared/model.ts';
+import type { LogSet, Wallet, JobInfo, JobKind } from '../../../shared/model.ts';
 import { probeLogs, readAndStoreLogs } from './logs.ts';
 import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
@@ -12,7 +12,7 @@ import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from './positions.ts';
-import { type Job, JobQueue } from './queue.ts';
+import { type Job, type JobContext, JobQueue } from './queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
 import { refreshTransferDaysInSteps } from '../store/queries/transfer-days.ts';
@@ -72,6 +72,18 @@ export class SyncEngine {
   constructor(private readonly o: SyncEngineOptions) {
     this.queue = new JobQueue(o.jobConcurrency ?? 2);
   }
+  /**
+   * A job of the engine's queue that writes to the cache: it starts only if the cache's file
+   * is still where it was opened (see assertCacheInPlace); a job queued before a move fails
+   * when it comes to run, having written nothing.
+   */
+  private enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null, options: { key?: string } = {}): Job<T> {
+    const checked = async (ctx: JobContext): Promise<T> => {
+      assertCacheInPlace(this.o.db);
+      return run(ctx);
+    };
+    return this.queue.enqueue(kind, label, checked, wallet, options);
+  }
 
   /**
    * Work requested at once within a job: twice the client's request limit, so a request
@@ -97,7 +109,7 @@ export class SyncEngine {
     if (options.date) checkDate('date', options.date);
     const chains = options.chains ?? w.chains;
     const label = `Positions of ${w.label || w.address} ${options.date ?? '(latest)'}`;
-    return this.queue.enqueue(
+    return this.enqueue(
       'positions',
       label,
       async (ctx) => {
@@ -131,7 +143,7 @@ export class SyncEngine {
     const dates = datesBetween(req.from, req.to, req.every);
     if (dates.length > 3660) throw new ValidationError('from', `That is ${dates.length} dates; choose a shorter range or a longer step.`);
     const chains = req.chains ?? w.chains;
-    return this.queue.enqueue(
+    return this.enqueue(
       'backfill',
       `History of ${w.label || w.address}, ${req.from} to ${req.to} by ${req.every}`,
       async (ctx) => {
@@ -153,7 +165,7 @@ export class SyncEngine {
   syncTransactions(address: string, options: { chains?: string[] } = {}): Job<TxnSyncResult[]> {
     const w = this.wallet(address);
     const chains = options.chains ?? w.chains;
-    return this.queue.enqueue(
+    return this.enqueue(
       'transactions',
       `Transactions of ${w.label || w.address}`,
       async (ctx) => {
@@ -219,6 +231,7 @@ export class SyncEngine {
     const cached = getLogSet(this.o.db, chain, txnHash);
     // A cached read that could not be proved whole is read again.
     if (cached && cached.complete && !options.refresh) return cached;
+    assertCacheInPlace(this.o.db);
     const key = `${chain}:${txnHash.toLowerCase()}`;
     let pending = this.logsInFlight.get(key);
     if (!pending) {

@@ -3,8 +3,9 @@ import { expect, it } from 'vitest';
 import { countTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
-import { useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
+import { tempDb, tempDir } from '../support/store.ts';
+import { createCore } from '../../src/main/core/app.ts';
 
 /**
  * A cache moved or deleted while the app has it open: SQLite would go on writing to the file
@@ -37,4 +38,22 @@ it('a moved cache: the moved file is left as it was, and syncs go on once it is 
   renameSync(`${path}.moved`, path);
   await engine.syncTransactions(WALLET).result;
   expect(countTransactions(db)).toBe(300);
+});
+
+it('the app refuses changes to a cache moved or deleted while it runs, and says what to do', async () => {
+  const dataDir = tempDir();
+  const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, demo: { txnsPerWallet: 50 } });
+  try {
+    await core.request('wallets.add', { address: WALLET, chains: ['eth'] });
+    const file = (await core.request('app.info', undefined)).databaseFile;
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    await expect(core.request('wallets.add', { address: WALLET_2, chains: ['eth'] })).rejects.toThrow(/moved or deleted.*Restart Folioscope/);
+    await expect(core.request('groups.save', { name: 'Fund', wallets: [WALLET] })).rejects.toThrow(/moved or deleted/);
+    await expect(core.request('sync.transactions', { wallet: WALLET })).rejects.toThrow(/moved or deleted/);
+    expect(existsSync(file)).toBe(false);
+    // Reading what is open still works (the views keep showing what was cached).
+    expect((await core.request('wallets.list', undefined)).map((w) => w.address)).toEqual([WALLET]);
+  } finally {
+    await core.close();
+  }
 });

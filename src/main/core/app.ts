@@ -35,6 +35,7 @@ import { timelinePage } from './store/queries/timeline.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
+import { assertCacheInPlace } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
@@ -345,6 +346,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
     }
     try {
+      // Never into a cache moved or deleted while the app runs: it would be lost at exit.
+      if (WRITES.has(name)) assertCacheInPlace(profile.db);
       return { ok: true, result: await call(name, parsed.data as never) };
     } catch (err) {
       return { ok: false, error: serializeError(err) };
@@ -380,6 +383,8 @@ const WRITES = new Set<OperationName>([
   'sync.transactions',
   'sync.all',
   'cache.clear',
+  'groups.save',
+  'groups.remove',
 ]);
 
 /**

@@ -7,31 +7,14 @@ import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { FIND_PAGE } from '../../src/main/core/store/hash-levels.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
 /** A service that numbers its hashes: every one shares its first 8 bytes (and many more). */
 const numbered = (i: number) => `0x${i.toString(16).padStart(64, '0')}`;
 
-function txn(hash: string, i: number): Transaction {
-  return {
-    wallet_id: W,
-    txn_hash: hash,
-    block: i,
-    from: W,
-    to: '0x00000000000000000000000000000000000000cc',
-    from_type: 'eoa',
-    to_type: 'eoa',
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
-    chain_id: 'eth',
-    date: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
-    details: [],
-    status: 1,
-  } as Transaction;
-}
+const txn = (hash: string, i: number): Transaction =>
+  transactionRow({ wallet_id: W, txn_hash: hash, block: i, date: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString() });
 
 const fresh = () => {
   const db = new BetterSqlite3(':memory:') as WritableDB;

@@ -10,6 +10,7 @@ import { clearCache } from '../../src/main/core/store/snapshots.ts';
 import { countTransactions, upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 /**
  * The two levels of hash keys (migration 10, hash-levels.ts): a transaction is found again
@@ -25,26 +26,8 @@ const W2 = '0x00000000000000000000000000000000000000bb';
 const hashOf = (i: number) =>
   `0x${Array.from({ length: 8 }, (_, k) => ((Math.imul(i + 1, 2654435761) ^ Math.imul(k + 1, 40503)) >>> 0).toString(16).padStart(8, '0')).join('')}`;
 
-function txn(i: number, wallet = W, block = i): Transaction {
-  return {
-    wallet_id: wallet,
-    txn_hash: hashOf(i),
-    block,
-    from: wallet,
-    to: '0x00000000000000000000000000000000000000cc',
-    from_type: 'eoa',
-    to_type: 'eoa',
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
-    chain_id: 'eth',
-    date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
-    details: [],
-    status: 1,
-  } as Transaction;
-}
+const txn = (i: number, wallet = W, block = i): Transaction =>
+  transactionRow({ wallet_id: wallet, txn_hash: hashOf(i), block, date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() });
 
 const fresh = (version?: number) => {
   const db = new BetterSqlite3(':memory:') as WritableDB;

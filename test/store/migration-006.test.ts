@@ -7,32 +7,20 @@ import { updateToSchemaVersion6 } from '../../src/main/core/store/migrations/006
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 const BEFORE = MIGRATIONS.indexOf(updateToSchemaVersion6);
 const W = '0x00000000000000000000000000000000000000aa';
 const W2 = '0x00000000000000000000000000000000000000bb';
 
-function txn(hash: string, date: string, extra: Partial<Transaction> = {}): Transaction {
-  return {
+const txn = (hash: string, date: string, extra: Partial<Transaction> = {}): Transaction =>
+  transactionRow({
     wallet_id: W,
     txn_hash: hash,
-    block: 1,
-    from: W,
-    to: '0x00000000000000000000000000000000000000cc',
-    from_type: 'eoa',
-    to_type: 'eoa',
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
-    chain_id: 'eth',
     date,
     details: [{ token_cid: '0xt', symbol: 'TOK', type: 'in', qty: 1, price: null, value: null }],
-    status: 1,
     ...extra,
-  } as Transaction;
-}
+  });
 
 const fresh = () => {
   const db = new BetterSqlite3(':memory:') as WritableDB;

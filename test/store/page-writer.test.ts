@@ -6,9 +6,9 @@ import { inThreadWriter, WRITE_WORKER_LIMITS, workerCanWrite, workerWriter } fro
 import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
 import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/store/transactions.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { tempDb } from '../support/store.ts';
 import { mainWrites } from '../../src/main/core/store/write-yield.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
 
@@ -30,24 +30,17 @@ const range = (nextPage: number, state = 'in_progress'): SyncRange =>
   }) as SyncRange;
 
 function page(n: number, state?: string): PageWrite {
-  const rows: Transaction[] = Array.from({ length: 100 }, (_, i) => ({
-    wallet_id: W,
-    txn_hash: `0x${(n * 1000 + i).toString(16).padStart(64, '0')}`,
-    block: n,
-    from: W,
-    to: null,
-    from_type: null,
-    to_type: null,
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
-    chain_id: 'eth',
-    date: new Date(1_700_000_000_000 - (n * 1000 + i) * 1000).toISOString(),
-    details: [],
-    status: 1,
-  })) as unknown as Transaction[];
+  const rows = Array.from({ length: 100 }, (_, i) =>
+    transactionRow({
+      wallet_id: W,
+      txn_hash: `0x${(n * 1000 + i).toString(16).padStart(64, '0')}`,
+      block: n,
+      to: null,
+      from_type: null,
+      to_type: null,
+      date: new Date(1_700_000_000_000 - (n * 1000 + i) * 1000).toISOString(),
+    }),
+  );
   return { wallet: W, chain: 'eth', rows, range: range(n + 1, state), close: null };
 }
 

@@ -8,6 +8,7 @@ import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
 const W2 = '0x00000000000000000000000000000000000000bb';
@@ -40,24 +41,13 @@ const ODD = [
 ];
 
 function txn(i: number, symbols: Array<string | null>, wallet = W): Transaction {
-  return {
+  return transactionRow({
     wallet_id: wallet,
     txn_hash: `0x${(i + 1).toString(16).padStart(64, '0')}`,
     block: i,
-    from: wallet,
-    to: '0x00000000000000000000000000000000000000cc',
-    from_type: 'eoa',
-    to_type: 'eoa',
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
-    chain_id: 'eth',
     date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
     details: symbols.map((symbol) => ({ token_cid: `0x${symbol ?? 'none'}`, symbol, type: 'in', qty: 1, price: null, value: null })),
-    status: 1,
-  } as Transaction;
+  });
 }
 
 const wallets = (db: WritableDB) =>

@@ -8,6 +8,7 @@ import type { SyncRange } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { tempDb } from '../support/store.ts';
+import { transactionRow } from '../support/transactions.ts';
 
 /**
  * The daily transfer sums kept by the page writer (transfer-days-keeper.ts), in the worker and
@@ -62,26 +63,18 @@ const op = fc.oneof(
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
 type Row = typeof row extends fc.Arbitrary<infer T> ? T : never;
 
-function txn(wallet: string, chain: string, r: Row): Transaction {
-  return {
+const txn = (wallet: string, chain: string, r: Row): Transaction =>
+  transactionRow({
     wallet_id: wallet,
     txn_hash: `0x${chain === 'eth' ? 'e' : 'a'}${r.n.toString(16).padStart(63, '0')}`,
-    block: 1,
-    from: wallet,
     to: null,
     from_type: null,
     to_type: null,
-    txn_fee: 0,
-    gas_fee: 0,
-    action_type: 'transfer',
-    method_hex: null,
-    protocol_id: null,
     chain_id: chain,
     date: r.dated ? new Date(T0 + r.day * DAY + r.second * 1000).toISOString() : null,
     details: r.details,
     status: r.status,
-  } as unknown as Transaction;
-}
+  });
 
 let pageNo = 0;
 function pageOf(wallet: string, chain: string, rows: readonly Row[], state = 'in_progress'): PageWrite {

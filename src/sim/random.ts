@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Deterministic randomness: every value the simulator invents is a pure function of
@@ -72,7 +72,8 @@ export function hexOf(length: number, ...parts: Array<string | number>): string 
   let out = '';
   let counter = 0;
   while (out.length < length) {
-    out += createHash('sha256').update(parts.join('\u0000')).update(String(counter++)).digest('hex');
+    // One digest of the joined text (what an incremental hash of the two parts gives).
+    out += hash('sha256', parts.join('\u0000') + String(counter++), 'hex');
   }
   return out.slice(0, length);
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Log, Transaction, TransactionDetail, TransactionLogs } from '../shared/service/wire.ts';
 import { blockAt, type ChainInfo, CHAINS } from './chains.ts';
 import { onChain, priceOn } from './catalog.ts';
@@ -80,12 +80,15 @@ function inverseMod48(a: bigint): bigint {
   return ((x % MOD48) + MOD48) % MOD48;
 }
 
+// One-shot hashes of the concatenated parts (the same digests as an incremental hash of
+// them): a hash object per call was a third of the simulator's CPU during a whale sync, on
+// the cores the client it serves runs on (bench/RESULTS.md, issue 16 round 6).
 function keystream(seed: number, head: Buffer): Buffer {
-  return createHash('sha256').update(String(seed)).update(head).digest();
+  return hash('sha256', Buffer.concat([Buffer.from(String(seed)), head]), 'buffer');
 }
 
 function check(seed: number, body: Buffer): Buffer {
-  return createHash('sha256').update(body).update(`check:${seed}`).digest().subarray(0, 5);
+  return hash('sha256', Buffer.concat([body, Buffer.from(`check:${seed}`)]), 'buffer').subarray(0, 5);
 }
 
 export function txnHashOf(h: WalletHistory, i: number): string {

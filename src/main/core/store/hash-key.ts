@@ -17,6 +17,23 @@ export const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN u
  */
 export const HASH_TAIL = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, -16)) END, substr(txn_hash, -16))";
 
+/** A hash whose key and tail are both 8-byte blobs: `0x` and at least 16 lower-case hex digits. */
+const HEX_HASH = /^0x[0-9a-f]{16,}$/;
+
+/**
+ * HASH_KEY and HASH_TAIL computed here, for the common hash (HEX_HASH): its key and tail are
+ * the bytes of its first and last 16 digits, written at `at` in `out` (16 bytes). False for
+ * any other hash, whose key only SQL computes. Exactly what SQLite's expressions give for
+ * such a hash: substr counts characters, which are bytes in ASCII, and unhex of 16 hex digits
+ * is their 8 bytes (test/store/hash-key-bytes.test.ts compares the two).
+ */
+export function writeHashKey(hash: string, out: Buffer, at: number): boolean {
+  if (!HEX_HASH.test(hash)) return false;
+  out.write(hash.slice(2, 18), at, 'hex');
+  out.write(hash.slice(-16), at + 8, 'hex');
+  return true;
+}
+
 /** HASH_KEY over a table alias's column (`t.txn_hash`): the planner matches it to the index. */
 export const hashKeyOf = (column: string) => HASH_KEY.replaceAll('txn_hash', column);
 

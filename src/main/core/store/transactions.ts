@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { newHashFilterOf, stampPair } from './hash-filter.ts';
 import { FIND_PAGE, keyWriter } from './hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
 
@@ -143,16 +144,27 @@ function transactionValues(wallet: string, chain: string, t: Transaction) {
 }
 
 /**
- * Writes rows (no transaction of its own: callers wrap a page and its bookkeeping in one): a
- * row already cached (same hash, wallet and chain) is updated in place, any other inserted.
- * A hash twice in one page is one transaction, written twice (the later copy wins).
+ * Writes rows, in the caller's transaction (callers wrap a page and its bookkeeping in one;
+ * a call outside any gets one of its own): a row already cached (same hash, wallet and
+ * chain) is updated in place, any other inserted. A hash twice in one page is one
+ * transaction, written twice (the later copy wins).
  */
 export function upsertTransactions(db: WritableDB, wallet: string, chain: string, rows: readonly Transaction[]): number {
   if (!rows.length) return 0;
+  // The write stamp must commit or roll back with the rows it stamps (hash-filter.ts).
+  if (!db.inTransaction) return db.transaction(() => upsertTransactions(db, wallet, chain, rows))();
   const s = prepared(db);
   const values = rows.map((t) => transactionValues(wallet, chain, t));
+  // On the write worker's connection, the hashes certainly new are not looked up (hash-filter.ts).
+  const filter = newHashFilterOf(db)?.forPage(wallet, chain) ?? null;
+  const hashes = values.map((v) => v[2] as string);
+  const sought = filter ? hashes.filter((h) => filter.mayHold(h)) : hashes;
   const ids = new Map<string, number>();
-  for (const [hash, id] of s.findPage.iterate(JSON.stringify(values.map((v) => v[2])), wallet, chain) as IterableIterator<[string, number]>) ids.set(hash, id);
+  if (sought.length) {
+    for (const [hash, id] of s.findPage.iterate(JSON.stringify(sought), wallet, chain) as IterableIterator<[string, number]>) ids.set(hash, id);
+  }
+  // Stamped before the first insert: a failure after it leaves a stamp no filter knows.
+  const stamp = hashes.some((h) => !ids.has(h)) ? stampPair(db, wallet, chain) : null;
   // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
   const keeper = keeperOf(db);
   keeper?.page(wallet, chain);
@@ -173,6 +185,11 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   }
   // Their keys, so the rows are found again (hash-levels.ts).
   keyWriter(db).add(newHashes, newIds);
+  // The filter holds them, and knows its stamp: only once every row of the page is written.
+  if (filter && stamp !== null) {
+    for (const h of newHashes) filter.add(h);
+    filter.stamp = stamp;
+  }
   // As stored (see storedText): two raw symbols may be one stored text, written once.
   for (const symbol of new Set([...symbols].map(storedText))) s.addSymbol.run(wallet, chain, symbol);
   return rows.length;

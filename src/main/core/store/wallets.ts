@@ -96,6 +96,7 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
       db.prepare('DELETE FROM transactions WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ?').run(wallet.address);
       db.prepare('DELETE FROM transaction_symbols WHERE wallet = ?').run(wallet.address);
+      db.prepare('DELETE FROM transaction_write_stamps WHERE wallet = ?').run(wallet.address);
       // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
       // daily-sum watermark above it would take those new rows as summed, so it is dropped
       // (rebuilt on next use; see store/queries/transfer-days.ts).

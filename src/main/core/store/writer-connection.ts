@@ -1,4 +1,5 @@
 import { openDatabase, type WritableDB } from './db.ts';
+import { enableNewHashFilter } from './hash-filter.ts';
 
 /**
  * The write worker's connection to a cache the main thread has open (write-worker.ts; the
@@ -14,7 +15,9 @@ export function openWriterConnection(path: string): WritableDB {
   // so it needs few pages at once, and the operating system caches the file anyway. Measured
   // (bench/RESULTS.md): the syncing process's peak RSS 80–130 MiB lower than with 64 MiB, whale
   // syncs no slower, into an empty or a 1M-row cache. At 1M rows a 48 MiB one wrote ~7 % faster
-  // (round 5), for 32 MiB more memory in the syncing process, which is at its target's edge.
+  // in round 5, from the hash lookups the filter below now skips: 64 MiB bought nothing in round 6.
   db.pragma('cache_size = -16384');
+  // It writes long reads of one pair: new hashes are known new without a lookup (hash-filter.ts).
+  enableNewHashFilter(db);
   return db;
 }

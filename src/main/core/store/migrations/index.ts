@@ -9,6 +9,7 @@ import { updateToSchemaVersion7 } from './007-hash-key-tail.ts';
 import { updateToSchemaVersion8 } from './008-filter-columns.ts';
 import { updateToSchemaVersion9 } from './009-tokens-in-row.ts';
 import { updateToSchemaVersion10 } from './010-hash-key-levels.ts';
+import { updateToSchemaVersion11 } from './011-write-stamps.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -22,6 +23,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion8,
   updateToSchemaVersion9,
   updateToSchemaVersion10,
+  updateToSchemaVersion11,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

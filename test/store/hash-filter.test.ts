@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { BUILD_LIMIT, enableNewHashFilter, newHashFilterOf, type PairFilter } from '../../src/main/core/store/hash-filter.ts';
+import { BUILD_LIMIT, enableNewHashFilter, MAX_PAIRS, newHashFilterOf, type PairFilter } from '../../src/main/core/store/hash-filter.ts';
 import { mergeKeys } from '../../src/main/core/store/hash-levels.ts';
 import { countTransactions, upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
@@ -40,7 +40,7 @@ function setup() {
     const f = newHashFilterOf(worker)!;
     return worker.transaction(() => f.forPage(W, 'eth'))()!;
   };
-  return { main, worker, filter, close: () => worker.close() };
+  return { main, path, worker, filter, close: () => worker.close() };
 }
 
 describe("the write worker's filter of new hashes", () => {
@@ -63,10 +63,12 @@ describe("the write worker's filter of new hashes", () => {
     close();
   });
 
-  it("sees rows another connection inserted for the pair since the filter's last write", () => {
+  it("sees rows another connection inserted for the pair since the filter's last write, and then looks the pair up as before", () => {
     const { main, worker, close } = setup();
     write(worker, range(0, 500));
     write(main, range(500, 1000)); // the main thread's writer, say a sync started there
+    // Two writers of one pair: no filter any more on this connection (no rebuild at every page).
+    expect(worker.transaction(() => newHashFilterOf(worker)!.forPage(W, 'eth'))()).toBeNull();
     write(worker, range(0, 1200, 3));
     expect(countTransactions(worker)).toBe(1200);
     expect(copies(worker)).toBe(0);
@@ -154,16 +156,50 @@ describe("the write worker's filter of new hashes", () => {
     close();
   });
 
-  it('leaves a pair with too many rows to the lookup, as before', () => {
+  it('leaves a wallet with too many rows (any chain) to the lookup, as before', () => {
     const { main, worker, close } = setup();
-    write(main, range(0, 120));
-    // A filter that reads at most 100 rows to build: this pair has 120.
+    write(
+      main,
+      range(0, 120).map((t) => ({ ...t, chain_id: 'arb' })),
+    );
+    main.transaction(() => upsertTransactions(main, W, 'arb', range(0, 120)))();
+    // A filter that reads at most 100 of the wallet's rows to build: it has 120, on another chain.
     enableNewHashFilter(worker, { buildLimit: 100 });
     expect(worker.transaction(() => newHashFilterOf(worker)!.forPage(W, 'eth'))()).toBeNull();
     write(worker, range(0, 200, 2));
-    expect(countTransactions(worker)).toBe(200);
+    expect(worker.prepare("SELECT count(*) FROM transactions WHERE chain = 'eth'").pluck().get()).toBe(200);
     expect(copies(worker)).toBe(0);
     expect(BUILD_LIMIT).toBeGreaterThan(100_000);
+    close();
+  });
+
+  it("finds each pair's filter by the exact pair: wallets and chains whose texts run together are other pairs", () => {
+    const { main, path, close } = setup();
+    close();
+    const X = ['a\u0000b', 'c'] as const;
+    const Y = ['a', 'b\u0000c'] as const;
+    const row = (hash: string, block: number, wallet: string) => ({ ...txn(block, block, wallet), txn_hash: hash });
+    const hx = `0x${'11'.repeat(32)}`;
+    const hy = `0x${'22'.repeat(32)}`;
+    upsertTransactions(main, X[0], X[1], [row(hx, 1, X[0])]);
+    upsertTransactions(main, Y[0], Y[1], [row(hy, 1, Y[0])]);
+    // As a cache cached before migration 11 is: rows, no stamps.
+    main.exec('DELETE FROM transaction_write_stamps');
+    const worker = openWriterConnection(path);
+    upsertTransactions(worker, X[0], X[1], [row(hx, 2, X[0])]);
+    upsertTransactions(worker, Y[0], Y[1], [row(hy, 2, Y[0])]);
+    expect(countTransactions(main)).toBe(2);
+    expect(copies(main)).toBe(0);
+    worker.close();
+  });
+
+  it(`keeps at most ${MAX_PAIRS} filters a connection; a pair whose filter was dropped is built again, exactly`, () => {
+    const { worker, close } = setup();
+    const wallets = Array.from({ length: MAX_PAIRS + 2 }, (_, k) => `0x${String(k + 1).padStart(40, '0')}`);
+    for (const w of wallets) write(worker, range(0, 200, 1, w), w);
+    for (const w of wallets) write(worker, range(100, 300, 2, w), w);
+    expect(countTransactions(worker)).toBe(300 * wallets.length);
+    expect(copies(worker)).toBe(0);
     close();
   });
 });

@@ -17,22 +17,35 @@ import type { WritableDB } from './db.ts';
  *   transaction, and since then every row of the pair inserted was inserted through it. The
  *   proof is the pair's write stamp (migration 11): every insert of a pair's rows renews it
  *   in the inserting transaction (upsertTransactions), and the filter remembers the stamp of
- *   its own last write. The same stamp now means no other connection inserted rows of the
- *   pair since, and that the filter's last write was not rolled back (a rollback restores
- *   the stamp before it, never equal to a fresh random one). Another stamp: rebuilt from
- *   the rows. Deleted rows only make the filter answer "maybe" more often.
- * - it is asked in the transaction that will write the page, so no other connection can
- *   insert between the answer and the write.
+ *   its own last write (or, before one, the stamp it was built under: none for a pair cached
+ *   before migration 11 and not written since). The same stamp now means no other connection
+ *   inserted rows of the pair since, and that the filter's last write was not rolled back (a
+ *   rollback restores the stamp before it, never equal to a fresh random one). Filters are
+ *   found by the exact pair (JSON of wallet and chain), never by a text two pairs could share.
+ *   Deleted rows only make the filter answer "maybe" more often.
+ * - it is asked in the transaction that writes the page. The write worker's batch holds the
+ *   write lock (BEGIN IMMEDIATE), so nothing can insert between the answer and the write; in
+ *   a deferred transaction, a write after another connection's commit fails (SQLITE_BUSY_SNAPSHOT)
+ *   rather than write on what the answer saw.
  *
- * A pair with more than BUILD_LIMIT rows when its filter would be built is looked up as
- * before (building would cost more than it saves on a short read into a large history).
+ * A filter is built once per pair and connection, and only when cheap and worth it:
+ * - a wallet with more than BUILD_LIMIT cached rows (all chains) when the filter would be
+ *   built is looked up as before: building would cost more than a short read saves;
+ * - once another connection (or a rolled-back write) has changed the pair, the pair is looked
+ *   up as before on this connection: two writers taking turns would otherwise rebuild it at
+ *   every page. The write worker is one range's only writer (its connection lives for that read);
+ * - at most MAX_PAIRS filters per connection (2 MiB each), the oldest dropped first (to be
+ *   built again if needed).
+ * A filter keeps answering past 1M hashes, with more false "maybe"s (~8 % at 3M): looked up.
  */
 
 /** Bits of one pair's filter: 2 MiB, ~0.5 % false "maybe" at 1M hashes (3 bits a hash). */
 const BITS = 2 ** 24;
 const MASK = BITS - 1;
-/** Rows of a pair read to build its filter, at most (~1.5 µs each). */
+/** Rows of a wallet read to build a filter of one of its pairs, at most (~1.5 µs each). */
 export const BUILD_LIMIT = 250_000;
+/** Filters kept by one connection. */
+export const MAX_PAIRS = 4;
 
 /** Hashes the filter answers for: printable ASCII, which SQLite returns exactly as written. */
 const PLAIN = /^[\x21-\x7e]+$/;
@@ -89,18 +102,19 @@ function mix(s: string): [number, number] {
 }
 
 export interface FilterOptions {
-  /** Rows of a pair read to build its filter, at most (BUILD_LIMIT). */
+  /** Rows of a wallet read to build a filter, at most (BUILD_LIMIT). */
   buildLimit?: number;
 }
 
 interface Statements {
   stampOf: Statement;
-  pairHashes: Statement;
+  walletHashes: Statement;
 }
 
 export class NewHashFilter {
   private readonly db: WritableDB;
-  private readonly pairs = new Map<string, PairFilter | 'too large'>();
+  /** By pair: its filter, or why it has none (and will not on this connection). */
+  private readonly pairs = new Map<string, PairFilter | 'too large' | 'shared'>();
   private readonly s: Statements;
 
   private readonly buildLimit: number;
@@ -110,8 +124,9 @@ export class NewHashFilter {
     this.buildLimit = options.buildLimit ?? BUILD_LIMIT;
     this.s = {
       stampOf: db.prepare('SELECT stamp FROM transaction_write_stamps WHERE wallet = ? AND chain = ?').pluck(),
-      // The pair's rows by the wallet index (the chain is in it), then each row's hash.
-      pairHashes: db.prepare('SELECT txn_hash FROM transactions WHERE wallet = ? AND chain = ? LIMIT ?').pluck(),
+      // The wallet's rows by its index, which holds the chain: a row of another chain costs an
+      // index entry (its hash, in the table, is read for the pair's rows only); null for those.
+      walletHashes: db.prepare('SELECT CASE WHEN chain = @chain THEN txn_hash END FROM transactions WHERE wallet = @wallet LIMIT @limit').pluck(),
     };
   }
 
@@ -121,23 +136,32 @@ export class NewHashFilter {
    */
   forPage(wallet: string, chain: string): PairFilter | null {
     if (!this.db.inTransaction) return null;
-    const key = `${wallet}\u0000${chain}`;
+    const key = JSON.stringify([wallet, chain]);
     const known = this.pairs.get(key);
-    if (known === 'too large') return null;
+    if (known === 'too large' || known === 'shared') return null;
     const stamp = (this.s.stampOf.get(wallet, chain) as number | undefined) ?? null;
-    if (known && known.stamp === stamp) return known;
-    // Never built, or another connection (or a rolled-back write) changed the pair: from its rows.
+    if (known) {
+      if (known.stamp === stamp) return known;
+      // Another connection (or a rolled-back write of this one) changed the pair: no more filter.
+      this.pairs.set(key, 'shared');
+      return null;
+    }
     const filter = new PairFilter(stamp);
     let n = 0;
-    for (const hash of this.s.pairHashes.iterate(wallet, chain, this.buildLimit + 1) as IterableIterator<string>) {
+    for (const hash of this.s.walletHashes.iterate({ wallet, chain, limit: this.buildLimit + 1 }) as IterableIterator<string | null>) {
       if (++n > this.buildLimit) {
-        this.pairs.set(key, 'too large');
+        this.remember(key, 'too large');
         return null;
       }
-      filter.add(hash);
+      if (hash !== null) filter.add(hash);
     }
-    this.pairs.set(key, filter);
+    this.remember(key, filter);
     return filter;
+  }
+
+  private remember(key: string, value: PairFilter | 'too large'): void {
+    if (this.pairs.size >= MAX_PAIRS) this.pairs.delete(this.pairs.keys().next().value!);
+    this.pairs.set(key, value);
   }
 }
 

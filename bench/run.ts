@@ -2,6 +2,7 @@
  * `npm run bench [-- name...]`: runs the benchmarks and prints their figures. They are
  * measurements, not tests: nothing here fails on a slow machine.
  */
+import { spawn } from 'node:child_process';
 import { machine } from './lib.ts';
 
 // Each benchmark's modules are loaded only when it runs: the whale's peak RSS is that of a
@@ -29,5 +30,23 @@ if (unknown.length) {
   console.error(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benches).join(', ')}`);
   process.exit(2);
 }
-console.log(`# Folioscope benchmarks\n  machine: ${machine()}`);
-for (const name of wanted.length ? wanted : Object.keys(benches)) await benches[name]!();
+const names = wanted.length ? wanted : Object.keys(benches);
+if (process.env['FOLIOSCOPE_BENCH_CHILD']) {
+  await benches[names[0]!]!();
+} else {
+  console.log(`# Folioscope benchmarks\n  machine: ${machine()}`);
+  // Each benchmark in a process of its own: a peak RSS is then that benchmark's alone (the
+  // whale's after the ingest's 1M rows in one process read ~900 MiB: what glibc kept of the
+  // ingest's heap, not the sync's), and none runs on another's heap or page cache state.
+  for (const name of names) {
+    const child = spawn(process.execPath, [...process.execArgv, import.meta.filename, name], {
+      stdio: 'inherit',
+      env: { ...process.env, FOLIOSCOPE_BENCH_CHILD: '1' },
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) {
+      console.error(`Benchmark ${name} failed (exit ${code}).`);
+      process.exitCode = 1;
+    }
+  }
+}

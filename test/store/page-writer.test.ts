@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { countTransactions, listRanges, type SyncRange } from '../../src/main/co
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { tempDb } from '../support/store.ts';
 import { mainWrites } from '../../src/main/core/store/write-yield.ts';
+import { WRITER_NICE } from '../../src/main/core/store/thread-priority.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
@@ -73,6 +74,22 @@ describe('the write worker', () => {
     const limit = WRITE_WORKER_LIMITS.maxYoungGenerationSizeMb * 2 ** 20;
     expect(await largestNewSpace()).toBeGreaterThan(limit);
     expect(await largestNewSpace(WRITE_WORKER_LIMITS)).toBeLessThanOrEqual(limit);
+  });
+
+  it('runs at a lower CPU priority than the main thread (Linux: its own thread, no other)', async () => {
+    // Each thread's nice value, from /proc (field 19 of its stat; the name before it may hold spaces).
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
+    const before = niceOfThreads();
+    expect(before.every((n) => n === before[0])).toBe(true);
+    const { db } = tempDb();
+    const writer = workerWriter(db, {});
+    await writer.ready;
+    const during = niceOfThreads();
+    // Set, not added: nice 10 (a test run under a higher nice keeps its own).
+    if (before[0]! < WRITER_NICE) expect(during.filter((n) => n === WRITER_NICE)).toHaveLength(1);
+    expect(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16]).toBe(String(before[0])); // the main thread's
+    await writer.close();
   });
 
   it('writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction', async () => {

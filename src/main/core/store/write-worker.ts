@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriterConnection } from './writer-connection.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
+import { lowerThisThreadPriority } from './thread-priority.ts';
 import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 
@@ -19,6 +20,8 @@ export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { ki
 const port = parentPort!;
 const { path, batch: options, mainWrites } = workerData as { path: string; batch: WriteBatchOptions; mainWrites?: SharedArrayBuffer };
 const db = openWriterConnection(path);
+// The main thread answers the views: it gets the CPU first (thread-priority.ts).
+lowerThisThreadPriority();
 // This connection writes only pages: a failed page rolls its batch back, as a crash would
 // (no savepoint per page, see WriteBatchOptions.exclusive).
 // The daily transfer sums are kept with the rows written (transfer-days-keeper.ts).

@@ -36,7 +36,8 @@ import type { WritableDB } from './db.ts';
  *   every page. The write worker is one range's only writer (its connection lives for that read);
  * - at most MAX_PAIRS filters per connection (2 MiB each), the oldest dropped first (to be
  *   built again if needed).
- * A filter keeps answering past 1M hashes, with more false "maybe"s (~8 % at 3M): looked up.
+ * A filter keeps answering past 1M hashes, with more false "maybe"s (~7 % at 3M hashes),
+ * which are looked up.
  */
 
 /** Bits of one pair's filter: 2 MiB, ~0.5 % false "maybe" at 1M hashes (3 bits a hash). */
@@ -132,7 +133,8 @@ export class NewHashFilter {
 
   /**
    * The pair's filter, exact as of now, for a page about to be written in the open
-   * transaction; null when there is none to trust (no transaction, a pair too large).
+   * transaction; null when there is none to trust (no transaction, a wallet too large, a pair
+   * another writer changed).
    */
   forPage(wallet: string, chain: string): PairFilter | null {
     if (!this.db.inTransaction) return null;

@@ -8,6 +8,7 @@ import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, getWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { openWriterConnection } from '../../src/main/core/store/writer-connection.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { generator } from '../../src/sim/random.ts';
 import { tempDb } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
@@ -24,16 +25,6 @@ const W = '0x00000000000000000000000000000000000000aa';
 const W2 = '0x00000000000000000000000000000000000000bb';
 const CHAINS = ['eth', 'bsc'];
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const hex = (r: () => number, n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join('');
 
 function hashPool(r: () => number): string[] {
@@ -108,7 +99,7 @@ PairFilter.prototype.mayHold = function (h: string) {
 describe('the filter of new hashes under random interleavings of writers, rollbacks, purges, clears and merges', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`random interleavings, seed ${seed}`, () => {
-      const r = rng(seed);
+      const r = generator(seed);
       globalSkips = 0;
       const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
       const { db: main, path } = tempDb();

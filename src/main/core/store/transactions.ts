@@ -27,7 +27,8 @@ const KNOWN = new Set([
 
 interface Statements {
   findPage: Statement;
-  insert: Statement;
+  /** INSERT of `n` rows in one statement, by n (see insertRows). */
+  insert: Map<number, Statement>;
   update: Statement;
   addSymbol: Statement;
 }
@@ -42,13 +43,7 @@ function prepared(db: WritableDB): Statements {
   if (!s) {
     s = {
       findPage: db.prepare(FIND_PAGE).raw(),
-      // Positional parameters: binding an array costs less than looking up 18 names per row,
-      // and this runs a million times.
-      insert: db.prepare(
-        `INSERT INTO transactions (${COLUMNS}) VALUES (${COLUMNS.split(',')
-          .map(() => '?')
-          .join(', ')})`,
-      ),
+      insert: new Map(),
       // An overlapping page or a re-polled range: updated in place, since the service may have
       // corrected the row. Parameters: the columns after the key, in COLUMNS order, then id.
       update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
@@ -143,6 +138,56 @@ function transactionValues(wallet: string, chain: string, t: Transaction) {
   ] as const;
 }
 
+/** The most rows one INSERT writes (18 parameters each; SQLite allows 32,766 in a statement). */
+const INSERT_ROWS = 128;
+/** One row's parameters in an INSERT: positional, since binding an array costs less than looking up 18 names per row. */
+const ROW_PARAMETERS = `(${COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ')})`;
+
+/**
+ * Inserts rows (their values in COLUMNS order) and answers their ids, in order.
+ *
+ * Up to INSERT_ROWS rows go in one INSERT … VALUES statement. Its cursors stay open from row to
+ * row, so SQLite appends to the table and the newest-first indexes without descending from the
+ * root for each row, and begins and resets a statement per chunk, not per row. Measured up to
+ * 500k cached rows (bench/RESULTS.md, issue 16 round 7): 10–18 % faster than a statement a row.
+ * Chunks are powers of two, so at most eight statements are prepared.
+ *
+ * OR FAIL, not the default ABORT: SQLite keeps a statement journal (a copy of every page the
+ * statement changes, written to a temporary file) for a statement that writes several rows and
+ * may abort midway, and undoes it on an abort. Measured, that journal wrote ~10 KB more a row
+ * and made the chunks slower than a statement per row. With FAIL, a row that breaks a
+ * constraint stops the statement and keeps the rows before it: what a statement per row left
+ * too. Callers undo it with the rest of the page (a savepoint, or the transaction
+ * upsertTransactions opens).
+ *
+ * The ids: a rowid table gives each new row the largest rowid plus one, so the rows of one
+ * statement get consecutive ids ending at its last insert rowid. SQLite picks at random only
+ * once the largest possible rowid (2^63 − 1) is taken, far beyond what a number here holds.
+ */
+function insertRows(db: WritableDB, s: Statements, rows: ReadonlyArray<ReturnType<typeof transactionValues>>): number[] {
+  const ids: number[] = [];
+  let at = 0;
+  while (at < rows.length) {
+    let n = INSERT_ROWS;
+    while (n > rows.length - at) n >>= 1;
+    let insert = s.insert.get(n);
+    if (!insert) {
+      insert = db.prepare(`INSERT OR FAIL INTO transactions (${COLUMNS}) VALUES ${Array(n).fill(ROW_PARAMETERS).join(', ')}`);
+      s.insert.set(n, insert);
+    }
+    const params: unknown[] = [];
+    for (let i = at; i < at + n; i++) for (const v of rows[i]!) params.push(v);
+    const done = insert.run(params);
+    if (done.changes !== n) throw new Error(`An insert of ${n} transactions wrote ${done.changes}.`);
+    const last = Number(done.lastInsertRowid);
+    for (let id = last - n + 1; id <= last; id++) ids.push(id);
+    at += n;
+  }
+  return ids;
+}
+
 /**
  * Writes rows, in the caller's transaction (callers wrap a page and its bookkeeping in one;
  * a call outside any gets one of its own): a row already cached (same hash, wallet and
@@ -168,19 +213,35 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
   const keeper = keeperOf(db);
   keeper?.page(wallet, chain);
-  const newHashes: string[] = [];
-  const newIds: number[] = [];
-  const symbols = new Set<string>();
+  // The first row of each hash not cached is inserted, in page order; every other row (a
+  // cached hash, or a later copy of one in this page) updates its row after, in page order, so
+  // the last copy wins as if each row were written in turn.
+  const fresh: number[] = [];
+  const taken = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
+    const hash = values[i]![2];
+    if (!ids.has(hash) && !taken.has(hash)) {
+      taken.add(hash);
+      fresh.push(i);
+    }
+  }
+  const newHashes: string[] = [];
+  const freshValues = fresh.map((i) => values[i]!);
+  const newIds = insertRows(db, s, freshValues);
+  for (let k = 0; k < fresh.length; k++) {
+    const i = fresh[k]!;
     const v = values[i]!;
-    const id = ids.get(v[2]);
-    if (id === undefined) {
-      const inserted = Number(s.insert.run(v).lastInsertRowid);
-      newHashes.push(v[2] as string);
-      newIds.push(inserted);
-      ids.set(v[2], inserted);
-      keeper?.inserted(inserted, v[0], v[1], v[3], v[14], rows[i]!.details);
-    } else s.update.run([...v.slice(3), id]);
+    newHashes.push(v[2]);
+    ids.set(v[2], newIds[k]!);
+    keeper?.inserted(newIds[k]!, v[0], v[1], v[3], v[14], rows[i]!.details);
+  }
+  const symbols = new Set<string>();
+  for (let i = 0, k = 0; i < rows.length; i++) {
+    if (fresh[k] === i) k++;
+    else {
+      const v = values[i]!;
+      s.update.run([...v.slice(3), ids.get(v[2])!]);
+    }
     for (const d of rows[i]!.details) if (d.symbol) symbols.add(d.symbol);
   }
   // Their keys, so the rows are found again (hash-levels.ts).

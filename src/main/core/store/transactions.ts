@@ -151,7 +151,7 @@ const ROW_PARAMETERS = `(${COLUMNS.split(',')
  * Up to INSERT_ROWS rows go in one INSERT … VALUES statement. Its cursors stay open from row to
  * row, so SQLite appends to the table and the newest-first indexes without descending from the
  * root for each row, and begins and resets a statement per chunk, not per row. Measured up to
- * 500k cached rows (bench/RESULTS.md, issue 16 round 7): 10–18 % faster than a statement a row.
+ * 500k cached rows (bench/RESULTS.md, issue 16 round 7): 10–17 % faster than a statement a row.
  * Chunks are powers of two, so at most eight statements are prepared.
  *
  * OR FAIL, not the default ABORT: SQLite keeps a statement journal (a copy of every page the

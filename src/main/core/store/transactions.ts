@@ -208,23 +208,23 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   if (sought.length) {
     for (const [hash, id] of s.findPage.iterate(JSON.stringify(sought), wallet, chain) as IterableIterator<[string, number]>) ids.set(hash, id);
   }
-  // Stamped before the first insert: a failure after it leaves a stamp no filter knows.
-  const stamp = hashes.some((h) => !ids.has(h)) ? stampPair(db, wallet, chain) : null;
-  // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
-  const keeper = keeperOf(db);
-  keeper?.page(wallet, chain);
   // The first row of each hash not cached is inserted, in page order; every other row (a
   // cached hash, or a later copy of one in this page) updates its row after, in page order, so
   // the last copy wins as if each row were written in turn.
   const fresh: number[] = [];
   const taken = new Set<string>();
   for (let i = 0; i < rows.length; i++) {
-    const hash = values[i]![2];
+    const hash = hashes[i]!;
     if (!ids.has(hash) && !taken.has(hash)) {
       taken.add(hash);
       fresh.push(i);
     }
   }
+  // Stamped before the first insert: a failure after it leaves a stamp no filter knows.
+  const stamp = fresh.length ? stampPair(db, wallet, chain) : null;
+  // The page writer's daily transfer sums (transfer-days-keeper.ts) take each row inserted.
+  const keeper = keeperOf(db);
+  keeper?.page(wallet, chain);
   const newHashes: string[] = [];
   const freshValues = fresh.map((i) => values[i]!);
   const newIds = insertRows(db, s, freshValues);

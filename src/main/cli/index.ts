@@ -575,11 +575,25 @@ export async function main(argv: string[], extra: Record<string, Command> = {}):
 
 /** Runs the program: one line on failure, exit 2 for a usage error, 3 for "finished but incomplete". */
 export function runProgram(argv: string[], extra: Record<string, Command> = {}): void {
+  let settled = false;
+  // The event loop ran dry while the command still awaited something (a promise nothing will
+  // settle): the work did not finish, so the exit must not read as success to a script or cron.
+  const unfinished = () => {
+    if (settled) return;
+    settled = true;
+    console.error(
+      'folioscope: stopped before the command finished (an internal error: nothing was left to wait for). What it reported done is in the cache; run it again.',
+    );
+    process.exitCode = 1;
+  };
+  process.once('beforeExit', unfinished);
   main(argv, extra).then(
     (code) => {
+      settled = true;
       if (code !== 0) process.exitCode = code;
     },
     (err: unknown) => {
+      settled = true;
       let message = (err as Error).message ?? String(err);
       if (err instanceof CacheProblemError) {
         message += `\n  read-only:   folioscope --read-only ... (view and export; nothing is written)\n  rebuild:     folioscope cache move-aside, then folioscope sync\n  elsewhere:   folioscope --data-dir DIR ...`;

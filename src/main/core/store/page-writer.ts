@@ -69,16 +69,22 @@ export function workerCanWrite(db: WritableDB): boolean {
  */
 export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
   const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options, mainWrites }, resourceLimits: WRITE_WORKER_LIMITS });
-  worker.unref();
   let nextId = 0;
   let failure: Error | null = null;
   let pendingWrites = 0;
   const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  // The worker holds the process open exactly while something waits on it (a page, a flush,
+  // its close): an idle worker must not keep a finished CLI alive, and a busy one must, or a
+  // process whose only work left is the worker's (a CLI sync after its last fetch) ends with
+  // the pages unwritten and nothing said.
+  const holdOpen = () => (waiting.size > 0 ? worker.ref() : worker.unref());
+  holdOpen();
   const fail = (e: Error) => {
     failure ??= e;
     onReady?.reject(failure);
     for (const w of waiting.values()) w.reject(failure);
     waiting.clear();
+    holdOpen();
   };
   let onReady: { resolve: () => void; reject: (e: Error) => void } | undefined;
   const ready = new Promise<void>((resolve, reject) => (onReady = { resolve, reject }));
@@ -87,6 +93,7 @@ export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): P
     if (m.kind === 'ready') return onReady?.resolve();
     const w = waiting.get(m.id);
     waiting.delete(m.id);
+    holdOpen();
     if (m.kind === 'done') w?.resolve();
     else {
       const e = new Error(`writing to the cache failed: ${m.message}`);
@@ -107,6 +114,7 @@ export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): P
     const id = nextId++;
     return new Promise<void>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
+      holdOpen();
       worker.postMessage({ ...m, id } as ToWorker);
     });
   };
@@ -126,6 +134,8 @@ export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): P
           await new Promise<void>((resolve) => {
             if (worker.threadId === -1) resolve();
             else {
+              // Its exit is waited for too, so it holds the process open until then.
+              worker.ref();
               worker.once('exit', () => resolve());
               // A worker that never answers is ended: its uncommitted pages are lost, as in a crash.
               setTimeout(() => void worker.terminate(), 10_000).unref();

@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/store.ts';
+import { WALLET } from '../support/sim.ts';
+
+/**
+ * `folioscope sync` run as cron runs it: a process of its own, its exit code and its lines read,
+ * and the rows counted in the cache file it leaves. A read long enough to hand its writes to the
+ * write worker (12,000 transactions a chain) once ended the process with only the worker left:
+ * exit 0, nothing printed, nothing cached. In-process tests never saw it (their event loop
+ * stays alive).
+ */
+const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
+const KEY = 'cli-sync-finishes-key-7c1d';
+const PER_CHAIN = 12_000;
+let simUrl = '';
+let stopSim: () => void = () => undefined;
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  stopSim = () => child.kill('SIGTERM');
+  simUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
+    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
+  });
+});
+afterAll(() => stopSim());
+
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY };
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += String(d)));
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function cachedPerChain(dir: string): Record<string, number> {
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite'));
+  const db = new Database(join(dir, file!), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT chain, count(*) AS n FROM transactions GROUP BY chain').all() as Array<{ chain: string; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.chain, r.n]));
+  } finally {
+    db.close();
+  }
+}
+
+describe('folioscope sync as a process', () => {
+  it('finishes a long read on two chains: exit 0, a line for the job, every row in the cache', { timeout: 180_000 }, async () => {
+    const dir = tempDir();
+    const g = ['--data-dir', dir, '--base-url', simUrl];
+    expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb'])).status).toBe(0);
+    const sync = await run([...g, 'sync', '--no-positions']);
+    expect(sync.status, sync.stderr).toBe(0);
+    expect(sync.stdout).toMatch(new RegExp(`ok\\s+Transactions of .*\\(${2 * PER_CHAIN}\\)`));
+    expect(cachedPerChain(dir)).toEqual({ eth: PER_CHAIN, arb: PER_CHAIN });
+    // Nothing new the second time, and the process still ends on its own.
+    const again = await run([...g, 'sync', '--no-positions']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/ok\s+Transactions of .*\(0\)/);
+  });
+});
+
+describe('the program runner', () => {
+  it('fails a command whose process ran out of work before the command finished, saying so', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/unfinished-command-child.ts')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/stopped before the command finished/);
+  });
+});

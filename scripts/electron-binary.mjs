@@ -99,7 +99,8 @@ function hostOf(url) {
   }
 }
 
-const ADVICE = 'Connect to the internet and run it again, or see the README, Troubleshooting (proxy, mirror, ELECTRON_EXEC_PATH).';
+const ADVICE =
+  'Connect to the internet and run it again, or see the README, Troubleshooting (proxy, mirror, ELECTRON_EXEC_PATH). Meanwhile `npm run serve` opens the same app in a browser, with no Electron.';
 
 /**
  * Downloads Electron's zip into @electron/get's cache with install.js's parameters, under a

@@ -224,6 +224,8 @@ describe('npm start and npm run dev from a fresh clone', () => {
         `^npm start: could not download Electron [\\d.]+ from 127\\.0\\.0\\.1:${port} \\(.*ECONNREFUSED.*\\)\\. Connect to the internet and run it again, or see the README, Troubleshooting`,
       ),
     );
+    // What works without Electron is named on the same line.
+    expect(lines[1]).toMatch(/npm run serve` opens the same app in a browser/);
     expect(run.stderr + run.stdout).not.toMatch(/^\s+at /m);
     // Nothing half-installed, no build started.
     expect(existsSync(join(project, 'node_modules/electron/path.txt'))).toBe(false);

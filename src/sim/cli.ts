@@ -6,20 +6,31 @@
 import { parseArgs } from 'node:util';
 import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
-import { startSimulator } from './server.ts';
+import { type Quota, startSimulator } from './server.ts';
 
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
-  --access-key K        the key every request must carry (default: demo)
+  --access-key K        the key every request must carry (default: demo-access-key; Folioscope
+                        accepts keys of 12 characters or more)
   --seed N              seed of the generated data (default: 1)
   --txns-per-wallet N   transactions per wallet and chain (default: 2000, up to 1000000)
   --latency-ms N        added latency per request (default: 0)
+  --quota N/s[,no-retry-after]  serve at most N requests in any rolling second; 429 beyond,
+                        with a Retry-After header unless no-retry-after is given
   --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
                         Faults: ${FAULT_KINDS.join(', ')}
   --convention KEY=VALUE  read an open point of the spec another way; repeatable:
 ${Object.entries(CONVENTION_KEYS)
   .map(([k, v]) => `                          ${k}=${v.values}`)
   .join('\n')}`;
+
+/** `20/s` or `20/s,no-retry-after`. */
+export function parseQuota(spec: string): Quota {
+  const m = /^(\d{1,6})\/s(,no-retry-after)?$/.exec(spec.trim());
+  const perSecond = m ? Number(m[1]) : 0;
+  if (!m || perSecond < 1) throw new Error(`--quota is N/s or N/s,no-retry-after with N from 1 to 999999, got '${spec}'`);
+  return { perSecond, retryAfter: !m[2] };
+}
 
 export async function runSimCli(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -30,6 +41,7 @@ export async function runSimCli(argv: string[]): Promise<void> {
       seed: { type: 'string' },
       'txns-per-wallet': { type: 'string' },
       'latency-ms': { type: 'string' },
+      quota: { type: 'string' },
       fault: { type: 'string', multiple: true },
       convention: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -57,19 +69,21 @@ export async function runSimCli(argv: string[]): Promise<void> {
   const seed = int('seed', values.seed, 0, 2 ** 31);
   const txnsPerWallet = int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000);
   const latencyMs = int('latency-ms', values['latency-ms'], 0, 600_000);
+  const quota = values.quota === undefined ? undefined : parseQuota(values.quota);
   const sim = await startSimulator({
-    accessKey: values['access-key'] ?? 'demo',
+    accessKey: values['access-key'] ?? 'demo-access-key',
     // An option not given is left out, so the simulator's default applies.
     ...(port !== undefined && { port }),
     ...(seed !== undefined && { seed }),
     ...(txnsPerWallet !== undefined && { txnsPerWallet }),
     ...(latencyMs !== undefined && { latencyMs }),
+    ...(quota && { quota }),
     faults,
     conventions: parseConventions(values.convention ?? []),
   });
   console.log(sim.url);
   console.error(
-    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
+    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
   );
   const stop = () => void sim.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

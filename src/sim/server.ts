@@ -34,6 +34,17 @@ export interface SimulatorOptions {
   now?: () => number;
   /** How the service reads the spec's open points (default: the client's first reading). */
   conventions?: Partial<Conventions>;
+  /** A rate quota, as a live service keeps one (default: none). */
+  quota?: Quota | null;
+}
+
+/**
+ * At most `perSecond` requests served in any rolling second, counted across all callers;
+ * beyond that a 429, with a Retry-After (whole seconds until a slot frees) or without.
+ */
+export interface Quota {
+  perSecond: number;
+  retryAfter: boolean;
 }
 
 export interface RequestRecord {
@@ -52,6 +63,8 @@ export interface Simulator {
   setLatency(ms: number): void;
   /** Switches readings from the next request on (unset keys return to the defaults). */
   setConventions(c: Partial<Conventions>): void;
+  /** Sets or lifts the rate quota from the next request on. */
+  setQuota(q: Quota | null): void;
   readonly conventions: Readonly<Conventions>;
   /** Requests seen so far (oldest first, the last 10,000). */
   requests: RequestRecord[];
@@ -87,6 +100,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let latencyMs = options.latencyMs ?? 0;
   let conv: Conventions = { ...DEFAULT_CONVENTIONS, ...options.conventions };
   let requestNo = 0;
+  let quota = options.quota ?? null;
+  // When each request served in the last second arrived (oldest first).
+  const served: number[] = [];
   const requests: RequestRecord[] = [];
   const sockets = new Set<Socket>();
 
@@ -117,6 +133,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
     if (req.method !== 'GET') return reply(405, { status: 'ERROR', code: 405, message: 'Only GET is supported' }, { Allow: 'GET' });
     if (!endpoint) return reply(404, { status: 'ERROR', code: 404, message: `No operation at ${url.pathname}` });
+    if (quota) {
+      // Counted on arrival, as a gateway in front of the service counts.
+      const at = performance.now();
+      while (served.length && served[0]! <= at - 1000) served.shift();
+      if (served.length >= quota.perSecond) {
+        record.fault = 'quota';
+        const headers: Record<string, string> = quota.retryAfter ? { 'Retry-After': String(Math.max(1, Math.ceil((served[0]! + 1000 - at) / 1000))) } : {};
+        return reply(429, { status: 'ERROR', code: 429, message: 'Rate limit exceeded' }, headers);
+      }
+      served.push(at);
+    }
     if (latencyMs > 0) await sleep(latencyMs);
 
     // Transport faults come first, as a proxy or overloaded gateway answers before the service.
@@ -275,6 +302,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     },
     setConventions: (c) => {
       conv = { ...DEFAULT_CONVENTIONS, ...c };
+    },
+    setQuota: (q) => {
+      quota = q;
+      served.length = 0;
     },
     get conventions() {
       return conv;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPath } from '../../src/main/core/api/client.ts';
 import { buildUrl, retryAfterMs } from '../../src/main/core/api/http.ts';
-import { Limiter } from '../../src/main/core/api/limiter.ts';
+import { RequestPacer } from '../../src/main/core/api/pacer.ts';
 import { redactText, redactUrl } from '../../src/main/core/api/redact.ts';
 import { requestIdFromMessage } from '../../src/shared/service/endpoints.ts';
 import { conformance, TRANSACTION } from '../support/spec-tables.ts';
@@ -33,8 +33,8 @@ describe('helpers', () => {
     expect(requestIdFromMessage('something else')).toBeNull();
   });
 
-  it('the limiter runs at most its limit at once, in order', async () => {
-    const limiter = new Limiter(2);
+  it('the request budget runs at most its limit at once, in order', async () => {
+    const limiter = new RequestPacer({ concurrency: 2 });
     const order: number[] = [];
     let peak = 0;
     await Promise.all(

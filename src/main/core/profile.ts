@@ -4,12 +4,14 @@
  * never mix. Which profile is current is kept in `app.json` (never a secret).
  */
 import { randomBytes, createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServiceClient, type ServiceClient } from './api/client.ts';
+import { RequestPacer } from './api/pacer.ts';
 import { openDatabase, type WritableDB } from './store/db.ts';
 import { openReadOnlyCopy } from './store/recovery.ts';
 import { getSettings } from './store/settings.ts';
+import { loadPace, savePace } from './store/conventions.ts';
 import { ValidationError } from './store/validation.ts';
 import type { Secrets } from './secrets/secrets.ts';
 import { SyncEngine } from './sync/engine.ts';
@@ -34,8 +36,14 @@ export function writeAppConfig(dataDir: string, config: AppConfig): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Write then rename, so a crash never leaves half a file.
   const tmp = join(dataDir, `app.json.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
-  renameSync(tmp, join(dataDir, 'app.json'));
+  try {
+    writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
+    renameSync(tmp, join(dataDir, 'app.json'));
+  } catch (err) {
+    // A full disk: app.json keeps its previous content, and no half-written file stays beside it.
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 export function databaseFileFor(dataDir: string, baseUrl: string | null): string {
@@ -103,7 +111,9 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
       const url = baseUrl;
       accessKey = () => o.secrets.get(url);
     }
-    const client = createServiceClient({ baseUrl, accessKey, concurrency: 4 });
+    // One request budget per service, starting at the pace it showed before (see RequestPacer).
+    const limiter = new RequestPacer({ concurrency: 4, rate: loadPace(db) });
+    const client = createServiceClient({ baseUrl, accessKey, limiter });
     const engine = new SyncEngine({ db, client, transactionPageSize: getSettings(db).transactionPageSize });
     return {
       mode: o.baseUrl === null ? 'demo' : 'live',
@@ -117,6 +127,14 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
       close: async () => {
         engine.queue.cancelAll();
         await engine.queue.drain();
+        const pace = limiter.state.rate;
+        if (pace !== null && copy === null && db.open && !db.readonly) {
+          try {
+            savePace(db, pace);
+          } catch {
+            // Best effort: a pace not kept is learned again from the service's next refusals.
+          }
+        }
         await sim?.close();
         closeDb();
       },

@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../../shared/service/endpoints.ts';
 import { BadResponseError, ServiceStatusError } from './errors.ts';
 import { backoffMs, DEFAULT_POLICY, getWithRetry, sleep, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
-import { Limiter } from './limiter.ts';
-import { jsonHoldsSecret, redactJson } from './redact.ts';
+import { RequestPacer } from './pacer.ts';
+import { jsonHoldsSecret, type Redactor, scrubJson, SecretInDataError } from './redact.ts';
 import {
+  DATA_MEMBERS,
   envelope,
   liquiditySnapshot,
   type LiquiditySnapshot,
@@ -72,8 +73,8 @@ export interface ClientOptions {
   policy?: Partial<HttpPolicy>;
   /** Requests in flight at once across the whole client (default 4). */
   concurrency?: number;
-  /** Share one limiter between clients. */
-  limiter?: Limiter;
+  /** Share one request budget between clients (of one service). */
+  limiter?: RequestPacer;
   fetch?: typeof globalThis.fetch;
   random?: () => number;
   onRetry?: (info: RetryInfo) => void;
@@ -87,7 +88,7 @@ export function createServiceClient(options: ClientOptions) {
     baseUrl: options.baseUrl,
     accessKey: typeof key === 'function' ? key : () => key,
     policy: { ...DEFAULT_POLICY, ...options.policy },
-    limiter: options.limiter ?? new Limiter(options.concurrency ?? 4),
+    limiter: options.limiter ?? new RequestPacer({ concurrency: options.concurrency ?? 4 }),
     ...(options.fetch && { fetch: options.fetch }),
     ...(options.random && { random: options.random }),
     ...(options.onRetry && { onRetry: options.onRetry }),
@@ -158,7 +159,9 @@ export function parseEnvelope<S extends z.ZodType>(
   // of the key, no string parsed from it does either, and the parsed value needs no walk.
   // The walk copied every object and scanned every string of a 1,000-row page: most of the
   // main thread's parsing time and garbage during a whale sync (bench/RESULTS.md).
-  const clean = redacted === body && !body.includes('\\');
+  // A key a JSON number can print as (digits, maybe a dot or an exponent) can hide in a number
+  // spelled otherwise in the text (`1.23456789012e11`): such a key always takes the walk.
+  const clean = redacted === body && !body.includes('\\') && !(redact as Partial<Redactor>).numeric;
   try {
     json = JSON.parse(body);
   } catch {
@@ -167,11 +170,30 @@ export function parseEnvelope<S extends z.ZodType>(
     if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
   }
   // Only a value that holds the key is copied to scrub it (most bodies with escapes do not).
-  const held = !clean && jsonHoldsSecret(json, redact);
-  if (held) json = redactJson(json, redact);
-  // The text scrub knows the key's plain, URL-encoded and JSON-escaped spellings; JSON can also
-  // spell it with \u escapes or \/ for /. When the scrubbed text still decodes to the key, the
-  // stored raw body is the scrubbed parse instead (the key never reaches SQLite).
+  // The key is removed from free text only: a data value (an id, a hash, an address, a number)
+  // that holds it is never rewritten, and nothing of the response is kept.
+  let held = false;
+  if (!clean) {
+    let scrubbed: unknown;
+    try {
+      scrubbed = scrubJson(json, redact, isDataPath);
+    } catch (err) {
+      if (!(err instanceof SecretInDataError)) throw err;
+      throw new BadResponseError(
+        url,
+        formatPath(err.path).slice(0, 200),
+        'this value holds the access key. Folioscope never rewrites a data value, so nothing of this response was kept; if it recurs, the key may be part of ordinary data there: ask the service for another key.',
+      );
+    }
+    held = scrubbed !== json;
+    json = scrubbed;
+    // The text held a spelling of the key that no single value or member name holds: it spans
+    // the JSON's own structure, which no scrub of values could keep readable.
+    if (!held && redacted !== body) throw new BadResponseError(url, '', 'the access key appears in it across values; nothing of this response was kept');
+  }
+  // When the scrubbed text still decodes to the key (a spelling split over escapes the text
+  // scrub cannot see whole), the stored raw body is the scrubbed parse instead: the key never
+  // reaches SQLite.
   body = held && bodyHidesSecret(redacted, redact) ? JSON.stringify(json) : redacted;
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new BadResponseError(url, '', 'expected a JSON object with status, data and message');
@@ -180,7 +202,8 @@ export function parseEnvelope<S extends z.ZodType>(
   if (typeof status !== 'string') throw new BadResponseError(url, 'status', 'missing or not a string');
   if (status !== SUCCESS_STATUS) {
     const message = (json as { message?: unknown }).message;
-    throw new ServiceStatusError(url, status.slice(0, 100), typeof message === 'string' ? message.slice(0, 300) : '');
+    // Cut only once the key is gone: a cut through it would leave its first characters.
+    throw new ServiceStatusError(url, redact(status).slice(0, 100), typeof message === 'string' ? redact(message).slice(0, 300) : '');
   }
   let parsed = envelope(item).safeParse(json);
   let flags: ValueFlag[] = [];
@@ -210,6 +233,13 @@ export function parseEnvelope<S extends z.ZodType>(
     attempts,
     flags,
   };
+}
+
+/** Whether a string at this path is data (see DATA_MEMBERS): the envelope's own status and message are free text. */
+function isDataPath(path: ReadonlyArray<string | number>): boolean {
+  if (path.length === 1 && (path[0] === 'status' || path[0] === 'message')) return false;
+  const member = path.findLast((p) => typeof p === 'string');
+  return member !== undefined && DATA_MEMBERS.has(member);
 }
 
 function bodyHidesSecret(text: string, redact: (text: string) => string): boolean {

@@ -1,13 +1,15 @@
 /**
  * One GET to the service, with the policy every call shares: a per-attempt timeout,
- * retries with exponential backoff and full jitter for 429, 5xx and network failures
- * (honouring Retry-After, capped), and one concurrency limit across all calls.
+ * retries with exponential backoff and full jitter for 5xx and network failures, and one
+ * request budget across all calls (RequestPacer: concurrency, a pace learned from the
+ * service's refusals, wallets in turn); a request refused for the rate is asked again at
+ * the slower pace (honouring Retry-After, capped) rather than failed.
  */
 
 import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
 import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ServerError, ServiceError } from './errors.ts';
-import type { Limiter } from './limiter.ts';
-import { redactText, redactUrl } from './redact.ts';
+import type { RequestPacer } from './pacer.ts';
+import { redactorFor, redactText, redactUrl } from './redact.ts';
 
 export interface HttpPolicy {
   /** Per attempt, from sending to the last byte of the body. */
@@ -18,6 +20,8 @@ export interface HttpPolicy {
   backoffMaxMs: number;
   /** A Retry-After longer than this is not waited for: the call fails as rate-limited. */
   maxRetryAfterMs: number;
+  /** How long one request may keep being refused for the rate, paced ever slower, before it fails. */
+  maxRateLimitedMs: number;
 }
 
 export const DEFAULT_POLICY: HttpPolicy = {
@@ -26,6 +30,7 @@ export const DEFAULT_POLICY: HttpPolicy = {
   backoffBaseMs: 300,
   backoffMaxMs: 8_000,
   maxRetryAfterMs: 60_000,
+  maxRateLimitedMs: 600_000,
 };
 
 export interface RetryInfo {
@@ -40,7 +45,7 @@ export interface HttpDeps {
   /** Read on every request, so a key changed in the keychain applies to the next call. */
   accessKey: () => string | null | Promise<string | null>;
   policy: HttpPolicy;
-  limiter: Limiter;
+  limiter: RequestPacer;
   fetch?: typeof globalThis.fetch;
   random?: () => number;
   onRetry?: (info: RetryInfo) => void;
@@ -68,22 +73,49 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   const url = buildUrl(deps.baseUrl, endpoint, params, key);
   const shown = redactUrl(url);
   const random = deps.random ?? Math.random;
+  // Requests of one wallet share a lane of the pacer: wallets take turns (see RequestPacer).
+  const lane = String(params['wallet'] ?? params['txn_hash'] ?? '');
+  const paced = async (sentAt: number): Promise<string> => {
+    try {
+      const body = await attemptOnce(deps, url, shown, key, signal);
+      deps.limiter.served();
+      return body;
+    } catch (err) {
+      if (err instanceof RateLimitedError) deps.limiter.refused(sentAt, err.retryAfterMs);
+      // Once the service has shown a quota, its 503s are read as "slower" too (many gateways
+      // answer so); before that a 503 says nothing of a pace. Either way it counts as a failed
+      // attempt below.
+      else if (err instanceof ServerError && err.status === 503 && deps.limiter.state.rate !== null) deps.limiter.refused(sentAt, null);
+      throw err;
+    }
+  };
+  let refusedSince: number | null = null;
+  let refusals = 0;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new CancelledError(shown);
     try {
-      const body = await deps.limiter.run(() => attemptOnce(deps, url, shown, key, signal));
-      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt, redact: (text) => redactText(text, key) };
+      const body = await deps.limiter.run(paced, lane, signal).catch((err: unknown) => {
+        throw signal?.aborted && !(err instanceof ServiceError) ? new CancelledError(shown) : err;
+      });
+      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt + refusals, redact: redactorFor(key) };
     } catch (err) {
       if (!(err instanceof ServiceError) || !err.retryable) throw err;
-      if (attempt >= deps.policy.maxAttempts) throw err;
-      let delayMs: number;
-      if (err instanceof RateLimitedError && err.retryAfterMs !== null) {
-        if (err.retryAfterMs > deps.policy.maxRetryAfterMs) throw err;
-        delayMs = err.retryAfterMs;
-      } else {
-        const ceiling = Math.min(deps.policy.backoffMaxMs, deps.policy.backoffBaseMs * 2 ** (attempt - 1));
-        delayMs = Math.round(random() * ceiling);
+      if (err instanceof RateLimitedError) {
+        // Refused for the rate: the pacer has slowed every request to the service, so this one
+        // is asked again at the slower pace, without counting as a failed attempt. It fails
+        // only when the service asks for a longer wait than the policy allows, or keeps
+        // refusing it for longer than the policy's limit (a pace that never gets through).
+        if (err.retryAfterMs !== null && err.retryAfterMs > deps.policy.maxRetryAfterMs) throw err;
+        refusedSince ??= Date.now();
+        if (Date.now() - refusedSince > deps.policy.maxRateLimitedMs) throw err;
+        refusals++;
+        attempt--;
+        deps.onRetry?.({ endpoint, attempt: attempt + refusals, delayMs: Math.max(err.retryAfterMs ?? 0, deps.limiter.waitMs()), error: err });
+        continue;
       }
+      refusedSince = null;
+      if (attempt >= deps.policy.maxAttempts) throw err;
+      const delayMs = backoffMs(deps.policy, attempt, random);
       deps.onRetry?.({ endpoint, attempt, delayMs, error: err });
       await sleep(delayMs, signal, shown);
     }
@@ -141,8 +173,10 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 function errorBody(body: string, key: string | null): { message: string; parameter: string | null } {
   try {
     const parsed = JSON.parse(body) as { message?: unknown; parameter?: unknown };
-    const message = typeof parsed.message === 'string' ? parsed.message.slice(0, 300) : '';
-    return { message: redactText(message, key), parameter: typeof parsed.parameter === 'string' ? redactText(parsed.parameter.slice(0, 100), key) : null };
+    // The key is removed from the whole text before it is cut: a cut through the key would
+    // leave its first characters, which no redaction recognises.
+    const message = typeof parsed.message === 'string' ? redactText(parsed.message, key).slice(0, 300) : '';
+    return { message, parameter: typeof parsed.parameter === 'string' ? redactText(parsed.parameter, key).slice(0, 100) : null };
   } catch {
     return { message: '', parameter: null };
   }

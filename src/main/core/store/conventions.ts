@@ -40,7 +40,7 @@ const LABELS: Record<ConventionKey, string> = {
 /** The conventions in use: learned values over the client's first reading. */
 export function loadConventions(db: ReadableDB): LearnedConventions {
   const out: LearnedConventions = { ...ASSUMED_CONVENTIONS };
-  const rows = db.prepare('SELECT key, value FROM service_conventions WHERE key != ?').all(RUN) as Array<{ key: string; value: string }>;
+  const rows = db.prepare('SELECT key, value FROM service_conventions WHERE key NOT IN (?, ?)').all(RUN, PACE) as Array<{ key: string; value: string }>;
   for (const r of rows) {
     if (Object.hasOwn(ASSUMED_CONVENTIONS, r.key)) (out as unknown as Record<string, unknown>)[r.key] = JSON.parse(r.value);
   }
@@ -109,6 +109,29 @@ export function requestRelearn(db: WritableDB): void {
     JSON.stringify({ relearn: true, requests: state.requests, wallet: state.wallet }),
     RUN,
   );
+}
+
+// --- the service's pace ------------------------------------------------------------------
+
+const PACE = '_pace';
+
+/**
+ * The request pace the client learned from the service's refusals (requests per second; see
+ * RequestPacer), or null when it has refused nothing for its rate. Kept with the conventions,
+ * since a cache file belongs to one service: the next process (a cron run) starts at it rather
+ * than learning it again from fresh refusals.
+ */
+export function loadPace(db: ReadableDB): number | null {
+  const row = db.prepare('SELECT value FROM service_conventions WHERE key = ?').get(PACE) as { value: string } | undefined;
+  const rate = row ? (JSON.parse(row.value) as { rate?: unknown }).rate : null;
+  return typeof rate === 'number' && Number.isFinite(rate) && rate > 0 ? rate : null;
+}
+
+export function savePace(db: WritableDB, rate: number, at = new Date().toISOString()): void {
+  db.prepare(
+    `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, 'learned', ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, evidence = excluded.evidence, learned_at = excluded.learned_at`,
+  ).run(PACE, JSON.stringify({ rate }), 'the service refused requests for their rate', at);
 }
 
 // --- anomalies ---------------------------------------------------------------------------

@@ -93,6 +93,16 @@ export class SyncEngine {
     return this.o.inFlight ?? 2 * this.o.client.limiter.limit;
   }
 
+  /**
+   * What a job is doing, and, once the service has refused requests for their rate, that the
+   * work goes at the pace it allows (the time left shown is then at that pace).
+   */
+  private phase(what: string): string {
+    const { rate, holdUntil } = this.o.client.limiter.state;
+    if (holdUntil !== null) return `${what}; waiting for the service's rate limit (it asked to wait ${Math.ceil((holdUntil - Date.now()) / 1000)} s)`;
+    return rate === null ? what : `${what}; paced to the service's rate limit (${rate < 1 ? rate.toFixed(1) : Math.round(rate)} requests/s)`;
+  }
+
   private nowSeconds(): number {
     return Math.floor((this.o.now?.() ?? Date.now()) / 1000);
   }
@@ -122,7 +132,7 @@ export class SyncEngine {
             asOf.push(
               await syncPositionsUnit(this.o.db, this.o.client, { wallet: w.address, chain, ...(options.date && { date: options.date }) }, ctx.signal, tally),
             );
-            ctx.progress({ done: ++done });
+            ctx.progress({ done: ++done, phase: this.phase('fetching positions') });
           }),
         );
         const quality = qualityCompleteness(tally);
@@ -151,7 +161,15 @@ export class SyncEngine {
         const skipped = dates.length * chains.length - units.length;
         ctx.progress({ done: 0, total: units.length, phase: 'fetching snapshots' });
         const tally: QualityTally = { unreadable: 0, otherDay: 0 };
-        await runUnits(this.o.db, this.o.client, units, this.inFlight, ctx.signal, (done) => ctx.progress({ done }), tally);
+        await runUnits(
+          this.o.db,
+          this.o.client,
+          units,
+          this.inFlight,
+          ctx.signal,
+          (done) => ctx.progress({ done, phase: this.phase('fetching snapshots') }),
+          tally,
+        );
         const quality = qualityCompleteness(tally);
         if (quality) ctx.judge(quality);
         return { fetched: units.length, skipped };
@@ -193,7 +211,13 @@ export class SyncEngine {
               onPage: (p) => {
                 rows = before.rows + p.rowsRead;
                 pages = before.pages + p.pagesRead;
-                ctx.progress({ done: rows, rows, pages, ...estimator.update(p.rowsRead, p.pagesRead, p.range, p.oldestTime) });
+                ctx.progress({
+                  done: rows,
+                  rows,
+                  pages,
+                  phase: this.phase(`reading ${chain}`),
+                  ...estimator.update(p.rowsRead, p.pagesRead, p.range, p.oldestTime),
+                });
               },
             }),
           );

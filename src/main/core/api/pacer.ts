@@ -1,0 +1,223 @@
+/**
+ * The one request budget every call to a service shares (syncs, backfills, logs, the service
+ * check): at most `limit` requests in flight, sent no faster than the pace the service has
+ * shown it accepts, and fairly across lanes (a lane is a wallet), so a whale's pages do not
+ * queue ahead of every small wallet's.
+ *
+ * The pace is learned, not configured: no pace at all until the service refuses a request
+ * for its rate (a 429, or a 503, which gateways use the same way), then additive increase,
+ * multiplicative decrease, the scheme TCP uses to find a link's capacity without being told
+ * it:
+ * - a refusal sets the pace to a share of what the service served in the last second (its
+ *   quota as it stands), or lowers it by that share when the pace was already lower; refusals
+ *   of requests sent before that cut, or within a second after it (the refusing window is
+ *   still full), are the same overload, not new evidence;
+ * - each request served while others wait raises the pace by about one request per second
+ *   each second, and by a tenth of that near the pace last refused, so the pace climbs back
+ *   quickly and then probes the quota gently (a probe that fails costs a refusal and any
+ *   Retry-After hold);
+ * - a Retry-After holds every send until the time it names.
+ * Requests are spaced evenly at the pace (no bursts after a pause), since a quota counted
+ * over a rolling second refuses a burst that an average allows.
+ */
+
+/** Share of the refused pace that is kept (multiplicative decrease). */
+const DECREASE = 0.9;
+/** Requests per second added per second while the pace binds (additive increase)... */
+const INCREASE_PER_SECOND = 1;
+/** ...and near the pace last refused, where a probe costs a refusal (and any Retry-After hold). */
+const PROBE_PER_SECOND = 0.1;
+/** "Near": above this share of the pace last refused. */
+const NEAR = 0.95;
+/** Refusals of requests sent within this long after a cut are the same overload (see refused). */
+const REACT_MS = 1000;
+/** The pace never drops below this: one request every ten seconds still finishes a job. */
+export const MIN_RATE = 0.1;
+
+export interface PacerOptions {
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** A pace learned before (requests per second), or none. */
+  rate?: number | null;
+  now?: () => number;
+  /** Told when the pace changes after a refusal (to remember it per service). */
+  onRateChange?: (rate: number | null) => void;
+}
+
+export interface PacerState {
+  /** Requests per second, or null while the service has refused nothing. */
+  rate: number | null;
+  /** Whether requests are waiting for the pace (or a Retry-After), not for a free slot. */
+  waitingForPace: boolean;
+  /** Until when a Retry-After holds every send (ms since the epoch), or null. */
+  holdUntil: number | null;
+  /** Requests waiting to be sent. */
+  queued: number;
+}
+
+type Waiter = () => void;
+
+export class RequestPacer {
+  readonly limit: number;
+  private running = 0;
+  private rateNow: number | null;
+  /** The earliest moment the next request may be sent at the pace. */
+  private nextAt = 0;
+  private holdUntil = 0;
+  /** When the pace was last lowered: a refusal of a request sent before it is already answered. */
+  private loweredAt = -Infinity;
+  /** The pace at the last refusal, before it was lowered (where probing slows down). */
+  private refusedAt = 0;
+  private readonly lanes = new Map<string, Waiter[]>();
+  /** Lanes in turn order (round robin); a lane leaves when it has no one waiting. */
+  private readonly turn: string[] = [];
+  private queuedCount = 0;
+  /** Times requests were answered as served, in the last second (to read the service's quota). */
+  private readonly servedTimes: number[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timerAt = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly o: PacerOptions) {
+    if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new RangeError('concurrency limit must be a positive integer');
+    this.limit = o.concurrency;
+    this.rateNow = o.rate && Number.isFinite(o.rate) && o.rate > 0 ? Math.max(MIN_RATE, o.rate) : null;
+    this.now = o.now ?? Date.now;
+  }
+
+  /**
+   * Runs `task` once a slot is free and the pace allows, in `lane`'s turn. `task` is given the
+   * moment it was sent, which `refused` takes back.
+   */
+  async run<T>(task: (sentAt: number) => Promise<T>, lane = '', signal?: AbortSignal): Promise<T> {
+    const sentAt = await this.acquire(lane, signal);
+    try {
+      return await task(sentAt);
+    } finally {
+      this.running--;
+      this.pump();
+    }
+  }
+
+  /** The service answered a request as served. */
+  served(): void {
+    const at = this.now();
+    this.servedTimes.push(at);
+    while (this.servedTimes.length && this.servedTimes[0]! <= at - 1000) this.servedTimes.shift();
+    // The pace rises only while it binds (someone waits for it): an idle pace stays as learned.
+    if (this.rateNow !== null && this.queuedCount > 0) {
+      const step = this.rateNow < this.refusedAt * NEAR ? INCREASE_PER_SECOND : PROBE_PER_SECOND;
+      this.rateNow += step / this.rateNow;
+    }
+  }
+
+  /** The service refused a request sent at `sentAt` for its rate; `retryAfterMs` when it said how long. */
+  refused(sentAt: number, retryAfterMs: number | null): void {
+    const at = this.now();
+    if (retryAfterMs !== null && retryAfterMs > 0) this.holdUntil = Math.max(this.holdUntil, at + retryAfterMs);
+    while (this.servedTimes.length && this.servedTimes[0]! <= at - 1000) this.servedTimes.shift();
+    const lastSecond = this.servedTimes.length;
+    // A first refusal with nothing served lately and a Retry-After says when, not how fast:
+    // the hold alone answers it (a pace read from no traffic would be a guess).
+    const noEvidence = this.rateNow === null && lastSecond === 0 && retryAfterMs !== null;
+    // A window that refused stays full for a while (a second, for a quota over a rolling
+    // second): requests sent just after a cut meet the same full window, and cutting again for
+    // each would take the pace far below the quota. So at most one cut per REACT_MS of sends.
+    if (sentAt >= this.loweredAt + REACT_MS && !noEvidence) {
+      // Nothing served in the last second (a quota counted over a longer window): the pace alone is lowered.
+      const current = this.rateNow ?? Math.max(lastSecond, 1);
+      const base = lastSecond > 0 ? Math.min(current, lastSecond) : current;
+      // The pace that was refused, not what was served (which lags the pace by the round trip).
+      this.refusedAt = current;
+      this.rateNow = Math.max(MIN_RATE, base * DECREASE);
+      this.loweredAt = at;
+      // The next send waits a full interval at the new pace: the window that refused must drain.
+      this.nextAt = Math.max(this.nextAt, at + 1000 / this.rateNow);
+      this.o.onRateChange?.(this.rateNow);
+    }
+    this.pump();
+  }
+
+  /** How long a request queued now waits for the pace or a Retry-After (not for a free slot). */
+  waitMs(): number {
+    const start = Math.max(this.holdUntil, this.rateNow === null ? 0 : this.nextAt);
+    return Math.max(0, Math.round(start - this.now()));
+  }
+
+  get active(): number {
+    return this.running;
+  }
+
+  get state(): PacerState {
+    const at = this.now();
+    const start = Math.max(this.nextAt, this.holdUntil);
+    return {
+      rate: this.rateNow,
+      waitingForPace: this.queuedCount > 0 && this.running < this.limit && start > at,
+      holdUntil: this.holdUntil > at ? this.holdUntil : null,
+      queued: this.queuedCount,
+    };
+  }
+
+  /** Waits for a slot in `lane`'s turn; a request cancelled while it waits leaves the queue (its reason thrown). */
+  private acquire(lane: string, signal?: AbortSignal): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      let waiters = this.lanes.get(lane);
+      if (!waiters) {
+        waiters = [];
+        this.lanes.set(lane, waiters);
+        this.turn.push(lane);
+      }
+      const onAbort = () => {
+        const list = this.lanes.get(lane);
+        const i = list ? list.indexOf(waiter) : -1;
+        if (i < 0) return;
+        list!.splice(i, 1);
+        this.queuedCount--;
+        if (!list!.length) {
+          this.lanes.delete(lane);
+          this.turn.splice(this.turn.indexOf(lane), 1);
+        }
+        reject(signal!.reason);
+      };
+      const waiter = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(this.now());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      waiters.push(waiter);
+      this.queuedCount++;
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queuedCount > 0 && this.running < this.limit) {
+      const at = this.now();
+      const start = Math.max(this.holdUntil, this.rateNow === null ? 0 : this.nextAt);
+      if (start > at) return this.wake(start - at);
+      const lane = this.turn.shift()!;
+      const waiters = this.lanes.get(lane)!;
+      const next = waiters.shift()!;
+      if (waiters.length) this.turn.push(lane);
+      else this.lanes.delete(lane);
+      this.queuedCount--;
+      this.running++;
+      if (this.rateNow !== null) this.nextAt = Math.max(this.nextAt, at) + 1000 / this.rateNow;
+      next();
+    }
+  }
+
+  /** One timer for the next send; it holds the process open, since a caller waits on it. */
+  private wake(inMs: number): void {
+    const at = this.now() + inMs;
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, Math.ceil(inMs));
+  }
+}

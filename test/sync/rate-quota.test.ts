@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestPacer } from '../../src/main/core/api/pacer.ts';
+import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { engineFor } from '../support/engine.ts';
+import { useSimulator } from '../support/sim.ts';
+import { tempDb } from '../support/store.ts';
+
+/**
+ * A service that keeps a rate quota, as live ones do: at most N requests served in any rolling
+ * second, 429 beyond it, with or without Retry-After. Every job must complete with every row:
+ * a refusal for the rate slows the client's one request budget, it does not fail a job.
+ */
+const PER_CHAIN = 300;
+const ctx = useSimulator({ txnsPerWallet: PER_CHAIN });
+afterEach(() => ctx.sim.setQuota(null));
+
+const wallets = [...Array(4).keys()].map((i) => `0x${(0xa11ce + i).toString(16).padStart(40, '0')}`);
+
+async function syncAllThroughQuota(retryAfter: boolean) {
+  const { db } = tempDb();
+  for (const w of wallets) addWallet(db, { address: w, chains: ['eth', 'arb'], label: '' });
+  const { client, engine } = engineFor(ctx.sim, db, { transactionPageSize: 100 });
+  ctx.sim.setQuota({ perSecond: 10, retryAfter });
+  const phases = new Set<string>();
+  engine.onProgress((info) => phases.add(info.phase));
+  const mark = ctx.sim.requests.length;
+  const jobs = wallets.map((w) => engine.syncTransactions(w));
+  const started = performance.now();
+  const settled = await Promise.allSettled(jobs.map((j) => j.result));
+  const seconds = (performance.now() - started) / 1000;
+  const seen = ctx.sim.requests.slice(mark);
+  return {
+    db,
+    client,
+    phases: [...phases],
+    settled,
+    seconds,
+    served: seen.filter((r) => r.status === 200).length,
+    refused: seen.filter((r) => r.status === 429).length,
+    states: jobs.map((j) => j.info.state),
+  };
+}
+
+describe('sync through a rate quota', () => {
+  it.each([
+    ['without Retry-After', false],
+    ['with Retry-After', true],
+  ])('%s: every job completes with every row, the pace learned from the refusals', { timeout: 120_000 }, async (_name, retryAfter) => {
+    const run = await syncAllThroughQuota(retryAfter);
+    expect(run.settled.map((s) => s.status)).toEqual(wallets.map(() => 'fulfilled'));
+    expect(run.states).toEqual(wallets.map(() => 'done'));
+    for (const w of wallets) expect(countTransactions(run.db, w)).toBe(2 * PER_CHAIN);
+    console.log(
+      `quota 10/s ${retryAfter ? 'with' : 'without'} Retry-After: ${run.served} served, ${run.refused} refused, pace ${run.client.limiter.state.rate?.toFixed(1)}/s, ${run.seconds.toFixed(1)} s`,
+    );
+    // The quota was met (the test proves nothing otherwise), and the pace settled near it.
+    expect(run.refused).toBeGreaterThan(0);
+    const rate = run.client.limiter.state.rate;
+    expect(rate).not.toBeNull();
+    expect(rate!).toBeLessThan(10 * 1.5);
+    // Progress says the work goes at the service's pace.
+    expect(run.phases.some((p) => /(paced to|waiting for) the service's rate limit/.test(p))).toBe(true);
+  });
+});
+
+describe('the request budget', () => {
+  it('serves waiting wallets in turn: a wallet that queued later is not stuck behind a whale', async () => {
+    const pacer = new RequestPacer({ concurrency: 1 });
+    const order: string[] = [];
+    const task = (name: string) => pacer.run(async () => void order.push(name), name.split('-')[0]);
+    const whale = [...Array(6).keys()].map((i) => task(`whale-${i}`));
+    const small = [task('small-0'), task('small-1')];
+    await Promise.all([...whale, ...small]);
+    expect(order).toEqual(['whale-0', 'whale-1', 'small-0', 'whale-2', 'small-1', 'whale-3', 'whale-4', 'whale-5']);
+  });
+
+  it('a request cancelled while it waits leaves the queue and frees its turn', async () => {
+    const pacer = new RequestPacer({ concurrency: 1 });
+    let release!: () => void;
+    const first = pacer.run(() => new Promise<void>((r) => (release = r)));
+    const abort = new AbortController();
+    const cancelled = pacer.run(async () => 'ran', '', abort.signal);
+    const after = pacer.run(async () => 'after');
+    abort.abort(new Error('cancelled'));
+    await expect(cancelled).rejects.toThrow('cancelled');
+    expect(pacer.state.queued).toBe(1);
+    release();
+    await first;
+    expect(await after).toBe('after');
+  });
+
+  it('after a refusal, sends no faster than the pace, and a Retry-After holds every send', async () => {
+    let now = 0;
+    const pacer = new RequestPacer({ concurrency: 4, now: () => now });
+    // Ten served in the last second, then a refusal: the pace is a share of those ten.
+    for (let i = 0; i < 10; i++) pacer.served();
+    pacer.refused(now, null);
+    const rate = pacer.state.rate!;
+    expect(rate).toBeGreaterThan(5);
+    expect(rate).toBeLessThan(10);
+    expect(pacer.waitMs()).toBe(Math.round(1000 / rate));
+    // A refusal of a request sent before that cut, or within a second after it (the refusing
+    // window is still full), is the same overload: no second cut.
+    pacer.refused(now - 1, null);
+    now += 500;
+    pacer.refused(now, null);
+    expect(pacer.state.rate).toBe(rate);
+    // A second later it is new evidence: the pace is cut again.
+    now += 500;
+    pacer.refused(now, null);
+    expect(pacer.state.rate).toBeLessThan(rate);
+    // A Retry-After holds sends until it has passed.
+    now += 10;
+    pacer.refused(now - 1, 3000);
+    expect(pacer.waitMs()).toBe(3000);
+    expect(pacer.state.holdUntil).toBe(now + 3000);
+  });
+});

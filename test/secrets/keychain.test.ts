@@ -34,20 +34,20 @@ describe('the access key in the OS keychain (gnome-keyring)', () => {
     const secrets = new Secrets(systemKeychain(), {});
     const a = `https://a-${randomBytes(4).toString('hex')}.example`;
     const b = `https://b-${randomBytes(4).toString('hex')}.example`;
-    await secrets.set(a, 'key-a');
-    await secrets.set(b, 'key-b');
-    expect(await secrets.get(a)).toBe('key-a');
-    expect(await secrets.get(b)).toBe('key-b');
+    await secrets.set(a, 'key-a-0123456789');
+    await secrets.set(b, 'key-b-0123456789');
+    expect(await secrets.get(a)).toBe('key-a-0123456789');
+    expect(await secrets.get(b)).toBe('key-b-0123456789');
     await secrets.clear(a);
     expect(await secrets.get(a)).toBeNull();
-    expect(await secrets.get(b)).toBe('key-b');
+    expect(await secrets.get(b)).toBe('key-b-0123456789');
     await secrets.clear(b);
   });
 
   it('FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named with it only', async () => {
     const base = `https://env-${randomBytes(4).toString('hex')}.example`;
-    const secrets = new Secrets(systemKeychain(), { [ENV_KEY]: 'from-env', FOLIOSCOPE_BASE_URL: base });
-    expect(await secrets.get(base)).toBe('from-env');
+    const secrets = new Secrets(systemKeychain(), { [ENV_KEY]: 'from-env-0123456789', FOLIOSCOPE_BASE_URL: base });
+    expect(await secrets.get(base)).toBe('from-env-0123456789');
     expect(await secrets.status(base)).toMatchObject({ set: true, source: 'environment' });
     const other = `https://other-${randomBytes(4).toString('hex')}.example`;
     expect(await secrets.get(other)).toBeNull();
@@ -71,7 +71,7 @@ describe('without a Secret Service', () => {
     const status = JSON.parse(runTs('support/keychain-child.ts', ['status', base], noBus).stdout);
     expect(status).toMatchObject({ set: false, keychainAvailable: false });
     expect(status.keychainProblem).toMatch(/keychain is not available.*gnome-keyring.*session only/s);
-    const stored = JSON.parse(runTs('support/keychain-child.ts', ['set', base, 'k'], noBus).stdout);
+    const stored = JSON.parse(runTs('support/keychain-child.ts', ['set', base, 'k-0123456789ab'], noBus).stdout);
     expect(stored.error).toMatch(/keychain is not available/);
     const session = JSON.parse(runTs('support/keychain-child.ts', ['session-set', base, 'session-key-123'], noBus).stdout);
     expect(session).toMatchObject({ status: { set: true, source: 'session' }, key: 'session-key-123' });

@@ -29,7 +29,7 @@ describe('connect checks the key with one cheap request', () => {
     const core = await createCore({ dataDir, shell: 'web', env: {} });
     try {
       const before = sim.requests.length;
-      const r = await core.dispatch('app.connect', { baseUrl: sim.url, key: 'wrong-key', sessionOnly: true });
+      const r = await core.dispatch('app.connect', { baseUrl: sim.url, key: 'wrong-key-5e0c7b', sessionOnly: true });
       expect(r).toMatchObject({ ok: false, error: { kind: 'validation', field: 'key' } });
       expect(r.ok || r.error.message).toMatch(/refused this access key \(HTTP 401\)\. Nothing was changed/);
       expect(sim.requests.length - before).toBe(1);
@@ -61,7 +61,7 @@ describe('connect checks the key with one cheap request', () => {
     const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
     try {
       await core.call('app.connect', { baseUrl: sim.url, key: KEY, sessionOnly: true });
-      const r = await core.dispatch('key.set', { key: 'wrong-key', sessionOnly: true });
+      const r = await core.dispatch('key.set', { key: 'wrong-key-5e0c7b', sessionOnly: true });
       expect(r).toMatchObject({ ok: false, error: { field: 'key' } });
       await core.call('wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth'] });
       const job = await core.call('sync.positions', { wallet: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', date: '2025-06-01' });

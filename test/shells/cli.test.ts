@@ -63,10 +63,10 @@ describe('CLI against a standalone simulator', () => {
   it('key set goes through the contract: a key the service refuses is not kept, and says so', () => {
     const dir = tempDir();
     const g = ['--data-dir', dir, '--base-url', simUrl];
-    const wrong = cli([...g, 'key', 'set'], { input: 'not-the-key\n' });
+    const wrong = cli([...g, 'key', 'set'], { input: 'not-the-key-3a9d\n' });
     expect(wrong.status).toBe(1);
     expect(wrong.stderr.trim()).toMatch(/^folioscope: The service refused this access key \(HTTP 40[13]\)\. Nothing was changed/);
-    expect(wrong.stdout + wrong.stderr).not.toContain('not-the-key');
+    expect(wrong.stdout + wrong.stderr).not.toContain('not-the-key-3a9d');
     expect(cli([...g, 'key', 'status']).stdout).toMatch(/No key is set/);
   });
 

@@ -7,13 +7,14 @@ import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
+import { MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { JobInfo, WalletGroup } from '../../shared/model.ts';
 import { CSV_REPORTS, type CsvReport, type InputOf, type OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
-import { forTerminal } from '../../shared/text-safety.ts';
+import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 
 /**
@@ -46,7 +47,7 @@ Global options:
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
-(else --base-url) only; FOLIOSCOPE_DATA_DIR.
+(else --base-url) only (at least ${MIN_KEY_LENGTH} characters); FOLIOSCOPE_DATA_DIR.
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
   3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do).`;
@@ -205,7 +206,8 @@ const commands: Record<string, Command> = {
     const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' } }, DOCTOR_USAGE);
     if (!p) return;
     const check = await withCore(g, (core) => call(core, 'service.doctor', { run: !p.values.cached }));
-    process.stdout.write(p.values.json ? JSON.stringify(check, null, 2) + '\n' : formatDoctor(check));
+    // The service's text is in the check: --json escapes what could steer a terminal, as every --json does.
+    process.stdout.write(p.values.json ? jsonForTerminal(check) + '\n' : formatDoctor(check));
     if (check.items.some((i) => i.status === 'failed')) process.exitCode = 1;
   },
   async sim(_g, args) {
@@ -215,6 +217,7 @@ const commands: Record<string, Command> = {
   async key(g, args) {
     const usage = `Usage: folioscope key set | clear | status
   set      reads the key from standard input and stores it in the OS keychain
+           (at least ${MIN_KEY_LENGTH} characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY)
   clear    removes it
   status   says whether one is set (never the key)`;
     const p = parse(args, {}, usage);
@@ -225,13 +228,18 @@ const commands: Record<string, Command> = {
       throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
     if (sub !== 'set' && sub !== 'clear' && sub !== 'status') throw new UsageError(usage);
     // Read before the core opens: nothing is started for a key that is not there.
-    const key = sub === 'set' ? readFileSync(0, 'utf8').trim() : '';
-    if (sub === 'set' && !key) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');
+    const read = sub === 'set' ? readFileSync(0, 'utf8').trim() : '';
+    if (sub === 'set' && !read) throw new Error('No key on standard input: echo "$KEY" | folioscope key set');
+    // A key that breaks the format rules (too short, spaces) is refused before anything else is asked.
+    const key = read && Secrets.checkFormat(read);
     await withCore(g, async (core) => {
       const info = await call(core, 'app.info', undefined);
       if (info.mode === 'demo' || !info.baseUrl) throw new Error('No service is configured: pass --base-url URL (demo mode needs no key).');
       const url = info.baseUrl;
       if (sub === 'set') {
+        // Without a keychain the CLI has nowhere to keep the key: said before it goes to the service.
+        const before = await call(core, 'key.status', undefined);
+        if (!before.keychainAvailable && before.keychainProblem) throw new Error(before.keychainProblem);
         // As in the app: a key the service refuses replaces nothing.
         const status = await call(core, 'key.set', { key });
         console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
@@ -245,6 +253,14 @@ const commands: Record<string, Command> = {
         // Say why an environment key is not used, rather than leave the user guessing.
         if (process.env['FOLIOSCOPE_ACCESS_KEY'] && s.source !== 'environment') {
           console.log('FOLIOSCOPE_ACCESS_KEY is set but not used here: it applies only to the service named by FOLIOSCOPE_BASE_URL (else --base-url).');
+        }
+        // Set, but unusable: say so here rather than only when a sync fails.
+        if (s.source === 'environment') {
+          try {
+            Secrets.checkFormat(process.env['FOLIOSCOPE_ACCESS_KEY'] ?? '', 'FOLIOSCOPE_ACCESS_KEY');
+          } catch (err) {
+            console.log((err as Error).message);
+          }
         }
       }
     });
@@ -289,13 +305,7 @@ const commands: Record<string, Command> = {
       } else if (sub === 'list') {
         const wallets = await call(core, 'wallets.list', undefined);
         // JSON escapes C0 controls itself; C1 and direction controls are escaped too (still valid JSON).
-        if (p.values.json)
-          console.log(
-            JSON.stringify(wallets, null, 2).replace(
-              /[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g,
-              (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-            ),
-          );
+        if (p.values.json) console.log(jsonForTerminal(wallets));
         else if (!wallets.length) console.log('No wallets are watched. Add one: folioscope wallet add ADDRESS --chains eth');
         // Labels and tags are shown neutralised: no escape sequence or direction change reaches the terminal.
         else
@@ -393,7 +403,8 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
     const group = v.group ? await resolveGroup(core, v.group) : undefined;
     const r = await call(core, 'reconcile.get', { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }), from, to });
     if (v.json) {
-      console.log(JSON.stringify(r.rows, null, 2));
+      // Symbols and chains are the service's: escaped where they could steer a terminal (U+009B is a CSI).
+      console.log(jsonForTerminal(r.rows));
     } else {
       const num = (n: number) =>
         n === 0
@@ -489,7 +500,9 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       if (kind === 'csv') {
         console.log(`Wrote ${job.output?.rows ?? 0} rows to ${out}.`);
         if (report === 'transactions' && incomplete)
-          console.log(`Note: the transactions are incomplete:\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}\n${incomplete.action}`);
+          console.log(
+            `Note: the transactions are incomplete:\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
+          );
       } else if (kind === 'ics') {
         const events = job.output?.rows ?? 0;
         console.log(`Wrote ${events} unlock${events === 1 ? '' : 's'} (on or after ${date}) to ${out}.`);
@@ -497,7 +510,9 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
         console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
         // The report lists transactions only for a period; then it says what is missing, and so does this.
         if ((v.from || v.to) && incomplete)
-          console.log(`Note: the report's transactions are incomplete (the report says so):\n${incomplete.reasons.map((r) => `  - ${r}`).join('\n')}`);
+          console.log(
+            `Note: the report's transactions are incomplete (the report says so):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}`,
+          );
       }
     },
     { chooseSavePath: async () => out },
@@ -525,9 +540,15 @@ A group scopes exports, reports and reconcile: --group NAME|ID.`;
       console.log(forTerminal(`Group ${saved.id} "${saved.name}": ${saved.wallets.join(', ')}.`));
     } else if (sub === 'list') {
       const groups = await call(core, 'groups.list', undefined);
-      if (p.values.json) console.log(JSON.stringify(groups, null, 2));
+      // A name an older version accepted may hold controls: escaped in JSON, shown as <U+…> in the table.
+      if (p.values.json) console.log(jsonForTerminal(groups));
       else if (!groups.length) console.log('No wallet groups. Make one: folioscope group save NAME --wallets A,B');
-      else for (const x of groups) console.log(forTerminal(`${x.id}\t${x.name}\t${x.wallets.join(', ')}`));
+      else {
+        // Columns are tab-separated; each field is neutralised on its own, so a tab inside a
+        // name shows as <U+0009> and only the separators are real tabs.
+        console.log(['id', 'name', 'wallets'].join('\t'));
+        for (const x of groups) console.log([String(x.id), x.name, x.wallets.join(', ')].map(forTerminal).join('\t'));
+      }
     } else if (sub === 'remove') {
       if (!name) throw new UsageError(usage);
       const groups = await call(core, 'groups.list', undefined);

@@ -66,6 +66,46 @@ export const FLOAT_MEMBERS: ReadonlySet<string> = new Set([
   'gas_fee',
   'completion_ratio',
 ]);
+/**
+ * Members whose values are data — ids, hashes, addresses, codes, dates, numbers — rather than
+ * free text (names, symbols, the envelope's status and message, members the spec does not
+ * list). Folioscope never rewrites one: a response where one holds the access key fails.
+ */
+export const DATA_MEMBERS: ReadonlySet<string> = new Set([
+  ...FLOAT_MEMBERS,
+  'wallet_id',
+  'date',
+  'internal_id',
+  'type',
+  'is_reward',
+  'debt_positions',
+  'collateral',
+  'collaterals',
+  'unlock_time',
+  'unlocked_time',
+  'asset_type',
+  'chain_id',
+  'protocol_id',
+  'cid',
+  'pos_id',
+  'token_id',
+  'token_cid',
+  'txn_hash',
+  'block',
+  'from',
+  'to',
+  'from_type',
+  'to_type',
+  'action_type',
+  'method_hex',
+  'status',
+  'topics',
+  'data',
+  'log_index',
+  'start_block',
+  'end_block',
+  'total',
+]);
 /** Members of an object whose value was unreadable and is null: what the service sent, by member name. */
 const invalid = z.record(z.string(), z.string()).optional();
 const integer = normalised(toInteger, 'an integer');

@@ -9,16 +9,121 @@ export function redactUrl(url: string | URL): string {
   return u.toString();
 }
 
-/** Any text with every occurrence of the secret (and its URL-encoded form) removed. */
+/**
+ * Any text with every spelling of the secret removed. A server can write back the key it was
+ * sent in many ways: as sent (URLSearchParams: space as `+`, `~!'()` percent-escaped), as
+ * `encodeURIComponent` writes it, re-encoded with lower-case escapes, encoded twice (`%253D`),
+ * inside JSON (`\u` escapes in either case, `\/`, escaped again inside a quoted JSON text), as
+ * HTML entities, in another letter case. One regular expression built from the key matches
+ * them all, each character of the key in any of its spellings, mixed.
+ */
 export function redactText(text: string, secret: string | null | undefined): string {
   if (!secret) return text;
-  let out = text.split(secret).join('REDACTED');
-  const encoded = encodeURIComponent(secret);
-  if (encoded !== secret) out = out.split(encoded).join('REDACTED');
-  // As it appears inside a JSON string (a raw body): quotes, backslashes and controls escaped.
-  const inJson = JSON.stringify(secret).slice(1, -1);
-  if (inJson !== secret) out = out.split(inJson).join('REDACTED');
-  return out;
+  return text.replace(secretPattern(secret), 'REDACTED');
+}
+
+/** `redactText` for one key; `numeric` when a JSON number could print as it (`1.23456789012e11`). */
+export type Redactor = ((text: string) => string) & { readonly numeric: boolean };
+
+export function redactorFor(secret: string | null | undefined): Redactor {
+  return Object.assign((text: string) => redactText(text, secret), { numeric: !!secret && /^[-+.0-9eE]+$/.test(secret) });
+}
+
+// A client sends one key at a time (two while a key is replaced): the last few patterns are kept.
+const patterns = new Map<string, RegExp>();
+
+function secretPattern(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (!pattern) {
+    // Case-insensitive: hex digits of escapes come in either case, and a key echoed in another
+    // case is still the key.
+    pattern = new RegExp([...secret].map(spellingsOf).join(''), 'gi');
+    if (patterns.size >= 4) patterns.delete(patterns.keys().next().value!);
+    patterns.set(secret, pattern);
+  }
+  pattern.lastIndex = 0;
+  return pattern;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+
+/** HTML's names for ASCII punctuation (HTML5), beyond numeric references. */
+const ENTITY: Readonly<Record<string, string>> = {
+  '!': 'excl',
+  '"': 'quot',
+  '#': 'num',
+  $: 'dollar',
+  '%': 'percnt',
+  '&': 'amp',
+  "'": 'apos',
+  '(': 'lpar',
+  ')': 'rpar',
+  '*': 'ast',
+  '+': 'plus',
+  ',': 'comma',
+  '.': 'period',
+  '/': 'sol',
+  ':': 'colon',
+  ';': 'semi',
+  '<': 'lt',
+  '=': 'equals',
+  '>': 'gt',
+  '?': 'quest',
+  '@': 'commat',
+  '[': 'lsqb',
+  '\\': 'bsol',
+  ']': 'rsqb',
+  '^': 'Hat',
+  _: 'lowbar',
+  '`': 'grave',
+  '{': 'lcub',
+  '|': 'vert',
+  '}': 'rcub',
+};
+const JSON_SHORT: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+
+/**
+ * One character (a code point) as it can be written in a text: itself; a JSON escape behind
+ * one or more backslashes (a JSON text quoted inside another doubles them); an HTML character
+ * reference or entity, its `&` possibly escaped again as `&amp;`. Every repetition is bounded
+ * (a few levels of quoting): unbounded, a long run of backslashes from a hostile server would
+ * take time quadratic in its length.
+ */
+function written(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const alts = [escapeRegExp(ch)];
+  const units: string[] = [];
+  for (let i = 0; i < ch.length; i++) units.push(`\\\\{1,8}u${hex(ch.charCodeAt(i), 4)}`);
+  alts.push(units.join(''));
+  const short = JSON_SHORT[ch];
+  if (short) alts.push(`\\\\{1,8}${escapeRegExp(short)}`);
+  alts.push(`&(?:amp;){0,4}#x0{0,6}${hex(cp, 1)};`, `&(?:amp;){0,4}#0{0,6}${cp};`);
+  const name = ENTITY[ch];
+  // The four HTML names browsers read without their semicolon too.
+  if (name) alts.push(`&(?:amp;){0,4}${name}${['amp', 'lt', 'gt', 'quot'].includes(name) ? ';?' : ';'}`);
+  return `(?:${alts.join('|')})`;
+}
+
+/** A byte percent-encoded, the `%` itself encoded again up to four times (`%2F`, `%252F`). */
+function percent(byte: number): string {
+  const [hi, lo] = hex(byte, 2);
+  return `${written('%')}(?:${written('2')}${written('5')}){0,4}${written(hi!)}${written(lo!)}`;
+}
+
+const utf8 = new TextEncoder();
+
+/** Every spelling of one character of the key a server can write back. */
+function spellingsOf(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const alts = [written(ch), [...utf8.encode(ch)].map(percent).join('')];
+  // Form encoding writes a space as `+`; a server that decodes twice turns a `+` into a space.
+  if (ch === ' ') alts.push(written('+'), percent(0x2b));
+  if (ch === '+') alts.push(written(' '));
+  // Latin-1 escapes and JavaScript's legacy escape() (`%E9`, `%u20AC`).
+  if (cp >= 0x80 && cp <= 0xff) alts.push(percent(cp));
+  if (cp >= 0x100 && cp <= 0xffff) alts.push(`${written('%')}${written('u')}${[...hex(cp, 4)].map(written).join('')}`);
+  return `(?:${alts.join('|')})`;
 }
 
 /** A parsed JSON value with the secret removed from every string in it, member names included. */
@@ -37,4 +142,59 @@ export function jsonHoldsSecret(value: unknown, redact: (text: string) => string
   if (Array.isArray(value)) return value.some((v) => jsonHoldsSecret(v, redact));
   if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => redact(k) !== k || jsonHoldsSecret(v, redact));
   return false;
+}
+
+/** A data value (not free text) of a response held the secret: where, as a JSON path with the secret removed. */
+export class SecretInDataError extends Error {
+  constructor(readonly path: ReadonlyArray<string | number>) {
+    super('a data value holds the access key');
+    this.name = 'SecretInDataError';
+  }
+}
+
+/**
+ * A parsed JSON value with the secret removed from every free-text string and member name, or
+ * the value itself (the same reference) when nothing held it. A value that is data rather than
+ * free text (`isData` of its path, and every number) is never rewritten: holding the secret,
+ * it throws SecretInDataError, naming where.
+ */
+export function scrubJson(
+  value: unknown,
+  redact: (text: string) => string,
+  isData: (path: ReadonlyArray<string | number>) => boolean,
+  path: Array<string | number> = [],
+): unknown {
+  if (typeof value === 'string') {
+    const out = redact(value);
+    if (out !== value && isData(path)) throw new SecretInDataError([...path]);
+    return out;
+  }
+  if (typeof value === 'number') {
+    if (redact(String(value)) !== String(value)) throw new SecretInDataError([...path]);
+    return value;
+  }
+  if (Array.isArray(value)) {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      const out = scrubJson(value[i], redact, isData, path);
+      path.pop();
+      if (out !== value[i]) (copy ??= [...value])[i] = out;
+    }
+    return copy ?? value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    let changed = false;
+    const out = entries.map(([k, v]): [string, unknown] => {
+      const name = redact(k);
+      path.push(name);
+      const scrubbed = scrubJson(v, redact, isData, path);
+      path.pop();
+      if (name !== k || scrubbed !== v) changed = true;
+      return [name, scrubbed];
+    });
+    return changed ? Object.fromEntries(out) : value;
+  }
+  return value;
 }

@@ -14,13 +14,25 @@ export interface Keychain {
   delete(account: string): Promise<boolean>;
 }
 
+export interface KeychainOptions {
+  /**
+   * For the CLI: each command is its own process, so a key kept "for this session only" would
+   * be gone when the command ends. Its messages offer what a CLI user can do instead.
+   */
+  cli?: boolean;
+}
+
 export class KeychainUnavailableError extends Error {
-  constructor(detail: string) {
+  constructor(detail: string, options: KeychainOptions = {}) {
+    const secretService =
+      process.platform === 'linux' ? 'Install and unlock a Secret Service (GNOME Keyring: apt install gnome-keyring, or KWallet)' : 'Unlock your keychain';
     super(
       `The system keychain is not available (${detail}). ` +
-        (process.platform === 'linux'
-          ? 'Install and unlock a Secret Service (GNOME Keyring: apt install gnome-keyring, or KWallet), or keep the key for this session only.'
-          : 'Unlock your keychain, or keep the key for this session only.'),
+        (options.cli
+          ? 'The CLI cannot keep a key without it. For headless runs, give the key in the environment of each run: ' +
+            'FOLIOSCOPE_ACCESS_KEY, with FOLIOSCOPE_BASE_URL (or --base-url) naming its service. ' +
+            `Or: ${secretService[0]!.toLowerCase()}${secretService.slice(1)}, then run key set again.`
+          : `${secretService}, or keep the key for this session only.`),
     );
     this.name = 'KeychainUnavailableError';
   }
@@ -39,7 +51,7 @@ function reason(err: unknown): string {
     .slice(0, 200);
 }
 
-export function systemKeychain(service = KEYCHAIN_SERVICE): Keychain {
+export function systemKeychain(service = KEYCHAIN_SERVICE, options: KeychainOptions = {}): Keychain {
   let keytar: Keytar | null = null;
   const load = (): Keytar => {
     if (keytar) return keytar;
@@ -47,7 +59,7 @@ export function systemKeychain(service = KEYCHAIN_SERVICE): Keychain {
       keytar = createRequire(import.meta.url)('keytar') as Keytar;
       return keytar;
     } catch (err) {
-      throw new KeychainUnavailableError(`keytar did not load: ${reason(err)}`);
+      throw new KeychainUnavailableError(`keytar did not load: ${reason(err)}`, options);
     }
   };
   const guard = async <T>(fn: (k: Keytar) => Promise<T>): Promise<T> => {
@@ -55,7 +67,7 @@ export function systemKeychain(service = KEYCHAIN_SERVICE): Keychain {
     try {
       return await fn(k);
     } catch (err) {
-      throw new KeychainUnavailableError(reason(err));
+      throw new KeychainUnavailableError(reason(err), options);
     }
   };
   return {

@@ -1,8 +1,17 @@
 import { type Keychain, KeychainUnavailableError } from './keychain.ts';
+import { ValidationError } from '../store/validation.ts';
 import type { KeyStatus } from '../../../shared/model.ts';
 
 export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
 export const ENV_BASE_URL = 'FOLIOSCOPE_BASE_URL';
+
+/**
+ * The shortest access key Folioscope accepts. Every text the service sends is scrubbed of the
+ * key; a key this short could stand for anything (a word, a piece of a hash or an address)
+ * and would be scrubbed out of real data, so it is refused where it enters: Settings,
+ * `key set`, FOLIOSCOPE_ACCESS_KEY, and a key kept in the keychain before this rule.
+ */
+export const MIN_KEY_LENGTH = 12;
 
 export interface SecretsOptions {
   /**
@@ -38,17 +47,21 @@ export class Secrets {
     return accountOf(baseUrl) === this.envAccount ? fromEnv : null;
   }
 
-  /** The key for a base URL, for the service client only. */
+  /**
+   * The key for a base URL, for the service client only. A key that breaks the format rules
+   * (FOLIOSCOPE_ACCESS_KEY, or a keychain entry from before them) is never sent: the request
+   * fails saying what to do.
+   */
   async get(baseUrl: string): Promise<string | null> {
     const fromEnv = this.envKeyFor(baseUrl);
-    if (fromEnv) return fromEnv;
+    if (fromEnv) return Secrets.checkFormat(fromEnv, ENV_KEY);
     const account = this.account(baseUrl);
     const inSession = this.session.get(account);
     if (inSession) return inSession;
     try {
       const key = await this.keychain.get(account);
       this.keychainProblem = null;
-      return key;
+      return key === null ? null : Secrets.checkFormat(key, 'The access key kept in the keychain for this service');
     } catch (err) {
       if (err instanceof KeychainUnavailableError) {
         this.keychainProblem = err.message;
@@ -75,11 +88,17 @@ export class Secrets {
     return this.status(baseUrl);
   }
 
-  /** The key as it will be kept (trimmed), or an error saying what is wrong with it. */
-  static checkFormat(key: string): string {
+  /** The key as it will be kept (trimmed), or an error saying what is wrong with it (`what`: where it came from). */
+  static checkFormat(key: string, what = 'The access key'): string {
     const clean = key.trim();
-    if (!clean) throw new Error('The access key is empty.');
-    if (/\s/.test(clean) || clean.length > 4096) throw new Error('The access key contains spaces or is too long; paste it exactly as issued.');
+    if (!clean) throw new ValidationError('key', `${what} is empty.`);
+    if (/\s/.test(clean) || clean.length > 4096) throw new ValidationError('key', `${what} contains spaces or is too long; paste it exactly as issued.`);
+    // Counted in characters as a person counts them (an emoji is one).
+    if ([...clean].length < MIN_KEY_LENGTH)
+      throw new ValidationError(
+        'key',
+        `${what} is too short to be a secret: Folioscope needs at least ${MIN_KEY_LENGTH} characters. Use the key exactly as the service issued it.`,
+      );
     return clean;
   }
 

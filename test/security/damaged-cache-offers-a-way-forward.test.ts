@@ -123,17 +123,40 @@ describe('damage found while running', () => {
     const size = probe.pragma('page_size', { simple: true }) as number;
     probe.close();
     expect(pages.length).toBeGreaterThan(0);
-    const fd = openSync(file, 'r+');
-    for (const p of pages) writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, (p - 1) * size);
-    closeSync(fd);
+    // Damaged after start-up (the open checks the file): a write by another connection makes
+    // the app's connection drop the pages it holds and read the damaged ones.
     const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo });
     try {
+      const fd = openSync(file, 'r+');
+      for (const p of pages) writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, (p - 1) * size);
+      closeSync(fd);
+      const other = new BetterSqlite3(file);
+      other.exec("INSERT INTO settings (key, value) VALUES ('probe', '1'); DELETE FROM settings WHERE key = 'probe'");
+      other.close();
       const r = await core.dispatch('positions.get', { wallet: WALLET, date: '2025-06-01', view: 'all' });
       expect(r).toMatchObject({ ok: false, error: { kind: 'storage' } });
       expect(r.ok || r.error.message).toMatch(/The local cache is damaged .*open the cache read-only, move it aside and rebuild/);
     } finally {
       await core.close();
     }
+    // The next start checks it, whatever its size, and offers the ways forward.
+    expect(existsSync(`${file}-needs-check`)).toBe(true);
+    await expectProblem({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo }, file, 'damaged');
+  });
+
+  it('a damaged page in the middle of the cache is refused at start-up, before anything is written into it', async () => {
+    const { dataDir, file } = await realCache();
+    const probe = new BetterSqlite3(file, { readonly: true });
+    const size = probe.pragma('page_size', { simple: true }) as number;
+    const count = probe.pragma('page_count', { simple: true }) as number;
+    probe.close();
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(size, 0x5a), 0, size, Math.floor(count / 2) * size);
+    closeSync(fd);
+    const before = sha(file);
+    const e = await expectProblem({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo }, file, 'damaged');
+    expect(e.detail).toMatch(/quick_check/);
+    expect(sha(file)).toBe(before);
   });
 });
 

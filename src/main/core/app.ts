@@ -20,7 +20,7 @@ import {
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
-import { type Keychain, systemKeychain } from './secrets/keychain.ts';
+import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
 import { conventionsReport, listAnomalies } from './store/conventions.ts';
@@ -35,7 +35,8 @@ import { timelinePage } from './store/queries/timeline.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
-import { assertCacheInPlace } from './store/db.ts';
+import { addressKey } from './store/address-key.ts';
+import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
@@ -86,7 +87,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const env = o.env ?? process.env;
   // The environment's key belongs to the service named with it at start-up, and to no other:
   // FOLIOSCOPE_BASE_URL when set (the two travel together), else the command line's URL.
-  const secrets = new Secrets(o.keychain ?? systemKeychain(), env, { envKeyBaseUrl: env['FOLIOSCOPE_BASE_URL'] ?? o.baseUrl ?? null });
+  const secrets = new Secrets(o.keychain ?? systemKeychain(KEYCHAIN_SERVICE, { cli: o.shell === 'cli' }), env, {
+    envKeyBaseUrl: env['FOLIOSCOPE_BASE_URL'] ?? o.baseUrl ?? null,
+  });
   const events = new Emitter<EventPayloads>();
   // Filter choices of the timeline: distinct protocols need a scan (~1 s at 1M rows), so they
   // are kept until transactions or wallets change.
@@ -106,13 +109,19 @@ export async function createCore(o: CoreOptions): Promise<Core> {
 
   /** Forwards job progress, and says what data changed when a job finishes. */
   function wire(p: Profile): () => void {
-    return p.engine.onProgress((info) => {
+    // A damaged page a job met: the next start checks the cache and offers the ways forward.
+    const offFailure = p.engine.queue.on('failure', (err) => noteDamage(p.db, err));
+    const offProgress = p.engine.onProgress((info) => {
       events.emit('sync.progress', info);
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
       }
     });
+    return () => {
+      offFailure();
+      offProgress();
+    };
   }
 
   async function switchTo(baseUrl: string | null): Promise<void> {
@@ -209,7 +218,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     'wallets.remove': ({ address, purge }) => {
       const removed = removeWallet(profile.db, address, { purge: purge ?? false });
-      changed('wallets', address.toLowerCase());
+      changed('wallets', addressKey(address));
       return removed;
     },
     'wallets.status': () => walletStatuses(profile),
@@ -350,6 +359,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (WRITES.has(name)) assertCacheInPlace(profile.db);
       return { ok: true, result: await call(name, parsed.data as never) };
     } catch (err) {
+      // A damaged page met now: the next start checks the cache and offers the ways forward.
+      noteDamage(profile.db, err);
       return { ok: false, error: serializeError(err) };
     }
   }

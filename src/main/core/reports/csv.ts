@@ -154,9 +154,11 @@ export class CsvWriter {
   async end(): Promise<void> {
     this.seal();
     await this.flush();
+    // end()'s callback is also called with the stream's error (the last write's full disk):
+    // that error fails the export instead of being dropped.
     await new Promise<void>((resolve, reject) => {
       this.out.once('error', reject);
-      this.out.end(() => resolve());
+      this.out.end((err?: Error | null) => (err ? reject(err) : resolve()));
     });
   }
 }

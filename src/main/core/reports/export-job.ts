@@ -12,6 +12,7 @@ import type { JobInfo } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
 import type { JobQueue } from '../sync/queue.ts';
 import { ValidationError } from '../store/validation.ts';
+import { addressKey } from '../store/address-key.ts';
 import { exportCsv } from './csv-reports.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
@@ -30,8 +31,15 @@ export interface ExportTarget {
 
 /** Where an export without a save path is written: the download id names it. */
 export function downloadPath(downloadsDir: string, downloadId: string, fileName: string): string {
-  return join(downloadsDir, `${downloadId}-${fileName}`);
+  // One file name, never a path: no separator in it can lead out of the downloads folder.
+  return join(downloadsDir, `${downloadId}-${fileName}`.replace(/[/\\]/g, '-'));
 }
+
+/**
+ * A wallet's address as a file-name part: letters and digits only. An address of a non-EVM
+ * chain is any printable ASCII, so it may hold "/", "\\" or "..", which would make the name a path.
+ */
+const walletPart = (address: string) => address.slice(0, 10).replace(/[^A-Za-z0-9]/g, '-');
 
 /** A group's name as a file-name part: letters and digits only, else its id. */
 function groupPart(id: number, name: string | undefined): string {
@@ -45,7 +53,7 @@ function groupPart(id: number, name: string | undefined): string {
 }
 
 export function defaultFileName(req: ExportRequest, groupName?: string): string {
-  const scope = req.wallet ? req.wallet.slice(0, 10) : req.group !== undefined ? groupPart(req.group, groupName) : 'all-wallets';
+  const scope = req.wallet ? walletPart(req.wallet) : req.group !== undefined ? groupPart(req.group, groupName) : 'all-wallets';
   if (req.format === 'ics') return `folioscope-unlocks-${scope}-${req.date ?? 'now'}.ics`;
   const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
   return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
@@ -59,7 +67,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   const group = req.group !== undefined ? getGroup(db, req.group) : undefined;
   const wallets = group?.wallets;
   if (wallets && !wallets.length) throw new ValidationError('group', 'The group has no wallets.');
-  if (req.wallet && !listWallets(db).some((w) => w.address === req.wallet!.toLowerCase()))
+  if (req.wallet && !listWallets(db).some((w) => w.address === addressKey(req.wallet!)))
     throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
   const fileName = defaultFileName(req, group?.name);
   let path: string;
@@ -104,7 +112,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       } else if (req.format === 'ics') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
         const { events } = await writeAtomically(path, (out) =>
-          exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [req.wallet!.toLowerCase()] }), labels }, out),
+          exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [addressKey(req.wallet!)] }), labels }, out),
         );
         written = { rows: events }; // one event per unlock
       } else {
@@ -131,7 +139,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       // The file's place, for the UI: set before the job's final progress event.
       job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
     },
-    req.wallet?.toLowerCase() ?? null,
+    req.wallet ? addressKey(req.wallet) : null,
   );
   return job.info;
 }
@@ -141,7 +149,7 @@ export function exportCompleteness(
   db: ReadableDB,
   req: { wallet?: string | undefined; wallets?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
 ): Completeness {
-  const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === req.wallet.toLowerCase()) && (!req.wallets || req.wallets.includes(w.address)));
+  const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === addressKey(req.wallet)) && (!req.wallets || req.wallets.includes(w.address)));
   const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
   const to = req.to ?? req.date;
   const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);

@@ -83,7 +83,8 @@ export async function exportIcs(
   const { text, events } = unlocksIcs(db, req);
   await new Promise<void>((resolve, reject) => {
     out.once('error', reject);
-    out.end(text, () => resolve());
+    // Called with the stream's error too (a full disk): never dropped.
+    out.end(text, (err?: Error | null) => (err ? reject(err) : resolve()));
   });
   return { events };
 }

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { announceWrites } from './write-yield.ts';
@@ -83,7 +83,9 @@ function cacheProblem(path: string, err: unknown): unknown {
 
 /**
  * A file shorter than the page count its header declares was cut off (a full disk, a copy
- * interrupted): SQLite would only notice when a query reaches a missing page.
+ * interrupted): SQLite would only notice when a query reaches a missing page. Pages past the
+ * end of the file that a valid WAL holds are not missing: a checkpoint that ran out of disk
+ * after writing page 1 leaves exactly that, and SQLite reads those pages from the WAL.
  */
 function checkNotTruncated(path: string): void {
   let fd: number;
@@ -102,9 +104,76 @@ function checkNotTruncated(path: string): void {
     // The declared size is valid only when the change counter matches "version-valid-for".
     if (header.readUInt32BE(24) !== header.readUInt32BE(92) || pages === 0) return;
     const size = fstatSync(fd).size;
-    if (size < pages * pageSize) {
+    if (size >= pages * pageSize) return;
+    const inFile = Math.floor(size / pageSize);
+    const wal = committedWalPages(`${path}-wal`, pageSize);
+    // The size the WAL's last commit gives the database, and whether it holds every page the file lacks.
+    const needed = wal ? wal.dbPages : pages;
+    let covered = true;
+    for (let p = inFile + 1; p <= needed && covered; p++) covered = wal?.pages.has(p) ?? false;
+    if (!covered) {
       throw Object.assign(new Error(`the file is ${size} bytes; its header says ${pages * pageSize}: it was cut off`), { code: 'FOLIOSCOPE_TRUNCATED' });
     }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The pages a WAL file holds up to its last valid commit, and the database's size in pages
+ * after that commit; null when there is no WAL, it is empty, or it is not one for this page
+ * size. Frames are accepted as SQLite accepts them (wal.c): the header's salts repeated in
+ * each frame and the running checksum unbroken, so a torn or stale tail counts for nothing.
+ */
+function committedWalPages(walPath: string, pageSize: number): { pages: Set<number>; dbPages: number } | null {
+  let wal: Buffer;
+  try {
+    wal = readFileSyncIfSmall(walPath);
+  } catch {
+    return null;
+  }
+  if (wal.length < 32) return null;
+  const magic = wal.readUInt32BE(0);
+  if ((magic & 0xfffffffe) !== 0x377f0682 || wal.readUInt32BE(8) !== pageSize) return null;
+  const bigEndian = (magic & 1) === 1;
+  const word = (b: Buffer, i: number) => (bigEndian ? b.readUInt32BE(i) : b.readUInt32LE(i));
+  const sum = (s: [number, number], b: Buffer, from: number, to: number): [number, number] => {
+    let [s1, s2] = s;
+    for (let i = from; i < to; i += 8) {
+      s1 = (s1 + word(b, i) + s2) >>> 0;
+      s2 = (s2 + word(b, i + 4) + s1) >>> 0;
+    }
+    return [s1, s2];
+  };
+  let check = sum([0, 0], wal, 0, 24);
+  if (check[0] !== wal.readUInt32BE(24) || check[1] !== wal.readUInt32BE(28)) return null;
+  const salt1 = wal.readUInt32BE(16);
+  const salt2 = wal.readUInt32BE(20);
+  const seen: number[] = [];
+  let committed: { pages: Set<number>; dbPages: number } | null = null;
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    if (wal.readUInt32BE(at + 8) !== salt1 || wal.readUInt32BE(at + 12) !== salt2) break;
+    check = sum(check, wal, at, at + 8);
+    check = sum(check, wal, at + 24, at + 24 + pageSize);
+    if (check[0] !== wal.readUInt32BE(at + 16) || check[1] !== wal.readUInt32BE(at + 20)) break;
+    seen.push(wal.readUInt32BE(at));
+    const dbPages = wal.readUInt32BE(at + 4);
+    if (dbPages) committed = { pages: new Set(seen), dbPages };
+  }
+  return committed;
+}
+
+/**
+ * The WAL, read only when the file lacks pages. At most 1 GiB (25 times the checkpoint size):
+ * frames past that are not seen, so at worst a healthy file is called cut off, never the reverse.
+ */
+function readFileSyncIfSmall(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, 1024 * 2 ** 20));
+    readSync(fd, buf, 0, buf.length, 0);
+    return buf;
   } finally {
     closeSync(fd);
   }
@@ -141,6 +210,49 @@ export interface OpenOptions {
    * first connection's included (SQLite's "How To Corrupt", 2.2).
    */
   sibling?: boolean;
+  /** Run quick_check before anything is written (set by openDatabase: see needsQuickCheck). */
+  check?: boolean;
+}
+
+/**
+ * A cache up to this size is checked (PRAGMA quick_check) at every open. Measured on the
+ * 1M-row cache (761 MiB, bench/RESULTS.md): ~750 ms, too slow for every start of the app and
+ * every CLI command; ~100 ms per 100 MiB, so a cache this size pays well under a tenth of a second.
+ */
+const QUICK_CHECK_ALWAYS_BYTES = 64 * 2 ** 20;
+
+/** The marker left beside a cache in which damage was met while running (see noteDamage). */
+const damageMarker = (path: string) => `${path}-needs-check`;
+
+/**
+ * Whether the open checks every page's structure: a small cache always; a larger one when
+ * the last session did not close cleanly (its WAL is still there: SQLite removes it when the
+ * last connection closes) or met damage while running (noteDamage). A large cache damaged
+ * while no Folioscope ran is found when a query reaches the page, which then leaves the marker.
+ */
+function needsQuickCheck(path: string): boolean {
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  if (size <= QUICK_CHECK_ALWAYS_BYTES) return true;
+  return (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0 || existsSync(damageMarker(path));
+}
+
+/** Whether an error is SQLite finding a damaged page or a file that is not a database. */
+export function isDamage(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  return code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'SQLITE_NOTADB';
+}
+
+/**
+ * Damage met while running (a query or a write reached a bad page): the next open of this
+ * cache checks it whatever its size, so it offers the ways forward instead of opening it.
+ */
+export function noteDamage(db: ReadableDB, err: unknown): void {
+  if (!isDamage(err) || db.name === ':memory:' || db.readonly) return;
+  try {
+    writeFileSync(damageMarker(db.name), `${String((err as Error).message).split('\n')[0]}\n`, { mode: 0o600 });
+  } catch {
+    // The message already says what to do; a folder that refuses the marker changes nothing.
+  }
 }
 
 /**
@@ -150,12 +262,16 @@ export interface OpenOptions {
 export function openDatabase(path: string, options: OpenOptions = {}): WritableDB {
   if (path === ':memory:') return openChecked(path, options);
   try {
+    let check = false;
     if (!options.readonly && !options.sibling) {
       ownerOnlyFile(path);
       // A read-only copy of a cut-off file still shows what it holds: the check is skipped.
-      if (!options.damagedOk) checkNotTruncated(path);
+      if (!options.damagedOk) {
+        checkNotTruncated(path);
+        check = needsQuickCheck(path);
+      }
     }
-    const db = openChecked(path, options);
+    const db = openChecked(path, { ...options, check });
     if (!options.readonly && !options.sibling) rememberFile(db);
     return db;
   } catch (err) {
@@ -202,20 +318,49 @@ export const PAGE_SIZE = 16_384;
 export const MAIN_CACHE_KIB = 16_384;
 const CHECKPOINT_BYTES = 40 * 2 ** 20;
 
+/**
+ * Throws when the file must not be written into: a newer schema, another program's tables, a
+ * damaged first page or not SQLite at all, and with `check` a damaged page anywhere.
+ */
+function refuseUnusable(db: Database, path: string, check: boolean): { found: number; objects: number } {
+  const found = schemaVersion(db);
+  if (found > SCHEMA_VERSION) throw new FutureDatabaseError(path, found, SCHEMA_VERSION);
+  // Reading the schema catches a damaged first page or a file that is not SQLite at all.
+  const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
+  // Another program's database (tables, but never a Folioscope schema): never write into it.
+  if (found === 0 && objects > 0) throw new ForeignDatabaseError(path);
+  // A damaged page in the middle of the file, found before anything is written into it. One
+  // problem is enough to refuse it: quick_check(1) stops at the first.
+  if (check) {
+    const rows = (db.pragma('quick_check(1)') as Array<{ quick_check: string }>).map((r) => r.quick_check);
+    const problems = rows.filter((r) => !r.startsWith('***')).join('; ');
+    if (rows.join() !== 'ok') throw Object.assign(new Error(`quick_check: ${problems.slice(0, 120)}`), { code: 'SQLITE_CORRUPT' });
+  }
+  return { found, objects };
+}
+
 function openChecked(path: string, options: OpenOptions): WritableDB {
+  // A file with content is judged on a read-only connection first: closing a writable one
+  // checkpoints the WAL into the file, so refusing the file there would change it (a WAL from
+  // another database copied beside it, a damaged file). A read-only connection never checkpoints.
+  const probing = !options.readonly && !options.sibling && !options.damagedOk && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
+  if (probing) {
+    const probe = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    try {
+      refuseUnusable(probe, path, options.check ?? false);
+    } finally {
+      probe.close();
+    }
+  }
   // The one place a connection gets its brand. A file opened with `readonly` is branded
   // writable too (SQLite itself refuses its writes): the brand says what the code holding
   // it is allowed to ask, and the core that opens the cache is.
   const db = new BetterSqlite3(path, { readonly: options.readonly ?? false, fileMustExist: options.sibling ?? false }) as WritableDB;
   try {
     if (options.damagedOk) allowDamaged(db);
-    const found = schemaVersion(db);
-    if (found > SCHEMA_VERSION) throw new FutureDatabaseError(path, found, SCHEMA_VERSION);
-    // Reading the schema catches a damaged first page or a file that is not SQLite at all.
-    const objects = (db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
-    // Another program's database (tables, but never a Folioscope schema): never write into it.
-    if (found === 0 && objects > 0) throw new ForeignDatabaseError(path);
+    const { found, objects } = refuseUnusable(db, path, !probing && (options.check ?? false));
     if (options.readonly) return db;
+    if (options.check) rmSync(damageMarker(path), { force: true });
     // The write worker's connection writes pages only; any other announces its writes, so a
     // worker's batch makes way for them (write-yield.ts).
     if (!options.sibling) announceWrites(db);

@@ -21,6 +21,8 @@ export interface Job<T> {
 
 export interface QueueEvents extends Record<string, unknown> {
   progress: JobInfo;
+  /** A job's error as thrown (its code intact), for the owner of the cache (app.ts: noteDamage). */
+  failure: unknown;
 }
 
 /**
@@ -115,6 +117,7 @@ export class JobQueue extends Emitter<QueueEvents> {
           info.state = cancelled ? 'cancelled' : 'failed';
           info.phase = cancelled ? 'cancelled' : 'failed';
           info.error = cancelled ? null : serializeError(err);
+          if (!cancelled) this.emit('failure', err);
           reject(err);
         })
         .finally(() => {

@@ -11,9 +11,13 @@ import { selfCheck } from './core/self-check.ts';
 import { bindIpc } from './electron/ipc.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
+import { devServerUrlFor } from './electron/security.ts';
 import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
-const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+// electron-vite writes the build's mode into import.meta.env (DEV is false in `npm run build`
+// and so in every installer); packaged apps are refused a dev server whatever the build said.
+const devBuild = (import.meta as { env?: { DEV?: unknown } }).env?.DEV === true;
+const devServerUrl = devServerUrlFor(process.env['ELECTRON_RENDERER_URL'], { isPackaged: app.isPackaged, devBuild });
 let core: Core | null = null;
 let win: BrowserWindow | null = null;
 

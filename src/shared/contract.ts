@@ -24,6 +24,7 @@ import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
 import type { ConventionsReport } from './conventions.ts';
+import { unsafeCharsProblem } from './text-safety.ts';
 
 /**
  * The contract: every operation the renderer may ask of the main process, with the schema
@@ -31,6 +32,27 @@ import type { ConventionsReport } from './conventions.ts';
  * and every event main may send. The preload, the web shell and the renderer's client
  * are all derived from this one description.
  */
+
+/**
+ * The largest list and the longest text each operation takes, so no input can make the app
+ * store, loop over or send more than any real use needs (a settings update of 100,000 chains
+ * was accepted, and every later read of the settings paid for it). Generous: a real wallet is
+ * on a few chains, a fund's group has tens of wallets. A longer input is refused with the
+ * field and the limit (README, "Limits of what the app takes"); test/security/bad-input-is-refused-whole.test.ts
+ * walks every operation's schema and fails when a list or a text has no maximum.
+ */
+export const LIMITS = {
+  /** Chains of a wallet, of the settings, of a filter. */
+  chains: 100,
+  /** Wallets in one group. */
+  groupWallets: 500,
+  /** Tags of a wallet. */
+  tags: 50,
+  /** Values of one timeline filter (action types, protocols, tokens, statuses). */
+  filterValues: 50,
+  /** A group's name. */
+  groupName: 100,
+} as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
 const date = z
@@ -41,7 +63,25 @@ const date = z
 const ordered = (r: { from?: string | undefined; to?: string | undefined }) => !r.from || !r.to || r.from <= r.to;
 const orderedMessage = { message: 'the end date is before the start date', path: ['to'] };
 const address = z.string().min(1).max(128);
-const chainId = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
+// The max is the regex's too; spelled out so the limit is visible to the schema walk.
+const chainId = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
+const chainList = z.array(chainId).max(LIMITS.chains, `at most ${LIMITS.chains} chains`);
+const filterList = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.filterValues, `at most ${LIMITS.filterValues} values`);
+/**
+ * A name the user gives: nothing invisible or text-moving (the same rule and message as
+ * labels and tags, store/wallets.ts), checked here so every shell refuses it alike.
+ */
+const safeText = (what: string, max: number) =>
+  z
+    .string()
+    .max(max, `${what} is too long (at most ${max} characters)`)
+    .superRefine((v, ctx) => {
+      const problem = unsafeCharsProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: `The ${what} ${problem}.` });
+    });
 const empty = z.strictObject({}).optional();
 
 /**
@@ -50,8 +90,8 @@ const empty = z.strictObject({}).optional();
  * member not listed here.
  */
 export const SettingsSchema = z.strictObject({
-  baseUrl: z.string().url().nullable(),
-  chains: z.array(chainId).min(1),
+  baseUrl: z.string().max(2048).url().nullable(),
+  chains: chainList.min(1),
   theme: z.enum(['system', 'light', 'dark']),
   locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable(),
   /** Times in the timeline: UTC (the service's) or the computer's time zone. */
@@ -68,12 +108,12 @@ export const TimelineQueryInput = z.strictObject({
   wallet: address.optional(),
   /** A wallet group (its id) instead of one wallet: its members' transactions. */
   group: z.number().int().positive().optional(),
-  chains: z.array(chainId).max(50).optional(),
-  actionTypes: z.array(z.string().max(64)).max(50).optional(),
-  protocols: z.array(z.string().max(64)).max(50).optional(),
+  chains: chainList.optional(),
+  actionTypes: filterList(z.string().max(64)).optional(),
+  protocols: filterList(z.string().max(64)).optional(),
   /** Token symbols moved by the transaction. */
-  tokens: z.array(z.string().max(64)).max(50).optional(),
-  statuses: z.array(z.number().int()).max(10).optional(),
+  tokens: filterList(z.string().max(64)).optional(),
+  statuses: filterList(z.number().int()).optional(),
   /** YYYY-MM-DD, inclusive, UTC. */
   from: date.optional(),
   to: date.optional(),
@@ -90,9 +130,9 @@ export type TimelineFilter = Omit<TimelineQuery, 'limit' | 'cursor'>;
 
 export const WalletAddInput = z.strictObject({
   address,
-  chains: z.array(chainId).max(50),
+  chains: chainList,
   label: z.string().max(200).optional(),
-  tags: z.array(z.string().max(100)).max(50).optional(),
+  tags: z.array(z.string().max(100)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
 });
 /** A wallet to watch, as `wallets.add` takes it. */
 export type WalletInput = z.output<typeof WalletAddInput>;
@@ -100,16 +140,16 @@ export type WalletInput = z.output<typeof WalletAddInput>;
 export const WalletUpdateInput = z.strictObject({
   address,
   label: z.string().max(200).optional(),
-  tags: z.array(z.string().max(100)).max(50).optional(),
-  chains: z.array(chainId).max(50).optional(),
+  tags: z.array(z.string().max(100)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
+  chains: chainList.optional(),
 });
 /** What `wallets.update` may change of a watched wallet. */
 export type WalletChanges = Omit<z.output<typeof WalletUpdateInput>, 'address'>;
 
 export const GroupSaveInput = z.strictObject({
   id: z.number().int().positive().optional(),
-  name: z.string().min(1).max(100),
-  wallets: z.array(address).max(500),
+  name: safeText('group name', LIMITS.groupName).min(1),
+  wallets: z.array(address).max(LIMITS.groupWallets, `at most ${LIMITS.groupWallets} wallets in a group`),
 });
 /** A wallet group to create (no id) or replace. */
 export type GroupInput = z.output<typeof GroupSaveInput>;

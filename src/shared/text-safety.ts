@@ -25,6 +25,22 @@ export function visibleText(text: string): string {
 /** Text for a terminal: no escape sequence, control or direction change gets through. */
 export const forTerminal = visibleText;
 
+/**
+ * The unsafe characters JSON.stringify leaves raw (it escapes C0 controls itself, and a lone
+ * surrogate): C1 controls such as U+009B (a terminal's CSI), DEL, and the direction, zero-width
+ * and separator marks.
+ */
+const UNSAFE_IN_JSON_ALL = /[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * A value as JSON for a terminal or a script (the CLI's --json): every unsafe character is
+ * written as a \uXXXX escape, so nothing in the bytes steers a terminal, while JSON.parse still
+ * gives the exact value (a script reads the service's text as it was sent).
+ */
+export function jsonForTerminal(value: unknown, space = 2): string {
+  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Text for a CSV field: as visibleText, but tab and line breaks stay (the field is quoted). */
 export function forCsv(text: string): string {
   return text.replace(UNSAFE_IN_CSV_ALL, escape);
@@ -33,5 +49,9 @@ export function forCsv(text: string): string {
 /** Why a user-entered text is refused, or null when it has nothing unsafe. */
 export function unsafeCharsProblem(text: string): string | null {
   const m = UNSAFE.exec(text);
-  return m ? `contains an invisible control or text-direction character (${escape(m[0]).slice(1, -1)}); remove it` : null;
+  if (m) return `contains an invisible control or text-direction character (${escape(m[0]).slice(1, -1)}); remove it`;
+  // Half of a surrogate pair is no character: the cache (UTF-8) would keep U+FFFD instead, so
+  // what was saved would silently differ from what was entered.
+  const lone = /\p{Surrogate}/u.exec(text);
+  return lone ? `contains a broken character (an unpaired ${escape(lone[0]).slice(1, -1)}); remove it` : null;
 }

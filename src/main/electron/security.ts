@@ -7,6 +7,25 @@ export const APP_HOST = 'folioscope';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY = `${APP_ORIGIN}/index.html`;
 
+/**
+ * The renderer dev server to load instead of the built files, or undefined: only a
+ * development build that is not packaged (`npm run dev`, where electron-vite sets
+ * ELECTRON_RENDERER_URL) may use one, and only on this computer (loopback, http or https).
+ * A packaged app, or a production build, ignores the variable: anyone able to set the
+ * environment could otherwise have the app load, and give the contract to, a page of theirs.
+ */
+export function devServerUrlFor(url: string | undefined, build: { isPackaged: boolean; devBuild: boolean }): string | undefined {
+  if (!url || build.isPackaged || !build.devBuild) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const loopback = parsed.hostname === 'localhost' || parsed.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(parsed.hostname);
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && loopback ? url : undefined;
+}
+
 /** The renderer's own pages: the packaged files, or the dev server in development. */
 export function isAppUrl(raw: string, devServerUrl?: string): boolean {
   let url: URL;

@@ -9,6 +9,7 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
+import { addressKey } from '../store/address-key.ts';
 import { CsvWriter } from './csv.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
@@ -187,7 +188,7 @@ export async function exportCsv(
   signal?: AbortSignal,
 ): Promise<{ rows: number }> {
   const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-  const wallet = req.wallet?.toLowerCase();
+  const wallet = req.wallet ? addressKey(req.wallet) : undefined;
   if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
   for (const w of req.wallets ?? []) if (!labels.has(w)) throw new ValidationError('wallet', `${w} is not a watched wallet.`);
   if ((req.report === 'positions' || req.report === 'underlying' || req.report === 'liquidity') && !req.date) {

@@ -13,6 +13,7 @@ import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../sha
 import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
+import { addressKey } from '../store/address-key.ts';
 import { knownValue, positionTotals, positionValue, type PositionTotals } from '../../../shared/portfolio/totals.ts';
 import { allocation, withShares, type AllocationEntry } from '../../../shared/portfolio/allocation.ts';
 import { lendingFigures, lendingLegs, riskLeg } from '../../../shared/portfolio/lending.ts';
@@ -150,7 +151,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   if (req.from && req.to && req.from > req.to) throw new ValidationError('to', 'The end of the period is before its start.');
   const all = listWallets(db);
   const wallets = req.wallet
-    ? all.filter((w) => w.address === req.wallet!.toLowerCase())
+    ? all.filter((w) => w.address === addressKey(req.wallet!))
     : req.wallets
       ? all.filter((w) => req.wallets!.includes(w.address))
       : all;

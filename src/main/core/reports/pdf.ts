@@ -51,7 +51,8 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable):
     margins: M,
     bufferPages: true,
     info: {
-      Title: `Folioscope portfolio report${req.groupName ? ` (${req.groupName})` : ''} ${req.date}`,
+      // A group name an older version accepted may hold controls: shown as <U+…> here as on the page.
+      Title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
       Author: 'Folioscope',
       Subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
       Creator: 'Folioscope',

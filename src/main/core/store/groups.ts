@@ -1,6 +1,8 @@
 /** Wallet groups (migration 005): named sets of watched wallets. */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
+import { getWallet } from './wallets.ts';
+import { unsafeCharsProblem, visibleText } from '../../../shared/text-safety.ts';
 import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 
@@ -19,10 +21,15 @@ export function getGroup(db: ReadableDB, id: number): WalletGroup {
 export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): WalletGroup {
   const name = input.name.trim();
   if (!name) throw new ValidationError('name', 'Give the group a name.');
-  const wallets = [...new Set(input.wallets.map((w) => w.toLowerCase()))];
-  const known = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
-  const unknown = wallets.filter((w) => !known.has(w));
+  // The contract refuses these already; kept here too, as for labels, since the name reaches PDFs and terminals.
+  const problem = unsafeCharsProblem(name);
+  if (problem) throw new ValidationError('name', `The group name ${problem}.`);
+  // Each member as the wallets table has it (getWallet: an EVM address in any case, any other
+  // exactly as watched), so a case-sensitive address such as Solana's joins as it is.
+  const found = input.wallets.map((w) => ({ asked: w, wallet: getWallet(db, w) }));
+  const unknown = found.filter((f) => !f.wallet).map((f) => visibleText(f.asked));
   if (unknown.length) throw new ValidationError('wallets', `Not watched: ${unknown.join(', ')}. Add the wallet first.`);
+  const wallets = [...new Set(found.map((f) => f.wallet!.address))];
   const clash = db.prepare('SELECT id FROM wallet_groups WHERE name = ? COLLATE NOCASE').get(name) as { id: number } | undefined;
   if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
   const id = db

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { addressKey } from './address-key.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
 import { FIND_PAGE, keyWriter } from './hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
@@ -404,7 +405,7 @@ export function rangeReason(r: SyncRange): string {
 
 /** Why the transactions of some wallets (a wallet, a group's members; all when none given) are not complete: one line per distinct reason, with the chain. */
 export function incompleteReasons(db: ReadableDB, wallets?: string | readonly string[]): string[] {
-  const scope = wallets === undefined ? null : JSON.stringify((typeof wallets === 'string' ? [wallets] : wallets).map((w) => w.toLowerCase()));
+  const scope = wallets === undefined ? null : JSON.stringify((typeof wallets === 'string' ? [wallets] : wallets).map(addressKey));
   const rows = (
     db
       .prepare(

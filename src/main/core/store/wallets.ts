@@ -1,5 +1,6 @@
 import type { ReadableDB, WritableDB } from './db.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
+import { addressKey } from './address-key.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
@@ -107,8 +108,11 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
 }
 
 export function getWallet(db: ReadableDB, address: string): Wallet | null {
-  // Watched EVM addresses are stored in lower case; look up either form.
-  const row = db.prepare('SELECT * FROM wallets WHERE address = ? OR address = lower(?)').get(address, address) as WalletRow | undefined;
+  // As written, else (an EVM address in another case) its lower-case stored form. Never
+  // lower(?) for any address: a Solana address differing only in case is another wallet,
+  // and removing or grouping it must not reach this one.
+  const get = db.prepare('SELECT * FROM wallets WHERE address = ?');
+  const row = (get.get(address) ?? (addressKey(address) !== address ? get.get(addressKey(address)) : undefined)) as WalletRow | undefined;
   return row ? fromRow(row) : null;
 }
 

@@ -4,6 +4,7 @@
  */
 
 import type { ReadableDB } from '../db.ts';
+import { addressKey } from '../address-key.ts';
 import type { Freshness, SnapshotDataByEndpoint, SnapshotEndpoint } from '../../../../shared/model.ts';
 import type { ValueFlag } from '../../../../shared/service/schemas.ts';
 import { unreadableValues } from '../../../../shared/quality.ts';
@@ -45,7 +46,7 @@ export function latestSnapshots(
     )
     .all({
       endpoint,
-      wallet: scope.wallet?.toLowerCase() ?? null,
+      wallet: scope.wallet ? addressKey(scope.wallet) : null,
       date: scope.date ?? null,
       from: scope.from ?? null,
       to: scope.to ?? null,

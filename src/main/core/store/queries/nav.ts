@@ -1,4 +1,5 @@
 import type { ReadableDB } from '../db.ts';
+import { addressKey } from '../address-key.ts';
 import { listWallets } from '../wallets.ts';
 import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
 import { decimalSumOrNull } from '../../../../shared/decimal.ts';
@@ -18,7 +19,7 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
   });
   // A wallet group's members (`wallets`), one wallet, or all.
   const wallets = listWallets(db).filter(
-    (w) => (!scope.wallet || w.address === scope.wallet.toLowerCase()) && (!scope.wallets || scope.wallets.includes(w.address)),
+    (w) => (!scope.wallet || w.address === addressKey(scope.wallet)) && (!scope.wallets || scope.wallets.includes(w.address)),
   );
   const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
   const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
@@ -54,5 +55,5 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
     p.principalNav = decimalSumOrNull(t.principal);
     p.rewardNav = decimalSumOrNull(t.reward);
   }
-  return { wallet: scope.wallet?.toLowerCase() ?? null, points: [...byDate.values()], freshness: freshnessOf(rows) };
+  return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(rows) };
 }

@@ -3,6 +3,7 @@ import type { ReadableDB } from '../db.ts';
 import { latestSnapshot } from '../snapshots.ts';
 import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
+import { addressKey } from '../address-key.ts';
 import { getWallet } from '../wallets.ts';
 import { flowsByDay, refreshTransferDays, type TokenFlows, undatedTransfers } from './transfer-days.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
@@ -240,7 +241,7 @@ export function reconcileTrace(
          AND lower(j.value ->> 'token_cid') = @cid
        ORDER BY t.time, t.id LIMIT @limit`,
     )
-    .all({ wallet: q.wallet.toLowerCase(), chain: q.chain, start, end, cid: q.tokenCid.toLowerCase(), limit: q.limit ?? 10_000 }) as Array<{
+    .all({ wallet: addressKey(q.wallet), chain: q.chain, start, end, cid: q.tokenCid.toLowerCase(), limit: q.limit ?? 10_000 }) as Array<{
     txn_hash: string;
     time: number;
     action_type: string | null;

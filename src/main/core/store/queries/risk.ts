@@ -1,6 +1,7 @@
 import type { ReadableDB } from '../db.ts';
 import { latestSnapshots, snapshotData } from './latest.ts';
 import { checkDate } from '../validation.ts';
+import { addressKey } from '../address-key.ts';
 import { listWallets } from '../wallets.ts';
 import type { PositionSnapshot } from '../../../../shared/service/schemas.ts';
 import { lendingFigures, lendingLegs, riskLeg } from '../../../../shared/portfolio/lending.ts';
@@ -80,7 +81,7 @@ export function healthHistory(db: ReadableDB, q: { wallet: string; chain: string
       points.push({ date: r.as_of, collateralDebtRatio: ratio, liqThreshold });
     }
   }
-  return { wallet: q.wallet.toLowerCase(), chain: q.chain, cid: q.cid, name, points };
+  return { wallet: addressKey(q.wallet), chain: q.chain, cid: q.cid, name, points };
 }
 
 /** Locked tokens whose unlock time is on or after the date, soonest first. */

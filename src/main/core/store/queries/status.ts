@@ -3,6 +3,7 @@
  * and which values the timeline's filters can choose from.
  */
 import type { ReadableDB } from '../db.ts';
+import { addressKey } from '../address-key.ts';
 
 export interface WalletCacheSummary {
   /** Newest fetch of any of its position snapshots, and the newest as-of date among them. */
@@ -28,7 +29,7 @@ export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheS
 /** Distinct action types, protocols and token symbols of some wallets' transactions (one, a group's members), or every watched wallet's. */
 export function timelineFacetValues(db: ReadableDB, wallets?: readonly string[]): { actionTypes: string[]; protocols: string[]; tokens: string[] } {
   const scope = wallets ? 'wallet IN (SELECT value FROM json_each(@w))' : 'wallet IN (SELECT address FROM wallets)';
-  const params = { w: wallets ? JSON.stringify(wallets.map((w) => w.toLowerCase())) : null };
+  const params = { w: wallets ? JSON.stringify(wallets.map(addressKey)) : null };
   const distinct = (column: 'action_type' | 'protocol_id') =>
     (
       db.prepare(`SELECT DISTINCT ${column} AS v FROM transactions WHERE ${scope} AND ${column} IS NOT NULL ORDER BY 1`).all(params) as Array<{ v: string }>

@@ -1,5 +1,6 @@
 import type { ReadableDB } from '../db.ts';
 import { checkDate, ValidationError } from '../validation.ts';
+import { addressKey } from '../address-key.ts';
 import { incompleteReasons, storedText } from '../transactions.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
@@ -79,11 +80,11 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
   };
   if (filter.wallet) {
     where.push('t.wallet = @wallet');
-    params['wallet'] = filter.wallet.toLowerCase();
+    params['wallet'] = addressKey(filter.wallet);
   } else if (filter.wallets) {
     // A group's members: checked along the time-index walk, as the all-wallets term is.
     where.push('+t.wallet IN (SELECT value FROM json_each(@wallets))');
-    params['wallets'] = JSON.stringify(filter.wallets.map((w) => w.toLowerCase()));
+    params['wallets'] = JSON.stringify(filter.wallets.map(addressKey));
   } else {
     // Unary + keeps the planner off the wallet index for this term (it would then sort every
     // row by time): all wallets walk the time index, and this only drops removed wallets' rows.
@@ -207,7 +208,7 @@ function syncState(
   db: ReadableDB,
   wallets: readonly string[] | undefined,
 ): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
-  const scope = wallets ? JSON.stringify(wallets.map((w) => w.toLowerCase())) : null;
+  const scope = wallets ? JSON.stringify(wallets.map(addressKey)) : null;
   const row = db
     .prepare(
       `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges

@@ -54,6 +54,11 @@ export function filingDay(
   return { asOf: latestDay ?? (serviceDate !== null ? writtenDay(serviceDate) : null) ?? fetchedAt.slice(0, 10), mismatch: null };
 }
 
+/** A body with the request id the service wrote into it taken out: two answers to one question compare equal. */
+function withoutRequestId(raw: string, requestId: string | null): string {
+  return requestId ? raw.split(requestId).join('') : raw;
+}
+
 /** The service's date as it sent it, from the first snapshot of the response. */
 function serviceDateOf(data: unknown[]): string | null {
   return (data[0] as { service_date?: string | null } | undefined)?.service_date ?? null;
@@ -90,8 +95,34 @@ export function insertSnapshots(db: WritableDB, inputs: ReadonlyArray<SnapshotIn
   return db.transaction(() => inputs.map((input) => insertSnapshot(db, input))).immediate();
 }
 
+/**
+ * Stores one response. A body identical to the newest snapshot's of the same (wallet, chain,
+ * endpoint, day, date asked), but for the request id a service writes into each answer, is
+ * not stored again: that snapshot is marked as sent again by this request at this time
+ * (snapshot_checks, migration 12), so history holds one row per body the service changed.
+ */
 export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input: SnapshotInput<E>): number {
   const r = snapshotRecord(input);
+  const newest = db
+    .prepare(
+      `SELECT id, raw, request_id, requested_date, quality FROM snapshots
+       WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
+    )
+    .get(r.wallet, r.chain, r.endpoint, r.as_of) as
+    { id: number; raw: string; request_id: string | null; requested_date: string | null; quality: string | null } | undefined;
+  if (
+    newest &&
+    newest.requested_date === r.requested_date &&
+    newest.quality === r.quality &&
+    withoutRequestId(newest.raw, newest.request_id) === withoutRequestId(r.raw, r.request_id)
+  ) {
+    db.prepare(
+      `INSERT INTO snapshot_checks (snapshot_id, checked_at, request_id) VALUES (@id, @at, @request)
+       ON CONFLICT (snapshot_id) DO UPDATE SET checked_at = excluded.checked_at, request_id = excluded.request_id
+       WHERE excluded.checked_at > snapshot_checks.checked_at`,
+    ).run({ id: newest.id, at: r.fetched_at, request: r.request_id });
+    return newest.id;
+  }
   const info = db
     .prepare(
       `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
@@ -141,12 +172,14 @@ function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> 
   };
 }
 
-/** The newest fetch of one endpoint for (wallet, chain) at a date. */
+/** The newest fetch of one endpoint for (wallet, chain) at a date (fetched at: the last time the service sent that body). */
 export function latestSnapshot<E extends SnapshotEndpoint>(db: ReadableDB, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
   const row = db
     .prepare(
-      `SELECT id, endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, data, total_nav, principal_nav, reward_nav, position_count
-       FROM snapshots WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
+      `SELECT s.id, s.endpoint, s.wallet, s.chain, s.requested_date, s.as_of, s.service_date, s.quality, s.request_id,
+              coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.sha256, s.data, s.total_nav, s.principal_nav, s.reward_nav, s.position_count
+       FROM snapshots s LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id
+       WHERE s.wallet = ? AND s.chain = ? AND s.endpoint = ? AND s.as_of = ? ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1`,
     )
     .get(wallet, chain, endpoint, asOf) as SnapshotRow | undefined;
   return row ? fromRow<E>(row) : null;

@@ -7,6 +7,13 @@ import type { Completeness } from '../../../shared/conventions.ts';
 /** Finished jobs kept for the job list (the newest). */
 export const KEEP_FINISHED = 100;
 
+/**
+ * A request identical to a job that finished this recently joins it rather than fetching
+ * again: a burst of identical requests (double clicks, a client that retries) straddling a
+ * job's end is one fetch. Short, so a deliberate "sync again" a moment later is new work.
+ */
+export const JOIN_FINISHED_MS = 2_000;
+
 export interface JobContext {
   signal: AbortSignal;
   progress(update: { done?: number; total?: number | null; phase?: string } & Partial<Pick<JobInfo, 'rows' | 'pages' | 'rate' | 'etaSeconds'>>): void;
@@ -33,28 +40,51 @@ export interface QueueEvents extends Record<string, unknown> {
 export class JobQueue extends Emitter<QueueEvents> {
   private readonly jobs = new Map<
     string,
-    { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void; result: Promise<unknown>; key: string | null }
+    {
+      info: JobInfo;
+      abort: AbortController;
+      start: () => void;
+      reject: (e: unknown) => void;
+      result: Promise<unknown>;
+      key: string | null;
+      finishedAtMs: number | null;
+    }
   >();
   private readonly waiting: string[] = [];
   private readonly settling = new Set<Promise<unknown>>();
   private running = 0;
   private seq = 0;
+  private readonly joinFinishedMs: number;
+  private readonly now: () => number;
 
-  constructor(private readonly concurrency = 2) {
+  constructor(
+    private readonly concurrency = 2,
+    o: { joinFinishedMs?: number; now?: () => number } = {},
+  ) {
     super();
+    this.joinFinishedMs = o.joinFinishedMs ?? JOIN_FINISHED_MS;
+    this.now = o.now ?? Date.now;
+  }
+
+  /** The job an identical request joins: one queued or running, or done within `joinFinishedMs`. */
+  private joinable(key: string): { info: JobInfo; result: Promise<unknown> } | null {
+    for (const j of this.jobs.values()) {
+      if (j.key !== key) continue;
+      if (j.info.state === 'queued' || j.info.state === 'running') return j;
+      // Only a success is joined: after a failure or a cancel, asking again means trying again.
+      if (j.info.state === 'done' && (j.finishedAtMs === null || this.now() - j.finishedAtMs <= this.joinFinishedMs)) return j;
+    }
+    return null;
   }
 
   /**
    * Adds a job. With a `key` (what the job will fetch), a request identical to one already
-   * queued or running joins that job instead of making another: 500 identical clicks are one
-   * sync, not 500 syncs writing the same snapshots.
+   * queued or running, or done a moment ago, joins that job instead of making another: 500
+   * identical clicks are one sync, not 500 syncs writing the same snapshots.
    */
   enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null = null, options: { key?: string } = {}): Job<T> {
-    if (options.key !== undefined) {
-      for (const j of this.jobs.values()) {
-        if (j.key === options.key && (j.info.state === 'queued' || j.info.state === 'running')) return { info: j.info, result: j.result as Promise<T> };
-      }
-    }
+    const joined = options.key === undefined ? null : this.joinable(options.key);
+    if (joined) return { info: joined.info, result: joined.result as Promise<T> };
     const id = `job-${++this.seq}`;
     const abort = new AbortController();
     const info: JobInfo = {
@@ -121,6 +151,8 @@ export class JobQueue extends Emitter<QueueEvents> {
           reject(err);
         })
         .finally(() => {
+          const entry = this.jobs.get(id);
+          if (entry) entry.finishedAtMs = this.now();
           info.finishedAt = new Date().toISOString();
           this.running--;
           this.emit('progress', { ...info });
@@ -128,7 +160,7 @@ export class JobQueue extends Emitter<QueueEvents> {
           this.next();
         });
     };
-    this.jobs.set(id, { info, abort, start, reject, result, key: options.key ?? null });
+    this.jobs.set(id, { info, abort, start, reject, result, key: options.key ?? null, finishedAtMs: null });
     this.waiting.push(id);
     this.emit('progress', { ...info });
     this.next();

@@ -10,6 +10,7 @@ import { updateToSchemaVersion8 } from './008-filter-columns.ts';
 import { updateToSchemaVersion9 } from './009-tokens-in-row.ts';
 import { updateToSchemaVersion10 } from './010-hash-key-levels.ts';
 import { updateToSchemaVersion11 } from './011-write-stamps.ts';
+import { updateToSchemaVersion12 } from './012-snapshot-checks.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -24,6 +25,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion9,
   updateToSchemaVersion10,
   updateToSchemaVersion11,
+  updateToSchemaVersion12,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

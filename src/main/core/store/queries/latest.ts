@@ -1,6 +1,7 @@
 /**
  * The newest fetch of an endpoint per (wallet, chain, as_of), for watched wallets (or
- * one), optionally within dates. Refreshes add rows; reads see the newest only.
+ * one), optionally within dates. Refreshes that change a body add rows; reads see the newest
+ * only, fetched at the last time the service sent it (snapshot_checks, migration 12).
  */
 
 import type { ReadableDB } from '../db.ts';
@@ -31,9 +32,10 @@ export function latestSnapshots(
 ): LatestRow[] {
   return db
     .prepare(
-      `SELECT s.id, s.wallet, s.chain, s.as_of, s.fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
+      `SELECT s.id, s.wallet, s.chain, s.as_of, coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
        FROM snapshots s
        JOIN wallets w ON w.address = s.wallet
+       LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id
        WHERE s.endpoint = @endpoint
          AND (@wallet IS NULL OR s.wallet = @wallet)
          AND (@date IS NULL OR s.as_of = @date)

@@ -15,7 +15,12 @@ export interface WalletCacheSummary {
 }
 
 export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheSummary {
-  const snap = db.prepare('SELECT max(fetched_at) AS fetched, max(as_of) AS latest FROM snapshots WHERE wallet = ?').get(wallet) as {
+  const snap = db
+    .prepare(
+      `SELECT max(coalesce(c.checked_at, s.fetched_at)) AS fetched, max(s.as_of) AS latest
+       FROM snapshots s LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id WHERE s.wallet = ?`,
+    )
+    .get(wallet) as {
     fetched: string | null;
     latest: string | null;
   };

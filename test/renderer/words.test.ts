@@ -1,3 +1,4 @@
+import { words } from '../../src/renderer/src/lib/words.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,4 +84,13 @@ describe('the UI words catalogue', () => {
       expect(inline).toEqual([]);
     });
   }
+});
+
+describe('counts agree with their number', () => {
+  it('one transaction matches; several transactions match', () => {
+    expect(words.timeline.count('1', true)).toBe('1 transaction matches');
+    expect(words.timeline.count('1', false)).toBe('1 transaction');
+    expect(words.timeline.count('2', true)).toBe('2 transactions match');
+    expect(words.timeline.count('500+', false)).toBe('500+ transactions');
+  });
 });

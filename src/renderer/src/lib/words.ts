@@ -507,7 +507,7 @@ export const words = {
     interruptedTitle: 'A sync stopped before the end; the next sync resumes where it stopped',
     interrupted: 'Sync interrupted — resumes on the next sync',
     reading: 'Reading the cache…',
-    count: (n: string, filtered: boolean) => `${n} transactions${filtered ? ' match' : ''}`,
+    count: (n: string, filtered: boolean) => (n === '1' ? `1 transaction${filtered ? ' matches' : ''}` : `${n} transactions${filtered ? ' match' : ''}`),
     synced: (ago: string) => `· synced ${ago}`,
     timesIn: (zone: string) => `Times in ${zone}`,
     unreadable: 'Could not read the timeline',

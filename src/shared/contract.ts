@@ -19,6 +19,8 @@ import type {
   StoredSnapshot,
   TimelinePage,
   Wallet,
+  Schedule,
+  DueRuns,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -99,6 +101,27 @@ export const SettingsSchema = z.strictObject({
   transactionPageSize: z.number().int().min(10).max(1000),
 });
 export type StoredSettings = z.output<typeof SettingsSchema>;
+
+const minute = z.number().int().min(0).max(59);
+const hour = z.number().int().min(0).max(23);
+export const CadenceSchema = z.discriminatedUnion('every', [
+  z.strictObject({ every: z.literal('hour'), minute }),
+  z.strictObject({ every: z.literal('day'), hour, minute }),
+  /** 0 is Sunday, as in Date.getDay. */
+  z.strictObject({ every: z.literal('week'), weekday: z.number().int().min(0).max(6), hour, minute }),
+]);
+export const ScheduleScopeSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('wallet'), address }),
+  z.strictObject({ kind: z.literal('group'), id: z.number().int().positive() }),
+]);
+/** `schedules.save`: a new schedule, or (with its id) a changed one. */
+export const ScheduleInput = z.strictObject({
+  id: z.number().int().positive().optional(),
+  scope: ScheduleScopeSchema,
+  what: z.enum(['positions', 'transactions', 'both']),
+  cadence: CadenceSchema,
+});
 
 /** `settings.update`: any of the settings but the base URL (connecting sets that). */
 export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial();
@@ -307,6 +330,11 @@ export const CONTRACT = {
   /** Creates (no id) or replaces a group's name and members. */
   'groups.save': op(GroupSaveInput)<WalletGroup>(),
   'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'schedules.list': op(empty)<Schedule[]>(),
+  'schedules.save': op(ScheduleInput)<Schedule>(),
+  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  /** Runs every schedule whose slot has come (each once, however many slots were missed), and waits for its jobs. */
+  'schedules.runDue': op(empty)<DueRuns>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */

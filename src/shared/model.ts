@@ -391,3 +391,41 @@ export interface ServiceCheck {
   requests: number;
   items: ServiceCheckItem[];
 }
+
+/** When a schedule runs: every hour at a minute, every day at a time, or every week on a day at a time (in the settings' time zone). */
+export type Cadence =
+  { every: 'hour'; minute: number } | { every: 'day'; hour: number; minute: number } | { every: 'week'; weekday: number; hour: number; minute: number };
+
+/** What a schedule covers: every watched wallet, one wallet, or a group's members (read when it runs). */
+export type ScheduleScope = { kind: 'all' } | { kind: 'wallet'; address: string } | { kind: 'group'; id: number };
+
+export interface Schedule {
+  id: number;
+  scope: ScheduleScope;
+  /** Positions (the service's latest snapshot), transactions (new since the last sync), or both. */
+  what: 'positions' | 'transactions' | 'both';
+  cadence: Cadence;
+  createdAt: string;
+  /** The slot last run (a missed run catches up once, as this newest slot), and how it ended. */
+  lastSlot: string | null;
+  lastRun: { startedAt: string; finishedAt: string; state: 'ok' | 'incomplete' | 'failed'; note: string } | null;
+  /** The next slot after the last one run (due now when it is in the past). */
+  nextSlot: string;
+}
+
+/** One run of a schedule: its jobs as they finished. */
+export interface ScheduleRun {
+  schedule: number;
+  slot: string;
+  startedAt: string;
+  finishedAt: string;
+  state: 'ok' | 'incomplete' | 'failed';
+  note: string;
+  jobs: JobInfo[];
+}
+
+/** What `schedules.runDue` did: the runs, or why nothing ran (another process holds the lease). */
+export interface DueRuns {
+  runs: ScheduleRun[];
+  skipped: string | null;
+}

@@ -18,6 +18,7 @@ import {
   type WalletStatus,
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
+import type { DueRuns } from '../../shared/model.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
@@ -38,6 +39,8 @@ import { ValidationError } from './store/validation.ts';
 import { addressKey } from './store/address-key.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
+import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
+import { leaseHolder, runDueSchedules, withNextSlot } from './schedule/runner.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
@@ -61,6 +64,8 @@ export interface CoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
+  /** How often the app and web shell look for due schedules (0: never, for tests that drive them). */
+  scheduleEveryMs?: number;
   /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */
   chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
 }
@@ -159,6 +164,27 @@ export async function createCore(o: CoreOptions): Promise<Core> {
 
   const changed = (scope: EventPayloads['data.changed']['scope'], walletAddress?: string) =>
     events.emit('data.changed', { scope, ...(walletAddress && { wallet: walletAddress }) });
+
+  // Scheduled syncs: the app and the web shell run them while open (checked every minute);
+  // the CLI runs them when asked (`folioscope watch`). One run at a time in this process, and
+  // one process at a time on a cache (the lease in runDueSchedules).
+  const holder = leaseHolder(o.shell);
+  let scheduleRun: Promise<DueRuns> | null = null;
+  const runSchedules = (): Promise<DueRuns> => {
+    scheduleRun ??= runDueSchedules({ db: profile.db, engine: profile.engine, zone: getSettings(profile.db).timeZone, holder }).finally(() => {
+      scheduleRun = null;
+      changed('wallets');
+    });
+    return scheduleRun;
+  };
+  const scheduleTimer =
+    o.shell === 'cli' || o.scheduleEveryMs === 0
+      ? null
+      : setInterval(() => {
+          if (profile.readOnly) return;
+          runSchedules().catch(() => undefined); // each job's failure is in its info and the run's note
+        }, o.scheduleEveryMs ?? 60_000);
+  scheduleTimer?.unref();
 
   const handlers: Handlers = {
     'app.info': async () => ({
@@ -259,6 +285,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'sync.transactions': ({ wallet: address }) => profile.engine.syncTransactions(address).info,
     'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
     'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
+    'schedules.list': () => listSchedules(profile.db).map((x) => withNextSlot(x, getSettings(profile.db).timeZone)),
+    'schedules.save': (input) => {
+      if (input.scope.kind === 'wallet') wallet(input.scope.address);
+      if (input.scope.kind === 'group') getGroup(profile.db, input.scope.id);
+      const scope = input.scope.kind === 'wallet' ? { kind: 'wallet' as const, address: wallet(input.scope.address).address } : input.scope;
+      return withNextSlot(saveSchedule(profile.db, { ...input, scope }), getSettings(profile.db).timeZone);
+    },
+    'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
+    'schedules.runDue': () => runSchedules(),
     'sync.jobs': () => profile.engine.jobs(),
     'cache.clear': async () => {
       // Running jobs would write into what is being cleared: stop them first.
@@ -377,7 +412,14 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     on: (event, listener) => events.on(event, listener),
     demoService: () => profile.sim,
     close: async () => {
+      if (scheduleTimer) clearInterval(scheduleTimer);
       unsubscribe();
+      // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
+      // its lease back while the cache is still open.
+      if (scheduleRun) {
+        profile.engine.queue.cancelAll();
+        await scheduleRun.catch(() => undefined);
+      }
       await profile.close();
     },
   };
@@ -396,6 +438,9 @@ const WRITES = new Set<OperationName>([
   'cache.clear',
   'groups.save',
   'groups.remove',
+  'schedules.save',
+  'schedules.remove',
+  'schedules.runDue',
 ]);
 
 /**

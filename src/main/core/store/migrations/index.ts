@@ -11,6 +11,7 @@ import { updateToSchemaVersion9 } from './009-tokens-in-row.ts';
 import { updateToSchemaVersion10 } from './010-hash-key-levels.ts';
 import { updateToSchemaVersion11 } from './011-write-stamps.ts';
 import { updateToSchemaVersion12 } from './012-snapshot-checks.ts';
+import { updateToSchemaVersion13 } from './013-schedules.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -26,6 +27,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion10,
   updateToSchemaVersion11,
   updateToSchemaVersion12,
+  updateToSchemaVersion13,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

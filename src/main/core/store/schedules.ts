@@ -1,0 +1,94 @@
+/** Scheduled syncs and the lease that lets one process run them at a time (migration 013). */
+import type { ReadableDB, WritableDB } from './db.ts';
+import { ValidationError } from './validation.ts';
+import type { Cadence, ScheduleScope } from '../../../shared/model.ts';
+
+export interface StoredSchedule {
+  id: number;
+  scope: ScheduleScope;
+  what: 'positions' | 'transactions' | 'both';
+  cadence: Cadence;
+  createdAt: string;
+  lastSlot: string | null;
+  lastRun: { startedAt: string; finishedAt: string; state: 'ok' | 'incomplete' | 'failed'; note: string } | null;
+}
+
+interface Row {
+  id: number;
+  scope: string;
+  what: StoredSchedule['what'];
+  cadence: string;
+  created_at: string;
+  last_slot: string | null;
+  last_run: string | null;
+}
+
+const fromRow = (r: Row): StoredSchedule => ({
+  id: r.id,
+  scope: JSON.parse(r.scope) as ScheduleScope,
+  what: r.what,
+  cadence: JSON.parse(r.cadence) as Cadence,
+  createdAt: r.created_at,
+  lastSlot: r.last_slot,
+  lastRun: r.last_run ? (JSON.parse(r.last_run) as StoredSchedule['lastRun']) : null,
+});
+
+export function listSchedules(db: ReadableDB): StoredSchedule[] {
+  return (db.prepare('SELECT id, scope, what, cadence, created_at, last_slot, last_run FROM schedules ORDER BY id').all() as Row[]).map(fromRow);
+}
+
+/** A new schedule, or a changed one (its slot history kept: a change does not run it again at once). */
+export function saveSchedule(
+  db: WritableDB,
+  input: { id?: number | undefined; scope: ScheduleScope; what: StoredSchedule['what']; cadence: Cadence },
+  now = new Date(),
+): StoredSchedule {
+  const values = { scope: JSON.stringify(input.scope), what: input.what, cadence: JSON.stringify(input.cadence) };
+  let id = input.id;
+  if (id === undefined) {
+    id = Number(
+      db
+        .prepare('INSERT INTO schedules (scope, what, cadence, created_at) VALUES (@scope, @what, @cadence, @created)')
+        .run({ ...values, created: now.toISOString() }).lastInsertRowid,
+    );
+  } else if (db.prepare('UPDATE schedules SET scope = @scope, what = @what, cadence = @cadence WHERE id = @id').run({ ...values, id }).changes === 0) {
+    throw new ValidationError('id', `There is no schedule ${id}.`);
+  }
+  return listSchedules(db).find((s) => s.id === id)!;
+}
+
+export function removeSchedule(db: WritableDB, id: number): boolean {
+  return db.prepare('DELETE FROM schedules WHERE id = ?').run(id).changes > 0;
+}
+
+/** Records a run: the slot it was for (so it is not run again) and how it ended. */
+export function recordScheduleRun(db: WritableDB, id: number, slot: string, run: NonNullable<StoredSchedule['lastRun']>): void {
+  db.prepare('UPDATE schedules SET last_slot = ?, last_run = ? WHERE id = ?').run(slot, JSON.stringify(run), id);
+}
+
+/**
+ * Takes (or renews) the lease until `untilMs` for `holder`: granted when no one holds it, the
+ * holder is this one, or the last holder's lease has run out. In one immediate transaction,
+ * so two processes asking at once cannot both be granted it.
+ */
+export function takeScheduleLease(
+  db: WritableDB,
+  holder: string,
+  nowMs: number,
+  untilMs: number,
+): { granted: boolean; heldBy: string | null; untilMs: number | null } {
+  return db
+    .transaction(() => {
+      const row = db.prepare('SELECT holder, until_ms FROM schedule_lease WHERE id = 1').get() as { holder: string; until_ms: number } | undefined;
+      if (row && row.holder !== holder && row.until_ms > nowMs) return { granted: false, heldBy: row.holder, untilMs: row.until_ms };
+      db.prepare(
+        'INSERT INTO schedule_lease (id, holder, until_ms) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms',
+      ).run(holder, untilMs);
+      return { granted: true, heldBy: holder, untilMs };
+    })
+    .immediate();
+}
+
+export function releaseScheduleLease(db: WritableDB, holder: string): void {
+  db.prepare('DELETE FROM schedule_lease WHERE id = 1 AND holder = ?').run(holder);
+}

@@ -54,6 +54,10 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    // Nothing is kept by the browser or a cache unless said otherwise: API answers, events,
+    // the token exchange and refusals hold user data or the token. Only the renderer's
+    // static files (hashed names) say they may be kept (serveFile).
+    res.setHeader('Cache-Control', 'no-store');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -60,7 +60,7 @@ describe('the environment key goes only to the service it was given for', () => 
         {
           host: '127.0.0.1',
           port: shell.port,
-          path: `/api/${op}`,
+          path: `${new URL(shell.appUrl).pathname}api/${op}`,
           method: 'POST',
           headers: { Host: `127.0.0.1:${shell.port}`, Origin: shell.origin, 'X-Folio-Token': shell.token, 'Content-Type': 'application/json' },
         },

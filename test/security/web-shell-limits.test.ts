@@ -48,14 +48,16 @@ function raw(s: WebShell, path: string, o: { method?: string; headers?: Record<s
 }
 
 const api = (s: WebShell) => ({ Origin: s.origin, 'X-Folio-Token': s.token, 'Content-Type': 'application/json' });
+/** The path a shell's app lives under, `/s/<random>/`. */
+const app = (s: WebShell) => new URL(s.appUrl).pathname;
 
 describe('web shell limits', () => {
   it('an oversize body gets a 413 answer, not a reset (declared or streamed)', async () => {
     const big = JSON.stringify({ label: 'x'.repeat(2 * 1024 * 1024) });
-    const declared = await raw(shell, '/api/settings.get', { method: 'POST', headers: api(shell), body: big });
+    const declared = await raw(shell, `${app(shell)}api/settings.get`, { method: 'POST', headers: api(shell), body: big });
     expect(declared.status).toBe(413);
     expect(declared.body).toMatch(/Request too large/);
-    const streamed = await raw(shell, '/api/settings.get', {
+    const streamed = await raw(shell, `${app(shell)}api/settings.get`, {
       method: 'POST',
       headers: { ...api(shell), 'Transfer-Encoding': 'chunked' },
       body: big,
@@ -63,30 +65,31 @@ describe('web shell limits', () => {
     });
     expect(streamed.status).toBe(413);
     // The server is still fine.
-    expect((await raw(shell, '/api/settings.get', { method: 'POST', headers: api(shell), body: '{}' })).status).toBe(200);
+    expect((await raw(shell, `${app(shell)}api/settings.get`, { method: 'POST', headers: api(shell), body: '{}' })).status).toBe(200);
   });
 
-  it('each server has its own cookie name: a second shell does not log the first out', async () => {
-    // A browser keeps cookies by host and name, not port (RFC 6265): the jar is shared.
+  it('each server has its own cookie name and path: a second shell does not log the first out', async () => {
+    // A browser keeps cookies by host, name and path, not port (RFC 6265): the jar is shared.
     const jar = new Map<string, string>();
     for (const s of [shell, second]) {
-      const r = await raw(s, `/?token=${s.token}`);
+      const r = await raw(s, new URL(s.url).pathname + new URL(s.url).search);
       expect(r.status).toBe(303);
       const [pair] = String(r.headers['set-cookie']).split(';');
       const [name, value] = pair!.split('=');
       jar.set(name!, value!);
     }
+    expect(app(shell)).not.toBe(app(second));
     const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    expect((await raw(shell, '/', { headers: { Cookie: cookie } })).status).toBe(200);
-    expect((await raw(second, '/', { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await raw(shell, app(shell), { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await raw(second, app(second), { headers: { Cookie: cookie } })).status).toBe(200);
   });
 
   it('malformed % escapes are 400, not 500', async () => {
     const cookie = { Cookie: `folio_token_${shell.port}=${shell.token}` };
-    expect((await raw(shell, '/%E0%A4%A', { headers: cookie })).status).toBe(400);
-    expect((await raw(shell, '/assets/%ZZ.js', { headers: cookie })).status).toBe(400);
-    expect((await raw(shell, '/api/download/%', { headers: cookie })).status).toBe(400);
-    expect((await raw(shell, '/api/wallets.list%', { method: 'POST', headers: api(shell), body: '{}' })).status).toBe(400);
+    expect((await raw(shell, `${app(shell)}%E0%A4%A`, { headers: cookie })).status).toBe(400);
+    expect((await raw(shell, `${app(shell)}assets/%ZZ.js`, { headers: cookie })).status).toBe(400);
+    expect((await raw(shell, `${app(shell)}api/download/%`, { headers: cookie })).status).toBe(400);
+    expect((await raw(shell, `${app(shell)}api/wallets.list%`, { method: 'POST', headers: api(shell), body: '{}' })).status).toBe(400);
   });
 
   it('a client that does not read its event stream is dropped, not buffered without end', { timeout: 180_000 }, async () => {
@@ -96,7 +99,7 @@ describe('web shell limits', () => {
     let closed = false;
     socket.on('data', (d) => (received += d.length));
     socket.on('close', () => (closed = true));
-    socket.write(`GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nX-Folio-Token: ${shell.token}\r\n\r\n`);
+    socket.write(`GET ${app(shell)}api/events HTTP/1.1\r\nHost: 127.0.0.1:${shell.port}\r\nX-Folio-Token: ${shell.token}\r\n\r\n`);
     for (let i = 0; i < 100 && shell.eventStreams() === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(shell.eventStreams()).toBe(1);
     socket.pause(); // a client that stops reading

@@ -1,7 +1,8 @@
 /**
  * The web shell: the built renderer and the contract over HTTP on 127.0.0.1, for machines
- * without a display or Electron. POST /api/<operation> runs one operation (the same
- * dispatch as IPC); GET /api/events streams the contract's events (server-sent events).
+ * without a display or Electron. Everything lives under a random path, `/s/<random>/`
+ * (security.ts says why): there POST api/<operation> runs one operation (the same dispatch
+ * as IPC) and GET api/events streams the contract's events (server-sent events).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
@@ -12,10 +13,13 @@ import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/app.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
 import { webDownloads } from './downloads.ts';
-import { allowedHosts, allowedOrigins, cookieValue, safeDecode, sameToken, tokenCookieName } from './security.ts';
+import { allowedHosts, allowedOrigins, appPathOf, cookiePath, cookieValues, safeDecode, sameToken, tokenCookieName } from './security.ts';
 
 export interface WebShell {
+  /** The URL to print and open: the app's address with the token, traded for a cookie on the first load. */
   url: string;
+  /** The app's address without the token (`http://127.0.0.1:<port>/s/<random>/`): API paths are relative to it. */
+  appUrl: string;
   origin: string;
   token: string;
   port: number;
@@ -35,6 +39,9 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
   if (!existsSync(join(root, 'index.html'))) {
     throw new Error(`The renderer is not built (${join(root, 'index.html')} is missing): run npm run build first.`);
   }
+  // The app lives under a random path of its own: the token cookie is scoped to it, so a
+  // browser never sends it to another server on this host (cookies ignore ports, not paths).
+  const base = `/s/${randomBytes(16).toString('base64url')}/`;
   const streams = new Set<ServerResponse>();
   let port = 0;
   // Before the event streams subscribe: a download is known by the time its job's end is sent.
@@ -54,6 +61,10 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    // Nothing is kept by the browser or a cache unless said otherwise: API answers, events,
+    // the token exchange and refusals hold user data or the token. Only the renderer's
+    // static files (hashed names) say they may be kept (serveFile).
+    res.setHeader('Cache-Control', 'no-store');
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -62,23 +73,43 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     if (!allowedHosts(port).has(req.headers.host ?? '')) return send(res, 421, 'text/plain', 'Host not allowed');
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins(port).has(origin)) return send(res, 403, 'text/plain', 'Origin not allowed');
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const given = url.searchParams.get('token') ?? headerValue(req, 'x-folio-token') ?? cookieValue(req.headers.cookie, tokenCookieName(port));
-    if (!sameToken(given, token)) return send(res, 401, 'text/plain', 'Missing or wrong token: open the URL the server printed.');
+    const target = req.url ?? '/';
+    // Origin-form only: an absolute or authority-form target names another server.
+    if (!target.startsWith('/')) return send(res, 400, 'text/plain', 'Bad request target');
+    // Parsed after this origin, so `//host/…` stays a path here and never becomes a host.
+    const url = new URL(`http://127.0.0.1:${port}${target}`);
+    const rest = appPathOf(url.pathname, base);
+    const given = url.searchParams.get('token') ?? headerValue(req, 'x-folio-token');
+    // The cookie counts only where the app lives: one sent elsewhere (an older version's,
+    // at Path=/) is no way in.
+    const allowed =
+      given !== null ? sameToken(given, token) : rest !== null && cookieValues(req.headers.cookie, tokenCookieName(port)).some((v) => sameToken(v, token));
+    if (!allowed) return send(res, 401, 'text/plain', 'Missing or wrong token: open the URL the server printed.');
 
-    if (url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
-      // Trade the token in the URL for a strict cookie, and drop it from the address bar.
-      res.setHeader('Set-Cookie', `${tokenCookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`);
-      url.searchParams.delete('token');
-      res.setHeader('Location', url.pathname + (url.search || '') + url.hash);
+    if (url.searchParams.has('token') && req.method === 'GET' && !rest?.startsWith('/api/')) {
+      // Trade the token in the URL for a strict cookie scoped to the app's secret path (a
+      // browser sends a cookie to every port of the host, but only under its Path), forget
+      // any cookie an older version set at Path=/, and go to the app without the token.
+      // Always to the app's own path: nothing of the request's path goes into the Location.
+      res.setHeader('Set-Cookie', [
+        `${tokenCookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=${cookiePath(base)}`,
+        `${tokenCookieName(port)}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`,
+      ]);
+      res.setHeader('Location', base);
+      return send(res, 303, 'text/plain', 'See Other');
+    }
+    if (rest === null) return send(res, 404, 'text/plain', 'Not found: the app is at the URL the server printed.');
+    if (rest === '') {
+      // `/s/<random>` without its slash: the page's relative addresses need the slash.
+      res.setHeader('Location', base);
       return send(res, 303, 'text/plain', 'See Other');
     }
 
-    const path = safeDecode(url.pathname);
+    const path = safeDecode(rest);
     if (path === null) return send(res, 400, 'text/plain', 'Malformed path: a % escape is not valid.');
-    if (url.pathname === '/api/events' && req.method === 'GET') return openStream(res);
-    if (url.pathname.startsWith('/api/download/') && req.method === 'GET') return download(path.slice('/api/download/'.length), res);
-    if (url.pathname.startsWith('/api/')) {
+    if (rest === '/api/events' && req.method === 'GET') return openStream(res);
+    if (rest.startsWith('/api/download/') && req.method === 'GET') return download(path.slice('/api/download/'.length), res);
+    if (rest.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
       // A browser's cross-site POST carries an Origin; ours must carry this one.
       if (origin === undefined && !headerValue(req, 'x-folio-token')) return send(res, 403, 'text/plain', 'Origin required');
@@ -177,7 +208,8 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
   port = (server.address() as AddressInfo).port;
   const originUrl = `http://127.0.0.1:${port}`;
   return {
-    url: `${originUrl}/?token=${token}`,
+    url: `${originUrl}${base}?token=${token}`,
+    appUrl: `${originUrl}${base}`,
     origin: originUrl,
     token,
     port,

@@ -31,13 +31,19 @@ declare global {
   }
 }
 
+/**
+ * The web shell serves the app under a random path of its own (`/s/<random>/`, where its
+ * token cookie is scoped), so every API address is relative to the page, never `/api/…`.
+ */
+export const API_BASE = 'api/';
+
 function httpTransport(): Raw {
   const raw: Record<string, unknown> = {};
   for (const name of OPERATION_NAMES) {
     raw[name] = async (input?: unknown) => {
       let res: Response;
       try {
-        res = await fetch(`/api/${name}`, {
+        res = await fetch(`${API_BASE}${name}`, {
           method: 'POST',
           credentials: 'same-origin',
           headers: { 'Content-Type': 'application/json' },
@@ -54,7 +60,7 @@ function httpTransport(): Raw {
   const listeners = new Map<string, Set<(p: unknown) => void>>();
   raw['on'] = (event: string, listener: (p: unknown) => void) => {
     if (!source) {
-      source = new EventSource('/api/events', { withCredentials: true });
+      source = new EventSource(`${API_BASE}events`, { withCredentials: true });
       for (const name of EVENT_NAMES) {
         source.addEventListener(name, (e) => {
           const payload = JSON.parse((e as MessageEvent<string>).data) as unknown;

@@ -1,6 +1,6 @@
 import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.ts';
 import type { JobInfo, Wallet } from '../../../shared/model.ts';
-import { call, FolioError, on } from './api.ts';
+import { API_BASE, call, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
 import { words } from './words.ts';
 import { dataChanges } from './data-changes.ts';
@@ -149,7 +149,7 @@ class AppState {
         : '';
     if (output.downloadId) {
       const a = document.createElement('a');
-      a.href = `/api/download/${encodeURIComponent(output.downloadId)}`;
+      a.href = `${API_BASE}download/${encodeURIComponent(output.downloadId)}`;
       a.download = output.fileName;
       document.body.append(a);
       a.click();

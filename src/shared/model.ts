@@ -409,7 +409,7 @@ export interface Schedule {
   /** The slot last run (a missed run catches up once, as this newest slot), and how it ended. */
   lastSlot: string | null;
   lastRun: { startedAt: string; finishedAt: string; state: 'ok' | 'incomplete' | 'failed'; note: string } | null;
-  /** The next slot after the last one run (due now when it is in the past). */
+  /** The slot it runs next: the one due now (in the past) if one is, else the next to come. */
   nextSlot: string;
 }
 

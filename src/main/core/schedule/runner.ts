@@ -29,10 +29,10 @@ export function leaseHolder(shell: string): string {
   return `${shell} (pid ${process.pid}, ${randomBytes(4).toString('hex')})`;
 }
 
-/** A stored schedule as shown: with the next slot it will run (in the past: due now). */
-export function withNextSlot(s: StoredSchedule, zone: Zone): Schedule {
-  const after = Math.max(Date.parse(s.createdAt), s.lastSlot ? Date.parse(s.lastSlot) : 0);
-  return { ...s, nextSlot: new Date(nextSlot(s.cadence, after, zone)).toISOString() };
+/** A stored schedule as shown: with the slot it runs next (the one due now, if one is; else the next to come). */
+export function withNextSlot(s: StoredSchedule, zone: Zone, nowMs = Date.now()): Schedule {
+  const due = dueSlot(s.cadence, { nowMs, zone, createdMs: Date.parse(s.createdAt), lastSlotMs: s.lastSlot ? Date.parse(s.lastSlot) : null });
+  return { ...s, nextSlot: new Date(due ?? nextSlot(s.cadence, nowMs, zone)).toISOString() };
 }
 
 /** The wallets a schedule covers now, or why it cannot run (its wallet or group is gone). */
@@ -101,6 +101,8 @@ export async function runDueSchedules(d: ScheduleDeps): Promise<DueRuns> {
     const runs: ScheduleRun[] = [];
     for (const r of started) {
       await Promise.allSettled(r.jobs.map((j) => j.result));
+      // The queue stamps a job's end just after its result settles.
+      await new Promise((resolve) => setImmediate(resolve));
       const jobs = r.jobs.map((j) => ({ ...j.info }));
       const finishedAt = new Date(now()).toISOString();
       if (r.problem) {

@@ -106,6 +106,17 @@ export function dateTime(iso: string | null | undefined): string {
   }).format(new Date(iso));
 }
 
+/** A wall-clock time of day (a schedule's), in the locale's notation: "06:00", "6:00 AM". */
+export function wallClock(hour: number, minute: number): string {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, hour, minute));
+}
+
+/** A weekday's name in the locale, 0 being Sunday (as Date.getDay). */
+export function weekdayName(day: number): string {
+  // 2 January 2000 was a Sunday.
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 2 + day));
+}
+
 export function time(iso: string | null | undefined): string {
   if (!iso) return DASH;
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: tz() }).format(new Date(iso));

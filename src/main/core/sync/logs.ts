@@ -82,7 +82,11 @@ export async function readAndStoreLogs(
     }
     return getLogSet(db, chain, txnHash)!;
   } finally {
-    discardLogRead(db, chain, txnHash);
+    try {
+      discardLogRead(db, chain, txnHash);
+    } catch {
+      // The connection closed under the read (the app quitting): its temporary store went with it.
+    }
   }
 }
 

@@ -192,16 +192,13 @@ describe('readings the client cannot read whole', () => {
   });
 
   it('judges a logs read against total: a count that fits neither meaning is incomplete, with why', () => {
-    const log = (i: number) => ({ topics: [], data: `0x${i}`, log_index: i });
     const read = (n: number, total: number, pageSizes: number[]) => ({
-      header: null,
-      logs: Array.from({ length: n }, (_, i) => log(i)),
+      count: n,
       total,
-      requestId: null,
       pages: pageSizes.length,
       pageSizes,
       pageSize: 1000,
-      ended: true,
+      logIndexRepeats: false,
     });
     expect(judgeLogs(read(7, 10, [7]))).toMatchObject({
       complete: false,
@@ -210,6 +207,9 @@ describe('readings the client cannot read whole', () => {
     expect(judgeLogs(read(7, 7, [7]))).toMatchObject({ complete: true, learned: { logsTotal: 'logs' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]))).toMatchObject({ complete: true, learned: { logsTotal: 'pages', logsPageCap: 50, logIndex: 'global' } });
     expect(judgeLogs(read(150, 3, [50, 50, 50]), 'logs').complete).toBe(false);
+    // A read a bound stopped is never whole, even when its count happens to equal total, and teaches nothing.
+    const stopped = 'the logs read stopped after 7 logs (the most kept for one transaction)';
+    expect(judgeLogs({ ...read(7, 7, [7]), stopped })).toEqual({ complete: false, note: stopped, learned: {} });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { LogSet } from '../../../shared/model.ts';
+import type { Log } from '../../../shared/service/schemas.ts';
 
 /** Stored logs of one transaction (what the timeline's detail shows), or 0. */
 export function countStoredLogs(db: ReadableDB, chain: string, txnHash: string): number {
@@ -10,22 +11,84 @@ export function countStoredLogs(db: ReadableDB, chain: string, txnHash: string):
 export function saveLogSet(db: WritableDB, set: LogSet): void {
   const hash = set.txnHash.toLowerCase();
   db.transaction(() => {
-    db.prepare('DELETE FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
-    db.prepare('INSERT INTO txn_log_sets (chain, txn_hash, total, header, request_id, fetched_at, complete, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-      set.chain,
-      hash,
-      set.total,
-      set.header ? JSON.stringify(set.header) : null,
-      set.requestId,
-      set.fetchedAt,
-      set.complete ? 1 : 0,
-      set.note,
-    );
+    replaceLogSetHead(db, set);
     // Keyed by position in the read, not by log_index: a service whose log_index restarts on
     // every page would otherwise overwrite earlier pages' logs.
     const insert = db.prepare('INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data) VALUES (?, ?, ?, ?, ?, ?)');
     set.logs.forEach((l, i) => insert.run(set.chain, hash, i, l.log_index ?? null, JSON.stringify(l.topics), l.data));
   })();
+}
+
+function replaceLogSetHead(db: WritableDB, set: Omit<LogSet, 'logs'>): void {
+  const hash = set.txnHash.toLowerCase();
+  db.prepare('DELETE FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
+  db.prepare('INSERT INTO txn_log_sets (chain, txn_hash, total, header, request_id, fetched_at, complete, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+    set.chain,
+    hash,
+    set.total,
+    set.header ? JSON.stringify(set.header) : null,
+    set.requestId,
+    set.fetchedAt,
+    set.complete ? 1 : 0,
+    set.note,
+  );
+}
+
+// --- a read in progress ----------------------------------------------------------------
+//
+// A logs read stores its pages as they come, so the process never holds more than the page in
+// hand, into a staging table of this connection's temporary database (SQLite's temp store: a
+// file of its own, deleted when the connection closes, never part of the cache file). The read
+// replaces the cached set only once it is over (commitLogRead, one transaction): a read that
+// fails or is cancelled leaves the cached set as it was, and a crash leaves nothing behind.
+
+const STAGING = `CREATE TEMP TABLE IF NOT EXISTS txn_log_reads (
+  chain      TEXT NOT NULL,
+  txn_hash   TEXT NOT NULL,
+  position   INTEGER NOT NULL,
+  log_index  INTEGER,
+  topics     TEXT NOT NULL,
+  data       TEXT,
+  PRIMARY KEY (chain, txn_hash, position)
+) STRICT, WITHOUT ROWID`;
+
+/** Starts a logs read of a transaction: nothing staged for it yet. */
+export function beginLogRead(db: WritableDB, chain: string, txnHash: string): void {
+  db.exec(STAGING);
+  db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(chain, txnHash.toLowerCase());
+}
+
+/** Stages one page of a read: its logs at positions `from`, `from + 1`, … of the read. */
+export function stageLogs(db: WritableDB, chain: string, txnHash: string, from: number, logs: readonly Log[]): void {
+  const hash = txnHash.toLowerCase();
+  const insert = db.prepare('INSERT INTO temp.txn_log_reads (chain, txn_hash, position, log_index, topics, data) VALUES (?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    logs.forEach((l, i) => insert.run(chain, hash, from + i, l.log_index ?? null, JSON.stringify(l.topics), l.data));
+  })();
+}
+
+/** Replaces the cached logs of a transaction with the read staged for it, in one transaction. */
+export function commitLogRead(db: WritableDB, set: Omit<LogSet, 'logs'>): void {
+  const hash = set.txnHash.toLowerCase();
+  db.transaction(() => {
+    replaceLogSetHead(db, set);
+    db.prepare(
+      `INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data)
+       SELECT chain, txn_hash, position, log_index, topics, data FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ? ORDER BY position`,
+    ).run(set.chain, hash);
+    db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
+  })();
+}
+
+/** Drops what a read staged (it failed, was cancelled, or is committed). */
+export function discardLogRead(db: WritableDB, chain: string, txnHash: string): void {
+  db.exec(STAGING);
+  db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(chain, txnHash.toLowerCase());
+}
+
+/** Marks a cached set incomplete, saying why. */
+export function markLogSetIncomplete(db: WritableDB, chain: string, txnHash: string, note: string): void {
+  db.prepare('UPDATE txn_log_sets SET complete = 0, note = ? WHERE chain = ? AND txn_hash = ?').run(note, chain, txnHash.toLowerCase());
 }
 
 export function getLogSet(db: ReadableDB, chain: string, txnHash: string): LogSet | null {

@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { WritableDB } from './db.ts';
-import { deleteRange, dropRangesWithin, newestTransactionTime, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
+import { provesWhole } from '../../../shared/service/completion-ratio.ts';
+import { deleteRange, dropRangesWithin, newestTransactionTime, ratioReason, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
 
 /**
  * One page of a transaction sync as data: its rows and the bookkeeping written with them, so
@@ -26,9 +27,12 @@ export function writePage(db: WritableDB, p: PageWrite): void {
 
 /**
  * Closes a range read to its end. With an anomaly it stays incomplete (read again next sync).
- * Complete only when the service says it indexed all of it; otherwise the part up to the
- * newest row received (and at most what the completion ratio claims) is complete, the rest
- * incomplete, to be polled again. Ranges the closed ones cover are dropped.
+ * Complete only when the service says it indexed all of it: every page of the range that stated
+ * a completion_ratio said 1 (`range.completionRatio` combines them, see combineRatios). A
+ * fraction below 1 splits it: the part up to the newest row received (and at most what the
+ * ratio claims) is complete, the rest incomplete, to be polled again. No ratio at all, or one
+ * that is not a fraction (above 1, negative), proves nothing: the whole range stays incomplete,
+ * with a reason naming it, and is read again. Ranges the closed ones cover are dropped.
  */
 export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | null): void {
   deleteRange(db, range.wallet, range.chain, range.startTime, range.endTime);
@@ -37,14 +41,22 @@ export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | n
     saveRange(db, { ...base, state: 'incomplete', reason: anomaly });
     return;
   }
-  if (range.completionRatio === null || range.completionRatio >= 1) {
+  const unproved = ratioReason(range.completionRatio);
+  if (unproved) {
+    const open: SyncRange = { ...base, state: 'incomplete', reason: unproved };
+    saveRange(db, open);
+    dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, open);
+    return;
+  }
+  const ratio = range.completionRatio!;
+  if (provesWhole(ratio)) {
     const done: SyncRange = { ...base, state: 'complete' };
     saveRange(db, done);
     dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, done);
     return;
   }
   const newest = newestTransactionTime(db, range.wallet, range.chain, range.startTime, range.endTime);
-  const byRatio = range.startTime + Math.floor(range.completionRatio * (range.endTime - range.startTime));
+  const byRatio = range.startTime + Math.floor(ratio * (range.endTime - range.startTime));
   const boundary = newest === null ? range.startTime : Math.min(newest, byRatio);
   if (boundary > range.startTime) {
     const done: SyncRange = { ...base, endTime: boundary - 1, state: 'complete', completionRatio: 1 };

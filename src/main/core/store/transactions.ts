@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { isFraction, provesWhole } from '../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { addressKey } from './address-key.ts';
@@ -274,7 +275,11 @@ export interface SyncRange {
   completionRatio: number | null;
   rowsRead: number;
   updatedAt: string;
-  /** Why the range is not complete, when it is not for a reason other than the completion ratio. */
+  /**
+   * Why the range is not complete, in words: an anomaly, or a completion ratio that proves
+   * nothing (none sent, or not a fraction). Null when it is complete, in progress, or waits for
+   * the service's indexing (a fraction below 1, phrased by rangeReason).
+   */
   reason: string | null;
 }
 
@@ -395,12 +400,29 @@ export function countTransactions(db: ReadableDB, wallet?: string): number {
 export function rangeReason(r: SyncRange): string {
   if (r.reason) return r.reason;
   if (r.state === 'in_progress') return `a sync stopped at page ${r.nextPage ?? 1} (failed or interrupted): sync again to resume`;
-  if (r.completionRatio !== null && r.completionRatio < 1) {
+  if (r.completionRatio !== null && !isFraction(r.completionRatio)) return ratioReason(r.completionRatio)!;
+  if (stillIndexing(r)) {
     // Rounded down, so 99.96% never reads as 100%.
-    const pct = (Math.floor(r.completionRatio * 1000) / 10).toFixed(1);
+    const pct = (Math.floor(r.completionRatio! * 1000) / 10).toFixed(1);
     return `the service has indexed ${pct}% of the range asked (completion_ratio ${r.completionRatio}): recent transactions are still indexing, sync again later`;
   }
   return 'not proved complete';
+}
+
+/** Whether a range is incomplete only because the service said it has indexed part of it (a fraction below 1). */
+export function stillIndexing(r: SyncRange): boolean {
+  return r.reason === null && r.state !== 'in_progress' && r.completionRatio !== null && isFraction(r.completionRatio) && !provesWhole(r.completionRatio);
+}
+
+/**
+ * Why the completion ratios a range's pages stated (combined, see combineRatios) cannot close
+ * it, or null when they prove it whole or measure how much is indexed (a fraction below 1).
+ */
+export function ratioReason(ratio: number | null): string | null {
+  if (ratio === null)
+    return 'the service sent no completion_ratio for this range, so nothing says it has indexed all of it: the range is kept incomplete and read again';
+  if (!isFraction(ratio)) return `the service reported completion_ratio ${ratio}, which is not a fraction: the range is kept incomplete and read again`;
+  return null;
 }
 
 /** Why the transactions of some wallets (a wallet, a group's members; all when none given) are not complete: one line per distinct reason, with the chain. */

@@ -1,4 +1,5 @@
 import type { ServiceClient } from '../api/client.ts';
+import type { LogsBounds } from '../api/paging.ts';
 import { assertCacheInPlace, type WritableDB } from '../store/db.ts';
 import { getLogSet } from '../store/logs.ts';
 import type { LogSet, Wallet, JobInfo, JobKind } from '../../../shared/model.ts';
@@ -32,6 +33,8 @@ export interface SyncEngineOptions {
   transactionWorkerFromRows?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
+  /** Bounds of one transaction's logs read (default LOGS_BOUNDS, see api/paging.ts). */
+  logsBounds?: Partial<LogsBounds>;
   now?: () => number;
 }
 
@@ -260,7 +263,7 @@ export class SyncEngine {
     let pending = this.logsInFlight.get(key);
     if (!pending) {
       pending = (async () => {
-        return readAndStoreLogs(this.o.db, this.o.client, chain, txnHash, options.signal);
+        return readAndStoreLogs(this.o.db, this.o.client, chain, txnHash, options.signal, this.o.logsBounds);
       })().finally(() => this.logsInFlight.delete(key));
       this.logsInFlight.set(key, pending);
     }

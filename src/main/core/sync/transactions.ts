@@ -1,5 +1,6 @@
 import type { ServiceClient } from '../api/client.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
+import { combineRatios } from '../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import {
   hasPositionActivity,
@@ -60,8 +61,10 @@ export interface TxnSyncResult {
  * pages, see WriteBatch), so a crash loses at most the pages in flight (fetched, or written
  * but not yet committed) and the committed resume point matches the committed pages. A range is complete only on proof (an empty page, a page past
  * the end repeating the last one, or a short page of a proven page size), and only when the
- * service says it indexed all of it: a range read to its end with completion_ratio below 1
- * is split, the part up to the newest row received complete, the rest polled again.
+ * service says it indexed all of it (every page that stated a completion_ratio said 1): a range
+ * read to its end with completion_ratio below 1 is split, the part up to the newest row received
+ * complete, the rest polled again; one with no ratio, or a ratio that is not a fraction, stays
+ * incomplete whole, saying so (closeRange).
  * Anomalies (rows outside the range asked, an empty history while positions show activity)
  * leave the range incomplete, ask for the conventions to be learned again, and are retried
  * once under what is re-learned.
@@ -270,7 +273,8 @@ async function readRange(
       }
       previous = result.rows;
       const outside = rowsOutside(result.rows, range.startTime, range.endTime);
-      if (result.ratio !== null) range.completionRatio = Math.min(range.completionRatio ?? 1, result.ratio);
+      // What every page said is kept: one below 1, or not a fraction, and the range is not whole.
+      range.completionRatio = combineRatios(range.completionRatio, result.ratio);
       if (page === 1 || range.startBlock === null) {
         range.startBlock = result.startBlock;
         range.endBlock = result.endBlock;

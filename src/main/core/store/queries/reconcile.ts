@@ -1,7 +1,7 @@
 import { decimalSum } from '../../../../shared/decimal.ts';
 import type { ReadableDB } from '../db.ts';
 import { latestSnapshot } from '../snapshots.ts';
-import { completeUntil, listRanges, type SyncRange } from '../transactions.ts';
+import { completeUntil, listRanges, rangeReason, stillIndexing, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { addressKey } from '../address-key.ts';
 import { getWallet } from '../wallets.ts';
@@ -142,12 +142,17 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           chainComplete = false;
           const until = completeUntil(ranges);
           const pending = ranges.filter((r) => r.state !== 'complete' && r.endTime >= start / 1000 && r.startTime <= end / 1000 - 1);
+          // An incomplete range says why: still indexing (a completion ratio below 1), or another
+          // reason (an anomaly, a ratio that proves nothing), which is then named.
+          const other = pending.find((r) => r.state === 'incomplete' && !stillIndexing(r));
           problem(
-            pending.some((r) => r.state === 'incomplete')
-              ? 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)'
-              : pending.length
-                ? 'the transaction sync of the period was interrupted (sync transactions again)'
-                : `transactions of the period are not synced${until !== null ? ` (complete until ${new Date(until * 1000).toISOString().slice(0, 10)})` : ''}`,
+            other
+              ? `transactions of the period are incomplete: ${rangeReason(other)}`
+              : pending.some((r) => r.state === 'incomplete')
+                ? 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)'
+                : pending.length
+                  ? 'the transaction sync of the period was interrupted (sync transactions again)'
+                  : `transactions of the period are not synced${until !== null ? ` (complete until ${new Date(until * 1000).toISOString().slice(0, 10)})` : ''}`,
           );
         }
         const unsure = [...flows.entries()].filter(([k]) => k.startsWith(`${chain}|`)).reduce((n, [, f]) => n + f.unsure, 0);

@@ -80,7 +80,13 @@ export class SyncEngine {
    * is still where it was opened (see assertCacheInPlace); a job queued before a move fails
    * when it comes to run, having written nothing.
    */
-  private enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null, options: { key?: string } = {}): Job<T> {
+  private enqueue<T>(
+    kind: JobKind,
+    label: string,
+    run: (ctx: JobContext) => Promise<T>,
+    wallet: string | null,
+    options: { key?: string; joinFinished?: boolean } = {},
+  ): Job<T> {
     const checked = async (ctx: JobContext): Promise<T> => {
       assertCacheInPlace(this.o.db);
       return run(ctx);
@@ -143,7 +149,9 @@ export class SyncEngine {
         return [...new Set(asOf)];
       },
       w.address,
-      { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}` },
+      // A dated snapshot asked again a moment after it was fetched is that fetch (a burst of
+      // clicks); the latest snapshot and transactions are asked again, as the service moves on.
+      { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}`, joinFinished: options.date !== undefined },
     );
   }
 

@@ -9,8 +9,10 @@ export const KEEP_FINISHED = 100;
 
 /**
  * A request identical to a job that finished this recently joins it rather than fetching
- * again: a burst of identical requests (double clicks, a client that retries) straddling a
- * job's end is one fetch. Short, so a deliberate "sync again" a moment later is new work.
+ * again, where the job says it may (`joinFinished`: a dated snapshot, which a moment later is
+ * the same): a burst of identical requests (double clicks, a client that retries) straddling a
+ * job's end is one fetch. Short, so a deliberate "sync again" a moment later is new work; never
+ * for what moves with time (the latest snapshot, new transactions).
  */
 export const JOIN_FINISHED_MS = 2_000;
 
@@ -66,24 +68,30 @@ export class JobQueue extends Emitter<QueueEvents> {
     this.now = o.now ?? Date.now;
   }
 
-  /** The job an identical request joins: one queued or running, or done within `joinFinishedMs`. */
-  private joinable(key: string): { info: JobInfo; result: Promise<unknown> } | null {
+  /** The job an identical request joins: one queued or running, or (if it may be) done within `joinFinishedMs`. */
+  private joinable(key: string, finished: boolean): { info: JobInfo; result: Promise<unknown> } | null {
     for (const j of this.jobs.values()) {
       if (j.key !== key) continue;
       if (j.info.state === 'queued' || j.info.state === 'running') return j;
       // Only a success is joined: after a failure or a cancel, asking again means trying again.
-      if (j.info.state === 'done' && (j.finishedAtMs === null || this.now() - j.finishedAtMs <= this.joinFinishedMs)) return j;
+      if (finished && j.info.state === 'done' && (j.finishedAtMs === null || this.now() - j.finishedAtMs <= this.joinFinishedMs)) return j;
     }
     return null;
   }
 
   /**
    * Adds a job. With a `key` (what the job will fetch), a request identical to one already
-   * queued or running, or done a moment ago, joins that job instead of making another: 500
-   * identical clicks are one sync, not 500 syncs writing the same snapshots.
+   * queued or running, or (with `joinFinished`) done a moment ago, joins that job instead of
+   * making another: 500 identical clicks are one sync, not 500 syncs writing the same snapshots.
    */
-  enqueue<T>(kind: JobKind, label: string, run: (ctx: JobContext) => Promise<T>, wallet: string | null = null, options: { key?: string } = {}): Job<T> {
-    const joined = options.key === undefined ? null : this.joinable(options.key);
+  enqueue<T>(
+    kind: JobKind,
+    label: string,
+    run: (ctx: JobContext) => Promise<T>,
+    wallet: string | null = null,
+    options: { key?: string; joinFinished?: boolean } = {},
+  ): Job<T> {
+    const joined = options.key === undefined ? null : this.joinable(options.key, options.joinFinished ?? false);
     if (joined) return { info: joined.info, result: joined.result as Promise<T> };
     const id = `job-${++this.seq}`;
     const abort = new AbortController();

@@ -27,5 +27,14 @@ export function requestIdFromMessage(message: string): string | null {
   return m?.[1] ?? null;
 }
 
+/**
+ * The deepest nesting of arrays and objects a body may have. The deepest member the spec
+ * defines is at 9 levels (`data[].positions[].underlying[].details.debt_positions[]`); the
+ * rest leaves room for members the spec does not list. A deeper body is refused before it is
+ * parsed: every walk of a parsed body (the key scrub, the service check, JSON.stringify into
+ * the cache) is recursive, and 100,000 levels overflowed the stack.
+ */
+export const MAX_BODY_DEPTH = 64;
+
 /** The query parameter that carries the access key on every request (spec part 5). */
 export const ACCESS_KEY_PARAM = 'access_key';

@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   reconcile: async () => (await import('./reconcile.ts')).reconcileBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
+  'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     const { syncBench } = await import('./sync.ts');

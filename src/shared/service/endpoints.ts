@@ -3,14 +3,31 @@
  * service-spec.md gives them: path (with its per-operation version segment) and
  * the subject used in the success message `Get <what> (ID: <request_id>) succeed.`
  * The simulator and the client both read this table, so they cannot drift apart.
+ *
+ * `maxBodyBytes` is the most of a successful body the client reads (decoded bytes, after any
+ * Content-Encoding): a body past it fails unread, as a service misbehaving (a gzip bomb, an
+ * endless stream), before it can take the process's memory. Measured (`npm run bench --
+ * body-sizes`, bench/RESULTS.md): the reference service's largest bodies are 0.58 MB
+ * (a 1,000-row transactions page), 0.08 MB (logs) and 0.01 MB (positions); built from the
+ * schemas with every member long, the largest plausible are 2.2 MB (1,000 multi-hop swaps of
+ * 12 token movements each), 2.3 MB (1,000 logs of four topics and 1 KB of data each) and
+ * 5.3 MB (a wallet holding 5,000 tokens and 500 DeFi positions). The caps are 14 times that for
+ * the paged endpoints and 12 to 17 times for the positions views (one unpaged body for a whole
+ * wallet and chain). A transaction's logs are bounded by its gas as well: at 8 gas a byte, a
+ * 30M-gas transaction emits at most 3.75 MB of data, 7.5 MB as hex. With the client's 4
+ * requests in flight, a misbehaving service can hold at most four caps of memory.
+ *
+ * An error (non-2xx) body is read to its first 64 KiB only (ERROR_BODY_CAP in api/http.ts).
  */
+const MB = 2 ** 20;
+
 export const ENDPOINTS = {
-  allPositions: { path: '/v2/portfolio/all_positions', what: 'Positions' },
-  positionsByUnderlying: { path: '/v1/portfolio/positions_by_underlying', what: 'positions by underlying' },
+  allPositions: { path: '/v2/portfolio/all_positions', what: 'Positions', maxBodyBytes: 64 * MB },
+  positionsByUnderlying: { path: '/v1/portfolio/positions_by_underlying', what: 'positions by underlying', maxBodyBytes: 64 * MB },
   // "liqudity" is spelled as the service spells it.
-  liquidityAnalysis: { path: '/v1/portfolio/port_liq_analysis', what: 'portfolio liqudity analysis' },
-  transactionsByWallet: { path: '/v3/transactions/txn_by_wallet', what: 'transaction history' },
-  logsByTxnHash: { path: '/v3/transactions/logs_by_txn_hash', what: 'logs' },
+  liquidityAnalysis: { path: '/v1/portfolio/port_liq_analysis', what: 'portfolio liqudity analysis', maxBodyBytes: 64 * MB },
+  transactionsByWallet: { path: '/v3/transactions/txn_by_wallet', what: 'transaction history', maxBodyBytes: 32 * MB },
+  logsByTxnHash: { path: '/v3/transactions/logs_by_txn_hash', what: 'logs', maxBodyBytes: 32 * MB },
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
@@ -26,6 +43,15 @@ export function requestIdFromMessage(message: string): string | null {
   const m = /\(ID:\s*([^)]+?)\s*\)/.exec(message);
   return m?.[1] ?? null;
 }
+
+/**
+ * The deepest nesting of arrays and objects a body may have. The deepest member the spec
+ * defines is at 9 levels (`data[].positions[].underlying[].details.debt_positions[]`); the
+ * rest leaves room for members the spec does not list. A deeper body is refused before it is
+ * parsed: every walk of a parsed body (the key scrub, the service check, JSON.stringify into
+ * the cache) is recursive, and 100,000 levels overflowed the stack.
+ */
+export const MAX_BODY_DEPTH = 64;
 
 /** The query parameter that carries the access key on every request (spec part 5). */
 export const ACCESS_KEY_PARAM = 'access_key';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type EndpointName, requestIdFromMessage, SUCCESS_STATUS } from '../../../shared/service/endpoints.ts';
+import { type EndpointName, MAX_BODY_DEPTH, requestIdFromMessage, SUCCESS_STATUS } from '../../../shared/service/endpoints.ts';
 import { BadResponseError, ServiceStatusError } from './errors.ts';
 import { backoffMs, DEFAULT_POLICY, getWithRetry, sleep, type HttpDeps, type HttpPolicy, type QueryParams, type RetryInfo } from './http.ts';
 import { RequestPacer } from './pacer.ts';
@@ -21,7 +21,7 @@ import {
   recoverBadValues,
   type ValueFlag,
 } from '../../../shared/service/schemas.ts';
-import { parseJsonLenient } from '../../../shared/service/normalize.ts';
+import { nestsDeeperThan, parseJsonLenient } from '../../../shared/service/normalize.ts';
 
 /** Position endpoints store what is valid of a body with bad values (nulled and flagged); the others refuse it. */
 const FLAGS_BAD_VALUES: ReadonlySet<EndpointName> = new Set(['allPositions', 'positionsByUnderlying', 'liquidityAnalysis']);
@@ -162,6 +162,15 @@ export function parseEnvelope<S extends z.ZodType>(
   // A key a JSON number can print as (digits, maybe a dot or an exponent) can hide in a number
   // spelled otherwise in the text (`1.23456789012e11`): such a key always takes the walk.
   const clean = redacted === body && !body.includes('\\') && !(redact as Partial<Redactor>).numeric;
+  // Refused before it is parsed: JSON.parse reads any depth, but the walks of its value
+  // (the scrub below, JSON.stringify into the cache, the service check) recurse.
+  if (nestsDeeperThan(body, MAX_BODY_DEPTH)) {
+    throw new BadResponseError(
+      url,
+      '',
+      `the response nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels (the service's data nests 9); nothing of it was kept`,
+    );
+  }
   try {
     json = JSON.parse(body);
   } catch {
@@ -243,6 +252,9 @@ function isDataPath(path: ReadonlyArray<string | number>): boolean {
 }
 
 function bodyHidesSecret(text: string, redact: (text: string) => string): boolean {
+  // The scrubbed text may nest otherwise than the body checked (a key spelled with quotes):
+  // too deep to walk, it is not stored as it is.
+  if (nestsDeeperThan(text, MAX_BODY_DEPTH)) return true;
   let again: unknown;
   try {
     again = JSON.parse(text);

@@ -104,6 +104,33 @@ export class BadResponseError extends ServiceError {
   }
 }
 
+/**
+ * A successful body larger than its endpoint's cap (`maxBodyBytes` in endpoints.ts), announced
+ * so by its Content-Length or counted while it arrived (decoded: a gzip bomb counts what it
+ * expands to): it was not read further, the connection was dropped, and nothing of it is kept.
+ * A service sending it is misbehaving; asking again would only fetch it again, so it is not
+ * retried. A bad response to the renderer (kind), with its own message.
+ */
+export class ResponseTooLargeError extends ServiceError {
+  readonly kind = 'bad-response';
+  readonly retryable = false;
+  constructor(
+    url: string,
+    readonly limitBytes: number,
+    /** The Content-Length the service announced, when that alone refused it. */
+    readonly announcedBytes: number | null,
+  ) {
+    super(
+      `The service sent a response larger than ${formatMb(limitBytes)} (${announcedBytes !== null ? `it announced ${formatMb(announcedBytes)}` : 'counted as it arrived'}), ` +
+        `far beyond any real answer to this request, so Folioscope did not read it and kept nothing of it. ` +
+        `The service is misbehaving: try again later, and tell its operator if this recurs.`,
+      url,
+    );
+  }
+}
+
+const formatMb = (bytes: number): string => `${(bytes / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: bytes < 2 ** 20 ? 2 : 0 })} MB`;
+
 export class ServiceStatusError extends ServiceError {
   readonly kind = 'service-status';
   readonly retryable = false;

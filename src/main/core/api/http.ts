@@ -3,11 +3,13 @@
  * retries with exponential backoff and full jitter for 5xx and network failures, and one
  * request budget across all calls (RequestPacer: concurrency, a pace learned from the
  * service's refusals, wallets in turn); a request refused for the rate is asked again at
- * the slower pace (honouring Retry-After, capped) rather than failed.
+ * the slower pace (honouring Retry-After, capped) rather than failed. A body is read as a
+ * stream and never past its endpoint's cap (`maxBodyBytes` in endpoints.ts; 64 KiB of an error
+ * body): a larger one fails unread and is not asked for again.
  */
 
 import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/service/endpoints.ts';
-import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ServerError, ServiceError } from './errors.ts';
+import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ResponseTooLargeError, ServerError, ServiceError } from './errors.ts';
 import type { RequestPacer } from './pacer.ts';
 import { redactorFor, redactText, redactUrl } from './redact.ts';
 
@@ -77,7 +79,7 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   const lane = String(params['wallet'] ?? params['txn_hash'] ?? '');
   const paced = async (sentAt: number): Promise<string> => {
     try {
-      const body = await attemptOnce(deps, url, shown, key, signal);
+      const body = await attemptOnce(deps, endpoint, url, shown, key, signal);
       deps.limiter.served();
       return body;
     } catch (err) {
@@ -122,26 +124,102 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   }
 }
 
-async function attemptOnce(deps: HttpDeps, url: URL, shown: string, key: string | null, signal?: AbortSignal): Promise<string> {
+/**
+ * What is read of an error (non-2xx) body: only its `message` and `parameter` are used, and
+ * the first 64 KiB hold them in any error body a service really sends. The rest is not read.
+ */
+export const ERROR_BODY_CAP = 64 * 1024;
+
+async function attemptOnce(deps: HttpDeps, endpoint: EndpointName, url: URL, shown: string, key: string | null, signal?: AbortSignal): Promise<string> {
   const timeout = AbortSignal.timeout(deps.policy.timeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  // Aborted when the body is not to be read further: the connection is dropped, not drained.
+  const stop = new AbortController();
+  const combined = AbortSignal.any(signal ? [signal, timeout, stop.signal] : [timeout, stop.signal]);
   const doFetch = deps.fetch ?? globalThis.fetch;
+  const cap = ENDPOINTS[endpoint].maxBodyBytes;
   let res: Response;
   let body: string;
+  let cut = false;
   try {
+    // The timeout covers the body too: `combined` aborts its reading.
     res = await doFetch(url, { method: 'GET', signal: combined, headers: { Accept: 'application/json' }, redirect: 'error' });
-    body = await res.text();
+    if (res.ok) {
+      // Announced too large: refused before a byte of the body is read. (With a Content-Encoding
+      // this is the encoded length, which the decoded body is never much smaller than.)
+      const announced = contentLength(res.headers);
+      if (announced !== null && announced > cap) {
+        stop.abort();
+        throw new ResponseTooLargeError(shown, cap, announced);
+      }
+      const read = await readUpTo(res, cap, stop, false);
+      if (read.over) throw new ResponseTooLargeError(shown, cap, null);
+      body = read.text;
+    } else {
+      const read = await readUpTo(res, ERROR_BODY_CAP, stop, true);
+      body = read.text;
+      cut = read.over;
+    }
   } catch (err) {
+    if (err instanceof ServiceError) throw err;
     if (signal?.aborted) throw new CancelledError(shown);
     if (timeout.aborted) throw new NetworkError(shown, true, 'timeout');
     throw new NetworkError(shown, false, describe(err, key));
   }
   if (res.ok) return body;
-  const { message, parameter } = errorBody(body, key);
+  const { message, parameter } = errorBody(body, key, cut);
   if (res.status === 401 || res.status === 403) throw new AuthError(shown, res.status, message);
   if (res.status === 429) throw new RateLimitedError(shown, retryAfterMs(res.headers.get('retry-after')));
   if (res.status >= 500) throw new ServerError(shown, res.status, message);
   throw new RequestError(shown, res.status, message, parameter);
+}
+
+/** A Content-Length header as a number of bytes; null when absent or not a plain count. */
+function contentLength(headers: Headers): number | null {
+  const value = headers.get('content-length')?.trim();
+  return value && /^\d+$/.test(value) ? Number(value) : null;
+}
+
+/**
+ * The body as text, read as a stream and counted in decoded bytes (what a Content-Encoding
+ * expands to, whatever the headers say), at most `cap` of them. Past the cap nothing more is
+ * read: the fetch is aborted (the connection dropped) and `over` is set, with the text up to
+ * the cap when `keepCut` (else none). The bytes are kept as they arrive (outside the JS heap,
+ * never copied by its collector) and decoded once at the end, as `Response.text()` does
+ * (UTF-8, a leading BOM dropped, bad bytes as U+FFFD).
+ */
+async function readUpTo(res: Response, cap: number, stop: AbortController, keepCut: boolean): Promise<{ text: string; over: boolean }> {
+  if (!res.body) return { text: '', over: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return { text: decode(chunks, bytes), over: false };
+      }
+      if (bytes + value.byteLength > cap) {
+        if (!keepCut) return { text: '', over: true };
+        chunks.push(value.subarray(0, cap - bytes));
+        return { text: decode(chunks, cap), over: true };
+      }
+      bytes += value.byteLength;
+      chunks.push(value);
+    }
+  } finally {
+    if (!finished) {
+      stop.abort();
+      reader.cancel().catch(() => undefined);
+    }
+  }
+}
+
+function decode(chunks: Uint8Array[], bytes: number): string {
+  const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
+  chunks.length = 0;
+  return new TextDecoder().decode(whole);
 }
 
 export function buildUrl(baseUrl: string, endpoint: EndpointName, params: QueryParams, key: string | null): URL {
@@ -169,10 +247,13 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** The service's error body is not specified: read `message` and `parameter` when it is JSON. */
-function errorBody(body: string, key: string | null): { message: string; parameter: string | null } {
+/**
+ * The service's error body is not specified: read `message` and `parameter` when it is JSON.
+ * Of a body cut at ERROR_BODY_CAP (no longer JSON), the first of each string member is read.
+ */
+function errorBody(body: string, key: string | null, cut = false): { message: string; parameter: string | null } {
   try {
-    const parsed = JSON.parse(body) as { message?: unknown; parameter?: unknown };
+    const parsed = (cut ? membersOfCut(body) : JSON.parse(body)) as { message?: unknown; parameter?: unknown };
     // The key is removed from the whole text before it is cut: a cut through the key would
     // leave its first characters, which no redaction recognises.
     const message = typeof parsed.message === 'string' ? redactText(parsed.message, key).slice(0, 300) : '';
@@ -180,6 +261,16 @@ function errorBody(body: string, key: string | null): { message: string; paramet
   } catch {
     return { message: '', parameter: null };
   }
+}
+
+/** `message` and `parameter` of the start of a JSON object, where each is a string complete in it. */
+const CUT_MEMBER = { message: /"message"\s*:\s*("(?:[^"\\]|\\.)*")/, parameter: /"parameter"\s*:\s*("(?:[^"\\]|\\.)*")/ };
+function membersOfCut(text: string): { message?: unknown; parameter?: unknown } {
+  const member = (pattern: RegExp): unknown => {
+    const m = pattern.exec(text);
+    return m ? JSON.parse(m[1]!) : undefined;
+  };
+  return { message: member(CUT_MEMBER.message), parameter: member(CUT_MEMBER.parameter) };
 }
 
 function describe(err: unknown, key: string | null): string {

@@ -196,12 +196,30 @@ describe('service client: faults, retries and give-up', () => {
     expect(retries[0]!.error.kind).toBe('network');
   });
 
-  it('rejects malformed JSON as a bad response, without retrying', async () => {
+  it('asks again for a body that is not JSON (cut mid-JSON by a proxy, yet ended cleanly), as for a network failure', async () => {
+    faults({ kind: 'malformed-json', times: 1 });
+    const once = client();
+    const res = await once.c.allPositions(q);
+    expect(res.attempts).toBe(2);
+    expect(once.retries.map((r) => r.error.kind)).toEqual(['bad-response']);
+
+    // Never JSON: a bad response after the policy's attempts, saying what it was.
     faults({ kind: 'malformed-json' });
     const { c, retries } = client();
+    const before = ctx.sim.requests.length;
     const err = await failure(c.allPositions(q), BadResponseError);
     expect(err.message).toContain('not valid JSON');
+    expect(retries).toHaveLength(2);
+    expect(ctx.sim.requests.length - before).toBe(3); // maxAttempts of this client
+  });
+
+  it('does not ask again for a body that is JSON of the wrong shape', async () => {
+    let asked = 0;
+    const body = JSON.stringify({ status: 'OK', message: 'Get Positions (ID: x) succeed.', data: [{ wallet_id: WALLET, positions: 'none' }] });
+    const { c, retries } = client({ fetch: async () => (asked++, new Response(body, { status: 200 })) });
+    await failure(c.allPositions(q), BadResponseError);
     expect(retries).toHaveLength(0);
+    expect(asked).toBe(1);
   });
 
   it('surfaces a status other than OK as a service-status error with its message', async () => {

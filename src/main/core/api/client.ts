@@ -95,8 +95,10 @@ export function createServiceClient(options: ClientOptions) {
   };
 
   async function call<S extends z.ZodType>(endpoint: EndpointName, item: S, params: QueryParams, signal?: AbortSignal): Promise<ServiceResponse<z.output<S>>> {
-    // A 2xx whose status is not OK is often transient (an indexer timeout): asked again a
-    // bounded number of times, with the same backoff as other retries, before the call fails.
+    // A 2xx whose status is not OK is often transient (an indexer timeout), and so is a body
+    // that is not JSON at all (cut short by a proxy or a dropped connection that still ended
+    // cleanly): asked again a bounded number of times, with the same backoff as other
+    // retries, before the call fails. A body that parses but breaks the schema is not.
     let attempts = 0;
     for (let round = 1; ; round++) {
       const res = await getWithRetry(deps, endpoint, params, signal);
@@ -104,7 +106,8 @@ export function createServiceClient(options: ClientOptions) {
       try {
         return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, attempts, res.redact);
       } catch (err) {
-        if (!(err instanceof ServiceStatusError) || round >= deps.policy.maxAttempts) throw err;
+        const transient = err instanceof ServiceStatusError || (err instanceof BadResponseError && err.notJson);
+        if (!transient || round >= deps.policy.maxAttempts) throw err;
         const delayMs = backoffMs(deps.policy, round, deps.random ?? Math.random);
         deps.onRetry?.({ endpoint, attempt: round, delayMs, error: err });
         await sleep(delayMs, signal, res.url);
@@ -176,7 +179,7 @@ export function parseEnvelope<S extends z.ZodType>(
   } catch {
     // Bare NaN/Infinity (Python's encoder writes them) are bad values, not a bad body.
     json = FLAGS_BAD_VALUES.has(endpoint) ? parseJsonLenient(body) : undefined;
-    if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes)`);
+    if (json === undefined) throw new BadResponseError(url, '', `not valid JSON (${body.length} bytes; cut short or garbled on the way)`, true);
   }
   // Only a value that holds the key is copied to scrub it (most bodies with escapes do not).
   // The key is removed from free text only: a data value (an id, a hash, an address, a number)

@@ -99,6 +99,8 @@ export class BadResponseError extends ServiceError {
     url: string,
     readonly path: string,
     problem: string,
+    /** The body is not JSON at all: cut short or garbled on the way, so worth asking again (the client does, as for a network failure). */
+    readonly notJson = false,
   ) {
     super(`The service sent a response Folioscope cannot read: ${path ? `${path}: ` : ''}${problem}`, url);
   }

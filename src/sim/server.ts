@@ -120,6 +120,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const no = ++requestNo;
+    // The service's clock is its own: its answers are dated by it, as an HTTP server's are.
+    res.setHeader('Date', new Date(now()).toUTCString());
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
     const endpoint = routes.get(url.pathname) ?? null;
     const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== ACCESS_KEY_PARAM));

@@ -138,9 +138,14 @@ describe('sync: transactions', () => {
 
   it('a failing page stops the job with a clear error; what was written stays and the next sync resumes', async () => {
     const { db, engine } = setup();
-    ctx.sim.setFaults([{ kind: 'malformed-json', endpoint: 'transactionsByWallet', probability: 0.15 }]);
+    // Once some pages are written, every answer is not JSON: asked again (a body cut short may
+    // be transient), then the page fails.
     const job = engine.syncTransactions(WALLET, { chains: ['eth'] });
+    const off = engine.onProgress((i) => {
+      if (i.id === job.info.id && i.done >= 300) ctx.sim.setFaults([{ kind: 'malformed-json', endpoint: 'transactionsByWallet', probability: 1 }]);
+    });
     await expect(job.result).rejects.toThrow(/cannot read/);
+    off();
     expect(job.info.error?.kind).toBe('bad-response');
     const partial = countTransactions(db, WALLET);
     expect(listRanges(db, WALLET, 'eth')[0]!.state).toBe('in_progress');

@@ -94,6 +94,11 @@ export function createServiceClient(options: ClientOptions) {
     ...(options.onRetry && { onRetry: options.onRetry }),
   };
 
+  // How far the service's clock is from this computer's, from the Date header of its last
+  // answer (whole seconds): a sync takes "now" from the service, so a computer's clock set
+  // wrong never decides what time a range of transactions is complete to.
+  let clockOffsetMs: number | null = null;
+
   async function call<S extends z.ZodType>(endpoint: EndpointName, item: S, params: QueryParams, signal?: AbortSignal): Promise<ServiceResponse<z.output<S>>> {
     // A 2xx whose status is not OK is often transient (an indexer timeout), and so is a body
     // that is not JSON at all (cut short by a proxy or a dropped connection that still ended
@@ -103,6 +108,7 @@ export function createServiceClient(options: ClientOptions) {
     for (let round = 1; ; round++) {
       const res = await getWithRetry(deps, endpoint, params, signal);
       attempts += res.attempts;
+      if (res.serviceTimeMs !== null) clockOffsetMs = res.serviceTimeMs - Date.parse(res.fetchedAt);
       try {
         return parseEnvelope(endpoint, item, res.body, res.url, res.fetchedAt, attempts, res.redact);
       } catch (err) {
@@ -119,6 +125,8 @@ export function createServiceClient(options: ClientOptions) {
 
   return {
     limiter: deps.limiter,
+    /** The service's clock now, as its last answer showed it; null before any answer with a Date header. */
+    serviceNowMs: (): number | null => (clockOffsetMs === null ? null : Date.now() + clockOffsetMs),
     allPositions: (q: PositionsQuery, signal?: AbortSignal): Promise<ServiceResponse<PositionSnapshot>> =>
       call('allPositions', positionSnapshot, positionsParams(q), signal),
     positionsByUnderlying: (q: PositionsQuery, signal?: AbortSignal): Promise<ServiceResponse<UnderlyingSnapshot>> =>

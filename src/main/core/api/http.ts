@@ -58,6 +58,8 @@ export interface HttpResponse {
   /** The request URL with the key redacted. */
   url: string;
   fetchedAt: string;
+  /** The service's clock when it answered (its HTTP Date header, whole seconds), or null without one. */
+  serviceTimeMs: number | null;
   attempts: number;
   /** Removes the key this request was sent with from any text (service-provided text included). */
   redact: (text: string) => string;
@@ -77,11 +79,11 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   const random = deps.random ?? Math.random;
   // Requests of one wallet share a lane of the pacer: wallets take turns (see RequestPacer).
   const lane = String(params['wallet'] ?? params['txn_hash'] ?? '');
-  const paced = async (sentAt: number): Promise<string> => {
+  const paced = async (sentAt: number): Promise<{ body: string; serviceTimeMs: number | null }> => {
     try {
-      const body = await attemptOnce(deps, endpoint, url, shown, key, signal);
+      const answer = await attemptOnce(deps, endpoint, url, shown, key, signal);
       deps.limiter.served();
-      return body;
+      return answer;
     } catch (err) {
       if (err instanceof RateLimitedError) deps.limiter.refused(sentAt, err.retryAfterMs);
       // Once the service has shown a quota, its 503s are read as "slower" too (many gateways
@@ -96,10 +98,10 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new CancelledError(shown);
     try {
-      const body = await deps.limiter.run(paced, lane, signal).catch((err: unknown) => {
+      const { body, serviceTimeMs } = await deps.limiter.run(paced, lane, signal).catch((err: unknown) => {
         throw signal?.aborted && !(err instanceof ServiceError) ? new CancelledError(shown) : err;
       });
-      return { body, url: shown, fetchedAt: new Date().toISOString(), attempts: attempt + refusals, redact: redactorFor(key) };
+      return { body, url: shown, fetchedAt: new Date().toISOString(), serviceTimeMs, attempts: attempt + refusals, redact: redactorFor(key) };
     } catch (err) {
       if (!(err instanceof ServiceError) || !err.retryable) throw err;
       if (err instanceof RateLimitedError) {
@@ -130,7 +132,14 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
  */
 export const ERROR_BODY_CAP = 64 * 1024;
 
-async function attemptOnce(deps: HttpDeps, endpoint: EndpointName, url: URL, shown: string, key: string | null, signal?: AbortSignal): Promise<string> {
+async function attemptOnce(
+  deps: HttpDeps,
+  endpoint: EndpointName,
+  url: URL,
+  shown: string,
+  key: string | null,
+  signal?: AbortSignal,
+): Promise<{ body: string; serviceTimeMs: number | null }> {
   const timeout = AbortSignal.timeout(deps.policy.timeoutMs);
   // Aborted when the body is not to be read further: the connection is dropped, not drained.
   const stop = new AbortController();
@@ -165,7 +174,7 @@ async function attemptOnce(deps: HttpDeps, endpoint: EndpointName, url: URL, sho
     if (timeout.aborted) throw new NetworkError(shown, true, 'timeout');
     throw new NetworkError(shown, false, describe(err, key));
   }
-  if (res.ok) return body;
+  if (res.ok) return { body, serviceTimeMs: httpDateMs(res.headers.get('date')) };
   const { message, parameter } = errorBody(body, key, cut);
   if (res.status === 401 || res.status === 403) throw new AuthError(shown, res.status, message);
   if (res.status === 429) throw new RateLimitedError(shown, retryAfterMs(res.headers.get('retry-after')));
@@ -237,6 +246,13 @@ export function buildUrl(baseUrl: string, endpoint: EndpointName, params: QueryP
   }
   if (key) url.searchParams.set(ACCESS_KEY_PARAM, key);
   return url;
+}
+
+/** An HTTP Date header in milliseconds; null when absent or unreadable. */
+export function httpDateMs(header: string | null): number | null {
+  if (!header) return null;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : at;
 }
 
 /** Retry-After as seconds or an HTTP date, in milliseconds; null when absent or unreadable. */

@@ -350,6 +350,22 @@ export function deleteRange(db: WritableDB, wallet: string, chain: string, start
   db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
 }
 
+/**
+ * Closed ranges reaching past `end` (the service's own clock, in the range's seconds) end
+ * there; those that start after it are dropped. The service cannot have answered for time it
+ * has not reached, so a computer whose clock runs ahead never keeps such time as read.
+ */
+export function capRangesAt(db: WritableDB, wallet: string, chain: string, end: number): number {
+  return db.transaction(() => {
+    const closed = "state != 'in_progress'";
+    const dropped = db.prepare(`DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND ${closed} AND start_time > ?`).run(wallet, chain, end).changes;
+    const cut = db
+      .prepare(`UPDATE OR REPLACE txn_sync_ranges SET end_time = ? WHERE wallet = ? AND chain = ? AND ${closed} AND end_time > ?`)
+      .run(end, wallet, chain, end).changes;
+    return dropped + cut;
+  })();
+}
+
 /** Ranges learned under a reading the client no longer holds are read again: drop the bookkeeping (never rows). */
 export function forgetAllRanges(db: WritableDB): number {
   return db.prepare('DELETE FROM txn_sync_ranges').run().changes;

@@ -12,7 +12,7 @@ import {
   saveObservedPoints,
 } from '../store/conventions.ts';
 import type { WritableDB } from '../store/db.ts';
-import { completeUntil, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from '../store/transactions.ts';
+import { capRangesAt, completeUntil, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from '../store/transactions.ts';
 import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from '../store/page-writer.ts';
 import type { PageWrite } from '../store/page-writes.ts';
@@ -144,6 +144,10 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
       kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES,
     });
   }
+  // What the service answered for ends at its own clock (the Date of its answers): a range
+  // asked up to this computer's "now", set ahead, is cut there, and the next sync reads on from it.
+  const serviceNow = o.client.serviceNowMs?.() ?? null;
+  if (serviceNow !== null && Math.floor(serviceNow / 1000) < o.now) capRangesAt(o.db, o.wallet, o.chain, Math.floor(serviceNow / 1000));
   const ranges = listRanges(o.db, o.wallet, o.chain);
   // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
   const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);

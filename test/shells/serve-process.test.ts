@@ -1,0 +1,106 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/store.ts';
+import { WALLET } from '../support/sim.ts';
+
+/**
+ * `folioscope serve` as a user runs it: a process of its own, driven over HTTP as the page
+ * drives it, stopped with SIGTERM (as systemd or Ctrl-C stop it), and the cache file counted
+ * afterwards. Stopping finishes or cancels the jobs in flight and closes the cache: what was
+ * written is whole, and the next sync completes it.
+ */
+const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
+const RENDERER = join(import.meta.dirname, '../../out/renderer/index.html');
+const KEY = 'serve-process-key-4d1e8a';
+const PER_CHAIN = 4000;
+let simUrl = '';
+let stopSim: () => void = () => undefined;
+
+beforeAll(async () => {
+  if (!existsSync(RENDERER)) throw new Error('Build the renderer first: npm run build (npm test does).');
+  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  stopSim = () => child.kill('SIGTERM');
+  simUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
+    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
+  });
+});
+afterAll(() => stopSim());
+
+async function serve(dir: string) {
+  const child = spawn(process.execPath, [CLI, '--data-dir', dir, '--base-url', simUrl, 'serve', '--port', '0'], {
+    env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const printed = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  const url = new URL(printed);
+  const token = url.searchParams.get('token')!;
+  const app = `${url.origin}${url.pathname}`;
+  const call = async <T>(op: string, input?: unknown): Promise<T> => {
+    const res = await fetch(`${app}api/${op}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Folio-Token': token },
+      body: input === undefined ? '' : JSON.stringify(input),
+    });
+    const env = (await res.json()) as { ok: boolean; result?: T; error?: { message: string } };
+    if (!env.ok) throw new Error(env.error!.message);
+    return env.result!;
+  };
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, call, exited, stderr: () => stderr };
+}
+
+function rows(dir: string): number {
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite'))!;
+  const db = new Database(join(dir, file), { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+type Job = { id: string; state: string; finishedAt: string | null };
+
+describe('folioscope serve as a process', () => {
+  it(
+    'a sync asked over HTTP is in the cache after SIGTERM; stopped mid-sync, what was written is whole and the next sync completes it',
+    { timeout: 180_000 },
+    async () => {
+      const dir = tempDir();
+      const s = await serve(dir);
+      await s.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'] });
+      const job = await s.call<Job>('sync.transactions', { wallet: WALLET });
+      await expect.poll(async () => (await s.call<Job[]>('sync.jobs')).find((j) => j.id === job.id)?.state, { timeout: 120_000, interval: 100 }).toBe('done');
+      s.child.kill('SIGTERM');
+      expect(await s.exited, s.stderr()).toBe(0);
+      expect(rows(dir)).toBe(2 * PER_CHAIN);
+
+      // Stopped while a sync of two more chains runs: exits 0, the cache opens, the next sync completes it.
+      const again = await serve(dir);
+      await again.call('wallets.update', { address: WALLET, chains: ['eth', 'arb', 'op', 'base'] });
+      await again.call<Job>('sync.transactions', { wallet: WALLET });
+      await expect.poll(() => rows(dir), { timeout: 60_000, interval: 20 }).toBeGreaterThan(2 * PER_CHAIN);
+      again.child.kill('SIGTERM');
+      expect(await again.exited, again.stderr()).toBe(0);
+      const partial = rows(dir);
+      expect(partial).toBeGreaterThan(2 * PER_CHAIN);
+      const third = await serve(dir);
+      const resumed = await third.call<Job>('sync.transactions', { wallet: WALLET });
+      await expect
+        .poll(async () => (await third.call<Job[]>('sync.jobs')).find((j) => j.id === resumed.id)?.state, { timeout: 120_000, interval: 100 })
+        .toBe('done');
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+      expect(rows(dir)).toBe(4 * PER_CHAIN);
+    },
+  );
+});

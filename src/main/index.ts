@@ -12,6 +12,7 @@ import { bindIpc } from './electron/ipc.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { devServerUrlFor } from './electron/security.ts';
+import { closeBeforeQuit } from './electron/quit.ts';
 import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
 // electron-vite writes the build's mode into import.meta.env (DEV is false in `npm run build`
@@ -92,7 +93,5 @@ if (process.argv.includes('--self-check')) {
   app.on('activate', () => {
     if (!win && core) win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
   });
-  app.on('will-quit', () => {
-    void core?.close();
-  });
+  closeBeforeQuit(app, () => core?.close());
 }

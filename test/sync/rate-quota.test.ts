@@ -42,6 +42,26 @@ async function syncAllThroughQuota(retryAfter: boolean) {
   };
 }
 
+describe('a backfill through a rate quota', () => {
+  it('says it is paced to the service and shows the time left at that pace', { timeout: 120_000 }, async () => {
+    const { db } = tempDb();
+    addWallet(db, { address: wallets[0]!, chains: ['eth', 'arb'], label: '' });
+    const { engine } = engineFor(ctx.sim, db);
+    ctx.sim.setQuota({ perSecond: 6, retryAfter: false });
+    const seen: Array<{ phase: string; eta: number | null | undefined; left: number }> = [];
+    engine.onProgress((info) => seen.push({ phase: info.phase, eta: info.etaSeconds, left: (info.total ?? 0) - info.done }));
+    const job = engine.backfill({ wallet: wallets[0]!, from: '2025-01-01', to: '2025-01-10', every: 'day' });
+    await job.result;
+    expect(job.info.state).toBe('done');
+    const paced = seen.filter((s) => /paced to the service's rate limit \(\d+(\.\d)? requests\/s\)/.test(s.phase));
+    expect(paced.length).toBeGreaterThan(0);
+    // The time left is the work left (three requests a date and chain) at the learned pace.
+    const withEta = paced.filter((s) => typeof s.eta === 'number' && s.left > 0);
+    expect(withEta.length).toBeGreaterThan(0);
+    for (const s of withEta) expect(s.eta!).toBeGreaterThanOrEqual(Math.floor((s.left * 3) / 20));
+  });
+});
+
 describe('sync through a rate quota', () => {
   it.each([
     ['without Retry-After', false],

@@ -112,6 +112,15 @@ export class SyncEngine {
     return rate === null ? what : `${what}; paced to the service's rate limit (${rate < 1 ? rate.toFixed(1) : Math.round(rate)} requests/s)`;
   }
 
+  /**
+   * Seconds left for `units` of work of `requestsEach` requests at the pace the service allows,
+   * once it has shown one (null before: the time left is not known from the rate alone).
+   */
+  private pacedEta(units: number, requestsEach: number): number | null {
+    const { rate } = this.o.client.limiter.state;
+    return rate === null || rate <= 0 ? null : Math.ceil((units * requestsEach) / rate);
+  }
+
   private nowSeconds(): number {
     return Math.floor((this.o.now?.() ?? Date.now()) / 1000);
   }
@@ -178,7 +187,7 @@ export class SyncEngine {
           units,
           this.inFlight,
           ctx.signal,
-          (done) => ctx.progress({ done, phase: this.phase('fetching snapshots') }),
+          (done) => ctx.progress({ done, phase: this.phase('fetching snapshots'), etaSeconds: this.pacedEta(units.length - done, 3) }),
           tally,
         );
         const quality = qualityCompleteness(tally);

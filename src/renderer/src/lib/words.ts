@@ -369,6 +369,10 @@ export const words = {
     nothingAtDate: 'Nothing at this date.',
     navSummary: (date: string, total: string, principal: string, reward: string) => `On ${date}: total ${total}, principal ${principal}, rewards ${reward}.`,
   },
+  dateField: {
+    expected: (placeholder: string) => `Not a date: type it like ${placeholder}`,
+    latest: (date: string) => `The latest date is ${date}`,
+  },
   schedules: {
     title: 'Scheduled sync',
     lead: 'Syncs that run while the app is open (and catch up once after a sleep). Without the app, run `folioscope watch --once` from cron or a systemd timer.',

@@ -8,8 +8,9 @@ import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
- * Finding (issue 27): a failed Connect showed its error about 1,750 px below the button, at
- * the end of the Settings dialog. An action's outcome is shown where it was taken.
+ * Findings (issue 27): a failed Connect showed its error about 1,750 px below the button, at
+ * the end of the Settings dialog; an invalid date typed in the timeline's From/To was refused
+ * with only a red border. What went wrong is said where it happened, visibly.
  */
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
 let core: Core;
@@ -52,6 +53,31 @@ describe('Settings says how an action went beside it', () => {
     expect(error.y - (button.y + button.height)).toBeLessThan(80);
     expect(error.y + error.height).toBeLessThanOrEqual(640);
     await shoot(page, 'settings-connect-refused-1024x640');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('a date field says what is wrong with what was typed', () => {
+  it('the timeline keeps the text typed, says it is not a date, under the field, and filters nothing', async () => {
+    await core.call('wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth'] });
+    await page.goto(`${shell.appUrl}#/timeline`);
+    const from = page.locator('#timeline-from');
+    await from.waitFor();
+    await from.fill('2025-13-45');
+    await from.press('Tab');
+    const alert = page.locator('#timeline-from-error');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await alert.textContent()).toMatch(/^Not a date: type it like /);
+    expect(await from.inputValue()).toBe('2025-13-45');
+    const field = (await from.boundingBox())!;
+    const box = (await alert.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(field.y + field.height);
+    expect(box.y - (field.y + field.height)).toBeLessThan(20);
+    await shoot(page, 'timeline-date-not-a-date-1024x640');
+    // Corrected: the message goes.
+    await from.fill('2025-01-02');
+    await from.press('Tab');
+    await expect.poll(() => alert.count()).toBe(0);
     expect(problems).toEqual([]);
   });
 });

@@ -308,6 +308,8 @@ export const CONTRACT = {
   'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),
   'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<TimelineFacets>(),
+  /** How many transactions the timeline's filters match in all (what its CSV export holds). */
+  'timeline.count': op(TimelineQueryInput.omit({ limit: true, cursor: true }).refine(ordered, orderedMessage))<number>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
   'sync.backfill': op(BackfillInput)<JobInfo>(),

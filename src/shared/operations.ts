@@ -24,6 +24,7 @@ export const OPERATION_NAMES = [
   'exposure.get',
   'timeline.page',
   'timeline.facets',
+  'timeline.count',
   'logs.get',
   'sync.positions',
   'sync.backfill',

@@ -33,6 +33,7 @@ import { reconcile, reconcileTrace } from './store/queries/reconcile.ts';
 import { healthHistory, lendingRisk, unlockLadder } from './store/queries/risk.ts';
 import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
 import { timelinePage } from './store/queries/timeline.ts';
+import { countExportTransactions } from './store/queries/transaction-export.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
@@ -271,6 +272,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'timeline.page': ({ group, ...query }) => {
       const members = scopeOf(query.wallet, group);
       return timelinePage(profile.db, { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+    'timeline.count': ({ group, ...filter }) => {
+      const members = scopeOf(filter.wallet, group);
+      // The count the CSV export of the same filters writes (the same query counts it).
+      return countExportTransactions(profile.db, { ...filter, ...(group !== undefined && { wallets: members ?? [] }) });
     },
     'timeline.facets': ({ wallet: address, group }) => {
       const members = scopeOf(address, group);

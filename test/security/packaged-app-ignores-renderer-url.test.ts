@@ -16,6 +16,7 @@ const state = vi.hoisted(() => ({
   loaded: [] as string[],
   handlers: new Map<string, Function>(),
   appEvents: new Map<string, Function>(),
+  quit: null as null | (() => void),
 }));
 
 vi.mock('electron', () => {
@@ -29,7 +30,7 @@ vi.mock('electron', () => {
     },
     getVersion: () => '9.8.7',
     exit: () => undefined,
-    quit: () => undefined,
+    quit: () => state.quit?.(),
     requestSingleInstanceLock: () => true,
     whenReady: () => Promise.resolve(),
     on: (event: string, h: Function) => (state.appEvents.set(event, h), app),
@@ -70,9 +71,15 @@ beforeEach(() => {
   process.env['FOLIOSCOPE_DATA_DIR'] = tempDir();
 });
 afterEach(async () => {
-  // The entry's own quit path closes the core it opened.
-  state.appEvents.get('will-quit')?.();
-  await new Promise((r) => setImmediate(r));
+  // The entry's own quit path closes the core it opened: it holds Electron's event until the
+  // core has closed, then quits again.
+  const quitting = state.appEvents.get('will-quit');
+  if (quitting)
+    await new Promise<void>((resolve) => {
+      state.quit = resolve;
+      quitting({ preventDefault: () => undefined });
+    });
+  state.quit = null;
 });
 afterAll(() => {
   process.env = env;

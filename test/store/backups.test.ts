@@ -16,6 +16,7 @@ import {
   verifyBackup,
 } from '../../src/main/core/store/backups.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { createBackupOffThread, verifyBackupOffThread } from '../../src/main/core/store/backup-thread.ts';
 import { saveGroup } from '../../src/main/core/store/groups.ts';
 import { tempDb, tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
@@ -151,6 +152,26 @@ describe('a backup', () => {
     const reopened = openDatabase(path);
     expect(reopened.prepare('SELECT count(*) FROM wallets').pluck().get()).toBe(2);
     reopened.close();
+  });
+});
+
+describe('off the main thread', () => {
+  it('a backup is made and verified on a worker with a connection of its own (the one passed is only the fallback)', async () => {
+    const { db, path } = populated();
+    // A closed connection: only a worker, with its own, can make the backup.
+    const closed = openDatabase(path, { sibling: true });
+    closed.close();
+    const made = await createBackupOffThread(closed, path, 'manual', 't');
+    expect(made.counts).toMatchObject({ wallets: 2, wallet_groups: 1 });
+    expect(await verifyBackupOffThread(closed, path, made.name)).toEqual(made);
+    const bytes = readFileSync(join(backupsFolderOf(path), made.name));
+    bytes[bytes.length >> 1]! ^= 1;
+    writeFileSync(join(backupsFolderOf(path), made.name), bytes);
+    await expect(verifyBackupOffThread(closed, path, made.name)).rejects.toMatchObject({
+      name: 'BackupRefusedError',
+      message: expect.stringMatching(/SHA-256/),
+    });
+    db.close();
   });
 });
 

@@ -48,17 +48,8 @@ import { type SaveFormat, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
 import { loadServiceCheck, saveServiceCheck } from './store/service-check.ts';
-import {
-  backupDue,
-  backupsFolderOf,
-  createBackup,
-  listBackups,
-  pruneBackups,
-  stageRestore,
-  swapInRestore,
-  undoRestore,
-  verifyBackup,
-} from './store/backups.ts';
+import { backupDue, backupsFolderOf, listBackups, pruneBackups, swapInRestore, undoRestore } from './store/backups.ts';
+import { createBackupOffThread, stageRestoreOffThread, verifyBackupOffThread } from './store/backup-thread.ts';
 import { applyUserData } from './store/user-data.ts';
 import { readUserDataFile } from './userdata/format.ts';
 import { planImport } from './userdata/plan.ts';
@@ -195,22 +186,40 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     return scheduleRun;
   };
   // Backups (store/backups.ts): daily while the app or web shell runs, checked with the
-  // schedules; a failure is kept for Settings to show, and tried again at the next check.
+  // schedules, made on a worker thread (a large cache takes seconds); a failure is kept for
+  // Settings to show, and tried again at the next check. One backup at a time; a restore
+  // waits for it.
   let restoring = false;
+  /** Set while a restore closes the cache and opens the restored one: requests wait for it. */
+  let swapping: Promise<void> | null = null;
+  let backupRun: Promise<unknown> | null = null;
   let backupProblem: string | null = null;
-  const appName = `Folioscope ${o.version ?? '0.0.0'}`;
+  const appVersion = o.version ?? '0.0.0';
+  const appName = `Folioscope ${appVersion}`;
+  const oneBackupAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = (backupRun ?? Promise.resolve()).catch(() => undefined).then(work);
+    const settled = next.finally(() => {
+      if (backupRun === settled) backupRun = null;
+    });
+    backupRun = settled;
+    settled.catch(() => undefined);
+    return next;
+  };
+  const makeBackup = (reason: 'scheduled' | 'manual') =>
+    oneBackupAtATime(async () => {
+      const made = await createBackupOffThread(profile.db, profile.databaseFile, reason, appVersion);
+      pruneBackups(profile.databaseFile, getSettings(profile.db).backupKeep);
+      return made;
+    });
   const backupIfDue = () => {
-    if (profile.readOnly || restoring) return;
+    if (profile.readOnly || restoring || backupRun) return;
     const settings = getSettings(profile.db);
     // A cache with no wallet holds nothing of the user's yet.
     if (!settings.backupEnabled || !listWallets(profile.db).length || !backupDue(profile.databaseFile)) return;
-    try {
-      createBackup(profile.db, profile.databaseFile, { reason: 'scheduled', appVersion: o.version ?? '0.0.0' });
-      pruneBackups(profile.databaseFile, settings.backupKeep);
-      backupProblem = null;
-    } catch (err) {
-      backupProblem = (err as Error).message;
-    }
+    makeBackup('scheduled').then(
+      () => (backupProblem = null),
+      (err: unknown) => (backupProblem = (err as Error).message),
+    );
   };
   const scheduleTimer =
     o.shell === 'cli' || o.scheduleEveryMs === 0
@@ -332,32 +341,42 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'schedules.runDue': () => runSchedules(),
     'sync.jobs': () => profile.engine.jobs(),
     'backups.list': () => ({ folder: backupsFolderOf(profile.databaseFile), backups: listBackups(profile.databaseFile), problem: backupProblem }),
-    'backups.create': () => {
-      const made = createBackup(profile.db, profile.databaseFile, { reason: 'manual', appVersion: o.version ?? '0.0.0' });
-      pruneBackups(profile.databaseFile, getSettings(profile.db).backupKeep);
-      return made;
-    },
-    'backups.verify': ({ name }) => {
+    'backups.create': () => makeBackup('manual'),
+    'backups.verify': async ({ name }) => {
       try {
-        return { name, ok: true, problem: null, backup: verifyBackup(profile.databaseFile, name) };
+        return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name) };
       } catch (err) {
         if ((err as Error).name !== 'BackupRefusedError') throw err;
         return { name, ok: false, problem: (err as Error).message, backup: null };
       }
     },
     'backups.restore': async ({ name, cancelJobs }) => {
-      const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
-      if ((active.length || scheduleRun) && !cancelJobs)
-        throw new ValidationError(
-          'jobs',
-          `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${active.length === 1 ? 'it' : 'them'} to finish, or cancel ${active.length === 1 ? 'it' : 'them'} and restore. Nothing was changed.`,
-        );
-      // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
-      const { staged, backup } = stageRestore(profile.databaseFile, name);
+      const refuseWhileJobsRun = () => {
+        const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
+        if ((active.length || scheduleRun) && !cancelJobs) {
+          const them = active.length === 1 ? 'it' : 'them';
+          throw new ValidationError(
+            'jobs',
+            `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${them} to finish, or cancel ${them} and restore. Nothing was changed.`,
+          );
+        }
+      };
+      refuseWhileJobsRun();
+      if (restoring) throw new ValidationError('name', 'A restore is under way already.');
       restoring = true;
-      const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
-      const file = profile.databaseFile;
+      let staged: string | null = null;
+      let release = () => {};
       try {
+        // A backup being made finishes first (it reads the cache about to be closed).
+        await backupRun?.catch(() => undefined);
+        // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
+        const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name);
+        staged = stagedRestore.staged;
+        refuseWhileJobsRun(); // one started meanwhile
+        // From here until the cache is open again, other requests wait rather than meet a closed cache.
+        swapping = new Promise<void>((resolve) => (release = resolve));
+        const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
+        const file = profile.databaseFile;
         profile.engine.queue.cancelAll();
         await scheduleRun?.catch(() => undefined);
         unsubscribe();
@@ -380,10 +399,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         }
         unsubscribe = wire(profile);
         events.emit('data.changed', { scope: 'mode' });
-        return { restored: backup, keptAside };
+        return { restored: stagedRestore.backup, keptAside };
       } finally {
         restoring = false;
-        rmSync(staged, { force: true });
+        swapping = null;
+        release();
+        if (staged) rmSync(staged, { force: true });
       }
     },
     'userData.export': (input) =>
@@ -483,6 +504,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
+    if (swapping) await swapping;
     if (profile.readOnly && WRITES.has(name)) {
       return {
         ok: false,
@@ -531,6 +553,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         profile.engine.queue.cancelAll();
         await scheduleRun.catch(() => undefined);
       }
+      // A backup in progress is finished (its copy is named only once checked, so none is left half made).
+      await backupRun?.catch(() => undefined);
       await profile.close();
     },
   };

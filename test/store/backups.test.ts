@@ -97,6 +97,10 @@ describe('a backup', () => {
     expect(() => verifyBackup(path, orphan)).toThrow(/not valid JSON/);
     expect(listBackups(path).find((b) => b.name === orphan)?.problem).toMatch(/not valid JSON/);
 
+    const elsewhere = fresh();
+    editManifest(path, elsewhere, (m) => (m.cache = 'live-0123456789ab.sqlite'));
+    expect(() => verifyBackup(path, elsewhere)).toThrow(/is a backup of live-0123456789ab\.sqlite, not of the cache in use \(cache\.sqlite\)/);
+
     expect(() => verifyBackup(path, '../cache.sqlite')).toThrow(/not the name of a backup/);
     expect(() => verifyBackup(path, 'nothing.sqlite')).toThrow(/There is no backup nothing\.sqlite/);
     // A refused backup is never staged: nothing is written beside the cache.

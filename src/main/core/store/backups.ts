@@ -311,6 +311,9 @@ export function verifyBackup(cacheFile: string, name: string): BackupInfo {
   if (!existsSync(path)) throw new BackupRefusedError(`There is no backup ${name} in ${backupsFolderOf(cacheFile)}.`);
   const m = readManifest(path);
   const refuse = (why: string) => new BackupRefusedError(`${name} ${why}, so it is not restored. Nothing was changed.`);
+  // Demo data never replaces a service's cache, nor one service's another's.
+  if (m.cache !== basename(cacheFile))
+    throw refuse(`is a backup of ${m.cache}, not of the cache in use (${basename(cacheFile)}): connect to its service first`);
   const size = statSync(path).size;
   if (size !== m.bytes) throw refuse(`is ${size} bytes; its manifest says ${m.bytes}: it was changed or cut off`);
   if (sha256File(path) !== m.sha256) throw refuse("does not match its manifest's SHA-256: its bytes were changed after it was made");

@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
@@ -176,6 +177,21 @@ describe('off the main thread', () => {
       message: expect.stringMatching(/SHA-256/),
     });
     db.close();
+  });
+
+  it('runs bundled: out/main/store-backup.js (electron-vite build) makes a backup that verifies', async () => {
+    const bundled = join(import.meta.dirname, '../../out/main/store-backup.js');
+    expect(existsSync(bundled), 'run `npx electron-vite build` first').toBe(true);
+    const { path } = populated();
+    const ask = (workerData: unknown) =>
+      new Promise<any>((resolve, reject) => {
+        const worker = new Worker(bundled, { workerData });
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+    const made = await ask({ op: 'create', cacheFile: path, reason: 'manual', appVersion: 'bundled' });
+    expect(made).toMatchObject({ ok: true, result: { reason: 'manual', counts: { wallets: 2 } } });
+    expect(await ask({ op: 'verify', cacheFile: path, name: made.result.name })).toEqual({ ok: true, result: made.result });
   });
 });
 

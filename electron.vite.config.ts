@@ -8,8 +8,15 @@ export default defineConfig({
       // Native modules (better-sqlite3, keytar) stay external and load from node_modules.
       externalizeDeps: true,
       // The store's write worker is an entry of its own (out/main/store-writer.js), started
-      // by src/main/core/store/page-writer.ts from beside the main bundle.
-      rollupOptions: { input: { index: resolve('src/main/index.ts'), 'store-writer': resolve('src/main/core/store/write-worker.ts') } },
+      // by src/main/core/store/page-writer.ts from beside the main bundle; so is the backup
+      // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts).
+      rollupOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          'store-writer': resolve('src/main/core/store/write-worker.ts'),
+          'store-backup': resolve('src/main/core/store/backup-worker.ts'),
+        },
+      },
     },
   },
   preload: {

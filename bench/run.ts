@@ -18,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
   'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),
+  backup: async () => (await import('./backup.ts')).backupBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     const { syncBench } = await import('./sync.ts');

@@ -47,7 +47,9 @@ async function start(): Promise<void> {
               ? { name: 'PDF report', extensions: ['pdf'] }
               : format === 'ics'
                 ? { name: 'iCalendar', extensions: ['ics'] }
-                : { name: 'CSV (comma-separated)', extensions: ['csv'] },
+                : format === 'json'
+                  ? { name: 'Folioscope data (JSON)', extensions: ['json'] }
+                  : { name: 'CSV (comma-separated)', extensions: ['csv'] },
           ],
         };
         const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);

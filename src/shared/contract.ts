@@ -21,6 +21,11 @@ import type {
   Wallet,
   Schedule,
   DueRuns,
+  BackupInfo,
+  BackupList,
+  BackupVerification,
+  RestoreResult,
+  UserDataPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -54,6 +59,12 @@ export const LIMITS = {
   filterValues: 50,
   /** A group's name. */
   groupName: 100,
+  /** Backups kept (settings' backupKeep). */
+  backupsKept: 100,
+  /** A data file to import, in characters (the web shell takes bodies of at most 1 MiB; the CLI and the app more). */
+  userDataChars: 8 * 1024 * 1024,
+  /** A passphrase. */
+  passphrase: 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
@@ -99,6 +110,10 @@ export const SettingsSchema = z.strictObject({
   /** Times in the timeline: UTC (the service's) or the computer's time zone. */
   timeZone: z.enum(['utc', 'local']),
   transactionPageSize: z.number().int().min(10).max(1000),
+  /** A checked backup of the cache every day while the app or web shell runs (docs/data-format.md). */
+  backupEnabled: z.boolean(),
+  /** How many backups to keep (the newest; backups made before a migration are never pruned). */
+  backupKeep: z.number().int().min(1).max(LIMITS.backupsKept),
 });
 export type StoredSettings = z.output<typeof SettingsSchema>;
 
@@ -219,6 +234,20 @@ export const ExportInput = z.strictObject({
 });
 export type ExportRequest = z.output<typeof ExportInput>;
 
+/** A backup's file name in the backups folder: a name, never a path. */
+const backupName = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.sqlite$/, 'expected the file name of a backup (NAME.sqlite, as backup list shows it)');
+const passphrase = z.string().min(1).max(LIMITS.passphrase);
+/** A data file's text, as read from the file, and its passphrase if it has one. */
+export const UserDataFileInput = z.strictObject({
+  text: z.string().max(LIMITS.userDataChars, `the file is too large (at most ${LIMITS.userDataChars} characters)`),
+  passphrase: passphrase.optional(),
+  /** Conflicting items take the file's version; without it, a conflict blocks the whole import. */
+  replace: z.boolean().optional(),
+});
+
 const positionsView = z.enum(['all', 'underlying', 'liquidity']);
 export type PositionsView = z.output<typeof positionsView>;
 export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
@@ -337,6 +366,23 @@ export const CONTRACT = {
   'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
   /** Runs every schedule whose slot has come (each once, however many slots were missed), and waits for its jobs. */
   'schedules.runDue': op(empty)<DueRuns>(),
+  /** The cache's backups (newest first), checked when made; listing reads their manifests only. */
+  'backups.list': op(empty)<BackupList>(),
+  /** A backup made now (VACUUM INTO, checked, then named), older ones pruned to the setting's count. */
+  'backups.create': op(empty)<BackupInfo>(),
+  /** Checks a backup as a restore would: SHA-256 against its manifest, integrity_check, schema version. */
+  'backups.verify': op(z.strictObject({ name: backupName }))<BackupVerification>(),
+  /**
+   * Replaces the cache with a verified backup, the current one kept aside (`<cache>.before-restore-<time>`).
+   * Refused while jobs run unless `cancelJobs`.
+   */
+  'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }))<RestoreResult>(),
+  /** Writes the user's own data (wallets, groups, schedules, settings) as a data file, optionally encrypted: an export job. */
+  'userData.export': op(z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional() }).optional())<JobInfo | null>(),
+  /** What importing a data file would change, item by item; nothing is written. */
+  'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
+  /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
+  'userData.import': op(UserDataFileInput)<UserDataPreview>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */

@@ -429,3 +429,72 @@ export interface DueRuns {
   runs: ScheduleRun[];
   skipped: string | null;
 }
+
+/** Why a backup of the cache was made (docs/data-format.md, "Backups"). */
+export type BackupReason = 'scheduled' | 'manual' | 'before-migration';
+
+/**
+ * A backup of the cache in `<data folder>/backups`: the copy's file name and what its manifest
+ * (`<name>.json`) recorded when it was made and checked. The access key is never in either.
+ */
+export interface BackupInfo {
+  name: string;
+  /** The cache file it is a copy of (demo.sqlite, live-….sqlite). */
+  cache: string;
+  createdAt: string;
+  reason: BackupReason;
+  bytes: number;
+  schemaVersion: number;
+  sha256: string;
+  /** Rows of the main tables when it was made (wallets, groups, schedules, snapshots, transactions, …). */
+  counts: Record<string, number>;
+  /** What is wrong with it as listed (no manifest, an unreadable one); null when it reads. Listing never re-hashes: verify does. */
+  problem: string | null;
+}
+
+/** `backups.list`: this cache's backups, newest first, and how automatic backups are doing. */
+export interface BackupList {
+  folder: string;
+  backups: BackupInfo[];
+  /** The last automatic backup's failure (the app retries at its next check); null when none failed. */
+  problem: string | null;
+}
+
+/** `backups.verify`: whether a backup can be restored, and if not, why. */
+export interface BackupVerification {
+  name: string;
+  ok: boolean;
+  problem: string | null;
+  backup: BackupInfo | null;
+}
+
+/** `backups.restore`: what was restored, and where the cache it replaced was kept. */
+export interface RestoreResult {
+  restored: BackupInfo;
+  keptAside: string;
+}
+
+/** How an item of an imported data file compares with what is here. */
+export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
+
+export interface ImportItem {
+  kind: 'wallet' | 'group' | 'schedule' | 'setting';
+  /** The wallet's address, the group's name, the schedule in words, the setting's name. */
+  key: string;
+  state: ImportItemState;
+  /** What changes, or what conflicts (here … ; in the file …); empty when nothing does. */
+  detail: string;
+}
+
+/** What importing a data file does (docs/data-format.md): item by item, and whether it was applied. */
+export interface UserDataPreview {
+  exportedAt: string;
+  encrypted: boolean;
+  items: ImportItem[];
+  counts: Record<ImportItemState, number>;
+  /** Conflicts are taken from the file (replace) or block the whole import. */
+  replace: boolean;
+  /** Nothing conflicts, or replace was asked: the import can be applied. */
+  applicable: boolean;
+  applied: boolean;
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
@@ -10,9 +10,9 @@ import { moveCacheAside } from '../core/store/recovery.ts';
 import { MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
-import type { Cadence, DueRuns, JobInfo, Schedule, WalletGroup } from '../../shared/model.ts';
+import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
 import { describeCadence } from '../core/schedule/slots.ts';
-import { CSV_REPORTS, type CsvReport, type InputOf, type OutputOf } from '../../shared/contract.ts';
+import { CSV_REPORTS, type CsvReport, type InputOf, LIMITS, type OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
@@ -42,6 +42,8 @@ Commands:
   doctor    check the service and print what was learned about it
   schedule  sync wallets on a cadence (add | list | remove)
   watch     run the scheduled syncs that are due (--once for cron and systemd timers)
+  backup    checked copies of the cache (list | create | verify NAME | restore NAME)
+  data      your wallets, groups, schedules and settings as a file (export | import)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -188,6 +190,8 @@ const commands: Record<string, Command> = {
   group: (g, args) => groupCommand(g, args),
   schedule: (g, args) => scheduleCommand(g, args),
   watch: (g, args) => watchCommand(g, args),
+  backup: (g, args) => backupCommand(g, args),
+  data: (g, args) => dataCommand(g, args),
 
   async cache(g, args) {
     const usage = `Usage: folioscope cache move-aside
@@ -810,4 +814,159 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
       process.off('SIGTERM', stop);
     }
   });
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** A backup's rows in words: "2 wallets, 1 group, 3 schedules, 12 snapshots, 1000 transactions". */
+function countsText(counts: Record<string, number>): string {
+  const named: Array<[string, string, string]> = [
+    ['wallets', 'wallet', 'wallets'],
+    ['wallet_groups', 'group', 'groups'],
+    ['schedules', 'schedule', 'schedules'],
+    ['snapshots', 'snapshot', 'snapshots'],
+    ['transactions', 'transaction', 'transactions'],
+  ];
+  return named
+    .filter(([t]) => counts[t] !== undefined)
+    .map(([t, one, many]) => plural(counts[t]!, one, many))
+    .join(', ');
+}
+
+const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
+async function backupCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage: folioscope backup list [--json]
+       folioscope backup create
+       folioscope backup verify NAME
+       folioscope backup restore NAME
+  Backups are checked copies of the cache in <data folder>/backups, each with a manifest
+  (NAME.json: its schema, the rows of its tables, its SHA-256). The app and the web shell make
+  one a day while open (Settings: on or off, how many to keep), and one is made before every
+  upgrade of the cache. verify checks a backup as restore does; restore keeps the current
+  cache as <cache>.before-restore-<time> and puts the backup in its place. Never the access key.`;
+  const p = parse(args, { json: { type: 'boolean' } }, usage);
+  if (!p) return;
+  const [sub, name, ...extra] = p.positionals;
+  if (extra.length || !['list', 'create', 'verify', 'restore'].includes(sub ?? '')) throw new UsageError(usage);
+  if ((sub === 'verify' || sub === 'restore') && !name)
+    throw new UsageError(`${sub} needs the NAME of a backup (folioscope backup list shows them).\n\n${usage}`);
+  const line = (b: BackupInfo) =>
+    [b.name, utc(b.createdAt), b.reason, `schema ${b.schemaVersion}`, `${(b.bytes / 2 ** 20).toFixed(1)} MiB`, b.problem ?? countsText(b.counts)]
+      .map(forTerminal)
+      .join('\t');
+  await withCore(g, async (core) => {
+    if (sub === 'list') {
+      const list = await call(core, 'backups.list', undefined);
+      if (p.values.json) return void console.log(jsonForTerminal(list));
+      if (!list.backups.length) return void console.log(`No backups in ${list.folder}. Make one: folioscope backup create`);
+      console.log(['name', 'made', 'why', 'schema', 'size', 'rows'].join('\t'));
+      for (const b of list.backups) console.log(line(b));
+      if (list.problem) console.error(forTerminal(`The last automatic backup failed: ${list.problem}`));
+    } else if (sub === 'create') {
+      const b = await call(core, 'backups.create', undefined);
+      console.log(forTerminal(`Backup ${b.name} made and checked (integrity_check ok, schema ${b.schemaVersion}): ${countsText(b.counts)}.`));
+    } else if (sub === 'verify') {
+      const v = await call(core, 'backups.verify', { name: name! });
+      if (!v.ok) throw new Error(v.problem ?? `${name} did not check out.`);
+      const b = v.backup!;
+      console.log(
+        forTerminal(
+          `ok ${b.name}: SHA-256 matches its manifest, integrity_check ok, schema ${b.schemaVersion}, ${countsText(b.counts)} (made ${utc(b.createdAt)}).`,
+        ),
+      );
+    } else {
+      const r = await call(core, 'backups.restore', { name: name! });
+      console.log(
+        forTerminal(
+          `Restored ${r.restored.name} (made ${utc(r.restored.createdAt)}: ${countsText(r.restored.counts)}). The cache it replaced is kept at ${r.keptAside}.`,
+        ),
+      );
+    }
+  });
+}
+
+/** A passphrase from standard input: all of it, less one line ending (so `echo "$P" |` works). */
+function passphraseFromStdin(): string {
+  const text = readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  if (!text) throw new Error('No passphrase on standard input: echo "$PASSPHRASE" | folioscope data … --passphrase-stdin');
+  return text;
+}
+
+function previewText(pv: UserDataPreview): string {
+  const state = { added: 'add', changed: 'change', unchanged: 'same', conflict: 'CONFLICT' } as const;
+  const lines = pv.items.map((i) => [state[i.state].padEnd(8), i.kind.padEnd(8), i.key, i.detail].filter(Boolean).join('  '));
+  const c = pv.counts;
+  lines.push(`${c.added} to add, ${c.changed} to change, ${c.unchanged} unchanged, ${plural(c.conflict, 'conflict')}.`);
+  return lines.map(forTerminal).join('\n');
+}
+
+async function dataCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage: folioscope data export --out FILE [--passphrase-stdin]
+       folioscope data import FILE [--dry-run] [--replace] [--passphrase-stdin] [--json]
+  Your own data as a file (docs/data-format.md): wallets (address, label, tags, chains), groups
+  (name, members), schedules and settings. Not the cached service data, never the access key.
+  --passphrase-stdin  export: encrypt the file with the passphrase read from standard input
+                      (scrypt + AES-256-GCM; at least 8 characters); import: its passphrase
+  --dry-run           import: show what would be added, changed, unchanged or in conflict; change nothing
+  --replace           import: where the file and this folder conflict (a wallet on other chains,
+                      a group with other members), take the file's version. Without it, any
+                      conflict stops the import and nothing is changed.
+  An import is all or nothing: one transaction.`;
+  const p = parse(
+    args,
+    {
+      out: { type: 'string' },
+      'passphrase-stdin': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      replace: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  if (!p) return;
+  const [sub, file, ...extra] = p.positionals;
+  const v = p.values;
+  if (extra.length) throw new UsageError(usage);
+  if (sub === 'export') {
+    if (!v.out || file) throw new UsageError(`--out FILE is required.\n\n${usage}`);
+    const out = resolvePath(v.out);
+    const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
+    await withCore(
+      g,
+      async (core) => {
+        const started = await call(core, 'userData.export', passphrase !== undefined ? { passphrase } : {});
+        if (!started) throw new Error('The export was not started.');
+        const [job] = await waitForJobs(core, [started]);
+        if (!job || job.state !== 'done') throw new Error(job?.error?.message ?? 'The export was cancelled.');
+        console.log(`Wrote your data (${plural(job.output?.rows ?? 0, 'wallet')}${passphrase !== undefined ? ', encrypted' : ''}) to ${out}.`);
+      },
+      { chooseSavePath: async () => out },
+    );
+  } else if (sub === 'import') {
+    if (!file || v.out) throw new UsageError(`data import takes the FILE to import.\n\n${usage}`);
+    const size = statSync(file, { throwIfNoEntry: false })?.size;
+    if (size === undefined) throw new Error(`There is no file ${forTerminal(file)}.`);
+    if (size > LIMITS.userDataChars)
+      throw new Error(`${forTerminal(file)} is too large for a data file (${size} bytes; at most ${LIMITS.userDataChars}). Nothing was imported.`);
+    const text = readFileSync(file, 'utf8');
+    const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
+    const input = { text, ...(passphrase !== undefined && { passphrase }), ...(v.replace && { replace: true }) };
+    await withCore(g, async (core) => {
+      const pv = await call(core, v['dry-run'] ? 'userData.preview' : 'userData.import', input);
+      if (v.json) console.log(jsonForTerminal(pv));
+      else {
+        console.log(forTerminal(`Data file of ${utc(pv.exportedAt)}${pv.encrypted ? ' (encrypted)' : ''}:`));
+        console.log(previewText(pv));
+      }
+      if (!pv.applicable)
+        throw new Error(
+          `${plural(pv.counts.conflict, 'conflict')} with what is here: nothing was imported. Run again with --replace to take the file's version of ${pv.counts.conflict === 1 ? 'it' : 'them'}.`,
+        );
+      if (v['dry-run']) {
+        if (!v.json) console.log('Dry run: nothing was changed.');
+      } else if (!v.json)
+        console.log(`Imported: ${pv.counts.added} added, ${pv.counts.changed} changed${pv.replace ? `, ${pv.counts.conflict} replaced` : ''}.`);
+    });
+  } else throw new UsageError(usage);
 }

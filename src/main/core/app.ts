@@ -8,7 +8,6 @@ import {
   type AppInfo,
   type Envelope,
   type EventPayloads,
-  type ExportRequest,
   type InputOf,
   type OutputOf,
   type ParsedInputOf,
@@ -46,10 +45,17 @@ import { timelineFacetValues, walletCacheSummary } from './store/queries/status.
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
-import { startExport } from './reports/export-job.ts';
+import { type SaveFormat, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
 import { loadServiceCheck, saveServiceCheck } from './store/service-check.ts';
+import { backupDue, backupsFolderOf, listBackups, pruneBackups, swapInRestore, undoRestore } from './store/backups.ts';
+import { createBackupOffThread, stageRestoreOffThread, verifyBackupOffThread } from './store/backup-thread.ts';
+import { applyUserData } from './store/user-data.ts';
+import { readUserDataFile } from './userdata/format.ts';
+import { planImport } from './userdata/plan.ts';
+import { startUserDataExport } from './userdata/export-job.ts';
+import { rmSync } from 'node:fs';
 
 export interface CoreOptions {
   dataDir: string;
@@ -65,10 +71,10 @@ export interface CoreOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
-  /** How often the app and web shell look for due schedules (0: never, for tests that drive them). */
+  /** How often the app and web shell look for due schedules and a due backup (0: never, for tests that drive them). */
   scheduleEveryMs?: number;
   /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */
-  chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
@@ -130,8 +136,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     };
   }
 
+  const reopen = (baseUrl: string | null) => openProfile({ dataDir: o.dataDir, secrets, baseUrl, ...(o.demo && { demo: o.demo }) });
+
   async function switchTo(baseUrl: string | null): Promise<void> {
-    const next = await openProfile({ dataDir: o.dataDir, secrets, baseUrl, ...(o.demo && { demo: o.demo }) });
+    const next = await reopen(baseUrl);
     unsubscribe();
     await profile.close();
     profile = next;
@@ -178,11 +186,48 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     });
     return scheduleRun;
   };
+  // Backups (store/backups.ts): daily while the app or web shell runs, checked with the
+  // schedules, made on a worker thread (a large cache takes seconds); a failure is kept for
+  // Settings to show, and tried again at the next check. One backup at a time; a restore
+  // waits for it.
+  let restoring = false;
+  /** Set while a restore closes the cache and opens the restored one: requests wait for it. */
+  let swapping: Promise<void> | null = null;
+  let backupRun: Promise<unknown> | null = null;
+  let backupProblem: string | null = null;
+  const appVersion = o.version ?? '0.0.0';
+  const appName = `Folioscope ${appVersion}`;
+  const oneBackupAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = (backupRun ?? Promise.resolve()).catch(() => undefined).then(work);
+    const settled = next.finally(() => {
+      if (backupRun === settled) backupRun = null;
+    });
+    backupRun = settled;
+    settled.catch(() => undefined);
+    return next;
+  };
+  const makeBackup = (reason: 'scheduled' | 'manual') =>
+    oneBackupAtATime(async () => {
+      const made = await createBackupOffThread(profile.db, profile.databaseFile, reason, appVersion);
+      pruneBackups(profile.databaseFile, getSettings(profile.db).backupKeep);
+      return made;
+    });
+  const backupIfDue = () => {
+    if (profile.readOnly || restoring || backupRun) return;
+    const settings = getSettings(profile.db);
+    // A cache with no wallet holds nothing of the user's yet.
+    if (!settings.backupEnabled || !listWallets(profile.db).length || !backupDue(profile.databaseFile)) return;
+    makeBackup('scheduled').then(
+      () => (backupProblem = null),
+      (err: unknown) => (backupProblem = (err as Error).message),
+    );
+  };
   const scheduleTimer =
     o.shell === 'cli' || o.scheduleEveryMs === 0
       ? null
       : setInterval(() => {
-          if (profile.readOnly) return;
+          if (profile.readOnly || restoring) return;
+          backupIfDue();
           runSchedules().catch(() => undefined); // each job's failure is in its info and the run's note
         }, o.scheduleEveryMs ?? 60_000);
   scheduleTimer?.unref();
@@ -301,6 +346,93 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
     'schedules.runDue': () => runSchedules(),
     'sync.jobs': () => profile.engine.jobs(),
+    'backups.list': () => ({ folder: backupsFolderOf(profile.databaseFile), backups: listBackups(profile.databaseFile), problem: backupProblem }),
+    'backups.create': () => makeBackup('manual'),
+    'backups.verify': async ({ name }) => {
+      try {
+        return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name) };
+      } catch (err) {
+        if ((err as Error).name !== 'BackupRefusedError') throw err;
+        return { name, ok: false, problem: (err as Error).message, backup: null };
+      }
+    },
+    'backups.restore': async ({ name, cancelJobs }) => {
+      const refuseWhileJobsRun = () => {
+        const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
+        if ((active.length || scheduleRun) && !cancelJobs) {
+          const them = active.length === 1 ? 'it' : 'them';
+          throw new ValidationError(
+            'jobs',
+            `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${them} to finish, or cancel ${them} and restore. Nothing was changed.`,
+          );
+        }
+      };
+      refuseWhileJobsRun();
+      if (restoring) throw new ValidationError('name', 'A restore is under way already.');
+      restoring = true;
+      let staged: string | null = null;
+      let release = () => {};
+      try {
+        // A backup being made finishes first (it reads the cache about to be closed).
+        await backupRun?.catch(() => undefined);
+        // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
+        const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name);
+        staged = stagedRestore.staged;
+        refuseWhileJobsRun(); // one started meanwhile
+        // From here until the cache is open again, other requests wait rather than meet a closed cache.
+        swapping = new Promise<void>((resolve) => (release = resolve));
+        const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
+        const file = profile.databaseFile;
+        profile.engine.queue.cancelAll();
+        await scheduleRun?.catch(() => undefined);
+        unsubscribe();
+        await profile.close();
+        let keptAside: string;
+        try {
+          keptAside = swapInRestore(file, staged);
+        } catch (err) {
+          profile = await reopen(baseUrl);
+          unsubscribe = wire(profile);
+          throw new Error(`The backup could not be put in place (${(err as Error).message}); the cache is as it was.`, { cause: err });
+        }
+        try {
+          profile = await reopen(baseUrl);
+        } catch (err) {
+          undoRestore(file, keptAside);
+          profile = await reopen(baseUrl);
+          unsubscribe = wire(profile);
+          throw new Error(`The restored cache did not open (${(err as Error).message}); the cache was put back as it was.`, { cause: err });
+        }
+        unsubscribe = wire(profile);
+        events.emit('data.changed', { scope: 'mode' });
+        return { restored: stagedRestore.backup, keptAside };
+      } finally {
+        restoring = false;
+        swapping = null;
+        release();
+        if (staged) rmSync(staged, { force: true });
+      }
+    },
+    'userData.export': (input) =>
+      startUserDataExport(
+        profile.db,
+        profile.engine.queue,
+        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
+        { passphrase: input?.passphrase, app: appName },
+      ),
+    'userData.preview': async ({ text, passphrase, replace }) => {
+      const { doc, encrypted } = await readUserDataFile(text, passphrase);
+      return planImport(profile.db, doc, { encrypted, replace: replace ?? false }).preview;
+    },
+    'userData.import': async ({ text, passphrase, replace }) => {
+      const { doc, encrypted } = await readUserDataFile(text, passphrase);
+      const { preview, writes } = planImport(profile.db, doc, { encrypted, replace: replace ?? false });
+      if (!preview.applicable) return preview;
+      applyUserData(profile.db, writes);
+      changed('wallets');
+      changed('settings');
+      return { ...preview, applied: true };
+    },
     'cache.clear': async () => {
       // Running jobs would write into what is being cleared: stop them first.
       profile.engine.queue.cancelAll();
@@ -378,6 +510,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
+    if (swapping) await swapping;
     if (profile.readOnly && WRITES.has(name)) {
       return {
         ok: false,
@@ -426,6 +559,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         profile.engine.queue.cancelAll();
         await scheduleRun.catch(() => undefined);
       }
+      // A backup in progress is finished (its copy is named only once checked, so none is left half made).
+      await backupRun?.catch(() => undefined);
       await profile.close();
     },
   };
@@ -447,6 +582,9 @@ const WRITES = new Set<OperationName>([
   'schedules.save',
   'schedules.remove',
   'schedules.runDue',
+  'backups.create',
+  'backups.restore',
+  'userData.import',
 ]);
 
 /**

@@ -22,9 +22,12 @@ import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 
+/** What a file to save is: a report's format, or `json`, the user's data file (userdata/export-job.ts). */
+export type SaveFormat = ExportRequest['format'] | 'json';
+
 export interface ExportTarget {
   /** Asks where to save; null when the user cancels. Absent in the web shell. */
-  chooseSavePath?: (defaultName: string, format: ExportRequest['format']) => Promise<string | null>;
+  chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
   /** Folder for web downloads. */
   downloadsDir: string;
 }

@@ -3,6 +3,7 @@ import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readS
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { announceWrites } from './write-yield.ts';
+import { backupBeforeMigration } from './backups.ts';
 
 /**
  * The handles the store's functions take, branded in the manner of Signal-Desktop's
@@ -382,6 +383,10 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // pragma counts pages, whose size depends on when the cache was made.
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.pragma(`wal_autocheckpoint = ${Math.round(CHECKPOINT_BYTES / pageSize)}`);
+    // An existing cache about to be migrated is first copied, checked, to the backups folder
+    // (store/backups.ts): a migration that goes wrong, or a version the user goes back from,
+    // leaves a copy of the cache as it was. Not for a read-only copy (damagedOk) or a new cache.
+    if (found > 0 && found < SCHEMA_VERSION && !options.damagedOk) backupBeforeMigration(db, path, found);
     // A migration may rebuild an index over every row (010 did): it runs with the 64 MiB cache it
     // was measured with; what it held stays with glibc, but a migration runs once.
     migrate(db);

@@ -17,6 +17,8 @@ export const DEFAULT_SETTINGS: Settings = {
   locale: null,
   timeZone: 'utc',
   transactionPageSize: 1000,
+  backupEnabled: true,
+  backupKeep: 7,
 };
 
 export function getSettings(db: ReadableDB): Settings {

@@ -1,0 +1,64 @@
+/**
+ * Backups made and checked off the main thread (backup-worker.ts): the app's and the web
+ * shell's main thread keeps answering while a large cache is copied, checked and hashed. A
+ * worker that cannot start (a bundle without it) leaves the work on this thread, as before.
+ */
+import type { Database } from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
+import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './backups.ts';
+
+export type BackupTask =
+  { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string } | { op: 'verify' | 'stage'; cacheFile: string; name: string };
+
+type Reply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
+
+function inThread(db: Database, task: BackupTask): unknown {
+  if (task.op === 'create') return createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion });
+  return task.op === 'verify' ? verifyBackup(task.cacheFile, task.name) : stageRestore(task.cacheFile, task.name);
+}
+
+function run(db: Database, task: BackupTask): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(backupWorkerUrl(), { workerData: task });
+    } catch {
+      return resolve(inThread(db, task));
+    }
+    let replied = false;
+    worker.once('message', (m: Reply) => {
+      replied = true;
+      if (m.ok) return resolve(m.result);
+      const err = m.name === 'BackupRefusedError' ? new BackupRefusedError(m.message) : new Error(m.message);
+      reject(err);
+    });
+    // A worker that failed to load (its file missing) or died: the task on this thread.
+    worker.once('error', () => {
+      if (replied) return;
+      replied = true;
+      try {
+        resolve(inThread(db, task));
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+    worker.once('exit', (code) => {
+      if (!replied) reject(new Error(`the backup worker stopped (exit code ${code})`));
+    });
+  });
+}
+
+/** createBackup on a worker thread (db: the cache's connection, used only if no worker can start). */
+export const createBackupOffThread = (db: Database, cacheFile: string, reason: BackupReason, appVersion: string) =>
+  run(db, { op: 'create', cacheFile, reason, appVersion }) as Promise<BackupInfo>;
+export const verifyBackupOffThread = (db: Database, cacheFile: string, name: string) => run(db, { op: 'verify', cacheFile, name }) as Promise<BackupInfo>;
+export const stageRestoreOffThread = (db: Database, cacheFile: string, name: string) =>
+  run(db, { op: 'stage', cacheFile, name }) as Promise<{ staged: string; backup: BackupInfo }>;
+
+/** The worker's entry: the bundled file beside the main bundle, or the source file (see page-writer.ts's writeWorkerUrl). */
+function backupWorkerUrl(): URL {
+  const here = import.meta.url;
+  const name = here.endsWith('.ts') ? 'backup-worker.ts' : 'store-backup.js';
+  return new URL(`./${name}`, here);
+}

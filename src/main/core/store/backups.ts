@@ -1,0 +1,445 @@
+/**
+ * Backups of the cache (docs/data-format.md, "Backups"): a copy made with `VACUUM INTO` (a
+ * consistent snapshot, taken while the app runs and syncs), checked before it gets its name,
+ * with a manifest beside it; checked again before it is restored.
+ *
+ * A backup is `<data folder>/backups/<cache stem>-<UTC time>.sqlite` (0600, folder 0700) and
+ * `<same name>.json`, its manifest: when and why it was made, the schema version, the rows of
+ * the main tables, its size and SHA-256. The copy is written to a `.partial` name, checked
+ * (`PRAGMA integrity_check`, schema version, counts) and hashed, and only then are it and its
+ * manifest renamed into place: a name in the folder is a backup that checked out.
+ *
+ * The access key is never in the cache (it lives in the OS keychain), so never in a backup or
+ * a manifest. An encrypted cache (issue 29 item 1) is copied the same way: `VACUUM INTO`
+ * writes the copy with the source's encryption, the SHA-256 is of the file's bytes as they
+ * are, and `openCopy` below is the one place that would apply the key before it is read.
+ *
+ * db.ts imports this file, and the store's write worker runs db.ts straight from source
+ * (Node strips the types): no parameter properties or enums here, nor imports of files with them.
+ */
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { z } from 'zod';
+import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
+import { SCHEMA_VERSION } from './migrations/index.ts';
+
+export const BACKUPS_FOLDER = 'backups';
+const MANIFEST_FORMAT = 'folioscope-backup';
+const MANIFEST_VERSION = 1;
+
+/** The tables whose rows a manifest records (those the copy has: an older schema lacks some). */
+const COUNTED_TABLES = [
+  'wallets',
+  'wallet_groups',
+  'wallet_group_members',
+  'schedules',
+  'settings',
+  'snapshots',
+  'transactions',
+  'txn_sync_ranges',
+  'txn_log_sets',
+] as const;
+
+const ManifestSchema = z.strictObject({
+  format: z.literal(MANIFEST_FORMAT),
+  version: z.literal(MANIFEST_VERSION),
+  file: z.string().max(200),
+  cache: z.string().max(200),
+  createdAt: z.string().max(40),
+  reason: z.enum(['scheduled', 'manual', 'before-migration']),
+  appVersion: z.string().max(100),
+  schemaVersion: z.number().int().min(1),
+  bytes: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  integrityCheck: z.literal('ok'),
+  counts: z.record(z.string().max(64), z.number().int().min(0)),
+  /** Null: the copy is a plain SQLite file. An encrypted cache's backup will name its scheme here. */
+  encryption: z.null(),
+});
+type Manifest = z.output<typeof ManifestSchema>;
+
+/** A backup that must not be restored: the message says what is wrong and that nothing was changed. */
+export class BackupRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupRefusedError';
+  }
+}
+
+/** The backups folder of a cache: beside it, in its data folder. */
+export const backupsFolderOf = (cacheFile: string) => join(dirname(cacheFile), BACKUPS_FOLDER);
+/** The stem backups of a cache are named with: `demo` for demo.sqlite. */
+const stemOf = (cacheFile: string) => basename(cacheFile).replace(/\.sqlite$/, '');
+const manifestPathOf = (backupPath: string) => `${backupPath}.json`;
+/** The UTC time as a file-name part: 20260115T060000Z. */
+export const fileTime = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+
+/** A name of the backups folder, never a path (the contract checks this too). */
+function checkName(name: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\.sqlite$/.test(name) || name.length > 200)
+    throw new BackupRefusedError(`"${name.slice(0, 60)}" is not the name of a backup: use a name as folioscope backup list shows it.`);
+}
+
+function ownerOnlyFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** SHA-256 of a file, read in 1 MiB pieces (a cache can be large). */
+export function sha256File(path: string): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1024 * 1024);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Opens a backup's copy to check it: read-only, never writing to it (a copy from `VACUUM INTO`
+ * is in rollback-journal mode, so reading it makes no -wal or -shm). The one place that would
+ * apply an encrypted cache's key.
+ */
+function openCopy(path: string): Database {
+  return new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+}
+
+/** What a copy holds, checked: integrity_check's verdict, its schema version, the rows of the main tables. */
+function inspectCopy(path: string): { integrity: string; schemaVersion: number; counts: Record<string, number> } {
+  const db = openCopy(path);
+  try {
+    const rows = (db.pragma('integrity_check(20)') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
+    const integrity = rows.join('; ');
+    const schemaVersion = db.pragma('user_version', { simple: true }) as number;
+    const present = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
+    const counts: Record<string, number> = {};
+    if (integrity === 'ok')
+      for (const t of COUNTED_TABLES) if (present.has(t)) counts[t] = (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
+    return { integrity, schemaVersion, counts };
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes a small file through a temporary name, 0600, synced: never half a manifest. */
+function writeSmallFile(path: string, text: string): void {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.partial`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+  try {
+    writeFileSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+const infoOf = (m: Manifest): BackupInfo => ({
+  name: m.file,
+  cache: m.cache,
+  createdAt: m.createdAt,
+  reason: m.reason,
+  bytes: m.bytes,
+  schemaVersion: m.schemaVersion,
+  sha256: m.sha256,
+  counts: m.counts,
+  problem: null,
+});
+
+export interface BackupOptions {
+  reason: BackupReason;
+  appVersion: string;
+  now?: Date;
+}
+
+/**
+ * Makes a backup of the cache `db` has open (whose file is `cacheFile`): `VACUUM INTO` a
+ * `.partial` file, checked, hashed, then named. A copy that does not check out is deleted
+ * and the error says why; nothing else is touched.
+ */
+export function createBackup(db: Database, cacheFile: string, o: BackupOptions): BackupInfo {
+  const now = o.now ?? new Date();
+  const dir = backupsFolderOf(cacheFile);
+  ownerOnlyFolder(dir);
+  const base = `${stemOf(cacheFile)}-${fileTime(now)}`;
+  let name = `${base}.sqlite`;
+  for (let i = 2; existsSync(join(dir, name)) || existsSync(manifestPathOf(join(dir, name))); i++) name = `${base}-${i}.sqlite`;
+  const path = join(dir, name);
+  const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
+  try {
+    // An empty file made first, exclusively and 0600: VACUUM INTO accepts an empty file, and
+    // the copy never exists with SQLite's default mode, nor through a planted link.
+    closeSync(openSync(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600));
+    db.prepare('VACUUM INTO ?').run(partial);
+    const fd = openSync(partial, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const checked = inspectCopy(partial);
+    const source = db.pragma('user_version', { simple: true }) as number;
+    if (checked.integrity !== 'ok') throw new Error(`the copy failed integrity_check (${checked.integrity.slice(0, 200)})`);
+    if (checked.schemaVersion !== source) throw new Error(`the copy says schema ${checked.schemaVersion}, the cache ${source}`);
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      version: MANIFEST_VERSION,
+      file: name,
+      cache: basename(cacheFile),
+      createdAt: now.toISOString(),
+      reason: o.reason,
+      appVersion: o.appVersion,
+      schemaVersion: checked.schemaVersion,
+      bytes: statSync(partial).size,
+      sha256: sha256File(partial),
+      integrityCheck: 'ok',
+      counts: checked.counts,
+      encryption: null,
+    };
+    renameSync(partial, path);
+    try {
+      writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
+    } catch (err) {
+      rmSync(path, { force: true });
+      throw err;
+    }
+    return infoOf(manifest);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    const code = (err as { code?: string }).code ?? '';
+    const why = code === 'SQLITE_FULL' || code === 'ENOSPC' ? 'the disk is full' : String((err as Error).message ?? err).split('\n')[0];
+    throw new Error(`The backup of ${basename(cacheFile)} was not made: ${why}. The cache was not changed.`, { cause: err });
+  }
+}
+
+function readManifest(backupPath: string): Manifest {
+  const path = manifestPathOf(backupPath);
+  let raw: string;
+  try {
+    raw = readFileSync(path, 'utf8');
+  } catch {
+    throw new BackupRefusedError(`${basename(backupPath)} has no manifest (${basename(path)}): it cannot be checked, so it is not restored.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new BackupRefusedError(`The manifest of ${basename(backupPath)} is not valid JSON: it was changed or cut off.`);
+  }
+  const m = ManifestSchema.safeParse(parsed);
+  if (!m.success) {
+    const issue = m.error.issues[0]!;
+    throw new BackupRefusedError(
+      `The manifest of ${basename(backupPath)} is not one Folioscope wrote (${issue.path.join('.') || 'manifest'}: ${issue.message}).`,
+    );
+  }
+  if (m.data.file !== basename(backupPath)) throw new BackupRefusedError(`The manifest of ${basename(backupPath)} describes another file (${m.data.file}).`);
+  return m.data;
+}
+
+/** The backups of this cache, newest first, as their manifests describe them (not re-hashed: see verifyBackup). */
+export function listBackups(cacheFile: string): BackupInfo[] {
+  const dir = backupsFolderOf(cacheFile);
+  if (!existsSync(dir)) return [];
+  const stem = stemOf(cacheFile);
+  const names = readdirSync(dir).filter((n) => n.endsWith('.sqlite') && n.startsWith(`${stem}-`) && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(n));
+  return names
+    .map((name): BackupInfo => {
+      try {
+        return infoOf(readManifest(join(dir, name)));
+      } catch (err) {
+        const st = statSync(join(dir, name), { throwIfNoEntry: false });
+        return {
+          name,
+          cache: basename(cacheFile),
+          createdAt: st ? st.mtime.toISOString() : '',
+          reason: 'manual',
+          bytes: st?.size ?? 0,
+          schemaVersion: 0,
+          sha256: '',
+          counts: {},
+          problem: (err as Error).message,
+        };
+      }
+    })
+    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.name < b.name ? 1 : -1));
+}
+
+/**
+ * Checks a backup as a restore does, and returns what its manifest says; throws
+ * BackupRefusedError with the reason when it must not be restored: no or a changed manifest,
+ * bytes that do not hash to the manifest's SHA-256, a copy failing integrity_check, a schema
+ * newer than this version reads, or rows not those recorded. Nothing is written.
+ */
+export function verifyBackup(cacheFile: string, name: string): BackupInfo {
+  checkName(name);
+  const path = join(backupsFolderOf(cacheFile), name);
+  if (!existsSync(path)) throw new BackupRefusedError(`There is no backup ${name} in ${backupsFolderOf(cacheFile)}.`);
+  const m = readManifest(path);
+  const refuse = (why: string) => new BackupRefusedError(`${name} ${why}, so it is not restored. Nothing was changed.`);
+  // Demo data never replaces a service's cache, nor one service's another's.
+  if (m.cache !== basename(cacheFile))
+    throw refuse(`is a backup of ${m.cache}, not of the cache in use (${basename(cacheFile)}): connect to its service first`);
+  const size = statSync(path).size;
+  if (size !== m.bytes) throw refuse(`is ${size} bytes; its manifest says ${m.bytes}: it was changed or cut off`);
+  if (sha256File(path) !== m.sha256) throw refuse("does not match its manifest's SHA-256: its bytes were changed after it was made");
+  if (m.schemaVersion > SCHEMA_VERSION)
+    throw refuse(`was made by a newer Folioscope (schema ${m.schemaVersion}; this version reads up to ${SCHEMA_VERSION}): update Folioscope`);
+  let checked: ReturnType<typeof inspectCopy>;
+  try {
+    checked = inspectCopy(path);
+  } catch (err) {
+    throw refuse(`cannot be read as a cache (${String((err as Error).message).split('\n')[0]})`);
+  }
+  if (checked.integrity !== 'ok') throw refuse(`fails integrity_check (${checked.integrity.slice(0, 160)})`);
+  if (checked.schemaVersion !== m.schemaVersion) throw refuse(`says schema ${checked.schemaVersion}; its manifest says ${m.schemaVersion}`);
+  if (checked.schemaVersion > SCHEMA_VERSION)
+    throw refuse(`was made by a newer Folioscope (schema ${checked.schemaVersion}; this version reads up to ${SCHEMA_VERSION}): update Folioscope`);
+  const differ = Object.keys({ ...m.counts, ...checked.counts }).filter((t) => m.counts[t] !== checked.counts[t]);
+  if (differ.length)
+    throw refuse(`holds other rows than its manifest records (${differ.map((t) => `${t}: ${checked.counts[t] ?? 0} vs ${m.counts[t] ?? 0}`).join(', ')})`);
+  return infoOf(m);
+}
+
+/** When the newest backup of this cache was made; null when there is none. */
+export function lastBackupAt(cacheFile: string): Date | null {
+  const newest = listBackups(cacheFile).find((b) => !b.problem);
+  return newest ? new Date(newest.createdAt) : null;
+}
+
+/** A daily backup is due: none yet, or the newest is a day old. */
+export const BACKUP_EVERY_MS = 24 * 3600_000;
+export function backupDue(cacheFile: string, now = new Date()): boolean {
+  const last = lastBackupAt(cacheFile);
+  return !last || now.getTime() - last.getTime() >= BACKUP_EVERY_MS;
+}
+
+/**
+ * Keeps the newest `keep` backups of this cache and deletes the older ones (file and
+ * manifest). Backups made before a migration are not counted nor deleted: each is the one
+ * copy of a schema this version no longer writes. Returns the names deleted.
+ */
+export function pruneBackups(cacheFile: string, keep: number): string[] {
+  const dir = backupsFolderOf(cacheFile);
+  const old = listBackups(cacheFile)
+    .filter((b) => !b.problem && b.reason !== 'before-migration')
+    .slice(keep);
+  for (const b of old) {
+    rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+    rmSync(join(dir, b.name), { force: true });
+  }
+  return old.map((b) => b.name);
+}
+
+/**
+ * Before a migration changes an existing cache: a backup of it as it is (its schema, its
+ * rows), made on the connection about to migrate it. A backup that cannot be made stops the
+ * migration: the cache is not changed.
+ */
+export function backupBeforeMigration(db: Database, cacheFile: string, from: number, appVersion = 'unknown'): BackupInfo {
+  try {
+    return createBackup(db, cacheFile, { reason: 'before-migration', appVersion });
+  } catch (err) {
+    throw new Error(
+      `Before upgrading the cache (schema ${from} to ${SCHEMA_VERSION}) Folioscope keeps a backup of it, and it could not: ${(err as Error).message} Free some disk space and start again, or open it read-only.`,
+      { cause: err },
+    );
+  }
+}
+
+/**
+ * The first step of a restore, while the current cache is still open: the backup verified,
+ * copied beside the cache under a temporary name and that copy hashed again. Nothing of the
+ * cache is touched; on failure the copy is removed.
+ */
+export function stageRestore(cacheFile: string, name: string): { staged: string; backup: BackupInfo } {
+  const backup = verifyBackup(cacheFile, name);
+  const staged = `${cacheFile}.restoring-${randomBytes(4).toString('hex')}`;
+  try {
+    copyFileSync(join(backupsFolderOf(cacheFile), name), staged, constants.COPYFILE_EXCL);
+    chmodSync(staged, 0o600);
+    const fd = openSync(staged, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (sha256File(staged) !== backup.sha256) throw new BackupRefusedError(`The copy of ${name} did not match it: nothing was changed.`);
+    return { staged, backup };
+  } catch (err) {
+    rmSync(staged, { force: true });
+    throw err;
+  }
+}
+
+/** SQLite's companion files of a cache in WAL mode. */
+const COMPANIONS = ['-wal', '-shm'];
+
+/**
+ * The second step, once the cache is closed: the cache (and any -wal and -shm) renamed to
+ * `<cache>.before-restore-<time>`, and the staged copy renamed into its place. Renames only,
+ * on one file system: the cache is never overwritten. Returns where the old cache was kept.
+ */
+export function swapInRestore(cacheFile: string, staged: string, now = new Date()): string {
+  let keptAside = `${cacheFile}.before-restore-${fileTime(now)}`;
+  for (let i = 2; existsSync(keptAside); i++) keptAside = `${cacheFile}.before-restore-${fileTime(now)}-${i}`;
+  const moved: Array<[string, string]> = [];
+  try {
+    if (existsSync(cacheFile)) {
+      renameSync(cacheFile, keptAside);
+      moved.push([keptAside, cacheFile]);
+    }
+    for (const c of COMPANIONS)
+      if (existsSync(`${cacheFile}${c}`)) {
+        renameSync(`${cacheFile}${c}`, `${keptAside}${c}`);
+        moved.push([`${keptAside}${c}`, `${cacheFile}${c}`]);
+      }
+    renameSync(staged, cacheFile);
+    return keptAside;
+  } catch (err) {
+    for (const [from, to] of moved.reverse()) renameSync(from, to);
+    throw err;
+  }
+}
+
+/** Undoes swapInRestore (the restored cache would not open): the kept cache goes back in its place. */
+export function undoRestore(cacheFile: string, keptAside: string): void {
+  for (const c of COMPANIONS) rmSync(`${cacheFile}${c}`, { force: true });
+  rmSync(cacheFile, { force: true });
+  renameSync(keptAside, cacheFile);
+  for (const c of COMPANIONS) if (existsSync(`${keptAside}${c}`)) renameSync(`${keptAside}${c}`, `${cacheFile}${c}`);
+}

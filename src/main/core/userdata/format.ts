@@ -1,0 +1,188 @@
+/**
+ * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules and
+ * settings, never the service's data (snapshots, transactions, logs) and never the access key.
+ * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
+ * parameters in the file's header).
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
+import { z } from 'zod';
+import { CadenceSchema, LIMITS, SettingsSchema } from '../../../shared/contract.ts';
+import { ValidationError } from '../store/validation.ts';
+
+export const USER_DATA_FORMAT = 'folioscope-user-data';
+export const USER_DATA_VERSION = 1;
+
+const address = z.string().min(1).max(128);
+const chainId = z
+  .string()
+  .max(64)
+  .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected a chain id');
+
+const WalletV1 = z.strictObject({
+  address,
+  label: z.string().max(80),
+  tags: z.array(z.string().max(32)).max(LIMITS.tags),
+  chains: z.array(chainId).min(1).max(LIMITS.chains),
+  /** When it was first watched (kept, so a wallet imported elsewhere keeps its place in the list). */
+  createdAt: z.iso.datetime().optional(),
+});
+const GroupV1 = z.strictObject({
+  name: z.string().min(1).max(LIMITS.groupName),
+  /** Members by address: each a wallet of the file or one already watched where it is imported. */
+  wallets: z.array(address).max(LIMITS.groupWallets),
+});
+const ScheduleV1 = z.strictObject({
+  /** Groups by name: ids are the cache's own and mean nothing elsewhere. */
+  scope: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('all') }),
+    z.strictObject({ kind: z.literal('wallet'), address }),
+    z.strictObject({ kind: z.literal('group'), name: z.string().min(1).max(LIMITS.groupName) }),
+  ]),
+  what: z.enum(['positions', 'transactions', 'both']),
+  cadence: CadenceSchema,
+});
+/** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
+const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
+
+export const UserDataV1 = z.strictObject({
+  format: z.literal(USER_DATA_FORMAT),
+  version: z.literal(USER_DATA_VERSION),
+  exportedAt: z.iso.datetime(),
+  /** The Folioscope that wrote it, for people reading the file. */
+  app: z.string().max(100),
+  data: z.strictObject({
+    wallets: z.array(WalletV1).max(100_000),
+    groups: z.array(GroupV1).max(10_000),
+    schedules: z.array(ScheduleV1).max(10_000),
+    settings: SettingsV1,
+  }),
+});
+export type UserData = z.output<typeof UserDataV1>;
+export type UserDataSchedule = z.output<typeof ScheduleV1>;
+
+/**
+ * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,
+ * p = 1: 128 MiB and about half a second here, OWASP's recommendation for scrypt), a 16-byte
+ * random salt, a 32-byte key for AES-256-GCM with a 12-byte random IV and a 16-byte tag.
+ */
+export const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** The most a file may ask of scrypt: parameters from a file are bounded before any work. */
+const SCRYPT_MAX_MEMORY = 1024 * 2 ** 20;
+
+const b64 = (bytes: number) =>
+  z
+    .string()
+    .max(Math.ceil(bytes / 3) * 4 + 4)
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+    .refine((v) => Buffer.from(v, 'base64').length === bytes, `expected ${bytes} bytes in base64`);
+const EncryptionV1 = z.strictObject({
+  kdf: z.literal('scrypt'),
+  N: z
+    .number()
+    .int()
+    .min(2 ** 14)
+    .max(2 ** 20)
+    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
+  r: z.number().int().min(1).max(32),
+  p: z.number().int().min(1).max(16),
+  salt: b64(16),
+  cipher: z.literal('aes-256-gcm'),
+  iv: b64(12),
+  tag: b64(16),
+});
+const EncryptedV1 = z.strictObject({
+  format: z.literal(USER_DATA_FORMAT),
+  version: z.literal(USER_DATA_VERSION),
+  encryption: EncryptionV1,
+  ciphertext: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/),
+});
+type Encryption = z.output<typeof EncryptionV1>;
+
+function deriveKey(passphrase: string, salt: Buffer, p: { N: number; r: number; p: number }): Promise<Buffer> {
+  const options: ScryptOptions = { N: p.N, r: p.r, p: p.p, maxmem: 128 * p.N * p.r * p.p + 2 ** 20 };
+  return new Promise((resolve, reject) => scryptCallback(passphrase.normalize('NFC'), salt, 32, options, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+/**
+ * The header an encrypted file authenticates (GCM's additional data): its format, version and
+ * every parameter but the tag, so a changed parameter fails as a changed ciphertext does.
+ */
+const headerOf = (e: Omit<Encryption, 'tag'>) =>
+  Buffer.from(JSON.stringify([USER_DATA_FORMAT, USER_DATA_VERSION, e.kdf, e.N, e.r, e.p, e.salt, e.cipher, e.iv]));
+
+/** The file's text: the document as JSON, or (with a passphrase) encrypted, its parameters in the header. */
+export async function writeUserDataFile(doc: UserData, passphrase?: string): Promise<string> {
+  const plain = JSON.stringify(doc, null, 2) + '\n';
+  if (passphrase === undefined) return plain;
+  const salt = randomBytes(16);
+  const iv = randomBytes(12);
+  const key = await deriveKey(passphrase, salt, SCRYPT);
+  const params = { kdf: 'scrypt' as const, ...SCRYPT, salt: salt.toString('base64'), cipher: 'aes-256-gcm' as const, iv: iv.toString('base64') };
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(headerOf(params));
+  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  const file = {
+    format: USER_DATA_FORMAT,
+    version: USER_DATA_VERSION,
+    encryption: { ...params, tag: cipher.getAuthTag().toString('base64') },
+    ciphertext: ciphertext.toString('base64'),
+  };
+  return JSON.stringify(file, null, 2) + '\n';
+}
+
+const refuse = (why: string) => new ValidationError('file', `${why} Nothing was imported.`);
+
+function firstIssue(err: z.ZodError): string {
+  const issue = err.issues[0]!;
+  return `${issue.path.join('.') || 'file'}: ${issue.message}`;
+}
+
+/**
+ * Reads a data file's text: refuses (with what is wrong, having changed nothing) anything but a
+ * version 1 Folioscope data file, and an encrypted one without its passphrase or with a wrong one.
+ */
+export async function readUserDataFile(text: string, passphrase?: string): Promise<{ doc: UserData; encrypted: boolean }> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    throw refuse('This is not a Folioscope data file (it is not JSON).');
+  }
+  const head = raw as { format?: unknown; version?: unknown } | null;
+  if (typeof head !== 'object' || head === null || Array.isArray(head) || head.format !== USER_DATA_FORMAT)
+    throw refuse(`This is not a Folioscope data file (its "format" is not "${USER_DATA_FORMAT}").`);
+  if (head.version !== USER_DATA_VERSION)
+    throw refuse(
+      `This data file is version ${JSON.stringify(head.version)?.slice(0, 20)}; this Folioscope reads version ${USER_DATA_VERSION} only. A newer Folioscope wrote it: update Folioscope.`,
+    );
+  if (!Object.hasOwn(head, 'encryption')) {
+    const doc = UserDataV1.safeParse(raw);
+    if (!doc.success) throw refuse(`This data file is not valid (${firstIssue(doc.error)}).`);
+    return { doc: doc.data, encrypted: false };
+  }
+  const enc = EncryptedV1.safeParse(raw);
+  if (!enc.success) throw refuse(`This encrypted data file is not valid (${firstIssue(enc.error)}).`);
+  const e = enc.data.encryption;
+  if (128 * e.N * e.r * e.p > SCRYPT_MAX_MEMORY) throw refuse('This encrypted data file asks for more memory than Folioscope gives scrypt (at most 1 GiB).');
+  if (passphrase === undefined) throw new ValidationError('passphrase', 'This data file is encrypted: give its passphrase.');
+  const key = await deriveKey(passphrase, Buffer.from(e.salt, 'base64'), e);
+  let plain: string;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(e.iv, 'base64'));
+    decipher.setAAD(headerOf(e));
+    decipher.setAuthTag(Buffer.from(e.tag, 'base64'));
+    plain = Buffer.concat([decipher.update(Buffer.from(enc.data.ciphertext, 'base64')), decipher.final()]).toString('utf8');
+  } catch {
+    // GCM cannot tell a wrong key from changed bytes: both fail its check.
+    throw new ValidationError('passphrase', 'The passphrase is wrong (or the file was changed since it was written). Nothing was imported.');
+  }
+  let inner: unknown;
+  try {
+    inner = JSON.parse(plain);
+  } catch {
+    throw refuse('The decrypted data is not JSON.');
+  }
+  const doc = UserDataV1.safeParse(inner);
+  if (!doc.success) throw refuse(`The decrypted data is not valid (${firstIssue(doc.error)}).`);
+  return { doc: doc.data, encrypted: true };
+}

@@ -1,0 +1,192 @@
+/**
+ * Exporting the user's own data from the cache, and planning an import of a data file: what
+ * each item of the file would do here (added, changed, unchanged, or a conflict), and the
+ * writes that do it, applied in one transaction by store/user-data.ts.
+ *
+ * The rule (docs/data-format.md): an item that only adds or relabels (a new wallet, group or
+ * schedule; another label or tags; a setting) is applied; an item that disagrees with what is
+ * here about what is tracked (a wallet watched on other chains, a group of the same name with
+ * other members) is a conflict, and any conflict blocks the whole import unless `replace`
+ * asks for the file's version. A file that names a wallet or group it does not hold and that
+ * is not here is refused whole.
+ */
+import type { ImportItem, ImportItemState, UserDataPreview } from '../../../shared/model.ts';
+import type { ReadableDB } from '../store/db.ts';
+import { listGroups } from '../store/groups.ts';
+import { listSchedules } from '../store/schedules.ts';
+import { getSettings, type Settings } from '../store/settings.ts';
+import type { UserDataImport } from '../store/user-data.ts';
+import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
+import { getWallet, listWallets } from '../store/wallets.ts';
+import { describeCadence } from '../schedule/slots.ts';
+import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataSchedule } from './format.ts';
+import { addressKey } from '../store/address-key.ts';
+
+/** The user's own data as a version 1 document: no service data, no key, no base URL. */
+export function exportUserData(db: ReadableDB, app: string, now = new Date()): UserData {
+  const groups = listGroups(db).sort((a, b) => a.id - b.id);
+  const groupName = new Map(groups.map((g) => [g.id, g.name]));
+  const schedules: UserDataSchedule[] = [];
+  for (const s of listSchedules(db)) {
+    if (s.scope.kind === 'group') {
+      const name = groupName.get(s.scope.id);
+      // A schedule of a group since removed runs nothing: it is not carried over.
+      if (name !== undefined) schedules.push({ scope: { kind: 'group', name }, what: s.what, cadence: s.cadence });
+    } else schedules.push({ scope: s.scope, what: s.what, cadence: s.cadence });
+  }
+  const { baseUrl: _baseUrl, ...settings } = getSettings(db);
+  return {
+    format: USER_DATA_FORMAT,
+    version: USER_DATA_VERSION,
+    exportedAt: now.toISOString(),
+    app,
+    data: {
+      wallets: listWallets(db).map((w) => ({ address: w.address, label: w.label, tags: w.tags, chains: w.chains, createdAt: w.createdAt })),
+      groups: groups.map((g) => ({ name: g.name, wallets: g.wallets })),
+      schedules,
+      settings,
+    },
+  };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameSet = (a: readonly string[], b: readonly string[]) => sameList([...a].sort(), [...b].sort());
+const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : '(none)');
+const show = (v: unknown) => JSON.stringify(v);
+
+/** What importing `doc` here would do, item by item, and the writes that do it. */
+export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolean; replace: boolean }): { preview: UserDataPreview; writes: UserDataImport } {
+  const items: ImportItem[] = [];
+  const writes: UserDataImport = { addWallets: [], updateWallets: [], saveGroups: [], addSchedules: [], settings: {} };
+  const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
+
+  // Wallets: by address, as the wallets list keeps it (an EVM address in lower case).
+  const fileWallets = new Map<string, string>(); // address key → the address as it will be stored
+  for (const [i, w] of doc.data.wallets.entries()) {
+    let chains: string[];
+    let address: string;
+    try {
+      chains = normaliseChains(w.chains);
+      address = normaliseAddress(w.address, chains);
+    } catch (err) {
+      throw new ValidationError('file', `Wallet ${i + 1} of the file (${w.address.slice(0, 60)}): ${(err as Error).message} Nothing was imported.`);
+    }
+    if (fileWallets.has(addressKey(address))) throw new ValidationError('file', `The file lists the wallet ${address} twice. Nothing was imported.`);
+    fileWallets.set(addressKey(address), address);
+    const here = getWallet(db, address);
+    if (!here) {
+      item('wallet', address, 'added', `${w.label ? `"${w.label}" ` : ''}on ${list(chains)}`);
+      writes.addWallets.push({ address, chains, label: w.label, tags: w.tags, ...(w.createdAt && { createdAt: w.createdAt }) });
+      continue;
+    }
+    const changes: string[] = [];
+    if (here.label !== w.label.trim()) changes.push(`label ${show(here.label)} → ${show(w.label.trim())}`);
+    if (!sameList(here.tags, w.tags)) changes.push(`tags ${list(here.tags)} → ${list(w.tags)}`);
+    if (!sameSet(here.chains, chains)) {
+      item('wallet', here.address, 'conflict', `chains differ: here ${list(here.chains)}; in the file ${list(chains)}`);
+      if (o.replace) writes.updateWallets.push({ address: here.address, changes: { label: w.label, tags: w.tags, chains } });
+      continue;
+    }
+    if (!sameList(here.chains, chains)) changes.push(`chain order ${list(here.chains)} → ${list(chains)}`);
+    if (changes.length) {
+      item('wallet', here.address, 'changed', changes.join('; '));
+      writes.updateWallets.push({ address: here.address, changes: { label: w.label, tags: w.tags, chains } });
+    } else item('wallet', here.address, 'unchanged');
+  }
+  /** A member or a schedule's wallet: one of the file's, or one watched here; else the file is refused. */
+  const walletOf = (a: string, where: string): string => {
+    const found = fileWallets.get(addressKey(a)) ?? getWallet(db, a)?.address;
+    if (!found)
+      throw new ValidationError('file', `${where} names the wallet ${a.slice(0, 80)}, which is neither in the file nor watched here. Nothing was imported.`);
+    return found;
+  };
+
+  // Groups: by name (in any case, as group names are unique here).
+  const groupsHere = listGroups(db);
+  const fileGroups = new Set<string>();
+  for (const g of doc.data.groups) {
+    const name = g.name.trim();
+    if (fileGroups.has(name.toLowerCase())) throw new ValidationError('file', `The file lists the group "${name}" twice. Nothing was imported.`);
+    fileGroups.add(name.toLowerCase());
+    const members = [...new Set(g.wallets.map((a) => walletOf(a, `The group "${name}"`)))];
+    const here = groupsHere.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (!here) {
+      item('group', name, 'added', `${members.length} wallet${members.length === 1 ? '' : 's'}`);
+      writes.saveGroups.push({ name, wallets: members });
+    } else if (sameSet(here.wallets, members)) item('group', here.name, 'unchanged');
+    else {
+      const only = (a: string[], b: string[]) => a.filter((x) => !b.includes(x));
+      const hereOnly = only(here.wallets, members);
+      const fileOnly = only(members, here.wallets);
+      item(
+        'group',
+        here.name,
+        'conflict',
+        `other members: ${[hereOnly.length ? `only here ${list(hereOnly)}` : '', fileOnly.length ? `only in the file ${list(fileOnly)}` : ''].filter(Boolean).join('; ')}`,
+      );
+      if (o.replace) writes.saveGroups.push({ id: here.id, name: here.name, wallets: members });
+    }
+  }
+
+  // Schedules: one the same (scope, what, cadence) as one here is unchanged; any other is added.
+  const zone = getSettings(db).timeZone;
+  const scopeKey = (s: UserDataSchedule['scope']) =>
+    s.kind === 'all' ? 'all wallets' : s.kind === 'wallet' ? `wallet ${s.address}` : `group "${s.name.trim().toLowerCase()}"`;
+  const keyOf = (s: UserDataSchedule) => `${s.what} of ${scopeKey(s.scope)}, ${describeCadence(s.cadence, zone)}`;
+  const namesHere = new Map(groupsHere.map((g) => [g.id, g.name]));
+  const schedulesHere = new Set(
+    listSchedules(db).flatMap((s) => {
+      if (s.scope.kind !== 'group') return [keyOf({ scope: s.scope, what: s.what, cadence: s.cadence })];
+      const name = namesHere.get(s.scope.id);
+      return name === undefined ? [] : [keyOf({ scope: { kind: 'group', name }, what: s.what, cadence: s.cadence })];
+    }),
+  );
+  const seen = new Set<string>();
+  for (const s of doc.data.schedules) {
+    let scope = s.scope;
+    if (scope.kind === 'wallet') scope = { kind: 'wallet', address: walletOf(scope.address, 'A schedule') };
+    if (scope.kind === 'group') {
+      const name = scope.name.trim();
+      const known = fileGroups.has(name.toLowerCase()) || groupsHere.some((g) => g.name.toLowerCase() === name.toLowerCase());
+      if (!known) throw new ValidationError('file', `A schedule names the group "${name}", which is neither in the file nor here. Nothing was imported.`);
+      scope = { kind: 'group', name };
+    }
+    const schedule = { scope, what: s.what, cadence: s.cadence };
+    const key = keyOf(schedule);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const shown = `${s.what} of ${scope.kind === 'all' ? 'all wallets' : scope.kind === 'wallet' ? scope.address : `group "${scope.name}"`}, ${describeCadence(s.cadence, zone)}`;
+    if (schedulesHere.has(key)) item('schedule', shown, 'unchanged');
+    else {
+      item('schedule', shown, 'added');
+      writes.addSchedules.push(schedule);
+    }
+  }
+
+  // Settings: each one the file holds; another value is a change, never a conflict.
+  const settingsHere = getSettings(db);
+  const fileSettings = doc.data.settings as Partial<Settings>;
+  for (const key of Object.keys(fileSettings) as Array<keyof Settings>) {
+    const value = fileSettings[key];
+    if (show(value) === show(settingsHere[key])) item('setting', key, 'unchanged');
+    else {
+      item('setting', key, 'changed', `${show(settingsHere[key])} → ${show(value)}`);
+      (writes.settings as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  const counts: Record<ImportItemState, number> = { added: 0, changed: 0, unchanged: 0, conflict: 0 };
+  for (const i of items) counts[i.state]++;
+  return {
+    preview: {
+      exportedAt: doc.exportedAt,
+      encrypted: o.encrypted,
+      items,
+      counts,
+      replace: o.replace,
+      applicable: counts.conflict === 0 || o.replace,
+      applied: false,
+    },
+    writes,
+  };
+}

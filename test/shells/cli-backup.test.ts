@@ -1,0 +1,262 @@
+import Database from 'better-sqlite3';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/store.ts';
+import { WALLET, WALLET_2 } from '../support/sim.ts';
+
+/**
+ * Backups and the user's data file as a user runs them: `folioscope backup` and `folioscope
+ * data` as processes, their exit codes and lines read, and the files compared byte for byte.
+ */
+const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
+const KEY = 'cli-backup-key-7c41e9d2';
+const W3 = '0x' + '3'.repeat(40);
+let simUrl = '';
+let stopSim: () => void = () => undefined;
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', '300'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  stopSim = () => child.kill('SIGTERM');
+  simUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
+    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
+  });
+});
+afterAll(() => stopSim());
+
+function cli(args: string[], o: { input?: string; key?: boolean } = {}) {
+  const env = { ...process.env };
+  if (o.key) env['FOLIOSCOPE_ACCESS_KEY'] = KEY;
+  else delete env['FOLIOSCOPE_ACCESS_KEY'];
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, input: o.input ?? '', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const ok = (r: ReturnType<typeof cli>) => {
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+};
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const backupsOf = (dir: string) =>
+  existsSync(join(dir, 'backups'))
+    ? readdirSync(join(dir, 'backups'))
+        .filter((n) => n.endsWith('.sqlite'))
+        .sort()
+    : [];
+function cache<T>(dir: string, fn: (db: Database.Database) => T): T {
+  const file = readdirSync(dir).find((f) => /^(demo|live-[0-9a-f]+)\.sqlite$/.test(f))!;
+  const db = new Database(join(dir, file));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+const settingsRows = (dir: string) =>
+  cache(dir, (db) =>
+    Object.fromEntries(
+      (db.prepare('SELECT key, value FROM settings ORDER BY key').all() as Array<{ key: string; value: string }>).map((r) => [r.key, r.value]),
+    ),
+  );
+
+describe('folioscope backup, as processes (demo mode: no key)', () => {
+  it(
+    'create, list with counts, verify; a changed byte is refused by verify and restore; a good backup restores into a fresh folder, every figure equal',
+    { timeout: 240_000 },
+    () => {
+      const dir = tempDir();
+      const g = ['--data-dir', dir];
+      ok(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb', '--label', 'Treasury', '--tags', 'ops,cold']));
+      ok(cli([...g, 'wallet', 'add', WALLET_2, '--chains', 'eth', '--label', 'Staking']));
+      ok(cli([...g, 'group', 'save', 'Fund I', '--wallets', `${WALLET},${WALLET_2}`]));
+      ok(cli([...g, 'sync', '--date', '2025-06-01', '--no-transactions']));
+      const wallets = ok(cli([...g, 'wallet', 'list', '--json']));
+      const groups = ok(cli([...g, 'group', 'list', '--json']));
+      const csv = join(dir, 'positions.csv');
+      ok(cli([...g, 'export', 'csv', '--report', 'positions', '--date', '2025-06-01', '--out', csv]));
+
+      const made = ok(cli([...g, 'backup', 'create']));
+      expect(made).toMatch(
+        /^Backup demo-\d{8}T\d{6}Z\.sqlite made and checked \(integrity_check ok, schema \d+\): 2 wallets, 1 group, 0 schedules, 9 snapshots, 0 transactions\.\n$/,
+      );
+      const [name] = backupsOf(dir);
+      expect(readdirSync(join(dir, 'backups')).sort()).toEqual([name, `${name}.json`]);
+      const list = ok(cli([...g, 'backup', 'list']));
+      expect(list).toMatch(
+        new RegExp(
+          `^name\\tmade\\twhy\\tschema\\tsize\\trows\\n${name!.replace(/\./g, '\\.')}\\t\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC\\tmanual\\tschema \\d+\\t[\\d.]+ MiB\\t2 wallets, 1 group, 0 schedules, 9 snapshots, 0 transactions\\n$`,
+        ),
+      );
+      const listed = JSON.parse(ok(cli([...g, 'backup', 'list', '--json'])));
+      expect(listed.backups).toEqual([
+        expect.objectContaining({ name, reason: 'manual', counts: expect.objectContaining({ wallets: 2, wallet_groups: 1, snapshots: 9 }) }),
+      ]);
+      expect(ok(cli([...g, 'backup', 'verify', name!]))).toMatch(
+        new RegExp(`^ok ${name!.replace(/\./g, '\\.')}: SHA-256 matches its manifest, integrity_check ok`),
+      );
+
+      // A good copy goes to a fresh folder before this one is tampered with.
+      const fresh = tempDir();
+      mkdirSync(join(fresh, 'backups'));
+      for (const f of [name!, `${name}.json`]) copyFileSync(join(dir, 'backups', f), join(fresh, 'backups', f));
+
+      // One byte in the middle changed: verify and restore refuse; the cache is not touched.
+      const file = join(dir, 'backups', name!);
+      const bytes = readFileSync(file);
+      bytes[Math.floor(bytes.length / 2)]! ^= 0x01;
+      writeFileSync(file, bytes);
+      const before = sha(join(dir, 'demo.sqlite'));
+      const verify = cli([...g, 'backup', 'verify', name!]);
+      expect(verify.status).toBe(1);
+      expect(verify.stderr).toMatch(
+        /does not match its manifest's SHA-256: its bytes were changed after it was made, so it is not restored\. Nothing was changed\./,
+      );
+      const restore = cli([...g, 'backup', 'restore', name!]);
+      expect(restore.status).toBe(1);
+      expect(restore.stderr).toMatch(/SHA-256.*Nothing was changed/);
+      expect(sha(join(dir, 'demo.sqlite'))).toBe(before);
+      expect(readdirSync(dir).filter((f) => /before-restore|restoring/.test(f))).toEqual([]);
+      expect(ok(cli([...g, 'wallet', 'list', '--json']))).toBe(wallets);
+      // An edited manifest is refused too.
+      const manifest = JSON.parse(readFileSync(join(fresh, 'backups', `${name}.json`), 'utf8'));
+      writeFileSync(join(dir, 'backups', `${name}.json`), JSON.stringify({ ...manifest, counts: { ...manifest.counts, wallets: 1 } }));
+      copyFileSync(join(fresh, 'backups', name!), file);
+      expect(cli([...g, 'backup', 'verify', name!]).stderr).toMatch(/holds other rows than its manifest records \(wallets: 2 vs 1\)/);
+
+      // The good backup into a fresh folder: its empty cache kept aside, then every wallet, group and figure equal.
+      const f = ['--data-dir', fresh];
+      ok(cli([...f, 'wallet', 'list']));
+      const restored = ok(cli([...f, 'backup', 'restore', name!]));
+      expect(restored).toMatch(
+        new RegExp(
+          `^Restored ${name!.replace(/\./g, '\\.')} \\(made .*: 2 wallets, 1 group, 0 schedules, 9 snapshots, 0 transactions\\)\\. The cache it replaced is kept at .*demo\\.sqlite\\.before-restore-\\d{8}T\\d{6}Z\\.`,
+        ),
+      );
+      expect(readdirSync(fresh).filter((x) => x.startsWith('demo.sqlite.before-restore-'))).toHaveLength(1);
+      expect(ok(cli([...f, 'wallet', 'list', '--json']))).toBe(wallets);
+      expect(ok(cli([...f, 'group', 'list', '--json']))).toBe(groups);
+      const csv2 = join(fresh, 'positions.csv');
+      ok(cli([...f, 'export', 'csv', '--report', 'positions', '--date', '2025-06-01', '--out', csv2]));
+      expect(readFileSync(csv2).equals(readFileSync(csv))).toBe(true);
+      expect(readFileSync(csv, 'utf8').split('\n').length).toBeGreaterThan(3);
+    },
+  );
+});
+
+describe('folioscope data, as processes (a live service: the key is known, and found in no file)', () => {
+  it(
+    'export → a fresh folder: dry run previews, import makes wallets, groups, schedules and settings equal; encrypted round trip; wrong passphrase and unknown version change nothing; conflicts block unless --replace',
+    { timeout: 300_000 },
+    () => {
+      const dir = tempDir();
+      const g = ['--data-dir', dir, '--base-url', simUrl];
+      const run = (args: string[], o: { input?: string } = {}) => cli(args, { ...o, key: true });
+      ok(run([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb', '--label', 'Treasury', '--tags', 'ops,cold']));
+      ok(run([...g, 'wallet', 'add', WALLET_2, '--chains', 'eth', '--label', 'Staking']));
+      ok(run([...g, 'group', 'save', 'Fund I', '--wallets', `${WALLET},${WALLET_2}`]));
+      ok(run([...g, 'schedule', 'add', '--group', 'Fund I', '--what', 'positions', '--every', 'hour', '--at', ':15']));
+      ok(run([...g, 'schedule', 'add', '--wallet', WALLET, '--every', 'week', '--on', 'monday', '--at', '07:30']));
+      // No CLI command sets these: written as Settings would.
+      cache(dir, (db) => {
+        const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+        put.run('theme', '"dark"');
+        put.run('timeZone', '"local"');
+        put.run('backupKeep', '3');
+      });
+      ok(run([...g, 'sync', '--no-positions']));
+      const plain = join(dir, 'data.json');
+      expect(ok(run([...g, 'data', 'export', '--out', plain]))).toBe(`Wrote your data (2 wallets) to ${plain}.\n`);
+      const encrypted = join(dir, 'data-encrypted.json');
+      expect(ok(run([...g, 'data', 'export', '--out', encrypted, '--passphrase-stdin'], { input: 'correct horse battery\n' }))).toMatch(/2 wallets, encrypted/);
+      expect(JSON.parse(readFileSync(plain, 'utf8'))).toMatchObject({ format: 'folioscope-user-data', version: 1 });
+      expect(JSON.parse(readFileSync(encrypted, 'utf8')).encryption).toMatchObject({ kdf: 'scrypt', N: 131072, r: 8, p: 1, cipher: 'aes-256-gcm' });
+      ok(run([...g, 'backup', 'create']));
+
+      // The key: in no export, no backup, no manifest, not in the cache.
+      const files = [
+        plain,
+        encrypted,
+        ...readdirSync(join(dir, 'backups')).map((n) => join(dir, 'backups', n)),
+        ...readdirSync(dir)
+          .filter((n) => n.includes('.sqlite'))
+          .map((n) => join(dir, n)),
+      ];
+      expect(files.length).toBeGreaterThanOrEqual(5);
+      for (const path of files) expect(readFileSync(path).includes(Buffer.from(KEY)), path).toBe(false);
+      // Nor service data in the data file.
+      expect(readFileSync(plain, 'utf8')).not.toMatch(/txn_hash|snapshot|0x[0-9a-f]{64}/);
+
+      const lists = (d: string[]) => ({
+        wallets: ok(run([...d, 'wallet', 'list', '--json'])),
+        groups: ok(run([...d, 'group', 'list', '--json'])),
+        schedules: JSON.parse(ok(run([...d, 'schedule', 'list', '--json']))).map((s: any) => ({ scope: s.scope, what: s.what, cadence: s.cadence })),
+      });
+      const source = lists(g);
+
+      // A fresh folder: the dry run previews and changes nothing, the import makes everything equal.
+      const fresh = tempDir();
+      const f = ['--data-dir', fresh, '--base-url', simUrl];
+      const dry = run([...f, 'data', 'import', plain, '--dry-run']);
+      expect(dry.status, dry.stderr).toBe(0);
+      expect(dry.stdout).toContain(`add       wallet    ${WALLET}  "Treasury" on eth, arb`);
+      expect(dry.stdout).toContain('add       group     Fund I  2 wallets');
+      expect(dry.stdout).toContain('add       schedule  positions of group "Fund I", every hour at :15');
+      expect(dry.stdout).toContain('change    setting   theme  "system" → "dark"');
+      expect(dry.stdout).toContain('same      setting   chains');
+      expect(dry.stdout).toMatch(/5 to add, 3 to change, 4 unchanged, 0 conflicts\.\nDry run: nothing was changed\.\n$/);
+      expect(JSON.parse(ok(run([...f, 'data', 'import', plain, '--dry-run', '--json']))).counts).toEqual({ added: 5, changed: 3, unchanged: 4, conflict: 0 });
+      expect(ok(run([...f, 'wallet', 'list', '--json'])).trim()).toBe('[]');
+      expect(ok(run([...f, 'data', 'import', plain]))).toMatch(/Imported: 5 added, 3 changed\.\n$/);
+      expect(lists(f)).toEqual(source);
+      expect(settingsRows(fresh)).toEqual(settingsRows(dir));
+
+      // Encrypted: the passphrase round-trips; a wrong one, or none, is refused and changes nothing.
+      const enc = tempDir();
+      const e = ['--data-dir', enc, '--base-url', simUrl];
+      const wrong = run([...e, 'data', 'import', encrypted, '--passphrase-stdin'], { input: 'wrong horse battery\n' });
+      expect(wrong.status).toBe(1);
+      expect(wrong.stderr).toMatch(/The passphrase is wrong .*Nothing was imported\./);
+      const none = run([...e, 'data', 'import', encrypted]);
+      expect(none.status).toBe(1);
+      expect(none.stderr).toMatch(/This data file is encrypted: give its passphrase\./);
+      expect(ok(run([...e, 'wallet', 'list', '--json'])).trim()).toBe('[]');
+      expect(ok(run([...e, 'data', 'import', encrypted, '--passphrase-stdin'], { input: 'correct horse battery\n' }))).toMatch(
+        /Data file of .* \(encrypted\):/,
+      );
+      expect(lists(e)).toEqual(source);
+      expect(settingsRows(enc)).toEqual(settingsRows(dir));
+
+      // A version this Folioscope does not know: refused, nothing changed.
+      const future = join(dir, 'future.json');
+      writeFileSync(future, JSON.stringify({ ...JSON.parse(readFileSync(plain, 'utf8')), version: 2 }));
+      const other = tempDir();
+      const o = ['--data-dir', other, '--base-url', simUrl];
+      const refused = run([...o, 'data', 'import', future]);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/This data file is version 2; this Folioscope reads version 1 only\. .*Nothing was imported\./);
+      expect(ok(run([...o, 'wallet', 'list', '--json'])).trim()).toBe('[]');
+
+      // A populated folder: a wallet on other chains and a group of that name with other members
+      // are conflicts; they block the whole import (nothing added, no setting changed) unless --replace.
+      const mine = tempDir();
+      const m = ['--data-dir', mine, '--base-url', simUrl];
+      ok(run([...m, 'wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Mine']));
+      ok(run([...m, 'wallet', 'add', W3, '--chains', 'eth']));
+      ok(run([...m, 'group', 'save', 'Fund I', '--wallets', `${WALLET},${W3}`]));
+      const mineBefore = { ...lists(m), settings: settingsRows(mine) };
+      const blocked = run([...m, 'data', 'import', plain]);
+      expect(blocked.status).toBe(1);
+      expect(blocked.stdout).toContain(`CONFLICT  wallet    ${WALLET}  chains differ: here eth; in the file eth, arb`);
+      expect(blocked.stdout).toContain(`CONFLICT  group     Fund I  other members: only here ${W3}; only in the file ${WALLET_2}`);
+      expect(blocked.stdout).toContain(`add       wallet    ${WALLET_2}`);
+      expect(blocked.stderr).toMatch(/2 conflicts with what is here: nothing was imported\. Run again with --replace/);
+      expect({ ...lists(m), settings: settingsRows(mine) }).toEqual(mineBefore);
+      expect(ok(run([...m, 'data', 'import', plain, '--replace']))).toMatch(/Imported: 3 added, 3 changed, 2 replaced\.\n$/);
+      const replaced = JSON.parse(ok(run([...m, 'wallet', 'list', '--json'])));
+      expect(replaced.find((w: any) => w.address === WALLET)).toMatchObject({ chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops', 'cold'] });
+      expect(JSON.parse(ok(run([...m, 'group', 'list', '--json'])))).toEqual([expect.objectContaining({ name: 'Fund I', wallets: [WALLET_2, WALLET].sort() })]);
+    },
+  );
+});

@@ -1,17 +1,10 @@
 /** Scheduled syncs and the lease that lets one process run them at a time (migration 013). */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
-import type { Cadence, ScheduleScope } from '../../../shared/model.ts';
+import type { Cadence, Schedule, ScheduleScope } from '../../../shared/model.ts';
 
-export interface StoredSchedule {
-  id: number;
-  scope: ScheduleScope;
-  what: 'positions' | 'transactions' | 'both';
-  cadence: Cadence;
-  createdAt: string;
-  lastSlot: string | null;
-  lastRun: { startedAt: string; finishedAt: string; state: 'ok' | 'incomplete' | 'failed'; note: string } | null;
-}
+/** A schedule as the cache keeps it: what the contract shows, but its next slot (computed when shown). */
+export type StoredSchedule = Omit<Schedule, 'nextSlot'>;
 
 interface Row {
   id: number;

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -11,34 +11,10 @@ import { tempDir } from '../support/store.ts';
  * Retry-After. Every job ends ok, every row is cached, and the pace learned is kept in the
  * cache for the next run.
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
 const KEY = 'cli-rate-quota-key-51f0';
 const WALLETS = [1, 2, 3].map((i) => `0x${(0xfeed0 + i).toString(16).padStart(40, '0')}`);
-let simUrl = '';
-let stopSim: () => void = () => undefined;
-
-beforeAll(async () => {
-  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', '400', '--quota', '4/s,no-retry-after'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  stopSim = () => child.kill('SIGTERM');
-  simUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
-    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
-  });
-});
-afterAll(() => stopSim());
-
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', '400', '--quota', '4/s,no-retry-after']);
+const run = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 
 function readCache(dir: string): { rows: number; pace: number | null } {
   const db = new Database(
@@ -60,7 +36,7 @@ function readCache(dir: string): { rows: number; pace: number | null } {
 describe('folioscope sync through a rate quota, as a process', () => {
   it('every job ends ok with every row, and the pace learned is kept for the next run', { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const g = ['--data-dir', dir, '--base-url', simUrl];
+    const g = ['--data-dir', dir, '--base-url', sim.url];
     for (const w of WALLETS) expect((await run([...g, 'wallet', 'add', w, '--chains', 'eth,arb'])).status).toBe(0);
     const sync = await run([...g, 'sync', '--date', '2026-01-15']);
     expect(sync.status, sync.stdout + sync.stderr).toBe(0);

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -13,33 +14,10 @@ import { WALLET } from '../support/sim.ts';
  * exit 0, nothing printed, nothing cached. In-process tests never saw it (their event loop
  * stays alive).
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
 const KEY = 'cli-sync-finishes-key-7c1d';
 const PER_CHAIN = 12_000;
-let simUrl = '';
-let stopSim: () => void = () => undefined;
-
-beforeAll(async () => {
-  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  stopSim = () => child.kill('SIGTERM');
-  simUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
-    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
-  });
-});
-afterAll(() => stopSim());
-
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env = { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY };
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += String(d)));
-    child.stderr.on('data', (d) => (stderr += String(d)));
-    child.on('exit', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)]);
+const run = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 
 function cachedPerChain(dir: string): Record<string, number> {
   const file = readdirSync(dir).find((f) => f.endsWith('.sqlite'));
@@ -55,7 +33,7 @@ function cachedPerChain(dir: string): Record<string, number> {
 describe('folioscope sync as a process', () => {
   it('finishes a long read on two chains: exit 0, a line for the job, every row in the cache', { timeout: 180_000 }, async () => {
     const dir = tempDir();
-    const g = ['--data-dir', dir, '--base-url', simUrl];
+    const g = ['--data-dir', dir, '--base-url', sim.url];
     expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb'])).status).toBe(0);
     const sync = await run([...g, 'sync', '--no-positions']);
     expect(sync.status, sync.stderr).toBe(0);

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
@@ -10,34 +10,9 @@ import { WALLET, WALLET_2 } from '../support/sim.ts';
  * Scheduled syncs as cron and systemd run them: `folioscope schedule` and `folioscope watch`
  * as processes, their exit codes and lines read, and the cache file counted afterwards.
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
 const KEY = 'cli-watch-key-5e2a9b1c';
-let simUrl = '';
-let stopSim: () => void = () => undefined;
-
-beforeAll(async () => {
-  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', '6000'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  stopSim = () => child.kill('SIGTERM');
-  simUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
-    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
-  });
-});
-afterAll(() => stopSim());
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-function start(args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d) => (out.stdout += String(d)));
-  child.stderr.on('data', (d) => (out.stderr += String(d)));
-  const done = new Promise<Ran>((resolve) => child.on('exit', (status) => resolve({ status, ...out })));
-  return { child, out, done };
-}
+const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', '6000']);
+const start = (args: string[]) => startCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 const run = (args: string[]) => start(args).done;
 
 function cache<T>(dir: string, fn: (db: Database.Database) => T): T {
@@ -61,7 +36,7 @@ const runsOf = (stdout: string) =>
 describe('folioscope schedule and watch, as processes', () => {
   it('a due schedule runs once: JSON lines, rows in the cache, then nothing is due', { timeout: 180_000 }, async () => {
     const dir = tempDir();
-    const g = ['--data-dir', dir, '--base-url', simUrl];
+    const g = ['--data-dir', dir, '--base-url', sim.url];
     expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb'])).status).toBe(0);
     expect((await run([...g, 'wallet', 'add', WALLET_2, '--chains', 'eth'])).status).toBe(0);
     const add = await run([...g, 'schedule', 'add', '--all', '--every', 'day', '--at', '06:00']);
@@ -99,7 +74,7 @@ describe('folioscope schedule and watch, as processes', () => {
 
   it('days missed are caught up in one run; two processes at once run it once; a held lease is waited out, not broken', { timeout: 180_000 }, async () => {
     const dir = tempDir();
-    const g = ['--data-dir', dir, '--base-url', simUrl];
+    const g = ['--data-dir', dir, '--base-url', sim.url];
     expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
     expect((await run([...g, 'schedule', 'add', '--wallet', WALLET, '--what', 'transactions', '--every', 'hour', '--at', ':00'])).status).toBe(0);
     madeLongAgo(dir);
@@ -127,7 +102,7 @@ describe('folioscope schedule and watch, as processes', () => {
 
   it('watch stopped with SIGTERM mid-run: exits 0, keeps what was written, and the slot runs again next time', { timeout: 180_000 }, async () => {
     const dir = tempDir();
-    const g = ['--data-dir', dir, '--base-url', simUrl];
+    const g = ['--data-dir', dir, '--base-url', sim.url];
     expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth,arb,op,base'])).status).toBe(0);
     expect((await run([...g, 'schedule', 'add', '--all', '--what', 'transactions', '--every', 'day', '--at', '00:00'])).status).toBe(0);
     madeLongAgo(dir);

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { firstLine, startCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -12,35 +12,15 @@ import { WALLET } from '../support/sim.ts';
  * afterwards. Stopping finishes or cancels the jobs in flight and closes the cache: what was
  * written is whole, and the next sync completes it.
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
 const RENDERER = join(import.meta.dirname, '../../out/renderer/index.html');
 const KEY = 'serve-process-key-4d1e8a';
 const PER_CHAIN = 4000;
-let simUrl = '';
-let stopSim: () => void = () => undefined;
-
-beforeAll(async () => {
-  if (!existsSync(RENDERER)) throw new Error('Build the renderer first: npm run build (npm test does).');
-  const child = spawn(process.execPath, [CLI, 'sim', '--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  stopSim = () => child.kill('SIGTERM');
-  simUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
-    child.once('exit', (code) => reject(new Error(`sim exited ${code}`)));
-  });
-});
-afterAll(() => stopSim());
+const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', String(PER_CHAIN)]);
 
 async function serve(dir: string) {
-  const child = spawn(process.execPath, [CLI, '--data-dir', dir, '--base-url', simUrl, 'serve', '--port', '0'], {
-    env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: KEY },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += String(d)));
-  const printed = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
+  if (!existsSync(RENDERER)) throw new Error('Build the renderer first: npm run build (npm test does).');
+  const { child, out, done } = startCli(['--data-dir', dir, '--base-url', sim.url, 'serve', '--port', '0'], { FOLIOSCOPE_ACCESS_KEY: KEY });
+  const printed = await firstLine(child, 'serve');
   const url = new URL(printed);
   const token = url.searchParams.get('token')!;
   const app = `${url.origin}${url.pathname}`;
@@ -54,8 +34,8 @@ async function serve(dir: string) {
     if (!env.ok) throw new Error(env.error!.message);
     return env.result!;
   };
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { child, call, exited, stderr: () => stderr };
+  const exited = done.then((r) => r.status);
+  return { child, call, exited, stderr: () => out.stderr };
 }
 
 function rows(dir: string): number {

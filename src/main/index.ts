@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
 import { selfCheck } from './core/self-check.ts';
 import { bindIpc } from './electron/ipc.ts';
+import { notifyAlerts } from './electron/notifications.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { devServerUrlFor } from './electron/security.ts';
@@ -61,6 +62,12 @@ async function start(): Promise<void> {
   );
   if (!core) return app.quit();
   bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
+  // Alerts as OS notifications; a click brings the window forward (the inbox has the rest).
+  notifyAlerts(core, () => {
+    if (win?.isMinimized()) win.restore();
+    win?.show();
+    win?.focus();
+  });
   win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
   win.on('closed', () => (win = null));
 }

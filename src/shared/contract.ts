@@ -26,6 +26,9 @@ import type {
   BackupVerification,
   RestoreResult,
   UserDataPreview,
+  Alert,
+  AlertInbox,
+  AlertRule,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -106,6 +109,13 @@ export const SettingsSchema = z.strictObject({
   baseUrl: z.string().max(2048).url().nullable(),
   chains: chainList.min(1),
   theme: z.enum(['system', 'light', 'dark']),
+  /** Where fired alerts are POSTed as JSON (http or https), or null for none. */
+  alertWebhookUrl: z
+    .string()
+    .max(2048)
+    .url()
+    .refine((v) => /^https?:\/\//i.test(v), 'a webhook URL must start with http:// or https://')
+    .nullable(),
   locale: z.string().min(2).max(35).refine(isSupportedLocale, 'not a locale this system supports (use a tag such as en-US or de-DE)').nullable(),
   /** Times in the timeline: UTC (the service's) or the computer's time zone. */
   timeZone: z.enum(['utc', 'local']),
@@ -137,6 +147,27 @@ export const ScheduleInput = z.strictObject({
   what: z.enum(['positions', 'transactions', 'both']),
   cadence: CadenceSchema,
 });
+
+/** `alerts.saveRule`: a new rule, or (with its id) a changed one (README, "Alerts"). */
+export const AlertConditionSchema = z.discriminatedUnion('kind', [
+  /** Health = collateral/debt × liquidation threshold (src/shared/portfolio/risk.ts). */
+  z.strictObject({ kind: z.literal('health'), below: z.number().gt(0).max(100) }),
+  z.strictObject({ kind: z.literal('unlock'), withinDays: z.number().int().min(1).max(3650) }),
+  z.strictObject({ kind: z.literal('nav-move'), percent: z.number().gt(0).max(1000) }),
+  z.strictObject({ kind: z.literal('outflow'), symbol: safeText('token symbol', 64).min(1), above: z.number().min(0).max(1e15) }),
+  z.strictObject({ kind: z.literal('new-counterparty') }),
+  z.strictObject({ kind: z.literal('stale'), hours: z.number().int().min(1).max(8760) }),
+]);
+export const AlertRuleInput = z.strictObject({
+  id: z.number().int().positive().optional(),
+  scope: ScheduleScopeSchema,
+  condition: AlertConditionSchema,
+});
+/** A time to snooze an alert until: an ISO 8601 datetime. */
+const instant = z
+  .string()
+  .max(40)
+  .refine((v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) && Number.isFinite(Date.parse(v)), 'expected a date and time (ISO 8601)');
 
 /** `settings.update`: any of the settings but the base URL (connecting sets that). */
 export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial();
@@ -383,6 +414,16 @@ export const CONTRACT = {
   'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
   /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
   'userData.import': op(UserDataFileInput)<UserDataPreview>(),
+  'alerts.rules': op(empty)<AlertRule[]>(),
+  'alerts.saveRule': op(AlertRuleInput)<AlertRule>(),
+  /** Removes a rule; its alerts stay in the history, resolved. */
+  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  /** The inbox: alerts not acknowledged (with `all`, the acknowledged too), newest first. */
+  'alerts.inbox': op(z.strictObject({ all: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).optional())<AlertInbox>(),
+  'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'alerts.snooze': op(z.strictObject({ id: z.number().int().positive(), until: instant }))<boolean>(),
+  /** Checks every rule now over the cache; returns the alerts that fired. */
+  'alerts.check': op(empty)<Alert[]>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */
@@ -413,6 +454,8 @@ export interface DataChanged {
 export interface EventPayloads {
   'sync.progress': JobInfo;
   'data.changed': DataChanged;
+  /** A rule fired (the inbox, the desktop's notification, `folioscope watch`). */
+  'alert.fired': Alert;
 }
 export type ContractCoversEvents = Check<EventName extends keyof EventPayloads ? true : false>;
 

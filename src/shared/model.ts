@@ -498,3 +498,58 @@ export interface UserDataPreview {
   applicable: boolean;
   applied: boolean;
 }
+
+/**
+ * An alert rule's condition (README, "Alerts"): a lending position's health below a figure, an
+ * unlock within some days, NAV moving more than a percentage between the scope's two newest
+ * fully cached dates, an outflow of a token above a quantity or to a counterparty the wallet
+ * never dealt with, or a wallet's sync stale or incomplete for some hours.
+ */
+export type AlertCondition =
+  | { kind: 'health'; below: number }
+  | { kind: 'unlock'; withinDays: number }
+  | { kind: 'nav-move'; percent: number }
+  | { kind: 'outflow'; symbol: string; above: number }
+  | { kind: 'new-counterparty' }
+  | { kind: 'stale'; hours: number };
+export type AlertKind = AlertCondition['kind'];
+
+export interface AlertRule {
+  id: number;
+  /** The same shape as a schedule's: every watched wallet, one, or a group's members (read at each check). */
+  scope: ScheduleScope;
+  condition: AlertCondition;
+  createdAt: string;
+  /** The last check of the rule: when, and what it could or could not judge (e.g. partial NAV coverage). */
+  lastCheck: { at: string; note: string } | null;
+}
+
+/** One firing of a rule about one thing (a position, an unlock, a transaction, a wallet's sync, the scope's NAV). */
+export interface Alert {
+  id: number;
+  /** Null once its rule was removed (the history stays). */
+  ruleId: number | null;
+  kind: AlertKind;
+  /** What it is about, as a key: one open alert per rule and subject. */
+  subject: string;
+  wallet: string | null;
+  title: string;
+  detail: string;
+  /** The figures it fired on, from the cache only (JSON-safe). */
+  facts: Record<string, string | number | boolean | null>;
+  firedAt: string;
+  /** When its condition cleared (it can fire again after). */
+  resolvedAt: string | null;
+  acknowledgedAt: string | null;
+  /** Out of the inbox's count until then. */
+  snoozedUntil: string | null;
+  /** The webhook's delivery, when one is set: sent (with the HTTP status) or failed (why). */
+  delivery: { state: 'sent' | 'failed'; at: string; status: number | null; error: string | null } | null;
+}
+
+/** `alerts.inbox`: the alerts not acknowledged (and, when asked, the acknowledged ones), newest first, with the count that needs attention. */
+export interface AlertInbox {
+  alerts: Alert[];
+  /** Not acknowledged and not snoozed. */
+  unread: number;
+}

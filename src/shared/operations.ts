@@ -54,6 +54,13 @@ export const OPERATION_NAMES = [
   'userData.export',
   'userData.preview',
   'userData.import',
+  'alerts.rules',
+  'alerts.saveRule',
+  'alerts.removeRule',
+  'alerts.inbox',
+  'alerts.acknowledge',
+  'alerts.snooze',
+  'alerts.check',
   'service.conventions',
   'service.check',
   'service.doctor',
@@ -61,7 +68,7 @@ export const OPERATION_NAMES = [
 
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['sync.progress', 'data.changed'] as const;
+export const EVENT_NAMES = ['sync.progress', 'data.changed', 'alert.fired'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The IPC channels of the Electron shell. */

@@ -17,6 +17,8 @@ import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
+import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
+import type { Alert, AlertCondition } from '../../shared/model.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -44,6 +46,7 @@ Commands:
   watch     run the scheduled syncs that are due (--once for cron and systemd timers)
   backup    checked copies of the cache (list | create | verify NAME | restore NAME)
   data      your wallets, groups, schedules and settings as a file (export | import)
+  alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -192,6 +195,7 @@ const commands: Record<string, Command> = {
   watch: (g, args) => watchCommand(g, args),
   backup: (g, args) => backupCommand(g, args),
   data: (g, args) => dataCommand(g, args),
+  alert: (g, args) => alertCommand(g, args),
 
   async cache(g, args) {
     const usage = `Usage: folioscope cache move-aside
@@ -637,6 +641,107 @@ export function runProgram(argv: string[], extra: Record<string, Command> = {}):
   );
 }
 
+async function alertCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = ALERT_USAGE;
+  const p = parse(
+    args,
+    {
+      all: { type: 'boolean' },
+      wallet: { type: 'string' },
+      group: { type: 'string' },
+      below: { type: 'string' },
+      within: { type: 'string' },
+      percent: { type: 'string' },
+      token: { type: 'string' },
+      above: { type: 'string' },
+      hours: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  if (!p) return;
+  const [sub, arg, ...extra] = p.positionals;
+  const v = p.values;
+  /** A number option as given (the contract checks its bounds and says which). */
+  const num = (name: 'below' | 'within' | 'percent' | 'above' | 'hours'): number => {
+    const text = v[name];
+    if (text === undefined) throw new UsageError(`alert add ${arg ?? ''} needs --${name}.\n\n${usage}`);
+    const n = Number(text);
+    if (!text.trim() || !Number.isFinite(n)) throw new UsageError(`--${name} ${forTerminal(text.slice(0, 40))} is not a number.\n\n${usage}`);
+    return n;
+  };
+  const id = () => {
+    if (!arg || !/^\d{1,15}$/.test(arg) || extra.length) throw new UsageError(usage);
+    return Number(arg);
+  };
+  await withCore(g, async (core) => {
+    if (sub === 'add') {
+      if (extra.length) throw new UsageError(usage);
+      if ([v.all, v.wallet, v.group].filter(Boolean).length > 1) throw new UsageError(`Choose one of --all, --wallet or --group.\n\n${usage}`);
+      const conditions: Record<string, () => AlertCondition> = {
+        health: () => ({ kind: 'health', below: num('below') }),
+        unlock: () => ({ kind: 'unlock', withinDays: num('within') }),
+        nav: () => ({ kind: 'nav-move', percent: num('percent') }),
+        outflow: () => {
+          if (!v.token) throw new UsageError(`alert add outflow needs --token SYMBOL.\n\n${usage}`);
+          return { kind: 'outflow', symbol: v.token, above: num('above') };
+        },
+        counterparty: () => ({ kind: 'new-counterparty' }),
+        stale: () => ({ kind: 'stale', hours: num('hours') }),
+      };
+      if (!arg || !Object.hasOwn(conditions, arg)) throw new UsageError(`alert add needs a kind: ${Object.keys(conditions).join(', ')}.\n\n${usage}`);
+      const scope = v.wallet
+        ? { kind: 'wallet' as const, address: v.wallet }
+        : v.group
+          ? { kind: 'group' as const, id: (await resolveGroup(core, v.group)).id }
+          : { kind: 'all' as const };
+      const fired: Alert[] = [];
+      const off = core.on('alert.fired', (a) => fired.push(a));
+      const saved = await call(core, 'alerts.saveRule', { scope, condition: conditions[arg]!() });
+      off();
+      const groups = await call(core, 'groups.list', undefined);
+      console.log(forTerminal(`Alert rule ${saved.id}: ${describeCondition(saved.condition)}, ${describeScope(saved.scope, groups)}.`));
+      if (saved.lastCheck) console.log(forTerminal(`Checked now: ${saved.lastCheck.note}`));
+      for (const a of fired) printAlert(a, false);
+    } else if (sub === 'list') {
+      const rules = await call(core, 'alerts.rules', undefined);
+      if (v.json) return void console.log(jsonForTerminal(rules));
+      if (!rules.length) return void console.log('No alert rules. Add one: folioscope alert add health --below 1.1');
+      const groups = await call(core, 'groups.list', undefined);
+      console.log(['id', 'rule', 'scope', 'last check (UTC)'].join('\t'));
+      for (const r of rules) console.log(ruleLine(r, groups));
+    } else if (sub === 'remove') {
+      if (!(await call(core, 'alerts.removeRule', { id: id() }))) throw new Error(`There is no alert rule ${id()}.`);
+      console.log(`Alert rule ${id()} removed (its alerts stay in the history).`);
+    } else if (sub === 'inbox') {
+      if (arg) throw new UsageError(usage);
+      const inbox = await call(core, 'alerts.inbox', { ...(v.all && { all: true }) });
+      if (v.json) return void inbox.alerts.forEach((a) => printAlert(a, true));
+      if (!inbox.alerts.length) return void console.log(v.all ? 'No alerts.' : 'No alerts to acknowledge.');
+      console.log(
+        `${inbox.unread} alert${inbox.unread === 1 ? '' : 's'} to look at${inbox.alerts.length > inbox.unread && !v.all ? ' (others snoozed)' : ''}:`,
+      );
+      for (const a of inbox.alerts) printAlert(a, false);
+    } else if (sub === 'ack') {
+      if (!(await call(core, 'alerts.acknowledge', { id: id() }))) throw new Error(`There is no alert ${id()}.`);
+      console.log(`Alert ${id()} acknowledged.`);
+    } else if (sub === 'snooze') {
+      const hours = v.hours === undefined ? 24 : num('hours');
+      if (!(hours > 0 && hours <= 24 * 366)) throw new UsageError(`--hours is between 0 and ${24 * 366}.\n\n${usage}`);
+      const until = new Date(Date.now() + hours * 3_600_000).toISOString();
+      if (!(await call(core, 'alerts.snooze', { id: id(), until }))) throw new Error(`There is no alert ${id()}.`);
+      console.log(`Alert ${id()} snoozed until ${until.slice(0, 16).replace('T', ' ')} UTC.`);
+    } else if (sub === 'check') {
+      if (arg) throw new UsageError(usage);
+      const fired = await call(core, 'alerts.check', undefined);
+      for (const a of fired) printAlert(a, v.json ?? false);
+      if (!fired.length && !v.json) console.log('No new alerts.');
+    } else {
+      throw new UsageError(usage);
+    }
+  });
+}
+
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /** `--every hour --at :MM`, `--every day --at HH:MM`, `--every week --on DAY --at HH:MM`. */
@@ -739,13 +844,17 @@ async function watchCommand(g: Globals, args: string[]): Promise<void> {
   --once   run what is due now and exit (for cron or a systemd timer); without it, keep
            running and look every minute until stopped (Ctrl-C or SIGTERM: the jobs in flight
            stop, what they wrote is kept, and their schedule runs again next time)
-  --json   one JSON object per schedule run on standard output
+  --json   one JSON object per schedule run on standard output, then one {"alert": …} per
+           alert that fired during the run (see folioscope alert)
 Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed; ${EXIT_INCOMPLETE} a run was incomplete.`;
   const p = parse(args, { once: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
   if (!p) return;
   if (p.positionals.length) throw new UsageError(usage);
   const v = p.values;
   await withCore(g, async (core) => {
+    // Alerts that fire while the runs go on (after each job, and after the runs) are printed after the runs' lines.
+    const fired: Alert[] = [];
+    core.on('alert.fired', (a) => fired.push(a));
     const report = (due: DueRuns) => {
       if (due.skipped) console.error(forTerminal(`Skipped: ${due.skipped}.`));
       for (const run of due.runs) {
@@ -774,6 +883,7 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
           for (const l of lines) console.log(forTerminal(`            - ${l}`));
         }
       }
+      for (const a of fired.splice(0)) printAlert(a, v.json ?? false);
     };
     if (v.once) {
       const due = await call(core, 'schedules.runDue', undefined);

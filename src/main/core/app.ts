@@ -17,7 +17,7 @@ import {
   type WalletStatus,
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
-import type { DueRuns } from '../../shared/model.ts';
+import type { Alert, AlertKind, DueRuns, ScheduleScope } from '../../shared/model.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
@@ -41,6 +41,10 @@ import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
 import { leaseHolder, runDueSchedules, withNextSlot } from './schedule/runner.ts';
+import { acknowledgeAlert, alertInbox, listAlertRules, recordDelivery, removeAlertRule, saveAlertRule, snoozeAlert } from './store/alerts.ts';
+import { checkAlerts, CLOCK_KINDS } from './alerts/check.ts';
+import { postWebhook, webhookPayload } from './alerts/webhook.ts';
+import { redactText } from './api/redact.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
@@ -128,6 +132,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
+        // Every finished sync job: the alert rules look at what it wrote.
+        queueAlertCheck();
       }
     });
     return () => {
@@ -174,16 +180,77 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const changed = (scope: EventPayloads['data.changed']['scope'], walletAddress?: string) =>
     events.emit('data.changed', { scope, ...(walletAddress && { wallet: walletAddress }) });
 
+  // Alerts (README, "Alerts"): checked after sync jobs (coalesced: a burst of jobs is one check),
+  // after each scheduled run, and on the schedules' timer for the kinds that move with the clock.
+  // A fired alert is an event (inbox, desktop notification, `watch`) and, when a webhook is
+  // set, one POST that never blocks: its outcome is recorded on the alert.
+  const deliveries = new Set<Promise<void>>();
+  let closing = false;
+  const deliver = (p: Profile, a: Alert) => {
+    const url = getSettings(p.db).alertWebhookUrl;
+    if (!url) return;
+    const rule = listAlertRules(p.db).find((r) => r.id === a.ruleId) ?? null;
+    const task: Promise<void> = (async () => {
+      // Built from the cache only; the key is also redacted from it, in case a cached text held it.
+      const key = p.mode === 'live' ? await secrets.get(p.baseUrl).catch(() => null) : null;
+      const delivery = await postWebhook(url, redactText(JSON.stringify(webhookPayload(a, rule)), key));
+      if (!p.db.open) return;
+      recordDelivery(p.db, a.id, delivery);
+    })()
+      .catch(() => undefined)
+      .finally(() => deliveries.delete(task));
+    deliveries.add(task);
+  };
+  const checkAlertsNow = (o: { kinds?: ReadonlySet<AlertKind>; ruleId?: number } = {}): Alert[] => {
+    const p = profile;
+    if (closing || p.readOnly) return [];
+    const fired = checkAlerts(p.db, o);
+    for (const a of fired) {
+      events.emit('alert.fired', a);
+      deliver(p, a);
+    }
+    return fired;
+  };
+  let alertCheckQueued = false;
+  function queueAlertCheck(): void {
+    if (alertCheckQueued) return;
+    alertCheckQueued = true;
+    setImmediate(() => {
+      alertCheckQueued = false;
+      try {
+        checkAlertsNow();
+      } catch {
+        // Closed under it, or busy: the next sync or timer checks again.
+      }
+    });
+  }
+  /** A scope as stored: a wallet's address as the wallets list keeps it; a wallet or group that does not exist is refused. */
+  const storedScope = (scope: ScheduleScope): ScheduleScope => {
+    if (scope.kind === 'wallet') return { kind: 'wallet', address: wallet(scope.address).address };
+    if (scope.kind === 'group') getGroup(profile.db, scope.id);
+    return scope;
+  };
+
   // Scheduled syncs: the app and the web shell run them while open (checked every minute);
   // the CLI runs them when asked (`folioscope watch`). One run at a time in this process, and
   // one process at a time on a cache (the lease in runDueSchedules).
   const holder = leaseHolder(o.shell);
   let scheduleRun: Promise<DueRuns> | null = null;
   const runSchedules = (): Promise<DueRuns> => {
-    scheduleRun ??= runDueSchedules({ db: profile.db, engine: profile.engine, zone: getSettings(profile.db).timeZone, holder }).finally(() => {
-      scheduleRun = null;
-      changed('wallets');
-    });
+    scheduleRun ??= runDueSchedules({ db: profile.db, engine: profile.engine, zone: getSettings(profile.db).timeZone, holder })
+      .then((due) => {
+        // After a run every rule; with nothing run, the ones the clock alone can change.
+        try {
+          checkAlertsNow(due.runs.length ? {} : { kinds: CLOCK_KINDS });
+        } catch {
+          // A rule's failure is on the rule; a closed cache is checked at the next start.
+        }
+        return due;
+      })
+      .finally(() => {
+        scheduleRun = null;
+        changed('wallets');
+      });
     return scheduleRun;
   };
   // Backups (store/backups.ts): daily while the app or web shell runs, checked with the
@@ -345,6 +412,19 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
     'schedules.runDue': () => runSchedules(),
+    'alerts.rules': () => listAlertRules(profile.db),
+    'alerts.saveRule': (input) => {
+      const saved = saveAlertRule(profile.db, { ...input, scope: storedScope(input.scope) });
+      // Checked at once: a rule that holds now fires now.
+      checkAlertsNow({ ruleId: saved.id });
+      return listAlertRules(profile.db).find((r) => r.id === saved.id) ?? saved;
+    },
+    'alerts.removeRule': ({ id }) => removeAlertRule(profile.db, id),
+    'alerts.inbox': (input) =>
+      alertInbox(profile.db, { ...(input?.all && { all: true }), ...(input?.limit && { limit: input.limit }), now: new Date().toISOString() }),
+    'alerts.acknowledge': ({ id }) => acknowledgeAlert(profile.db, id, new Date().toISOString()),
+    'alerts.snooze': ({ id, until }) => snoozeAlert(profile.db, id, new Date(until).toISOString()),
+    'alerts.check': () => checkAlertsNow(),
     'sync.jobs': () => profile.engine.jobs(),
     'backups.list': () => ({ folder: backupsFolderOf(profile.databaseFile), backups: listBackups(profile.databaseFile), problem: backupProblem }),
     'backups.create': () => makeBackup('manual'),
@@ -561,6 +641,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       }
       // A backup in progress is finished (its copy is named only once checked, so none is left half made).
       await backupRun?.catch(() => undefined);
+      closing = true;
+      // Webhook posts in flight end within their timeout; their outcome is recorded first.
+      await Promise.allSettled([...deliveries]);
       await profile.close();
     },
   };
@@ -585,6 +668,11 @@ const WRITES = new Set<OperationName>([
   'backups.create',
   'backups.restore',
   'userData.import',
+  'alerts.saveRule',
+  'alerts.removeRule',
+  'alerts.acknowledge',
+  'alerts.snooze',
+  'alerts.check',
 ]);
 
 /**

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Settings = {
   baseUrl: null,
   chains: ['eth', 'arb', 'op', 'base', 'matic', 'bsc'],
   theme: 'system',
+  alertWebhookUrl: null,
   locale: null,
   timeZone: 'utc',
   transactionPageSize: 1000,

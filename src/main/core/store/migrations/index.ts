@@ -12,6 +12,7 @@ import { updateToSchemaVersion10 } from './010-hash-key-levels.ts';
 import { updateToSchemaVersion11 } from './011-write-stamps.ts';
 import { updateToSchemaVersion12 } from './012-snapshot-checks.ts';
 import { updateToSchemaVersion13 } from './013-schedules.ts';
+import { updateToSchemaVersion14 } from './014-alerts.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -28,6 +29,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion11,
   updateToSchemaVersion12,
   updateToSchemaVersion13,
+  updateToSchemaVersion14,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,176 @@
+/**
+ * Alert rules and the alerts they fired (migration 014). One open alert per (rule, subject):
+ * the partial unique index `alerts_open` holds that even if two checks ran at once.
+ */
+import type { ReadableDB, WritableDB } from './db.ts';
+import { ValidationError } from './validation.ts';
+import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../shared/model.ts';
+
+interface RuleRow {
+  id: number;
+  scope: string;
+  condition: string;
+  created_at: string;
+  last_check: string | null;
+}
+
+const ruleFromRow = (r: RuleRow): AlertRule => ({
+  id: r.id,
+  scope: JSON.parse(r.scope) as ScheduleScope,
+  condition: JSON.parse(r.condition) as AlertCondition,
+  createdAt: r.created_at,
+  lastCheck: r.last_check ? (JSON.parse(r.last_check) as AlertRule['lastCheck']) : null,
+});
+
+export function listAlertRules(db: ReadableDB): AlertRule[] {
+  return (db.prepare('SELECT id, scope, condition, created_at, last_check FROM alert_rules ORDER BY id').all() as RuleRow[]).map(ruleFromRow);
+}
+
+/**
+ * A new rule, or a changed one. A changed rule is a new question: its open alerts are
+ * resolved (they answered the old one) and what it waited for is forgotten.
+ */
+export function saveAlertRule(
+  db: WritableDB,
+  input: { id?: number | undefined; scope: ScheduleScope; condition: AlertCondition },
+  now = new Date(),
+): AlertRule {
+  const values = { scope: JSON.stringify(input.scope), condition: JSON.stringify(input.condition) };
+  const id = db
+    .transaction(() => {
+      if (input.id === undefined)
+        return Number(
+          db
+            .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (@scope, @condition, @created)')
+            .run({ ...values, created: now.toISOString() }).lastInsertRowid,
+        );
+      if (
+        db.prepare('UPDATE alert_rules SET scope = @scope, condition = @condition, last_check = NULL WHERE id = @id').run({ ...values, id: input.id })
+          .changes === 0
+      )
+        throw new ValidationError('id', `There is no alert rule ${input.id}.`);
+      db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), input.id);
+      db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(input.id);
+      return input.id;
+    })
+    .immediate();
+  return listAlertRules(db).find((r) => r.id === id)!;
+}
+
+/** Removes a rule; its alerts stay as history, resolved, no longer tied to a rule. */
+export function removeAlertRule(db: WritableDB, id: number, now = new Date()): boolean {
+  return db
+    .transaction(() => {
+      db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), id);
+      db.prepare('UPDATE alerts SET rule_id = NULL WHERE rule_id = ?').run(id);
+      db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(id);
+      return db.prepare('DELETE FROM alert_rules WHERE id = ?').run(id).changes > 0;
+    })
+    .immediate();
+}
+
+export function recordRuleCheck(db: WritableDB, id: number, check: { at: string; note: string }): void {
+  db.prepare('UPDATE alert_rules SET last_check = ? WHERE id = ?').run(JSON.stringify(check), id);
+}
+
+interface AlertRow {
+  id: number;
+  rule_id: number | null;
+  kind: Alert['kind'];
+  subject: string;
+  wallet: string | null;
+  title: string;
+  detail: string;
+  facts: string;
+  fired_at: string;
+  resolved_at: string | null;
+  acknowledged_at: string | null;
+  snoozed_until: string | null;
+  delivery: string | null;
+}
+
+const alertFromRow = (r: AlertRow): Alert => ({
+  id: r.id,
+  ruleId: r.rule_id,
+  kind: r.kind,
+  subject: r.subject,
+  wallet: r.wallet,
+  title: r.title,
+  detail: r.detail,
+  facts: JSON.parse(r.facts) as Alert['facts'],
+  firedAt: r.fired_at,
+  resolvedAt: r.resolved_at,
+  acknowledgedAt: r.acknowledged_at,
+  snoozedUntil: r.snoozed_until,
+  delivery: r.delivery ? (JSON.parse(r.delivery) as Alert['delivery']) : null,
+});
+
+const COLUMNS = 'id, rule_id, kind, subject, wallet, title, detail, facts, fired_at, resolved_at, acknowledged_at, snoozed_until, delivery';
+
+export function getAlert(db: ReadableDB, id: number): Alert | null {
+  const row = db.prepare(`SELECT ${COLUMNS} FROM alerts WHERE id = ?`).get(id) as AlertRow | undefined;
+  return row ? alertFromRow(row) : null;
+}
+
+/** The open (not resolved) alerts of a rule, by subject. */
+export function openAlerts(db: ReadableDB, ruleId: number): Map<string, number> {
+  const rows = db.prepare('SELECT id, subject FROM alerts WHERE rule_id = ? AND resolved_at IS NULL').all(ruleId) as Array<{ id: number; subject: string }>;
+  return new Map(rows.map((r) => [r.subject, r.id]));
+}
+
+export interface Firing {
+  subject: string;
+  wallet: string | null;
+  title: string;
+  detail: string;
+  facts: Alert['facts'];
+}
+
+/** Records a firing; null when an alert about the same subject is open already (it does not repeat). */
+export function fireAlert(db: WritableDB, rule: { id: number; kind: Alert['kind'] }, f: Firing, at: string): Alert | null {
+  const info = db
+    .prepare(
+      `INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING`,
+    )
+    .run(rule.id, rule.kind, f.subject, f.wallet, f.title, f.detail, JSON.stringify(f.facts), at);
+  return info.changes ? getAlert(db, Number(info.lastInsertRowid)) : null;
+}
+
+export function resolveAlert(db: WritableDB, id: number, at: string): void {
+  db.prepare('UPDATE alerts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL').run(at, id);
+}
+
+export function acknowledgeAlert(db: WritableDB, id: number, at: string): boolean {
+  return db.prepare('UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?').run(at, id).changes > 0;
+}
+
+export function snoozeAlert(db: WritableDB, id: number, until: string): boolean {
+  return db.prepare('UPDATE alerts SET snoozed_until = ? WHERE id = ?').run(until, id).changes > 0;
+}
+
+export function recordDelivery(db: WritableDB, id: number, delivery: NonNullable<Alert['delivery']>): void {
+  db.prepare('UPDATE alerts SET delivery = ? WHERE id = ?').run(JSON.stringify(delivery), id);
+}
+
+/** Not acknowledged (with `all`, every alert), newest first; `unread`: not acknowledged and not snoozed at `now`. */
+export function alertInbox(db: ReadableDB, o: { all?: boolean; limit?: number; now: string }): AlertInbox {
+  const rows = db
+    .prepare(`SELECT ${COLUMNS} FROM alerts WHERE (@all OR acknowledged_at IS NULL) ORDER BY fired_at DESC, id DESC LIMIT @limit`)
+    .all({ all: o.all ? 1 : 0, limit: o.limit ?? 200 }) as AlertRow[];
+  const { n } = db.prepare('SELECT count(*) AS n FROM alerts WHERE acknowledged_at IS NULL AND (snoozed_until IS NULL OR snoozed_until <= ?)').get(o.now) as {
+    n: number;
+  };
+  return { alerts: rows.map(alertFromRow), unread: n };
+}
+
+/** When a lasting condition was first seen for a subject (set now if it was not). */
+export function pendingSince(db: WritableDB, ruleId: number, subject: string, now: string): string {
+  db.prepare('INSERT INTO alert_pending (rule_id, subject, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ruleId, subject, now);
+  return (db.prepare('SELECT since FROM alert_pending WHERE rule_id = ? AND subject = ?').get(ruleId, subject) as { since: string }).since;
+}
+
+/** Forgets the lasting conditions of a rule that no longer hold (those not in `holding`). */
+export function clearPending(db: WritableDB, ruleId: number, holding: readonly string[]): void {
+  db.prepare('DELETE FROM alert_pending WHERE rule_id = ? AND subject NOT IN (SELECT value FROM json_each(?))').run(ruleId, JSON.stringify(holding));
+}

@@ -205,7 +205,7 @@ describe('folioscope data, as processes (a live service: the key is known, and f
       expect(dry.stdout).toContain('add       schedule  positions of group "Fund I", every hour at :15');
       expect(dry.stdout).toContain('change    setting   theme  "system" → "dark"');
       expect(dry.stdout).toContain('same      setting   chains');
-      expect(dry.stdout).toMatch(/5 to add, 3 to change, 4 unchanged, 0 conflicts\.\nDry run: nothing was changed\.\n$/);
+      expect(dry.stdout).toMatch(/5 to add, 3 to change, 5 unchanged, 0 conflicts\.\nDry run: nothing was changed\.\n$/);
       expect(JSON.parse(ok(run([...f, 'data', 'import', plain, '--dry-run', '--json']))).counts).toEqual({ added: 5, changed: 3, unchanged: 4, conflict: 0 });
       expect(ok(run([...f, 'wallet', 'list', '--json'])).trim()).toBe('[]');
       expect(ok(run([...f, 'data', 'import', plain]))).toMatch(/Imported: 5 added, 3 changed\.\n$/);

@@ -6,8 +6,9 @@
  * A backup is `<data folder>/backups/<cache stem>-<UTC time>.sqlite` (0600, folder 0700) and
  * `<same name>.json`, its manifest: when and why it was made, the schema version, the rows of
  * the main tables, its size and SHA-256. The copy is written to a `.partial` name, checked
- * (`PRAGMA integrity_check`, schema version, counts) and hashed, and only then are it and its
- * manifest renamed into place: a name in the folder is a backup that checked out.
+ * (`PRAGMA integrity_check`, schema version, counts) and hashed, and only then are its
+ * manifest and it renamed into place (in that order): a name in the folder is a backup that
+ * checked out.
  *
  * The access key is never in the cache (it lives in the OS keychain), so never in a backup or
  * a manifest. An encrypted cache (issue 29 item 1) is copied the same way: `VACUUM INTO`
@@ -230,11 +231,14 @@ export function createBackup(db: Database, cacheFile: string, o: BackupOptions):
       counts: checked.counts,
       encryption: null,
     };
-    renameSync(partial, path);
+    // The manifest first, then the copy under its name: a backup listed while one is being
+    // made is never one without its manifest (a crash between the two leaves a manifest with
+    // no copy, which no list shows and the next name skips).
+    writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
     try {
-      writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
+      renameSync(partial, path);
     } catch (err) {
-      rmSync(path, { force: true });
+      rmSync(manifestPathOf(path), { force: true });
       throw err;
     }
     return infoOf(manifest);

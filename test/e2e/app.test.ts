@@ -192,11 +192,22 @@ describe('Folioscope in Chromium, demo mode', () => {
     await expect.poll(() => pagesAsked).toBeGreaterThan(0);
     await bothThemes('08-timeline');
     // The list was just scrolled hard: let it settle, then open the first row it shows.
-    const row = page.locator('[role=row].txn').first();
-    await row.scrollIntoViewIfNeeded();
-    await row.click();
+    // A virtual list still settling may recycle the row under the click: click the first row it
+    // shows until the detail opens.
     const drawer = page.getByRole('dialog', { name: 'Transaction detail' });
-    await expect.poll(() => drawer.isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          if (!(await drawer.isVisible())) {
+            const row = page.locator('[role=row].txn').first();
+            await row.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+            await row.click({ timeout: 2_000 }).catch(() => undefined);
+          }
+          return drawer.isVisible();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     await expect.poll(() => drawer.getByText(/Event logs \(\d+\)/).isVisible(), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => drawer.locator('ol.logs li').count()).toBeGreaterThan(0);
     await bothThemes('09-transaction');

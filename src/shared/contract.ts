@@ -408,7 +408,7 @@ export const CONTRACT = {
    * Refused while jobs run unless `cancelJobs`.
    */
   'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }))<RestoreResult>(),
-  /** Writes the user's own data (wallets, groups, schedules, settings) as a data file, optionally encrypted: an export job. */
+  /** Writes the user's own data (wallets, groups, schedules, alert rules, settings) as a data file, optionally encrypted: an export job. */
   'userData.export': op(z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional() }).optional())<JobInfo | null>(),
   /** What importing a data file would change, item by item; nothing is written. */
   'userData.preview': op(UserDataFileInput)<UserDataPreview>(),

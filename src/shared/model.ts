@@ -478,8 +478,9 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  kind: 'wallet' | 'group' | 'schedule' | 'setting';
-  /** The wallet's address, the group's name, the schedule in words, the setting's name. */
+  /** `alert`: an alert rule (never a fired alert: those are not in the file). */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting';
+  /** The wallet's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
   /** What changes, or what conflicts (here … ; in the file …); empty when nothing does. */

@@ -147,7 +147,7 @@ describe('folioscope backup, as processes (demo mode: no key)', () => {
 
 describe('folioscope data, as processes (a live service: the key is known, and found in no file)', () => {
   it(
-    'export → a fresh folder: dry run previews, import makes wallets, groups, schedules and settings equal; encrypted round trip; wrong passphrase and unknown version change nothing; conflicts block unless --replace',
+    'export → a fresh folder: dry run previews, import makes wallets, groups, schedules, alert rules and settings equal; encrypted round trip; wrong passphrase and unknown version change nothing; conflicts block unless --replace',
     { timeout: 300_000 },
     () => {
       const dir = tempDir();
@@ -158,6 +158,7 @@ describe('folioscope data, as processes (a live service: the key is known, and f
       ok(run([...g, 'group', 'save', 'Fund I', '--wallets', `${WALLET},${WALLET_2}`]));
       ok(run([...g, 'schedule', 'add', '--group', 'Fund I', '--what', 'positions', '--every', 'hour', '--at', ':15']));
       ok(run([...g, 'schedule', 'add', '--wallet', WALLET, '--every', 'week', '--on', 'monday', '--at', '07:30']));
+      expect(ok(run([...g, 'alert', 'add', 'health', '--below', '1.1', '--group', 'Fund I']))).toMatch(/^Alert rule 1: health below 1\.1, group "Fund I"\./);
       // No CLI command sets these: written as Settings would.
       cache(dir, (db) => {
         const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
@@ -192,8 +193,15 @@ describe('folioscope data, as processes (a live service: the key is known, and f
         wallets: ok(run([...d, 'wallet', 'list', '--json'])),
         groups: ok(run([...d, 'group', 'list', '--json'])),
         schedules: JSON.parse(ok(run([...d, 'schedule', 'list', '--json']))).map((s: any) => ({ scope: s.scope, what: s.what, cadence: s.cadence })),
+        // What the user made of each rule (its id, creation time and last check are the folder's own).
+        alertRules: JSON.parse(ok(run([...d, 'alert', 'list', '--json']))).map((r: any) => ({ scope: r.scope, condition: r.condition })),
       });
       const source = lists(g);
+      expect(source.alertRules).toEqual([{ scope: { kind: 'group', id: 1 }, condition: { kind: 'health', below: 1.1 } }]);
+      // The rule is in the file (its group by name), not the alerts it fired.
+      expect(JSON.parse(readFileSync(plain, 'utf8')).data.alertRules).toEqual([
+        { scope: { kind: 'group', name: 'Fund I' }, condition: { kind: 'health', below: 1.1 } },
+      ]);
 
       // A fresh folder: the dry run previews and changes nothing, the import makes everything equal.
       const fresh = tempDir();
@@ -203,12 +211,18 @@ describe('folioscope data, as processes (a live service: the key is known, and f
       expect(dry.stdout).toContain(`add       wallet    ${WALLET}  "Treasury" on eth, arb`);
       expect(dry.stdout).toContain('add       group     Fund I  2 wallets');
       expect(dry.stdout).toContain('add       schedule  positions of group "Fund I", every hour at :15');
+      expect(dry.stdout).toContain('add       alert     health below 1.1, group "Fund I"');
       expect(dry.stdout).toContain('change    setting   theme  "system" → "dark"');
       expect(dry.stdout).toContain('same      setting   chains');
-      expect(dry.stdout).toMatch(/5 to add, 3 to change, 5 unchanged, 0 conflicts\.\nDry run: nothing was changed\.\n$/);
-      expect(JSON.parse(ok(run([...f, 'data', 'import', plain, '--dry-run', '--json']))).counts).toEqual({ added: 5, changed: 3, unchanged: 4, conflict: 0 });
+      expect(dry.stdout).toMatch(/6 to add, 3 to change, 5 unchanged, 0 conflicts\.\nDry run: nothing was changed\.\n$/);
+      expect(JSON.parse(ok(run([...f, 'data', 'import', plain, '--dry-run', '--json']))).counts).toEqual({ added: 6, changed: 3, unchanged: 5, conflict: 0 });
       expect(ok(run([...f, 'wallet', 'list', '--json'])).trim()).toBe('[]');
-      expect(ok(run([...f, 'data', 'import', plain]))).toMatch(/Imported: 5 added, 3 changed\.\n$/);
+      expect(ok(run([...f, 'data', 'import', plain]))).toMatch(/Imported: 6 added, 3 changed\.\n$/);
+      expect(lists(f)).toEqual(source);
+      // Again: the same rule is there, so it is unchanged (not added twice).
+      const again = ok(run([...f, 'data', 'import', plain]));
+      expect(again).toContain('same      alert     health below 1.1, group "Fund I"\n');
+      expect(again).toMatch(/Imported: 0 added, 0 changed\.\n$/);
       expect(lists(f)).toEqual(source);
       expect(settingsRows(fresh)).toEqual(settingsRows(dir));
 
@@ -253,7 +267,8 @@ describe('folioscope data, as processes (a live service: the key is known, and f
       expect(blocked.stdout).toContain(`add       wallet    ${WALLET_2}`);
       expect(blocked.stderr).toMatch(/2 conflicts with what is here: nothing was imported\. Run again with --replace/);
       expect({ ...lists(m), settings: settingsRows(mine) }).toEqual(mineBefore);
-      expect(ok(run([...m, 'data', 'import', plain, '--replace']))).toMatch(/Imported: 3 added, 3 changed, 2 replaced\.\n$/);
+      expect(ok(run([...m, 'data', 'import', plain, '--replace']))).toMatch(/Imported: 4 added, 3 changed, 2 replaced\.\n$/);
+      expect(lists(m).alertRules).toEqual([{ scope: { kind: 'group', id: 1 }, condition: { kind: 'health', below: 1.1 } }]);
       const replaced = JSON.parse(ok(run([...m, 'wallet', 'list', '--json'])));
       expect(replaced.find((w: any) => w.address === WALLET)).toMatchObject({ chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops', 'cold'] });
       expect(JSON.parse(ok(run([...m, 'group', 'list', '--json'])))).toEqual([expect.objectContaining({ name: 'Fund I', wallets: [WALLET_2, WALLET].sort() })]);

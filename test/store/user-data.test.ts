@@ -3,9 +3,11 @@ import { readUserDataFile, SCRYPT, writeUserDataFile } from '../../src/main/core
 import { exportUserData, planImport } from '../../src/main/core/userdata/plan.ts';
 import { applyUserData } from '../../src/main/core/store/user-data.ts';
 import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
-import { listGroups, saveGroup } from '../../src/main/core/store/groups.ts';
+import { listGroups, removeGroup, saveGroup } from '../../src/main/core/store/groups.ts';
 import { listSchedules, saveSchedule } from '../../src/main/core/store/schedules.ts';
 import { getSettings, updateSettings } from '../../src/main/core/store/settings.ts';
+import { listAlertRules, saveAlertRule } from '../../src/main/core/store/alerts.ts';
+import type { ReadableDB } from '../../src/main/core/store/db.ts';
 import { tempDb } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
@@ -19,13 +21,42 @@ function source() {
   const g = saveGroup(db, { name: 'Fund I', wallets: [WALLET, WALLET_2] });
   saveSchedule(db, { scope: { kind: 'group', id: g.id }, what: 'positions', cadence: { every: 'hour', minute: 15 } });
   saveSchedule(db, { scope: { kind: 'wallet', address: WALLET }, what: 'both', cadence: { every: 'week', weekday: 1, hour: 7, minute: 30 } });
+  // Alert rules of every kind, over every kind of scope.
+  saveAlertRule(db, { scope: { kind: 'group', id: g.id }, condition: { kind: 'health', below: 1.1 } });
+  saveAlertRule(db, { scope: { kind: 'wallet', address: WALLET }, condition: { kind: 'outflow', symbol: 'USDC', above: 50_000 } });
+  saveAlertRule(db, { scope: { kind: 'wallet', address: WALLET_2 }, condition: { kind: 'unlock', withinDays: 7 } });
+  saveAlertRule(db, { scope: { kind: 'group', id: g.id }, condition: { kind: 'nav-move', percent: 5 } });
+  saveAlertRule(db, { scope: { kind: 'all' }, condition: { kind: 'new-counterparty' } });
+  saveAlertRule(db, { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 48 } });
   updateSettings(db, { theme: 'dark', timeZone: 'local', backupKeep: 14 });
   return db;
 }
 
+/** The rules as the user made them: scope (a group by name) and condition, nothing of this cache's. */
+const rulesOf = (db: ReadableDB) => {
+  const names = new Map(listGroups(db).map((g) => [g.id, g.name]));
+  return listAlertRules(db).map(({ scope, condition }) => ({
+    scope: scope.kind === 'group' ? { kind: 'group', name: names.get(scope.id) } : scope,
+    condition,
+  }));
+};
+const RULES = [
+  { scope: { kind: 'group', name: 'Fund I' }, condition: { kind: 'health', below: 1.1 } },
+  { scope: { kind: 'wallet', address: WALLET }, condition: { kind: 'outflow', symbol: 'USDC', above: 50_000 } },
+  { scope: { kind: 'wallet', address: WALLET_2 }, condition: { kind: 'unlock', withinDays: 7 } },
+  { scope: { kind: 'group', name: 'Fund I' }, condition: { kind: 'nav-move', percent: 5 } },
+  { scope: { kind: 'all' }, condition: { kind: 'new-counterparty' } },
+  { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 48 } },
+];
+
 describe('the data file', () => {
-  it('holds wallets, groups (by name), schedules and settings; no ids, no base URL, no service data', async () => {
-    const doc = exportUserData(source(), 'Folioscope test', new Date('2026-01-01T00:00:00Z'));
+  it('holds wallets, groups (by name), schedules, alert rules and settings; no ids, no base URL, no service data', async () => {
+    const db = source();
+    // A rule of a group since removed judges nothing: it is not carried (as a schedule of it is not).
+    const gone = saveGroup(db, { name: 'Gone', wallets: [WALLET] });
+    saveAlertRule(db, { scope: { kind: 'group', id: gone.id }, condition: { kind: 'health', below: 1.5 } });
+    removeGroup(db, gone.id);
+    const doc = exportUserData(db, 'Folioscope test', new Date('2026-01-01T00:00:00Z'));
     expect(doc).toMatchObject({ format: 'folioscope-user-data', version: 1, exportedAt: '2026-01-01T00:00:00.000Z' });
     expect(doc.data.wallets).toEqual([
       { address: WALLET, label: 'Treasury', tags: ['ops', 'cold'], chains: ['eth', 'arb'], createdAt: '2025-03-01T00:00:00.000Z' },
@@ -33,6 +64,8 @@ describe('the data file', () => {
     ]);
     expect(doc.data.groups).toEqual([{ name: 'Fund I', wallets: [WALLET_2, WALLET].sort() }]);
     expect(doc.data.schedules[0]).toEqual({ scope: { kind: 'group', name: 'Fund I' }, what: 'positions', cadence: { every: 'hour', minute: 15 } });
+    // Scope and condition only: no id, no creation time, no last check, no fired alerts.
+    expect(doc.data.alertRules).toEqual(RULES);
     expect(doc.data.settings).toMatchObject({ theme: 'dark', timeZone: 'local', backupKeep: 14, backupEnabled: true });
     expect(doc.data.settings).not.toHaveProperty('baseUrl');
     const text = await writeUserDataFile(doc);
@@ -65,6 +98,13 @@ describe('the data file', () => {
     );
     const doc = exportUserData(source(), 't');
     await expect(readUserDataFile(JSON.stringify({ ...doc, data: { ...doc.data, extra: [] } }))).rejects.toThrow(/not valid/);
+    // A rule is checked as the app's form checks it.
+    const badRule = { scope: { kind: 'all' }, condition: { kind: 'health', below: 0 } };
+    await expect(readUserDataFile(JSON.stringify({ ...doc, data: { ...doc.data, alertRules: [badRule] } }))).rejects.toThrow(
+      /not valid \(data\.alertRules\.0\.condition\.below/,
+    );
+    const withId = { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 4 }, id: 3 };
+    await expect(readUserDataFile(JSON.stringify({ ...doc, data: { ...doc.data, alertRules: [withId] } }))).rejects.toThrow(/not valid/);
   });
 });
 
@@ -74,7 +114,16 @@ describe('an import', () => {
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(from, 't')));
     const { db } = tempDb();
     const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
-    expect(preview.counts).toEqual({ added: 5, changed: 3, unchanged: 4, conflict: 0 });
+    // 2 wallets, 1 group, 2 schedules and 6 alert rules added; 3 settings changed, 5 the same.
+    expect(preview.counts).toEqual({ added: 11, changed: 3, unchanged: 5, conflict: 0 });
+    expect(preview.items.filter((i) => i.kind === 'alert')).toEqual([
+      { kind: 'alert', key: 'health below 1.1, group "Fund I"', state: 'added', detail: '' },
+      { kind: 'alert', key: `outflow of USDC above 50000, ${WALLET}`, state: 'added', detail: '' },
+      { kind: 'alert', key: `unlock within 7 days, ${WALLET_2}`, state: 'added', detail: '' },
+      { kind: 'alert', key: 'NAV move above 5 %, group "Fund I"', state: 'added', detail: '' },
+      { kind: 'alert', key: 'outflow to a new counterparty, all wallets', state: 'added', detail: '' },
+      { kind: 'alert', key: 'sync stale or incomplete for 48 h, all wallets', state: 'added', detail: '' },
+    ]);
     expect(preview.items.filter((i) => i.kind === 'setting' && i.state === 'changed').map((i) => i.key)).toEqual(['theme', 'timeZone', 'backupKeep']);
     applyUserData(db, writes);
     expect(listWallets(db)).toEqual(listWallets(from));
@@ -82,8 +131,12 @@ describe('an import', () => {
     const strip = (s: ReturnType<typeof listSchedules>) => s.map(({ scope, what, cadence }) => ({ scope, what, cadence }));
     expect(strip(listSchedules(db))).toEqual(strip(listSchedules(from)));
     expect(getSettings(db)).toEqual(getSettings(from));
+    expect(rulesOf(db)).toEqual(RULES);
+    expect(listAlertRules(db).every((r) => r.lastCheck === null)).toBe(true);
     // The same file again changes nothing.
-    expect(planImport(db, doc, { encrypted: false, replace: false }).preview.counts).toEqual({ added: 0, changed: 0, unchanged: 12, conflict: 0 });
+    const again = planImport(db, doc, { encrypted: false, replace: false });
+    expect(again.preview.counts).toEqual({ added: 0, changed: 0, unchanged: 19, conflict: 0 });
+    expect(again.writes.addAlertRules).toEqual([]);
   });
 
   it('into a populated cache lists conflicts item by item and is applicable only with replace', async () => {
@@ -115,6 +168,7 @@ describe('an import', () => {
     expect(listWallets(db).map((w) => w.address)).toEqual([WALLET_2]);
     expect(listGroups(db)).toEqual([]);
     expect(listSchedules(db)).toEqual([]);
+    expect(listAlertRules(db)).toEqual([]);
     expect(getSettings(db).theme).toBe('system');
   });
 
@@ -125,5 +179,107 @@ describe('an import', () => {
     expect(() => planImport(db, doc, { encrypted: false, replace: false })).toThrow(
       /The group "Fund I" names the wallet .* neither in the file nor watched here/,
     );
+  });
+
+  it('reads a version 1 file written without alert rules: it imports, holding none', async () => {
+    const file = JSON.parse(await writeUserDataFile(exportUserData(source(), 't')));
+    expect(file.data.alertRules).toHaveLength(6); // always written
+    delete file.data.alertRules;
+    const { doc } = await readUserDataFile(JSON.stringify(file));
+    expect(doc.data.alertRules).toEqual([]);
+    const { db } = tempDb();
+    const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
+    expect(preview.counts).toEqual({ added: 5, changed: 3, unchanged: 5, conflict: 0 });
+    applyUserData(db, writes);
+    expect(listWallets(db)).toHaveLength(2);
+    expect(listAlertRules(db)).toEqual([]);
+  });
+
+  it('alert rules as schedules: the same scope and condition is unchanged, another is added beside, none here is removed', async () => {
+    const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(source(), 't')));
+    const { db } = tempDb();
+    addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops', 'cold'] });
+    const g = saveGroup(db, { name: 'FUND I', wallets: [WALLET] });
+    // The same rules (the group named in another case, the condition's members in another order) …
+    saveAlertRule(db, { scope: { kind: 'group', id: g.id }, condition: { below: 1.1, kind: 'health' } as never });
+    saveAlertRule(db, { scope: { kind: 'wallet', address: WALLET }, condition: { kind: 'outflow', symbol: 'USDC', above: 50_000 } });
+    // … and others: another threshold, another scope, a rule the file does not hold.
+    saveAlertRule(db, { scope: { kind: 'group', id: g.id }, condition: { kind: 'nav-move', percent: 10 } });
+    saveAlertRule(db, { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 24 } });
+    saveAlertRule(db, { scope: { kind: 'wallet', address: WALLET }, condition: { kind: 'new-counterparty' } });
+    const before = listAlertRules(db);
+    const { preview, writes } = planImport(db, doc, { encrypted: false, replace: true });
+    const rules = preview.items.filter((i) => i.kind === 'alert');
+    expect(rules.map((i) => [i.key, i.state])).toEqual([
+      ['health below 1.1, group "Fund I"', 'unchanged'],
+      [`outflow of USDC above 50000, ${WALLET}`, 'unchanged'],
+      [`unlock within 7 days, ${WALLET_2}`, 'added'],
+      ['NAV move above 5 %, group "Fund I"', 'added'],
+      ['outflow to a new counterparty, all wallets', 'added'],
+      ['sync stale or incomplete for 48 h, all wallets', 'added'],
+    ]);
+    // Never a conflict (only the group's other members are).
+    expect(preview.items.filter((i) => i.state === 'conflict').map((i) => i.kind)).toEqual(['group']);
+    applyUserData(db, writes);
+    const after = listAlertRules(db);
+    expect(after.slice(0, before.length)).toEqual(before); // kept as they were: ids, times, checks
+    expect(after).toHaveLength(before.length + 4);
+    expect(after.slice(before.length).map((r) => r.scope)).toEqual([
+      { kind: 'wallet', address: WALLET_2 },
+      { kind: 'group', id: g.id },
+      { kind: 'all' },
+      { kind: 'all' },
+    ]);
+    // A file listing the same rule twice adds it once; once here, it is unchanged.
+    const twice = { ...doc, data: { ...doc.data, alertRules: [RULES[4], RULES[4]] as typeof doc.data.alertRules } };
+    const { db: other } = tempDb();
+    const p = planImport(other, twice, { encrypted: false, replace: false });
+    expect(p.writes.addAlertRules).toHaveLength(1);
+    applyUserData(other, p.writes);
+    expect(
+      planImport(other, twice, { encrypted: false, replace: false })
+        .preview.items.filter((i) => i.kind === 'alert')
+        .map((i) => i.state),
+    ).toEqual(['unchanged']);
+  });
+
+  it('refuses a file whose alert rule names a group or wallet that is neither in it nor here, before writing anything', async () => {
+    const doc = exportUserData(source(), 't');
+    const { db } = tempDb();
+    addWallet(db, { address: W3, chains: ['eth'] });
+    const unknownGroup = {
+      ...doc,
+      data: {
+        ...doc.data,
+        alertRules: [...doc.data.alertRules, { scope: { kind: 'group' as const, name: 'Fund II' }, condition: { kind: 'health' as const, below: 1.2 } }],
+      },
+    };
+    const text = await writeUserDataFile(unknownGroup);
+    const importFile = async (t: string) => {
+      const { doc: read } = await readUserDataFile(t);
+      const { writes } = planImport(db, read, { encrypted: false, replace: true });
+      applyUserData(db, writes);
+    };
+    await expect(importFile(text)).rejects.toThrow('An alert rule names the group "Fund II", which is neither in the file nor here. Nothing was imported.');
+    const unknownWallet = {
+      ...doc,
+      data: {
+        ...doc.data,
+        alertRules: [{ scope: { kind: 'wallet' as const, address: '0x' + '4'.repeat(40) }, condition: { kind: 'stale' as const, hours: 2 } }],
+      },
+    };
+    await expect(importFile(await writeUserDataFile(unknownWallet))).rejects.toThrow(
+      /An alert rule names the wallet 0x4{40}, which is neither in the file nor watched here\. Nothing was imported\./,
+    );
+    // Nothing of either file was written.
+    expect(listWallets(db).map((w) => w.address)).toEqual([W3]);
+    expect(listGroups(db)).toEqual([]);
+    expect(listSchedules(db)).toEqual([]);
+    expect(listAlertRules(db)).toEqual([]);
+    expect(getSettings(db).theme).toBe('system');
+    // A group the file does not hold but that is here is fine (as for schedules).
+    saveGroup(db, { name: 'fund ii', wallets: [W3] });
+    await importFile(text);
+    expect(rulesOf(db).at(-1)).toEqual({ scope: { kind: 'group', name: 'fund ii' }, condition: { kind: 'health', below: 1.2 } });
   });
 });

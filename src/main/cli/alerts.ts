@@ -1,6 +1,9 @@
 /** How the CLI writes alert rules and alerts: one readable line each, or one JSON line each. */
-import type { Alert, AlertCondition, AlertRule, ScheduleScope, WalletGroup } from '../../shared/model.ts';
+import type { Alert, AlertRule, ScheduleScope, WalletGroup } from '../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
+import { describeCondition } from '../core/alerts/describe.ts';
+
+export { describeCondition };
 
 export const ALERT_USAGE = `Usage: folioscope alert add KIND [--all | --wallet ADDRESS | --group NAME|ID] OPTIONS
          health --below H              a lending position's health (collateral/debt x liquidation
@@ -20,23 +23,6 @@ export const ALERT_USAGE = `Usage: folioscope alert add KIND [--all | --wallet A
 Without --wallet or --group a rule covers every watched wallet. Outflow rules look at
 transactions after the rule was made. Rules are checked after every sync and scheduled run
 (folioscope watch prints the alerts that fired); set a webhook with the app's settings.`;
-
-export function describeCondition(c: AlertCondition): string {
-  switch (c.kind) {
-    case 'health':
-      return `health below ${c.below}`;
-    case 'unlock':
-      return `unlock within ${c.withinDays} day${c.withinDays === 1 ? '' : 's'}`;
-    case 'nav-move':
-      return `NAV move above ${c.percent} %`;
-    case 'outflow':
-      return `outflow of ${c.symbol} above ${c.above}`;
-    case 'new-counterparty':
-      return 'outflow to a new counterparty';
-    case 'stale':
-      return `sync stale or incomplete for ${c.hours} h`;
-  }
-}
 
 export function describeScope(s: ScheduleScope, groups: readonly WalletGroup[]): string {
   if (s.kind === 'all') return 'all wallets';

@@ -45,7 +45,7 @@ Commands:
   schedule  sync wallets on a cadence (add | list | remove)
   watch     run the scheduled syncs that are due (--once for cron and systemd timers)
   backup    checked copies of the cache (list | create | verify NAME | restore NAME)
-  data      your wallets, groups, schedules and settings as a file (export | import)
+  data      your wallets, groups, schedules, alert rules and settings as a file (export | import)
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
 
 Global options:
@@ -1015,7 +1015,8 @@ async function dataCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope data export --out FILE [--passphrase-stdin]
        folioscope data import FILE [--dry-run] [--replace] [--passphrase-stdin] [--json]
   Your own data as a file (docs/data-format.md): wallets (address, label, tags, chains), groups
-  (name, members), schedules and settings. Not the cached service data, never the access key.
+  (name, members), schedules, alert rules (scope, condition) and settings. Not the cached service
+  data, not the alerts that fired, never the access key.
   --passphrase-stdin  export: encrypt the file with the passphrase read from standard input
                       (scrypt + AES-256-GCM; at least 8 characters); import: its passphrase
   --dry-run           import: show what would be added, changed, unchanged or in conflict; change nothing

@@ -38,12 +38,7 @@ export function saveAlertRule(
   const values = { scope: JSON.stringify(input.scope), condition: JSON.stringify(input.condition) };
   const id = db
     .transaction(() => {
-      if (input.id === undefined)
-        return Number(
-          db
-            .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (@scope, @condition, @created)')
-            .run({ ...values, created: now.toISOString() }).lastInsertRowid,
-        );
+      if (input.id === undefined) return insertAlertRule(db, input, now);
       if (
         db.prepare('UPDATE alert_rules SET scope = @scope, condition = @condition, last_check = NULL WHERE id = @id').run({ ...values, id: input.id })
           .changes === 0
@@ -55,6 +50,15 @@ export function saveAlertRule(
     })
     .immediate();
   return listAlertRules(db).find((r) => r.id === id)!;
+}
+
+/** A new rule, its id (an import adds many: no rule is read back). */
+export function insertAlertRule(db: WritableDB, input: { scope: ScheduleScope; condition: AlertCondition }, now = new Date()): number {
+  return Number(
+    db
+      .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (?, ?, ?)')
+      .run(JSON.stringify(input.scope), JSON.stringify(input.condition), now.toISOString()).lastInsertRowid,
+  );
 }
 
 /** Removes a rule; its alerts stay as history, resolved, no longer tied to a rule. */

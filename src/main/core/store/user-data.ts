@@ -1,15 +1,19 @@
 /**
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
- * every wallet, group, schedule and setting of it, or, when any write fails, none of them.
+ * every wallet, group, schedule, alert rule and setting of it, or, when any write fails, none of them.
  */
 import type { WritableDB } from './db.ts';
 import { addWallet, updateWallet } from './wallets.ts';
 import { listGroups, saveGroup } from './groups.ts';
 import { saveSchedule } from './schedules.ts';
+import { insertAlertRule } from './alerts.ts';
 import { updateSettings, type SettingsChanges } from './settings.ts';
 import { ValidationError } from './validation.ts';
-import type { Cadence, ScheduleScope } from '../../../shared/model.ts';
+import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
+
+/** A schedule's or an alert rule's scope, a group by name. */
+export type ScopeByName = Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };
 
 export interface UserDataImport {
   addWallets: Array<WalletInput & { createdAt?: string }>;
@@ -17,11 +21,9 @@ export interface UserDataImport {
   /** New groups (no id) and groups replaced (their id here). */
   saveGroups: Array<{ id?: number; name: string; wallets: string[] }>;
   /** Schedules of a group name it by name: its id is known once the groups are saved. */
-  addSchedules: Array<{
-    scope: Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };
-    what: 'positions' | 'transactions' | 'both';
-    cadence: Cadence;
-  }>;
+  addSchedules: Array<{ scope: ScopeByName; what: 'positions' | 'transactions' | 'both'; cadence: Cadence }>;
+  /** Alert rules, their groups by name as schedules'. */
+  addAlertRules: Array<{ scope: ScopeByName; condition: AlertCondition }>;
   settings: SettingsChanges;
 }
 
@@ -31,16 +33,16 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
     for (const u of w.updateWallets) updateWallet(db, u.address, u.changes);
     for (const g of w.saveGroups) saveGroup(db, g);
     const groups = listGroups(db);
-    for (const s of w.addSchedules) {
-      let scope: ScheduleScope;
-      if (s.scope.kind === 'group') {
-        const name = s.scope.name.toLowerCase();
-        const g = groups.find((x) => x.name.toLowerCase() === name);
-        if (!g) throw new ValidationError('file', `A schedule names the group "${s.scope.name}", which is not here. Nothing was imported.`);
-        scope = { kind: 'group', id: g.id };
-      } else scope = s.scope;
-      saveSchedule(db, { scope, what: s.what, cadence: s.cadence });
-    }
+    const scopeOf = (scope: ScopeByName, what: string): ScheduleScope => {
+      if (scope.kind !== 'group') return scope;
+      const name = scope.name.toLowerCase();
+      const g = groups.find((x) => x.name.toLowerCase() === name);
+      if (!g) throw new ValidationError('file', `${what} names the group "${scope.name}", which is not here. Nothing was imported.`);
+      return { kind: 'group', id: g.id };
+    };
+    for (const s of w.addSchedules) saveSchedule(db, { scope: scopeOf(s.scope, 'A schedule'), what: s.what, cadence: s.cadence });
+    const now = new Date();
+    for (const r of w.addAlertRules) insertAlertRule(db, { scope: scopeOf(r.scope, 'An alert rule'), condition: r.condition }, now);
     if (Object.keys(w.settings).length) updateSettings(db, w.settings);
   }).immediate();
 }

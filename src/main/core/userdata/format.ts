@@ -1,12 +1,13 @@
 /**
- * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules and
- * settings, never the service's data (snapshots, transactions, logs) and never the access key.
+ * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules, alert
+ * rules and settings, never the service's data (snapshots, transactions, logs), never the alerts
+ * that fired (derived from the cache), and never the access key.
  * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
  * parameters in the file's header).
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
-import { CadenceSchema, LIMITS, SettingsSchema } from '../../../shared/contract.ts';
+import { AlertConditionSchema, CadenceSchema, LIMITS, SettingsSchema } from '../../../shared/contract.ts';
 import { ValidationError } from '../store/validation.ts';
 
 export const USER_DATA_FORMAT = 'folioscope-user-data';
@@ -31,15 +32,24 @@ const GroupV1 = z.strictObject({
   /** Members by address: each a wallet of the file or one already watched where it is imported. */
   wallets: z.array(address).max(LIMITS.groupWallets),
 });
+/** A schedule's or an alert rule's scope. Groups by name: ids are the cache's own and mean nothing elsewhere. */
+const ScopeV1 = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('all') }),
+  z.strictObject({ kind: z.literal('wallet'), address }),
+  z.strictObject({ kind: z.literal('group'), name: z.string().min(1).max(LIMITS.groupName) }),
+]);
 const ScheduleV1 = z.strictObject({
-  /** Groups by name: ids are the cache's own and mean nothing elsewhere. */
-  scope: z.discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('all') }),
-    z.strictObject({ kind: z.literal('wallet'), address }),
-    z.strictObject({ kind: z.literal('group'), name: z.string().min(1).max(LIMITS.groupName) }),
-  ]),
+  scope: ScopeV1,
   what: z.enum(['positions', 'transactions', 'both']),
   cadence: CadenceSchema,
+});
+/**
+ * An alert rule: its scope and condition (checked as the app's form checks them). Not its id,
+ * when it was made, its last check or the alerts it fired: those are this cache's.
+ */
+const AlertRuleV1 = z.strictObject({
+  scope: ScopeV1,
+  condition: AlertConditionSchema,
 });
 /** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
 const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
@@ -54,11 +64,17 @@ export const UserDataV1 = z.strictObject({
     wallets: z.array(WalletV1).max(100_000),
     groups: z.array(GroupV1).max(10_000),
     schedules: z.array(ScheduleV1).max(10_000),
+    /** Always written; optional on read (files written before alert rules were carried hold none). */
+    alertRules: z
+      .array(AlertRuleV1)
+      .max(10_000)
+      .default(() => []),
     settings: SettingsV1,
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
 export type UserDataSchedule = z.output<typeof ScheduleV1>;
+export type UserDataAlertRule = z.output<typeof AlertRuleV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

@@ -3,37 +3,47 @@
  * each item of the file would do here (added, changed, unchanged, or a conflict), and the
  * writes that do it, applied in one transaction by store/user-data.ts.
  *
- * The rule (docs/data-format.md): an item that only adds or relabels (a new wallet, group or
- * schedule; another label or tags; a setting) is applied; an item that disagrees with what is
- * here about what is tracked (a wallet watched on other chains, a group of the same name with
- * other members) is a conflict, and any conflict blocks the whole import unless `replace`
+ * The rule (docs/data-format.md): an item that only adds or relabels (a new wallet, group,
+ * schedule or alert rule; another label or tags; a setting) is applied; an item that disagrees
+ * with what is here about what is tracked (a wallet watched on other chains, a group of the same
+ * name with other members) is a conflict, and any conflict blocks the whole import unless `replace`
  * asks for the file's version. A file that names a wallet or group it does not hold and that
- * is not here is refused whole.
+ * is not here (in a group, a schedule or an alert rule) is refused whole. Nothing is removed.
  */
-import type { ImportItem, ImportItemState, UserDataPreview } from '../../../shared/model.ts';
+import type { AlertCondition, ImportItem, ImportItemState, ScheduleScope, UserDataPreview } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { listGroups } from '../store/groups.ts';
 import { listSchedules } from '../store/schedules.ts';
+import { listAlertRules } from '../store/alerts.ts';
 import { getSettings, type Settings } from '../store/settings.ts';
 import type { UserDataImport } from '../store/user-data.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { describeCadence } from '../schedule/slots.ts';
-import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataSchedule } from './format.ts';
+import { describeCondition } from '../alerts/describe.ts';
+import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataSchedule } from './format.ts';
 import { addressKey } from '../store/address-key.ts';
 
-/** The user's own data as a version 1 document: no service data, no key, no base URL. */
+type FileScope = UserDataSchedule['scope'];
+
+/** The user's own data as a version 1 document: no service data, no fired alerts, no key, no base URL. */
 export function exportUserData(db: ReadableDB, app: string, now = new Date()): UserData {
   const groups = listGroups(db).sort((a, b) => a.id - b.id);
   const groupName = new Map(groups.map((g) => [g.id, g.name]));
-  const schedules: UserDataSchedule[] = [];
-  for (const s of listSchedules(db)) {
-    if (s.scope.kind === 'group') {
-      const name = groupName.get(s.scope.id);
-      // A schedule of a group since removed runs nothing: it is not carried over.
-      if (name !== undefined) schedules.push({ scope: { kind: 'group', name }, what: s.what, cadence: s.cadence });
-    } else schedules.push({ scope: s.scope, what: s.what, cadence: s.cadence });
-  }
+  /** A scope with its group by name; null for a group since removed (its schedule runs nothing, its rule judges nothing: not carried over). */
+  const byName = (scope: ScheduleScope): FileScope | null => {
+    if (scope.kind !== 'group') return scope;
+    const name = groupName.get(scope.id);
+    return name === undefined ? null : { kind: 'group', name };
+  };
+  const schedules: UserDataSchedule[] = listSchedules(db).flatMap((s) => {
+    const scope = byName(s.scope);
+    return scope ? [{ scope, what: s.what, cadence: s.cadence }] : [];
+  });
+  const alertRules: UserDataAlertRule[] = listAlertRules(db).flatMap((r) => {
+    const scope = byName(r.scope);
+    return scope ? [{ scope, condition: r.condition }] : [];
+  });
   const { baseUrl: _baseUrl, ...settings } = getSettings(db);
   return {
     format: USER_DATA_FORMAT,
@@ -44,6 +54,7 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       wallets: listWallets(db).map((w) => ({ address: w.address, label: w.label, tags: w.tags, chains: w.chains, createdAt: w.createdAt })),
       groups: groups.map((g) => ({ name: g.name, wallets: g.wallets })),
       schedules,
+      alertRules,
       settings,
     },
   };
@@ -53,11 +64,13 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 const sameSet = (a: readonly string[], b: readonly string[]) => sameList([...a].sort(), [...b].sort());
 const list = (xs: readonly string[]) => (xs.length ? xs.join(', ') : '(none)');
 const show = (v: unknown) => JSON.stringify(v);
+/** A condition as a key: its members in one order (a rule stored here and one read from a file may list them in another). */
+const conditionKey = (c: AlertCondition) => JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** What importing `doc` here would do, item by item, and the writes that do it. */
 export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolean; replace: boolean }): { preview: UserDataPreview; writes: UserDataImport } {
   const items: ImportItem[] = [];
-  const writes: UserDataImport = { addWallets: [], updateWallets: [], saveGroups: [], addSchedules: [], settings: {} };
+  const writes: UserDataImport = { addWallets: [], updateWallets: [], saveGroups: [], addSchedules: [], addAlertRules: [], settings: {} };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
   // Wallets: by address, as the wallets list keeps it (an EVM address in lower case).
@@ -128,38 +141,69 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     }
   }
 
+  /** A schedule's or an alert rule's scope as it will be stored: its wallet as watched, its group by name; else the file is refused. */
+  const scopeOf = (scope: FileScope, what: string): FileScope => {
+    if (scope.kind === 'wallet') return { kind: 'wallet', address: walletOf(scope.address, what) };
+    if (scope.kind !== 'group') return scope;
+    const name = scope.name.trim();
+    const known = fileGroups.has(name.toLowerCase()) || groupsHere.some((g) => g.name.toLowerCase() === name.toLowerCase());
+    if (!known) throw new ValidationError('file', `${what} names the group "${name}", which is neither in the file nor here. Nothing was imported.`);
+    return { kind: 'group', name };
+  };
+  const scopeKey = (s: FileScope) =>
+    s.kind === 'all' ? 'all wallets' : s.kind === 'wallet' ? `wallet ${s.address}` : `group "${s.name.trim().toLowerCase()}"`;
+  const scopeShown = (s: FileScope) => (s.kind === 'all' ? 'all wallets' : s.kind === 'wallet' ? s.address : `group "${s.name}"`);
+  const namesHere = new Map(groupsHere.map((g) => [g.id, g.name]));
+  /** A scope here with its group by name; null for a group since removed (what names it is not compared). */
+  const byNameHere = (scope: ScheduleScope): FileScope | null => {
+    if (scope.kind !== 'group') return scope;
+    const name = namesHere.get(scope.id);
+    return name === undefined ? null : { kind: 'group', name };
+  };
+
   // Schedules: one the same (scope, what, cadence) as one here is unchanged; any other is added.
   const zone = getSettings(db).timeZone;
-  const scopeKey = (s: UserDataSchedule['scope']) =>
-    s.kind === 'all' ? 'all wallets' : s.kind === 'wallet' ? `wallet ${s.address}` : `group "${s.name.trim().toLowerCase()}"`;
   const keyOf = (s: UserDataSchedule) => `${s.what} of ${scopeKey(s.scope)}, ${describeCadence(s.cadence, zone)}`;
-  const namesHere = new Map(groupsHere.map((g) => [g.id, g.name]));
   const schedulesHere = new Set(
     listSchedules(db).flatMap((s) => {
-      if (s.scope.kind !== 'group') return [keyOf({ scope: s.scope, what: s.what, cadence: s.cadence })];
-      const name = namesHere.get(s.scope.id);
-      return name === undefined ? [] : [keyOf({ scope: { kind: 'group', name }, what: s.what, cadence: s.cadence })];
+      const scope = byNameHere(s.scope);
+      return scope ? [keyOf({ scope, what: s.what, cadence: s.cadence })] : [];
     }),
   );
   const seen = new Set<string>();
   for (const s of doc.data.schedules) {
-    let scope = s.scope;
-    if (scope.kind === 'wallet') scope = { kind: 'wallet', address: walletOf(scope.address, 'A schedule') };
-    if (scope.kind === 'group') {
-      const name = scope.name.trim();
-      const known = fileGroups.has(name.toLowerCase()) || groupsHere.some((g) => g.name.toLowerCase() === name.toLowerCase());
-      if (!known) throw new ValidationError('file', `A schedule names the group "${name}", which is neither in the file nor here. Nothing was imported.`);
-      scope = { kind: 'group', name };
-    }
+    const scope = scopeOf(s.scope, 'A schedule');
     const schedule = { scope, what: s.what, cadence: s.cadence };
     const key = keyOf(schedule);
     if (seen.has(key)) continue;
     seen.add(key);
-    const shown = `${s.what} of ${scope.kind === 'all' ? 'all wallets' : scope.kind === 'wallet' ? scope.address : `group "${scope.name}"`}, ${describeCadence(s.cadence, zone)}`;
+    const shown = `${s.what} of ${scopeShown(scope)}, ${describeCadence(s.cadence, zone)}`;
     if (schedulesHere.has(key)) item('schedule', shown, 'unchanged');
     else {
       item('schedule', shown, 'added');
       writes.addSchedules.push(schedule);
+    }
+  }
+
+  // Alert rules, as schedules: one the same (scope, condition) as one here is unchanged; any other is added.
+  const ruleKey = (r: UserDataAlertRule) => `${conditionKey(r.condition)} of ${scopeKey(r.scope)}`;
+  const rulesHere = new Set(
+    listAlertRules(db).flatMap((r) => {
+      const scope = byNameHere(r.scope);
+      return scope ? [ruleKey({ scope, condition: r.condition })] : [];
+    }),
+  );
+  const seenRules = new Set<string>();
+  for (const r of doc.data.alertRules) {
+    const rule = { scope: scopeOf(r.scope, 'An alert rule'), condition: r.condition };
+    const key = ruleKey(rule);
+    if (seenRules.has(key)) continue;
+    seenRules.add(key);
+    const shown = `${describeCondition(r.condition)}, ${scopeShown(rule.scope)}`;
+    if (rulesHere.has(key)) item('alert', shown, 'unchanged');
+    else {
+      item('alert', shown, 'added');
+      writes.addAlertRules.push(rule);
     }
   }
 

@@ -396,7 +396,7 @@ export const words = {
   },
   userData: {
     title: 'Your data',
-    lead: 'Your wallets, groups, schedules and settings as one file, to move to another computer or keep. Not the cached service data, never the access key.',
+    lead: 'Your wallets, groups, schedules, alert rules and settings as one file, to move to another computer or keep. Not the cached service data or the alerts that fired, never the access key.',
     passphrase: 'Passphrase (optional, at least 8 characters)',
     passphraseHint: 'With a passphrase the file is encrypted (scrypt and AES-256-GCM); without it, it is plain JSON.',
     export: 'Export your data',
@@ -413,7 +413,7 @@ export const words = {
     blocked: 'Conflicts block the import: nothing is changed unless you take the file’s version of them.',
     fileOf: (when: string, encrypted: boolean) => `Data file of ${when}${encrypted ? ' (encrypted)' : ''}`,
     states: { added: 'add', changed: 'change', unchanged: 'same', conflict: 'conflict' } as Record<string, string>,
-    kinds: { wallet: 'wallet', group: 'group', schedule: 'schedule', setting: 'setting' } as Record<string, string>,
+    kinds: { wallet: 'wallet', group: 'group', schedule: 'schedule', alert: 'alert rule', setting: 'setting' } as Record<string, string>,
     previewLabel: 'What the import changes',
   },
   dateField: {

@@ -85,7 +85,10 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
       deps.limiter.served();
       return answer;
     } catch (err) {
-      if (err instanceof RateLimitedError) deps.limiter.refused(sentAt, err.retryAfterMs);
+      // A wait longer than the policy takes fails this request at once (below): it does not
+      // hold every other request to the service for that long (an hour, a date in 2099).
+      if (err instanceof RateLimitedError)
+        deps.limiter.refused(sentAt, err.retryAfterMs !== null && err.retryAfterMs > deps.policy.maxRetryAfterMs ? null : err.retryAfterMs);
       // Once the service has shown a quota, its 503s are read as "slower" too (many gateways
       // answer so); before that a 503 says nothing of a pace. Either way it counts as a failed
       // attempt below.

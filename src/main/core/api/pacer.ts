@@ -211,6 +211,9 @@ export class RequestPacer {
 
   /** One timer for the next send; it holds the process open, since a caller waits on it. */
   private wake(inMs: number): void {
+    // A timer fires after at most ~24.8 days (2^31 - 1 ms); a longer delay would fire at once,
+    // again and again. The pump looks again when it fires and waits on.
+    inMs = Math.min(inMs, MAX_TIMER_MS);
     const at = this.now() + inMs;
     if (this.timer && this.timerAt <= at) return;
     if (this.timer) clearTimeout(this.timer);
@@ -221,3 +224,5 @@ export class RequestPacer {
     }, Math.ceil(inMs));
   }
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -19,8 +19,19 @@ export function redactUrl(url: string | URL): string {
  */
 export function redactText(text: string, secret: string | null | undefined): string {
   if (!secret) return text;
-  return text.replace(secretPattern(secret), 'REDACTED');
+  const pattern = secretPattern(secret);
+  // A key whose pattern cannot be compiled (the key rules keep every key that can be used
+  // compilable): nothing of the text can be shown safely, so none of it is.
+  if (!pattern) return WITHHELD;
+  try {
+    return text.replace(pattern, 'REDACTED');
+  } catch {
+    return WITHHELD;
+  }
 }
+
+/** What stands for a text that could not be scrubbed of a key. */
+export const WITHHELD = '(text withheld: it could not be checked for the access key)';
 
 /** `redactText` for one key; `numeric` when a JSON number could print as it (`1.23456789012e11`). */
 export type Redactor = ((text: string) => string) & { readonly numeric: boolean };
@@ -32,12 +43,19 @@ export function redactorFor(secret: string | null | undefined): Redactor {
 // A client sends one key at a time (two while a key is replaced): the last few patterns are kept.
 const patterns = new Map<string, RegExp>();
 
-function secretPattern(secret: string): RegExp {
+function secretPattern(secret: string): RegExp | null {
   let pattern = patterns.get(secret);
   if (!pattern) {
     // Case-insensitive: hex digits of escapes come in either case, and a key echoed in another
-    // case is still the key.
-    pattern = new RegExp([...secret].map(spellingsOf).join(''), 'gi');
+    // case is still the key. A compile error's message holds the whole pattern, the key
+    // spelled out: it is never passed on.
+    // V8 compiles an expression when it first runs, so it is run once here, on nothing.
+    try {
+      pattern = new RegExp([...secret].map(spellingsOf).join(''), 'gi');
+      pattern.test('');
+    } catch {
+      return null;
+    }
     if (patterns.size >= 4) patterns.delete(patterns.keys().next().value!);
     patterns.set(secret, pattern);
   }

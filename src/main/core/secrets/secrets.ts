@@ -12,6 +12,8 @@ export const ENV_BASE_URL = 'FOLIOSCOPE_BASE_URL';
  * `key set`, FOLIOSCOPE_ACCESS_KEY, and a key kept in the keychain before this rule.
  */
 export const MIN_KEY_LENGTH = 12;
+/** The longest key taken (printable ASCII: its redaction pattern compiles at any length up to about 2,000). */
+export const MAX_KEY_LENGTH = 1024;
 
 export interface SecretsOptions {
   /**
@@ -92,7 +94,17 @@ export class Secrets {
   static checkFormat(key: string, what = 'The access key'): string {
     const clean = key.trim();
     if (!clean) throw new ValidationError('key', `${what} is empty.`);
-    if (/\s/.test(clean) || clean.length > 4096) throw new ValidationError('key', `${what} contains spaces or is too long; paste it exactly as issued.`);
+    if (/\s/.test(clean)) throw new ValidationError('key', `${what} contains spaces; paste it exactly as issued.`);
+    // Printable ASCII, and not too long: every spelling of such a key a service may echo is
+    // matched by one expression (api/redact.ts) that always compiles. Longer keys made that
+    // expression too large to compile, and the compiler's error spelled the key out.
+    if (!/^[\x21-\x7e]+$/.test(clean))
+      throw new ValidationError(
+        'key',
+        `${what} holds characters other than letters, digits and ASCII punctuation: Folioscope takes keys of those only. Paste it exactly as issued.`,
+      );
+    if (clean.length > MAX_KEY_LENGTH)
+      throw new ValidationError('key', `${what} is ${clean.length} characters long: Folioscope takes keys of at most ${MAX_KEY_LENGTH}. Paste it exactly as issued.`);
     // Counted in characters as a person counts them (an emoji is one).
     if ([...clean].length < MIN_KEY_LENGTH)
       throw new ValidationError(

@@ -44,7 +44,12 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
   });
-  const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') });
+  // A shell that cannot start (the renderer not built, the port taken) closes the core it
+  // opened, so the command ends with its error rather than sit with the cache open.
+  const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') }).catch(async (err: unknown) => {
+    await core.close();
+    throw err;
+  });
   const info = await core.request('app.info', undefined);
   console.log(shell.url);
   console.error(

@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { announceWrites } from './write-yield.ts';
@@ -49,8 +49,11 @@ export class CacheProblemError extends Error {
   constructor(path: string, problem: CacheProblemKind, detail: string) {
     const what = problem === 'damaged' ? 'is damaged' : problem === 'not-a-cache' ? 'is not a Folioscope cache' : 'cannot be opened for writing';
     super(
-      `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
-        `move it aside (kept beside it, nothing deleted) and rebuild from the service, or use another data folder.`,
+      detail === DISK_FULL
+        ? // Nothing is wrong with the cache: moving it aside would be the wrong advice.
+          `The cache at ${path} cannot be opened: the disk is full. Nothing was changed; the cache is as it was. Free some space on that disk and start again.`
+        : `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
+            `move it aside (kept beside it, nothing deleted) and rebuild from the service, or use another data folder.`,
     );
     this.name = 'CacheProblemError';
     this.path = path;
@@ -65,6 +68,28 @@ class ForeignDatabaseError extends Error {
   }
 }
 
+const DISK_FULL = 'the disk is full';
+
+/** Whether the file system of `path` has (almost) no room left: less than 64 KiB for its -wal and -shm. */
+function diskIsFull(path: string): boolean {
+  try {
+    const fs = statfsSync(dirname(path));
+    return fs.bavail * fs.bsize < 64 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A cache path that is neither a file nor missing nor a folder (a FIFO, a socket, a device, a
+ * link to one): refused before anything opens it, since opening a FIFO waits forever for a
+ * writer and a device is no cache. (A folder is SQLite's to refuse, as unwritable.)
+ */
+export function assertOrdinaryFile(path: string): void {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st && !st.isFile() && !st.isDirectory()) throw new CacheProblemError(path, 'not-a-cache', 'it is not a regular file: a pipe, a socket or a device');
+}
+
 /** SQLite's and the file system's errors, turned into what the user can act on. */
 function cacheProblem(path: string, err: unknown): unknown {
   if (err instanceof FutureDatabaseError || err instanceof CacheProblemError) return err;
@@ -76,7 +101,10 @@ function cacheProblem(path: string, err: unknown): unknown {
   if (code === 'SQLITE_NOTADB') return new CacheProblemError(path, 'not-a-cache', message);
   if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'FOLIOSCOPE_TRUNCATED')
     return new CacheProblemError(path, 'damaged', message);
-  if (/^SQLITE_(CANTOPEN|READONLY|PERM|AUTH|IOERR|BUSY|LOCKED)/.test(code) || /^(EACCES|EPERM|EROFS|ENOTDIR|EISDIR|ENOSPC)$/.test(code)) {
+  // A full disk (SQLite may only say "disk I/O error" when it cannot make the -wal or -shm).
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL' || (code.startsWith('SQLITE_IOERR') && diskIsFull(path)))
+    return new CacheProblemError(path, 'unwritable', DISK_FULL);
+  if (/^SQLITE_(CANTOPEN|READONLY|PERM|AUTH|IOERR|BUSY|LOCKED)/.test(code) || /^(EACCES|EPERM|EROFS|ENOTDIR|EISDIR)$/.test(code)) {
     return new CacheProblemError(path, 'unwritable', message);
   }
   return err;
@@ -263,6 +291,7 @@ export function noteDamage(db: ReadableDB, err: unknown): void {
 export function openDatabase(path: string, options: OpenOptions = {}): WritableDB {
   if (path === ':memory:') return openChecked(path, options);
   try {
+    assertOrdinaryFile(path);
     let check = false;
     if (!options.readonly && !options.sibling) {
       ownerOnlyFile(path);

@@ -6,7 +6,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { allowDamaged, CacheProblemError, openDatabase, type WritableDB } from './db.ts';
+import { allowDamaged, assertOrdinaryFile, CacheProblemError, openDatabase, type WritableDB } from './db.ts';
 
 /** SQLite's companion files of a database in WAL mode. */
 const COMPANIONS = ['-wal', '-shm'];
@@ -21,6 +21,8 @@ export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => v
   const copy = join(dir, basename(path));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
+    // A pipe or a device is no cache, and copying a pipe would wait forever for a writer.
+    assertOrdinaryFile(path);
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
     const db = openDatabase(copy, { damagedOk: true });

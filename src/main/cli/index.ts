@@ -7,7 +7,7 @@ import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
-import { MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
+import { MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
@@ -55,7 +55,7 @@ Global options:
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
-(else --base-url) only (at least ${MIN_KEY_LENGTH} characters); FOLIOSCOPE_DATA_DIR.
+(else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR.
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
   3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do).`;
@@ -230,7 +230,7 @@ const commands: Record<string, Command> = {
   async key(g, args) {
     const usage = `Usage: folioscope key set | clear | status
   set      reads the key from standard input and stores it in the OS keychain
-           (at least ${MIN_KEY_LENGTH} characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY)
+           (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY)
   clear    removes it
   status   says whether one is set (never the key)`;
     const p = parse(args, {}, usage);
@@ -756,7 +756,7 @@ function cadenceOf(v: { every?: string | undefined; at?: string | undefined; on?
   }
   if (v.every !== 'day' && v.every !== 'week') throw new UsageError(`--every is hour, day or week.\n\n${usage}`);
   if (!time || Number(time[1]) > 23 || Number(time[2]) > 59)
-    throw new UsageError(`--at HH:MM (00:00 to 23:59) is required for a ${v.every}ly schedule.\n\n${usage}`);
+    throw new UsageError(`--at HH:MM (00:00 to 23:59) is required for a ${v.every === 'day' ? 'daily' : 'weekly'} schedule.\n\n${usage}`);
   const [hour, minute] = [Number(time[1]), Number(time[2])];
   if (v.every === 'day') return { every: 'day', hour, minute };
   const weekday = WEEKDAYS.findIndex((d) => v.on !== undefined && v.on.length >= 2 && d.startsWith(v.on.toLowerCase()));

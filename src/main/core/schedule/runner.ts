@@ -35,15 +35,20 @@ export function withNextSlot(s: StoredSchedule, zone: Zone, nowMs = Date.now()):
   return { ...s, nextSlot: new Date(due ?? nextSlot(s.cadence, nowMs, zone)).toISOString() };
 }
 
-/** The wallets a schedule covers now, or why it cannot run (its wallet or group is gone). */
+/** The wallets a schedule covers now, or why it cannot run (its wallet or group is gone, or holds none). */
 function walletsOf(db: WritableDB, s: StoredSchedule): string[] | string {
-  if (s.scope.kind === 'all') return listWallets(db).map((w) => w.address);
+  const some = (wallets: string[], none: string) => (wallets.length ? wallets : none);
+  if (s.scope.kind === 'all')
+    return some(
+      listWallets(db).map((w) => w.address),
+      'no wallets are watched',
+    );
   if (s.scope.kind === 'wallet') {
     const w = getWallet(db, s.scope.address);
     return w ? [w.address] : `${s.scope.address} is no longer watched`;
   }
   try {
-    return getGroup(db, s.scope.id).wallets;
+    return some(getGroup(db, s.scope.id).wallets, `wallet group ${s.scope.id} has no wallets`);
   } catch {
     return `wallet group ${s.scope.id} no longer exists`;
   }

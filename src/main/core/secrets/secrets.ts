@@ -104,7 +104,10 @@ export class Secrets {
         `${what} holds characters other than letters, digits and ASCII punctuation: Folioscope takes keys of those only. Paste it exactly as issued.`,
       );
     if (clean.length > MAX_KEY_LENGTH)
-      throw new ValidationError('key', `${what} is ${clean.length} characters long: Folioscope takes keys of at most ${MAX_KEY_LENGTH}. Paste it exactly as issued.`);
+      throw new ValidationError(
+        'key',
+        `${what} is ${clean.length} characters long: Folioscope takes keys of at most ${MAX_KEY_LENGTH}. Paste it exactly as issued.`,
+      );
     // Counted in characters as a person counts them (an emoji is one).
     if ([...clean].length < MIN_KEY_LENGTH)
       throw new ValidationError(

@@ -75,6 +75,30 @@ function bareRate(rows: number): number {
 }
 
 /**
+ * The rows the whale cached, read back as they are stored and inserted raw into a table of the
+ * same columns and no index or constraint (positional values, 50,000-row transactions): the
+ * floor of writing exactly what the sync wrote, on the same disk in the same run.
+ */
+function bareOfCached(cached: WritableDB): { rows: number; rate: number } {
+  const columns = cached.prepare("SELECT name FROM pragma_table_info('transactions') WHERE name != 'id' ORDER BY cid").pluck().all() as string[];
+  const rows = cached
+    .prepare(`SELECT ${columns.join(', ')} FROM transactions`)
+    .raw()
+    .all() as unknown[][];
+  const db = freshDatabase('whale-bare-cached.sqlite');
+  db.exec(`CREATE TABLE bare (${columns.join(', ')})`);
+  const insert = db.prepare(`INSERT INTO bare VALUES (${columns.map(() => '?').join(', ')})`);
+  const batch = db.transaction((slice: unknown[][]) => {
+    for (const r of slice) insert.run(...r);
+  });
+  const t = performance.now();
+  for (let i = 0; i < rows.length; i += 50_000) batch(rows.slice(i, i + 50_000));
+  const ms = performance.now() - t;
+  db.close();
+  return { rows: rows.length, rate: rows.length / (ms / 1000) };
+}
+
+/**
  * Whale: 200,000 transactions from an empty cache at 30 ms latency, beside
  * max(the network ideal at the service's largest page and the configured concurrency,
  * the ingest target = the rows at 35 % of a bare INSERT measured in this run).
@@ -85,6 +109,7 @@ export async function whaleBench(rows = 200_000, latencyMs = 30, concurrency = 4
   try {
     const db = freshDatabase('whale.sqlite');
     const run = await syncWhale(db, sim.url, concurrency);
+    const cached = bareOfCached(db);
     db.close();
     const bare = bareRate(rows);
     // Full pages, then the short (here empty) one that ends the read.
@@ -100,6 +125,10 @@ export async function whaleBench(rows = 200_000, latencyMs = 30, concurrency = 4
       ['network ideal', `${fmt(networkIdeal, 0)} ms (ceil(${pages} pages / ${concurrency}) × ${latencyMs} ms)`],
       ['ingest target', `${fmt(ingestTarget, 0)} ms (35 % of a bare INSERT at ${fmt(bare, 0)} rows/s, same run)`],
       ['sync / max(network, ingest)', `${fmt(run.ms / ideal)} × (target ≤ 1.5)`],
+      [
+        'bare INSERT of the cached rows',
+        `${fmt(cached.rate, 0)} rows/s: ${fmt((1000 * cached.rows) / cached.rate, 0)} ms for the ${cached.rows.toLocaleString('en-US')} rows read back (positional, 50,000-row transactions); sync ÷ that ${fmt(run.ms / ((1000 * cached.rows) / cached.rate))} ×`,
+      ],
       ['peak RSS of the syncing process', `${fmt(run.peakRssMiB, 0)} MiB (target < 500 MB)`],
     ]);
     await mainWritesDuringWhale(sim.url, concurrency);

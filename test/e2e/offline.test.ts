@@ -87,4 +87,22 @@ describe('offline from the cache', () => {
     expect(await page.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(false);
     await shoot(page, '10b-offline-uncached-light');
   });
+
+  // Finding (issue 27): switching from a dead service to demo left the Offline badge, disabled
+  // actions and the error banner, and a successful sync did not clear them.
+  it('switching to demo mode forgets what was said of the dead service', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('button', { name: 'Use demo mode' }).click();
+    await expect.poll(() => page.getByText('Demo data').first().isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByText('Offline — cached data').count()).toBe(0);
+    await expect.poll(() => page.getByText(/Could not reach the service/).count()).toBe(0);
+    // The demo has no wallets of its own yet: add one; its sync goes, and nothing says offline.
+    await core.call('wallets.add', { address: ADDRESS, chains: ['eth'] });
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => page.getByTestId('total-nav').textContent(), { timeout: 30_000 }).toMatch(/^\$[\d,]+\.\d\d$/);
+    expect(await page.getByText('Offline — cached data').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Fill history' }).isDisabled()).toBe(false);
+  });
 });

@@ -132,6 +132,9 @@ class AppState {
       // Views whose data the change touches load again (lib/loader.svelte.ts); the wallet list and the connection are the store's.
       dataChanges.announce(change);
       if (change.scope === 'wallets' || change.scope === 'positions' || change.scope === 'transactions') void this.refreshWallets();
+      // Another service (or demo): what was said of the last one (offline, its failed jobs and
+      // their error) is not true of this one, and stays no longer.
+      if (change.scope === 'mode') this.#forgetConnection();
       if (change.scope === 'mode' || change.scope === 'settings') void this.load();
     });
     return () => {
@@ -158,6 +161,12 @@ class AppState {
     } else if (output.path) {
       this.#notice = { kind: 'info', message: words.notices.saved(output.path, note) };
     }
+  }
+
+  #forgetConnection(): void {
+    this.#offline = false;
+    this.#jobs = this.#jobs.filter((j) => j.state === 'queued' || j.state === 'running');
+    if (this.#notice?.kind === 'error') this.#notice = null;
   }
 
   fail(err: unknown, retry?: () => void): void {

@@ -91,6 +91,21 @@ describe('treasury views', () => {
     await bothThemes('reconcile-incomplete');
   });
 
+  // Finding (issue 27): picking Reconcile's closing date silently moved the as-of date every
+  // other view shows. The period is its own.
+  it('Reconcile: picking the closing date moves the period, not the app’s as-of date', async () => {
+    await open(`#/reconcile?wallet=${ADDRESS}&date=2025-12-31&from=2025-01-31`);
+    await expect.poll(() => page.getByTestId('reconcile-verdict').textContent(), { timeout: 15_000 }).toMatch(/Complete\./);
+    const asOf = await page.getByLabel('As of').inputValue();
+    await page.locator('#reconcile-to').fill('2025-11-30');
+    await page.locator('#reconcile-to').press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/to=2025-11-30/);
+    expect(await page.getByLabel('As of').inputValue()).toBe(asOf);
+    expect(await page.evaluate(() => location.hash)).toMatch(/date=2025-12-31/);
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    expect(await page.getByLabel('As of').inputValue()).toBe(asOf);
+  });
+
   it('Risk: headroom by collateral with a stress control, health history, unlock ladder', async () => {
     await open(`#/risk?wallet=${ADDRESS}&date=2025-12-31`);
     const summary = page.getByTestId('stress-summary').first();

@@ -71,8 +71,12 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
   }
-  // The roll-forward's opening and closing dates (the closing one is `date`, the as-of date).
-  if (r.tab === 'reconcile' && r.from) p.set('from', r.from);
+  // The roll-forward's opening and closing dates: the closing one is its own (`to`), else the
+  // as-of date (`date`), which picking the period never moves.
+  if (r.tab === 'reconcile') {
+    if (r.from) p.set('from', r.from);
+    if (r.to) p.set('to', r.to);
+  }
   if (r.group && !r.wallet) p.set('group', r.group);
   const q = p.toString();
   return `#/${r.tab}${q ? `?${q}` : ''}`;

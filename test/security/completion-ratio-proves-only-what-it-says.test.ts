@@ -1,3 +1,4 @@
+import { listenFrom } from '../support/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
@@ -61,18 +62,8 @@ async function startRatioProxy(first: number): Promise<{ url: string; server: Se
       res.end(String(err));
     });
   });
-  for (let port = first; port <= 47299; port++) {
-    const ok = await new Promise<boolean>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err));
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (ok) return { url: `http://127.0.0.1:${port}`, server };
-  }
-  throw new Error(`no free port from ${first} to 47299`);
+  const port = await listenFrom(server, first, 47299);
+  return { url: `http://127.0.0.1:${port}`, server };
 }
 
 /** One wallet's transactions synced through the contract, as the app does; what the user is shown after. */

@@ -1,8 +1,9 @@
+import { listenFrom } from '../support/listen.ts';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -45,21 +46,6 @@ interface Hostile {
   close(): Promise<void>;
 }
 
-async function listen(server: Server, first: number): Promise<number> {
-  for (let port = first; port <= 47199; port++) {
-    const ok = await new Promise<boolean>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err));
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (ok) return port;
-  }
-  throw new Error('no free port in 47100-47199');
-}
-
 async function startHostile(port: number): Promise<Hostile> {
   const service: Hostile = { url: '', requests: [], sent: [], answer: () => undefined, close: async () => undefined };
   const server = createServer((req, res) => {
@@ -69,7 +55,7 @@ async function startHostile(port: number): Promise<Hostile> {
     service.sent[n] = 0;
     Promise.resolve(service.answer(req, res, n)).catch(() => res.destroy());
   });
-  service.url = `http://127.0.0.1:${await listen(server, port)}`;
+  service.url = `http://127.0.0.1:${await listenFrom(server, port, 47199)}`;
   service.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenFrom } from './listen.ts';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**
  * A real HTTP server on loopback playing a service that writes back the access key it was
@@ -61,28 +62,13 @@ export async function startEchoService(port: number, upstream?: { url: string; k
         },
       );
   });
-  service.url = `http://127.0.0.1:${await listen(server, port)}`;
+  service.url = `http://127.0.0.1:${await listenFrom(server, port, 47199)}`;
   service.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
   return service;
-}
-
-async function listen(server: Server, first: number): Promise<number> {
-  for (let port = first; port <= 47199; port++) {
-    const ok = await new Promise<boolean>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err));
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (ok) return port;
-  }
-  throw new Error(`no free port from ${first} to 47199`);
 }
 
 /** Text as it stands inside a JSON string literal. */

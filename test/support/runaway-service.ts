@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenFrom } from './listen.ts';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { successMessage } from '../../src/shared/service/endpoints.ts';
 
 /**
@@ -69,27 +70,11 @@ export async function startRunawayService(firstPort = 47200): Promise<RunawaySer
     if (service.delayMs > 0) setTimeout(send, service.delayMs);
     else send();
   });
-  service.url = `http://127.0.0.1:${await listen(server, firstPort)}`;
+  service.url = `http://127.0.0.1:${await listenFrom(server, firstPort, 47299)}`;
   service.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
   return service;
-}
-
-/** Listens on the first free port from `first` up to 47299 (the range these tests use). */
-async function listen(server: Server, first: number): Promise<number> {
-  for (let port = first; port <= 47299; port++) {
-    const ok = await new Promise<boolean>((resolve, reject) => {
-      const onError = (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(false) : reject(err));
-      server.once('error', onError);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', onError);
-        resolve(true);
-      });
-    });
-    if (ok) return port;
-  }
-  throw new Error(`no free port from ${first} to 47299`);
 }

@@ -42,39 +42,25 @@ export interface QueueEvents extends Record<string, unknown> {
 export class JobQueue extends Emitter<QueueEvents> {
   private readonly jobs = new Map<
     string,
-    {
-      info: JobInfo;
-      abort: AbortController;
-      start: () => void;
-      reject: (e: unknown) => void;
-      result: Promise<unknown>;
-      key: string | null;
-      finishedAtMs: number | null;
-    }
+    { info: JobInfo; abort: AbortController; start: () => void; reject: (e: unknown) => void; result: Promise<unknown>; key: string | null }
   >();
   private readonly waiting: string[] = [];
   private readonly settling = new Set<Promise<unknown>>();
   private running = 0;
   private seq = 0;
-  private readonly joinFinishedMs: number;
-  private readonly now: () => number;
 
-  constructor(
-    private readonly concurrency = 2,
-    o: { joinFinishedMs?: number; now?: () => number } = {},
-  ) {
+  constructor(private readonly concurrency = 2) {
     super();
-    this.joinFinishedMs = o.joinFinishedMs ?? JOIN_FINISHED_MS;
-    this.now = o.now ?? Date.now;
   }
 
-  /** The job an identical request joins: one queued or running, or (if it may be) done within `joinFinishedMs`. */
+  /** The job an identical request joins: one queued or running, or (if it may be) done within JOIN_FINISHED_MS. */
   private joinable(key: string, finished: boolean): { info: JobInfo; result: Promise<unknown> } | null {
     for (const j of this.jobs.values()) {
       if (j.key !== key) continue;
       if (j.info.state === 'queued' || j.info.state === 'running') return j;
       // Only a success is joined: after a failure or a cancel, asking again means trying again.
-      if (finished && j.info.state === 'done' && (j.finishedAtMs === null || this.now() - j.finishedAtMs <= this.joinFinishedMs)) return j;
+      // Done but not yet stamped (the stamp follows in the same turn): finished just now.
+      if (finished && j.info.state === 'done' && (j.info.finishedAt === null || Date.now() - Date.parse(j.info.finishedAt) <= JOIN_FINISHED_MS)) return j;
     }
     return null;
   }
@@ -159,8 +145,6 @@ export class JobQueue extends Emitter<QueueEvents> {
           reject(err);
         })
         .finally(() => {
-          const entry = this.jobs.get(id);
-          if (entry) entry.finishedAtMs = this.now();
           info.finishedAt = new Date().toISOString();
           this.running--;
           this.emit('progress', { ...info });
@@ -168,7 +152,7 @@ export class JobQueue extends Emitter<QueueEvents> {
           this.next();
         });
     };
-    this.jobs.set(id, { info, abort, start, reject, result, key: options.key ?? null, finishedAtMs: null });
+    this.jobs.set(id, { info, abort, start, reject, result, key: options.key ?? null });
     this.waiting.push(id);
     this.emit('progress', { ...info });
     this.next();

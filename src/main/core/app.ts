@@ -404,12 +404,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
     'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
     'schedules.list': () => listSchedules(profile.db).map((x) => withNextSlot(x, getSettings(profile.db).timeZone)),
-    'schedules.save': (input) => {
-      if (input.scope.kind === 'wallet') wallet(input.scope.address);
-      if (input.scope.kind === 'group') getGroup(profile.db, input.scope.id);
-      const scope = input.scope.kind === 'wallet' ? { kind: 'wallet' as const, address: wallet(input.scope.address).address } : input.scope;
-      return withNextSlot(saveSchedule(profile.db, { ...input, scope }), getSettings(profile.db).timeZone);
-    },
+    'schedules.save': (input) => withNextSlot(saveSchedule(profile.db, { ...input, scope: storedScope(input.scope) }), getSettings(profile.db).timeZone),
     'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
     'schedules.runDue': () => runSchedules(),
     'alerts.rules': () => listAlertRules(profile.db),

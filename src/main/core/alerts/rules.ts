@@ -4,8 +4,7 @@
  * unreadable data never fires an alert nor clears one), and a line saying what was checked.
  */
 import type { WritableDB } from '../store/db.ts';
-import { getGroup } from '../store/groups.ts';
-import { listWallets } from '../store/wallets.ts';
+import { walletsInScope } from '../store/scope.ts';
 import { lendingRisk, unlockLadder } from '../store/queries/risk.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { walletCacheSummary } from '../store/queries/status.ts';
@@ -27,28 +26,11 @@ const DAY_MS = 86_400_000;
 const everything = () => true;
 const nothing = () => false;
 
-/** The wallets a rule covers now, or why it cannot be checked (its wallet or group is gone). */
-function walletsOf(db: WritableDB, rule: AlertRule): Wallet[] | string {
-  const all = listWallets(db);
-  const s = rule.scope;
-  if (s.kind === 'all') return all;
-  if (s.kind === 'wallet') {
-    const w = all.find((x) => x.address === s.address);
-    return w ? [w] : `${s.address} is no longer watched`;
-  }
-  try {
-    const members = getGroup(db, s.id).wallets;
-    return all.filter((w) => members.includes(w.address));
-  } catch {
-    return `wallet group ${s.id} no longer exists`;
-  }
-}
-
 const nameOf = (w: Wallet | undefined, address: string) => (w?.label ? `${w.label} (${address})` : address);
 const fixed = (n: number, digits: number) => Number(n.toFixed(digits));
 
 export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment {
-  const wallets = walletsOf(db, rule);
+  const wallets = walletsInScope(db, rule.scope);
   if (typeof wallets === 'string') return { holds: [], unknown: everything, note: `Not checked: ${wallets}. Change or remove the rule.` };
   if (!wallets.length) return { holds: [], unknown: nothing, note: 'No wallets in scope.' };
   const byAddress = new Map(wallets.map((w) => [w.address, w]));

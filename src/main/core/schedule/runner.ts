@@ -6,9 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WritableDB } from '../store/db.ts';
-import { getGroup } from '../store/groups.ts';
 import { listSchedules, recordScheduleRun, releaseScheduleLease, takeScheduleLease, type StoredSchedule } from '../store/schedules.ts';
-import { getWallet, listWallets } from '../store/wallets.ts';
+import { walletsInScope } from '../store/scope.ts';
 import type { SyncEngine } from '../sync/engine.ts';
 import { dueSlot, nextSlot, type Zone } from './slots.ts';
 import type { DueRuns, JobInfo, Schedule, ScheduleRun } from '../../../shared/model.ts';
@@ -37,21 +36,10 @@ export function withNextSlot(s: StoredSchedule, zone: Zone, nowMs = Date.now()):
 
 /** The wallets a schedule covers now, or why it cannot run (its wallet or group is gone, or holds none). */
 function walletsOf(db: WritableDB, s: StoredSchedule): string[] | string {
-  const some = (wallets: string[], none: string) => (wallets.length ? wallets : none);
-  if (s.scope.kind === 'all')
-    return some(
-      listWallets(db).map((w) => w.address),
-      'no wallets are watched',
-    );
-  if (s.scope.kind === 'wallet') {
-    const w = getWallet(db, s.scope.address);
-    return w ? [w.address] : `${s.scope.address} is no longer watched`;
-  }
-  try {
-    return some(getGroup(db, s.scope.id).wallets, `wallet group ${s.scope.id} has no wallets`);
-  } catch {
-    return `wallet group ${s.scope.id} no longer exists`;
-  }
+  const wallets = walletsInScope(db, s.scope);
+  if (typeof wallets === 'string') return wallets;
+  if (wallets.length) return wallets.map((w) => w.address);
+  return s.scope.kind === 'group' ? `wallet group ${s.scope.id} has no wallets` : 'no wallets are watched';
 }
 
 function judge(jobs: JobInfo[]): { state: ScheduleRun['state']; note: string } {

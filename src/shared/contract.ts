@@ -1,3 +1,4 @@
+import type { PortfolioView } from './portfolio/view.ts';
 import { z } from 'zod';
 import type {
   DateDiff,
@@ -363,6 +364,8 @@ export const CONTRACT = {
   'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<string[]>(),
   'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
+  /** A wallet, a group or all wallets at a date: rows, totals, allocation and each member's coverage (src/shared/portfolio/view.ts). */
+  'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioView>(),
   'nav.history': op(NavHistoryInput)<NavSeries>(),
   /** Exposure per token at a date: every watched wallet, or a group's members. */
   'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),

@@ -254,20 +254,24 @@ export interface ReconcileRow {
   token_cid: string | null;
   token_symbol: string | null;
   token_name: string | null;
-  opening_qty: number;
+  /**
+   * The quantities at the two dates: null ("—", never 0) when that date's positions are not
+   * cached for the (wallet, chain); then every figure computed from it is null too.
+   */
+  opening_qty: number | null;
   inflow_qty: number;
   outflow_qty: number;
-  closing_qty: number;
-  unexplained_qty: number;
-  /** |unexplained| ÷ (inflow + outflow); null when nothing moved. */
+  closing_qty: number | null;
+  unexplained_qty: number | null;
+  /** |unexplained| ÷ (inflow + outflow); null when nothing moved or the remainder is unknown. */
   unexplained_share: number | null;
   /** The plain balance part (asset_type `wallet`): what transfers should explain exactly. */
-  wallet_opening_qty: number;
-  wallet_closing_qty: number;
+  wallet_opening_qty: number | null;
+  wallet_closing_qty: number | null;
   /** closing − opening − inflow + outflow of the plain balance alone. */
-  wallet_unexplained_qty: number;
+  wallet_unexplained_qty: number | null;
   /** Change of the token held in protocol positions (lending, pools, staking, …): accrual, rewards, price-driven moves. */
-  position_change_qty: number;
+  position_change_qty: number | null;
   /** Successful transactions of the period that moved the token. */
   txn_count: number;
   /** reconciled: nothing unexplained; unexplained: a remainder; incomplete: the inputs are not all cached (see the problems). */

@@ -20,6 +20,7 @@ export const OPERATION_NAMES = [
   'positions.dates',
   'positions.get',
   'positions.diff',
+  'portfolio.view',
   'nav.history',
   'exposure.get',
   'timeline.page',

@@ -78,11 +78,11 @@ describe('reconciliation against the reference service', () => {
     expect(r.complete).toBe(true);
     expect(r.rows.length).toBeGreaterThan(15);
     for (const x of r.rows) {
-      const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
-      expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThan(1e-9 * scale);
+      const scale = Math.max(1, Math.abs(x.opening_qty!), Math.abs(x.closing_qty!), x.inflow_qty, x.outflow_qty);
+      expect(Math.abs(x.opening_qty! + x.inflow_qty - x.outflow_qty + x.unexplained_qty! - x.closing_qty!)).toBeLessThan(1e-9 * scale);
       // Exactly, in decimal, to the digits shown: no float noise in what a reader sees.
-      expect(decimalSum([x.opening_qty, x.inflow_qty, -x.outflow_qty, x.unexplained_qty])).toBe(x.closing_qty);
-      for (const v of [x.opening_qty, x.inflow_qty, x.outflow_qty, x.closing_qty, x.unexplained_qty]) expect(Number(v.toPrecision(15))).toBe(v);
+      expect(decimalSum([x.opening_qty!, x.inflow_qty, -x.outflow_qty, x.unexplained_qty!])).toBe(x.closing_qty!);
+      for (const v of [x.opening_qty!, x.inflow_qty, x.outflow_qty, x.closing_qty!, x.unexplained_qty!]) expect(Number(v!.toPrecision(15))).toBe(v);
     }
   });
 
@@ -101,14 +101,14 @@ describe('reconciliation against the reference service', () => {
         const c = closing.get(x.token_cid!) ?? [0n, 0n];
         expect(micro(x.inflow_qty)).toBe(f.inflow);
         expect(micro(x.outflow_qty)).toBe(f.outflow);
-        expect(micro(x.opening_qty)).toBe(o[0]);
-        expect(micro(x.closing_qty)).toBe(c[0]);
+        expect(micro(x.opening_qty!)).toBe(o[0]);
+        expect(micro(x.closing_qty!)).toBe(c[0]);
         // The plain balance moves by exactly the transfers.
         expect(c[1] - o[1]).toBe(f.inflow - f.outflow);
         expect(x.wallet_unexplained_qty).toBe(0);
         // What is unexplained is exactly the change in protocol positions.
         const positionChange = c[0] - c[1] - (o[0] - o[1]);
-        expect(micro(x.unexplained_qty)).toBe(positionChange);
+        expect(micro(x.unexplained_qty!)).toBe(positionChange);
         if (positionChange === 0n && f.inflow + f.outflow > 0n) {
           expect(x).toMatchObject({ status: 'reconciled', unexplained_qty: 0 });
           exactWithFlows++;

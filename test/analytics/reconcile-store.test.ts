@@ -252,14 +252,14 @@ describe('reconciliation: properties (fast-check)', () => {
             const r = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
             expect(r.problems).toEqual([]);
             for (const x of r.rows) {
-              const scale = Math.max(1, Math.abs(x.opening_qty), Math.abs(x.closing_qty), x.inflow_qty, x.outflow_qty);
-              expect(Math.abs(x.opening_qty + x.inflow_qty - x.outflow_qty + x.unexplained_qty - x.closing_qty)).toBeLessThanOrEqual(1e-9 * scale);
+              const scale = Math.max(1, Math.abs(x.opening_qty!), Math.abs(x.closing_qty!), x.inflow_qty, x.outflow_qty);
+              expect(Math.abs(x.opening_qty! + x.inflow_qty - x.outflow_qty + x.unexplained_qty! - x.closing_qty!)).toBeLessThanOrEqual(1e-9 * scale);
               const n = x.token_cid === A ? na : nb;
               expect(x.inflow_qty).toBeCloseTo(n.inflow, 6);
               expect(x.outflow_qty).toBeCloseTo(n.outflow, 6);
-              expect(Math.abs(x.wallet_unexplained_qty)).toBeLessThanOrEqual(1e-8 * scale);
+              expect(Math.abs(x.wallet_unexplained_qty!)).toBeLessThanOrEqual(1e-8 * scale);
               const expected = x.token_cid === A ? 0 : accrual;
-              expect(Math.abs(x.unexplained_qty - expected)).toBeLessThanOrEqual(1e-8 * scale);
+              expect(Math.abs(x.unexplained_qty! - expected)).toBeLessThanOrEqual(1e-8 * scale);
               expect(x.status).toBe(x.unexplained_qty === 0 ? 'reconciled' : 'unexplained');
             }
           } finally {

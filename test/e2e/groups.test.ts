@@ -176,4 +176,25 @@ describe('wallet groups scope every view', () => {
     await bothThemes('groups-partial');
     expect(problems).toEqual([]);
   });
+
+  it('the NAV chart marks a date that lacks a member as partial, not a point of the line; the cards count the wallets counted', async () => {
+    const both = (await core.call('groups.list', undefined)).find((g) => g.name === 'Both')!;
+    await page.goto(shell.url);
+    // At DATE both members are cached; at EARLIER only Ops is: its total is partial.
+    await page.evaluate(([d, g]) => (location.hash = `#/overview?date=${d}&group=${g}&range=90d`), [DATE, String(both.id)]);
+    const chart = page.locator('.charts[data-partial-dates]');
+    await expect.poll(() => chart.getAttribute('data-partial-dates'), { timeout: 15_000 }).toBe(EARLIER);
+    expect(await page.locator('.card p.muted.small', { hasText: 'hollow marks' }).count()).toBe(1);
+    expect(await page.locator('.kpi', { hasText: 'Positions' }).textContent()).toContain('2 wallets');
+    await bothThemes('groups-nav-partial');
+    // At EARLIER: the card counts the one wallet counted, and Positions names the missing one.
+    await page.evaluate(([d, g]) => (location.hash = `#/overview?date=${d}&group=${g}&range=90d`), [EARLIER, String(both.id)]);
+    await expect.poll(() => page.locator('.kpi', { hasText: 'Positions' }).textContent(), { timeout: 10_000 }).toContain('1 of 2 wallets counted');
+    await page.getByRole('tab', { name: 'Positions' }).click();
+    const partial = page.getByTestId('partial-scope');
+    await expect.poll(() => partial.textContent(), { timeout: 10_000 }).toContain('Partial: 1 wallet chain is not cached');
+    expect(await partial.textContent()).toContain('Cold (eth)');
+    await bothThemes('groups-positions-partial');
+    expect(problems).toEqual([]);
+  });
 });

@@ -75,33 +75,34 @@ describe('reloads scoped by data.changed', () => {
   it('a sync of wallet A does not reload a view showing wallet B; a sync of B does', async () => {
     await page.goto(`${shell.url}#/positions?wallet=${B}`);
     await poll(() => page.locator('tbody tr').count()).toBeGreaterThan(0);
-    await poll(() => requests('positions.get', B)).toBeGreaterThan(0);
-    const forB = requests('positions.get', B);
+    await poll(() => requests('portfolio.view', B)).toBeGreaterThan(0);
+    const forB = requests('portfolio.view', B);
     const datesOfB = requests('positions.dates', B);
 
     let statuses = requests('wallets.status');
     await syncPositions(A);
     await heard(statuses);
-    expect(requests('positions.get', B)).toBe(forB);
+    expect(requests('portfolio.view', B)).toBe(forB);
     expect(requests('positions.dates', B)).toBe(datesOfB);
-    expect(requests('positions.get', A)).toBe(0);
+    expect(requests('portfolio.view', A)).toBe(0);
 
     statuses = requests('wallets.status');
     await syncPositions(B);
     await heard(statuses);
-    await poll(() => requests('positions.get', B)).toBeGreaterThan(forB);
+    await poll(() => requests('portfolio.view', B)).toBeGreaterThan(forB);
     await poll(() => requests('positions.dates', B)).toBeGreaterThan(datesOfB);
-    expect(requests('positions.get', A)).toBe(0);
+    expect(requests('portfolio.view', A)).toBe(0);
   });
 
   it('the view of all wallets reloads for a change to either', async () => {
     await page.goto(`${shell.url}#/overview`);
     await poll(() => page.getByTestId('total-nav').isVisible()).toBe(true);
-    const forA = requests('positions.get', A);
+    // The view of all wallets asks for the portfolio of all (no wallet in its input).
+    const forA = requests('portfolio.view');
     const statuses = requests('wallets.status');
     await syncPositions(A);
     await heard(statuses);
-    await poll(() => requests('positions.get', A)).toBeGreaterThan(forA);
+    await poll(() => requests('portfolio.view')).toBeGreaterThan(forA);
     expect(problems).toEqual([]);
   });
 });

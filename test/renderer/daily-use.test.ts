@@ -7,7 +7,8 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { decodeLog, EVENTS, eventName, METHODS, methodName, methodSignature } from '../../src/shared/signatures.ts';
 import { ago, dateField, datePattern, dayOf, parseDateField, setLocale, setTimeZone, time, timeZoneLabel } from '../../src/renderer/src/lib/format.ts';
 import { freshness } from '../../src/renderer/src/lib/freshness.ts';
-import { distinguishers, type PositionRow, tokensOf } from '../../src/renderer/src/lib/portfolio.ts';
+import { distinguishers, tokensOf } from '../../src/renderer/src/lib/portfolio.ts';
+import type { PositionRow } from '../../src/shared/portfolio/rows.ts';
 import { health } from '../../src/shared/portfolio/risk.ts';
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionsResult } from '../../src/shared/contract.ts';
-import { positionRows, totals } from '../../src/renderer/src/lib/portfolio.ts';
+import { positionRows, totals } from '../../src/shared/portfolio/rows.ts';
 import { invalidNote, resultsQuality } from '../../src/shared/quality.ts';
 import { positionSnapshot } from '../../src/shared/service/schemas.ts';
 import { parseEnvelope } from '../../src/main/core/api/client.ts';

@@ -58,9 +58,10 @@ Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named
 (else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR.
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
-  3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do).`;
+  3 finished but incomplete: a sync (the lines marked INCOMPLETE say why and what to do), an export
+    whose file does not cover all it stands for, or a reconcile with a figure not cached (a note says why).`;
 
-/** `sync` finished, but not everything asked for is proved complete. */
+/** Finished, but not everything asked for is proved complete (sync, export, reconcile). */
 export const EXIT_INCOMPLETE = 3;
 class IncompleteError extends Error {}
 
@@ -419,13 +420,16 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
       // Symbols and chains are the service's: escaped where they could steer a terminal (U+009B is a CSI).
       console.log(jsonForTerminal(r.rows));
     } else {
-      const num = (n: number) =>
-        n === 0
-          ? '0'
-          : n
-              .toPrecision(10)
-              .replace(/(\.\d*?)0+$/, '$1')
-              .replace(/\.$/, '');
+      // A figure of a date not cached is unknown: "—", never 0.
+      const num = (n: number | null) =>
+        n === null
+          ? '—'
+          : n === 0
+            ? '0'
+            : n
+                .toPrecision(10)
+                .replace(/(\.\d*?)0+$/, '$1')
+                .replace(/\.$/, '');
       console.log(`Roll-forward ${r.from} → ${r.to} (transfers dated ${isoDay(r.flowsFrom)} to ${isoDay(r.flowsTo - 1)}, UTC)`);
       console.log(['wallet', 'chain', 'token', 'opening', 'inflow', 'outflow', 'closing', 'unexplained', 'status'].join('\t'));
       // Symbols and chains come from the service: nothing in them may steer the terminal.
@@ -510,22 +514,19 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       const [job] = await waitForJobs(core, [started]);
       if (!job || job.state !== 'done') throw new Error(job?.error?.message ?? 'The export was cancelled.');
       const incomplete = job.completeness && job.completeness.state !== 'complete' ? job.completeness : null;
-      if (kind === 'csv') {
-        console.log(`Wrote ${job.output?.rows ?? 0} rows to ${out}.`);
-        if (report === 'transactions' && incomplete)
-          console.log(
-            `Note: the transactions are incomplete:\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
-          );
-      } else if (kind === 'ics') {
+      if (kind === 'csv') console.log(`Wrote ${job.output?.rows ?? 0} rows to ${out}.`);
+      else if (kind === 'ics') {
         const events = job.output?.rows ?? 0;
         console.log(`Wrote ${events} unlock${events === 1 ? '' : 's'} (on or after ${date}) to ${out}.`);
-      } else {
+      } else
         console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
-        // The report lists transactions only for a period; then it says what is missing, and so does this.
-        if ((v.from || v.to) && incomplete)
-          console.log(
-            `Note: the report's transactions are incomplete (the report says so):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}`,
-          );
+      // A file that does not cover all it stands for says so in itself (a note, a column, the
+      // PDF's summary); here it says why, and the exit code tells a script (cron) it is partial.
+      if (incomplete) {
+        console.log(
+          `Note: the ${kind === 'pdf' ? 'report' : 'export'} is incomplete (the file says so):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
+        );
+        throw new IncompleteError(`The ${kind === 'pdf' ? 'report' : 'export'} is incomplete.`);
       }
     },
     { chooseSavePath: async () => out },

@@ -17,7 +17,8 @@ import {
   type WalletStatus,
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
-import type { Alert, AlertKind, DueRuns, ScheduleScope } from '../../shared/model.ts';
+import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
+import { portfolioView } from './portfolio/view.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
@@ -175,6 +176,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     if (address) return [wallet(address).address];
     if (group !== undefined) return getGroup(profile.db, group).wallets;
     return undefined;
+  };
+
+  /** The watched wallets a wallet, a group or (neither) all stand for, in the order they are watched. */
+  const scopeWallets = (address: string | undefined, group: number | undefined): Wallet[] => {
+    const members = scopeOf(address, group);
+    return listWallets(profile.db).filter((w) => !members || members.includes(w.address));
   };
 
   const changed = (scope: EventPayloads['data.changed']['scope'], walletAddress?: string) =>
@@ -376,6 +383,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } as PositionsResult;
     },
     'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
+    'portfolio.view': ({ date, wallet: address, group }) => portfolioView(profile.db, scopeWallets(address, group), date),
     'nav.history': ({ group, ...scope }) => {
       const members = scopeOf(scope.wallet, group);
       return navHistory(profile.db, { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });

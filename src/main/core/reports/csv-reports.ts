@@ -10,7 +10,8 @@ import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
-import { CsvWriter } from './csv.ts';
+import { CsvWriter, type Cell } from './csv.ts';
+import { portfolioView } from '../portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
 import type { ValueFlag } from '../../../shared/service/schemas.ts';
@@ -60,6 +61,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'debt_positions',
     'collateral',
     'data_quality',
+    'coverage',
   ],
   underlying: [
     'as_of',
@@ -81,6 +83,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'qty',
     'nav_usd',
     'data_quality',
+    'coverage',
   ],
   liquidity: [
     'as_of',
@@ -111,6 +114,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'debt_positions',
     'collaterals',
     'data_quality',
+    'coverage',
   ],
   transactions: [
     'date',
@@ -207,6 +211,13 @@ export async function exportCsv(
         const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter(
           (s) => !req.wallets || req.wallets.includes(s.wallet),
         );
+        // Coverage from the one portfolio view: a member of the scope not cached at the date gets
+        // a row saying so, and every row says whether the sheet covers the whole scope.
+        const scope = listWallets(db).filter((w) => (!wallet || w.address === wallet) && (!req.wallets || req.wallets.includes(w.address)));
+        const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
+        const absent = portfolioView(db, scope, req.date!).members.filter((m) => !m.views[has[endpoint]]);
+        const coverage = absent.length ? 'partial' : 'complete';
+        const width = CSV_COLUMNS[req.report].length;
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
@@ -247,6 +258,7 @@ export async function exportCsv(
                     d.debt_positions?.join(' '),
                     d.collateral?.join(' '),
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
+                    coverage,
                   ]);
                 }
           } else if (req.report === 'underlying') {
@@ -268,6 +280,7 @@ export async function exportCsv(
                     b?.qty,
                     b?.nav,
                     note(invalidNote(['token.', g], ['', b])),
+                    coverage,
                   ]);
           } else {
             for (const snap of snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[])
@@ -298,10 +311,18 @@ export async function exportCsv(
                     d.debt_positions?.join(' '),
                     d.collaterals?.join(' '),
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
+                    coverage,
                   ]);
                 }
           }
           onProgress(k + 1, snaps.length);
+        }
+        for (const m of absent) {
+          const near = [m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ');
+          const row: Cell[] = [req.date, null, null, m.wallet, labels.get(m.wallet) ?? '', m.chain];
+          while (row.length < width - 2) row.push(null);
+          row.push(`not cached at ${req.date}: not in this sheet's figures${near ? ` (cached at ${near}; not used)` : ''}`, 'not cached');
+          await writer.row(row);
         }
         break;
       }

@@ -21,6 +21,8 @@ import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
+import { portfolioView } from '../portfolio/view.ts';
+import { memberNames } from '../../../shared/portfolio/view.ts';
 
 /** What a file to save is: a report's format, or `json`, the user's data file (userdata/export-job.ts). */
 export type SaveFormat = ExportRequest['format'] | 'json';
@@ -138,7 +140,14 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         );
         written = { rows };
       }
-      if (req.format === 'pdf' || req.report === 'transactions') ctx.judge(exportCompleteness(db, { ...req, ...(wallets && { wallets }) }));
+      // What the file stands on: the transactions of its period (a PDF, the transactions CSV)
+      // and the positions of every member at its date (a PDF, the position CSVs).
+      const view = req.format === 'pdf' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
+      const transactions = req.format === 'pdf' || req.report === 'transactions';
+      if (view || transactions)
+        ctx.judge(
+          exportCompleteness(db, { ...req, ...(wallets && { wallets }), ...(view && req.date && { positionsAt: { date: req.date, view } }), transactions }),
+        );
       // The file's place, for the UI: set before the job's final progress event.
       job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
     },
@@ -147,15 +156,48 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   return job.info;
 }
 
-/** Whether the transactions an export covers are proved complete over its period (why not, and what to do). */
+/** The view of the portfolio a CSV report writes, for the reports of positions at a date. */
+const POSITION_REPORTS: Partial<Record<NonNullable<ExportRequest['report']>, CoverageView>> = {
+  positions: 'allPositions',
+  underlying: 'positionsByUnderlying',
+  liquidity: 'liquidityAnalysis',
+};
+type CoverageView = 'allPositions' | 'positionsByUnderlying' | 'liquidityAnalysis';
+
+/**
+ * Whether what an export stands on is proved complete (why not, and what to do): the
+ * transactions over its period (unless `transactions` is false), and with `positionsAt` every
+ * member's positions at the date, judged by the one portfolio view (core/portfolio/view.ts).
+ */
 export function exportCompleteness(
   db: ReadableDB,
-  req: { wallet?: string | undefined; wallets?: readonly string[] | undefined; from?: string | undefined; to?: string | undefined; date?: string | undefined },
+  req: {
+    wallet?: string | undefined;
+    wallets?: readonly string[] | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+    date?: string | undefined;
+    positionsAt?: { date: string; view: CoverageView };
+    transactions?: boolean;
+  },
 ): Completeness {
   const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === addressKey(req.wallet)) && (!req.wallets || req.wallets.includes(w.address)));
-  const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
-  const to = req.to ?? req.date;
-  const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);
-  const reasons = transactionsCoverage(db, wallets, fromS, toS);
+  const reasons: string[] = [];
+  if (req.positionsAt) {
+    const { date, view } = req.positionsAt;
+    const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
+    const missing = portfolioView(db, wallets, date).members.filter((m) => !m.views[has[view]]);
+    for (const [i, name] of memberNames(missing).entries()) {
+      const m = missing[i]!;
+      const near = [m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ');
+      reasons.push(`${name}: not cached at ${date}, so not in the figures${near ? ` (cached at ${near}; not used)` : ''}.`);
+    }
+  }
+  if (req.transactions !== false) {
+    const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
+    const to = req.to ?? req.date;
+    const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);
+    reasons.push(...transactionsCoverage(db, wallets, fromS, toS));
+  }
   return reasons.length ? { state: 'incomplete', reasons, action: 'Sync again, then export again.' } : { state: 'complete', reasons: [], action: null };
 }

@@ -3,7 +3,7 @@
  * of the report is here (the portfolio math is src/shared/portfolio's, the same as the views'),
  * and the renderer (pdf.ts) only lays it out, so the numbers are testable without a PDF.
  */
-import type { LiquiditySnapshot, Position, PositionSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
+import type { LiquiditySnapshot, Position, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
@@ -14,12 +14,13 @@ import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
-import { knownValue, positionTotals, positionValue, type PositionTotals } from '../../../shared/portfolio/totals.ts';
-import { allocation, withShares, type AllocationEntry } from '../../../shared/portfolio/allocation.ts';
+import type { PositionTotals } from '../../../shared/portfolio/totals.ts';
+import type { AllocationEntry } from '../../../shared/portfolio/allocation.ts';
 import { lendingFigures, lendingLegs, riskLeg } from '../../../shared/portfolio/lending.ts';
 import { isAtRisk } from '../../../shared/portfolio/risk.ts';
 import { maxSlippage } from '../../../shared/portfolio/pools.ts';
-import { unreadableValues } from '../../../shared/quality.ts';
+import type { MemberCoverage } from '../../../shared/portfolio/view.ts';
+import { portfolioView } from '../portfolio/view.ts';
 
 export interface PdfRequest {
   wallet?: string;
@@ -89,7 +90,13 @@ export interface ActionSummary {
 export interface ReportModel {
   request: PdfRequest;
   wallets: Wallet[];
+  /** The chains with positions counted in the totals. */
   chains: string[];
+  /**
+   * Whether the totals cover every member of the scope (wallet × chain) at the date, and which
+   * are missing: a report over a scope with a member not cached says so in its summary.
+   */
+  coverage: { complete: boolean; missing: MemberCoverage[]; walletsCounted: number; members: MemberCoverage[] };
   /** Summary figures, with the one null rule (src/shared/portfolio/totals.ts): null is unknown, never 0. */
   totals: PositionTotals;
   /**
@@ -104,7 +111,7 @@ export interface ReportModel {
   liquidity: Array<{ wallet: string; chain: string; snapshot: LiquiditySnapshot }>;
   nav: NavPoint[];
   /** The dates of the NAV chart (those with a known total), and how many lack a chain. */
-  navChart: { points: Array<{ date: string; value: number }>; partial: number };
+  navChart: { points: Array<{ date: string; value: number; partial: boolean }>; partial: number };
   allocation: { assetType: Allocation; protocol: Allocation; chain: Allocation };
   lending: LendingRow[];
   locked: LockedRow[];
@@ -159,28 +166,19 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   const scope = req.wallet ? { wallet: wallets[0]!.address } : {};
   const inScope = (w: string, c: string) => wallets.some((x) => x.address === w && x.chains.includes(c));
 
-  const snaps = latestSnapshots(db, 'allPositions', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
-  if (!snaps.length) throw new ValidationError('date', `No positions are cached for ${req.date}: sync that date first.`);
-  const positions: ReportPosition[] = [];
-  for (const s of snaps)
-    for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
-      for (const p of snap.positions) positions.push({ wallet: s.wallet, chain: s.chain, position: p });
-  positions.sort((a, b) => knownValue(b.position) - knownValue(a.position));
-
-  const liqSnaps = latestSnapshots(db, 'liquidityAnalysis', { ...scope, date: req.date }).filter((s) => inScope(s.wallet, s.chain));
-  const liquidity = liqSnaps.flatMap((s) =>
-    (snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]).map((snapshot) => ({ wallet: s.wallet, chain: s.chain, snapshot })),
-  );
-
-  const provenance: Provenance[] = [];
-  const quality: ReportModel['quality'] = [];
-  for (const endpoint of ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const)
-    for (const s of latestSnapshots(db, endpoint, { ...scope, date: req.date }).filter((x) => inScope(x.wallet, x.chain))) {
-      provenance.push({ wallet: s.wallet, chain: s.chain, endpoint, asOf: s.as_of, fetchedAt: s.fetched_at, requestId: s.request_id, sha256: s.sha256 });
-      if (s.quality) quality.push({ wallet: s.wallet, chain: s.chain, endpoint, flags: JSON.parse(s.quality) as ValueFlag[] });
-    }
-  quality.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
-  provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
+  // The positions side of the report is the one portfolio view (core/portfolio/view.ts): the
+  // same rows, totals and coverage as the screens and the CSVs.
+  const view = portfolioView(db, wallets, req.date);
+  if (!view.positions.length && view.missing.length === view.members.length)
+    throw new ValidationError('date', `No positions are cached for ${req.date}: sync that date first.`);
+  const positions: ReportPosition[] = view.positions.map((p) => ({ wallet: p.wallet, chain: p.chain, position: p.position }));
+  const liquidity: ReportModel['liquidity'] = [];
+  for (const s of latestSnapshots(db, 'liquidityAnalysis', { ...scope, date: req.date }).filter((x) => inScope(x.wallet, x.chain)))
+    for (const snapshot of snapshotData<'liquidityAnalysis'>(db, s.id) as LiquiditySnapshot[]) liquidity.push({ wallet: s.wallet, chain: s.chain, snapshot });
+  const provenance: Provenance[] = view.provenance.map(({ flags: _flags, ...p }) => p);
+  const quality: ReportModel['quality'] = view.provenance
+    .filter((p) => p.flags.length)
+    .map((p) => ({ wallet: p.wallet, chain: p.chain, endpoint: p.endpoint, flags: p.flags }));
 
   const nav = navHistory(db, {
     ...scope,
@@ -211,34 +209,25 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   }
   const actions = [...byAction.values()].sort((a, b) => b.count - a.count);
 
-  const shares = (key: (r: ReportPosition) => string) => withShares(allocation(positions, key, (r) => knownValue(r.position)));
   const reconciliation = req.from && req.to ? reconcile(db, { wallets: wallets.map((w) => w.address), from: req.from, to: req.to }) : null;
   const fetched = provenance.map((p) => p.fetchedAt).sort();
   const navPoints = nav.filter((p) => p.totalNav !== null);
   return {
     request: req,
     wallets,
-    chains: [...new Set(snaps.map((s) => s.chain))].sort(),
-    totals: positionTotals(positions.map((r) => r.position)),
-    unknownValues: positions.filter((r) => positionValue(r.position) === null).length,
-    unknownIn: {
-      principal: positions.some(
-        (r) => r.position._invalid?.['principal_nav'] !== undefined || (r.position.principal_nav === null && r.position.reward_nav === null),
-      ),
-      reward: positions.some((r) => r.position._invalid?.['reward_nav'] !== undefined || (r.position.principal_nav === null && r.position.reward_nav === null)),
-    },
+    chains: view.chainsCounted,
+    coverage: { complete: view.complete, missing: view.missing, walletsCounted: view.walletsCounted, members: view.members },
+    totals: view.totals,
+    unknownValues: view.unknownValues,
+    unknownIn: view.unknownIn,
     positions,
     liquidity,
     nav,
     navChart: {
-      points: navPoints.map((p) => ({ date: p.date, value: p.totalNav! })),
+      points: navPoints.map((p) => ({ date: p.date, value: p.totalNav!, partial: p.chainsCached < p.chainsWatched })),
       partial: navPoints.filter((p) => p.chainsCached < p.chainsWatched).length,
     },
-    allocation: {
-      assetType: shares((r) => r.position.asset_type ?? 'unknown'),
-      protocol: shares((r) => r.position.protocol_id ?? 'unknown'),
-      chain: shares((r) => r.chain),
-    },
+    allocation: view.allocation,
     lending: positions.filter((r) => riskLeg(r.position)).map((r) => lendingRow(r)),
     locked: positions.flatMap((r) =>
       r.position.underlying
@@ -285,7 +274,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
       problemsNotListed: Math.max(0, reconciliation.problems.length - LISTED_PROBLEMS),
     },
     quality,
-    unreadableValues: quality.reduce((n, q) => n + unreadableValues(q.flags).length, 0),
+    unreadableValues: view.unreadableValues,
     transactionsIncomplete,
     dataFrom: fetched[0] ?? `${req.date}T00:00:00.000Z`,
     dataTime: fetched.at(-1) ?? `${req.date}T00:00:00.000Z`,

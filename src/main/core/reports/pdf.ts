@@ -20,6 +20,8 @@ const INK = '#17202b';
 const MUTED = '#5d6b7a';
 const RULE = '#d5dae1';
 const ACCENT = '#2d6cdf';
+/** A partial figure's mark (a NAV date that lacks a wallet chain). */
+const PARTIAL = '#b45309';
 const BAR_COLORS = ['#2d6cdf', '#13a37f', '#e0922f', '#9b59b6', '#d64550', '#3bb3c4', '#7f8c8d', '#b8a13a'];
 
 const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -118,6 +120,9 @@ function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bo
     .fillColor(o.color ?? MUTED)
     .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
 }
+
+/** A member of the scope as the report names it: its label, its address and its chain. */
+const memberName = (m: { label: string | null; wallet: string; chain: string }) => `${m.label ? `${m.label} ` : ''}${m.wallet} on ${m.chain}`;
 
 /** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
 const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
@@ -285,8 +290,10 @@ function summary(doc: Doc, model: ReportModel): void {
   // Totals that leave out unreadable values say so on their face, not only in a note.
   // A total with nothing known already reads "-".
   const partial = (on: boolean, value: number | null) => (on && value !== null ? ' (incomplete)' : '');
+  // A scope with a member not cached at the date: every total is partial, said on its face.
+  const scopePartial = !model.coverage.complete;
   const boxes: Array<[string, number | null]> = [
-    [`Total NAV${partial(model.unknownValues > 0, model.totals.total)}`, model.totals.total],
+    [`Total NAV${scopePartial && model.totals.total !== null ? ' (partial)' : partial(model.unknownValues > 0, model.totals.total)}`, model.totals.total],
     [`Principal${partial(model.unknownIn.principal, model.totals.principal)}`, model.totals.principal],
     [`Rewards${partial(model.unknownIn.reward, model.totals.reward)}`, model.totals.reward],
   ];
@@ -307,6 +314,20 @@ function summary(doc: Doc, model: ReportModel): void {
       .text(usd(value), x + 10, by + 21, { width: bw - 20 });
   });
   doc.y = by + 54;
+  if (scopePartial) {
+    const missing = model.coverage.missing;
+    paragraph(
+      doc,
+      `Partial: ${missing.length} of the ${model.coverage.members.length} wallet chains of this report ${missing.length === 1 ? 'is' : 'are'} not cached at ${model.request.date}, so every total, allocation and table below leaves ${missing.length === 1 ? 'it' : 'them'} out: ${missing
+        .map(
+          (m) =>
+            `${memberName(m)}${m.nearestBefore || m.nearestAfter ? ` (cached at ${[m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ')}; not used)` : ' (never cached)'}`,
+        )
+        .join('; ')}. Sync that date for ${missing.length === 1 ? 'it' : 'them'}, then export again.`,
+      { size: 9, color: INK, bold: true },
+    );
+    doc.moveDown(0.3);
+  }
   if (model.quality.length) {
     const values = model.unreadableValues;
     paragraph(
@@ -318,7 +339,7 @@ function summary(doc: Doc, model: ReportModel): void {
   }
   paragraph(
     doc,
-    `${model.positions.length} positions across ${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
+    `${model.positions.length} positions across ${model.coverage.walletsCounted === model.wallets.length ? '' : `${model.coverage.walletsCounted} of `}${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
     { size: 9 },
   );
 }
@@ -593,9 +614,22 @@ function navChart(doc: Doc, model: ReportModel): void {
       .fillColor(MUTED)
       .text(usdCompact(v), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
   }
-  doc.moveTo(xAt(0), yAt(values[0]!));
-  values.forEach((v, i) => i && doc.lineTo(xAt(i), yAt(v)));
+  // The line joins whole totals only; a date that lacks a member is a hollow mark off the line,
+  // never a point of it (a missing wallet would read as a plunge).
+  let drawing = false;
+  points.forEach((p, i) => {
+    if (p.partial) drawing = false;
+    else if (!drawing) {
+      doc.moveTo(xAt(i), yAt(p.value));
+      drawing = true;
+    } else doc.lineTo(xAt(i), yAt(p.value));
+  });
   doc.lineWidth(1.4).strokeColor(ACCENT).stroke();
+  points.forEach((p, i) => {
+    const whole = (j: number) => points[j] !== undefined && !points[j]!.partial;
+    if (p.partial) doc.circle(xAt(i), yAt(p.value), 2.2).lineWidth(0.8).strokeColor(PARTIAL).stroke();
+    else if (!whole(i - 1) && !whole(i + 1)) doc.circle(xAt(i), yAt(p.value), 1.6).fillColor(ACCENT).fill();
+  });
   const labels = [0, Math.floor((points.length - 1) / 2), points.length - 1];
   for (const i of labels)
     doc
@@ -606,9 +640,17 @@ function navChart(doc: Doc, model: ReportModel): void {
   doc.y = y0 + h + 16;
   paragraph(
     doc,
-    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; from ${usd(values[0]!)} to ${usd(values.at(-1)!)}.${partial ? ` ${partial} dates lack a chain and show a partial total.` : ''}`,
+    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; ${wholeSpan(points)}.${partial ? ` ${partial} date${partial === 1 ? '' : 's'} lack a wallet chain: ${partial === 1 ? 'its' : 'their'} partial total${partial === 1 ? ' is' : 's are'} drawn as hollow marks, not joined to the line.` : ''}`,
     { size: 8 },
   );
+}
+
+/** The move of the whole totals (a partial total is not a figure to compare). */
+function wholeSpan(points: ReadonlyArray<{ date: string; value: number; partial: boolean }>): string {
+  const whole = points.filter((p) => !p.partial);
+  if (!whole.length) return 'no date has every wallet chain cached';
+  if (whole.length === points.length) return `from ${usd(whole[0]!.value)} to ${usd(whole.at(-1)!.value)}`;
+  return `whole totals from ${usd(whole[0]!.value)} (${whole[0]!.date}) to ${usd(whole.at(-1)!.value)} (${whole.at(-1)!.date})`;
 }
 
 function usdCompact(v: number): string {

@@ -1,104 +1,10 @@
 /**
- * Pure helpers over cached snapshots, shared by the Overview and Positions views: rows for
- * the tables; the figures themselves come from src/shared/portfolio (one rule for the store,
- * the views and the reports).
+ * Pure helpers of the Overview and Positions views: sorting, filtering, the NAV chart's range
+ * and telling twins apart. The rows, totals and allocation are the core's portfolio view's
+ * (src/shared/portfolio/rows.ts builds them; a view totals what it shows with the same rules).
  */
-import type { PositionsResult } from '../../../shared/contract.ts';
-import type { Position, UnderlyingGroup, LiquidityPosition } from '../../../shared/service/schemas.ts';
-import { isAtRisk } from '../../../shared/portfolio/risk.ts';
-import { lendingFigures } from '../../../shared/portfolio/lending.ts';
-import { knownValue, positionTotals, positionValue, type PositionTotals } from '../../../shared/portfolio/totals.ts';
-import { allocation as allocate, type AllocationEntry } from '../../../shared/portfolio/allocation.ts';
-import { maxSlippage } from '../../../shared/portfolio/pools.ts';
-
-export interface PositionRow {
-  key: string;
-  wallet: string;
-  chain: string;
-  position: Position;
-  total: number | null;
-  /** Lending: collateral/debt ratio and liquidation threshold, from the leg that carries them (src/shared/portfolio/lending.ts). */
-  ratio: number | null;
-  liqThreshold: number | null;
-  atRisk: boolean;
-}
-
-export function positionRows(results: PositionsResult[]): PositionRow[] {
-  const rows: PositionRow[] = [];
-  for (const r of results) {
-    for (const { chain, snapshot } of r.chains) {
-      for (const snap of (snapshot?.data ?? []) as Array<{ positions: Position[] }>) {
-        for (const p of snap.positions) {
-          const { ratio, liqThreshold } = lendingFigures(p);
-          rows.push({
-            key: `${r.wallet}:${chain}:${p.cid ?? p.name}`,
-            wallet: r.wallet,
-            chain,
-            position: p,
-            total: positionValue(p),
-            ratio,
-            liqThreshold,
-            atRisk: isAtRisk(ratio, liqThreshold),
-          });
-        }
-      }
-    }
-  }
-  return rows;
-}
-
-export function totals(rows: readonly PositionRow[]): PositionTotals {
-  return positionTotals(rows.map((r) => r.position));
-}
-
-export type AllocationKey = 'asset_type' | 'protocol_id' | 'chain';
-
-/** Value by a dimension, largest first (src/shared/portfolio/allocation.ts). */
-export function allocation(rows: readonly PositionRow[], by: AllocationKey): AllocationEntry[] {
-  return allocate(
-    rows,
-    (r) => (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown',
-    (r) => knownValue(r.position),
-  );
-}
-
-export interface UnderlyingRow {
-  key: string;
-  wallet: string;
-  chain: string;
-  group: UnderlyingGroup;
-}
-
-export function underlyingRows(results: PositionsResult[]): UnderlyingRow[] {
-  const rows: UnderlyingRow[] = [];
-  for (const r of results)
-    for (const { chain, snapshot } of r.chains)
-      for (const snap of (snapshot?.data ?? []) as Array<{ positions: UnderlyingGroup[] }>)
-        for (const g of snap.positions) rows.push({ key: `${r.wallet}:${chain}:${g.token_id}`, wallet: r.wallet, chain, group: g });
-  return rows;
-}
-
-export interface LiquidityRow {
-  key: string;
-  wallet: string;
-  chain: string;
-  position: LiquidityPosition;
-  maxSlippage: number | null;
-  atRisk: boolean;
-}
-
-/** Liquidity rows; risk comes from the same position's lending figures in the all-positions view. */
-export function liquidityRows(results: PositionsResult[], risk: Map<string, boolean>): LiquidityRow[] {
-  const rows: LiquidityRow[] = [];
-  for (const r of results)
-    for (const { chain, snapshot } of r.chains)
-      for (const snap of (snapshot?.data ?? []) as Array<{ positions: LiquidityPosition[] }>)
-        for (const p of snap.positions) {
-          const key = `${r.wallet}:${chain}:${p.cid ?? p.principal_token_name}`;
-          rows.push({ key, wallet: r.wallet, chain, position: p, maxSlippage: maxSlippage(p), atRisk: risk.get(key) ?? false });
-        }
-  return rows;
-}
+import type { Position } from '../../../shared/service/schemas.ts';
+import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 
 /** Sorts rows by a key function; nulls last whatever the direction. */
 export function sortBy<T>(rows: T[], key: (r: T) => string | number | null, dir: 'asc' | 'desc'): T[] {

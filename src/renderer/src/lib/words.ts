@@ -135,7 +135,8 @@ export const words = {
     rewards: 'Rewards',
     claimable: 'claimable',
     positions: 'Positions',
-    walletCount: (n: number) => `${n} wallet${n === 1 ? '' : 's'}`,
+    /** The wallets whose positions are in the totals, of the scope's. */
+    walletsCounted: (counted: number, of: number) => (counted === of ? `${of} wallet${of === 1 ? '' : 's'}` : `${counted} of ${of} wallets counted`),
     navOverDates: 'NAV over dates',
     range: 'Range',
     all: 'All',
@@ -145,7 +146,7 @@ export const words = {
     fillHistory: 'Fill history',
     cachedRange: (n: number, from: string, to: string) => `${n} cached dates from ${from} to ${to}`,
     newestFetched: (ago: string) => ` · newest fetched ${ago}`,
-    partialDates: ' · some dates lack a chain and show a partial total',
+    partialDates: ' · hollow marks: dates that lack a wallet chain (a partial total, not joined to the line)',
     flaggedDates: (n: number) => ` · ${n} date${n === 1 ? '' : 's'} had unreadable values, left out of the totals`,
     needTwo: (n: number) => `${n ? 'Only one cached date' : 'No cached dates'} in this range: a chart needs two.`,
     useFill: (every: string, from: string) => `Use “Fill history” to fetch ${every}ly snapshots from ${from}.`,
@@ -174,6 +175,8 @@ export const words = {
     byUnderlying: 'By underlying',
     liquidity: 'Liquidity',
     exportCsv: (view: string) => `${view} (CSV)`,
+    partial: (n: number, date: string) =>
+      `Partial: ${n} wallet chain${n === 1 ? ' is' : 's are'} not cached at ${date}; this table and its totals leave ${n === 1 ? 'it' : 'them'} out:`,
     unreadableTitle: (sent: string) => `The service sent ${sent}: not a number. Left out of totals.`,
     unreadableLabel: (sent: string) => `unreadable value: the service sent ${sent}`,
     viewLabel: 'Positions view',
@@ -357,6 +360,7 @@ export const words = {
   charts: {
     principal: 'Principal',
     totalNav: 'Total NAV (principal + rewards)',
+    partialTotal: 'Partial total (a wallet chain not cached)',
     rewards: 'Rewards',
     snapshotDate: 'Snapshot date',
     navUsd: 'NAV (USD)',

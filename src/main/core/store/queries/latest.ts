@@ -71,3 +71,19 @@ export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: str
   const asOf = rows.map((r) => r.as_of).sort();
   return { asOf: asOf.at(-1)!, oldestFetchedAt: fetched[0]!, newestFetchedAt: fetched.at(-1)! };
 }
+
+/**
+ * For each (wallet, chain) with a positions snapshot on another day, the nearest such day
+ * before and after `date`: what a view names for a member not cached at the date (never uses).
+ */
+export function nearestPositionDates(db: ReadableDB, date: string): Map<string, { before: string | null; after: string | null }> {
+  const rows = db
+    .prepare(
+      `SELECT wallet, chain,
+              max(CASE WHEN as_of < @date THEN as_of END) AS before,
+              min(CASE WHEN as_of > @date THEN as_of END) AS after
+       FROM snapshots WHERE endpoint = 'allPositions' GROUP BY wallet, chain`,
+    )
+    .all({ date }) as Array<{ wallet: string; chain: string; before: string | null; after: string | null }>;
+  return new Map(rows.map((r) => [`${r.wallet}|${r.chain}`, { before: r.before, after: r.after }]));
+}

@@ -188,15 +188,18 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
         }
         // Each figure to the digits a double carries, then the differences exact in decimal:
         // opening + inflow - outflow + unexplained = closing holds to the last digit shown.
-        const openingQty = digits(o?.total ?? 0);
-        const closingQty = digits(c?.total ?? 0);
+        // A date not cached for this (wallet, chain) is unknown, not empty: its figures are null.
+        const at = (h: Map<string, Holding> | null, held: boolean) => (h === null ? null : digits((held ? h.get(key)?.held : h.get(key)?.total) ?? 0));
+        const openingQty = at(opening, false);
+        const closingQty = at(closing, false);
         const inflow = digits(f?.inflow ?? 0);
         const outflow = digits(f?.outflow ?? 0);
-        const openingHeld = digits(o?.held ?? 0);
-        const closingHeld = digits(c?.held ?? 0);
-        const scale = [openingQty, closingQty, inflow, outflow];
-        const unexplained = denoise(decimalSum([closingQty, -openingQty, -inflow, outflow]), ...scale);
-        const walletUnexplained = denoise(decimalSum([closingHeld, -openingHeld, -inflow, outflow]), ...scale);
+        const openingHeld = at(opening, true);
+        const closingHeld = at(closing, true);
+        const scale = [openingQty ?? 0, closingQty ?? 0, inflow, outflow];
+        const known = openingQty !== null && closingQty !== null;
+        const unexplained = known ? denoise(decimalSum([closingQty, -openingQty, -inflow, outflow]), ...scale) : null;
+        const walletUnexplained = known ? denoise(decimalSum([closingHeld!, -openingHeld!, -inflow, outflow]), ...scale) : null;
         rows.push({
           wallet: w.address,
           chain,
@@ -209,11 +212,11 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           outflow_qty: outflow,
           closing_qty: closingQty,
           unexplained_qty: unexplained,
-          unexplained_share: inflow + outflow > 0 ? Math.abs(unexplained) / (inflow + outflow) : null,
+          unexplained_share: unexplained !== null && inflow + outflow > 0 ? Math.abs(unexplained) / (inflow + outflow) : null,
           wallet_opening_qty: openingHeld,
           wallet_closing_qty: closingHeld,
           wallet_unexplained_qty: walletUnexplained,
-          position_change_qty: denoise(decimalSum([closingQty, -closingHeld, -openingQty, openingHeld]), ...scale),
+          position_change_qty: known ? denoise(decimalSum([closingQty, -closingHeld!, -openingQty, openingHeld!]), ...scale) : null,
           txn_count: f?.txns ?? 0,
           status: !rowComplete ? 'incomplete' : unexplained === 0 ? 'reconciled' : 'unexplained',
         });

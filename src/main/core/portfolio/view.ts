@@ -1,0 +1,118 @@
+/**
+ * The one portfolio view (src/shared/portfolio/view.ts): a wallet, a group or all wallets at a
+ * date, read from the cache in one pass. Overview, Positions, the PDF, the position CSVs and
+ * the CLI all read this, so a total, its allocation and what it leaves out are judged once.
+ */
+import type { ValueFlag } from '../../../shared/service/schemas.ts';
+import type { Wallet } from '../../../shared/model.ts';
+import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
+import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
+import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts';
+import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
+import { qualitySummary, unreadableValues } from '../../../shared/quality.ts';
+import type { ReadableDB } from '../store/db.ts';
+import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../store/queries/latest.ts';
+import { checkDate } from '../store/validation.ts';
+
+const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
+type Endpoint = (typeof ENDPOINTS)[number];
+
+/** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
+export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
+  checkDate('date', date);
+  const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
+  const inScope = new Set(wallets.flatMap((w) => w.chains.map((c) => memberKey(w.address, c))));
+  const oneWallet = wallets.length === 1 ? wallets[0]!.address : undefined;
+  const rows = new Map<Endpoint, Map<string, LatestRow>>();
+  for (const endpoint of ENDPOINTS) {
+    const found = latestSnapshots(db, endpoint, { date, ...(oneWallet && { wallet: oneWallet }) }).filter((r) => inScope.has(memberKey(r.wallet, r.chain)));
+    rows.set(endpoint, new Map(found.map((r) => [memberKey(r.wallet, r.chain), r])));
+  }
+  const nearest = nearestPositionDates(db, date);
+
+  const members: MemberCoverage[] = [];
+  const provenance: PortfolioProvenance[] = [];
+  // Each view's snapshots per wallet and chain, in the order the wallets and chains are watched.
+  const results = new Map<Endpoint, Array<{ wallet: string; chains: Array<{ chain: string; snapshot: { data: unknown[] } | null }> }>>(
+    ENDPOINTS.map((e) => [e, []]),
+  );
+  const SHORT = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
+  for (const w of wallets) {
+    for (const e of ENDPOINTS) results.get(e)!.push({ wallet: w.address, chains: [] });
+    for (const chain of w.chains) {
+      const k = memberKey(w.address, chain);
+      const views = { all: false, underlying: false, liquidity: false };
+      const quality = { all: '', underlying: '', liquidity: '' };
+      let unreadable = 0;
+      const fetched: string[] = [];
+      for (const endpoint of ENDPOINTS) {
+        const r = rows.get(endpoint)!.get(k);
+        const data = r ? (snapshotData(db, r.id) as unknown[]) : null;
+        results
+          .get(endpoint)!
+          .at(-1)!
+          .chains.push({ chain, snapshot: data && { data } });
+        if (!r) continue;
+        const flags = r.quality ? (JSON.parse(r.quality) as ValueFlag[]) : [];
+        views[SHORT[endpoint]] = true;
+        quality[SHORT[endpoint]] = qualitySummary(flags, data!);
+        unreadable += unreadableValues(flags).length;
+        fetched.push(r.fetched_at);
+        provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
+      }
+      const near = nearest.get(k);
+      members.push({
+        wallet: w.address,
+        label: w.label,
+        chain,
+        state: !views.all ? 'not-cached' : views.underlying && views.liquidity ? 'cached' : 'views-missing',
+        views,
+        unreadable,
+        quality,
+        nearestBefore: near?.before ?? null,
+        nearestAfter: near?.after ?? null,
+        fetchedAt: fetched.sort().at(-1) ?? null,
+      });
+    }
+  }
+
+  const of = (e: Endpoint): SnapshotResults => results.get(e)!;
+  // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
+  const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const positions = positionRows(of('allPositions')).sort(
+    (a, b) => knownValue(b.position) - knownValue(a.position) || byte(a.wallet, b.wallet) || byte(a.chain, b.chain),
+  );
+  const underlying = underlyingRows(of('positionsByUnderlying'));
+  const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk])));
+
+  const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => knownValue(r.position)));
+  const missing = members.filter((m) => m.state === 'not-cached');
+  const counted = new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
+  provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
+  const bothUnknown = (p: (typeof positions)[number]) => p.position.principal_nav === null && p.position.reward_nav === null;
+  return {
+    date,
+    wallets: wallets.map((w) => w.address),
+    members,
+    complete: missing.length === 0,
+    missing,
+    walletsCounted: counted.size,
+    chainsCounted: [...new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.chain))].sort(),
+    positions,
+    underlying,
+    liquidity,
+    totals: positionTotals(positions.map((p) => p.position)),
+    unknownValues: positions.filter((p) => p.total === null).length,
+    unknownIn: {
+      principal: positions.some((p) => p.position._invalid?.['principal_nav'] !== undefined || bothUnknown(p)),
+      reward: positions.some((p) => p.position._invalid?.['reward_nav'] !== undefined || bothUnknown(p)),
+    },
+    unreadableValues: members.reduce((n, m) => n + m.unreadable, 0),
+    allocation: {
+      assetType: shares((r) => r.position.asset_type ?? 'unknown'),
+      protocol: shares((r) => r.position.protocol_id ?? 'unknown'),
+      chain: shares((r) => r.chain),
+    },
+    provenance,
+  };
+}

@@ -11,7 +11,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { navHistory } from '../../src/main/core/store/queries/nav.ts';
-import { exposureAt } from '../../src/main/core/store/queries/exposure.ts';
+import { exposureAt } from '../../src/main/core/portfolio/view.ts';
 import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { decimalSum, plainDecimal } from '../../src/shared/decimal.ts';

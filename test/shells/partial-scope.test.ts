@@ -73,6 +73,23 @@ describe('a group with a wallet not cached at the date', () => {
     expect(text).toMatch(/positions across 1 of 2 wallets and 2 chains/);
   });
 
+  it('the CLI portfolio: the same total as the PDF, the missing wallet named, exit 3', async () => {
+    const json = await run([...g, 'portfolio', '--group', 'Fund', '--date', DATE, '--json']);
+    expect(json.status, json.stderr).toBe(3);
+    const view = JSON.parse(json.stdout) as { complete: boolean; walletsCounted: number; totals: { total: number }; missing: Array<{ wallet: string }> };
+    expect(view).toMatchObject({ complete: false, walletsCounted: 1, missing: [{ wallet: B }] });
+    const total = `$${view.totals.total.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const pdf = execFileSync('pdftotext', [join(dir, 'report.pdf'), '-']).toString();
+    expect(pdf).toContain(total);
+    const table = await run([...g, 'portfolio', '--group', 'Fund', '--date', DATE]);
+    expect(table.status).toBe(3);
+    expect(table.stdout).toContain(`PARTIAL portfolio as of ${DATE}: total NAV ${total}`);
+    expect(table.stdout).toMatch(new RegExp(`NOT CACHED\\t${B}\\teth\\tOps\\tnot in the totals; cached at ${EARLIER} \\(not used\\)`));
+    const whole = await run([...g, 'portfolio', '--wallet', A, '--date', DATE]);
+    expect(whole.status, whole.stderr).toBe(0);
+    expect(whole.stdout).toMatch(/^Portfolio as of/);
+  });
+
   it('a complete scope says nothing of the kind and exits 0', async () => {
     const out = join(dir, 'a.csv');
     const r = await run([...g, 'export', 'csv', '--report', 'positions', '--wallet', A, '--date', DATE, '--out', out]);

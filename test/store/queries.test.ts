@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { diffDates, NotCachedError } from '../../src/main/core/store/queries/diff.ts';
-import { exposureAt } from '../../src/main/core/store/queries/exposure.ts';
+import { exposureAt } from '../../src/main/core/portfolio/view.ts';
 import { navHistory } from '../../src/main/core/store/queries/nav.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';

@@ -41,6 +41,7 @@ Commands:
   export    write CSV, PDF or iCalendar reports from the cache (works offline)
   cache     move a damaged cache aside and start a new one (move-aside)
   reconcile roll-forward of holdings between two cached dates (works offline)
+  portfolio totals of a wallet, a group or all wallets at a cached date, and what they cover (works offline)
   doctor    check the service and print what was learned about it
   schedule  sync wallets on a cadence (add | list | remove)
   watch     run the scheduled syncs that are due (--once for cron and systemd timers)
@@ -215,6 +216,7 @@ const commands: Record<string, Command> = {
     );
   },
   reconcile: (g, args) => reconcileCommand(g, args),
+  portfolio: (g, args) => portfolioCommand(g, args),
 
   async doctor(g, args) {
     const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' } }, DOCTOR_USAGE);
@@ -393,6 +395,53 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
     });
   },
 };
+
+async function portfolioCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage: folioscope portfolio [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--json]
+  Total, principal and reward NAV of the scope at the date (default: the newest cached date), with
+  each wallet chain it covers: the same view the app's Overview and the reports read. A wallet
+  chain not cached at the date is named and left out of the totals; the command then exits 3.
+  --json writes the whole view (rows, totals, allocation, coverage).`;
+  const p = parse(args, { wallet: { type: 'string' }, group: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  if (!p) return;
+  const v = p.values;
+  if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${usage}`);
+  if (p.positionals.length) throw new UsageError(`Unexpected argument "${forTerminal(p.positionals[0]!.slice(0, 40))}".\n\n${usage}`);
+  checkDateOptions(v, usage);
+  await withCore(g, async (core) => {
+    const group = v.group ? await resolveGroup(core, v.group) : undefined;
+    const scope = { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }) };
+    const date = v.date ?? (await call(core, 'positions.dates', scope))[0];
+    if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+    const view = await call(core, 'portfolio.view', { ...scope, date });
+    if (v.json) console.log(jsonForTerminal(view));
+    else {
+      const usd = (n: number | null) => (n === null ? '—' : `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+      const t = view.totals;
+      console.log(
+        `${view.complete ? 'Portfolio' : 'PARTIAL portfolio'} as of ${date}: total NAV ${usd(t.total)} (principal ${usd(t.principal)}, rewards ${usd(t.reward)}), ` +
+          `${t.count} position${t.count === 1 ? '' : 's'} across ${view.walletsCounted === view.wallets.length ? '' : `${view.walletsCounted} of `}${view.wallets.length} wallet${view.wallets.length === 1 ? '' : 's'}`,
+      );
+      if (view.unknownValues) console.log(`${view.unknownValues} position value${view.unknownValues === 1 ? '' : 's'} unreadable: left out of the totals.`);
+      for (const m of view.members)
+        console.log(
+          [
+            m.state === 'not-cached' ? 'NOT CACHED' : m.state === 'views-missing' ? 'VIEWS MISSING' : 'ok',
+            m.wallet,
+            m.chain,
+            forTerminal(m.label ?? ''),
+            m.state === 'not-cached'
+              ? `not in the totals${m.nearestBefore || m.nearestAfter ? `; cached at ${[m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ')} (not used)` : ''}`
+              : '',
+          ].join('\t'),
+        );
+    }
+    if (!view.complete)
+      throw new IncompleteError(
+        `${view.missing.length} wallet chain${view.missing.length === 1 ? ' is' : 's are'} not cached at ${date}: the totals are partial.`,
+      );
+  });
+}
 
 async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope reconcile [--wallet ADDRESS | --group NAME|ID] --from YYYY-MM-DD --to YYYY-MM-DD [--json]

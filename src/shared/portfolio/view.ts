@@ -5,6 +5,7 @@
  * figures stand on; a total over a scope with a member not covered is partial and says so.
  */
 import type { ValueFlag } from '../service/schemas.ts';
+import type { Exposure, RiskOverview, UnlockLadder } from '../model.ts';
 import type { LiquidityRow, PositionRow, UnderlyingRow } from './rows.ts';
 import type { AllocationEntry } from './allocation.ts';
 import type { PositionTotals } from './totals.ts';
@@ -82,6 +83,12 @@ export interface PortfolioView {
   allocation: { assetType: AllocationShares; protocol: AllocationShares; chain: AllocationShares };
   /** The responses behind the figures. */
   provenance: PortfolioProvenance[];
+  /** Lending positions with their ratio and threshold, from the same positions. */
+  risk: RiskOverview;
+  /** Locked tokens unlocking on or after the date. */
+  unlocks: UnlockLadder;
+  /** Exposure per underlying token, from the by-token table. */
+  exposure: Exposure;
 }
 
 /** "Wallet label or 0x12ab…cd (chain)" for each member, as every report names them. */

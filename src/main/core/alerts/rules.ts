@@ -5,7 +5,7 @@
  */
 import type { WritableDB } from '../store/db.ts';
 import { walletsInScope } from '../store/scope.ts';
-import { lendingRisk, unlockLadder } from '../store/queries/risk.ts';
+import { lendingRisk, unlockLadder } from '../portfolio/view.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { walletCacheSummary } from '../store/queries/status.ts';
 import { listAnomalies } from '../store/conventions.ts';

@@ -13,6 +13,9 @@ import { qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../store/queries/latest.ts';
 import { checkDate } from '../store/validation.ts';
+import { listWallets } from '../store/wallets.ts';
+import { exposureOf } from './exposure.ts';
+import { lendingRiskOf, unlocksOf } from './risk.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -79,9 +82,8 @@ export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: 
   const of = (e: Endpoint): SnapshotResults => results.get(e)!;
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
   const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  const positions = positionRows(of('allPositions')).sort(
-    (a, b) => knownValue(b.position) - knownValue(a.position) || byte(a.wallet, b.wallet) || byte(a.chain, b.chain),
-  );
+  const listed = positionRows(of('allPositions'));
+  const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || byte(a.wallet, b.wallet) || byte(a.chain, b.chain));
   const underlying = underlyingRows(of('positionsByUnderlying'));
   const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk])));
 
@@ -90,7 +92,7 @@ export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: 
   const counted = new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
   const bothUnknown = (p: (typeof positions)[number]) => p.position.principal_nav === null && p.position.reward_nav === null;
-  return {
+  const view = {
     date,
     wallets: wallets.map((w) => w.address),
     members,
@@ -115,4 +117,20 @@ export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: 
     },
     provenance,
   };
+  return { ...view, risk: lendingRiskOf(view, listed), unlocks: unlocksOf(view, listed), exposure: exposureOf(view) };
 }
+
+/** The watched wallets of a scope given as addresses (a group's members, one wallet), or all. */
+export function walletsOf(db: ReadableDB, addresses?: readonly string[]): Wallet[] {
+  const all = listWallets(db);
+  return addresses ? all.filter((w) => addresses.includes(w.address)) : all;
+}
+
+/** Exposure per token at a date over a scope (every watched wallet when none is given): the view's. */
+export const exposureAt = (db: ReadableDB, date: string, wallets?: readonly string[]) => portfolioView(db, walletsOf(db, wallets), date).exposure;
+
+/** Lending risk at a date over a scope (every watched wallet when none is given): the view's. */
+export const lendingRisk = (db: ReadableDB, date: string, wallets?: readonly string[]) => portfolioView(db, walletsOf(db, wallets), date).risk;
+
+/** Unlocks on or after a date over a scope (every watched wallet when none is given): the view's. */
+export const unlockLadder = (db: ReadableDB, date: string, wallets?: readonly string[]) => portfolioView(db, walletsOf(db, wallets), date).unlocks;

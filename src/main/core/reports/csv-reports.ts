@@ -4,14 +4,13 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '..
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
-import { unlockLadder } from '../store/queries/risk.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
-import { portfolioView } from '../portfolio/view.ts';
+import { portfolioView, unlockLadder } from '../portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
 import type { ValueFlag } from '../../../shared/service/schemas.ts';

@@ -39,9 +39,10 @@ export function rangeStart(range: '30d' | '90d' | '1y' | 'all', asOf: string): {
  * What tells identically named positions apart (a table may hide the chain and wallet
  * columns in a narrow window): nothing for a unique name; else the chain if that alone
  * differs, else the pair of underlying tokens ("WBTC/USDC"), else a short id of the
- * position's contract. Returns the suffix to show after the name, by row key.
+ * position's contract. A wallet is named by `walletName` (its label where it has one).
+ * Returns the suffix to show after the name, by row key.
  */
-export function distinguishers(rows: readonly PositionRow[]): Map<string, string> {
+export function distinguishers(rows: readonly PositionRow[], walletName: (address: string) => string = (a) => `${a.slice(0, 6)}…`): Map<string, string> {
   const out = new Map<string, string>();
   const byName = new Map<string, PositionRow[]>();
   for (const r of rows) {
@@ -49,14 +50,13 @@ export function distinguishers(rows: readonly PositionRow[]): Map<string, string
     byName.set(name, [...(byName.get(name) ?? []), r]);
   }
   const pair = (r: PositionRow) => [...new Set(r.position.underlying.filter((u) => !u.details.is_reward).map((u) => u.symbol ?? '?'))].join('/');
-  const short = (a: string) => `${a.slice(0, 6)}…`;
   for (const group of byName.values()) {
     if (group.length < 2) continue;
     const once = (f: (r: PositionRow) => string, r: PositionRow) => group.filter((x) => f(x) === f(r)).length === 1;
     const manyChains = new Set(group.map((r) => r.chain)).size > 1;
     const manyWallets = new Set(group.map((r) => r.wallet)).size > 1;
     for (const [i, r] of group.entries()) {
-      const where = [manyWallets ? short(r.wallet) : '', manyChains ? r.chain : ''].filter(Boolean).join(' · ');
+      const where = [manyWallets ? walletName(r.wallet) : '', manyChains ? r.chain : ''].filter(Boolean).join(' · ');
       const whereKey = (x: PositionRow) => `${x.wallet}|${x.chain}`;
       if (where && once(whereKey, r)) out.set(r.key, where);
       else if (pair(r) && once(pair, r)) out.set(r.key, where ? `${where} · ${pair(r)}` : pair(r));

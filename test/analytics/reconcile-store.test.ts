@@ -54,6 +54,24 @@ describe('reconciliation: boundary and completeness', () => {
     expect([r.flowsFrom, r.flowsTo]).toEqual([ms('2025-02-01T00:00:00Z'), ms('2025-03-01T00:00:00Z')]);
   });
 
+  it('a closing day not over (today) needs its transactions only up to when its positions were fetched', () => {
+    const db = setup();
+    putHoldings(db, W, 'eth', '2025-12-30', { [A]: [100, 0] });
+    // Today's positions, fetched at 15:00 UTC; the day runs on after that.
+    putHoldings(db, W, 'eth', '2025-12-31', { [A]: [105, 0] }, '2025-12-31T15:00:00.000Z');
+    putTransactions(db, W, 'eth', [{ hash: '0x01', time: ms('2025-12-31T09:00:00Z'), status: 1, details: [{ token_cid: A, type: 'in', qty: 5 }] }]);
+    // Synced only to 14:00: the hour before the positions is not proved.
+    markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-12-31T14:00:00Z'));
+    const before = reconcile(db, { wallets: [W], from: '2025-12-30', to: '2025-12-31' });
+    expect(before.complete).toBe(false);
+    expect(before.problems.map((p) => p.message).join()).toMatch(/not synced \(complete until 2025-12-31\)/);
+    // A sync after the positions were fetched: complete, though the day is not over.
+    markSynced(db, W, 'eth', sec('2025-12-31T14:00:00Z'), sec('2025-12-31T15:05:00Z'));
+    const after = reconcile(db, { wallets: [W], from: '2025-12-30', to: '2025-12-31' });
+    expect(after.problems).toEqual([]);
+    expect(after.rows[0]).toMatchObject({ opening_qty: 100, inflow_qty: 5, closing_qty: 105, status: 'reconciled' });
+  });
+
   it('separates the plain balance from protocol positions: accrual is the unexplained part', () => {
     const db = setup();
     putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 50] });

@@ -4,7 +4,14 @@ import { saveRange, upsertTransactions } from '../../src/main/core/store/transac
 import { transaction as transactionSchema, underlyingSnapshot } from '../../src/shared/service/schemas.ts';
 
 /** A by-underlying snapshot made by hand: token cid → [wallet-held qty, qty in other positions]. */
-export function putHoldings(db: WritableDB, wallet: string, chain: string, date: string, tokens: Record<string, [number, number]>): void {
+export function putHoldings(
+  db: WritableDB,
+  wallet: string,
+  chain: string,
+  date: string,
+  tokens: Record<string, [number, number]>,
+  fetchedAt = '2026-01-01T00:00:00.000Z',
+): void {
   const positions = Object.entries(tokens).map(([cid, [held, other]]) => ({
     token_id: `${chain}:${cid}`,
     token_name: `Token ${cid.slice(2, 6)}`,
@@ -34,7 +41,7 @@ export function putHoldings(db: WritableDB, wallet: string, chain: string, date:
       total: null,
       body,
       url: '',
-      fetchedAt: '2026-01-01T00:00:00.000Z',
+      fetchedAt,
       attempts: 1,
     },
   });

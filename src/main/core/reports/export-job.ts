@@ -183,10 +183,11 @@ export function exportCompleteness(
 ): Completeness {
   const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === addressKey(req.wallet)) && (!req.wallets || req.wallets.includes(w.address)));
   const reasons: string[] = [];
+  const members = req.positionsAt ? portfolioView(db, wallets, req.positionsAt.date).members : [];
   if (req.positionsAt) {
     const { date, view } = req.positionsAt;
     const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
-    const missing = portfolioView(db, wallets, date).members.filter((m) => !m.views[has[view]]);
+    const missing = members.filter((m) => !m.views[has[view]]);
     for (const [i, name] of memberNames(missing).entries()) {
       const m = missing[i]!;
       const near = [m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ');
@@ -197,7 +198,16 @@ export function exportCompleteness(
     const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
     const to = req.to ?? req.date;
     const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);
-    reasons.push(...transactionsCoverage(db, wallets, fromS, toS));
+    // A report whose period ends on its positions' date (today, say) shows holdings of the moment
+    // the service sent them: its transactions need be proved only up to that moment, wallet
+    // chain by wallet chain (as the roll-forward does, store/queries/reconcile.ts).
+    const atPositions = req.positionsAt && to === req.positionsAt.date;
+    for (const w of wallets)
+      for (const chain of w.chains) {
+        const fetched = atPositions ? members.find((m) => m.wallet === w.address && m.chain === chain)?.fetchedAt : undefined;
+        const bound = fetched ? Math.min(toS, Math.floor(Date.parse(fetched) / 1000)) : toS;
+        reasons.push(...transactionsCoverage(db, [{ address: w.address, chains: [chain] }], fromS, bound));
+      }
   }
   return reasons.length ? { state: 'incomplete', reasons, action: 'Sync again, then export again.' } : { state: 'complete', reasons: [], action: null };
 }

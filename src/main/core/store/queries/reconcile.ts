@@ -1,6 +1,7 @@
 import { decimalSum } from '../../../../shared/decimal.ts';
 import type { ReadableDB } from '../db.ts';
 import { latestSnapshot } from '../snapshots.ts';
+import { latestSnapshots } from './latest.ts';
 import { completeUntil, listRanges, rangeReason, stillIndexing, type SyncRange } from '../transactions.ts';
 import { checkDate, ValidationError } from '../validation.ts';
 import { addressKey } from '../address-key.ts';
@@ -89,6 +90,12 @@ function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string)
   return out;
 }
 
+/** When the service sent a (wallet, chain)'s by-token positions of a date (Unix seconds), if cached. */
+function closingMoment(db: ReadableDB, wallet: string, chain: string, date: string): number | null {
+  const row = latestSnapshots(db, 'positionsByUnderlying', { wallet, date }).find((r) => r.chain === chain);
+  return row ? Math.floor(Date.parse(row.fetched_at) / 1000) : null;
+}
+
 /** Tokens match by contract address (transfers name only that), else by the service's id. */
 function tokenKey(cid: string | null | undefined, id: string | null | undefined): string {
   return cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`;
@@ -138,7 +145,11 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
       let chainComplete = opening !== null && closing !== null;
       if (end > start) {
         const ranges = listRanges(db, w.address, chain);
-        if (!rangesCover(ranges, start / 1000, end / 1000 - 1)) {
+        // The closing holdings are those of the moment the service sent them: for a day not over
+        // (today), the flows can be proved only up to that moment, and need be no further.
+        const closedAt = closing ? closingMoment(db, w.address, chain, scope.to) : null;
+        const proveTo = Math.min(end / 1000 - 1, closedAt ?? Infinity);
+        if (!rangesCover(ranges, start / 1000, proveTo)) {
           chainComplete = false;
           const until = completeUntil(ranges);
           const pending = ranges.filter((r) => r.state !== 'complete' && r.endTime >= start / 1000 && r.startTime <= end / 1000 - 1);

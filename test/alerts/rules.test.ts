@@ -7,7 +7,7 @@ import { addWallet } from '../../src/main/core/store/wallets.ts';
 import type { AlertCondition, ScheduleScope } from '../../src/shared/model.ts';
 import { markSynced } from '../support/analytics.ts';
 import { putPositions, putTransfers } from '../support/alerts.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * Each kind of rule over a cache seeded by hand: it fires once, not again while its condition
@@ -22,7 +22,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 function setup(chains = ['eth']): WritableDB {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: A, chains, label: 'Ops' }, new Date(T0 - DAY));
   addWallet(db, { address: B, chains, label: 'Cold' }, new Date(T0 - DAY));
   return db;

@@ -5,7 +5,7 @@ import { reconcile, rangesCover } from '../../src/main/core/store/queries/reconc
 import { ValidationError } from '../../src/main/core/store/validation.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 const W = '0x' + '1'.repeat(40);
 const A = '0x' + 'a'.repeat(40);
@@ -14,7 +14,7 @@ const ms = (iso: string) => Date.parse(iso);
 const sec = (iso: string) => Date.parse(iso) / 1000;
 
 function setup() {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: W, chains: ['eth'] });
   return db;
 }

@@ -5,7 +5,7 @@ import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays, refreshTransferDaysInSteps } from '../../src/main/core/store/queries/transfer-days.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * The daily transfer sums (made in JavaScript, kept by syncs in steps) against the same sums
@@ -31,7 +31,7 @@ const txn = fc.record({
 });
 
 function setup(): Database {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: W1, chains: ['eth', 'arb'] });
   addWallet(db, { address: W2, chains: ['eth', 'arb'] });
   return db;

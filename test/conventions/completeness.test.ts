@@ -15,7 +15,7 @@ import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START, startSimulator } from '../.
 import { historyOf, logAt, logCount, timeOf, transactionAt } from '../../src/sim/transactions.ts';
 import { engineFor } from '../support/engine.ts';
 import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb, tempDir } from '../support/store.ts';
+import { createDB, tempDir } from '../support/store.ts';
 
 /**
  * Where the client cannot be right, it says so: readings no client can page or range
@@ -32,7 +32,7 @@ afterEach(() => {
 const h = historyOf({ seed: SEED, txnsPerWallet: TXNS, historyStart: DEFAULT_HISTORY_START, historyEnd: DEFAULT_HISTORY_END }, WALLET, chainById('eth')!);
 
 function setup(nowMs = SIM_NOW) {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth'] });
   const clock = { nowMs };
   return { db, clock, ...engineFor(ctx.sim, db, { now: () => clock.nowMs }) };
@@ -136,7 +136,7 @@ describe('readings the client cannot read whole', () => {
       historyEnd: SIM_NOW / 1000 + 86_400 * 60,
     });
     try {
-      const { db } = tempDb();
+      const db = createDB();
       addWallet(db, { address: WALLET, chains: ['eth'] });
       const { engine } = engineFor(sim, db);
       await engine.syncPositions(WALLET).result;

@@ -9,7 +9,7 @@ import { historyOf, transactionAt } from '../../src/sim/transactions.ts';
 import { allPositionsView } from '../../src/sim/views.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * Every datetime and bad-value reading (i12b) paired with every paging/time/ordering/logs
@@ -73,7 +73,7 @@ describe('pairs of a datetime or bad-value reading with a paging/time/ordering/l
   it.each(CASES)('%s with %s', async (mine, theirs) => {
     const conv = parseConventions([mine, theirs, 'bad-field=principal_nav']);
     ctx.sim.setConventions(conv);
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     const { engine } = engineFor(ctx.sim, db, { now: () => SIM_NOW });
 

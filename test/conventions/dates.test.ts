@@ -11,7 +11,7 @@ import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server
 import { allPositionsView } from '../../src/sim/views.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * Snapshot dates and datetime readings (issue 12, item 5): a snapshot asked for a day is
@@ -84,7 +84,7 @@ const SENT_FOR_JUNE_1: Record<DatetimeReading, string> = {
 };
 
 function setup() {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Main' });
   return { db, ...engineFor(ctx.sim, db) };
 }

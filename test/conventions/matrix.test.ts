@@ -8,7 +8,7 @@ import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server
 import { historyOf, logAt, logCount, timeOf, transactionAt } from '../../src/sim/transactions.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * The real client (sync engine, SQLite store) against every alternative reading of the spec's
@@ -57,7 +57,7 @@ const manyLogs = all.find((t) => logCount(SEED, t.txn_hash) >= 120)!;
 const fewLogs = all.find((t) => logCount(SEED, t.txn_hash) >= 3 && logCount(SEED, t.txn_hash) <= 9)!;
 const logData = (hash: string) => Array.from({ length: logCount(SEED, hash) }, (_, j) => logAt(SEED, hash, j).data);
 
-function stored(db: ReturnType<typeof tempDb>['db']) {
+function stored(db: ReturnType<typeof createDB>) {
   return db
     .prepare(
       'SELECT count(*) AS n, count(DISTINCT txn_hash) AS d, sum(txn_fee) AS fees, min(time) AS first, max(time) AS last FROM transactions WHERE wallet = ? AND chain = ?',
@@ -82,7 +82,7 @@ describe('conventions matrix: the client against every reading and every pair', 
   it.each(CASES.map((c) => [c.join(' ') || 'defaults', c] as const))('%s', async (_name, pairs) => {
     const conv: Conventions = parseConventions(pairs);
     ctx.sim.setConventions(conv);
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     let nowMs = midS * 1000;
     const { engine } = engineFor(ctx.sim, db, { now: () => nowMs });

@@ -6,7 +6,7 @@ import { runServiceCheck } from '../../src/main/core/service-check.ts';
 import { loadServiceCheck, saveServiceCheck } from '../../src/main/core/store/service-check.ts';
 import type { ServiceCheck } from '../../src/shared/model.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb, tempDir } from '../support/store.ts';
+import { createDB, tempDir } from '../support/store.ts';
 
 /** The service check (issue 12, item 7) against the reference service in several readings. */
 
@@ -74,7 +74,7 @@ describe('the service check', () => {
   });
 
   it('is kept in the cache of the service it checked', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     expect(loadServiceCheck(db)).toBeNull();
     const c = await check();
     saveServiceCheck(db, c);

@@ -24,7 +24,7 @@ import { allPositionsView, byUnderlyingView } from '../../src/sim/views.ts';
 import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb, tempDir } from '../support/store.ts';
+import { createDB, tempDir } from '../support/store.ts';
 
 /**
  * Values (issue 12, item 6): a bad value in one float member is nulled and flagged, never
@@ -146,7 +146,7 @@ const model = () => positionsOn(SIM_HISTORY, WALLET, eth, Date.parse(`${DAY}T00:
 const cents = (xs: Array<number | null | undefined>) => xs.reduce<number>((s, v) => s + Math.round((v ?? 0) * 100), 0);
 
 function setup(): { db: WritableDB } & ReturnType<typeof engineFor> {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth'], label: 'Main' });
   return { db, ...engineFor(ctx.sim, db) };
 }

@@ -8,7 +8,7 @@ import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema, type Transaction } from '../../src/shared/service/schemas.ts';
 import { CHAINS } from '../../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../../src/sim/transactions.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * A transactions export reads on a connection of its own, in one snapshot: the app's
@@ -28,7 +28,7 @@ const page = (from: number, to: number): Transaction[] => {
 };
 
 function cache(rows: number): WritableDB {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth'] });
   db.transaction(() => upsertTransactions(db, WALLET, 'eth', page(0, rows))).immediate();
   return db;

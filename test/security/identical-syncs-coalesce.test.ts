@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
-import { cacheOf, tempDb, tempDir } from '../support/store.ts';
+import { cacheOf, createDB, tempDir } from '../support/store.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { JOIN_FINISHED_MS } from '../../src/main/core/sync/queue.ts';
 
@@ -91,7 +91,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
   });
 
   it('a changed body is stored as a new snapshot, and a body the same as an older (not the newest) one too', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     const day = '2025-06-01';
     const response = (body: string, fetchedAt: string) => ({
       data: [],

@@ -9,7 +9,7 @@ import { getLogSet, saveLogSet } from '../../src/main/core/store/logs.ts';
 import { SyncEngine } from '../../src/main/core/sync/engine.ts';
 import type { LogSet } from '../../src/shared/model.ts';
 import { RUNAWAY_TOTAL, type RunawayService, startRunawayService } from '../support/runaway-service.ts';
-import { cacheOf, tempDb, tempDir } from '../support/store.ts';
+import { cacheOf, createDB, tempDir } from '../support/store.ts';
 
 /**
  * Finding (issue 26): against a service whose logs endpoint answers `total: 1e12` with full,
@@ -73,7 +73,7 @@ const inOrder = (set: LogSet) => set.logs.every((l, i) => l.log_index === i);
 
 describe('one transaction’s logs from a service that never stops paging', { timeout: 90_000 }, () => {
   it('stops at the most logs kept: what fits is stored, marked incomplete with the bound and the total claimed', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     const engine = engineWith(db, { maxLogs: 2_500 });
     const set = await within(engine.logs('eth', HASH));
     expect(set).not.toBe('still reading');
@@ -95,7 +95,7 @@ describe('one transaction’s logs from a service that never stops paging', { ti
   });
 
   it('stops at the most bytes kept when each log is large', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     service.dataChars = 10_000;
     service.perPage = 100;
     const engine = engineWith(db, { maxBytes: 1_000_000 });
@@ -111,7 +111,7 @@ describe('one transaction’s logs from a service that never stops paging', { ti
   });
 
   it('stops at the most pages asked when the service sends one log a page', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     service.perPage = 1;
     const engine = engineWith(db, { maxPages: 40 });
     const set = await within(engine.logs('eth', HASH));
@@ -123,7 +123,7 @@ describe('one transaction’s logs from a service that never stops paging', { ti
   });
 
   it('stops at the longest read, a page in flight included, keeping the pages read', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     service.delayMs = 50;
     service.hangFrom = 6; // page 6 is accepted and never answered: the time bound ends the request too
     const engine = engineWith(db, { maxMs: 1_500 }, 20_000);
@@ -140,7 +140,7 @@ describe('one transaction’s logs from a service that never stops paging', { ti
   });
 
   it('a cancelled read stores nothing and leaves the cached set as it was', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     const cached: LogSet = {
       chain: 'eth',
       txnHash: HASH,

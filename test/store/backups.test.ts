@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { migrate, openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
+import { openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import {
   backupDue,
@@ -19,12 +19,13 @@ import {
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { createBackupOffThread, verifyBackupOffThread } from '../../src/main/core/store/backup-thread.ts';
 import { saveGroup } from '../../src/main/core/store/groups.ts';
-import { tempDb, tempDir } from '../support/store.ts';
+import { createDB, tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
 /** Backups of the cache: made with VACUUM INTO and checked, refused when changed, kept to a count, made before a migration. */
 function populated() {
-  const { db, path } = tempDb();
+  const db = createDB();
+  const path = db.name;
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops'] });
   addWallet(db, { address: WALLET_2, chains: ['eth'] });
   saveGroup(db, { name: 'Fund I', wallets: [WALLET, WALLET_2] });
@@ -199,9 +200,7 @@ describe('a migration', () => {
   /** A cache as version 12 of Folioscope left it, with a wallet. */
   function version12(): string {
     const path = join(tempDir(), 'demo.sqlite');
-    const old = new BetterSqlite3(path);
-    old.pragma('journal_mode = WAL');
-    migrate(old, 12);
+    const old = openDatabase(path, { upToVersion: 12 });
     old.prepare("INSERT INTO wallets (address, label, tags, chains, created_at) VALUES (?, 'Old', '[]', '[\"eth\"]', '2025-01-01T00:00:00.000Z')").run(WALLET);
     old.close();
     return path;

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diffDates } from '../../src/main/core/store/queries/diff.ts';
-import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { positionSnapshot, recoverBadValues } from '../../src/shared/service/schemas.ts';
-import { tempDir } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * A comparison of two dates where a value is unreadable (or not sent) at one of them: the change
@@ -47,7 +46,7 @@ const pos = (cid: string, principal: unknown, reward: unknown) => ({
 
 describe('a comparison with an unknown value', () => {
   it('an unreadable principal at the later date is an unknown change, left out of the sums and counted', () => {
-    const db = openDatabase(join(tempDir(), 'cache.sqlite'));
+    const db = createDB();
     addWallet(db, { address: wallet, chains: ['eth'] });
     snapshot(db, '2025-01-01', [pos('a', 100.1, 1), pos('b', 50, 0), pos('c', 10, 0)]);
     snapshot(db, '2025-02-01', [pos('a', 'n/a', 1), pos('b', 70.2, 0.5), pos('c', null, 0)]);
@@ -70,11 +69,10 @@ describe('a comparison with an unknown value', () => {
         .map((c) => c.cid)
         .sort(),
     ).toEqual(['a', 'c']);
-    db.close();
   });
 
   it('opened and closed positions still count their whole value; no unknowns, nothing flagged', () => {
-    const db = openDatabase(join(tempDir(), 'cache.sqlite'));
+    const db = createDB();
     addWallet(db, { address: wallet, chains: ['eth'] });
     snapshot(db, '2025-01-01', [pos('old', 30, 0)]);
     snapshot(db, '2025-02-01', [pos('new', 45.5, 0.25)]);
@@ -83,16 +81,14 @@ describe('a comparison with an unknown value', () => {
     expect(d.closed.map((c) => [c.principalChange, c.rewardChange])).toEqual([[-30, 0]]);
     expect(d.unknownChanges).toBe(0);
     expect(d.totalChange).toBe(15.75);
-    db.close();
   });
 
   it('when every change is unknown the sums are unknown, not 0', () => {
-    const db = openDatabase(join(tempDir(), 'cache.sqlite'));
+    const db = createDB();
     addWallet(db, { address: wallet, chains: ['eth'] });
     snapshot(db, '2025-01-01', [pos('a', 'n/a', 'n/a')]);
     snapshot(db, '2025-02-01', [pos('a', 5, 1)]);
     const d = diffDates(db, wallet, '2025-01-01', '2025-02-01');
     expect([d.principalChange, d.rewardChange, d.totalChange, d.unknownChanges]).toEqual([null, null, null, 1]);
-    db.close();
   });
 });

@@ -9,7 +9,7 @@ import { addWallet, getWallet, removeWallet } from '../../src/main/core/store/wa
 import { openWriterConnection } from '../../src/main/core/store/writer-connection.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { generator } from '../../src/sim/random.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
@@ -102,7 +102,8 @@ describe('the filter of new hashes under random interleavings of writers, rollba
       const r = generator(seed);
       globalSkips = 0;
       const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
-      const { db: main, path } = tempDb();
+      const main = createDB();
+      const path = main.name;
       addWallet(main, { address: W, chains: ['eth', 'bsc'] });
       addWallet(main, { address: W2, chains: ['eth', 'bsc'] });
       let worker = openWriterConnection(path);
@@ -284,7 +285,8 @@ describe('the filter of new hashes under random interleavings of writers, rollba
   }
 
   it('deferred transaction with a stale snapshot: the write is refused, no copy', () => {
-    const { db: main, path } = tempDb();
+    const main = createDB();
+    const path = main.name;
     const worker = openWriterConnection(path);
     const h = `0x${'ab'.repeat(32)}`;
     worker.transaction(() => upsertTransactions(worker, W, 'eth', [row(`0x${'cd'.repeat(32)}`, 1, W, 'eth')])).immediate();

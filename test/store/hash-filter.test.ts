@@ -6,7 +6,7 @@ import { countTransactions, upsertTransactions } from '../../src/main/core/store
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { openWriterConnection } from '../../src/main/core/store/writer-connection.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
@@ -32,7 +32,8 @@ const copies = (db: WritableDB) =>
   db.prepare('SELECT count(*) FROM (SELECT 1 FROM transactions GROUP BY txn_hash, wallet, chain HAVING count(*) > 1)').pluck().get() as number;
 
 function setup() {
-  const { db: main, path } = tempDb();
+  const main = createDB();
+  const path = main.name;
   addWallet(main, { address: W, chains: ['eth'] });
   addWallet(main, { address: W2, chains: ['eth'] });
   const worker = openWriterConnection(path);

@@ -1,12 +1,11 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, type WritableDB } from '../../src/main/core/store/db.ts';
-import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion7 } from '../../src/main/core/store/migrations/007-hash-key-tail.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { FIND_PAGE } from '../../src/main/core/store/hash-levels.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
@@ -17,8 +16,7 @@ const txn = (hash: string, i: number): Transaction =>
   transactionRow({ wallet_id: W, txn_hash: hash, block: i, date: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString() });
 
 const fresh = () => {
-  const db = new BetterSqlite3(':memory:') as WritableDB;
-  migrate(db);
+  const db = createDB();
   db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
   return db;
 };
@@ -33,7 +31,6 @@ describe('migration 7: hashes that share their first 8 bytes are still one seek 
     expect(plan).toMatch(/SEARCH k USING PRIMARY KEY \(key=\? AND tail=\?\)[^]*SEARCH k USING PRIMARY KEY \(key=\? AND tail=\?\)/);
     expect(plan).toMatch(/SEARCH t USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     expect(plan).not.toMatch(/SCAN (t|k)\b/);
-    db.close();
   });
 
   it('numbered hashes are each their own transaction; a page written again updates in place; prefix search finds them', () => {
@@ -49,20 +46,17 @@ describe('migration 7: hashes that share their first 8 bytes are still one seek 
     // Search by the full hash and by a prefix they all share (the index's first column).
     expect(timelinePage(db, { search: numbered(2000), limit: 10 }).rows.map((r) => r.txnHash)).toEqual([numbered(2000)]);
     expect(timelinePage(db, { search: '0x0000000000', limit: 1000 }).rows.length).toBe(1000);
-    db.close();
   });
 
   it('an existing cache gets the new index and keeps every row', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db, MIGRATIONS.indexOf(updateToSchemaVersion7));
+    const db = createDB({ version: MIGRATIONS.indexOf(updateToSchemaVersion7) });
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     // As the store of version 6 wrote them (the store of today writes today's schema).
     const insert = db.prepare("INSERT INTO transactions (wallet, chain, txn_hash, time, status, details) VALUES (?, 'eth', ?, ?, 1, '[]')");
     insert.run(W, numbered(7), 1000);
     insert.run(W, '5verv8nmvzbjmekv8xnrlkeawrtsz9coskdyjcjjbrnb', 2000);
-    migrate(db);
+    updateToVersion(db, SCHEMA_VERSION);
     expect(db.prepare('SELECT txn_hash FROM transactions ORDER BY id').pluck().all()).toEqual([numbered(7), '5verv8nmvzbjmekv8xnrlkeawrtsz9coskdyjcjjbrnb']); // stored in lower case, as every hash
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    db.close();
   });
 });

@@ -1,8 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { migrate, type WritableDB } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
 import { keyCounts, MERGE_AT, mergeKeys } from '../../src/main/core/store/hash-levels.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
@@ -10,6 +9,8 @@ import { clearCache } from '../../src/main/core/store/snapshots.ts';
 import { countTransactions, upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
@@ -30,8 +31,7 @@ const txn = (i: number, wallet = W, block = i): Transaction =>
   transactionRow({ wallet_id: wallet, txn_hash: hashOf(i), block, date: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString() });
 
 const fresh = (version?: number) => {
-  const db = new BetterSqlite3(':memory:') as WritableDB;
-  migrate(db, version);
+  const db = createDB({ version });
   for (const w of [W, W2]) db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(w);
   return db;
 };
@@ -72,7 +72,6 @@ describe('two levels of hash keys', () => {
     write(db, range(0, 100, W2), W2);
     expect(countTransactions(db)).toBe(2600);
     keysMatchRows(db);
-    db.close();
   });
 
   it('merges by itself once the small level is full, within the writing transaction, and rolls back with it', () => {
@@ -98,7 +97,6 @@ describe('two levels of hash keys', () => {
     write(db, range(0, MERGE_AT + 9000, W, 1));
     expect(countTransactions(db)).toBe(MERGE_AT + 9000);
     expect(blocks(db).every((b) => b === 1)).toBe(true);
-    db.close();
   });
 
   it('a hash prefix search finds rows in both levels', () => {
@@ -112,7 +110,6 @@ describe('two levels of hash keys', () => {
       expect(rows.every((h) => h.startsWith(hashOf(i).slice(0, 12)))).toBe(true);
     }
     expect(timelinePage(db, { search: hashOf(42), limit: 10 }).rows.map((r) => r.txnHash)).toEqual([hashOf(42)]);
-    db.close();
   });
 
   it('odd hashes a service may send (not hex, short, broken Unicode, NUL, quotes) are each found again, in either level', () => {
@@ -145,7 +142,6 @@ describe('two levels of hash keys', () => {
     expect(countTransactions(db)).toBe(odd.length);
     expect(blocks(db).every((b) => b === 6)).toBe(true);
     keysMatchRows(db);
-    db.close();
   });
 
   it('a key left behind (a stale id) never takes another transaction for its own', () => {
@@ -160,7 +156,6 @@ describe('two levels of hash keys', () => {
     write(db, [txn(99, W, 5)]);
     expect(countTransactions(db)).toBe(11);
     expect(db.prepare('SELECT block FROM transactions WHERE id = ?').pluck().get(id)).toBe(0);
-    db.close();
   });
 
   it("a purge takes the wallet's keys, a clear takes all; other wallets' stay", () => {
@@ -175,7 +170,6 @@ describe('two levels of hash keys', () => {
     keysMatchRows(db);
     clearCache(db);
     expect(keyCounts(db)).toEqual({ large: 0, recent: 0 });
-    db.close();
   });
 
   it('migration 10 moves the keys of the rows already cached into the large level: they are found again', () => {
@@ -184,14 +178,13 @@ describe('two levels of hash keys', () => {
     const insert = db.prepare("INSERT INTO transactions (wallet, chain, txn_hash, time, block, details) VALUES (?, 'eth', ?, ?, ?, '[]')");
     for (const t of range(0, 800)) insert.run(W, t.txn_hash, Date.parse(t.date!), t.block);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'transactions_by_hash_key'").pluck().get()).toBe(1);
-    migrate(db);
+    updateToVersion(db, SCHEMA_VERSION);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'transactions_by_hash_key'").pluck().get()).toBe(0);
     expect(keyCounts(db)).toEqual({ large: 800, recent: 0 });
     keysMatchRows(db);
     write(db, range(0, 900, W, 3));
     expect(countTransactions(db)).toBe(900);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    db.close();
   });
 
   it('migration 10 keeps one copy of a transaction version 9 added twice (a hash with a lone surrogate), the last written', () => {
@@ -204,10 +197,9 @@ describe('two levels of hash keys', () => {
     insert.run(W2, 'eth', broken, 4); // another wallet's: its own transaction
     insert.run(W, 'arb', broken, 5); // another chain's
     insert.run(W, 'eth', broken, 6);
-    migrate(db);
+    updateToVersion(db, SCHEMA_VERSION);
     expect(blocks(db)).toEqual([2, 4, 5, 6]);
     keysMatchRows(db);
-    db.close();
   });
 
   it("no code but the store's upsert adds transactions (a row added without its key would be added again later)", () => {

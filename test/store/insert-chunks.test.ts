@@ -1,6 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, type WritableDB } from '../../src/main/core/store/db.ts';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
 import { keyCounts } from '../../src/main/core/store/hash-levels.ts';
 import { refreshTransferDays } from '../../src/main/core/store/queries/transfer-days.ts';
@@ -9,6 +8,7 @@ import { countTransactions, upsertTransactions } from '../../src/main/core/store
 import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { generator } from '../../src/sim/random.ts';
+import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
@@ -25,8 +25,7 @@ const T0 = Date.UTC(2025, 0, 1);
 const hashOf = (i: number) => `0x${(i * 2654435761).toString(16).padStart(16, '0')}${'ab'.repeat(24)}`;
 
 const fresh = () => {
-  const db = new BetterSqlite3(':memory:') as WritableDB;
-  migrate(db);
+  const db = createDB();
   db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
   return db;
 };

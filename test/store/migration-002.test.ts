@@ -1,15 +1,12 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
+import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { getLogSet, saveLogSet } from '../../src/main/core/store/logs.ts';
 import { listRanges } from '../../src/main/core/store/transactions.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 
 describe('migration 2: service conventions, anomalies, range reasons, logs by position', () => {
   it('keeps version-1 logs and ranges, and stores logs whose log_index repeats without overwriting', () => {
-    // A bare connection, migrated step by step: the store's functions take it as the core's handle.
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    db.pragma('foreign_keys = ON');
-    migrate(db, 1);
+    const db = createDB({ version: 1 });
     db.prepare("INSERT INTO txn_log_sets (chain, txn_hash, total, fetched_at) VALUES ('eth', '0xabc', 2, 't')").run();
     db.prepare(
       "INSERT INTO txn_logs (chain, txn_hash, log_index, topics, data) VALUES ('eth', '0xabc', 0, '[]', '0x00'), ('eth', '0xabc', 1, '[\"0xt\"]', '0x01')",
@@ -18,7 +15,7 @@ describe('migration 2: service conventions, anomalies, range reasons, logs by po
       "INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, page_size, updated_at) VALUES ('0xw', 'eth', 0, 10, 'complete', 100, 't')",
     ).run();
 
-    migrate(db, 2);
+    updateToVersion(db, 2);
     expect(schemaVersion(db)).toBe(2);
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((r) => r.name);
     expect(tables).toEqual(expect.arrayContaining(['service_conventions', 'service_anomalies', 'txn_logs']));
@@ -34,6 +31,5 @@ describe('migration 2: service conventions, anomalies, range reasons, logs by po
     const logs = [0, 1, 0, 1].map((i, n) => ({ log_index: i, topics: [], data: `0x0${n}` }));
     saveLogSet(db, { chain: 'eth', txnHash: '0xdef', total: 4, header: null, logs, requestId: null, fetchedAt: 't', complete: true, note: null });
     expect(getLogSet(db, 'eth', '0xdef')!.logs.map((l) => l.data)).toEqual(['0x00', '0x01', '0x02', '0x03']);
-    db.close();
   });
 });

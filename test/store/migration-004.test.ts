@@ -1,9 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
+import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion4 } from '../../src/main/core/store/migrations/004-newest-first-indexes.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 
 /** The version just before migration 4 (its place in MIGRATIONS). */
 const BEFORE = MIGRATIONS.indexOf(updateToSchemaVersion4);
@@ -26,14 +27,12 @@ function seed(db: BetterSqlite3.Database) {
 
 describe('migration 4: the timeline indexes in newest-first order', () => {
   it('rebuilds the five time-ordered indexes descending, keeping every row, and the timeline reads as before', () => {
-    // A bare connection, migrated step by step: the store's functions take it as the core's handle.
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db, BEFORE);
+    const db = createDB({ version: BEFORE });
     seed(db);
     expect(keyOrder(db, 'transactions_by_wallet_time')).toEqual(['wallet', 'time', 'id']);
     const before = timelinePage(db, { limit: 1000 }).rows.map((r) => r.id);
 
-    migrate(db, BEFORE + 1);
+    updateToVersion(db, BEFORE + 1);
     expect(schemaVersion(db)).toBe(BEFORE + 1);
     expect(keyOrder(db, 'transactions_by_time')).toEqual(['time DESC', 'id DESC']);
     expect(keyOrder(db, 'transactions_by_wallet_time')).toEqual(['wallet', 'time DESC', 'id DESC']);
@@ -52,23 +51,19 @@ describe('migration 4: the timeline indexes in newest-first order', () => {
       .join(' | ');
     expect(plan).toContain('transactions_by_time');
     expect(plan).not.toContain('TEMP B-TREE');
-    db.close();
   });
 
   it('re-measures statistics where the cache had them, and adds none where it had none', () => {
     for (const analysed of [true, false]) {
-      // A bare connection, migrated step by step: the store's functions take it as the core's handle.
-      const db = new BetterSqlite3(':memory:') as WritableDB;
-      migrate(db, BEFORE);
+      const db = createDB({ version: BEFORE });
       seed(db);
       if (analysed) db.exec('ANALYZE');
-      migrate(db, BEFORE + 1);
+      updateToVersion(db, BEFORE + 1);
       const stats = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get()
         ? (db.prepare('SELECT idx FROM sqlite_stat1 WHERE tbl = ?').all('transactions') as Array<{ idx: string }>).map((r) => r.idx)
         : [];
       if (analysed) expect(stats).toEqual(expect.arrayContaining(INDEXES));
       else expect(stats).toEqual([]);
-      db.close();
     }
   });
 });

@@ -1,19 +1,17 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../../src/main/core/store/db.ts';
+import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion5 } from '../../src/main/core/store/migrations/005-treasury.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 
 describe('migration 005: transfer sums and wallet groups', () => {
   it('adds its tables to a database of the previous version, keeping the data, and marks sums stale on change', () => {
-    const db = new BetterSqlite3(':memory:');
-    db.pragma('foreign_keys = ON');
     const index = MIGRATIONS.indexOf(updateToSchemaVersion5);
     expect(index).toBeGreaterThan(0);
-    migrate(db, index);
+    const db = createDB({ version: index });
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES ('0xa', '[\"eth\"]', 'now')").run();
     db.prepare("INSERT INTO transactions (wallet, chain, txn_hash, time, status, details) VALUES ('0xa', 'eth', '0x1', 1, 1, '[]')").run();
-    migrate(db, SCHEMA_VERSION);
+    updateToVersion(db, SCHEMA_VERSION);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare('SELECT count(*) AS n FROM transactions').get()).toEqual({ n: 1 });
     const tables = (
@@ -35,6 +33,5 @@ describe('migration 005: transfer sums and wallet groups', () => {
     db.prepare("INSERT INTO wallet_group_members VALUES (1, '0xa')").run();
     db.prepare("DELETE FROM wallets WHERE address = '0xa'").run();
     expect(db.prepare('SELECT count(*) AS n FROM wallet_group_members').get()).toEqual({ n: 0 });
-    db.close();
   });
 });

@@ -1,12 +1,12 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
+import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, hashKeyRanges } from '../../src/main/core/store/hash-key.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion6 } from '../../src/main/core/store/migrations/006-hash-key.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 const BEFORE = MIGRATIONS.indexOf(updateToSchemaVersion6);
@@ -23,18 +23,14 @@ const txn = (hash: string, date: string, extra: Partial<Transaction> = {}): Tran
   });
 
 const fresh = () => {
-  const db = new BetterSqlite3(':memory:') as WritableDB;
-  db.pragma('foreign_keys = ON');
-  migrate(db);
+  const db = createDB();
   db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now'), (?, '[\"eth\"]', 'now')").run(W, W2);
   return db;
 };
 
 describe('migration 6: transactions found by an 8-byte key of their hash', () => {
   it('rebuilds the table without the text key, keeping every row, id, token row and trigger, with foreign keys intact', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    db.pragma('foreign_keys = ON');
-    migrate(db, BEFORE);
+    const db = createDB({ version: BEFORE });
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     const insert = db.prepare("INSERT INTO transactions (id, wallet, chain, txn_hash, time, status, details) VALUES (?, ?, 'eth', ?, ?, 1, '[]')");
     for (let i = 0; i < 50; i++) insert.run(1000 + i * 7, W, `0x${(i * 977).toString(16).padStart(64, '0')}`, 1_700_000_000_000 + i * 1000);
@@ -44,7 +40,7 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
     const page = timelinePage(db, { limit: 1000 }).rows;
 
     // Version 6 itself (version 9 moves the token rows into the row, see migration-009.test.ts).
-    migrate(db, BEFORE + 1);
+    updateToVersion(db, BEFORE + 1);
     expect(schemaVersion(db)).toBe(BEFORE + 1);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1); // restored after the rebuild
     expect(db.prepare('SELECT * FROM transactions ORDER BY id').all()).toEqual(before);
@@ -73,7 +69,6 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
     expect(db.prepare('SELECT count(*) AS n FROM transfer_days_state').get()).toEqual({ n: 0 });
     db.prepare('DELETE FROM transactions WHERE id = 1007').run();
     expect(db.prepare('SELECT count(*) AS n FROM transaction_tokens').get()).toEqual({ n: 0 });
-    db.close();
   });
 
   it('keeps two hashes that share a key apart, and one hash of two wallets as two rows; a hash seen again is updated', () => {
@@ -100,7 +95,6 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
       { id: 2, tokens: null },
       { id: 3, tokens: '["TOK"]' },
     ]);
-    db.close();
   });
 
   it('finds every hash by any prefix: hex hashes, odd-length and non-hex ones, through the key ranges', () => {
@@ -139,6 +133,5 @@ describe('migration 6: transactions found by an 8-byte key of their hash', () =>
       }
     }
     expect(hashKeyRanges('0xabc').blob).toEqual({ lo: Buffer.from('abc0', 'hex'), hi: Buffer.from('abcfffffffffffff', 'hex') });
-    db.close();
   });
 });

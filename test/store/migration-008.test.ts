@@ -1,9 +1,10 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
+import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion8 } from '../../src/main/core/store/migrations/008-filter-columns.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 
 /** The version just before migration 8 (its place in MIGRATIONS). */
 const BEFORE = MIGRATIONS.indexOf(updateToSchemaVersion8);
@@ -35,13 +36,12 @@ const plan = (db: BetterSqlite3.Database, sql: string) =>
 describe('migration 8: the timeline walks carry the filter columns', () => {
   it('rebuilds the time and wallet indexes with the filter columns after their key, keeping rows and pages', () => {
     for (const analysed of [false, true]) {
-      const db = new BetterSqlite3(':memory:') as WritableDB;
-      migrate(db, BEFORE);
+      const db = createDB({ version: BEFORE });
       seed(db);
       if (analysed) db.exec('ANALYZE');
       const q = { wallet: '0xw', chains: ['arb'], actionTypes: ['swap'], statuses: [1], limit: 1000 };
       const before = [timelinePage(db, { limit: 1000 }).rows.map((r) => r.id), timelinePage(db, q).rows.map((r) => r.id)];
-      migrate(db, BEFORE + 1);
+      updateToVersion(db, BEFORE + 1);
       expect(schemaVersion(db)).toBe(BEFORE + 1);
       expect(columns(db, 'transactions_by_time')).toEqual(['time DESC', 'id DESC', 'chain', 'action_type', 'status', 'protocol_id']);
       expect(columns(db, 'transactions_by_wallet_time')).toEqual(['wallet', 'time DESC', 'id DESC', 'chain', 'action_type', 'status', 'protocol_id']);
@@ -61,7 +61,6 @@ describe('migration 8: the timeline walks carry the filter columns', () => {
       );
       expect(p).toContain('transactions_by_wallet_time');
       expect(p).not.toContain('TEMP B-TREE');
-      db.close();
     }
   });
 });

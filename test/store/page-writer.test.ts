@@ -6,7 +6,7 @@ import { inThreadWriter, WRITE_WORKER_LIMITS, workerCanWrite, workerWriter } fro
 import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
 import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/store/transactions.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { mainWrites } from '../../src/main/core/store/write-yield.ts';
 import { WRITER_NICE } from '../../src/main/core/store/thread-priority.ts';
 import { transactionRow } from '../support/transactions.ts';
@@ -82,7 +82,7 @@ describe('the write worker', () => {
       readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));
     const before = niceOfThreads();
     expect(before.every((n) => n === before[0])).toBe(true);
-    const { db } = tempDb();
+    const db = createDB();
     const writer = workerWriter(db, {});
     await writer.ready;
     const during = niceOfThreads();
@@ -93,7 +93,7 @@ describe('the write worker', () => {
   });
 
   it('writes pages on its own connection: the main connection reads meanwhile, sees them once committed, and holds no transaction', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     expect(workerCanWrite(db)).toBe(true);
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
@@ -112,7 +112,7 @@ describe('the write worker', () => {
   });
 
   it('after a failed page writes nothing more (a later resume point would skip it), and keeps the committed pages with their resume point', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
     await writer.write(page(1));
     await writer.flush();
@@ -134,7 +134,8 @@ describe('the write worker', () => {
     const mem = openDatabase(':memory:');
     expect(workerCanWrite(mem)).toBe(false);
     mem.close();
-    const { db, path } = tempDb();
+    const db = createDB();
+    const path = db.name;
     const ro = openDatabase(path, { readonly: true });
     expect(workerCanWrite(ro)).toBe(false);
     ro.close();
@@ -150,7 +151,7 @@ describe('the write worker', () => {
   });
 
   it("makes way for the main connection's writes: it commits after its page and waits, instead of holding the lock for its whole batch", async () => {
-    const { db } = tempDb();
+    const db = createDB();
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     // A batch that would hold the lock for ten minutes: the main write (busy timeout 5 s) failed with "database is locked".
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
@@ -175,7 +176,8 @@ describe('the write worker', () => {
   // the main connection's too, and another process (the CLI beside the app) could then take
   // the cache for its own and, closing, delete a WAL still in use (SQLite's "How To Corrupt", 2.2).
   it.runIf(existsSync('/proc/locks'))("opens no descriptor of the file beside SQLite's: the main connection keeps its lock on the cache", async () => {
-    const { db, path } = tempDb();
+    const db = createDB();
+    const path = db.name;
     db.prepare("INSERT INTO wallets (address, chains, created_at) VALUES (?, '[\"eth\"]', 'now')").run(W);
     const locksOnCache = () => {
       const inode = statSync(path).ino;
@@ -193,7 +195,8 @@ describe('the write worker', () => {
   });
 
   it('never makes a new cache in place of one deleted while the app runs: the worker does not start', async () => {
-    const { db, path } = tempDb();
+    const db = createDB();
+    const path = db.name;
     for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
     const writer = workerWriter(db, { maxRows: 1_000_000, maxMs: 600_000 });
     await expect(writer.ready).rejects.toThrow(/unable to open|does not exist|SQLITE_CANTOPEN/i);
@@ -206,7 +209,8 @@ describe('the write worker', () => {
   it('runs bundled: out/main/store-writer.js (electron-vite build) opens the cache, writes and commits pages', async () => {
     const bundled = join(import.meta.dirname, '../../out/main/store-writer.js');
     expect(existsSync(bundled), 'run `npx electron-vite build` first').toBe(true);
-    const { db, path } = tempDb();
+    const db = createDB();
+    const path = db.name;
     const worker = new Worker(bundled, { workerData: { path, batch: { maxRows: 1_000_000, maxMs: 600_000 }, mainWrites } });
     const answers: unknown[] = [];
     const next = () => new Promise((resolve) => worker.once('message', resolve));

@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { diffDates, NotCachedError } from '../../src/main/core/store/queries/diff.ts';
 import { exposureAt } from '../../src/main/core/portfolio/view.ts';
 import { navHistory } from '../../src/main/core/store/queries/nav.ts';
@@ -13,6 +10,7 @@ import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
+import { createDB } from '../support/store.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 
 const ctx = useSimulator({ txnsPerWallet: 1200 });
@@ -20,7 +18,7 @@ let db: WritableDB;
 
 /** One cache shared by these read-only tests: two wallets, synced once. */
 beforeAll(async () => {
-  db = openDatabase(join(mkdtempSync(join(tmpdir(), 'folioscope-q-')), 'cache.sqlite'));
+  db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Main' });
   addWallet(db, { address: WALLET_2, chains: ['eth'], label: 'Cold' });
   const { engine } = engineFor(ctx.sim, db);
@@ -31,8 +29,6 @@ beforeAll(async () => {
     engine.backfill({ wallet: WALLET_2, from: '2025-01-01', to: '2025-02-01', every: 'month' }).result,
   ]);
 });
-
-afterAll(() => db.close());
 
 function allPages(q: TimelineQuery): TimelineRow[] {
   const rows: TimelineRow[] = [];

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { TransferDetail } from '../../src/shared/model.ts';
 import { engineFor } from '../support/engine.ts';
+import { createDB } from '../support/store.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 
 /**
@@ -32,7 +30,7 @@ interface Plain {
 let rows: Plain[] = [];
 
 beforeAll(async () => {
-  db = openDatabase(join(mkdtempSync(join(tmpdir(), 'folioscope-tf-')), 'cache.sqlite'));
+  db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'] });
   addWallet(db, { address: WALLET_2, chains: ['eth'] });
   addWallet(db, { address: REMOVED, chains: ['arb'] });
@@ -42,8 +40,6 @@ beforeAll(async () => {
   removeWallet(db, REMOVED);
   rows = db.prepare('SELECT id, wallet, chain, time, action_type, protocol_id, status, details FROM transactions').all() as Plain[];
 });
-
-afterAll(() => db.close());
 
 const DAY = 86_400_000;
 const dates = [{}, { from: '2025-01-01' }, { to: '2025-06-30' }, { from: '2024-11-15', to: '2025-08-31' }] as const;

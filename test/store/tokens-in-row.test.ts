@@ -1,6 +1,5 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
+import { schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion9 } from '../../src/main/core/store/migrations/009-tokens-in-row.ts';
 import { timelineFacetValues } from '../../src/main/core/store/queries/status.ts';
@@ -8,6 +7,7 @@ import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { createDB, updateToVersion } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';
@@ -83,8 +83,7 @@ const found = (db: WritableDB, tokens: string[], wallet?: string) =>
 
 describe('token symbols in the row (migration 9)', () => {
   it('the token filter matches each symbol exactly, whatever characters it holds, alone and in lists', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db);
+    const db = createDB();
     wallets(db);
     const rows = histories();
     upsertTransactions(
@@ -98,13 +97,10 @@ describe('token symbols in the row (migration 9)', () => {
     expect(found(db, ['nothing'])).toEqual([]);
     // One wallet's rows walk its own index, which carries the column too.
     expect(found(db, ['"A"'], W)).toEqual(expected(rows, ['"A"']));
-    db.close();
   });
 
   it('an existing cache keeps every token: the column is filled from the old table, the symbols listed, the table dropped', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    db.pragma('foreign_keys = ON');
-    migrate(db, MIGRATIONS.indexOf(updateToSchemaVersion9));
+    const db = createDB({ version: MIGRATIONS.indexOf(updateToSchemaVersion9) });
     wallets(db);
     // As the store of version 8 wrote them: one token row per distinct symbol of a transaction.
     const rows = histories();
@@ -115,7 +111,7 @@ describe('token symbols in the row (migration 9)', () => {
       insert.run(i + 1, t.wallet_id, t.txn_hash, Date.parse(t.date!));
       for (const s of symbols) if (s) token.run(i + 1, s, null);
     });
-    migrate(db);
+    updateToVersion(db, SCHEMA_VERSION);
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'transaction_tokens'").get()).toBeUndefined();
     for (const s of ODD) expect(found(db, [s]), JSON.stringify(s)).toEqual(expected(rows, [s]));
@@ -133,12 +129,10 @@ describe('token symbols in the row (migration 9)', () => {
     expect(sorted(timelineFacetValues(db, [W]).tokens)).toEqual(symbolsOf(W));
     expect(sorted(timelineFacetValues(db, [W2]).tokens)).toEqual(symbolsOf(W2));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    db.close();
   });
 
   it("the filter lists offer the symbols of the wallets in scope only, and a purged wallet's go with it", () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db);
+    const db = createDB();
     wallets(db);
     upsertTransactions(db, W, 'eth', [txn(1, ['AAA', 'BBB'])]);
     upsertTransactions(db, W2, 'eth', [txn(2, ['CCC'], W2)]);
@@ -147,12 +141,10 @@ describe('token symbols in the row (migration 9)', () => {
     expect(timelineFacetValues(db).tokens).toEqual(['AAA', 'BBB', 'CCC']);
     removeWallet(db, W2, { purge: true });
     expect(timelineFacetValues(db).tokens).toEqual(['AAA', 'BBB']);
-    db.close();
   });
 
   it('a symbol offered in the filter list finds its rows, a broken one (lone surrogate) too', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db);
+    const db = createDB();
     wallets(db);
     const rows = histories();
     upsertTransactions(
@@ -164,17 +156,14 @@ describe('token symbols in the row (migration 9)', () => {
     const offered = timelineFacetValues(db, [W]).tokens;
     expect(offered).toContain('\ufffd');
     for (const s of offered) expect(found(db, [s]).length, JSON.stringify(s)).toBeGreaterThan(0);
-    db.close();
   });
 
   it('a row read again with other transfers has its tokens replaced', () => {
-    const db = new BetterSqlite3(':memory:') as WritableDB;
-    migrate(db);
+    const db = createDB();
     wallets(db);
     upsertTransactions(db, W, 'eth', [txn(1, ['AAA'])]);
     upsertTransactions(db, W, 'eth', [txn(1, ['BBB'])]);
     expect(found(db, ['AAA'])).toEqual([]);
     expect(found(db, ['BBB'])).toHaveLength(1);
-    db.close();
   });
 });

@@ -5,7 +5,7 @@ import type { ScopedTimelineFilter } from '../../src/main/core/store/queries/tim
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 const A = '0x' + 'a'.repeat(40);
 const B = '0x' + 'b'.repeat(40);
@@ -27,7 +27,7 @@ function insert(db: WritableDB, wallet: string, chain: string, dates: ReadonlyAr
 
 describe('the transactions export query', () => {
   it('writes each date as SQLite strftime did, from year 0 to 9999, and null for none', () => {
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: A, chains: ['eth'] });
     let seed = 11;
     const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
@@ -50,7 +50,7 @@ describe('the transactions export query', () => {
   });
 
   it('counts exactly the rows it lists, for every filter, with rows of a wallet no longer watched still cached', () => {
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: A, chains: ['eth', 'arb'] });
     addWallet(db, { address: B, chains: ['eth'] });
     addWallet(db, { address: C, chains: ['eth'] });
@@ -84,7 +84,7 @@ describe('the transactions export query', () => {
   });
 
   it('reads on a read-only connection of its own, which cannot write', () => {
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: A, chains: ['eth'] });
     const reader = openExportReader(db);
     try {

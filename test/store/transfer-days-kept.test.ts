@@ -7,7 +7,7 @@ import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '.
 import type { SyncRange } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
@@ -165,7 +165,8 @@ async function run(ops: readonly Op[], make: (db: WritableDB) => PageWriter, pat
 }
 
 function setup() {
-  const { db, path } = tempDb();
+  const db = createDB();
+  const path = db.name;
   addWallet(db, { address: W1, chains: ['eth', 'arb'] });
   addWallet(db, { address: W2, chains: ['eth', 'arb'] });
   return { db, path };

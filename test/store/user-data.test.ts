@@ -8,14 +8,14 @@ import { listSchedules, saveSchedule } from '../../src/main/core/store/schedules
 import { getSettings, updateSettings } from '../../src/main/core/store/settings.ts';
 import { listAlertRules, saveAlertRule } from '../../src/main/core/store/alerts.ts';
 import type { ReadableDB } from '../../src/main/core/store/db.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
 /** The user's data file: what it holds, its encryption, and an import's plan, applied all or nothing. */
 const W3 = '0x' + '3'.repeat(40);
 
 function source() {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops', 'cold'] }, new Date('2025-03-01T00:00:00Z'));
   addWallet(db, { address: WALLET_2, chains: ['eth'], label: 'Staking' }, new Date('2025-03-02T00:00:00Z'));
   const g = saveGroup(db, { name: 'Fund I', wallets: [WALLET, WALLET_2] });
@@ -112,7 +112,7 @@ describe('an import', () => {
   it('into an empty cache adds everything, equal field by field', async () => {
     const from = source();
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(from, 't')));
-    const { db } = tempDb();
+    const db = createDB();
     const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
     // 2 wallets, 1 group, 2 schedules and 6 alert rules added; 3 settings changed, 5 the same.
     expect(preview.counts).toEqual({ added: 11, changed: 3, unchanged: 5, conflict: 0 });
@@ -141,7 +141,7 @@ describe('an import', () => {
 
   it('into a populated cache lists conflicts item by item and is applicable only with replace', async () => {
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(source(), 't')));
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'], label: 'Mine' });
     addWallet(db, { address: W3, chains: ['eth'] });
     saveGroup(db, { name: 'fund i', wallets: [WALLET, W3] });
@@ -160,7 +160,7 @@ describe('an import', () => {
 
   it('is one transaction: a write that fails leaves nothing of it', async () => {
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(source(), 't')));
-    const { db } = tempDb();
+    const db = createDB();
     const { writes } = planImport(db, doc, { encrypted: false, replace: false });
     // Between the plan and the writes, the second wallet appears: its add fails, and so does all of it.
     addWallet(db, { address: WALLET_2, chains: ['eth'] });
@@ -175,7 +175,7 @@ describe('an import', () => {
   it('refuses a file whose group or schedule names a wallet that is neither in it nor here', async () => {
     const doc = exportUserData(source(), 't');
     doc.data.wallets = doc.data.wallets.slice(0, 1);
-    const { db } = tempDb();
+    const db = createDB();
     expect(() => planImport(db, doc, { encrypted: false, replace: false })).toThrow(
       /The group "Fund I" names the wallet .* neither in the file nor watched here/,
     );
@@ -187,7 +187,7 @@ describe('an import', () => {
     delete file.data.alertRules;
     const { doc } = await readUserDataFile(JSON.stringify(file));
     expect(doc.data.alertRules).toEqual([]);
-    const { db } = tempDb();
+    const db = createDB();
     const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
     expect(preview.counts).toEqual({ added: 5, changed: 3, unchanged: 5, conflict: 0 });
     applyUserData(db, writes);
@@ -197,7 +197,7 @@ describe('an import', () => {
 
   it('alert rules as schedules: the same scope and condition is unchanged, another is added beside, none here is removed', async () => {
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(source(), 't')));
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury', tags: ['ops', 'cold'] });
     const g = saveGroup(db, { name: 'FUND I', wallets: [WALLET] });
     // The same rules (the group named in another case, the condition's members in another order) …
@@ -232,7 +232,7 @@ describe('an import', () => {
     ]);
     // A file listing the same rule twice adds it once; once here, it is unchanged.
     const twice = { ...doc, data: { ...doc.data, alertRules: [RULES[4], RULES[4]] as typeof doc.data.alertRules } };
-    const { db: other } = tempDb();
+    const other = createDB();
     const p = planImport(other, twice, { encrypted: false, replace: false });
     expect(p.writes.addAlertRules).toHaveLength(1);
     applyUserData(other, p.writes);
@@ -245,7 +245,7 @@ describe('an import', () => {
 
   it('refuses a file whose alert rule names a group or wallet that is neither in it nor here, before writing anything', async () => {
     const doc = exportUserData(source(), 't');
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: W3, chains: ['eth'] });
     const unknownGroup = {
       ...doc,

@@ -2,11 +2,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /** A cache with a scratch table; `others` reads it from a second connection (another process's view). */
 function setup() {
-  const { db, path } = tempDb();
+  const db = createDB();
+  const path = db.name;
   db.exec('CREATE TABLE scratch (page INTEGER NOT NULL, n INTEGER NOT NULL)');
   const other = new BetterSqlite3(path, { readonly: true });
   const count = (d: BetterSqlite3.Database) => (d.prepare('SELECT count(*) AS n FROM scratch').get() as { n: number }).n;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 import type { Core } from '../../src/main/core/app.ts';
-import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
+import { migrate, openDatabase, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 
 /**
@@ -27,12 +27,24 @@ export function tempDir(): string {
   return dir;
 }
 
-/** A real SQLite cache in a temporary folder (WAL needs a file), closed after the test. */
-export function tempDb(): { db: WritableDB; path: string } {
-  const path = join(tempDir(), 'cache.sqlite');
-  const db = openDatabase(path);
+/**
+ * A real SQLite cache in a temporary folder (WAL needs a file), opened as the app opens one
+ * (`openDatabase`: its pragmas, its checks, its migrations) and closed after the test. Its file
+ * is `db.name`. `{ version: n }` migrates it only up to schema n, for the tests of migration
+ * n + 1 (after Signal-Desktop's test-node/sql/migration_* tests): made at n, old-shape rows
+ * inserted, `updateToVersion(db, n + 1)`, then the assertions.
+ */
+export function createDB(options: { version?: number | undefined } = {}): WritableDB {
+  const db = openDatabase(join(tempDir(), 'cache.sqlite'), options.version === undefined ? {} : { upToVersion: options.version });
   made().open.push(db);
-  return { db, path };
+  return db;
+}
+
+/** Runs the store's migrations on `db` up to schema `version`, exactly; a database already past it is refused. */
+export function updateToVersion(db: WritableDB, version: number): void {
+  const from = schemaVersion(db);
+  if (from > version) throw new Error(`the database is at schema ${from}, past ${version}: migrations never go back`);
+  migrate(db, version);
 }
 
 /**

@@ -4,7 +4,7 @@ import { countTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
-import { tempDb, tempDir } from '../support/store.ts';
+import { createDB, tempDir } from '../support/store.ts';
 import { createCore } from '../../src/main/core/app.ts';
 
 /**
@@ -15,7 +15,8 @@ import { createCore } from '../../src/main/core/app.ts';
 const ctx = useSimulator({ txnsPerWallet: 300 });
 
 it('a deleted cache: syncs refuse with a message that says what to do, and no new cache is made', async () => {
-  const { db, path } = tempDb();
+  const db = createDB();
+  const path = db.name;
   addWallet(db, { address: WALLET, chains: ['eth'] });
   const { engine } = engineFor(ctx.sim, db);
   for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
@@ -26,7 +27,8 @@ it('a deleted cache: syncs refuse with a message that says what to do, and no ne
 });
 
 it('a moved cache: the moved file is left as it was, and syncs go on once it is back', async () => {
-  const { db, path } = tempDb();
+  const db = createDB();
+  const path = db.name;
   addWallet(db, { address: WALLET, chains: ['eth'] });
   const { engine } = engineFor(ctx.sim, db);
   db.pragma('wal_checkpoint(TRUNCATE)');

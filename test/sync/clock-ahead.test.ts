@@ -3,7 +3,7 @@ import { listRanges } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * Finding (issue 30): with the computer's clock far ahead, a range was marked complete to 2126,
@@ -12,12 +12,12 @@ import { tempDb } from '../support/store.ts';
  */
 let serviceNow = SIM_NOW;
 const ctx = useSimulator({ txnsPerWallet: 300, now: () => serviceNow });
-const count = (db: ReturnType<typeof tempDb>['db']) => (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+const count = (db: ReturnType<typeof createDB>) => (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
 
 describe("a computer's clock set wrong", () => {
   it('far ahead: nothing is kept as read past the service’s clock, and the next sync reads on from it', async () => {
     serviceNow = SIM_NOW;
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     const ahead = SIM_NOW + 100 * 365 * 86_400_000; // 2126
     const { engine } = engineFor(ctx.sim, db, { now: () => ahead });
@@ -44,7 +44,7 @@ describe("a computer's clock set wrong", () => {
 
   it('right: nothing changes (the ranges end at the computer’s now, which the service has reached)', async () => {
     serviceNow = SIM_NOW;
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     const { engine } = engineFor(ctx.sim, db, { now: () => SIM_NOW });
     await engine.syncTransactions(WALLET).result;

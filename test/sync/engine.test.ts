@@ -5,14 +5,14 @@ import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { datesBetween } from '../../src/main/core/sync/positions.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 import { createHash } from 'node:crypto';
 
 const ctx = useSimulator({ txnsPerWallet: 1500 });
 afterEach(() => ctx.sim.setFaults([]));
 
 function setup() {
-  const { db } = tempDb();
+  const db = createDB();
   addWallet(db, { address: WALLET, chains: ['eth', 'arb'], label: 'Main' });
   // Pages of 100 (the service allows 1000): these scenarios need many pages.
   return { db, ...engineFor(ctx.sim, db, { transactionPageSize: 100 }) };

@@ -4,14 +4,14 @@ import { countTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 // 2,000 rows in pages of 100, one page at a time at 80 ms each: about 1.7 s of reading.
 const ctx = useSimulator({ txnsPerWallet: 2000, latencyMs: 80 });
 
 describe('sync progress events', () => {
   it('carry rows, pages, a rate, and a time left that falls as the history fills', async () => {
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: WALLET, chains: ['eth'] });
     // History from a known start (not the epoch), so the share covered means something.
     const { engine } = engineFor(ctx.sim, db, { inFlight: 1, transactionPageSize: 100, historyStart: Date.UTC(2024, 0, 1) / 1000 });

@@ -4,7 +4,7 @@ import { countTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * A service that keeps a rate quota, as live ones do: at most N requests served in any rolling
@@ -18,7 +18,7 @@ afterEach(() => ctx.sim.setQuota(null));
 const wallets = [...Array(4).keys()].map((i) => `0x${(0xa11ce + i).toString(16).padStart(40, '0')}`);
 
 async function syncAllThroughQuota(retryAfter: boolean) {
-  const { db } = tempDb();
+  const db = createDB();
   for (const w of wallets) addWallet(db, { address: w, chains: ['eth', 'arb'], label: '' });
   const { client, engine } = engineFor(ctx.sim, db, { transactionPageSize: 100 });
   ctx.sim.setQuota({ perSecond: 10, retryAfter });
@@ -44,7 +44,7 @@ async function syncAllThroughQuota(retryAfter: boolean) {
 
 describe('a backfill through a rate quota', () => {
   it('says it is paced to the service and shows the time left at that pace', { timeout: 120_000 }, async () => {
-    const { db } = tempDb();
+    const db = createDB();
     addWallet(db, { address: wallets[0]!, chains: ['eth', 'arb'], label: '' });
     const { engine } = engineFor(ctx.sim, db);
     ctx.sim.setQuota({ perSecond: 6, retryAfter: false });

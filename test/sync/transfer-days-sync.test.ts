@@ -6,7 +6,7 @@ import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { syncTransactions } from '../../src/main/core/sync/transactions.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
-import { tempDb } from '../support/store.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * Syncs keep the daily transfer sums as they write (transfer-days-keeper.ts): after a sync
@@ -65,7 +65,8 @@ function expectKept(db: WritableDB, current: readonly string[]): void {
 
 describe('a sync keeps the daily transfer sums as it writes', () => {
   it('through the worker and on this thread at once, then after a purge and a sync again on another connection', async () => {
-    const { db, path } = tempDb();
+    const db = createDB();
+    const path = db.name;
     addWallet(db, { address: WALLET, chains: ['eth'] });
     addWallet(db, { address: WALLET_2, chains: ['eth'] });
     const second = openDatabase(path);

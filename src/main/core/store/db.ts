@@ -241,6 +241,13 @@ export interface OpenOptions {
   sibling?: boolean;
   /** Run quick_check before anything is written (set by openDatabase: see needsQuickCheck). */
   check?: boolean;
+  /**
+   * Migrate only up to this schema version (default: this build's, SCHEMA_VERSION). For the
+   * tests of a migration, which need a cache as version n left it, opened as the app opens one
+   * (Signal-Desktop's test-node/sql/migration_* make theirs so). A cache already past it is
+   * left at its own version: migrations never go back.
+   */
+  upToVersion?: number;
 }
 
 /**
@@ -289,6 +296,8 @@ export function noteDamage(db: ReadableDB, err: unknown): void {
  * migrations in one transaction, so a failed migration leaves the previous version.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): WritableDB {
+  // Refused before the file is made or touched.
+  if (options.upToVersion !== undefined) assertKnownVersion(options.upToVersion);
   if (path === ':memory:') return openChecked(path, options);
   try {
     assertOrdinaryFile(path);
@@ -415,10 +424,11 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // An existing cache about to be migrated is first copied, checked, to the backups folder
     // (store/backups.ts): a migration that goes wrong, or a version the user goes back from,
     // leaves a copy of the cache as it was. Not for a read-only copy (damagedOk) or a new cache.
-    if (found > 0 && found < SCHEMA_VERSION && !options.damagedOk) backupBeforeMigration(db, path, found);
+    const target = options.upToVersion ?? SCHEMA_VERSION;
+    if (found > 0 && found < target && !options.damagedOk) backupBeforeMigration(db, path, found);
     // A migration may rebuild an index over every row (010 did): it runs with the 64 MiB cache it
     // was measured with; what it held stays with glibc, but a migration runs once.
-    migrate(db);
+    migrate(db, target);
     // 16 MiB of page cache (was 64). The reads of the main connection walk indexes to a page of
     // rows (the timeline, positions, the overview, the sums of a reconciliation); a larger cache
     // bought no speed there, and none during a sync at all: SQLite drops a WAL reader's cache
@@ -451,7 +461,18 @@ function ownerOnlyFile(path: string): void {
   }
 }
 
+function assertKnownVersion(target: number): void {
+  if (!Number.isInteger(target) || target < 0 || target > SCHEMA_VERSION) {
+    throw new RangeError(`There is no schema version ${target}: this version of Folioscope knows 0 to ${SCHEMA_VERSION}. Nothing was changed.`);
+  }
+}
+
+/**
+ * Brings the schema from its version up to `target` (a whole number from 0 to SCHEMA_VERSION;
+ * anything else is refused before anything runs), all in one transaction.
+ */
 export function migrate(db: Database, target = SCHEMA_VERSION): void {
+  assertKnownVersion(target);
   const from = schemaVersion(db);
   if (from >= target) return;
   // A migration may rebuild a table others reference (6 does): SQLite's procedure turns

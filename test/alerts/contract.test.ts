@@ -3,7 +3,8 @@ import { createCore } from '../../src/main/core/app.ts';
 import type { Alert } from '../../src/shared/model.ts';
 import { WALLET } from '../support/sim.ts';
 import { putPositions } from '../support/alerts.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /** Alert rules through the contract: bad rules refused whole; a finished sync job checks the rules. */
 describe('alerts through the contract', () => {
@@ -70,13 +71,13 @@ describe('alerts through the contract', () => {
       (await cacheOf(core))
         .prepare("INSERT INTO alert_rules (scope, condition, created_at) VALUES (?, ?, '2026-01-01T00:00:00.000Z')")
         .run(JSON.stringify({ kind: 'all' }), JSON.stringify({ kind: 'health', below: 1 }));
-      await settled(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
       await expect.poll(() => fired.length).toBe(1);
       expect(fired[0]).toMatchObject({ kind: 'health', facts: { date: '2099-01-01', health: 0.96 } });
       const inbox = await core.call('alerts.inbox', undefined);
       expect(inbox.unread).toBe(1);
       expect(inbox.alerts.map((a) => a.id)).toEqual([fired[0]!.id]);
-      await settled(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
       expect(await core.call('alerts.check', undefined)).toEqual([]);
       expect(fired).toHaveLength(1);
       expect(await core.call('alerts.acknowledge', { id: fired[0]!.id })).toBe(true);

@@ -6,7 +6,8 @@ import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
 import type { Alert } from '../../src/shared/model.ts';
 import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * A health dip in the reference service's data, synced by a core connected to it with the key
@@ -66,8 +67,8 @@ describe('the alert webhook', () => {
       const rule = await core.call('alerts.saveRule', { scope: { kind: 'wallet', address: WALLET }, condition: { kind: 'health', below: dip.threshold } });
       const fired: Alert[] = [];
       core.on('alert.fired', (a) => fired.push(a));
-      await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
-      await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
+      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
+      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
       expect(fired).toHaveLength(1);
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { SIM_NOW, WALLET as A, WALLET_2 as B } from '../support/sim.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * The parts of a view around its figures follow the group too: the cached dates offered, the
@@ -23,7 +24,7 @@ describe('a group scopes the dates picker, the filter choices and the completene
         await core.call('sync.transactions', { wallet: A }),
         await core.call('sync.transactions', { wallet: B }),
       ];
-      await settled(core, jobs);
+      await waitForJobs(core, jobs);
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [A] });
 
       expect(await core.call('positions.dates', { group: g.id })).toEqual(['2026-11-20']);

@@ -9,7 +9,8 @@ import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import type { JobInfo, TimelinePage } from '../../src/shared/model.ts';
 import { SIM_NOW, WALLET as A, WALLET_2 as B } from '../support/sim.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 const DATE = '2026-11-20';
 
@@ -33,7 +34,7 @@ describe('wallet groups scope the views, exports and the PDF', () => {
       await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold' });
       const jobs: JobInfo[] = [];
       for (const w of [A, B]) jobs.push(await core.call('sync.positions', { wallet: w, date: DATE }), await core.call('sync.transactions', { wallet: w }));
-      await settled(core, jobs);
+      await waitForJobs(core, jobs);
       const db = await cacheOf(core);
       // Each transaction sync left its wallet's daily transfer sums current over its own rows.
       for (const w of [A, B]) {
@@ -106,9 +107,7 @@ describe('wallet groups scope the views, exports and the PDF', () => {
       // Exports through the contract: every CSV report and the PDF take the group.
       const run = async (req: Parameters<typeof core.call<'export.start'>>[1]) => {
         const job = (await core.call('export.start', req)) as JobInfo;
-        const done = await new Promise<JobInfo>((resolve) =>
-          core.on('sync.progress', (j) => j.id === job.id && ['done', 'failed'].includes(j.state) && resolve(j)),
-        );
+        const done = (await waitForJobs(core, [job], { failed: 'return' }))[0]!;
         expect(done.state, done.error?.message).toBe('done');
         return done.output;
       };

@@ -7,7 +7,8 @@ import { healthHistory } from '../../src/main/core/store/queries/risk.ts';
 import { unlockLadder } from '../../src/main/core/portfolio/view.ts';
 import { headroom } from '../../src/shared/headroom.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
@@ -25,7 +26,7 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
           await core.call('sync.backfill', { wallet: w, from: '2025-07-31', to: '2025-12-31', every: 'month' }),
           await core.call('sync.transactions', { wallet: w }),
         );
-      await settled(core, jobs);
+      await waitForJobs(core, jobs);
       const db = await cacheOf(core);
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [A] });
       expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [A] }]);

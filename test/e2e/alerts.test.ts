@@ -6,7 +6,8 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 import { axeFindings } from './axe.ts';
 
@@ -68,8 +69,8 @@ describe('alerts in the web shell', () => {
     await page.keyboard.press('Escape');
 
     // The earlier date: healthy. The later one: below the threshold.
-    await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
-    await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
+    await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
+    await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
     await poll(() => button.getAttribute('aria-label')).toBe('Alerts: 1 to look at');
     expect(await button.textContent()).toMatch(/Alerts\s*1/);
 

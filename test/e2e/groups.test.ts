@@ -6,7 +6,8 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { axeFindings, describeFindings } from './axe.ts';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   for (const w of [OPS, COLD]) jobs.push(await core.call('sync.positions', { wallet: w, date: DATE }), await core.call('sync.transactions', { wallet: w }));
   // A date only one wallet has cached.
   jobs.push(await core.call('sync.positions', { wallet: OPS, date: EARLIER }));
-  await settled(core, jobs);
+  await waitForJobs(core, jobs);
   shell = await startWebShell({ core, rendererDir: RENDERER });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1360, height: 900 } });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 
 /**
@@ -24,7 +25,7 @@ beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
   core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: TXNS } });
   await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-  await settled(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+  await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
   shell = await startWebShell({ core, rendererDir: RENDERER });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

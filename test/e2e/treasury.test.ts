@@ -6,7 +6,8 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { axeFindings, describeFindings } from './axe.ts';
 
 /** The Reconcile and Risk views in Chromium, light and dark, against the demo service. */
@@ -25,7 +26,7 @@ beforeAll(async () => {
   await core.call('wallets.add', { address: ADDRESS, chains: ['eth', 'arb'], label: 'Treasury' });
   // A second wallet that holds a vote-escrow lock, for the unlock ladder.
   await core.call('wallets.add', { address: COLD, chains: ['eth'], label: 'Cold' });
-  await settled(core, [
+  await waitForJobs(core, [
     await core.call('sync.backfill', { wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31', every: 'month' }),
     await core.call('sync.transactions', { wallet: ADDRESS }),
     await core.call('sync.positions', { wallet: COLD, date: '2025-12-31' }),

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 
 /**
@@ -46,10 +47,10 @@ describe('alerts as desktop notifications', () => {
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
       await core.call('alerts.saveRule', { scope: { kind: 'all' }, condition: { kind: 'health', below: dip.threshold } });
-      await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
+      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
       await new Promise((r) => setTimeout(r, 50));
       expect(state.shown).toEqual([]);
-      await settled(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
+      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
       await expect.poll(() => state.shown.length).toBe(1);
       const [n] = state.shown;
       expect(n!.title).toMatch(new RegExp(`^Health \\d\\.\\d+ below ${dip.threshold}: `));

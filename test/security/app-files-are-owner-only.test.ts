@@ -1,24 +1,16 @@
 import { chmodSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
+import { createCore } from '../../src/main/core/app.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /** Finding: cache and app files were created world-readable. */
 const mode = (p: string) => statSync(p).mode & 0o777;
-
-async function finish(core: Core, id: string) {
-  for (let i = 0; i < 600; i++) {
-    const job = (await core.call('sync.jobs', undefined)).find((j) => j.id === id);
-    if (job?.finishedAt) return job;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('job did not finish');
-}
 
 describe.skipIf(process.platform === 'win32')('files the app creates are readable by their owner only', { timeout: 120_000 }, () => {
   it('the data folder is 0700; the cache with its -wal and -shm, app.json and web downloads are 0600', async () => {
@@ -27,14 +19,14 @@ describe.skipIf(process.platform === 'win32')('files the app creates are readabl
     const core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-      await finish(core, (await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })).id);
+      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })]);
       expect(mode(dataDir)).toBe(0o700);
       const cache = join(dataDir, 'demo.sqlite');
       expect(existsSync(`${cache}-wal`)).toBe(true);
       for (const f of [cache, `${cache}-wal`, `${cache}-shm`]) expect(mode(f), f).toBe(0o600);
 
       const job = await core.call('export.start', { format: 'csv', report: 'positions', date: '2025-06-01' });
-      await finish(core, job!.id);
+      await waitForJobs(core, [job!]);
       const downloads = join(dataDir, 'downloads');
       expect(mode(downloads)).toBe(0o700);
       const files = readdirSync(downloads);

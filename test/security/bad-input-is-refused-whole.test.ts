@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { createCore } from '../../src/main/core/app.ts';
 import { CONTRACT, LIMITS } from '../../src/shared/contract.ts';
 import { WALLET } from '../support/sim.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: settings.update accepted 100,000 chains (stored, then read and looped over on
@@ -168,7 +169,7 @@ describe('an address is never a path', () => {
       // Any printable ASCII is a valid address on a chain that is not EVM-style.
       const address = '../../../../x';
       await core.call('wallets.add', { address, chains: ['sol'] });
-      const [job] = await settled(core, [(await core.call('export.start', { format: 'csv', report: 'positions', wallet: address, date: '2025-06-01' }))!]);
+      const [job] = await waitForJobs(core, [(await core.call('export.start', { format: 'csv', report: 'positions', wallet: address, date: '2025-06-01' }))!]);
       expect(job).toMatchObject({ state: 'done' });
       expect(job!.output!.fileName).not.toMatch(/[/\\]/);
       expect(readdirSync(join(dir, 'downloads'))).toEqual([`${job!.output!.downloadId}-${job!.output!.fileName}`]);

@@ -6,7 +6,8 @@ import { listRanges } from '../../src/main/core/store/transactions.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
-import { cacheOf, settled, tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding (issue 26): a range read to its end was closed complete when the service's
@@ -72,7 +73,7 @@ async function syncWith(ratio: (page: number) => Ratio) {
   const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: proxy.url, env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
   try {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-    const [job] = await settled(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+    const [job] = await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
     const [status] = await core.call('wallets.status', undefined);
     const db = await cacheOf(core);
     return {
@@ -159,7 +160,7 @@ describe('completion_ratio closes a range only when it proves it whole', { timeo
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: proxy.url, env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-      await settled(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
       const r = await core.call('reconcile.get', { wallet: WALLET, from: '2025-01-01', to: '2025-06-01' });
       expect(r.problems.map((p) => p.message)).toContain(
         'transactions of the period are incomplete: the service reported completion_ratio 2, which is not a fraction: the range is kept incomplete and read again',

@@ -6,6 +6,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { KEY, SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /** Finding: connecting with a wrong key said "Connected"; the 401 only showed on the next sync. */
 let sim: Simulator;
@@ -65,8 +66,8 @@ describe('connect checks the key with one cheap request', () => {
       expect(r).toMatchObject({ ok: false, error: { field: 'key' } });
       await core.call('wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth'] });
       const job = await core.call('sync.positions', { wallet: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', date: '2025-06-01' });
-      const done = await new Promise<string>((resolve) => core.on('sync.progress', (j) => j.id === job.id && j.finishedAt && resolve(j.state)));
-      expect(done).toBe('done');
+      const done = (await waitForJobs(core, [job], { failed: 'return' }))[0]!;
+      expect(done.state).toBe('done');
     } finally {
       await core.close();
     }

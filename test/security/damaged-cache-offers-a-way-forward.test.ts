@@ -4,12 +4,13 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core, type CoreOptions } from '../../src/main/core/app.ts';
+import { createCore, type CoreOptions } from '../../src/main/core/app.ts';
 import { CacheProblemError } from '../../src/main/core/store/db.ts';
 import { CHOICES, electronStartupDialogs, openCoreWithChoices } from '../../src/main/electron/startup-choice.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: a corrupt, truncated, foreign or unwritable cache gave "database disk image is
@@ -20,19 +21,11 @@ import { tempDir } from '../support/store.ts';
 const demo = { now: () => SIM_NOW };
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
-async function finish(core: Core, id: string) {
-  for (let i = 0; i < 600; i++) {
-    if ((await core.call('sync.jobs', undefined)).find((j) => j.id === id)?.finishedAt) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('job did not finish');
-}
-
 /** A real cache with a watched wallet and a day of positions, closed (WAL checkpointed). */
 async function realCache(dataDir = tempDir()): Promise<{ dataDir: string; file: string }> {
   const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo });
   await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' });
-  await finish(core, (await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })).id);
+  await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })]);
   await core.close();
   return { dataDir, file: join(dataDir, 'demo.sqlite') };
 }

@@ -7,6 +7,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: a CSV or iCalendar export onto a full disk said "Wrote N rows", exited 0 and left a
@@ -19,8 +20,7 @@ async function realCache(): Promise<string> {
   const dataDir = tempDir();
   const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, env: {}, demo });
   await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' });
-  const { id } = await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' });
-  for (let i = 0; i < 600 && !(await core.call('sync.jobs', undefined)).find((j) => j.id === id)?.finishedAt; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })]);
   await core.close();
   return dataDir;
 }

@@ -4,6 +4,7 @@ import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, createDB, tempDir } from '../support/store.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { JOIN_FINISHED_MS } from '../../src/main/core/sync/queue.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 const count = async (core: Core, sql: string) => ((await cacheOf(core)).prepare(sql).get() as { n: number }).n;
 
@@ -13,14 +14,6 @@ const count = async (core: Core, sql: string) => ((await cacheOf(core)).prepare(
  * fetches and 21 snapshots (calls arriving just after an identical job finished fetched
  * again), and a body identical to the one stored was stored again as a new snapshot.
  */
-async function idle(core: Core): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if ((await core.call('sync.jobs', undefined)).every((j) => j.finishedAt)) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('jobs did not finish');
-}
-
 describe('identical sync requests coalesce; finished jobs are pruned', () => {
   it('500 identical sync.positions calls make one job and one set of snapshots', async () => {
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW, latencyMs: 50 } });
@@ -30,7 +23,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
       const ids = new Set(results.map((r) => (r.ok ? (r.result as { id: string }).id : 'error')));
       expect(ids.size).toBe(1);
       expect(ids.has('error')).toBe(false);
-      await idle(core);
+      await waitForJobs(core);
       const snapshots = (await cacheOf(core)).prepare('SELECT count(*) AS n FROM snapshots').get() as { n: number };
       expect(snapshots.n).toBe(3 * 2); // three views, two chains: once
       // A request made a while after the job finished is new work, not coalesced onto history.
@@ -40,7 +33,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
       // Different requests stay distinct.
       const other = await core.call('sync.positions', { wallet: WALLET, date: '2025-06-02' });
       expect(other.id).not.toBe(again.id);
-      await idle(core);
+      await waitForJobs(core);
     } finally {
       await core.close();
     }
@@ -57,7 +50,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
         await new Promise((resolve) => setTimeout(resolve, 33));
       }
       expect(ids.has('error')).toBe(false);
-      await idle(core);
+      await waitForJobs(core);
       // The job is short (a few tens of ms): most of the 30 calls arrived after it finished.
       expect(ids.size).toBe(1);
       expect(await count(core, 'SELECT count(*) AS n FROM snapshots')).toBe(3 * 2);
@@ -67,7 +60,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
       await new Promise((r) => setTimeout(r, JOIN_FINISHED_MS + 200));
       const later = await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' });
       expect(ids.has(later.id)).toBe(false);
-      await idle(core);
+      await waitForJobs(core);
       expect(await count(core, 'SELECT count(*) AS n FROM snapshots')).toBe(3 * 2);
       expect(await count(core, 'SELECT count(*) AS n FROM snapshot_checks')).toBe(3 * 2);
       const db = await cacheOf(core);
@@ -135,7 +128,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
         const date = new Date(start + d * 86_400_000).toISOString().slice(0, 10);
         ids.push((await core.call('sync.positions', { wallet: WALLET, date })).id);
       }
-      await idle(core);
+      await waitForJobs(core);
       const jobs = await core.call('sync.jobs', undefined);
       expect(jobs).toHaveLength(100);
       expect(jobs.map((j) => j.id)).toEqual(ids.slice(-100));

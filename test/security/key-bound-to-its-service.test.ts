@@ -8,6 +8,7 @@ import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync, type HostileService, startHostileService } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding (High): the key from FOLIOSCOPE_ACCESS_KEY went to any base URL. Through the web
@@ -26,15 +27,6 @@ afterAll(async () => {
   await evil.close();
   await sim.close();
 });
-
-async function waitForJob(core: Core, id: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const job = (await core.call('sync.jobs', undefined)).find((j) => j.id === id);
-    if (job && job.finishedAt) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
 
 describe('the environment key goes only to the service it was given for', () => {
   let core: Core;
@@ -78,7 +70,7 @@ describe('the environment key goes only to the service it was given for', () => 
     expect((await api('app.info')).result).toMatchObject({ mode: 'live', baseUrl: sim.url, key: { set: true, source: 'environment' } });
     await api('wallets.add', { address: WALLET, chains: ['eth'] });
     const job = (await api('sync.positions', { wallet: WALLET, date: '2025-06-01' })).result;
-    await waitForJob(core, job.id);
+    await waitForJobs(core, [job], { failed: 'return' });
     expect((await api('wallets.status')).result[0].lastError).toBeNull();
   });
 
@@ -90,7 +82,7 @@ describe('the environment key goes only to the service it was given for', () => 
     expect(connected.result.key.source).not.toBe('environment');
     await api('wallets.add', { address: WALLET, chains: ['eth'] });
     const job = (await api('sync.positions', { wallet: WALLET })).result;
-    await waitForJob(core, job.id);
+    await waitForJobs(core, [job], { failed: 'return' });
     expect(evil.seen.length).toBeGreaterThan(0);
     for (const url of evil.seen) expect(url).not.toContain(KEY);
     const everything = JSON.stringify([await api('wallets.status'), await api('sync.jobs'), await api('app.info')]);

@@ -10,7 +10,8 @@ import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { type EchoRequest, type EchoService, spellings, startEchoService } from '../support/echo-service.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY as SIM_KEY, SIM_NOW, WALLET } from '../support/sim.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: a key the service echoed in another spelling than the two the redactor knew (the
@@ -204,7 +205,7 @@ describe('in the app: events and statuses the renderer sees', { timeout: 120_000
         try {
           await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
           const job = await core.call('sync.positions', { wallet: WALLET, date: DATE });
-          await expect(settled(core, [job])).rejects.toThrow(/REDACTED/);
+          await expect(waitForJobs(core, [job])).rejects.toThrow(/REDACTED/);
           const shown = JSON.stringify([events, await core.dispatch('wallets.status', undefined), await core.dispatch('sync.jobs', undefined)]);
           expect(shown).toContain('REDACTED');
           expectNoForm(shown, key);

@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
+import { createCore } from '../../src/main/core/app.ts';
 import { systemKeychain } from '../../src/main/core/secrets/keychain.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { type EchoRequest, type EchoService, startEchoService } from '../support/echo-service.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY as SIM_KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: the key was removed as a substring of the whole body, so a short key (`k`) made every
@@ -31,15 +32,6 @@ afterAll(async () => {
   await echo.close();
   await sim.close();
 });
-
-async function finish(core: Core, id: string) {
-  for (let i = 0; i < 1200; i++) {
-    const job = (await core.call('sync.jobs', undefined)).find((j) => j.id === id);
-    if (job?.finishedAt) return job;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('job did not finish');
-}
 
 function folderBytes(dir: string): string {
   return readdirSync(dir)
@@ -129,7 +121,7 @@ describe('a key inside a data value fails that response; free text alone is scru
   async function syncPositions(key: string) {
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: echo.url, env: { FOLIOSCOPE_ACCESS_KEY: key } });
     await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-    const job = await finish(core, (await core.call('sync.positions', { wallet: WALLET, date: DATE })).id);
+    const job = (await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: DATE })], { failed: 'return' }))[0]!;
     return { core, job };
   }
 
@@ -200,7 +192,7 @@ describe('a key inside a data value fails that response; free text alone is scru
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: echo.url, env: { FOLIOSCOPE_ACCESS_KEY: HEX_KEY } });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-      const job = await finish(core, (await core.call('sync.transactions', { wallet: WALLET })).id);
+      const job = (await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })], { failed: 'return' }))[0]!;
       expect(job.state).toBe('failed');
       expect(job.error?.message).toMatch(/data\[0\]\.transaction_history\[0\]\.txn_hash: this value holds the access key/);
       expect(job.error?.message).not.toContain(HEX_KEY);

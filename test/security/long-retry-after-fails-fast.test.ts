@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { settled, tempDir } from '../support/store.ts';
+import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding (attack round, issue 26): a 429 asking to wait an hour (or until 2099) failed the
@@ -44,8 +45,8 @@ describe('a service asking to wait longer than the policy takes', () => {
         await core.call('wallets.add', { address: w, chains: ['eth'] });
         jobs.push(await core.call('sync.positions', { wallet: w, date: '2025-06-01' }));
       }
-      const done = await settled(core, jobs).catch(() => null);
-      expect(done).toBeNull(); // settled throws when a job failed
+      const done = await waitForJobs(core, jobs).catch(() => null);
+      expect(done).toBeNull(); // waitForJobs throws when a job failed
       const infos = await core.call('sync.jobs', undefined);
       for (const j of infos) {
         expect(j.state).toBe('failed');

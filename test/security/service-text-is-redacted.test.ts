@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
+import { createCore } from '../../src/main/core/app.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync, type HostileService, startHostileService } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Finding: service-provided text was not redacted when the envelope's status was not OK
@@ -22,15 +23,6 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function finish(core: Core, id: string) {
-  for (let i = 0; i < 600; i++) {
-    const job = (await core.call('sync.jobs', undefined)).find((j) => j.id === id);
-    if (job?.finishedAt) return job;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('job did not finish');
-}
-
 describe('service-provided text passes the redactor', { timeout: 120_000 }, () => {
   it('a key echoed in status and message of a non-OK envelope reaches no event, error or job', async () => {
     echo.answer = { status: 200, body: '{"status":"DENIED for {key}","message":"the key {key} is not allowed","data":[]}' };
@@ -39,7 +31,7 @@ describe('service-provided text passes the redactor', { timeout: 120_000 }, () =
     core.on('sync.progress', (p) => events.push(JSON.stringify(p)));
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-      const job = await finish(core, (await core.call('sync.positions', { wallet: WALLET })).id);
+      const job = (await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET })], { failed: 'return' }))[0]!;
       expect(job.state).toBe('failed');
       expect(echo.seen.some((u) => u.includes(KEY))).toBe(true); // it was this service's key
       expect(job.error?.message).toMatch(/DENIED for REDACTED.*the key REDACTED is not allowed/);
@@ -72,7 +64,7 @@ describe('service-provided text passes the redactor', { timeout: 120_000 }, () =
     const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: echo.url, env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
-      const job = await finish(core, (await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })).id);
+      const job = (await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })], { failed: 'return' }))[0]!;
       expect(job.state, JSON.stringify(job.error)).toBe('done');
       const rows = (await cacheOf(core)).prepare("SELECT raw, data FROM snapshots WHERE endpoint = 'allPositions'").all() as Array<{
         raw: string;

@@ -6,6 +6,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { startSimulator } from '../../src/sim/server.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 describe('the core: demo mode, connecting, and caches kept apart', () => {
   it('starts in demo mode without a key or base URL, and connects to a service with a key from the keychain', async () => {
@@ -26,7 +27,7 @@ describe('the core: demo mode, connecting, and caches kept apart', () => {
       expect(await core.call('wallets.list', undefined)).toEqual([]);
       await core.call('wallets.add', { address: WALLET_2, chains: ['eth'], label: 'Real wallet' });
       const job = await core.call('sync.positions', { wallet: WALLET_2, date: '2025-01-01' });
-      await new Promise<void>((resolve) => core.on('sync.progress', (j) => j.id === job.id && j.state === 'done' && resolve()));
+      await waitForJobs(core, [job]);
       expect(await core.call('positions.dates', { wallet: WALLET_2 })).toEqual(['2025-01-01']);
       // The choice is remembered, without the key.
       const config = readFileSync(join(dataDir, 'app.json'), 'utf8');

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstLine, startCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
+import type { JobInfo } from '../../src/shared/model.ts';
 
 /**
  * `folioscope serve` as a user runs it: a process of its own, driven over HTTP as the page
@@ -48,8 +50,6 @@ function rows(dir: string): number {
   }
 }
 
-type Job = { id: string; state: string; finishedAt: string | null };
-
 describe('folioscope serve as a process', () => {
   it(
     'a sync asked over HTTP is in the cache after SIGTERM; stopped mid-sync, what was written is whole and the next sync completes it',
@@ -58,8 +58,8 @@ describe('folioscope serve as a process', () => {
       const dir = tempDir();
       const s = await serve(dir);
       await s.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'] });
-      const job = await s.call<Job>('sync.transactions', { wallet: WALLET });
-      await expect.poll(async () => (await s.call<Job[]>('sync.jobs')).find((j) => j.id === job.id)?.state, { timeout: 120_000, interval: 100 }).toBe('done');
+      const job = await s.call<JobInfo>('sync.transactions', { wallet: WALLET });
+      expect(await waitForJobs(() => s.call<JobInfo[]>('sync.jobs'), [job], { failed: 'return' })).toMatchObject([{ state: 'done' }]);
       s.child.kill('SIGTERM');
       expect(await s.exited, s.stderr()).toBe(0);
       expect(rows(dir)).toBe(2 * PER_CHAIN);
@@ -67,17 +67,15 @@ describe('folioscope serve as a process', () => {
       // Stopped while a sync of two more chains runs: exits 0, the cache opens, the next sync completes it.
       const again = await serve(dir);
       await again.call('wallets.update', { address: WALLET, chains: ['eth', 'arb', 'op', 'base'] });
-      await again.call<Job>('sync.transactions', { wallet: WALLET });
+      await again.call<JobInfo>('sync.transactions', { wallet: WALLET });
       await expect.poll(() => rows(dir), { timeout: 60_000, interval: 20 }).toBeGreaterThan(2 * PER_CHAIN);
       again.child.kill('SIGTERM');
       expect(await again.exited, again.stderr()).toBe(0);
       const partial = rows(dir);
       expect(partial).toBeGreaterThan(2 * PER_CHAIN);
       const third = await serve(dir);
-      const resumed = await third.call<Job>('sync.transactions', { wallet: WALLET });
-      await expect
-        .poll(async () => (await third.call<Job[]>('sync.jobs')).find((j) => j.id === resumed.id)?.state, { timeout: 120_000, interval: 100 })
-        .toBe('done');
+      const resumed = await third.call<JobInfo>('sync.transactions', { wallet: WALLET });
+      expect(await waitForJobs(() => third.call<JobInfo[]>('sync.jobs'), [resumed], { failed: 'return' })).toMatchObject([{ state: 'done' }]);
       third.child.kill('SIGTERM');
       expect(await third.exited).toBe(0);
       expect(rows(dir)).toBe(4 * PER_CHAIN);

@@ -1,6 +1,6 @@
 import type { Core } from '../../src/main/core/app.ts';
 import { health } from '../../src/shared/portfolio/risk.ts';
-import { settled } from './store.ts';
+import { waitForJobs } from './jobs.ts';
 
 /**
  * A real dip in the reference service's data: the lowest lending health of a wallet at each
@@ -9,7 +9,7 @@ import { settled } from './store.ts';
  * the generated data happens to be.
  */
 export async function lowestHealth(core: Core, wallet: string, date?: string): Promise<{ date: string; health: number }> {
-  await settled(core, [await core.call('sync.positions', { wallet, ...(date && { date }) })]);
+  await waitForJobs(core, [await core.call('sync.positions', { wallet, ...(date && { date }) })]);
   const d = date ?? (await core.call('positions.dates', { wallet }))[0]!;
   const risk = await core.call('risk.lending', { date: d, wallet });
   const all = risk.positions.map((p) => health(p.collateralDebtRatio, p.liqThreshold)).filter((h): h is number => h !== null);

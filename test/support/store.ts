@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect } from 'vitest';
 import type { Core } from '../../src/main/core/app.ts';
 import { migrate, openDatabase, schemaVersion, type WritableDB } from '../../src/main/core/store/db.ts';
-import type { JobInfo } from '../../src/shared/model.ts';
 
 /**
  * What a test makes is removed after that test; what a beforeAll makes (no test is running),
@@ -56,21 +55,6 @@ export async function cacheOf(core: Core): Promise<WritableDB> {
   const db = openDatabase((await core.request('app.info', undefined)).databaseFile);
   made().open.push(db);
   return db;
-}
-
-/** Waits until the jobs (started through the contract) have finished; one that failed or was cancelled throws, as its result would. */
-export async function settled(core: Core, jobs: readonly JobInfo[], timeoutMs = 120_000): Promise<JobInfo[]> {
-  const ids = new Set(jobs.map((j) => j.id));
-  for (const until = Date.now() + timeoutMs; Date.now() < until;) {
-    const ended = (await core.request('sync.jobs', undefined)).filter((j) => ids.has(j.id) && j.finishedAt);
-    if (ended.length === ids.size) {
-      const bad = ended.find((j) => j.state !== 'done');
-      if (bad) throw new Error(`${bad.label}: ${bad.state}${bad.error ? ` (${bad.error.message})` : ''}`);
-      return ended;
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the jobs did not finish');
 }
 
 function remove(m: Made): void {

@@ -1,60 +1,42 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
-import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../../src/main/core/app.ts';
+import { shoot } from '../support/browser.ts';
 import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
 import { tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 import { axeFindings } from './axe.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
 
 /**
  * Alerts in the web shell, in Chromium: a rule made in the Alerts dialog, a real health dip
  * synced from the demo service (two dates), the count in the top bar, the inbox entry, and
  * Acknowledge / Snooze by keyboard; light and dark.
  */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
-const RENDERER = join(import.meta.dirname, '../../out/renderer');
-let core: Core;
-let shell: WebShell;
-let browser: Browser;
-let page: Page;
-let problems: string[];
 let dip: Awaited<ReturnType<typeof findHealthDip>>;
-
-beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  const probe = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
-  try {
-    await probe.call('wallets.add', { address: WALLET, chains: ['eth'] });
-    dip = await findHealthDip(probe, WALLET, MONTH_ENDS.slice(1), MONTH_ENDS[0]);
-  } finally {
-    await probe.close();
-  }
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
-  await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
-  shell = await startWebShell({ core, rendererDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
-  problems = watchProblems(page);
-  await page.goto(shell.url);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shell?.close();
-  await core?.close();
+const web = useWebSession({
+  viewport: { width: 1024, height: 768 },
+  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } },
+  seed: async (core) => {
+    const probe = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
+    try {
+      await probe.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      dip = await findHealthDip(probe, WALLET, MONTH_ENDS.slice(1), MONTH_ENDS[0]);
+    } finally {
+      await probe.close();
+    }
+    await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
+  },
+  open: true,
+  timeout: 120_000,
 });
 
 describe('alerts in the web shell', () => {
   it('a rule made in the dialog fires on a health dip: the count, the inbox entry, acknowledged by keyboard', { timeout: 120_000 }, async () => {
-    const button = page.getByRole('button', { name: /^Alerts:/ });
+    const button = web.page.getByRole('button', { name: /^Alerts:/ });
     await poll(() => button.getAttribute('aria-label')).toBe('Alerts: none to look at');
     await button.click();
-    const dialog = page.getByRole('dialog', { name: 'Alerts' });
+    const dialog = web.page.getByRole('dialog', { name: 'Alerts' });
     await poll(() => dialog.isVisible()).toBe(true);
     await poll(() => dialog.getByText('No alerts to look at.').isVisible()).toBe(true);
     const rules = dialog.getByRole('region', { name: 'Rules' });
@@ -66,50 +48,50 @@ describe('alerts in the web shell', () => {
     await poll(async () => ((await rules.getByRole('listitem').textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
       new RegExp(`Alert on lending health below ${dip.threshold}, Treasury.*checked .*: 0 lending positions checked`),
     );
-    await page.keyboard.press('Escape');
+    await web.page.keyboard.press('Escape');
 
     // The earlier date: healthy. The later one: below the threshold.
-    await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
-    await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
+    await waitForJobs(web.core, [await web.core.call('sync.positions', { wallet: WALLET, date: dip.from })]);
+    await waitForJobs(web.core, [await web.core.call('sync.positions', { wallet: WALLET, date: dip.to })]);
     await poll(() => button.getAttribute('aria-label')).toBe('Alerts: 1 to look at');
     expect(await button.textContent()).toMatch(/Alerts\s*1/);
 
     // By keyboard: focus the button, open, Tab to Acknowledge.
     await button.focus();
-    await page.keyboard.press('Enter');
+    await web.page.keyboard.press('Enter');
     await poll(() => dialog.isVisible()).toBe(true);
     const item = dialog.getByRole('region', { name: 'Inbox' }).getByRole('listitem');
     await poll(() => item.count()).toBe(1);
     const text = (await item.textContent())!.replace(/\s+/g, ' ');
     expect(text).toMatch(new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${dip.to}: collateral/debt`));
     expect(text).toMatch(/fired .* · still holds/);
-    expect(await axeFindings(page)).toEqual([]);
-    await shoot(page, 'alerts-inbox-1024');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    expect(await axeFindings(page)).toEqual([]);
-    await shoot(page, 'alerts-inbox-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await axeFindings(web.page)).toEqual([]);
+    await shoot(web.page, 'alerts-inbox-1024');
+    await web.page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeFindings(web.page)).toEqual([]);
+    await shoot(web.page, 'alerts-inbox-1024-dark');
+    await web.page.emulateMedia({ colorScheme: 'light' });
 
     const snooze = dialog.getByRole('button', { name: /^Snooze 1 day: Health/ });
     await snooze.focus();
-    await page.keyboard.press('Enter');
+    await web.page.keyboard.press('Enter');
     await poll(() => button.getAttribute('aria-label')).toBe('Alerts: none to look at');
     await poll(async () => (await item.textContent())?.replace(/\s+/g, ' ')).toMatch(/snoozed until/);
     const ack = dialog.getByRole('button', { name: /^Acknowledge: Health/ });
     await ack.focus();
-    await page.keyboard.press('Enter');
+    await web.page.keyboard.press('Enter');
     await poll(() => dialog.getByText('No alerts to look at.').isVisible()).toBe(true);
-    const [stored] = (await core.call('alerts.inbox', { all: true })).alerts;
+    const [stored] = (await web.core.call('alerts.inbox', { all: true })).alerts;
     expect(stored).toMatchObject({ kind: 'health', resolvedAt: null });
     expect(stored!.acknowledgedAt).not.toBeNull();
     // History: the acknowledged alert is listed when asked for.
     await dialog.getByLabel('Show acknowledged alerts').check();
     await poll(() => item.count()).toBe(1);
-    await page.keyboard.press('Escape');
+    await web.page.keyboard.press('Escape');
     await poll(() => dialog.isVisible()).toBe(false);
   });
 
   it('had no page errors', () => {
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

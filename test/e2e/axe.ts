@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { shoot } from '../support/browser.ts';
 
 /**
  * axe-core in the page under test. The app's CSP allows only its own scripts, so the
@@ -44,4 +46,15 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
 /** One line per finding, for a failure message a person can act on. */
 export function describeFindings(where: string, findings: AxeFinding[]): string[] {
   return findings.map((f) => `${where}: ${f.impact} ${f.rule} (${f.help}) × ${f.targets.length}: ${f.targets.slice(0, 4).join(' | ')}`);
+}
+
+/** A screenshot in each theme, and axe-core in each: no serious or critical violation. Ends in light. */
+export async function bothThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe(scheme);
+    await shoot(page, `${name}-${scheme}`);
+    expect(describeFindings(`${name} (${scheme})`, await axeFindings(page))).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -1,45 +1,23 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
-import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { shoot } from '../support/browser.ts';
 import { axeFindings, describeFindings } from './axe.ts';
-import { tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
 
 /** Backups and the data file in Settings, in Chromium: made, listed, verified; exported, previewed, imported; restored. */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
-const RENDERER = join(import.meta.dirname, '../../out/renderer');
-let core: Core;
-let shell: WebShell;
-let browser: Browser;
-let page: Page;
-let problems: string[];
-let dir: string;
-
-beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  dir = tempDir();
-  core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 200 } });
-  await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
-  shell = await startWebShell({ core, rendererDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 900 }, acceptDownloads: true });
-  problems = watchProblems(page);
-  await page.goto(shell.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shell?.close();
-  await core?.close();
+const web = useWebSession({
+  viewport: { width: 1024, height: 900 },
+  acceptDownloads: true,
+  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: 200 } },
+  seed: (core) => core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' }),
+  open: true,
 });
 
 const settings = async () => {
-  if (!(await page.getByRole('dialog', { name: 'Settings' }).isVisible())) await page.getByRole('button', { name: 'Settings' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  if (!(await web.page.getByRole('dialog', { name: 'Settings' }).isVisible())) await web.page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = web.page.getByRole('dialog', { name: 'Settings' });
   await poll(() => dialog.isVisible()).toBe(true);
   return dialog;
 };
@@ -56,22 +34,22 @@ describe('backups in Settings', () => {
     expect((await item.textContent())!.replace(/\s+/g, ' ')).toMatch(
       /demo-\d{8}T\d{6}Z\.sqlite .* · made by hand · 1 wallet, 0 groups, \d+ snapshots?, \d+ transactions?/,
     );
-    const [made] = (await core.call('backups.list', undefined)).backups;
+    const [made] = (await web.core.call('backups.list', undefined)).backups;
     await section.getByRole('button', { name: `Verify the backup ${made!.name}` }).click();
     await poll(() => section.getByRole('status').textContent()).toBe(`${made!.name} checks out: its SHA-256 matches its manifest, integrity_check is ok.`);
     await section.scrollIntoViewIfNeeded();
-    await shoot(page, 'settings-backups-1024');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, 'settings-backups-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shoot(web.page, 'settings-backups-1024');
+    await web.page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(web.page, 'settings-backups-1024-dark');
+    await web.page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('exports the data file as a download, previews an import item by item, imports it, and restores the backup', async () => {
     const dialog = await settings();
     const section = dialog.getByRole('region', { name: 'Your data' });
-    const download = page.waitForEvent('download');
+    const download = web.page.waitForEvent('download');
     await section.getByRole('button', { name: 'Export your data' }).click();
-    const file = join(dir, 'exported.json');
+    const file = join(web.dataDir, 'exported.json');
     await (await download).saveAs(file);
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc).toMatchObject({
@@ -84,7 +62,7 @@ describe('backups in Settings', () => {
     doc.data.wallets[0].label = 'Treasury (cold)';
     doc.data.wallets.push({ address: WALLET_2, label: 'Staking', tags: [], chains: ['eth'] });
     doc.data.groups.push({ name: 'Fund I', wallets: [WALLET, WALLET_2] });
-    const other = join(dir, 'other.json');
+    const other = join(web.dataDir, 'other.json');
     writeFileSync(other, JSON.stringify(doc));
     await section.getByLabel('Data file').setInputFiles(other);
     await section.getByRole('button', { name: 'Preview' }).click();
@@ -96,24 +74,24 @@ describe('backups in Settings', () => {
     expect(texts).toContain('add group Fund I 2 wallets');
     expect(await section.getByText(/2 to add, 1 to change, \d+ unchanged, 0 conflicts/).isVisible()).toBe(true);
     // Nothing changed yet.
-    expect((await core.call('wallets.list', undefined)).length).toBe(1);
+    expect((await web.core.call('wallets.list', undefined)).length).toBe(1);
     await section.scrollIntoViewIfNeeded();
-    await shoot(page, 'settings-data-preview-1024');
-    const findings = describeFindings('Settings with a backup and a preview (light)', await axeFindings(page));
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, 'settings-data-preview-1024-dark');
-    findings.push(...describeFindings('Settings with a backup and a preview (dark)', await axeFindings(page)));
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shoot(web.page, 'settings-data-preview-1024');
+    const findings = describeFindings('Settings with a backup and a preview (light)', await axeFindings(web.page));
+    await web.page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(web.page, 'settings-data-preview-1024-dark');
+    findings.push(...describeFindings('Settings with a backup and a preview (dark)', await axeFindings(web.page)));
+    await web.page.emulateMedia({ colorScheme: 'light' });
     expect(findings).toEqual([]);
 
     await section.getByRole('button', { name: 'Import', exact: true }).click();
     await poll(() => section.getByRole('status').textContent()).toBe('Imported: 2 added, 1 changed.');
-    expect((await core.call('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury (cold)', 'Staking']);
-    expect((await core.call('groups.list', undefined)).map((g) => g.name)).toEqual(['Fund I']);
+    expect((await web.core.call('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury (cold)', 'Staking']);
+    expect((await web.core.call('groups.list', undefined)).map((g) => g.name)).toEqual(['Fund I']);
 
     // A file that conflicts (the wallet on other chains): import blocked until the file's version is asked for.
     doc.data.wallets[1].chains = ['eth', 'arb'];
-    const conflicting = join(dir, 'conflicting.json'); // a new file: Chromium will not read one changed since it was chosen
+    const conflicting = join(web.dataDir, 'conflicting.json'); // a new file: Chromium will not read one changed since it was chosen
     writeFileSync(conflicting, JSON.stringify(doc));
     await section.getByLabel('Data file').setInputFiles(conflicting);
     await section.getByRole('button', { name: 'Preview' }).click();
@@ -123,17 +101,17 @@ describe('backups in Settings', () => {
 
     // The backup made before the import: restored after a confirmation, the app on it again.
     const backups = dialog.getByRole('region', { name: 'Backups' });
-    const [made] = (await core.call('backups.list', undefined)).backups;
+    const [made] = (await web.core.call('backups.list', undefined)).backups;
     await backups.getByRole('button', { name: `Restore the backup ${made!.name}` }).click();
     await poll(() => backups.getByText(/The current cache is kept aside beside it/).isVisible()).toBe(true);
     await backups.getByRole('button', { name: 'Restore', exact: true }).click();
     await poll(() => backups.getByRole('status').textContent()).toMatch(
       new RegExp(`^Restored ${made!.name.replace(/\./g, '\\.')}\\. The cache it replaced is kept at .*before-restore-`),
     );
-    expect((await core.call('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
+    expect((await web.core.call('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
   });
 
   it('had no page errors', () => {
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

@@ -1,43 +1,21 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
-import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
-import { cacheOf, tempDir } from '../support/store.ts';
+import { describe, expect, it } from 'vitest';
+import { shoot } from '../support/browser.ts';
+import { cacheOf } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
 
 /** Scheduled sync in Settings, in Chromium: added, listed in words the user reads, run by the app, removed. */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
-const RENDERER = join(import.meta.dirname, '../../out/renderer');
-let core: Core;
-let shell: WebShell;
-let browser: Browser;
-let page: Page;
-let problems: string[];
-
-beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 200, demo: { txnsPerWallet: 200 } });
-  await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
-  shell = await startWebShell({ core, rendererDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 900 } });
-  problems = watchProblems(page);
-  await page.goto(shell.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await shell?.close();
-  await core?.close();
+const web = useWebSession({
+  viewport: { width: 1024, height: 900 },
+  core: { scheduleEveryMs: 200, demo: { txnsPerWallet: 200 } },
+  seed: (core) => core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' }),
+  open: true,
 });
 
 describe('scheduled sync in Settings', () => {
   it('adds a weekly schedule for one wallet, lists it with its next run, and removes it', async () => {
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'Settings' });
     await poll(() => dialog.isVisible()).toBe(true);
     const section = dialog.getByRole('region', { name: 'Scheduled sync' });
     await poll(() => section.getByText(/No schedules/).isVisible()).toBe(true);
@@ -55,28 +33,28 @@ describe('scheduled sync in Settings', () => {
     expect(text).toMatch(/Transactions of Treasury, every Monday at 07:30 AM UTC/);
     expect(text).toMatch(/next [A-Z][a-z]{2} \d{1,2}, \d{4}, 07:30 AM UTC/);
     expect(text).toMatch(/not run yet/);
-    await shoot(page, 'settings-schedules-1024');
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await shoot(page, 'settings-schedules-1024-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
+    await shoot(web.page, 'settings-schedules-1024');
+    await web.page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(web.page, 'settings-schedules-1024-dark');
+    await web.page.emulateMedia({ colorScheme: 'light' });
     await section.getByRole('button', { name: /^Remove the schedule: Transactions of Treasury/ }).click();
     await poll(() => section.getByText(/No schedules/).isVisible()).toBe(true);
-    expect(await core.call('schedules.list', undefined)).toEqual([]);
+    expect(await web.core.call('schedules.list', undefined)).toEqual([]);
   });
 
   it('a schedule the app ran shows how its last run ended', async () => {
-    const saved = await core.call('schedules.save', { scope: { kind: 'all' }, what: 'both', cadence: { every: 'hour', minute: 0 } });
-    (await cacheOf(core)).prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(saved.id);
-    await poll(async () => (await core.call('schedules.list', undefined)).find((x) => x.id === saved.id)?.lastRun?.state).toBe('ok');
-    await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const section = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Scheduled sync' });
+    const saved = await web.core.call('schedules.save', { scope: { kind: 'all' }, what: 'both', cadence: { every: 'hour', minute: 0 } });
+    (await cacheOf(web.core)).prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(saved.id);
+    await poll(async () => (await web.core.call('schedules.list', undefined)).find((x) => x.id === saved.id)?.lastRun?.state).toBe('ok');
+    await web.page.keyboard.press('Escape');
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    const section = web.page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Scheduled sync' });
     await poll(async () => ((await section.getByRole('listitem').textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
       /Positions and transactions of all wallets, every hour at :00.*last complete/,
     );
   });
 
   it('had no page errors', () => {
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../../src/main/core/app.ts';
-import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, watchProblems } from '../support/browser.ts';
-import { tempDir } from '../support/store.ts';
+import type { Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core/app.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
+import { waitForJobs } from '../support/jobs.ts';
 
 /**
  * Reloads scoped to what changed (issue 11 item 6): the core's `data.changed` names the
@@ -13,44 +10,31 @@ import { tempDir } from '../support/store.ts';
  * again. Real core, web shell and renderer in Chromium; the requests the page sends are the
  * evidence.
  */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 });
-const RENDERER = join(import.meta.dirname, '../../out/renderer');
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
-let core: Core;
-let shell: WebShell;
-let browser: Browser;
-let page: Page;
-let problems: string[];
 /** Every API request the page sent: operation and input. */
 let sent: Array<{ op: string; input: Record<string, unknown> }>;
 
-async function syncPositions(wallet: string): Promise<void> {
-  const job = await core.call('sync.positions', { wallet });
-  await new Promise<void>((resolve) => {
-    const off = core.on('sync.progress', (j) => {
-      if (j.id === job.id && (j.state === 'done' || j.state === 'failed')) {
-        off();
-        resolve();
-      }
-    });
-  });
-}
+/** Syncs a wallet's positions and waits for the job. */
+const syncPositions = async (core: Core, wallet: string): Promise<void> => {
+  await waitForJobs(core, [await core.call('sync.positions', { wallet })]);
+};
 
 const requests = (op: string, wallet?: string) => sent.filter((r) => r.op === op && (wallet === undefined || r.input['wallet'] === wallet)).length;
 
-beforeAll(async () => {
-  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { txnsPerWallet: 200 } });
-  await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Treasury' });
-  await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold storage' });
-  await Promise.all([syncPositions(A), syncPositions(B)]);
-  shell = await startWebShell({ core, rendererDir: RENDERER });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  problems = watchProblems(page);
+const web = useWebSession({
+  viewport: { width: 1280, height: 800 },
+  core: { demo: { txnsPerWallet: 200 } },
+  seed: async (core) => {
+    await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Treasury' });
+    await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold storage' });
+    await Promise.all([syncPositions(core, A), syncPositions(core, B)]);
+  },
+});
+
+beforeAll(() => {
   sent = [];
-  page.on('request', (r: Request) => {
+  web.page.on('request', (r: Request) => {
     const m = /\/api\/([\w.]+)$/.exec(new URL(r.url()).pathname);
     if (!m || r.method() !== 'POST') return;
     const body = r.postData();
@@ -58,36 +42,30 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await shell?.close();
-  await core?.close();
-});
-
 /** Waits until the page has heard of a change: the store refreshes the wallet statuses on every sync. */
 async function heard(before: number): Promise<void> {
   await poll(() => requests('wallets.status')).toBeGreaterThan(before);
   // Anything the change reloads is asked for in the same task as that refresh; let it reach the wire.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
 }
 
 describe('reloads scoped by data.changed', () => {
   it('a sync of wallet A does not reload a view showing wallet B; a sync of B does', async () => {
-    await page.goto(`${shell.url}#/positions?wallet=${B}`);
-    await poll(() => page.locator('tbody tr').count()).toBeGreaterThan(0);
+    await web.page.goto(`${web.shell.url}#/positions?wallet=${B}`);
+    await poll(() => web.page.locator('tbody tr').count()).toBeGreaterThan(0);
     await poll(() => requests('portfolio.view', B)).toBeGreaterThan(0);
     const forB = requests('portfolio.view', B);
     const datesOfB = requests('positions.dates', B);
 
     let statuses = requests('wallets.status');
-    await syncPositions(A);
+    await syncPositions(web.core, A);
     await heard(statuses);
     expect(requests('portfolio.view', B)).toBe(forB);
     expect(requests('positions.dates', B)).toBe(datesOfB);
     expect(requests('portfolio.view', A)).toBe(0);
 
     statuses = requests('wallets.status');
-    await syncPositions(B);
+    await syncPositions(web.core, B);
     await heard(statuses);
     await poll(() => requests('portfolio.view', B)).toBeGreaterThan(forB);
     await poll(() => requests('positions.dates', B)).toBeGreaterThan(datesOfB);
@@ -95,14 +73,14 @@ describe('reloads scoped by data.changed', () => {
   });
 
   it('the view of all wallets reloads for a change to either', async () => {
-    await page.goto(`${shell.url}#/overview`);
-    await poll(() => page.getByTestId('total-nav').isVisible()).toBe(true);
+    await web.page.goto(`${web.shell.url}#/overview`);
+    await poll(() => web.page.getByTestId('total-nav').isVisible()).toBe(true);
     // The view of all wallets asks for the portfolio of all (no wallet in its input).
     const forA = requests('portfolio.view');
     const statuses = requests('wallets.status');
-    await syncPositions(A);
+    await syncPositions(web.core, A);
     await heard(statuses);
     await poll(() => requests('portfolio.view')).toBeGreaterThan(forA);
-    expect(problems).toEqual([]);
+    expect(web.problems).toEqual([]);
   });
 });

@@ -35,10 +35,21 @@ export function firstLine(child: ChildProcess, what: string): Promise<string> {
   });
 }
 
-/** The reference service as a process (`folioscope sim …`) for the tests of a file: its URL, once started. */
-export function useSimProcess(args: string[]): { readonly url: string } {
-  const ctx = { url: '' };
+/**
+ * The reference service as a process (`folioscope sim …`) for the tests of a file: its URL, once
+ * started; `stop()` kills it (SIGKILL, as a service that vanishes) and resolves once it has exited.
+ */
+export function useSimProcess(args: string[]): { readonly url: string; stop(): Promise<void> } {
   let child: ChildProcess | null = null;
+  const ctx = {
+    url: '',
+    async stop() {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
   beforeAll(async () => {
     child = spawn(process.execPath, [CLI, 'sim', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     ctx.url = await firstLine(child, 'sim');

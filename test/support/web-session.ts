@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Core, type CoreOptions, createCore } from '../../src/main/core/app.ts';
+import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
+import { launchChromium, watchProblems } from './browser.ts';
+import { tempDir } from './store.ts';
+
+/**
+ * One web session for an end-to-end test file (test/e2e): a core in a fresh data folder (demo
+ * mode unless told otherwise), the web shell serving the built renderer (out/renderer: run
+ * `npx electron-vite build` first), Debian's Chromium through playwright-core and one page.
+ * Made in a beforeAll, closed in an afterAll; the file's tests share it, in order, as one
+ * person's session would.
+ *
+ *   const web = useWebSession({
+ *     viewport: { width: 1280, height: 800 },
+ *     core: { demo: { txnsPerWallet: 200 } },            // createCore's options (not dataDir, shell)
+ *     seed: async (core) => { await core.call('wallets.add', { address, chains: ['eth'] }); },
+ *     open: true,                                        // load the app before the first test
+ *   });
+ *   it('…', async () => {
+ *     await web.open('#/timeline');                      // the tokened address, then the app rendered
+ *     await poll(() => web.page.getByRole('grid').isVisible()).toBe(true);
+ *     expect(web.problems).toEqual([]);                  // page errors and console errors so far
+ *   });
+ *
+ * The web shell listens on a port the system picks (0), so files run side by side never share
+ * one. Jobs: waitForJobs (./jobs.ts). The session's fields throw if read before its beforeAll
+ * has run (at collection time, in a describe body): read them in tests and hooks.
+ */
+export interface WebSessionOptions {
+  /** The page's size. */
+  viewport: { width: number; height: number };
+  /**
+   * createCore's options but the data folder and the shell; baseUrl is null (demo mode) unless
+   * given. A function is called in the set-up, for what is known only then (a simulator's URL).
+   */
+  core?: SessionCoreOptions | (() => SessionCoreOptions);
+  /** Runs once the core is up, before the web shell starts: wallets, syncs (wait for them here). */
+  seed?: (core: Core) => Promise<unknown>;
+  /** Downloads kept for the test to save (page.waitForEvent('download')). */
+  acceptDownloads?: boolean;
+  /** Load the app (`open()`) before the first test. */
+  open?: boolean;
+  /** The set-up's time limit in ms (vitest's hookTimeout unless given: a seed that syncs wants more). */
+  timeout?: number;
+}
+
+export type SessionCoreOptions = Omit<CoreOptions, 'dataDir' | 'shell'>;
+
+export interface WebSession {
+  readonly core: Core;
+  readonly shell: WebShell;
+  readonly page: Page;
+  /** What would show a broken page so far: uncaught errors and console errors (watchProblems). */
+  readonly problems: string[];
+  /** The core's data folder (a temporary one, removed after the file). */
+  readonly dataDir: string;
+  /** Loads the app at the tokened address, `route` (a hash: '#/timeline') appended, and waits until it has rendered. */
+  open(route?: string): Promise<void>;
+}
+
+const RENDERER = join(import.meta.dirname, '../../out/renderer');
+
+export function useWebSession(options: WebSessionOptions): WebSession {
+  let made: { core: Core; shell: WebShell; page: Page; problems: string[]; dataDir: string } | null = null;
+  const get = () => {
+    if (!made) throw new Error('The web session is made in a beforeAll: read it in a test or a hook, not while the file is collected.');
+    return made;
+  };
+  const session: WebSession = {
+    get core() {
+      return get().core;
+    },
+    get shell() {
+      return get().shell;
+    },
+    get page() {
+      return get().page;
+    },
+    get problems() {
+      return get().problems;
+    },
+    get dataDir() {
+      return get().dataDir;
+    },
+    async open(route = '') {
+      const { page, shell } = get();
+      await page.goto(`${shell.url}${route}`);
+      await page.locator('#main').waitFor();
+    },
+  };
+  // Kept apart from `made` so that a set-up failing halfway still closes what it started.
+  let core: Core | undefined;
+  let shell: WebShell | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build (npm test does).');
+    const dataDir = tempDir();
+    const own = typeof options.core === 'function' ? options.core() : (options.core ?? {});
+    core = await createCore({ baseUrl: null, ...own, dataDir, shell: 'web' });
+    await options.seed?.(core);
+    shell = await startWebShell({ core, rendererDir: RENDERER });
+    browser = await launchChromium();
+    const page = await browser.newPage({
+      viewport: options.viewport,
+      ...(options.acceptDownloads !== undefined && { acceptDownloads: options.acceptDownloads }),
+    });
+    made = { core, shell, page, problems: watchProblems(page), dataDir };
+    if (options.open) await session.open();
+  }, options.timeout);
+  afterAll(async () => {
+    await browser?.close();
+    await shell?.close();
+    await core?.close();
+  });
+  return session;
+}
+
+/**
+ * Waits for a state of the page (expect.poll); generous, as a loaded two-core machine can be
+ * slow: no test sleeps a fixed time instead.
+ */
+export function poll<T>(fn: () => T | Promise<T>, timeout = 20_000): ReturnType<typeof expect.poll<T>> {
+  return expect.poll(fn, { timeout });
+}

@@ -11,6 +11,11 @@ import type { Settings } from '../../../shared/contract.ts';
 
 let locale: string | undefined;
 
+/** The locale numbers and dates are formatted in (undefined: the system's); charts are given it too. */
+export function currentLocale(): string | undefined {
+  return locale;
+}
+
 export function setLocale(l: string | null | undefined): void {
   // A locale the runtime refuses would make every formatter throw: fall back to the default.
   locale = l && isSupportedLocale(l) ? l : undefined;
@@ -45,17 +50,28 @@ function nf(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
 export const DASH = '—';
 const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || Number.isNaN(v);
 
-export function usd(v: number | null | undefined, options: { compact?: boolean; sign?: boolean } = {}): string {
+export function usd(v: number | null | undefined, options: { compact?: boolean; sign?: boolean; digits?: [number, number] } = {}): string {
   if (missing(v)) return DASH;
-  const f = nf(`usd${options.compact ? 'c' : ''}${options.sign ? 's' : ''}`, {
+  // `digits`: the fraction digits, [min, max], an axis's ticks need (tickLabels).
+  const [min, max] = options.digits ?? (options.compact ? [0, 1] : [2, 2]);
+  const f = nf(`usd${options.compact ? 'c' : ''}${options.sign ? 's' : ''}${min}-${max}`, {
     style: 'currency',
     currency: 'USD',
     notation: options.compact ? 'compact' : 'standard',
-    maximumFractionDigits: options.compact ? 1 : 2,
-    minimumFractionDigits: options.compact ? 0 : 2,
+    maximumFractionDigits: max,
+    minimumFractionDigits: min,
     signDisplay: options.sign ? 'exceptZero' : 'auto',
   });
   return f.format(v);
+}
+
+/** The unit compact notation gives a sum of money ("M", "Mio.", "K"; "" for none), so ticks in one unit can share their decimals. */
+export function compactUnit(v: number): string {
+  return (
+    nf('usdc0-1', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1, minimumFractionDigits: 0 })
+      .formatToParts(v)
+      .find((p) => p.type === 'compact')?.value ?? ''
+  );
 }
 
 export function qty(v: number | null | undefined): string {
@@ -65,15 +81,63 @@ export function qty(v: number | null | undefined): string {
   return nf(`q${digits}`, { maximumFractionDigits: digits }).format(v);
 }
 
-export function pct(v: number | null | undefined, digits = 2): string {
-  if (missing(v)) return DASH;
-  // Inputs are percentages (the service's pct_ownership is 0–100).
-  return nf(`p${digits}`, { style: 'percent', maximumFractionDigits: digits }).format(v / 100);
+/**
+ * A fraction (0.449) as a percentage in the locale ("44.9%", "44,9 %"), with `min` to `max`
+ * fraction digits. A value that is not zero never reads "0 %" and one that is not the whole
+ * never reads "100 %": they show as "<0.1%" and ">99.9%" at the precision shown.
+ */
+function percent(v: number, min: number, max: number): string {
+  const f = nf(`p${min}-${max}`, { style: 'percent', minimumFractionDigits: min, maximumFractionDigits: max });
+  // The smallest step shown, as a fraction: 0.001 for one digit of a percentage.
+  const step = 10 ** -(max + 2);
+  if (v > 0 && v < step / 2) return `<${f.format(step)}`;
+  if (v < 0 && v > -step / 2) return `>${f.format(-step)}`;
+  if (v < 1 && v > 1 - step / 2) return `>${f.format(1 - step)}`;
+  return f.format(v);
 }
 
-export function ratio(v: number | null | undefined): string {
+/** A percentage given as 0–100 (the service's pct_ownership), up to `digits` fraction digits. */
+export function pct(v: number | null | undefined, digits = 2): string {
   if (missing(v)) return DASH;
-  return nf('r', { maximumFractionDigits: 4 }).format(v);
+  return percent(v / 100, 0, digits);
+}
+
+/** A share given as a fraction (0.449), with exactly `digits` fraction digits: "44.9%", "44,9 %". */
+export function share(v: number | null | undefined, digits = 1): string {
+  if (missing(v)) return DASH;
+  return percent(v, digits, digits);
+}
+
+/**
+ * A ratio or factor (collateral/debt 2.201, a threshold 0.825, health 1.084): up to 4 fraction
+ * digits, or exactly `digits` where a column must line up ("2.2010", "2,2010").
+ */
+export function ratio(v: number | null | undefined, digits?: number): string {
+  if (missing(v)) return DASH;
+  if (digits === undefined) return nf('r', { maximumFractionDigits: 4 }).format(v);
+  return nf(`r${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+}
+
+/** A plain number with `min` to `max` fraction digits (axis ticks of ratios). */
+export function decimal(v: number | null | undefined, min: number, max: number): string {
+  if (missing(v)) return DASH;
+  return nf(`d${min}-${max}`, { minimumFractionDigits: min, maximumFractionDigits: max }).format(v);
+}
+
+/**
+ * Labels for an axis's ticks: the fewest fraction digits at which every label is exact (more
+ * digits would not change it) and no two labels are the same, so a narrow range reads
+ * "$4.05M, $4.1M, $4.15M", never "$4.1M, $4.1M, $4M". `format(v, min, max)` formats one tick
+ * with min to max fraction digits; `pad` gives every label the same number of digits ("1.0, 1.5").
+ */
+export function tickLabels(values: readonly number[], format: (v: number, min: number, max: number) => string, pad = false): string[] {
+  const MAX = 8;
+  for (let d = 0; d <= MAX; d++) {
+    const labels = values.map((v) => format(v, 0, d));
+    const exact = values.every((v, i) => format(v, 0, d + 3) === labels[i]);
+    if (exact && new Set(labels).size === labels.length) return pad ? values.map((v) => format(v, d, d)) : labels;
+  }
+  return values.map((v) => format(v, pad ? MAX : 0, MAX));
 }
 
 export function integer(v: number | null | undefined): string {

@@ -1,8 +1,12 @@
 /**
  * The UI's words: the one place for every text the renderer shows, kept here so they can be
  * translated later. Numbers, dates and relative times are not here: they follow the locale
- * setting through lib/format.ts. Texts from the service or the core are shown as they come.
+ * setting through lib/format.ts: a text takes them formatted, or formats a count with `int`, so a
+ * number in a sentence reads as it does in a table. Texts from the service or the core are shown
+ * as they come.
  */
+import { integer as int } from './format.ts';
+
 export const words = {
   app: 'Folioscope',
   skipToContent: 'Skip to content',
@@ -51,7 +55,7 @@ export const words = {
   },
   previous: 'Previous',
   next: 'Next',
-  pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
+  pageOf: (page: number, pages: number) => `Page ${int(page)} of ${int(pages)}`,
   noWalletsYet: 'No wallets yet. Add one to see its positions and transactions.',
   demoDataTitle: 'Built-in reference service with generated data',
   connectService: 'Connect to the service…',
@@ -69,7 +73,7 @@ export const words = {
     demoDone: 'Demo mode: the built-in reference service with generated data.',
     prefsSaved: 'Preferences saved.',
     cacheCleared: (snapshots: number, transactions: number) =>
-      `Cache cleared: ${snapshots} snapshots and ${transactions} transactions deleted. Wallets are kept.`,
+      `Cache cleared: ${int(snapshots)} snapshots and ${int(transactions)} transactions deleted. Wallets are kept.`,
     service: 'Service',
     demoMode: 'Demo mode: the built-in reference service with generated data. Connect to the real service with its base URL and your access key.',
     connectedLead: 'Connected to',
@@ -119,12 +123,12 @@ export const words = {
     fetchDate: (date: string) => `Fetch ${date}`,
     valuesAsOf: (date: string) => `Values in USD, as of ${date}`,
     partialScope: (n: number) =>
-      `Incomplete: ${n} wallet chain${n === 1 ? ' is' : 's are'} not cached for this date; the totals below leave ${n === 1 ? 'it' : 'them'} out:`,
+      `Incomplete: ${int(n)} wallet chain${n === 1 ? ' is' : 's are'} not cached for this date; the totals below leave ${n === 1 ? 'it' : 'them'} out:`,
     incompleteTotal: 'incomplete: see above',
     quality: (n: number) =>
       `Data quality: ${
         n
-          ? `${n} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.`
+          ? `${int(n)} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.`
           : 'a response was dated another day than asked.'
       } Details in Positions.`,
     totals: 'Totals',
@@ -136,7 +140,8 @@ export const words = {
     claimable: 'claimable',
     positions: 'Positions',
     /** The wallets whose positions are in the totals, of the scope's. */
-    walletsCounted: (counted: number, of: number) => (counted === of ? `${of} wallet${of === 1 ? '' : 's'}` : `${counted} of ${of} wallets counted`),
+    walletsCounted: (counted: number, of: number) =>
+      counted === of ? `${int(of)} wallet${of === 1 ? '' : 's'}` : `${int(counted)} of ${int(of)} wallets counted`,
     navOverDates: 'NAV over dates',
     range: 'Range',
     all: 'All',
@@ -144,10 +149,10 @@ export const words = {
     datesDone: (done: string, total: string) => `${done} / ${total} dates`,
     fillTitle: (every: string, from: string) => `Fetch missing ${every}ly snapshots from ${from}`,
     fillHistory: 'Fill history',
-    cachedRange: (n: number, from: string, to: string) => `${n} cached dates from ${from} to ${to}`,
+    cachedRange: (n: number, from: string, to: string) => `${int(n)} cached dates from ${from} to ${to}`,
     newestFetched: (ago: string) => ` · newest fetched ${ago}`,
     partialDates: ' · hollow marks: dates that lack a wallet chain (a partial total, not joined to the line)',
-    flaggedDates: (n: number) => ` · ${n} date${n === 1 ? '' : 's'} had unreadable values, left out of the totals`,
+    flaggedDates: (n: number) => ` · ${int(n)} date${n === 1 ? '' : 's'} had unreadable values, left out of the totals`,
     needTwo: (n: number) => `${n ? 'Only one cached date' : 'No cached dates'} in this range: a chart needs two.`,
     useFill: (every: string, from: string) => `Use “Fill history” to fetch ${every}ly snapshots from ${from}.`,
     allocation: 'Allocation',
@@ -164,8 +169,8 @@ export const words = {
     heldIn: 'Held in',
     partialTitle: "The service sent this token's quantity or value unreadable for a wallet; that part is left out",
     partial: 'partial',
-    exposureFlagged: (n: number) => `${n} value${n === 1 ? '' : 's'} the service sent could not be read and ${n === 1 ? 'is' : 'are'} left out.`,
-    moreTokens: (n: number) => `${n} more tokens: see Positions › By underlying, or export positions.`,
+    exposureFlagged: (n: number) => `${int(n)} value${n === 1 ? '' : 's'} the service sent could not be read and ${n === 1 ? 'is' : 'are'} left out.`,
+    moreTokens: (n: number) => `${int(n)} more tokens: see Positions › By underlying, or export positions.`,
     wallet: 'Wallet',
     chains: 'Chains',
     syncStatus: 'Sync status',
@@ -176,7 +181,7 @@ export const words = {
     liquidity: 'Liquidity',
     exportCsv: (view: string) => `${view} (CSV)`,
     partial: (n: number, date: string) =>
-      `Partial: ${n} wallet chain${n === 1 ? ' is' : 's are'} not cached at ${date}; this table and its totals leave ${n === 1 ? 'it' : 'them'} out:`,
+      `Partial: ${int(n)} wallet chain${n === 1 ? ' is' : 's are'} not cached at ${date}; this table and its totals leave ${n === 1 ? 'it' : 'them'} out:`,
     unreadableTitle: (sent: string) => `The service sent ${sent}: not a number. Left out of totals.`,
     unreadableLabel: (sent: string) => `unreadable value: the service sent ${sent}`,
     viewLabel: 'Positions view',
@@ -191,7 +196,7 @@ export const words = {
     rewardsLower: 'rewards',
     notCachedFor: (wallet: string, what: string) => `${wallet}: not cached for ${what}.`,
     unknownChanges: (n: number) =>
-      `${n === 1 ? 'One change is' : `${n} changes are`} unknown (a value was not sent or could not be read at one of the dates): shown as "—" and left out of the totals, which are incomplete.`,
+      `${n === 1 ? 'One change is' : `${int(n)} changes are`} unknown (a value was not sent or could not be read at one of the dates): shown as "—" and left out of the totals, which are incomplete.`,
     chainOn: (chain: string, date: string) => `${chain} on ${date}`,
     change: 'Change',
     position: 'Position',
@@ -228,7 +233,7 @@ export const words = {
     unlocks: (when: string) => `unlocks ${when}`,
     votingPower: (v: string) => `voting power ${v}`,
     exchangeRate: (v: string) => `exchange rate ${v}`,
-    total: (n: number, filtered: boolean) => `Total · ${n} position${n === 1 ? '' : 's'}${filtered ? ' shown' : ''}`,
+    total: (n: number, filtered: boolean) => `Total · ${int(n)} position${n === 1 ? '' : 's'}${filtered ? ' shown' : ''}`,
     noMatch: (filter: string) => `No position matches “${filter}”.`,
     contract: 'Contract',
     positions: 'Positions',
@@ -253,15 +258,15 @@ export const words = {
     missing: (date: string, what: string) => `Not cached at ${date}: ${what}. Their positions are not in these figures.`,
     headroomTitle: 'Liquidation headroom by collateral',
     stressLead: 'Stress: collateral falls',
-    fall: (pct: number) => `${pct}% fall`,
+    fall: (pct: string) => `${pct} fall`,
     headroomHow:
       "From each position's collateral/debt ratio R and liquidation threshold T alone: health H = R × T; liquidated below 1. The collateral can fall 1 − 1/H; the debt can rise H − 1.",
     unknown: (what: string) => `Headroom unknown for ${what}.`,
     noLending: (date: string) => `No lending positions at ${date}.`,
-    crossing: (pct: number, symbol: string, loans: string, one: boolean, worth: string) =>
-      `A ${pct}% fall in ${symbol} reaches the threshold of ${loans} loan${one ? '' : 's'} worth ${worth}`,
+    crossing: (pct: string, symbol: string, loans: string, one: boolean, worth: string) =>
+      `A ${pct} fall in ${symbol} reaches the threshold of ${loans} loan${one ? '' : 's'} worth ${worth}`,
     unknownAmount: 'an unknown amount',
-    noCrossing: (pct: number, symbol: string) => `A ${pct}% fall in ${symbol} reaches no threshold`,
+    noCrossing: (pct: string, symbol: string) => `A ${pct} fall in ${symbol} reaches no threshold`,
     wallet: 'Wallet',
     chain: 'Chain',
     position: 'Position',
@@ -271,16 +276,16 @@ export const words = {
     fallTo: (symbol: string) => `${symbol} fall to threshold`,
     debtRise: 'Debt rise to threshold',
     debtUsd: 'Debt (USD)',
-    healthAfter: (pct: number) => `Health after ${pct}%`,
+    healthAfter: (pct: string) => `Health after ${pct}`,
     crossed: 'crossed',
     cannotAlone: 'cannot alone',
     healthHistory: 'Health history',
     fillTitle: 'Fetch weekly snapshots of the last year',
     select: 'Select a lending position above to see its collateral/debt ratio over the cached dates.',
-    onlyDates: (n: number) => `Only ${n} cached date${n === 1 ? '' : 's'} for this position. Use “Fill history” to fetch weekly snapshots.`,
-    nearMisses: (dates: number, misses: number, margin: number, list: string) =>
-      `${dates} cached dates; ${
-        misses ? `${misses} near-miss${misses === 1 ? '' : 'es'} (health below ${margin}): ${list}` : `no near-miss (health stayed above ${margin})`
+    onlyDates: (n: number) => `Only ${int(n)} cached date${n === 1 ? '' : 's'} for this position. Use “Fill history” to fetch weekly snapshots.`,
+    nearMisses: (dates: number, misses: number, margin: string, list: string) =>
+      `${int(dates)} cached dates; ${
+        misses ? `${int(misses)} near-miss${misses === 1 ? '' : 'es'} (health below ${margin}): ${list}` : `no near-miss (health stayed above ${margin})`
       }.`,
     unlocksTitle: 'Unlocks and voting power',
     noUnlocks: (date: string) => `No locked tokens unlock after ${date}.`,
@@ -361,15 +366,18 @@ export const words = {
     principal: 'Principal',
     totalNav: 'Total NAV (principal + rewards)',
     partialTotal: 'Partial total (a wallet chain not cached)',
+    totalIsPrincipal: 'Total NAV = principal (no rewards)',
+    totalNearPrincipal: 'Total NAV ≈ principal (the rewards are too small to draw apart: see the chart below)',
     rewards: 'Rewards',
     snapshotDate: 'Snapshot date',
     navUsd: 'NAV (USD)',
     ratio: 'Collateral / debt ratio',
     liquidation: 'Liquidation (1 / threshold)',
     nearMiss: 'Near-miss',
+    riskMargin: (health: string) => `Risk margin (health ${health})`,
     allocationBy: (title: string) => `Allocation by ${title}`,
-    healthLabel: (n: number) => `Collateral/debt ratio over ${n} cached dates, with the liquidation line`,
-    navLabel: (n: number) => `NAV over ${n} cached dates`,
+    healthLabel: (n: number) => `Collateral/debt ratio over ${int(n)} cached dates, with the liquidation line`,
+    navLabel: (n: number) => `NAV over ${int(n)} cached dates`,
     nothingAtDate: 'Nothing at this date.',
     navSummary: (date: string, total: string, principal: string, reward: string) => `On ${date}: total ${total}, principal ${principal}, rewards ${reward}.`,
   },
@@ -386,7 +394,7 @@ export const words = {
     folder: 'Folder:',
     reasons: { scheduled: 'daily', manual: 'made by hand', 'before-migration': 'before an upgrade' } as Record<string, string>,
     counts: (wallets: number, groups: number, snapshots: number, transactions: number) =>
-      `${wallets} wallet${wallets === 1 ? '' : 's'}, ${groups} group${groups === 1 ? '' : 's'}, ${snapshots} snapshot${snapshots === 1 ? '' : 's'}, ${transactions} transaction${transactions === 1 ? '' : 's'}`,
+      `${int(wallets)} wallet${wallets === 1 ? '' : 's'}, ${int(groups)} group${groups === 1 ? '' : 's'}, ${int(snapshots)} snapshot${snapshots === 1 ? '' : 's'}, ${int(transactions)} transaction${transactions === 1 ? '' : 's'}`,
     verify: 'Verify',
     verifyLabel: (name: string) => `Verify the backup ${name}`,
     verified: (name: string) => `${name} checks out: its SHA-256 matches its manifest, integrity_check is ok.`,
@@ -411,9 +419,9 @@ export const words = {
     preview: 'Preview',
     replace: 'Where the file and this app conflict, take the file’s version',
     import: 'Import',
-    imported: (added: number, changed: number) => `Imported: ${added} added, ${changed} changed.`,
+    imported: (added: number, changed: number) => `Imported: ${int(added)} added, ${int(changed)} changed.`,
     counts: (added: number, changed: number, unchanged: number, conflicts: number) =>
-      `${added} to add, ${changed} to change, ${unchanged} unchanged, ${conflicts} conflict${conflicts === 1 ? '' : 's'}`,
+      `${int(added)} to add, ${int(changed)} to change, ${int(unchanged)} unchanged, ${int(conflicts)} conflict${conflicts === 1 ? '' : 's'}`,
     blocked: 'Conflicts block the import: nothing is changed unless you take the file’s version of them.',
     fileOf: (when: string, encrypted: boolean) => `Data file of ${when}${encrypted ? ' (encrypted)' : ''}`,
     states: { added: 'add', changed: 'change', unchanged: 'same', conflict: 'conflict' } as Record<string, string>,
@@ -460,7 +468,7 @@ export const words = {
   },
   alerts: {
     button: 'Alerts',
-    buttonLabel: (n: number) => (n ? `Alerts: ${n} to look at` : 'Alerts: none to look at'),
+    buttonLabel: (n: number) => (n ? `Alerts: ${int(n)} to look at` : 'Alerts: none to look at'),
     title: 'Alerts',
     inbox: 'Inbox',
     none: 'No alerts to look at.',
@@ -502,11 +510,39 @@ export const words = {
     ruleRemoved: 'Rule removed; its alerts stay in the history.',
     describe: {
       health: (v: string) => `lending health below ${v}`,
-      unlock: (days: number) => `an unlock within ${days} day${days === 1 ? '' : 's'}`,
-      navMove: (v: string) => `NAV moving more than ${v} %`,
+      unlock: (days: number) => `an unlock within ${int(days)} day${days === 1 ? '' : 's'}`,
+      navMove: (v: string) => `NAV moving more than ${v}`,
       outflow: (symbol: string, v: string) => `an outflow of more than ${v} ${symbol}`,
       newCounterparty: 'an outflow to a new counterparty',
-      stale: (hours: number) => `a sync stale or incomplete for ${hours} h`,
+      stale: (hours: number) => `a sync stale or incomplete for ${int(hours)} h`,
+    },
+    /** An alert's title and detail in the inbox, from its figures (lib/alert-text.ts); numbers and dates come formatted. */
+    text: {
+      health: (health: string, below: string, position: string) => `Health ${health} below ${below}: ${position}`,
+      healthDetail: (position: string, wallet: string, chain: string, date: string, ratio: string, threshold: string, health: string) =>
+        `${position} of ${wallet} on ${chain}, ${date}: collateral/debt ${ratio} × liquidation threshold ${threshold} = health ${health} (below 1 it can be liquidated).`,
+      unlock: (days: string, one: boolean, qty: string | null, symbol: string, position: string) =>
+        `Unlock in ${days} day${one ? '' : 's'}: ${[qty ?? '?', symbol, 'of', position || 'a position'].filter(Boolean).join(' ')}`,
+      unlockDetail: (qty: string | null, symbol: string, position: string, wallet: string, chain: string, when: string, cachedOn: string) =>
+        `${qty ?? 'An unknown quantity of'} ${symbol || 'tokens'} in ${position || 'a position'} of ${wallet} on ${chain} unlock at ${when} (as cached on ${cachedOn}).`,
+      navMove: (rose: boolean, move: string, limit: string) => `NAV ${rose ? 'rose' : 'fell'} ${move} (more than ${limit})`,
+      navMoveDetail: (scope: string | null, from: string, fromDate: string, to: string, toDate: string) =>
+        `NAV${scope ? ` of ${scope}` : ''} went from ${from} on ${fromDate} to ${to} on ${toDate} (every watched chain cached on both dates).`,
+      outflow: (qty: string, symbol: string, above: string) => `Outflow of ${qty} ${symbol} (above ${above})`,
+      outflowDetail: (wallet: string, qty: string, symbol: string, chain: string, to: string | null, when: string, hash: string) =>
+        `${wallet} sent ${qty} ${symbol} on ${chain}${to ? ` to ${to}` : ''} at ${when} (transaction ${hash}).`,
+      newCounterparty: (to: string) => `Outflow to a new counterparty ${to}`,
+      newCounterpartyDetail: (wallet: string, symbols: string, chain: string, to: string, when: string, hash: string) =>
+        `${wallet} sent ${symbols || 'tokens'} on ${chain} to ${to}, an address it had no earlier cached transaction with, at ${when} (transaction ${hash}).`,
+      stale: (what: 'positions' | 'transactions', hours: string, wallet: string) =>
+        `${what === 'positions' ? 'Positions' : 'Transactions'} not synced for ${hours} h: ${wallet}`,
+      staleDetail: (wallet: string, what: string, last: string | null, hours: string) =>
+        last
+          ? `${wallet}: ${what} last synced ${last}, more than ${hours} h ago.`
+          : `${wallet}: ${what} never synced since the wallet was added, more than ${hours} h ago.`,
+      incomplete: (hours: string, wallet: string) => `Sync incomplete for more than ${hours} h: ${wallet}`,
+      incompleteDetail: (wallet: string, since: string, ranges: string, oneRange: boolean, anomalies: string, oneAnomaly: boolean) =>
+        `${wallet}: its cached data has been incomplete since ${since} (${ranges} transaction range${oneRange ? '' : 's'} not complete, ${anomalies} open anomal${oneAnomaly ? 'y' : 'ies'}).`,
     },
     ruleSummary: (what: string, scope: string) => `Alert on ${what}, ${scope}`,
     lastCheck: (when: string, note: string) => `checked ${when}: ${note}`,
@@ -520,7 +556,7 @@ export const words = {
   },
   groups: {
     scope: 'Scope',
-    option: (name: string, n: number) => `Group: ${name} (${n})`,
+    option: (name: string, n: number) => `Group: ${name} (${int(n)})`,
     name: 'Name',
     newGroup: 'New group…',
     edit: 'Edit group',
@@ -531,7 +567,7 @@ export const words = {
     title: (name: string) => `Group: ${name}`,
     add: '+ New',
     none: 'No groups yet: a group scopes every view, export and report to its wallets.',
-    members: (n: number) => `${n} wallet${n === 1 ? '' : 's'}`,
+    members: (n: number) => `${int(n)} wallet${n === 1 ? '' : 's'}`,
     editNamed: (name: string) => `Edit group ${name}`,
     showing: 'Showing group',
     membersOf: (names: string) => `Wallets: ${names}`,
@@ -543,8 +579,8 @@ export const words = {
   datePicker: {
     cachedTitle: 'This date is in the local cache',
     notCachedTitle: 'Not cached yet',
-    cachedDates: (n: number) => `Cached dates (${n})`,
-    cachedCount: (n: number) => `Cached (${n})`,
+    cachedDates: (n: number) => `Cached dates (${int(n)})`,
+    cachedCount: (n: number) => `Cached (${int(n)})`,
   },
   exportMenu: { button: 'Export ▾', label: 'Export' },
   serviceCheck: {
@@ -553,7 +589,7 @@ export const words = {
     again: 'Check again',
     now: 'Check now',
     notYet: 'Not checked yet. A check makes a few requests to see how this service writes dates and numbers and which day its snapshots are for.',
-    checked: (when: string, ago: string, requests: number) => `Checked ${when} (${ago}) with ${requests} requests.`,
+    checked: (when: string, ago: string, requests: number) => `Checked ${when} (${ago}) with ${int(requests)} requests.`,
     marks: { ok: 'OK', note: 'Note', warning: 'Warning', failed: 'Failed' },
   },
   walletDialog: {
@@ -613,7 +649,7 @@ export const words = {
     indexing: 'recent transactions still indexing',
     progress: 'Sync progress',
     last: (when: string) => ` · last ${when}`,
-    andMore: (n: number) => ` and ${n} more`,
+    andMore: (n: number) => ` and ${int(n)} more`,
     transactions: (n: string) => `${n} transactions`,
   },
   firstRun: {

@@ -197,7 +197,17 @@ function navRule(db: WritableDB, rule: AlertRule, wallets: Wallet[]): Judgment {
         wallet: rule.scope.kind === 'wallet' ? rule.scope.address : null,
         title: `NAV ${move >= 0 ? 'rose' : 'fell'} ${Math.abs(move).toFixed(2)} % (more than ${c.percent} %)`,
         detail: `NAV of ${scope} went from ${prev.totalNav.toFixed(2)} USD on ${prev.date} to ${newest.totalNav.toFixed(2)} USD on ${newest.date} (every watched chain cached on both dates).`,
-        facts: { from: prev.date, to: newest.date, navFrom: prev.totalNav, navTo: newest.totalNav, movePercent: fixed(move, 4), percent: c.percent },
+        facts: {
+          from: prev.date,
+          to: newest.date,
+          navFrom: prev.totalNav,
+          navTo: newest.totalNav,
+          movePercent: fixed(move, 4),
+          percent: c.percent,
+          // Whose NAV, for a text written elsewhere (the app's inbox, in the user's locale).
+          scope: rule.scope.kind,
+          group: rule.scope.kind === 'group' ? rule.scope.id : null,
+        },
       },
     ],
     unknown: nothing,

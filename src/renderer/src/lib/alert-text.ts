@@ -1,0 +1,173 @@
+/**
+ * An alert's title and detail as the inbox shows them: written here from the figures the core
+ * stored with it (`facts`), in the app's number and date format, rather than the core's text
+ * (English decimals and ISO dates, kept for the CLI, the webhook and notifications). An alert
+ * whose figures are not all there, or not of the expected types, shows the core's text.
+ */
+import type { Alert, ScheduleScope } from '../../../shared/model.ts';
+import { date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
+import { words } from './words.ts';
+
+export interface AlertNames {
+  /** A watched wallet's label, or null (none, or no longer watched). */
+  walletLabel: (address: string) => string | null;
+  /** A scope in words ("all wallets", "Group: Fund I"). */
+  scope: (scope: ScheduleScope) => string;
+}
+
+type Facts = Alert['facts'];
+const DAY_MS = 86_400_000;
+
+/** Reads the facts a text needs; undefined when one is missing or of another type. */
+function read<K extends string>(facts: Facts, strings: readonly K[], numbers: readonly K[]): Record<K, string | number> | undefined {
+  const out = {} as Record<K, string | number>;
+  for (const k of strings) {
+    const v = facts[k];
+    if (typeof v !== 'string') return undefined;
+    out[k] = v;
+  }
+  for (const k of numbers) {
+    const v = facts[k];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+    out[k] = v;
+  }
+  return out;
+}
+const optionalString = (facts: Facts, k: string) => (typeof facts[k] === 'string' ? (facts[k] as string) : null);
+const optionalNumber = (facts: Facts, k: string) => (typeof facts[k] === 'number' && Number.isFinite(facts[k]) ? (facts[k] as number) : null);
+
+export function alertText(a: Alert, names: AlertNames): { title: string; detail: string } {
+  return localText(a, names) ?? { title: a.title, detail: a.detail };
+}
+
+function localText(a: Alert, names: AlertNames): { title: string; detail: string } | undefined {
+  const f = a.facts;
+  const t = words.alerts.text;
+  const label = (address: string) => {
+    const l = names.walletLabel(address);
+    return l ? safe(l) : null;
+  };
+  /** "Treasury (0x5a0b…)", as the core names a wallet in a detail. */
+  const wallet = (address: string) => {
+    const l = label(address);
+    return l ? `${l} (${address})` : address;
+  };
+  switch (a.kind) {
+    case 'health': {
+      const v = read(f, ['wallet', 'chain', 'cid', 'date'], ['health', 'collateralDebtRatio', 'liqThreshold', 'below']);
+      if (!v) return undefined;
+      const position = safe(optionalString(f, 'position') ?? (v.cid as string));
+      const health = ratio(v.health as number, 3);
+      return {
+        title: t.health(health, ratio(v.below as number), position),
+        detail: t.healthDetail(
+          position,
+          wallet(v.wallet as string),
+          v.chain as string,
+          date(v.date as string),
+          ratio(v.collateralDebtRatio as number),
+          ratio(v.liqThreshold as number),
+          health,
+        ),
+      };
+    }
+    case 'unlock': {
+      const v = read(f, ['wallet', 'chain', 'unlockTime', 'date'], []);
+      if (!v) return undefined;
+      // Days from the check that fired it (firedAt is that check's time), as the core counted them.
+      const days = Math.ceil((Date.parse(v.unlockTime as string) - Date.parse(a.firedAt)) / DAY_MS);
+      if (!Number.isFinite(days)) return undefined;
+      const amount = optionalNumber(f, 'qty');
+      const symbol = safe(optionalString(f, 'symbol'));
+      const position = safe(optionalString(f, 'position'));
+      return {
+        title: t.unlock(integer(days), days === 1, amount === null ? null : qty(amount), symbol, position),
+        detail: t.unlockDetail(
+          amount === null ? null : qty(amount),
+          symbol,
+          position,
+          wallet(v.wallet as string),
+          v.chain as string,
+          dateTime(v.unlockTime as string),
+          date(v.date as string),
+        ),
+      };
+    }
+    case 'nav-move': {
+      const v = read(f, ['from', 'to'], ['navFrom', 'navTo', 'movePercent', 'percent']);
+      if (!v) return undefined;
+      const kind = optionalString(f, 'scope');
+      const group = optionalNumber(f, 'group');
+      const scope =
+        kind === 'all'
+          ? names.scope({ kind: 'all' })
+          : kind === 'wallet' && a.wallet
+            ? names.scope({ kind: 'wallet', address: a.wallet })
+            : kind === 'group' && group !== null
+              ? names.scope({ kind: 'group', id: group })
+              : null;
+      const move = v.movePercent as number;
+      return {
+        title: t.navMove(move >= 0, pct(Math.abs(move)), pct(v.percent as number)),
+        detail: t.navMoveDetail(scope, usd(v.navFrom as number), date(v.from as string), usd(v.navTo as number), date(v.to as string)),
+      };
+    }
+    case 'outflow': {
+      const v = read(f, ['wallet', 'chain', 'txnHash', 'time', 'symbol'], ['qty', 'above']);
+      if (!v) return undefined;
+      const symbol = safe(v.symbol as string);
+      return {
+        title: t.outflow(qty(v.qty as number), symbol, qty(v.above as number)),
+        detail: t.outflowDetail(
+          wallet(v.wallet as string),
+          qty(v.qty as number),
+          symbol,
+          v.chain as string,
+          optionalString(f, 'to'),
+          dateTime(v.time as string),
+          v.txnHash as string,
+        ),
+      };
+    }
+    case 'new-counterparty': {
+      const v = read(f, ['wallet', 'chain', 'txnHash', 'time', 'to'], []);
+      if (!v) return undefined;
+      return {
+        title: t.newCounterparty(v.to as string),
+        detail: t.newCounterpartyDetail(
+          wallet(v.wallet as string),
+          safe(optionalString(f, 'symbols')),
+          v.chain as string,
+          v.to as string,
+          dateTime(v.time as string),
+          v.txnHash as string,
+        ),
+      };
+    }
+    case 'stale': {
+      const address = optionalString(f, 'wallet');
+      const hours = optionalNumber(f, 'hours');
+      if (!address || hours === null) return undefined;
+      const short = label(address) ?? address;
+      const since = optionalString(f, 'incompleteSince');
+      if (since) {
+        const v = read(f, [], ['openRanges', 'anomalies']);
+        if (!v) return undefined;
+        const ranges = v.openRanges as number;
+        const anomalies = v.anomalies as number;
+        return {
+          title: t.incomplete(integer(hours), short),
+          detail: t.incompleteDetail(wallet(address), dateTime(since), integer(ranges), ranges === 1, integer(anomalies), anomalies === 1),
+        };
+      }
+      const what = optionalString(f, 'what');
+      const age = optionalNumber(f, 'ageHours');
+      if ((what !== 'positions' && what !== 'transactions') || age === null) return undefined;
+      const last = optionalString(f, 'lastSynced');
+      return {
+        title: t.stale(what, integer(age), short),
+        detail: t.staleDetail(wallet(address), what, last === null ? null : dateTime(last), integer(hours)),
+      };
+    }
+  }
+}

@@ -125,3 +125,36 @@ describe('alert texts in the inbox are written in the locale from the stored fig
     expect(t.title).toBe('Health 1.084 below 1.1: evil<U+202E>WETH');
   });
 });
+
+describe('an alert rule’s own figures are shown as typed', () => {
+  it('every digit of the threshold, and the health with the digits that show it below', () => {
+    setLocale('de-DE');
+    const a: Alert = {
+      id: 2,
+      ruleId: 1,
+      kind: 'health',
+      subject: 's',
+      wallet: '0xabc',
+      title: 'core title',
+      detail: 'core detail',
+      facts: {
+        wallet: '0xabc',
+        chain: 'eth',
+        cid: '0xc1d',
+        date: '2025-12-31',
+        health: 1.08496,
+        collateralDebtRatio: 1.3151,
+        liqThreshold: 0.825,
+        below: 1.085,
+      },
+      firedAt: '2026-01-02T06:00:00.000Z',
+      resolvedAt: null,
+      acknowledgedAt: null,
+      snoozedUntil: null,
+      delivery: null,
+    };
+    expect(alertText(a, { walletLabel: () => null, scope: () => '' }).title).toBe('Health 1,08496 below 1,085: 0xc1d');
+    const typed = { ...a, facts: { ...a.facts, health: 1.0812, below: 1.085312 } };
+    expect(alertText(typed, { walletLabel: () => null, scope: () => '' }).title).toBe('Health 1,081 below 1,085312: 0xc1d');
+  });
+});

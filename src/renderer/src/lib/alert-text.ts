@@ -5,7 +5,7 @@
  * whose figures are not all there, or not of the expected types, shows the core's text.
  */
 import type { Alert, ScheduleScope } from '../../../shared/model.ts';
-import { date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
+import { asTyped, date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
 import { words } from './words.ts';
 
 export interface AlertNames {
@@ -57,9 +57,13 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
       const v = read(f, ['wallet', 'chain', 'cid', 'date'], ['health', 'collateralDebtRatio', 'liqThreshold', 'below']);
       if (!v) return undefined;
       const position = safe(optionalString(f, 'position') ?? (v.cid as string));
-      const health = ratio(v.health as number, 3);
+      // Three digits, or as many as it takes to read below the threshold ("1.0849 below 1.085", not "1.085 below 1.085").
+      let digits = 3;
+      while (digits < 8 && Number((v.health as number).toFixed(digits)) >= (v.below as number)) digits++;
+      const health = ratio(v.health as number, digits);
       return {
-        title: t.health(health, ratio(v.below as number), position),
+        // The rule's own figures as typed, every digit: rounding them would misstate the rule.
+        title: t.health(health, asTyped(v.below as number), position),
         detail: t.healthDetail(
           position,
           wallet(v.wallet as string),
@@ -108,7 +112,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
               : null;
       const move = v.movePercent as number;
       return {
-        title: t.navMove(move >= 0, pct(Math.abs(move)), pct(v.percent as number)),
+        title: t.navMove(move >= 0, pct(Math.abs(move)), pct(v.percent as number, 12)),
         detail: t.navMoveDetail(scope, usd(v.navFrom as number), date(v.from as string), usd(v.navTo as number), date(v.to as string)),
       };
     }
@@ -117,7 +121,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
       if (!v) return undefined;
       const symbol = safe(v.symbol as string);
       return {
-        title: t.outflow(qty(v.qty as number), symbol, qty(v.above as number)),
+        title: t.outflow(qty(v.qty as number), symbol, asTyped(v.above as number)),
         detail: t.outflowDetail(
           wallet(v.wallet as string),
           qty(v.qty as number),

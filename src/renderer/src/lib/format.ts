@@ -118,6 +118,12 @@ export function ratio(v: number | null | undefined, digits?: number): string {
   return nf(`r${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
 }
 
+/** A figure someone typed (an alert rule's threshold), every digit of it, in the locale: "1,085312". */
+export function asTyped(v: number | null | undefined): string {
+  if (missing(v)) return DASH;
+  return nf('t', { maximumFractionDigits: 12 }).format(v);
+}
+
 /** A plain number with `min` to `max` fraction digits (axis ticks of ratios). */
 export function decimal(v: number | null | undefined, min: number, max: number): string {
   if (missing(v)) return DASH;

@@ -63,7 +63,16 @@ describe('alerts in the web shell', () => {
     const item = dialog.getByRole('region', { name: 'Inbox' }).getByRole('listitem');
     await poll(() => item.count()).toBe(1);
     const text = (await item.textContent())!.replace(/\s+/g, ' ');
-    expect(text).toMatch(new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${dip.to}: collateral/debt`));
+    // The core's text (the CLI, the webhook, notifications): plain numbers and the ISO date.
+    const [fired] = (await web.core.call('alerts.inbox', {})).alerts;
+    expect(`${fired!.title} ${fired!.detail}`).toMatch(
+      new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${dip.to}: collateral/debt`),
+    );
+    // The inbox writes it from its figures in the app's locale (en-US here): the date as every view shows it.
+    const shownDate = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
+      Date.parse(`${dip.to}T00:00:00Z`),
+    );
+    expect(text).toMatch(new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${shownDate}: collateral/debt`));
     expect(text).toMatch(/fired .* · still holds/);
     expect(await axeFindings(web.page)).toEqual([]);
     await shoot(web.page, 'alerts-inbox-1024');

@@ -13,7 +13,7 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import type { Scale, Tick } from 'chart.js';
+import type { Plugin, Scale, Tick } from 'chart.js';
 import { compactUnit, currentLocale, date, decimal, tickLabels, usd } from './format.ts';
 
 /** Chart.js with only the parts the app uses; colours come from the theme's CSS variables. */
@@ -32,6 +32,20 @@ Chart.register(
   BarElement,
 );
 Chart.defaults.animation = false;
+
+/**
+ * Each axis's tick labels as the canvas's data-ticks-<axis> ("3,2 Mio. $|3,4 Mio. $|…"): what
+ * the axis says, readable outside the canvas, so the end-to-end tests can check it.
+ */
+const tickAttributes: Plugin = {
+  id: 'folioTickAttributes',
+  afterLayout(chart) {
+    for (const [id, scale] of Object.entries(chart.scales)) {
+      chart.canvas.dataset[`ticks${id.toUpperCase()}`] = scale.ticks.map((t) => [t.label ?? ''].flat().join(' ')).join('|');
+    }
+  },
+};
+Chart.register(tickAttributes);
 Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--sans') || 'system-ui';
 
 export function cssVar(name: string): string {

@@ -90,6 +90,16 @@ describe('a group with a wallet not cached at the date', () => {
     expect(whole.stdout).toMatch(/^Portfolio as of/);
   });
 
+  it('the unlock calendar of a date a member lacks says so (an empty calendar would read as no unlocks)', async () => {
+    const out = join(dir, 'unlocks.ics');
+    const r = await run([...g, 'export', 'ics', '--group', 'Fund', '--date', DATE, '--out', out]);
+    expect(r.status, r.stderr).toBe(3);
+    expect(r.stdout).toContain(`Ops (eth): not cached at ${DATE}`);
+    const none = await run([...g, 'export', 'ics', '--wallet', B, '--date', DATE, '--out', join(dir, 'b.ics')]);
+    expect(none.status).toBe(3);
+    expect(none.stdout).toMatch(/Wrote 0 unlocks[\s\S]*Note: the export is incomplete/);
+  });
+
   it('a complete scope says nothing of the kind and exits 0', async () => {
     const out = join(dir, 'a.csv');
     const r = await run([...g, 'export', 'csv', '--report', 'positions', '--wallet', A, '--date', DATE, '--out', out]);

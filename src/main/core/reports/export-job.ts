@@ -141,8 +141,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         written = { rows };
       }
       // What the file stands on: the transactions of its period (a PDF, the transactions CSV)
-      // and the positions of every member at its date (a PDF, the position CSVs).
-      const view = req.format === 'pdf' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
+      // and the positions of every member at its date (a PDF, the position CSVs, the unlock
+      // calendar: an empty calendar of a date not cached would read as "no unlocks").
+      const view = req.format === 'pdf' || req.format === 'ics' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
       const transactions = req.format === 'pdf' || req.report === 'transactions';
       if (view || transactions)
         ctx.judge(

@@ -69,6 +69,8 @@ export interface NavPoint {
   /** Chains whose snapshot for the date is cached, of those the wallet(s) watch. */
   chainsCached: number;
   chainsWatched: number;
+  /** The watched (wallet, chain) pairs not cached at the date: a point with any is a partial total. */
+  missing: Array<{ wallet: string; chain: string }>;
   fetchedAt: string;
   /** Values behind this point that the service sent unreadable (counted as absent in the sums). */
   flagged: number;

@@ -59,8 +59,8 @@ Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named
 (else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR.
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
-  3 finished but incomplete: a sync (the lines marked INCOMPLETE say why and what to do), an export
-    whose file does not cover all it stands for, or a reconcile with a figure not cached (a note says why).`;
+  3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do); also an
+    export whose file does not cover all it stands for, or a reconcile with a figure not cached (a note says why).`;
 
 /** Finished, but not everything asked for is proved complete (sync, export, reconcile). */
 export const EXIT_INCOMPLETE = 3;
@@ -414,6 +414,7 @@ async function portfolioCommand(g: Globals, args: string[]): Promise<void> {
     const date = v.date ?? (await call(core, 'positions.dates', scope))[0];
     if (!date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
     const view = await call(core, 'portfolio.view', { ...scope, date });
+    if (!view.wallets.length) throw new Error('No wallets are watched: add one first (folioscope wallet add).');
     if (v.json) console.log(jsonForTerminal(view));
     else {
       const usd = (n: number | null) => (n === null ? '—' : `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
@@ -546,7 +547,8 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
     g,
     async (core) => {
       const group = v.group ? await resolveGroup(core, v.group) : undefined;
-      const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }) }))[0];
+      // The newest date cached for the scope asked (a group's, not every wallet's).
+      const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }) }))[0];
       if ((kind === 'pdf' || kind === 'ics') && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
       const report = kind === 'csv' ? (v.report as CsvReport) : undefined;
       const started = await call(core, 'export.start', {

@@ -92,7 +92,7 @@ export interface PortfolioView {
 }
 
 /** "Wallet label or 0x12ab…cd (chain)" for each member, as every report names them. */
-export function memberNames(members: readonly MemberCoverage[]): string[] {
+export function memberNames(members: ReadonlyArray<Pick<MemberCoverage, 'wallet' | 'chain' | 'label'>>): string[] {
   return members.map((m) => `${m.label || `${m.wallet.slice(0, 6)}…${m.wallet.slice(-4)}`} (${m.chain})`);
 }
 

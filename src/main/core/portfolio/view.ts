@@ -96,14 +96,16 @@ export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: 
     date,
     wallets: wallets.map((w) => w.address),
     members,
-    complete: missing.length === 0,
+    // An empty scope covers nothing: never a complete portfolio.
+    complete: members.length > 0 && missing.length === 0,
     missing,
     walletsCounted: counted.size,
     chainsCounted: [...new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.chain))].sort(),
     positions,
     underlying,
     liquidity,
-    totals: positionTotals(positions.map((p) => p.position)),
+    // Members cached that list no position are worth 0: known, not unknown ("—").
+    totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotals(positions.map((p) => p.position)),
     unknownValues: positions.filter((p) => p.total === null).length,
     unknownIn: {
       principal: positions.some((p) => p.position._invalid?.['principal_nav'] !== undefined || bothUnknown(p)),

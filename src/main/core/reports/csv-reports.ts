@@ -11,6 +11,7 @@ import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
 import { portfolioView, unlockLadder } from '../portfolio/view.ts';
+import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
 import type { ValueFlag } from '../../../shared/service/schemas.ts';
@@ -207,12 +208,14 @@ export async function exportCsv(
       case 'underlying':
       case 'liquidity': {
         const endpoint = req.report === 'positions' ? 'allPositions' : req.report === 'underlying' ? 'positionsByUnderlying' : 'liquidityAnalysis';
-        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter(
-          (s) => !req.wallets || req.wallets.includes(s.wallet),
-        );
         // Coverage from the one portfolio view: a member of the scope not cached at the date gets
         // a row saying so, and every row says whether the sheet covers the whole scope.
         const scope = listWallets(db).filter((w) => (!wallet || w.address === wallet) && (!req.wallets || req.wallets.includes(w.address)));
+        if (!scope.length) throw new ValidationError('wallet', 'No wallets are watched.');
+        // The members of the scope only: a chain no longer watched is not the wallet's any more.
+        const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) =>
+          scope.some((w) => w.address === s.wallet && w.chains.includes(s.chain)),
+        );
         const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
         const absent = portfolioView(db, scope, req.date!).members.filter((m) => !m.views[has[endpoint]]);
         const coverage = absent.length ? 'partial' : 'complete';
@@ -441,7 +444,13 @@ export async function exportCsv(
             p.chainsCached,
             p.chainsWatched,
             p.fetchedAt,
-            flaggedNote(p.flagged),
+            // A partial total names the members it lacks (the chart draws it hollow, off the line).
+            [
+              flaggedNote(p.flagged),
+              p.missing.length ? `partial: without ${memberNames(p.missing.map((m) => ({ ...m, label: labels.get(m.wallet) ?? null }))).join(', ')}` : '',
+            ]
+              .filter(Boolean)
+              .join('; '),
           ]);
         onProgress(series.points.length, series.points.length);
         break;

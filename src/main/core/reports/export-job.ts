@@ -22,6 +22,8 @@ import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { portfolioView } from '../portfolio/view.ts';
+import { reconcile } from '../store/queries/reconcile.ts';
+import { navHistory } from '../store/queries/nav.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 
 /** What a file to save is: a report's format, or `json`, the user's data file (userdata/export-job.ts). */
@@ -144,10 +146,19 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       // and the positions of every member at its date (a PDF, the position CSVs, the unlock
       // calendar: an empty calendar of a date not cached would read as "no unlocks").
       const view = req.format === 'pdf' || req.format === 'ics' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
-      const transactions = req.format === 'pdf' || req.report === 'transactions';
-      if (view || transactions)
+      // A PDF lists transactions only for a period: without one it stands on positions alone.
+      const transactions = (req.format === 'pdf' && !!(req.from || req.to)) || req.report === 'transactions';
+      const rollForward = req.report === 'reconciliation' && req.from && req.to ? { from: req.from, to: req.to } : undefined;
+      if (view || transactions || rollForward || req.report === 'history')
         ctx.judge(
-          exportCompleteness(db, { ...req, ...(wallets && { wallets }), ...(view && req.date && { positionsAt: { date: req.date, view } }), transactions }),
+          exportCompleteness(db, {
+            ...req,
+            ...(wallets && { wallets }),
+            ...(view && req.date && { positionsAt: { date: req.date, view } }),
+            ...(rollForward && { rollForward }),
+            history: req.report === 'history',
+            transactions,
+          }),
         );
       // The file's place, for the UI: set before the job's final progress event.
       job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
@@ -179,11 +190,16 @@ export function exportCompleteness(
     to?: string | undefined;
     date?: string | undefined;
     positionsAt?: { date: string; view: CoverageView };
+    /** A roll-forward's two dates: its problems (store/queries/reconcile.ts) are the file's. */
+    rollForward?: { from: string; to: string };
+    /** NAV over dates: each date that lacks a member. */
+    history?: boolean;
     transactions?: boolean;
   },
 ): Completeness {
   const wallets = listWallets(db).filter((w) => (!req.wallet || w.address === addressKey(req.wallet)) && (!req.wallets || req.wallets.includes(w.address)));
   const reasons: string[] = [];
+  const nameOf = (wallet: string, chain: string) => memberNames([{ wallet, chain, label: wallets.find((w) => w.address === wallet)?.label ?? null }])[0]!;
   const members = req.positionsAt ? portfolioView(db, wallets, req.positionsAt.date).members : [];
   if (req.positionsAt) {
     const { date, view } = req.positionsAt;
@@ -194,6 +210,15 @@ export function exportCompleteness(
       const near = [m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ');
       reasons.push(`${name}: not cached at ${date}, so not in the figures${near ? ` (cached at ${near}; not used)` : ''}.`);
     }
+  }
+  if (req.rollForward) {
+    const r = reconcile(db, { wallets: wallets.map((w) => w.address), ...req.rollForward });
+    for (const p of r.problems) reasons.push(`${nameOf(p.wallet, p.chain)}: ${p.message}`);
+  }
+  if (req.history) {
+    const points = navHistory(db, { wallets: wallets.map((w) => w.address), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }).points;
+    for (const p of points.filter((x) => x.missing.length))
+      reasons.push(`${p.date}: a partial total, without ${p.missing.map((m) => nameOf(m.wallet, m.chain)).join(', ')}.`);
   }
   if (req.transactions !== false) {
     const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;

@@ -21,6 +21,8 @@ export interface LatestRow {
   total_nav: number | null;
   principal_nav: number | null;
   reward_nav: number | null;
+  /** How many positions the snapshot lists (0: cached, and empty). */
+  position_count: number;
   /** Unreadable values the service sent (JSON array of {path, value}), or null. */
   quality: string | null;
 }
@@ -32,7 +34,7 @@ export function latestSnapshots(
 ): LatestRow[] {
   return db
     .prepare(
-      `SELECT s.id, s.wallet, s.chain, s.as_of, coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.quality
+      `SELECT s.id, s.wallet, s.chain, s.as_of, coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.position_count, s.quality
        FROM snapshots s
        JOIN wallets w ON w.address = s.wallet
        LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id

@@ -36,20 +36,25 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
       rewardNav: null,
       chainsCached: 0,
       chainsWatched,
+      missing: [],
       fetchedAt: r.fetched_at,
       flagged: 0,
     };
     const t = terms.get(r.as_of) ?? { total: [], principal: [], reward: [] };
-    t.total.push(r.total_nav);
-    t.principal.push(r.principal_nav);
-    t.reward.push(r.reward_nav);
+    // A snapshot that lists no position is cached and worth 0, not unknown.
+    const empty = r.position_count === 0;
+    t.total.push(empty ? 0 : r.total_nav);
+    t.principal.push(empty ? 0 : r.principal_nav);
+    t.reward.push(empty ? 0 : r.reward_nav);
     terms.set(r.as_of, t);
     p.chainsCached++;
     p.flagged += flaggedCount(r.quality);
     if (r.fetched_at > p.fetchedAt) p.fetchedAt = r.fetched_at;
     byDate.set(r.as_of, p);
   }
+  const present = new Set(rows.map((r) => `${r.as_of}|${r.wallet}|${r.chain}`));
   for (const p of byDate.values()) {
+    for (const [wallet, chains] of watched) for (const chain of chains) if (!present.has(`${p.date}|${wallet}|${chain}`)) p.missing.push({ wallet, chain });
     const t = terms.get(p.date)!;
     p.totalNav = decimalSumOrNull(t.total);
     p.principalNav = decimalSumOrNull(t.principal);

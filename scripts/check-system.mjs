@@ -41,7 +41,10 @@ if (process.platform === 'linux') {
 }
 
 for (const [mod, fix] of [
-  ['better-sqlite3', 'run npm ci again with Node 24'],
+  [
+    'better-sqlite3-multiple-ciphers',
+    'run npm ci again with Node 24 (where no prebuilt binary fits, it is built from source: python3, make and a C++ compiler)',
+  ],
   ['keytar', "install 'libsecret-1-dev' (and a C++ toolchain), then run npm rebuild keytar"],
 ]) {
   try {

@@ -119,6 +119,9 @@ export function convertCache(file: string, from: CacheKey | null, to: CacheKey |
       if (/^SQLITE_BUSY|^SQLITE_LOCKED/.test(String((err as { code?: string }).code))) throw new CacheInUseError(file);
       throw err;
     }
+    // The WAL's index file is left behind by the switch; no process can use it now (this
+    // connection holds the file alone), and the new file must not inherit it.
+    rmSync(`${file}-shm`, { force: true });
     writeConvertedCopy(source, current, converting, to);
     kept = `${file}.before-${to ? 'encrypt' : 'decrypt'}-${fileTime(now)}`;
     for (let i = 2; existsSync(kept); i++) kept = `${file}.before-${to ? 'encrypt' : 'decrypt'}-${fileTime(now)}-${i}`;

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,6 +134,36 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     execFileSync('secret-tool', ['store', '--label', 'restored', 'service', CACHE_KEY_SERVICE, 'account', id], { input: key });
     expect(ok(cli([...g, 'wallet', 'list']))).toMatch(/Treasury/);
   }, 180_000);
+});
+
+describe('folioscope cache encrypt while another program has the cache open', () => {
+  it('is refused before anything is written: no key, no encryption.json, the cache as it was', async () => {
+    const dir = folderWithHistory();
+    const file = join(dir, 'demo.sqlite');
+    // Another process holding the cache open (as the app or a watch would), in a read transaction.
+    const other = spawn('sqlite3', [file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      other.stdout.on('data', (d) => (out += String(d)));
+      other.stdin.write('BEGIN; SELECT count(*) FROM wallets;\n');
+      await expect.poll(() => out, { timeout: 10_000 }).toMatch(/1/);
+      const before = sha(file);
+      const r = cli(['--data-dir', dir, 'cache', 'encrypt']);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/demo\.sqlite is open in another Folioscope .* close it and try again\. Nothing was changed\./);
+      expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
+      expect(sha(file)).toBe(before);
+      // Beside the cache only what an open cache has (its -wal and -shm): no key, no copy.
+      expect(
+        readdirSync(dir)
+          .filter((n) => !/-(wal|shm)$/.test(n))
+          .sort(),
+      ).toEqual(['backups', 'demo.sqlite']);
+    } finally {
+      other.kill('SIGKILL');
+    }
+    expect(ok(cli(['--data-dir', dir, 'cache', 'status']))).toMatch(/Encryption at rest: off/);
+  }, 120_000);
 });
 
 describe('folioscope cache encrypt --passphrase-stdin', () => {

@@ -37,7 +37,7 @@ import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addressKey } from './store/address-key.ts';
-import { assertCacheInPlace, noteDamage } from './store/db.ts';
+import { assertCacheInPlace, CacheProblemError, noteDamage } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
 import { leaseHolder, runDueSchedules, withNextSlot } from './schedule/runner.ts';
@@ -592,9 +592,17 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'cache.encrypt': async (input) => {
       const passphrase = input?.passphrase;
       await withCacheClosed('Encrypting the cache', input?.cancelJobs ?? false, async () => {
-        cacheKey = await encryptFolder(o.dataDir, { keychain: cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
-        // A passphrase typed now opens the folder's caches for the rest of this run.
+        const before = cachePassphrase;
+        // A passphrase typed now opens the folder's caches for the rest of this run (also after
+        // a stop midway, when some of them are already encrypted with it).
         if (passphrase !== undefined) cachePassphrase = passphrase;
+        try {
+          cacheKey = await encryptFolder(o.dataDir, { keychain: cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
+        } catch (err) {
+          // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
+          if (err instanceof CacheProblemError || err instanceof ValidationError) cachePassphrase = before;
+          throw err;
+        }
       });
       return encryptionStatus(o.dataDir);
     },

@@ -25,7 +25,7 @@ import {
 } from './secrets/cache-key.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { BACKUPS_FOLDER, convertBackups, listBackups } from './store/backups.ts';
-import { cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from './store/cache-conversion.ts';
+import { assertAlone, cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from './store/cache-conversion.ts';
 import type { CacheKey } from './store/driver.ts';
 import { ValidationError } from './store/validation.ts';
 
@@ -116,7 +116,10 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
       );
     // Finishing: the same key, which must be the right one.
     key = await folderKey(existing, { keychain: o.keychain, passphrase: o.passphrase ?? null }, join(dataDir, 'encryption.json'));
+    for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, key);
   } else {
+    // Another Folioscope with a cache open stops it here, before the key or any file is written.
+    for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, null);
     const made = await newFolderKey(o.passphrase !== undefined ? { passphrase: o.passphrase } : { keychain: o.keychain }, now);
     // The key is kept before any file needs it: a stop after this point leaves a folder that opens.
     await made.store();
@@ -134,6 +137,7 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
 export async function decryptFolder(dataDir: string, o: { keychain: Keychain; key: CacheKey; now?: Date }): Promise<void> {
   const config = readEncryptionConfig(dataDir, join(dataDir, 'encryption.json'));
   if (!config) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+  for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
   convertFolder(dataDir, o.key, null, o.now ?? new Date());
   removeEncryptionConfig(dataDir);
   if (config.keySource === 'keychain') {

@@ -79,6 +79,30 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/**
+ * Takes the cache file alone for a moment, as a conversion does first (an exclusive lock, the
+ * WAL folded into the file): throws CacheInUseError when another process has it open. Run on
+ * every cache of a folder before anything of the folder is changed, so "Nothing was changed"
+ * holds for the usual case (the app open while the CLI converts).
+ */
+export function assertAlone(file: string, key: CacheKey | null): void {
+  if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) === 0) return;
+  const db = openConnection(file, { fileMustExist: true }, plainHeaderAt(file) ? null : key);
+  try {
+    db.pragma('busy_timeout = 2000');
+    db.pragma('locking_mode = EXCLUSIVE');
+    try {
+      db.pragma('journal_mode = DELETE');
+    } catch (err) {
+      if (/^SQLITE_BUSY|^SQLITE_LOCKED/.test(String((err as { code?: string }).code))) throw new CacheInUseError(file);
+      throw err;
+    }
+    rmSync(`${file}-shm`, { force: true });
+  } finally {
+    db.close();
+  }
+}
+
 export interface ConvertedCache {
   file: string;
   /** What was done: converted, or already as asked (a missing or empty file is created under the new key when opened). */

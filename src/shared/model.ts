@@ -463,7 +463,7 @@ export interface EncryptionStatus {
   on: boolean;
   /** Where the key is: the system keychain, or derived from a passphrase (scrypt). */
   keySource: 'keychain' | 'passphrase' | null;
-  /** SQLite3 Multiple Ciphers' cipher (chacha20: ChaCha20-Poly1305). */
+  /** SQLite3 Multiple Ciphers' cipher (aegis: AEGIS-256, authenticated per page). */
   cipher: string | null;
   /** The passphrase's key derivation (scrypt's parameters), when the key comes from a passphrase. */
   kdf: { name: 'scrypt'; N: number; r: number; p: number } | null;

@@ -57,7 +57,7 @@ describe('Settings → Encryption', () => {
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
     await section.getByRole('button', { name: 'Encrypt', exact: true }).click();
     await poll(() => section.getByRole('status').last().textContent()).toBe('Encrypted: 1 cache and 1 backup.');
-    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/On: chacha20, a random key in the system keychain\./);
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/On: aegis, a random key in the system keychain\./);
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(true);
     expect(readFileSync(join(dir, 'demo.sqlite')).includes(WALLET)).toBe(false);
     const [key] = [...keys.values()];

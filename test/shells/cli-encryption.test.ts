@@ -69,7 +69,7 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     const walletsBefore = ok(cli([...g, 'wallet', 'list']));
 
     const out = ok(cli([...g, 'cache', 'encrypt']));
-    expect(out).toMatch(/Encryption at rest: on \(chacha20, a random key in the system keychain/);
+    expect(out).toMatch(/Encryption at rest: on \(aegis, a random key in the system keychain/);
     expect(out).toMatch(/backups: 1 encrypted, 0 plain/);
     const id = folderId(dir);
     const key = keychainEntry(id);
@@ -95,7 +95,11 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     expect(ok(cli([...g, 'backup', 'create']))).toMatch(/made and checked/);
     const names = readdirSync(join(dir, 'backups')).filter((n) => n.endsWith('.sqlite'));
     for (const n of names) expect(ok(cli([...g, 'backup', 'verify', n]))).toMatch(/^ok .*SHA-256 matches its manifest, integrity_check ok/);
-    expect(ok(cli([...g, 'export', 'csv', '--report', 'transactions', '--out', join(tempDir(), 't.csv')]))).toMatch(/Wrote/);
+    const csv = join(tempDir(), 't.csv');
+    expect(ok(cli([...g, 'export', 'csv', '--report', 'transactions', '--out', csv]))).toMatch(/Wrote/);
+    // The export holds the data (the address), never the key.
+    expect(readFileSync(csv, 'utf8')).toContain(WALLET);
+    expect(readFileSync(csv, 'utf8')).not.toContain(key!);
 
     // No line printed by any of these held the key.
     for (const r of [out, walletsBefore]) expect(r).not.toContain(key!);
@@ -175,7 +179,7 @@ describe('folioscope cache encrypt --passphrase-stdin', () => {
     expect(out).toMatch(/a key derived from a passphrase \(scrypt, N=131072, r=8, p=1\)/);
     expect(out).toMatch(/FOLIOSCOPE_CACHE_PASSPHRASE/);
     const status = JSON.parse(ok(cli([...g, 'cache', 'status', '--json'])));
-    expect(status).toMatchObject({ on: true, keySource: 'passphrase', cipher: 'chacha20', kdf: { name: 'scrypt', N: 131072, r: 8, p: 1 }, unfinished: false });
+    expect(status).toMatchObject({ on: true, keySource: 'passphrase', cipher: 'aegis', kdf: { name: 'scrypt', N: 131072, r: 8, p: 1 }, unfinished: false });
 
     const none = cli([...g, 'wallet', 'list']);
     expect(none.status).toBe(1);

@@ -322,7 +322,7 @@ describe('backups of an encrypted cache', () => {
     expect(readFileSync(file).includes(MARKER_HASH)).toBe(false);
     expect(sqlite3Shell(file, 'SELECT count(*) FROM transactions').out).toMatch(/not a database/);
     const manifest = JSON.parse(readFileSync(`${file}.json`, 'utf8'));
-    expect(manifest.encryption).toEqual({ cipher: 'chacha20', keyId: key.id() });
+    expect(manifest.encryption).toEqual({ cipher: 'aegis', keyId: key.id() });
     expect(JSON.stringify(manifest)).not.toContain(key.hex());
     expect(verifyBackup(path, made.name, key).counts['transactions']).toBe(200);
     expect(() => verifyBackup(path, made.name, null)).toThrow(/is encrypted, and this data folder has no key/);

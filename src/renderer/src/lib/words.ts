@@ -397,7 +397,7 @@ export const words = {
   },
   encryption: {
     title: 'Encryption',
-    lead: 'Encrypts every cache and backup in this data folder (SQLite3 Multiple Ciphers, ChaCha20-Poly1305), with a random key kept in the system keychain, one per data folder. Each file is converted in place and checked before it replaces the old one. Without the key the cache cannot be opened: keep the keychain.',
+    lead: 'Encrypts every cache and backup in this data folder (SQLite3 Multiple Ciphers, AEGIS-256), with a random key kept in the system keychain, one per data folder. Each file is converted in place and checked before it replaces the old one. Without the key the cache cannot be opened: keep the keychain.',
     on: (cipher: string, how: string) => `On: ${cipher}, ${how}.`,
     off: 'Off: the caches and backups are plain SQLite files that any program on this computer can read.',
     byKeychain: 'a random key in the system keychain',

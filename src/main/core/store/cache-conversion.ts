@@ -147,6 +147,9 @@ export function convertCache(file: string, from: CacheKey | null, to: CacheKey |
     // connection holds the file alone), and the new file must not inherit it.
     rmSync(`${file}-shm`, { force: true });
     writeConvertedCopy(source, current, converting, to);
+    // Windows renames no file over one that is open: the lock is given up just before the swap
+    // there (elsewhere it is held through it, so no other process can open the old file meanwhile).
+    if (process.platform === 'win32') source.close();
     kept = `${file}.before-${to ? 'encrypt' : 'decrypt'}-${fileTime(now)}`;
     for (let i = 2; existsSync(kept); i++) kept = `${file}.before-${to ? 'encrypt' : 'decrypt'}-${fileTime(now)}-${i}`;
     try {
@@ -169,7 +172,7 @@ export function convertCache(file: string, from: CacheKey | null, to: CacheKey |
     if (kept && !swapped) rmSync(kept, { force: true });
     throw err;
   } finally {
-    source.close();
+    if (source.open) source.close();
   }
   // The new file, at its place, under the new key: else the old one goes back.
   try {

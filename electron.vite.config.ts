@@ -5,7 +5,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 export default defineConfig({
   main: {
     build: {
-      // Native modules (better-sqlite3, keytar) stay external and load from node_modules.
+      // Native modules (better-sqlite3-multiple-ciphers, keytar) stay external and load from node_modules.
       externalizeDeps: true,
       // The store's write worker is an entry of its own (out/main/store-writer.js), started
       // by src/main/core/store/page-writer.ts from beside the main bundle; so is the backup

@@ -41,6 +41,27 @@ export default tseslint.config(
     },
   },
   {
+    // Every connection is opened by store/driver.ts, which applies an encrypted cache's key
+    // before the first read: a connection opened anywhere else would miss it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/main/core/store/driver.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3-multiple-ciphers',
+              allowTypeImports: true,
+              message: 'Open connections with openConnection (src/main/core/store/driver.ts): it applies the cache key.',
+            },
+            { name: 'better-sqlite3', message: 'The driver is better-sqlite3-multiple-ciphers, through src/main/core/store/driver.ts.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,svelte}', 'test/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },

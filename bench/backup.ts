@@ -5,7 +5,7 @@
  * Run: npm run bench -- backup (builds bench/.data/timeline-1m.sqlite once if missing;
  * FOLIOSCOPE_BENCH_ROWS=200000 builds and uses a smaller one instead).
  */
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';

@@ -6,8 +6,10 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { exportCsv } from '../src/main/core/reports/csv-reports.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
+import { CacheKey } from '../src/main/core/store/driver.ts';
 
-const db = openDatabase(process.argv[2]!);
+// argv[3]: an encrypted cache's key, as hex (the encryption bench).
+const db = openDatabase(process.argv[2]!, { key: process.argv[3] ? CacheKey.fromHex(process.argv[3]) : null });
 let bytes = 0;
 const sink = new Writable({
   write(chunk: Buffer, _e, cb) {

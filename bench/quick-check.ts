@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/store/transactions.ts';

@@ -81,8 +81,11 @@ function dropPageCache(): boolean {
   }
 }
 
-async function ours(path: string): Promise<{ ms: number; cpuMs: number; bytes: number; rows: number; peakRss: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'csv-child.ts'), path], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** One export in a process of its own (csv-child.ts); `keyHex`: an encrypted cache's key. */
+export async function ours(path: string, keyHex?: string): Promise<{ ms: number; cpuMs: number; bytes: number; rows: number; peakRss: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'csv-child.ts'), path, ...(keyHex ? [keyHex] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += String(d)));
   const [code] = (await once(child, 'close')) as [number | null];

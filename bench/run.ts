@@ -19,6 +19,8 @@ const benches: Record<string, () => Promise<void>> = {
   quota: async () => (await import('./quota.ts')).quotaBench(),
   'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),
   backup: async () => (await import('./backup.ts')).backupBench(),
+  // Ingest, timeline and CSV on a plain and an encrypted cache, side by side (issue 29 item 1).
+  encryption: async () => (await import('./encryption.ts')).encryptionBench(),
   // 100 ms is a remote service's usual round trip; 25 ms shows where our own CPU starts to show.
   sync: async () => {
     const { syncBench } = await import('./sync.ts');

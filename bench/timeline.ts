@@ -16,7 +16,7 @@ const WALLETS = 10;
 const PER_WALLET = 100_000;
 
 /** 1,000,000 cached rows across 10 wallets (built once, kept in bench/.data). */
-function cache(): WritableDB {
+export function timelineCache(): WritableDB {
   const path = join(DATA_DIR, 'timeline-1m.sqlite');
   const ready = existsSync(path);
   const db = openDatabase(path);
@@ -42,17 +42,9 @@ function cache(): WritableDB {
   return db;
 }
 
-export async function timelineBench(): Promise<void> {
-  const db = cache();
-  const total = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+/** The timeline's benchmark cases over the 1M cache: a name, a query, and the depth of its page. */
+export function timelineCases(db: WritableDB): Array<[string, TimelineQuery, number]> {
   const wallets = listWallets(db).map((w) => w.address);
-  // A cursor at a given depth of a query: the (time, id) of the row just above it.
-  const cursorAt = (q: TimelineQuery, depth: number): string | null => {
-    const { sql, params } = timelineWhere(q);
-    const row = db.prepare(`SELECT time, id FROM transactions t WHERE ${sql} ORDER BY time DESC, id DESC LIMIT 1 OFFSET ${depth}`).get(params) as
-      { time: number; id: number } | undefined;
-    return row ? encodeCursor(row.time, row.id) : null;
-  };
   const cases: Array<[string, TimelineQuery, number]> = [
     ['all wallets, first page', {}, 0],
     ['all wallets, depth 900,000', {}, 900_000],
@@ -80,11 +72,27 @@ export async function timelineBench(): Promise<void> {
     ['search: a router address (~8% of rows)', { search: sample.to_addr }, 0],
     ['search: router address, depth 20,000', { search: sample.to_addr }, 20_000],
   );
+  return cases;
+}
+
+/** A cursor at a given depth of a query: the (time, id) of the row just above it. */
+export function cursorAt(db: WritableDB, q: TimelineQuery, depth: number): string | null {
+  const { sql, params } = timelineWhere(q);
+  const row = db.prepare(`SELECT time, id FROM transactions t WHERE ${sql} ORDER BY time DESC, id DESC LIMIT 1 OFFSET ${depth}`).get(params) as
+    { time: number; id: number } | undefined;
+  return row ? encodeCursor(row.time, row.id) : null;
+}
+
+export async function timelineBench(): Promise<void> {
+  const db = timelineCache();
+  const total = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
+  const wallets = listWallets(db).map((w) => w.address);
+  const cases = timelineCases(db);
   const rows: Array<[string, string]> = [];
   let worst = 0;
   const pages: Array<[string, TimelineQuery]> = [];
   for (const [name, q, depth] of cases) {
-    const cursor = depth ? cursorAt(q, depth) : null;
+    const cursor = depth ? cursorAt(db, q, depth) : null;
     pages.push([name, { ...q, cursor, limit: 100 }]);
     let got = 0;
     const times = timeRuns(200, () => {

@@ -27,6 +27,7 @@ if (process.platform === 'linux') {
     ['pdftotext', 'poppler-utils', 'report tests read PDFs with poppler'],
     ['pdfinfo', 'poppler-utils', 'report tests read PDFs with poppler'],
     ['pdftoppm', 'poppler-utils', 'report tests render PDF pages with poppler'],
+    ['sqlite3', 'sqlite3', 'encryption tests check an encrypted cache is unreadable by the sqlite3 shell'],
   ];
   for (const [cmd, pkg, why] of tools) {
     // CHROMIUM_PATH names another Chromium build (CI runners have Google Chrome, not Debian's chromium).
@@ -41,7 +42,10 @@ if (process.platform === 'linux') {
 }
 
 for (const [mod, fix] of [
-  ['better-sqlite3', 'run npm ci again with Node 24'],
+  [
+    'better-sqlite3-multiple-ciphers',
+    'run npm ci again with Node 24 (where no prebuilt binary fits, it is built from source: python3, make and a C++ compiler)',
+  ],
   ['keytar', "install 'libsecret-1-dev' (and a C++ toolchain), then run npm rebuild keytar"],
 ]) {
   try {
@@ -53,7 +57,7 @@ for (const [mod, fix] of [
 
 if (problems.length) {
   console.error('Cannot run the tests: the system is missing parts.\n' + problems.map((p) => `  - ${p}`).join('\n'));
-  console.error('\nOn Debian/Ubuntu: sudo apt-get install chromium gnome-keyring dbus-daemon libsecret-1-dev libsecret-tools poppler-utils');
+  console.error('\nOn Debian/Ubuntu: sudo apt-get install chromium gnome-keyring dbus-daemon libsecret-1-dev libsecret-tools poppler-utils sqlite3');
   process.exit(1);
 }
-console.log('System check: Node 24, chromium, gnome-keyring, D-Bus, libsecret, poppler and the native modules are present.');
+console.log('System check: Node 24, chromium, gnome-keyring, D-Bus, libsecret, poppler, sqlite3 and the native modules are present.');

@@ -23,6 +23,7 @@ import type {
   Schedule,
   DueRuns,
   BackupInfo,
+  EncryptionStatus,
   BackupList,
   BackupVerification,
   RestoreResult,
@@ -382,6 +383,18 @@ export const CONTRACT = {
   'sync.jobs': op(empty)<JobInfo[]>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
+  /** Encryption at rest of the data folder: on or off, the key's source, each cache and the backups (never the key). */
+  'cache.encryption': op(empty)<EncryptionStatus>(),
+  /**
+   * Encrypts every cache and backup of the data folder, converted in place (README, "Encryption
+   * at rest"): with a random key kept in the system keychain, or with one derived from
+   * `passphrase`. Refused while jobs run unless `cancelJobs`.
+   */
+  'cache.encrypt': op(
+    z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional(), cancelJobs: z.boolean().optional() }).optional(),
+  )<EncryptionStatus>(),
+  /** Decrypts every cache and backup of the data folder, converted in place; the key is then removed. */
+  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional())<EncryptionStatus>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
   /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
   'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),

@@ -454,8 +454,33 @@ export interface BackupInfo {
   sha256: string;
   /** Rows of the main tables when it was made (wallets, groups, schedules, snapshots, transactions, …). */
   counts: Record<string, number>;
+  /** Encrypted with the data folder's key (as the cache is when encryption at rest is on). */
+  encrypted: boolean;
   /** What is wrong with it as listed (no manifest, an unreadable one); null when it reads. Listing never re-hashes: verify does. */
   problem: string | null;
+}
+
+/**
+ * Encryption at rest of a data folder (`cache.encryption`, `folioscope cache status`): whether
+ * its caches and backups are encrypted, and with what; never the key.
+ */
+export interface EncryptionStatus {
+  /** The folder is encrypted: its encryption settings exist, and new caches are made encrypted. */
+  on: boolean;
+  /** Where the key is: the system keychain, or derived from a passphrase (scrypt). */
+  keySource: 'keychain' | 'passphrase' | null;
+  /** SQLite3 Multiple Ciphers' cipher (aegis: AEGIS-256, authenticated per page). */
+  cipher: string | null;
+  /** The passphrase's key derivation (scrypt's parameters), when the key comes from a passphrase. */
+  kdf: { name: 'scrypt'; N: number; r: number; p: number } | null;
+  /** The key's id (the first 16 hex digits of its check value): tells keys apart, says nothing of the key. */
+  keyId: string | null;
+  caches: Array<{ file: string; encrypted: boolean; bytes: number }>;
+  backups: { encrypted: number; plain: number };
+  /** Files a conversion left beside a cache (removed once that cache opens at its place). */
+  leftovers: string[];
+  /** Encrypted, but a cache or backup is still plain (a conversion stopped midway): encrypting again finishes it. */
+  unfinished: boolean;
 }
 
 /** `backups.list`: this cache's backups, newest first, and how automatic backups are doing. */

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';

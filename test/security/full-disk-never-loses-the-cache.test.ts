@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeAppConfig } from '../../src/main/core/profile.ts';
 import { CacheProblemError, openDatabase } from '../../src/main/core/store/db.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { databaseFileFor } from '../../src/main/core/profile.ts';
 import { SELF_CHECK_ACCOUNT, selfCheck } from '../../src/main/core/self-check.ts';
@@ -24,7 +24,7 @@ describe('self-check', () => {
       ok: true,
       app: '1.2.3',
       platform: `${process.platform}-${process.arch}`,
-      nativeModules: { 'better-sqlite3': { ok: true }, keytar: { ok: true } },
+      nativeModules: { 'better-sqlite3-multiple-ciphers': { ok: true }, keytar: { ok: true } },
       cache: { ok: true, file: join(dataDir, 'demo.sqlite'), schema: SCHEMA_VERSION },
       keychain: { available: true },
     });
@@ -35,7 +35,8 @@ describe('self-check', () => {
       modules: process.versions.modules,
       napi: process.versions.napi,
       sqlite: new BetterSqlite3(':memory:').prepare('select sqlite_version() as v').pluck().get(),
-      betterSqlite3: version('better-sqlite3'),
+      sqlite3mc: new BetterSqlite3(':memory:').prepare('select sqlite3mc_version() as v').pluck().get(),
+      betterSqlite3MultipleCiphers: version('better-sqlite3-multiple-ciphers'),
       keytar: version('keytar'),
     });
     // The cache it opened is the app's, migrated: the file is there at the current schema.

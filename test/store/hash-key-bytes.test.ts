@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HASH_KEY, HASH_TAIL, writeHashKey } from '../../src/main/core/store/hash-key.ts';

@@ -1,4 +1,4 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';

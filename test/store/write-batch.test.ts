@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { WriteBatch } from '../../src/main/core/store/write-batch.ts';

@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

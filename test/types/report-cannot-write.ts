@@ -4,7 +4,7 @@
  * function ever accepted a `ReadableDB` (or a report took a `WritableDB`) the check fails with
  * "Unused '@ts-expect-error' directive".
  */
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB, WritableDB } from '../../src/main/core/store/db.ts';
 import type { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
 import type { exportIcs, unlocksIcs } from '../../src/main/core/reports/ics.ts';

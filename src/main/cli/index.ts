@@ -7,6 +7,10 @@ import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
+import { encryptionStatus, loadFolderKey } from '../core/encryption.ts';
+import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
+import { systemKeychain } from '../core/secrets/keychain.ts';
+import type { EncryptionStatus } from '../../shared/model.ts';
 import { MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
@@ -39,7 +43,7 @@ Commands:
   group     name sets of wallets that exports, reports and reconcile can cover (save | list | remove)
   sync      fetch positions and transactions into the cache
   export    write CSV, PDF or iCalendar reports from the cache (works offline)
-  cache     move a damaged cache aside and start a new one (move-aside)
+  cache     encryption at rest (encrypt | decrypt | status); move a damaged cache aside (move-aside)
   reconcile roll-forward of holdings between two cached dates (works offline)
   portfolio totals of a wallet, a group or all wallets at a cached date, and what they cover (works offline)
   doctor    check the service and print what was learned about it
@@ -56,7 +60,8 @@ Global options:
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
-(else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR.
+(else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR;
+FOLIOSCOPE_CACHE_PASSPHRASE opens a data folder encrypted with a passphrase (cache encrypt --passphrase-stdin).
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
   3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do); also an
@@ -199,22 +204,7 @@ const commands: Record<string, Command> = {
   data: (g, args) => dataCommand(g, args),
   alert: (g, args) => alertCommand(g, args),
 
-  async cache(g, args) {
-    const usage = `Usage: folioscope cache move-aside
-  move-aside   renames the current cache (damaged or not) to <file>.damaged-<time>, with its
-               -wal and -shm, and starts a new one with the wallets and settings that can
-               still be read from it; sync then rebuilds the history. Nothing is deleted.`;
-    const p = parse(args, {}, usage);
-    if (!p) return;
-    if (p.positionals[0] !== 'move-aside') throw new UsageError(usage);
-    const configured = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
-    const file = databaseFileFor(g.dataDir, configured ? normaliseBaseUrl(configured) : null);
-    if (!existsSync(file)) throw new Error(`There is no cache at ${file} to move aside.`);
-    const { movedTo, walletsRecovered } = moveCacheAside(file);
-    console.log(
-      `Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`,
-    );
-  },
+  cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),
   portfolio: (g, args) => portfolioCommand(g, args),
 
@@ -681,7 +671,10 @@ export function runProgram(argv: string[], extra: Record<string, Command> = {}):
     (err: unknown) => {
       settled = true;
       let message = (err as Error).message ?? String(err);
-      if (err instanceof CacheProblemError) {
+      if (err instanceof CacheProblemError && err.problem === 'locked') {
+        // Without the key neither a read-only copy nor a new cache can be made (README, "Encryption at rest").
+        message += `\n  the key:     the keychain entry back, or FOLIOSCOPE_CACHE_PASSPHRASE=… for a passphrase; folioscope cache status says which\n  elsewhere:   folioscope --data-dir DIR ...`;
+      } else if (err instanceof CacheProblemError) {
         message += `\n  read-only:   folioscope --read-only ... (view and export; nothing is written)\n  rebuild:     folioscope cache move-aside, then folioscope sync\n  elsewhere:   folioscope --data-dir DIR ...`;
       }
       // One line for a failure; usage errors print their usage below it.
@@ -1132,4 +1125,75 @@ async function dataCommand(g: Globals, args: string[]): Promise<void> {
         console.log(`Imported: ${pv.counts.added} added, ${pv.counts.changed} changed${pv.replace ? `, ${pv.counts.conflict} replaced` : ''}.`);
     });
   } else throw new UsageError(usage);
+}
+
+const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--cancel-jobs] | decrypt [--cancel-jobs] | status [--json] | move-aside
+  encrypt      encrypts every cache of the data folder and every backup of them, each converted
+               in place and checked before it replaces the old file (which is removed once the
+               new one opens). The key is random and kept in the system keychain (service
+               "${CACHE_KEY_SERVICE}", one entry per data folder); with --passphrase-stdin it is
+               derived from the passphrase read from standard input (scrypt, N=2^17, r=8, p=1;
+               at least 8 characters), and every later run needs it in ${PASSPHRASE_ENV}.
+               Run again after a stop midway: it finishes the job.
+  decrypt      the reverse: every cache and backup plain again, then the key removed
+  status       whether the caches and backups are encrypted, and with what (never the key)
+  move-aside   renames the current cache (damaged or not) to <file>.damaged-<time>, with its
+               -wal and -shm, and starts a new one with the wallets and settings that can
+               still be read from it; sync then rebuilds the history. Nothing is deleted.
+  --cancel-jobs  cancel running syncs first (else the command is refused while they run)`;
+
+function printEncryption(s: EncryptionStatus): void {
+  if (!s.on) console.log('Encryption at rest: off (the caches and backups of this data folder are plain SQLite files).');
+  else {
+    const how =
+      s.keySource === 'keychain'
+        ? `a random key in the system keychain (service "${CACHE_KEY_SERVICE}")`
+        : `a key derived from a passphrase (scrypt, N=${s.kdf?.N}, r=${s.kdf?.r}, p=${s.kdf?.p})`;
+    console.log(`Encryption at rest: on (${s.cipher}, ${how}; key id ${s.keyId}).`);
+  }
+  for (const c of s.caches) console.log(`  ${c.encrypted ? 'encrypted' : 'plain    '}  ${c.file}  ${c.bytes} bytes`);
+  console.log(`  backups: ${s.backups.encrypted} encrypted, ${s.backups.plain} plain`);
+  for (const f of s.leftovers) console.log(`  left by a conversion (removed when its cache next opens): ${f}`);
+  if (s.unfinished) console.log('  Not every file is encrypted yet (a conversion stopped midway): run folioscope cache encrypt again to finish.');
+}
+
+async function cacheCommand(g: Globals, args: string[]): Promise<void> {
+  const p = parse(args, { 'passphrase-stdin': { type: 'boolean' }, 'cancel-jobs': { type: 'boolean' }, json: { type: 'boolean' } }, CACHE_USAGE);
+  if (!p) return;
+  const [sub, ...rest] = p.positionals;
+  if (rest.length) throw new UsageError(`Unexpected argument ${forTerminal(rest[0]!.slice(0, 40))}.\n\n${CACHE_USAGE}`);
+  const v = p.values;
+  const cancelJobs = v['cancel-jobs'] ? { cancelJobs: true } : {};
+  if (sub === 'status') {
+    // Read from the files (no core, so it also speaks of a cache whose key is missing).
+    const s = encryptionStatus(g.dataDir);
+    if (v.json) console.log(jsonForTerminal(s));
+    else printEncryption(s);
+    return;
+  }
+  if (sub === 'encrypt') {
+    const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
+    const s = await withCore(g, (core) => call(core, 'cache.encrypt', { ...(passphrase !== undefined && { passphrase }), ...cancelJobs }));
+    printEncryption(s);
+    if (passphrase !== undefined) console.log(`Every later run needs the passphrase: ${PASSPHRASE_ENV}=… folioscope …`);
+    return;
+  }
+  if (sub === 'decrypt') {
+    if (v['passphrase-stdin']) throw new UsageError(`decrypt reads the passphrase from ${PASSPHRASE_ENV}.\n\n${CACHE_USAGE}`);
+    printEncryption(await withCore(g, (core) => call(core, 'cache.decrypt', cancelJobs)));
+    return;
+  }
+  if (sub !== 'move-aside' || v['passphrase-stdin']) throw new UsageError(CACHE_USAGE);
+  const configured = g.baseUrl ?? process.env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(g.dataDir).baseUrl;
+  const file = databaseFileFor(g.dataDir, configured ? normaliseBaseUrl(configured) : null);
+  if (!existsSync(file)) throw new Error(`There is no cache at ${file} to move aside.`);
+  // In an encrypted data folder the new cache is encrypted too: the folder's key is needed.
+  const key = await loadFolderKey(g.dataDir, file, {
+    keychain: systemKeychain(CACHE_KEY_SERVICE, { cli: true }),
+    passphrase: process.env[PASSPHRASE_ENV] ?? null,
+  });
+  const { movedTo, walletsRecovered } = moveCacheAside(file, new Date(), key);
+  console.log(
+    `Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`,
+  );
 }

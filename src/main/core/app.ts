@@ -37,7 +37,7 @@ import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addressKey } from './store/address-key.ts';
-import { assertCacheInPlace, noteDamage } from './store/db.ts';
+import { assertCacheInPlace, CacheProblemError, noteDamage } from './store/db.ts';
 import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from './store/wallets.ts';
 import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
 import { leaseHolder, runDueSchedules, withNextSlot } from './schedule/runner.ts';
@@ -48,7 +48,7 @@ import { redactText } from './api/redact.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
-import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+import { databaseFileFor, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
 import { type SaveFormat, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
@@ -60,12 +60,19 @@ import { readUserDataFile } from './userdata/format.ts';
 import { planImport } from './userdata/plan.ts';
 import { startUserDataExport } from './userdata/export-job.ts';
 import { rmSync } from 'node:fs';
+import { CACHE_KEY_SERVICE, PASSPHRASE_ENV, type KeySources } from './secrets/cache-key.ts';
+import { decryptFolder, encryptFolder, encryptionStatus, loadFolderKey } from './encryption.ts';
+import type { CacheKey } from './store/driver.ts';
 
 export interface CoreOptions {
   dataDir: string;
   shell: AppInfo['shell'];
   version?: string;
   keychain?: Keychain;
+  /** The keychain of the data folders' cache keys (default: the system's, service "Folioscope cache key"). */
+  cacheKeychain?: Keychain;
+  /** The passphrase of a passphrase-encrypted data folder (default: FOLIOSCOPE_CACHE_PASSPHRASE). */
+  cachePassphrase?: string;
   env?: Record<string, string | undefined>;
   /** A base URL from the command line or the environment; overrides app.json for this run. */
   baseUrl?: string | null;
@@ -114,10 +121,18 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
   });
   const configured = o.baseUrl !== undefined ? o.baseUrl : (env['FOLIOSCOPE_BASE_URL'] ?? readAppConfig(o.dataDir).baseUrl);
+  const startUrl = usableBaseUrl(configured, o.baseUrl !== undefined);
+  // Encryption at rest (encryption.ts): one key for every cache of the data folder, found at
+  // start (a missing or wrong one stops here with CacheProblemError 'locked', nothing opened).
+  const cacheKeychain = o.cacheKeychain ?? systemKeychain(CACHE_KEY_SERVICE, { cli: o.shell === 'cli' });
+  let cachePassphrase = o.cachePassphrase ?? env[PASSPHRASE_ENV] ?? null;
+  const keySources = (): KeySources => ({ keychain: cacheKeychain, passphrase: cachePassphrase });
+  let cacheKey: CacheKey | null = await loadFolderKey(o.dataDir, databaseFileFor(o.dataDir, startUrl), keySources());
   let profile = await openProfile({
     dataDir: o.dataDir,
     secrets,
-    baseUrl: usableBaseUrl(configured, o.baseUrl !== undefined),
+    baseUrl: startUrl,
+    cacheKey,
     ...(o.demo && { demo: o.demo }),
     ...(o.readOnlyCache && { readOnly: true }),
   });
@@ -142,7 +157,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     };
   }
 
-  const reopen = (baseUrl: string | null) => openProfile({ dataDir: o.dataDir, secrets, baseUrl, ...(o.demo && { demo: o.demo }) });
+  const reopen = (baseUrl: string | null) => openProfile({ dataDir: o.dataDir, secrets, baseUrl, cacheKey, ...(o.demo && { demo: o.demo }) });
 
   async function switchTo(baseUrl: string | null): Promise<void> {
     const next = await reopen(baseUrl);
@@ -305,6 +320,60 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         }, o.scheduleEveryMs ?? 60_000);
   scheduleTimer?.unref();
 
+  /** Jobs running (or a scheduled run): refused with what runs and what to do, unless they may be cancelled. */
+  const refuseWhileJobsRun = (cancelJobs: boolean) => {
+    const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
+    if ((active.length || scheduleRun) && !cancelJobs) {
+      const them = active.length === 1 ? 'it' : 'them';
+      throw new ValidationError(
+        'jobs',
+        `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${them} to finish, or cancel ${them} and try again. Nothing was changed.`,
+      );
+    }
+  };
+
+  /**
+   * Runs `work` on the data folder's files with the cache closed (a conversion of every cache
+   * and backup), then opens the cache again with the folder's key as it then is; requests
+   * wait meanwhile, as during a restore. A failure of `work` is thrown once the cache is open again.
+   */
+  const withCacheClosed = async (what: string, cancelJobs: boolean, work: () => Promise<void>): Promise<void> => {
+    refuseWhileJobsRun(cancelJobs);
+    if (restoring) throw new ValidationError('cache', 'A restore or a conversion of the cache is under way already.');
+    restoring = true;
+    let release = () => {};
+    try {
+      // A backup being made finishes first (it reads the cache about to be closed).
+      await backupRun?.catch(() => undefined);
+      swapping = new Promise<void>((resolve) => (release = resolve));
+      const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
+      profile.engine.queue.cancelAll();
+      await scheduleRun?.catch(() => undefined);
+      unsubscribe();
+      await profile.close();
+      let failure: unknown = null;
+      try {
+        await work();
+      } catch (err) {
+        failure = err;
+        // A stop midway leaves every file openable with the folder's key as it now is.
+        cacheKey = await loadFolderKey(o.dataDir, databaseFileFor(o.dataDir, baseUrl), keySources()).catch(() => cacheKey);
+      }
+      try {
+        profile = await reopen(baseUrl);
+      } catch (err) {
+        throw new Error(`${what} stopped, and the cache did not open again (${(err as Error).message}): restart Folioscope.`, { cause: err });
+      }
+      unsubscribe = wire(profile);
+      events.emit('data.changed', { scope: 'mode' });
+      if (failure) throw failure;
+    } finally {
+      restoring = false;
+      swapping = null;
+      release();
+    }
+  };
+
   const handlers: Handlers = {
     'app.info': async () => ({
       version: o.version ?? '0.0.0',
@@ -432,7 +501,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     'backups.create': () => makeBackup('manual'),
     'backups.verify': async ({ name }) => {
       try {
-        return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name) };
+        return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name, cacheKey) };
       } catch (err) {
         if ((err as Error).name !== 'BackupRefusedError') throw err;
         return { name, ok: false, problem: (err as Error).message, backup: null };
@@ -458,7 +527,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         // A backup being made finishes first (it reads the cache about to be closed).
         await backupRun?.catch(() => undefined);
         // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
-        const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name);
+        const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name, cacheKey);
         staged = stagedRestore.staged;
         refuseWhileJobsRun(); // one started meanwhile
         // From here until the cache is open again, other requests wait rather than meet a closed cache.
@@ -525,6 +594,33 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       changed('positions');
       changed('transactions');
       return cleared;
+    },
+    'cache.encryption': () => encryptionStatus(o.dataDir),
+    'cache.encrypt': async (input) => {
+      const passphrase = input?.passphrase;
+      await withCacheClosed('Encrypting the cache', input?.cancelJobs ?? false, async () => {
+        const before = cachePassphrase;
+        // A passphrase typed now opens the folder's caches for the rest of this run (also after
+        // a stop midway, when some of them are already encrypted with it).
+        if (passphrase !== undefined) cachePassphrase = passphrase;
+        try {
+          cacheKey = await encryptFolder(o.dataDir, { keychain: cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
+        } catch (err) {
+          // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
+          if (err instanceof CacheProblemError || err instanceof ValidationError) cachePassphrase = before;
+          throw err;
+        }
+      });
+      return encryptionStatus(o.dataDir);
+    },
+    'cache.decrypt': async (input) => {
+      if (!cacheKey) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+      const key = cacheKey;
+      await withCacheClosed('Decrypting the cache', input?.cancelJobs ?? false, async () => {
+        await decryptFolder(o.dataDir, { keychain: cacheKeychain, key });
+        cacheKey = null;
+      });
+      return encryptionStatus(o.dataDir);
     },
     'export.start': (req) =>
       startExport(
@@ -671,6 +767,8 @@ const WRITES = new Set<OperationName>([
   'schedules.runDue',
   'backups.create',
   'backups.restore',
+  'cache.encrypt',
+  'cache.decrypt',
   'userData.import',
   'alerts.saveRule',
   'alerts.removeRule',

@@ -10,6 +10,8 @@ import { createServiceClient, type ServiceClient } from './api/client.ts';
 import { RequestPacer } from './api/pacer.ts';
 import { openDatabase, type WritableDB } from './store/db.ts';
 import { openReadOnlyCopy } from './store/recovery.ts';
+import { finishConversions } from './store/cache-conversion.ts';
+import type { CacheKey } from './store/driver.ts';
 import { getSettings } from './store/settings.ts';
 import { loadPace, savePace } from './store/conventions.ts';
 import { ValidationError } from './store/validation.ts';
@@ -89,12 +91,17 @@ export interface ProfileOptions {
   demo?: Partial<SimulatorOptions>;
   /** Open the cache read-only, through a private copy (the way forward from a damaged or unwritable cache). */
   readOnly?: boolean;
+  /** The data folder's key when its caches are encrypted (encryption.ts, loadFolderKey); null otherwise. */
+  cacheKey?: CacheKey | null;
 }
 
 export async function openProfile(o: ProfileOptions): Promise<Profile> {
   const databaseFile = databaseFileFor(o.dataDir, o.baseUrl);
-  const copy = o.readOnly ? openReadOnlyCopy(databaseFile) : null;
-  const db = copy ? copy.db : openDatabase(databaseFile);
+  const key = o.cacheKey ?? null;
+  const copy = o.readOnly ? openReadOnlyCopy(databaseFile, key) : null;
+  const db = copy ? copy.db : openDatabase(databaseFile, { key });
+  // A conversion's old file is kept until the new one has opened at its place: it has now.
+  if (!copy) finishConversions(databaseFile);
   const closeDb = () => (copy ? copy.close() : db.open && db.close());
   let sim: Simulator | null = null;
   try {

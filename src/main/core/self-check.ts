@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import { readAppConfig, databaseFileFor } from './profile.ts';
 import { type Keychain, systemKeychain } from './secrets/keychain.ts';
 import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
+import { cipherLibraryVersion } from './store/driver.ts';
+import { CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/cache-key.ts';
 
 /**
  * What `Folioscope --self-check` reports (one JSON line), for a packaged app on a new machine
@@ -21,10 +23,12 @@ export interface SelfCheckReport {
     modules: string;
     napi: string | null;
     sqlite: string | null;
-    betterSqlite3: string | null;
+    /** SQLite3 Multiple Ciphers, the encryption layer linked into the driver. */
+    sqlite3mc: string | null;
+    betterSqlite3MultipleCiphers: string | null;
     keytar: string | null;
   };
-  nativeModules: { 'better-sqlite3': ModuleCheck; keytar: ModuleCheck };
+  nativeModules: { 'better-sqlite3-multiple-ciphers': ModuleCheck; keytar: ModuleCheck };
   cache: { ok: true; file: string; schema: number } | { ok: false; file: string; error: string };
   keychain: { available: boolean; detail?: string };
 }
@@ -40,7 +44,13 @@ function firstLine(err: unknown): string {
     .slice(0, 300);
 }
 
-export async function selfCheck(o: { dataDir: string; version: string; keychain?: Keychain }): Promise<SelfCheckReport> {
+export async function selfCheck(o: {
+  dataDir: string;
+  version: string;
+  keychain?: Keychain;
+  cacheKeychain?: Keychain;
+  env?: Record<string, string | undefined>;
+}): Promise<SelfCheckReport> {
   const require = createRequire(import.meta.url);
   const pkgVersion = (name: string): string | null => {
     try {
@@ -57,16 +67,27 @@ export async function selfCheck(o: { dataDir: string; version: string; keychain?
       return { ok: false, error: firstLine(err) };
     }
   };
-  const nativeModules = { 'better-sqlite3': load('better-sqlite3'), keytar: load('keytar') };
+  const nativeModules = { 'better-sqlite3-multiple-ciphers': load('better-sqlite3-multiple-ciphers'), keytar: load('keytar') };
 
   // The cache the app would open now: the current profile's file, migrated as at start.
   const file = databaseFileFor(o.dataDir, readAppConfig(o.dataDir).baseUrl);
   let cache: SelfCheckReport['cache'];
   let sqlite: string | null = null;
+  let sqlite3mc: string | null = null;
   try {
-    const db = openDatabase(file);
+    // An encrypted data folder's cache is opened with its key, as the app opens it.
+    const config = readEncryptionConfig(o.dataDir, file);
+    const key = config
+      ? await folderKey(
+          config,
+          { keychain: o.cacheKeychain ?? systemKeychain(CACHE_KEY_SERVICE), passphrase: (o.env ?? process.env)[PASSPHRASE_ENV] ?? null },
+          file,
+        )
+      : null;
+    const db = openDatabase(file, { key });
     try {
       sqlite = sqliteVersion(db);
+      sqlite3mc = cipherLibraryVersion(db);
       cache = { ok: true, file, schema: schemaVersion(db) };
     } finally {
       db.close();
@@ -86,7 +107,7 @@ export async function selfCheck(o: { dataDir: string; version: string; keychain?
   const v = process.versions as NodeJS.ProcessVersions & { electron?: string; chrome?: string };
   return {
     selfCheck: 'folioscope',
-    ok: cache.ok && nativeModules['better-sqlite3'].ok && nativeModules.keytar.ok,
+    ok: cache.ok && nativeModules['better-sqlite3-multiple-ciphers'].ok && nativeModules.keytar.ok,
     app: o.version,
     platform: `${process.platform}-${process.arch}`,
     versions: {
@@ -96,7 +117,8 @@ export async function selfCheck(o: { dataDir: string; version: string; keychain?
       modules: v.modules,
       napi: v.napi ?? null,
       sqlite,
-      betterSqlite3: pkgVersion('better-sqlite3'),
+      sqlite3mc,
+      betterSqlite3MultipleCiphers: pkgVersion('better-sqlite3-multiple-ciphers'),
       keytar: pkgVersion('keytar'),
     },
     nativeModules,

@@ -18,6 +18,12 @@ export interface StartupDialogs {
 }
 
 export const CHOICES = ['Open read-only', 'Move it aside and rebuild', 'Choose another folder…', 'Quit'] as const;
+/**
+ * An encrypted cache whose key is missing or wrong: without the key no copy of it can be read
+ * and no new cache could be encrypted like the folder's others, so the ways forward are
+ * another folder (or quitting to bring the key back: the message says how).
+ */
+export const LOCKED_CHOICES = ['Choose another folder…', 'Quit'] as const;
 
 /** The core, once a way forward worked; null when the user chose to quit. */
 export async function openCoreWithChoices(options: CoreOptions, create: (o: CoreOptions) => Promise<Core>, dialogs: StartupDialogs): Promise<Core | null> {
@@ -27,6 +33,13 @@ export async function openCoreWithChoices(options: CoreOptions, create: (o: Core
       return await create(current);
     } catch (err) {
       if (!(err instanceof CacheProblemError)) throw err;
+      if (err.problem === 'locked') {
+        const locked = await dialogs.ask('Folioscope cannot open its encrypted cache', err.message, [...LOCKED_CHOICES]);
+        if (locked !== 0) return null;
+        const dir = await dialogs.chooseFolder();
+        if (dir) current = { ...current, dataDir: dir, readOnlyCache: false };
+        continue;
+      }
       const choice = await dialogs.ask('Folioscope cannot use its cache', err.message, [...CHOICES]);
       if (choice === 0) {
         current = { ...current, readOnlyCache: true };

@@ -3,19 +3,24 @@
  * shell's main thread keeps answering while a large cache is copied, checked and hashed. A
  * worker that cannot start (a bundle without it) leaves the work on this thread, as before.
  */
-import type { Database } from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
+import { CacheKey, type Database, keyOf } from './driver.ts';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
 import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './backups.ts';
 
-export type BackupTask =
-  { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string } | { op: 'verify' | 'stage'; cacheFile: string; name: string };
+/** A task for the worker; `key`: the hex of an encrypted cache's key (in workerData only, never in a message or log). */
+export type BackupTask = (
+  { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string } | { op: 'verify' | 'stage'; cacheFile: string; name: string }
+) & { key: string | null };
+
+/** The key a task carries, as the worker or this thread uses it. */
+export const taskKey = (task: BackupTask): CacheKey | null => (task.key ? CacheKey.fromHex(task.key) : null);
 
 type Reply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
 
 function inThread(db: Database, task: BackupTask): unknown {
   if (task.op === 'create') return createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion });
-  return task.op === 'verify' ? verifyBackup(task.cacheFile, task.name) : stageRestore(task.cacheFile, task.name);
+  return task.op === 'verify' ? verifyBackup(task.cacheFile, task.name, taskKey(task)) : stageRestore(task.cacheFile, task.name, taskKey(task));
 }
 
 function run(db: Database, task: BackupTask): Promise<unknown> {
@@ -49,12 +54,17 @@ function run(db: Database, task: BackupTask): Promise<unknown> {
   });
 }
 
-/** createBackup on a worker thread (db: the cache's connection, used only if no worker can start). */
+/**
+ * createBackup on a worker thread (db: the cache's connection, used only if no worker can
+ * start; its key, an encrypted cache's, goes with the task). Verify and stage take the data
+ * folder's key: a backup is checked and restored with it.
+ */
 export const createBackupOffThread = (db: Database, cacheFile: string, reason: BackupReason, appVersion: string) =>
-  run(db, { op: 'create', cacheFile, reason, appVersion }) as Promise<BackupInfo>;
-export const verifyBackupOffThread = (db: Database, cacheFile: string, name: string) => run(db, { op: 'verify', cacheFile, name }) as Promise<BackupInfo>;
-export const stageRestoreOffThread = (db: Database, cacheFile: string, name: string) =>
-  run(db, { op: 'stage', cacheFile, name }) as Promise<{ staged: string; backup: BackupInfo }>;
+  run(db, { op: 'create', cacheFile, reason, appVersion, key: keyOf(db)?.hex() ?? null }) as Promise<BackupInfo>;
+export const verifyBackupOffThread = (db: Database, cacheFile: string, name: string, key: CacheKey | null = null) =>
+  run(db, { op: 'verify', cacheFile, name, key: key?.hex() ?? null }) as Promise<BackupInfo>;
+export const stageRestoreOffThread = (db: Database, cacheFile: string, name: string, key: CacheKey | null = null) =>
+  run(db, { op: 'stage', cacheFile, name, key: key?.hex() ?? null }) as Promise<{ staged: string; backup: BackupInfo }>;
 
 /** The worker's entry: the bundled file beside the main bundle, or the source file (see page-writer.ts's writeWorkerUrl). */
 function backupWorkerUrl(): URL {

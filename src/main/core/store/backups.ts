@@ -11,14 +11,14 @@
  * checked out.
  *
  * The access key is never in the cache (it lives in the OS keychain), so never in a backup or
- * a manifest. An encrypted cache (issue 29 item 1) is copied the same way: `VACUUM INTO`
- * writes the copy with the source's encryption, the SHA-256 is of the file's bytes as they
- * are, and `openCopy` below is the one place that would apply the key before it is read.
+ * a manifest. An encrypted cache is copied the same way: `VACUUM INTO` from its keyed
+ * connection writes the copy encrypted with the same key (the backup tests check the copy
+ * is unreadable without it), the SHA-256 is of the file's bytes as they are, the manifest
+ * names the cipher and the key's id (never the key), and `openCopy` applies the key.
  *
  * db.ts imports this file, and the store's write worker runs db.ts straight from source
  * (Node strips the types): no parameter properties or enums here, nor imports of files with them.
  */
-import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -41,6 +41,8 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
 import { SCHEMA_VERSION } from './migrations/index.ts';
+import { type CacheKey, CIPHER, type Database, keyOf, openConnection, rekey } from './driver.ts';
+import { writeConvertedCopy } from './convert-copy.ts';
 
 export const BACKUPS_FOLDER = 'backups';
 const MANIFEST_FORMAT = 'folioscope-backup';
@@ -72,8 +74,8 @@ const ManifestSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   integrityCheck: z.literal('ok'),
   counts: z.record(z.string().max(64), z.number().int().min(0)),
-  /** Null: the copy is a plain SQLite file. An encrypted cache's backup will name its scheme here. */
-  encryption: z.null(),
+  /** Null: the copy is a plain SQLite file. Else its cipher and its key's id (CacheKey.id: never the key). */
+  encryption: z.strictObject({ cipher: z.literal(CIPHER), keyId: z.string().regex(/^[0-9a-f]{16}$/) }).nullable(),
 });
 type Manifest = z.output<typeof ManifestSchema>;
 
@@ -127,16 +129,16 @@ export function sha256File(path: string): string {
 
 /**
  * Opens a backup's copy to check it: read-only, never writing to it (a copy from `VACUUM INTO`
- * is in rollback-journal mode, so reading it makes no -wal or -shm). The one place that would
- * apply an encrypted cache's key.
+ * is in rollback-journal mode, so reading it makes no -wal or -shm), with the key of an
+ * encrypted one.
  */
-function openCopy(path: string): Database {
-  return new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+function openCopy(path: string, key: CacheKey | null): Database {
+  return openConnection(path, { readonly: true, fileMustExist: true }, key);
 }
 
 /** What a copy holds, checked: integrity_check's verdict, its schema version, the rows of the main tables. */
-function inspectCopy(path: string): { integrity: string; schemaVersion: number; counts: Record<string, number> } {
-  const db = openCopy(path);
+export function inspectCopy(path: string, key: CacheKey | null): { integrity: string; schemaVersion: number; counts: Record<string, number> } {
+  const db = openCopy(path, key);
   try {
     const rows = (db.pragma('integrity_check(20)') as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
     const integrity = rows.join('; ');
@@ -178,6 +180,7 @@ const infoOf = (m: Manifest): BackupInfo => ({
   schemaVersion: m.schemaVersion,
   sha256: m.sha256,
   counts: m.counts,
+  encrypted: m.encryption !== null,
   problem: null,
 });
 
@@ -212,7 +215,9 @@ export function createBackup(db: Database, cacheFile: string, o: BackupOptions):
     } finally {
       closeSync(fd);
     }
-    const checked = inspectCopy(partial);
+    // The copy has the cache's encryption: VACUUM INTO writes it with the connection's key.
+    const key = keyOf(db);
+    const checked = inspectCopy(partial, key);
     const source = db.pragma('user_version', { simple: true }) as number;
     if (checked.integrity !== 'ok') throw new Error(`the copy failed integrity_check (${checked.integrity.slice(0, 200)})`);
     if (checked.schemaVersion !== source) throw new Error(`the copy says schema ${checked.schemaVersion}, the cache ${source}`);
@@ -229,7 +234,7 @@ export function createBackup(db: Database, cacheFile: string, o: BackupOptions):
       sha256: sha256File(partial),
       integrityCheck: 'ok',
       counts: checked.counts,
-      encryption: null,
+      encryption: key ? { cipher: CIPHER, keyId: key.id() } : null,
     };
     // The manifest first, then the copy under its name: a backup listed while one is being
     // made is never one without its manifest (a crash between the two leaves a manifest with
@@ -296,6 +301,7 @@ export function listBackups(cacheFile: string): BackupInfo[] {
           schemaVersion: 0,
           sha256: '',
           counts: {},
+          encrypted: false,
           problem: (err as Error).message,
         };
       }
@@ -307,9 +313,10 @@ export function listBackups(cacheFile: string): BackupInfo[] {
  * Checks a backup as a restore does, and returns what its manifest says; throws
  * BackupRefusedError with the reason when it must not be restored: no or a changed manifest,
  * bytes that do not hash to the manifest's SHA-256, a copy failing integrity_check, a schema
- * newer than this version reads, or rows not those recorded. Nothing is written.
+ * newer than this version reads, rows not those recorded, or an encrypted copy whose key is
+ * not `key` (the data folder's). Nothing is written.
  */
-export function verifyBackup(cacheFile: string, name: string): BackupInfo {
+export function verifyBackup(cacheFile: string, name: string, key: CacheKey | null = null): BackupInfo {
   checkName(name);
   const path = join(backupsFolderOf(cacheFile), name);
   if (!existsSync(path)) throw new BackupRefusedError(`There is no backup ${name} in ${backupsFolderOf(cacheFile)}.`);
@@ -323,9 +330,12 @@ export function verifyBackup(cacheFile: string, name: string): BackupInfo {
   if (sha256File(path) !== m.sha256) throw refuse("does not match its manifest's SHA-256: its bytes were changed after it was made");
   if (m.schemaVersion > SCHEMA_VERSION)
     throw refuse(`was made by a newer Folioscope (schema ${m.schemaVersion}; this version reads up to ${SCHEMA_VERSION}): update Folioscope`);
+  if (m.encryption && !key) throw refuse('is encrypted, and this data folder has no key (its caches are not encrypted)');
+  if (m.encryption && m.encryption.keyId !== key!.id())
+    throw refuse(`is encrypted with another key (key ${m.encryption.keyId}; this data folder's is ${key!.id()})`);
   let checked: ReturnType<typeof inspectCopy>;
   try {
-    checked = inspectCopy(path);
+    checked = inspectCopy(path, m.encryption ? key : null);
   } catch (err) {
     throw refuse(`cannot be read as a cache (${String((err as Error).message).split('\n')[0]})`);
   }
@@ -387,11 +397,13 @@ export function backupBeforeMigration(db: Database, cacheFile: string, from: num
 
 /**
  * The first step of a restore, while the current cache is still open: the backup verified,
- * copied beside the cache under a temporary name and that copy hashed again. Nothing of the
- * cache is touched; on failure the copy is removed.
+ * copied beside the cache under a temporary name and that copy hashed again; a plain backup
+ * restored into an encrypted data folder is then encrypted with its key (the copy, never the
+ * backup), so the folder's caches stay encrypted. Nothing of the cache is touched; on failure
+ * the copy is removed.
  */
-export function stageRestore(cacheFile: string, name: string): { staged: string; backup: BackupInfo } {
-  const backup = verifyBackup(cacheFile, name);
+export function stageRestore(cacheFile: string, name: string, key: CacheKey | null = null): { staged: string; backup: BackupInfo } {
+  const backup = verifyBackup(cacheFile, name, key);
   const staged = `${cacheFile}.restoring-${randomBytes(4).toString('hex')}`;
   try {
     copyFileSync(join(backupsFolderOf(cacheFile), name), staged, constants.COPYFILE_EXCL);
@@ -403,11 +415,30 @@ export function stageRestore(cacheFile: string, name: string): { staged: string;
       closeSync(fd);
     }
     if (sha256File(staged) !== backup.sha256) throw new BackupRefusedError(`The copy of ${name} did not match it: nothing was changed.`);
+    if (key && !backup.encrypted) encryptCopy(staged, key, backup.counts);
     return { staged, backup };
   } catch (err) {
     rmSync(staged, { force: true });
     throw err;
   }
+}
+
+/**
+ * Encrypts a plain copy in place with `key` (a staged restore: rollback-journal mode, so
+ * SQLite3MC can rekey it) and checks the result reads with the key: integrity_check and the
+ * same rows.
+ */
+function encryptCopy(path: string, key: CacheKey, counts: Record<string, number>): void {
+  const db = openConnection(path, { fileMustExist: true }, null);
+  try {
+    rekey(db, key);
+  } finally {
+    db.close();
+  }
+  const checked = inspectCopy(path, key);
+  if (checked.integrity !== 'ok') throw new Error(`the encrypted copy failed integrity_check (${checked.integrity.slice(0, 160)})`);
+  const differ = Object.keys({ ...counts, ...checked.counts }).filter((t) => counts[t] !== checked.counts[t]);
+  if (differ.length) throw new Error(`the encrypted copy holds other rows (${differ.join(', ')})`);
 }
 
 /** SQLite's companion files of a cache in WAL mode. */
@@ -446,4 +477,73 @@ export function undoRestore(cacheFile: string, keptAside: string): void {
   rmSync(cacheFile, { force: true });
   renameSync(keptAside, cacheFile);
   for (const c of COMPANIONS) if (existsSync(`${keptAside}${c}`)) renameSync(`${keptAside}${c}`, `${cacheFile}${c}`);
+}
+
+/** What converting a cache's backups did: the names written, and those left as they were with why. */
+export interface BackupsConverted {
+  converted: Array<{ from: string; to: string }>;
+  skipped: Array<{ name: string; problem: string }>;
+}
+
+/**
+ * Turning encryption at rest on or off: every backup of the cache is written again under the
+ * new key (`to`; null: plain), so backups are encrypted exactly when the cache is. Each is
+ * verified first (its manifest, SHA-256, integrity_check, rows), copied and checked under the
+ * new key (writeConvertedCopy), and given its own name (`…-encrypted.sqlite` / `…-plain.sqlite`)
+ * and manifest (same time, reason and rows; new size, SHA-256 and encryption); only then is the
+ * old one removed (its file first, so no list ever shows a backup without its manifest). A
+ * backup that does not verify is left as it was and named in `skipped`.
+ */
+export function convertBackups(cacheFile: string, from: CacheKey | null, to: CacheKey | null): BackupsConverted {
+  const dir = backupsFolderOf(cacheFile);
+  const done: BackupsConverted = { converted: [], skipped: [] };
+  for (const b of listBackups(cacheFile)) {
+    if (b.problem) {
+      done.skipped.push({ name: b.name, problem: b.problem });
+      continue;
+    }
+    if (b.encrypted === (to !== null) && (!to || readManifest(join(dir, b.name)).encryption?.keyId === to.id())) continue;
+    let m: Manifest;
+    try {
+      verifyBackup(cacheFile, b.name, from);
+      m = readManifest(join(dir, b.name));
+    } catch (err) {
+      done.skipped.push({ name: b.name, problem: (err as Error).message });
+      continue;
+    }
+    const base = b.name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
+    let name = `${base}-${to ? 'encrypted' : 'plain'}.sqlite`;
+    for (let i = 2; existsSync(join(dir, name)) || existsSync(manifestPathOf(join(dir, name))); i++) name = `${base}-${to ? 'encrypted' : 'plain'}-${i}.sqlite`;
+    const path = join(dir, name);
+    const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
+    const source = openCopy(join(dir, b.name), m.encryption ? from : null);
+    try {
+      writeConvertedCopy(source, m.encryption ? from : null, partial, to);
+    } catch (err) {
+      done.skipped.push({ name: b.name, problem: (err as Error).message });
+      continue;
+    } finally {
+      source.close();
+    }
+    try {
+      const manifest: Manifest = {
+        ...m,
+        file: name,
+        bytes: statSync(partial).size,
+        sha256: sha256File(partial),
+        encryption: to ? { cipher: CIPHER, keyId: to.id() } : null,
+      };
+      writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
+      renameSync(partial, path);
+    } catch (err) {
+      rmSync(partial, { force: true });
+      rmSync(manifestPathOf(path), { force: true });
+      done.skipped.push({ name: b.name, problem: (err as Error).message });
+      continue;
+    }
+    rmSync(join(dir, b.name), { force: true });
+    rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+    done.converted.push({ from: b.name, to: name });
+  }
+  return done;
 }

@@ -1,4 +1,4 @@
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { type CacheKey, type Database, hasPlainHeader, openConnection } from './driver.ts';
 import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
@@ -35,8 +35,11 @@ export class FutureDatabaseError extends Error {
   }
 }
 
-/** What is wrong with a cache file, and so which ways forward make sense. */
-export type CacheProblemKind = 'damaged' | 'not-a-cache' | 'unwritable';
+/**
+ * What is wrong with a cache file, and so which ways forward make sense. `locked`: it is
+ * encrypted and its key is missing or wrong (or it cannot be read with its folder's key).
+ */
+export type CacheProblemKind = 'damaged' | 'not-a-cache' | 'unwritable' | 'locked';
 
 /**
  * A cache that cannot be used as it is: the message names the file and the ways forward
@@ -49,10 +52,15 @@ export class CacheProblemError extends Error {
   constructor(path: string, problem: CacheProblemKind, detail: string) {
     const what = problem === 'damaged' ? 'is damaged' : problem === 'not-a-cache' ? 'is not a Folioscope cache' : 'cannot be opened for writing';
     super(
-      detail === DISK_FULL
-        ? // Nothing is wrong with the cache: moving it aside would be the wrong advice.
-          `The cache at ${path} cannot be opened: the disk is full. Nothing was changed; the cache is as it was. Free some space on that disk and start again.`
-        : `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
+      problem === 'locked'
+        ? // Without the key no copy can be read and a new cache could not be encrypted like the
+          // others: the way forward is the key, or another data folder.
+          `The cache at ${path} is encrypted and cannot be opened: ${detail}. Nothing was changed and nothing is deleted; ` +
+            'with the right key it opens as before. You can also use another data folder.'
+        : detail === DISK_FULL
+          ? // Nothing is wrong with the cache: moving it aside would be the wrong advice.
+            `The cache at ${path} cannot be opened: the disk is full. Nothing was changed; the cache is as it was. Free some space on that disk and start again.`
+          : `The cache at ${path} ${what} (${detail}). Nothing was changed. You can open it read-only (view and export what it holds), ` +
             `move it aside (kept beside it, nothing deleted) and rebuild from the service, or use another data folder.`,
     );
     this.name = 'CacheProblemError';
@@ -90,14 +98,34 @@ export function assertOrdinaryFile(path: string): void {
   if (st && !st.isFile() && !st.isDirectory()) throw new CacheProblemError(path, 'not-a-cache', 'it is not a regular file: a pipe, a socket or a device');
 }
 
+/** Whether the file at `path` starts as a plain SQLite file does (false: empty, missing, encrypted or foreign). */
+export function plainHeaderAt(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(16);
+    return hasPlainHeader(head.subarray(0, readSync(fd, head, 0, 16, 0)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** SQLite's and the file system's errors, turned into what the user can act on. */
-function cacheProblem(path: string, err: unknown): unknown {
+function cacheProblem(path: string, err: unknown, key: CacheKey | null): unknown {
   if (err instanceof FutureDatabaseError || err instanceof CacheProblemError) return err;
   if (err instanceof ForeignDatabaseError) return new CacheProblemError(path, 'not-a-cache', "it holds another program's tables");
   const code = String((err as { code?: unknown }).code ?? '');
   const message = String((err as Error)?.message ?? err)
     .split('\n')[0]!
     .slice(0, 160);
+  // With the folder's key (checked against encryption.json before it is used), a file that
+  // is not a database to SQLite was encrypted with another key, or is damaged or foreign.
+  if (code === 'SQLITE_NOTADB' && key && !plainHeaderAt(path))
+    return new CacheProblemError(path, 'locked', "it cannot be read with its data folder's key: it was encrypted with another key, or it is damaged");
   if (code === 'SQLITE_NOTADB') return new CacheProblemError(path, 'not-a-cache', message);
   if (code === 'SQLITE_CORRUPT' || code.startsWith('SQLITE_CORRUPT_') || code === 'FOLIOSCOPE_TRUNCATED')
     return new CacheProblemError(path, 'damaged', message);
@@ -222,7 +250,7 @@ export function schemaVersion(db: ReadableDB | Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-/** The SQLite library's own version, as linked into better-sqlite3. */
+/** The SQLite library's own version, as linked into the driver (driver.ts). */
 export function sqliteVersion(db: ReadableDB): string {
   return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
 }
@@ -248,6 +276,18 @@ export interface OpenOptions {
    * left at its own version: migrations never go back.
    */
   upToVersion?: number;
+  /**
+   * The key of an encrypted cache (null or absent: a plain one). A plain file is opened
+   * without it (a folder is encrypted file by file, see cache-conversion.ts); a new cache is
+   * created encrypted with it.
+   */
+  key?: CacheKey | null;
+}
+
+/** The key to open `path` with: none for a file that is plain SQLite, the folder's for any other. */
+function keyFor(path: string, key: CacheKey | null | undefined): CacheKey | null {
+  if (!key) return null;
+  return plainHeaderAt(path) ? null : key;
 }
 
 /**
@@ -299,6 +339,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): WritableD
   // Refused before the file is made or touched.
   if (options.upToVersion !== undefined) assertKnownVersion(options.upToVersion);
   if (path === ':memory:') return openChecked(path, options);
+  const key = keyFor(path, options.key);
   try {
     assertOrdinaryFile(path);
     let check = false;
@@ -310,11 +351,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): WritableD
         check = needsQuickCheck(path);
       }
     }
-    const db = openChecked(path, { ...options, check });
+    const db = openChecked(path, { ...options, key, check });
     if (!options.readonly && !options.sibling) rememberFile(db);
     return db;
   } catch (err) {
-    throw cacheProblem(path, err);
+    throw cacheProblem(path, err, key);
   }
 }
 
@@ -384,7 +425,7 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
   // another database copied beside it, a damaged file). A read-only connection never checkpoints.
   const probing = !options.readonly && !options.sibling && !options.damagedOk && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
   if (probing) {
-    const probe = new BetterSqlite3(path, { readonly: true, fileMustExist: true });
+    const probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
     try {
       refuseUnusable(probe, path, options.check ?? false);
     } finally {
@@ -394,7 +435,7 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
   // The one place a connection gets its brand. A file opened with `readonly` is branded
   // writable too (SQLite itself refuses its writes): the brand says what the code holding
   // it is allowed to ask, and the core that opens the cache is.
-  const db = new BetterSqlite3(path, { readonly: options.readonly ?? false, fileMustExist: options.sibling ?? false }) as WritableDB;
+  const db = openConnection(path, { readonly: options.readonly ?? false, fileMustExist: options.sibling ?? false }, options.key ?? null) as WritableDB;
   try {
     if (options.damagedOk) allowDamaged(db);
     const { found, objects } = refuseUnusable(db, path, !probing && (options.check ?? false));

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { WritableDB } from './db.ts';
+import { keyOf } from './driver.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
 import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
@@ -68,7 +69,10 @@ export function workerCanWrite(db: WritableDB): boolean {
  * for the batch's end, `maxMs` plus the commit.
  */
 export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): PageWriter {
-  const worker = new Worker(writeWorkerUrl(), { workerData: { path: db.name, batch: options, mainWrites }, resourceLimits: WRITE_WORKER_LIMITS });
+  const worker = new Worker(writeWorkerUrl(), {
+    workerData: { path: db.name, key: keyOf(db)?.hex() ?? null, batch: options, mainWrites },
+    resourceLimits: WRITE_WORKER_LIMITS,
+  });
   let nextId = 0;
   let failure: Error | null = null;
   let pendingWrites = 0;

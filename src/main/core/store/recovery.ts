@@ -2,11 +2,11 @@
  * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
  * copy read-only, or move the file aside and start a new one. Neither deletes anything.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { allowDamaged, assertOrdinaryFile, CacheProblemError, openDatabase, type WritableDB } from './db.ts';
+import { allowDamaged, assertOrdinaryFile, CacheProblemError, openDatabase, plainHeaderAt, type WritableDB } from './db.ts';
+import { type CacheKey, type Database, openConnection } from './driver.ts';
 
 /** SQLite's companion files of a database in WAL mode. */
 const COMPANIONS = ['-wal', '-shm'];
@@ -16,7 +16,7 @@ const COMPANIONS = ['-wal', '-shm'];
  * original is never touched, even when its folder is read-only (SQLite cannot open a WAL
  * database there itself) or the file is damaged. `close` removes the copy.
  */
-export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => void } {
+export function openReadOnlyCopy(path: string, key: CacheKey | null = null): { db: WritableDB; close: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'folioscope-readonly-'));
   const copy = join(dir, basename(path));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
@@ -25,7 +25,7 @@ export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => v
     assertOrdinaryFile(path);
     copyFileSync(path, copy);
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    const db = openDatabase(copy, { damagedOk: true });
+    const db = openDatabase(copy, { damagedOk: true, key });
     // Every write is refused by SQLite itself, whatever asks for it.
     db.pragma('query_only = ON');
     return {
@@ -37,7 +37,8 @@ export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => v
     };
   } catch (err) {
     cleanup();
-    if (err instanceof CacheProblemError) throw new CacheProblemError(path, err.problem, `even a read-only copy cannot be read: ${err.detail}`);
+    if (err instanceof CacheProblemError)
+      throw new CacheProblemError(path, err.problem, err.problem === 'locked' ? err.detail : `even a read-only copy cannot be read: ${err.detail}`);
     const message = String((err as Error)?.message ?? err).split('\n')[0];
     throw new CacheProblemError(path, 'unwritable', `it cannot be read: ${message}`);
   }
@@ -48,7 +49,7 @@ export function openReadOnlyCopy(path: string): { db: WritableDB; close: () => v
  * creates a new one in its place, carrying over the watched wallets and settings when they
  * can still be read from the old file. Syncing then rebuilds the history from the service.
  */
-export function moveCacheAside(path: string, now = new Date()): { movedTo: string; walletsRecovered: number } {
+export function moveCacheAside(path: string, now = new Date(), key: CacheKey | null = null): { movedTo: string; walletsRecovered: number } {
   const movedTo = `${path}.damaged-${now
     .toISOString()
     .replace(/[-:]/g, '')
@@ -61,19 +62,20 @@ export function moveCacheAside(path: string, now = new Date()): { movedTo: strin
     });
   }
   for (const c of COMPANIONS) if (existsSync(`${path}${c}`)) renameSync(`${path}${c}`, `${movedTo}${c}`);
-  const db = openDatabase(path);
+  // The new cache is encrypted as the folder's caches are (with its key), and the old one read with it.
+  const db = openDatabase(path, { key });
   try {
-    return { movedTo, walletsRecovered: salvage(movedTo, db) };
+    return { movedTo, walletsRecovered: salvage(movedTo, db, key) };
   } finally {
     db.close();
   }
 }
 
 /** Wallets and settings still readable in a damaged file, copied into the new cache; 0 when none. */
-function salvage(from: string, into: WritableDB): number {
-  let old: BetterSqlite3.Database | null = null;
+function salvage(from: string, into: WritableDB, key: CacheKey | null): number {
+  let old: Database | null = null;
   try {
-    old = new BetterSqlite3(from, { readonly: true, fileMustExist: true });
+    old = openConnection(from, { readonly: true, fileMustExist: true }, plainHeaderAt(from) ? null : key);
     allowDamaged(old);
     const wallets = old.prepare('SELECT address, label, tags, chains, created_at FROM wallets').all() as Array<Record<string, unknown>>;
     let settings: Array<Record<string, unknown>> = [];

@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { isFraction, provesWhole } from '../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';

@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriterConnection } from './writer-connection.ts';
+import { CacheKey } from './driver.ts';
 import { type PageWrite, writePage } from './page-writes.ts';
 import { lowerThisThreadPriority } from './thread-priority.ts';
 import { transferDaysKeeper } from './transfer-days-keeper.ts';
@@ -18,8 +19,9 @@ export type ToWorker = { kind: 'page'; id: number; page: PageWrite } | { kind: '
 export type FromWorker = { kind: 'ready' } | { kind: 'done'; id: number } | { kind: 'failed'; id: number; message: string };
 
 const port = parentPort!;
-const { path, batch: options, mainWrites } = workerData as { path: string; batch: WriteBatchOptions; mainWrites?: SharedArrayBuffer };
-const db = openWriterConnection(path);
+// An encrypted cache's key comes as hex in workerData (never in a message or a log line).
+const { path, key, batch: options, mainWrites } = workerData as { path: string; key: string | null; batch: WriteBatchOptions; mainWrites?: SharedArrayBuffer };
+const db = openWriterConnection(path, key ? CacheKey.fromHex(key) : null);
 // The main thread answers the views: it gets the CPU first (thread-priority.ts).
 lowerThisThreadPriority();
 // This connection writes only pages: a failed page rolls its batch back, as a crash would

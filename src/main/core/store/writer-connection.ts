@@ -1,4 +1,5 @@
 import { openDatabase, type WritableDB } from './db.ts';
+import type { CacheKey } from './driver.ts';
 import { enableNewHashFilter } from './hash-filter.ts';
 
 /**
@@ -6,8 +7,8 @@ import { enableNewHashFilter } from './hash-filter.ts';
  * ingest benchmark writes the same way). A `sibling` (see OpenOptions): it never creates the
  * file, and its writes are not announced (write-yield.ts), since it is the writer that makes way.
  */
-export function openWriterConnection(path: string): WritableDB {
-  const db = openDatabase(path, { sibling: true });
+export function openWriterConnection(path: string, key: CacheKey | null = null): WritableDB {
+  const db = openDatabase(path, { sibling: true, key });
   // Waiting for the write lock (another writer's batch) blocks only this thread: wait long.
   db.pragma('busy_timeout = 60000');
   // A page cache of 16 MiB (as the main connection's since round 5; it was 64 MiB then): the

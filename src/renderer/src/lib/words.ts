@@ -405,6 +405,31 @@ export const words = {
     cancelAndRestore: 'Cancel the jobs and restore',
     restored: (name: string, kept: string) => `Restored ${name}. The cache it replaced is kept at ${kept}.`,
     lastFailed: (problem: string) => `The last automatic backup failed: ${problem}`,
+    encrypted: 'encrypted',
+  },
+  encryption: {
+    title: 'Encryption',
+    lead: 'Encrypts every cache and backup in this data folder (SQLite3 Multiple Ciphers, AEGIS-256), with a random key kept in the system keychain, one per data folder. Each file is converted in place and checked before it replaces the old one. Without the key the cache cannot be opened: keep the keychain.',
+    on: (cipher: string, how: string) => `On: ${cipher}, ${how}.`,
+    off: 'Off: the caches and backups are plain SQLite files that any program on this computer can read.',
+    byKeychain: 'a random key in the system keychain',
+    byPassphrase: (n: number, r: number, p: number) => `a key derived from a passphrase (scrypt, N=${n}, r=${r}, p=${p})`,
+    files: (encCaches: number, caches: number, encBackups: number, backups: number) =>
+      `${encCaches} of ${caches} cache${caches === 1 ? '' : 's'} and ${encBackups} of ${backups} backup${backups === 1 ? '' : 's'} encrypted.`,
+    unfinished: 'Not every file is encrypted yet (a conversion stopped midway). Finish it to encrypt the rest.',
+    encrypt: 'Encrypt…',
+    finish: 'Finish encrypting…',
+    decrypt: 'Decrypt…',
+    encryptQuestion:
+      'Encrypt every cache and backup of this data folder? The app closes the cache, converts each file (checked before it replaces the old one) and reopens. Syncs running now must finish or be cancelled first.',
+    decryptQuestion: 'Decrypt every cache and backup of this data folder? They become plain SQLite files again, and the key is removed from the keychain.',
+    encryptConfirm: 'Encrypt',
+    decryptConfirm: 'Decrypt',
+    cancelAndConvert: 'Cancel the jobs and go on',
+    working: 'Converting the cache and its backups…',
+    encrypted: (caches: number, backups: number) => `Encrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'}.`,
+    decrypted: (caches: number, backups: number) =>
+      `Decrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are plain again.`,
   },
   userData: {
     title: 'Your data',

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Version 2: what the client learned about the service's reading of the spec's open points,

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Version 3 (numbered for its branch; see the MIGRATIONS array): beside each snapshot, the

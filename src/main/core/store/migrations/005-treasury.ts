@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Treasury analytics (issue 17): daily transfer sums for roll-forward reconciliation, and

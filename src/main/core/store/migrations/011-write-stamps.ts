@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Version 11: a stamp per (wallet, chain), a random number renewed by every insert of that

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 
 /**
  * Version 12: when the service last answered a snapshot's request with the very same body.

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3-multiple-ciphers';
 import { updateToSchemaVersion1 } from './001-initial.ts';
 import { updateToSchemaVersion2 } from './002-service-conventions.ts';
 import { updateToSchemaVersion3 } from './003-snapshot-dates-and-quality.ts';

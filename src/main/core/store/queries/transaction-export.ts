@@ -1,5 +1,6 @@
-import BetterSqlite3, { type Statement } from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../db.ts';
+import { keyOf, openConnection } from '../driver.ts';
 import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
 
 /**
@@ -31,7 +32,8 @@ export function openExportReader(db: ReadableDB): ExportReader {
   let reader: ReadableDB;
   try {
     // Branded where it is opened, as openDatabase does: read-only by SQLite as well as by type.
-    reader = new BetterSqlite3(db.name, { readonly: true, fileMustExist: true }) as ReadableDB;
+    // With the key of `db` (an encrypted cache's), applied before the first read.
+    reader = openConnection(db.name, { readonly: true, fileMustExist: true }, keyOf(db)) as ReadableDB;
   } catch {
     // The file is no longer where it was opened (moved or deleted while open): the app's own
     // connection still reads it, as exports did before they had a connection of their own.

@@ -20,7 +20,6 @@ import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
 import { exposureAt, lendingRisk, portfolioView, unlockLadder } from './portfolio/view.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
-import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
@@ -48,7 +47,7 @@ import { redactText } from './api/redact.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
-import { normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+import { type DemoService, type DemoStarter, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
 import { type SaveFormat, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
@@ -61,6 +60,8 @@ import { planImport } from './userdata/plan.ts';
 import { startUserDataExport } from './userdata/export-job.ts';
 import { rmSync } from 'node:fs';
 
+export type { DemoService, DemoStarter } from './profile.ts';
+
 export interface CoreOptions {
   dataDir: string;
   shell: AppInfo['shell'];
@@ -69,8 +70,11 @@ export interface CoreOptions {
   env?: Record<string, string | undefined>;
   /** A base URL from the command line or the environment; overrides app.json for this run. */
   baseUrl?: string | null;
-  /** Options of the demo mode's reference service (tests use a fixed clock). */
-  demo?: Partial<SimulatorOptions>;
+  /**
+   * Starts the demo mode's service (the shells hand in the reference service of src/sim; tests
+   * its options, such as a fixed clock). Without it, demo mode is refused with why.
+   */
+  demo?: DemoStarter;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
@@ -94,8 +98,8 @@ export interface Core {
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
   request<K extends OperationName>(op: K, input: InputOf<K>): Promise<OutputOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
-  /** The demo mode's in-process reference service (tests slow it down); null when connected to a real service. */
-  demoService(): Simulator | null;
+  /** The demo mode's service the starter gave; null when connected to a real service. */
+  demoService(): DemoService | null;
   close(): Promise<void>;
 }
 
@@ -633,7 +637,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     call,
     on: (event, listener) => events.on(event, listener),
-    demoService: () => profile.sim,
+    demoService: () => profile.demo,
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       unsubscribe();

@@ -3,7 +3,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, createDB, tempDir } from '../support/store.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { JOIN_FINISHED_MS } from '../../src/main/core/sync/queue.ts';
+import { JOIN_FINISHED_MS } from '../../src/main/core/jobs/queue.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
-import type { JobQueue } from '../sync/queue.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { exportCsv } from './csv-reports.ts';

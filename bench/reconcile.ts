@@ -68,15 +68,10 @@ function cache(): WritableDB {
           chain: chain.id,
           requestedDate: date,
           response: {
-            endpoint: 'positionsByUnderlying',
             data,
-            message: '',
             requestId: 'bench',
-            total: null,
             body,
-            url: '',
             fetchedAt: new Date().toISOString(),
-            attempts: 1,
           },
         });
       }

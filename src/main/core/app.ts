@@ -27,7 +27,8 @@ import { conventionsReport, listAnomalies } from './store/conventions.ts';
 import { incompleteReasons } from './store/transactions.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { navHistory } from './store/queries/nav.ts';
-import { reconcile, reconcileTrace } from './store/queries/reconcile.ts';
+import { checkPeriod, reconcile, reconcileTrace } from './store/queries/reconcile.ts';
+import { refreshTransferDaysFor } from './store/transfer-days-refresh.ts';
 import { healthHistory } from './store/queries/risk.ts';
 import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
 import { timelinePage } from './store/queries/timeline.ts';
@@ -234,6 +235,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       }
     });
   }
+  /**
+   * The daily transfer sums a reconciliation reads, brought up to date from the writer's side
+   * first (store/queries/transfer-days.ts): a reconciliation or a report only reads. A read-only
+   * cache keeps none, and its reconciliation sums the transactions directly.
+   */
+  const transferDaysKeeper = (p: Profile) =>
+    p.readOnly ? {} : { keepTransferDays: (wallets: readonly string[]) => void refreshTransferDaysFor(p.db, wallets) };
   /** A scope as stored: a wallet's address as the wallets list keeps it; a wallet or group that does not exist is refused. */
   const storedScope = (scope: ScheduleScope): ScheduleScope => {
     if (scope.kind === 'wallet') return { kind: 'wallet', address: wallet(scope.address).address };
@@ -534,11 +542,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       startExport(
         profile.db,
         profile.engine.queue,
-        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
+        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads'), ...transferDaysKeeper(profile) },
         req,
       ),
-    'reconcile.get': ({ wallet: address, group, from, to }) =>
-      reconcile(profile.db, { wallets: scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address), from, to }),
+    'reconcile.get': ({ wallet: address, group, from, to }) => {
+      const wallets = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
+      checkPeriod(from, to);
+      transferDaysKeeper(profile).keepTransferDays?.(wallets);
+      return reconcile(profile.db, { wallets, from, to });
+    },
     'risk.lending': ({ date, wallet: address, group }) => lendingRisk(profile.db, date, scopeOf(address, group)),
     'risk.health': ({ wallet: address, chain, cid }) => healthHistory(profile.db, { wallet: wallet(address).address, chain, cid }),
     'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(profile.db, date, scopeOf(address, group)),

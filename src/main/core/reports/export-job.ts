@@ -34,6 +34,12 @@ export interface ExportTarget {
   chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
   /** Folder for web downloads. */
   downloadsDir: string;
+  /**
+   * Brings the daily transfer sums of these wallets up to date before a report that reconciles
+   * reads them: the core's writer side (absent on a read-only cache, whose report then sums the
+   * transactions directly). A report only reads.
+   */
+  keepTransferDays?: (wallets: readonly string[]) => void;
 }
 
 /** Where an export without a save path is written: the download id names it. */
@@ -99,6 +105,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
+      if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation')) {
+        target.keepTransferDays?.(wallets ?? (req.wallet ? [addressKey(req.wallet)] : listWallets(db).map((w) => w.address)));
+      }
       // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
       let written: { rows?: number; pages?: number };
       if (req.format === 'pdf') {

@@ -611,7 +611,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
     if (swapping) await swapping;
-    if (profile.readOnly && WRITES.has(name)) {
+    // Whether it writes is declared on the contract's operation (src/shared/contract.ts).
+    const writes = CONTRACT[name].writes;
+    if (profile.readOnly && writes) {
       return {
         ok: false,
         error: {
@@ -630,7 +632,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
     try {
       // Never into a cache moved or deleted while the app runs: it would be lost at exit.
-      if (WRITES.has(name)) assertCacheInPlace(profile.db);
+      if (writes) assertCacheInPlace(profile.db);
       return { ok: true, result: await call(name, parsed.data as never) };
     } catch (err) {
       // A damaged page met now: the next start checks the cache and offers the ways forward.
@@ -668,32 +670,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
   };
 }
-
-/** Operations that write to the cache: refused, with why, while it is open read-only. */
-const WRITES = new Set<OperationName>([
-  'settings.update',
-  'wallets.add',
-  'wallets.update',
-  'wallets.remove',
-  'sync.positions',
-  'sync.backfill',
-  'sync.transactions',
-  'sync.all',
-  'cache.clear',
-  'groups.save',
-  'groups.remove',
-  'schedules.save',
-  'schedules.remove',
-  'schedules.runDue',
-  'backups.create',
-  'backups.restore',
-  'userData.import',
-  'alerts.saveRule',
-  'alerts.removeRule',
-  'alerts.acknowledge',
-  'alerts.snooze',
-  'alerts.check',
-]);
 
 /**
  * The base URL to start with. One given on the command line must be valid (the CLI says

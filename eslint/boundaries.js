@@ -58,8 +58,9 @@ export const CORE_EDGES = {
   util: ['api', 'store'],
   jobs: ['api', 'util'],
   secrets: ['api', 'store'],
-  alerts: ['store'],
+  // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
   portfolio: ['store'],
+  alerts: ['portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

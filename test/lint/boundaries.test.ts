@@ -117,6 +117,7 @@ describe('the import walls', () => {
     expect(violations('src/main/core/api/client.ts', "import { getSettings } from '../store/settings.ts';")).toHaveLength(1);
     expect(violations('src/main/core/profile.ts', "import { createCore } from './app.ts';")).toHaveLength(1);
     expect(violations('src/main/core/portfolio/x.ts', "import { reconcile } from '../reports/pdf-model.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/portfolio/x.ts', "import { checkAlerts } from '../alerts/check.ts';")).toHaveLength(1);
     // A folder the map does not know yet: it is given a line before it imports another part.
     expect(violations('src/main/core/ledger/x.ts', "import { listWallets } from '../store/wallets.ts';")).toEqual([
       expect.stringMatching(/ledger is not in the core's map of parts/),

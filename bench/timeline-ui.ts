@@ -12,6 +12,7 @@ import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { fmt, percentile, report } from './lib.ts';
+import { demoStarter } from '../src/sim/demo.ts';
 
 /**
  * The timeline in Chromium with 100,000 cached rows: time from the first page's data to
@@ -38,7 +39,7 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
   }
   db.close();
 
-  const core = await createCore({ dataDir, shell: 'web', baseUrl: null });
+  const core = await createCore({ dataDir, shell: 'web', baseUrl: null, demo: demoStarter() });
   const shell = await startWebShell({ core, rendererDir: renderer });
   const browser = await launchChromium();
   try {

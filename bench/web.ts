@@ -6,6 +6,7 @@ import { createCore } from '../src/main/core/app.ts';
 import { startWebShell } from '../src/main/web/server.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { fmt, report } from './lib.ts';
+import { demoStarter } from '../src/sim/demo.ts';
 
 /** Web shell ready, and first paint with cached data (target < 1 s each). */
 export async function webBench(): Promise<void> {
@@ -14,7 +15,7 @@ export async function webBench(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'folioscope-web-bench-'));
   // A cache with a wallet's positions and transactions, made once through the demo service.
   {
-    const core = await createCore({ dataDir, shell: 'cli', baseUrl: null });
+    const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, demo: demoStarter() });
     await core.call('wallets.add', { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth', 'arb'], label: 'Bench' });
     const jobs = await core.call('sync.all', {});
     await new Promise<void>((resolve) => {
@@ -29,7 +30,7 @@ export async function webBench(): Promise<void> {
   const browser = await launchChromium();
   try {
     const t0 = performance.now();
-    const core = await createCore({ dataDir, shell: 'web', baseUrl: null });
+    const core = await createCore({ dataDir, shell: 'web', baseUrl: null, demo: demoStarter() });
     const shell = await startWebShell({ core, rendererDir: renderer });
     const ready = performance.now() - t0;
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });

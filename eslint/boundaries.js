@@ -2,7 +2,7 @@
 // An import is resolved against the importing file's folder, so the rule sees where it lands,
 // not how the path is spelled. Layers and their rules are described in docs/design-notes.md.
 import { builtinModules } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -26,12 +26,61 @@ export function layerOf(file) {
 
 const SHELLS = ['electron-shell', 'web-shell', 'cli-shell', 'preload'];
 
+const CORE = join(ROOT, 'src/main/core');
+
+/**
+ * The part of the core a file belongs to: its folder (`store`, `sync`, …; the migrations are a
+ * part of their own, `store/migrations`) or, at the core's top, the file (`app.ts`, …). Null
+ * outside src/main/core.
+ */
+export function corePartOf(file) {
+  const rel = relative(CORE, file).split(sep).join('/');
+  if (rel === '' || rel === '..' || rel.startsWith('../')) return null;
+  if (rel.startsWith('store/migrations/')) return 'store/migrations';
+  return rel.split('/')[0];
+}
+
+/**
+ * The walls inside the core: which other parts of the core each part may import (its own files
+ * always; src/shared and npm packages as the core's layer allows). Listed by hand from the
+ * import graph, lowest first, so an edge against the order (or a cycle) fails the lint and a
+ * new edge is a decision made here. `app.ts`, the composition root, may import any part; the
+ * core never imports the simulator (the shells inject the demo service). Migrations import
+ * nothing of the app: each copies the constants it needs, so it never changes with live code.
+ * A part not listed here may import no other part until it is given a line.
+ */
+export const CORE_EDGES = {
+  'store/migrations': [],
+  api: [],
+  store: ['store/migrations'],
+  // errors.ts serialises the service's and the store's errors, so util sits above both (and
+  // the store, below it, cannot import it).
+  util: ['api', 'store'],
+  jobs: ['api', 'util'],
+  secrets: ['api', 'store'],
+  // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
+  portfolio: ['store'],
+  alerts: ['portfolio', 'store'],
+  sync: ['api', 'jobs', 'store'],
+  reports: ['jobs', 'portfolio', 'store'],
+  schedule: ['store', 'sync'],
+  userdata: ['alerts', 'jobs', 'reports', 'schedule', 'store'],
+  'paths.ts': [],
+  // Encryption at rest of a data folder: its key (secrets) and the conversion of each file (store).
+  'encryption.ts': ['secrets', 'store'],
+  'profile.ts': ['api', 'secrets', 'store', 'sync'],
+  'service-check.ts': ['api', 'sync', 'util'],
+  'self-check.ts': ['profile.ts', 'secrets', 'store'],
+  'app.ts': '*',
+};
+
 /**
  * What each layer must not import: other layers, `electron`, Node's built-ins.
  * Anything not listed is allowed (npm packages, its own layer, the layers below it).
  */
 const FORBIDDEN = {
-  core: { layers: [...SHELLS, 'renderer'], electron: true },
+  // The simulator too: the shells hand the core its demo service (src/sim/demo.ts).
+  core: { layers: [...SHELLS, 'renderer', 'sim'], electron: true },
   // The `folioscope` program: puts the CLI and the web shell's `serve` together.
   launcher: { layers: ['electron-shell', 'preload', 'renderer'], electron: true },
   'shell-policy': { layers: [...SHELLS, 'renderer', 'core'], electron: true },
@@ -58,10 +107,12 @@ function check(context, node, spec) {
   const rules = from && FORBIDDEN[from];
   if (!rules) return;
   if (spec.startsWith('.')) {
-    const to = layerOf(resolve(dirname(context.filename), spec));
+    const target = resolve(dirname(context.filename), spec);
+    const to = layerOf(target);
     if (to && to !== from && rules.layers.includes(to)) {
       context.report({ node, messageId: 'layer', data: { from, to, spec } });
     }
+    if (from === 'core') checkCorePart(context, node, spec, target);
     return;
   }
   if (rules.electron && (spec === 'electron' || spec.startsWith('electron/'))) {
@@ -70,6 +121,21 @@ function check(context, node, spec) {
   if (rules.builtins && BUILTINS.has(spec)) {
     context.report({ node, messageId: 'builtin', data: { from, spec } });
   }
+}
+
+/** The walls between the core's parts (CORE_EDGES). */
+function checkCorePart(context, node, spec, target) {
+  const from = corePartOf(context.filename);
+  const to = corePartOf(target);
+  if (from === 'store/migrations' && to !== 'store/migrations') {
+    context.report({ node, messageId: 'migration', data: { spec } });
+    return;
+  }
+  if (!to || to === from) return;
+  const allowed = CORE_EDGES[from];
+  if (allowed === '*') return;
+  if (!allowed) context.report({ node, messageId: 'unknownPart', data: { from, to, spec } });
+  else if (!allowed.includes(to)) context.report({ node, messageId: 'corePart', data: { from, to, spec, allowed: allowed.join(', ') || 'no other part' } });
 }
 
 const importBoundaries = {
@@ -81,6 +147,10 @@ const importBoundaries = {
       layer: "The {{from}} must not import the {{to}} ('{{spec}}'): see docs/design-notes.md, 'The walls'.",
       electron: "The {{from}} must not import '{{spec}}': only the Electron shell and the preload may.",
       builtin: "The {{from}} must not import the Node built-in '{{spec}}': it also runs in the renderer.",
+      corePart:
+        "Inside the core, {{from}} must not import {{to}} ('{{spec}}'): it may import {{allowed}} (CORE_EDGES in eslint/boundaries.js; docs/design-notes.md, 'The walls').",
+      unknownPart: "{{from}} is not in the core's map of parts: give it a line in CORE_EDGES (eslint/boundaries.js) before it imports {{to}} ('{{spec}}').",
+      migration: "A migration must not import live code ('{{spec}}'): copy the constants it needs, so it never changes when the app does.",
     },
   },
   create(context) {

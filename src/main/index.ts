@@ -8,6 +8,7 @@ import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core } from './core/app.ts';
 import { selfCheck } from './core/self-check.ts';
+import { demoStarter } from '../sim/demo.ts';
 import { bindIpc } from './electron/ipc.ts';
 import { notifyAlerts } from './electron/notifications.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
@@ -39,6 +40,7 @@ async function start(): Promise<void> {
       dataDir: app.getPath('userData'),
       shell: 'electron',
       version: app.getVersion(),
+      demo: demoStarter(),
       openExternal: (url) => shell.openExternal(url),
       chooseSavePath: async (defaultName, format) => {
         const options = {

@@ -342,9 +342,16 @@ export interface TimelineFacets {
   chains: string[];
 }
 
+/**
+ * An operation of the contract: its input's schema, its result's type, and whether it writes to
+ * the cache (`WRITES`): such an operation is refused, with why, while the cache is open
+ * read-only (the core's dispatch reads it here; there is no second list to keep in step).
+ */
 const op =
-  <I extends z.ZodType>(input: I) =>
-  <O>() => ({ input, output: undefined as unknown as O });
+  <I extends z.ZodType>(input: I, declared: { writes?: true } = {}) =>
+  <O>() => ({ input, output: undefined as unknown as O, writes: declared.writes === true });
+/** Declares that an operation writes to the cache. */
+const WRITES = { writes: true } as const;
 
 export const CONTRACT = {
   'app.info': op(empty)<AppInfo>(),
@@ -353,14 +360,14 @@ export const CONTRACT = {
   >(),
   'app.useDemo': op(empty)<AppInfo>(),
   'settings.get': op(empty)<Settings>(),
-  'settings.update': op(SettingsInput)<Settings>(),
+  'settings.update': op(SettingsInput, WRITES)<Settings>(),
   'key.status': op(empty)<KeyStatus>(),
   'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus>(),
   'key.clear': op(empty)<KeyStatus>(),
   'wallets.list': op(empty)<Wallet[]>(),
-  'wallets.add': op(WalletAddInput)<Wallet>(),
-  'wallets.update': op(WalletUpdateInput)<Wallet>(),
-  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }))<boolean>(),
+  'wallets.add': op(WalletAddInput, WRITES)<Wallet>(),
+  'wallets.update': op(WalletUpdateInput, WRITES)<Wallet>(),
+  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }), WRITES)<boolean>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
   'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<string[]>(),
   'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
@@ -375,14 +382,14 @@ export const CONTRACT = {
   /** How many transactions the timeline's filters match in all (what its CSV export holds). */
   'timeline.count': op(TimelineQueryInput.omit({ limit: true, cursor: true }).refine(ordered, orderedMessage))<number>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
-  'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }))<JobInfo>(),
-  'sync.backfill': op(BackfillInput)<JobInfo>(),
-  'sync.transactions': op(z.strictObject({ wallet: address }))<JobInfo>(),
-  'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional())<JobInfo[]>(),
+  'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
+  'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),
+  'sync.transactions': op(z.strictObject({ wallet: address }), WRITES)<JobInfo>(),
+  'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional(), WRITES)<JobInfo[]>(),
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
   'sync.jobs': op(empty)<JobInfo[]>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
-  'cache.clear': op(empty)<{ snapshots: number; transactions: number }>(),
+  'cache.clear': op(empty, WRITES)<{ snapshots: number; transactions: number }>(),
   /** Encryption at rest of the data folder: on or off, the key's source, each cache and the backups (never the key). */
   'cache.encryption': op(empty)<EncryptionStatus>(),
   /**
@@ -392,9 +399,10 @@ export const CONTRACT = {
    */
   'cache.encrypt': op(
     z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional(), cancelJobs: z.boolean().optional() }).optional(),
+    WRITES,
   )<EncryptionStatus>(),
   /** Decrypts every cache and backup of the data folder, converted in place; the key is then removed. */
-  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional())<EncryptionStatus>(),
+  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional(), WRITES)<EncryptionStatus>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
   /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
   'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),
@@ -406,40 +414,40 @@ export const CONTRACT = {
   'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<UnlockLadder>(),
   'groups.list': op(empty)<WalletGroup[]>(),
   /** Creates (no id) or replaces a group's name and members. */
-  'groups.save': op(GroupSaveInput)<WalletGroup>(),
-  'groups.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'groups.save': op(GroupSaveInput, WRITES)<WalletGroup>(),
+  'groups.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
   'schedules.list': op(empty)<Schedule[]>(),
-  'schedules.save': op(ScheduleInput)<Schedule>(),
-  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'schedules.save': op(ScheduleInput, WRITES)<Schedule>(),
+  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
   /** Runs every schedule whose slot has come (each once, however many slots were missed), and waits for its jobs. */
-  'schedules.runDue': op(empty)<DueRuns>(),
+  'schedules.runDue': op(empty, WRITES)<DueRuns>(),
   /** The cache's backups (newest first), checked when made; listing reads their manifests only. */
   'backups.list': op(empty)<BackupList>(),
   /** A backup made now (VACUUM INTO, checked, then named), older ones pruned to the setting's count. */
-  'backups.create': op(empty)<BackupInfo>(),
+  'backups.create': op(empty, WRITES)<BackupInfo>(),
   /** Checks a backup as a restore would: SHA-256 against its manifest, integrity_check, schema version. */
   'backups.verify': op(z.strictObject({ name: backupName }))<BackupVerification>(),
   /**
    * Replaces the cache with a verified backup, the current one kept aside (`<cache>.before-restore-<time>`).
    * Refused while jobs run unless `cancelJobs`.
    */
-  'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }))<RestoreResult>(),
+  'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }), WRITES)<RestoreResult>(),
   /** Writes the user's own data (wallets, groups, schedules, alert rules, settings) as a data file, optionally encrypted: an export job. */
   'userData.export': op(z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional() }).optional())<JobInfo | null>(),
   /** What importing a data file would change, item by item; nothing is written. */
   'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
   /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
-  'userData.import': op(UserDataFileInput)<UserDataPreview>(),
+  'userData.import': op(UserDataFileInput, WRITES)<UserDataPreview>(),
   'alerts.rules': op(empty)<AlertRule[]>(),
-  'alerts.saveRule': op(AlertRuleInput)<AlertRule>(),
+  'alerts.saveRule': op(AlertRuleInput, WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
-  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
+  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
   /** The inbox: alerts not acknowledged (with `all`, the acknowledged too), newest first. */
   'alerts.inbox': op(z.strictObject({ all: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).optional())<AlertInbox>(),
-  'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }))<boolean>(),
-  'alerts.snooze': op(z.strictObject({ id: z.number().int().positive(), until: instant }))<boolean>(),
+  'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
+  'alerts.snooze': op(z.strictObject({ id: z.number().int().positive(), until: instant }), WRITES)<boolean>(),
   /** Checks every rule now over the cache; returns the alerts that fired. */
-  'alerts.check': op(empty)<Alert[]>(),
+  'alerts.check': op(empty, WRITES)<Alert[]>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */
@@ -451,7 +459,7 @@ export const CONTRACT = {
    * snapshot days, and the learned conventions, with when; `run` learns and checks again first.
    */
   'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional())<ServiceCheck>(),
-} satisfies Record<OperationName, { input: z.ZodType; output: unknown }>;
+} satisfies Record<OperationName, { input: z.ZodType; output: unknown; writes: boolean }>;
 
 // Both directions: every name has an entry, and every entry has a name.
 type Check<T extends true> = T;

@@ -5,11 +5,12 @@ import { WALLET } from '../support/sim.ts';
 import { putPositions } from '../support/alerts.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Alert rules through the contract: bad rules refused whole; a finished sync job checks the rules. */
 describe('alerts through the contract', () => {
   it('refuses bad rules, snoozes and webhook URLs, and stores nothing of them', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0 });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter() });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const all = { kind: 'all' };
@@ -57,7 +58,7 @@ describe('alerts through the contract', () => {
   });
 
   it('a finished sync job checks the rules: the alert is an event and in the inbox, once', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const fired: Alert[] = [];

@@ -4,6 +4,7 @@ import type { JobInfo } from '../../src/shared/model.ts';
 import { SIM_NOW, WALLET as A, WALLET_2 as B } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * The parts of a view around its figures follow the group too: the cached dates offered, the
@@ -14,7 +15,7 @@ import { waitForJobs } from '../support/jobs.ts';
 describe('a group scopes the dates picker, the filter choices and the completeness of the timeline', () => {
   it('shows what the members have, not what every wallet has', async () => {
     const dir = tempDir();
-    const core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, demo: { txnsPerWallet: 200, now: () => SIM_NOW } });
+    const core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }) });
     try {
       await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Ops' });
       await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold' });

@@ -11,6 +11,7 @@ import type { JobInfo, TimelinePage } from '../../src/shared/model.ts';
 import { SIM_NOW, WALLET as A, WALLET_2 as B } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 const DATE = '2026-11-20';
 
@@ -27,7 +28,7 @@ describe('wallet groups scope the views, exports and the PDF', () => {
       dataDir: dir,
       shell: 'web',
       baseUrl: null,
-      demo: { txnsPerWallet: 300, now: () => SIM_NOW, conventions: { badValue: 'nan', badField: 'principal_nav' } },
+      demo: demoStarter({ txnsPerWallet: 300, now: () => SIM_NOW, conventions: { badValue: 'nan', badField: 'principal_nav' } }),
     });
     try {
       await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Ops' });

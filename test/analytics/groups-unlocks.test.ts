@@ -9,6 +9,7 @@ import { headroom } from '../../src/shared/headroom.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
@@ -16,7 +17,7 @@ const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
 describe('wallet groups, risk and unlocks through the core (demo service)', () => {
   it('scopes reconciliation, risk, exports and the PDF to a group; refuses bad groups and changes nothing', async () => {
     const dir = tempDir();
-    const core = await createCore({ dataDir: dir, shell: 'cli', baseUrl: null, demo: { txnsPerWallet: 800, now: () => SIM_NOW } });
+    const core = await createCore({ dataDir: dir, shell: 'cli', baseUrl: null, demo: demoStarter({ txnsPerWallet: 800, now: () => SIM_NOW }) });
     try {
       await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Ops' });
       await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { reconcile, rangesCover } from '../../src/main/core/store/queries/reconcile.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
 import { ValidationError } from '../../src/main/core/store/validation.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
@@ -129,7 +130,9 @@ describe('reconciliation: boundary and completeness', () => {
     putHoldings(db, W, 'eth', '2025-01-31', { [A]: [100, 0] });
     putHoldings(db, W, 'eth', '2025-02-28', { [A]: [100, 0] });
     markSynced(db, W, 'eth', sec('2025-01-01T00:00:00Z'), sec('2025-03-31T00:00:00Z'));
+    // As the core reconciles: the writer brings the sums forward, then the reconciliation reads them.
     const flows = () => {
+      refreshTransferDaysFor(db, [W]);
       const [row] = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows;
       return [row!.inflow_qty, row!.outflow_qty, row!.txn_count];
     };
@@ -144,6 +147,7 @@ describe('reconciliation: boundary and completeness', () => {
     putTransactions(db, W, 'eth', [{ hash: '0x02', time: ms('2025-02-02T12:00:00Z'), status: 0, details: [] }]);
     expect(flows()).toEqual([6, 0, 1]);
     db.prepare("DELETE FROM transactions WHERE txn_hash = '0x01'").run();
+    refreshTransferDaysFor(db, [W]);
     expect(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }).rows[0]).toMatchObject({ inflow_qty: 0, outflow_qty: 0, txn_count: 0 });
   });
 
@@ -168,6 +172,9 @@ describe('reconciliation: boundary and completeness', () => {
     const readOnly = reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' });
     expect((db.prepare('SELECT count(*) AS n FROM transfer_days').get() as { n: number }).n).toBe(0);
     db.pragma('query_only = OFF');
+    // Writable, the core's writer keeps the sums first and the reconciliation reads them: the same figures.
+    expect(refreshTransferDaysFor(db, [W])).toBe(2);
+    expect((db.prepare('SELECT count(*) AS n FROM transfer_days').get() as { n: number }).n).toBeGreaterThan(0);
     expect(readOnly).toEqual(reconcile(db, { wallets: [W], from: '2025-01-31', to: '2025-02-28' }));
     expect(readOnly.rows.map((r) => [r.inflow_qty, r.outflow_qty, r.unexplained_qty])).toEqual([
       [3, 0, 0],

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { WritableDB as Database } from '../../src/main/core/store/db.ts';
 import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays, refreshTransferDaysInSteps } from '../../src/main/core/store/queries/transfer-days.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
 import { createDB } from '../support/store.ts';
@@ -50,6 +51,13 @@ function put(db: Database, txns: ReadonlyArray<Parameters<Parameters<typeof txn.
   );
 }
 
+const PAIRS = [W1, W2].flatMap((wallet) => ['eth', 'arb'].map((chain) => ({ wallet, chain })));
+/** The sums and their states as stored. */
+const stored = (db: Database) => [
+  db.prepare('SELECT * FROM transfer_days ORDER BY 1, 2, 3, 4').all(),
+  db.prepare('SELECT * FROM transfer_days_state ORDER BY 1, 2').all(),
+];
+
 const norm = (rows: ReturnType<typeof flowsDirect>) =>
   rows
     .map((r) => ({ ...r, inflow: Number(r.inflow.toPrecision(9)), outflow: Number(r.outflow.toPrecision(9)) }))
@@ -64,14 +72,20 @@ describe('daily transfer sums', () => {
         fc.integer({ min: 1, max: 7 }),
         fc.integer({ min: 0, max: 20 }),
         fc.integer({ min: 0, max: 20 }),
-        async (first, second, span, a, b) => {
+        fc.subarray(PAIRS),
+        async (first, second, span, a, b, refreshed) => {
           const db = setup();
           put(db, first, 0);
-          // A sync's refresh in small steps, then more rows, then the reconciliation's own refresh.
+          // A sync's refresh in small steps, then more rows, then the writer's refresh before a
+          // reconciliation (of some pairs: the others are read straight from the transactions).
           await refreshTransferDaysInSteps(db, [{ wallet: W1, chain: 'eth' }], undefined, span);
           put(db, second, 1000);
+          refreshTransferDays(db, refreshed);
+          const before = stored(db);
           const [from, to] = [T0 / DAY + Math.min(a, b), T0 / DAY + Math.max(a, b)];
           for (const w of [W1, W2]) expect(norm(flowsByDay(db, w, ['eth', 'arb'], from, to))).toEqual(norm(flowsDirect(db, w, ['eth', 'arb'], from, to)));
+          // Reading wrote nothing.
+          expect(stored(db)).toEqual(before);
           db.close();
         },
       ),
@@ -87,7 +101,11 @@ describe('daily transfer sums', () => {
     markSynced(db, W1, 'eth', Date.parse('2025-01-01') / 1000, Date.parse('2025-03-31') / 1000);
     putTransactions(db, W1, 'eth', [{ hash: '0x01', time: Date.parse('2025-02-02'), status: 1, details: [{ token_cid: A, type: 'in', qty: 1 }] }]);
     putTransactions(db, W2, 'eth', [{ hash: '0x02', time: Date.parse('2025-02-02'), status: 1, details: [{ token_cid: A, type: 'in', qty: 7 }] }]);
-    const inflow = () => reconcile(db, { wallets: [W1], from: '2025-01-31', to: '2025-02-28' }).rows[0]!.inflow_qty;
+    // As the core reconciles: the writer brings the sums forward, then the reconciliation reads them.
+    const inflow = () => {
+      refreshTransferDaysFor(db, [W1]);
+      return reconcile(db, { wallets: [W1], from: '2025-01-31', to: '2025-02-28' }).rows[0]!.inflow_qty;
+    };
     expect(inflow()).toBe(1); // W1's sums are built up to W2's row (the largest id)
     removeWallet(db, W2, { purge: true });
     // The next row takes the purged row's id: it must still be counted.

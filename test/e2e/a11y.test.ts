@@ -3,6 +3,7 @@ import { shoot } from '../support/browser.ts';
 import { axeFindings, describeFindings } from './axe.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Accessibility as a test: axe-core on every main view and dialog, light and dark, in
@@ -11,7 +12,7 @@ import { waitForJobs } from '../support/jobs.ts';
  */
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
-const web = useWebSession({ viewport: { width: 1280, height: 800 }, core: { demo: { txnsPerWallet: 400 } } });
+const web = useWebSession({ viewport: { width: 1280, height: 800 }, core: { demo: demoStarter({ txnsPerWallet: 400 }) } });
 
 /** The two watched wallets, synced (each describe may run alone with -t). */
 async function ensureWallets(): Promise<void> {

@@ -7,6 +7,7 @@ import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 import { axeFindings } from './axe.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Alerts in the web shell, in Chromium: a rule made in the Alerts dialog, a real health dip
@@ -16,9 +17,9 @@ import { poll, useWebSession } from '../support/web-session.ts';
 let dip: Awaited<ReturnType<typeof findHealthDip>>;
 const web = useWebSession({
   viewport: { width: 1024, height: 768 },
-  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } },
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) },
   seed: async (core) => {
-    const probe = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
+    const probe = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) });
     try {
       await probe.call('wallets.add', { address: WALLET, chains: ['eth'] });
       dip = await findHealthDip(probe, WALLET, MONTH_ENDS.slice(1), MONTH_ENDS[0]);

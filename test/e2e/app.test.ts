@@ -6,13 +6,21 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { tempDir } from '../support/store.ts';
 import { useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
+import type { Simulator } from '../../src/sim/server.ts';
 
 /**
  * End to end, as a user: the web shell in demo mode, the real renderer in Debian's
  * Chromium. The flows run in order on one page, as one person's first session would.
  */
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const web = useWebSession({ viewport: { width: 1360, height: 860 }, acceptDownloads: true, core: { demo: { txnsPerWallet: 3000 } } });
+/** The demo service the core started (the session's starter hands it over): a test slows it down. */
+let demo: Simulator | null = null;
+const web = useWebSession({
+  viewport: { width: 1360, height: 860 },
+  acceptDownloads: true,
+  core: { demo: async (key) => (demo = await demoStarter({ txnsPerWallet: 3000 })(key)) },
+});
 
 const kpi = () => web.page.getByTestId('total-nav');
 
@@ -129,7 +137,7 @@ describe('Folioscope in Chromium, demo mode', () => {
     await web.page.getByRole('tab', { name: 'Overview' }).click();
     await web.page.getByRole('button', { name: '30d' }).click();
     // Latency on the demo service, so the fill lasts long enough to see its progress bar.
-    web.core.demoService()!.setLatency(40);
+    demo!.setLatency(40);
     try {
       await web.page.getByRole('button', { name: 'Fill history' }).click();
       await expect.poll(() => web.page.getByRole('progressbar', { name: 'History fill progress' }).count(), { timeout: 5_000 }).toBeGreaterThan(0);
@@ -137,7 +145,7 @@ describe('Folioscope in Chromium, demo mode', () => {
         .poll(() => web.page.getByRole('img', { name: /NAV over \d+ cached dates/ }).getAttribute('aria-label'), { timeout: 60_000 })
         .toMatch(/NAV over (2\d|30) cached dates/);
     } finally {
-      web.core.demoService()!.setLatency(0);
+      demo!.setLatency(0);
     }
     await bothThemes('07-nav-history');
   });

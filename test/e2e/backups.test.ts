@@ -5,12 +5,13 @@ import { shoot } from '../support/browser.ts';
 import { axeFindings, describeFindings } from './axe.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Backups and the data file in Settings, in Chromium: made, listed, verified; exported, previewed, imported; restored. */
 const web = useWebSession({
   viewport: { width: 1024, height: 900 },
   acceptDownloads: true,
-  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: 200 } },
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 200 }) },
   seed: (core) => core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' }),
   open: true,
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shoot } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * In Chromium, against a demo service that writes datetimes with a +02:00 offset and sends
@@ -11,7 +12,7 @@ import { useWebSession } from '../support/web-session.ts';
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const web = useWebSession({
   viewport: { width: 1280, height: 820 },
-  core: { demo: { txnsPerWallet: 200, now: () => SIM_NOW, conventions: { datetime: 'offset-east', badValue: 'nan', badField: 'principal_nav' } } },
+  core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW, conventions: { datetime: 'offset-east', badValue: 'nan', badField: 'principal_nav' } }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: ADDRESS, chains: ['eth'], label: 'Treasury' });
     await core.call('sync.positions', { wallet: ADDRESS, date: '2026-11-20' });

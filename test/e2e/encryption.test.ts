@@ -10,6 +10,7 @@ import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
 import { axeFindings, describeFindings } from './axe.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Settings → Encryption in Chromium: turned on (the cache and its backup converted, the app going on with the key), then off. */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000 });
@@ -27,7 +28,14 @@ const keychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
   dir = tempDir();
-  core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 200 }, cacheKeychain: keychain });
+  core = await createCore({
+    dataDir: dir,
+    shell: 'web',
+    baseUrl: null,
+    scheduleEveryMs: 0,
+    demo: demoStarter({ txnsPerWallet: 200 }),
+    cacheKeychain: keychain,
+  });
   await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
   await core.call('backups.create', undefined);
   shell = await startWebShell({ core, rendererDir: RENDERER });

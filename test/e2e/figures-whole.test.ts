@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { shoot } from '../support/browser.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Every figure readable whole where a treasurer works: the all-wallets scope, two wallets on
@@ -15,7 +16,7 @@ const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { demo: { txnsPerWallet: 200 } },
+  core: { demo: demoStarter({ txnsPerWallet: 200 }) },
   timeout: 120_000,
   seed: async (core) => {
     await core.call('wallets.add', { address: A, chains: ['eth', 'arb'], label: 'Treasury' });

@@ -4,6 +4,7 @@ import { waitForJobs } from '../support/jobs.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Wallet groups in Chromium: made from the sidebar, picked with the keyboard, and every view
@@ -15,7 +16,7 @@ const DATE = '2025-12-31';
 const EARLIER = '2025-11-30';
 const web = useWebSession({
   viewport: { width: 1360, height: 900 },
-  core: { demo: { txnsPerWallet: 300, now: () => SIM_NOW } },
+  core: { demo: demoStarter({ txnsPerWallet: 300, now: () => SIM_NOW }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: OPS, chains: ['eth'], label: 'Ops' });
     await core.call('wallets.add', { address: COLD, chains: ['eth'], label: 'Cold' });

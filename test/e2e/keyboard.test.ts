@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shoot } from '../support/browser.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Every main task by keyboard only: after the page loads, no test below clicks. Focus is
@@ -8,7 +9,7 @@ import { poll, useWebSession } from '../support/web-session.ts';
  */
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
-const web = useWebSession({ viewport: { width: 1360, height: 860 }, core: { demo: { txnsPerWallet: 400 } } });
+const web = useWebSession({ viewport: { width: 1360, height: 860 }, core: { demo: demoStarter({ txnsPerWallet: 400 }) } });
 
 /** What has the focus: its role, accessible name (aria-label or text) and a few states. */
 const focused = () =>

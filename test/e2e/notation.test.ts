@@ -3,6 +3,7 @@ import { shoot } from '../support/browser.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * One notation and honest charts (issue 27), in Chromium against the demo service, with the
@@ -17,7 +18,7 @@ const MONTH_BEFORE = new Date(SIM_NOW - 28 * 86_400_000).toISOString().slice(0, 
 const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: 50, now: () => SIM_NOW } },
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50, now: () => SIM_NOW }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'], label: 'Treasury' });
     await core.call('wallets.add', { address: WALLET_2, chains: ['eth'], label: 'Cold storage' });

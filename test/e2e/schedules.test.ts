@@ -3,11 +3,12 @@ import { shoot } from '../support/browser.ts';
 import { cacheOf } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Scheduled sync in Settings, in Chromium: added, listed in words the user reads, run by the app, removed. */
 const web = useWebSession({
   viewport: { width: 1024, height: 900 },
-  core: { scheduleEveryMs: 200, demo: { txnsPerWallet: 200 } },
+  core: { scheduleEveryMs: 200, demo: demoStarter({ txnsPerWallet: 200 }) },
   seed: (core) => core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' }),
   open: true,
 });

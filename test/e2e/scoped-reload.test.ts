@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/app.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Reloads scoped to what changed (issue 11 item 6): the core's `data.changed` names the
@@ -24,7 +25,7 @@ const requests = (op: string, wallet?: string) => sent.filter((r) => r.op === op
 
 const web = useWebSession({
   viewport: { width: 1280, height: 800 },
-  core: { demo: { txnsPerWallet: 200 } },
+  core: { demo: demoStarter({ txnsPerWallet: 200 }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: A, chains: ['eth'], label: 'Treasury' });
     await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold storage' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
 import { useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding (issue 27): the timeline said "500+ transactions" where its CSV export held 6,000.
@@ -10,7 +11,7 @@ import { useWebSession } from '../support/web-session.ts';
 const TXNS = 1_300;
 const web = useWebSession({
   viewport: { width: 1280, height: 800 },
-  core: { scheduleEveryMs: 0, demo: { txnsPerWallet: TXNS } },
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: TXNS }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
     await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);

@@ -3,13 +3,14 @@ import { SIM_NOW } from '../support/sim.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** The Reconcile and Risk views in Chromium, light and dark, against the demo service. */
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const COLD = '0x00000000219ab540356cbb839cbe05303d7705fa';
 const web = useWebSession({
   viewport: { width: 1360, height: 900 },
-  core: { demo: { txnsPerWallet: 2000, now: () => SIM_NOW } },
+  core: { demo: demoStarter({ txnsPerWallet: 2000, now: () => SIM_NOW }) },
   seed: async (core) => {
     await core.call('wallets.add', { address: ADDRESS, chains: ['eth', 'arb'], label: 'Treasury' });
     // A second wallet that holds a vote-escrow lock, for the unlock ladder.

@@ -4,6 +4,7 @@ import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
 import { tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * The desktop layer shows each fired alert as an OS notification (Electron cannot launch here:
@@ -33,7 +34,7 @@ const { notifyAlerts } = await import('../../src/main/electron/notifications.ts'
 
 describe('alerts as desktop notifications', () => {
   it('a health dip from the demo service becomes one notification; a click calls back with the alert', { timeout: 120_000 }, async () => {
-    const probe = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
+    const probe = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) });
     let dip: Awaited<ReturnType<typeof findHealthDip>>;
     try {
       await probe.call('wallets.add', { address: WALLET, chains: ['eth'] });
@@ -41,7 +42,7 @@ describe('alerts as desktop notifications', () => {
     } finally {
       await probe.close();
     }
-    const core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, scheduleEveryMs: 0, demo: { txnsPerWallet: 50 } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) });
     const clicked: number[] = [];
     const stop = notifyAlerts(core, (a) => clicked.push(a.id));
     try {

@@ -5,10 +5,11 @@ import { bindIpc } from '../../src/main/electron/ipc.ts';
 import { APP_ENTRY } from '../../src/main/electron/security.ts';
 import { tempDir } from '../support/store.ts';
 import { SIM_NOW } from '../support/sim.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 let core: Core;
 beforeAll(async () => {
-  core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, demo: { now: () => SIM_NOW } });
+  core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, demo: demoStarter({ now: () => SIM_NOW }) });
 });
 afterAll(() => core.close());
 

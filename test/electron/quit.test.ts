@@ -5,6 +5,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { closeBeforeQuit } from '../../src/main/electron/quit.ts';
 import { WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * The desktop app's quit (Electron's app mocked by an emitter: it cannot launch here) waits for
@@ -28,7 +29,7 @@ function fakeApp() {
 
 describe('quitting the desktop app', () => {
   it('waits for the core to close, with a sync running, then exits once', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, env: {}, demo: { txnsPerWallet: 6000, latencyMs: 5 } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'electron', baseUrl: null, env: {}, demo: demoStarter({ txnsPerWallet: 6000, latencyMs: 5 }) });
     await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'] });
     const job = await core.call('sync.transactions', { wallet: WALLET });
     const { databaseFile } = await core.call('app.info', undefined);

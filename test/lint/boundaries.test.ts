@@ -2,7 +2,8 @@ import { ESLint, Linter } from 'eslint';
 import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import boundaries, { layerOf } from '../../eslint/boundaries.js';
+import boundaries, { CORE_EDGES, corePartOf, layerOf } from '../../eslint/boundaries.js';
+import { cyclesOf } from '../../eslint/cycles.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -56,12 +57,121 @@ describe('the import walls', () => {
       ),
     ).toEqual([]);
     expect(violations('src/renderer/src/lib/x.ts', "import { contract } from '../../../shared/contract.ts';\nimport { z } from 'zod';")).toEqual([]);
-    expect(violations('src/main/core/app.ts', "import { startSimulator } from '../../sim/server.ts';\nimport { join } from 'node:path';")).toEqual([]);
+    // The simulator is the shells' to start (src/sim/demo.ts); the core has its Node built-ins.
+    expect(violations('src/main/cli/index.ts', "import { startSimulator } from '../../sim/server.ts';")).toEqual([]);
+    expect(violations('src/main/core/app.ts', "import { join } from 'node:path';")).toEqual([]);
     expect(violations('src/main/index.ts', "import { app } from 'electron';")).toEqual([]);
     expect(
       violations('src/main/folioscope.ts', "import { runProgram } from './cli/index.ts';\nimport { serveCommand } from './web/serve-command.ts';"),
     ).toEqual([]);
     expect(violations('src/main/folioscope.ts', "import { createWindow } from './electron/window.ts';")).toHaveLength(1);
+  });
+
+  it('keeps the core off the simulator: the shells inject the demo service', () => {
+    expect(violations('src/main/core/app.ts', "import { startSimulator } from '../../sim/server.ts';")).toEqual([
+      expect.stringMatching(/core must not import the sim/),
+    ]);
+    expect(violations('src/main/core/profile.ts', "import type { Simulator } from '../../sim/server.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/sync/x.ts', "const { demoStarter } = await import('../../../sim/demo.ts');")).toHaveLength(1);
+  });
+
+  it('places core files in their parts', () => {
+    expect(corePartOf(join(ROOT, 'src/main/core/app.ts'))).toBe('app.ts');
+    expect(corePartOf(join(ROOT, 'src/main/core/store/queries/reconcile.ts'))).toBe('store');
+    expect(corePartOf(join(ROOT, 'src/main/core/store/migrations/006-hash-key.ts'))).toBe('store/migrations');
+    expect(corePartOf(join(ROOT, 'src/main/core/jobs/queue.ts'))).toBe('jobs');
+    expect(corePartOf(join(ROOT, 'src/main/cli/index.ts'))).toBeNull();
+    expect(corePartOf(join(ROOT, 'src/main/core'))).toBeNull();
+  });
+
+  it('keeps the store off every other part of the core', () => {
+    expect(violations('src/main/core/store/snapshots.ts', "import type { ServiceResponse } from '../api/client.ts';")).toEqual([
+      expect.stringMatching(/Inside the core, store must not import api .*may import store\/migrations/),
+    ]);
+    expect(violations('src/main/core/store/queries/x.ts', "import { JobQueue } from '../../jobs/queue.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/store/x.ts', "import { serializeError } from '../util/errors.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/store/x.ts', "export * from '../sync/engine.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/store/x.ts', "import { a } from './queries/reconcile.ts';\nimport { b } from '../../../shared/model.ts';")).toEqual([]);
+  });
+
+  it('keeps migrations off live code: they copy what they need', () => {
+    expect(violations('src/main/core/store/migrations/006-hash-key.ts', "import { HASH_KEY } from '../hash-key.ts';")).toEqual([
+      expect.stringMatching(/A migration must not import live code/),
+    ]);
+    expect(violations('src/main/core/store/migrations/x.ts', "import { PAGE_SIZE } from '../db.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/store/migrations/x.ts', "import type { Settings } from '../../../../shared/contract.ts';")).toHaveLength(1);
+    expect(
+      violations(
+        'src/main/core/store/migrations/index.ts',
+        "import { updateToSchemaVersion6 } from './006-hash-key.ts';\nimport type { Database } from 'better-sqlite3';",
+      ),
+    ).toEqual([]);
+  });
+
+  it('lets a part import only the parts listed for it, never upward', () => {
+    // The job queue's old home: a report took it from the sync engine's folder.
+    expect(violations('src/main/core/reports/export-job.ts', "import type { JobQueue } from '../sync/queue.ts';")).toEqual([
+      expect.stringMatching(/reports must not import sync .*may import jobs, portfolio, store/),
+    ]);
+    expect(violations('src/main/core/sync/engine.ts', "import { exportCsv } from '../reports/csv-reports.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/api/client.ts', "import { getSettings } from '../store/settings.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/profile.ts', "import { createCore } from './app.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/portfolio/x.ts', "import { reconcile } from '../reports/pdf-model.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/portfolio/x.ts', "import { checkAlerts } from '../alerts/check.ts';")).toHaveLength(1);
+    // A folder the map does not know yet: it is given a line before it imports another part.
+    expect(violations('src/main/core/ledger/x.ts', "import { listWallets } from '../store/wallets.ts';")).toEqual([
+      expect.stringMatching(/ledger is not in the core's map of parts/),
+    ]);
+  });
+
+  it("lets the core's listed edges through, and the composition root import any part", () => {
+    expect(
+      violations(
+        'src/main/core/reports/export-job.ts',
+        "import type { JobQueue } from '../jobs/queue.ts';\nimport { listWallets } from '../store/wallets.ts';",
+      ),
+    ).toEqual([]);
+    expect(violations('src/main/core/reports/pdf-model.ts', "import { portfolioAt } from '../portfolio/view.ts';")).toEqual([]);
+    expect(
+      violations(
+        'src/main/core/portfolio/view.ts',
+        "import type { ReadableDB } from '../store/db.ts';\nimport { positionTotals } from '../../../shared/portfolio/totals.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      violations('src/main/core/sync/engine.ts', "import { JobQueue } from '../jobs/queue.ts';\nimport { createServiceClient } from '../api/client.ts';"),
+    ).toEqual([]);
+    expect(
+      violations('src/main/core/app.ts', "import { portfolioAt } from './portfolio/view.ts';\nimport { startExport } from './reports/export-job.ts';"),
+    ).toEqual([]);
+  });
+
+  it("lists the core's edges without a cycle: each part sits above the parts it imports", () => {
+    const parts = Object.keys(CORE_EDGES);
+    const graph = new Map(Object.entries(CORE_EDGES).map(([p, to]) => [p, to === '*' ? parts.filter((q) => q !== p) : [...to]]));
+    expect(cyclesOf(graph)).toEqual([]);
+    // Every edge names a part the map knows.
+    for (const [p, to] of graph) for (const q of to) expect(parts, `${p} → ${q}`).toContain(q);
+    // The finder itself: a cycle of two, of three, and a self-import are found.
+    expect(
+      cyclesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', ['a']],
+          ['c', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b']]);
+    expect(
+      cyclesOf(
+        new Map([
+          ['x', ['y']],
+          ['y', ['z']],
+          ['z', ['x']],
+        ]),
+      ),
+    ).toEqual([['x', 'y', 'z']]);
+    expect(cyclesOf(new Map([['s', ['s']]]))).toEqual([['s']]);
   });
 
   it('is switched on as an error for the whole source tree by the project config', async () => {

@@ -5,12 +5,13 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import type { DataChanged } from '../../src/shared/contract.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Backups in a running app: daily by itself, as the settings say; a restore swaps the cache under a live core. */
 describe('backups in a running app', () => {
   it('a backup is made by itself once a wallet is watched, then not again that day; off in Settings, none', async () => {
     const dataDir = tempDir();
-    const core: Core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 50 });
+    const core: Core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 50, demo: demoStarter() });
     try {
       await new Promise((r) => setTimeout(r, 300));
       // An empty cache holds nothing of the user's: no backup yet.
@@ -26,7 +27,7 @@ describe('backups in a running app', () => {
     }
 
     const off = tempDir();
-    const core2 = await createCore({ dataDir: off, shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 50 });
+    const core2 = await createCore({ dataDir: off, shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 50, demo: demoStarter() });
     try {
       await core2.call('settings.update', { backupEnabled: false });
       await core2.call('wallets.add', { address: WALLET, chains: ['eth'] });
@@ -39,7 +40,14 @@ describe('backups in a running app', () => {
 
   it('keeps as many as the setting says; a restore is refused while a job runs, then swaps the cache and reopens it', async () => {
     const dataDir = tempDir();
-    const core: Core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: { latencyMs: 400, txnsPerWallet: 300 } });
+    const core: Core = await createCore({
+      dataDir,
+      shell: 'web',
+      baseUrl: null,
+      env: {},
+      scheduleEveryMs: 0,
+      demo: demoStarter({ latencyMs: 400, txnsPerWallet: 300 }),
+    });
     try {
       await core.call('settings.update', { backupKeep: 2 });
       await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'First' });

@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** The app and the web shell run due schedules while open, with no command from anyone. */
 describe('schedules in a running app', () => {
   it('a due schedule runs by itself; the contract refuses a bad one and changes nothing', async () => {
-    const core: Core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 100, demo: { txnsPerWallet: 300 } });
+    const core: Core = await createCore({
+      dataDir: tempDir(),
+      shell: 'web',
+      baseUrl: null,
+      env: {},
+      scheduleEveryMs: 100,
+      demo: demoStarter({ txnsPerWallet: 300 }),
+    });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const bad = [

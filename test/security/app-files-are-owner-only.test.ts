@@ -8,6 +8,7 @@ import { cliAsync } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Finding: cache and app files were created world-readable. */
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -16,7 +17,7 @@ describe.skipIf(process.platform === 'win32')('files the app creates are readabl
   it('the data folder is 0700; the cache with its -wal and -shm, app.json and web downloads are 0600', async () => {
     const dataDir = join(tempDir(), 'nested', 'folioscope');
     let sim: Simulator | null = null;
-    const core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
+    const core = await createCore({ dataDir, shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW }) });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' })]);

@@ -7,6 +7,7 @@ import { CONTRACT, LIMITS } from '../../src/shared/contract.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: settings.update accepted 100,000 chains (stored, then read and looped over on
@@ -72,7 +73,7 @@ describe('every list and text the contract takes has a maximum', () => {
 
 describe('an input past a limit is refused whole and changes nothing', () => {
   it('settings, wallets, groups and the timeline', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       const before = await core.call('settings.get', undefined);
       const many = Array.from({ length: 100_000 }, (_, i) => `c${i}`);
@@ -118,7 +119,7 @@ describe('an input past a limit is refused whole and changes nothing', () => {
   });
 
   it('numbers: NaN, infinities, huge and negative values, and ids that do not exist', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       for (const n of [NaN, Infinity, -Infinity, 1e308, -5, 10.5])
         expect(await core.dispatch('settings.update', { transactionPageSize: n }), String(n)).toMatchObject({
@@ -140,7 +141,7 @@ describe('an input past a limit is refused whole and changes nothing', () => {
   });
 
   it('a lone surrogate in a label, tag or group name is refused, not stored as U+FFFD', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], label: 'a\ud800b' })).toMatchObject({
         ok: false,
@@ -164,7 +165,7 @@ describe('an input past a limit is refused whole and changes nothing', () => {
 describe('an address is never a path', () => {
   it('an export of a wallet whose address holds ../ is written inside the downloads folder', async () => {
     const dir = tempDir();
-    const core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: dir, shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       // Any printable ASCII is a valid address on a chain that is not EVM-style.
       const address = '../../../../x';

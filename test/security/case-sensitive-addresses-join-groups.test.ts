@@ -5,6 +5,7 @@ import { cliAsync } from '../support/hostile-service.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: a wallet of a case-sensitive chain (Solana's base58) could not join a group: the
@@ -18,7 +19,7 @@ const CHECKSUMMED = '0x5A0b54D5dc17e0AadC383d2db43B0a0D3E029c4c';
 
 describe('groups compare addresses as the wallets table does', () => {
   it('through the contract: a Solana member joins as written, an EVM one in any case', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       await core.call('wallets.add', { address: SOL, chains: ['sol'], label: 'Sol' });
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
@@ -52,7 +53,7 @@ describe('groups compare addresses as the wallets table does', () => {
   });
 
   it('a case variant of a watched base58 address is never taken for it (groups, remove)', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       await core.call('wallets.add', { address: SOL_LOWER, chains: ['sol'] });
       expect(await core.dispatch('groups.save', { name: 'G', wallets: [SOL] })).toMatchObject({ ok: false, error: { field: 'wallets' } });

@@ -7,6 +7,7 @@ import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { KEY, SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /** Finding: connecting with a wrong key said "Connected"; the 401 only showed on the next sync. */
 let sim: Simulator;
@@ -27,7 +28,7 @@ async function deadPort(): Promise<number> {
 describe('connect checks the key with one cheap request', () => {
   it('a refused key changes nothing and says so', async () => {
     const dataDir = tempDir();
-    const core = await createCore({ dataDir, shell: 'web', env: {} });
+    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter() });
     try {
       const before = sim.requests.length;
       const r = await core.dispatch('app.connect', { baseUrl: sim.url, key: 'wrong-key-5e0c7b', sessionOnly: true });
@@ -48,7 +49,7 @@ describe('connect checks the key with one cheap request', () => {
 
   it('an accepted key says so; only then is it "Connected"', async () => {
     const dataDir = tempDir();
-    const core = await createCore({ dataDir, shell: 'web', env: {} });
+    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter() });
     try {
       const r = await core.call('app.connect', { baseUrl: sim.url, key: KEY, sessionOnly: true });
       expect(r).toMatchObject({ mode: 'live', baseUrl: sim.url, key: { set: true, source: 'session' }, keyCheck: { state: 'accepted' } });
@@ -59,7 +60,7 @@ describe('connect checks the key with one cheap request', () => {
   });
 
   it('replacing the key (key.set) with one the service refuses keeps the old one', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter() });
     try {
       await core.call('app.connect', { baseUrl: sim.url, key: KEY, sessionOnly: true });
       const r = await core.dispatch('key.set', { key: 'wrong-key-5e0c7b', sessionOnly: true });
@@ -74,7 +75,7 @@ describe('connect checks the key with one cheap request', () => {
   });
 
   it('an unreachable service is "could not verify", never "accepted"', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter() });
     try {
       const url = `http://127.0.0.1:${await deadPort()}`;
       const r = await core.call('app.connect', { baseUrl: url, key: KEY, sessionOnly: true });

@@ -9,6 +9,7 @@ import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync, type HostileService, startHostileService } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Findings: control characters and bidi overrides were accepted in labels; terminal escapes
@@ -33,7 +34,7 @@ afterAll(async () => {
 
 describe('user-entered labels and tags refuse control and bidi characters', () => {
   it('wallets.add and wallets.update refuse them, changing nothing', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       for (const bad of NASTY) {
         expect(await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'], label: bad }), JSON.stringify(bad)).toMatchObject({

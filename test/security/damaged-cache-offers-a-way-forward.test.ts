@@ -10,6 +10,7 @@ import { CHOICES, electronStartupDialogs, openCoreWithChoices } from '../../src/
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
 
 /**
@@ -18,7 +19,7 @@ import { waitForJobs } from '../support/jobs.ts';
  * no way forward; the desktop app quit at start-up; viewing and exporting from a read-only
  * folder was impossible.
  */
-const demo = { now: () => SIM_NOW };
+const demo = demoStarter({ now: () => SIM_NOW });
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
 /** A real cache with a watched wallet and a day of positions, closed (WAL checkpointed). */

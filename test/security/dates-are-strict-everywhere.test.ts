@@ -3,6 +3,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: impossible dates (2025-02-30, 0000-00-00, 2025-13-01) passed positions.get,
@@ -12,7 +13,7 @@ import { tempDir } from '../support/store.ts';
 const IMPOSSIBLE = ['2025-02-30', '0000-00-00', '2025-13-01', '2025-00-10', '2024-04-31'];
 let core: Core;
 beforeAll(async () => {
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
+  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW }) });
   await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
 });
 afterAll(() => core.close());

@@ -7,6 +7,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
 
 /**
@@ -14,7 +15,7 @@ import { waitForJobs } from '../support/jobs.ts';
  * cut-off file (the stream's error was dropped at end()); an export followed a planted
  * `<out>.partial` link and wrote through it, and took a stale 0644 `.partial`'s mode.
  */
-const demo = { now: () => SIM_NOW };
+const demo = demoStarter({ now: () => SIM_NOW });
 
 async function realCache(): Promise<string> {
   const dataDir = tempDir();

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: openExternal was passed the original string rather than the parsed URL, so
@@ -36,7 +37,14 @@ const TRICKS = ['https://etherscan.io\\@evil.com', 'https://etherscan.io\\tx\\0x
 describe('openExternal receives the serialised parsed URL', () => {
   it('through the contract (every shell)', async () => {
     const opened: string[] = [];
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, openExternal: async (url) => void opened.push(url) });
+    const core = await createCore({
+      dataDir: tempDir(),
+      shell: 'web',
+      baseUrl: null,
+      env: {},
+      openExternal: async (url) => void opened.push(url),
+      demo: demoStarter(),
+    });
     try {
       for (const t of TRICKS) expect(await core.call('shell.openExternal', { url: t })).toBe(true);
       expect(opened).toEqual(['https://etherscan.io/@evil.com', 'https://etherscan.io/tx/0xabc', 'https://etherscan.io/tx/0x1']);

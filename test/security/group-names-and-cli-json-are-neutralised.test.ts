@@ -10,6 +10,7 @@ import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Findings: group names accepted control and bidi characters (labels and tags refuse them),
@@ -48,7 +49,7 @@ afterAll(async () => {
 
 describe('group names refuse control and bidi characters, as labels and tags do', () => {
   it('groups.save refuses each one with the labels’ message, changing nothing', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       for (const bad of NASTY) {

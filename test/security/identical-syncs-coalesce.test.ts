@@ -3,8 +3,9 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, createDB, tempDir } from '../support/store.ts';
 import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { JOIN_FINISHED_MS } from '../../src/main/core/sync/queue.ts';
+import { JOIN_FINISHED_MS } from '../../src/main/core/jobs/queue.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 const count = async (core: Core, sql: string) => ((await cacheOf(core)).prepare(sql).get() as { n: number }).n;
 
@@ -16,7 +17,7 @@ const count = async (core: Core, sql: string) => ((await cacheOf(core)).prepare(
  */
 describe('identical sync requests coalesce; finished jobs are pruned', () => {
   it('500 identical sync.positions calls make one job and one set of snapshots', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW, latencyMs: 50 } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW, latencyMs: 50 }) });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'] });
       const results = await Promise.all(Array.from({ length: 500 }, () => core.dispatch('sync.positions', { wallet: WALLET, date: '2025-06-01' })));
@@ -40,7 +41,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
   });
 
   it('30 identical calls spread over a second are one fetch; a refresh with the same body adds no snapshot but moves its fetch time', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW, latencyMs: 20 } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW, latencyMs: 20 }) });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth', 'arb'] });
       const ids = new Set<string>();
@@ -119,7 +120,7 @@ describe('identical sync requests coalesce; finished jobs are pruned', () => {
   });
 
   it('the job list keeps the last hundred finished jobs', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW }) });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const start = Date.UTC(2025, 0, 1);

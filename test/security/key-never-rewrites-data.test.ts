@@ -9,6 +9,7 @@ import { cliAsync } from '../support/hostile-service.ts';
 import { KEY as SIM_KEY, SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: the key was removed as a substring of the whole body, so a short key (`k`) made every
@@ -54,7 +55,7 @@ function altering(path: string, alter: (body: Body, key: string) => void) {
 
 describe('a key too short to be a secret is refused where it enters', { timeout: 120_000 }, () => {
   it('Settings (app.connect, key.set through the contract): a validation error naming the minimum; nothing is sent', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter() });
     try {
       const before = sim.requests.length;
       const r = await core.dispatch('app.connect', { baseUrl: sim.url, key: SHORT, sessionOnly: true });
@@ -100,7 +101,7 @@ describe('a key too short to be a secret is refused where it enters', { timeout:
     const keychain = systemKeychain();
     const account = new URL(sim.url).origin;
     await keychain.set(account, SHORT);
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, keychain });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, keychain, demo: demoStarter() });
     try {
       const before = sim.requests.length;
       const r = await core.dispatch('app.connect', { baseUrl: sim.url });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Finding: settings.update accepted any locale string; "en_US" or "xx-invalid-!!" made every
@@ -9,7 +10,7 @@ import { cacheOf, tempDir } from '../support/store.ts';
  */
 describe('settings are validated against what the platform supports', () => {
   it('refuses a locale Intl does not accept, changing nothing', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       for (const bad of ['en_US', 'xx-invalid-!!', 'zz', '12']) {
         const r = await core.dispatch('settings.update', { locale: bad });
@@ -24,7 +25,7 @@ describe('settings are validated against what the platform supports', () => {
   });
 
   it('a stored setting that fails validation at load is ignored with a notice; the others still apply', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {} });
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter() });
     try {
       await core.call('settings.update', { theme: 'dark', transactionPageSize: 200 });
       // As an older version or a hand edit could have left them.

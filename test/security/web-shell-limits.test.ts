@@ -7,6 +7,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Findings (web shell): oversize bodies got a reset instead of 413; the token cookie was
@@ -20,7 +21,7 @@ let second: WebShell;
 
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
+  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW }) });
   shell = await startWebShell({ core, rendererDir: RENDERER, maxEventBacklog: 64 * 1024 });
   second = await startWebShell({ core, rendererDir: RENDERER });
 });

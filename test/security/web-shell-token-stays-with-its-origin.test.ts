@@ -10,6 +10,7 @@ import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, watchProblems } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Findings (issue 26, web shell): the token cookie had `Path=/`, and a browser does not keep
@@ -29,7 +30,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: { now: () => SIM_NOW } });
+  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: demoStarter({ now: () => SIM_NOW }) });
   shell = await startWebShell({ core, rendererDir: RENDERER });
   // Another local server the user visits: a dev server, a tool's UI, or a hostile one.
   other = createServer((req, res) => {

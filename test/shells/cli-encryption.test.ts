@@ -11,6 +11,7 @@ import { electronStartupDialogs, LOCKED_CHOICES, openCoreWithChoices } from '../
 import { CLI } from '../support/cli-process.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Encryption at rest as a user turns it on and off: `folioscope cache encrypt|decrypt|status`
@@ -211,7 +212,7 @@ describe('the desktop app at start-up, its cache locked', () => {
     const dataDir = tempDir();
     const keys = new Map<string, string>();
     const keychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (a, s) => void keys.set(a, s), delete: async (a) => keys.delete(a) };
-    const demo = { now: () => SIM_NOW };
+    const demo = demoStarter({ now: () => SIM_NOW });
     const core = await createCore({ dataDir, shell: 'electron', baseUrl: null, env: {}, demo, cacheKeychain: keychain });
     await core.request('wallets.add', { address: WALLET, chains: ['eth'] });
     expect((await core.request('cache.encrypt', {})).on).toBe(true);

@@ -7,13 +7,14 @@ import { startSimulator } from '../../src/sim/server.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 describe('the core: demo mode, connecting, and caches kept apart', () => {
   it('starts in demo mode without a key or base URL, and connects to a service with a key from the keychain', async () => {
     const dataDir = tempDir();
     const key = `k-${randomBytes(8).toString('hex')}`;
     const sim = await startSimulator({ accessKey: key, now: () => SIM_NOW });
-    const core = await createCore({ dataDir, shell: 'web', env: {} });
+    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter() });
     try {
       const demo = await core.call('app.info', undefined);
       expect(demo).toMatchObject({ mode: 'demo', key: { set: false } });
@@ -52,7 +53,7 @@ describe('the core: demo mode, connecting, and caches kept apart', () => {
   it('rejects a base URL that is not one, and falls back to demo when a remembered one no longer parses', async () => {
     const dataDir = tempDir();
     writeFileSync(join(dataDir, 'app.json'), JSON.stringify({ baseUrl: 'not a url' }));
-    const core = await createCore({ dataDir, shell: 'web', env: {} });
+    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter() });
     try {
       expect((await core.call('app.info', undefined)).mode).toBe('demo');
       expect(await core.dispatch('app.connect', { baseUrl: 'ftp://x.example' })).toMatchObject({ ok: false, error: { kind: 'validation', field: 'baseUrl' } });
@@ -61,5 +62,48 @@ describe('the core: demo mode, connecting, and caches kept apart', () => {
       await core.close();
     }
     await expect(createCore({ dataDir: tempDir(), shell: 'cli', baseUrl: 'nope', env: {} })).rejects.toThrow();
+  });
+
+  it('runs demo mode on the service the shell hands in, and refuses it with why when there is none', async () => {
+    // The core never imports the simulator: the shell's starter gets the run's made-up key.
+    const started: Array<{ key: string; closed: boolean }> = [];
+    const starter = async (key: string) => {
+      const sim = await startSimulator({ accessKey: key, now: () => SIM_NOW });
+      const record = { key, closed: false };
+      started.push(record);
+      return { url: sim.url, close: () => ((record.closed = true), sim.close()) };
+    };
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, demo: starter });
+    try {
+      expect((await core.call('app.info', undefined)).baseUrl).toBe(core.demoService()!.url);
+      expect(started.map((s) => s.key)).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      const job = await core.call('sync.positions', { wallet: WALLET, date: '2025-01-01' });
+      await new Promise<void>((resolve) => core.on('sync.progress', (j) => j.id === job.id && j.state === 'done' && resolve()));
+      expect(await core.call('positions.dates', { wallet: WALLET })).toEqual(['2025-01-01']);
+    } finally {
+      await core.close();
+    }
+    expect(started[0]!.closed).toBe(true);
+
+    const bare = tempDir();
+    await expect(createCore({ dataDir: bare, shell: 'web', baseUrl: null, env: {} })).rejects.toThrow(/Demo mode is not available here/);
+    expect(existsSync(join(bare, 'demo.sqlite'))).toBe(false);
+    const key = `k-${randomBytes(8).toString('hex')}`;
+    const sim = await startSimulator({ accessKey: key, now: () => SIM_NOW });
+    const liveDir = tempDir();
+    const live = await createCore({ dataDir: liveDir, shell: 'web', baseUrl: sim.url, env: { FOLIOSCOPE_ACCESS_KEY: key } });
+    try {
+      expect(await live.dispatch('app.useDemo', undefined)).toMatchObject({
+        ok: false,
+        error: { kind: 'validation', message: expect.stringMatching(/Demo mode is not available here/) },
+      });
+      expect(await live.call('app.info', undefined)).toMatchObject({ mode: 'live', baseUrl: sim.url });
+      expect(live.demoService()).toBeNull();
+      expect(existsSync(join(liveDir, 'demo.sqlite'))).toBe(false);
+    } finally {
+      await live.close();
+      await sim.close();
+    }
   });
 });

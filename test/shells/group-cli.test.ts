@@ -6,6 +6,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { parse } from 'csv-parse/sync';
 import { tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * `folioscope group`, `--group` on export and reconcile, and `export ics`, as a user runs them,
@@ -139,7 +140,7 @@ describe('folioscope group, --group and export ics', () => {
     expect(parsed.calendar.get('VERSION')).toBe('2.0');
     expect(parsed.calendar.get('X-WR-CALNAME')).toBe('Folioscope unlocks from 2025-09-30');
 
-    const core = await createCore({ dataDir: dir, shell: 'cli', baseUrl: null });
+    const core = await createCore({ dataDir: dir, shell: 'cli', baseUrl: null, demo: demoStarter() });
     try {
       const ladder = await core.call('risk.unlocks', { date: '2025-09-30', group: groups[1]!.id });
       expect(ladder.unlocks.length).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { tempDir } from '../support/store.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
 let core: Core;
@@ -13,7 +14,7 @@ let shell: WebShell;
 
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npm run build (npm test does).');
-  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: { now: () => SIM_NOW } });
+  core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: demoStarter({ now: () => SIM_NOW }) });
   shell = await startWebShell({ core, rendererDir: RENDERER });
 });
 afterAll(async () => {

@@ -71,15 +71,10 @@ export function putPositions(db: WritableDB, wallet: string, chain: string, date
     chain,
     requestedDate: date,
     response: {
-      endpoint: 'allPositions',
       data,
-      message: '',
       requestId: `t${fetched}`,
-      total: null,
       body,
-      url: '',
       fetchedAt: new Date(Date.UTC(2026, 0, 1) + fetched * 1000).toISOString(),
-      attempts: 1,
     },
   });
 }

@@ -34,15 +34,10 @@ export function putHoldings(
     chain,
     requestedDate: date,
     response: {
-      endpoint: 'positionsByUnderlying',
       data,
-      message: '',
       requestId: 'test',
-      total: null,
       body,
-      url: '',
       fetchedAt,
-      attempts: 1,
     },
   });
 }

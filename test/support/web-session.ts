@@ -6,6 +6,7 @@ import { type Core, type CoreOptions, createCore } from '../../src/main/core/app
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, watchProblems } from './browser.ts';
 import { tempDir } from './store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * One web session for an end-to-end test file (test/e2e): a core in a fresh data folder (demo
@@ -16,7 +17,7 @@ import { tempDir } from './store.ts';
  *
  *   const web = useWebSession({
  *     viewport: { width: 1280, height: 800 },
- *     core: { demo: { txnsPerWallet: 200 } },            // createCore's options (not dataDir, shell)
+ *     core: { demo: demoStarter({ txnsPerWallet: 200 }) }, // createCore's options (not dataDir, shell)
  *     seed: async (core) => { await core.call('wallets.add', { address, chains: ['eth'] }); },
  *     open: true,                                        // load the app before the first test
  *   });
@@ -100,7 +101,8 @@ export function useWebSession(options: WebSessionOptions): WebSession {
     if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build (npm test does).');
     const dataDir = tempDir();
     const own = typeof options.core === 'function' ? options.core() : (options.core ?? {});
-    core = await createCore({ baseUrl: null, ...own, dataDir, shell: 'web' });
+    // As the web shell does, the session hands the core the demo service (a test's own options win).
+    core = await createCore({ baseUrl: null, demo: demoStarter(), ...own, dataDir, shell: 'web' });
     await options.seed?.(core);
     shell = await startWebShell({ core, rendererDir: RENDERER });
     browser = await launchChromium();

@@ -6,6 +6,7 @@ import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { createDB, tempDir } from '../support/store.ts';
 import { createCore } from '../../src/main/core/app.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * A cache moved or deleted while the app has it open: SQLite would go on writing to the file
@@ -44,7 +45,7 @@ it('a moved cache: the moved file is left as it was, and syncs go on once it is 
 
 it('the app refuses changes to a cache moved or deleted while it runs, and says what to do', async () => {
   const dataDir = tempDir();
-  const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, demo: { txnsPerWallet: 50 } });
+  const core = await createCore({ dataDir, shell: 'cli', baseUrl: null, demo: demoStarter({ txnsPerWallet: 50 }) });
   try {
     await core.request('wallets.add', { address: WALLET, chains: ['eth'] });
     const file = (await core.request('app.info', undefined)).databaseFile;

@@ -3,6 +3,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * The tests' job poller (test/support/jobs.ts) on a real core: a poller that returned early, or
@@ -10,7 +11,13 @@ import { tempDir } from '../support/store.ts';
  */
 describe('waitForJobs', { timeout: 60_000 }, () => {
   it('returns the jobs asked for once finished; a failed one throws, or is returned when asked; an unknown id times out naming it', async () => {
-    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, scheduleEveryMs: 0, demo: { now: () => SIM_NOW, latencyMs: 30 } });
+    const core = await createCore({
+      dataDir: tempDir(),
+      shell: 'web',
+      baseUrl: null,
+      scheduleEveryMs: 0,
+      demo: demoStarter({ now: () => SIM_NOW, latencyMs: 30 }),
+    });
     try {
       await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
       const job = await core.call('sync.positions', { wallet: WALLET, date: '2025-06-01' });

@@ -17,6 +17,9 @@ import { saveRange, upsertTransactions } from '../../src/main/core/store/transac
 import { updateSettings } from '../../src/main/core/store/settings.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
 import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
+import { refreshTransferDays } from '../../src/main/core/store/queries/transfer-days.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
+import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
 
 /** What each report is handed: its first parameter. */
 type ReportHandles = [
@@ -44,6 +47,12 @@ export function reportSide(db: ReportHandles[number]): void {
   updateSettings(db, {});
   // @ts-expect-error nor open a write batch
   new WriteBatch(db, { maxRows: 1, maxMs: 1 });
+  // A reconciliation reads; the daily sums it reads are kept by the writer side only.
+  reconcile(db, { wallets: [], from: '2025-01-01', to: '2025-01-02' });
+  // @ts-expect-error a report cannot keep the daily transfer sums
+  refreshTransferDays(db, []);
+  // @ts-expect-error nor those of a wallet list
+  refreshTransferDaysFor(db);
 }
 
 /** Each report's parameter is exactly a ReadableDB: not a writable one in disguise. */

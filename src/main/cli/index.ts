@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
+import { demoStarter } from '../../sim/demo.ts';
 import { createCore, type Core, type CoreOptions } from '../core/app.ts';
 import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/profile.ts';
@@ -134,6 +135,7 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
     dataDir: g.dataDir,
     shell: 'cli',
     version: VERSION,
+    demo: demoStarter(),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
     ...options,

@@ -20,7 +20,6 @@ import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
 import { exposureAt, lendingRisk, portfolioView, unlockLadder } from './portfolio/view.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
-import type { Simulator, SimulatorOptions } from '../../sim/server.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
@@ -28,7 +27,8 @@ import { conventionsReport, listAnomalies } from './store/conventions.ts';
 import { incompleteReasons } from './store/transactions.ts';
 import { diffDates } from './store/queries/diff.ts';
 import { navHistory } from './store/queries/nav.ts';
-import { reconcile, reconcileTrace } from './store/queries/reconcile.ts';
+import { checkPeriod, reconcile, reconcileTrace } from './store/queries/reconcile.ts';
+import { refreshTransferDaysFor } from './store/transfer-days-refresh.ts';
 import { healthHistory } from './store/queries/risk.ts';
 import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
 import { timelinePage } from './store/queries/timeline.ts';
@@ -48,7 +48,7 @@ import { redactText } from './api/redact.ts';
 import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
-import { databaseFileFor, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+import { databaseFileFor, type DemoService, type DemoStarter, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
 import { type SaveFormat, startExport } from './reports/export-job.ts';
 import { join } from 'node:path';
 import { conventionItems, runServiceCheck } from './service-check.ts';
@@ -64,6 +64,8 @@ import { CACHE_KEY_SERVICE, PASSPHRASE_ENV, type KeySources } from './secrets/ca
 import { decryptFolder, encryptFolder, encryptionStatus, loadFolderKey } from './encryption.ts';
 import type { CacheKey } from './store/driver.ts';
 
+export type { DemoService, DemoStarter } from './profile.ts';
+
 export interface CoreOptions {
   dataDir: string;
   shell: AppInfo['shell'];
@@ -76,8 +78,11 @@ export interface CoreOptions {
   env?: Record<string, string | undefined>;
   /** A base URL from the command line or the environment; overrides app.json for this run. */
   baseUrl?: string | null;
-  /** Options of the demo mode's reference service (tests use a fixed clock). */
-  demo?: Partial<SimulatorOptions>;
+  /**
+   * Starts the demo mode's service (the shells hand in the reference service of src/sim; tests
+   * its options, such as a fixed clock). Without it, demo mode is refused with why.
+   */
+  demo?: DemoStarter;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
@@ -101,8 +106,8 @@ export interface Core {
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
   request<K extends OperationName>(op: K, input: InputOf<K>): Promise<OutputOf<K>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
-  /** The demo mode's in-process reference service (tests slow it down); null when connected to a real service. */
-  demoService(): Simulator | null;
+  /** The demo mode's service the starter gave; null when connected to a real service. */
+  demoService(): DemoService | null;
   close(): Promise<void>;
 }
 
@@ -245,6 +250,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       }
     });
   }
+  /**
+   * The daily transfer sums a reconciliation reads, brought up to date from the writer's side
+   * first (store/queries/transfer-days.ts): a reconciliation or a report only reads. A read-only
+   * cache keeps none, and its reconciliation sums the transactions directly.
+   */
+  const transferDaysKeeper = (p: Profile) =>
+    p.readOnly ? {} : { keepTransferDays: (wallets: readonly string[]) => void refreshTransferDaysFor(p.db, wallets) };
   /** A scope as stored: a wallet's address as the wallets list keeps it; a wallet or group that does not exist is refused. */
   const storedScope = (scope: ScheduleScope): ScheduleScope => {
     if (scope.kind === 'wallet') return { kind: 'wallet', address: wallet(scope.address).address };
@@ -626,11 +638,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       startExport(
         profile.db,
         profile.engine.queue,
-        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
+        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads'), ...transferDaysKeeper(profile) },
         req,
       ),
-    'reconcile.get': ({ wallet: address, group, from, to }) =>
-      reconcile(profile.db, { wallets: scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address), from, to }),
+    'reconcile.get': ({ wallet: address, group, from, to }) => {
+      const wallets = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
+      checkPeriod(from, to);
+      transferDaysKeeper(profile).keepTransferDays?.(wallets);
+      return reconcile(profile.db, { wallets, from, to });
+    },
     'risk.lending': ({ date, wallet: address, group }) => lendingRisk(profile.db, date, scopeOf(address, group)),
     'risk.health': ({ wallet: address, chain, cid }) => healthHistory(profile.db, { wallet: wallet(address).address, chain, cid }),
     'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(profile.db, date, scopeOf(address, group)),
@@ -691,7 +707,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
     if (swapping) await swapping;
-    if (profile.readOnly && WRITES.has(name)) {
+    // Whether it writes is declared on the contract's operation (src/shared/contract.ts).
+    const writes = CONTRACT[name].writes;
+    if (profile.readOnly && writes) {
       return {
         ok: false,
         error: {
@@ -710,7 +728,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
     try {
       // Never into a cache moved or deleted while the app runs: it would be lost at exit.
-      if (WRITES.has(name)) assertCacheInPlace(profile.db);
+      if (writes) assertCacheInPlace(profile.db);
       return { ok: true, result: await call(name, parsed.data as never) };
     } catch (err) {
       // A damaged page met now: the next start checks the cache and offers the ways forward.
@@ -729,7 +747,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     call,
     on: (event, listener) => events.on(event, listener),
-    demoService: () => profile.sim,
+    demoService: () => profile.demo,
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       unsubscribe();
@@ -748,34 +766,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
   };
 }
-
-/** Operations that write to the cache: refused, with why, while it is open read-only. */
-const WRITES = new Set<OperationName>([
-  'settings.update',
-  'wallets.add',
-  'wallets.update',
-  'wallets.remove',
-  'sync.positions',
-  'sync.backfill',
-  'sync.transactions',
-  'sync.all',
-  'cache.clear',
-  'groups.save',
-  'groups.remove',
-  'schedules.save',
-  'schedules.remove',
-  'schedules.runDue',
-  'backups.create',
-  'backups.restore',
-  'cache.encrypt',
-  'cache.decrypt',
-  'userData.import',
-  'alerts.saveRule',
-  'alerts.removeRule',
-  'alerts.acknowledge',
-  'alerts.snooze',
-  'alerts.check',
-]);
 
 /**
  * The base URL to start with. One given on the command line must be valid (the CLI says

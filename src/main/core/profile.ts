@@ -17,7 +17,19 @@ import { loadPace, savePace } from './store/conventions.ts';
 import { ValidationError } from './store/validation.ts';
 import type { Secrets } from './secrets/secrets.ts';
 import { SyncEngine } from './sync/engine.ts';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../sim/server.ts';
+
+/**
+ * The demo mode's service, as the shell hands it over: the core never imports the reference
+ * service (src/sim), so each shell injects a starter (docs/design-notes.md, "The walls").
+ */
+export interface DemoService {
+  /** Its base URL (a loopback port). */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a demo service that accepts `accessKey`, a key the core makes up for the run. */
+export type DemoStarter = (accessKey: string) => Promise<DemoService>;
 
 export interface AppConfig {
   baseUrl: string | null;
@@ -77,7 +89,8 @@ export interface Profile {
   db: WritableDB;
   client: ServiceClient;
   engine: SyncEngine;
-  sim: Simulator | null;
+  /** The demo service this profile started; null when connected to a real service. */
+  demo: DemoService | null;
   /** Opened read-only (a private copy): viewing and exports work, nothing is written. */
   readOnly: boolean;
   close(): Promise<void>;
@@ -86,9 +99,10 @@ export interface Profile {
 export interface ProfileOptions {
   dataDir: string;
   secrets: Secrets;
-  /** null: demo mode on the in-process reference service. */
+  /** null: demo mode on the service `demo` starts. */
   baseUrl: string | null;
-  demo?: Partial<SimulatorOptions>;
+  /** Starts the demo mode's service; without it, demo mode is refused with why. */
+  demo?: DemoStarter;
   /** Open the cache read-only, through a private copy (the way forward from a damaged or unwritable cache). */
   readOnly?: boolean;
   /** The data folder's key when its caches are encrypted (encryption.ts, loadFolderKey); null otherwise. */
@@ -96,6 +110,8 @@ export interface ProfileOptions {
 }
 
 export async function openProfile(o: ProfileOptions): Promise<Profile> {
+  // Before any file is made: a shell with no demo service changes nothing.
+  if (o.baseUrl === null && !o.demo) throw new ValidationError('baseUrl', 'Demo mode is not available here: connect to a service (its base URL and key).');
   const databaseFile = databaseFileFor(o.dataDir, o.baseUrl);
   const key = o.cacheKey ?? null;
   const copy = o.readOnly ? openReadOnlyCopy(databaseFile, key) : null;
@@ -103,15 +119,15 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
   // A conversion's old file is kept until the new one has opened at its place: it has now.
   if (!copy) finishConversions(databaseFile);
   const closeDb = () => (copy ? copy.close() : db.open && db.close());
-  let sim: Simulator | null = null;
+  let demo: DemoService | null = null;
   try {
     let baseUrl: string;
     let accessKey: () => Promise<string | null>;
     if (o.baseUrl === null) {
       // The demo key is made up per run and lives only here: it is not a user's secret.
       const demoKey = randomBytes(16).toString('hex');
-      sim = await startSimulator({ accessKey: demoKey, ...o.demo });
-      baseUrl = sim.url;
+      demo = await o.demo!(demoKey); // there is one: checked above
+      baseUrl = demo.url;
       accessKey = async () => demoKey;
     } else {
       baseUrl = normaliseBaseUrl(o.baseUrl);
@@ -129,7 +145,7 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
       db,
       client,
       engine,
-      sim,
+      demo,
       readOnly: copy !== null,
       close: async () => {
         engine.queue.cancelAll();
@@ -142,12 +158,12 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
             // Best effort: a pace not kept is learned again from the service's next refusals.
           }
         }
-        await sim?.close();
+        await demo?.close();
         closeDb();
       },
     };
   } catch (err) {
-    await sim?.close();
+    await demo?.close();
     closeDb();
     throw err;
   }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../core/app.ts';
+import { demoStarter } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -41,6 +42,7 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
     dataDir: g.dataDir,
     shell: 'web',
     version: g.version,
+    demo: demoStarter(),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
-import type { JobQueue } from '../sync/queue.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { exportCsv } from './csv-reports.ts';
@@ -34,6 +34,12 @@ export interface ExportTarget {
   chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
   /** Folder for web downloads. */
   downloadsDir: string;
+  /**
+   * Brings the daily transfer sums of these wallets up to date before a report that reconciles
+   * reads them: the core's writer side (absent on a read-only cache, whose report then sums the
+   * transactions directly). A report only reads.
+   */
+  keepTransferDays?: (wallets: readonly string[]) => void;
 }
 
 /** Where an export without a save path is written: the download id names it. */
@@ -99,6 +105,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
+      if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation')) {
+        target.keepTransferDays?.(wallets ?? (req.wallet ? [addressKey(req.wallet)] : listWallets(db).map((w) => w.address)));
+      }
       // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
       let written: { rows?: number; pages?: number };
       if (req.format === 'pdf') {

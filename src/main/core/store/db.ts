@@ -4,17 +4,11 @@ import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { announceWrites } from './write-yield.ts';
 import { backupBeforeMigration } from './backups.ts';
+import type { ReadableDB, WritableDB } from './handles.ts';
 
-/**
- * The handles the store's functions take, branded in the manner of Signal-Desktop's
- * `ReadableDB`/`WritableDB` (ts/sql/Interface.ts): a read function takes a `ReadableDB`, a
- * write function a `WritableDB`. A `WritableDB` is also a `ReadableDB`, never the reverse, so
- * code handed only a `ReadableDB` (the reports) cannot call a write function: the type check
- * refuses it. The brands exist only in types; at run time both are the same connection.
- * A handle gets its brand where it is opened (`openDatabase`, the read-only copy).
- */
-export type ReadableDB = Database & { readonly __readableDB: never };
-export type WritableDB = ReadableDB & { readonly __writableDB: never };
+// The branded handles live in handles.ts (types only, so a module db.ts imports can name them
+// without an import cycle); they are re-exported here, where every store function takes them from.
+export type { ReadableDB, WritableDB } from './handles.ts';
 
 /** A database written by a newer Folioscope: opened, read for its version, never touched. */
 export class FutureDatabaseError extends Error {

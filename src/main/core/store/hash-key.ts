@@ -6,6 +6,9 @@
  * It is an index expression, not a column: SQLite computes it for every insert, whoever
  * writes the row. It is not unique: callers compare the full hash too (see
  * upsertTransactions), so two hashes that share a key are never taken for one.
+ *
+ * Migrations 6, 7 and 10 hold their own copies of HASH_KEY and HASH_TAIL (a migration never
+ * changes with the live code): changing either here needs a migration that rekeys the rows.
  */
 export const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, 3, 16)) END, substr(txn_hash, 1, 16))";
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ServiceResponse } from '../api/client.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import { namesDay, toIsoDatetime, writtenDay } from '../../../shared/service/normalize.ts';
 import { decimalSumOrNull } from '../../../shared/decimal.ts';
@@ -8,12 +7,26 @@ import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
 import { deleteAllKeys } from './hash-levels.ts';
 
+/**
+ * What the store keeps of a service's answer: the store does not import the service client,
+ * whose `ServiceResponse` has these members (and more) and is passed as it is.
+ */
+export interface SnapshotResponse<T> {
+  data: T[];
+  requestId: string | null;
+  /** The body as received, kept byte for byte with its SHA-256. */
+  body: string;
+  fetchedAt: string;
+  /** Values the service sent that could not be read (absent = none). */
+  flags?: ValueFlag[];
+}
+
 export interface SnapshotInput<E extends SnapshotEndpoint> {
   endpoint: E;
   wallet: string;
   chain: string;
   requestedDate: string | null;
-  response: ServiceResponse<SnapshotDataByEndpoint[E]>;
+  response: SnapshotResponse<SnapshotDataByEndpoint[E]>;
   /** For a latest snapshot (no date asked): the day it is for, when the caller resolved it. */
   latestDay?: string;
 }

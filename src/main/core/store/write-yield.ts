@@ -1,4 +1,4 @@
-import type { WritableDB } from './db.ts';
+import type { WritableDB } from './handles.ts';
 
 /**
  * The main connection's writes ask the write worker to make way.

@@ -13,7 +13,7 @@ import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from './positions.ts';
-import { type Job, type JobContext, JobQueue } from './queue.ts';
+import { type Job, type JobContext, JobQueue } from '../jobs/queue.ts';
 import { SyncEstimator } from './estimate.ts';
 import { syncTransactions, type TxnSyncResult } from './transactions.ts';
 import { refreshTransferDaysInSteps } from '../store/queries/transfer-days.ts';

@@ -9,7 +9,7 @@ import type { JobInfo } from '../../../shared/model.ts';
 import { downloadPath, type ExportTarget } from '../reports/export-job.ts';
 import { writeAtomically } from '../reports/files.ts';
 import type { ReadableDB } from '../store/db.ts';
-import type { JobQueue } from '../sync/queue.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { writeUserDataFile } from './format.ts';
 import { exportUserData } from './plan.ts';
 

@@ -1,5 +1,10 @@
 import type { Database } from 'better-sqlite3-multiple-ciphers';
-import { HASH_KEY } from '../hash-key.ts';
+
+/**
+ * The hash key as version 6 defined it (hash-key.ts's HASH_KEY then), copied: a migration
+ * must build the same schema whatever the live code later becomes.
+ */
+const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, 3, 16)) END, substr(txn_hash, 1, 16))";
 
 /**
  * Version 6: transactions are found by an 8-byte key of their hash instead of a unique

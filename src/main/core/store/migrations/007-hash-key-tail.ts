@@ -1,5 +1,11 @@
 import type { Database } from 'better-sqlite3-multiple-ciphers';
-import { HASH_KEY, HASH_TAIL } from '../hash-key.ts';
+
+/**
+ * The hash key and tail as version 7 defined them (hash-key.ts's HASH_KEY and HASH_TAIL
+ * then), copied: a migration must build the same schema whatever the live code later becomes.
+ */
+const HASH_KEY = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, 3, 16)) END, substr(txn_hash, 1, 16))";
+const HASH_TAIL = "coalesce(CASE WHEN substr(txn_hash, 1, 2) = '0x' THEN unhex(substr(txn_hash, -16)) END, substr(txn_hash, -16))";
 
 /**
  * Version 7: the hash lookup index (migration 6) gets the hash's last 8 bytes as a second

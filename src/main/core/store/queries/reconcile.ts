@@ -6,7 +6,7 @@ import { completeUntil, listRanges, rangeReason, stillIndexing, type SyncRange }
 import { checkDate, ValidationError } from '../validation.ts';
 import { addressKey } from '../address-key.ts';
 import { getWallet } from '../wallets.ts';
-import { flowsByDay, refreshTransferDays, type TokenFlows, undatedTransfers } from './transfer-days.ts';
+import { flowsByDay, type TokenFlows, undatedTransfers } from './transfer-days.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
 
@@ -115,20 +115,24 @@ export interface ReconcileScope {
   to: string;
 }
 
+/** The reconciliation's two dates, checked: refused before anything is read (or its sums kept). */
+export function checkPeriod(from: string, to: string): void {
+  checkDate('from', from);
+  checkDate('to', to);
+  if (to < from) throw new ValidationError('to', `The closing date ${to} is before the opening date ${from}.`);
+}
+
+/**
+ * Reads only: the daily transfer sums are read where a writer has kept them current and summed
+ * from the transactions elsewhere (transfer-days.ts), so the core brings them up to date first
+ * (refreshTransferDaysFor) where it can write, and the figures are the same either way.
+ */
 export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation {
-  checkDate('from', scope.from);
-  checkDate('to', scope.to);
-  if (scope.to < scope.from) throw new ValidationError('to', `The closing date ${scope.to} is before the opening date ${scope.from}.`);
+  checkPeriod(scope.from, scope.to);
   const { start, end } = flowWindow(scope.from, scope.to);
   const problems: ReconcileProblem[] = [];
   const rows: ReconcileRow[] = [];
   const wallets: string[] = [];
-  // The daily sums of every (wallet, chain) in scope, brought up to date in one walk over new rows.
-  const inScope = scope.wallets.map((a) => getWallet(db, a)).filter((w) => w !== null && w !== undefined);
-  refreshTransferDays(
-    db,
-    inScope.flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain }))),
-  );
   for (const address of scope.wallets) {
     const w = getWallet(db, address);
     if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);

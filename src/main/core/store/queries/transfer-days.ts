@@ -1,11 +1,16 @@
 /**
  * Daily transfer sums (table transfer_days, migration 005), kept by a sync's page writer as it
  * inserts rows where that is provably exact (../transfer-days-keeper.ts, the same addTransfers),
- * and otherwise brought up to date on use and after each transaction sync (refreshTransferDays,
- * the fallback, which then finds little or nothing to read): a (wallet, chain) with no state is
- * rebuilt from all its transactions; one with state adds the transactions inserted since (ids
- * above built_to_id). Changes and deletions of transactions drop the state (triggers), so the
- * sums never go stale.
+ * and otherwise brought up to date by an explicit writer (refreshTransferDays, the fallback,
+ * which then finds little or nothing to read): after each transaction sync, and by the core
+ * before a reconciliation or a report that reconciles (../transfer-days-refresh.ts). A (wallet,
+ * chain) with no state is rebuilt from all its transactions; one with state adds the
+ * transactions inserted since (ids above built_to_id). Changes and deletions of transactions
+ * drop the state (triggers), so the sums never go stale.
+ *
+ * Readers (flowsByDay, undatedTransfers) take a ReadableDB and never write: they read the sums
+ * of a pair that are current (sumsCurrent), and sum the transactions directly for one that is
+ * not (a read-only cache, a pair no writer has brought forward), with the same figures.
  *
  * The sums are made in JavaScript from each row's details text (JSON.parse), not with SQLite's
  * json_each: the same figures (flowsDirect below sums them in SQL and the tests compare the
@@ -124,12 +129,6 @@ export interface WalletChain {
   chain: string;
 }
 
-/**
- * One step: the sums of these (wallet, chain) pairs brought forward over the new ids, at most
- * `span` of them (all when omitted), in one write transaction. A pair with no state (never
- * built, or dropped by a change) starts from nothing. Other wallets' rows are passed over by
- * SQLite, not read into JavaScript. Returns the rows read and whether the pairs are current.
- */
 /** The largest transaction id (0 when none): the ids above a pair's state are the rows not yet summed. */
 export function maxTransactionId(db: ReadableDB): number {
   return db.prepare('SELECT coalesce(max(id), 0) FROM transactions').pluck().get() as number;
@@ -148,6 +147,12 @@ export function markBuilt(db: WritableDB, wallet: string, chain: string, to: num
   ).run(wallet, chain, to);
 }
 
+/**
+ * One step: the sums of these (wallet, chain) pairs brought forward over the new ids, at most
+ * `span` of them (all when omitted), in one write transaction. A pair with no state (never
+ * built, or dropped by a change) starts from nothing. Other wallets' rows are passed over by
+ * SQLite, not read into JavaScript. Returns the rows read and whether the pairs are current.
+ */
 function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: number): { read: number; done: boolean } {
   const current = (to: number) => pairs.every((p) => (builtTo(db, p.wallet, p.chain) ?? -1) >= to);
   if (current(maxTransactionId(db))) return { read: 0, done: true };
@@ -192,9 +197,9 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
     .immediate();
 }
 
-/** Brings the sums of these pairs up to the newest transaction now (the reconciliation's own call). Returns the rows read. */
-export function refreshTransferDays(db: ReadableDB, pairs: readonly WalletChain[]): number {
-  if (!pairs.length || !canWrite(db)) return 0;
+/** The writer: brings the sums of these pairs up to the newest transaction now. Returns the rows read. */
+export function refreshTransferDays(db: WritableDB, pairs: readonly WalletChain[]): number {
+  if (!pairs.length || !writable(db)) return 0;
   return refreshStep(db, pairs).read;
 }
 
@@ -204,7 +209,7 @@ export function refreshTransferDays(db: ReadableDB, pairs: readonly WalletChain[
  * writers) for long. Stops between steps when the signal aborts; the next call goes on.
  */
 export async function refreshTransferDaysInSteps(db: WritableDB, pairs: readonly WalletChain[], signal?: AbortSignal, span = 10_000): Promise<number> {
-  if (!pairs.length || !canWrite(db)) return 0;
+  if (!pairs.length || !writable(db)) return 0;
   let read = 0;
   for (;;) {
     if (signal?.aborted) return read;
@@ -227,31 +232,52 @@ export interface TokenFlows {
 }
 
 /**
- * A cache opened read-only (or a read-only copy, query_only) cannot keep the sums: they are
- * then summed directly. Otherwise a read may bring the sums up to date: they are derived
- * from the transactions (a memo, never data of their own), so a reader keeping them is not
- * a write a `ReadableDB` forbids. The predicate is private to this module for that reason.
+ * A connection that cannot write (a cache opened read-only, or a read-only copy: query_only)
+ * keeps no sums: the writers do nothing there, and the readers sum the transactions directly.
  */
-function canWrite(db: ReadableDB): db is WritableDB {
+function writable(db: WritableDB): boolean {
   return !db.readonly && db.pragma('query_only', { simple: true }) === 0;
 }
 
-/** Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]. */
+/** How far (in ids) sumsCurrent looks above a pair's state for rows of its own before it gives up. */
+const MAX_GAP_SCAN = 50_000;
+
+/**
+ * Whether the stored sums of this pair count every one of its transactions now: its state is
+ * the largest id, or no row of the pair lies above it (only other pairs' rows were added
+ * since). A state above the largest id means rows were deleted and their ids may be given
+ * again (as in refreshStep): not current. Reads only.
+ */
+export function sumsCurrent(db: ReadableDB, wallet: string, chain: string, maxId = maxTransactionId(db)): boolean {
+  const built = builtTo(db, wallet, chain);
+  if (built === undefined || built > maxId) return false;
+  if (built === maxId) return true;
+  if (maxId - built > MAX_GAP_SCAN) return false;
+  // Walked by rowid (the unary + keeps SQLite off the wallet index, which would walk all its rows).
+  return !db.prepare('SELECT 1 FROM transactions WHERE id > ? AND id <= ? AND +wallet = ? AND +chain = ? LIMIT 1').get(built, maxId, wallet, chain);
+}
+
+/**
+ * Sums of a wallet's transfers per (chain, token) over UTC days [fromDay, toDay]: from the
+ * stored sums of the chains whose sums are current, straight from the transactions for the
+ * others. Writes nothing (the writers above keep the sums).
+ */
 export function flowsByDay(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
-  if (!canWrite(db)) return flowsDirect(db, wallet, chains, fromDay, toDay);
-  refreshTransferDays(
-    db,
-    chains.map((chain) => ({ wallet, chain })),
-  );
-  return db
-    .prepare(
-      `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
-              sum(txns) AS txns, sum(unreadable) AS unreadable, sum(unsure) AS unsure
-       FROM transfer_days
-       WHERE wallet = @wallet AND chain IN (SELECT value FROM json_each(@chains)) AND day >= @fromDay AND day <= @toDay
-       GROUP BY chain, token_cid`,
-    )
-    .all({ wallet, chains: JSON.stringify(chains), fromDay, toDay }) as TokenFlows[];
+  const maxId = maxTransactionId(db);
+  const kept = chains.filter((chain) => sumsCurrent(db, wallet, chain, maxId));
+  const direct = chains.filter((chain) => !kept.includes(chain));
+  const stored = kept.length
+    ? (db
+        .prepare(
+          `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
+                  sum(txns) AS txns, sum(unreadable) AS unreadable, sum(unsure) AS unsure
+           FROM transfer_days
+           WHERE wallet = @wallet AND chain IN (SELECT value FROM json_each(@chains)) AND day >= @fromDay AND day <= @toDay
+           GROUP BY chain, token_cid`,
+        )
+        .all({ wallet, chains: JSON.stringify(kept), fromDay, toDay }) as TokenFlows[])
+    : [];
+  return direct.length ? [...stored, ...flowsDirect(db, wallet, direct, fromDay, toDay)] : stored;
 }
 
 /** The same sums read straight from the transactions' transfers: slower, writes nothing. */
@@ -275,7 +301,7 @@ export function flowsDirect(db: ReadableDB, wallet: string, chains: readonly str
 
 /** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
 export function undatedTransfers(db: ReadableDB, wallet: string, chain: string): number {
-  if (!canWrite(db)) {
+  if (!sumsCurrent(db, wallet, chain)) {
     return (
       db
         .prepare(`SELECT count(*) AS n FROM transactions WHERE wallet = ? AND chain = ? AND time = 0 AND (status = 1 OR status IS NULL) AND details != '[]'`)

@@ -35,8 +35,9 @@ export interface QueueEvents extends Record<string, unknown> {
 }
 
 /**
- * One queue for all sync work: jobs run at most `concurrency` at a time, report progress
- * as events, and can be cancelled. A failed job's error is kept in its info in a form the
+ * One queue for the core's jobs (syncs, and the exports of reports/ and userdata/, which is
+ * why it lives beside them, not in sync/): jobs run at most `concurrency` at a time, report
+ * progress as events, and can be cancelled. A failed job's error is kept in its info in a form the
  * UI can show; the job's own steps are what keep the cache consistent.
  */
 export class JobQueue extends Emitter<QueueEvents> {

@@ -85,4 +85,10 @@ export interface Completeness {
   reasons: string[];
   /** What the user can do about it. */
   action: string | null;
+  /**
+   * An export's figures themselves are partial (a member's positions not cached at its date, a
+   * roll-forward or a NAV date that lacks one), not only its transactions' period unproved: the
+   * CLI then exits 3 (README, "Command line").
+   */
+  partial?: boolean;
 }

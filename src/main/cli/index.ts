@@ -66,7 +66,7 @@ FOLIOSCOPE_CACHE_PASSPHRASE opens a data folder encrypted with a passphrase (cac
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
   3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do); also an
-    export whose file does not cover all it stands for, or a reconcile with a figure not cached (a note says why).`;
+    export or portfolio whose figures leave out what is not cached, or a reconcile with a figure not cached (a note says why).`;
 
 /** Finished, but not everything asked for is proved complete (sync, export, reconcile). */
 export const EXIT_INCOMPLETE = 3;
@@ -564,12 +564,13 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       } else
         console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
       // A file that does not cover all it stands for says so in itself (a note, a column, the
-      // PDF's summary); here it says why, and the exit code tells a script (cron) it is partial.
+      // PDF's summary); here it says why. Partial figures (a member not cached) exit 3 so a
+      // script (cron) can tell; a transactions period not yet proved is a Note, as it always was.
       if (incomplete) {
         console.log(
           `Note: the ${kind === 'pdf' ? 'report' : 'export'} is incomplete (the file says so):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
         );
-        throw new IncompleteError(`The ${kind === 'pdf' ? 'report' : 'export'} is incomplete.`);
+        if (incomplete.partial) throw new IncompleteError(`The ${kind === 'pdf' ? 'report' : 'export'} is partial: its figures leave out what is not cached.`);
       }
     },
     { chooseSavePath: async () => out },

@@ -229,6 +229,7 @@ export function exportCompleteness(
     for (const p of points.filter((x) => x.missing.length))
       reasons.push(`${p.date}: a partial total, without ${p.missing.map((m) => nameOf(m.wallet, m.chain)).join(', ')}.`);
   }
+  const partial = reasons.length > 0;
   if (req.transactions !== false) {
     const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
     const to = req.to ?? req.date;
@@ -244,5 +245,7 @@ export function exportCompleteness(
         reasons.push(...transactionsCoverage(db, [{ address: w.address, chains: [chain] }], fromS, bound));
       }
   }
-  return reasons.length ? { state: 'incomplete', reasons, action: 'Sync again, then export again.' } : { state: 'complete', reasons: [], action: null };
+  return reasons.length
+    ? { state: 'incomplete', reasons, action: 'Sync again, then export again.', ...(partial && { partial }) }
+    : { state: 'complete', reasons: [], action: null };
 }

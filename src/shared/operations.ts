@@ -78,3 +78,5 @@ export type EventName = (typeof EVENT_NAMES)[number];
 /** The IPC channels of the Electron shell. */
 export const IPC_INVOKE = 'folio:invoke';
 export const IPC_EVENT = 'folio:event';
+/** The renderer no longer needs the answer to its request of this id (a view left, a newer request made). */
+export const IPC_CANCEL = 'folio:cancel';

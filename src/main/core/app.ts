@@ -18,7 +18,7 @@ import {
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
-import { exposureAt, lendingRisk, portfolioView, unlockLadder } from './portfolio/view.ts';
+import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './portfolio/view.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
@@ -93,14 +93,30 @@ export interface CoreOptions {
   chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
 }
 
-export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K> };
+/**
+ * What a handler is given beside its input: the signal of a caller that may stop wanting the
+ * answer (a view left, a newer request made). Long work checks it and stops (VS Code's
+ * IChannel.call(…, CancellationToken) is the model); most handlers are quick and ignore it.
+ */
+export interface HandlerContext {
+  signal: AbortSignal;
+}
+
+export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>, ctx: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K> };
+
+/** The signal of a caller that never cancels (the shells' own `request`, tests' `call`). */
+const NEVER = new AbortController().signal;
+
+/** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */
+const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: the answer is no longer needed.', retryable: false } } as const;
 
 /**
  * What a shell holds: the contract (`dispatch` for what crosses a process boundary, `request`
  * for a shell in this process), its events, and nothing of the core's internals.
  */
 export interface Core {
-  dispatch(op: string, input: unknown): Promise<Envelope<unknown>>;
+  /** With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`. */
+  dispatch(op: string, input: unknown, options?: { signal?: AbortSignal }): Promise<Envelope<unknown>>;
   /** An already-validated input straight to its handler (tests; shells use `request`). */
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
@@ -407,11 +423,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
       if (key) await secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
       await switchTo(url);
-      return { ...(await handlers['app.info'](undefined)), keyCheck };
+      return { ...(await handlers['app.info'](undefined, { signal: NEVER })), keyCheck };
     },
     'app.useDemo': async () => {
       if (profile.mode !== 'demo') await switchTo(null);
-      return handlers['app.info'](undefined);
+      return handlers['app.info'](undefined, { signal: NEVER });
     },
     'settings.get': () => {
       const { settings, notices } = readSettings(profile.db);
@@ -463,7 +479,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } as PositionsResult;
     },
     'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
-    'portfolio.view': ({ date, wallet: address, group }) => portfolioView(profile.db, scopeWallets(address, group), date),
+    'portfolio.view': ({ date, wallet: address, group }, { signal }) => portfolioViewUnlessAborted(profile.db, scopeWallets(address, group), date, signal),
     'nav.history': ({ group, ...scope }) => {
       const members = scopeOf(scope.wallet, group);
       return navHistory(profile.db, { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
@@ -698,11 +714,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
   };
 
-  async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>> {
-    return (handlers[op] as (i: ParsedInputOf<K>) => Promise<OutputOf<K>> | OutputOf<K>)(input);
+  async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
+    return (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx);
   }
 
-  async function dispatch(op: string, input: unknown): Promise<Envelope<unknown>> {
+  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+    const signal = options.signal ?? NEVER;
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
@@ -726,11 +743,16 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       const field = issue.path.join('.') || 'input';
       return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
     }
+    // Cancelled before it started (it waited behind a switch of service): nothing is run.
+    if (signal.aborted) return CANCELLED;
     try {
       // Never into a cache moved or deleted while the app runs: it would be lost at exit.
       if (writes) assertCacheInPlace(profile.db);
-      return { ok: true, result: await call(name, parsed.data as never) };
+      const result = await call(name, parsed.data as never, { signal });
+      // A write that finished is reported as done; a read nobody waits for any more is not sent.
+      return signal.aborted && !writes ? CANCELLED : { ok: true, result };
     } catch (err) {
+      if (signal.aborted && (err as Error | null)?.name === 'AbortError') return CANCELLED;
       // A damaged page met now: the next start checks the cache and offers the ways forward.
       noteDamage(profile.db, err);
       return { ok: false, error: serializeError(err) };

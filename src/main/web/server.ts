@@ -126,7 +126,16 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
           JSON.stringify({ ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } }),
         );
       }
-      const result = await o.core.dispatch(path.slice('/api/'.length), input);
+      // A page that stops wanting the answer aborts its request, and the connection closes:
+      // the core's work stops where it checks (the contract's cancellation, core/app.ts).
+      const controller = new AbortController();
+      const gone = () => {
+        if (!res.writableEnded) controller.abort();
+      };
+      res.on('close', gone);
+      const result = await o.core.dispatch(path.slice('/api/'.length), input, { signal: controller.signal });
+      res.off('close', gone);
+      if (controller.signal.aborted) return; // nobody is there to answer
       return send(res, 200, 'application/json', JSON.stringify(result));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');

@@ -22,6 +22,43 @@ type Endpoint = (typeof ENDPOINTS)[number];
 
 /** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
 export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
+  const steps = buildView(db, wallets, date);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same view for a caller that may stop wanting it (a screen left, a newer date picked:
+ * cancellation across the contract, app.ts): the work gives the event loop a turn between
+ * members every few milliseconds, so an abort that arrives meanwhile stops it there.
+ */
+export async function portfolioViewUnlessAborted(
+  db: ReadableDB,
+  wallets: readonly Wallet[],
+  date: string,
+  signal: AbortSignal,
+  turnMs = TURN_MS,
+): Promise<PortfolioView> {
+  const steps = buildView(db, wallets, date);
+  let since = performance.now();
+  for (;;) {
+    signal.throwIfAborted();
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= turnMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+}
+
+/** How long the view's work runs before it lets an abort (or anything else waiting) in. */
+const TURN_MS = 8;
+
+/** The view's work, member by member: it pauses (yields) after each one. */
+function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): Generator<void, PortfolioView> {
   checkDate('date', date);
   const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
   const inScope = new Set(wallets.flatMap((w) => w.chains.map((c) => memberKey(w.address, c))));
@@ -64,6 +101,7 @@ export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: 
         provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
       }
       const near = nearest.get(k);
+      yield;
       members.push({
         wallet: w.address,
         label: w.label,

@@ -21,9 +21,17 @@ export class FolioError extends Error {
   }
 }
 
-type Raw = { [K in OperationName]: (input?: unknown) => Promise<Envelope<OutputOf<K>>> } & {
+/**
+ * An operation as a transport offers it: with a request id (Electron: the preload's
+ * `cancel(id)` then stops it in the main process) and, over HTTP, the signal that aborts the
+ * request (the web shell then stops the core's work: the connection closed).
+ */
+type Raw = { [K in OperationName]: (input?: unknown, requestId?: number, signal?: AbortSignal) => Promise<Envelope<OutputOf<K>>> } & {
   on(event: string, listener: (payload: unknown) => void): () => void;
+  cancel?(requestId: number): void;
 };
+
+const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled.', retryable: false } } as const;
 
 declare global {
   interface Window {
@@ -40,7 +48,7 @@ export const API_BASE = 'api/';
 function httpTransport(): Raw {
   const raw: Record<string, unknown> = {};
   for (const name of OPERATION_NAMES) {
-    raw[name] = async (input?: unknown) => {
+    raw[name] = async (input?: unknown, _requestId?: number, signal?: AbortSignal) => {
       let res: Response;
       try {
         res = await fetch(`${API_BASE}${name}`, {
@@ -48,8 +56,11 @@ function httpTransport(): Raw {
           credentials: 'same-origin',
           headers: { 'Content-Type': 'application/json' },
           body: input === undefined ? '' : JSON.stringify(input),
+          ...(signal && { signal }),
         });
       } catch {
+        // An abort is the caller's own doing, not a server gone.
+        if (signal?.aborted) return CANCELLED;
         return { ok: false, error: { kind: 'shell-offline', message: words.api.serverDown, retryable: true } };
       }
       if (res.status === 401) return { ok: false, error: { kind: 'forbidden', message: words.api.lostToken, retryable: false } };
@@ -89,15 +100,32 @@ function unwrap(raw: Raw): FolioApi {
   return api as FolioApi;
 }
 
-export const folio: FolioApi = unwrap(typeof window !== 'undefined' && window.folio ? window.folio : httpTransport());
+export const isElectron = typeof window !== 'undefined' && !!window.folio;
+const transport: Raw = typeof window !== 'undefined' && window.folio ? window.folio : httpTransport();
+export const folio: FolioApi = unwrap(transport);
+let lastRequest = 0;
 
-/** Calls an operation; the shape every view uses. */
-export function call<K extends OperationName>(op: K, input: InputOf<K>): Promise<OutputOf<K>> {
-  return (folio[op] as (i: InputOf<K>) => Promise<OutputOf<K>>)(input);
+/**
+ * Calls an operation; the shape every view uses. With a signal (a loader's), a caller that
+ * stops wanting the answer stops the work in the core too: over IPC by the request's id (the
+ * signal itself cannot cross the context bridge), over HTTP by aborting the request.
+ */
+export async function call<K extends OperationName>(op: K, input: InputOf<K>, options: { signal?: AbortSignal } = {}): Promise<OutputOf<K>> {
+  const { signal } = options;
+  if (!signal) return (folio[op] as (i: InputOf<K>) => Promise<OutputOf<K>>)(input);
+  if (signal.aborted) throw new FolioError(CANCELLED.error);
+  const id = ++lastRequest;
+  const cancel = () => transport.cancel?.(id);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    const env = await (isElectron ? transport[op](input, id) : transport[op](input, id, signal));
+    if (!env.ok) throw new FolioError(env.error);
+    return env.result as OutputOf<K>;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
 }
 
 export function on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
   return folio.on(event, listener);
 }
-
-export const isElectron = typeof window !== 'undefined' && !!window.folio;

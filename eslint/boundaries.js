@@ -58,8 +58,10 @@ export const CORE_EDGES = {
   util: ['api', 'store'],
   jobs: ['api', 'util'],
   secrets: ['api', 'store'],
+  // What a capability's handlers are (core/handlers.ts): app.ts combines each part's.
+  'handlers.ts': ['store'],
   // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
-  portfolio: ['store'],
+  portfolio: ['handlers.ts', 'store'],
   alerts: ['portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],

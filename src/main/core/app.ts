@@ -11,30 +11,27 @@ import {
   type InputOf,
   type OutputOf,
   type ParsedInputOf,
-  type PositionsResult,
   type TimelineFacets,
-  VIEW_ENDPOINT,
   type WalletStatus,
 } from '../../shared/contract.ts';
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
-import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './portfolio/view.ts';
+import { portfolioHandlers } from './portfolio/handlers.ts';
+import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
+export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import { type Keychain, KEYCHAIN_SERVICE, systemKeychain } from './secrets/keychain.ts';
 import { Secrets } from './secrets/secrets.ts';
 import { checkKey } from './secrets/key-check.ts';
 import { conventionsReport, listAnomalies } from './store/conventions.ts';
 import { incompleteReasons } from './store/transactions.ts';
-import { diffDates } from './store/queries/diff.ts';
-import { navHistory } from './store/queries/nav.ts';
 import { checkPeriod, reconcile, reconcileTrace } from './store/queries/reconcile.ts';
 import { refreshTransferDaysFor } from './store/transfer-days-refresh.ts';
-import { healthHistory } from './store/queries/risk.ts';
 import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
 import { timelinePage } from './store/queries/timeline.ts';
 import { countExportTransactions } from './store/queries/transaction-export.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
-import { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
+import { clearCache } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
 import { addressKey } from './store/address-key.ts';
 import { assertCacheInPlace, CacheProblemError, noteDamage } from './store/db.ts';
@@ -92,17 +89,6 @@ export interface CoreOptions {
   /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */
   chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
 }
-
-/**
- * What a handler is given beside its input: the signal of a caller that may stop wanting the
- * answer (a view left, a newer request made). Long work checks it and stops (VS Code's
- * IChannel.call(…, CancellationToken) is the model); most handlers are quick and ignore it.
- */
-export interface HandlerContext {
-  signal: AbortSignal;
-}
-
-export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>, ctx: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K> };
 
 /** The signal of a caller that never cancels (the shells' own `request`, tests' `call`). */
 const NEVER = new AbortController().signal;
@@ -402,7 +388,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
   };
 
-  const handlers: Handlers = {
+  const scope: ScopeContext = { db: () => profile.db, wallet, scopeOf, scopeWallets };
+
+  // The operations of each capability come from its part (core/handlers.ts says how); the rest
+  // are still written here, with the profile, the secrets and the schedules they share.
+  const handlers: Handlers = combine(portfolioHandlers(scope), {
     'app.info': async () => ({
       version: o.version ?? '0.0.0',
       mode: profile.mode,
@@ -464,27 +454,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       return removed;
     },
     'wallets.status': () => walletStatuses(profile),
-    'positions.dates': ({ wallet: address, group }) => {
-      const members = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
-      return [...new Set(members.flatMap((w) => cachedDates(profile.db, w)))].sort().reverse();
-    },
-    'positions.get': ({ wallet: address, date, view }) => {
-      const w = wallet(address);
-      const endpoint = VIEW_ENDPOINT[view];
-      return {
-        wallet: w.address,
-        date,
-        view,
-        chains: w.chains.map((chain) => ({ chain, snapshot: latestSnapshot(profile.db, endpoint, w.address, chain, date) })),
-      } as PositionsResult;
-    },
-    'positions.diff': ({ wallet: address, from, to }) => diffDates(profile.db, address, from, to),
-    'portfolio.view': ({ date, wallet: address, group }, { signal }) => portfolioViewUnlessAborted(profile.db, scopeWallets(address, group), date, signal),
-    'nav.history': ({ group, ...scope }) => {
-      const members = scopeOf(scope.wallet, group);
-      return navHistory(profile.db, { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
-    },
-    'exposure.get': ({ date, group }) => exposureAt(profile.db, date, group !== undefined ? scopeOf(undefined, group) : undefined),
     'timeline.page': ({ group, ...query }) => {
       const members = scopeOf(query.wallet, group);
       return timelinePage(profile.db, { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
@@ -663,9 +632,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       transferDaysKeeper(profile).keepTransferDays?.(wallets);
       return reconcile(profile.db, { wallets, from, to });
     },
-    'risk.lending': ({ date, wallet: address, group }) => lendingRisk(profile.db, date, scopeOf(address, group)),
-    'risk.health': ({ wallet: address, chain, cid }) => healthHistory(profile.db, { wallet: wallet(address).address, chain, cid }),
-    'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(profile.db, date, scopeOf(address, group)),
     'groups.list': () => listGroups(profile.db),
     'groups.save': (input) => {
       const g = saveGroup(profile.db, input);
@@ -712,7 +678,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       await o.openExternal(checked);
       return true;
     },
-  };
+  });
 
   async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
     return (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx);

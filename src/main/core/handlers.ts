@@ -1,0 +1,43 @@
+/**
+ * What a capability's handlers are and how the core combines them (Actual's
+ * `loot-core/src/server` createApp/combine is the model): each part of the core that answers
+ * operations exports a function from a context to the handlers of its operations, and app.ts
+ * puts them together; the type check fails if an operation has no handler, or two.
+ */
+import type { OutputOf, ParsedInputOf } from '../../shared/contract.ts';
+import type { Wallet } from '../../shared/model.ts';
+import type { OperationName } from '../../shared/operations.ts';
+import type { ReadableDB } from './store/handles.ts';
+
+/**
+ * What a handler is given beside its input: the signal of a caller that may stop wanting the
+ * answer (a view left, a newer request made). Long work checks it and stops (VS Code's
+ * IChannel.call(…, CancellationToken) is the model); most handlers are quick and ignore it.
+ */
+export interface HandlerContext {
+  signal: AbortSignal;
+}
+
+export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>, ctx: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K> };
+
+/**
+ * What the read handlers of a scope need from the core: the current cache (the profile changes
+ * when the user switches service) and the one reading of "a wallet, a group, or all".
+ */
+export interface ScopeContext {
+  db(): ReadableDB;
+  /** The wallet, or a ValidationError naming it. */
+  wallet(address: string): Wallet;
+  /** One wallet, a group's members, or (undefined) all; both given is refused. */
+  scopeOf(address: string | undefined, group: number | undefined): string[] | undefined;
+  /** The watched wallets a wallet, a group or (neither) all stand for, in the order they are watched. */
+  scopeWallets(address: string | undefined, group: number | undefined): Wallet[];
+}
+
+/**
+ * A part's handlers and the rest, as one: the rest must answer every operation the part does
+ * not, and none it does (an operation missing or named twice is a type error here).
+ */
+export function combine<P extends Partial<Handlers>>(part: P, rest: Omit<Handlers, keyof P>): Handlers {
+  return { ...part, ...rest } as Handlers;
+}

@@ -48,7 +48,12 @@ vi.mock('electron', () => {
     app,
     BrowserWindow,
     dialog: {},
-    ipcMain: { handle: (channel: string, h: Function) => state.handlers.set(channel, h), removeHandler: () => undefined },
+    ipcMain: {
+      handle: (channel: string, h: Function) => state.handlers.set(channel, h),
+      removeHandler: () => undefined,
+      on: () => undefined,
+      removeListener: () => undefined,
+    },
     shell: { openExternal: () => Promise.resolve() },
     protocol: { registerSchemesAsPrivileged: () => undefined, handle: () => undefined },
     nativeTheme: { shouldUseDarkColors: false },

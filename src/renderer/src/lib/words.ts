@@ -606,6 +606,14 @@ export const words = {
     notCachedTitle: 'Not cached yet',
     cachedDates: (n: number) => `Cached dates (${int(n)})`,
     cachedCount: (n: number) => `Cached (${int(n)})`,
+    openCalendar: (label: string, n: number) => `${int(n)} cached: pick the ${label} date on a calendar that marks the cached days`,
+  },
+  calendar: {
+    previousMonth: 'Previous month',
+    nextMonth: 'Next month',
+    previousCached: '‹ Cached',
+    nextCached: 'Cached ›',
+    legend: (n: number) => `cached (${int(n)} date${n === 1 ? '' : 's'})`,
   },
   exportMenu: { button: 'Export ▾', label: 'Export' },
   serviceCheck: {

@@ -1,5 +1,6 @@
 /** Wallet groups (migration 005): named sets of watched wallets. */
 import type { ReadableDB, WritableDB } from './db.ts';
+import { all, get, run, sql } from './sql.ts';
 import { ValidationError } from './validation.ts';
 import { getWallet } from './wallets.ts';
 import { unsafeCharsProblem, visibleText } from '../../../shared/text-safety.ts';
@@ -7,8 +8,8 @@ import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 
 export function listGroups(db: ReadableDB): WalletGroup[] {
-  const groups = db.prepare('SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE').all() as Array<{ id: number; name: string }>;
-  const members = db.prepare('SELECT group_id AS g, wallet FROM wallet_group_members ORDER BY wallet').all() as Array<{ g: number; wallet: string }>;
+  const groups = all<{ id: number; name: string }>(db, sql`SELECT id, name FROM wallet_groups ORDER BY name COLLATE NOCASE`);
+  const members = all<{ g: number; wallet: string }>(db, sql`SELECT group_id AS g, wallet FROM wallet_group_members ORDER BY wallet`);
   return groups.map((g) => ({ ...g, wallets: members.filter((m) => m.g === g.id).map((m) => m.wallet) }));
 }
 
@@ -30,18 +31,16 @@ export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): 
   const unknown = found.filter((f) => !f.wallet).map((f) => visibleText(f.asked));
   if (unknown.length) throw new ValidationError('wallets', `Not watched: ${unknown.join(', ')}. Add the wallet first.`);
   const wallets = [...new Set(found.map((f) => f.wallet!.address))];
-  const clash = db.prepare('SELECT id FROM wallet_groups WHERE name = ? COLLATE NOCASE').get(name) as { id: number } | undefined;
+  const clash = get<{ id: number }>(db, sql`SELECT id FROM wallet_groups WHERE name = ${name} COLLATE NOCASE`);
   if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
   const id = db
     .transaction(() => {
       let gid = input.id;
-      if (gid === undefined)
-        gid = Number(db.prepare('INSERT INTO wallet_groups (name, created_at) VALUES (?, ?)').run(name, now.toISOString()).lastInsertRowid);
-      else if (db.prepare('UPDATE wallet_groups SET name = ? WHERE id = ?').run(name, gid).changes === 0)
+      if (gid === undefined) gid = Number(run(db, sql`INSERT INTO wallet_groups (name, created_at) VALUES (${name}, ${now.toISOString()})`).lastInsertRowid);
+      else if (run(db, sql`UPDATE wallet_groups SET name = ${name} WHERE id = ${gid}`).changes === 0)
         throw new ValidationError('group', `There is no wallet group ${gid}.`);
-      db.prepare('DELETE FROM wallet_group_members WHERE group_id = ?').run(gid);
-      const add = db.prepare('INSERT INTO wallet_group_members (group_id, wallet) VALUES (?, ?)');
-      for (const w of wallets) add.run(gid, w);
+      run(db, sql`DELETE FROM wallet_group_members WHERE group_id = ${gid}`);
+      for (const w of wallets) run(db, sql`INSERT INTO wallet_group_members (group_id, wallet) VALUES (${gid}, ${w})`);
       return gid;
     })
     .immediate();
@@ -49,5 +48,5 @@ export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): 
 }
 
 export function removeGroup(db: WritableDB, id: number): boolean {
-  return db.prepare('DELETE FROM wallet_groups WHERE id = ?').run(id).changes > 0;
+  return run(db, sql`DELETE FROM wallet_groups WHERE id = ${id}`).changes > 0;
 }

@@ -5,6 +5,7 @@ import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { deleteKeysOfWallet } from './hash-levels.ts';
+import { all, get, run, sql } from './sql.ts';
 
 interface WalletRow {
   address: string;
@@ -47,12 +48,10 @@ export function addWallet(db: WritableDB, input: WalletInput, now = new Date()):
   const wallet: Wallet = { address, label: cleanLabel(input.label), tags: cleanTags(input.tags), chains, createdAt: now.toISOString() };
   const existing = getWallet(db, address);
   if (existing) throw new ValidationError('address', `${address} is already watched${existing.label ? ` as "${existing.label}"` : ''}.`);
-  db.prepare('INSERT INTO wallets (address, label, tags, chains, created_at) VALUES (?, ?, ?, ?, ?)').run(
-    wallet.address,
-    wallet.label,
-    JSON.stringify(wallet.tags),
-    JSON.stringify(wallet.chains),
-    wallet.createdAt,
+  run(
+    db,
+    sql`INSERT INTO wallets (address, label, tags, chains, created_at)
+        VALUES (${wallet.address}, ${wallet.label}, ${JSON.stringify(wallet.tags)}, ${JSON.stringify(wallet.chains)}, ${wallet.createdAt})`,
   );
   return wallet;
 }
@@ -73,11 +72,9 @@ export function updateWallet(db: WritableDB, address: string, changes: WalletCha
     tags: changes.tags !== undefined ? cleanTags(changes.tags) : current.tags,
     chains,
   };
-  db.prepare('UPDATE wallets SET label = ?, tags = ?, chains = ? WHERE address = ?').run(
-    next.label,
-    JSON.stringify(next.tags),
-    JSON.stringify(next.chains),
-    current.address,
+  run(
+    db,
+    sql`UPDATE wallets SET label = ${next.label}, tags = ${JSON.stringify(next.tags)}, chains = ${JSON.stringify(next.chains)} WHERE address = ${current.address}`,
   );
   return next;
 }
@@ -90,18 +87,18 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
   const wallet = getWallet(db, address);
   if (!wallet) return false;
   db.transaction(() => {
-    db.prepare('DELETE FROM wallets WHERE address = ?').run(wallet.address);
+    run(db, sql`DELETE FROM wallets WHERE address = ${wallet.address}`);
     if (options.purge) {
-      db.prepare('DELETE FROM snapshots WHERE wallet = ?').run(wallet.address);
+      run(db, sql`DELETE FROM snapshots WHERE wallet = ${wallet.address}`);
       deleteKeysOfWallet(db, wallet.address); // while the rows still say whose they are
-      db.prepare('DELETE FROM transactions WHERE wallet = ?').run(wallet.address);
-      db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ?').run(wallet.address);
-      db.prepare('DELETE FROM transaction_symbols WHERE wallet = ?').run(wallet.address);
-      db.prepare('DELETE FROM transaction_write_stamps WHERE wallet = ?').run(wallet.address);
+      run(db, sql`DELETE FROM transactions WHERE wallet = ${wallet.address}`);
+      run(db, sql`DELETE FROM txn_sync_ranges WHERE wallet = ${wallet.address}`);
+      run(db, sql`DELETE FROM transaction_symbols WHERE wallet = ${wallet.address}`);
+      run(db, sql`DELETE FROM transaction_write_stamps WHERE wallet = ${wallet.address}`);
       // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
       // daily-sum watermark above it would take those new rows as summed, so it is dropped
       // (rebuilt on next use; see store/queries/transfer-days.ts).
-      db.prepare('DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)').run();
+      run(db, sql`DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)`);
     }
   })();
   return true;
@@ -111,11 +108,11 @@ export function getWallet(db: ReadableDB, address: string): Wallet | null {
   // As written, else (an EVM address in another case) its lower-case stored form. Never
   // lower(?) for any address: a Solana address differing only in case is another wallet,
   // and removing or grouping it must not reach this one.
-  const get = db.prepare('SELECT * FROM wallets WHERE address = ?');
-  const row = (get.get(address) ?? (addressKey(address) !== address ? get.get(addressKey(address)) : undefined)) as WalletRow | undefined;
+  const byAddress = (a: string) => get<WalletRow>(db, sql`SELECT * FROM wallets WHERE address = ${a}`);
+  const row = byAddress(address) ?? (addressKey(address) !== address ? byAddress(addressKey(address)) : undefined);
   return row ? fromRow(row) : null;
 }
 
 export function listWallets(db: ReadableDB): Wallet[] {
-  return (db.prepare('SELECT * FROM wallets ORDER BY created_at, address').all() as WalletRow[]).map(fromRow);
+  return all<WalletRow>(db, sql`SELECT * FROM wallets ORDER BY created_at, address`).map(fromRow);
 }

@@ -6,6 +6,7 @@
 
 import type { ReadableDB } from '../db.ts';
 import { addressKey } from '../address-key.ts';
+import { all, sql, value } from '../sql.ts';
 import type { Freshness, SnapshotDataByEndpoint, SnapshotEndpoint } from '../../../../shared/model.ts';
 import type { ValueFlag } from '../../../../shared/service/schemas.ts';
 import { unreadableValues } from '../../../../shared/quality.ts';
@@ -32,34 +33,31 @@ export function latestSnapshots(
   endpoint: SnapshotEndpoint,
   scope: { wallet?: string; from?: string; to?: string; date?: string },
 ): LatestRow[] {
-  return db
-    .prepare(
-      `SELECT s.id, s.wallet, s.chain, s.as_of, coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.position_count, s.quality
+  const wallet = scope.wallet ? addressKey(scope.wallet) : null;
+  const date = scope.date ?? null;
+  const from = scope.from ?? null;
+  const to = scope.to ?? null;
+  return all<LatestRow>(
+    db,
+    sql`SELECT s.id, s.wallet, s.chain, s.as_of, coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.request_id, s.sha256, s.total_nav, s.principal_nav, s.reward_nav, s.position_count, s.quality
        FROM snapshots s
        JOIN wallets w ON w.address = s.wallet
        LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id
-       WHERE s.endpoint = @endpoint
-         AND (@wallet IS NULL OR s.wallet = @wallet)
-         AND (@date IS NULL OR s.as_of = @date)
-         AND (@from IS NULL OR s.as_of >= @from)
-         AND (@to IS NULL OR s.as_of <= @to)
+       WHERE s.endpoint = ${endpoint}
+         AND (${wallet} IS NULL OR s.wallet = ${wallet})
+         AND (${date} IS NULL OR s.as_of = ${date})
+         AND (${from} IS NULL OR s.as_of >= ${from})
+         AND (${to} IS NULL OR s.as_of <= ${to})
          AND s.id = (SELECT s2.id FROM snapshots s2
                      WHERE s2.wallet = s.wallet AND s2.chain = s.chain AND s2.endpoint = s.endpoint AND s2.as_of = s.as_of
                      ORDER BY s2.fetched_at DESC, s2.id DESC LIMIT 1)
        ORDER BY s.as_of, s.wallet, s.chain`,
-    )
-    .all({
-      endpoint,
-      wallet: scope.wallet ? addressKey(scope.wallet) : null,
-      date: scope.date ?? null,
-      from: scope.from ?? null,
-      to: scope.to ?? null,
-    }) as LatestRow[];
+  );
 }
 
 export function snapshotData<E extends SnapshotEndpoint>(db: ReadableDB, id: number): Array<SnapshotDataByEndpoint[E]> {
-  const row = db.prepare('SELECT data FROM snapshots WHERE id = ?').get(id) as { data: string };
-  return JSON.parse(row.data) as Array<SnapshotDataByEndpoint[E]>;
+  const data = value<string>(db, sql`SELECT data FROM snapshots WHERE id = ${id}`)!;
+  return JSON.parse(data) as Array<SnapshotDataByEndpoint[E]>;
 }
 
 /** How many unreadable values a snapshot row carries (0 when none; a date naming another day is not a value). */
@@ -79,13 +77,12 @@ export function freshnessOf(rows: ReadonlyArray<{ as_of: string; fetched_at: str
  * before and after `date`: what a view names for a member not cached at the date (never uses).
  */
 export function nearestPositionDates(db: ReadableDB, date: string): Map<string, { before: string | null; after: string | null }> {
-  const rows = db
-    .prepare(
-      `SELECT wallet, chain,
-              max(CASE WHEN as_of < @date THEN as_of END) AS before,
-              min(CASE WHEN as_of > @date THEN as_of END) AS after
+  const rows = all<{ wallet: string; chain: string; before: string | null; after: string | null }>(
+    db,
+    sql`SELECT wallet, chain,
+              max(CASE WHEN as_of < ${date} THEN as_of END) AS before,
+              min(CASE WHEN as_of > ${date} THEN as_of END) AS after
        FROM snapshots WHERE endpoint = 'allPositions' GROUP BY wallet, chain`,
-    )
-    .all({ date }) as Array<{ wallet: string; chain: string; before: string | null; after: string | null }>;
+  );
   return new Map(rows.map((r) => [`${r.wallet}|${r.chain}`, { before: r.before, after: r.after }]));
 }

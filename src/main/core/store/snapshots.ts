@@ -6,6 +6,7 @@ import { positionTotals } from '../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../shared/model.ts';
 import { deleteAllKeys } from './hash-levels.ts';
+import { all, get, sql, value } from './sql.ts';
 
 /**
  * What the store keeps of a service's answer: the store does not import the service client,
@@ -187,20 +188,19 @@ function fromRow<E extends SnapshotEndpoint>(r: SnapshotRow): StoredSnapshot<E> 
 
 /** The newest fetch of one endpoint for (wallet, chain) at a date (fetched at: the last time the service sent that body). */
 export function latestSnapshot<E extends SnapshotEndpoint>(db: ReadableDB, endpoint: E, wallet: string, chain: string, asOf: string): StoredSnapshot<E> | null {
-  const row = db
-    .prepare(
-      `SELECT s.id, s.endpoint, s.wallet, s.chain, s.requested_date, s.as_of, s.service_date, s.quality, s.request_id,
+  const row = get<SnapshotRow>(
+    db,
+    sql`SELECT s.id, s.endpoint, s.wallet, s.chain, s.requested_date, s.as_of, s.service_date, s.quality, s.request_id,
               coalesce(c.checked_at, s.fetched_at) AS fetched_at, s.sha256, s.data, s.total_nav, s.principal_nav, s.reward_nav, s.position_count
        FROM snapshots s LEFT JOIN snapshot_checks c ON c.snapshot_id = s.id
-       WHERE s.wallet = ? AND s.chain = ? AND s.endpoint = ? AND s.as_of = ? ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1`,
-    )
-    .get(wallet, chain, endpoint, asOf) as SnapshotRow | undefined;
+       WHERE s.wallet = ${wallet} AND s.chain = ${chain} AND s.endpoint = ${endpoint} AND s.as_of = ${asOf} ORDER BY s.fetched_at DESC, s.id DESC LIMIT 1`,
+  );
   return row ? fromRow<E>(row) : null;
 }
 
 /** The body exactly as received, for provenance and export. */
 export function rawSnapshot(db: ReadableDB, id: number): { raw: string; sha256: string } | null {
-  return (db.prepare('SELECT raw, sha256 FROM snapshots WHERE id = ?').get(id) as { raw: string; sha256: string } | undefined) ?? null;
+  return get<{ raw: string; sha256: string }>(db, sql`SELECT raw, sha256 FROM snapshots WHERE id = ${id}`) ?? null;
 }
 
 /**
@@ -208,25 +208,23 @@ export function rawSnapshot(db: ReadableDB, id: number): { raw: string; sha256: 
  * wallet when chain is omitted; newest first.
  */
 export function cachedDates(db: ReadableDB, wallet: string, chain?: string): string[] {
-  const rows = db
-    .prepare(
-      `SELECT as_of FROM snapshots WHERE wallet = ? AND (? IS NULL OR chain = ?)
+  const rows = all<{ as_of: string }>(
+    db,
+    sql`SELECT as_of FROM snapshots WHERE wallet = ${wallet} AND (${chain ?? null} IS NULL OR chain = ${chain ?? null})
        GROUP BY as_of, chain HAVING count(DISTINCT endpoint) = 3
        ORDER BY as_of DESC`,
-    )
-    .all(wallet, chain ?? null, chain ?? null) as Array<{ as_of: string }>;
+  );
   return [...new Set(rows.map((r) => r.as_of))];
 }
 
 /** Whether all three views of (wallet, chain) are cached for a date (asked for or answered). */
 export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, date: string): boolean {
-  const row = db
-    .prepare(
-      `SELECT count(DISTINCT endpoint) AS n FROM snapshots
-       WHERE wallet = ? AND chain = ? AND (as_of = ? OR requested_date = ?)`,
-    )
-    .get(wallet, chain, date, date) as { n: number };
-  return row.n === 3;
+  const n = value<number>(
+    db,
+    sql`SELECT count(DISTINCT endpoint) FROM snapshots
+       WHERE wallet = ${wallet} AND chain = ${chain} AND (as_of = ${date} OR requested_date = ${date})`,
+  );
+  return n === 3;
 }
 
 /**

@@ -16,11 +16,13 @@
  * folder test guesses at scrypt's cost, exactly as the encrypted file itself does.
  */
 import { randomBytes, randomUUID, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { scryptCosts } from '../../../shared/scrypt-params.ts';
 import { CacheKey, CIPHER } from '../store/driver.ts';
 import { CacheProblemError } from '../store/db.ts';
+import { writeSmallFile } from '../store/small-file.ts';
 import { KeychainUnavailableError, type Keychain } from './keychain.ts';
 
 export const CACHE_KEY_SERVICE = 'Folioscope cache key';
@@ -46,14 +48,7 @@ const ConfigSchema = z.strictObject({
   kdf: z
     .strictObject({
       name: z.literal('scrypt'),
-      N: z
-        .number()
-        .int()
-        .min(2 ** 14)
-        .max(2 ** 20)
-        .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
-      r: z.number().int().min(1).max(32),
-      p: z.number().int().min(1).max(16),
+      ...scryptCosts,
       salt: hex(16),
     })
     .nullable(),
@@ -99,21 +94,7 @@ export function readEncryptionConfig(dataDir: string, cacheFile: string): Encryp
 
 /** Writes encryption.json through a temporary name, 0600, synced: never half a file. */
 export function writeEncryptionConfig(dataDir: string, config: EncryptionConfig): void {
-  const path = configPath(dataDir);
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.partial`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeFileSync(fd, JSON.stringify(config, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeSmallFile(configPath(dataDir), JSON.stringify(config, null, 2) + '\n');
 }
 
 export function removeEncryptionConfig(dataDir: string): void {

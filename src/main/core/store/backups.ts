@@ -35,9 +35,9 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { writeSmallFile } from './small-file.ts';
 import { z } from 'zod';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
 import { SCHEMA_VERSION } from './migrations/index.ts';
@@ -150,24 +150,6 @@ export function inspectCopy(path: string, key: CacheKey | null): { integrity: st
     return { integrity, schemaVersion, counts };
   } finally {
     db.close();
-  }
-}
-
-/** Writes a small file through a temporary name, 0600, synced: never half a manifest. */
-function writeSmallFile(path: string, text: string): void {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.partial`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeFileSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
+import { scryptCosts } from '../../../shared/scrypt-params.ts';
 import { AlertConditionSchema, CadenceSchema, LIMITS, SettingsSchema } from '../../../shared/contract.ts';
 import { ValidationError } from '../store/validation.ts';
 
@@ -93,14 +94,7 @@ const b64 = (bytes: number) =>
     .refine((v) => Buffer.from(v, 'base64').length === bytes, `expected ${bytes} bytes in base64`);
 const EncryptionV1 = z.strictObject({
   kdf: z.literal('scrypt'),
-  N: z
-    .number()
-    .int()
-    .min(2 ** 14)
-    .max(2 ** 20)
-    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
-  r: z.number().int().min(1).max(32),
-  p: z.number().int().min(1).max(16),
+  ...scryptCosts,
   salt: b64(16),
   cipher: z.literal('aes-256-gcm'),
   iv: b64(12),

@@ -29,7 +29,7 @@ describe('the as-of calendar', () => {
   it('marks the cached days, moves with the keyboard, picks with Enter and closes with Escape', async () => {
     const { page } = web;
     await web.open('#/overview?date=2025-12-31');
-    const toggle = page.getByRole('button', { name: /cached: pick the As of date on a calendar/ });
+    const toggle = page.getByRole('button', { name: /cached: open a calendar/ }).first();
     await toggle.click();
     const dialog = page.getByRole('dialog', { name: 'As of' });
     await poll(() => dialog.isVisible()).toBe(true);

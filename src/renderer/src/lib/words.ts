@@ -606,7 +606,7 @@ export const words = {
     notCachedTitle: 'Not cached yet',
     cachedDates: (n: number) => `Cached dates (${int(n)})`,
     cachedCount: (n: number) => `Cached (${int(n)})`,
-    openCalendar: (label: string, n: number) => `${int(n)} cached: pick the ${label} date on a calendar that marks the cached days`,
+    openCalendar: (n: number) => `${int(n)} cached: open a calendar that marks the cached days`,
   },
   calendar: {
     previousMonth: 'Previous month',

@@ -382,9 +382,16 @@ export function netFlowThrough(ledger: FlowLedger, key: string, day: number): nu
 
 export { logAt, logCount } from './logs.ts';
 
+let lastLogs: { key: string; txn: Transaction; logs: Log[] } | null = null;
+
 export function logsOf(h: WalletHistory, i: number, offset: number, limit: number): { item: TransactionLogs; total: number } {
-  const txn = transactionAt(h, i);
-  const all = logsOfTransaction(h.config.seed, txn);
+  const c = h.config;
+  const key = `${c.seed}|${c.txnsPerWallet}|${c.historyStart}|${c.historyEnd}|${h.wallet}|${h.chain.id}|${i}`;
+  // The endpoint asks twice per request (the count, then the page): the second is the first's.
+  if (lastLogs?.key !== key) lastLogs = { key, txn: transactionAt(h, i), logs: [] };
+  const txn = lastLogs.txn;
+  if (!lastLogs.logs.length) lastLogs.logs = logsOfTransaction(c.seed, txn);
+  const all = lastLogs.logs;
   const total = all.length;
   const logs: Log[] = all.slice(offset, offset + limit);
   return {

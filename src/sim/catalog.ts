@@ -8,22 +8,24 @@ export interface Token {
   /** USD price on 2024-01-01, and how strongly it swings (0 for stablecoins). */
   basePrice: number;
   volatility: number;
+  /** Decimals of the token's on-chain integer amounts (event logs carry amounts in them). */
+  decimals: number;
 }
 
 export const TOKENS: Record<string, Token> = {
-  NATIVE: { symbol: 'ETH', name: 'Ether', basePrice: 2300, volatility: 0.35 },
-  WETH: { symbol: 'WETH', name: 'Wrapped Ether', basePrice: 2300, volatility: 0.35 },
-  WBTC: { symbol: 'WBTC', name: 'Wrapped BTC', basePrice: 42000, volatility: 0.3 },
-  USDC: { symbol: 'USDC', name: 'USD Coin', basePrice: 1, volatility: 0 },
-  USDT: { symbol: 'USDT', name: 'Tether USD', basePrice: 1, volatility: 0 },
-  DAI: { symbol: 'DAI', name: 'Dai Stablecoin', basePrice: 1, volatility: 0 },
-  LINK: { symbol: 'LINK', name: 'ChainLink Token', basePrice: 15, volatility: 0.45 },
-  UNI: { symbol: 'UNI', name: 'Uniswap', basePrice: 6.5, volatility: 0.5 },
-  AAVE: { symbol: 'AAVE', name: 'Aave Token', basePrice: 105, volatility: 0.5 },
-  CRV: { symbol: 'CRV', name: 'Curve DAO Token', basePrice: 0.6, volatility: 0.55 },
-  CVX: { symbol: 'CVX', name: 'Convex Token', basePrice: 3.2, volatility: 0.55 },
-  STETH: { symbol: 'stETH', name: 'Liquid staked Ether 2.0', basePrice: 2295, volatility: 0.35 },
-  RETH: { symbol: 'rETH', name: 'Rocket Pool ETH', basePrice: 2500, volatility: 0.35 },
+  NATIVE: { symbol: 'ETH', name: 'Ether', basePrice: 2300, volatility: 0.35, decimals: 18 },
+  WETH: { symbol: 'WETH', name: 'Wrapped Ether', basePrice: 2300, volatility: 0.35, decimals: 18 },
+  WBTC: { symbol: 'WBTC', name: 'Wrapped BTC', basePrice: 42000, volatility: 0.3, decimals: 8 },
+  USDC: { symbol: 'USDC', name: 'USD Coin', basePrice: 1, volatility: 0, decimals: 6 },
+  USDT: { symbol: 'USDT', name: 'Tether USD', basePrice: 1, volatility: 0, decimals: 6 },
+  DAI: { symbol: 'DAI', name: 'Dai Stablecoin', basePrice: 1, volatility: 0, decimals: 18 },
+  LINK: { symbol: 'LINK', name: 'ChainLink Token', basePrice: 15, volatility: 0.45, decimals: 18 },
+  UNI: { symbol: 'UNI', name: 'Uniswap', basePrice: 6.5, volatility: 0.5, decimals: 18 },
+  AAVE: { symbol: 'AAVE', name: 'Aave Token', basePrice: 105, volatility: 0.5, decimals: 18 },
+  CRV: { symbol: 'CRV', name: 'Curve DAO Token', basePrice: 0.6, volatility: 0.55, decimals: 18 },
+  CVX: { symbol: 'CVX', name: 'Convex Token', basePrice: 3.2, volatility: 0.55, decimals: 18 },
+  STETH: { symbol: 'stETH', name: 'Liquid staked Ether 2.0', basePrice: 2295, volatility: 0.35, decimals: 18 },
+  RETH: { symbol: 'rETH', name: 'Rocket Pool ETH', basePrice: 2500, volatility: 0.35, decimals: 18 },
 };
 
 export const STABLES = new Set(['USDC', 'USDT', 'DAI']);

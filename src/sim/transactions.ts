@@ -3,6 +3,7 @@ import type { Log, Transaction, TransactionDetail, TransactionLogs } from '../sh
 import { blockAt, type ChainInfo, CHAINS } from './chains.ts';
 import { onChain, priceOn } from './catalog.ts';
 import { hash32, hexOf, Rng, round } from './random.ts';
+import { logsOfTransaction } from './logs.ts';
 
 /**
  * Transaction histories generated page by page on demand: transaction i of a
@@ -376,32 +377,23 @@ export function netFlowThrough(ledger: FlowLedger, key: string, day: number): nu
 }
 
 // --- event logs -------------------------------------------------------------------------
+// Derived from the transaction (logs.ts): the standard layouts of the events its transfers and
+// action imply.
 
-const EVENT_TOPICS = [
-  '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', // Transfer
-  '0x8c5be1e5ebec7d5bd14f71427b1e84f3dd0341c668c2b5b2c3e9b4b0a3b6e0a5', // Approval
-  '0xd78ad95fa46c994b6551d0da85fc275fe613ce37657fb8d5e3d130840159d822', // Swap
-  '0xe1fffcc4923d04b559f4d29a8bfc6cda04eb5b0d3c460751c2402c5c5cc9109c', // Deposit
-];
+export { logAt, logCount } from './logs.ts';
 
-export function logCount(seed: number, hash: string): number {
-  const rng = new Rng(seed, hash, 'logs');
-  // A few transactions (batched calls) have hundreds of logs, to exercise paging.
-  return rng.chance(0.04) ? rng.int(120, 260) : rng.int(1, 9);
-}
-
-export function logAt(seed: number, hash: string, j: number): Log {
-  const rng = new Rng(seed, hash, 'log', j);
-  const topics = [rng.pick(EVENT_TOPICS)];
-  for (let k = rng.int(0, 2); k > 0; k--) topics.push('0x' + '0'.repeat(24) + hexOf(40, hash, j, k));
-  return { topics, data: '0x' + hexOf(64 * rng.int(1, 3), hash, 'data', j), log_index: j };
-}
+let lastLogs: { key: string; txn: Transaction; logs: Log[] } | null = null;
 
 export function logsOf(h: WalletHistory, i: number, offset: number, limit: number): { item: TransactionLogs; total: number } {
-  const txn = transactionAt(h, i);
-  const total = logCount(h.config.seed, txn.txn_hash);
-  const logs: Log[] = [];
-  for (let j = offset; j < Math.min(total, offset + limit); j++) logs.push(logAt(h.config.seed, txn.txn_hash, j));
+  const c = h.config;
+  const key = `${c.seed}|${c.txnsPerWallet}|${c.historyStart}|${c.historyEnd}|${h.wallet}|${h.chain.id}|${i}`;
+  // The endpoint asks twice per request (the count, then the page): the second is the first's.
+  if (lastLogs?.key !== key) lastLogs = { key, txn: transactionAt(h, i), logs: [] };
+  const txn = lastLogs.txn;
+  if (!lastLogs.logs.length) lastLogs.logs = logsOfTransaction(c.seed, txn);
+  const all = lastLogs.logs;
+  const total = all.length;
+  const logs: Log[] = all.slice(offset, offset + limit);
   return {
     item: {
       txn_hash: txn.txn_hash,

@@ -94,10 +94,10 @@ describe('readings the client cannot read whole', () => {
     ctx.sim.setConventions(parseConventions(['logs-total=pages', 'logs-page-cap=50']));
     const { db, engine } = setup();
     saveObservedPoints(db, [{ key: 'logsTotal', value: 'logs', status: 'learned', evidence: 'test: learned wrong' }]);
-    const txn = Array.from({ length: TXNS }, (_, i) => transactionAt(h, i)).find((t) => logCount(SEED, t.txn_hash) >= 120)!;
+    const txn = Array.from({ length: TXNS }, (_, i) => transactionAt(h, i)).find((t) => logCount(SEED, t) >= 120)!;
     const set = await engine.logs('eth', txn.txn_hash);
     expect(set).toMatchObject({ complete: true, note: null });
-    expect(set.logs.map((l) => l.data)).toEqual(Array.from({ length: logCount(SEED, txn.txn_hash) }, (_, j) => logAt(SEED, txn.txn_hash, j).data));
+    expect(set.logs.map((l) => l.data)).toEqual(Array.from({ length: logCount(SEED, txn) }, (_, j) => logAt(SEED, txn, j).data));
     expect(loadConventions(db).logsTotal).toBe('pages');
   });
 

@@ -53,9 +53,9 @@ const MID = 30;
 const midS = timeOf(h, MID);
 const upTo = (s: number) => all.filter((t) => Date.parse(t.date!) / 1000 <= s);
 const feeSum = (ts: typeof all) => ts.reduce((s, t) => s + (t.txn_fee ?? 0), 0);
-const manyLogs = all.find((t) => logCount(SEED, t.txn_hash) >= 120)!;
-const fewLogs = all.find((t) => logCount(SEED, t.txn_hash) >= 3 && logCount(SEED, t.txn_hash) <= 9)!;
-const logData = (hash: string) => Array.from({ length: logCount(SEED, hash) }, (_, j) => logAt(SEED, hash, j).data);
+const manyLogs = all.find((t) => logCount(SEED, t) >= 120)!;
+const fewLogs = all.find((t) => logCount(SEED, t) >= 3 && logCount(SEED, t) <= 9)!;
+const logData = (t: (typeof all)[number]) => Array.from({ length: logCount(SEED, t) }, (_, j) => logAt(SEED, t, j).data);
 
 function stored(db: ReturnType<typeof createDB>) {
   return db
@@ -130,7 +130,7 @@ describe('conventions matrix: the client against every reading and every pair', 
       const set = await engine.logs('eth', t.txn_hash);
       expect(set.note).toBeNull();
       expect(set.complete).toBe(true);
-      expect(set.logs.map((l) => l.data)).toEqual(logData(t.txn_hash));
+      expect(set.logs.map((l) => l.data)).toEqual(logData(t));
     }
     const report = conventionsReport(db);
     expect(report.anomalies.filter((a) => a.resolvedAt === null)).toEqual([]);

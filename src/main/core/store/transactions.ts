@@ -486,10 +486,20 @@ export function transactionsCoverage(
   return [...new Set(out)];
 }
 
-/** The newest cached transactions of watched wallets (chain and hash), for the service check's logs probe. */
+/**
+ * Recent cached transactions of watched wallets (chain and hash) for the service check's logs
+ * probe, which learns only from a transaction with more logs than a page of two: of the 50 newest,
+ * those that moved the most tokens first (each transfer emits a log; a plain transfer or an
+ * approval has one, a swap several), failed ones last (a reverted transaction emits none).
+ */
 export function recentTransactions(db: ReadableDB, limit: number): Array<{ chain: string; txnHash: string }> {
   return db
-    .prepare('SELECT chain, txn_hash AS txnHash FROM transactions WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT ?')
+    .prepare(
+      `SELECT chain, txnHash FROM (
+         SELECT chain, txn_hash AS txnHash, time, status, details FROM transactions
+         WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT 50)
+       ORDER BY status IS 0, CASE WHEN json_valid(details) THEN json_array_length(details) ELSE 0 END DESC, time DESC LIMIT ?`,
+    )
     .all(limit) as Array<{ chain: string; txnHash: string }>;
 }
 

@@ -313,6 +313,11 @@ export const words = {
     complete: 'Complete.',
     summary: (tokens: string, reconciled: string, unexplained: string, any: boolean) =>
       `${tokens} tokens: ${reconciled} with flows reconcile exactly, ${unexplained} show an unexplained remainder${any ? ' (select one to see the transactions that moved it)' : ''}.`,
+    inPositionsSummary: (n: string) =>
+      ` ${n} more changed only inside protocol positions (interest, rebases, rewards, pool price moves): their plain balances reconcile exactly; select one to see the transactions that moved it.`,
+    inPositionsBadge: 'in positions',
+    inPositionsBadgeTitle:
+      'The plain balance reconciles exactly; the remainder is the change of the token held in protocol positions (interest, rebases, rewards, pool price moves).',
     tableLabel: 'Roll-forward by token',
     wallet: 'Wallet',
     chain: 'Chain',

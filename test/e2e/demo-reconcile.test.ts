@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { bothThemes } from './axe.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { SIM_NOW } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 
 /**
@@ -20,7 +19,8 @@ const TO = '2026-10-31';
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 },
+  // The demo as users get it: the service's clock is this computer's.
+  core: { demo: demoStarter(), scheduleEveryMs: 0 },
   timeout: 120_000,
   seed: async (core) => {
     for (const w of WALLETS) await core.call('wallets.add', w);
@@ -44,6 +44,20 @@ describe('Reconcile in the demo', () => {
     await poll(() => badges.filter({ hasText: /^in positions$/ }).count()).toBe(inPositions);
     expect(await badges.filter({ hasText: /^unexplained$/ }).count()).toBe(plain);
     await bothThemes(web.page, 'demo-reconcile');
+    expect(web.problems).toEqual([]);
+  });
+
+  it('opens, with no period asked, on the last complete one: both ends cached, and complete', async () => {
+    await web.open('#/reconcile');
+    await poll(() => web.page.getByText(/^Complete\./).count()).toBe(1);
+    expect(await web.page.getByText('Incomplete — these figures rest on missing data:').count()).toBe(0);
+    // Both ends are cached dates, the closing one a day that has ended.
+    const cached = await web.core.call('positions.dates', {});
+    const ends = await web.page.locator('#reconcile-from, #reconcile-to').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+    expect(ends).toHaveLength(2);
+    const badges = web.page.locator('.picker .badge');
+    expect(await badges.allTextContents()).toEqual(expect.arrayContaining(['cached']));
+    expect(cached.length).toBeGreaterThanOrEqual(2);
     expect(web.problems).toEqual([]);
   });
 });

@@ -63,4 +63,29 @@ describe('every figure reads whole in the all-wallets scope', () => {
       }
       expect(web.problems).toEqual([]);
     });
+
+  it('in a right-to-left locale (ar-EG): one notation, Arabic-Indic digits everywhere, and still every figure whole', async () => {
+    await web.core.call('settings.update', { locale: 'ar-EG' });
+    try {
+      await web.page.setViewportSize({ width: 1440, height: 900 });
+      for (const route of ['#/overview', '#/positions', '#/risk']) {
+        await web.open(route);
+        await poll(() => web.page.locator('main td.num, main .kpi strong').count()).toBeGreaterThan(0);
+        await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        expect(await cutFigures(), `${route} in ar-EG`).toEqual([]);
+        // Every figure in one notation: no Latin digit among the figures' digits.
+        const figures = await web.page.locator('main td.num, main .kpi strong').allTextContents();
+        const withDigits = figures.filter((t) => /[0-9\u0660-\u0669]/.test(t));
+        expect(withDigits.length, route).toBeGreaterThan(0);
+        expect(
+          withDigits.filter((t) => /[0-9]/.test(t)),
+          route,
+        ).toEqual([]);
+        await shoot(web.page, `figures-whole-ar-EG-${route.replace(/[^a-z]+/g, '-')}`);
+      }
+      expect(web.problems).toEqual([]);
+    } finally {
+      await web.core.call('settings.update', { locale: null });
+    }
+  });
 });

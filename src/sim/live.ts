@@ -129,7 +129,7 @@ class LiveWallet {
     const kinds: Restatement['kind'][] = ['removed', 'replaced', 'block', 'status', 'fee', 'transfers'];
     kinds.forEach((kind, k) => {
       const i = top - 1 - 4 * k;
-      if (i < 0 || (i >= this.lateFrom && i < this.lateTo)) return;
+      if (i < 0 || (this.modes.has('late') && i >= this.lateFrom && i < this.lateTo)) return;
       const row = this.rows[i]!;
       const seed = this.h.config.seed;
       let next: Transaction | null;
@@ -215,7 +215,7 @@ export class LiveService {
     this.modes = new Set(options.modes);
     this.tuned = {
       arrivals: { count: 40, perRequest: 2, ...options.arrivals },
-      late: { rows: 30, at: 13, behind: 25, ...options.late },
+      late: { rows: 30, at: 13, behind: 35, ...options.late },
       reorg: { at: 13, behind: 10, ...options.reorg },
       burst: { groups: 3, size: 40, ...options.burst },
     };

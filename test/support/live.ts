@@ -9,13 +9,14 @@ import { SIM_NOW, WALLET } from './sim.ts';
 import { createDB } from './store.ts';
 
 /**
- * A live service for the live-*.test.ts files: a month of history ending ten minutes before
+ * A live service for the live-*.test.ts files: one to four months of history (each wallet starts
+ * within 90 days of the start, simulator transactions.ts) ending ten minutes before
  * the simulator's now, so every live event (live.ts) lands inside the recent window the client
  * re-reads, and pages of 100 rows, so a read crosses many page seams.
  */
 export function liveSimOptions(live: LiveOptions, txnsPerWallet = 2000): Partial<SimulatorOptions> {
   const end = Math.floor(SIM_NOW / 1000) - 600;
-  return { txnsPerWallet, historyStart: end - 30 * 86_400, historyEnd: end, live };
+  return { txnsPerWallet, historyStart: end - 120 * 86_400, historyEnd: end, live };
 }
 
 export interface CacheRow {

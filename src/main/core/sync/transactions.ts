@@ -18,6 +18,7 @@ import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from '.
 import type { PageWrite } from '../store/page-writes.ts';
 import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
+import { reconcileRecent, type RecentResult, type Seam, seamBetween, timeOrdered } from './recent.ts';
 
 export interface TxnSyncOptions {
   db: WritableDB;
@@ -37,6 +38,8 @@ export interface TxnSyncOptions {
   batch?: WriteBatchOptions;
   /** Rows read in a range before its writes move to the write worker (default 10,000; Infinity: never). */
   workerFromRows?: number;
+  /** Re-read and reconcile the recent window after the reads (default true; see recent.ts). */
+  recheckRecent?: boolean;
   /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
   onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
 }
@@ -50,6 +53,8 @@ export interface TxnSyncResult {
   /** Why not, one line each (the service's completion ratio, an anomaly, a page that could not be read). */
   reasons: string[];
   ranges: SyncRange[];
+  /** The recent window re-read and what it restated (null when no history is complete yet). */
+  recent: RecentResult | null;
 }
 
 /**
@@ -71,6 +76,8 @@ export interface TxnSyncResult {
  */
 export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult> {
   const totals = { rowsRead: 0, pagesRead: 0 };
+  // Where this sync's pages met (recent.ts): re-read after the reads when they may hide a row.
+  const seams: Seam[] = [];
   let conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, ...(o.signal && { signal: o.signal }) });
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
@@ -78,7 +85,7 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     const readToEnd = async (range: SyncRange) => {
       let current: SyncRange | undefined = range;
       for (let attempt = 0; current && attempt < 3; attempt++) {
-        if ((await readRange(o, c, current, totals, anomalies)) === 'done') return;
+        if ((await readRange(o, c, current, totals, anomalies, seams)) === 'done') return;
         current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
       }
     };
@@ -148,11 +155,27 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   // asked up to this computer's "now", set ahead, is cut there, and the next sync reads on from it.
   const serviceNow = o.client.serviceNowMs?.() ?? null;
   if (serviceNow !== null && Math.floor(serviceNow / 1000) < o.now) capRangesAt(o.db, o.wallet, o.chain, Math.floor(serviceNow / 1000));
+  // A live service restates what it answered: the recent window is read again and reconciled,
+  // and the seams a shifting list may have fooled are read again (recent.ts, docs/service.md).
+  const recent = o.recheckRecent === false ? null : await reconcileRecent(o, conv, seams);
   const ranges = listRanges(o.db, o.wallet, o.chain);
   // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
   const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
-  const reasons = [...new Set([...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)), ...open.map((a) => a.detail)])];
-  return { chain: o.chain, ...totals, complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0, reasons, ranges };
+  const reasons = [
+    ...new Set([
+      ...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)),
+      ...open.map((a) => a.detail),
+      ...(recent?.note ? [recent.note] : []),
+    ]),
+  ];
+  return {
+    chain: o.chain,
+    ...totals,
+    complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0 && !recent?.note,
+    reasons,
+    ranges,
+    recent: recent?.window ? recent : null,
+  };
 }
 
 const EMPTY_WITH_POSITIONS =
@@ -175,6 +198,7 @@ async function readRange(
   initial: SyncRange,
   totals: { rowsRead: number; pagesRead: number },
   anomalies: string[],
+  seams: Seam[],
 ): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
   const bounds = queryBounds(c, range.startTime, range.endTime);
@@ -274,6 +298,10 @@ async function readRange(
         noteObservedCap(o.db, previous.length);
         saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
         return 'restart';
+      }
+      if (previous && result.rows.length && timeOrdered(c)) {
+        const seam = seamBetween(previous, result.rows);
+        if (seam) seams.push(seam);
       }
       previous = result.rows;
       const outside = rowsOutside(result.rows, range.startTime, range.endTime);

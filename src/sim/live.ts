@@ -9,8 +9,8 @@
  * - arrivals: the newest `arrivals.count` transactions are not indexed at first; `perRequest`
  *   of them appear after each transactions request, at the newest end, while the client pages.
  * - late: `late.rows` transactions a little behind the newest end (a gap the indexer backfills)
- *   are missing until the `late.at`-th request, then appear inside a range already read.
- * - reorg: from the `reorg.at`-th request, six transactions near the newest end are restated:
+ *   are missing until `late.at` requests have been answered, then appear inside a range already read.
+ * - reorg: once `reorg.at` requests have been answered, six transactions near the newest end are restated:
  *   one removed, one replaced (another hash, the next block), one moved to another block, one
  *   failed (status 0, no transfers), one with another fee, one with other transfer amounts.
  * - burst: `burst.groups` runs of `burst.size` transactions share one second; rows of one

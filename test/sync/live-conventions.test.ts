@@ -18,6 +18,8 @@ const TIME_ORDERED = [
   ['page-base=0', 'time-unit=ms'],
   ['past-end=repeat-last'],
   ['page-size-cap=100'],
+  ['datetime=unix-ms'],
+  ['datetime=offset-east'],
 ];
 
 for (const reading of TIME_ORDERED) {

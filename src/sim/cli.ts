@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { type Quota, startSimulator } from './server.ts';
+import { LIVE_MODES, parseLiveModes } from './live.ts';
 
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
@@ -17,6 +18,8 @@ const USAGE = `Usage: npm run sim -- [options]
   --latency-ms N        added latency per request (default: 0)
   --quota N/s[,no-retry-after]  serve at most N requests in any rolling second; 429 beyond,
                         with a Retry-After header unless no-retry-after is given
+  --live MODE[,MODE]    a live indexer (src/sim/live.ts): ${LIVE_MODES.join(', ')}; the history
+                        changes while the client reads it (deterministic per seed)
   --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
                         Faults: ${FAULT_KINDS.join(', ')}
   --convention KEY=VALUE  read an open point of the spec another way; repeatable:
@@ -42,6 +45,7 @@ export async function runSimCli(argv: string[]): Promise<void> {
       'txns-per-wallet': { type: 'string' },
       'latency-ms': { type: 'string' },
       quota: { type: 'string' },
+      live: { type: 'string' },
       fault: { type: 'string', multiple: true },
       convention: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
@@ -70,6 +74,7 @@ export async function runSimCli(argv: string[]): Promise<void> {
   const txnsPerWallet = int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000);
   const latencyMs = int('latency-ms', values['latency-ms'], 0, 600_000);
   const quota = values.quota === undefined ? undefined : parseQuota(values.quota);
+  const live = values.live === undefined ? undefined : { modes: parseLiveModes(values.live) };
   const sim = await startSimulator({
     accessKey: values['access-key'] ?? 'demo-access-key',
     // An option not given is left out, so the simulator's default applies.
@@ -78,12 +83,13 @@ export async function runSimCli(argv: string[]): Promise<void> {
     ...(txnsPerWallet !== undefined && { txnsPerWallet }),
     ...(latencyMs !== undefined && { latencyMs }),
     ...(quota && { quota }),
+    ...(live && { live }),
     faults,
     conventions: parseConventions(values.convention ?? []),
   });
   console.log(sim.url);
   console.error(
-    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
+    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; live: ${live ? live.modes.join(',') : 'off'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
   );
   const stop = () => void sim.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

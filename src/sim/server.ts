@@ -16,6 +16,7 @@ import { markBadValue, renderDatetime, restyleDatetimes, snapshotInstant, writeB
 import { type FaultRule, FaultPlan } from './faults.ts';
 import { DAY_MS, isoDay, positionsOn } from './positions.ts';
 import { hexOf } from './random.ts';
+import { LiveService, type LiveOptions } from './live.ts';
 import { decodeTxnHash, historyOf, type HistoryConfig, indexRange, logsOf, transactionAt } from './transactions.ts';
 import { allPositionsView, byUnderlyingView, filterByAssetType, liquidityView } from './views.ts';
 
@@ -36,6 +37,8 @@ export interface SimulatorOptions {
   conventions?: Partial<Conventions>;
   /** A rate quota, as a live service keeps one (default: none). */
   quota?: Quota | null;
+  /** Live modes: a history that changes while the client reads (live.ts; default: static). */
+  live?: LiveOptions | null;
 }
 
 /**
@@ -66,6 +69,8 @@ export interface Simulator {
   /** Sets or lifts the rate quota from the next request on. */
   setQuota(q: Quota | null): void;
   readonly conventions: Readonly<Conventions>;
+  /** The live indexer when live modes are on (its ground truth, `settle`), else null. */
+  readonly live: LiveService | null;
   /** Requests seen so far (oldest first, the last 10,000). */
   requests: RequestRecord[];
   close(): Promise<void>;
@@ -95,6 +100,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     historyStart: options.historyStart ?? DEFAULT_HISTORY_START,
     historyEnd: options.historyEnd ?? DEFAULT_HISTORY_END,
   };
+  const live = options.live?.modes.length ? new LiveService(history, options.live) : null;
   const faults = new FaultPlan(seed);
   faults.set(options.faults ?? []);
   let latencyMs = options.latencyMs ?? 0;
@@ -174,7 +180,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     let data: unknown[];
     let total: number | undefined;
     try {
-      ({ data, total } = answer(endpoint, url.searchParams));
+      ({ data, total } = answer(endpoint, url.searchParams, no));
     } catch (err) {
       if (err instanceof ParamError) return reply(400, { status: 'ERROR', code: 400, message: err.message, parameter: err.parameter });
       throw err;
@@ -214,7 +220,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     sendRaw(res, record, 200, text);
   }
 
-  function answer(endpoint: EndpointName, q: URLSearchParams): { data: unknown[]; total?: number } {
+  function answer(endpoint: EndpointName, q: URLSearchParams, no: number): { data: unknown[]; total?: number } {
     switch (endpoint) {
       case 'allPositions':
       case 'positionsByUnderlying':
@@ -251,12 +257,22 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const incomplete = faults.active('incomplete', 'transactionsByWallet');
         const indexHead = incomplete ? history.historyEnd - (incomplete.recentDays ?? 7) * 86_400 : Number.POSITIVE_INFINITY;
         const visibleEnd = Math.min(endS, indexHead);
-        const [from, to] = indexRange(h, startS, visibleEnd);
-        const count = Math.max(0, to - from);
-        const at = orderIndexes(conv, from, to);
-        const offset = pageOffset(conv, page, pageSize, count);
         const rows = [];
-        for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
+        if (live) {
+          // The live indexer's rows, newest first (live.ts), in the reading's order.
+          const list = live.answer(wallet, chain, startS, visibleEnd, no);
+          const count = list.length;
+          const at =
+            conv.order === 'oldest-first' ? (k: number) => count - 1 - k : conv.order === 'newest-first' ? (k: number) => k : orderIndexes(conv, 0, count);
+          const offset = pageOffset(conv, page, pageSize, count);
+          for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push({ ...list[at(k)]! }); // a copy: the datetime reading rewrites rows in place
+        } else {
+          const [from, to] = indexRange(h, startS, visibleEnd);
+          const count = Math.max(0, to - from);
+          const at = orderIndexes(conv, from, to);
+          const offset = pageOffset(conv, page, pageSize, count);
+          for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
+        }
         const ratio = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
         return {
           data: [
@@ -312,6 +328,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     get conventions() {
       return conv;
     },
+    live,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -31,6 +31,12 @@ export interface SyncEngineOptions {
   transactionBatch?: WriteBatchOptions;
   /** Rows read in a range before its writes move to the write worker (see syncTransactions). */
   transactionWorkerFromRows?: number;
+  /**
+   * Whether every transaction sync re-reads the recent window and reconciles it (default true;
+   * see sync/recent.ts). Off, a sync reads only what is not yet complete: tests of the range
+   * bookkeeping alone.
+   */
+  recheckRecent?: boolean;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
   /** Bounds of one transaction's logs read (default LOGS_BOUNDS, see api/paging.ts). */
@@ -227,6 +233,7 @@ export class SyncEngine {
               pagesInFlight: this.inFlight,
               ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
               ...(this.o.transactionWorkerFromRows !== undefined && { workerFromRows: this.o.transactionWorkerFromRows }),
+              ...(this.o.recheckRecent === false && { recheckRecent: false }),
               signal: ctx.signal,
               onPage: (p) => {
                 rows = before.rows + p.rowsRead;

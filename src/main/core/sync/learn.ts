@@ -90,8 +90,32 @@ export async function learnConventions(
   }
   const [p0, p1] = unit === 's' ? [s0, s1] : [m0, m1];
   const end = unit === 's' ? nowS : o.nowMs;
-  let base: 0 | 1;
-  if (p0.rows === null) {
+  let base: 0 | 1 | null = null;
+  // Pages 0 and 1 over the whole history move with a live service: two rows arriving between
+  // the two requests make a 0-based page 1 repeat page 0 (issue 30). The base is first read
+  // where the newest end cannot move it: the seconds of the two oldest rows seen (so at least
+  // two rows, and a page past the end repeating the last cannot pass for page 0), one row a page.
+  const seen = [...new Map((p0.rows ?? []).concat(p1.rows ?? []).map((t) => [t.txn_hash.toLowerCase(), secondsOf(t)])).values()]
+    .filter((t): t is number => t !== null)
+    .sort((a, b) => a - b);
+  if (seen.length >= 2) {
+    const [a, b] = [seen[0]!, seen[1]!];
+    const [lo, hi] = unit === 's' ? [a - 1, b + 1] : [(a - 1) * 1000, (b + 1) * 1000 + 999];
+    const [q0, q1] = await Promise.all([
+      probe({ startTime: lo, endTime: hi, page: 0, pageSize: 1 }),
+      probe({ startTime: lo, endTime: hi, page: 1, pageSize: 1 }),
+    ]);
+    if (nonEmpty(q1) && (q0.rows === null || !nonEmpty(q0) || samePage(q0, q1))) {
+      base = 1;
+      learned('pageBase', 1, `around a past row, page=0 was ${q0.rows === null ? 'refused' : nonEmpty(q0) ? 'page=1 again' : 'empty'} and page=1 held it`);
+    } else if (nonEmpty(q0) && !samePage(q0, q1)) {
+      base = 0;
+      learned('pageBase', 0, 'around a past row, page=0 held a row that page=1 did not');
+    }
+  }
+  if (base !== null) {
+    // Read where the newest end cannot move it.
+  } else if (p0.rows === null) {
     base = 1;
     learned('pageBase', 1, 'page=0 was refused (4xx)');
   } else if (samePage(p0, p1)) {

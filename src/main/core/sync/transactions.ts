@@ -18,6 +18,7 @@ import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from '.
 import type { PageWrite } from '../store/page-writes.ts';
 import { ensureConventions } from './conventions.ts';
 import { judgePage, pageParam, pageSizeFor, queryBounds, rowsOutside } from './reading.ts';
+import { reconcileRecent, type RecentResult, type Seam, seamBetween, timeOrdered } from './recent.ts';
 
 export interface TxnSyncOptions {
   db: WritableDB;
@@ -37,6 +38,8 @@ export interface TxnSyncOptions {
   batch?: WriteBatchOptions;
   /** Rows read in a range before its writes move to the write worker (default 10,000; Infinity: never). */
   workerFromRows?: number;
+  /** Re-read and reconcile the recent window after the reads (default true; see recent.ts). */
+  recheckRecent?: boolean;
   /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
   onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
 }
@@ -50,6 +53,8 @@ export interface TxnSyncResult {
   /** Why not, one line each (the service's completion ratio, an anomaly, a page that could not be read). */
   reasons: string[];
   ranges: SyncRange[];
+  /** The recent window re-read and what it restated (null when no history is complete yet). */
+  recent: RecentResult | null;
 }
 
 /**
@@ -71,14 +76,21 @@ export interface TxnSyncResult {
  */
 export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult> {
   const totals = { rowsRead: 0, pagesRead: 0 };
+  // Where this sync's pages met (recent.ts): re-read after the reads when they may hide a row.
+  const seams: Seam[] = [];
+  // Set when a read in no time order met a row twice: the service's order moved under it.
+  const unstable = { seen: false };
+  // The ranges this sync read (Unix seconds), reopened if they cannot be trusted (below).
+  const readSpans: Array<[number, number]> = [];
   let conv = await ensureConventions(o.db, o.client, { wallet: o.wallet, chain: o.chain, nowMs: o.now * 1000, ...(o.signal && { signal: o.signal }) });
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
     // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
     const readToEnd = async (range: SyncRange) => {
+      readSpans.push([range.startTime, range.endTime]);
       let current: SyncRange | undefined = range;
       for (let attempt = 0; current && attempt < 3; attempt++) {
-        if ((await readRange(o, c, current, totals, anomalies)) === 'done') return;
+        if ((await readRange(o, c, current, totals, anomalies, seams, unstable)) === 'done') return;
         current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
       }
     };
@@ -148,12 +160,40 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   // asked up to this computer's "now", set ahead, is cut there, and the next sync reads on from it.
   const serviceNow = o.client.serviceNowMs?.() ?? null;
   if (serviceNow !== null && Math.floor(serviceNow / 1000) < o.now) capRangesAt(o.db, o.wallet, o.chain, Math.floor(serviceNow / 1000));
+  // A live service restates what it answered: the recent window is read again and reconciled,
+  // and the seams a shifting list may have fooled are read again (recent.ts, docs/service.md).
+  const recent = o.recheckRecent === false ? null : await reconcileRecent(o, conv, seams);
+  // Rows in no time order have no seams to read again: when the history changed during this
+  // sync, offset pages may have skipped rows anywhere, so what this sync read is reopened (the
+  // next sync reads it again) and the result says why.
+  if (recent && !timeOrdered(conv) && (unstable.seen || recent.late + recent.changed + recent.removed > 0)) {
+    for (const r of listRanges(o.db, o.wallet, o.chain)) {
+      if (r.state === 'complete' && readSpans.some(([a, b]) => r.startTime <= b && a <= r.endTime))
+        saveRange(o.db, { ...r, state: 'incomplete', reason: UNORDERED_LIVE });
+    }
+  }
   const ranges = listRanges(o.db, o.wallet, o.chain);
   // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
   const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
-  const reasons = [...new Set([...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)), ...open.map((a) => a.detail)])];
-  return { chain: o.chain, ...totals, complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0, reasons, ranges };
+  const reasons = [
+    ...new Set([
+      ...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)),
+      ...open.map((a) => a.detail),
+      ...(recent?.note ? [recent.note] : []),
+    ]),
+  ];
+  return {
+    chain: o.chain,
+    ...totals,
+    complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0 && !recent?.note,
+    reasons,
+    ranges,
+    recent: recent?.window ? recent : null,
+  };
 }
+
+const UNORDERED_LIVE =
+  'the service returns rows in no time order, and its history or its order changed during the read: pages may have skipped rows, so this range is read again on the next sync';
 
 const EMPTY_WITH_POSITIONS =
   'the whole history came back empty although the wallet holds positions on this chain: the service may read the time range or pages another way';
@@ -175,6 +215,8 @@ async function readRange(
   initial: SyncRange,
   totals: { rowsRead: number; pagesRead: number },
   anomalies: string[],
+  seams: Seam[],
+  unstable: { seen: boolean },
 ): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
   const bounds = queryBounds(c, range.startTime, range.endTime);
@@ -200,6 +242,7 @@ async function readRange(
   const inFlight = new Map<number, Promise<PageResult>>();
   let nextToRequest = range.nextPage ?? 1;
   let previous: Transaction[] | null = null;
+  const seenInRead = new Set<string>();
   // The window opens at two pages (the first, and the one that may prove it the last) and
   // doubles with every full page, so a short incremental read asks for two pages, not the
   // whole window, while a long read reaches the full window after two pages.
@@ -274,6 +317,17 @@ async function readRange(
         noteObservedCap(o.db, previous.length);
         saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
         return 'restart';
+      }
+      if (previous && result.rows.length && timeOrdered(c)) {
+        const seam = seamBetween(previous, result.rows);
+        if (seam) seams.push(seam);
+      } else if (!timeOrdered(c) && !unstable.seen && verdict.kind === 'more') {
+        // No seams to place: a row met twice in one read says the order moved between requests.
+        for (const t of result.rows) {
+          const h = t.txn_hash.toLowerCase();
+          if (seenInRead.has(h)) unstable.seen = true;
+          seenInRead.add(h);
+        }
       }
       previous = result.rows;
       const outside = rowsOutside(result.rows, range.startTime, range.endTime);

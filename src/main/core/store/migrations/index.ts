@@ -13,6 +13,7 @@ import { updateToSchemaVersion11 } from './011-write-stamps.ts';
 import { updateToSchemaVersion12 } from './012-snapshot-checks.ts';
 import { updateToSchemaVersion13 } from './013-schedules.ts';
 import { updateToSchemaVersion14 } from './014-alerts.ts';
+import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -30,6 +31,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion12,
   updateToSchemaVersion13,
   updateToSchemaVersion14,
+  updateToSchemaVersion15,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

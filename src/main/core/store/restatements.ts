@@ -1,0 +1,154 @@
+import type { Transaction } from '../../../shared/service/schemas.ts';
+import type { ReadableDB, WritableDB } from './db.ts';
+import { hashKeyOf, hashTailOf } from './hash-key.ts';
+import { HASH_LEVELS } from './hash-levels.ts';
+import { storedText, transactionRecord, upsertTransactions } from './transactions.ts';
+
+/**
+ * Restatements: what a re-read of a window shows differs from the cache (a transaction indexed
+ * late, changed by a reorg, or no longer returned), applied and written to the change log
+ * (migration 15) in one transaction, so the cache never changes silently and never keeps a ghost.
+ */
+
+/** The columns a restatement compares (a reorg moves a transaction, fails it, or changes what it cost or moved). */
+export const RESTATED_FIELDS = ['time', 'block', 'status', 'txn_fee', 'gas_fee', 'details'] as const;
+export type RestatedField = (typeof RESTATED_FIELDS)[number];
+
+export interface StoredRow {
+  id: number;
+  txn_hash: string;
+  time: number;
+  block: number | null;
+  status: number | null;
+  txn_fee: number | null;
+  gas_fee: number | null;
+  details: string;
+}
+
+/** Cached rows of a wallet on a chain dated in [startS, endS] (Unix seconds, inclusive), by hash. */
+export function storedInWindow(db: ReadableDB, wallet: string, chain: string, startS: number, endS: number): Map<string, StoredRow> {
+  const rows = db
+    .prepare('SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
+    .all(wallet, chain, startS * 1000, endS * 1000 + 999) as StoredRow[];
+  return new Map(rows.map((r) => [r.txn_hash, r]));
+}
+
+/** Cached rows of a wallet on a chain by hash (as stored), for hashes a re-read returned. */
+export function storedByHash(db: ReadableDB, wallet: string, chain: string, hashes: readonly string[]): Map<string, StoredRow> {
+  const out = new Map<string, StoredRow>();
+  const get = db.prepare(
+    'SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions WHERE wallet = ? AND chain = ? AND txn_hash = ?',
+  );
+  for (const h of hashes) {
+    const row = get.get(wallet, chain, storedText(h.toLowerCase())) as StoredRow | undefined;
+    if (row) out.set(row.txn_hash, row);
+  }
+  return out;
+}
+
+/** The stored key of a service row (as `transactions.txn_hash`). */
+export const storedHash = (t: Transaction): string => storedText(t.txn_hash.toLowerCase());
+
+/** Which compared columns of a stored row differ from the service's row (empty: the same). */
+export function changedFields(wallet: string, chain: string, stored: StoredRow, t: Transaction): RestatedField[] {
+  const now = transactionRecord(wallet, chain, t);
+  return RESTATED_FIELDS.filter((f) => stored[f] !== now[f]);
+}
+
+export interface Restatements {
+  late: Array<{ row: Transaction; request: string }>;
+  changed: Array<{ row: Transaction; before: StoredRow; fields: RestatedField[]; request: string }>;
+  removed: Array<{ before: StoredRow; request: string }>;
+}
+
+const pick = (r: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, r[f]]));
+
+/** Applies restatements to the cache and records each in the change log (one transaction). */
+export function applyRestatements(db: WritableDB, wallet: string, chain: string, r: Restatements, seenAt = new Date().toISOString()): void {
+  if (!r.late.length && !r.changed.length && !r.removed.length) return;
+  db.transaction(() => {
+    const log = db.prepare(
+      'INSERT INTO transaction_changes (wallet, chain, txn_hash, time, kind, fields, before, after, seen_at, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const rows = [...r.late.map((x) => x.row), ...r.changed.map((x) => x.row)];
+    // The upsert inserts the late rows and updates the changed ones in place (their id kept).
+    if (rows.length) upsertTransactions(db, wallet, chain, rows);
+    for (const x of r.late) {
+      const rec = transactionRecord(wallet, chain, x.row);
+      log.run(wallet, chain, rec.txn_hash, rec.time, 'late', null, null, JSON.stringify(pick(rec, RESTATED_FIELDS)), seenAt, x.request);
+    }
+    for (const x of r.changed) {
+      const rec = transactionRecord(wallet, chain, x.row);
+      log.run(
+        wallet,
+        chain,
+        rec.txn_hash,
+        rec.time,
+        'changed',
+        JSON.stringify(x.fields),
+        JSON.stringify(pick(x.before as unknown as Record<string, unknown>, x.fields)),
+        JSON.stringify(pick(rec, x.fields)),
+        seenAt,
+        x.request,
+      );
+    }
+    for (const x of r.removed) {
+      log.run(
+        wallet,
+        chain,
+        x.before.txn_hash,
+        x.before.time,
+        'removed',
+        null,
+        JSON.stringify(pick(x.before as unknown as Record<string, unknown>, RESTATED_FIELDS)),
+        null,
+        seenAt,
+        x.request,
+      );
+      // Its keys first, found by key (the levels' primary key), while the row still holds its hash.
+      for (const level of HASH_LEVELS)
+        db.prepare(
+          `DELETE FROM ${level} WHERE (key, tail, id) IN (SELECT ${hashKeyOf('t.txn_hash')}, ${hashTailOf('t.txn_hash')}, t.id FROM transactions t WHERE t.id = ?)`,
+        ).run(x.before.id);
+      db.prepare('DELETE FROM transactions WHERE id = ?').run(x.before.id);
+    }
+    if (r.removed.length) {
+      // As a purge does (wallets.ts): an id freed at the top is given again, so a daily-sum
+      // watermark above the largest id left would take the next rows as summed.
+      db.prepare('DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)').run();
+    }
+  })();
+}
+
+export interface TransactionChange {
+  wallet: string;
+  chain: string;
+  txnHash: string;
+  time: number;
+  kind: 'late' | 'changed' | 'removed';
+  fields: RestatedField[] | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  seenAt: string;
+  request: string;
+}
+
+/** The change log, newest first. */
+export function listTransactionChanges(db: ReadableDB, o: { wallet?: string; chain?: string; limit?: number } = {}): TransactionChange[] {
+  const rows = db
+    .prepare(`SELECT * FROM transaction_changes WHERE (? IS NULL OR wallet = ?) AND (? IS NULL OR chain = ?) ORDER BY seen_at DESC, id DESC LIMIT ?`)
+    .all(o.wallet ?? null, o.wallet ?? null, o.chain ?? null, o.chain ?? null, o.limit ?? 1000) as Array<Record<string, string | number | null>>;
+  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : null);
+  return rows.map((r) => ({
+    wallet: r['wallet'] as string,
+    chain: r['chain'] as string,
+    txnHash: r['txn_hash'] as string,
+    time: r['time'] as number,
+    kind: r['kind'] as TransactionChange['kind'],
+    fields: json(r['fields']),
+    before: json(r['before']),
+    after: json(r['after']),
+    seenAt: r['seen_at'] as string,
+    request: r['request'] as string,
+  }));
+}

@@ -59,6 +59,7 @@ const COUNTED_TABLES = [
   'transactions',
   'txn_sync_ranges',
   'txn_log_sets',
+  'transaction_changes',
 ] as const;
 
 const ManifestSchema = z.strictObject({

@@ -51,15 +51,22 @@ describe('every figure reads whole in the all-wallets scope', () => {
     [1440, 900],
     [1024, 640],
   ] as const)
-    it(`at ${width}×${height}: Overview, Positions (three views), Risk, Reconcile`, async () => {
+    it(`at ${width}×${height}: Overview, Positions (three views), Risk, Reconcile; all wallets, one wallet and a group`, async () => {
       await web.page.setViewportSize({ width, height });
-      for (const route of ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile']) {
+      const group =
+        (await web.core.call('groups.list', undefined)).find((g) => g.name === 'Both') ??
+        (await web.core.call('groups.save', { name: 'Both', wallets: [A, B] }));
+      const views = ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile'];
+      const scopes = ['', `wallet=${A}`, `group=${group.id}`];
+      for (const route of scopes.flatMap((scope) => views.map((v) => (scope ? `${v}${v.includes('?') ? '&' : '?'}${scope}` : v)))) {
         await web.open(route);
         await poll(() => web.page.locator('main td.num, main .kpi strong').count()).toBeGreaterThan(0);
-        // The tables settle (column priority runs on the next frame), then nothing may be cut.
+        // The view of this route has loaded (a route change within the page keeps the old view a
+        // moment), the tables settle (column priority runs on the next frame); then nothing may be cut.
+        await web.page.waitForTimeout(400);
         await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         expect(await cutFigures(), `${route} at ${width}×${height}`).toEqual([]);
-        await shoot(web.page, `figures-whole-${route.replace(/[^a-z]+/g, '-')}-${width}`);
+        if (!route.includes('=0x') && !route.includes('group=')) await shoot(web.page, `figures-whole-${route.replace(/[^a-z]+/g, '-')}-${width}`);
       }
       expect(web.problems).toEqual([]);
     });

@@ -31,6 +31,7 @@ import type {
   Alert,
   AlertInbox,
   AlertRule,
+  TransactionChange,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -381,6 +382,10 @@ export const CONTRACT = {
   'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<TimelineFacets>(),
   /** How many transactions the timeline's filters match in all (what its CSV export holds). */
   'timeline.count': op(TimelineQueryInput.omit({ limit: true, cursor: true }).refine(ordered, orderedMessage))<number>(),
+  /** The change log of cached transactions, newest first: what the service restated after they were first seen (late, changed, removed). */
+  'changes.list': op(
+    z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), limit: z.number().int().min(1).max(5000).optional() }),
+  )<TransactionChange[]>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),

@@ -40,6 +40,29 @@ export interface TimelineRow {
   protocolId: string | null;
   status: number | null;
   details: TransferDetail[];
+  /**
+   * Whether the service restated this transaction after it was first cached (the change log,
+   * migration 15): indexed late inside a range already read, or changed (block, status, fee,
+   * transfers). Null when it is as first seen.
+   */
+  restated: 'late' | 'changed' | null;
+}
+
+/** One entry of the change log of cached transactions (store/restatements.ts). */
+export interface TransactionChange {
+  wallet: string;
+  chain: string;
+  txnHash: string;
+  /** Unix ms of the transaction. */
+  time: number;
+  kind: 'late' | 'changed' | 'removed';
+  /** What changed (kind `changed`): time, block, status, txn_fee, gas_fee, details. */
+  fields: string[] | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  seenAt: string;
+  /** The request that showed it. */
+  request: string;
 }
 
 export interface TimelinePage {

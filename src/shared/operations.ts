@@ -26,6 +26,7 @@ export const OPERATION_NAMES = [
   'timeline.page',
   'timeline.facets',
   'timeline.count',
+  'changes.list',
   'logs.get',
   'sync.positions',
   'sync.backfill',

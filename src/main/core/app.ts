@@ -60,6 +60,7 @@ import { rmSync } from 'node:fs';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV, type KeySources } from './secrets/cache-key.ts';
 import { decryptFolder, encryptFolder, encryptionStatus, loadFolderKey } from './encryption.ts';
 import type { CacheKey } from './store/driver.ts';
+import { listTransactionChanges } from './store/restatements.ts';
 
 export type { DemoService, DemoStarter } from './profile.ts';
 
@@ -469,6 +470,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       let f = facetsCache.get(key);
       if (!f) facetsCache.set(key, (f = facets(profile, members)));
       return f;
+    },
+    'changes.list': ({ wallet: address, group, limit }) => {
+      const members = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
+      // Newest first, over the scope's wallets (a few hundred entries at most in practice).
+      return listTransactionChanges(profile.db, { limit: 5000 })
+        .filter((c) => members.includes(c.wallet))
+        .slice(0, limit ?? 500);
     },
     'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
     'sync.positions': ({ wallet: address, date }) => profile.engine.syncPositions(address, date ? { date } : {}).info,

@@ -138,6 +138,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'token_symbol',
     'token_cid',
     'qty',
+    'restated',
   ],
   history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at', 'data_quality'],
   reconciliation: [

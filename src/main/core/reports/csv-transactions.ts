@@ -2,6 +2,7 @@ import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { countExportTransactions, exportTransactionRows, openExportReader } from '../store/queries/transaction-export.ts';
 import { listWallets } from '../store/wallets.ts';
+import { listTransactionChanges } from '../store/restatements.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';
 import { parsedTransferCells, transferCells } from './csv-transfers.ts';
 
@@ -26,6 +27,11 @@ export async function writeTransactionsCsv(
     const labels = new Map(listWallets(reader.db).map((w) => [w.address, w.label]));
     const total = countExportTransactions(reader.db, filter);
     onProgress(0, total);
+    // Restated after first seen (the change log, newest word per transaction): a column of its own.
+    const restated = new Map<string, string>();
+    for (const c of listTransactionChanges(reader.db, { limit: 1_000_000 }))
+      if (c.kind !== 'removed' && !restated.has(`${c.wallet}|${c.chain}|${c.txnHash}`))
+        restated.set(`${c.wallet}|${c.chain}|${c.txnHash}`, csvCell(c.kind === 'late' ? 'indexed late' : `changed: ${(c.fields ?? []).join(' ')}`));
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;
@@ -56,11 +62,12 @@ export async function writeTransactionsCsv(
       let count = transferCells(r[15], transfers);
       if (count < 0) count = parsedTransferCells(r[15], transfers);
       // Fees on the transaction's first line only, so summing the column counts each fee once.
+      const change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
       let lines: string;
-      if (count === 0) lines = `${head},${fees},,,,,\r\n`;
+      if (count === 0) lines = `${head},${fees},,,,,,${change}\r\n`;
       else {
-        lines = `${head},${fees},0,${transfers[0]}\r\n`;
-        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]}\r\n`;
+        lines = `${head},${fees},0,${transfers[0]},${change}\r\n`;
+        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]},${change}\r\n`;
       }
       // Synchronous until the writer's chunk is full; then it waits for the file (backpressure).
       if (writer.pushLines(lines, count || 1)) await writer.flush();

@@ -3,6 +3,8 @@ import type { ReadableDB, WritableDB } from './db.ts';
 import { hashKeyOf, hashTailOf } from './hash-key.ts';
 import { HASH_LEVELS } from './hash-levels.ts';
 import { storedText, transactionRecord, upsertTransactions } from './transactions.ts';
+import type { TransactionChange } from '../../../shared/model.ts';
+export type { TransactionChange } from '../../../shared/model.ts';
 
 /**
  * Restatements: what a re-read of a window shows differs from the cache (a transaction indexed
@@ -120,19 +122,6 @@ export function applyRestatements(db: WritableDB, wallet: string, chain: string,
   })();
 }
 
-export interface TransactionChange {
-  wallet: string;
-  chain: string;
-  txnHash: string;
-  time: number;
-  kind: 'late' | 'changed' | 'removed';
-  fields: RestatedField[] | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  seenAt: string;
-  request: string;
-}
-
 /** The change log, newest first. */
 export function listTransactionChanges(db: ReadableDB, o: { wallet?: string; chain?: string; limit?: number } = {}): TransactionChange[] {
   const rows = db
@@ -145,7 +134,7 @@ export function listTransactionChanges(db: ReadableDB, o: { wallet?: string; cha
     txnHash: r['txn_hash'] as string,
     time: r['time'] as number,
     kind: r['kind'] as TransactionChange['kind'],
-    fields: json(r['fields']),
+    fields: json(r['fields']) as RestatedField[] | null,
     before: json(r['before']),
     after: json(r['after']),
     seenAt: r['seen_at'] as string,

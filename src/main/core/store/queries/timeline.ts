@@ -13,6 +13,7 @@ export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[
 const MAX_LIMIT = 1000;
 
 interface Row {
+  restated?: 'late' | 'changed' | null;
   id: number;
   wallet: string;
   chain: string;
@@ -162,11 +163,14 @@ export function toTimelineRow(r: Row): TimelineRow {
     protocolId: r.protocol_id,
     status: r.status,
     details: JSON.parse(r.details) as TransferDetail[],
+    restated: r.restated ?? null,
   };
 }
 
 export const TIMELINE_COLUMNS =
-  't.id, t.wallet, t.chain, t.txn_hash, t.time, t.block, t.from_addr, t.to_addr, t.from_type, t.to_type, t.txn_fee, t.gas_fee, t.action_type, t.method_hex, t.protocol_id, t.status, t.details';
+  't.id, t.wallet, t.chain, t.txn_hash, t.time, t.block, t.from_addr, t.to_addr, t.from_type, t.to_type, t.txn_fee, t.gas_fee, t.action_type, t.method_hex, t.protocol_id, t.status, t.details, ' +
+  // The change log's newest word on the row (by its hash index): restated after first seen.
+  "(SELECT c.kind FROM transaction_changes c WHERE c.txn_hash = t.txn_hash AND c.wallet = t.wallet AND c.chain = t.chain AND c.kind != 'removed' ORDER BY c.id DESC LIMIT 1) AS restated";
 
 /**
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an

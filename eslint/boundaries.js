@@ -63,6 +63,8 @@ export const CORE_EDGES = {
   // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
   portfolio: ['handlers.ts', 'store'],
   alerts: ['portfolio', 'store'],
+  // The transactions capability: so far the read operations of the timeline and the change log.
+  transactions: ['handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

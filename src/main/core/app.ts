@@ -17,6 +17,7 @@ import {
 import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
 import { portfolioHandlers } from './portfolio/handlers.ts';
+import { transactionHandlers } from './transactions/handlers.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -28,8 +29,6 @@ import { incompleteReasons } from './store/transactions.ts';
 import { checkPeriod, reconcile, reconcileTrace } from './store/queries/reconcile.ts';
 import { refreshTransferDaysFor } from './store/transfer-days-refresh.ts';
 import { getGroup, listGroups, removeGroup, saveGroup } from './store/groups.ts';
-import { timelinePage } from './store/queries/timeline.ts';
-import { countExportTransactions } from './store/queries/transaction-export.ts';
 import { getSettings, readSettings, updateSettings } from './store/settings.ts';
 import { clearCache } from './store/snapshots.ts';
 import { ValidationError } from './store/validation.ts';
@@ -42,7 +41,7 @@ import { acknowledgeAlert, alertInbox, listAlertRules, recordDelivery, removeAle
 import { checkAlerts, CLOCK_KINDS } from './alerts/check.ts';
 import { postWebhook, webhookPayload } from './alerts/webhook.ts';
 import { redactText } from './api/redact.ts';
-import { timelineFacetValues, walletCacheSummary } from './store/queries/status.ts';
+import { walletCacheSummary } from './store/queries/status.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { databaseFileFor, type DemoService, type DemoStarter, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
@@ -60,7 +59,6 @@ import { rmSync } from 'node:fs';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV, type KeySources } from './secrets/cache-key.ts';
 import { decryptFolder, encryptFolder, encryptionStatus, loadFolderKey } from './encryption.ts';
 import type { CacheKey } from './store/driver.ts';
-import { listTransactionChanges } from './store/restatements.ts';
 
 export type { DemoService, DemoStarter } from './profile.ts';
 
@@ -393,300 +391,280 @@ export async function createCore(o: CoreOptions): Promise<Core> {
 
   // The operations of each capability come from its part (core/handlers.ts says how); the rest
   // are still written here, with the profile, the secrets and the schedules they share.
-  const handlers: Handlers = combine(portfolioHandlers(scope), {
-    'app.info': async () => ({
-      version: o.version ?? '0.0.0',
-      mode: profile.mode,
-      baseUrl: profile.baseUrl,
-      key: await keyStatus(),
-      dataDir: o.dataDir,
-      databaseFile: profile.databaseFile,
-      chains: getSettings(profile.db).chains,
-      shell: o.shell,
-      cacheReadOnly: profile.readOnly,
-    }),
-    'app.connect': async ({ baseUrl, key, sessionOnly }) => {
-      const url = normaliseBaseUrl(baseUrl);
-      // One cheap request checks the key (the new one, else the one already kept for this
-      // service) before anything changes: a refused key changes nothing and says so.
-      const candidate = key ? Secrets.checkFormat(key) : await secrets.get(url);
-      const keyCheck = await checkKey(url, candidate);
-      if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
-      if (key) await secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
-      await switchTo(url);
-      return { ...(await handlers['app.info'](undefined, { signal: NEVER })), keyCheck };
-    },
-    'app.useDemo': async () => {
-      if (profile.mode !== 'demo') await switchTo(null);
-      return handlers['app.info'](undefined, { signal: NEVER });
-    },
-    'settings.get': () => {
-      const { settings, notices } = readSettings(profile.db);
-      return { ...settings, baseUrl: profile.mode === 'live' ? profile.baseUrl : null, notices };
-    },
-    'settings.update': (changes) => {
-      const next = updateSettings(profile.db, changes);
-      changed('settings');
-      return { ...next, baseUrl: profile.mode === 'live' ? profile.baseUrl : null };
-    },
-    'key.status': () => keyStatus(),
-    'key.set': async ({ key, sessionOnly }) => {
-      const url = requireLive();
-      // As on connect: a key the service refuses replaces nothing.
-      const check = await checkKey(url, Secrets.checkFormat(key));
-      if (check.state === 'refused') throw new ValidationError('key', check.message);
-      return secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
-    },
-    'key.clear': async () => secrets.clear(requireLive()),
-    'wallets.list': () => listWallets(profile.db),
-    'wallets.add': (input) => {
-      const w = addWallet(profile.db, input);
-      changed('wallets', w.address);
-      return w;
-    },
-    'wallets.update': ({ address, ...changes }) => {
-      const w = updateWallet(profile.db, address, changes);
-      changed('wallets', w.address);
-      return w;
-    },
-    'wallets.remove': ({ address, purge }) => {
-      const removed = removeWallet(profile.db, address, { purge: purge ?? false });
-      changed('wallets', addressKey(address));
-      return removed;
-    },
-    'wallets.status': () => walletStatuses(profile),
-    'timeline.page': ({ group, ...query }) => {
-      const members = scopeOf(query.wallet, group);
-      return timelinePage(profile.db, { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
-    },
-    'timeline.count': ({ group, ...filter }) => {
-      const members = scopeOf(filter.wallet, group);
-      // The count the CSV export of the same filters writes (the same query counts it).
-      return countExportTransactions(profile.db, { ...filter, ...(group !== undefined && { wallets: members ?? [] }) });
-    },
-    'timeline.facets': ({ wallet: address, group }) => {
-      const members = scopeOf(address, group);
-      const key = members ? members.join(',') : '*';
-      let f = facetsCache.get(key);
-      if (!f) facetsCache.set(key, (f = facets(profile, members)));
-      return f;
-    },
-    'changes.list': ({ wallet: address, group, limit }) => {
-      const members = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
-      // Newest first, over the scope's wallets (a few hundred entries at most in practice).
-      return listTransactionChanges(profile.db, { limit: 5000 })
-        .filter((c) => members.includes(c.wallet))
-        .slice(0, limit ?? 500);
-    },
-    'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
-    'sync.positions': ({ wallet: address, date }) => profile.engine.syncPositions(address, date ? { date } : {}).info,
-    'sync.backfill': (req) => profile.engine.backfill(req).info,
-    'sync.transactions': ({ wallet: address }) => profile.engine.syncTransactions(address).info,
-    'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
-    'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
-    'schedules.list': () => listSchedules(profile.db).map((x) => withNextSlot(x, getSettings(profile.db).timeZone)),
-    'schedules.save': (input) => withNextSlot(saveSchedule(profile.db, { ...input, scope: storedScope(input.scope) }), getSettings(profile.db).timeZone),
-    'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
-    'schedules.runDue': () => runSchedules(),
-    'alerts.rules': () => listAlertRules(profile.db),
-    'alerts.saveRule': (input) => {
-      const saved = saveAlertRule(profile.db, { ...input, scope: storedScope(input.scope) });
-      // Checked at once: a rule that holds now fires now.
-      checkAlertsNow({ ruleId: saved.id });
-      return listAlertRules(profile.db).find((r) => r.id === saved.id) ?? saved;
-    },
-    'alerts.removeRule': ({ id }) => removeAlertRule(profile.db, id),
-    'alerts.inbox': (input) =>
-      alertInbox(profile.db, { ...(input?.all && { all: true }), ...(input?.limit && { limit: input.limit }), now: new Date().toISOString() }),
-    'alerts.acknowledge': ({ id }) => acknowledgeAlert(profile.db, id, new Date().toISOString()),
-    'alerts.snooze': ({ id, until }) => snoozeAlert(profile.db, id, new Date(until).toISOString()),
-    'alerts.check': () => checkAlertsNow(),
-    'sync.jobs': () => profile.engine.jobs(),
-    'backups.list': () => ({ folder: backupsFolderOf(profile.databaseFile), backups: listBackups(profile.databaseFile), problem: backupProblem }),
-    'backups.create': () => makeBackup('manual'),
-    'backups.verify': async ({ name }) => {
-      try {
-        return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name, cacheKey) };
-      } catch (err) {
-        if ((err as Error).name !== 'BackupRefusedError') throw err;
-        return { name, ok: false, problem: (err as Error).message, backup: null };
-      }
-    },
-    'backups.restore': async ({ name, cancelJobs }) => {
-      const refuseWhileJobsRun = () => {
-        const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
-        if ((active.length || scheduleRun) && !cancelJobs) {
-          const them = active.length === 1 ? 'it' : 'them';
-          throw new ValidationError(
-            'jobs',
-            `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${them} to finish, or cancel ${them} and restore. Nothing was changed.`,
-          );
+  const handlers: Handlers = combine(
+    { ...portfolioHandlers(scope), ...transactionHandlers(scope, facetsCache) },
+    {
+      'app.info': async () => ({
+        version: o.version ?? '0.0.0',
+        mode: profile.mode,
+        baseUrl: profile.baseUrl,
+        key: await keyStatus(),
+        dataDir: o.dataDir,
+        databaseFile: profile.databaseFile,
+        chains: getSettings(profile.db).chains,
+        shell: o.shell,
+        cacheReadOnly: profile.readOnly,
+      }),
+      'app.connect': async ({ baseUrl, key, sessionOnly }) => {
+        const url = normaliseBaseUrl(baseUrl);
+        // One cheap request checks the key (the new one, else the one already kept for this
+        // service) before anything changes: a refused key changes nothing and says so.
+        const candidate = key ? Secrets.checkFormat(key) : await secrets.get(url);
+        const keyCheck = await checkKey(url, candidate);
+        if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
+        if (key) await secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+        await switchTo(url);
+        return { ...(await handlers['app.info'](undefined, { signal: NEVER })), keyCheck };
+      },
+      'app.useDemo': async () => {
+        if (profile.mode !== 'demo') await switchTo(null);
+        return handlers['app.info'](undefined, { signal: NEVER });
+      },
+      'settings.get': () => {
+        const { settings, notices } = readSettings(profile.db);
+        return { ...settings, baseUrl: profile.mode === 'live' ? profile.baseUrl : null, notices };
+      },
+      'settings.update': (changes) => {
+        const next = updateSettings(profile.db, changes);
+        changed('settings');
+        return { ...next, baseUrl: profile.mode === 'live' ? profile.baseUrl : null };
+      },
+      'key.status': () => keyStatus(),
+      'key.set': async ({ key, sessionOnly }) => {
+        const url = requireLive();
+        // As on connect: a key the service refuses replaces nothing.
+        const check = await checkKey(url, Secrets.checkFormat(key));
+        if (check.state === 'refused') throw new ValidationError('key', check.message);
+        return secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+      },
+      'key.clear': async () => secrets.clear(requireLive()),
+      'wallets.list': () => listWallets(profile.db),
+      'wallets.add': (input) => {
+        const w = addWallet(profile.db, input);
+        changed('wallets', w.address);
+        return w;
+      },
+      'wallets.update': ({ address, ...changes }) => {
+        const w = updateWallet(profile.db, address, changes);
+        changed('wallets', w.address);
+        return w;
+      },
+      'wallets.remove': ({ address, purge }) => {
+        const removed = removeWallet(profile.db, address, { purge: purge ?? false });
+        changed('wallets', addressKey(address));
+        return removed;
+      },
+      'wallets.status': () => walletStatuses(profile),
+      'logs.get': ({ chain, txnHash, refresh }) => profile.engine.logs(chain, txnHash, { refresh: refresh ?? false }),
+      'sync.positions': ({ wallet: address, date }) => profile.engine.syncPositions(address, date ? { date } : {}).info,
+      'sync.backfill': (req) => profile.engine.backfill(req).info,
+      'sync.transactions': ({ wallet: address }) => profile.engine.syncTransactions(address).info,
+      'sync.all': (req) => profile.engine.syncAll({ ...(req?.wallet && { wallet: req.wallet }), ...(req?.date && { date: req.date }) }).map((j) => j.info),
+      'sync.cancel': ({ jobId }) => profile.engine.cancel(jobId),
+      'schedules.list': () => listSchedules(profile.db).map((x) => withNextSlot(x, getSettings(profile.db).timeZone)),
+      'schedules.save': (input) => withNextSlot(saveSchedule(profile.db, { ...input, scope: storedScope(input.scope) }), getSettings(profile.db).timeZone),
+      'schedules.remove': ({ id }) => removeSchedule(profile.db, id),
+      'schedules.runDue': () => runSchedules(),
+      'alerts.rules': () => listAlertRules(profile.db),
+      'alerts.saveRule': (input) => {
+        const saved = saveAlertRule(profile.db, { ...input, scope: storedScope(input.scope) });
+        // Checked at once: a rule that holds now fires now.
+        checkAlertsNow({ ruleId: saved.id });
+        return listAlertRules(profile.db).find((r) => r.id === saved.id) ?? saved;
+      },
+      'alerts.removeRule': ({ id }) => removeAlertRule(profile.db, id),
+      'alerts.inbox': (input) =>
+        alertInbox(profile.db, { ...(input?.all && { all: true }), ...(input?.limit && { limit: input.limit }), now: new Date().toISOString() }),
+      'alerts.acknowledge': ({ id }) => acknowledgeAlert(profile.db, id, new Date().toISOString()),
+      'alerts.snooze': ({ id, until }) => snoozeAlert(profile.db, id, new Date(until).toISOString()),
+      'alerts.check': () => checkAlertsNow(),
+      'sync.jobs': () => profile.engine.jobs(),
+      'backups.list': () => ({ folder: backupsFolderOf(profile.databaseFile), backups: listBackups(profile.databaseFile), problem: backupProblem }),
+      'backups.create': () => makeBackup('manual'),
+      'backups.verify': async ({ name }) => {
+        try {
+          return { name, ok: true, problem: null, backup: await verifyBackupOffThread(profile.db, profile.databaseFile, name, cacheKey) };
+        } catch (err) {
+          if ((err as Error).name !== 'BackupRefusedError') throw err;
+          return { name, ok: false, problem: (err as Error).message, backup: null };
         }
-      };
-      refuseWhileJobsRun();
-      if (restoring) throw new ValidationError('name', 'A restore is under way already.');
-      restoring = true;
-      let staged: string | null = null;
-      let release = () => {};
-      try {
-        // A backup being made finishes first (it reads the cache about to be closed).
-        await backupRun?.catch(() => undefined);
-        // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
-        const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name, cacheKey);
-        staged = stagedRestore.staged;
-        refuseWhileJobsRun(); // one started meanwhile
-        // From here until the cache is open again, other requests wait rather than meet a closed cache.
-        swapping = new Promise<void>((resolve) => (release = resolve));
-        const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
-        const file = profile.databaseFile;
+      },
+      'backups.restore': async ({ name, cancelJobs }) => {
+        const refuseWhileJobsRun = () => {
+          const active = profile.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
+          if ((active.length || scheduleRun) && !cancelJobs) {
+            const them = active.length === 1 ? 'it' : 'them';
+            throw new ValidationError(
+              'jobs',
+              `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${active.map((j) => j.label).join(', ') || 'a scheduled run'}): wait for ${them} to finish, or cancel ${them} and restore. Nothing was changed.`,
+            );
+          }
+        };
+        refuseWhileJobsRun();
+        if (restoring) throw new ValidationError('name', 'A restore is under way already.');
+        restoring = true;
+        let staged: string | null = null;
+        let release = () => {};
+        try {
+          // A backup being made finishes first (it reads the cache about to be closed).
+          await backupRun?.catch(() => undefined);
+          // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
+          const stagedRestore = await stageRestoreOffThread(profile.db, profile.databaseFile, name, cacheKey);
+          staged = stagedRestore.staged;
+          refuseWhileJobsRun(); // one started meanwhile
+          // From here until the cache is open again, other requests wait rather than meet a closed cache.
+          swapping = new Promise<void>((resolve) => (release = resolve));
+          const baseUrl = profile.mode === 'demo' ? null : profile.baseUrl;
+          const file = profile.databaseFile;
+          profile.engine.queue.cancelAll();
+          await scheduleRun?.catch(() => undefined);
+          unsubscribe();
+          await profile.close();
+          let keptAside: string;
+          try {
+            keptAside = swapInRestore(file, staged);
+          } catch (err) {
+            profile = await reopen(baseUrl);
+            unsubscribe = wire(profile);
+            throw new Error(`The backup could not be put in place (${(err as Error).message}); the cache is as it was.`, { cause: err });
+          }
+          try {
+            profile = await reopen(baseUrl);
+          } catch (err) {
+            undoRestore(file, keptAside);
+            profile = await reopen(baseUrl);
+            unsubscribe = wire(profile);
+            throw new Error(`The restored cache did not open (${(err as Error).message}); the cache was put back as it was.`, { cause: err });
+          }
+          unsubscribe = wire(profile);
+          events.emit('data.changed', { scope: 'mode' });
+          return { restored: stagedRestore.backup, keptAside };
+        } finally {
+          restoring = false;
+          swapping = null;
+          release();
+          if (staged) rmSync(staged, { force: true });
+        }
+      },
+      'userData.export': (input) =>
+        startUserDataExport(
+          profile.db,
+          profile.engine.queue,
+          { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
+          { passphrase: input?.passphrase, app: appName },
+        ),
+      'userData.preview': async ({ text, passphrase, replace }) => {
+        const { doc, encrypted } = await readUserDataFile(text, passphrase);
+        return planImport(profile.db, doc, { encrypted, replace: replace ?? false }).preview;
+      },
+      'userData.import': async ({ text, passphrase, replace }) => {
+        const { doc, encrypted } = await readUserDataFile(text, passphrase);
+        const { preview, writes } = planImport(profile.db, doc, { encrypted, replace: replace ?? false });
+        if (!preview.applicable) return preview;
+        applyUserData(profile.db, writes);
+        changed('wallets');
+        changed('settings');
+        // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
+        if (writes.addAlertRules.length) queueAlertCheck();
+        return { ...preview, applied: true };
+      },
+      'cache.clear': async () => {
+        // Running jobs would write into what is being cleared: stop them first.
         profile.engine.queue.cancelAll();
-        await scheduleRun?.catch(() => undefined);
-        unsubscribe();
-        await profile.close();
-        let keptAside: string;
-        try {
-          keptAside = swapInRestore(file, staged);
-        } catch (err) {
-          profile = await reopen(baseUrl);
-          unsubscribe = wire(profile);
-          throw new Error(`The backup could not be put in place (${(err as Error).message}); the cache is as it was.`, { cause: err });
+        await profile.engine.queue.drain();
+        const cleared = clearCache(profile.db);
+        changed('positions');
+        changed('transactions');
+        return cleared;
+      },
+      'cache.encryption': () => encryptionStatus(o.dataDir),
+      'cache.encrypt': async (input) => {
+        const passphrase = input?.passphrase;
+        await withCacheClosed('Encrypting the cache', input?.cancelJobs ?? false, async () => {
+          const before = cachePassphrase;
+          // A passphrase typed now opens the folder's caches for the rest of this run (also after
+          // a stop midway, when some of them are already encrypted with it).
+          if (passphrase !== undefined) cachePassphrase = passphrase;
+          try {
+            cacheKey = await encryptFolder(o.dataDir, { keychain: cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
+          } catch (err) {
+            // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
+            if (err instanceof CacheProblemError || err instanceof ValidationError) cachePassphrase = before;
+            throw err;
+          }
+        });
+        return encryptionStatus(o.dataDir);
+      },
+      'cache.decrypt': async (input) => {
+        if (!cacheKey) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+        const key = cacheKey;
+        await withCacheClosed('Decrypting the cache', input?.cancelJobs ?? false, async () => {
+          await decryptFolder(o.dataDir, { keychain: cacheKeychain, key });
+          cacheKey = null;
+        });
+        return encryptionStatus(o.dataDir);
+      },
+      'export.start': (req) =>
+        startExport(
+          profile.db,
+          profile.engine.queue,
+          { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads'), ...transferDaysKeeper(profile) },
+          req,
+        ),
+      'reconcile.get': ({ wallet: address, group, from, to }) => {
+        const wallets = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
+        checkPeriod(from, to);
+        transferDaysKeeper(profile).keepTransferDays?.(wallets);
+        return reconcile(profile.db, { wallets, from, to });
+      },
+      'groups.list': () => listGroups(profile.db),
+      'groups.save': (input) => {
+        const g = saveGroup(profile.db, input);
+        changed('wallets');
+        return g;
+      },
+      'groups.remove': ({ id }) => {
+        const removed = removeGroup(profile.db, id);
+        changed('wallets');
+        return removed;
+      },
+      'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>
+        reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
+      'service.conventions': () => conventionsReport(profile.db),
+      'service.check': () => profile.engine.checkService(),
+      'service.doctor': async (input) => {
+        const p = profile;
+        // The checks of datetimes, numbers and snapshot days are kept from the last run; the
+        // learned conventions are read fresh (syncs learn and re-learn them between runs).
+        if (!input?.run) {
+          const last = loadServiceCheck(p.db);
+          if (!last) return { baseUrl: p.baseUrl, mode: p.mode, checkedAt: null, probe: null, requests: 0, items: [] };
+          return { ...last, items: [...last.items.filter((i) => !/^(convention|anomaly)-/.test(i.id)), ...conventionItems(conventionsReport(p.db))] };
         }
-        try {
-          profile = await reopen(baseUrl);
-        } catch (err) {
-          undoRestore(file, keptAside);
-          profile = await reopen(baseUrl);
-          unsubscribe = wire(profile);
-          throw new Error(`The restored cache did not open (${(err as Error).message}); the cache was put back as it was.`, { cause: err });
-        }
-        unsubscribe = wire(profile);
-        events.emit('data.changed', { scope: 'mode' });
-        return { restored: stagedRestore.backup, keptAside };
-      } finally {
-        restoring = false;
-        swapping = null;
-        release();
-        if (staged) rmSync(staged, { force: true });
-      }
+        // Probes ask about a watched wallet when there is one (a real service knows it), else the zero address.
+        const w = listWallets(p.db)[0];
+        const check = await runServiceCheck({
+          client: p.client,
+          baseUrl: p.baseUrl,
+          mode: p.mode,
+          wallet: w?.address ?? '0x0000000000000000000000000000000000000000',
+          chain: w?.chains[0] ?? getSettings(p.db).chains[0]!,
+          extra: [async () => conventionItems(await p.engine.checkService())],
+        });
+        check.requests += conventionsReport(p.db).requests; // the learning run's requests too
+        saveServiceCheck(p.db, check);
+        return check;
+      },
+      'shell.openExternal': async ({ url }) => {
+        const checked = allowedExternalUrl(url);
+        if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
+        if (!o.openExternal) return false;
+        // The serialised parsed URL, never the string as given.
+        await o.openExternal(checked);
+        return true;
+      },
     },
-    'userData.export': (input) =>
-      startUserDataExport(
-        profile.db,
-        profile.engine.queue,
-        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads') },
-        { passphrase: input?.passphrase, app: appName },
-      ),
-    'userData.preview': async ({ text, passphrase, replace }) => {
-      const { doc, encrypted } = await readUserDataFile(text, passphrase);
-      return planImport(profile.db, doc, { encrypted, replace: replace ?? false }).preview;
-    },
-    'userData.import': async ({ text, passphrase, replace }) => {
-      const { doc, encrypted } = await readUserDataFile(text, passphrase);
-      const { preview, writes } = planImport(profile.db, doc, { encrypted, replace: replace ?? false });
-      if (!preview.applicable) return preview;
-      applyUserData(profile.db, writes);
-      changed('wallets');
-      changed('settings');
-      // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
-      if (writes.addAlertRules.length) queueAlertCheck();
-      return { ...preview, applied: true };
-    },
-    'cache.clear': async () => {
-      // Running jobs would write into what is being cleared: stop them first.
-      profile.engine.queue.cancelAll();
-      await profile.engine.queue.drain();
-      const cleared = clearCache(profile.db);
-      changed('positions');
-      changed('transactions');
-      return cleared;
-    },
-    'cache.encryption': () => encryptionStatus(o.dataDir),
-    'cache.encrypt': async (input) => {
-      const passphrase = input?.passphrase;
-      await withCacheClosed('Encrypting the cache', input?.cancelJobs ?? false, async () => {
-        const before = cachePassphrase;
-        // A passphrase typed now opens the folder's caches for the rest of this run (also after
-        // a stop midway, when some of them are already encrypted with it).
-        if (passphrase !== undefined) cachePassphrase = passphrase;
-        try {
-          cacheKey = await encryptFolder(o.dataDir, { keychain: cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
-        } catch (err) {
-          // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
-          if (err instanceof CacheProblemError || err instanceof ValidationError) cachePassphrase = before;
-          throw err;
-        }
-      });
-      return encryptionStatus(o.dataDir);
-    },
-    'cache.decrypt': async (input) => {
-      if (!cacheKey) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
-      const key = cacheKey;
-      await withCacheClosed('Decrypting the cache', input?.cancelJobs ?? false, async () => {
-        await decryptFolder(o.dataDir, { keychain: cacheKeychain, key });
-        cacheKey = null;
-      });
-      return encryptionStatus(o.dataDir);
-    },
-    'export.start': (req) =>
-      startExport(
-        profile.db,
-        profile.engine.queue,
-        { ...(o.chooseSavePath && { chooseSavePath: o.chooseSavePath }), downloadsDir: join(o.dataDir, 'downloads'), ...transferDaysKeeper(profile) },
-        req,
-      ),
-    'reconcile.get': ({ wallet: address, group, from, to }) => {
-      const wallets = scopeOf(address, group) ?? listWallets(profile.db).map((w) => w.address);
-      checkPeriod(from, to);
-      transferDaysKeeper(profile).keepTransferDays?.(wallets);
-      return reconcile(profile.db, { wallets, from, to });
-    },
-    'groups.list': () => listGroups(profile.db),
-    'groups.save': (input) => {
-      const g = saveGroup(profile.db, input);
-      changed('wallets');
-      return g;
-    },
-    'groups.remove': ({ id }) => {
-      const removed = removeGroup(profile.db, id);
-      changed('wallets');
-      return removed;
-    },
-    'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>
-      reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
-    'service.conventions': () => conventionsReport(profile.db),
-    'service.check': () => profile.engine.checkService(),
-    'service.doctor': async (input) => {
-      const p = profile;
-      // The checks of datetimes, numbers and snapshot days are kept from the last run; the
-      // learned conventions are read fresh (syncs learn and re-learn them between runs).
-      if (!input?.run) {
-        const last = loadServiceCheck(p.db);
-        if (!last) return { baseUrl: p.baseUrl, mode: p.mode, checkedAt: null, probe: null, requests: 0, items: [] };
-        return { ...last, items: [...last.items.filter((i) => !/^(convention|anomaly)-/.test(i.id)), ...conventionItems(conventionsReport(p.db))] };
-      }
-      // Probes ask about a watched wallet when there is one (a real service knows it), else the zero address.
-      const w = listWallets(p.db)[0];
-      const check = await runServiceCheck({
-        client: p.client,
-        baseUrl: p.baseUrl,
-        mode: p.mode,
-        wallet: w?.address ?? '0x0000000000000000000000000000000000000000',
-        chain: w?.chains[0] ?? getSettings(p.db).chains[0]!,
-        extra: [async () => conventionItems(await p.engine.checkService())],
-      });
-      check.requests += conventionsReport(p.db).requests; // the learning run's requests too
-      saveServiceCheck(p.db, check);
-      return check;
-    },
-    'shell.openExternal': async ({ url }) => {
-      const checked = allowedExternalUrl(url);
-      if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
-      if (!o.openExternal) return false;
-      // The serialised parsed URL, never the string as given.
-      await o.openExternal(checked);
-      return true;
-    },
-  });
+  );
 
   async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
     return (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx);
@@ -794,16 +772,4 @@ function walletStatuses(p: Profile): WalletStatus[] {
       lastError: last?.state === 'failed' ? last.error : null,
     };
   });
-}
-
-function facets(p: Profile, members?: readonly string[]): TimelineFacets {
-  // Chains are the watched wallets' own: no scan needed.
-  const chains = [
-    ...new Set(
-      listWallets(p.db)
-        .filter((w) => !members || members.includes(w.address))
-        .flatMap((w) => w.chains),
-    ),
-  ].sort();
-  return { ...timelineFacetValues(p.db, members), chains };
 }

@@ -1,0 +1,49 @@
+/**
+ * The operations that read a scope's cached transactions: the timeline's pages, its count (what
+ * its CSV export holds), its filter choices, and the change log of what the service restated.
+ * The first part of the core's `transactions/` capability (docs/ARCHITECTURE.md).
+ */
+import type { TimelineFacets } from '../../../shared/contract.ts';
+import type { Handlers, ScopeContext } from '../handlers.ts';
+import { timelineFacetValues } from '../store/queries/status.ts';
+import { timelinePage } from '../store/queries/timeline.ts';
+import { countExportTransactions } from '../store/queries/transaction-export.ts';
+import { listTransactionChanges } from '../store/restatements.ts';
+
+type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
+
+/**
+ * `facetsCache`: the filter choices per scope, kept until transactions or wallets change (the
+ * core clears it on those events): distinct protocols need a scan of every row.
+ */
+export function transactionHandlers(c: ScopeContext, facetsCache: Map<string, TimelineFacets>): Pick<Handlers, TransactionOperations> {
+  return {
+    'timeline.page': ({ group, ...query }) => {
+      const members = c.scopeOf(query.wallet, group);
+      return timelinePage(c.db(), { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+    'timeline.count': ({ group, ...filter }) => {
+      const members = c.scopeOf(filter.wallet, group);
+      // The count the CSV export of the same filters writes (the same query counts it).
+      return countExportTransactions(c.db(), { ...filter, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+    'timeline.facets': ({ wallet: address, group }) => {
+      const members = c.scopeOf(address, group);
+      const key = members ? members.join(',') : '*';
+      let f = facetsCache.get(key);
+      if (!f) {
+        // Chains are the watched wallets' own: no scan needed.
+        const chains = [...new Set(c.scopeWallets(address, group).flatMap((w) => w.chains))].sort();
+        facetsCache.set(key, (f = { ...timelineFacetValues(c.db(), members), chains }));
+      }
+      return f;
+    },
+    'changes.list': ({ wallet: address, group, limit }) => {
+      const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
+      // Newest first, over the scope's wallets (a few hundred entries at most in practice).
+      return listTransactionChanges(c.db(), { limit: 5000 })
+        .filter((x) => members.includes(x.wallet))
+        .slice(0, limit ?? 500);
+    },
+  };
+}

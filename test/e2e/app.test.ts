@@ -184,7 +184,8 @@ describe('Folioscope in Chromium, demo mode', () => {
       .poll(
         async () => {
           if (!(await drawer.isVisible())) {
-            const row = web.page.locator('[role=row].txn').first();
+            // A swap: its logs are certain (a plain native transfer, as on a real chain, has none).
+            const row = web.page.locator('[role=row].txn', { hasText: 'Swap' }).first();
             await row.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
             await row.click({ timeout: 2_000 }).catch(() => undefined);
           }

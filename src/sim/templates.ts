@@ -112,6 +112,18 @@ export function declaredQty(leg: DeclaredLeg, openDay: number, day: number): num
 
 /** A template's legs for a position that opens on openDay (the day its quantities are fixed at that day's prices). */
 export function declaredLegs(t: Template, chain: ChainInfo, openDay: number): DeclaredLeg[] {
+  // Kept with the (cached) template: a position's legs are read on every day it is asked for.
+  const key = `${chain.id}|${openDay}`;
+  let byOpen = legsCache.get(t);
+  if (!byOpen) legsCache.set(t, (byOpen = new Map()));
+  let legs = byOpen.get(key);
+  if (!legs) byOpen.set(key, (legs = computeLegs(t, chain, openDay)));
+  return legs;
+}
+
+const legsCache = new WeakMap<Template, Map<string, DeclaredLeg[]>>();
+
+function computeLegs(t: Template, chain: ChainInfo, openDay: number): DeclaredLeg[] {
   const at = (k: string) => priceOn(k, openDay, chain.id);
   const fixed = (key: string, kind: LegKind, qty0: number, rate = 0): DeclaredLeg => ({ key, kind, qty0, rate, perDay: 0 });
   const legs: DeclaredLeg[] = [];

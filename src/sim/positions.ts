@@ -1,14 +1,17 @@
 import { type ChainInfo } from './chains.ts';
-import { type AssetType, ASSET_TYPES, onChain, priceOn, PROTOCOLS, STABLES } from './catalog.ts';
-import { hexOf, Rng, round, wave } from './random.ts';
-import { FLOW_TOKENS, type HistoryConfig, historyOf, ledgerOf, netFlowThrough } from './transactions.ts';
+import { type AssetType, onChain, priceOn, STABLES } from './catalog.ts';
+import { hexOf, Rng, round } from './random.ts';
+import { type DeclaredLeg, declaredLegs, declaredQty, type LegKind, type Template, templatesFor } from './templates.ts';
+import { FLOW_TOKENS, type HistoryConfig, historyOf, ledgerOf, netFlowThrough, positionEventsOf } from './transactions.ts';
+
+export type { LegKind } from './templates.ts';
+
+export const DAY_MS = 86_400_000;
 
 /**
  * The simulator's model of what a wallet holds on a chain on a day. One model feeds
  * the three position endpoints (see views.ts), so their numbers always agree.
  */
-
-export type LegKind = 'balance' | 'supply' | 'borrow' | 'pool' | 'staked' | 'locked' | 'reward';
 
 export interface Leg {
   internalId: string;
@@ -41,83 +44,6 @@ export interface SimPosition {
   collateralDebtRatio?: number;
 }
 
-interface Template {
-  index: number;
-  assetType: AssetType;
-  protocol: { id: string; name: string };
-  openDay: number;
-  closeDay: number;
-  tokens: string[];
-  /** USD size the position aims at, moved by a smooth wave over time. */
-  sizeUsd: number;
-  key: number;
-}
-
-export const DAY_MS = 86_400_000;
-const FIRST_OPEN = Math.floor(Date.UTC(2023, 6, 1) / DAY_MS);
-const LAST_OPEN = Math.floor(Date.UTC(2026, 10, 30) / DAY_MS);
-
-const TOKEN_SETS: Record<AssetType, string[][]> = {
-  wallet: [['NATIVE'], ['USDC'], ['USDT'], ['WBTC'], ['LINK'], ['UNI'], ['DAI'], ['AAVE']],
-  lending: [
-    ['WETH', 'USDC'],
-    ['WBTC', 'DAI'],
-    ['WETH', 'USDT'],
-    ['LINK', 'USDC'],
-  ],
-  liquidity_pool: [
-    ['WETH', 'USDC'],
-    ['WBTC', 'WETH'],
-    ['USDC', 'USDT'],
-    ['DAI', 'USDC'],
-  ],
-  staked: [['STETH'], ['RETH']],
-  locked: [['CRV']],
-  farming: [
-    ['USDC', 'DAI'],
-    ['WETH', 'STETH'],
-  ],
-};
-const REWARD_TOKEN: Partial<Record<AssetType, string>> = {
-  lending: 'AAVE',
-  liquidity_pool: 'UNI',
-  staked: 'NATIVE',
-  locked: 'CRV',
-  farming: 'CVX',
-};
-
-const templateCache = new Map<string, Template[]>();
-
-function templatesFor(seed: number, wallet: string, chainId: string): Template[] {
-  const cacheKey = `${seed}|${wallet}|${chainId}`;
-  const cached = templateCache.get(cacheKey);
-  if (cached) return cached;
-  const rng = new Rng(seed, wallet, chainId, 'templates');
-  const count = rng.int(8, 12);
-  const templates: Template[] = [];
-  for (let index = 0; index < count; index++) {
-    // The first positions are long-held (a wallet balance, then a mix), so every wallet has
-    // something on every date; later ones open and close over the history.
-    const assetType: AssetType = index === 0 ? 'wallet' : index < ASSET_TYPES.length ? ASSET_TYPES[index]! : rng.pick(ASSET_TYPES);
-    const longHeld = index < 3;
-    const openDay = longHeld ? FIRST_OPEN - rng.int(0, 200) : rng.int(FIRST_OPEN, LAST_OPEN);
-    const closeDay = longHeld || rng.chance(0.35) ? Number.POSITIVE_INFINITY : openDay + rng.int(45, 700);
-    templates.push({
-      index,
-      assetType,
-      protocol: rng.pick(PROTOCOLS[assetType]),
-      openDay,
-      closeDay,
-      tokens: rng.pick(TOKEN_SETS[assetType]),
-      sizeUsd: Math.round(10 ** rng.between(2.7, 5.2)),
-      key: rng.int(0, 1_000_000),
-    });
-  }
-  if (templateCache.size > 5000) templateCache.clear();
-  templateCache.set(cacheKey, templates);
-  return templates;
-}
-
 export function isoDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
@@ -125,16 +51,19 @@ export function isoDay(day: number): string {
 /**
  * Everything a wallet holds on a chain on a day (its end: after the day's transactions),
  * deterministically. Plain wallet balances follow the transaction history (see
- * walletBalances); the other positions follow their own model.
+ * walletBalances); protocol positions follow their declared course (declaredPositions):
+ * fixed principals plus declared interest, rebases and rewards.
  */
 export function positionsOn(history: HistoryConfig, wallet: string, chain: ChainInfo, day: number): SimPosition[] {
   const seed = history.seed;
   const out: SimPosition[] = walletBalances(history, wallet, chain, day);
+  const { spans } = positionEventsOf(historyOf(history, wallet, chain));
   for (const t of templatesFor(seed, wallet.toLowerCase(), chain.id)) {
     // Wallet templates no longer hold tokens of their own: balances come from the ledger.
     if (t.assetType === 'wallet') continue;
-    if (day < t.openDay || day >= t.closeDay) continue;
-    out.push(build(seed, wallet, chain, day, t));
+    const span = spans.get(t.index);
+    if (!span || day < span.openDay || day >= span.closeDay) continue;
+    out.push(build(seed, wallet, chain, day, t, span.openDay));
   }
   return out;
 }
@@ -155,6 +84,8 @@ export function walletBalances(history: HistoryConfig, wallet: string, chain: Ch
     const tok = onChain(key, chain);
     const low = ledger.low.get(key)!;
     const high = ledger.high.get(key)!;
+    // A token no transaction of this wallet moves (rETH where no position took it) is not held.
+    if (low === 0 && high === 0) continue;
     const extraUsd = new Rng(history.seed, h.wallet, chain.id, 'float', key).between(50, 2500);
     const extra = Math.round((extraUsd / priceOn(key, startDay, chain.id)) * 1e6);
     const micro = -low + (high - low) + extra + netFlowThrough(ledger, key, day);
@@ -186,98 +117,86 @@ export function walletBalances(history: HistoryConfig, wallet: string, chain: Ch
   return out;
 }
 
-function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: Template): SimPosition {
+const positionCid = (seed: number, wallet: string, chain: ChainInfo, t: Template) => '0x' + hexOf(40, seed, wallet, chain.id, 'position', t.index);
+
+export interface DeclaredPosition {
+  cid: string;
+  assetType: AssetType;
+  /** The days it is held: [openDay, closeDay), the transactions that open and close it on those days. */
+  openDay: number;
+  closeDay: number;
+  legs: DeclaredLeg[];
+}
+
+/** The protocol positions of a wallet on a chain, as declared: when each is held, and how each leg moves. */
+export function declaredPositions(history: HistoryConfig, wallet: string, chain: ChainInfo): DeclaredPosition[] {
+  const { spans } = positionEventsOf(historyOf(history, wallet, chain));
+  const out: DeclaredPosition[] = [];
+  for (const t of templatesFor(history.seed, wallet.toLowerCase(), chain.id)) {
+    const span = spans.get(t.index);
+    if (t.assetType === 'wallet' || !span) continue;
+    out.push({ cid: positionCid(history.seed, wallet, chain, t), assetType: t.assetType, ...span, legs: declaredLegs(t, chain, span.openDay) });
+  }
+  return out;
+}
+
+function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: Template, openDay: number): SimPosition {
   const rng = new Rng(seed, wallet, chain.id, t.index, day);
-  const size = t.sizeUsd * (1 + 0.3 * wave(day - t.openDay, t.key));
   const tokens = t.tokens.map((k) => onChain(k, chain));
-  const price = (k: string) => priceOn(k, day, chain.id);
-  const cid = '0x' + hexOf(40, seed, wallet, chain.id, 'position', t.index);
-  const leg = (k: string, kind: LegKind, usd: number, share: number): Leg => {
-    const tok = onChain(k, chain);
-    const p = price(k);
-    const qty = round(usd / p, 6);
+  const cid = positionCid(seed, wallet, chain, t);
+  /** A leg of a declared course on the day, valued at the day's price. */
+  const legOf = (d: DeclaredLeg, share: number): Leg => {
+    const tok = onChain(d.key, chain);
+    const qty = round(declaredQty(d, openDay, day), 6);
     return {
       internalId: tok.internalId,
       tokenCid: tok.address,
       name: tok.name,
       symbol: tok.symbol,
-      kind,
+      kind: d.kind,
       qty,
-      nav: round(qty * p, 2),
+      nav: round(qty * priceOn(d.key, day, chain.id), 2),
       totalSupply: round(Math.abs(qty) / share, 2),
     };
-  };
-  /** A leg of a given quantity (signed), valued at the day's price. */
-  const legQty = (k: string, kind: LegKind, quantity: number, share: number): Leg => {
-    const tok = onChain(k, chain);
-    const qty = round(quantity, 6);
-    return {
-      internalId: tok.internalId,
-      tokenCid: tok.address,
-      name: tok.name,
-      symbol: tok.symbol,
-      kind,
-      qty,
-      nav: round(qty * price(k), 2),
-      totalSupply: round(Math.abs(qty) / share, 2),
-    };
-  };
-  // Rewards accrue through a 30-day claim cycle.
-  const rewardLeg = (share: number): Leg[] => {
-    const rewardKey = REWARD_TOKEN[t.assetType];
-    if (!rewardKey) return [];
-    const accrued = (size * 0.004 * (((day - t.openDay) % 30) + 1)) / 30;
-    return [leg(rewardKey, 'reward', accrued, share)];
   };
   const share = 10 ** rng.between(-5, -2.5);
+  const all = declaredLegs(t, chain, openDay).map((d) => legOf(d, share));
+  const principal = all.filter((l) => l.kind !== 'reward');
+  const rewards = all.filter((l) => l.kind === 'reward');
   const symbols = tokens.map((x) => x.symbol).join('/');
   let position: SimPosition;
   switch (t.assetType) {
     case 'lending': {
-      // Fixed quantities from the day the position opened, growing at the supply and the
-      // borrow rate (interest, which no transaction shows: a roll-forward's unexplained
-      // part). The collateral/debt ratio then moves with the two tokens' prices.
-      const years = (day - t.openDay) / 365;
-      const supplyRate = 0.01 + 0.04 * ((t.key % 101) / 100);
-      const borrowRate = 0.03 + 0.06 * ((t.key % 89) / 88);
-      const openRatio = 2.4 + 1.2 * ((t.key % 71) / 70);
-      const supplyQty0 = t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id);
-      const debtQty0 = t.sizeUsd / openRatio / priceOn(t.tokens[1]!, t.openDay, chain.id);
-      const supply = legQty(t.tokens[0]!, 'supply', supplyQty0 * Math.exp(supplyRate * years), share);
-      const debt = legQty(t.tokens[1]!, 'borrow', -debtQty0 * Math.exp(borrowRate * years), share);
+      // The collateral/debt ratio moves with the two tokens' prices and the two rates.
+      const [supply, debt] = principal as [Leg, Leg];
       const name = `${t.protocol.name} ${tokens[0]!.symbol} supply / ${tokens[1]!.symbol} borrow`;
-      position = base(t, cid, name, `a${tokens[0]!.symbol}`, [supply, debt, ...rewardLeg(share)], supply.qty, round(supply.qty / share, 2));
+      position = base(t, cid, name, `a${tokens[0]!.symbol}`, [supply, debt, ...rewards], supply.qty, round(supply.qty / share, 2));
       position.liqThreshold = t.tokens[0] === 'WBTC' ? 0.78 : STABLES.has(t.tokens[0]!) ? 0.9 : 0.825;
       position.collateralDebtRatio = round(supply.nav / Math.abs(debt.nav), 4);
       break;
     }
     case 'liquidity_pool':
     case 'farming': {
-      const legs = t.tokens.map((k) => leg(k, 'pool', size / t.tokens.length, share));
       // Slippage of withdrawing: grows with the wallet's share of the pool.
-      for (const l of legs) l.slippage = round(Math.min(0.25, share * 40 + 0.0005), 6);
-      const lpQty = round(Math.sqrt(legs.reduce((a, l) => a * Math.max(l.qty, 1e-9), 1)), 6);
+      for (const l of principal) l.slippage = round(Math.min(0.25, share * 40 + 0.0005), 6);
+      const lpQty = round(Math.sqrt(principal.reduce((a, l) => a * Math.max(l.qty, 1e-9), 1)), 6);
       const prefix = t.assetType === 'farming' ? `${t.protocol.name} staked` : t.protocol.name;
-      position = base(t, cid, `${prefix} ${symbols} LP`, `${symbols.replace('/', '-')}-LP`, [...legs, ...rewardLeg(share)], lpQty, round(lpQty / share, 2));
+      position = base(t, cid, `${prefix} ${symbols} LP`, `${symbols.replace('/', '-')}-LP`, [...principal, ...rewards], lpQty, round(lpQty / share, 2));
       break;
     }
     case 'staked': {
-      // A rebasing staked token: the quantity grows with the staking yield (unexplained by
-      // transfers, like interest); its exchange rate to ETH grows with it.
-      const years = (day - t.openDay) / 365;
-      const l = legQty(t.tokens[0]!, 'staked', (t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id)) * Math.exp(0.032 * years), share);
-      l.exchangeRate = round(1 + (0.035 * (day - t.openDay + 400)) / 365, 6);
-      position = base(t, cid, `${t.protocol.name} ${tokens[0]!.symbol}`, tokens[0]!.symbol, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
+      const l = principal[0]!;
+      l.exchangeRate = round(1 + (0.035 * (day - openDay + 400)) / 365, 6);
+      position = base(t, cid, `${t.protocol.name} ${tokens[0]!.symbol}`, tokens[0]!.symbol, [l, ...rewards], l.qty, l.totalSupply);
       break;
     }
     case 'locked': {
-      // A lock holds the same quantity until it ends: its change is zero.
-      const l = legQty(t.tokens[0]!, 'locked', t.sizeUsd / priceOn(t.tokens[0]!, t.openDay, chain.id), share);
+      const l = principal[0]!;
       // Four-year locks that end on a Thursday 00:00 UTC, as vote-escrow contracts do.
-      const unlockDay = t.openDay + 4 * 364 - ((t.openDay + 4 * 364 + 3) % 7);
+      const unlockDay = openDay + 4 * 364 - ((openDay + 4 * 364 + 3) % 7);
       l.unlockTime = new Date(unlockDay * DAY_MS).toISOString().replace('.000Z', 'Z');
       l.votingPower = round(Math.max(0, (l.qty * (unlockDay - day)) / (4 * 365)), 6);
-      position = base(t, cid, `${t.protocol.name} ve${tokens[0]!.symbol}`, `ve${tokens[0]!.symbol}`, [l, ...rewardLeg(share)], l.qty, l.totalSupply);
+      position = base(t, cid, `${t.protocol.name} ve${tokens[0]!.symbol}`, `ve${tokens[0]!.symbol}`, [l, ...rewards], l.qty, l.totalSupply);
       break;
     }
     case 'wallet':

@@ -4,6 +4,7 @@ import { blockAt, type ChainInfo, CHAINS } from './chains.ts';
 import { onChain, priceOn } from './catalog.ts';
 import { hash32, hexOf, Rng, round } from './random.ts';
 import { logsOfTransaction } from './logs.ts';
+import { declaredLegs, declaredQty, templatesFor } from './templates.ts';
 
 /**
  * Transaction histories generated page by page on demand: transaction i of a
@@ -175,6 +176,8 @@ interface PlannedTransfer {
   key: string;
   type: 'in' | 'out';
   usd: number;
+  /** A quantity fixed by the plan (a position's opening or closing amount), else usd at the day's price. */
+  qty?: number;
 }
 
 interface Plan {
@@ -248,7 +251,95 @@ function planOf(h: WalletHistory, i: number): Plan {
       ];
       break;
   }
+  // A transaction that opens or closes a protocol position moves exactly what the position
+  // takes or gives back (the draws above still happen, so the rest of the history stays).
+  const event = positionEventsOf(h).byIndex.get(i);
+  if (event) return { rng, time, day, action: event.action, protocol: event.protocol, party: 0, failed: false, transfers: event.transfers, a };
   return { rng, time, day, action, protocol, party, failed, transfers, a };
+}
+
+// --- protocol positions opened and closed by transactions --------------------------------
+// A protocol position planned to open (or close) inside a wallet's history opens on the day of
+// the first transaction at or after the planned day, and that transaction is its deposit (or
+// withdrawal): it moves the position's quantities between the wallet and the position. One
+// planned before the wallet's first transaction is held from the start (an opening balance, like
+// the wallet's float); one whose day falls after the last transaction never opens (or closes).
+
+export interface PositionEvent {
+  template: number;
+  kind: 'open' | 'close';
+  action: Action;
+  protocol: string;
+  transfers: PlannedTransfer[];
+}
+
+export interface PositionEvents {
+  byIndex: Map<number, PositionEvent>;
+  /** Per template index: the days it is held, [openDay, closeDay). */
+  spans: Map<number, { openDay: number; closeDay: number }>;
+}
+
+const eventsCache = new Map<string, PositionEvents>();
+
+export function positionEventsOf(h: WalletHistory): PositionEvents {
+  const c = h.config;
+  const cacheKey = `${c.seed}|${c.txnsPerWallet}|${c.historyStart}|${c.historyEnd}|${h.wallet}|${h.chain.id}`;
+  const cached = eventsCache.get(cacheKey);
+  if (cached) return cached;
+  const n = c.txnsPerWallet;
+  const dayOf = (i: number) => Math.floor(timeOf(h, i) / 86_400);
+  const firstDay = dayOf(0);
+  const byIndex = new Map<number, PositionEvent>();
+  const spans = new Map<number, { openDay: number; closeDay: number }>();
+  /** The first free transaction at or after a day, after index `after`; n when none. */
+  const slot = (day: number, after: number): number => {
+    let i = Math.max(lowerBound(h, day * 86_400), after + 1);
+    while (i < n && byIndex.has(i)) i++;
+    return i;
+  };
+  for (const t of templatesFor(c.seed, h.wallet, h.chain.id)) {
+    if (t.assetType === 'wallet') continue;
+    let openDay = t.openDay;
+    let openIndex = -1;
+    if (openDay >= firstDay) {
+      openIndex = slot(openDay, -1);
+      if (openIndex >= n) continue; // planned after the history: never opens
+      openDay = dayOf(openIndex);
+    }
+    const legs = declaredLegs(t, h.chain, openDay);
+    if (openIndex >= 0) {
+      byIndex.set(openIndex, {
+        template: t.index,
+        kind: 'open',
+        // A deposit (not a stake: the staked token itself goes in, no native one is swapped for it).
+        action: 'deposit',
+        protocol: t.protocol.id,
+        // The principal goes in (a debt comes out to the wallet); rewards start at nothing.
+        transfers: legs
+          .filter((l) => l.kind !== 'reward')
+          .map((l) => ({ key: l.key, type: l.qty0 < 0 ? 'in' : 'out', usd: 0, qty: round(Math.abs(l.qty0), 6) })),
+      });
+    }
+    let closeDay = Number.POSITIVE_INFINITY;
+    if (t.closeDay !== Number.POSITIVE_INFINITY) {
+      const closeIndex = slot(Math.max(t.closeDay, openDay + 1), openIndex);
+      if (closeIndex < n && dayOf(closeIndex) > openDay) {
+        closeDay = dayOf(closeIndex);
+        // Everything comes back as it stands that day (interest, rebase, rewards claimed); a debt is repaid.
+        const transfers: PlannedTransfer[] = [];
+        for (const l of legs) {
+          const qty = round(declaredQty(l, openDay, closeDay), 6);
+          if (qty !== 0) transfers.push({ key: l.key, type: qty < 0 ? 'out' : 'in', usd: 0, qty: Math.abs(qty) });
+        }
+        byIndex.set(closeIndex, { template: t.index, kind: 'close', action: 'withdraw', protocol: t.protocol.id, transfers });
+      }
+    }
+    spans.set(t.index, { openDay, closeDay });
+  }
+  const events = { byIndex, spans };
+  if (eventsCache.size >= 256) eventsCache.delete(eventsCache.keys().next().value!);
+  eventsCache.set(cacheKey, events);
+  return events;
 }
 
 /** Token quantity of a planned transfer: USD at the day's price, 6 decimals, as the row shows it. */
@@ -263,7 +354,7 @@ export function transactionAt(h: WalletHistory, i: number): Transaction {
   const counterparty = '0x' + hexOf(40, seed, 'party', protocol, party);
   const details: TransactionDetail[] = transfers.map((t) => {
     const tok = onChain(t.key, chain);
-    return { token_cid: tok.address, type: t.type, qty: transferQty(t.usd, priceOn(t.key, day, chain.id)), symbol: tok.symbol };
+    return { token_cid: tok.address, type: t.type, qty: t.qty ?? transferQty(t.usd, priceOn(t.key, day, chain.id)), symbol: tok.symbol };
   });
   const incoming = action === 'transfer_in';
   const [gLo, gHi] = GWEI[chain.id] ?? [1, 10];
@@ -297,7 +388,7 @@ export function transactionAt(h: WalletHistory, i: number): Transaction {
 // balance is exact whatever the number of transactions.
 
 /** Every token a transaction can move (catalog keys). */
-export const FLOW_TOKENS: readonly string[] = [...TRADED, 'CVX', 'STETH'];
+export const FLOW_TOKENS: readonly string[] = [...TRADED, 'CVX', 'STETH', 'RETH'];
 
 export interface FlowLedger {
   /** Day numbers (UTC days since 1970) of the first and the last transaction. */
@@ -355,7 +446,7 @@ export function ledgerOf(h: WalletHistory): FlowLedger {
     fillTo(plan.day - firstDay);
     if (plan.failed) continue; // a failed transaction moves nothing
     for (const t of plan.transfers) {
-      const micro = Math.round(transferQty(t.usd, price(t.key, plan.day)) * 1e6);
+      const micro = Math.round((t.qty ?? transferQty(t.usd, price(t.key, plan.day))) * 1e6);
       const v = running.get(t.key)! + (t.type === 'in' ? micro : -micro);
       running.set(t.key, v);
       if (v < low.get(t.key)!) low.set(t.key, v);

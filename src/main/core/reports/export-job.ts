@@ -177,6 +177,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   return job.info;
 }
 
+/** How old the newest sync may be for a period that runs into today to count as complete to now. */
+const RECENT_SYNC_S = 15 * 60;
+
 /** The view of the portfolio a CSV report writes, for the reports of positions at a date. */
 const POSITION_REPORTS: Partial<Record<NonNullable<ExportRequest['report']>, CoverageView>> = {
   positions: 'allPositions',
@@ -233,7 +236,12 @@ export function exportCompleteness(
   if (req.transactions !== false) {
     const fromS = req.from ? Date.parse(`${req.from}T00:00:00Z`) / 1000 : 0;
     const to = req.to ?? req.date;
-    const toS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : Math.floor(Date.now() / 1000);
+    // A period that runs on past now (today, not over) can be proved only up to a sync: one that
+    // ended within RECENT_SYNC_S counts as "up to now" (a sync right before the export must not
+    // be told "incomplete, sync again", which a new sync could never mend); an older one does not.
+    const nowS = Math.floor(Date.now() / 1000);
+    const endS = to ? Date.parse(`${to}T23:59:59Z`) / 1000 : nowS;
+    const toS = endS > nowS ? nowS - RECENT_SYNC_S : endS;
     // A report whose period ends on its positions' date (today, say) shows holdings of the moment
     // the service sent them: its transactions need be proved only up to that moment, wallet
     // chain by wallet chain (as the roll-forward does, store/queries/reconcile.ts).

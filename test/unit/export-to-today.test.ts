@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { exportCompleteness } from '../../src/main/core/reports/export-job.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { markSynced } from '../support/analytics.ts';
+import { createDB } from '../support/store.ts';
+
+/**
+ * An export whose period runs into today (issue 27: "every export that reaches today says
+ * 'incomplete … sync again' right after a successful sync", which no sync could mend): today is
+ * proved up to a sync that ended within the last 15 minutes; an older one is named as the limit.
+ */
+const W = '0x' + '7'.repeat(40);
+const today = new Date().toISOString().slice(0, 10);
+const nowS = Math.floor(Date.now() / 1000);
+
+describe('an export that reaches today', () => {
+  it('is complete right after a sync, and says how far an old sync reached', () => {
+    const fresh = createDB();
+    addWallet(fresh, { address: W, chains: ['eth'] });
+    markSynced(fresh, W, 'eth', nowS - 800 * 86_400, nowS - 120);
+    expect(exportCompleteness(fresh, { wallet: W, from: '2025-01-01', to: today }).reasons).toEqual([]);
+
+    const stale = createDB();
+    addWallet(stale, { address: W, chains: ['eth'] });
+    markSynced(stale, W, 'eth', nowS - 800 * 86_400, nowS - 2 * 3600);
+    const c = exportCompleteness(stale, { wallet: W, from: '2025-01-01', to: today });
+    expect(c.state).toBe('incomplete');
+    expect(c.reasons.join()).toMatch(/synced only up to \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    // A past period is proved to its last second, as before.
+    expect(exportCompleteness(fresh, { wallet: W, from: '2025-01-01', to: '2025-06-30' }).state).toBe('complete');
+  });
+});

@@ -137,6 +137,9 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     // status still speaks (it reads the files, not the cache).
     expect(ok(cli([...g, 'cache', 'status']))).toMatch(/Encryption at rest: on/);
     execFileSync('secret-tool', ['store', '--label', 'restored', 'service', CACHE_KEY_SERVICE, 'account', id], { input: key });
+    // The keyring daemon answers for the entry once it has it: wait until a lookup sees it.
+    for (let i = 0; i < 50 && keychainEntry(id) !== key; i++) execFileSync('sleep', ['0.1']);
+    expect(keychainEntry(id)).toBe(key);
     expect(ok(cli([...g, 'wallet', 'list']))).toMatch(/Treasury/);
   }, 180_000);
 });

@@ -6,6 +6,7 @@ import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyRanges } from '../hash-key.ts';
 import { idsWhereKey } from '../hash-levels.ts';
+import { all, sql, sqlJoin, value } from '../sql.ts';
 
 /** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
 export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };
@@ -13,7 +14,6 @@ export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[
 const MAX_LIMIT = 1000;
 
 interface Row {
-  restated?: 'late' | 'changed' | null;
   id: number;
   wallet: string;
   chain: string;
@@ -163,14 +163,31 @@ export function toTimelineRow(r: Row): TimelineRow {
     protocolId: r.protocol_id,
     status: r.status,
     details: JSON.parse(r.details) as TransferDetail[],
-    restated: r.restated ?? null,
+    restated: null,
   };
 }
 
 export const TIMELINE_COLUMNS =
-  't.id, t.wallet, t.chain, t.txn_hash, t.time, t.block, t.from_addr, t.to_addr, t.from_type, t.to_type, t.txn_fee, t.gas_fee, t.action_type, t.method_hex, t.protocol_id, t.status, t.details, ' +
-  // The change log's newest word on the row (by its hash index): restated after first seen.
-  "(SELECT c.kind FROM transaction_changes c WHERE c.txn_hash = t.txn_hash AND c.wallet = t.wallet AND c.chain = t.chain AND c.kind != 'removed' ORDER BY c.id DESC LIMIT 1) AS restated";
+  't.id, t.wallet, t.chain, t.txn_hash, t.time, t.block, t.from_addr, t.to_addr, t.from_type, t.to_type, t.txn_fee, t.gas_fee, t.action_type, t.method_hex, t.protocol_id, t.status, t.details';
+
+/**
+ * The change log's newest word on each row of a page (restated after first seen), by the log's
+ * hash index: one query per page, none when the log is empty (or, in a cache an older version
+ * left, not there yet).
+ */
+function markRestated(db: ReadableDB, page: TimelineRow[]): void {
+  if (!page.length) return;
+  const hasLog = value<number>(db, sql`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'transaction_changes'`) === 1;
+  if (!hasLog || value<number>(db, sql`SELECT EXISTS (SELECT 1 FROM transaction_changes)`) !== 1) return;
+  const kinds = new Map<string, 'late' | 'changed'>();
+  for (const c of all<{ wallet: string; chain: string; txn_hash: string; kind: 'late' | 'changed' }>(
+    db,
+    sql`SELECT wallet, chain, txn_hash, kind FROM transaction_changes
+        WHERE kind != 'removed' AND txn_hash IN (${sqlJoin([...new Set(page.map((r) => r.txnHash))])}) ORDER BY id`,
+  ))
+    kinds.set(`${c.wallet}|${c.chain}|${c.txn_hash}`, c.kind);
+  for (const r of page) r.restated = kinds.get(`${r.wallet}|${r.chain}|${r.txnHash}`) ?? null;
+}
 
 /**
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
@@ -202,6 +219,7 @@ export function timelinePage(db: ReadableDB, query: TimelineQuery & { wallets?: 
   }
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
+  markRestated(db, page);
   const last = page.at(-1);
   const sync = syncState(db, query.wallet ? [query.wallet] : query.wallets);
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };

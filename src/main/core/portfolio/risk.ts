@@ -69,8 +69,13 @@ export function unlocksOf(view: Pick<PortfolioView, 'date' | 'missing'>, listed:
   return { date: view.date, unlocks, missing: view.missing.map((m) => ({ wallet: m.wallet, chain: m.chain })) };
 }
 
+/** Wallet, then chain, by code units as the cache's ORDER BY has them (a stable sort keeps the rest). */
+export function memberOrder(a: { wallet: string; chain: string }, b: { wallet: string; chain: string }): number {
+  const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return byte(a.wallet, b.wallet) || byte(a.chain, b.chain);
+}
+
 /** By wallet and chain as the cache orders them, then as the service listed them. */
 function byMember(listed: readonly PositionRow[]): PositionRow[] {
-  const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return [...listed].sort((a, b) => byte(a.wallet, b.wallet) || byte(a.chain, b.chain));
+  return [...listed].sort(memberOrder);
 }

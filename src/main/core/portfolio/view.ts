@@ -15,10 +15,17 @@ import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } f
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
 import { exposureOf } from './exposure.ts';
-import { lendingRiskOf, unlocksOf } from './risk.ts';
+import { lendingRiskOf, memberOrder, unlocksOf } from './risk.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
+/** Each endpoint's name in a member's `views`. */
+export const VIEW_OF = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
+
+/** The members of a scope whose `endpoint` view is not cached at the date: what a file of that view leaves out. */
+export function membersLacking(db: ReadableDB, wallets: readonly Wallet[], date: string, endpoint: Endpoint): MemberCoverage[] {
+  return portfolioView(db, wallets, date).members.filter((m) => !m.views[VIEW_OF[endpoint]]);
+}
 
 /** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
 export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
@@ -76,7 +83,6 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
   const results = new Map<Endpoint, Array<{ wallet: string; chains: Array<{ chain: string; snapshot: { data: unknown[] } | null }> }>>(
     ENDPOINTS.map((e) => [e, []]),
   );
-  const SHORT = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
   for (const w of wallets) {
     for (const e of ENDPOINTS) results.get(e)!.push({ wallet: w.address, chains: [] });
     for (const chain of w.chains) {
@@ -94,8 +100,8 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
           .chains.push({ chain, snapshot: data && { data } });
         if (!r) continue;
         const flags = r.quality ? (JSON.parse(r.quality) as ValueFlag[]) : [];
-        views[SHORT[endpoint]] = true;
-        quality[SHORT[endpoint]] = qualitySummary(flags, data!);
+        views[VIEW_OF[endpoint]] = true;
+        quality[VIEW_OF[endpoint]] = qualitySummary(flags, data!);
         unreadable += unreadableValues(flags).length;
         fetched.push(r.fetched_at);
         provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
@@ -119,9 +125,8 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
 
   const of = (e: Endpoint): SnapshotResults => results.get(e)!;
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
-  const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const listed = positionRows(of('allPositions'));
-  const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || byte(a.wallet, b.wallet) || byte(a.chain, b.chain));
+  const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
   const underlying = underlyingRows(of('positionsByUnderlying'));
   const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk])));
 

@@ -10,7 +10,7 @@ import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
-import { portfolioView, unlockLadder } from '../portfolio/view.ts';
+import { membersLacking, unlockLadder } from '../portfolio/view.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
@@ -217,8 +217,7 @@ export async function exportCsv(
         const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) =>
           scope.some((w) => w.address === s.wallet && w.chains.includes(s.chain)),
         );
-        const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
-        const absent = portfolioView(db, scope, req.date!).members.filter((m) => !m.views[has[endpoint]]);
+        const absent = membersLacking(db, scope, req.date!, endpoint);
         const coverage = absent.length ? 'partial' : 'complete';
         const width = CSV_COLUMNS[req.report].length;
         for (const [k, s] of snaps.entries()) {

@@ -21,7 +21,7 @@ import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
-import { portfolioView } from '../portfolio/view.ts';
+import { portfolioView, VIEW_OF } from '../portfolio/view.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
@@ -215,8 +215,7 @@ export function exportCompleteness(
   const members = req.positionsAt ? portfolioView(db, wallets, req.positionsAt.date).members : [];
   if (req.positionsAt) {
     const { date, view } = req.positionsAt;
-    const has = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
-    const missing = members.filter((m) => !m.views[has[view]]);
+    const missing = members.filter((m) => !m.views[VIEW_OF[view]]);
     for (const [i, name] of memberNames(missing).entries()) {
       const m = missing[i]!;
       const near = [m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ');

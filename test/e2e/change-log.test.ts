@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { downloadPath } from '../../src/main/core/reports/export-job.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import type { Simulator } from '../../src/sim/server.ts';
@@ -27,6 +26,7 @@ const web = useWebSession({
     scheduleEveryMs: 0,
   },
   timeout: 120_000,
+  acceptDownloads: true,
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
     await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
@@ -64,12 +64,14 @@ describe('the change log', () => {
     await web.page.keyboard.press('Escape');
 
     // The CSV says it too: the restated transactions' lines name the change, the others are empty.
+    // Read as the user gets it: the open page downloads a finished export, and the shell serves
+    // it once and deletes it (src/main/web/downloads.ts), so the download is the only copy.
+    const download = web.page.waitForEvent('download');
     const job = await web.core.request('export.start', { format: 'csv', report: 'transactions' });
     expect(job).not.toBeNull();
-    const [done] = await waitForJobs(web.core, [job!]);
-    // A web download: written under its id in the core's data folder (src/main/web/downloads.ts).
-    const dataDir = (await web.core.request('app.info', undefined)).dataDir;
-    const file = done!.output!.path ?? downloadPath(join(dataDir, 'downloads'), done!.output!.downloadId!, done!.output!.fileName);
+    await waitForJobs(web.core, [job!]);
+    const file = join(web.dataDir, 'transactions.csv');
+    await (await download).saveAs(file);
     const records = parse(readFileSync(file), { columns: true, bom: true }) as Array<Record<string, string>>;
     const marked = new Set(records.filter((x) => x['restated']).map((x) => x['txn_hash']));
     expect([...marked].sort()).toEqual([...new Set(restated)].sort());

@@ -65,6 +65,8 @@ export const CORE_EDGES = {
   alerts: ['portfolio', 'store'],
   // The transactions capability: so far the read operations of the timeline and the change log.
   transactions: ['handlers.ts', 'store'],
+  // The audit trail of the user's edits (written by the store functions that make them).
+  audit: ['handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

@@ -67,6 +67,8 @@ export const CORE_EDGES = {
   transactions: ['handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
+  // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
+  annotations: ['handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

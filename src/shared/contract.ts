@@ -33,6 +33,9 @@ import type {
   AlertRule,
   TransactionChange,
   AuditEntry,
+  Category,
+  CategoryRule,
+  TxnAnnotation,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -192,6 +195,10 @@ export const TimelineQueryInput = z.strictObject({
   to: date.optional(),
   /** A transaction hash or an address, or the start of one. */
   search: z.string().max(128).optional(),
+  /** Categories by name (a manual choice, else a rule's); with `uncategorised`, either. */
+  categories: filterList(z.string().max(64)).optional(),
+  /** Transactions with no category. */
+  uncategorised: z.boolean().optional(),
   limit: z.number().int().min(1).max(1000).optional(),
   /** From the previous page's `nextCursor`; omitted for the newest page. */
   cursor: z.string().max(200).nullable().optional(),
@@ -265,9 +272,81 @@ export const ExportInput = z.strictObject({
   from: date.optional(),
   to: date.optional(),
   /** CSV transactions: the timeline's filters. */
-  filter: TimelineQueryInput.pick({ chains: true, actionTypes: true, protocols: true, tokens: true, statuses: true, search: true }).optional(),
+  filter: TimelineQueryInput.pick({
+    chains: true,
+    actionTypes: true,
+    protocols: true,
+    tokens: true,
+    statuses: true,
+    search: true,
+    categories: true,
+    uncategorised: true,
+  }).optional(),
 });
 export type ExportRequest = z.output<typeof ExportInput>;
+
+/** A transaction as notes and categories name it: (wallet, chain, hash), never the cache's row id. */
+const txnKey = { wallet: address, chain: chainId, txnHash: z.string().min(1).max(128) };
+const categoryName = safeText('category name', 64).min(1);
+const amount = z.number().min(0).max(1e30);
+/** A category rule's conditions (all must hold; src/main/core/annotations/rules.ts). */
+export const RuleConditionsSchema = z
+  .strictObject({
+    counterparties: filterList(address).optional(),
+    counterpartyNames: filterList(safeText('counterparty name', 100).min(1)).optional(),
+    direction: z.enum(['in', 'out', 'internal', 'self']).optional(),
+    actionTypes: filterList(z.string().min(1).max(64)).optional(),
+    methods: filterList(
+      z
+        .string()
+        .max(66)
+        .regex(/^0x[0-9a-fA-F]{1,64}$/, 'expected a method id in hex (0x…)'),
+    ).optional(),
+    token: z.string().min(1).max(128).optional(),
+    minAmount: amount.optional(),
+    maxAmount: amount.optional(),
+    chains: chainList.optional(),
+    wallets: filterList(address).optional(),
+  })
+  .refine((c) => (c.minAmount === undefined && c.maxAmount === undefined) || c.token !== undefined, {
+    message: 'an amount range is of one token: name the token too',
+    path: ['token'],
+  })
+  .refine((c) => c.minAmount === undefined || c.maxAmount === undefined || c.minAmount <= c.maxAmount, {
+    message: 'the largest amount is below the smallest',
+    path: ['maxAmount'],
+  });
+export const RuleSaveInput = z.strictObject({
+  id: z.number().int().positive().optional(),
+  name: safeText('rule name', 100).optional(),
+  category: categoryName,
+  conditions: RuleConditionsSchema,
+  /** 1-based place in the order (the first rule that matches wins); last when omitted for a new rule. */
+  position: z.number().int().min(1).max(10_000).optional(),
+});
+export const CategorySaveInput = z.strictObject({
+  id: z.number().int().positive().optional(),
+  name: categoryName,
+  colour: z
+    .string()
+    .max(7)
+    .regex(/^#[0-9a-fA-F]{6}$/, 'a colour is written #rrggbb')
+    .nullable()
+    .optional(),
+  kind: z.enum(['inflow', 'outflow', 'internal', 'any']).optional(),
+});
+export const NoteSetInput = z.strictObject({
+  ...txnKey,
+  /** The note (line breaks kept); null or '' clears it; omitted leaves it. */
+  note: z.string().max(2000, 'the note is too long (at most 2000 characters)').nullable().optional(),
+  /** A category's name; null or '' clears the manual choice (the rules decide again); omitted leaves it. */
+  category: z.string().max(64).nullable().optional(),
+});
+/** What applying the rules did: transactions looked at, and how many a rule categorised. */
+export interface RulesApplied {
+  evaluated: number;
+  categorised: number;
+}
 
 /** A backup's file name in the backups folder: a name, never a path. */
 const backupName = z
@@ -471,6 +550,34 @@ export const CONTRACT = {
   'alerts.check': op(empty, WRITES)<Alert[]>(),
   /** The transactions of a reconciliation's period that moved one token. */
   'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
+  /** A transaction's note and category (null: none), found by (wallet, chain, hash); `orphaned` when it left the cache. */
+  'notes.get': op(z.strictObject(txnKey))<TxnAnnotation | null>(),
+  /** Sets or clears a transaction's note and manual category (a manual choice always wins over a rule). */
+  'notes.set': op(NoteSetInput, WRITES)<TxnAnnotation | null>(),
+  /** Notes and manual categories kept for transactions no longer in the cache (the service removed them). */
+  'notes.orphans': op(empty)<TxnAnnotation[]>(),
+  'categories.list': op(empty)<Category[]>(),
+  /** Creates (no id) or changes a category. */
+  'categories.save': op(CategorySaveInput, WRITES)<Category>(),
+  /** Removes a category (refused while a rule sets it); its transactions become uncategorised. */
+  'categories.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<{ removed: boolean; uncategorised: number }>(),
+  /** The category rules, in the order they are tried. */
+  'rules.list': op(empty)<CategoryRule[]>(),
+  /** Saves a rule, then applies every rule to every cached transaction again (manual categories untouched). */
+  'rules.save': op(RuleSaveInput, WRITES)<{ rule: CategoryRule; applied: RulesApplied }>(),
+  'rules.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<{ removed: boolean; applied: RulesApplied }>(),
+  /** Puts the rules in this order (every rule's id once), then applies them again. */
+  'rules.reorder': op(z.strictObject({ ids: z.array(z.number().int().positive()).max(1000, 'at most 1000 rules') }), WRITES)<{
+    rules: CategoryRule[];
+    applied: RulesApplied;
+  }>(),
+  /** How many cached transactions (of a wallet, a group, or all) a rule's conditions match, before it is saved. */
+  'rules.preview': op(z.strictObject({ conditions: RuleConditionsSchema, wallet: address.optional(), group: z.number().int().positive().optional() }))<{
+    matches: number;
+    sample: Array<{ wallet: string; chain: string; txnHash: string }>;
+  }>(),
+  /** Applies every rule to every cached transaction again ("apply to existing"). */
+  'rules.apply': op(empty, WRITES)<RulesApplied>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */
   'service.conventions': op(empty)<ConventionsReport>(),
   /** Learns the conventions again now (with the first watched wallet that has history), then reports. */
@@ -492,7 +599,8 @@ export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
 
 export interface DataChanged {
-  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode';
+  /** `annotations`: notes, categories or rules changed (the timeline's rows show them). */
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'annotations';
   wallet?: string;
 }
 

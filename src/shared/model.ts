@@ -46,6 +46,78 @@ export interface TimelineRow {
    * transfers). Null when it is as first seen.
    */
   restated: 'late' | 'changed' | null;
+  /** The transaction's category (a manual choice wins over a rule's) and note; null when none. */
+  category: TxnCategory | null;
+  note: string | null;
+}
+
+/** What a category the user keeps is for: money in, money out, between own wallets, or any. */
+export type CategoryKind = 'inflow' | 'outflow' | 'internal' | 'any';
+
+/** One of the user's categories (store/annotations.ts); `used` counts the transactions in it. */
+export interface Category {
+  id: number;
+  name: string;
+  /** '#rrggbb', or null for the neutral colour. */
+  colour: string | null;
+  kind: CategoryKind;
+  position: number;
+  used: number;
+}
+
+/** A transaction's category as shown: its name and colour, and whether the user or a rule chose it. */
+export interface TxnCategory {
+  name: string;
+  colour: string | null;
+  source: 'manual' | 'rule';
+}
+
+/** The direction of a transaction for a rule: in, out, between two watched wallets, or to itself. */
+export type TxnDirection = 'in' | 'out' | 'internal' | 'self';
+
+/** A rule's conditions, all of which must hold (core/annotations/rules.ts); an absent one holds. */
+export interface RuleConditions {
+  /** The other side's address (either side for an internal or self transaction). */
+  counterparties?: string[] | undefined;
+  /** The other side's name in the address book (matched when a namer is given; see rules.ts). */
+  counterpartyNames?: string[] | undefined;
+  direction?: TxnDirection | undefined;
+  actionTypes?: string[] | undefined;
+  /** Method ids (hex), compared in lower case. */
+  methods?: string[] | undefined;
+  /** A token symbol or token id that the transaction moved. */
+  token?: string | undefined;
+  /** The quantity of `token` the transaction moved (the sum over its transfers of it), inclusive. */
+  minAmount?: number | undefined;
+  maxAmount?: number | undefined;
+  chains?: string[] | undefined;
+  wallets?: string[] | undefined;
+}
+
+/** A rule that sets a category; rules are tried in `position` order and the first that matches wins. */
+export interface CategoryRule {
+  id: number;
+  position: number;
+  name: string;
+  category: string;
+  conditions: RuleConditions;
+  createdAt: string;
+}
+
+/** A transaction's note and category (store/annotations.ts). */
+export interface TxnAnnotation {
+  wallet: string;
+  chain: string;
+  txnHash: string;
+  note: string | null;
+  /** The category shown: the manual one, else the rule's. */
+  category: string | null;
+  source: 'manual' | 'rule' | null;
+  manualCategory: string | null;
+  ruleCategory: string | null;
+  ruleId: number | null;
+  /** The transaction is no longer in the cache (the service removed it): the note is kept. */
+  orphaned: boolean;
 }
 
 /** One entry of the change log of cached transactions (store/restatements.ts). */

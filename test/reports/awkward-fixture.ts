@@ -3,6 +3,8 @@ import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 import type { CsvRequest } from '../../src/main/core/reports/csv-reports.ts';
+import { saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
+import { applyRulesToAll } from '../../src/main/core/annotations/apply.ts';
 
 /**
  * A cache holding every awkward value a transactions export must carry unchanged: text that
@@ -154,6 +156,17 @@ export function fillAwkwardCache(db: WritableDB): void {
   // missing, a symbol that is a number. The export writes what is there.
   db.prepare('UPDATE transactions SET details = ? WHERE id = 3').run(JSON.stringify([{ type: 'in', qty: '7.25', symbol: 42 }, { qty: 1e-8 }]));
   removeWallet(db, w.removed); // its rows stay cached, and no export lists them
+  // Categories and notes (issue 28): a rule's on the swaps, a manual choice with a note a
+  // spreadsheet would take for a formula, across lines and with quotes, and a note alone.
+  saveRule(db, { category: 'Swap', conditions: { actionTypes: ['swap'] } }, new Date(0));
+  applyRulesToAll(db);
+  const [first, second] = db.prepare('SELECT wallet, chain, txn_hash AS txnHash FROM transactions ORDER BY id LIMIT 2').all() as Array<{
+    wallet: string;
+    chain: string;
+    txnHash: string;
+  }>;
+  setAnnotation(db, first!, { category: 'Payroll', note: '=SUM(A1), "paid"\nsecond line' }, { now: new Date(0) });
+  setAnnotation(db, second!, { note: 'only a note' }, { now: new Date(0) });
 }
 
 /** The exports compared byte for byte: every filter of the timeline, alone and combined. */
@@ -166,4 +179,6 @@ export const AWKWARD_REQUESTS: Record<string, CsvRequest> = {
   'search-address': { report: 'transactions', filter: { search: `0x${'d'.repeat(40)}` } },
   'search-prefix': { report: 'transactions', wallet: AWKWARD_WALLETS.formula, filter: { search: '0xbbbbbbbbbb' } },
   empty: { report: 'transactions', from: '2030-01-01', to: '2030-12-31' },
+  categories: { report: 'transactions', filter: { categories: ['swap', 'Payroll'] } },
+  uncategorised: { report: 'transactions', wallet: AWKWARD_WALLETS.formula, filter: { uncategorised: true } },
 };

@@ -13,7 +13,10 @@ import { AWKWARD_REQUESTS, fillAwkwardCache } from './awkward-fixture.ts';
  * files in golden/ were written by the export as it stood before issue 16 (commit in their
  * history), for the awkward cache of awkward-fixture.ts, and were read through by hand. The
  * `restated` column (the change log, issue 30) was appended to them later, by a run that parsed
- * the old and new files and found every old cell unchanged and the new one empty.
+ * the old and new files and found every old cell unchanged and the new one empty. The `category`,
+ * `category_source` and `note` columns (issue 28) were appended the same way: every old cell
+ * unchanged, the new ones filled only for the fixture's annotated rows (a rule's swaps, a manual
+ * category with a formula-like note across lines); `categories` and `uncategorised` are new files.
  */
 const GOLDEN = join(import.meta.dirname, 'golden');
 let dir: string;

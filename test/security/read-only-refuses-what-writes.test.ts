@@ -40,6 +40,13 @@ describe('a read-only cache refuses the operations that write, and only those', 
       'alerts.acknowledge',
       'alerts.snooze',
       'alerts.check',
+      'notes.set',
+      'categories.save',
+      'categories.remove',
+      'rules.save',
+      'rules.remove',
+      'rules.reorder',
+      'rules.apply',
     ]);
 
     const dataDir = tempDir();

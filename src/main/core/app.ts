@@ -20,6 +20,8 @@ import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
+import { annotationHandlers } from './annotations/handlers.ts';
+import { applyRulesToNew } from './annotations/apply.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -155,7 +157,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
-        // Every finished sync job: the alert rules look at what it wrote.
+        // Every finished sync job: the category rules and the alert rules look at what it wrote.
+        if (info.kind === 'transactions') queueRuleApplication();
         queueAlertCheck();
       }
     });
@@ -250,6 +253,24 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         checkAlertsNow();
       } catch {
         // Closed under it, or busy: the next sync or timer checks again.
+      }
+    });
+  }
+  // Category rules (core/annotations): applied to the transactions a sync wrote once its job has
+  // finished, off the ingest path and coalesced like the alert check (a burst of jobs is one pass
+  // over what they added; with no rule it only notes how far the cache goes).
+  let rulesQueued = false;
+  function queueRuleApplication(): void {
+    if (rulesQueued) return;
+    rulesQueued = true;
+    setImmediate(() => {
+      rulesQueued = false;
+      const p = profile;
+      if (closing || p.readOnly || !p.db.open) return;
+      try {
+        if (applyRulesToNew(p.db).categorised) changed('annotations');
+      } catch {
+        // Closed under it, or busy: the next finished sync applies them to everything since.
       }
     });
   }
@@ -394,7 +415,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   // The operations of each capability come from its part (core/handlers.ts says how); the rest
   // are still written here, with the profile, the secrets and the schedules they share.
   const handlers: Handlers = combine(
-    { ...portfolioHandlers(scope), ...transactionHandlers(scope, facetsCache), ...auditHandlers(scope) },
+    {
+      ...portfolioHandlers(scope),
+      ...transactionHandlers(scope, facetsCache),
+      ...auditHandlers(scope),
+      ...annotationHandlers({ ...scope, writable: () => profile.db, changed: () => changed('annotations') }),
+    },
     {
       'app.info': async () => ({
         version: o.version ?? '0.0.0',

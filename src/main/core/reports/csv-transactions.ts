@@ -62,7 +62,9 @@ export async function writeTransactionsCsv(
       let count = transferCells(r[15], transfers);
       if (count < 0) count = parsedTransferCells(r[15], transfers);
       // Fees on the transaction's first line only, so summing the column counts each fee once.
-      const change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
+      let change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
+      // The category, its source and the note, after every earlier column (issue 28), on each line.
+      change += r[16] === null && r[18] === null ? ',,,' : `,${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`;
       let lines: string;
       if (count === 0) lines = `${head},${fees},,,,,,${change}\r\n`;
       else {

@@ -15,6 +15,7 @@ import { updateToSchemaVersion13 } from './013-schedules.ts';
 import { updateToSchemaVersion14 } from './014-alerts.ts';
 import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 import { updateToSchemaVersion16 } from './016-audit-log.ts';
+import { updateToSchemaVersion18 } from './018-annotations.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -34,6 +35,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion14,
   updateToSchemaVersion15,
   updateToSchemaVersion16,
+  updateToSchemaVersion18,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

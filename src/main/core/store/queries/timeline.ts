@@ -7,6 +7,7 @@ import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shar
 import { hashKeyRanges } from '../hash-key.ts';
 import { idsWhereKey } from '../hash-levels.ts';
 import { all, sql, sqlJoin, value } from '../sql.ts';
+import { annotationsForRows } from '../annotations.ts';
 
 /** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
 export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };
@@ -64,6 +65,24 @@ function tokenFilter(tokens: readonly string[], params: Record<string, unknown>)
   return `(t.tokens IS NOT NULL AND (${terms.join(' OR ')}))`;
 }
 
+/**
+ * Rows in these categories (a manual choice, else a rule's; names in any case), or with none
+ * (`uncategorised`), or either. A lookup by the annotations' key per row walked; only a filter
+ * that names categories adds it, so a cache an older version left (no annotations) reads as before.
+ */
+function categoryFilter(filter: TimelineFilter, params: Record<string, unknown>): string {
+  const annotated = 'a.wallet = t.wallet AND a.chain = t.chain AND a.txn_hash = t.txn_hash';
+  const terms: string[] = [];
+  if (filter.categories?.length) {
+    params['categories'] = JSON.stringify(filter.categories.map((c) => c.trim().toLowerCase()));
+    terms.push(`EXISTS (SELECT 1 FROM txn_annotations a JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)
+      WHERE ${annotated} AND lower(c.name) IN (SELECT value FROM json_each(@categories)))`);
+  }
+  if (filter.uncategorised)
+    terms.push(`NOT EXISTS (SELECT 1 FROM txn_annotations a WHERE ${annotated} AND coalesce(a.manual_category, a.rule_category) IS NOT NULL)`);
+  return `(${terms.join(' OR ')})`;
+}
+
 const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
 const MIN_SEARCH = 6;
 
@@ -108,6 +127,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
     params['toMs'] = Date.parse(`${checkDate('to', filter.to)}T00:00:00Z`) + 86_400_000;
     where.push('t.time < @toMs');
   }
+  if (filter.categories?.length || filter.uncategorised) where.push(categoryFilter(filter, params));
   if (filter.from && filter.to && filter.from > filter.to) throw new ValidationError('to', 'The end date is before the start date.');
   const search = filter.search?.trim().toLowerCase();
   if (search) {
@@ -164,6 +184,8 @@ export function toTimelineRow(r: Row): TimelineRow {
     status: r.status,
     details: JSON.parse(r.details) as TransferDetail[],
     restated: null,
+    category: null,
+    note: null,
   };
 }
 
@@ -187,6 +209,19 @@ function markRestated(db: ReadableDB, page: TimelineRow[]): void {
   ))
     kinds.set(`${c.wallet}|${c.chain}|${c.txn_hash}`, c.kind);
   for (const r of page) r.restated = kinds.get(`${r.wallet}|${r.chain}|${r.txnHash}`) ?? null;
+}
+
+/** Each row's category and note (store/annotations.ts), by one query per page. */
+export function markAnnotations(db: ReadableDB, page: TimelineRow[]): void {
+  const found = annotationsForRows(db, page);
+  if (!found.size) return;
+  for (const r of page) {
+    const a = found.get(`${r.wallet}|${r.chain}|${r.txnHash}`);
+    if (a) {
+      r.category = a.category;
+      r.note = a.note;
+    }
+  }
 }
 
 /**
@@ -220,6 +255,7 @@ export function timelinePage(db: ReadableDB, query: TimelineQuery & { wallets?: 
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
   markRestated(db, page);
+  markAnnotations(db, page);
   const last = page.at(-1);
   const sync = syncState(db, query.wallet ? [query.wallet] : query.wallets);
   return { rows: page, nextCursor: more && last ? encodeCursor(Date.parse(last.date ?? '') || 0, last.id) : null, ...sync };

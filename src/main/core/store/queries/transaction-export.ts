@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../db.ts';
 import { keyOf, openConnection } from '../driver.ts';
 import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
+import { hasAnnotations } from '../annotations.ts';
 
 /**
  * The rows of a transactions export, oldest first (as a ledger reads), read on a connection
@@ -119,6 +120,10 @@ export type ExportTransactionRow = [
   txnFee: number | null,
   gasFee: number | null,
   details: string,
+  /** The category (a manual choice, else a rule's), whether `manual` or `rule`, and the note (migration 18). */
+  category: string | null,
+  categorySource: 'manual' | 'rule' | null,
+  note: string | null,
 ];
 
 /** SQLite's text of a time (as exports wrote it before), for times outside the years 0001–9999. */
@@ -136,11 +141,21 @@ const LAST_ISO_MS = 253402300799999;
  */
 export function* exportTransactionRows(db: ReadableDB, filter: ScopedTimelineFilter): Generator<ExportTransactionRow, void, undefined> {
   const { sql, params } = exportWhere(db, filter);
+  // The annotations by their key, one lookup per row (none when no user or rule annotated anything
+  // is still a probe of an empty table); a cache an older version left has no such table.
+  const annotated = hasAnnotations(db);
+  const annotations = annotated
+    ? `c.name, CASE WHEN a.manual_category IS NOT NULL THEN 'manual' WHEN a.rule_category IS NOT NULL THEN 'rule' END, a.note`
+    : 'NULL, NULL, NULL';
+  const joins = annotated
+    ? `LEFT JOIN txn_annotations a ON a.wallet = t.wallet AND a.chain = t.chain AND a.txn_hash = t.txn_hash
+       LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)`
+    : '';
   const rows = db
     .prepare(
       `SELECT t.time, t.wallet, t.chain, t.txn_hash, t.block, t.action_type, t.protocol_id, t.method_hex, t.status,
-        t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details
-       FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`,
+        t.from_addr, t.from_type, t.to_addr, t.to_type, t.txn_fee, t.gas_fee, t.details, ${annotations}
+       FROM transactions t ${joins} WHERE ${sql} ORDER BY t.time, t.id`,
     )
     .raw()
     .iterate(params) as IterableIterator<unknown[]>;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createCore } from '../../src/main/core/app.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
+import { WALLET } from '../support/sim.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { waitForJobs } from '../support/jobs.ts';
+
+/**
+ * Rules through the contract, against the simulator in-process: a rule saved before any
+ * transaction is cached categorises what a sync then writes (applied after the job, not during
+ * the ingest), exactly the rows its preview counts; a manual choice survives "apply to existing";
+ * bad input is refused whole.
+ */
+describe('category rules and a sync', () => {
+  it('categorises the transactions a sync writes, as the preview counted; manual choices win', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 120 }) });
+    try {
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      const { rule, applied } = await core.request('rules.save', { name: 'Outflows', category: 'Vendor payment', conditions: { direction: 'out' } });
+      expect(applied).toEqual({ evaluated: 0, categorised: 0 });
+      expect(rule).toMatchObject({ position: 1, category: 'Vendor payment', conditions: { direction: 'out' } });
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      const total = await core.request('timeline.count', { wallet: WALLET });
+      expect(total).toBeGreaterThan(50);
+      const { matches } = await core.request('rules.preview', { conditions: { direction: 'out' } });
+      expect(matches).toBeGreaterThan(0);
+      expect(matches).toBeLessThan(total);
+      // Applied once the job finished (the post-sync hook), not by anything the test calls.
+      await expect.poll(() => core.request('timeline.count', { wallet: WALLET, categories: ['Vendor payment'] })).toBe(matches);
+      expect(await core.request('timeline.count', { wallet: WALLET, uncategorised: true })).toBe(total - matches);
+      const db = await cacheOf(core);
+      const state = db.prepare('SELECT rules_to_txn_id AS t FROM annotation_state').get() as { t: number };
+      expect(state.t).toBe((db.prepare('SELECT max(id) AS m FROM transactions').get() as { m: number }).m);
+      // A manual choice on one of them; "apply to existing" leaves it.
+      const [row] = (await core.request('timeline.page', { wallet: WALLET, categories: ['Vendor payment'], limit: 1 })).rows;
+      expect(row!.category).toEqual({ name: 'Vendor payment', colour: '#ea580c', source: 'rule' });
+      const key = { wallet: row!.wallet, chain: row!.chain, txnHash: row!.txnHash };
+      expect(await core.request('notes.set', { ...key, category: 'Payroll', note: 'Salary, March' })).toMatchObject({ category: 'Payroll', source: 'manual' });
+      expect(await core.request('rules.apply', undefined)).toEqual({ evaluated: total, categorised: matches });
+      expect(await core.request('notes.get', key)).toMatchObject({
+        category: 'Payroll',
+        source: 'manual',
+        ruleCategory: 'Vendor payment',
+        note: 'Salary, March',
+      });
+      expect(await core.request('timeline.count', { wallet: WALLET, categories: ['Vendor payment'] })).toBe(matches - 1);
+      // Bad input changes nothing.
+      for (const [op, input] of [
+        ['notes.set', { ...key, note: 'x\u202ey' }],
+        ['notes.set', { ...key, category: 'No such' }],
+        ['notes.set', { ...key, txnHash: '0xdead' }],
+        ['rules.save', { category: 'Payroll', conditions: {} }],
+        ['rules.save', { category: 'Payroll', conditions: { minAmount: 1 } }],
+        ['rules.save', { category: 'Payroll', conditions: { methods: ['transfer'] } }],
+        ['rules.reorder', { ids: [rule.id, rule.id] }],
+        ['categories.save', { name: 'vendor PAYMENT' }],
+      ] as const) {
+        const res = await core.dispatch(op, input);
+        expect(res, `${op} ${JSON.stringify(input)}`).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      }
+      expect(await core.request('notes.get', key)).toMatchObject({ category: 'Payroll', note: 'Salary, March' });
+      expect(await core.request('rules.list', undefined)).toHaveLength(1);
+      expect((await core.request('categories.list', undefined)).map((c) => c.name)).toContain('Vendor payment');
+    } finally {
+      await core.close();
+    }
+  });
+});

@@ -25,6 +25,7 @@ import { describeEdit } from '../../shared/audit.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
+import { CATEGORIES_USAGE, CONDITION_OPTIONS, conditionsFrom, NOTES_USAGE, printCategories, printRules, RULES_USAGE } from './annotations.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -54,6 +55,9 @@ Commands:
   backup    checked copies of the cache (list | create | verify NAME | restore NAME)
   data      your wallets, groups, schedules, alert rules and settings as a file (export | import)
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
+  notes     a transaction's note and category (set | show | orphans)
+  rules     rules that set transactions' categories (list | add | remove | apply | preview)
+  categories the categories of notes and rules (list)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
 
 Global options:
@@ -208,6 +212,9 @@ const commands: Record<string, Command> = {
   data: (g, args) => dataCommand(g, args),
   alert: (g, args) => alertCommand(g, args),
   audit: (g, args) => auditCommand(g, args),
+  notes: (g, args) => notesCommand(g, args),
+  rules: (g, args) => rulesCommand(g, args),
+  categories: (g, args) => categoriesCommand(g, args),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),
@@ -513,7 +520,8 @@ async function exportCommand(g: Globals, args: string[]): Promise<void> {
   folioscope export ics [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] --out FILE
 Reports are built from the local cache only. --date defaults to the newest cached date.
 --group covers the group's members only (a PDF is then that group's report, titled with its name).
-ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).`;
+ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).
+csv --report transactions also takes --category NAME[,NAME] and --uncategorised (either matches).`;
   const p = parse(
     args,
     {
@@ -524,6 +532,8 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       from: { type: 'string' },
       to: { type: 'string' },
       out: { type: 'string' },
+      category: { type: 'string' },
+      uncategorised: { type: 'boolean' },
     },
     usage,
   );
@@ -555,6 +565,18 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
         ...(date && report !== 'transactions' && { date }),
         ...(kind !== 'ics' && v.from && { from: v.from }),
         ...(kind !== 'ics' && v.to && { to: v.to }),
+        ...(report === 'transactions' &&
+          (v.category !== undefined || v.uncategorised) && {
+            filter: {
+              ...(v.category !== undefined && {
+                categories: v.category
+                  .split(',')
+                  .map((c) => c.trim())
+                  .filter(Boolean),
+              }),
+              ...(v.uncategorised && { uncategorised: true }),
+            },
+          }),
       });
       if (!started) throw new Error('The export was not started.');
       const [job] = await waitForJobs(core, [started]);
@@ -610,6 +632,109 @@ folioscope export csv --report audit --out FILE [--from D --to D].`;
     for (const e of entries) console.log([e.at, e.origin, describeEdit(e)].map(forTerminal).join('\t'));
     if (total > entries.length) console.log(`(${entries.length} of ${total} edits; --limit N for more, or export csv --report audit)`);
   });
+}
+
+async function notesCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = NOTES_USAGE;
+  const p = parse(
+    args,
+    { wallet: { type: 'string' }, chain: { type: 'string' }, note: { type: 'string' }, category: { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
+  if (!p) return;
+  const [sub, hash, ...extra] = p.positionals;
+  const v = p.values;
+  if (extra.length) throw new UsageError(usage);
+  const key = () => {
+    if (!hash || !v.wallet || !v.chain) throw new UsageError(`notes ${sub} needs TXN_HASH, --wallet and --chain.\n\n${usage}`);
+    return { wallet: v.wallet, chain: v.chain, txnHash: hash };
+  };
+  await withCore(g, async (core) => {
+    if (sub === 'set') {
+      const k = key();
+      if (v.note === undefined && v.category === undefined) throw new UsageError(`notes set needs --note or --category (or both).\n\n${usage}`);
+      const a = await call(core, 'notes.set', {
+        ...k,
+        ...(v.note !== undefined && { note: v.note }),
+        ...(v.category !== undefined && { category: v.category }),
+      });
+      if (v.json) return void console.log(jsonForTerminal(a));
+      console.log(
+        forTerminal(
+          `${k.txnHash}: ${a?.category ? `category ${a.category} (${a.source})` : 'no category'}${a?.note ? `; note: ${a.note.replace(/\n/g, ' / ')}` : '; no note'}.`,
+        ),
+      );
+    } else if (sub === 'show') {
+      const a = await call(core, 'notes.get', key());
+      if (v.json) return void console.log(jsonForTerminal(a));
+      if (!a) return void console.log('No note or category.');
+      console.log(forTerminal(`category: ${a.category ?? '(none)'}${a.source ? ` (${a.source})` : ''}`));
+      if (a.manualCategory && a.ruleCategory) console.log(forTerminal(`a rule would say: ${a.ruleCategory}`));
+      console.log(forTerminal(`note: ${a.note ?? '(none)'}`));
+      if (a.orphaned) console.log('The service no longer returns this transaction; the note is kept.');
+    } else if (sub === 'orphans') {
+      if (hash) throw new UsageError(usage);
+      const orphans = await call(core, 'notes.orphans', undefined);
+      if (v.json) return void console.log(jsonForTerminal(orphans));
+      if (!orphans.length) return void console.log('No notes on transactions the service removed.');
+      console.log(['wallet', 'chain', 'txn_hash', 'category', 'note'].join('\t'));
+      for (const a of orphans) console.log([a.wallet, a.chain, a.txnHash, a.manualCategory ?? '', a.note ?? ''].map(forTerminal).join('\t'));
+    } else throw new UsageError(usage);
+  });
+}
+
+async function rulesCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = RULES_USAGE;
+  const p = parse(
+    args,
+    { ...CONDITION_OPTIONS, category: { type: 'string' }, name: { type: 'string' }, position: { type: 'string' }, json: { type: 'boolean' } },
+    usage,
+  );
+  if (!p) return;
+  const [sub, arg, ...extra] = p.positionals;
+  const v = p.values;
+  if (extra.length) throw new UsageError(usage);
+  const conditions = () => conditionsFrom(v, (m) => new UsageError(`${m}\n\n${usage}`));
+  await withCore(g, async (core) => {
+    if (sub === 'list') {
+      printRules(await call(core, 'rules.list', undefined), v.json ?? false);
+    } else if (sub === 'add') {
+      if (arg || !v.category) throw new UsageError(`rules add needs --category NAME and at least one condition.\n\n${usage}`);
+      const position = v.position === undefined ? undefined : Number(v.position);
+      if (position !== undefined && (!Number.isInteger(position) || position < 1)) throw new UsageError(`--position is a whole number from 1.\n\n${usage}`);
+      const { rule, applied } = await call(core, 'rules.save', {
+        category: v.category,
+        conditions: conditions(),
+        ...(v.name !== undefined && { name: v.name }),
+        ...(position !== undefined && { position }),
+      });
+      console.log(forTerminal(`Rule ${rule.id} "${rule.name}" (order ${rule.position}) sets ${rule.category}.`));
+      console.log(`Applied to ${applied.evaluated} cached transactions: ${applied.categorised} categorised by a rule.`);
+    } else if (sub === 'remove') {
+      if (!arg || !/^\d{1,15}$/.test(arg)) throw new UsageError(usage);
+      const { removed, applied } = await call(core, 'rules.remove', { id: Number(arg) });
+      if (!removed) throw new Error(`There is no rule ${arg}.`);
+      console.log(`Rule ${arg} removed. Applied again: ${applied.categorised} of ${applied.evaluated} cached transactions categorised by a rule.`);
+    } else if (sub === 'apply') {
+      if (arg) throw new UsageError(usage);
+      const applied = await call(core, 'rules.apply', undefined);
+      console.log(`Applied every rule to ${applied.evaluated} cached transactions: ${applied.categorised} categorised by a rule (manual choices kept).`);
+    } else if (sub === 'preview') {
+      if (arg) throw new UsageError(usage);
+      const { matches, sample } = await call(core, 'rules.preview', { conditions: conditions() });
+      if (v.json) return void console.log(jsonForTerminal({ matches, sample }));
+      console.log(`Matches ${matches} cached transaction${matches === 1 ? '' : 's'}.`);
+      for (const s of sample) console.log(forTerminal(`  ${s.txnHash} (${s.wallet} on ${s.chain})`));
+    } else throw new UsageError(usage);
+  });
+}
+
+async function categoriesCommand(g: Globals, args: string[]): Promise<void> {
+  const p = parse(args, { json: { type: 'boolean' } }, CATEGORIES_USAGE);
+  if (!p) return;
+  const [sub, ...extra] = p.positionals;
+  if (sub !== 'list' || extra.length) throw new UsageError(CATEGORIES_USAGE);
+  await withCore(g, async (core) => printCategories(await call(core, 'categories.list', undefined), p.values.json ?? false));
 }
 
 async function groupCommand(g: Globals, args: string[]): Promise<void> {

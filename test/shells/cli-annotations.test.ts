@@ -1,0 +1,98 @@
+import { parse } from 'csv-parse/sync';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/store.ts';
+import { WALLET } from '../support/sim.ts';
+
+/**
+ * `folioscope notes`, `rules` and `categories` as processes, in demo mode (the built-in
+ * reference service): a rule categorises the synced outflows, a manual category and a note win
+ * over it, the filtered export holds exactly those rows with the new columns, and bad input
+ * exits 1 or 2 having changed nothing.
+ */
+const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
+function cli(args: string[]) {
+  const env = { ...process.env };
+  delete env['FOLIOSCOPE_ACCESS_KEY'];
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 90_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
+}
+
+describe('notes, rules and categories from the command line', () => {
+  it('adds a rule, sets a note and a manual category, exports the category filtered, refuses bad input', () => {
+    const dir = tempDir();
+    const g = ['--data-dir', dir];
+    expect(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']).status).toBe(0);
+    expect(cli([...g, 'sync', '--no-positions']).status).toBe(0);
+    const categories = cli([...g, 'categories', 'list']);
+    expect(categories.stdout).toMatch(/^name\tkind\tcolour\ttransactions\nPayroll\toutflow\t#7c3aed\t0\n/);
+
+    const preview = cli([...g, 'rules', 'preview', '--direction', 'out']);
+    const matches = Number(/Matches (\d+) cached/.exec(preview.stdout)?.[1]);
+    expect(matches).toBeGreaterThan(0);
+    const added = cli([...g, 'rules', 'add', '--category', 'Vendor payment', '--direction', 'out', '--name', 'Outflows']);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toMatch(/^Rule 1 "Outflows" \(order 1\) sets Vendor payment\.\nApplied to \d+ cached transactions: (\d+) categorised by a rule\.\n$/);
+    expect(Number(/: (\d+) categorised/.exec(added.stdout)?.[1])).toBe(matches);
+    const rules = JSON.parse(cli([...g, 'rules', 'list', '--json']).stdout) as Array<{ id: number; category: string; conditions: unknown }>;
+    expect(rules).toEqual([expect.objectContaining({ id: 1, category: 'Vendor payment', conditions: { direction: 'out' } })]);
+    expect(cli([...g, 'rules', 'list']).stdout).toContain('1\t1\tOutflows\tVendor payment\toutflow');
+
+    // One of the categorised outflows, by hash: a manual category and a note over the rule's.
+    const out = join(dir, 'vendor.csv');
+    expect(cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'vendor payment', '--out', out]).status).toBe(0);
+    const rows = parse(readFileSync(out), { bom: true, columns: true }) as Array<Record<string, string>>;
+    const hashes = [...new Set(rows.map((r) => r['txn_hash']))];
+    expect(hashes).toHaveLength(matches);
+    expect(rows.every((r) => r['category'] === 'Vendor payment' && r['category_source'] === 'rule' && r['note'] === '')).toBe(true);
+    const hash = hashes[0]!;
+    const set = cli([...g, 'notes', 'set', hash, '--wallet', WALLET, '--chain', 'eth', '--category', 'Payroll', '--note', 'March payroll, =team A']);
+    expect(set.status, set.stderr).toBe(0);
+    expect(set.stdout).toBe(`${hash}: category Payroll (manual); note: March payroll, =team A.\n`);
+    expect(cli([...g, 'rules', 'apply']).stdout).toMatch(new RegExp(`: ${matches} categorised by a rule \\(manual choices kept\\)`));
+    expect(JSON.parse(cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json']).stdout)).toMatchObject({
+      category: 'Payroll',
+      source: 'manual',
+      ruleCategory: 'Vendor payment',
+      note: 'March payroll, =team A',
+      orphaned: false,
+    });
+    const payroll = join(dir, 'payroll.csv');
+    expect(cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'Payroll', '--out', payroll]).status).toBe(0);
+    const paid = parse(readFileSync(payroll), { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(new Set(paid.map((r) => r['txn_hash']))).toEqual(new Set([hash]));
+    // The note is text in the sheet, never a formula.
+    expect(paid[0]).toMatchObject({ category: 'Payroll', category_source: 'manual', note: 'March payroll, =team A' });
+
+    // Bad input: a usage error (2) or a refusal (1), and nothing changed.
+    const bad: Array<[string[], number, RegExp]> = [
+      [['rules', 'add', '--direction', 'out'], 2, /needs --category/],
+      [['rules', 'add', '--category', 'Payroll'], 1, /at least one condition/],
+      [['rules', 'add', '--category', 'Payroll', '--direction', 'sideways'], 2, /--direction is one of/],
+      [['rules', 'add', '--category', 'Payroll', '--token', 'USDC', '--min', 'lots'], 2, /--min lots is not a number/],
+      [['rules', 'add', '--category', 'Nope', '--direction', 'in'], 1, /no category "Nope"/],
+      [['rules', 'remove', '7'], 1, /no rule 7/],
+      [['notes', 'set', hash, '--wallet', WALLET, '--chain', 'eth', '--note', 'evil\u202etext'], 1, /text-direction/],
+      [['notes', 'set', '0xnotcached', '--wallet', WALLET, '--chain', 'eth', '--note', 'x'], 1, /not a cached transaction/],
+      [['notes', 'set', hash, '--wallet', WALLET], 2, /needs TXN_HASH, --wallet and --chain/],
+    ];
+    for (const [args, status, message] of bad) {
+      const r = cli([...g, ...args]);
+      expect(r.status, args.join(' ')).toBe(status);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    expect(JSON.parse(cli([...g, 'rules', 'list', '--json']).stdout)).toHaveLength(1);
+    expect(JSON.parse(cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json']).stdout)).toMatchObject({
+      note: 'March payroll, =team A',
+    });
+    // Each edit in the audit trail.
+    const audit = cli([...g, 'audit', '--json']);
+    const entries = JSON.parse(audit.stdout) as Array<{ entity: string; action: string; origin: string }>;
+    expect(entries.filter((e) => e.entity !== 'wallet').map((e) => [e.entity, e.action, e.origin])).toEqual([
+      ['note', 'create', 'notes.set'],
+      ['rule', 'create', 'rules.save'],
+    ]);
+  });
+});

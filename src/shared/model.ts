@@ -605,7 +605,7 @@ export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
   /** `alert`: an alert rule (never a fired alert: those are not in the file). */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting';
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'category' | 'rule' | 'note';
   /** The wallet's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readUserDataFile, SCRYPT, writeUserDataFile } from '../../src/main/core/userdata/format.ts';
+import { readUserDataFile, SCRYPT, writeUserDataFile, type UserData } from '../../src/main/core/userdata/format.ts';
 import { exportUserData, planImport } from '../../src/main/core/userdata/plan.ts';
 import { applyUserData } from '../../src/main/core/store/user-data.ts';
 import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
@@ -9,6 +9,10 @@ import { getSettings, updateSettings } from '../../src/main/core/store/settings.
 import { listAlertRules, saveAlertRule } from '../../src/main/core/store/alerts.ts';
 import type { ReadableDB } from '../../src/main/core/store/db.ts';
 import { createDB } from '../support/store.ts';
+import { getAnnotation, listCategories, listRules, saveCategory, saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
+import { listEdits } from '../../src/main/core/store/audit.ts';
+import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { transactionRow } from '../support/transactions.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
 /** The user's data file: what it holds, its encryption, and an import's plan, applied all or nothing. */
@@ -48,6 +52,13 @@ const RULES = [
   { scope: { kind: 'all' }, condition: { kind: 'new-counterparty' } },
   { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 48 } },
 ];
+
+/** The file without categories, rules and notes, for the tests that count the other items. */
+function withoutBooks(doc: UserData): void {
+  doc.data.categories = [];
+  doc.data.rules = [];
+  doc.data.notes = [];
+}
 
 describe('the data file', () => {
   it('holds wallets, groups (by name), schedules, alert rules and settings; no ids, no base URL, no service data', async () => {
@@ -112,6 +123,8 @@ describe('an import', () => {
   it('into an empty cache adds everything, equal field by field', async () => {
     const from = source();
     const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(from, 't')));
+    // The books' items (the seeded categories, unchanged in both) are planned in their own test below.
+    withoutBooks(doc);
     const db = createDB();
     const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
     // 2 wallets, 1 group, 2 schedules and 6 alert rules added; 3 settings changed, 5 the same.
@@ -185,6 +198,10 @@ describe('an import', () => {
     const file = JSON.parse(await writeUserDataFile(exportUserData(source(), 't')));
     expect(file.data.alertRules).toHaveLength(6); // always written
     delete file.data.alertRules;
+    // A file that old holds none of the books' data either.
+    delete file.data.categories;
+    delete file.data.rules;
+    delete file.data.notes;
     const { doc } = await readUserDataFile(JSON.stringify(file));
     expect(doc.data.alertRules).toEqual([]);
     const db = createDB();
@@ -281,5 +298,85 @@ describe('an import', () => {
     saveGroup(db, { name: 'fund ii', wallets: [W3] });
     await importFile(text);
     expect(rulesOf(db).at(-1)).toEqual({ scope: { kind: 'group', name: 'fund ii' }, condition: { kind: 'health', below: 1.2 } });
+  });
+});
+
+describe('the books in the data file: categories, rules and notes (issue 28)', () => {
+  const HASH = '0x' + 'ab'.repeat(32);
+  function books() {
+    const db = createDB();
+    addWallet(db, { address: WALLET, chains: ['eth'] });
+    upsertTransactions(db, WALLET, 'eth', [
+      transactionRow({ wallet_id: WALLET, txn_hash: HASH, details: [{ token_cid: 'u', type: 'out', qty: 5, symbol: 'USDC' }] }),
+    ]);
+    const payroll = listCategories(db).find((c) => c.name === 'Payroll')!;
+    saveCategory(db, { id: payroll.id, name: 'Salaries', colour: '#112233', kind: 'outflow' });
+    saveCategory(db, { name: 'Legal', kind: 'outflow' });
+    saveRule(db, { name: 'Lawyers', category: 'Legal', conditions: { counterparties: [WALLET_2], direction: 'out' } });
+    saveRule(db, { category: 'Salaries', conditions: { token: 'USDC', minAmount: 1, maxAmount: 10 } });
+    setAnnotation(db, { wallet: WALLET, chain: 'eth', txnHash: HASH }, { note: 'March, two lines\nsecond', category: 'Legal' });
+    return db;
+  }
+
+  it('carries categories, rules in order and notes by transaction; imports them whole, orphaned where not cached; again changes nothing', async () => {
+    const from = books();
+    const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(from, 't')));
+    expect(doc.data.categories.slice(0, 2)).toEqual([
+      { name: 'Salaries', colour: '#112233', kind: 'outflow' },
+      { name: 'Grants', colour: '#db2777', kind: 'outflow' },
+    ]);
+    expect(doc.data.rules).toEqual([
+      { name: 'Lawyers', category: 'Legal', conditions: { counterparties: [WALLET_2], direction: 'out' } },
+      { name: 'Salaries rule', category: 'Salaries', conditions: { token: 'USDC', minAmount: 1, maxAmount: 10 } },
+    ]);
+    expect(doc.data.notes).toEqual([{ wallet: WALLET, chain: 'eth', txnHash: HASH, note: 'March, two lines\nsecond', category: 'Legal' }]);
+    const db = createDB();
+    const { preview, writes } = planImport(db, doc, { encrypted: false, replace: false });
+    expect(preview.items.filter((i) => ['category', 'rule', 'note'].includes(i.kind) && i.state !== 'unchanged')).toEqual([
+      { kind: 'category', key: 'Salaries', state: 'added', detail: 'outflow' },
+      { kind: 'category', key: 'Legal', state: 'added', detail: 'outflow' },
+      { kind: 'rule', key: `Lawyers: outflow; counterparty ${WALLET_2} → Legal`, state: 'added', detail: '' },
+      { kind: 'rule', key: 'Salaries rule: token USDC 1 to 10 → Salaries', state: 'added', detail: '' },
+      { kind: 'note', key: `${HASH} (eth)`, state: 'added', detail: 'category Legal, note "March, two lines\nsecond"' },
+    ]);
+    applyUserData(db, writes);
+    expect(listRules(db).map(({ name, category, conditions, position }) => ({ name, category, conditions, position }))).toEqual(
+      listRules(from).map(({ name, category, conditions, position }) => ({ name, category, conditions, position })),
+    );
+    // The transaction is not cached here: its note is kept, orphaned, and is on it once it is.
+    expect(getAnnotation(db, { wallet: WALLET, chain: 'eth', txnHash: HASH })).toMatchObject({
+      note: 'March, two lines\nsecond',
+      category: 'Legal',
+      orphaned: true,
+    });
+    expect(planImport(db, doc, { encrypted: false, replace: false }).preview.counts).toMatchObject({ added: 0, changed: 0, conflict: 0 });
+    // Each item is an edit in the trail.
+    expect(
+      listEdits(db, {})
+        .filter((e) => ['category', 'rule', 'note'].includes(e.entity))
+        .map((e) => `${e.entity} ${e.action}`),
+    ).toEqual(['note create', 'rule create', 'rule create', 'category create', 'category create']);
+  });
+
+  it('a different note is a conflict; a rule naming an unknown category or a note the app refuses refuses the file whole', async () => {
+    const { doc } = await readUserDataFile(await writeUserDataFile(exportUserData(books(), 't')));
+    const db = books();
+    setAnnotation(db, { wallet: WALLET, chain: 'eth', txnHash: HASH }, { note: 'mine' });
+    const { preview } = planImport(db, doc, { encrypted: false, replace: false });
+    expect(preview.applicable).toBe(false);
+    expect(preview.items.filter((i) => i.state === 'conflict')).toEqual([
+      { kind: 'note', key: `${HASH} (eth)`, state: 'conflict', detail: 'here Legal, "mine"; in the file category Legal, note "March, two lines\nsecond"' },
+    ]);
+    const replaced = planImport(db, doc, { encrypted: false, replace: true });
+    applyUserData(db, replaced.writes);
+    expect(getAnnotation(db, { wallet: WALLET, chain: 'eth', txnHash: HASH })).toMatchObject({ note: 'March, two lines\nsecond' });
+    const empty = createDB();
+    const unknown = structuredClone(doc);
+    unknown.data.categories = unknown.data.categories.filter((c) => c.name !== 'Legal');
+    expect(() => planImport(empty, unknown, { encrypted: false, replace: false })).toThrow(/Rule 1 of the file names the category "Legal", which is neither/);
+    const hostile = structuredClone(doc);
+    hostile.data.notes[0]!.note = 'pay \u202eevil';
+    expect(() => planImport(empty, hostile, { encrypted: false, replace: false })).toThrow(/Note 1 of the file: The note contains an invisible control/);
+    expect(listRules(empty)).toEqual([]);
   });
 });

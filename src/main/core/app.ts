@@ -21,7 +21,7 @@ import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
-import { applyRulesToNew } from './annotations/apply.ts';
+import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -594,6 +594,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         changed('settings');
         // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
         if (writes.addAlertRules.length) queueAlertCheck();
+        // Imported rules categorise what is cached, as a rule saved in the app does (not a user edit).
+        if (writes.addRules.length || writes.saveCategories.length || writes.setNotes.length) {
+          if (writes.addRules.length) applyRulesToAll(profile.db);
+          changed('annotations');
+        }
         return { ...preview, applied: true };
       },
       'cache.clear': async () => {

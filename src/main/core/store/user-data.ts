@@ -1,6 +1,6 @@
 /**
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
- * every wallet, group, schedule, alert rule and setting of it, or, when any write fails, none of them.
+ * every wallet, group, schedule, alert rule, category, category rule, note and setting of it, or, when any write fails, none of them.
  */
 import type { WritableDB } from './db.ts';
 import { addWallet, updateWallet } from './wallets.ts';
@@ -9,6 +9,7 @@ import { saveSchedule } from './schedules.ts';
 import { insertAlertRule } from './alerts.ts';
 import { updateSettings, type SettingsChanges } from './settings.ts';
 import { ValidationError } from './validation.ts';
+import { saveCategory, saveRule, setAnnotation, type CategoryInput, type RuleInput, type TxnKey } from './annotations.ts';
 import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 
@@ -24,6 +25,12 @@ export interface UserDataImport {
   addSchedules: Array<{ scope: ScopeByName; what: 'positions' | 'transactions' | 'both'; cadence: Cadence }>;
   /** Alert rules, their groups by name as schedules'. */
   addAlertRules: Array<{ scope: ScopeByName; condition: AlertCondition }>;
+  /** Categories added (no id) or changed (their id here). */
+  saveCategories: CategoryInput[];
+  /** Rules added, after those here, in the file's order. */
+  addRules: RuleInput[];
+  /** Notes and manual categories set (a transaction not cached keeps its note, orphaned, until it is). */
+  setNotes: Array<{ key: TxnKey; note: string | null; category: string | null }>;
   settings: SettingsChanges;
 }
 
@@ -43,6 +50,9 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
     for (const s of w.addSchedules) saveSchedule(db, { scope: scopeOf(s.scope, 'A schedule'), what: s.what, cadence: s.cadence });
     const now = new Date();
     for (const r of w.addAlertRules) insertAlertRule(db, { scope: scopeOf(r.scope, 'An alert rule'), condition: r.condition }, now);
+    for (const c of w.saveCategories) saveCategory(db, c, now);
+    for (const r of w.addRules) saveRule(db, r, now);
+    for (const n of w.setNotes) setAnnotation(db, n.key, { note: n.note, category: n.category }, { allowOrphan: true, now });
     if (Object.keys(w.settings).length) updateSettings(db, w.settings);
   }).immediate();
 }

@@ -1,6 +1,6 @@
 /**
  * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules, alert
- * rules and settings, never the service's data (snapshots, transactions, logs), never the alerts
+ * rules, categories, category rules, notes and settings, never the service's data (snapshots, transactions, logs), never the alerts
  * that fired (derived from the cache), and never the access key.
  * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
  * parameters in the file's header).
@@ -8,7 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
 import { scryptCosts } from '../../../shared/scrypt-params.ts';
-import { AlertConditionSchema, CadenceSchema, LIMITS, SettingsSchema } from '../../../shared/contract.ts';
+import { AlertConditionSchema, CadenceSchema, LIMITS, RuleConditionsSchema, SettingsSchema } from '../../../shared/contract.ts';
 import { ValidationError } from '../store/validation.ts';
 
 export const USER_DATA_FORMAT = 'folioscope-user-data';
@@ -52,6 +52,30 @@ const AlertRuleV1 = z.strictObject({
   scope: ScopeV1,
   condition: AlertConditionSchema,
 });
+/** A category of notes and rules (issue 28): by name; its colour and kind. */
+const CategoryV1 = z.strictObject({
+  name: z.string().min(1).max(64),
+  colour: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .max(7)
+    .nullable(),
+  kind: z.enum(['inflow', 'outflow', 'internal', 'any']),
+});
+/** A category rule, in the order the file lists them (the first that matches wins); its category by name. */
+const RuleV1 = z.strictObject({
+  name: z.string().max(100),
+  category: z.string().min(1).max(64),
+  conditions: RuleConditionsSchema,
+});
+/** A transaction's note and manual category, keyed by (wallet, chain, txn hash) as the cache keys them. */
+const NoteV1 = z.strictObject({
+  wallet: address,
+  chain: chainId,
+  txnHash: z.string().min(1).max(128),
+  note: z.string().max(2000).nullable(),
+  category: z.string().min(1).max(64).nullable(),
+});
 /** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
 const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
 
@@ -70,12 +94,28 @@ export const UserDataV1 = z.strictObject({
       .array(AlertRuleV1)
       .max(10_000)
       .default(() => []),
+    /** Notes, categories and rules: optional on read, as alert rules are (older files hold none). */
+    categories: z
+      .array(CategoryV1)
+      .max(10_000)
+      .default(() => []),
+    rules: z
+      .array(RuleV1)
+      .max(10_000)
+      .default(() => []),
+    notes: z
+      .array(NoteV1)
+      .max(100_000)
+      .default(() => []),
     settings: SettingsV1,
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
 export type UserDataSchedule = z.output<typeof ScheduleV1>;
 export type UserDataAlertRule = z.output<typeof AlertRuleV1>;
+export type UserDataCategory = z.output<typeof CategoryV1>;
+export type UserDataRule = z.output<typeof RuleV1>;
+export type UserDataNote = z.output<typeof NoteV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

@@ -23,6 +23,10 @@ import { describeCadence } from '../schedule/slots.ts';
 import { describeCondition } from '../alerts/describe.ts';
 import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataSchedule } from './format.ts';
 import { addressKey } from '../store/address-key.ts';
+import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategories, listRules, storedKey } from '../store/annotations.ts';
+import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
+import { describeConditions } from '../../../shared/annotations.ts';
+import type { RuleConditions } from '../../../shared/model.ts';
 
 type FileScope = UserDataSchedule['scope'];
 
@@ -55,6 +59,9 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       groups: groups.map((g) => ({ name: g.name, wallets: g.wallets })),
       schedules,
       alertRules,
+      categories: listCategories(db).map((c) => ({ name: c.name, colour: c.colour, kind: c.kind })),
+      rules: listRules(db).map((r) => ({ name: r.name, category: r.category, conditions: r.conditions })),
+      notes: listAnnotations(db).map((a) => ({ wallet: a.wallet, chain: a.chain, txnHash: a.txnHash, note: a.note, category: a.manualCategory })),
       settings,
     },
   };
@@ -70,7 +77,17 @@ const conditionKey = (c: AlertCondition) => JSON.stringify(Object.entries(c).sor
 /** What importing `doc` here would do, item by item, and the writes that do it. */
 export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolean; replace: boolean }): { preview: UserDataPreview; writes: UserDataImport } {
   const items: ImportItem[] = [];
-  const writes: UserDataImport = { addWallets: [], updateWallets: [], saveGroups: [], addSchedules: [], addAlertRules: [], settings: {} };
+  const writes: UserDataImport = {
+    addWallets: [],
+    updateWallets: [],
+    saveGroups: [],
+    addSchedules: [],
+    addAlertRules: [],
+    saveCategories: [],
+    addRules: [],
+    setNotes: [],
+    settings: {},
+  };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
   // Wallets: by address, as the wallets list keeps it (an EVM address in lower case).
@@ -207,6 +224,9 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     }
   }
 
+  // A note of a wallet not watched here is kept too (its transactions may be cached, or come back).
+  planAnnotations(db, doc, o, item, writes);
+
   // Settings: each one the file holds; another value is a change, never a conflict.
   const settingsHere = getSettings(db);
   const fileSettings = doc.data.settings as Partial<Settings>;
@@ -233,4 +253,101 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     },
     writes,
   };
+}
+
+/**
+ * Categories, rules and notes of a file (issue 28). A category is by name (any case): one not
+ * here is added, another colour or kind is a change. A rule the same (category and conditions)
+ * as one here is unchanged; any other is added after those here, in the file's order. A note
+ * is by (wallet, chain, hash): one not here is added (kept orphaned when its transaction is not
+ * cached), the same is unchanged, another text or category is a conflict. A rule or note naming
+ * a category neither in the file nor here, or a note the app would refuse, refuses the file whole.
+ */
+function planAnnotations(
+  db: ReadableDB,
+  doc: UserData,
+  o: { replace: boolean },
+  item: (kind: ImportItem['kind'], key: string, state: ImportItemState, detail?: string) => void,
+  writes: UserDataImport,
+): void {
+  const here = listCategories(db);
+  const known = new Map(here.map((c) => [c.name.toLowerCase(), c.name]));
+  const seen = new Set<string>();
+  for (const c of doc.data.categories) {
+    const name = c.name.trim();
+    const problem = unsafeCharsProblem(name);
+    if (problem) throw new ValidationError('file', `The category "${name.slice(0, 40)}" of the file ${problem}. Nothing was imported.`);
+    if (seen.has(name.toLowerCase())) throw new ValidationError('file', `The file lists the category "${name}" twice. Nothing was imported.`);
+    seen.add(name.toLowerCase());
+    const existing = here.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    const colour = c.colour?.toLowerCase() ?? null;
+    if (!existing) {
+      item('category', name, 'added', c.kind);
+      writes.saveCategories.push({ name, colour, kind: c.kind });
+      known.set(name.toLowerCase(), name);
+    } else if (existing.colour === colour && existing.kind === c.kind) item('category', existing.name, 'unchanged');
+    else {
+      item('category', existing.name, 'changed', `${existing.kind} ${existing.colour ?? 'no colour'} → ${c.kind} ${colour ?? 'no colour'}`);
+      writes.saveCategories.push({ id: existing.id, name: existing.name, colour, kind: c.kind });
+    }
+  }
+  const categoryOf = (name: string, what: string) => {
+    const found = known.get(name.trim().toLowerCase());
+    if (!found)
+      throw new ValidationError('file', `${what} names the category "${name.slice(0, 64)}", which is neither in the file nor here. Nothing was imported.`);
+    return found;
+  };
+
+  const ruleKey = (category: string, c: RuleConditions) =>
+    `${category.toLowerCase()} ${JSON.stringify(Object.entries(c).sort(([a], [b]) => (a < b ? -1 : 1)))}`;
+  const rulesHere = new Set(listRules(db).map((r) => ruleKey(r.category, r.conditions)));
+  for (const [i, r] of doc.data.rules.entries()) {
+    const category = categoryOf(r.category, `Rule ${i + 1} of the file`);
+    let conditions: RuleConditions;
+    try {
+      conditions = cleanConditions(r.conditions);
+    } catch (err) {
+      throw new ValidationError('file', `Rule ${i + 1} of the file: ${(err as Error).message} Nothing was imported.`);
+    }
+    const key = ruleKey(category, conditions);
+    const shown = `${r.name.trim() || `${category} rule`}: ${describeConditions(conditions)} → ${category}`;
+    if (rulesHere.has(key)) item('rule', shown, 'unchanged');
+    else {
+      rulesHere.add(key);
+      item('rule', shown, 'added');
+      writes.addRules.push({ name: r.name, category, conditions });
+    }
+  }
+
+  const seenNotes = new Set<string>();
+  for (const [i, n] of doc.data.notes.entries()) {
+    const key = storedKey({ wallet: n.wallet, chain: n.chain, txnHash: n.txnHash });
+    const id = `${key.wallet}|${key.chain}|${key.txnHash}`;
+    if (seenNotes.has(id)) throw new ValidationError('file', `The file lists the note of ${key.txnHash.slice(0, 80)} twice. Nothing was imported.`);
+    seenNotes.add(id);
+    let note: string | null;
+    try {
+      note = n.note === null ? null : cleanNote(n.note);
+    } catch (err) {
+      throw new ValidationError('file', `Note ${i + 1} of the file: ${(err as Error).message} Nothing was imported.`);
+    }
+    const category = n.category === null ? null : categoryOf(n.category, `The note of ${key.txnHash.slice(0, 80)}`);
+    if (note === null && category === null) continue;
+    const current = getAnnotation(db, key);
+    const shown = `${key.txnHash} (${key.chain})`;
+    const detail = [category ? `category ${category}` : '', note ? `note "${note.slice(0, 60)}${note.length > 60 ? '…' : ''}"` : ''].filter(Boolean).join(', ');
+    if (!current || (current.note === null && current.manualCategory === null)) {
+      item('note', shown, 'added', detail);
+      writes.setNotes.push({ key, note, category });
+    } else if (current.note === note && (current.manualCategory ?? '').toLowerCase() === (category ?? '').toLowerCase()) item('note', shown, 'unchanged');
+    else {
+      item(
+        'note',
+        shown,
+        'conflict',
+        `here ${current.manualCategory ?? 'no category'}, ${current.note === null ? 'no note' : `"${current.note.slice(0, 40)}"`}; in the file ${detail}`,
+      );
+      if (o.replace) writes.setNotes.push({ key, note, category });
+    }
+  }
 }

@@ -135,6 +135,8 @@ export interface TransactionChange {
   seenAt: string;
   /** The request that showed it. */
   request: string;
+  /** The user's note on the transaction (kept, orphaned, when it was removed); absent when none. */
+  note?: string | null | undefined;
 }
 
 export interface TimelinePage {

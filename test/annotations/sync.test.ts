@@ -4,6 +4,7 @@ import { demoStarter } from '../../src/sim/demo.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
+import { applyRestatements, storedInWindow } from '../../src/main/core/store/restatements.ts';
 
 /**
  * Rules through the contract, against the simulator in-process: a rule saved before any
@@ -61,6 +62,36 @@ describe('category rules and a sync', () => {
       expect(await core.request('notes.get', key)).toMatchObject({ category: 'Payroll', note: 'Salary, March' });
       expect(await core.request('rules.list', undefined)).toHaveLength(1);
       expect((await core.request('categories.list', undefined)).map((c) => c.name)).toContain('Vendor payment');
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('a note on a transaction the service removed is kept, and the change log shows it beside the removal', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 30 }) });
+    try {
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      const [row] = (await core.request('timeline.page', { wallet: WALLET, limit: 1 })).rows;
+      const key = { wallet: row!.wallet, chain: row!.chain, txnHash: row!.txnHash };
+      await core.request('notes.set', { ...key, note: 'Grant tranche 2' });
+      // The service removes it (a reorganisation), as the sync's re-read applies it.
+      const db = await cacheOf(core);
+      const time = Date.parse(row!.date!);
+      const stored = storedInWindow(db, row!.wallet, 'eth', Math.floor(time / 1000) - 1, Math.floor(time / 1000) + 1);
+      applyRestatements(
+        db,
+        row!.wallet,
+        'eth',
+        { late: [], changed: [], removed: [{ before: stored.get(row!.txnHash)!, request: 'r-1' }] },
+        new Date().toISOString(),
+      );
+      expect(await core.request('notes.get', key)).toMatchObject({ note: 'Grant tranche 2', orphaned: true });
+      expect(await core.request('notes.orphans', undefined)).toEqual([expect.objectContaining({ txnHash: row!.txnHash, note: 'Grant tranche 2' })]);
+      const log = await core.request('changes.list', { wallet: WALLET });
+      expect(log).toEqual([expect.objectContaining({ kind: 'removed', txnHash: row!.txnHash, note: 'Grant tranche 2' })]);
+      // A note cannot be set anew on a transaction no longer cached (the kept one stays).
+      expect(await core.dispatch('notes.set', { ...key, note: 'x' })).toMatchObject({ ok: false, error: { field: 'txnHash' } });
     } finally {
       await core.close();
     }

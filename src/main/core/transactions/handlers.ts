@@ -9,6 +9,7 @@ import { timelineFacetValues } from '../store/queries/status.ts';
 import { timelinePage } from '../store/queries/timeline.ts';
 import { countExportTransactions } from '../store/queries/transaction-export.ts';
 import { listTransactionChanges } from '../store/restatements.ts';
+import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
 
 type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
 
@@ -41,9 +42,19 @@ export function transactionHandlers(c: ScopeContext, facetsCache: Map<string, Ti
     'changes.list': ({ wallet: address, group, limit }) => {
       const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
       // Newest first, over the scope's wallets (a few hundred entries at most in practice).
-      return listTransactionChanges(c.db(), { limit: 5000 })
+      const shown = listTransactionChanges(c.db(), { limit: 5000 })
         .filter((x) => members.includes(x.wallet))
         .slice(0, limit ?? 500);
+      // A note on a transaction the service removed is kept (orphaned): the log says so beside the removal.
+      const removed = shown.filter((x) => x.kind === 'removed');
+      if (removed.length && hasAnnotations(c.db())) {
+        const notes = categoriesOf(c.db(), removed);
+        for (const x of removed) {
+          const note = notes.get(`${x.wallet}|${x.chain}|${x.txnHash}`)?.note;
+          if (note) x.note = note;
+        }
+      }
+      return shown;
     },
   };
 }

@@ -25,10 +25,13 @@ export interface Route {
   q: string | null;
   /** A wallet group's id: the scope of the treasury views (Reconcile, Risk). */
   group: string | null;
+  /** The timeline's category filter (names), and whether it takes the uncategorised too. */
+  category: string[];
+  uncategorised: boolean;
 }
 
 const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
-const LISTS = ['action', 'protocol', 'chain', 'token', 'status'] as const;
+const LISTS = ['action', 'protocol', 'chain', 'token', 'status', 'category'] as const;
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
@@ -53,6 +56,8 @@ export function parseRoute(hash: string): Route {
     to: p.get('to'),
     q: p.get('q'),
     group: p.get('group'),
+    category: list('category'),
+    uncategorised: p.get('uncategorised') === '1',
   };
 }
 
@@ -70,6 +75,7 @@ export function formatRoute(r: Route): string {
     if (r.from) p.set('from', r.from);
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
+    if (r.uncategorised) p.set('uncategorised', '1');
   }
   // The roll-forward's opening and closing dates: the closing one is its own (`to`), else the
   // as-of date (`date`), which picking the period never moves.

@@ -9,6 +9,7 @@ import { navHistory } from '../store/queries/nav.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import { periodTransactions } from '../store/queries/period-transactions.ts';
+import { markAnnotations } from '../store/queries/timeline.ts';
 import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
@@ -206,6 +207,8 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
       a.feesUsd += row.gasFee ?? 0;
       byAction.set(key, a);
     }
+    // The listed transactions' categories and notes (issue 28): one query for the list.
+    markAnnotations(db, transactions);
   }
   const actions = [...byAction.values()].sort((a, b) => b.count - a.count);
 

@@ -490,6 +490,8 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
     ],
   );
   doc.moveDown(0.6);
+  // A category column when any listed transaction has one (issue 28): the transfers give it room.
+  const categorised = model.transactions.some((t) => t.category);
   table(
     doc,
     [
@@ -497,8 +499,9 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
       { label: 'Wallet', width: 55 },
       { label: 'Chain', width: 30 },
       { label: 'Action', width: 62 },
-      { label: 'Transfers', width: 170 },
-      { label: 'Fee', width: 48, align: 'right' },
+      { label: 'Transfers', width: categorised ? 110 : 170 },
+      ...(categorised ? [{ label: 'Category', width: 60 }] : []),
+      { label: 'Fee', width: 48, align: 'right' as const },
       { label: 'Hash', width: 76 },
     ],
     model.transactions.map((t) => [
@@ -507,6 +510,7 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
       t.chain,
       words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
       t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+      ...(categorised ? [t.category ? `${t.category.name}${t.category.source === 'rule' ? ' (rule)' : ''}` : '-'] : []),
       usd(t.gasFee),
       short(t.txnHash),
     ]),

@@ -9,6 +9,7 @@ import { machine } from './lib.ts';
 // process holding the sync, not also Playwright, the PDF writer and every other benchmark.
 const benches: Record<string, () => Promise<void>> = {
   ingest: async () => (await import('./ingest.ts')).ingestBench(),
+  rules: async () => (await import('./rules.ts')).rulesBench(),
   timeline: async () => (await import('./timeline.ts')).timelineBench(),
   'timeline-ui': async () => (await import('./timeline-ui.ts')).timelineUiBench(),
   csv: async () => (await import('./reports.ts')).csvBench(),

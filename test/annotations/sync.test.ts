@@ -96,4 +96,23 @@ describe('category rules and a sync', () => {
       await core.close();
     }
   });
+
+  it('watching the other side of a transfer makes it internal: the rules decide again', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 60 }) });
+    try {
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      await core.request('rules.save', { category: 'Vendor payment', conditions: { direction: 'out' } });
+      await core.request('rules.save', { category: 'Treasury transfer', conditions: { direction: 'internal' } });
+      const outflows = (await core.request('timeline.page', { wallet: WALLET, categories: ['Vendor payment'], limit: 1000 })).rows;
+      const other = outflows.find((r) => r.to && /^0x[0-9a-f]{40}$/.test(r.to) && r.to !== r.wallet)!.to!;
+      const toOther = outflows.filter((r) => r.to === other).length;
+      expect(toOther).toBeGreaterThan(0);
+      await core.request('wallets.add', { address: other, chains: ['eth'] });
+      await expect.poll(() => core.request('timeline.count', { wallet: WALLET, categories: ['Treasury transfer'] })).toBe(toOther);
+      expect(await core.request('timeline.count', { wallet: WALLET, categories: ['Vendor payment'] })).toBe(outflows.length - toOther);
+    } finally {
+      await core.close();
+    }
+  });
 });

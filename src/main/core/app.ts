@@ -22,6 +22,7 @@ import { auditHandlers } from './audit/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
 import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
+import { listRules } from './store/annotations.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -259,18 +260,22 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   // Category rules (core/annotations): applied to the transactions a sync wrote once its job has
   // finished, off the ingest path and coalesced like the alert check (a burst of jobs is one pass
   // over what they added; with no rule it only notes how far the cache goes).
-  let rulesQueued = false;
-  function queueRuleApplication(): void {
-    if (rulesQueued) return;
-    rulesQueued = true;
+  // A wallet watched or no longer watched changes which transfers are internal: then every
+  // rule-made category is decided again (when there is a rule at all).
+  let rulesQueued: 'new' | 'all' | null = null;
+  function queueRuleApplication(what: 'new' | 'all' = 'new'): void {
+    const queued = rulesQueued;
+    rulesQueued = queued === 'all' ? 'all' : what;
+    if (queued) return;
     setImmediate(() => {
-      rulesQueued = false;
+      const all = rulesQueued === 'all';
+      rulesQueued = null;
       const p = profile;
       if (closing || p.readOnly || !p.db.open) return;
       try {
-        if (applyRulesToNew(p.db).categorised) changed('annotations');
+        if (all ? listRules(p.db).length && applyRulesToAll(p.db).evaluated : applyRulesToNew(p.db).categorised) changed('annotations');
       } catch {
-        // Closed under it, or busy: the next finished sync applies them to everything since.
+        // Closed under it, or busy: the next finished sync (or rule saved) applies them again.
       }
     });
   }
@@ -469,6 +474,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'wallets.list': () => listWallets(profile.db),
       'wallets.add': (input) => {
         const w = addWallet(profile.db, input);
+        queueRuleApplication('all');
         changed('wallets', w.address);
         return w;
       },
@@ -479,6 +485,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       },
       'wallets.remove': ({ address, purge }) => {
         const removed = removeWallet(profile.db, address, { purge: purge ?? false });
+        if (removed) queueRuleApplication('all');
         changed('wallets', addressKey(address));
         return removed;
       },

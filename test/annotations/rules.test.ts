@@ -18,7 +18,7 @@ import {
 } from '../../src/main/core/store/annotations.ts';
 import { listEdits } from '../../src/main/core/store/audit.ts';
 import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { countExportTransactions } from '../../src/main/core/store/queries/transaction-export.ts';
+import { countExportTransactions, exportTransactionRows } from '../../src/main/core/store/queries/transaction-export.ts';
 import { applyRestatements, storedInWindow } from '../../src/main/core/store/restatements.ts';
 import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
@@ -252,6 +252,26 @@ describe('applying the rules', () => {
     expect(listEdits(db, { entity: 'category' }).map((e) => [e.action, e.key, (e.after as { name?: string } | null)?.name ?? null])).toEqual([
       ['delete', 'Salaries', null],
       ['update', 'Payroll', 'Salaries'],
+    ]);
+  });
+
+  it('the export writes the same categories and notes whether it reads them into memory or joins them; one hash in two wallets keeps each its own', () => {
+    const db = seeded();
+    // The same hash in W2's history (one transaction seen from both wallets), annotated apart.
+    upsertTransactions(db, W2, 'eth', [
+      transactionRow({ wallet_id: W2, txn_hash: hash(1), date: new Date((T0 + 3600) * 1000).toISOString(), from: W, to: W2 }),
+    ]);
+    saveRule(db, { category: 'Swap', conditions: { actionTypes: ['swap'] } });
+    applyRulesToAll(db);
+    setAnnotation(db, { wallet: W, chain: 'eth', txnHash: hash(1) }, { category: 'Payroll', note: 'paid' });
+    setAnnotation(db, { wallet: W2, chain: 'eth', txnHash: hash(1) }, { note: 'received, "quoted"\nline' });
+    const cells = (inMemory: number) => [...exportTransactionRows(db, {}, { annotationsInMemory: inMemory })].map((r) => [r[1], r[3], r[16], r[17], r[18]]);
+    const read = cells(250_000);
+    expect(cells(0)).toEqual(read); // joined
+    expect(read.filter((r) => r[2] !== null || r[4] !== null)).toEqual([
+      [W, hash(1), 'Payroll', 'manual', 'paid'],
+      [W2, hash(1), null, null, 'received, "quoted"\nline'],
+      [W, hash(5), 'Swap', 'rule', null],
     ]);
   });
 });

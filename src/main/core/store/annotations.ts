@@ -428,6 +428,29 @@ export function hasAnnotations(db: ReadableDB): boolean {
   return value<number>(db, sql`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'txn_annotations'`) === 1;
 }
 
+/** How many transactions have a note or a category. */
+export function countAnnotations(db: ReadableDB): number {
+  return value<number>(db, sql`SELECT count(*) FROM txn_annotations`) ?? 0;
+}
+
+/** Every annotation as [wallet, chain, category, source, note], by transaction hash (the export's lookup). */
+export function annotationsByHash(db: ReadableDB): Map<string, Array<[string, string, string | null, 'manual' | 'rule' | null, string | null]>> {
+  const out = new Map<string, Array<[string, string, string | null, 'manual' | 'rule' | null, string | null]>>();
+  const q = sql`SELECT a.txn_hash, a.wallet, a.chain, c.name,
+      CASE WHEN a.manual_category IS NOT NULL THEN 'manual' WHEN a.rule_category IS NOT NULL THEN 'rule' END, a.note
+    FROM txn_annotations a LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)`;
+  for (const r of db
+    .prepare(q.text)
+    .raw()
+    .all(...q.params) as Array<[string, string, string, string | null, 'manual' | 'rule' | null, string | null]>) {
+    const entry: [string, string, string | null, 'manual' | 'rule' | null, string | null] = [r[1], r[2], r[3], r[4], r[5]];
+    const list = out.get(r[0]);
+    if (list) list.push(entry);
+    else out.set(r[0], [entry]);
+  }
+  return out;
+}
+
 /** Each row's category and note, by one query per page (the timeline). */
 export function annotationsForRows(db: ReadableDB, rows: ReadonlyArray<TxnKey>): Map<string, { category: TxnCategory | null; note: string | null }> {
   const out = new Map<string, { category: TxnCategory | null; note: string | null }>();

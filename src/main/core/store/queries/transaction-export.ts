@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../db.ts';
 import { keyOf, openConnection } from '../driver.ts';
 import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
-import { hasAnnotations } from '../annotations.ts';
+import { annotationsByHash, countAnnotations, hasAnnotations } from '../annotations.ts';
 
 /**
  * The rows of a transactions export, oldest first (as a ledger reads), read on a connection
@@ -126,6 +126,9 @@ export type ExportTransactionRow = [
   note: string | null,
 ];
 
+/** Annotations read into memory for an export; a larger set is joined instead (see exportTransactionRows). */
+const ANNOTATIONS_IN_MEMORY = 250_000;
+
 /** SQLite's text of a time (as exports wrote it before), for times outside the years 0001–9999. */
 const SQLITE_DATE = "strftime('%Y-%m-%dT%H:%M:%fZ', ? / 1000.0, 'unixepoch')";
 /** 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: between them toISOString writes what SQLITE_DATE does. */
@@ -139,15 +142,24 @@ const LAST_ISO_MS = 253402300799999;
  * written here rather than by SQLite's strftime, which cost more than reading the row
  * (bench/reports.ts); test/store/transaction-export.test.ts holds the two to the same text.
  */
-export function* exportTransactionRows(db: ReadableDB, filter: ScopedTimelineFilter): Generator<ExportTransactionRow, void, undefined> {
+export function* exportTransactionRows(
+  db: ReadableDB,
+  filter: ScopedTimelineFilter,
+  options: { annotationsInMemory?: number } = {},
+): Generator<ExportTransactionRow, void, undefined> {
+  const inMemory = options.annotationsInMemory ?? ANNOTATIONS_IN_MEMORY;
   const { sql, params } = exportWhere(db, filter);
-  // The annotations by their key, one lookup per row (none when no user or rule annotated anything
-  // is still a probe of an empty table); a cache an older version left has no such table.
-  const annotated = hasAnnotations(db);
-  const annotations = annotated
+  // The annotations (category, its source, note). A join costs a B-tree search by the long text
+  // key per row walked (~4 µs: an export of 200,000 rows took 1.4 s instead of 0.3 s), so up to
+  // ANNOTATIONS_IN_MEMORY of them are read first into a map by hash (~1 µs a row, tens of MB at
+  // most), and only a larger set is joined; none at all costs nothing (bench/RESULTS.md).
+  const count = hasAnnotations(db) ? countAnnotations(db) : 0;
+  const byHash = count > 0 && count <= inMemory ? annotationsByHash(db) : null;
+  const joined = count > inMemory;
+  const annotations = joined
     ? `c.name, CASE WHEN a.manual_category IS NOT NULL THEN 'manual' WHEN a.rule_category IS NOT NULL THEN 'rule' END, a.note`
     : 'NULL, NULL, NULL';
-  const joins = annotated
+  const joins = joined
     ? `LEFT JOIN txn_annotations a ON a.wallet = t.wallet AND a.chain = t.chain AND a.txn_hash = t.txn_hash
        LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)`
     : '';
@@ -166,6 +178,18 @@ export function* exportTransactionRows(db: ReadableDB, filter: ScopedTimelineFil
     if (time === 0) r[0] = null;
     else if (time >= FIRST_ISO_MS && time <= LAST_ISO_MS) r[0] = date(time);
     else r[0] = (sqliteDate ??= db.prepare(`SELECT ${SQLITE_DATE}`).pluck()).get(time) as string | null;
+    if (byHash) {
+      const found = byHash.get(r[3] as string);
+      if (found) {
+        // One hash may be two wallets' transactions (or, rarely, two chains'): the one of this row.
+        for (const a of found)
+          if (a[0] === r[1] && a[1] === r[2]) {
+            r[16] = a[2];
+            r[17] = a[3];
+            r[18] = a[4];
+          }
+      }
+    }
     yield r as ExportTransactionRow;
   }
 }

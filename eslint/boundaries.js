@@ -64,11 +64,13 @@ export const CORE_EDGES = {
   portfolio: ['handlers.ts', 'store'],
   alerts: ['portfolio', 'store'],
   // The transactions capability: so far the read operations of the timeline and the change log.
-  transactions: ['handlers.ts', 'store'],
+  // The address book (issue 28): entries, CSV import/export, names for addresses.
+  counterparties: ['handlers.ts', 'store'],
+  transactions: ['counterparties', 'handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
-  reports: ['jobs', 'portfolio', 'store'],
+  reports: ['counterparties', 'jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],
-  userdata: ['alerts', 'jobs', 'reports', 'schedule', 'store'],
+  userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],
   // Encryption at rest of a data folder: its key (secrets) and the conversion of each file (store).
   'encryption.ts': ['secrets', 'store'],

@@ -608,3 +608,65 @@ export interface AlertInbox {
   /** Not acknowledged and not snoozed. */
   unread: number;
 }
+
+/**
+ * An entry of the address book (issue 28, docs/address-book.md): a name for an address on some
+ * chains (none listed: every chain), with tags, an "ours" flag (an address the user controls
+ * but does not watch) and a note. The address is stored as the transactions compare it (an EVM
+ * address in lower case, any other exactly as written).
+ */
+export interface Counterparty {
+  address: string;
+  name: string;
+  tags: string[];
+  ours: boolean;
+  /** The service's chain ids the name holds on; empty: every chain. */
+  chains: string[];
+  note: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * What an address is to the book, for a transaction's from or to: a watched wallet (ours, its
+ * label as the name), an address-book entry, or neither (null).
+ */
+export interface CounterpartyName {
+  name: string;
+  ours: boolean;
+  kind: 'book' | 'wallet';
+}
+
+/** One row of an address-book CSV and what importing it does (docs/address-book.md). */
+export interface CounterpartyImportRow {
+  /** The row's line number in the file (the header is line 1). */
+  row: number;
+  /** The address as it would be stored, or as written when it could not be read. */
+  address: string;
+  name: string;
+  chains: string[];
+  /**
+   * add: a new entry; update: an entry whose tags, flag, chains or note change (or, with
+   * replace, its name); same: nothing changes; merged: folded into an earlier row of the same
+   * address and name (Safe's one row per chain); conflict: the book names it otherwise; error:
+   * the row cannot be read (with why).
+   */
+  outcome: 'add' | 'update' | 'same' | 'merged' | 'conflict' | 'error';
+  problem: string | null;
+}
+
+export interface CounterpartyImportPreview {
+  format: 'folioscope' | 'safe';
+  rows: CounterpartyImportRow[];
+  counts: Record<CounterpartyImportRow['outcome'], number>;
+  replace: boolean;
+  /** No error and (unless replace) no conflict: applying writes every row, in one transaction. */
+  applicable: boolean;
+  applied: boolean;
+}
+
+/** The address book as a CSV (docs/address-book.md), the text and how many entries it holds. */
+export interface CounterpartyExport {
+  csv: string;
+  count: number;
+}

@@ -63,10 +63,12 @@ export const CORE_EDGES = {
   // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
   portfolio: ['handlers.ts', 'store'],
   alerts: ['portfolio', 'store'],
-  // The transactions capability: so far the read operations of the timeline and the change log.
   // The address book (issue 28): entries, CSV import/export, names for addresses.
   counterparties: ['handlers.ts', 'store'],
+  // The transactions capability: so far the read operations of the timeline and the change log.
   transactions: ['counterparties', 'handlers.ts', 'store'],
+  // The audit trail of the user's edits (written by the store functions that make them).
+  audit: ['handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['counterparties', 'jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

@@ -32,6 +32,7 @@ import type {
   AlertInbox,
   AlertRule,
   TransactionChange,
+  AuditEntry,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -247,7 +248,7 @@ export const NavHistoryInput = z
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
-const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks']);
+const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit']);
 export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 
@@ -386,6 +387,21 @@ export const CONTRACT = {
   'changes.list': op(
     z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), limit: z.number().int().min(1).max(5000).optional() }),
   )<TransactionChange[]>(),
+  'audit.list': op(
+    z
+      .strictObject({
+        entity: z.string().max(32).optional(),
+        key: z.string().max(200).optional(),
+        /** Edits at or after / before these instants. */
+        since: instant.optional(),
+        until: instant.optional(),
+        /** The next page: edits older than this one. */
+        beforeId: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .optional()
+      .transform((x) => x ?? {}),
+  )<{ entries: AuditEntry[]; total: number }>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),

@@ -670,3 +670,22 @@ export interface CounterpartyExport {
   csv: string;
   count: number;
 }
+
+/** What an edit did to its item (the audit trail, migration 16). */
+export type AuditAction = 'create' | 'update' | 'delete' | 'close' | 'reopen';
+
+/** One edit the user made to their own data: the item before and after, when, and by which operation. */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  /** wallet, group, setting, schedule, alert-rule, counterparty, note, category, rule, period */
+  entity: string;
+  /** Which one: an address, a group's name, a setting's key, a rule's id … */
+  key: string;
+  action: AuditAction;
+  before: unknown;
+  after: unknown;
+  reason: string | null;
+  /** The operation that made it (e.g. wallets.update, userData.import). */
+  origin: string;
+}

@@ -27,6 +27,7 @@ export const OPERATION_NAMES = [
   'timeline.facets',
   'timeline.count',
   'changes.list',
+  'audit.list',
   'logs.get',
   'sync.positions',
   'sync.backfill',

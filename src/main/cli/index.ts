@@ -21,6 +21,7 @@ import { CSV_REPORTS, type CsvReport, type InputOf, LIMITS, type OutputOf } from
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
+import { describeEdit } from '../../shared/audit.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
@@ -53,6 +54,7 @@ Commands:
   backup    checked copies of the cache (list | create | verify NAME | restore NAME)
   data      your wallets, groups, schedules, alert rules and settings as a file (export | import)
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
+  audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -205,6 +207,7 @@ const commands: Record<string, Command> = {
   backup: (g, args) => backupCommand(g, args),
   data: (g, args) => dataCommand(g, args),
   alert: (g, args) => alertCommand(g, args),
+  audit: (g, args) => auditCommand(g, args),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),
@@ -504,7 +507,7 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function exportCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage:
-  folioscope export csv --report positions|underlying|liquidity|transactions|history|reconciliation|unlocks
+  folioscope export csv --report ${CSV_REPORTS.join('|')}
                         [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
   folioscope export pdf [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
   folioscope export ics [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] --out FILE
@@ -575,6 +578,38 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
     },
     { chooseSavePath: async () => out },
   );
+}
+
+async function auditCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = `Usage: folioscope audit [--entity KIND] [--item KEY] [--limit N] [--json]
+The edits you made to your own data (wallets, groups, settings, schedules, alert rules, the
+address book, notes, categories, rules, closed periods), newest first: when, what, which
+operation, and what changed from what to what. KIND: wallet, group, setting, schedule,
+alert-rule, counterparty, note, category, rule, period. The whole trail as a file:
+folioscope export csv --report audit --out FILE [--from D --to D].`;
+  const p = parse(args, { entity: { type: 'string' }, item: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } }, usage);
+  if (!p) return;
+  if (p.positionals.length) throw new UsageError(usage);
+  const limit = p.values.limit === undefined ? 50 : Number(p.values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000.\n\n${usage}`);
+  await withCore(g, async (core) => {
+    const { entries, total } = await call(core, 'audit.list', {
+      ...(p.values.entity !== undefined && { entity: p.values.entity }),
+      ...(p.values.item !== undefined && { key: p.values.item }),
+      limit,
+    });
+    if (p.values.json) {
+      console.log(jsonForTerminal(entries));
+      return;
+    }
+    if (!entries.length) {
+      console.log('No edits recorded.');
+      return;
+    }
+    console.log(['at', 'origin', 'edit'].join('\t'));
+    for (const e of entries) console.log([e.at, e.origin, describeEdit(e)].map(forTerminal).join('\t'));
+    if (total > entries.length) console.log(`(${entries.length} of ${total} edits; --limit N for more, or export csv --report audit)`);
+  });
 }
 
 async function groupCommand(g: Globals, args: string[]): Promise<void> {

@@ -18,6 +18,8 @@ import { allowedExternalUrl } from '../../shared/explorers.ts';
 import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../shared/model.ts';
 import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
+import { auditHandlers } from './audit/handlers.ts';
+import { withAuditOrigin } from './store/audit.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -392,7 +394,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   // The operations of each capability come from its part (core/handlers.ts says how); the rest
   // are still written here, with the profile, the secrets and the schedules they share.
   const handlers: Handlers = combine(
-    { ...portfolioHandlers(scope), ...transactionHandlers(scope, facetsCache) },
+    { ...portfolioHandlers(scope), ...transactionHandlers(scope, facetsCache), ...auditHandlers(scope) },
     {
       'app.info': async () => ({
         version: o.version ?? '0.0.0',
@@ -667,7 +669,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   );
 
   async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
-    return (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx);
+    // The operation is what the audit trail names as the origin of any edit it makes.
+    return withAuditOrigin(op, () => (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx));
   }
 
   async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {

@@ -7,6 +7,7 @@ import { reconcile } from '../store/queries/reconcile.ts';
 import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
+import { iterateEdits } from '../store/audit.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
@@ -179,6 +180,8 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'nav_usd',
     'voting_power',
   ],
+  // The user's edits (the audit trail), oldest first; before/after are the item as JSON.
+  audit: ['at', 'entity', 'item', 'action', 'origin', 'reason', 'before', 'after'],
 };
 
 export interface ExportProgress {
@@ -425,6 +428,27 @@ export async function exportCsv(
             u.votingPower,
           ]);
         onProgress(ladder.unlocks.length, ladder.unlocks.length);
+        break;
+      }
+      case 'audit': {
+        // Every edit, whatever the scope (the trail is the user's, not a wallet's); a period
+        // takes the edits made on its days (UTC).
+        const since = req.from ? `${req.from}T00:00:00.000Z` : undefined;
+        const until = req.to ? new Date(Date.parse(`${req.to}T00:00:00.000Z`) + 86_400_000).toISOString() : undefined;
+        for (const e of iterateEdits(db, { since, until })) {
+          check();
+          await writer.row([
+            e.at,
+            e.entity,
+            e.key,
+            e.action,
+            e.origin,
+            e.reason,
+            e.before === null ? null : JSON.stringify(e.before),
+            e.after === null ? null : JSON.stringify(e.after),
+          ]);
+        }
+        onProgress(writer.rows, writer.rows);
         break;
       }
       case 'history': {

@@ -4,6 +4,7 @@
  */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
+import { recordEdit } from './audit.ts';
 import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../shared/model.ts';
 
 interface RuleRow {
@@ -39,6 +40,7 @@ export function saveAlertRule(
   const id = db
     .transaction(() => {
       if (input.id === undefined) return insertAlertRule(db, input, now);
+      const before = listAlertRules(db).find((r) => r.id === input.id);
       if (
         db.prepare('UPDATE alert_rules SET scope = @scope, condition = @condition, last_check = NULL WHERE id = @id').run({ ...values, id: input.id })
           .changes === 0
@@ -46,6 +48,7 @@ export function saveAlertRule(
         throw new ValidationError('id', `There is no alert rule ${input.id}.`);
       db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), input.id);
       db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(input.id);
+      recordEdit(db, { entity: 'alert-rule', key: String(input.id), action: 'update', before: before && ruleShown(before), after: ruleShown(input) });
       return input.id;
     })
     .immediate();
@@ -54,12 +57,19 @@ export function saveAlertRule(
 
 /** A new rule, its id (an import adds many: no rule is read back). */
 export function insertAlertRule(db: WritableDB, input: { scope: ScheduleScope; condition: AlertCondition }, now = new Date()): number {
-  return Number(
-    db
-      .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (?, ?, ?)')
-      .run(JSON.stringify(input.scope), JSON.stringify(input.condition), now.toISOString()).lastInsertRowid,
-  );
+  return db.transaction(() => {
+    const id = Number(
+      db
+        .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (?, ?, ?)')
+        .run(JSON.stringify(input.scope), JSON.stringify(input.condition), now.toISOString()).lastInsertRowid,
+    );
+    recordEdit(db, { entity: 'alert-rule', key: String(id), action: 'create', before: null, after: ruleShown(input) });
+    return id;
+  })();
 }
+
+/** A rule as the user made it, for the audit trail (not its checks). */
+const ruleShown = (r: { scope: ScheduleScope; condition: AlertCondition }) => ({ scope: r.scope, condition: r.condition });
 
 /** Removes a rule; its alerts stay as history, resolved, no longer tied to a rule. */
 export function removeAlertRule(db: WritableDB, id: number, now = new Date()): boolean {
@@ -68,7 +78,11 @@ export function removeAlertRule(db: WritableDB, id: number, now = new Date()): b
       db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), id);
       db.prepare('UPDATE alerts SET rule_id = NULL WHERE rule_id = ?').run(id);
       db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(id);
-      return db.prepare('DELETE FROM alert_rules WHERE id = ?').run(id).changes > 0;
+      const before = listAlertRules(db).find((r) => r.id === id);
+      if (!before) return false;
+      db.prepare('DELETE FROM alert_rules WHERE id = ?').run(id);
+      recordEdit(db, { entity: 'alert-rule', key: String(id), action: 'delete', before: ruleShown(before), after: null });
+      return true;
     })
     .immediate();
 }

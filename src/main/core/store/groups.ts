@@ -3,6 +3,7 @@ import type { ReadableDB, WritableDB } from './db.ts';
 import { all, get, run, sql } from './sql.ts';
 import { ValidationError } from './validation.ts';
 import { getWallet } from './wallets.ts';
+import { recordEdit } from './audit.ts';
 import { unsafeCharsProblem, visibleText } from '../../../shared/text-safety.ts';
 import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
@@ -33,7 +34,8 @@ export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): 
   const wallets = [...new Set(found.map((f) => f.wallet!.address))];
   const clash = get<{ id: number }>(db, sql`SELECT id FROM wallet_groups WHERE name = ${name} COLLATE NOCASE`);
   if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
-  const id = db
+  const before = input.id === undefined ? null : (listGroups(db).find((g) => g.id === input.id) ?? null);
+  const saved = db
     .transaction(() => {
       let gid = input.id;
       if (gid === undefined) gid = Number(run(db, sql`INSERT INTO wallet_groups (name, created_at) VALUES (${name}, ${now.toISOString()})`).lastInsertRowid);
@@ -41,12 +43,21 @@ export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): 
         throw new ValidationError('group', `There is no wallet group ${gid}.`);
       run(db, sql`DELETE FROM wallet_group_members WHERE group_id = ${gid}`);
       for (const w of wallets) run(db, sql`INSERT INTO wallet_group_members (group_id, wallet) VALUES (${gid}, ${w})`);
-      return gid;
+      const after = getGroup(db, gid);
+      // Keyed by id (a rename keeps it); the name is in before/after for a reader.
+      recordEdit(db, { entity: 'group', key: String(gid), action: before ? 'update' : 'create', before, after });
+      return after;
     })
     .immediate();
-  return getGroup(db, id);
+  return saved;
 }
 
 export function removeGroup(db: WritableDB, id: number): boolean {
-  return run(db, sql`DELETE FROM wallet_groups WHERE id = ${id}`).changes > 0;
+  return db.transaction(() => {
+    const before = listGroups(db).find((g) => g.id === id);
+    if (!before) return false;
+    run(db, sql`DELETE FROM wallet_groups WHERE id = ${id}`);
+    recordEdit(db, { entity: 'group', key: String(id), action: 'delete', before, after: null });
+    return true;
+  })();
 }

@@ -1,6 +1,7 @@
 /** Scheduled syncs and the lease that lets one process run them at a time (migration 013). */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { ValidationError } from './validation.ts';
+import { recordEdit } from './audit.ts';
 import type { Cadence, Schedule, ScheduleScope } from '../../../shared/model.ts';
 
 /** A schedule as the cache keeps it: what the contract shows, but its next slot (computed when shown). */
@@ -37,7 +38,18 @@ export function saveSchedule(
   now = new Date(),
 ): StoredSchedule {
   const values = { scope: JSON.stringify(input.scope), what: input.what, cadence: JSON.stringify(input.cadence) };
-  let id = input.id;
+  return db.transaction(() => {
+    const before = input.id === undefined ? null : (listSchedules(db).find((s) => s.id === input.id) ?? null);
+    const id = writeSchedule(db, input.id, values, now);
+    const after = listSchedules(db).find((s) => s.id === id)!;
+    const shown = (s: StoredSchedule | null) => s && { id: s.id, scope: s.scope, what: s.what, cadence: s.cadence };
+    recordEdit(db, { entity: 'schedule', key: String(id), action: before ? 'update' : 'create', before: shown(before), after: shown(after) });
+    return after;
+  })();
+}
+
+function writeSchedule(db: WritableDB, given: number | undefined, values: { scope: string; what: string; cadence: string }, now: Date): number {
+  let id = given;
   if (id === undefined) {
     id = Number(
       db
@@ -47,11 +59,23 @@ export function saveSchedule(
   } else if (db.prepare('UPDATE schedules SET scope = @scope, what = @what, cadence = @cadence WHERE id = @id').run({ ...values, id }).changes === 0) {
     throw new ValidationError('id', `There is no schedule ${id}.`);
   }
-  return listSchedules(db).find((s) => s.id === id)!;
+  return id;
 }
 
 export function removeSchedule(db: WritableDB, id: number): boolean {
-  return db.prepare('DELETE FROM schedules WHERE id = ?').run(id).changes > 0;
+  return db.transaction(() => {
+    const before = listSchedules(db).find((s) => s.id === id);
+    if (!before) return false;
+    db.prepare('DELETE FROM schedules WHERE id = ?').run(id);
+    recordEdit(db, {
+      entity: 'schedule',
+      key: String(id),
+      action: 'delete',
+      before: { id, scope: before.scope, what: before.what, cadence: before.cadence },
+      after: null,
+    });
+    return true;
+  })();
 }
 
 /** Records a run: the slot it was for (so it is not run again) and how it ended. */

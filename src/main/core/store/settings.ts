@@ -4,6 +4,7 @@
  */
 import { SettingsSchema, type StoredSettings as Settings } from '../../../shared/contract.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { recordEdit } from './audit.ts';
 
 export type { Settings };
 
@@ -55,10 +56,15 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
 }
 
 export function updateSettings(db: WritableDB, changes: SettingsChanges): Settings {
-  const next = SettingsSchema.parse({ ...getSettings(db), ...changes });
+  const current = getSettings(db);
+  const next = SettingsSchema.parse({ ...current, ...changes });
   const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   db.transaction(() => {
-    for (const key of Object.keys(changes) as Array<keyof Settings>) put.run(key, JSON.stringify(next[key]));
+    for (const key of Object.keys(changes) as Array<keyof Settings>) {
+      put.run(key, JSON.stringify(next[key]));
+      // One edit per setting that changed (an unchanged one records nothing).
+      recordEdit(db, { entity: 'setting', key, action: 'update', before: { [key]: current[key] }, after: { [key]: next[key] } });
+    }
   })();
   return next;
 }

@@ -6,6 +6,7 @@ import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { deleteKeysOfWallet } from './hash-levels.ts';
 import { all, get, run, sql } from './sql.ts';
+import { recordEdit } from './audit.ts';
 
 interface WalletRow {
   address: string;
@@ -48,11 +49,14 @@ export function addWallet(db: WritableDB, input: WalletInput, now = new Date()):
   const wallet: Wallet = { address, label: cleanLabel(input.label), tags: cleanTags(input.tags), chains, createdAt: now.toISOString() };
   const existing = getWallet(db, address);
   if (existing) throw new ValidationError('address', `${address} is already watched${existing.label ? ` as "${existing.label}"` : ''}.`);
-  run(
-    db,
-    sql`INSERT INTO wallets (address, label, tags, chains, created_at)
-        VALUES (${wallet.address}, ${wallet.label}, ${JSON.stringify(wallet.tags)}, ${JSON.stringify(wallet.chains)}, ${wallet.createdAt})`,
-  );
+  db.transaction(() => {
+    run(
+      db,
+      sql`INSERT INTO wallets (address, label, tags, chains, created_at)
+          VALUES (${wallet.address}, ${wallet.label}, ${JSON.stringify(wallet.tags)}, ${JSON.stringify(wallet.chains)}, ${wallet.createdAt})`,
+    );
+    recordEdit(db, { entity: 'wallet', key: wallet.address, action: 'create', before: null, after: wallet });
+  })();
   return wallet;
 }
 
@@ -72,10 +76,13 @@ export function updateWallet(db: WritableDB, address: string, changes: WalletCha
     tags: changes.tags !== undefined ? cleanTags(changes.tags) : current.tags,
     chains,
   };
-  run(
-    db,
-    sql`UPDATE wallets SET label = ${next.label}, tags = ${JSON.stringify(next.tags)}, chains = ${JSON.stringify(next.chains)} WHERE address = ${current.address}`,
-  );
+  db.transaction(() => {
+    run(
+      db,
+      sql`UPDATE wallets SET label = ${next.label}, tags = ${JSON.stringify(next.tags)}, chains = ${JSON.stringify(next.chains)} WHERE address = ${current.address}`,
+    );
+    recordEdit(db, { entity: 'wallet', key: current.address, action: 'update', before: current, after: next });
+  })();
   return next;
 }
 
@@ -88,6 +95,7 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
   if (!wallet) return false;
   db.transaction(() => {
     run(db, sql`DELETE FROM wallets WHERE address = ${wallet.address}`);
+    recordEdit(db, { entity: 'wallet', key: wallet.address, action: 'delete', before: { ...wallet, ...(options.purge && { purged: true }) }, after: null });
     if (options.purge) {
       run(db, sql`DELETE FROM snapshots WHERE wallet = ${wallet.address}`);
       deleteKeysOfWallet(db, wallet.address); // while the rows still say whose they are

@@ -14,6 +14,7 @@ import { updateToSchemaVersion12 } from './012-snapshot-checks.ts';
 import { updateToSchemaVersion13 } from './013-schedules.ts';
 import { updateToSchemaVersion14 } from './014-alerts.ts';
 import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
+import { updateToSchemaVersion16 } from './016-audit-log.ts';
 import { updateToSchemaVersion17 } from './017-counterparties.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion13,
   updateToSchemaVersion14,
   updateToSchemaVersion15,
+  updateToSchemaVersion16,
   updateToSchemaVersion17,
 ];
 

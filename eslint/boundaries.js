@@ -70,7 +70,8 @@ export const CORE_EDGES = {
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
   sync: ['api', 'jobs', 'store'],
-  reports: ['counterparties', 'jobs', 'portfolio', 'store'],
+  // counterparties: the names of from and to in the transactions CSV and the PDF.
+  reports: ['jobs', 'portfolio', 'store', 'counterparties'],
   schedule: ['store', 'sync'],
   userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],

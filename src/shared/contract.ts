@@ -33,6 +33,9 @@ import type {
   AlertRule,
   TransactionChange,
   AuditEntry,
+  Counterparty,
+  CounterpartyExport,
+  CounterpartyImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -72,6 +75,8 @@ export const LIMITS = {
   userDataChars: 8 * 1024 * 1024,
   /** A passphrase. */
   passphrase: 1024,
+  /** An address-book CSV to import, in characters (10,000 rows of a few hundred characters). */
+  counterpartyCsvChars: 4 * 1024 * 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
@@ -283,6 +288,27 @@ export const UserDataFileInput = z.strictObject({
   replace: z.boolean().optional(),
 });
 
+/**
+ * `counterparties.save`: an address-book entry (docs/address-book.md), added or replacing the
+ * entry of its address. The store checks the address against the chains and the rest again
+ * (counterparties/entry.ts), so the CLI and an import meet the same rules.
+ */
+export const CounterpartySaveInput = z.strictObject({
+  address,
+  name: safeText('name', 100).min(1),
+  tags: z.array(safeText('tag', 32)).max(20, 'at most 20 tags').optional(),
+  ours: z.boolean().optional(),
+  /** The service's chain ids the name holds on; none: every chain. */
+  chains: chainList.optional(),
+  note: z.string().max(1000, 'the note is too long (at most 1000 characters)').optional(),
+});
+export type CounterpartyInput = z.output<typeof CounterpartySaveInput>;
+/** An address-book CSV (Folioscope's columns or Safe's export) and whether its names win over the book's. */
+export const CounterpartyCsvInput = z.strictObject({
+  text: z.string().max(LIMITS.counterpartyCsvChars, `the file is too large (at most ${LIMITS.counterpartyCsvChars} characters)`),
+  replace: z.boolean().optional(),
+});
+
 const positionsView = z.enum(['all', 'underlying', 'liquidity']);
 export type PositionsView = z.output<typeof positionsView>;
 export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
@@ -459,6 +485,17 @@ export const CONTRACT = {
   'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
   /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
   'userData.import': op(UserDataFileInput, WRITES)<UserDataPreview>(),
+  /** The address book, by name (docs/address-book.md). */
+  'counterparties.list': op(empty)<Counterparty[]>(),
+  /** Adds an entry, or replaces the entry of its address; recorded in the audit trail. */
+  'counterparties.save': op(CounterpartySaveInput, WRITES)<Counterparty>(),
+  'counterparties.remove': op(z.strictObject({ address }), WRITES)<boolean>(),
+  /** What importing an address-book CSV would do, row by row; nothing is written. */
+  'counterparties.preview': op(CounterpartyCsvInput)<CounterpartyImportPreview>(),
+  /** Imports an address-book CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
+  'counterparties.import': op(CounterpartyCsvInput, WRITES)<CounterpartyImportPreview>(),
+  /** The address book as the CSV import reads. */
+  'counterparties.export': op(empty)<CounterpartyExport>(),
   'alerts.rules': op(empty)<AlertRule[]>(),
   'alerts.saveRule': op(AlertRuleInput, WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
@@ -492,7 +529,8 @@ export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
 
 export interface DataChanged {
-  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode';
+  /** `counterparties`: the address book changed (the names shown for addresses). */
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties';
   wallet?: string;
 }
 

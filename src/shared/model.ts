@@ -46,6 +46,21 @@ export interface TimelineRow {
    * transfers). Null when it is as first seen.
    */
   restated: 'late' | 'changed' | null;
+  /** Who the two ends are (the timeline's page sets it; see TransactionParties). */
+  parties?: TransactionParties;
+}
+
+/**
+ * The two ends of a transaction by name (the address book, watched wallets: CounterpartyName)
+ * and what the other end is to the wallet: `internal` between two addresses of ours, `book` a
+ * named counterparty, `unknown` no name. `toUnknown`: the wallet sent to an address nobody
+ * named and not ours, the control flag an auditor asks about.
+ */
+export interface TransactionParties {
+  from: CounterpartyName | null;
+  to: CounterpartyName | null;
+  kind: 'internal' | 'book' | 'unknown';
+  toUnknown: boolean;
 }
 
 /** One entry of the change log of cached transactions (store/restatements.ts). */

@@ -121,7 +121,7 @@ describe('address-book CSV: reading', () => {
       entry('So1anaAddr3ssCaseKept', 'Solana desk', { chains: ['solana'] }),
     ];
     const csv = counterpartiesCsv(book);
-    expect(csv.split('\r\n')[0]).toBe('address,name,tags,ours,chains,note');
+    expect(csv.split('\r\n')[0]).toBe('\ufeffaddress,name,tags,ours,chains,note');
     expect(csv).toContain("'=SUM(A1)");
     const { preview, entries } = planCounterpartyImport(csv, [], [...KNOWN, 'solana']);
     expect(preview.applicable).toBe(true);

@@ -25,6 +25,7 @@ import { describeEdit } from '../../shared/audit.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
+import { COUNTERPARTIES_USAGE, counterpartyLine, printImport, readCsvFile, writeCsvFile } from './counterparties.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -55,6 +56,7 @@ Commands:
   data      your wallets, groups, schedules, alert rules and settings as a file (export | import)
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
+  counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -208,6 +210,7 @@ const commands: Record<string, Command> = {
   data: (g, args) => dataCommand(g, args),
   alert: (g, args) => alertCommand(g, args),
   audit: (g, args) => auditCommand(g, args),
+  counterparties: (g, args) => counterpartiesCommand(g, args),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),
@@ -654,6 +657,76 @@ A group scopes exports, reports and reconcile: --group NAME|ID.`;
       throw new UsageError(usage);
     }
   });
+}
+
+async function counterpartiesCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = COUNTERPARTIES_USAGE;
+  const p = parse(
+    args,
+    {
+      chains: { type: 'string' },
+      tags: { type: 'string' },
+      ours: { type: 'boolean' },
+      note: { type: 'string' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      replace: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  if (!p) return;
+  const v = p.values;
+  const [sub, first, second, ...extra] = p.positionals;
+  const split = (s: string | undefined) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+  if (extra.length) throw new UsageError(`Unexpected "${forTerminal(extra[0]!.slice(0, 40))}" (quote a name with spaces).\n\n${usage}`);
+  if (sub === 'list') {
+    const book = await withCore(g, (core) => call(core, 'counterparties.list', undefined));
+    if (v.json) console.log(jsonForTerminal(book));
+    else if (!book.length) console.log('The address book is empty. Add a name: folioscope counterparties add ADDRESS NAME');
+    else {
+      console.log(['address', 'name', 'ours', 'chains', 'tags', 'note'].join('\t'));
+      for (const c of book) console.log(counterpartyLine(c));
+    }
+  } else if (sub === 'add') {
+    if (!first || !second) throw new UsageError(`add takes an ADDRESS and a NAME.\n\n${usage}`);
+    const saved = await withCore(g, (core) =>
+      call(core, 'counterparties.save', {
+        address: first,
+        name: second,
+        ...(v.chains !== undefined && { chains: split(v.chains) }),
+        ...(v.tags !== undefined && { tags: split(v.tags) }),
+        ...(v.ours && { ours: true }),
+        ...(v.note !== undefined && { note: v.note }),
+      }),
+    );
+    console.log(
+      forTerminal(`Saved ${saved.address} as "${saved.name}" (${saved.chains.length ? saved.chains.join(', ') : 'every chain'}${saved.ours ? ', ours' : ''}).`),
+    );
+  } else if (sub === 'remove') {
+    if (!first || second) throw new UsageError(`remove takes one ADDRESS.\n\n${usage}`);
+    const removed = await withCore(g, (core) => call(core, 'counterparties.remove', { address: first }));
+    if (!removed) throw new Error(`${forTerminal(first.slice(0, 130))} is not in the address book.`);
+    console.log(forTerminal(`Removed ${first} from the address book.`));
+  } else if (sub === 'import') {
+    if (!first || second || v.out) throw new UsageError(`import takes the FILE to import.\n\n${usage}`);
+    const text = readCsvFile(first);
+    const input = { text, ...(v.replace && { replace: true }) };
+    const pv = await withCore(g, (core) => call(core, v['dry-run'] ? 'counterparties.preview' : 'counterparties.import', input));
+    printImport(pv, v['dry-run'] ?? false, v.json ?? false);
+    // Nothing imported when it was asked for (or, dry, could not be): a failure for scripts.
+    if (!pv.applicable) process.exitCode = 1;
+  } else if (sub === 'export') {
+    if (!v.out || first) throw new UsageError(`export needs --out FILE.\n\n${usage}`);
+    const out = v.out;
+    const { csv, count } = await withCore(g, (core) => call(core, 'counterparties.export', undefined));
+    const path = await writeCsvFile(out, csv);
+    console.log(`Wrote ${count} ${count === 1 ? 'entry' : 'entries'} to ${path}.`);
+  } else throw new UsageError(usage);
 }
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). */

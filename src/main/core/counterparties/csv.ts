@@ -224,9 +224,12 @@ function cell(v: string | boolean): string {
 }
 const csvLine = (cells: ReadonlyArray<string | boolean>) => cells.map(cell).join(',') + '\r\n';
 
-/** The book as CSV, in the columns import reads (`;` between tags and between chains). */
+/**
+ * The book as CSV, in the columns import reads (`;` between tags and between chains), with a
+ * byte-order mark as the reports have (a spreadsheet then reads it as UTF-8).
+ */
 export function counterpartiesCsv(book: readonly Counterparty[]): string {
-  let out = csvLine([...CSV_COLUMNS]);
+  let out = '\ufeff' + csvLine([...CSV_COLUMNS]);
   for (const c of book) out += csvLine([c.address, c.name, c.tags.join(';'), c.ours, c.chains.join(';'), c.note]);
   return out;
 }

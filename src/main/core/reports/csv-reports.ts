@@ -140,6 +140,9 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'token_cid',
     'qty',
     'restated',
+    'from_name',
+    'to_name',
+    'counterparty_kind',
   ],
   history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at', 'data_quality'],
   reconciliation: [

@@ -5,6 +5,7 @@ import { listWallets } from '../store/wallets.ts';
 import { listTransactionChanges } from '../store/restatements.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';
 import { parsedTransferCells, transferCells } from './csv-transfers.ts';
+import { counterpartyKind, counterpartyNamer } from '../counterparties/namer.ts';
 
 /**
  * The transactions report: one line per transfer (a transaction without transfers still gets
@@ -32,6 +33,17 @@ export async function writeTransactionsCsv(
     for (const c of listTransactionChanges(reader.db, { limit: 1_000_000 }))
       if (c.kind !== 'removed' && !restated.has(`${c.wallet}|${c.chain}|${c.txnHash}`))
         restated.set(`${c.wallet}|${c.chain}|${c.txnHash}`, csvCell(c.kind === 'late' ? 'indexed late' : `changed: ${(c.fields ?? []).join(' ')}`));
+    // The names of from and to (the address book, watched wallets) and what the other end is:
+    // the last three columns. A name's cell is made once per address and chain.
+    const namer = counterpartyNamer(reader.db);
+    const nameCells = new Map<string, string>();
+    const nameCell = (address: string | null, chain: string): string => {
+      if (address === null) return '';
+      const key = `${chain}|${address}`;
+      let c = nameCells.get(key);
+      if (c === undefined) nameCells.set(key, (c = csvCell(namer(address, chain)?.name ?? '')));
+      return c;
+    };
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;
@@ -63,11 +75,12 @@ export async function writeTransactionsCsv(
       if (count < 0) count = parsedTransferCells(r[15], transfers);
       // Fees on the transaction's first line only, so summing the column counts each fee once.
       const change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
+      const parties = `${nameCell(r[9], r[2])},${nameCell(r[11], r[2])},${counterpartyKind(namer, { wallet, chain: r[2], from: r[9], to: r[11] }).kind}`;
       let lines: string;
-      if (count === 0) lines = `${head},${fees},,,,,,${change}\r\n`;
+      if (count === 0) lines = `${head},${fees},,,,,,${change},${parties}\r\n`;
       else {
-        lines = `${head},${fees},0,${transfers[0]},${change}\r\n`;
-        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]},${change}\r\n`;
+        lines = `${head},${fees},0,${transfers[0]},${change},${parties}\r\n`;
+        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]},${change},${parties}\r\n`;
       }
       // Synchronous until the writer's chunk is full; then it waits for the file (backpressure).
       if (writer.pushLines(lines, count || 1)) await writer.flush();

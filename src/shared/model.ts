@@ -53,8 +53,8 @@ export interface TimelineRow {
 /**
  * The two ends of a transaction by name (the address book, watched wallets: CounterpartyName)
  * and what the other end is to the wallet: `internal` between two addresses of ours, `book` a
- * named counterparty, `unknown` no name. `toUnknown`: the wallet sent to an address nobody
- * named and not ours, the control flag an auditor asks about.
+ * named counterparty, `unknown` no name. `toUnknown`: the wallet sent tokens in a plain transfer
+ * (no protocol) to an address nobody named and not ours, the control flag an auditor asks about.
  */
 export interface TransactionParties {
   from: CounterpartyName | null;

@@ -93,8 +93,12 @@ describe('the address book in the core', () => {
       expect(r.parties?.toUnknown).toBe(false);
     }
     // The wallet itself is named by its label, as ours.
-    const sent = page.rows.find((r) => r.from === A && r.to !== A && r.to !== grantee && r.to !== B)!;
+    // A plain transfer out to nobody named is the control flag; a protocol's call (a swap) is not.
+    const others = page.rows.filter((r) => r.from === A && r.to !== A && r.to !== grantee && r.to !== B);
+    const sent = others.find((r) => r.protocolId === 'wallet' && r.details.some((d) => d.type === 'out'))!;
     expect(sent.parties).toMatchObject({ from: { name: 'Ops', ours: true, kind: 'wallet' }, to: null, kind: 'unknown', toUnknown: true });
+    const call = others.find((r) => r.protocolId !== 'wallet' && r.protocolId !== null)!;
+    expect(call.parties).toMatchObject({ kind: 'unknown', toUnknown: false });
     // The namer the monthly pack uses says the same, and an entry's chains bound it.
     const db = await cacheOf(core);
     const namer = counterpartyNamer(db);

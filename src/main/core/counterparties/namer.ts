@@ -52,9 +52,19 @@ export function counterpartyKind(
   return { kind: n ? 'book' : 'unknown', other };
 }
 
-/** Both ends of a transaction by name, and what the other end is (the timeline's rows, the reconcile trace). */
-export function partiesOf(namer: CounterpartyNamer, row: { wallet: string; chain: string; from: string | null; to: string | null }): TransactionParties {
+/**
+ * Both ends of a transaction by name, and what the other end is (the timeline's rows, the
+ * reconcile trace). `toUnknown` is the control flag: the wallet itself sent tokens out in a plain
+ * transfer (no protocol: a swap or a deposit goes to the protocol's contract, which the protocol
+ * names) to an address nobody named and not ours.
+ */
+export function partiesOf(
+  namer: CounterpartyNamer,
+  row: { wallet: string; chain: string; from: string | null; to: string | null; protocolId?: string | null; details?: ReadonlyArray<{ type: string | null }> },
+): TransactionParties {
   const { kind } = counterpartyKind(namer, row);
-  const sent = row.from !== null && addressKey(row.from) === addressKey(row.wallet) && row.to !== null && addressKey(row.to) !== addressKey(row.wallet);
-  return { from: namer(row.from, row.chain), to: namer(row.to, row.chain), kind, toUnknown: sent && kind === 'unknown' };
+  const wallet = addressKey(row.wallet);
+  const sent = row.from !== null && addressKey(row.from) === wallet && row.to !== null && addressKey(row.to) !== wallet;
+  const plainTransferOut = (row.protocolId == null || row.protocolId === 'wallet') && (row.details ?? []).some((d) => d.type === 'out');
+  return { from: namer(row.from, row.chain), to: namer(row.to, row.chain), kind, toUnknown: sent && plainTransferOut && kind === 'unknown' };
 }

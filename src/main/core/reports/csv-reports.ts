@@ -8,6 +8,8 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { iterateEdits } from '../store/audit.ts';
+import { listCounterparties } from '../store/counterparties.ts';
+import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/csv.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
@@ -185,6 +187,8 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
   ],
   // The user's edits (the audit trail), oldest first; before/after are the item as JSON.
   audit: ['at', 'entity', 'item', 'action', 'origin', 'reason', 'before', 'after'],
+  // The address book, in the columns its import reads (docs/address-book.md).
+  counterparties: [...BOOK_COLUMNS],
 };
 
 export interface ExportProgress {
@@ -431,6 +435,13 @@ export async function exportCsv(
             u.votingPower,
           ]);
         onProgress(ladder.unlocks.length, ladder.unlocks.length);
+        break;
+      }
+      case 'counterparties': {
+        // The user's, whatever the scope; the same cells as counterparties.export (counterparties/csv.ts).
+        const book = listCounterparties(db);
+        for (const c of book) await writer.row([c.address, c.name, c.tags.join(';'), c.ours, c.chains.join(';'), c.note]);
+        onProgress(book.length, book.length);
         break;
       }
       case 'audit': {

@@ -345,6 +345,8 @@ export interface ReconcileTraceRow {
   protocol_id: string | null;
   direction: 'in' | 'out' | 'unknown';
   qty: number | null;
+  /** The other end of the transaction: its address and, from the address book or a watched wallet's label, its name (set by the core's reconcile.trace). */
+  counterparty?: { address: string | null; name: string | null; kind: 'internal' | 'book' | 'unknown' };
 }
 
 export interface LendingRisk {

@@ -21,6 +21,7 @@ import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { counterpartyHandlers } from './counterparties/handlers.ts';
+import { nameTrace } from './counterparties/namer.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -636,8 +637,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         changed('wallets');
         return removed;
       },
-      'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>
-        reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
+      'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => {
+        const w = wallet(address).address;
+        // Each row's other end named from the address book (issue 28).
+        return nameTrace(profile.db, w, chain, reconcileTrace(profile.db, { wallet: w, chain, tokenCid, from, to }));
+      },
       'service.conventions': () => conventionsReport(profile.db),
       'service.check': () => profile.engine.checkService(),
       'service.doctor': async (input) => {

@@ -253,6 +253,16 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
   );
 }
 
+/** The other end of a listed transaction: "Grantee X", "Cold (internal)", or its short address. */
+function counterpartyCell(t: ReportModel['transactions'][number]): string {
+  const p = t.parties;
+  const other = t.from === t.wallet ? t.to : t.from;
+  const named = t.from === t.wallet ? p?.to : p?.from;
+  // An unnamed address by its ends, short enough for the column (a name wraps instead).
+  const text = named?.name ?? (other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-');
+  return p?.kind === 'internal' ? `${text} (internal)` : text;
+}
+
 function walletName(model: ReportModel, address: string): string {
   const w = model.wallets.find((x) => x.address === address);
   return w?.label || short(address);
@@ -497,7 +507,9 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
       { label: 'Wallet', width: 55 },
       { label: 'Chain', width: 30 },
       { label: 'Action', width: 62 },
-      { label: 'Transfers', width: 170 },
+      { label: 'Transfers', width: 110, wrap: true },
+      // The other end: its name from the address book (or a watched wallet's label), else its address.
+      { label: 'Counterparty', width: 60, wrap: true },
       { label: 'Fee', width: 48, align: 'right' },
       { label: 'Hash', width: 76 },
     ],
@@ -507,6 +519,7 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
       t.chain,
       words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
       t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+      counterpartyCell(t),
       usd(t.gasFee),
       short(t.txnHash),
     ]),

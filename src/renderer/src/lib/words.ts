@@ -814,6 +814,7 @@ export const words = {
     imported: (added: number, updated: number) => `Imported: ${int(added)} added, ${int(updated)} updated.`,
     export: 'Export CSV',
     exportStarted: 'Export started: the file is saved or downloaded when it is written.',
+    counterparty: 'Counterparty',
     internal: 'Internal',
     internalTitle: 'Between two addresses of yours (watched wallets or names marked ours)',
     toUnknown: 'To unknown',

@@ -550,8 +550,8 @@ export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
   /** `alert`: an alert rule (never a fired alert: those are not in the file). */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting';
-  /** The wallet's address, the group's name, the schedule or alert rule in words, the setting's name. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty';
+  /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
   /** What changes, or what conflicts (here … ; in the file …); empty when nothing does. */

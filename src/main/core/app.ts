@@ -573,6 +573,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         applyUserData(profile.db, writes);
         changed('wallets');
         changed('settings');
+        if (writes.saveCounterparties.length) changed('counterparties');
         // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
         if (writes.addAlertRules.length) queueAlertCheck();
         return { ...preview, applied: true };

@@ -6,6 +6,7 @@ import type { Counterparty } from '../../../shared/model.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { addressKey } from './address-key.ts';
 import { all, get, run, sql } from './sql.ts';
+import { recordEdit } from './audit.ts';
 
 interface Row {
   address: string;
@@ -58,6 +59,33 @@ export function putCounterparty(db: WritableDB, c: Counterparty): void {
 
 export function deleteCounterparty(db: WritableDB, address: string): boolean {
   return run(db, sql`DELETE FROM counterparties WHERE address = ${addressKey(address)}`).changes > 0;
+}
+
+/** An entry as the user set it: what the audit trail keeps (no dates). */
+export type CounterpartyEntry = Omit<Counterparty, 'createdAt' | 'updatedAt'>;
+const audited = (c: Counterparty | null): CounterpartyEntry | null =>
+  c && { address: c.address, name: c.name, tags: c.tags, ours: c.ours, chains: c.chains, note: c.note };
+
+/**
+ * Writes an entry (checked by counterparties/entry.ts) over any of its address, and records the
+ * edit in the audit trail; the caller runs it inside its transaction, so both land or neither.
+ */
+export function writeCounterparty(db: WritableDB, entry: CounterpartyEntry, now: Date): Counterparty {
+  const before = getCounterparty(db, entry.address);
+  const at = now.toISOString();
+  const saved: Counterparty = { ...entry, createdAt: before?.createdAt ?? at, updatedAt: at };
+  putCounterparty(db, saved);
+  recordEdit(db, { entity: 'counterparty', key: entry.address, action: before ? 'update' : 'create', before: audited(before), after: audited(saved) }, now);
+  return saved;
+}
+
+/** Removes an entry and records it; false when the address has none. */
+export function eraseCounterparty(db: WritableDB, address: string, now: Date): boolean {
+  const before = getCounterparty(db, address);
+  if (!before) return false;
+  deleteCounterparty(db, before.address);
+  recordEdit(db, { entity: 'counterparty', key: before.address, action: 'delete', before: audited(before), after: null }, now);
+  return true;
 }
 
 /**

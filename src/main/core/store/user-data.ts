@@ -9,6 +9,7 @@ import { saveSchedule } from './schedules.ts';
 import { insertAlertRule } from './alerts.ts';
 import { updateSettings, type SettingsChanges } from './settings.ts';
 import { ValidationError } from './validation.ts';
+import { writeCounterparty, type CounterpartyEntry } from './counterparties.ts';
 import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 
@@ -25,6 +26,8 @@ export interface UserDataImport {
   /** Alert rules, their groups by name as schedules'. */
   addAlertRules: Array<{ scope: ScopeByName; condition: AlertCondition }>;
   settings: SettingsChanges;
+  /** Address-book entries to add or replace (checked by counterparties/entry.ts). */
+  saveCounterparties: CounterpartyEntry[];
 }
 
 export function applyUserData(db: WritableDB, w: UserDataImport): void {
@@ -44,5 +47,6 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
     const now = new Date();
     for (const r of w.addAlertRules) insertAlertRule(db, { scope: scopeOf(r.scope, 'An alert rule'), condition: r.condition }, now);
     if (Object.keys(w.settings).length) updateSettings(db, w.settings);
+    for (const c of w.saveCounterparties) writeCounterparty(db, c, now);
   }).immediate();
 }

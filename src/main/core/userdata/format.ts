@@ -52,6 +52,16 @@ const AlertRuleV1 = z.strictObject({
   scope: ScopeV1,
   condition: AlertConditionSchema,
 });
+/** An address-book entry (docs/address-book.md), checked again as the app's form checks one. */
+const CounterpartyV1 = z.strictObject({
+  address,
+  name: z.string().min(1).max(100),
+  tags: z.array(z.string().max(32)).max(20),
+  ours: z.boolean(),
+  /** The service's chain ids; empty: every chain. */
+  chains: z.array(chainId).max(LIMITS.chains),
+  note: z.string().max(1000),
+});
 /** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
 const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
 
@@ -71,11 +81,17 @@ export const UserDataV1 = z.strictObject({
       .max(10_000)
       .default(() => []),
     settings: SettingsV1,
+    /** The address book. Always written; optional on read (files written before it hold none). */
+    counterparties: z
+      .array(CounterpartyV1)
+      .max(100_000)
+      .default(() => []),
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
 export type UserDataSchedule = z.output<typeof ScheduleV1>;
 export type UserDataAlertRule = z.output<typeof AlertRuleV1>;
+export type UserDataCounterparty = z.output<typeof CounterpartyV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

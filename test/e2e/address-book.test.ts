@@ -117,7 +117,7 @@ describe('the address book', () => {
     expect(await page.getByTestId('from-name').textContent()).toBe('Ops');
 
     // A search by the name finds exactly the grantee's transactions.
-    await page.getByRole('searchbox', { name: /Search by hash, address or counterparty name/ }).fill('grantee x');
+    await page.getByRole('searchbox', { name: /Search by hash or address, or by a counterparty’s name/ }).fill('grantee x');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const expected = await web.core.call('timeline.count', { wallet: OPS, search: g });
     expect(expected).toBeGreaterThan(1);

@@ -743,7 +743,7 @@ export const words = {
     to: 'To',
     toDate: 'To date',
     searchPlaceholder: 'Hash, address or name',
-    searchLabel: 'Search by hash, address or counterparty name',
+    searchLabel: 'Search by hash or address, or by a counterparty’s name',
     search: 'Search',
     clearFilters: 'Clear filters',
     tooShort: 'Type at least 6 characters of a hash or an address.',

@@ -67,6 +67,8 @@ export const CORE_EDGES = {
   transactions: ['handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
+  // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
+  pack: ['handlers.ts', 'portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
   reports: ['jobs', 'portfolio', 'store'],
   schedule: ['store', 'sync'],

@@ -1,4 +1,5 @@
 import type { PortfolioView } from './portfolio/view.ts';
+import type { MonthlyPack } from './pack.ts';
 import { z } from 'zod';
 import type {
   DateDiff,
@@ -402,6 +403,21 @@ export const CONTRACT = {
       .optional()
       .transform((x) => x ?? {}),
   )<{ entries: AuditEntry[]; total: number }>(),
+  'pack.get': op(
+    z
+      .strictObject({
+        wallet: address.optional(),
+        group: z.number().int().positive().optional(),
+        /** A calendar month: from its eve to its last day. */
+        month: z
+          .string()
+          .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
+          .optional(),
+        from: date.optional(),
+        to: date.optional(),
+      })
+      .refine(ordered, orderedMessage),
+  )<MonthlyPack>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),

@@ -19,6 +19,7 @@ import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../sha
 import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
+import { packHandlers } from './pack/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
@@ -394,7 +395,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   // The operations of each capability come from its part (core/handlers.ts says how); the rest
   // are still written here, with the profile, the secrets and the schedules they share.
   const handlers: Handlers = combine(
-    { ...portfolioHandlers(scope), ...transactionHandlers(scope, facetsCache), ...auditHandlers(scope) },
+    {
+      ...portfolioHandlers(scope),
+      ...transactionHandlers(scope, facetsCache),
+      ...auditHandlers(scope),
+      ...packHandlers({ ...scope, keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w) }),
+    },
     {
       'app.info': async () => ({
         version: o.version ?? '0.0.0',

@@ -70,7 +70,7 @@ export const CORE_EDGES = {
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['handlers.ts', 'portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
-  reports: ['jobs', 'portfolio', 'store'],
+  reports: ['jobs', 'pack', 'portfolio', 'store'],
   schedule: ['store', 'sync'],
   userdata: ['alerts', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],

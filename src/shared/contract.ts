@@ -249,7 +249,7 @@ export const NavHistoryInput = z
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
-const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit']);
+const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit', 'pack']);
 export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 
@@ -257,6 +257,8 @@ export const ExportInput = z.strictObject({
   format: z.enum(['csv', 'pdf', 'ics']),
   /** CSV only: which report. */
   report: csvReport.optional(),
+  /** PDF only: the portfolio report (default), or the monthly pack of the period from..to. */
+  document: z.enum(['portfolio', 'pack']).optional(),
   wallet: address.optional(),
   /** A wallet group (its id) instead of one wallet: the export covers its members. */
   group: z.number().int().positive().optional(),

@@ -135,3 +135,61 @@ describe('the monthly pack', () => {
     expect(await core.dispatch('pack.get', {})).toMatchObject({ ok: false, error: { field: 'month' } });
   });
 });
+
+describe('the monthly pack as files, written by the program as a user runs it', () => {
+  it('the PDF, the CSV and pack.get agree line by line; the PDF regenerates byte for byte', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { parse } = await import('csv-parse/sync');
+    const { CLI } = await import('../support/cli-process.ts');
+    const info = await core.call('app.info', undefined);
+    const pack = await core.call('pack.get', { month: '2026-10' });
+    await core.close();
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [CLI, '--data-dir', info.dataDir, ...args], {
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: '' },
+      });
+    const dir = info.dataDir;
+    const pdf = join(dir, 'pack.pdf');
+    const made = cli(['export', 'pdf', '--document', 'pack', '--month', '2026-10', '--out', pdf]);
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/Wrote a \d+-page monthly pack \(2026-09-30 to 2026-10-31\)/);
+    const text = spawnSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' }).stdout;
+    const usd = (v: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }).format(v);
+    expect(text).toContain('Monthly pack: All wallets');
+    for (const [label, v] of [
+      ['Opening NAV (2026-09-30)', usd(pack.opening!)],
+      ['Inflows', `+${usd(pack.inflows)}`],
+      ['Outflows', usd(-pack.outflows)],
+      ['Price effect', `${pack.priceEffect > 0 ? '+' : ''}${usd(pack.priceEffect)}`],
+      ['Closing NAV (2026-10-31)', usd(pack.closing!)],
+    ] as const)
+      expect(text).toMatch(new RegExp(`${label.replace(/[()]/g, '\\$&')}\\s+${v.replace(/[$+.]/g, '\\$&')}`));
+    // Byte for byte, the same request again.
+    const again = join(dir, 'pack-again.pdf');
+    expect(cli(['export', 'pdf', '--document', 'pack', '--from', '2026-09-30', '--to', '2026-10-31', '--out', again]).status).toBe(0);
+    expect(readFileSync(again).equals(readFileSync(pdf))).toBe(true);
+
+    const csv = join(dir, 'pack.csv');
+    const wrote = cli(['export', 'csv', '--report', 'pack', '--month', '2026-10', '--out', csv]);
+    expect(wrote.status, wrote.stderr).toBe(0);
+    const rows = parse(readFileSync(csv), { columns: true, bom: true }) as Array<Record<string, string>>;
+    const summary = new Map(rows.filter((r) => r['section'] === 'summary').map((r) => [r['key'], Number(r['value_usd'])]));
+    expect(summary.get('opening')).toBe(pack.opening);
+    expect(summary.get('inflows')).toBe(pack.inflows);
+    expect(summary.get('outflows')).toBe(-pack.outflows);
+    expect(summary.get('closing')).toBe(pack.closing);
+    expect(rows.filter((r) => r['section'] === 'counterparty')).toHaveLength(pack.byCounterparty.length);
+    expect(rows.filter((r) => r['section'] === 'token')).toHaveLength(pack.tokens.length);
+
+    // A period not cached: the file says partial, the CLI says why and exits 3.
+    const partial = cli(['export', 'csv', '--report', 'pack', '--from', '2026-10-31', '--to', '2026-11-03', '--out', join(dir, 'partial.csv')]);
+    expect(partial.status).toBe(3);
+    expect(partial.stdout).toMatch(/not cached at 2026-11-03/);
+    expect(cli(['export', 'csv', '--report', 'pack', '--month', '2026-13', '--out', csv]).status).toBe(2);
+    expect(cli(['export', 'csv', '--report', 'positions', '--month', '2026-10', '--out', csv]).status).toBe(2);
+  }, 120_000);
+});

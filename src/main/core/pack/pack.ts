@@ -27,6 +27,7 @@ import { addressKey } from '../store/address-key.ts';
 import { latestSnapshot } from '../store/snapshots.ts';
 import { periodTransactions, underlyingDatesBetween } from '../store/queries/pack.ts';
 import { checkPeriod, flowWindow, reconcile } from '../store/queries/reconcile.ts';
+export { monthPeriod } from '../../../shared/months.ts';
 
 /** A counterparty's name, from the address book or the watched wallets (the address book's namer). */
 export type CounterpartyNamer = (address: string | null, chain: string) => { name: string; ours: boolean; kind: 'book' | 'wallet' } | null;
@@ -43,7 +44,6 @@ export interface PackRequest {
 }
 
 const UNCATEGORISED = 'Uncategorised';
-const DAY_MS = 86_400_000;
 const tokenKey = (cid: string | null | undefined, id: string | null | undefined) => (cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`);
 const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 const sum = (xs: ReadonlyArray<number>) => decimalSum(xs);
@@ -317,12 +317,4 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     complete: reasons.length === 0 && opening.complete && closing.complete && rec.complete,
     reasons: [...new Set(reasons)],
   };
-}
-
-/** The first and last day of a month (YYYY-MM) as a pack's period: the day before it opens, to its last day. */
-export function monthPeriod(month: string): { from: string; to: string } {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const first = Date.UTC(y, m - 1, 1);
-  const next = Date.UTC(y, m, 1);
-  return { from: day(first - DAY_MS), to: day(next - DAY_MS) };
 }

@@ -4,7 +4,7 @@
  */
 import type { PositionsView } from '../../../shared/contract.ts';
 
-export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk';
+export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk' | 'pack';
 export type View = PositionsView;
 export type Range = '30d' | '90d' | '1y' | 'all';
 
@@ -27,7 +27,7 @@ export interface Route {
   group: string | null;
 }
 
-const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
+const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk', 'pack'];
 const LISTS = ['action', 'protocol', 'chain', 'token', 'status'] as const;
 
 export function parseRoute(hash: string): Route {

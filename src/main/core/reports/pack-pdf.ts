@@ -192,15 +192,16 @@ function tokens(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
   table(
     doc,
     [
-      { label: 'Token', width: 52 },
-      { label: 'Wallet', width: 70 },
-      { label: 'Chain', width: 34 },
-      { label: 'Opening', width: 66, align: 'right' },
-      { label: 'Flows', width: 64, align: 'right' },
-      { label: 'Accrual', width: 58, align: 'right' },
-      { label: 'Price eff.', width: 62, align: 'right' },
-      { label: 'Closing', width: 66, align: 'right' },
-      { label: 'Price dates', width: WIDTH - 472, wrap: true },
+      { label: 'Token', width: 44 },
+      { label: 'Wallet', width: 62 },
+      { label: 'Chain', width: 30 },
+      { label: 'Opening', width: 62, align: 'right' },
+      { label: 'Flows', width: 58, align: 'right' },
+      { label: 'Accrual', width: 52, align: 'right' },
+      { label: 'Price eff.', width: 58, align: 'right' },
+      { label: 'Closing', width: 62, align: 'right' },
+      // Month and day: the period's year is in the header.
+      { label: 'Prices of', width: WIDTH - 428, wrap: true },
     ],
     pack.tokens.map((t) => [
       t.symbol ?? short(t.tokenCid),
@@ -211,7 +212,7 @@ function tokens(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
       v(t.accrualValue),
       v(t.priceEffect),
       v(t.closingNav),
-      t.priceDates.join(', ') || '-',
+      t.priceDates.map((d) => d.slice(5)).join(' ') || '-',
     ]),
     { fontSize: 7 },
   );

@@ -71,9 +71,9 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
   }
-  // The roll-forward's opening and closing dates: the closing one is its own (`to`), else the
-  // as-of date (`date`), which picking the period never moves.
-  if (r.tab === 'reconcile') {
+  // The roll-forward's (and the monthly pack's) opening and closing dates: the closing one is its
+  // own (`to`), else the as-of date (`date`), which picking the period never moves.
+  if (r.tab === 'reconcile' || r.tab === 'pack') {
     if (r.from) p.set('from', r.from);
     if (r.to) p.set('to', r.to);
   }

@@ -413,6 +413,7 @@ export const CONTRACT = {
         /** A calendar month: from its eve to its last day. */
         month: z
           .string()
+          .max(7)
           .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
           .optional(),
         from: date.optional(),

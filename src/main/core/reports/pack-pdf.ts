@@ -5,11 +5,10 @@
  * (a closed period's pack is its stored figures and its close time), so the same pack gives
  * the same bytes: a closed period's pack regenerates byte for byte.
  */
-import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import type { MonthlyPack, PackFlowLine, PackPart } from '../../../shared/pack.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
-import { A4, INK, M, MUTED, PARTIAL, WIDTH, heading, line, paragraph, pdfText, short, table, usd, type Doc } from './pdf-parts.ts';
+import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfText, short, startDocument, table, usd, type Doc } from './pdf-parts.ts';
 
 export interface PackPdfMeta {
   /** The document's date: a closed period's close time, else the end of its closing day. */
@@ -25,26 +24,14 @@ const net = (l: { inflow: number; outflow: number }) => signed(l.inflow - l.outf
 const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Writable): Promise<{ pages: number }> {
-  const when = new Date(meta.at);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: M,
-    bufferPages: true,
-    info: {
-      Title: `Folioscope monthly pack (${visibleText(pack.scope)}) ${pack.from} to ${pack.to}`,
-      Author: 'Folioscope',
-      Subject: `NAV roll-forward ${pack.from} to ${pack.to}`,
-      Creator: 'Folioscope',
-      Producer: 'Folioscope',
-      CreationDate: when,
-      ModDate: when,
+  const { doc, finished } = startDocument(
+    {
+      title: `Folioscope monthly pack (${visibleText(pack.scope)}) ${pack.from} to ${pack.to}`,
+      subject: `NAV roll-forward ${pack.from} to ${pack.to}`,
+      at: new Date(meta.at),
     },
-  });
-  const done = new Promise<void>((resolve, reject) => {
-    out.once('finish', () => resolve());
-    out.once('error', reject);
-  });
-  doc.pipe(out);
+    out,
+  );
   header(doc, pack, meta);
   rollForward(doc, pack);
   flows(doc, 'Flows by category', pack.byCategory);
@@ -55,21 +42,9 @@ export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Wr
   parts(doc, 'By protocol', pack.byProtocol);
   parts(doc, 'By chain', pack.byChain);
   tokens(doc, pack, meta);
-  const pages = doc.bufferedPageRange().count;
-  for (let i = 0; i < pages; i++) {
-    doc.switchToPage(i);
-    const saved = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    doc.text(pdfText(`Folioscope monthly pack · ${pack.scope} · ${pack.from} to ${pack.to}${meta.closed ? ' · closed' : ''}`), M.left, A4.height - 32, {
-      width: WIDTH - 80,
-      lineBreak: false,
-    });
-    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = saved;
-  }
+  const pages = footers(doc, `Folioscope monthly pack · ${pack.scope} · ${pack.from} to ${pack.to}${meta.closed ? ' · closed' : ''}`);
   doc.end();
-  await done;
+  await finished;
   return { pages };
 }
 

@@ -3,7 +3,8 @@
  * the standard Helvetica fonts, headings, paragraphs, label/value lines and tables that continue
  * across pages with their header repeated. Text goes through pdfText (WinAnsi only).
  */
-import type PDFDocument from 'pdfkit';
+import PDFDocument from 'pdfkit';
+import type { Writable } from 'node:stream';
 import { visibleText } from '../../../shared/text-safety.ts';
 
 export const A4 = { width: 595.28, height: 841.89 };
@@ -142,4 +143,47 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
     doc.y = y + h;
   });
   doc.x = M.left;
+}
+
+/**
+ * A document written to `out`, dated `at` (the data's time, never the clock: the same data
+ * gives the same bytes), with pages kept for the footer; `finished` settles when `out` has it all.
+ */
+export function startDocument(info: { title: string; subject: string; at: Date }, out: Writable): { doc: Doc; finished: Promise<void> } {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: M,
+    bufferPages: true,
+    info: {
+      Title: info.title,
+      Author: 'Folioscope',
+      Subject: info.subject,
+      Creator: 'Folioscope',
+      Producer: 'Folioscope',
+      CreationDate: info.at,
+      ModDate: info.at,
+    },
+  });
+  const finished = new Promise<void>((resolve, reject) => {
+    out.once('finish', () => resolve());
+    out.once('error', reject);
+  });
+  doc.pipe(out);
+  return { doc, finished };
+}
+
+/** Every page's footer: `text` on the left, "Page i of n" on the right, in the bottom margin. */
+export function footers(doc: Doc, text: string): number {
+  const pages = doc.bufferedPageRange().count;
+  for (let i = 0; i < pages; i++) {
+    doc.switchToPage(i);
+    // Write in the bottom margin without starting a new page.
+    const saved = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    doc.text(pdfText(text), M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = saved;
+  }
+  return pages;
 }

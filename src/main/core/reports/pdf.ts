@@ -5,7 +5,6 @@
  * the document's dates are the newest fetch time of its data, so the same cache and request
  * give the same bytes.
  */
-import PDFDocument from 'pdfkit';
 import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
@@ -13,7 +12,8 @@ import type { ReadableDB } from '../store/db.ts';
 import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../../../shared/model.ts';
 import {
-  A4,
+  startDocument,
+  footers,
   M,
   WIDTH,
   INK,
@@ -43,27 +43,15 @@ const words = (s: string | null | undefined) => displayName(s, '-');
 
 export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
   const model = buildReportModel(db, req);
-  const when = new Date(model.dataTime);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: M,
-    bufferPages: true,
-    info: {
+  const { doc, finished } = startDocument(
+    {
       // A group name an older version accepted may hold controls: shown as <U+…> here as on the page.
-      Title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
-      Author: 'Folioscope',
-      Subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
-      Creator: 'Folioscope',
-      Producer: 'Folioscope',
-      CreationDate: when,
-      ModDate: when,
+      title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
+      subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
+      at: new Date(model.dataTime),
     },
-  });
-  const done = new Promise<void>((resolve, reject) => {
-    out.once('finish', () => resolve());
-    out.once('error', reject);
-  });
-  doc.pipe(out);
+    out,
+  );
   header(doc, model);
   summary(doc, model);
   navChart(doc, model);
@@ -74,10 +62,12 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable):
   transactionsSection(doc, model);
   qualitySection(doc, model);
   provenanceSection(doc, model);
-  const pages = doc.bufferedPageRange().count;
-  footer(doc, model, pages);
+  const pages = footers(
+    doc,
+    `Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`,
+  );
   doc.end();
-  await done;
+  await finished;
   return { pages, model };
 }
 
@@ -563,22 +553,4 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Allocati
     y += 11;
   });
   doc.y = y;
-}
-
-function footer(doc: Doc, model: ReportModel, pages: number): void {
-  for (let i = 0; i < pages; i++) {
-    doc.switchToPage(i);
-    // Write in the bottom margin without starting a new page.
-    const saved = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    doc.text(
-      pdfText(`Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`),
-      M.left,
-      A4.height - 32,
-      { width: WIDTH - 80, lineBreak: false },
-    );
-    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = saved;
-  }
 }

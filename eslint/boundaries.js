@@ -69,9 +69,11 @@ export const CORE_EDGES = {
   transactions: ['counterparties', 'handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
+  // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
+  pack: ['handlers.ts', 'portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
   // counterparties: the names of from and to in the transactions CSV and the PDF.
-  reports: ['jobs', 'portfolio', 'store', 'counterparties'],
+  reports: ['jobs', 'pack', 'portfolio', 'store', 'counterparties'],
   schedule: ['store', 'sync'],
   userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],

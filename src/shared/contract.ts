@@ -1,4 +1,5 @@
 import type { PortfolioView } from './portfolio/view.ts';
+import type { MonthlyPack } from './pack.ts';
 import { z } from 'zod';
 import type {
   DateDiff,
@@ -253,7 +254,7 @@ export const NavHistoryInput = z
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
-const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit', 'counterparties']);
+const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit', 'pack', 'counterparties']);
 export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 
@@ -261,6 +262,8 @@ export const ExportInput = z.strictObject({
   format: z.enum(['csv', 'pdf', 'ics']),
   /** CSV only: which report. */
   report: csvReport.optional(),
+  /** PDF only: the portfolio report (default), or the monthly pack of the period from..to. */
+  document: z.enum(['portfolio', 'pack']).optional(),
   wallet: address.optional(),
   /** A wallet group (its id) instead of one wallet: the export covers its members. */
   group: z.number().int().positive().optional(),
@@ -428,6 +431,22 @@ export const CONTRACT = {
       .optional()
       .transform((x) => x ?? {}),
   )<{ entries: AuditEntry[]; total: number }>(),
+  'pack.get': op(
+    z
+      .strictObject({
+        wallet: address.optional(),
+        group: z.number().int().positive().optional(),
+        /** A calendar month: from its eve to its last day. */
+        month: z
+          .string()
+          .max(7)
+          .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
+          .optional(),
+        from: date.optional(),
+        to: date.optional(),
+      })
+      .refine(ordered, orderedMessage),
+  )<MonthlyPack>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),

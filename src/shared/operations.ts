@@ -28,6 +28,7 @@ export const OPERATION_NAMES = [
   'timeline.count',
   'changes.list',
   'audit.list',
+  'pack.get',
   'logs.get',
   'sync.positions',
   'sync.backfill',

@@ -113,6 +113,12 @@ describe('the address book in the core', () => {
     await core.call('counterparties.remove', { address: sent.to! });
   });
 
+  it("the monthly pack's flows by counterparty carry the book's names", async () => {
+    const pack = await core.call('pack.get', { wallet: A, from: '2025-11-20', to: '2026-11-20' });
+    const line = pack.byCounterparty.find((l) => l.label === 'Grantee X');
+    expect(line?.kind).toBe('book');
+  });
+
   it("a search by a counterparty's name finds its transactions, and counts what the CSV holds", async () => {
     const found = await core.call('timeline.page', { search: 'grantee', limit: 1000 });
     const expected = (await core.call('timeline.page', { search: grantee, limit: 1000 })).rows.map((r) => r.id);

@@ -22,6 +22,7 @@ import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
+import { monthPeriod } from '../../shared/months.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
@@ -513,10 +514,12 @@ async function exportCommand(g: Globals, args: string[]): Promise<void> {
   folioscope export csv --report ${CSV_REPORTS.join('|')}
                         [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
   folioscope export pdf [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+  folioscope export pdf --document pack (--month YYYY-MM | --from D --to D) [--wallet ADDRESS | --group NAME|ID] --out FILE
   folioscope export ics [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] --out FILE
 Reports are built from the local cache only. --date defaults to the newest cached date.
 --group covers the group's members only (a PDF is then that group's report, titled with its name).
-ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).`;
+ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).
+The monthly pack (--document pack, or csv --report pack) covers --month (its eve to its last day) or --from..--to.`;
   const p = parse(
     args,
     {
@@ -526,6 +529,8 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       date: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      month: { type: 'string' },
+      document: { type: 'string' },
       out: { type: 'string' },
     },
     usage,
@@ -533,6 +538,16 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
   if (!p) return;
   const [kind] = p.positionals;
   const v = p.values;
+  if (v.document !== undefined && (kind !== 'pdf' || (v.document !== 'pack' && v.document !== 'portfolio')))
+    throw new UsageError(`--document is pdf's: pack or portfolio.\n\n${usage}`);
+  const isPack = v.document === 'pack' || (kind === 'csv' && v.report === 'pack');
+  if (v.month !== undefined) {
+    if (!isPack) throw new UsageError(`--month is for the monthly pack (--document pack, or csv --report pack).\n\n${usage}`);
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(v.month)) throw new UsageError(`--month ${forTerminal(v.month.slice(0, 20))} is not a month: use YYYY-MM.\n\n${usage}`);
+    if (v.from || v.to) throw new UsageError(`Use --month or --from/--to, not both.\n\n${usage}`);
+    Object.assign(v, monthPeriod(v.month));
+  }
+  if (isPack && (!v.from || !v.to)) throw new UsageError(`The monthly pack needs --month, or --from and --to.\n\n${usage}`);
   if (kind !== 'csv' && kind !== 'pdf' && kind !== 'ics') throw new UsageError(usage);
   if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
   if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${usage}`);
@@ -547,15 +562,16 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       const group = v.group ? await resolveGroup(core, v.group) : undefined;
       // The newest date cached for the scope asked (a group's, not every wallet's).
       const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }) }))[0];
-      if ((kind === 'pdf' || kind === 'ics') && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+      if ((kind === 'pdf' || kind === 'ics') && !date && !isPack) throw new Error('No positions are cached yet: sync first (folioscope sync).');
       const report = kind === 'csv' ? (v.report as CsvReport) : undefined;
       const started = await call(core, 'export.start', {
         format: kind,
         ...(report && { report }),
+        ...(isPack && kind === 'pdf' && { document: 'pack' as const }),
         ...(v.wallet && { wallet: v.wallet }),
         ...(group && { group: group.id }),
         // The transactions report has no as-of date: its completeness is judged over --from..--to (to now).
-        ...(date && report !== 'transactions' && { date }),
+        ...(date && report !== 'transactions' && !isPack && { date }),
         ...(kind !== 'ics' && v.from && { from: v.from }),
         ...(kind !== 'ics' && v.to && { to: v.to }),
       });
@@ -567,8 +583,11 @@ ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or 
       else if (kind === 'ics') {
         const events = job.output?.rows ?? 0;
         console.log(`Wrote ${events} unlock${events === 1 ? '' : 's'} (on or after ${date}) to ${out}.`);
-      } else
-        console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
+      } else if (isPack)
+        console.log(
+          `Wrote a ${job.output?.pages ?? 0}-page monthly pack${group ? ` for the group "${forTerminal(group.name)}"` : ''} (${v.from} to ${v.to}) to ${out}.`,
+        );
+      else console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
       // A file that does not cover all it stands for says so in itself (a note, a column, the
       // PDF's summary); here it says why. Partial figures (a member not cached) exit 3 so a
       // script (cron) can tell; a transactions period not yet proved is a Note, as it always was.

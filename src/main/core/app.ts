@@ -19,9 +19,10 @@ import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../sha
 import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
+import { packHandlers } from './pack/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { counterpartyHandlers } from './counterparties/handlers.ts';
-import { nameTrace } from './counterparties/namer.ts';
+import { counterpartyNamer, nameTrace } from './counterparties/namer.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -400,6 +401,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       ...portfolioHandlers(scope),
       ...transactionHandlers(scope, facetsCache),
       ...auditHandlers(scope),
+      ...packHandlers({
+        ...scope,
+        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
+        // Flows by counterparty named from the address book and the watched wallets (issue 28).
+        namer: () => counterpartyNamer(profile.db),
+      }),
       ...counterpartyHandlers({ db: () => profile.db, changed: () => changed('counterparties') }),
     },
     {

@@ -4,7 +4,7 @@
  */
 import type { PositionsView } from '../../../shared/contract.ts';
 
-export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk' | 'book';
+export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk' | 'pack' | 'book';
 export type View = PositionsView;
 export type Range = '30d' | '90d' | '1y' | 'all';
 
@@ -27,7 +27,7 @@ export interface Route {
   group: string | null;
 }
 
-const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk', 'book'];
+const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk', 'pack', 'book'];
 const LISTS = ['action', 'protocol', 'chain', 'token', 'status'] as const;
 
 export function parseRoute(hash: string): Route {
@@ -71,9 +71,9 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
   }
-  // The roll-forward's opening and closing dates: the closing one is its own (`to`), else the
-  // as-of date (`date`), which picking the period never moves.
-  if (r.tab === 'reconcile') {
+  // The roll-forward's (and the monthly pack's) opening and closing dates: the closing one is its
+  // own (`to`), else the as-of date (`date`), which picking the period never moves.
+  if (r.tab === 'reconcile' || r.tab === 'pack') {
     if (r.from) p.set('from', r.from);
     if (r.to) p.set('to', r.to);
   }

@@ -62,6 +62,10 @@ describe('folioscope counterparties', () => {
       { address: C, name: 'Our cold wallet', tags: '', ours: 'true', chains: '', note: '' },
       { address: B, name: 'Payroll', tags: 'ops;monthly', ours: 'false', chains: 'base;matic', note: 'paid, monthly' },
     ]);
+    // The same bytes through the reports' export (the app's Export CSV button runs this report).
+    const report = join(dir, 'book-report.csv');
+    expect((await runCli(['--data-dir', dir, 'export', 'csv', '--report', 'counterparties', '--out', report], env)).status).toBe(0);
+    expect(readFileSync(report, 'utf8')).toBe(readFileSync(out, 'utf8'));
     // Read back by import into another data folder: the same book.
     const other = tempDir();
     expect((await runCli(['--data-dir', other, 'counterparties', 'import', out], env)).status).toBe(0);

@@ -134,8 +134,14 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
   }
   const search = filter.search?.trim().toLowerCase();
   if (search) {
-    if (!/^[\x21-\x7e]{1,128}$/.test(search)) throw new ValidationError('search', 'Search for a transaction hash or an address.');
-    if (search.length < MIN_SEARCH) throw new ValidationError('search', `Type at least ${MIN_SEARCH} characters of a hash or an address.`);
+    // Reached only when no name in the address book (or wallet label) holds the text (withNamedSearch).
+    if (!/^[\x21-\x7e]{1,128}$/.test(search))
+      throw new ValidationError('search', 'Search for a transaction hash or an address, or a name in the address book (none holds this text).');
+    if (search.length < MIN_SEARCH)
+      throw new ValidationError(
+        'search',
+        `Type at least ${MIN_SEARCH} characters of a hash or an address, or part of a name in the address book (none holds this text).`,
+      );
     params['s'] = search;
     if (options.searchAs) {
       // One side of a full-address search (see timelinePage): an index walk in time order.

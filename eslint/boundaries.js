@@ -63,16 +63,21 @@ export const CORE_EDGES = {
   // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
   portfolio: ['handlers.ts', 'store'],
   alerts: ['portfolio', 'store'],
+  // The address book (issue 28): entries, CSV import/export, names for addresses.
+  counterparties: ['handlers.ts', 'store'],
   // The transactions capability: so far the read operations of the timeline and the change log.
-  transactions: ['handlers.ts', 'store'],
+  transactions: ['counterparties', 'handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'store'],
+  // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
+  pack: ['handlers.ts', 'portfolio', 'store'],
   sync: ['api', 'jobs', 'store'],
-  reports: ['jobs', 'portfolio', 'store'],
+  // counterparties: the names of from and to in the transactions CSV and the PDF.
+  reports: ['jobs', 'pack', 'portfolio', 'store', 'counterparties'],
   schedule: ['store', 'sync'],
-  userdata: ['alerts', 'jobs', 'reports', 'schedule', 'store'],
+  userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],
   // Encryption at rest of a data folder: its key (secrets) and the conversion of each file (store).
   'encryption.ts': ['secrets', 'store'],

@@ -1,4 +1,5 @@
 import type { PortfolioView } from './portfolio/view.ts';
+import type { MonthlyPack } from './pack.ts';
 import { z } from 'zod';
 import type {
   DateDiff,
@@ -36,6 +37,9 @@ import type {
   Category,
   CategoryRule,
   TxnAnnotation,
+  Counterparty,
+  CounterpartyExport,
+  CounterpartyImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -75,6 +79,8 @@ export const LIMITS = {
   userDataChars: 8 * 1024 * 1024,
   /** A passphrase. */
   passphrase: 1024,
+  /** An address-book CSV to import, in characters (10,000 rows of a few hundred characters). */
+  counterpartyCsvChars: 4 * 1024 * 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
@@ -255,7 +261,7 @@ export const NavHistoryInput = z
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
-const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit']);
+const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit', 'pack', 'counterparties']);
 export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 
@@ -263,6 +269,8 @@ export const ExportInput = z.strictObject({
   format: z.enum(['csv', 'pdf', 'ics']),
   /** CSV only: which report. */
   report: csvReport.optional(),
+  /** PDF only: the portfolio report (default), or the monthly pack of the period from..to. */
+  document: z.enum(['portfolio', 'pack']).optional(),
   wallet: address.optional(),
   /** A wallet group (its id) instead of one wallet: the export covers its members. */
   group: z.number().int().positive().optional(),
@@ -359,6 +367,27 @@ export const UserDataFileInput = z.strictObject({
   text: z.string().max(LIMITS.userDataChars, `the file is too large (at most ${LIMITS.userDataChars} characters)`),
   passphrase: passphrase.optional(),
   /** Conflicting items take the file's version; without it, a conflict blocks the whole import. */
+  replace: z.boolean().optional(),
+});
+
+/**
+ * `counterparties.save`: an address-book entry (docs/address-book.md), added or replacing the
+ * entry of its address. The store checks the address against the chains and the rest again
+ * (counterparties/entry.ts), so the CLI and an import meet the same rules.
+ */
+export const CounterpartySaveInput = z.strictObject({
+  address,
+  name: safeText('name', 100).min(1),
+  tags: z.array(safeText('tag', 32)).max(20, 'at most 20 tags').optional(),
+  ours: z.boolean().optional(),
+  /** The service's chain ids the name holds on; none: every chain. */
+  chains: chainList.optional(),
+  note: z.string().max(1000, 'the note is too long (at most 1000 characters)').optional(),
+});
+export type CounterpartyInput = z.output<typeof CounterpartySaveInput>;
+/** An address-book CSV (Folioscope's columns or Safe's export) and whether its names win over the book's. */
+export const CounterpartyCsvInput = z.strictObject({
+  text: z.string().max(LIMITS.counterpartyCsvChars, `the file is too large (at most ${LIMITS.counterpartyCsvChars} characters)`),
   replace: z.boolean().optional(),
 });
 
@@ -481,6 +510,22 @@ export const CONTRACT = {
       .optional()
       .transform((x) => x ?? {}),
   )<{ entries: AuditEntry[]; total: number }>(),
+  'pack.get': op(
+    z
+      .strictObject({
+        wallet: address.optional(),
+        group: z.number().int().positive().optional(),
+        /** A calendar month: from its eve to its last day. */
+        month: z
+          .string()
+          .max(7)
+          .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
+          .optional(),
+        from: date.optional(),
+        to: date.optional(),
+      })
+      .refine(ordered, orderedMessage),
+  )<MonthlyPack>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),
@@ -538,6 +583,17 @@ export const CONTRACT = {
   'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
   /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
   'userData.import': op(UserDataFileInput, WRITES)<UserDataPreview>(),
+  /** The address book, by name (docs/address-book.md). */
+  'counterparties.list': op(empty)<Counterparty[]>(),
+  /** Adds an entry, or replaces the entry of its address; recorded in the audit trail. */
+  'counterparties.save': op(CounterpartySaveInput, WRITES)<Counterparty>(),
+  'counterparties.remove': op(z.strictObject({ address }), WRITES)<boolean>(),
+  /** What importing an address-book CSV would do, row by row; nothing is written. */
+  'counterparties.preview': op(CounterpartyCsvInput)<CounterpartyImportPreview>(),
+  /** Imports an address-book CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
+  'counterparties.import': op(CounterpartyCsvInput, WRITES)<CounterpartyImportPreview>(),
+  /** The address book as the CSV import reads. */
+  'counterparties.export': op(empty)<CounterpartyExport>(),
   'alerts.rules': op(empty)<AlertRule[]>(),
   'alerts.saveRule': op(AlertRuleInput, WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
@@ -599,8 +655,8 @@ export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
 
 export interface DataChanged {
-  /** `annotations`: notes, categories or rules changed (the timeline's rows show them). */
-  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'annotations';
+  /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules. */
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties' | 'annotations';
   wallet?: string;
 }
 

@@ -49,6 +49,8 @@ export interface TimelineRow {
   /** The transaction's category (a manual choice wins over a rule's) and note; null when none. */
   category: TxnCategory | null;
   note: string | null;
+  /** Who the two ends are (the timeline's page sets it; see TransactionParties). */
+  parties?: TransactionParties;
 }
 
 /** What a category the user keeps is for: money in, money out, between own wallets, or any. */
@@ -118,6 +120,19 @@ export interface TxnAnnotation {
   ruleId: number | null;
   /** The transaction is no longer in the cache (the service removed it): the note is kept. */
   orphaned: boolean;
+}
+
+/**
+ * The two ends of a transaction by name (the address book, watched wallets: CounterpartyName)
+ * and what the other end is to the wallet: `internal` between two addresses of ours, `book` a
+ * named counterparty, `unknown` no name. `toUnknown`: the wallet sent tokens in a plain transfer
+ * (no protocol) to an address nobody named and not ours, the control flag an auditor asks about.
+ */
+export interface TransactionParties {
+  from: CounterpartyName | null;
+  to: CounterpartyName | null;
+  kind: 'internal' | 'book' | 'unknown';
+  toUnknown: boolean;
 }
 
 /** One entry of the change log of cached transactions (store/restatements.ts). */
@@ -404,6 +419,8 @@ export interface ReconcileTraceRow {
   protocol_id: string | null;
   direction: 'in' | 'out' | 'unknown';
   qty: number | null;
+  /** The other end of the transaction: its address and, from the address book or a watched wallet's label, its name (set by the core's reconcile.trace). */
+  counterparty?: { address: string | null; name: string | null; kind: 'internal' | 'book' | 'unknown' };
 }
 
 export interface LendingRisk {
@@ -607,8 +624,8 @@ export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
   /** `alert`: an alert rule (never a fired alert: those are not in the file). */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'category' | 'rule' | 'note';
-  /** The wallet's address, the group's name, the schedule or alert rule in words, the setting's name. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'category' | 'rule' | 'note';
+  /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
   /** What changes, or what conflicts (here … ; in the file …); empty when nothing does. */
@@ -681,6 +698,68 @@ export interface AlertInbox {
   alerts: Alert[];
   /** Not acknowledged and not snoozed. */
   unread: number;
+}
+
+/**
+ * An entry of the address book (issue 28, docs/address-book.md): a name for an address on some
+ * chains (none listed: every chain), with tags, an "ours" flag (an address the user controls
+ * but does not watch) and a note. The address is stored as the transactions compare it (an EVM
+ * address in lower case, any other exactly as written).
+ */
+export interface Counterparty {
+  address: string;
+  name: string;
+  tags: string[];
+  ours: boolean;
+  /** The service's chain ids the name holds on; empty: every chain. */
+  chains: string[];
+  note: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * What an address is to the book, for a transaction's from or to: a watched wallet (ours, its
+ * label as the name), an address-book entry, or neither (null).
+ */
+export interface CounterpartyName {
+  name: string;
+  ours: boolean;
+  kind: 'book' | 'wallet';
+}
+
+/** One row of an address-book CSV and what importing it does (docs/address-book.md). */
+export interface CounterpartyImportRow {
+  /** The row's line number in the file (the header is line 1). */
+  row: number;
+  /** The address as it would be stored, or as written when it could not be read. */
+  address: string;
+  name: string;
+  chains: string[];
+  /**
+   * add: a new entry; update: an entry whose tags, flag, chains or note change (or, with
+   * replace, its name); same: nothing changes; merged: folded into an earlier row of the same
+   * address and name (Safe's one row per chain); conflict: the book names it otherwise; error:
+   * the row cannot be read (with why).
+   */
+  outcome: 'add' | 'update' | 'same' | 'merged' | 'conflict' | 'error';
+  problem: string | null;
+}
+
+export interface CounterpartyImportPreview {
+  format: 'folioscope' | 'safe';
+  rows: CounterpartyImportRow[];
+  counts: Record<CounterpartyImportRow['outcome'], number>;
+  replace: boolean;
+  /** No error and (unless replace) no conflict: applying writes every row, in one transaction. */
+  applicable: boolean;
+  applied: boolean;
+}
+
+/** The address book as a CSV (docs/address-book.md), the text and how many entries it holds. */
+export interface CounterpartyExport {
+  csv: string;
+  count: number;
 }
 
 /** What an edit did to its item (the audit trail, migration 16). */

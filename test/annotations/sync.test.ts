@@ -115,4 +115,28 @@ describe('category rules and a sync', () => {
       await core.close();
     }
   });
+
+  it("a rule by a counterparty's name in the address book; an entry marked ours makes its transfers internal", async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, env: {}, scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 60 }) });
+    try {
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      const rows = (await core.request('timeline.page', { wallet: WALLET, limit: 1000 })).rows;
+      const other = rows.find((r) => r.to && /^0x[0-9a-f]{40}$/.test(r.to) && r.to !== r.wallet && r.from === r.wallet)!.to!;
+      const withOther = rows.filter((r) => (r.from === r.wallet ? r.to : r.from) === other).length;
+      await core.request('rules.save', { category: 'Grants', conditions: { counterpartyNames: ['Grantee X'] } });
+      await core.request('rules.save', { category: 'Treasury transfer', conditions: { direction: 'internal' } });
+      expect(await core.request('timeline.count', { wallet: WALLET, categories: ['Grants'] })).toBe(0); // no name yet
+      await core.request('counterparties.save', { address: other, name: 'Grantee X' });
+      await expect.poll(() => core.request('timeline.count', { wallet: WALLET, categories: ['Grants'] })).toBe(withOther);
+      // Marked ours: its transfers are internal; with the internal rule first, they are filed so.
+      await core.request('counterparties.save', { address: other, name: 'Grantee X', ours: true });
+      const [grants, internal] = (await core.request('rules.list', undefined)).map((r) => r.id);
+      await core.request('rules.reorder', { ids: [internal!, grants!] });
+      expect(await core.request('timeline.count', { wallet: WALLET, categories: ['Treasury transfer'] })).toBe(withOther);
+      expect(await core.request('timeline.count', { wallet: WALLET, categories: ['Grants'] })).toBe(0);
+    } finally {
+      await core.close();
+    }
+  });
 });

@@ -56,7 +56,7 @@ describe('every figure reads whole in the all-wallets scope', () => {
       const group =
         (await web.core.call('groups.list', undefined)).find((g) => g.name === 'Both') ??
         (await web.core.call('groups.save', { name: 'Both', wallets: [A, B] }));
-      const views = ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile'];
+      const views = ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile', '#/pack'];
       const scopes = ['', `wallet=${A}`, `group=${group.id}`];
       for (const route of scopes.flatMap((scope) => views.map((v) => (scope ? `${v}${v.includes('?') ? '&' : '?'}${scope}` : v)))) {
         await web.open(route);

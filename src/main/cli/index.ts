@@ -22,10 +22,12 @@ import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
+import { monthPeriod } from '../../shared/months.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
 import { CATEGORIES_USAGE, CONDITION_OPTIONS, conditionsFrom, NOTES_USAGE, printCategories, printRules, RULES_USAGE } from './annotations.ts';
+import { COUNTERPARTIES_USAGE, counterpartyLine, printImport, readCsvFile, writeCsvFile } from './counterparties.ts';
 
 /**
  * The command line: `folioscope [--data-dir DIR] [--base-url URL] <command> ...`.
@@ -59,6 +61,7 @@ Commands:
   rules     rules that set transactions' categories (list | add | remove | apply | preview)
   categories the categories of notes and rules (list)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
+  counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -215,6 +218,7 @@ const commands: Record<string, Command> = {
   notes: (g, args) => notesCommand(g, args),
   rules: (g, args) => rulesCommand(g, args),
   categories: (g, args) => categoriesCommand(g, args),
+  counterparties: (g, args) => counterpartiesCommand(g, args),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),
@@ -517,10 +521,12 @@ async function exportCommand(g: Globals, args: string[]): Promise<void> {
   folioscope export csv --report ${CSV_REPORTS.join('|')}
                         [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
   folioscope export pdf [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] [--from YYYY-MM-DD --to YYYY-MM-DD] --out FILE
+  folioscope export pdf --document pack (--month YYYY-MM | --from D --to D) [--wallet ADDRESS | --group NAME|ID] --out FILE
   folioscope export ics [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD] --out FILE
 Reports are built from the local cache only. --date defaults to the newest cached date.
 --group covers the group's members only (a PDF is then that group's report, titled with its name).
 ics: the unlock ladder as an iCalendar file (one all-day event per unlock on or after --date).
+The monthly pack (--document pack, or csv --report pack) covers --month (its eve to its last day) or --from..--to.
 csv --report transactions also takes --category NAME[,NAME] and --uncategorised (either matches).`;
   const p = parse(
     args,
@@ -531,6 +537,8 @@ csv --report transactions also takes --category NAME[,NAME] and --uncategorised 
       date: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
+      month: { type: 'string' },
+      document: { type: 'string' },
       out: { type: 'string' },
       category: { type: 'string' },
       uncategorised: { type: 'boolean' },
@@ -540,6 +548,16 @@ csv --report transactions also takes --category NAME[,NAME] and --uncategorised 
   if (!p) return;
   const [kind] = p.positionals;
   const v = p.values;
+  if (v.document !== undefined && (kind !== 'pdf' || (v.document !== 'pack' && v.document !== 'portfolio')))
+    throw new UsageError(`--document is pdf's: pack or portfolio.\n\n${usage}`);
+  const isPack = v.document === 'pack' || (kind === 'csv' && v.report === 'pack');
+  if (v.month !== undefined) {
+    if (!isPack) throw new UsageError(`--month is for the monthly pack (--document pack, or csv --report pack).\n\n${usage}`);
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(v.month)) throw new UsageError(`--month ${forTerminal(v.month.slice(0, 20))} is not a month: use YYYY-MM.\n\n${usage}`);
+    if (v.from || v.to) throw new UsageError(`Use --month or --from/--to, not both.\n\n${usage}`);
+    Object.assign(v, monthPeriod(v.month));
+  }
+  if (isPack && (!v.from || !v.to)) throw new UsageError(`The monthly pack needs --month, or --from and --to.\n\n${usage}`);
   if (kind !== 'csv' && kind !== 'pdf' && kind !== 'ics') throw new UsageError(usage);
   if (!v.out) throw new UsageError(`--out FILE is required.\n\n${usage}`);
   if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${usage}`);
@@ -554,15 +572,16 @@ csv --report transactions also takes --category NAME[,NAME] and --uncategorised 
       const group = v.group ? await resolveGroup(core, v.group) : undefined;
       // The newest date cached for the scope asked (a group's, not every wallet's).
       const date = v.date ?? (await call(core, 'positions.dates', { ...(v.wallet && { wallet: v.wallet }), ...(group && { group: group.id }) }))[0];
-      if ((kind === 'pdf' || kind === 'ics') && !date) throw new Error('No positions are cached yet: sync first (folioscope sync).');
+      if ((kind === 'pdf' || kind === 'ics') && !date && !isPack) throw new Error('No positions are cached yet: sync first (folioscope sync).');
       const report = kind === 'csv' ? (v.report as CsvReport) : undefined;
       const started = await call(core, 'export.start', {
         format: kind,
         ...(report && { report }),
+        ...(isPack && kind === 'pdf' && { document: 'pack' as const }),
         ...(v.wallet && { wallet: v.wallet }),
         ...(group && { group: group.id }),
         // The transactions report has no as-of date: its completeness is judged over --from..--to (to now).
-        ...(date && report !== 'transactions' && { date }),
+        ...(date && report !== 'transactions' && !isPack && { date }),
         ...(kind !== 'ics' && v.from && { from: v.from }),
         ...(kind !== 'ics' && v.to && { to: v.to }),
         ...(report === 'transactions' &&
@@ -586,8 +605,11 @@ csv --report transactions also takes --category NAME[,NAME] and --uncategorised 
       else if (kind === 'ics') {
         const events = job.output?.rows ?? 0;
         console.log(`Wrote ${events} unlock${events === 1 ? '' : 's'} (on or after ${date}) to ${out}.`);
-      } else
-        console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
+      } else if (isPack)
+        console.log(
+          `Wrote a ${job.output?.pages ?? 0}-page monthly pack${group ? ` for the group "${forTerminal(group.name)}"` : ''} (${v.from} to ${v.to}) to ${out}.`,
+        );
+      else console.log(`Wrote a ${job.output?.pages ?? 0}-page report${group ? ` for the group "${forTerminal(group.name)}"` : ''} (as of ${date}) to ${out}.`);
       // A file that does not cover all it stands for says so in itself (a note, a column, the
       // PDF's summary); here it says why. Partial figures (a member not cached) exit 3 so a
       // script (cron) can tell; a transactions period not yet proved is a Note, as it always was.
@@ -779,6 +801,76 @@ A group scopes exports, reports and reconcile: --group NAME|ID.`;
       throw new UsageError(usage);
     }
   });
+}
+
+async function counterpartiesCommand(g: Globals, args: string[]): Promise<void> {
+  const usage = COUNTERPARTIES_USAGE;
+  const p = parse(
+    args,
+    {
+      chains: { type: 'string' },
+      tags: { type: 'string' },
+      ours: { type: 'boolean' },
+      note: { type: 'string' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      replace: { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    usage,
+  );
+  if (!p) return;
+  const v = p.values;
+  const [sub, first, second, ...extra] = p.positionals;
+  const split = (s: string | undefined) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+  if (extra.length) throw new UsageError(`Unexpected "${forTerminal(extra[0]!.slice(0, 40))}" (quote a name with spaces).\n\n${usage}`);
+  if (sub === 'list') {
+    const book = await withCore(g, (core) => call(core, 'counterparties.list', undefined));
+    if (v.json) console.log(jsonForTerminal(book));
+    else if (!book.length) console.log('The address book is empty. Add a name: folioscope counterparties add ADDRESS NAME');
+    else {
+      console.log(['address', 'name', 'ours', 'chains', 'tags', 'note'].join('\t'));
+      for (const c of book) console.log(counterpartyLine(c));
+    }
+  } else if (sub === 'add') {
+    if (!first || !second) throw new UsageError(`add takes an ADDRESS and a NAME.\n\n${usage}`);
+    const saved = await withCore(g, (core) =>
+      call(core, 'counterparties.save', {
+        address: first,
+        name: second,
+        ...(v.chains !== undefined && { chains: split(v.chains) }),
+        ...(v.tags !== undefined && { tags: split(v.tags) }),
+        ...(v.ours && { ours: true }),
+        ...(v.note !== undefined && { note: v.note }),
+      }),
+    );
+    console.log(
+      forTerminal(`Saved ${saved.address} as "${saved.name}" (${saved.chains.length ? saved.chains.join(', ') : 'every chain'}${saved.ours ? ', ours' : ''}).`),
+    );
+  } else if (sub === 'remove') {
+    if (!first || second) throw new UsageError(`remove takes one ADDRESS.\n\n${usage}`);
+    const removed = await withCore(g, (core) => call(core, 'counterparties.remove', { address: first }));
+    if (!removed) throw new Error(`${forTerminal(first.slice(0, 130))} is not in the address book.`);
+    console.log(forTerminal(`Removed ${first} from the address book.`));
+  } else if (sub === 'import') {
+    if (!first || second || v.out) throw new UsageError(`import takes the FILE to import.\n\n${usage}`);
+    const text = readCsvFile(first);
+    const input = { text, ...(v.replace && { replace: true }) };
+    const pv = await withCore(g, (core) => call(core, v['dry-run'] ? 'counterparties.preview' : 'counterparties.import', input));
+    printImport(pv, v['dry-run'] ?? false, v.json ?? false);
+    // Nothing imported when it was asked for (or, dry, could not be): a failure for scripts.
+    if (!pv.applicable) process.exitCode = 1;
+  } else if (sub === 'export') {
+    if (!v.out || first) throw new UsageError(`export needs --out FILE.\n\n${usage}`);
+    const out = v.out;
+    const { csv, count } = await withCore(g, (core) => call(core, 'counterparties.export', undefined));
+    const path = await writeCsvFile(out, csv);
+    console.log(`Wrote ${count} ${count === 1 ? 'entry' : 'entries'} to ${path}.`);
+  } else throw new UsageError(usage);
 }
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). */

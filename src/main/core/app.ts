@@ -19,10 +19,13 @@ import type { Alert, AlertKind, DueRuns, ScheduleScope, Wallet } from '../../sha
 import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
+import { packHandlers } from './pack/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
 import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
 import { listRules } from './store/annotations.ts';
+import { counterpartyHandlers } from './counterparties/handlers.ts';
+import { counterpartyNamer, nameTrace } from './counterparties/namer.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
@@ -273,7 +276,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       const p = profile;
       if (closing || p.readOnly || !p.db.open) return;
       try {
-        if (all ? listRules(p.db).length && applyRulesToAll(p.db).evaluated : applyRulesToNew(p.db).categorised) changed('annotations');
+        const namer = counterpartyNamer(p.db);
+        if (all ? listRules(p.db).length && applyRulesToAll(p.db, { namer }).evaluated : applyRulesToNew(p.db, { namer }).categorised) changed('annotations');
       } catch {
         // Closed under it, or busy: the next finished sync (or rule saved) applies them again.
       }
@@ -424,7 +428,22 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       ...portfolioHandlers(scope),
       ...transactionHandlers(scope, facetsCache),
       ...auditHandlers(scope),
-      ...annotationHandlers({ ...scope, writable: () => profile.db, changed: () => changed('annotations') }),
+      // Rules match counterparties by their names in the address book too (and its 'ours' entries are internal).
+      ...annotationHandlers({ ...scope, writable: () => profile.db, changed: () => changed('annotations'), namer: () => counterpartyNamer(profile.db) }),
+      ...packHandlers({
+        ...scope,
+        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
+        // Flows by counterparty named from the address book and the watched wallets (issue 28).
+        namer: () => counterpartyNamer(profile.db),
+      }),
+      ...counterpartyHandlers({
+        db: () => profile.db,
+        changed: () => {
+          changed('counterparties');
+          // A name or an 'ours' flag changed: what the rules match may have too.
+          queueRuleApplication('all');
+        },
+      }),
     },
     {
       'app.info': async () => ({
@@ -599,13 +618,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         applyUserData(profile.db, writes);
         changed('wallets');
         changed('settings');
+        if (writes.saveCounterparties.length) changed('counterparties');
         // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
         if (writes.addAlertRules.length) queueAlertCheck();
         // Imported rules categorise what is cached, as a rule saved in the app does (not a user edit).
-        if (writes.addRules.length || writes.saveCategories.length || writes.setNotes.length) {
-          if (writes.addRules.length) applyRulesToAll(profile.db);
-          changed('annotations');
-        }
+        // (Wallets and address-book entries change what is internal and what names match, too.)
+        if (writes.addRules.length || writes.addWallets.length || writes.saveCounterparties.length) queueRuleApplication('all');
+        if (writes.saveCategories.length || writes.setNotes.length) changed('annotations');
         return { ...preview, applied: true };
       },
       'cache.clear': async () => {
@@ -668,8 +687,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         changed('wallets');
         return removed;
       },
-      'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>
-        reconcileTrace(profile.db, { wallet: wallet(address).address, chain, tokenCid, from, to }),
+      'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => {
+        const w = wallet(address).address;
+        // Each row's other end named from the address book (issue 28).
+        return nameTrace(profile.db, w, chain, reconcileTrace(profile.db, { wallet: w, chain, tokenCid, from, to }));
+      },
       'service.conventions': () => conventionsReport(profile.db),
       'service.check': () => profile.engine.checkService(),
       'service.doctor': async (input) => {

@@ -10,11 +10,11 @@ import { addressKey } from '../store/address-key.ts';
 import type { RuleTxn, StoredRule } from '../store/annotations.ts';
 
 /**
- * The hook for counterparty names: the address book (core/counterparties, being built beside
- * this) gives a name for an address on a chain. Without one, name conditions never hold, and
- * address conditions work alone.
+ * Names of counterparties: the address book (core/counterparties' `counterpartyNamer`) gives a
+ * name for an address on a chain, and whether it is one of ours (an entry marked ours, or a
+ * watched wallet). Without one, name conditions never hold, and address conditions work alone.
  */
-export type CounterpartyNamer = (address: string | null, chain: string) => { name: string } | null;
+export type CounterpartyNamer = (address: string | null, chain: string) => { name: string; ours?: boolean } | null;
 
 export interface RuleContext {
   /** The watched wallets' addresses, as stored: the other side being one makes a transfer internal. */
@@ -31,16 +31,16 @@ export function counterpartyOf(t: RuleTxn): string | null {
 }
 
 /**
- * In, out, internal (the other side is another watched wallet) or self (sent by the wallet to
- * itself). Otherwise by the transfers: only inflows is in, only outflows out; a mix (a swap) or
- * none goes by who sent it (the wallet: out).
+ * In, out, internal (the other side is another watched wallet, or an address-book entry marked
+ * ours) or self (sent by the wallet to itself). Otherwise by the transfers: only inflows is in,
+ * only outflows out; a mix (a swap) or none goes by who sent it (the wallet: out).
  */
-export function directionOf(t: RuleTxn, watched: ReadonlySet<string>): TxnDirection {
+export function directionOf(t: RuleTxn, watched: ReadonlySet<string>, namer?: CounterpartyNamer): TxnDirection {
   const from = key(t.from);
   const to = key(t.to);
   if (from === t.wallet && to === t.wallet) return 'self';
   const other = from === t.wallet ? to : from;
-  if (other && other !== t.wallet && watched.has(other)) return 'internal';
+  if (other && other !== t.wallet && (watched.has(other) || namer?.(other, t.chain)?.ours === true)) return 'internal';
   const ins = t.details.some((d) => d.type === 'in');
   const outs = t.details.some((d) => d.type === 'out');
   if (ins && !outs) return 'in';
@@ -76,7 +76,7 @@ export function matches(c: RuleConditions, t: RuleTxn, ctx: RuleContext): boolea
   if (c.chains && !c.chains.includes(t.chain)) return false;
   if (c.actionTypes && (t.actionType === null || !c.actionTypes.includes(t.actionType))) return false;
   if (c.methods && (t.methodHex === null || !c.methods.includes(t.methodHex.toLowerCase()))) return false;
-  if (c.direction && directionOf(t, ctx.watched) !== c.direction) return false;
+  if (c.direction && directionOf(t, ctx.watched, ctx.namer) !== c.direction) return false;
   if (c.counterparties || c.counterpartyNames) {
     const other = counterpartyOf(t);
     if (c.counterparties && (other === null || !c.counterparties.includes(other))) return false;

@@ -8,6 +8,9 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { iterateEdits } from '../store/audit.ts';
+import type { MonthlyPack, PackFlowLine } from '../../../shared/pack.ts';
+import { listCounterparties } from '../store/counterparties.ts';
+import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/csv.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
@@ -30,6 +33,8 @@ export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' |
   wallets?: string[];
   /** The group's name, for the history report's scope column. */
   groupName?: string;
+  /** The monthly pack, built by the export (report `pack`). */
+  pack?: MonthlyPack;
 };
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
@@ -140,6 +145,9 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'token_cid',
     'qty',
     'restated',
+    'from_name',
+    'to_name',
+    'counterparty_kind',
     'category',
     'category_source',
     'note',
@@ -183,8 +191,29 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'nav_usd',
     'voting_power',
   ],
+  // The monthly pack in one sheet, a section per table (docs/pack.md).
+  pack: [
+    'section',
+    'key',
+    'name',
+    'kind',
+    'value_usd',
+    'opening_usd',
+    'inflow_usd',
+    'outflow_usd',
+    'closing_usd',
+    'transfers',
+    'unvalued',
+    'flow_usd',
+    'accrual_usd',
+    'price_effect_usd',
+    'price_dates',
+    'note',
+  ],
   // The user's edits (the audit trail), oldest first; before/after are the item as JSON.
   audit: ['at', 'entity', 'item', 'action', 'origin', 'reason', 'before', 'after'],
+  // The address book, in the columns its import reads (docs/address-book.md).
+  counterparties: [...BOOK_COLUMNS],
 };
 
 export interface ExportProgress {
@@ -433,6 +462,19 @@ export async function exportCsv(
         onProgress(ladder.unlocks.length, ladder.unlocks.length);
         break;
       }
+      case 'counterparties': {
+        // The user's, whatever the scope; the same cells as counterparties.export (counterparties/csv.ts).
+        const book = listCounterparties(db);
+        for (const c of book) await writer.row([c.address, c.name, c.tags.join(';'), c.ours, c.chains.join(';'), c.note]);
+        onProgress(book.length, book.length);
+        break;
+      }
+      case 'pack': {
+        if (!req.pack) throw new ValidationError('from', 'Choose the period of the pack (from and to, or a month).');
+        for (const row of packRows(req.pack)) await writer.row(row);
+        onProgress(writer.rows, writer.rows);
+        break;
+      }
       case 'audit': {
         // Every edit, whatever the scope (the trail is the user's, not a wallet's); a period
         // takes the edits made on its days (UTC).
@@ -487,4 +529,48 @@ export async function exportCsv(
     await writer.end();
   }
   return { rows: writer.rows };
+}
+
+/**
+ * The pack's rows, in the pack CSV's columns: the roll-forward (`summary`, `value_usd`), the
+ * flows by category and counterparty, the parts (wallet, protocol, chain) at each end, and each
+ * token's values with the cached dates whose prices valued it. A partial pack's reasons come
+ * last (`partial`, in `note`).
+ */
+function packRows(p: MonthlyPack): Cell[][] {
+  const row = (section: string, key: string, name: string, o: Partial<Record<(typeof CSV_COLUMNS)['pack'][number], Cell>> = {}): Cell[] =>
+    CSV_COLUMNS.pack.map((c) => (c === 'section' ? section : c === 'key' ? key : c === 'name' ? name : (o[c] ?? null)));
+  const out: Cell[][] = [
+    row('summary', 'opening', `Opening NAV (${p.from})`, { value_usd: p.opening }),
+    row('summary', 'inflows', 'Inflows', { value_usd: p.inflows }),
+    row('summary', 'outflows', 'Outflows', { value_usd: -p.outflows }),
+    row('summary', 'internal', 'Internal transfers (net)', { value_usd: p.internal }),
+    row('summary', 'accruals', 'Rewards, accruals and fees (no transaction)', { value_usd: p.accruals }),
+    row('summary', 'price_effect', 'Price effect', { value_usd: p.priceEffect }),
+    row('summary', 'other', 'Positions not in the by-token view, and rounding', { value_usd: p.other }),
+    row('summary', 'closing', `Closing NAV (${p.to})`, { value_usd: p.closing }),
+    row('summary', 'change', 'Change', { value_usd: p.change, note: p.complete ? 'complete' : 'partial' }),
+  ];
+  const flows = (l: PackFlowLine) => ({ inflow_usd: l.inflow, outflow_usd: l.outflow, transfers: l.transfers, unvalued: l.unvalued });
+  for (const l of p.byCategory) out.push(row('category', l.key, l.label, flows(l)));
+  for (const l of p.byCounterparty) out.push(row('counterparty', l.key, l.label, { kind: l.kind, ...flows(l) }));
+  for (const [section, parts] of [
+    ['wallet', p.byWallet],
+    ['protocol', p.byProtocol],
+    ['chain', p.byChain],
+  ] as const)
+    for (const l of parts) out.push(row(section, l.key, l.label, { opening_usd: l.opening, closing_usd: l.closing, ...flows(l) }));
+  for (const t of p.tokens)
+    out.push(
+      row('token', `${t.wallet}|${t.chain}|${t.tokenCid ?? ''}`, t.symbol ?? '', {
+        opening_usd: t.openingNav,
+        closing_usd: t.closingNav,
+        flow_usd: t.flowValue,
+        accrual_usd: t.accrualValue,
+        price_effect_usd: t.priceEffect,
+        price_dates: t.priceDates.join(' '),
+      }),
+    );
+  for (const r of p.reasons) out.push(row('partial', '', '', { note: r }));
+  return out;
 }

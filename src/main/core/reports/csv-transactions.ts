@@ -5,6 +5,16 @@ import { listWallets } from '../store/wallets.ts';
 import { listTransactionChanges } from '../store/restatements.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';
 import { parsedTransferCells, transferCells } from './csv-transfers.ts';
+import { counterpartyNamer } from '../counterparties/namer.ts';
+import { addressKey } from '../store/address-key.ts';
+
+/** An address of a from or to column, as the export writes its name and judges its kind. */
+interface End {
+  cell: string;
+  key: string;
+  named: boolean;
+  ours: boolean;
+}
 
 /**
  * The transactions report: one line per transfer (a transaction without transfers still gets
@@ -32,6 +42,21 @@ export async function writeTransactionsCsv(
     for (const c of listTransactionChanges(reader.db, { limit: 1_000_000 }))
       if (c.kind !== 'removed' && !restated.has(`${c.wallet}|${c.chain}|${c.txnHash}`))
         restated.set(`${c.wallet}|${c.chain}|${c.txnHash}`, csvCell(c.kind === 'late' ? 'indexed late' : `changed: ${(c.fields ?? []).join(' ')}`));
+    // The names of from and to (the address book, watched wallets) and what the other end is:
+    // the last three columns. Each address is looked up once per chain (its name's cell, its
+    // canonical form, whether it is named and ours), so a row costs two map reads, not the
+    // namer's normalising and lookups (which added a third to the export's CPU time).
+    const namer = counterpartyNamer(reader.db);
+    const ends = new Map<string, Map<string, End>>();
+    const partyCells = new Map<string, Map<End | null, Map<End | null, string>>>();
+    const endOf = (address: string, chainEnds: Map<string, End>, chain: string): End => {
+      let e = chainEnds.get(address);
+      if (e === undefined) {
+        const n = namer(address, chain);
+        chainEnds.set(address, (e = { cell: csvCell(n?.name ?? ''), key: addressKey(address), named: n !== null, ours: n?.ours ?? false }));
+      }
+      return e;
+    };
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;
@@ -62,14 +87,30 @@ export async function writeTransactionsCsv(
       let count = transferCells(r[15], transfers);
       if (count < 0) count = parsedTransferCells(r[15], transfers);
       // Fees on the transaction's first line only, so summing the column counts each fee once.
-      let change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
+      const change = restated.size ? (restated.get(`${wallet}|${r[2]}|${r[3]}`) ?? '') : '';
+      let chainEnds = ends.get(r[2]);
+      if (chainEnds === undefined) ends.set(r[2], (chainEnds = new Map()));
+      const from = r[9] === null ? null : endOf(r[9], chainEnds, r[2]);
+      const to = r[11] === null ? null : endOf(r[11], chainEnds, r[2]);
+      // The three cells, made once per wallet and pair of ends (a few thousand pairs in a million rows).
+      let byFrom = partyCells.get(wallet);
+      if (byFrom === undefined) partyCells.set(wallet, (byFrom = new Map()));
+      let byTo = byFrom.get(from);
+      if (byTo === undefined) byFrom.set(from, (byTo = new Map()));
+      let parties = byTo.get(to);
+      if (parties === undefined) {
+        // As counterpartyKind (counterparties/namer.ts): the end that is not the wallet.
+        const other = from !== null && from.key === wallet ? to : to !== null && to.key === wallet ? from : (to ?? from);
+        const kind = other === null ? 'unknown' : other.key === wallet || other.ours ? 'internal' : other.named ? 'book' : 'unknown';
+        byTo.set(to, (parties = `${from === null ? '' : from.cell},${to === null ? '' : to.cell},${kind}`));
+      }
       // The category, its source and the note, after every earlier column (issue 28), on each line.
-      change += r[16] === null && r[18] === null ? ',,,' : `,${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`;
+      const books = r[16] === null && r[18] === null ? ',,' : `${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`;
       let lines: string;
-      if (count === 0) lines = `${head},${fees},,,,,,${change}\r\n`;
+      if (count === 0) lines = `${head},${fees},,,,,,${change},${parties},${books}\r\n`;
       else {
-        lines = `${head},${fees},0,${transfers[0]},${change}\r\n`;
-        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]},${change}\r\n`;
+        lines = `${head},${fees},0,${transfers[0]},${change},${parties},${books}\r\n`;
+        for (let i = 1; i < count; i++) lines += `${head},,,${i},${transfers[i]},${change},${parties},${books}\r\n`;
       }
       // Synchronous until the writer's chunk is full; then it waits for the file (backpressure).
       if (writer.pushLines(lines, count || 1)) await writer.flush();

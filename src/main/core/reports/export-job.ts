@@ -21,7 +21,11 @@ import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
-import { portfolioView, VIEW_OF } from '../portfolio/view.ts';
+import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/view.ts';
+import { buildPack } from '../pack/pack.ts';
+import { counterpartyNamer } from '../counterparties/namer.ts';
+import { writePackPdf } from './pack-pdf.ts';
+import type { MonthlyPack } from '../../../shared/pack.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
 import { navHistory } from '../store/queries/nav.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
@@ -69,12 +73,15 @@ export function defaultFileName(req: ExportRequest, groupName?: string): string 
   const scope = req.wallet ? walletPart(req.wallet) : req.group !== undefined ? groupPart(req.group, groupName) : 'all-wallets';
   if (req.format === 'ics') return `folioscope-unlocks-${scope}-${req.date ?? 'now'}.ics`;
   const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
-  return req.format === 'pdf' ? `folioscope-report-${scope}-${when}.pdf` : `folioscope-${req.report}-${scope}-${when}.csv`;
+  if (req.format === 'pdf') return `folioscope-${req.document === 'pack' ? 'pack' : 'report'}-${scope}-${when}.pdf`;
+  return `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
 export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest): Promise<JobInfo | null> {
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
-  if ((req.format === 'pdf' || req.format === 'ics') && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
+  const isPack = (req.format === 'pdf' && req.document === 'pack') || (req.format === 'csv' && req.report === 'pack');
+  if (isPack && (!req.from || !req.to)) throw new ValidationError('from', 'Choose the period of the pack (from and to, or a month).');
+  if ((req.format === 'ics' || (req.format === 'pdf' && !isPack)) && !req.date) throw new ValidationError('date', 'Choose the date of the report.');
   if (req.wallet && req.group !== undefined) throw new ValidationError('group', 'Choose a wallet or a group, not both.');
   // A group's members, checked before any file is chosen or written.
   const group = req.group !== undefined ? getGroup(db, req.group) : undefined;
@@ -95,22 +102,42 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     path = downloadPath(target.downloadsDir, downloadId, fileName);
   }
   const label =
-    req.format === 'pdf'
-      ? `Portfolio report (PDF) as of ${req.date}`
-      : req.format === 'ics'
-        ? `Unlock calendar (iCalendar) from ${req.date}`
-        : `Export ${req.report} (CSV)`;
+    req.format === 'pdf' && isPack
+      ? `Monthly pack (PDF) ${req.from} to ${req.to}`
+      : req.format === 'pdf'
+        ? `Portfolio report (PDF) as of ${req.date}`
+        : req.format === 'ics'
+          ? `Unlock calendar (iCalendar) from ${req.date}`
+          : `Export ${req.report} (CSV)`;
   const job = queue.enqueue(
     'export',
     label,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
-      if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation')) {
+      if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation' || req.report === 'pack')) {
         target.keepTransferDays?.(wallets ?? (req.wallet ? [addressKey(req.wallet)] : listWallets(db).map((w) => w.address)));
       }
       // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
       let written: { rows?: number; pages?: number };
-      if (req.format === 'pdf') {
+      // The pack is built once; its file (PDF or CSV) says what it leaves out, and so does the job.
+      const pack = isPack
+        ? buildPack(db, {
+            wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
+            from: req.from!,
+            to: req.to!,
+            // Counterparties named as the pack's view names them (the address book, watched wallets).
+            namer: counterpartyNamer(db),
+            scope:
+              group?.name ?? (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),
+          })
+        : undefined;
+      if (pack) ctx.judge(packCompleteness(pack));
+      if (pack && req.format === 'pdf') {
+        const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+        // Dated the end of its closing day: the same cache gives the same bytes.
+        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, { at: `${req.to}T23:59:59.000Z`, labels }, out));
+        written = { pages };
+      } else if (req.format === 'pdf') {
         const { pages } = await writeAtomically(path, (out) =>
           exportPdf(
             db,
@@ -143,6 +170,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.from && { from: req.from }),
               ...(req.to && { to: req.to }),
               ...(req.filter && { filter: req.filter }),
+              ...(pack && { pack }),
             },
             out,
             (done, total) => ctx.progress({ done, total }),
@@ -158,7 +186,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       // A PDF lists transactions only for a period: without one it stands on positions alone.
       const transactions = (req.format === 'pdf' && !!(req.from || req.to)) || req.report === 'transactions';
       const rollForward = req.report === 'reconciliation' && req.from && req.to ? { from: req.from, to: req.to } : undefined;
-      if (view || transactions || rollForward || req.report === 'history')
+      if (!pack && (view || transactions || rollForward || req.report === 'history'))
         ctx.judge(
           exportCompleteness(db, {
             ...req,
@@ -175,6 +203,13 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     req.wallet ? addressKey(req.wallet) : null,
   );
   return job.info;
+}
+
+/** A pack's file stands on the pack: complete, or partial with its reasons (the CLI exits 3). */
+function packCompleteness(pack: MonthlyPack): Completeness {
+  return pack.complete
+    ? { state: 'complete', reasons: [], action: null }
+    : { state: 'incomplete', reasons: pack.reasons, action: 'Sync the dates and transactions named, then export again.', partial: true };
 }
 
 /** How old the newest sync may be for a period that runs into today to count as complete to now. */

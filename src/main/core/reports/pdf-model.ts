@@ -22,6 +22,7 @@ import { isAtRisk } from '../../../shared/portfolio/risk.ts';
 import { maxSlippage } from '../../../shared/portfolio/pools.ts';
 import type { MemberCoverage } from '../../../shared/portfolio/view.ts';
 import { portfolioView } from '../portfolio/view.ts';
+import { counterpartyNamer, partiesOf } from '../counterparties/namer.ts';
 
 export interface PdfRequest {
   wallet?: string;
@@ -189,6 +190,8 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   }).points;
 
   const transactions: TimelineRow[] = [];
+  // The listed rows' ends named from the address book and the watched wallets (issue 28).
+  const namer = counterpartyNamer(db);
   let transactionsTotal = 0;
   let transactionsIncomplete: string[] = [];
   const byAction = new Map<string, ActionSummary>();
@@ -199,7 +202,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     for (const row of periodTransactions(db, { ...scope, ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) })) {
       if (req.wallets && !inScope(row.wallet, row.chain)) continue; // a group's members only
       transactionsTotal++;
-      if (transactions.length < LISTED_TRANSACTIONS) transactions.push(row);
+      if (transactions.length < LISTED_TRANSACTIONS) transactions.push({ ...row, parties: partiesOf(namer, row) });
       const key = row.actionType ?? 'unknown';
       const a = byAction.get(key) ?? { action: key, count: 0, failed: 0, feesUsd: 0 };
       a.count++;

@@ -5,69 +5,53 @@
  * the document's dates are the newest fetch time of its data, so the same cache and request
  * give the same bytes.
  */
-import PDFDocument from 'pdfkit';
 import { visibleText } from '../../../shared/text-safety.ts';
 import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../../../shared/model.ts';
+import {
+  startDocument,
+  footers,
+  M,
+  WIDTH,
+  INK,
+  MUTED,
+  RULE,
+  ACCENT,
+  PARTIAL,
+  BAR_COLORS,
+  usd,
+  qty,
+  short,
+  pdfText,
+  type Doc,
+  ensure,
+  heading,
+  subheading,
+  paragraph,
+  memberName,
+  percent,
+  line,
+  table,
+} from './pdf-parts.ts';
+export { pdfText };
 
-const A4 = { width: 595.28, height: 841.89 };
-const M = { top: 50, bottom: 50, left: 42, right: 42 };
-const WIDTH = A4.width - M.left - M.right;
-const INK = '#17202b';
-const MUTED = '#5d6b7a';
-const RULE = '#d5dae1';
-const ACCENT = '#2d6cdf';
-/** A partial figure's mark (a NAV date that lacks a wallet chain). */
-const PARTIAL = '#b45309';
-const BAR_COLORS = ['#2d6cdf', '#13a37f', '#e0922f', '#9b59b6', '#d64550', '#3bb3c4', '#7f8c8d', '#b8a13a'];
-
-const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-const usd = (v: number | null | undefined) => (v === null || v === undefined ? '-' : usdFmt.format(v));
-const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
-const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
 // The app's display names ("Uniswap v3", "Transfer in"), not the service's ids.
 const words = (s: string | null | undefined) => displayName(s, '-');
 
-/** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
-export function pdfText(s: string): string {
-  // Controls and direction overrides from the service or a label show as <U+…>, not as "?".
-  return s
-    .split('\n')
-    .map(visibleText)
-    .join('\n')
-    .replace(/[\u2212\u2012\u2013]/g, '-')
-    .replace(/\u2192/g, '->')
-    .replace(/\u00a0|\u202f/g, ' ')
-    .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
-}
-
 export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
   const model = buildReportModel(db, req);
-  const when = new Date(model.dataTime);
-  const doc = new PDFDocument({
-    size: 'A4',
-    margins: M,
-    bufferPages: true,
-    info: {
+  const { doc, finished } = startDocument(
+    {
       // A group name an older version accepted may hold controls: shown as <U+…> here as on the page.
-      Title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
-      Author: 'Folioscope',
-      Subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
-      Creator: 'Folioscope',
-      Producer: 'Folioscope',
-      CreationDate: when,
-      ModDate: when,
+      title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
+      subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
+      at: new Date(model.dataTime),
     },
-  });
-  const done = new Promise<void>((resolve, reject) => {
-    out.once('finish', () => resolve());
-    out.once('error', reject);
-  });
-  doc.pipe(out);
+    out,
+  );
   header(doc, model);
   summary(doc, model);
   navChart(doc, model);
@@ -78,119 +62,13 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable):
   transactionsSection(doc, model);
   qualitySection(doc, model);
   provenanceSection(doc, model);
-  const pages = doc.bufferedPageRange().count;
-  footer(doc, model, pages);
+  const pages = footers(
+    doc,
+    `Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`,
+  );
   doc.end();
-  await done;
+  await finished;
   return { pages, model };
-}
-
-type Doc = InstanceType<typeof PDFDocument>;
-const bottom = () => A4.height - M.bottom;
-
-function ensure(doc: Doc, height: number): void {
-  if (doc.y + height > bottom()) doc.addPage();
-}
-
-function heading(doc: Doc, text: string): void {
-  ensure(doc, 60);
-  doc.moveDown(0.8);
-  doc.font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(pdfText(text), M.left, doc.y, { width: WIDTH });
-  const y = doc.y + 2;
-  doc
-    .moveTo(M.left, y)
-    .lineTo(M.left + WIDTH, y)
-    .lineWidth(0.6)
-    .strokeColor(ACCENT)
-    .stroke();
-  doc.y = y + 6;
-}
-
-function subheading(doc: Doc, text: string, first = false): void {
-  if (!first) doc.moveDown(0.6);
-  doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text(text, M.left, doc.y);
-  doc.moveDown(0.3);
-}
-
-/** A paragraph across the page: the sections' notes, verdicts and explanations. */
-function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bold?: boolean; dy?: number }): void {
-  doc
-    .font(o.bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(o.size)
-    .fillColor(o.color ?? MUTED)
-    .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
-}
-
-/** A member of the scope as the report names it: its label, its address and its chain. */
-const memberName = (m: { label: string | null; wallet: string; chain: string }) => `${m.label ? `${m.label} ` : ''}${m.wallet} on ${m.chain}`;
-
-/** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
-const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
-
-function line(doc: Doc, label: string, value: string): void {
-  const y = doc.y;
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(INK)
-    .text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
-  doc.y = Math.max(doc.y, y + 12);
-}
-
-interface Column {
-  label: string;
-  width: number;
-  align?: 'left' | 'right';
-  /** Long text (position names) wraps onto more lines instead of being cut. */
-  wrap?: boolean;
-}
-
-/** A table that continues across pages, repeating its header on each. */
-function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSize?: number; zebra?: boolean } = {}): void {
-  const size = options.fontSize ?? 8;
-  const rowH = size + 5.5;
-  const drawHeader = () => {
-    let x = M.left;
-    const y = doc.y;
-    doc.font('Helvetica-Bold').fontSize(size).fillColor(MUTED);
-    for (const c of columns) {
-      doc.text(pdfText(c.label), x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
-      x += c.width;
-    }
-    doc
-      .moveTo(M.left, y + rowH - 2)
-      .lineTo(M.left + WIDTH, y + rowH - 2)
-      .lineWidth(0.5)
-      .strokeColor(RULE)
-      .stroke();
-    doc.y = y + rowH;
-  };
-  ensure(doc, rowH * 3);
-  drawHeader();
-  rows.forEach((row, r) => {
-    doc.font('Helvetica').fontSize(size);
-    // Wrapping cells set the row's height; the others stay on one line.
-    const textH = Math.max(size + 2, ...row.map((cell, i) => (columns[i]!.wrap ? doc.heightOfString(pdfText(cell), { width: columns[i]!.width - 4 }) : 0)));
-    const h = rowH + textH - (size + 2);
-    if (doc.y + h > bottom()) {
-      doc.addPage();
-      drawHeader();
-    }
-    const y = doc.y;
-    if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, h).fill('#f3f5f8');
-    let x = M.left;
-    doc.font('Helvetica').fontSize(size).fillColor(INK);
-    row.forEach((cell, i) => {
-      const c = columns[i]!;
-      if (c.wrap) doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
-      // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
-      else doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
-      x += c.width;
-    });
-    doc.y = y + h;
-  });
-  doc.x = M.left;
 }
 
 /** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */
@@ -251,6 +129,16 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
     ]),
     { fontSize: 7 },
   );
+}
+
+/** The other end of a listed transaction: "Grantee X", "Cold (internal)", or its short address. */
+function counterpartyCell(t: ReportModel['transactions'][number]): string {
+  const p = t.parties;
+  const other = t.from === t.wallet ? t.to : t.from;
+  const named = t.from === t.wallet ? p?.to : p?.from;
+  // An unnamed address by its ends, short enough for the column (a name wraps instead).
+  const text = named?.name ?? (other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-');
+  return p?.kind === 'internal' ? `${text} (internal)` : text;
 }
 
 function walletName(model: ReportModel, address: string): string {
@@ -490,19 +378,22 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
     ],
   );
   doc.moveDown(0.6);
-  // A category column when any listed transaction has one (issue 28): the transfers give it room.
+  // A category column when any listed transaction has one (issue 28): the wallet, action,
+  // transfers and hash give it room (the table keeps the page's width).
   const categorised = model.transactions.some((t) => t.category);
   table(
     doc,
     [
       { label: 'Date (UTC)', width: 70 },
-      { label: 'Wallet', width: 55 },
+      { label: 'Wallet', width: categorised ? 45 : 55 },
       { label: 'Chain', width: 30 },
-      { label: 'Action', width: 62 },
-      { label: 'Transfers', width: categorised ? 110 : 170 },
-      ...(categorised ? [{ label: 'Category', width: 60 }] : []),
+      { label: 'Action', width: categorised ? 52 : 62 },
+      { label: 'Transfers', width: categorised ? 90 : 110, wrap: true },
+      // The other end: its name from the address book (or a watched wallet's label), else its address.
+      { label: 'Counterparty', width: categorised ? 55 : 60, wrap: true },
+      ...(categorised ? [{ label: 'Category', width: 55, wrap: true }] : []),
       { label: 'Fee', width: 48, align: 'right' as const },
-      { label: 'Hash', width: 76 },
+      { label: 'Hash', width: categorised ? 66 : 76 },
     ],
     model.transactions.map((t) => [
       (t.date ?? '').slice(0, 16).replace('T', ' '),
@@ -510,6 +401,7 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
       t.chain,
       words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
       t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+      counterpartyCell(t),
       ...(categorised ? [t.category ? `${t.category.name}${t.category.source === 'rule' ? ' (rule)' : ''}` : '-'] : []),
       usd(t.gasFee),
       short(t.txnHash),
@@ -679,22 +571,4 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Allocati
     y += 11;
   });
   doc.y = y;
-}
-
-function footer(doc: Doc, model: ReportModel, pages: number): void {
-  for (let i = 0; i < pages; i++) {
-    doc.switchToPage(i);
-    // Write in the bottom margin without starting a new page.
-    const saved = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    doc.text(
-      pdfText(`Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`),
-      M.left,
-      A4.height - 32,
-      { width: WIDTH - 80, lineBreak: false },
-    );
-    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = saved;
-  }
 }

@@ -10,6 +10,7 @@ import { insertAlertRule } from './alerts.ts';
 import { updateSettings, type SettingsChanges } from './settings.ts';
 import { ValidationError } from './validation.ts';
 import { saveCategory, saveRule, setAnnotation, type CategoryInput, type RuleInput, type TxnKey } from './annotations.ts';
+import { writeCounterparty, type CounterpartyEntry } from './counterparties.ts';
 import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 
@@ -32,6 +33,8 @@ export interface UserDataImport {
   /** Notes and manual categories set (a transaction not cached keeps its note, orphaned, until it is). */
   setNotes: Array<{ key: TxnKey; note: string | null; category: string | null }>;
   settings: SettingsChanges;
+  /** Address-book entries to add or replace (checked by counterparties/entry.ts). */
+  saveCounterparties: CounterpartyEntry[];
 }
 
 export function applyUserData(db: WritableDB, w: UserDataImport): void {
@@ -54,5 +57,6 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
     for (const r of w.addRules) saveRule(db, r, now);
     for (const n of w.setNotes) setAnnotation(db, n.key, { note: n.note, category: n.category }, { allowOrphan: true, now });
     if (Object.keys(w.settings).length) updateSettings(db, w.settings);
+    for (const c of w.saveCounterparties) writeCounterparty(db, c, now);
   }).immediate();
 }

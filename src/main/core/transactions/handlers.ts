@@ -10,6 +10,7 @@ import { timelinePage } from '../store/queries/timeline.ts';
 import { countExportTransactions } from '../store/queries/transaction-export.ts';
 import { listTransactionChanges } from '../store/restatements.ts';
 import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
+import { counterpartyNamer, partiesOf } from '../counterparties/namer.ts';
 
 type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
 
@@ -21,7 +22,11 @@ export function transactionHandlers(c: ScopeContext, facetsCache: Map<string, Ti
   return {
     'timeline.page': ({ group, ...query }) => {
       const members = c.scopeOf(query.wallet, group);
-      return timelinePage(c.db(), { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
+      const page = timelinePage(c.db(), { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
+      // Names for both ends of each row (the address book, watched wallets): read once per page.
+      const namer = counterpartyNamer(c.db());
+      for (const r of page.rows) r.parties = partiesOf(namer, r);
+      return page;
     },
     'timeline.count': ({ group, ...filter }) => {
       const members = c.scopeOf(filter.wallet, group);

@@ -52,6 +52,16 @@ const AlertRuleV1 = z.strictObject({
   scope: ScopeV1,
   condition: AlertConditionSchema,
 });
+/** An address-book entry (docs/address-book.md), checked again as the app's form checks one. */
+const CounterpartyV1 = z.strictObject({
+  address,
+  name: z.string().min(1).max(100),
+  tags: z.array(z.string().max(32)).max(20),
+  ours: z.boolean(),
+  /** The service's chain ids; empty: every chain. */
+  chains: z.array(chainId).max(LIMITS.chains),
+  note: z.string().max(1000),
+});
 /** A category of notes and rules (issue 28): by name; its colour and kind. */
 const CategoryV1 = z.strictObject({
   name: z.string().min(1).max(64),
@@ -108,11 +118,17 @@ export const UserDataV1 = z.strictObject({
       .max(100_000)
       .default(() => []),
     settings: SettingsV1,
+    /** The address book. Always written; optional on read (files written before it hold none). */
+    counterparties: z
+      .array(CounterpartyV1)
+      .max(100_000)
+      .default(() => []),
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
 export type UserDataSchedule = z.output<typeof ScheduleV1>;
 export type UserDataAlertRule = z.output<typeof AlertRuleV1>;
+export type UserDataCounterparty = z.output<typeof CounterpartyV1>;
 export type UserDataCategory = z.output<typeof CategoryV1>;
 export type UserDataRule = z.output<typeof RuleV1>;
 export type UserDataNote = z.output<typeof NoteV1>;

@@ -27,6 +27,8 @@ import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategor
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { describeConditions } from '../../../shared/annotations.ts';
 import type { RuleConditions } from '../../../shared/model.ts';
+import { listCounterparties } from '../store/counterparties.ts';
+import { cleanEntry, sameEntry } from '../counterparties/entry.ts';
 
 type FileScope = UserDataSchedule['scope'];
 
@@ -63,6 +65,7 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       rules: listRules(db).map((r) => ({ name: r.name, category: r.category, conditions: r.conditions })),
       notes: listAnnotations(db).map((a) => ({ wallet: a.wallet, chain: a.chain, txnHash: a.txnHash, note: a.note, category: a.manualCategory })),
       settings,
+      counterparties: listCounterparties(db).map((c) => ({ address: c.address, name: c.name, tags: c.tags, ours: c.ours, chains: c.chains, note: c.note })),
     },
   };
 }
@@ -83,10 +86,11 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     saveGroups: [],
     addSchedules: [],
     addAlertRules: [],
+    settings: {},
+    saveCounterparties: [],
     saveCategories: [],
     addRules: [],
     setNotes: [],
-    settings: {},
   };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
@@ -236,6 +240,33 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     else {
       item('setting', key, 'changed', `${show(settingsHere[key])} → ${show(value)}`);
       (writes.settings as Record<string, unknown>)[key] = value;
+    }
+  }
+
+  // The address book, by address: a new entry is added, another name for one here is a
+  // conflict (replace takes the file's), other tags, flag, chains or note a change.
+  const bookHere = new Map(listCounterparties(db).map((c) => [c.address, c]));
+  const fileBook = new Set<string>();
+  for (const [i, c] of doc.data.counterparties.entries()) {
+    let entry;
+    try {
+      entry = cleanEntry(c);
+    } catch (err) {
+      throw new ValidationError('file', `Address-book entry ${i + 1} of the file (${c.address.slice(0, 60)}): ${(err as Error).message} Nothing was imported.`);
+    }
+    if (fileBook.has(entry.address)) throw new ValidationError('file', `The file lists the address-book entry ${entry.address} twice. Nothing was imported.`);
+    fileBook.add(entry.address);
+    const here = bookHere.get(entry.address);
+    if (!here) {
+      item('counterparty', entry.address, 'added', `"${entry.name}"`);
+      writes.saveCounterparties.push(entry);
+    } else if (here.name !== entry.name) {
+      item('counterparty', entry.address, 'conflict', `named "${here.name}" here; "${entry.name}" in the file`);
+      if (o.replace) writes.saveCounterparties.push(entry);
+    } else if (sameEntry(here, entry)) item('counterparty', entry.address, 'unchanged');
+    else {
+      item('counterparty', entry.address, 'changed', `"${entry.name}": tags, flag, chains or note`);
+      writes.saveCounterparties.push(entry);
     }
   }
 

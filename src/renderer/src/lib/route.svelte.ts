@@ -4,7 +4,7 @@
  */
 import type { PositionsView } from '../../../shared/contract.ts';
 
-export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk';
+export type Tab = 'overview' | 'positions' | 'timeline' | 'reconcile' | 'risk' | 'pack' | 'book';
 export type View = PositionsView;
 export type Range = '30d' | '90d' | '1y' | 'all';
 
@@ -30,7 +30,7 @@ export interface Route {
   uncategorised: boolean;
 }
 
-const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk'];
+const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk', 'pack', 'book'];
 const LISTS = ['action', 'protocol', 'chain', 'token', 'status', 'category'] as const;
 
 export function parseRoute(hash: string): Route {
@@ -77,9 +77,9 @@ export function formatRoute(r: Route): string {
     if (r.q) p.set('q', r.q);
     if (r.uncategorised) p.set('uncategorised', '1');
   }
-  // The roll-forward's opening and closing dates: the closing one is its own (`to`), else the
-  // as-of date (`date`), which picking the period never moves.
-  if (r.tab === 'reconcile') {
+  // The roll-forward's (and the monthly pack's) opening and closing dates: the closing one is its
+  // own (`to`), else the as-of date (`date`), which picking the period never moves.
+  if (r.tab === 'reconcile' || r.tab === 'pack') {
     if (r.from) p.set('from', r.from);
     if (r.to) p.set('to', r.to);
   }

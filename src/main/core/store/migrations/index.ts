@@ -15,6 +15,7 @@ import { updateToSchemaVersion13 } from './013-schedules.ts';
 import { updateToSchemaVersion14 } from './014-alerts.ts';
 import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 import { updateToSchemaVersion16 } from './016-audit-log.ts';
+import { updateToSchemaVersion17 } from './017-counterparties.ts';
 import { updateToSchemaVersion18 } from './018-annotations.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
@@ -35,6 +36,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion14,
   updateToSchemaVersion15,
   updateToSchemaVersion16,
+  updateToSchemaVersion17,
   updateToSchemaVersion18,
 ];
 

@@ -8,9 +8,27 @@ import { hashKeyRanges } from '../hash-key.ts';
 import { idsWhereKey } from '../hash-levels.ts';
 import { all, sql, sqlJoin, value } from '../sql.ts';
 import { annotationsForRows } from '../annotations.ts';
+import { addressesNamed } from '../counterparties.ts';
 
-/** A filter as the store applies it: a group's members (`wallets`, resolved by the core) may stand for `wallet`. */
-export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[] };
+/**
+ * A filter as the store applies it: a group's members (`wallets`, resolved by the core) may
+ * stand for `wallet`; `named`, the addresses a search by name stands for (withNamedSearch).
+ */
+export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[]; named?: readonly string[] };
+
+/**
+ * A search that is a name in the address book (or a watched wallet's label) stands for that
+ * name's addresses: the transactions from or to any of them. Any other search is a hash or an
+ * address, as before.
+ */
+export function withNamedSearch<F extends ScopedTimelineFilter>(db: ReadableDB, filter: F): F {
+  const text = filter.search?.trim();
+  if (!text) return filter;
+  const named = addressesNamed(db, text);
+  if (!named.length) return filter;
+  const { search: _search, ...rest } = filter;
+  return { ...rest, named } as unknown as F;
+}
 
 const MAX_LIMIT = 1000;
 
@@ -129,10 +147,21 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
   }
   if (filter.categories?.length || filter.uncategorised) where.push(categoryFilter(filter, params));
   if (filter.from && filter.to && filter.from > filter.to) throw new ValidationError('to', 'The end date is before the start date.');
+  if (filter.named) {
+    // Two index walks (from, to) over a short list of addresses.
+    params['named'] = JSON.stringify(filter.named);
+    where.push('(t.from_addr IN (SELECT value FROM json_each(@named)) OR t.to_addr IN (SELECT value FROM json_each(@named)))');
+  }
   const search = filter.search?.trim().toLowerCase();
   if (search) {
-    if (!/^[\x21-\x7e]{1,128}$/.test(search)) throw new ValidationError('search', 'Search for a transaction hash or an address.');
-    if (search.length < MIN_SEARCH) throw new ValidationError('search', `Type at least ${MIN_SEARCH} characters of a hash or an address.`);
+    // Reached only when no name in the address book (or wallet label) holds the text (withNamedSearch).
+    if (!/^[\x21-\x7e]{1,128}$/.test(search))
+      throw new ValidationError('search', 'Search for a transaction hash or an address, or a name in the address book (none holds this text).');
+    if (search.length < MIN_SEARCH)
+      throw new ValidationError(
+        'search',
+        `Type at least ${MIN_SEARCH} characters of a hash or an address, or part of a name in the address book (none holds this text).`,
+      );
     params['s'] = search;
     if (options.searchAs) {
       // One side of a full-address search (see timelinePage): an index walk in time order.
@@ -228,7 +257,8 @@ export function markAnnotations(db: ReadableDB, page: TimelineRow[]): void {
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
  * index walk whatever its depth, and rows inserted meanwhile never shift later pages.
  */
-export function timelinePage(db: ReadableDB, query: TimelineQuery & { wallets?: readonly string[] }): TimelinePage {
+export function timelinePage(db: ReadableDB, asked: TimelineQuery & { wallets?: readonly string[] }): TimelinePage {
+  const query = withNamedSearch(db, asked);
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
   const branch = (searchAs?: 'from' | 'to') => {

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../db.ts';
 import { keyOf, openConnection } from '../driver.ts';
-import { timelineWhere, type ScopedTimelineFilter } from './timeline.ts';
+import { timelineWhere, withNamedSearch, type ScopedTimelineFilter } from './timeline.ts';
 import { annotationsByHash, countAnnotations, hasAnnotations } from '../annotations.ts';
 
 /**
@@ -67,7 +67,8 @@ export function openExportReader(db: ReadableDB): ExportReader {
  * distinct values (a few index probes, not a scan).
  */
 function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
-  const where = timelineWhere(filter);
+  // A search by a counterparty's name, as the timeline reads it (so the count is the timeline's).
+  const where = timelineWhere(withNamedSearch(db, filter));
   if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
   const watched = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
   const next = db.prepare('SELECT wallet FROM transactions WHERE wallet > ? ORDER BY wallet LIMIT 1').pluck();

@@ -1,0 +1,44 @@
+/**
+ * The monthly pack's operation: a scope over a month (YYYY-MM) or two cached dates.
+ */
+import type { Handlers, ScopeContext } from '../handlers.ts';
+import { getGroup } from '../store/groups.ts';
+import { ValidationError } from '../store/validation.ts';
+import { buildPack, monthPeriod, type Categoriser, type CounterpartyNamer } from './pack.ts';
+
+export interface PackContext extends ScopeContext {
+  /** Brings the daily transfer sums of these wallets up to date (the writer's side; absent when read-only). */
+  keepTransferDays?: ((wallets: readonly string[]) => void) | undefined;
+  namer?: () => CounterpartyNamer;
+  categorise?: () => Categoriser;
+}
+
+/** A pack's period and scope as asked: a month, or from and to. */
+export function packPeriod(input: { month?: string | undefined; from?: string | undefined; to?: string | undefined }): { from: string; to: string } {
+  if (input.month) {
+    if (input.from || input.to) throw new ValidationError('month', 'Give a month, or a from and a to date, not both.');
+    return monthPeriod(input.month);
+  }
+  if (!input.from || !input.to) throw new ValidationError('month', 'Give a month (YYYY-MM), or a from and a to date.');
+  return { from: input.from, to: input.to };
+}
+
+export function scopeName(c: ScopeContext, wallet: string | undefined, group: number | undefined): string {
+  if (group !== undefined) return getGroup(c.db(), group).name;
+  if (wallet) {
+    const w = c.wallet(wallet);
+    return w.label || w.address;
+  }
+  return 'All wallets';
+}
+
+export function packHandlers(c: PackContext): Pick<Handlers, 'pack.get'> {
+  return {
+    'pack.get': ({ wallet, group, ...period }) => {
+      const { from, to } = packPeriod(period);
+      const wallets = c.scopeWallets(wallet, group);
+      c.keepTransferDays?.(wallets.map((w) => w.address));
+      return buildPack(c.db(), { wallets, from, to, scope: scopeName(c, wallet, group), namer: c.namer?.(), categorise: c.categorise?.() });
+    },
+  };
+}

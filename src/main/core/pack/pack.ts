@@ -1,0 +1,320 @@
+/**
+ * The monthly pack (docs/pack.md): a scope's NAV at two cached dates and what moved it.
+ *
+ * The roll-forward, per token of each wallet on each chain (a "line"):
+ *   closing NAV = opening NAV + flows (each transfer × the price of its day)
+ *               + accrual (quantity no transaction explains × the closing price)
+ *               + price effect (the rest: what the price did to the opening holding and to each flow)
+ * Prices are those the snapshots imply (a token's NAV ÷ quantity in the by-token view of the
+ * scope's wallets on that chain), taken from the cached date nearest the transfer's day; which
+ * dates were used is listed per token, and a transfer with no price in the period is in no
+ * figure and makes the pack partial, naming the token.
+ * The scope's total is the portfolio view's (the figure every screen shows); where the positions
+ * view and the by-token view disagree, `other` shows the difference, so the lines add up to the
+ * change in the total exactly (decimal sums).
+ *
+ * The period's flows are those of the reconciliation (store/queries/reconcile.ts): successful
+ * transactions after the opening date's day through the closing date's day; what the
+ * reconciliation cannot prove (a period not synced, a date not cached) makes the pack partial.
+ */
+import { decimalSum } from '../../../shared/decimal.ts';
+import type { Wallet } from '../../../shared/model.ts';
+import type { MonthlyPack, PackCounterpartyLine, PackFlowLine, PackPart, PackToken } from '../../../shared/pack.ts';
+import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
+import { portfolioView } from '../portfolio/view.ts';
+import type { ReadableDB } from '../store/db.ts';
+import { addressKey } from '../store/address-key.ts';
+import { latestSnapshot } from '../store/snapshots.ts';
+import { periodTransactions, underlyingDatesBetween } from '../store/queries/pack.ts';
+import { checkPeriod, flowWindow, reconcile } from '../store/queries/reconcile.ts';
+export { monthPeriod } from '../../../shared/months.ts';
+
+/** A counterparty's name, from the address book or the watched wallets (the address book's namer). */
+export type CounterpartyNamer = (address: string | null, chain: string) => { name: string; ours: boolean; kind: 'book' | 'wallet' } | null;
+/** The category of each transaction, keyed `${wallet}|${chain}|${txnHash}` (the annotations' categoriesOf). */
+export type Categoriser = (keys: Array<{ wallet: string; chain: string; txnHash: string }>) => Map<string, { category: string | null }>;
+
+export interface PackRequest {
+  wallets: readonly Wallet[];
+  from: string;
+  to: string;
+  scope: string;
+  namer?: CounterpartyNamer | undefined;
+  categorise?: Categoriser | undefined;
+}
+
+const UNCATEGORISED = 'Uncategorised';
+const tokenKey = (cid: string | null | undefined, id: string | null | undefined) => (cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`);
+const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+const sum = (xs: ReadonlyArray<number>) => decimalSum(xs);
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** To the cent, half away from zero (money as the reports print it). */
+const cents = (x: number) => (x < 0 ? -Math.round(-x * 100) : Math.round(x * 100)) / 100;
+
+interface Held {
+  qty: number;
+  nav: number | null;
+  symbol: string | null;
+  cid: string | null;
+}
+
+/** One (wallet, chain)'s by-token holdings at a date, by token key; null when not cached. */
+function heldAt(db: ReadableDB, wallet: string, chain: string, date: string): Map<string, Held> | null {
+  const snap = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, date);
+  if (!snap) return null;
+  const out = new Map<string, Held>();
+  for (const s of snap.data)
+    for (const g of s.positions) {
+      const key = tokenKey(g.token_cid, g.token_id);
+      const h = out.get(key) ?? { qty: 0, nav: 0, symbol: g.token_symbol, cid: g.token_cid?.toLowerCase() ?? null };
+      h.qty = sum([h.qty, g.total_qty ?? 0]);
+      h.nav = h.nav === null || g.total_nav === null || g.total_nav === undefined ? null : sum([h.nav, g.total_nav]);
+      out.set(key, h);
+    }
+  return out;
+}
+
+/**
+ * Prices per chain and token at each cached date of the period: NAV ÷ quantity over the
+ * scope's wallets. Read once per date and member.
+ */
+function priceIndex(db: ReadableDB, wallets: readonly Wallet[], dates: readonly string[]) {
+  const byDate = new Map<string, Map<string, number>>();
+  const holdings = new Map<string, Map<string, Held> | null>();
+  for (const date of dates) {
+    const qty = new Map<string, number[]>();
+    const nav = new Map<string, number[]>();
+    for (const w of wallets)
+      for (const chain of w.chains) {
+        const held = heldAt(db, w.address, chain, date);
+        holdings.set(`${w.address}|${chain}|${date}`, held);
+        for (const [key, h] of held ?? []) {
+          if (h.nav === null || h.qty === 0) continue;
+          const k = `${chain}|${key}`;
+          (qty.get(k) ?? qty.set(k, []).get(k)!).push(h.qty);
+          (nav.get(k) ?? nav.set(k, []).get(k)!).push(h.nav);
+        }
+      }
+    const prices = new Map<string, number>();
+    for (const [k, q] of qty) {
+      const total = sum(q);
+      if (total !== 0) prices.set(k, sum(nav.get(k)!) / total);
+    }
+    byDate.set(date, prices);
+  }
+  /** The price of a token on a chain at the cached date nearest `onDay` (the earlier one on a tie). */
+  const priceNear = (chain: string, key: string, onDay: string): { price: number; date: string } | null => {
+    let best: { price: number; date: string; distance: number } | null = null;
+    for (const date of dates) {
+      const price = byDate.get(date)!.get(`${chain}|${key}`);
+      if (price === undefined) continue;
+      const distance = Math.abs(Date.parse(date) - Date.parse(onDay));
+      if (!best || distance < best.distance) best = { price, date, distance };
+    }
+    return best && { price: best.price, date: best.date };
+  };
+  return { priceNear, holdings };
+}
+
+function addFlow<L extends { inflow: number; outflow: number; transfers: number; unvalued: number }>(line: L, value: number | null): void {
+  if (value === null) line.unvalued += 1;
+  else {
+    line.transfers += 1;
+    if (value >= 0) line.inflow = sum([line.inflow, value]);
+    else line.outflow = sum([line.outflow, -value]);
+  }
+}
+
+export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
+  checkPeriod(req.from, req.to);
+  const wallets = req.wallets;
+  const addresses = wallets.map((w) => w.address);
+  const ours = new Set(addresses.map(addressKey));
+  const labels = new Map(wallets.map((w) => [w.address, w.label]));
+  const opening = portfolioView(db, wallets, req.from);
+  const closing = portfolioView(db, wallets, req.to);
+  const rec = reconcile(db, { wallets: addresses, from: req.from, to: req.to });
+  const dates = [...new Set([req.from, ...underlyingDatesBetween(db, addresses, req.from, req.to), req.to])].sort();
+  const { priceNear, holdings } = priceIndex(db, wallets, dates);
+  const { start, end } = flowWindow(req.from, req.to);
+  const txns = periodTransactions(db, addresses, start, end);
+  const categories = req.categorise?.(txns.map((t) => ({ wallet: t.wallet, chain: t.chain, txnHash: t.txnHash }))) ?? new Map();
+
+  const byCategory = new Map<string, PackFlowLine>();
+  const byCounterparty = new Map<string, PackCounterpartyLine>();
+  const flowsOf = (map: Map<string, PackPart>, key: string, label: string): PackPart =>
+    map.get(key) ?? map.set(key, { key, label, opening: null, closing: null, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(key)!;
+  const byWallet = new Map<string, PackPart>();
+  const byProtocol = new Map<string, PackPart>();
+  const byChain = new Map<string, PackPart>();
+  const tokenFlows = new Map<string, { values: number[]; unvalued: number; dates: Set<string> }>();
+  const unpriced = new Map<string, { chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>();
+  const internal: number[] = [];
+  let unknownOutflows = 0;
+
+  for (const t of txns) {
+    const wallet = addressKey(t.wallet);
+    const counterparty = t.from && addressKey(t.from) === wallet ? t.to : t.from;
+    const cpKey = counterparty ? addressKey(counterparty) : null;
+    const isInternal = cpKey !== null && cpKey !== wallet && ours.has(cpKey);
+    const named = req.namer?.(counterparty, t.chain) ?? null;
+    const category = categories.get(`${t.wallet}|${t.chain}|${t.txnHash}`)?.category ?? UNCATEGORISED;
+    for (const tr of t.transfers) {
+      if ((tr.type !== 'in' && tr.type !== 'out') || tr.qty === null || typeof tr.qty !== 'number') continue;
+      const key = tokenKey(tr.token_cid, null);
+      const signed = tr.type === 'in' ? tr.qty : -tr.qty;
+      const price = priceNear(t.chain, key, day(t.time));
+      const value = price ? signed * price.price : null;
+      const lineKey = `${t.wallet}|${t.chain}|${key}`;
+      const tf = tokenFlows.get(lineKey) ?? tokenFlows.set(lineKey, { values: [], unvalued: 0, dates: new Set() }).get(lineKey)!;
+      if (price && value !== null) {
+        tf.values.push(value);
+        tf.dates.add(price.date);
+      } else {
+        tf.unvalued += 1;
+        const u =
+          unpriced.get(`${t.chain}|${key}`) ??
+          unpriced.set(`${t.chain}|${key}`, { chain: t.chain, symbol: tr.symbol, tokenCid: tr.token_cid, transfers: 0 }).get(`${t.chain}|${key}`)!;
+        u.transfers += 1;
+      }
+      if (isInternal) {
+        if (value !== null) internal.push(value);
+        continue;
+      }
+      const cat =
+        byCategory.get(category) ??
+        byCategory.set(category, { key: category, label: category, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(category)!;
+      addFlow(cat, value);
+      const cpLabel = named?.name ?? (counterparty ? short(counterparty) : 'No counterparty');
+      const cpId = cpKey ?? '';
+      const cp =
+        byCounterparty.get(cpId) ??
+        byCounterparty.set(cpId, { key: cpId, label: cpLabel, kind: named?.kind ?? 'unknown', inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(cpId)!;
+      addFlow(cp, value);
+      if (!named && signed < 0) unknownOutflows += 1;
+      addFlow(flowsOf(byWallet, t.wallet, labels.get(t.wallet) || short(t.wallet)), value);
+      addFlow(flowsOf(byProtocol, t.protocolId ?? '', t.protocolId ?? 'No protocol'), value);
+      addFlow(flowsOf(byChain, t.chain, t.chain), value);
+    }
+  }
+
+  // The token lines: every token of the reconciliation, valued.
+  const tokens: PackToken[] = [];
+  const reasons: string[] = [];
+  for (const r of rec.rows) {
+    const key = tokenKey(r.token_cid, r.token_id);
+    const o = holdings.get(`${r.wallet}|${r.chain}|${req.from}`)?.get(key);
+    const c = holdings.get(`${r.wallet}|${r.chain}|${req.to}`)?.get(key);
+    const openingKnown = holdings.get(`${r.wallet}|${r.chain}|${req.from}`) !== null;
+    const closingKnown = holdings.get(`${r.wallet}|${r.chain}|${req.to}`) !== null;
+    const openingNav = openingKnown ? (o ? o.nav : 0) : null;
+    const closingNav = closingKnown ? (c ? c.nav : 0) : null;
+    const tf = tokenFlows.get(`${r.wallet}|${r.chain}|${key}`);
+    const flowValue = tf && tf.unvalued ? null : sum(tf?.values ?? []);
+    const accrualQty = r.unexplained_qty;
+    const priceDates = new Set(tf?.dates ?? []);
+    let accrualValue: number | null = null;
+    if (accrualQty === 0) accrualValue = 0;
+    else if (accrualQty !== null) {
+      const p = priceNear(r.chain, key, req.to);
+      if (p) {
+        accrualValue = accrualQty * p.price;
+        priceDates.add(p.date);
+      } else reasons.push(`No cached price for ${r.token_symbol ?? key} (${r.chain}) in the period: its change in quantity of ${accrualQty} is not valued.`);
+    }
+    const priceEffect =
+      openingNav !== null && closingNav !== null && flowValue !== null && accrualValue !== null
+        ? sum([closingNav, -openingNav, -flowValue, -accrualValue])
+        : null;
+    tokens.push({
+      wallet: r.wallet,
+      chain: r.chain,
+      symbol: r.token_symbol,
+      tokenCid: r.token_cid,
+      openingQty: r.opening_qty,
+      closingQty: r.closing_qty,
+      inflowQty: r.inflow_qty,
+      outflowQty: r.outflow_qty,
+      accrualQty,
+      openingNav,
+      closingNav,
+      flowValue,
+      accrualValue,
+      priceEffect,
+      priceDates: [...priceDates].sort(),
+    });
+  }
+
+  // The scope's parts at each end, from the same two views the totals come from.
+  for (const [view, end] of [
+    [opening, 'opening'],
+    [closing, 'closing'],
+  ] as const) {
+    const perWallet = new Map<string, number[]>();
+    for (const p of view.positions) if (p.total !== null) (perWallet.get(p.wallet) ?? perWallet.set(p.wallet, []).get(p.wallet)!).push(p.total);
+    for (const w of wallets) {
+      const counted = view.members.some((m) => m.wallet === w.address && m.state !== 'not-cached');
+      flowsOf(byWallet, w.address, w.label || short(w.address))[end] = counted ? sum(perWallet.get(w.address) ?? []) : null;
+    }
+    for (const a of view.allocation.protocol) flowsOf(byProtocol, a.label, a.label || 'No protocol')[end] = a.value;
+    for (const a of view.allocation.chain) flowsOf(byChain, a.label, a.label)[end] = a.value;
+  }
+
+  const openingNav = opening.totals.total;
+  const closingNav = closing.totals.total;
+  const known = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
+  // Each line of the roll-forward to the cent, and `other` the rest of the change in cents: the
+  // lines then add up to the change exactly as printed (a value × price carries float noise).
+  const externalIn = cents(sum([...byCategory.values()].map((l) => l.inflow)));
+  const externalOut = cents(sum([...byCategory.values()].map((l) => l.outflow)));
+  const internalNet = cents(sum(internal));
+  const accruals = cents(sum(known(tokens.map((t) => t.accrualValue))));
+  const priceEffect = cents(sum(known(tokens.map((t) => t.priceEffect))));
+  const change = openingNav !== null && closingNav !== null ? sum([closingNav, -openingNav]) : null;
+  const other = change === null ? 0 : sum([change, -externalIn, externalOut, -internalNet, -accruals, -priceEffect]);
+  for (const lines of [byCategory.values(), byCounterparty.values(), byWallet.values(), byProtocol.values(), byChain.values()])
+    for (const l of lines) {
+      l.inflow = cents(l.inflow);
+      l.outflow = cents(l.outflow);
+    }
+
+  for (const r of [partialReason(opening), partialReason(closing)]) if (r) reasons.unshift(r);
+  const problemNames = new Map(wallets.map((w) => [w.address, w.label]));
+  for (const p of rec.problems)
+    if (!/positions at .* are not cached/.test(p.message))
+      reasons.push(`${memberNames([{ wallet: p.wallet, chain: p.chain, label: problemNames.get(p.wallet) ?? null }])[0]}: ${p.message}`);
+  for (const u of unpriced.values())
+    reasons.push(`No cached price for ${u.symbol ?? u.tokenCid ?? 'a token'} (${u.chain}) in the period: ${u.transfers} transfer(s) not valued.`);
+  if (opening.unknownValues || closing.unknownValues)
+    reasons.push('A position value the service sent could not be read: it is left out of a total (see Data quality).');
+  const byValue = <T extends { inflow: number; outflow: number; label: string }>(xs: Iterable<T>) =>
+    [...xs].sort((a, b) => b.inflow + b.outflow - (a.inflow + a.outflow) || a.label.localeCompare(b.label));
+  const byNav = (xs: Iterable<PackPart>) =>
+    [...xs].sort((a, b) => (b.closing ?? b.opening ?? 0) - (a.closing ?? a.opening ?? 0) || a.label.localeCompare(b.label));
+
+  return {
+    from: req.from,
+    to: req.to,
+    scope: req.scope,
+    wallets: addresses,
+    opening: openingNav,
+    closing: closingNav,
+    change,
+    inflows: externalIn,
+    outflows: externalOut,
+    internal: internalNet,
+    accruals,
+    priceEffect,
+    other,
+    byCategory: byValue(byCategory.values()),
+    byCounterparty: byValue(byCounterparty.values()),
+    byWallet: wallets.map((w) => byWallet.get(w.address)!),
+    byProtocol: byNav(byProtocol.values()),
+    byChain: byNav(byChain.values()),
+    tokens,
+    unpriced: [...unpriced.values()],
+    unknownOutflows,
+    complete: reasons.length === 0 && opening.complete && closing.complete && rec.complete,
+    reasons: [...new Set(reasons)],
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The drawing parts every Folioscope PDF shares (the portfolio report, the monthly pack): A4 pages,
+ * the standard Helvetica fonts, headings, paragraphs, label/value lines and tables that continue
+ * across pages with their header repeated. Text goes through pdfText (WinAnsi only).
+ */
+import PDFDocument from 'pdfkit';
+import type { Writable } from 'node:stream';
+import { visibleText } from '../../../shared/text-safety.ts';
+
+export const A4 = { width: 595.28, height: 841.89 };
+export const M = { top: 50, bottom: 50, left: 42, right: 42 };
+export const WIDTH = A4.width - M.left - M.right;
+export const INK = '#17202b';
+export const MUTED = '#5d6b7a';
+export const RULE = '#d5dae1';
+export const ACCENT = '#2d6cdf';
+/** A partial figure's mark (a NAV date that lacks a wallet chain). */
+export const PARTIAL = '#b45309';
+export const BAR_COLORS = ['#2d6cdf', '#13a37f', '#e0922f', '#9b59b6', '#d64550', '#3bb3c4', '#7f8c8d', '#b8a13a'];
+
+const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+export const usd = (v: number | null | undefined) => (v === null || v === undefined ? '-' : usdFmt.format(v));
+export const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
+export const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
+
+/** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
+export function pdfText(s: string): string {
+  // Controls and direction overrides from the service or a label show as <U+…>, not as "?".
+  return s
+    .split('\n')
+    .map(visibleText)
+    .join('\n')
+    .replace(/[\u2212\u2012\u2013]/g, '-')
+    .replace(/\u2192/g, '->')
+    .replace(/\u00a0|\u202f/g, ' ')
+    .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+export type Doc = InstanceType<typeof PDFDocument>;
+export const bottom = () => A4.height - M.bottom;
+
+export function ensure(doc: Doc, height: number): void {
+  if (doc.y + height > bottom()) doc.addPage();
+}
+
+export function heading(doc: Doc, text: string): void {
+  ensure(doc, 60);
+  doc.moveDown(0.8);
+  doc.font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(pdfText(text), M.left, doc.y, { width: WIDTH });
+  const y = doc.y + 2;
+  doc
+    .moveTo(M.left, y)
+    .lineTo(M.left + WIDTH, y)
+    .lineWidth(0.6)
+    .strokeColor(ACCENT)
+    .stroke();
+  doc.y = y + 6;
+}
+
+export function subheading(doc: Doc, text: string, first = false): void {
+  if (!first) doc.moveDown(0.6);
+  doc.font('Helvetica-Bold').fontSize(9.5).fillColor(INK).text(text, M.left, doc.y);
+  doc.moveDown(0.3);
+}
+
+/** A paragraph across the page: the sections' notes, verdicts and explanations. */
+export function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bold?: boolean; dy?: number }): void {
+  doc
+    .font(o.bold ? 'Helvetica-Bold' : 'Helvetica')
+    .fontSize(o.size)
+    .fillColor(o.color ?? MUTED)
+    .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
+}
+
+/** A member of the scope as the report names it: its label, its address and its chain. */
+export const memberName = (m: { label: string | null; wallet: string; chain: string }) => `${m.label ? `${m.label} ` : ''}${m.wallet} on ${m.chain}`;
+
+/** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
+export const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
+
+export function line(doc: Doc, label: string, value: string): void {
+  const y = doc.y;
+  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor(INK)
+    .text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
+  doc.y = Math.max(doc.y, y + 12);
+}
+
+export interface Column {
+  label: string;
+  width: number;
+  align?: 'left' | 'right';
+  /** Long text (position names) wraps onto more lines instead of being cut. */
+  wrap?: boolean;
+}
+
+/** A table that continues across pages, repeating its header on each. */
+export function table(doc: Doc, columns: Column[], rows: string[][], options: { fontSize?: number; zebra?: boolean } = {}): void {
+  const size = options.fontSize ?? 8;
+  const rowH = size + 5.5;
+  const drawHeader = () => {
+    let x = M.left;
+    const y = doc.y;
+    doc.font('Helvetica-Bold').fontSize(size).fillColor(MUTED);
+    for (const c of columns) {
+      doc.text(pdfText(c.label), x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      x += c.width;
+    }
+    doc
+      .moveTo(M.left, y + rowH - 2)
+      .lineTo(M.left + WIDTH, y + rowH - 2)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke();
+    doc.y = y + rowH;
+  };
+  ensure(doc, rowH * 3);
+  drawHeader();
+  rows.forEach((row, r) => {
+    doc.font('Helvetica').fontSize(size);
+    // Wrapping cells set the row's height; the others stay on one line.
+    const textH = Math.max(size + 2, ...row.map((cell, i) => (columns[i]!.wrap ? doc.heightOfString(pdfText(cell), { width: columns[i]!.width - 4 }) : 0)));
+    const h = rowH + textH - (size + 2);
+    if (doc.y + h > bottom()) {
+      doc.addPage();
+      drawHeader();
+    }
+    const y = doc.y;
+    if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, h).fill('#f3f5f8');
+    let x = M.left;
+    doc.font('Helvetica').fontSize(size).fillColor(INK);
+    row.forEach((cell, i) => {
+      const c = columns[i]!;
+      if (c.wrap) doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
+      // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
+      else doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      x += c.width;
+    });
+    doc.y = y + h;
+  });
+  doc.x = M.left;
+}
+
+/**
+ * A document written to `out`, dated `at` (the data's time, never the clock: the same data
+ * gives the same bytes), with pages kept for the footer; `finished` settles when `out` has it all.
+ */
+export function startDocument(info: { title: string; subject: string; at: Date }, out: Writable): { doc: Doc; finished: Promise<void> } {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: M,
+    bufferPages: true,
+    info: {
+      Title: info.title,
+      Author: 'Folioscope',
+      Subject: info.subject,
+      Creator: 'Folioscope',
+      Producer: 'Folioscope',
+      CreationDate: info.at,
+      ModDate: info.at,
+    },
+  });
+  const finished = new Promise<void>((resolve, reject) => {
+    out.once('finish', () => resolve());
+    out.once('error', reject);
+  });
+  doc.pipe(out);
+  return { doc, finished };
+}
+
+/** Every page's footer: `text` on the left, "Page i of n" on the right, in the bottom margin. */
+export function footers(doc: Doc, text: string): number {
+  const pages = doc.bufferedPageRange().count;
+  for (let i = 0; i < pages; i++) {
+    doc.switchToPage(i);
+    // Write in the bottom margin without starting a new page.
+    const saved = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    doc.text(pdfText(text), M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
+    doc.page.margins.bottom = saved;
+  }
+  return pages;
+}

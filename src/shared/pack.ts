@@ -1,0 +1,95 @@
+/**
+ * The monthly pack (issue 28, item 5): a scope's NAV from one cached date to another and what
+ * moved it: flows in and out (by category and counterparty) valued at the prices the snapshots
+ * imply, rewards and accruals, the price effect, and the same by wallet, protocol and chain.
+ * Built in the core (src/main/core/pack/pack.ts); the screen, the PDF and the CSVs show it.
+ */
+
+/** Money in and out of a line (USD, positive figures); `unvalued` transfers had no price. */
+export interface PackFlows {
+  inflow: number;
+  outflow: number;
+  /** Transfers counted (valued ones). */
+  transfers: number;
+  /** Transfers with no cached price near their day: in no figure, named in `unpriced`. */
+  unvalued: number;
+}
+
+export interface PackFlowLine extends PackFlows {
+  key: string;
+  label: string;
+}
+
+export interface PackCounterpartyLine extends PackFlowLine {
+  /** book: in the address book; wallet: a watched wallet outside the scope; unknown: neither. */
+  kind: 'book' | 'wallet' | 'unknown';
+}
+
+/** A part of the scope (a wallet, a protocol, a chain): its NAV at each end and its flows. */
+export interface PackPart extends PackFlows {
+  key: string;
+  label: string;
+  opening: number | null;
+  closing: number | null;
+}
+
+/** One token of one wallet on one chain: the roll-forward in quantity and in value. */
+export interface PackToken {
+  wallet: string;
+  chain: string;
+  symbol: string | null;
+  tokenCid: string | null;
+  openingQty: number | null;
+  closingQty: number | null;
+  inflowQty: number;
+  outflowQty: number;
+  /** Quantity not from a transaction of the period: accrual, rewards, fees paid, or unexplained. */
+  accrualQty: number | null;
+  openingNav: number | null;
+  closingNav: number | null;
+  /** The token's flows (signed: in minus out) at the prices of their days. */
+  flowValue: number | null;
+  accrualValue: number | null;
+  priceEffect: number | null;
+  /** The cached dates whose prices valued its flows and accrual. */
+  priceDates: string[];
+}
+
+export interface MonthlyPack {
+  from: string;
+  to: string;
+  /** Who the pack is for: a wallet's label or address, a group's name, or "All wallets". */
+  scope: string;
+  wallets: string[];
+  opening: number | null;
+  closing: number | null;
+  /** closing − opening, when both are known. */
+  change: number | null;
+  /** Flows with counterparties outside the scope. */
+  inflows: number;
+  outflows: number;
+  /** The net value of moves between the scope's own wallets (at their days' prices; near zero). */
+  internal: number;
+  /** Quantity changes no transaction of the period explains, valued at the closing price. */
+  accruals: number;
+  /** What prices did: the rest of each token's change. */
+  priceEffect: number;
+  /**
+   * The positions total's change less the by-token table's (a position valued in one view and
+   * not the other): zero when the two views agree; shown so the lines add up to the change.
+   */
+  other: number;
+  byCategory: PackFlowLine[];
+  byCounterparty: PackCounterpartyLine[];
+  byWallet: PackPart[];
+  byProtocol: PackPart[];
+  byChain: PackPart[];
+  tokens: PackToken[];
+  /** Tokens whose transfers found no cached price in the period: those transfers are in no figure. */
+  unpriced: Array<{ chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>;
+  /** Outflows to an address neither in the address book nor watched: a control flag. */
+  unknownOutflows: number;
+  complete: boolean;
+  /** Why the pack is partial (a date not cached for a member, a period not synced, a price missing). */
+  reasons: string[];
+}

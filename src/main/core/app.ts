@@ -23,7 +23,7 @@ import { packHandlers } from './pack/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
 import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
-import { listRules } from './store/annotations.ts';
+import { categoriesOf, listRules } from './store/annotations.ts';
 import { counterpartyHandlers } from './counterparties/handlers.ts';
 import { counterpartyNamer, nameTrace } from './counterparties/namer.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
@@ -435,6 +435,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
         // Flows by counterparty named from the address book and the watched wallets (issue 28).
         namer: () => counterpartyNamer(profile.db),
+        // Flows by category: the notes and rules' categories (issue 28, item 2).
+        categorise: () => (keys) => categoriesOf(profile.db, keys),
       }),
       ...counterpartyHandlers({
         db: () => profile.db,

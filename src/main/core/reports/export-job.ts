@@ -4,6 +4,7 @@
  * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
  */
 
+import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -127,6 +128,8 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             to: req.to!,
             // Counterparties named as the pack's view names them (the address book, watched wallets).
             namer: counterpartyNamer(db),
+            // Flows by category: the notes and rules' categories (issue 28, item 2).
+            categorise: hasAnnotations(db) ? (keys) => categoriesOf(db, keys) : undefined,
             scope:
               group?.name ?? (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),
           })

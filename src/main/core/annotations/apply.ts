@@ -23,11 +23,14 @@ import {
   writeRuleCategories,
   type RuleTxn,
   type StoredRule,
+  type TxnKey,
 } from '../store/annotations.ts';
 import { firstMatch, matches, type CounterpartyNamer, type RuleContext } from './rules.ts';
 
 /** Rows read at a time: a chunk's details are parsed and matched before the next is read. */
 const CHUNK = 5000;
+/** Categories written at a time, sorted by key (~100 bytes each held meanwhile). */
+const WRITE_BATCH = 100_000;
 
 export interface Applied {
   /** Transactions the rules looked at. */
@@ -57,16 +60,23 @@ export function applyRulesToAll(db: WritableDB, options: { namer?: CounterpartyN
     let evaluated = 0;
     let categorised = 0;
     if (rules.length) {
+      // Written in batches of WRITE_BATCH, each in key order (see writeRuleCategories); only the
+      // keys are kept, not the parsed rows.
+      let chosen: Array<{ txn: TxnKey; rule: StoredRule }> = [];
       for (const rows of chunksAfter(db, 0)) {
         evaluated += rows.length;
-        const chosen = [];
         for (const txn of rows) {
           const rule = firstMatch(rules, txn, ctx);
-          if (rule) chosen.push({ txn, rule });
+          if (rule) chosen.push({ txn: { wallet: txn.wallet, chain: txn.chain, txnHash: txn.txnHash }, rule });
         }
-        categorised += chosen.length;
-        writeRuleCategories(db, chosen);
+        if (chosen.length >= WRITE_BATCH) {
+          categorised += chosen.length;
+          writeRuleCategories(db, chosen);
+          chosen = [];
+        }
       }
+      categorised += chosen.length;
+      writeRuleCategories(db, chosen);
     }
     dropEmptyAnnotations(db);
     setRuleState(db, state.maxTxnId, state.maxChangeId);

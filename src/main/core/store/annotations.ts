@@ -565,7 +565,7 @@ export function clearRuleCategories(db: WritableDB): void {
  * What the rules chose for these transactions: a category (and the rule) for those matched, none
  * for the others (a rule-made category they had is cleared). Notes and manual categories stay.
  */
-export function writeRuleCategories(db: WritableDB, chosen: ReadonlyArray<{ txn: RuleTxn; rule: StoredRule | null }>, now = new Date()): void {
+export function writeRuleCategories(db: WritableDB, chosen: ReadonlyArray<{ txn: TxnKey; rule: StoredRule | null }>, now = new Date()): void {
   const at = now.toISOString();
   const upsert = db.prepare(
     `INSERT INTO txn_annotations (wallet, chain, txn_hash, rule_category, rule_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -575,10 +575,30 @@ export function writeRuleCategories(db: WritableDB, chosen: ReadonlyArray<{ txn:
   const clear = db.prepare(
     'UPDATE txn_annotations SET rule_category = NULL, rule_id = NULL WHERE wallet = ? AND chain = ? AND txn_hash = ? AND rule_category IS NOT NULL',
   );
-  for (const { txn, rule } of chosen) {
+  // In key order: each write lands next to the last one in the table's B-tree (in time order
+  // they landed on random pages, and writing ~80,000 took three times as long).
+  const ordered = [...chosen].sort((a, b) => compareKeys(a.txn, b.txn));
+  for (const { txn, rule } of ordered) {
     if (rule) upsert.run(txn.wallet, txn.chain, txn.txnHash, rule.categoryId, rule.id, at);
     else clear.run(txn.wallet, txn.chain, txn.txnHash);
   }
+}
+
+/** (wallet, chain, hash) in the table's order (SQLite's BINARY: by UTF-8 bytes, which for these ASCII keys is by code unit). */
+function compareKeys(a: TxnKey, b: TxnKey): number {
+  return a.wallet < b.wallet
+    ? -1
+    : a.wallet > b.wallet
+      ? 1
+      : a.chain < b.chain
+        ? -1
+        : a.chain > b.chain
+          ? 1
+          : a.txnHash < b.txnHash
+            ? -1
+            : a.txnHash > b.txnHash
+              ? 1
+              : 0;
 }
 
 /** Annotations emptied by a re-application go (a row with nothing in it says nothing). */

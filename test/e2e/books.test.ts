@@ -47,8 +47,9 @@ describe('categories and rules on screen', () => {
     await bothThemes(page, 'books-rules-dialog');
     await dialog.getByRole('button', { name: 'Save rule' }).click();
     await poll(() => dialog.getByTestId('rules-message').textContent()).toMatch(new RegExp(`${matches.toLocaleString('en-US')} categorised by a rule`));
-    expect(await dialog.getByTestId('rules-table').locator('tbody tr').count()).toBe(1);
-    expect(await dialog.getByTestId('categories-table').textContent()).toContain(matches.toLocaleString('en-US'));
+    // The lists reload on the core's change event, after the save's answer: polled.
+    await poll(() => dialog.getByTestId('rules-table').locator('tbody tr').count()).toBe(1);
+    await poll(() => dialog.getByTestId('categories-table').textContent()).toContain(matches.toLocaleString('en-US'));
     await page.keyboard.press('Escape');
     await poll(() => dialog.isVisible()).toBe(false);
 

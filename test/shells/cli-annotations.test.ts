@@ -29,6 +29,8 @@ describe('notes, rules and categories from the command line', () => {
     const categories = cli([...g, 'categories', 'list']);
     expect(categories.stdout).toMatch(/^name\tkind\tcolour\ttransactions\nPayroll\toutflow\t#7c3aed\t0\n/);
 
+    // A name nobody has in the address book matches nothing (names come from the book).
+    expect(cli([...g, 'rules', 'preview', '--counterparty-name', 'Nobody']).stdout).toBe('Matches 0 cached transactions.\n');
     const preview = cli([...g, 'rules', 'preview', '--direction', 'out']);
     const matches = Number(/Matches (\d+) cached/.exec(preview.stdout)?.[1]);
     expect(matches).toBeGreaterThan(0);

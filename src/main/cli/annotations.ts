@@ -21,6 +21,7 @@ export const RULES_USAGE = `Usage: folioscope rules list [--json]
        folioscope rules preview CONDITIONS    how many cached transactions the conditions match
 CONDITIONS (all must hold; at least one):
   --counterparty ADDR[,ADDR]   the other side of the transaction
+  --counterparty-name NAME[,NAME]   the other side's name in the address book (counterparties)
   --direction in|out|internal|self
   --action TYPE[,TYPE]         action type (e.g. transfer, swap)
   --method 0xHEX[,0xHEX]       method id
@@ -56,6 +57,7 @@ export function conditionsFrom(v: Record<string, string | boolean | undefined>, 
     if (value !== undefined) c[k] = value;
   };
   set('counterparties', list(text('counterparty')));
+  set('counterpartyNames', list(text('counterparty-name')));
   const direction = text('direction');
   if (direction !== undefined && !['in', 'out', 'internal', 'self'].includes(direction))
     throw usageError(`--direction is one of in, out, internal, self (not ${forTerminal(direction.slice(0, 20))}).`);
@@ -72,6 +74,7 @@ export function conditionsFrom(v: Record<string, string | boolean | undefined>, 
 
 export const CONDITION_OPTIONS = {
   counterparty: { type: 'string' },
+  'counterparty-name': { type: 'string' },
   direction: { type: 'string' },
   action: { type: 'string' },
   method: { type: 'string' },

@@ -853,6 +853,7 @@ export const words = {
     anyDirection: 'Any direction',
     directions: { in: 'In (received)', out: 'Out (sent)', internal: 'Between own wallets', self: 'To itself' } as Record<string, string>,
     counterparty: 'Counterparty addresses (comma-separated)',
+    counterpartyNames: 'Counterparty names in the address book (comma-separated)',
     actionTypes: 'Action types (comma-separated)',
     methods: 'Method ids (0x…, comma-separated)',
     token: 'Token (symbol or token id)',

@@ -568,6 +568,11 @@ export type AlertCondition =
   | { kind: 'new-counterparty' }
   | { kind: 'stale'; hours: number };
 export type AlertKind = AlertCondition['kind'];
+/**
+ * What an alert is about: a rule's condition, or what the core watches without a rule (a closed
+ * period whose data changed since its close, docs/closes.md).
+ */
+export type FiredAlertKind = AlertKind | 'closed-period-changed';
 
 export interface AlertRule {
   id: number;
@@ -582,9 +587,9 @@ export interface AlertRule {
 /** One firing of a rule about one thing (a position, an unlock, a transaction, a wallet's sync, the scope's NAV). */
 export interface Alert {
   id: number;
-  /** Null once its rule was removed (the history stays). */
+  /** Null once its rule was removed (the history stays), and for the kinds no rule fires (closed-period-changed). */
   ruleId: number | null;
-  kind: AlertKind;
+  kind: FiredAlertKind;
   /** What it is about, as a key: one open alert per rule and subject. */
   subject: string;
   wallet: string | null;

@@ -20,6 +20,7 @@ import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { packHandlers } from './pack/handlers.ts';
+import { closeHandlers, runCloseCheck } from './closes/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
 export type { HandlerContext, Handlers } from './handlers.ts';
@@ -252,6 +253,38 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } catch {
         // Closed under it, or busy: the next sync or timer checks again.
       }
+      checkClosesNow();
+    });
+  }
+  /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
+  const announce = (fired: Alert[]) => {
+    for (const a of fired) {
+      events.emit('alert.fired', a);
+      deliver(profile, a);
+    }
+  };
+  /**
+   * Closed periods (docs/closes.md) are checked against their data after every sync job (with
+   * the alert rules) and after each user edit that changes what their figures show (labels,
+   * groups, imports): a change is flagged on the period, not absorbed.
+   */
+  const checkClosesNow = () => {
+    const p = profile;
+    if (closing || p.readOnly) return;
+    try {
+      const { flagged } = runCloseCheck({ writable: () => p.db, fired: announce });
+      if (flagged.length) changed('closes');
+    } catch {
+      // Closed under it, or busy: the next sync or edit checks again.
+    }
+  };
+  let closeCheckQueued = false;
+  function queueCloseCheck(): void {
+    if (closeCheckQueued) return;
+    closeCheckQueued = true;
+    setImmediate(() => {
+      closeCheckQueued = false;
+      checkClosesNow();
     });
   }
   /**
@@ -400,6 +433,15 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       ...transactionHandlers(scope, facetsCache),
       ...auditHandlers(scope),
       ...packHandlers({ ...scope, keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w) }),
+      ...closeHandlers({
+        ...scope,
+        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
+        writable: () => profile.db,
+        fired: (alerts) => {
+          announce(alerts);
+          changed('closes');
+        },
+      }),
     },
     {
       'app.info': async () => ({
@@ -455,11 +497,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'wallets.update': ({ address, ...changes }) => {
         const w = updateWallet(profile.db, address, changes);
         changed('wallets', w.address);
+        queueCloseCheck();
         return w;
       },
       'wallets.remove': ({ address, purge }) => {
         const removed = removeWallet(profile.db, address, { purge: purge ?? false });
         changed('wallets', addressKey(address));
+        queueCloseCheck();
         return removed;
       },
       'wallets.status': () => walletStatuses(profile),
@@ -574,6 +618,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         changed('settings');
         // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
         if (writes.addAlertRules.length) queueAlertCheck();
+        queueCloseCheck();
         return { ...preview, applied: true };
       },
       'cache.clear': async () => {
@@ -629,11 +674,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'groups.save': (input) => {
         const g = saveGroup(profile.db, input);
         changed('wallets');
+        queueCloseCheck();
         return g;
       },
       'groups.remove': ({ id }) => {
         const removed = removeGroup(profile.db, id);
         changed('wallets');
+        queueCloseCheck();
         return removed;
       },
       'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) =>

@@ -15,6 +15,7 @@ import { updateToSchemaVersion13 } from './013-schedules.ts';
 import { updateToSchemaVersion14 } from './014-alerts.ts';
 import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 import { updateToSchemaVersion16 } from './016-audit-log.ts';
+import { updateToSchemaVersion19 } from './019-period-closes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -34,6 +35,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion14,
   updateToSchemaVersion15,
   updateToSchemaVersion16,
+  // 17 (counterparties) and 18 (notes, categories, rules) come from other branches: the order is fixed at their merge.
+  updateToSchemaVersion19,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -23,6 +23,7 @@ import { isoDateToUtcMs } from '../../shared/dates.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
+import { closeCommand } from './close.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
 
@@ -55,6 +56,7 @@ Commands:
   data      your wallets, groups, schedules, alert rules and settings as a file (export | import)
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
+  close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -208,6 +210,18 @@ const commands: Record<string, Command> = {
   data: (g, args) => dataCommand(g, args),
   alert: (g, args) => alertCommand(g, args),
   audit: (g, args) => auditCommand(g, args),
+  close: (g, args) =>
+    closeCommand(
+      {
+        parse,
+        withCore: (fn) => withCore(g, fn),
+        call,
+        resolveGroup,
+        usageError: (message) => new UsageError(message),
+        checkDates: checkDateOptions,
+      },
+      args,
+    ),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),

@@ -780,6 +780,9 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     demoService: () => profile.demo,
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
+      // A check of the closed periods an edit or a sync queued is made before the cache closes (a
+      // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
+      if (closeCheckQueued || alertCheckQueued) checkClosesNow();
       unsubscribe();
       // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
       // its lease back while the cache is still open.

@@ -532,8 +532,8 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  /** `alert`: an alert rule (never a fired alert: those are not in the file). */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting';
+  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'close';
   /** The wallet's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;

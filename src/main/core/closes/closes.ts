@@ -91,8 +91,7 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
     for (const s of nowRows) {
       const before = then.get(key(s));
       if (!before) snapshots.push({ change: 'added', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
-      else if (before.id !== s.id || before.sha256 !== s.sha256)
-        snapshots.push({ change: 'replaced', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
+      else if (before.sha256 !== s.sha256) snapshots.push({ change: 'replaced', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
     }
     for (const s of c.basis) if (!now.has(key(s))) snapshots.push({ change: 'removed', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
     for (const s of snapshots)

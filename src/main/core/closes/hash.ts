@@ -3,7 +3,7 @@
  * canonical serialisation of named parts, each hashed on its own so a later check can say
  * which part changed.
  *
- * A part is a name and the rows it reads for a period (a snapshot's id and stored SHA-256, a
+ * A part is a name and the rows it reads for a period (a snapshot's stored SHA-256, a
  * transaction's columns, a wallet's label …). Each row is written as JSON with its keys sorted,
  * one per line, after the part's name; the period's hash is the SHA-256 of the period (scope's
  * members, from, to) and every part's name and hash, in the order of the parts. The list of
@@ -54,7 +54,9 @@ export function canonical(v: unknown): string {
 export const HASH_PARTS: HashPart[] = [
   {
     name: 'snapshots',
-    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to),
+    // By the SHA-256 of the body the service sent, not the row's id (this cache's own): the same
+    // data hashes the same in a restored backup or another cache the close was imported into.
+    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, ...s }) => s),
   },
   {
     name: 'transactions',

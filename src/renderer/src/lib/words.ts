@@ -455,7 +455,10 @@ export const words = {
     blocked: 'Conflicts block the import: nothing is changed unless you take the file’s version of them.',
     fileOf: (when: string, encrypted: boolean) => `Data file of ${when}${encrypted ? ' (encrypted)' : ''}`,
     states: { added: 'add', changed: 'change', unchanged: 'same', conflict: 'conflict' } as Record<string, string>,
-    kinds: { wallet: 'wallet', group: 'group', schedule: 'schedule', alert: 'alert rule', setting: 'setting' } as Record<string, string>,
+    kinds: { wallet: 'wallet', group: 'group', schedule: 'schedule', alert: 'alert rule', setting: 'setting', close: 'closed period' } as Record<
+      string,
+      string
+    >,
     previewLabel: 'What the import changes',
   },
   dateField: {

@@ -8,7 +8,8 @@ import type { Simulator } from '../../src/sim/server.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { liveSimOptions } from '../support/live.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { insertSnapshot, latestSnapshot, rawSnapshot } from '../../src/main/core/store/snapshots.ts';
 import { poll } from '../support/web-session.ts';
 
 /**
@@ -194,5 +195,40 @@ describe('closing a period', () => {
     expect(flagged.flag!.summary).toEqual(['data edited: wallet labels or chains']);
     expect(flagged.pack.byWallet[0]!.label).toBe('Treasury');
     expect(flagged.scope.name).toBe('Treasury');
+  });
+
+  it('flags a snapshot the figures stood on fetched again with another body as replaced', async () => {
+    const [c] = await core.call('closes.list', { from: EARLIER, to: FROM });
+    await core.request('closes.reopen', { id: c!.id, reason: 'Relabelled' });
+    const closed = await core.request('closes.close', { wallet: WALLET, from: EARLIER, to: FROM });
+    // The opening date's positions answered again with another figure, stored by the store's own insert (as the
+    // sync's writer stores a refetch) on a second connection: a new row with another body hash.
+    const db = await cacheOf(core);
+    const snap = latestSnapshot(db, 'allPositions', WALLET, 'eth', EARLIER)!;
+    const data = structuredClone(snap.data);
+    const first = data[0]!.positions[0]!;
+    first.principal_nav = Number(first.principal_nav) + 1;
+    const body = rawSnapshot(db, snap.id)!.raw.replace(/"principal_nav":([\d.]+)/, (_m, v: string) => `"principal_nav":${Number(v) + 1}`);
+    insertSnapshot(db, {
+      endpoint: 'allPositions',
+      wallet: WALLET,
+      chain: 'eth',
+      requestedDate: EARLIER,
+      response: { data, body, requestId: 'refetch-1', fetchedAt: new Date().toISOString() },
+    });
+    const { flagged } = await core.request('closes.check', undefined);
+    expect(flagged.map((f) => f.id)).toEqual([closed.id]);
+    expect(flagged[0]!.flag).toMatchObject({
+      parts: ['snapshots'],
+      snapshots: [{ change: 'replaced', wallet: WALLET, chain: 'eth', endpoint: 'allPositions', asOf: EARLIER }],
+      transactions: [],
+      edited: [],
+    });
+    expect(flagged[0]!.flag!.summary).toEqual([
+      `allPositions of ${WALLET.slice(0, 8)}…${WALLET.slice(-4)} on eth at ${EARLIER} replaced (fetched again with other figures)`,
+    ]);
+    // The figures are those closed, though the total the app now shows for that date moved.
+    expect(JSON.stringify((await core.request('closes.get', { id: closed.id })).pack)).toBe(JSON.stringify(closed.pack));
+    expect((await core.call('pack.get', { wallet: WALLET, from: EARLIER, to: FROM })).opening).not.toBe(closed.pack.opening);
   });
 });

@@ -268,21 +268,30 @@ export async function createCore(o: CoreOptions): Promise<Core> {
    * the alert rules) and after each user edit that changes what their figures show (labels,
    * groups, imports): a change is flagged on the period, not absorbed.
    */
+  let closeCheck: Promise<void> | null = null;
   const checkClosesNow = () => {
     const p = profile;
     if (closing || p.readOnly) return;
-    try {
-      const { flagged } = runCloseCheck({ writable: () => p.db, fired: announce });
-      if (flagged.length) changed('closes');
-    } catch {
-      // Closed under it, or busy: the next sync or edit checks again.
-    }
+    // One check at a time; a check asked for meanwhile runs after it (the data may have changed again).
+    if (closeCheck) return void (closeCheckQueued = true);
+    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce })
+      .then(({ flagged }) => {
+        if (flagged.length) changed('closes');
+      })
+      .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
+      .finally(() => {
+        closeCheck = null;
+        if (closeCheckQueued) queueCloseCheck();
+      });
   };
   let closeCheckQueued = false;
+  let closeCheckTimer = false;
   function queueCloseCheck(): void {
-    if (closeCheckQueued) return;
     closeCheckQueued = true;
+    if (closeCheckTimer || closeCheck) return;
+    closeCheckTimer = true;
     setImmediate(() => {
+      closeCheckTimer = false;
       closeCheckQueued = false;
       checkClosesNow();
     });
@@ -782,7 +791,12 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (scheduleTimer) clearInterval(scheduleTimer);
       // A check of the closed periods an edit or a sync queued is made before the cache closes (a
       // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
-      if (closeCheckQueued || alertCheckQueued) checkClosesNow();
+      await closeCheck;
+      if (closeCheckQueued || alertCheckQueued) {
+        closeCheckQueued = false;
+        checkClosesNow();
+        await closeCheck;
+      }
       unsubscribe();
       // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
       // its lease back while the cache is still open.

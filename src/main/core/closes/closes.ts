@@ -105,22 +105,25 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
 }
 
 /**
- * Checks every close in force against its data now. A close whose hash differs is flagged with
- * what changed (the latest finding kept); the first time, an alert fires (returned, for the
- * caller to announce and deliver). One transaction per close.
+ * Checks one close against its data now (one transaction). A close whose hash differs is flagged
+ * with what changed (the latest finding kept); the first time, an alert fires (returned, for the
+ * caller to announce and deliver). Null when it is no longer in force or nothing new was found.
  */
-export function checkCloses(db: WritableDB, now = new Date()): { checked: number; flagged: Array<{ close: StoredClose; alert: Alert | null }> } {
+export function checkClose(db: WritableDB, id: number, now = new Date()): { close: StoredClose; alert: Alert | null } | null {
   const at = now.toISOString();
-  const flagged: Array<{ close: StoredClose; alert: Alert | null }> = [];
-  const closes = closesInForce(db);
-  for (const c of closes) {
-    db.transaction(() => {
+  return db
+    .transaction(() => {
+      const c = getClose(db, id);
+      if (!c || c.reopenedAt) return null;
       const { hash, parts } = periodHash(db, hashed(c), Object.keys(c.parts));
       // Unchanged since the close, or since the finding already recorded: only the check's time.
-      if (hash === c.hash || c.flag?.hash === hash) return recordCheck(db, c.id, at, null);
+      if (hash === c.hash || c.flag?.hash === hash) {
+        recordCheck(db, c.id, at, null);
+        return null;
+      }
       const flag = findChanges(db, c, parts, hash, at);
       recordCheck(db, c.id, at, flag);
-      if (c.flaggedAt) return;
+      if (c.flaggedAt) return null;
       const alert = fireCoreAlert(
         db,
         CLOSED_PERIOD_CHANGED,
@@ -133,10 +136,19 @@ export function checkCloses(db: WritableDB, now = new Date()): { checked: number
         },
         at,
       );
-      flagged.push({ close: getClose(db, c.id)!, alert });
-    }).immediate();
-  }
-  return { checked: closes.length, flagged };
+      return { close: getClose(db, c.id)!, alert };
+    })
+    .immediate();
+}
+
+/** The ids of the closes in force, oldest first: what a check looks at. */
+export const closesToCheck = (db: WritableDB): number[] => closesInForce(db).map((c) => c.id);
+
+/** Checks every close in force at once (see checkClose); those newly flagged. */
+export function checkCloses(db: WritableDB, now = new Date()): { checked: number; flagged: Array<{ close: StoredClose; alert: Alert | null }> } {
+  const ids = closesToCheck(db);
+  const flagged = ids.flatMap((id) => checkClose(db, id, now) ?? []);
+  return { checked: ids.length, flagged };
 }
 
 /** Reopens a close in force with the user's reason (required); its open alert is resolved. */

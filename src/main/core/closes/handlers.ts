@@ -4,7 +4,7 @@
  * the closes in force against their data now.
  */
 import type { Alert } from '../../../shared/model.ts';
-import type { CloseScope, PeriodCloseDetail } from '../../../shared/closes.ts';
+import type { CloseScope, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
 import type { Handlers } from '../handlers.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
@@ -12,7 +12,7 @@ import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
 import { buildPack } from '../pack/pack.ts';
 import { packPeriod, type PackContext } from '../pack/handlers.ts';
-import { checkCloses, closePeriod, reopenPeriod } from './closes.ts';
+import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
 
 export interface CloseContext extends PackContext {
   /** The cache to write (closes, checks, reopens). */
@@ -26,11 +26,25 @@ const detail = (c: StoredClose): PeriodCloseDetail => {
   return rest;
 };
 
-/** Checks the closes in force and hands on the alerts fired; the newly flagged closes. */
-export function runCloseCheck(c: Pick<CloseContext, 'writable' | 'fired'>) {
-  const { checked, flagged } = checkCloses(c.writable());
-  c.fired(flagged.flatMap((f) => (f.alert ? [f.alert] : [])));
-  return { checked, flagged: flagged.map((f) => summaryOf(f.close)) };
+/**
+ * Checks the closes in force and hands on the alerts fired; the newly flagged closes. A close's
+ * hash reads all of its period's transactions (about 60 ms for a month of 19,000, bench/RESULTS.md):
+ * between closes the event loop gets a turn (`turn`), so a check of many never holds up the
+ * app's other requests for longer than one close takes.
+ */
+export async function runCloseCheck(c: Pick<CloseContext, 'writable' | 'fired'>, turn: () => Promise<void> = () => new Promise((r) => setImmediate(r))) {
+  const ids = closesToCheck(c.writable());
+  const flagged: PeriodClose[] = [];
+  for (const [i, id] of ids.entries()) {
+    if (i) await turn();
+    const db = c.writable();
+    if (!db.open) break;
+    const found = checkClose(db, id);
+    if (!found) continue;
+    flagged.push(summaryOf(found.close));
+    if (found.alert) c.fired([found.alert]);
+  }
+  return { checked: ids.length, flagged };
 }
 
 export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | 'closes.get' | 'closes.close' | 'closes.reopen' | 'closes.check'> {

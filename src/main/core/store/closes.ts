@@ -3,7 +3,7 @@
  * transactions behind a period's figures, and the change log inside its window.
  */
 import type { ReadableDB, WritableDB } from './handles.ts';
-import { all, get, prepare, run, sql, sqlJoin, type SqlQuery } from './sql.ts';
+import { all, get, run, sql, sqlJoin } from './sql.ts';
 import { recordEdit } from './audit.ts';
 import type { CloseFlag, CloseScope, CloseTransactionChange, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
@@ -16,11 +16,6 @@ export interface BasisSnapshot {
   asOf: string;
   id: number;
   sha256: string;
-}
-
-/** Rows of a query one at a time (a month of a busy wallet is many transactions, hashed as read). */
-function* each<T>(db: ReadableDB, q: SqlQuery): Generator<T> {
-  yield* prepare(db, q.text).iterate(...q.params) as IterableIterator<T>;
 }
 
 /**
@@ -43,15 +38,24 @@ export function basisSnapshots(db: ReadableDB, wallets: readonly string[], from:
   );
 }
 
-/** The period's transactions of `wallets` (every status) with start <= time < end (Unix ms), in a fixed order. */
-export function* windowTransactions(db: ReadableDB, wallets: readonly string[], start: number, end: number): Generator<Record<string, unknown>> {
+/** The columns `windowTransactions` gives each row, in order (the hash's header for them). */
+export const WINDOW_TRANSACTION_COLUMNS = ['hash', 'wallet', 'chain', 'time', 'block', 'status', 'txnFee', 'gasFee', 'details'] as const;
+
+/**
+ * The period's transactions of `wallets` (every status) with start <= time < end (Unix ms), in a
+ * fixed order, each an array of WINDOW_TRANSACTION_COLUMNS (raw rows: a month of a busy wallet is
+ * tens of thousands, hashed as read, and arrays are the cheapest to read and write).
+ */
+export function* windowTransactions(db: ReadableDB, wallets: readonly string[], start: number, end: number): Generator<unknown[]> {
   if (!wallets.length) return;
-  yield* each<Record<string, unknown>>(
-    db,
-    sql`SELECT txn_hash AS hash, wallet, chain, time, block, status, txn_fee AS txnFee, gas_fee AS gasFee, details FROM transactions
+  const q = sql`SELECT txn_hash, wallet, chain, time, block, status, txn_fee, gas_fee, details FROM transactions
         WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
-        ORDER BY wallet, chain, txn_hash, id`,
-  );
+        ORDER BY wallet, chain, txn_hash, id`;
+  // Its own statement (raw mode is a setting of the statement, not to be left on the shared one).
+  yield* db
+    .prepare(q.text)
+    .raw(true)
+    .iterate(...q.params) as IterableIterator<unknown[]>;
 }
 
 /** The member wallets as the wallets table has them now (label and chains: what the pack names and covers). */

@@ -83,22 +83,30 @@ describe('closing a period', () => {
     const [edit] = (await core.call('audit.list', { entity: 'period' })).entries;
     expect(edit).toMatchObject({ action: 'close', key: `${WALLET} ${FROM}..${TO}`, origin: 'closes.close', before: null });
     expect(edit!.after).toEqual({ close: closed.id, scope: closed.scope, from: FROM, to: TO, hash: closed.hash, opening: pack.opening, closing: pack.closing });
-    // A check with nothing changed leaves it closed.
-    expect(await core.call('closes.check', undefined)).toEqual({ checked: 1, flagged: [] });
+    // The same period for a group of the wallet: a close of its own, with the group in its data.
+    const group = await core.request('groups.save', { name: 'Fund I', wallets: [WALLET] });
+    const ofGroup = await core.request('closes.close', { group: group.id, from: FROM, to: TO });
+    expect(ofGroup.scope).toEqual({ kind: 'group', wallet: null, group: group.id, name: 'Fund I', members: [WALLET] });
+    expect(ofGroup.parts['transactions']).toBe(closed.parts['transactions']);
+    expect(ofGroup.parts['group']).not.toBe(closed.parts['group']);
+    // A check with nothing changed leaves them closed.
+    expect(await core.call('closes.check', undefined)).toEqual({ checked: 2, flagged: [] });
     const again = await core.dispatch('closes.close', { wallet: WALLET, from: FROM, to: TO });
     expect(again).toMatchObject({ ok: false, error: { message: expect.stringMatching(/is closed already \(close \d+/) } });
-    expect(await core.call('closes.list', undefined)).toHaveLength(1);
+    expect(await core.call('closes.list', undefined)).toHaveLength(2);
   });
 
-  it('flags a restatement inside the period after the next sync, fires one alert (inbox and webhook), and keeps the closed figures', async () => {
-    const [before] = await core.call('closes.list', undefined);
+  it('flags a restatement inside the period after the next sync, fires one alert per close (inbox and webhook), and keeps the closed figures', async () => {
+    const closes = await core.call('closes.list', undefined);
+    const before = closes.find((c) => c.scope.kind === 'wallet');
+    const ofGroup = closes.find((c) => c.scope.kind === 'group')!;
     const stored = await core.request('closes.get', { id: before!.id });
     sim.live!.settle(WALLET, chainById('eth')!);
     await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
     const log = await core.call('changes.list', {});
     expect(log.length).toBeGreaterThan(0);
     // The check runs after the sync job, with the alert rules.
-    await poll(async () => (await core.call('closes.list', undefined))[0]!.state, 10_000).toBe('flagged');
+    await poll(async () => (await core.call('closes.list', undefined)).map((c) => c.state), 10_000).toEqual(['flagged', 'flagged']);
     const flagged = await core.request('closes.get', { id: before!.id });
     expect(flagged.flag!.parts).toContain('transactions');
     expect(flagged.flag!.hash).not.toBe(stored.hash);
@@ -114,10 +122,12 @@ describe('closing a period', () => {
     expect(flagged.hash).toBe(stored.hash);
     const now = await core.call('pack.get', { wallet: WALLET, from: FROM, to: TO });
     expect(JSON.stringify(now)).not.toBe(JSON.stringify(stored.pack));
-    // One alert, in the inbox, and at the webhook.
+    // The group's close names the same restatements.
+    expect((await core.request('closes.get', { id: ofGroup.id })).flag!.transactions).toEqual(flagged.flag!.transactions);
+    // One alert per close, in the inbox, and at the webhook.
     const inbox = await core.call('alerts.inbox', undefined);
-    const alerts = inbox.alerts.filter((a) => a.kind === 'closed-period-changed');
-    expect(alerts).toHaveLength(1);
+    const alerts = inbox.alerts.filter((a) => a.kind === 'closed-period-changed').sort((a, b) => a.id - b.id);
+    expect(alerts.map((a) => a.title)).toEqual([`Closed period changed: Treasury, ${FROM} to ${TO}`, `Closed period changed: Fund I, ${FROM} to ${TO}`]);
     expect(alerts[0]).toMatchObject({
       ruleId: null,
       subject: `period:${before!.id}`,
@@ -125,23 +135,26 @@ describe('closing a period', () => {
       title: `Closed period changed: Treasury, ${FROM} to ${TO}`,
     });
     expect(alerts[0]!.detail).toContain('changed since');
-    await poll(() => received.length, 10_000).toBeGreaterThan(0);
+    await poll(() => received.length, 10_000).toBe(2);
     const posted = received.map((b) => JSON.parse(b) as { alert: { kind: string; subject: string } });
-    expect(posted.filter((p) => p.alert.kind === 'closed-period-changed').map((p) => p.alert.subject)).toEqual([`period:${before!.id}`]);
+    expect(posted.filter((p) => p.alert.kind === 'closed-period-changed').map((p) => p.alert.subject)).toEqual([
+      `period:${before!.id}`,
+      `period:${ofGroup.id}`,
+    ]);
     // A later check finds the same: no second alert.
     expect((await core.call('closes.check', undefined)).flagged).toEqual([]);
-    expect((await core.call('alerts.inbox', undefined)).alerts.filter((a) => a.kind === 'closed-period-changed')).toHaveLength(1);
+    expect((await core.call('alerts.inbox', undefined)).alerts.filter((a) => a.kind === 'closed-period-changed')).toHaveLength(2);
   });
 
   it('reopens only with a reason, logged in the audit trail', async () => {
-    const [c] = await core.call('closes.list', undefined);
+    const c = (await core.call('closes.list', undefined)).find((x) => x.scope.kind === 'wallet');
     for (const reason of ['', '   ', 'late \u202Einvoice', 'x'.repeat(501)]) {
       const res = await core.dispatch('closes.reopen', { id: c!.id, reason });
       expect(res.ok, JSON.stringify(reason)).toBe(false);
     }
     expect(await core.dispatch('closes.reopen', { id: c!.id })).toMatchObject({ ok: false });
-    expect((await core.call('closes.list', undefined))[0]!.state).toBe('flagged');
-    expect((await core.call('audit.list', { entity: 'period' })).entries).toHaveLength(1);
+    expect((await core.request('closes.get', { id: c!.id })).state).toBe('flagged');
+    expect((await core.call('audit.list', { entity: 'period', key: `${WALLET} ${FROM}..${TO}` })).entries).toHaveLength(1);
 
     const reopened = await core.request('closes.reopen', { id: c!.id, reason: 'Reorg on eth restated four transactions' });
     expect(reopened).toMatchObject({ state: 'reopened', reopenReason: 'Reorg on eth restated four transactions' });

@@ -80,6 +80,20 @@ describe('closed periods in the data file', () => {
     const imported = listed.find((c) => c.closedAt === second.closedAt)!;
     expect(JSON.stringify((await b.request('closes.get', { id: imported.id })).pack)).toBe(JSON.stringify(second.pack));
     expect(await b.call('closes.check', undefined)).toEqual({ checked: 1, flagged: [] });
+    // A close of a wallet watched nowhere any more (removed where the file was written) is history: imported as written.
+    const gone = '0x' + '9'.repeat(40);
+    const other = structuredClone(doc);
+    other.data.closedPeriods = [
+      { ...doc.data.closedPeriods[0]!, scope: { kind: 'wallet', address: gone }, members: [gone], closedAt: '2026-11-01T00:00:00.000Z' },
+    ];
+    expect((await b.request('userData.preview', { text: await writeUserDataFile(other) })).items.filter((i) => i.kind === 'close')).toEqual([
+      {
+        kind: 'close',
+        key: `${gone} 2026-09-30 to 2026-10-31, closed 2026-11-01T00:00:00.000Z`,
+        state: 'added',
+        detail: `reopened ${doc.data.closedPeriods[0]!.reopenedAt}: Fees re-read`,
+      },
+    ]);
     // The same file again: every close unchanged.
     expect((await b.request('userData.preview', { text })).items.filter((i) => i.kind === 'close').map((i) => i.state)).toEqual(['unchanged', 'unchanged']);
   });

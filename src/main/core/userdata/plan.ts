@@ -238,7 +238,13 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
   const closesHere = listCloses(db);
   const closeScope = (c: UserDataClosedPeriod): { kind: 'all' | 'wallet' | 'group'; wallet: string | null; groupName: string | null } => {
     if (c.scope.kind === 'all') return { kind: 'all', wallet: null, groupName: null };
-    if (c.scope.kind === 'wallet') return { kind: 'wallet', wallet: walletOf(c.scope.address, 'A closed period'), groupName: null };
+    // A close is history: its wallet may no longer be watched anywhere (it is kept as written then).
+    if (c.scope.kind === 'wallet')
+      return {
+        kind: 'wallet',
+        wallet: fileWallets.get(addressKey(c.scope.address)) ?? getWallet(db, c.scope.address)?.address ?? c.scope.address,
+        groupName: null,
+      };
     return { kind: 'group', wallet: null, groupName: c.scope.name.trim() };
   };
   const sameScope = (a: ReturnType<typeof closeScope>, here: (typeof closesHere)[number]) =>

@@ -4,7 +4,8 @@ import { readUserDataFile, writeUserDataFile } from '../../src/main/core/userdat
 import { exportUserData } from '../../src/main/core/userdata/plan.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
+import { poll } from '../support/web-session.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 
 /**
@@ -96,5 +97,20 @@ describe('closed periods in the data file', () => {
     ]);
     // The same file again: every close unchanged.
     expect((await b.request('userData.preview', { text })).items.filter((i) => i.kind === 'close').map((i) => i.state)).toEqual(['unchanged', 'unchanged']);
+  });
+});
+
+describe('a check after a sync job', () => {
+  it('looks at the closes of its wallet only', async () => {
+    const [closed] = (await a.call('closes.list', undefined)).filter((c) => c.state === 'closed');
+    const checkedAt = closed!.checkedAt;
+    await a.call('wallets.add', { address: WALLET_2, chains: ['eth'] });
+    await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET_2 })]);
+    // Another wallet's sync cannot change this close's data: it is not looked at.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await a.request('closes.get', { id: closed!.id })).checkedAt).toBe(checkedAt);
+    await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET })]);
+    await poll(async () => (await a.request('closes.get', { id: closed!.id })).checkedAt, 10_000).not.toBe(checkedAt);
+    expect((await a.request('closes.get', { id: closed!.id })).state).toBe('closed');
   });
 });

@@ -157,8 +157,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
-        // Every finished sync job: the alert rules look at what it wrote.
+        // Every finished sync job: the alert rules look at what it wrote, and the closed periods
+        // of its wallet (docs/closes.md) are checked against it.
         queueAlertCheck();
+        queueCloseCheck(info.wallet);
       }
     });
     return () => {
@@ -253,7 +255,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       } catch {
         // Closed under it, or busy: the next sync or timer checks again.
       }
-      checkClosesNow();
     });
   }
   /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
@@ -264,37 +265,47 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     }
   };
   /**
-   * Closed periods (docs/closes.md) are checked against their data after every sync job (with
-   * the alert rules) and after each user edit that changes what their figures show (labels,
-   * groups, imports): a change is flagged on the period, not absorbed.
+   * Closed periods (docs/closes.md) are checked against their data after every sync job (those
+   * with the job's wallet as a member) and after each user edit that changes what their figures
+   * show (labels, groups, imports: all of them): a change is flagged on the period, not absorbed.
+   * Coalesced: the wallets asked for meanwhile are checked in one run; one run at a time.
    */
   let closeCheck: Promise<void> | null = null;
+  /** What the next run checks: the closes of these wallets (address keys), every close ('all'), or nothing asked (null). */
+  let closeCheckAsked: Set<string> | 'all' | null = null;
+  let closeCheckTimer = false;
   const checkClosesNow = () => {
     const p = profile;
-    if (closing || p.readOnly) return;
-    // One check at a time; a check asked for meanwhile runs after it (the data may have changed again).
-    if (closeCheck) return void (closeCheckQueued = true);
-    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce })
+    const asked = closeCheckAsked;
+    if (closing || p.readOnly || !asked || closeCheck) return;
+    closeCheckAsked = null;
+    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce }, { wallets: asked === 'all' ? undefined : asked })
       .then(({ flagged }) => {
         if (flagged.length) changed('closes');
       })
       .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
       .finally(() => {
         closeCheck = null;
-        if (closeCheckQueued) queueCloseCheck();
+        // Asked for while it ran (the data may have changed again): another run.
+        if (closeCheckAsked) scheduleCloseCheck();
       });
   };
-  let closeCheckQueued = false;
-  let closeCheckTimer = false;
-  function queueCloseCheck(): void {
-    closeCheckQueued = true;
+  const scheduleCloseCheck = () => {
     if (closeCheckTimer || closeCheck) return;
     closeCheckTimer = true;
     setImmediate(() => {
       closeCheckTimer = false;
-      closeCheckQueued = false;
       checkClosesNow();
     });
+  };
+  /** Asks for a check of the closes of `wallet` (undefined or null: of every close), soon. */
+  function queueCloseCheck(wallet?: string | null): void {
+    if (!wallet) closeCheckAsked = 'all';
+    else if (closeCheckAsked !== 'all') {
+      closeCheckAsked ??= new Set<string>();
+      closeCheckAsked.add(addressKey(wallet));
+    }
+    scheduleCloseCheck();
   }
   /**
    * The daily transfer sums a reconciliation reads, brought up to date from the writer's side
@@ -792,11 +803,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       // A check of the closed periods an edit or a sync queued is made before the cache closes (a
       // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
       await closeCheck;
-      if (closeCheckQueued || alertCheckQueued) {
-        closeCheckQueued = false;
-        checkClosesNow();
-        await closeCheck;
-      }
+      checkClosesNow();
+      await closeCheck;
       unsubscribe();
       // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
       // its lease back while the cache is still open.

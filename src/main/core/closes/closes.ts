@@ -21,6 +21,7 @@ import {
   type StoredClose,
 } from '../store/closes.ts';
 import { flowWindow } from '../store/queries/reconcile.ts';
+import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';
 import { HASH_PARTS, periodHash, type HashedPeriod } from './hash.ts';
 
@@ -141,8 +142,14 @@ export function checkClose(db: WritableDB, id: number, now = new Date()): { clos
     .immediate();
 }
 
-/** The ids of the closes in force, oldest first: what a check looks at. */
-export const closesToCheck = (db: WritableDB): number[] => closesInForce(db).map((c) => c.id);
+/**
+ * The ids of the closes in force, oldest first: what a check looks at. With `wallets`, only those
+ * with one of them as a member (a sync job writes one wallet's data: no other close can change).
+ */
+export const closesToCheck = (db: WritableDB, wallets?: ReadonlySet<string>): number[] =>
+  closesInForce(db)
+    .filter((c) => !wallets || c.scope.members.some((m) => wallets.has(addressKey(m))))
+    .map((c) => c.id);
 
 /** Checks every close in force at once (see checkClose); those newly flagged. */
 export function checkCloses(db: WritableDB, now = new Date()): { checked: number; flagged: Array<{ close: StoredClose; alert: Alert | null }> } {

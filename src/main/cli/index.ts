@@ -24,6 +24,7 @@ import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
 import { monthPeriod } from '../../shared/months.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
+import { closeCommand } from './close.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
 import { COUNTERPARTIES_USAGE, counterpartyLine, printImport, readCsvFile, writeCsvFile } from './counterparties.ts';
@@ -58,6 +59,7 @@ Commands:
   alert     rules over the cached data, and the alerts they fired (add | list | remove | inbox | ack | snooze | check)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
   counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
+  close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -212,6 +214,18 @@ const commands: Record<string, Command> = {
   alert: (g, args) => alertCommand(g, args),
   audit: (g, args) => auditCommand(g, args),
   counterparties: (g, args) => counterpartiesCommand(g, args),
+  close: (g, args) =>
+    closeCommand(
+      {
+        parse,
+        withCore: (fn) => withCore(g, fn),
+        call,
+        resolveGroup,
+        usageError: (message) => new UsageError(message),
+        checkDates: checkDateOptions,
+      },
+      args,
+    ),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),

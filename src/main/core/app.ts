@@ -20,6 +20,7 @@ import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { packHandlers } from './pack/handlers.ts';
+import { closeHandlers, runCloseCheck } from './closes/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { counterpartyHandlers } from './counterparties/handlers.ts';
 import { counterpartyNamer, nameTrace } from './counterparties/namer.ts';
@@ -158,8 +159,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
-        // Every finished sync job: the alert rules look at what it wrote.
+        // Every finished sync job: the alert rules look at what it wrote, and the closed periods
+        // of its wallet (docs/closes.md) are checked against it.
         queueAlertCheck();
+        queueCloseCheck(info.wallet);
       }
     });
     return () => {
@@ -255,6 +258,56 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         // Closed under it, or busy: the next sync or timer checks again.
       }
     });
+  }
+  /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
+  const announce = (fired: Alert[]) => {
+    for (const a of fired) {
+      events.emit('alert.fired', a);
+      deliver(profile, a);
+    }
+  };
+  /**
+   * Closed periods (docs/closes.md) are checked against their data after every sync job (those
+   * with the job's wallet as a member) and after each user edit that changes what their figures
+   * show (labels, groups, imports: all of them): a change is flagged on the period, not absorbed.
+   * Coalesced: the wallets asked for meanwhile are checked in one run; one run at a time.
+   */
+  let closeCheck: Promise<void> | null = null;
+  /** What the next run checks: the closes of these wallets (address keys), every close ('all'), or nothing asked (null). */
+  let closeCheckAsked: Set<string> | 'all' | null = null;
+  let closeCheckTimer = false;
+  const checkClosesNow = () => {
+    const p = profile;
+    const asked = closeCheckAsked;
+    if (closing || p.readOnly || !asked || closeCheck) return;
+    closeCheckAsked = null;
+    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce }, { wallets: asked === 'all' ? undefined : asked })
+      .then(({ flagged }) => {
+        if (flagged.length) changed('closes');
+      })
+      .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
+      .finally(() => {
+        closeCheck = null;
+        // Asked for while it ran (the data may have changed again): another run.
+        if (closeCheckAsked) scheduleCloseCheck();
+      });
+  };
+  const scheduleCloseCheck = () => {
+    if (closeCheckTimer || closeCheck) return;
+    closeCheckTimer = true;
+    setImmediate(() => {
+      closeCheckTimer = false;
+      checkClosesNow();
+    });
+  };
+  /** Asks for a check of the closes of `wallet` (undefined or null: of every close), soon. */
+  function queueCloseCheck(wallet?: string | null): void {
+    if (!wallet) closeCheckAsked = 'all';
+    else if (closeCheckAsked !== 'all') {
+      closeCheckAsked ??= new Set<string>();
+      closeCheckAsked.add(addressKey(wallet));
+    }
+    scheduleCloseCheck();
   }
   /**
    * The daily transfer sums a reconciliation reads, brought up to date from the writer's side
@@ -408,6 +461,17 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         namer: () => counterpartyNamer(profile.db),
       }),
       ...counterpartyHandlers({ db: () => profile.db, changed: () => changed('counterparties') }),
+      ...closeHandlers({
+        ...scope,
+        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
+        // A close freezes the same pack the Monthly pack view shows: named as it is.
+        namer: () => counterpartyNamer(profile.db),
+        writable: () => profile.db,
+        fired: (alerts) => {
+          announce(alerts);
+          changed('closes');
+        },
+      }),
     },
     {
       'app.info': async () => ({
@@ -463,11 +527,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'wallets.update': ({ address, ...changes }) => {
         const w = updateWallet(profile.db, address, changes);
         changed('wallets', w.address);
+        queueCloseCheck();
         return w;
       },
       'wallets.remove': ({ address, purge }) => {
         const removed = removeWallet(profile.db, address, { purge: purge ?? false });
         changed('wallets', addressKey(address));
+        queueCloseCheck();
         return removed;
       },
       'wallets.status': () => walletStatuses(profile),
@@ -583,6 +649,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         if (writes.saveCounterparties.length) changed('counterparties');
         // Imported alert rules are judged over this cache soon, as a rule saved in the app is at once.
         if (writes.addAlertRules.length) queueAlertCheck();
+        queueCloseCheck();
         return { ...preview, applied: true };
       },
       'cache.clear': async () => {
@@ -638,11 +705,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'groups.save': (input) => {
         const g = saveGroup(profile.db, input);
         changed('wallets');
+        queueCloseCheck();
         return g;
       },
       'groups.remove': ({ id }) => {
         const removed = removeGroup(profile.db, id);
         changed('wallets');
+        queueCloseCheck();
         return removed;
       },
       'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => {
@@ -745,6 +814,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     demoService: () => profile.demo,
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
+      // A check of the closed periods an edit or a sync queued is made before the cache closes (a
+      // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
+      await closeCheck;
+      checkClosesNow();
+      await closeCheck;
       unsubscribe();
       // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
       // its lease back while the cache is still open.

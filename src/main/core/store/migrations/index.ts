@@ -16,6 +16,7 @@ import { updateToSchemaVersion14 } from './014-alerts.ts';
 import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 import { updateToSchemaVersion16 } from './016-audit-log.ts';
 import { updateToSchemaVersion17 } from './017-counterparties.ts';
+import { updateToSchemaVersion19 } from './019-period-closes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -36,6 +37,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion15,
   updateToSchemaVersion16,
   updateToSchemaVersion17,
+  // 18 (notes, categories, rules) comes from another branch: the order is fixed at its merge.
+  updateToSchemaVersion19,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

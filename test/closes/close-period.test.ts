@@ -76,7 +76,7 @@ describe('closing a period', () => {
     const closed = await core.request('closes.close', { wallet: WALLET, from: FROM, to: TO });
     expect(closed.state).toBe('closed');
     expect(closed.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(closed.parts)).toEqual(['snapshots', 'transactions', 'wallets', 'group']);
+    expect(Object.keys(closed.parts)).toEqual(['snapshots', 'transactions', 'wallets', 'group', 'counterparties']);
     expect(closed.scope).toEqual({ kind: 'wallet', wallet: WALLET, group: null, name: 'Treasury', members: [WALLET] });
     // The figures are the pack byte for byte.
     expect(JSON.stringify((await core.request('closes.get', { id: closed.id })).pack)).toBe(JSON.stringify(pack));

@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<void>> = {
   pdf: async () => (await import('./reports.ts')).pdfBench(),
   web: async () => (await import('./web.ts')).webBench(),
   reconcile: async () => (await import('./reconcile.ts')).reconcileBench(),
+  closes: async () => (await import('./closes.ts')).closesBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
   'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),

@@ -73,6 +73,8 @@ export const CORE_EDGES = {
   annotations: ['handlers.ts', 'store'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['handlers.ts', 'portfolio', 'store'],
+  // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
+  closes: ['handlers.ts', 'pack', 'store'],
   sync: ['api', 'jobs', 'store'],
   // counterparties: the names of from and to in the transactions CSV and the PDF.
   reports: ['jobs', 'pack', 'portfolio', 'store', 'counterparties'],

@@ -1,5 +1,6 @@
 import type { PortfolioView } from './portfolio/view.ts';
 import type { MonthlyPack } from './pack.ts';
+import { REOPEN_REASON_MAX, type CloseCheck, type PeriodClose, type PeriodCloseDetail } from './closes.ts';
 import { z } from 'zod';
 import type {
   DateDiff,
@@ -463,6 +464,22 @@ const op =
 /** Declares that an operation writes to the cache. */
 const WRITES = { writes: true } as const;
 
+/** A scope (a wallet, a group, or all) and a period: a month, or two cached dates (the monthly pack's, and a close's). */
+const PackInput = z
+  .strictObject({
+    wallet: address.optional(),
+    group: z.number().int().positive().optional(),
+    /** A calendar month: from its eve to its last day. */
+    month: z
+      .string()
+      .max(7)
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
+      .optional(),
+    from: date.optional(),
+    to: date.optional(),
+  })
+  .refine(ordered, orderedMessage);
+
 export const CONTRACT = {
   'app.info': op(empty)<AppInfo>(),
   'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<
@@ -510,22 +527,23 @@ export const CONTRACT = {
       .optional()
       .transform((x) => x ?? {}),
   )<{ entries: AuditEntry[]; total: number }>(),
-  'pack.get': op(
-    z
-      .strictObject({
-        wallet: address.optional(),
-        group: z.number().int().positive().optional(),
-        /** A calendar month: from its eve to its last day. */
-        month: z
-          .string()
-          .max(7)
-          .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'expected a month, YYYY-MM')
-          .optional(),
-        from: date.optional(),
-        to: date.optional(),
-      })
-      .refine(ordered, orderedMessage),
-  )<MonthlyPack>(),
+  'pack.get': op(PackInput)<MonthlyPack>(),
+  /** Closed periods (docs/closes.md): every close (or one period's), newest first. */
+  'closes.list': op(z.strictObject({ from: date.optional(), to: date.optional() }).optional())<PeriodClose[]>(),
+  /** One close with its figures as stored at close (never recomputed) and what changed since. */
+  'closes.get': op(z.strictObject({ id: z.number().int().positive() }))<PeriodCloseDetail>(),
+  /** Closes a scope's period (as pack.get takes it): refused when its pack is partial or it is closed already. */
+  'closes.close': op(PackInput, WRITES)<PeriodCloseDetail>(),
+  /** Reopens a close in force; the reason is required and kept in the audit trail. */
+  'closes.reopen': op(
+    z.strictObject({
+      id: z.number().int().positive(),
+      reason: safeText('reason', REOPEN_REASON_MAX).refine((v) => v.trim().length > 0, 'give a reason for reopening the period'),
+    }),
+    WRITES,
+  )<PeriodClose>(),
+  /** Checks the closes in force against their data now; flags (and alerts on) those that changed. */
+  'closes.check': op(empty, WRITES)<CloseCheck>(),
   'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),
@@ -655,8 +673,8 @@ export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
 
 export interface DataChanged {
-  /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules. */
-  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties' | 'annotations';
+  /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules; `closes`: a period was closed, reopened, or flagged as changed since its close. */
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties' | 'closes' | 'annotations';
   wallet?: string;
 }
 

@@ -623,8 +623,8 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  /** `alert`: an alert rule (never a fired alert: those are not in the file). */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'category' | 'rule' | 'note';
+  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note';
   /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
@@ -659,6 +659,11 @@ export type AlertCondition =
   | { kind: 'new-counterparty' }
   | { kind: 'stale'; hours: number };
 export type AlertKind = AlertCondition['kind'];
+/**
+ * What an alert is about: a rule's condition, or what the core watches without a rule (a closed
+ * period whose data changed since its close, docs/closes.md).
+ */
+export type FiredAlertKind = AlertKind | 'closed-period-changed';
 
 export interface AlertRule {
   id: number;
@@ -673,9 +678,9 @@ export interface AlertRule {
 /** One firing of a rule about one thing (a position, an unlock, a transaction, a wallet's sync, the scope's NAV). */
 export interface Alert {
   id: number;
-  /** Null once its rule was removed (the history stays). */
+  /** Null once its rule was removed (the history stays), and for the kinds no rule fires (closed-period-changed). */
   ruleId: number | null;
-  kind: AlertKind;
+  kind: FiredAlertKind;
   /** What it is about, as a key: one open alert per rule and subject. */
   subject: string;
   wallet: string | null;

@@ -47,4 +47,33 @@ describe('categories in the monthly pack', () => {
       await core.close();
     }
   });
+
+  it('a closed period stands on its transactions’ categories: a category set inside it flags the close, and the closed pack stays as closed', async () => {
+    const core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
+    try {
+      await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+      await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+      await waitForJobs(core, await Promise.all(['2026-09-30', '2026-10-31'].map((date) => core.call('sync.positions', { wallet: WALLET, date }))));
+      await core.request('rules.save', { category: 'Vendor payment', conditions: { direction: 'out' } });
+      const closed = await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
+      expect(closed.pack.byCategory.map((c) => c.key)).toContain('Vendor payment');
+      expect(await core.call('closes.check', undefined)).toMatchObject({ flagged: [] });
+      // A transaction of October filed by hand under another category.
+      const [row] = (await core.request('timeline.page', { wallet: WALLET, from: '2026-10-05', to: '2026-10-25', categories: ['Vendor payment'], limit: 1 }))
+        .rows;
+      await core.request('notes.set', { wallet: row!.wallet, chain: row!.chain, txnHash: row!.txnHash, category: 'Payroll' });
+      await expect.poll(async () => (await core.request('closes.get', { id: closed.id })).state, { timeout: 10_000 }).toBe('flagged');
+      const flagged = await core.request('closes.get', { id: closed.id });
+      expect(flagged.flag!.parts).toEqual(['categories']);
+      expect(JSON.stringify(flagged.pack)).toBe(JSON.stringify(closed.pack));
+      // Reopened and closed again: a note alone changes no figure, and flags nothing.
+      await core.request('closes.reopen', { id: closed.id, reason: 'recategorised payroll' });
+      const again = await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
+      await core.request('notes.set', { wallet: row!.wallet, chain: row!.chain, txnHash: row!.txnHash, note: 'March payroll' });
+      expect(await core.call('closes.check', undefined)).toMatchObject({ flagged: [] });
+      expect((await core.request('closes.get', { id: again.id })).state).not.toBe('flagged');
+    } finally {
+      await core.close();
+    }
+  });
 });

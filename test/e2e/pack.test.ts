@@ -59,7 +59,22 @@ describe('the Monthly pack view', () => {
       expect.stringContaining('Treasury'),
       expect.stringContaining('Cold storage'),
     ]);
+    // Close the period from the pack, as a treasurer does after reviewing it; reopen asks why.
+    const panel = web.page.getByRole('region', { name: 'Period close' });
+    await panel.getByRole('button', { name: 'Close this period' }).click();
+    await poll(() => panel.getByRole('status').textContent()).toBe('Closed: its figures are kept as they are now.');
+    await poll(() => panel.getByText(/Closed [A-Z][a-z]{2} \d/).count()).toBe(1);
+    const [close] = await web.core.call('closes.list', { from: FROM, to: TO });
+    expect(close).toMatchObject({ state: 'closed', scope: { kind: 'all' }, opening: pack.opening, closing: pack.closing });
     await bothThemes(web.page, 'pack');
+    await panel.getByRole('button', { name: /^Reopen/ }).click();
+    const reopen = web.page.getByRole('dialog', { name: 'Reopen a closed period' });
+    await poll(() => reopen.isVisible()).toBe(true);
+    await reopen.getByLabel('Reason for reopening').fill('A late grant payment to book');
+    await reopen.getByRole('button', { name: 'Reopen the period' }).click();
+    await poll(() => panel.getByRole('status').textContent()).toBe('Reopened: the period can be closed again.');
+    const [edit] = (await web.core.call('audit.list', { entity: 'period' })).entries;
+    expect(edit).toMatchObject({ action: 'reopen', reason: 'A late grant payment to book', origin: 'closes.reopen' });
     await web.page.setViewportSize({ width: 1024, height: 640 });
     await shoot(web.page, 'pack-1024');
     await web.page.setViewportSize({ width: 1440, height: 900 });

@@ -24,6 +24,7 @@ import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
 import { monthPeriod } from '../../shared/months.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
+import { closeCommand } from './close.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
 import { CATEGORIES_USAGE, CONDITION_OPTIONS, conditionsFrom, NOTES_USAGE, printCategories, printRules, RULES_USAGE } from './annotations.ts';
@@ -62,6 +63,7 @@ Commands:
   categories the categories of notes and rules (list)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
   counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
+  close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir()})
@@ -219,6 +221,18 @@ const commands: Record<string, Command> = {
   rules: (g, args) => rulesCommand(g, args),
   categories: (g, args) => categoriesCommand(g, args),
   counterparties: (g, args) => counterpartiesCommand(g, args),
+  close: (g, args) =>
+    closeCommand(
+      {
+        parse,
+        withCore: (fn) => withCore(g, fn),
+        call,
+        resolveGroup,
+        usageError: (message) => new UsageError(message),
+        checkDates: checkDateOptions,
+      },
+      args,
+    ),
 
   cache: (g, args) => cacheCommand(g, args),
   reconcile: (g, args) => reconcileCommand(g, args),

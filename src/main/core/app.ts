@@ -20,6 +20,7 @@ import { portfolioHandlers } from './portfolio/handlers.ts';
 import { transactionHandlers } from './transactions/handlers.ts';
 import { auditHandlers } from './audit/handlers.ts';
 import { packHandlers } from './pack/handlers.ts';
+import { closeHandlers, runCloseCheck } from './closes/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
 import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
@@ -161,9 +162,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (info.kind !== 'export' && (info.state === 'done' || info.state === 'failed' || info.state === 'cancelled')) {
         const scope = info.kind === 'transactions' ? 'transactions' : 'positions';
         events.emit('data.changed', { scope, ...(info.wallet && { wallet: info.wallet }) });
-        // Every finished sync job: the category rules and the alert rules look at what it wrote.
+        // Every finished sync job: the category rules and the alert rules look at what it wrote, and
+        // the closed periods of its wallet (docs/closes.md) are checked against it.
         if (info.kind === 'transactions') queueRuleApplication();
         queueAlertCheck();
+        queueCloseCheck(info.wallet);
       }
     });
     return () => {
@@ -277,11 +280,64 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       if (closing || p.readOnly || !p.db.open) return;
       try {
         const namer = counterpartyNamer(p.db);
-        if (all ? listRules(p.db).length && applyRulesToAll(p.db, { namer }).evaluated : applyRulesToNew(p.db, { namer }).categorised) changed('annotations');
+        if (all ? listRules(p.db).length && applyRulesToAll(p.db, { namer }).evaluated : applyRulesToNew(p.db, { namer }).categorised) {
+          changed('annotations');
+          queueCloseCheck();
+        }
       } catch {
         // Closed under it, or busy: the next finished sync (or rule saved) applies them again.
       }
     });
+  }
+  /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
+  const announce = (fired: Alert[]) => {
+    for (const a of fired) {
+      events.emit('alert.fired', a);
+      deliver(profile, a);
+    }
+  };
+  /**
+   * Closed periods (docs/closes.md) are checked against their data after every sync job (those
+   * with the job's wallet as a member) and after each user edit that changes what their figures
+   * show (labels, groups, imports: all of them): a change is flagged on the period, not absorbed.
+   * Coalesced: the wallets asked for meanwhile are checked in one run; one run at a time.
+   */
+  let closeCheck: Promise<void> | null = null;
+  /** What the next run checks: the closes of these wallets (address keys), every close ('all'), or nothing asked (null). */
+  let closeCheckAsked: Set<string> | 'all' | null = null;
+  let closeCheckTimer = false;
+  const checkClosesNow = () => {
+    const p = profile;
+    const asked = closeCheckAsked;
+    if (closing || p.readOnly || !asked || closeCheck) return;
+    closeCheckAsked = null;
+    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce }, { wallets: asked === 'all' ? undefined : asked })
+      .then(({ flagged }) => {
+        if (flagged.length) changed('closes');
+      })
+      .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
+      .finally(() => {
+        closeCheck = null;
+        // Asked for while it ran (the data may have changed again): another run.
+        if (closeCheckAsked) scheduleCloseCheck();
+      });
+  };
+  const scheduleCloseCheck = () => {
+    if (closeCheckTimer || closeCheck) return;
+    closeCheckTimer = true;
+    setImmediate(() => {
+      closeCheckTimer = false;
+      checkClosesNow();
+    });
+  };
+  /** Asks for a check of the closes of `wallet` (undefined or null: of every close), soon. */
+  function queueCloseCheck(wallet?: string | null): void {
+    if (!wallet) closeCheckAsked = 'all';
+    else if (closeCheckAsked !== 'all') {
+      closeCheckAsked ??= new Set<string>();
+      closeCheckAsked.add(addressKey(wallet));
+    }
+    scheduleCloseCheck();
   }
   /**
    * The daily transfer sums a reconciliation reads, brought up to date from the writer's side
@@ -429,7 +485,16 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       ...transactionHandlers(scope, facetsCache),
       ...auditHandlers(scope),
       // Rules match counterparties by their names in the address book too (and its 'ours' entries are internal).
-      ...annotationHandlers({ ...scope, writable: () => profile.db, changed: () => changed('annotations'), namer: () => counterpartyNamer(profile.db) }),
+      ...annotationHandlers({
+        ...scope,
+        writable: () => profile.db,
+        changed: () => {
+          changed('annotations');
+          // A category changed: a closed period's flows by category may have (docs/closes.md).
+          queueCloseCheck();
+        },
+        namer: () => counterpartyNamer(profile.db),
+      }),
       ...packHandlers({
         ...scope,
         keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
@@ -442,8 +507,22 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         db: () => profile.db,
         changed: () => {
           changed('counterparties');
-          // A name or an 'ours' flag changed: what the rules match may have too.
+          // A name or an 'ours' flag changed: what the rules match may have too, and a closed
+          // period's flows by counterparty.
           queueRuleApplication('all');
+          queueCloseCheck();
+        },
+      }),
+      ...closeHandlers({
+        ...scope,
+        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
+        // A close freezes the same pack the Monthly pack view shows: named and categorised as it is.
+        namer: () => counterpartyNamer(profile.db),
+        categorise: () => (keys) => categoriesOf(profile.db, keys),
+        writable: () => profile.db,
+        fired: (alerts) => {
+          announce(alerts);
+          changed('closes');
         },
       }),
     },
@@ -502,12 +581,14 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'wallets.update': ({ address, ...changes }) => {
         const w = updateWallet(profile.db, address, changes);
         changed('wallets', w.address);
+        queueCloseCheck();
         return w;
       },
       'wallets.remove': ({ address, purge }) => {
         const removed = removeWallet(profile.db, address, { purge: purge ?? false });
         if (removed) queueRuleApplication('all');
         changed('wallets', addressKey(address));
+        queueCloseCheck();
         return removed;
       },
       'wallets.status': () => walletStatuses(profile),
@@ -627,6 +708,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         // (Wallets and address-book entries change what is internal and what names match, too.)
         if (writes.addRules.length || writes.addWallets.length || writes.saveCounterparties.length) queueRuleApplication('all');
         if (writes.saveCategories.length || writes.setNotes.length) changed('annotations');
+        queueCloseCheck();
         return { ...preview, applied: true };
       },
       'cache.clear': async () => {
@@ -682,11 +764,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       'groups.save': (input) => {
         const g = saveGroup(profile.db, input);
         changed('wallets');
+        queueCloseCheck();
         return g;
       },
       'groups.remove': ({ id }) => {
         const removed = removeGroup(profile.db, id);
         changed('wallets');
+        queueCloseCheck();
         return removed;
       },
       'reconcile.trace': ({ wallet: address, chain, tokenCid, from, to }) => {
@@ -789,6 +873,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     demoService: () => profile.demo,
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
+      // A check of the closed periods an edit or a sync queued is made before the cache closes (a
+      // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
+      await closeCheck;
+      checkClosesNow();
+      await closeCheck;
       unsubscribe();
       // A schedule run is stopped first (not recorded: it runs at the next start), so it gives
       // its lease back while the cache is still open.

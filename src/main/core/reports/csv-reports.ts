@@ -33,8 +33,9 @@ export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' |
   wallets?: string[];
   /** The group's name, for the history report's scope column. */
   groupName?: string;
-  /** The monthly pack, built by the export (report `pack`). */
+  /** The monthly pack, built by the export (report `pack`), and whether it is a closed period's as stored. */
   pack?: MonthlyPack;
+  packClosed?: { at: string; hash: string; changed: string[] | null } | undefined;
 };
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
@@ -471,7 +472,7 @@ export async function exportCsv(
       }
       case 'pack': {
         if (!req.pack) throw new ValidationError('from', 'Choose the period of the pack (from and to, or a month).');
-        for (const row of packRows(req.pack)) await writer.row(row);
+        for (const row of packRows(req.pack, req.packClosed)) await writer.row(row);
         onProgress(writer.rows, writer.rows);
         break;
       }
@@ -537,7 +538,7 @@ export async function exportCsv(
  * token's values with the cached dates whose prices valued it. A partial pack's reasons come
  * last (`partial`, in `note`).
  */
-function packRows(p: MonthlyPack): Cell[][] {
+function packRows(p: MonthlyPack, closed?: CsvRequest['packClosed']): Cell[][] {
   const row = (section: string, key: string, name: string, o: Partial<Record<(typeof CSV_COLUMNS)['pack'][number], Cell>> = {}): Cell[] =>
     CSV_COLUMNS.pack.map((c) => (c === 'section' ? section : c === 'key' ? key : c === 'name' ? name : (o[c] ?? null)));
   const out: Cell[][] = [
@@ -572,5 +573,8 @@ function packRows(p: MonthlyPack): Cell[][] {
       }),
     );
   for (const r of p.reasons) out.push(row('partial', '', '', { note: r }));
+  // A closed period's figures are those stored at close; what changed since is said, not absorbed.
+  if (closed) out.push(row('closed', closed.hash, `closed ${closed.at}`, { note: 'the figures as closed' }));
+  for (const c of closed?.changed ?? []) out.push(row('changed', '', '', { note: c }));
   return out;
 }

@@ -24,6 +24,7 @@ import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/view.ts';
 import { buildPack } from '../pack/pack.ts';
+import { closeInForce } from '../store/closes.ts';
 import { counterpartyNamer } from '../counterparties/namer.ts';
 import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
@@ -120,25 +121,41 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       }
       // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
       let written: { rows?: number; pages?: number };
-      // The pack is built once; its file (PDF or CSV) says what it leaves out, and so does the job.
-      const pack = isPack
-        ? buildPack(db, {
-            wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
-            from: req.from!,
-            to: req.to!,
-            // Counterparties named as the pack's view names them (the address book, watched wallets).
-            namer: counterpartyNamer(db),
-            // Flows by category: the notes and rules' categories (issue 28, item 2).
-            categorise: hasAnnotations(db) ? (keys) => categoriesOf(db, keys) : undefined,
-            scope:
-              group?.name ?? (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),
-          })
-        : undefined;
+      // A closed period's pack is its figures as stored at close, never built again (docs/closes.md):
+      // its files regenerate byte for byte, and say so when its data changed since.
+      const closed = isPack
+        ? closeInForce(
+            db,
+            { kind: group ? 'group' : req.wallet ? 'wallet' : 'all', wallet: req.wallet ? addressKey(req.wallet) : null, group: group?.id ?? null },
+            req.from!,
+            req.to!,
+          )
+        : null;
+      // Otherwise the pack is built once; its file (PDF or CSV) says what it leaves out, and so does the job.
+      const pack = closed
+        ? closed.pack
+        : isPack
+          ? buildPack(db, {
+              wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
+              from: req.from!,
+              to: req.to!,
+              // Counterparties named as the pack's view names them (the address book, watched wallets).
+              namer: counterpartyNamer(db),
+              // Flows by category: the notes and rules' categories (issue 28, item 2).
+              categorise: hasAnnotations(db) ? (keys) => categoriesOf(db, keys) : undefined,
+              scope:
+                group?.name ??
+                (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),
+            })
+          : undefined;
       if (pack) ctx.judge(packCompleteness(pack));
       if (pack && req.format === 'pdf') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
         // Dated the end of its closing day: the same cache gives the same bytes.
-        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, { at: `${req.to}T23:59:59.000Z`, labels }, out));
+        const meta = closed
+          ? { at: closed.closedAt, labels, closed: { at: closed.closedAt, hash: closed.hash, changed: closed.flag?.summary ?? null } }
+          : { at: `${req.to}T23:59:59.000Z`, labels };
+        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out));
         written = { pages };
       } else if (req.format === 'pdf') {
         const { pages } = await writeAtomically(path, (out) =>
@@ -174,6 +191,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.to && { to: req.to }),
               ...(req.filter && { filter: req.filter }),
               ...(pack && { pack }),
+              ...(closed && { packClosed: { at: closed.closedAt, hash: closed.hash, changed: closed.flag?.summary ?? null } }),
             },
             out,
             (done, total) => ctx.progress({ done, total }),

@@ -15,8 +15,8 @@ export interface PackPdfMeta {
   at: string;
   /** Wallet labels, for the header and the by-wallet table. */
   labels: ReadonlyMap<string, string>;
-  /** Set for a closed period: when, and the hash of the data it was closed on. */
-  closed?: { at: string; hash: string } | undefined;
+  /** Set for a closed period: when, the hash of the data it was closed on, and what changed since (a check's findings). */
+  closed?: { at: string; hash: string; changed: string[] | null } | undefined;
 }
 
 const signed = (v: number) => (v > 0 ? `+${usd(v)}` : usd(v));
@@ -66,8 +66,19 @@ function header(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
   line(
     doc,
     'Status',
-    meta.closed ? `closed ${meta.closed.at.slice(0, 16).replace('T', ' ')} UTC (data hash ${meta.closed.hash.slice(0, 16)}…)` : 'open (not closed)',
+    meta.closed
+      ? `closed ${meta.closed.at.slice(0, 16).replace('T', ' ')} UTC: the figures as closed (data hash ${meta.closed.hash.slice(0, 16)}…)`
+      : 'open (not closed)',
   );
+  if (meta.closed?.changed) {
+    doc.moveDown(0.4);
+    paragraph(doc, 'CHANGED SINCE CLOSE: the data behind these figures changed after the period was closed (the figures are as closed):', {
+      size: 9.5,
+      color: PARTIAL,
+      bold: true,
+    });
+    for (const c of meta.closed.changed) paragraph(doc, `• ${c}`, { size: 8.5, color: PARTIAL });
+  }
   if (!pack.complete) {
     doc.moveDown(0.4);
     paragraph(doc, 'PARTIAL: these figures leave something out:', { size: 9.5, color: PARTIAL, bold: true });

@@ -155,6 +155,25 @@ export function fireAlert(db: WritableDB, rule: { id: number; kind: Alert['kind'
   return info.changes ? getAlert(db, Number(info.lastInsertRowid)) : null;
 }
 
+/**
+ * Records a firing no rule made (a closed period's data changed: closes/check.ts); null when an
+ * alert of that kind about the same subject is open already. The caller's transaction holds the
+ * look and the insert together (the open-alert index covers rules only).
+ */
+export function fireCoreAlert(db: WritableDB, kind: Alert['kind'], f: Firing, at: string): Alert | null {
+  const open = db.prepare('SELECT 1 FROM alerts WHERE rule_id IS NULL AND kind = ? AND subject = ? AND resolved_at IS NULL').get(kind, f.subject);
+  if (open) return null;
+  const info = db
+    .prepare('INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?)')
+    .run(kind, f.subject, f.wallet, f.title, f.detail, JSON.stringify(f.facts), at);
+  return getAlert(db, Number(info.lastInsertRowid));
+}
+
+/** Resolves the open alert of a kind no rule fires about a subject (a reopened period's). */
+export function resolveCoreAlert(db: WritableDB, kind: Alert['kind'], subject: string, at: string): void {
+  db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id IS NULL AND kind = ? AND subject = ? AND resolved_at IS NULL').run(at, kind, subject);
+}
+
 export function resolveAlert(db: WritableDB, id: number, at: string): void {
   db.prepare('UPDATE alerts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL').run(at, id);
 }

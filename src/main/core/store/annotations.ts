@@ -423,6 +423,25 @@ export function categoriesOf(
   return out;
 }
 
+/**
+ * The category of each categorised transaction of these wallets in [start, end) (Unix ms), as
+ * [wallet, chain, hash, category], in key order: what a closed period's flows by category stand
+ * on (closes/hash.ts). None in a cache without annotations.
+ */
+export function windowCategories(db: ReadableDB, wallets: readonly string[], start: number, end: number): Array<[string, string, string, string]> {
+  if (!wallets.length || !hasAnnotations(db)) return [];
+  const q = sql`SELECT t.wallet, t.chain, t.txn_hash, c.name
+    FROM transactions t
+    JOIN txn_annotations a ON a.wallet = t.wallet AND a.chain = t.chain AND a.txn_hash = t.txn_hash
+    JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)
+    WHERE t.wallet IN (${sqlJoin(wallets)}) AND t.time >= ${start} AND t.time < ${end}
+    ORDER BY t.wallet, t.chain, t.txn_hash`;
+  return db
+    .prepare(q.text)
+    .raw()
+    .all(...q.params) as Array<[string, string, string, string]>;
+}
+
 /** Whether migration 18 is in this cache (a cache an older version left is read without annotations). */
 export function hasAnnotations(db: ReadableDB): boolean {
   return value<number>(db, sql`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'txn_annotations'`) === 1;

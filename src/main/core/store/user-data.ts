@@ -1,6 +1,6 @@
 /**
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
- * every wallet, group, schedule, alert rule, category, category rule, note and setting of it, or, when any write fails, none of them.
+ * every wallet, group, schedule, alert rule, category, category rule, note, setting and closed period of it, or, when any write fails, none of them.
  */
 import type { WritableDB } from './db.ts';
 import { addWallet, updateWallet } from './wallets.ts';
@@ -13,6 +13,8 @@ import { saveCategory, saveRule, setAnnotation, type CategoryInput, type RuleInp
 import { writeCounterparty, type CounterpartyEntry } from './counterparties.ts';
 import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
+import type { MonthlyPack } from '../../../shared/pack.ts';
+import { importClose, reopenClose, type BasisSnapshot } from './closes.ts';
 
 /** A schedule's or an alert rule's scope, a group by name. */
 export type ScopeByName = Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };
@@ -35,6 +37,24 @@ export interface UserDataImport {
   settings: SettingsChanges;
   /** Address-book entries to add or replace (checked by counterparties/entry.ts). */
   saveCounterparties: CounterpartyEntry[];
+  /** Closed periods as the file holds them; `replaces`: the close in force here that the file's takes the place of (reopened first). */
+  addCloses: Array<{
+    scopeKind: 'all' | 'wallet' | 'group';
+    wallet: string | null;
+    groupName: string | null;
+    name: string;
+    members: string[];
+    from: string;
+    to: string;
+    closedAt: string;
+    figures: object;
+    hash: string;
+    parts: Record<string, string>;
+    basis: BasisSnapshot[];
+    reopenedAt: string | null;
+    reopenReason: string | null;
+    replaces: number | null;
+  }>;
 }
 
 export function applyUserData(db: WritableDB, w: UserDataImport): void {
@@ -58,5 +78,22 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
     for (const n of w.setNotes) setAnnotation(db, n.key, { note: n.note, category: n.category }, { allowOrphan: true, now });
     if (Object.keys(w.settings).length) updateSettings(db, w.settings);
     for (const c of w.saveCounterparties) writeCounterparty(db, c, now);
+    for (const c of w.addCloses) {
+      if (c.replaces !== null) reopenClose(db, c.replaces, `Replaced by the close of ${c.closedAt} from an imported data file.`, now);
+      // A group by its name here (none: it is not here, and the close is kept as history of it).
+      const group = c.groupName === null ? null : (groups.find((g) => g.name.toLowerCase() === c.groupName!.toLowerCase())?.id ?? null);
+      importClose(db, {
+        scope: { kind: c.scopeKind, wallet: c.wallet, group, name: c.name, members: c.members },
+        from: c.from,
+        to: c.to,
+        pack: c.figures as MonthlyPack,
+        hash: c.hash,
+        parts: c.parts,
+        basis: c.basis,
+        closedAt: c.closedAt,
+        reopenedAt: c.reopenedAt,
+        reopenReason: c.reopenReason,
+      });
+    }
   }).immediate();
 }

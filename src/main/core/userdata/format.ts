@@ -1,6 +1,6 @@
 /**
  * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules, alert
- * rules, categories, category rules, notes and settings, never the service's data (snapshots, transactions, logs), never the alerts
+ * rules, categories, category rules, notes, settings and closed periods, never the service's data (snapshots, transactions, logs), never the alerts
  * that fired (derived from the cache), and never the access key.
  * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
  * parameters in the file's header).
@@ -86,6 +86,58 @@ const NoteV1 = z.strictObject({
   note: z.string().max(2000).nullable(),
   category: z.string().min(1).max(64).nullable(),
 });
+const day = z
+  .string()
+  .max(10)
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
+const sha256 = z
+  .string()
+  .max(64)
+  .regex(/^[0-9a-f]{64}$/, 'expected a SHA-256 in hex');
+/**
+ * A closed period (docs/closes.md): its scope (a wallet by address, a group by name), the period,
+ * when it was closed, its figures (the monthly pack as built at close, kept as they are), the hash
+ * of the data behind them with each part's, the snapshots it stood on, and its reopen. Not
+ * whether a check here flagged it: that is this cache's finding, made again where it is imported.
+ */
+const ClosedPeriodV1 = z.strictObject({
+  scope: ScopeV1,
+  /** The scope's name at close (a wallet's label or address, a group's name, "All wallets"). */
+  name: z.string().max(200),
+  members: z.array(address).max(LIMITS.groupWallets * 20),
+  from: day,
+  to: day,
+  closedAt: z.iso.datetime(),
+  // Read as a record (its members in the order written, so the stored figures are the closed ones
+  // byte for byte), with the members a list of closes shows checked.
+  figures: z
+    .record(z.string().max(64), z.unknown())
+    .refine(
+      (f) =>
+        typeof f['from'] === 'string' &&
+        typeof f['to'] === 'string' &&
+        (f['opening'] === null || typeof f['opening'] === 'number') &&
+        (f['closing'] === null || typeof f['closing'] === 'number'),
+      'expected the figures of a monthly pack (from, to, opening, closing)',
+    ),
+  hash: sha256,
+  parts: z.record(z.string().max(64), z.union([sha256, z.literal('missing')])).refine((r) => Object.keys(r).length <= 50, 'at most 50 parts'),
+  basis: z
+    .array(
+      z.strictObject({
+        wallet: address,
+        chain: chainId,
+        endpoint: z.string().max(64),
+        asOf: day,
+        id: z.number().int().min(0),
+        sha256,
+      }),
+    )
+    .max(1_000_000),
+  reopenedAt: z.iso.datetime().nullable(),
+  reopenReason: z.string().max(500).nullable(),
+});
+
 /** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
 const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
 
@@ -123,6 +175,11 @@ export const UserDataV1 = z.strictObject({
       .array(CounterpartyV1)
       .max(100_000)
       .default(() => []),
+    /** Closed periods, with their reopens. Always written; optional on read (files written before closes were carried hold none). */
+    closedPeriods: z
+      .array(ClosedPeriodV1)
+      .max(100_000)
+      .default(() => []),
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
@@ -132,6 +189,7 @@ export type UserDataCounterparty = z.output<typeof CounterpartyV1>;
 export type UserDataCategory = z.output<typeof CategoryV1>;
 export type UserDataRule = z.output<typeof RuleV1>;
 export type UserDataNote = z.output<typeof NoteV1>;
+export type UserDataClosedPeriod = z.output<typeof ClosedPeriodV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

@@ -21,7 +21,8 @@ import { normaliseAddress, normaliseChains, ValidationError } from '../store/val
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { describeCadence } from '../schedule/slots.ts';
 import { describeCondition } from '../alerts/describe.ts';
-import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataSchedule } from './format.ts';
+import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataClosedPeriod, type UserDataSchedule } from './format.ts';
+import { listCloses } from '../store/closes.ts';
 import { addressKey } from '../store/address-key.ts';
 import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategories, listRules, storedKey } from '../store/annotations.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
@@ -50,6 +51,28 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
     const scope = byName(r.scope);
     return scope ? [{ scope, condition: r.condition }] : [];
   });
+  // Closes oldest first (an import adds them in this order, so a reopened one comes before the close that followed it).
+  const closedPeriods: UserDataClosedPeriod[] = listCloses(db)
+    .reverse()
+    .map((c) => ({
+      scope:
+        c.scope.kind === 'all'
+          ? { kind: 'all' }
+          : c.scope.kind === 'wallet'
+            ? { kind: 'wallet', address: c.scope.wallet! }
+            : { kind: 'group', name: c.scope.name },
+      name: c.scope.name,
+      members: c.scope.members,
+      from: c.from,
+      to: c.to,
+      closedAt: c.closedAt,
+      figures: c.pack as unknown as UserDataClosedPeriod['figures'],
+      hash: c.hash,
+      parts: c.parts,
+      basis: c.basis,
+      reopenedAt: c.reopenedAt,
+      reopenReason: c.reopenReason,
+    }));
   const { baseUrl: _baseUrl, ...settings } = getSettings(db);
   return {
     format: USER_DATA_FORMAT,
@@ -66,6 +89,7 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       notes: listAnnotations(db).map((a) => ({ wallet: a.wallet, chain: a.chain, txnHash: a.txnHash, note: a.note, category: a.manualCategory })),
       settings,
       counterparties: listCounterparties(db).map((c) => ({ address: c.address, name: c.name, tags: c.tags, ours: c.ours, chains: c.chains, note: c.note })),
+      closedPeriods,
     },
   };
 }
@@ -91,6 +115,7 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     saveCategories: [],
     addRules: [],
     setNotes: [],
+    addCloses: [],
   };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
@@ -226,6 +251,53 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
       item('alert', shown, 'added');
       writes.addAlertRules.push(rule);
     }
+  }
+
+  // Closed periods: one the same as here (scope, period, when closed, hash) is unchanged; any
+  // other is added as it was (its figures, hash and reopen). One in force that meets another
+  // close in force here of the same scope and period is a conflict; replace reopens the one here
+  // (the reason saying so, in the audit trail) for the file's.
+  const closesHere = listCloses(db);
+  const closeScope = (c: UserDataClosedPeriod): { kind: 'all' | 'wallet' | 'group'; wallet: string | null; groupName: string | null } => {
+    if (c.scope.kind === 'all') return { kind: 'all', wallet: null, groupName: null };
+    // A close is history: its wallet may no longer be watched anywhere (it is kept as written then).
+    if (c.scope.kind === 'wallet')
+      return {
+        kind: 'wallet',
+        wallet: fileWallets.get(addressKey(c.scope.address)) ?? getWallet(db, c.scope.address)?.address ?? c.scope.address,
+        groupName: null,
+      };
+    return { kind: 'group', wallet: null, groupName: c.scope.name.trim() };
+  };
+  const sameScope = (a: ReturnType<typeof closeScope>, here: (typeof closesHere)[number]) =>
+    a.kind === here.scope.kind &&
+    (a.kind !== 'wallet' || a.wallet === here.scope.wallet) &&
+    (a.kind !== 'group' || (namesHere.get(here.scope.group ?? -1) ?? here.scope.name).toLowerCase() === a.groupName!.toLowerCase());
+  const seenCloses = new Set<string>();
+  for (const c of doc.data.closedPeriods) {
+    const scope = closeScope(c);
+    const shown = `${scope.kind === 'all' ? 'all wallets' : scope.kind === 'wallet' ? scope.wallet : `group "${scope.groupName}"`} ${c.from} to ${c.to}, closed ${c.closedAt}`;
+    if (seenCloses.has(shown)) continue;
+    seenCloses.add(shown);
+    const same = closesHere.find((h) => sameScope(scope, h) && h.from === c.from && h.to === c.to && h.closedAt === c.closedAt && h.hash === c.hash);
+    if (same) {
+      item('close', shown, 'unchanged');
+      continue;
+    }
+    const write = { ...c, scopeKind: scope.kind, wallet: scope.wallet, groupName: scope.groupName, replaces: null as number | null };
+    const inForce = c.reopenedAt ? undefined : closesHere.find((h) => !h.reopenedAt && sameScope(scope, h) && h.from === c.from && h.to === c.to);
+    if (inForce) {
+      item(
+        'close',
+        shown,
+        'conflict',
+        `closed here too (close ${inForce.id}, ${inForce.closedAt}, hash ${inForce.hash.slice(0, 12)}…); in the file hash ${c.hash.slice(0, 12)}…`,
+      );
+      if (o.replace) writes.addCloses.push({ ...write, replaces: inForce.id });
+      continue;
+    }
+    item('close', shown, 'added', c.reopenedAt ? `reopened ${c.reopenedAt}: ${c.reopenReason ?? ''}` : `hash ${c.hash.slice(0, 12)}…`);
+    writes.addCloses.push(write);
   }
 
   // A note of a wallet not watched here is kept too (its transactions may be cached, or come back).

@@ -53,6 +53,9 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
     return l ? `${l} (${address})` : address;
   };
   switch (a.kind) {
+    case 'closed-period-changed':
+      // The core's text names the period and what changed (transaction hashes, views, edits): shown as it is.
+      return undefined;
     case 'health': {
       const v = read(f, ['wallet', 'chain', 'cid', 'date'], ['health', 'collateralDebtRatio', 'liqThreshold', 'below']);
       if (!v) return undefined;

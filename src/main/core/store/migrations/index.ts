@@ -17,6 +17,7 @@ import { updateToSchemaVersion15 } from './015-transaction-changes.ts';
 import { updateToSchemaVersion16 } from './016-audit-log.ts';
 import { updateToSchemaVersion17 } from './017-counterparties.ts';
 import { updateToSchemaVersion18 } from './018-annotations.ts';
+import { updateToSchemaVersion19 } from './019-period-closes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -38,6 +39,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion16,
   updateToSchemaVersion17,
   updateToSchemaVersion18,
+  updateToSchemaVersion19,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,172 @@
+/**
+ * Closing a period, checking closed periods against their data, and reopening one
+ * (docs/closes.md). The figures of a close are the monthly pack as built at close and are never
+ * recomputed; what the data behind them is now is compared by hash, and a difference is flagged
+ * on the period with what changed, and fires an alert once.
+ */
+import type { Alert } from '../../../shared/model.ts';
+import type { CloseFlag, CloseScope, CloseSnapshotChange } from '../../../shared/closes.ts';
+import type { MonthlyPack } from '../../../shared/pack.ts';
+import type { WritableDB } from '../store/handles.ts';
+import { fireCoreAlert, resolveCoreAlert } from '../store/alerts.ts';
+import {
+  basisSnapshots,
+  changesInWindow,
+  closeInForce,
+  closesInForce,
+  getClose,
+  insertClose,
+  recordCheck,
+  reopenClose,
+  type StoredClose,
+} from '../store/closes.ts';
+import { flowWindow } from '../store/queries/reconcile.ts';
+import { addressKey } from '../store/address-key.ts';
+import { ValidationError } from '../store/validation.ts';
+import { HASH_PARTS, periodHash, type HashedPeriod } from './hash.ts';
+
+export const CLOSED_PERIOD_CHANGED = 'closed-period-changed';
+
+const hashed = (c: { scope: CloseScope; from: string; to: string }): HashedPeriod => ({
+  wallets: c.scope.members,
+  from: c.from,
+  to: c.to,
+  group: c.scope.kind === 'group' ? c.scope.group : null,
+});
+
+const periodText = (c: { scope: CloseScope; from: string; to: string }) => `${c.scope.name}, ${c.from} to ${c.to}`;
+
+/**
+ * Closes a scope's period: refused when its pack is partial (the reasons named) or the period is
+ * closed already. `buildPack` is called inside the same write transaction as the hash and the
+ * insert, so the figures, the hash and the record describe the same data (a sync on another
+ * connection waits for it).
+ */
+export function closePeriod(db: WritableDB, req: { scope: CloseScope; from: string; to: string; buildPack: () => MonthlyPack }, now = new Date()): StoredClose {
+  if (!req.scope.members.length) throw new ValidationError('wallet', `${req.scope.name} has no wallets: there is nothing to close.`);
+  const id = db
+    .transaction(() => {
+      const open = closeInForce(db, req.scope, req.from, req.to);
+      if (open)
+        throw new ValidationError(
+          'period',
+          `${periodText(req)} is closed already (close ${open.id}, ${open.closedAt}). Reopen it with a reason to close it again.`,
+        );
+      const pack = req.buildPack();
+      if (!pack.complete)
+        throw new ValidationError(
+          'period',
+          `The pack for ${periodText(req)} is partial, so it cannot be closed: ${pack.reasons.join(' ') || 'not every figure is known.'}`,
+        );
+      const { hash, parts } = periodHash(db, hashed(req));
+      return insertClose(
+        db,
+        { scope: req.scope, from: req.from, to: req.to, pack, hash, parts, basis: basisSnapshots(db, req.scope.members, req.from, req.to) },
+        now,
+      );
+    })
+    .immediate();
+  return getClose(db, id)!;
+}
+
+const short = (a: string) => (a.length > 14 ? `${a.slice(0, 8)}…${a.slice(-4)}` : a);
+
+/** What changed between the close and now, in the parts whose hash differs. */
+function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, string>, hash: string, at: string): CloseFlag {
+  const parts = Object.keys(c.parts).filter((n) => c.parts[n] !== nowParts[n]);
+  const summary: string[] = [];
+  const { start, end } = flowWindow(c.from, c.to);
+  const transactions = parts.includes('transactions') ? changesInWindow(db, c.scope.members, start, end, c.closedAt) : [];
+  for (const t of transactions) {
+    const what = t.kind === 'late' ? 'indexed late' : t.kind === 'removed' ? 'removed' : `changed (${(t.fields ?? []).join(', ')})`;
+    summary.push(`transaction ${t.txnHash} of ${short(t.wallet)} on ${t.chain} ${what}`);
+  }
+  if (parts.includes('transactions') && !transactions.length)
+    summary.push("the period's transactions differ (synced or purged again; the change log has no restatement in the period)");
+  const snapshots: CloseSnapshotChange[] = [];
+  if (parts.includes('snapshots')) {
+    const key = (s: { wallet: string; chain: string; endpoint: string; asOf: string }) => `${s.wallet}|${s.chain}|${s.endpoint}|${s.asOf}`;
+    const then = new Map(c.basis.map((s) => [key(s), s]));
+    const nowRows = basisSnapshots(db, c.scope.members, c.from, c.to);
+    const now = new Map(nowRows.map((s) => [key(s), s]));
+    for (const s of nowRows) {
+      const before = then.get(key(s));
+      if (!before) snapshots.push({ change: 'added', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
+      else if (before.sha256 !== s.sha256) snapshots.push({ change: 'replaced', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
+    }
+    for (const s of c.basis) if (!now.has(key(s))) snapshots.push({ change: 'removed', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
+    for (const s of snapshots)
+      summary.push(
+        `${s.endpoint} of ${short(s.wallet)} on ${s.chain} at ${s.asOf} ${s.change === 'replaced' ? 'replaced (fetched again with other figures)' : s.change === 'added' ? 'cached since' : 'no longer cached'}`,
+      );
+  }
+  const edited = parts.map((n) => HASH_PARTS.find((p) => p.name === n)).flatMap((p) => (p?.edited ? [p.edited] : []));
+  for (const e of edited) summary.push(`data edited: ${e}`);
+  return { at, hash, parts, summary, transactions, snapshots, edited };
+}
+
+/**
+ * Checks one close against its data now (one transaction). A close whose hash differs is flagged
+ * with what changed (the latest finding kept); the first time, an alert fires (returned, for the
+ * caller to announce and deliver). Null when it is no longer in force or nothing new was found.
+ */
+export function checkClose(db: WritableDB, id: number, now = new Date()): { close: StoredClose; alert: Alert | null } | null {
+  const at = now.toISOString();
+  return db
+    .transaction(() => {
+      const c = getClose(db, id);
+      if (!c || c.reopenedAt) return null;
+      const { hash, parts } = periodHash(db, hashed(c), Object.keys(c.parts));
+      // Unchanged since the close, or since the finding already recorded: only the check's time.
+      if (hash === c.hash || c.flag?.hash === hash) {
+        recordCheck(db, c.id, at, null);
+        return null;
+      }
+      const flag = findChanges(db, c, parts, hash, at);
+      recordCheck(db, c.id, at, flag);
+      if (c.flaggedAt) return null;
+      const alert = fireCoreAlert(
+        db,
+        CLOSED_PERIOD_CHANGED,
+        {
+          subject: `period:${c.id}`,
+          wallet: c.scope.wallet,
+          title: `Closed period changed: ${periodText(c)}`,
+          detail: `The data behind the figures closed at ${c.closedAt} changed since: ${flag.summary.slice(0, 5).join('; ')}${flag.summary.length > 5 ? `; and ${flag.summary.length - 5} more` : ''}. The closed figures are kept as they were; reopen the period with a reason to close it again.`,
+          facts: { close: c.id, scope: c.scope.name, from: c.from, to: c.to, closedAt: c.closedAt, hash: c.hash, hashNow: hash, changes: flag.summary.length },
+        },
+        at,
+      );
+      return { close: getClose(db, c.id)!, alert };
+    })
+    .immediate();
+}
+
+/**
+ * The ids of the closes in force, oldest first: what a check looks at. With `wallets`, only those
+ * with one of them as a member (a sync job writes one wallet's data: no other close can change).
+ */
+export const closesToCheck = (db: WritableDB, wallets?: ReadonlySet<string>): number[] =>
+  closesInForce(db)
+    .filter((c) => !wallets || c.scope.members.some((m) => wallets.has(addressKey(m))))
+    .map((c) => c.id);
+
+/** Checks every close in force at once (see checkClose); those newly flagged. */
+export function checkCloses(db: WritableDB, now = new Date()): { checked: number; flagged: Array<{ close: StoredClose; alert: Alert | null }> } {
+  const ids = closesToCheck(db);
+  const flagged = ids.flatMap((id) => checkClose(db, id, now) ?? []);
+  return { checked: ids.length, flagged };
+}
+
+/** Reopens a close in force with the user's reason (required); its open alert is resolved. */
+export function reopenPeriod(db: WritableDB, id: number, reason: string, now = new Date()): StoredClose {
+  const why = reason.trim();
+  if (!why) throw new ValidationError('reason', 'Give a reason for reopening the period: it is kept in the audit trail.');
+  db.transaction(() => {
+    const c = getClose(db, id);
+    if (!c) throw new ValidationError('id', `There is no closed period ${id}.`);
+    if (!reopenClose(db, id, why, now)) throw new ValidationError('id', `Close ${id} (${periodText(c)}) was reopened already, at ${c.reopenedAt}.`);
+    resolveCoreAlert(db, CLOSED_PERIOD_CHANGED, `period:${id}`, now.toISOString());
+  }).immediate();
+  return getClose(db, id)!;
+}

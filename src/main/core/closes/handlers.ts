@@ -1,0 +1,85 @@
+/**
+ * The closed periods' operations: list, one close with its stored figures, close a scope's
+ * period (month or two cached dates, as `pack.get` takes them), reopen with a reason, and check
+ * the closes in force against their data now.
+ */
+import type { Alert } from '../../../shared/model.ts';
+import type { CloseScope, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
+import type { Handlers } from '../handlers.ts';
+import type { WritableDB } from '../store/handles.ts';
+import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
+import { getGroup } from '../store/groups.ts';
+import { ValidationError } from '../store/validation.ts';
+import { buildPack } from '../pack/pack.ts';
+import { packPeriod, type PackContext } from '../pack/handlers.ts';
+import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
+
+export interface CloseContext extends PackContext {
+  /** The cache to write (closes, checks, reopens). */
+  writable(): WritableDB;
+  /** Alerts a check fired: announced and sent to the webhook as a rule's are. */
+  fired(alerts: Alert[]): void;
+}
+
+const detail = (c: StoredClose): PeriodCloseDetail => {
+  const { basis: _basis, ...rest } = c;
+  return rest;
+};
+
+/**
+ * Checks the closes in force and hands on the alerts fired; the newly flagged closes. A close's
+ * hash reads all of its period's transactions (about 60 ms for a month of 19,000, bench/RESULTS.md):
+ * between closes the event loop gets a turn (`turn`), so a check of many never holds up the
+ * app's other requests for longer than one close takes. With `wallets` (address keys), only the
+ * closes with one of them as a member: what a sync job of those wallets can have changed.
+ */
+export async function runCloseCheck(
+  c: Pick<CloseContext, 'writable' | 'fired'>,
+  o: { wallets?: ReadonlySet<string> | undefined; turn?: () => Promise<void> } = {},
+) {
+  const turn = o.turn ?? (() => new Promise<void>((r) => setImmediate(r)));
+  const ids = closesToCheck(c.writable(), o.wallets);
+  const flagged: PeriodClose[] = [];
+  for (const [i, id] of ids.entries()) {
+    if (i) await turn();
+    const db = c.writable();
+    if (!db.open) break;
+    const found = checkClose(db, id);
+    if (!found) continue;
+    flagged.push(summaryOf(found.close));
+    if (found.alert) c.fired([found.alert]);
+  }
+  return { checked: ids.length, flagged };
+}
+
+export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | 'closes.get' | 'closes.close' | 'closes.reopen' | 'closes.check'> {
+  return {
+    'closes.list': (input) => listCloses(c.db(), { from: input?.from, to: input?.to }).map(summaryOf),
+    'closes.get': ({ id }) => {
+      const found = getClose(c.db(), id);
+      if (!found) throw new ValidationError('id', `There is no closed period ${id}.`);
+      return detail(found);
+    },
+    'closes.close': ({ wallet, group, ...period }) => {
+      const { from, to } = packPeriod(period);
+      const wallets = c.scopeWallets(wallet, group);
+      const scope: CloseScope =
+        group !== undefined
+          ? { kind: 'group', wallet: null, group, name: getGroup(c.db(), group).name, members: wallets.map((w) => w.address) }
+          : wallet
+            ? { kind: 'wallet', wallet: wallets[0]!.address, group: null, name: wallets[0]!.label || wallets[0]!.address, members: [wallets[0]!.address] }
+            : { kind: 'all', wallet: null, group: null, name: 'All wallets', members: wallets.map((w) => w.address) };
+      // The daily sums the reconciliation reads, brought up to date before the close's transaction.
+      c.keepTransferDays?.(scope.members);
+      const closed = closePeriod(c.writable(), {
+        scope,
+        from,
+        to,
+        buildPack: () => buildPack(c.db(), { wallets, from, to, scope: scope.name, namer: c.namer?.(), categorise: c.categorise?.() }),
+      });
+      return detail(closed);
+    },
+    'closes.reopen': ({ id, reason }) => summaryOf(reopenPeriod(c.writable(), id, reason)),
+    'closes.check': () => runCloseCheck(c),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The hash of the data behind a closed period's figures (docs/closes.md): SHA-256 over a
+ * canonical serialisation of named parts, each hashed on its own so a later check can say
+ * which part changed.
+ *
+ * A part is a name and the rows it reads for a period (a snapshot's stored SHA-256, a
+ * transaction's columns, a wallet's label …). Each row is written as JSON, one per line, after
+ * the part's name: an object with its keys sorted, an array of column values as it is (the part
+ * names its columns in its first row); the period's hash is the SHA-256 of the period (scope's
+ * members, from, to) and every part's name and hash, in the order of the parts. The list of
+ * parts grows with what the figures show (the address book's names; the annotations' categories);
+ * a close records the parts it hashed, and a check recomputes only those, so a part added later
+ * never flags a period closed before it existed.
+ */
+import { createHash } from 'node:crypto';
+import type { ReadableDB } from '../store/handles.ts';
+import { basisSnapshots, groupNow, memberWallets, windowCounterparties, WINDOW_TRANSACTION_COLUMNS, windowTransactions } from '../store/closes.ts';
+import { flowWindow } from '../store/queries/reconcile.ts';
+import { windowCategories } from '../store/annotations.ts';
+
+/** What a part reads: the period and its scope as closed. */
+export interface HashedPeriod {
+  /** The member wallets (addresses as stored) at close. */
+  wallets: readonly string[];
+  from: string;
+  to: string;
+  /** The group the scope is (kind group), by id. */
+  group: number | null;
+}
+
+export interface HashPart {
+  name: string;
+  /** What a change of it is, in words ("wallet labels or chains"): a flag's "data edited" line. */
+  edited?: string;
+  rows(db: ReadableDB, p: HashedPeriod): Iterable<unknown>;
+}
+
+/** JSON with every object's keys sorted: the same data always gives the same text. */
+export function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v ?? null);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join(',')}}`;
+}
+
+/**
+ * The parts every close hashes, in order. (a) the snapshots the two portfolio views and the
+ * by-token prices stood on; (b) the period's transactions of the members (in the reconciliation's
+ * flow window: after the opening date's day through the closing date's day); (c) the user's data
+ * the figures show: the members' labels and chains, the group's name and members.
+ */
+export const HASH_PARTS: readonly HashPart[] = [
+  {
+    name: 'snapshots',
+    // By the SHA-256 of the body the service sent, not the row's id (this cache's own): the same
+    // data hashes the same in a restored backup or another cache the close was imported into.
+    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, ...s }) => s),
+  },
+  {
+    name: 'transactions',
+    // Arrays of the columns named first (the part's first row): the cheapest rows to read and write.
+    rows: function* (db, p) {
+      const { start, end } = flowWindow(p.from, p.to);
+      yield WINDOW_TRANSACTION_COLUMNS;
+      yield* windowTransactions(db, p.wallets, start, end);
+    },
+  },
+  {
+    name: 'wallets',
+    edited: 'wallet labels or chains',
+    // A wallet no longer watched is a row of its own: its data left the scope.
+    rows: (db, p) => {
+      const found = new Map(memberWallets(db, p.wallets).map((w) => [w.address, w]));
+      return p.wallets.map((a) => found.get(a) ?? { address: a, removed: true });
+    },
+  },
+  {
+    name: 'group',
+    edited: "the group's name or members",
+    rows: (db, p) => (p.group === null ? [] : [groupNow(db, p.group) ?? { removed: true }]),
+  },
+  {
+    name: 'counterparties',
+    edited: 'the names of the period’s counterparties in the address book',
+    // The book's entries for the addresses the period's transactions deal with: a rename changes
+    // the pack's flows by counterparty; an entry for an address the period never met does not.
+    rows: (db, p) => {
+      const { start, end } = flowWindow(p.from, p.to);
+      return windowCounterparties(db, p.wallets, start, end);
+    },
+  },
+  {
+    name: 'categories',
+    edited: 'the categories of the period’s transactions (a note’s category or a rule)',
+    // Each categorised transaction's category (a manual choice, else a rule's): the pack's flows
+    // by category. Notes without a category change no figure and are not in it.
+    rows: function* (db, p) {
+      const { start, end } = flowWindow(p.from, p.to);
+      yield ['wallet', 'chain', 'txn_hash', 'category'];
+      yield* windowCategories(db, p.wallets, start, end);
+    },
+  },
+];
+
+/**
+ * A part's hash. A row that is an array (column values, in an order the part fixes) is written
+ * as JSON as it is; an object with its keys sorted (canonical). Lines are handed to the hash in
+ * chunks of about 1 MB: one update per row costs more than the hashing.
+ */
+function partHash(db: ReadableDB, part: HashPart, p: HashedPeriod): string {
+  const h = createHash('sha256');
+  let chunk = `${part.name}\n`;
+  for (const row of part.rows(db, p)) {
+    chunk += `${Array.isArray(row) ? JSON.stringify(row) : canonical(row)}\n`;
+    if (chunk.length > 1_000_000) {
+      h.update(chunk);
+      chunk = '';
+    }
+  }
+  h.update(chunk);
+  return h.digest('hex');
+}
+
+/** The period's hash over `names` (default: every part), with each part's hash. A name no part has any more hashes as missing. */
+export function periodHash(db: ReadableDB, p: HashedPeriod, names?: readonly string[]): { hash: string; parts: Record<string, string> } {
+  const parts: Record<string, string> = {};
+  for (const name of names ?? HASH_PARTS.map((x) => x.name)) {
+    const part = HASH_PARTS.find((x) => x.name === name);
+    parts[name] = part ? partHash(db, part, p) : 'missing';
+  }
+  const hash = createHash('sha256')
+    .update(canonical({ wallets: [...p.wallets].sort(), from: p.from, to: p.to, parts: Object.entries(parts) }))
+    .digest('hex');
+  return { hash, parts };
+}

@@ -1,0 +1,294 @@
+/**
+ * Closed periods (migration 19) and what their hash reads (closes/hash.ts): the snapshots and
+ * transactions behind a period's figures, and the change log inside its window.
+ */
+import type { ReadableDB, WritableDB } from './handles.ts';
+import { all, get, run, sql, sqlJoin } from './sql.ts';
+import { recordEdit } from './audit.ts';
+import type { CloseFlag, CloseScope, CloseTransactionChange, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
+import type { MonthlyPack } from '../../../shared/pack.ts';
+
+/** A snapshot a close stood on (its id and the SHA-256 of the body the service sent). */
+export interface BasisSnapshot {
+  wallet: string;
+  chain: string;
+  endpoint: string;
+  asOf: string;
+  id: number;
+  sha256: string;
+}
+
+/**
+ * The snapshots the pack of `wallets` from `from` to `to` stands on: the newest fetch of each
+ * view at the two dates (the two portfolio views), and of the by-token view at every date in
+ * between (the prices flows are valued at). Ordered, so the same data hashes the same.
+ */
+export function basisSnapshots(db: ReadableDB, wallets: readonly string[], from: string, to: string): BasisSnapshot[] {
+  if (!wallets.length) return [];
+  return all<BasisSnapshot>(
+    db,
+    sql`SELECT wallet, chain, endpoint, as_of AS asOf, id, sha256 FROM (
+          SELECT id, wallet, chain, endpoint, as_of, sha256,
+                 row_number() OVER (PARTITION BY wallet, chain, endpoint, as_of ORDER BY fetched_at DESC, id DESC) AS newest
+          FROM snapshots
+          WHERE wallet IN (${sqlJoin(wallets)})
+            AND (as_of IN (${from}, ${to}) OR (endpoint = 'positionsByUnderlying' AND as_of BETWEEN ${from} AND ${to})))
+        WHERE newest = 1
+        ORDER BY wallet, chain, endpoint, as_of`,
+  );
+}
+
+/** The columns `windowTransactions` gives each row, in order (the hash's header for them). */
+export const WINDOW_TRANSACTION_COLUMNS = ['hash', 'wallet', 'chain', 'time', 'block', 'status', 'txnFee', 'gasFee', 'details'] as const;
+
+/**
+ * The period's transactions of `wallets` (every status) with start <= time < end (Unix ms), in a
+ * fixed order, each an array of WINDOW_TRANSACTION_COLUMNS (raw rows: a month of a busy wallet is
+ * tens of thousands, hashed as read, and arrays are the cheapest to read and write).
+ */
+export function* windowTransactions(db: ReadableDB, wallets: readonly string[], start: number, end: number): Generator<unknown[]> {
+  if (!wallets.length) return;
+  const q = sql`SELECT txn_hash, wallet, chain, time, block, status, txn_fee, gas_fee, details FROM transactions
+        WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
+        ORDER BY wallet, chain, txn_hash, id`;
+  // Its own statement (raw mode is a setting of the statement, not to be left on the shared one).
+  yield* db
+    .prepare(q.text)
+    .raw(true)
+    .iterate(...q.params) as IterableIterator<unknown[]>;
+}
+
+/** The member wallets as the wallets table has them now (label and chains: what the pack names and covers). */
+export function memberWallets(db: ReadableDB, wallets: readonly string[]): Array<{ address: string; label: string; chains: string }> {
+  if (!wallets.length) return [];
+  return all(db, sql`SELECT address, label, chains FROM wallets WHERE address IN (${sqlJoin(wallets)}) ORDER BY address`);
+}
+
+/**
+ * The address-book entries of the addresses the period's transactions of `wallets` deal with
+ * (either end, `start <= time < end`): the names the pack's flows by counterparty show. An EVM
+ * address is kept in lower case in the book and as the service sent it in a transaction.
+ */
+export function windowCounterparties(
+  db: ReadableDB,
+  wallets: readonly string[],
+  start: number,
+  end: number,
+): Array<{ address: string; name: string; ours: number; chains: string }> {
+  if (!wallets.length) return [];
+  const ends = sql`SELECT from_addr AS a FROM transactions WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
+    UNION SELECT to_addr FROM transactions WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}`;
+  return all(
+    db,
+    sql`SELECT address, name, ours, chains FROM counterparties WHERE address IN (SELECT a FROM (${ends})) OR address IN (SELECT lower(a) FROM (${ends})) ORDER BY address`,
+  );
+}
+
+/** A group's name and members now; null when it was removed. */
+export function groupNow(db: ReadableDB, id: number): { name: string; wallets: string[] } | null {
+  const g = get<{ name: string }>(db, sql`SELECT name FROM wallet_groups WHERE id = ${id}`);
+  if (!g) return null;
+  const wallets = all<{ wallet: string }>(db, sql`SELECT wallet FROM wallet_group_members WHERE group_id = ${id} ORDER BY wallet`).map((r) => r.wallet);
+  return { name: g.name, wallets };
+}
+
+/** The change log's rows of `wallets` dated inside the window and seen after `since`, oldest first. */
+export function changesInWindow(db: ReadableDB, wallets: readonly string[], start: number, end: number, since: string): CloseTransactionChange[] {
+  if (!wallets.length) return [];
+  return all<{ kind: CloseTransactionChange['kind']; wallet: string; chain: string; txn_hash: string; time: number; fields: string | null; seen_at: string }>(
+    db,
+    sql`SELECT kind, wallet, chain, txn_hash, time, fields, seen_at FROM transaction_changes
+        WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end} AND seen_at > ${since}
+        ORDER BY seen_at, id LIMIT 1000`,
+  ).map((r) => ({
+    kind: r.kind,
+    wallet: r.wallet,
+    chain: r.chain,
+    txnHash: r.txn_hash,
+    time: r.time,
+    fields: r.fields ? (JSON.parse(r.fields) as string[]) : null,
+    seenAt: r.seen_at,
+  }));
+}
+
+interface Row {
+  id: number;
+  scope_kind: CloseScope['kind'];
+  scope_wallet: string | null;
+  scope_group: number | null;
+  scope_name: string;
+  members: string;
+  period_from: string;
+  period_to: string;
+  closed_at: string;
+  figures: string;
+  hash: string;
+  parts: string;
+  basis: string;
+  checked_at: string | null;
+  flagged_at: string | null;
+  flag: string | null;
+  reopened_at: string | null;
+  reopen_reason: string | null;
+}
+
+/** A close as its row keeps it, with what a check needs. */
+export interface StoredClose extends PeriodCloseDetail {
+  basis: BasisSnapshot[];
+}
+
+function fromRow(r: Row): StoredClose {
+  const pack = JSON.parse(r.figures) as MonthlyPack;
+  return {
+    id: r.id,
+    scope: { kind: r.scope_kind, wallet: r.scope_wallet, group: r.scope_group, name: r.scope_name, members: JSON.parse(r.members) as string[] },
+    from: r.period_from,
+    to: r.period_to,
+    closedAt: r.closed_at,
+    hash: r.hash,
+    state: r.reopened_at ? 'reopened' : r.flagged_at ? 'flagged' : 'closed',
+    checkedAt: r.checked_at,
+    flaggedAt: r.flagged_at,
+    flag: r.flag ? (JSON.parse(r.flag) as CloseFlag) : null,
+    reopenedAt: r.reopened_at,
+    reopenReason: r.reopen_reason,
+    opening: pack.opening,
+    closing: pack.closing,
+    pack,
+    parts: JSON.parse(r.parts) as Record<string, string>,
+    basis: JSON.parse(r.basis) as BasisSnapshot[],
+  };
+}
+
+/** The summary of a close (no figures), as lists show it. */
+export function summaryOf(c: StoredClose): PeriodClose {
+  const { pack: _pack, parts: _parts, basis: _basis, ...summary } = c;
+  return summary;
+}
+
+/** Every close (newest first), or those of one period. */
+export function listCloses(db: ReadableDB, o: { from?: string | undefined; to?: string | undefined } = {}): StoredClose[] {
+  return all<Row>(
+    db,
+    sql`SELECT * FROM period_closes WHERE (${o.from ?? null} IS NULL OR period_from = ${o.from ?? null})
+          AND (${o.to ?? null} IS NULL OR period_to = ${o.to ?? null})
+        ORDER BY closed_at DESC, id DESC`,
+  ).map(fromRow);
+}
+
+export function getClose(db: ReadableDB, id: number): StoredClose | null {
+  const r = get<Row>(db, sql`SELECT * FROM period_closes WHERE id = ${id}`);
+  return r ? fromRow(r) : null;
+}
+
+/** The close in force (not reopened) of a scope's period, if any. */
+export function closeInForce(db: ReadableDB, scope: Pick<CloseScope, 'kind' | 'wallet' | 'group'>, from: string, to: string): StoredClose | null {
+  const r = get<Row>(
+    db,
+    sql`SELECT * FROM period_closes WHERE reopened_at IS NULL AND scope_kind = ${scope.kind}
+          AND coalesce(scope_wallet, '') = ${scope.wallet ?? ''} AND coalesce(scope_group, 0) = ${scope.group ?? 0}
+          AND period_from = ${from} AND period_to = ${to}`,
+  );
+  return r ? fromRow(r) : null;
+}
+
+/** Every close in force (not reopened), oldest first: what a check looks at. */
+export function closesInForce(db: ReadableDB): StoredClose[] {
+  return all<Row>(db, sql`SELECT * FROM period_closes WHERE reopened_at IS NULL ORDER BY id`).map(fromRow);
+}
+
+/** The key the audit trail names a period by: its scope and dates. */
+export function periodKey(scope: Pick<CloseScope, 'kind' | 'wallet' | 'name'>, from: string, to: string): string {
+  const who = scope.kind === 'all' ? 'all wallets' : scope.kind === 'wallet' ? scope.wallet! : `group ${scope.name}`;
+  return `${who} ${from}..${to}`;
+}
+
+export interface NewClose {
+  scope: CloseScope;
+  from: string;
+  to: string;
+  pack: MonthlyPack;
+  hash: string;
+  parts: Record<string, string>;
+  basis: BasisSnapshot[];
+}
+
+/** Records a close and its audit entry together; the close in force of the same period refuses a second (unique index). */
+export function insertClose(db: WritableDB, c: NewClose, now = new Date()): number {
+  return db
+    .transaction(() => {
+      const at = now.toISOString();
+      const id = Number(
+        run(
+          db,
+          sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, checked_at)
+              VALUES (${c.scope.kind}, ${c.scope.wallet}, ${c.scope.group}, ${c.scope.name}, ${JSON.stringify(c.scope.members)}, ${c.from}, ${c.to}, ${at},
+                      ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${at})`,
+        ).lastInsertRowid,
+      );
+      recordEdit(
+        db,
+        {
+          entity: 'period',
+          key: periodKey(c.scope, c.from, c.to),
+          action: 'close',
+          before: null,
+          after: { close: id, scope: c.scope, from: c.from, to: c.to, hash: c.hash, opening: c.pack.opening, closing: c.pack.closing },
+        },
+        now,
+      );
+      return id;
+    })
+    .immediate();
+}
+
+/** A check's outcome: when it ran and, when the data changed, what (the first such check sets flagged_at). */
+export function recordCheck(db: WritableDB, id: number, at: string, flag: CloseFlag | null): void {
+  if (!flag) return void run(db, sql`UPDATE period_closes SET checked_at = ${at} WHERE id = ${id}`);
+  run(db, sql`UPDATE period_closes SET checked_at = ${at}, flagged_at = coalesce(flagged_at, ${at}), flag = ${JSON.stringify(flag)} WHERE id = ${id}`);
+}
+
+/** Reopens a close in force, with the user's reason, and records it in the audit trail; false when it is not in force. */
+export function reopenClose(db: WritableDB, id: number, reason: string, now = new Date()): boolean {
+  return db
+    .transaction(() => {
+      const c = getClose(db, id);
+      if (!c || c.reopenedAt) return false;
+      const at = now.toISOString();
+      run(db, sql`UPDATE period_closes SET reopened_at = ${at}, reopen_reason = ${reason} WHERE id = ${id}`);
+      recordEdit(
+        db,
+        {
+          entity: 'period',
+          key: periodKey(c.scope, c.from, c.to),
+          action: 'reopen',
+          before: { close: id, state: c.state, hash: c.hash, ...(c.flag && { changed: c.flag.summary }) },
+          after: { close: id, state: 'reopened' },
+          reason,
+        },
+        now,
+      );
+      return true;
+    })
+    .immediate();
+}
+
+/** Closes imported from a data file, as they were (their dates, figures, hash and reopen), each in the audit trail. */
+export function importClose(db: WritableDB, c: NewClose & { closedAt: string; reopenedAt: string | null; reopenReason: string | null }): number {
+  const id = Number(
+    run(
+      db,
+      sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, reopened_at, reopen_reason)
+          VALUES (${c.scope.kind}, ${c.scope.wallet}, ${c.scope.group}, ${c.scope.name}, ${JSON.stringify(c.scope.members)}, ${c.from}, ${c.to}, ${c.closedAt},
+                  ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${c.reopenedAt}, ${c.reopenReason})`,
+    ).lastInsertRowid,
+  );
+  recordEdit(db, {
+    entity: 'period',
+    key: periodKey(c.scope, c.from, c.to),
+    action: 'create',
+    before: null,
+    after: { close: id, scope: c.scope, from: c.from, to: c.to, hash: c.hash, closedAt: c.closedAt, reopenedAt: c.reopenedAt, reopenReason: c.reopenReason },
+  });
+  return id;
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Core, createCore } from '../../src/main/core/app.ts';
+import { readUserDataFile, writeUserDataFile } from '../../src/main/core/userdata/format.ts';
+import { exportUserData } from '../../src/main/core/userdata/plan.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
+import { waitForJobs } from '../support/jobs.ts';
+import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
+import { poll } from '../support/web-session.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+
+/**
+ * Closed periods in the user's data file (docs/data-format.md): exported with their figures,
+ * hash and reopens; imported item by item into another cache, where they verify against the same
+ * data synced there (the hash names the service's bodies, not this cache's row ids); a close in
+ * force of the same period here is a conflict, which replace resolves by reopening the one here
+ * with a reason, in the audit trail.
+ */
+const newCore = () => createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
+async function synced(core: Core) {
+  await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
+  await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+  for (const date of ['2026-09-30', '2026-10-31']) await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
+}
+let a: Core;
+let b: Core;
+beforeAll(async () => {
+  [a, b] = await Promise.all([newCore(), newCore()]);
+  await Promise.all([synced(a), synced(b)]);
+}, 120_000);
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+});
+
+describe('closed periods in the data file', () => {
+  it('are exported with their figures, hash and reopen, and imported into another cache where they verify', async () => {
+    const first = await a.request('closes.close', { wallet: WALLET, month: '2026-10' });
+    await a.request('closes.reopen', { id: first.id, reason: 'Fees re-read' });
+    const second = await a.request('closes.close', { wallet: WALLET, month: '2026-10' });
+    const doc = exportUserData(await cacheOf(a), 'Folioscope test');
+    expect(doc.data.closedPeriods.map((c) => [c.closedAt, c.reopenReason])).toEqual([
+      [first.closedAt, 'Fees re-read'],
+      [second.closedAt, null],
+    ]);
+    expect(doc.data.closedPeriods[1]).toMatchObject({ scope: { kind: 'wallet', address: WALLET }, name: 'Treasury', members: [WALLET], hash: second.hash });
+    expect(JSON.stringify(doc.data.closedPeriods[1]!.figures)).toBe(JSON.stringify(second.pack));
+    const text = await writeUserDataFile(doc);
+    expect((await readUserDataFile(text)).doc).toEqual(doc);
+
+    // B closed the same month itself: the file's close in force conflicts with B's.
+    const own = await b.request('closes.close', { wallet: WALLET, month: '2026-10' });
+    expect(own.hash).toBe(second.hash); // the same data, another cache: the same hash
+    const preview = await b.request('userData.preview', { text });
+    const closes = preview.items.filter((i) => i.kind === 'close');
+    expect(closes.map((i) => i.state)).toEqual(['added', 'conflict']);
+    expect(closes[1]!.detail).toMatch(new RegExp(`closed here too \\(close ${own.id}, `));
+    expect(preview.applicable).toBe(false);
+    const refused = await b.dispatch('userData.import', { text });
+    expect(refused).toMatchObject({ ok: true, result: { applied: false } });
+    expect(await b.call('closes.list', undefined)).toHaveLength(1);
+
+    const applied = await b.request('userData.import', { text, replace: true });
+    expect(applied.applied).toBe(true);
+    const listed = await b.call('closes.list', { from: '2026-09-30', to: '2026-10-31' });
+    expect(listed.map((c) => [c.closedAt, c.state, c.hash])).toEqual(
+      [
+        [second.closedAt, 'closed', second.hash],
+        [own.closedAt, 'reopened', own.hash],
+        [first.closedAt, 'reopened', first.hash],
+      ].sort((x, y) => (x[0]! < y[0]! ? 1 : -1)),
+    );
+    expect(listed.find((c) => c.id === own.id)!.reopenReason).toMatch(/^Replaced by the close of .* from an imported data file\.$/);
+    const edits = (await b.call('audit.list', { entity: 'period' })).entries;
+    expect(edits.map((e) => [e.action, e.origin])).toEqual([
+      ['create', 'userData.import'],
+      ['reopen', 'userData.import'],
+      ['create', 'userData.import'],
+      ['close', 'closes.close'],
+    ]);
+    // The imported figures are A's, byte for byte; over B's data they verify: nothing flagged.
+    const imported = listed.find((c) => c.closedAt === second.closedAt)!;
+    expect(JSON.stringify((await b.request('closes.get', { id: imported.id })).pack)).toBe(JSON.stringify(second.pack));
+    expect(await b.call('closes.check', undefined)).toEqual({ checked: 1, flagged: [] });
+    // A close of a wallet watched nowhere any more (removed where the file was written) is history: imported as written.
+    const gone = '0x' + '9'.repeat(40);
+    const other = structuredClone(doc);
+    other.data.closedPeriods = [
+      { ...doc.data.closedPeriods[0]!, scope: { kind: 'wallet', address: gone }, members: [gone], closedAt: '2026-11-01T00:00:00.000Z' },
+    ];
+    expect((await b.request('userData.preview', { text: await writeUserDataFile(other) })).items.filter((i) => i.kind === 'close')).toEqual([
+      {
+        kind: 'close',
+        key: `${gone} 2026-09-30 to 2026-10-31, closed 2026-11-01T00:00:00.000Z`,
+        state: 'added',
+        detail: `reopened ${doc.data.closedPeriods[0]!.reopenedAt}: Fees re-read`,
+      },
+    ]);
+    // The same file again: every close unchanged.
+    expect((await b.request('userData.preview', { text })).items.filter((i) => i.kind === 'close').map((i) => i.state)).toEqual(['unchanged', 'unchanged']);
+  });
+});
+
+describe('a check after a sync job', () => {
+  it('looks at the closes of its wallet only', async () => {
+    const [closed] = (await a.call('closes.list', undefined)).filter((c) => c.state === 'closed');
+    const checkedAt = closed!.checkedAt;
+    await a.call('wallets.add', { address: WALLET_2, chains: ['eth'] });
+    await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET_2 })]);
+    // Another wallet's sync cannot change this close's data: it is not looked at.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await a.request('closes.get', { id: closed!.id })).checkedAt).toBe(checkedAt);
+    await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET })]);
+    await poll(async () => (await a.request('closes.get', { id: closed!.id })).checkedAt, 10_000).not.toBe(checkedAt);
+    expect((await a.request('closes.get', { id: closed!.id })).state).toBe('closed');
+  });
+});

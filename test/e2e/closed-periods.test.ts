@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { demoStarter } from '../../src/sim/demo.ts';
+import { shoot } from '../support/browser.ts';
+import { waitForJobs } from '../support/jobs.ts';
+import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
+import { bothThemes } from './axe.ts';
+
+/**
+ * Closed periods in Settings, in Chromium: every close with its state in words (closed, changed
+ * since close with what changed, reopened with why), and a reopen that asks for its reason in a
+ * dialog, refuses none, and is then in the audit trail.
+ */
+let group = 0;
+const web = useWebSession({
+  viewport: { width: 1440, height: 900 },
+  core: { demo: demoStarter({ now: () => SIM_NOW, txnsPerWallet: 400 }), scheduleEveryMs: 0 },
+  timeout: 120_000,
+  seed: async (core) => {
+    await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
+    await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+    for (const date of ['2026-09-30', '2026-10-31']) await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
+    const first = await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
+    await core.request('closes.reopen', { id: first.id, reason: 'Fees re-read' });
+    await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
+    group = (await core.request('groups.save', { name: 'Fund I', wallets: [WALLET] })).id;
+    await core.request('closes.close', { group, month: '2026-10' });
+    // The group renamed after its close: flagged as data edited.
+    await core.request('groups.save', { id: group, name: 'Fund One', wallets: [WALLET] });
+    await core.request('closes.check', undefined);
+  },
+  open: true,
+});
+
+describe('closed periods in Settings', () => {
+  it('lists every close with its state and what changed, and reopens one only with a reason', async () => {
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = web.page.getByRole('dialog', { name: 'Settings' });
+    await poll(() => dialog.isVisible()).toBe(true);
+    const section = dialog.getByRole('region', { name: 'Closed periods' });
+    const rows = section.locator('ul.closes > li');
+    await poll(() => rows.count()).toBe(3);
+    const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
+    expect(await text(0)).toMatch(
+      /^Fund I · 2026-09-30 – 2026-10-31 changed since close Reopen… Closed .* · NAV \(closed\) \$[\d,.]+ → \$[\d,.]+ SHA-256 of the data behind it: [0-9a-f]{64} Changed since close \(found .*\); the closed figures are kept as they were: data edited: the group's name or members$/,
+    );
+    expect(await text(1)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 closed Reopen… Closed .* SHA-256 of the data behind it: [0-9a-f]{64}$/);
+    expect(await text(2)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 reopened Closed .* Reopened .*: Fees re-read$/);
+    await section.scrollIntoViewIfNeeded();
+    await shoot(web.page, 'closed-periods-1440');
+
+    await section.getByRole('button', { name: 'Reopen Fund I, 2026-09-30 – 2026-10-31' }).click();
+    const ask = web.page.getByRole('dialog', { name: 'Reopen a closed period' });
+    await poll(() => ask.isVisible()).toBe(true);
+    const reason = ask.getByLabel('Reason for reopening');
+    // Opened, the focus is in the reason.
+    await poll(() => reason.evaluate((el) => el === document.activeElement)).toBe(true);
+    await bothThemes(web.page, 'closed-periods-reopen');
+    await ask.getByRole('button', { name: 'Reopen the period' }).click();
+    await poll(() => ask.getByRole('alert').textContent()).toBe('Give a reason for reopening the period.');
+    expect((await web.core.call('closes.list', undefined)).filter((c) => c.state === 'reopened')).toHaveLength(1);
+    await reason.fill('Fund renamed: close under the new name');
+    await web.page.keyboard.press('Tab');
+    await web.page.keyboard.press('Enter');
+    await poll(() => ask.isVisible()).toBe(false);
+    await poll(() => section.getByRole('status').textContent()).toBe('Reopened: the period can be closed again.');
+    await poll(() => text(0)).toMatch(/^Fund I · 2026-09-30 – 2026-10-31 reopened Closed .*Reopened .*: Fund renamed: close under the new name$/);
+    const [edit] = (await web.core.call('audit.list', { entity: 'period' })).entries;
+    expect(edit).toMatchObject({ action: 'reopen', reason: 'Fund renamed: close under the new name', origin: 'closes.reopen' });
+
+    await web.page.setViewportSize({ width: 1024, height: 640 });
+    await section.scrollIntoViewIfNeeded();
+    await bothThemes(web.page, 'closed-periods-1024');
+    expect(web.problems).toEqual([]);
+  });
+});

@@ -68,7 +68,8 @@ describe('backups in Settings', () => {
     await section.getByLabel('Data file').setInputFiles(other);
     await section.getByRole('button', { name: 'Preview' }).click();
     const items = section.getByRole('list', { name: 'What the import changes' }).getByRole('listitem');
-    await poll(() => items.count()).toBe(doc.data.wallets.length + 1 + Object.keys(doc.data.settings).length);
+    // One item per wallet, group, setting and the books' categories (the seeded list, unchanged).
+    await poll(() => items.count()).toBe(doc.data.wallets.length + 1 + Object.keys(doc.data.settings).length + doc.data.categories.length);
     const texts = (await items.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
     expect(texts).toContain(`change wallet ${WALLET} label "Treasury" → "Treasury (cold)"`);
     expect(texts).toContain(`add wallet ${WALLET_2} "Staking" on eth`);

@@ -87,7 +87,7 @@ export interface MonthlyPack {
   tokens: PackToken[];
   /** Tokens whose transfers found no cached price in the period: those transfers are in no figure. */
   unpriced: Array<{ chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>;
-  /** Outflows to an address neither in the address book nor watched: a control flag. */
+  /** Transactions that sent tokens out in a plain transfer to an address neither in the address book nor watched: a control flag. */
   unknownOutflows: number;
   complete: boolean;
   /** Why the pack is partial (a date not cached for a member, a period not synced, a price missing). */

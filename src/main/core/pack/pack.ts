@@ -159,6 +159,12 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     const isInternal = cpKey !== null && cpKey !== wallet && ours.has(cpKey);
     const named = req.namer?.(counterparty, t.chain) ?? null;
     const category = categories.get(`${t.wallet}|${t.chain}|${t.txnHash}`)?.category ?? UNCATEGORISED;
+    // The control flag, as the timeline marks it (counterparties/namer.ts partiesOf): the wallet
+    // itself sent tokens in a plain transfer (no protocol: a swap or a deposit goes to a protocol's
+    // contract) to an address neither named nor ours.
+    const sentPlain =
+      t.from !== null && addressKey(t.from) === wallet && t.to !== null && addressKey(t.to) !== wallet && (t.protocolId === null || t.protocolId === 'wallet');
+    if (sentPlain && !named && !isInternal && t.transfers.some((tr) => tr.type === 'out')) unknownOutflows += 1;
     for (const tr of t.transfers) {
       if ((tr.type !== 'in' && tr.type !== 'out') || tr.qty === null || typeof tr.qty !== 'number') continue;
       const key = tokenKey(tr.token_cid, null);
@@ -191,7 +197,6 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
         byCounterparty.get(cpId) ??
         byCounterparty.set(cpId, { key: cpId, label: cpLabel, kind: named?.kind ?? 'unknown', inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(cpId)!;
       addFlow(cp, value);
-      if (!named && signed < 0) unknownOutflows += 1;
       addFlow(flowsOf(byWallet, t.wallet, labels.get(t.wallet) || short(t.wallet)), value);
       addFlow(flowsOf(byProtocol, t.protocolId ?? '', t.protocolId ?? 'No protocol'), value);
       addFlow(flowsOf(byChain, t.chain, t.chain), value);

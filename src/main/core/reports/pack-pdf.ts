@@ -115,7 +115,11 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
     { size: 8 },
   );
   if (pack.unknownOutflows)
-    paragraph(doc, `${pack.unknownOutflows} outflows went to addresses neither in the address book nor watched.`, { size: 8.5, color: PARTIAL, dy: 4 });
+    paragraph(doc, `${pack.unknownOutflows} plain transfers out went to addresses neither in the address book nor watched.`, {
+      size: 8.5,
+      color: PARTIAL,
+      dy: 4,
+    });
   for (const u of pack.unpriced)
     paragraph(doc, `${u.symbol ?? u.tokenCid ?? 'A token'} (${u.chain}): ${u.transfers} transfers with no cached price, in no figure.`, {
       size: 8.5,

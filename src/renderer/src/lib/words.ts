@@ -338,7 +338,7 @@ export const words = {
     openingShort: 'Opening',
     closingShort: 'Closing',
     kind: { book: 'address book', wallet: 'watched wallet', unknown: 'not in the address book' },
-    unknownOutflows: (n: string) => `${n} outflows went to addresses not in the address book and not watched.`,
+    unknownOutflows: (n: string) => `${n} plain transfers out went to addresses not in the address book and not watched.`,
     prices: 'Prices used',
     pricesNote:
       'Each flow is valued at the token’s price implied by the nearest cached date (NAV ÷ quantity in the by-token view); the accrual at the closing price.',

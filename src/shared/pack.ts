@@ -20,6 +20,11 @@ export interface PackFlowLine extends PackFlows {
   label: string;
 }
 
+/**
+ * `key` is the address; an address has one line per name it goes by in the period (an entry of
+ * the address book naming it on some chains only leaves it unknown on the others), so a line is
+ * told apart by its key, kind and label together.
+ */
 export interface PackCounterpartyLine extends PackFlowLine {
   /** book: in the address book; wallet: a watched wallet outside the scope; unknown: neither. */
   kind: 'book' | 'wallet' | 'unknown';

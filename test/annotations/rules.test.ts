@@ -235,6 +235,22 @@ describe('applying the rules', () => {
     expect(timelinePage(db, { categories: ['Yield/Rewards'] }).rows[0]!.category).toEqual({ name: 'Yield/Rewards', colour: '#16a34a', source: 'manual' });
   });
 
+  it('the preview reads conditions as saving stores them: a checksummed address, an upper-case method, spaces', () => {
+    // A user pastes addresses from an explorer in their checksummed (mixed-case) form; the saved
+    // rule matches them (stored in lower case), so the preview of the same conditions must too.
+    const db = seeded();
+    const conditions = { counterparties: [` ${X.toUpperCase().replace('0X', '0x')} `], methods: ['0xA9059CBB'] };
+    expect(previewRule(db, { counterparties: [X] })).toMatchObject({ matches: 4 });
+    expect(previewRule(db, conditions)).toMatchObject({ matches: 1 });
+    const rule = saveRule(db, { category: 'Vendor payment', conditions });
+    expect(applyRulesToAll(db)).toMatchObject({ categorised: 1 });
+    expect(rule.conditions).toEqual({ counterparties: [X], methods: ['0xa9059cbb'] });
+    // A counterparty written 0x… that is no EVM address could never match: refused, as the address book refuses it.
+    expect(() => saveRule(db, { category: 'Fees', conditions: { counterparties: ['0x12'] } })).toThrow(/EVM address/);
+    expect(() => previewRule(db, { counterparties: ['0x12'] })).toThrow(/EVM address/);
+    expect(() => saveRule(db, { category: 'Fees', conditions: { wallets: ['0x' + '1'.repeat(39)] } })).toThrow(/EVM address/);
+  });
+
   it('categories: renamed, refused while a rule sets one, removed with their manual choices; each edit in the trail', () => {
     const db = seeded();
     const payroll = listCategories(db).find((c) => c.name === 'Payroll')!;

@@ -12,6 +12,7 @@
 import type { RuleConditions } from '../../../shared/model.ts';
 import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import {
+  cleanConditions,
   clearRuleCategories,
   dropEmptyAnnotations,
   listRules,
@@ -116,6 +117,8 @@ export function previewRule(
   conditions: RuleConditions,
   options: { wallets?: readonly string[] | undefined; namer?: CounterpartyNamer | undefined; rules?: readonly StoredRule[] } = {},
 ): { matches: number; sample: Array<{ wallet: string; chain: string; txnHash: string }> } {
+  // Read as saving stores them (addresses in lower case, methods too): the preview counts what the rule will match.
+  const cleaned = cleanConditions(conditions);
   const ctx = contextOf(db, options.namer);
   const wallets = options.wallets ? new Set(options.wallets) : null;
   let n = 0;
@@ -123,7 +126,7 @@ export function previewRule(
   for (const rows of chunksAfter(db, 0))
     for (const t of rows) {
       if (wallets && !wallets.has(t.wallet)) continue;
-      if (!matches(conditions, t, ctx)) continue;
+      if (!matches(cleaned, t, ctx)) continue;
       n++;
       if (sample.length < 5) sample.push({ wallet: t.wallet, chain: t.chain, txnHash: t.txnHash });
     }

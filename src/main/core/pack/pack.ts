@@ -193,9 +193,13 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
       addFlow(cat, value);
       const cpLabel = named?.name ?? (counterparty ? short(counterparty) : 'No counterparty');
       const cpId = cpKey ?? '';
+      const cpKind = named?.kind ?? 'unknown';
+      // One line per address and name: an entry naming the address on some chains only leaves
+      // it unknown on the others, and those flows must not take the name (or hide it).
+      const cpLine = `${cpId}|${cpKind}|${cpLabel}`;
       const cp =
-        byCounterparty.get(cpId) ??
-        byCounterparty.set(cpId, { key: cpId, label: cpLabel, kind: named?.kind ?? 'unknown', inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(cpId)!;
+        byCounterparty.get(cpLine) ??
+        byCounterparty.set(cpLine, { key: cpId, label: cpLabel, kind: cpKind, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(cpLine)!;
       addFlow(cp, value);
       addFlow(flowsOf(byWallet, t.wallet, labels.get(t.wallet) || short(t.wallet)), value);
       addFlow(flowsOf(byProtocol, t.protocolId ?? '', t.protocolId ?? 'No protocol'), value);

@@ -183,7 +183,15 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
     const l = [...new Set((v ?? []).map(f).filter(Boolean))];
     return l.length ? l : undefined;
   };
-  const counterparties = list(c.counterparties, (a) => addressKey(a.trim()));
+  // An address written 0x… is an EVM one (no other chain's addresses start so): one that is not
+  // whole could never match, so it is refused, as the address book refuses it.
+  const address = (field: string) => (a: string) => {
+    const t = a.trim();
+    if (/^0x/i.test(t) && !/^0x[0-9a-fA-F]{40}$/.test(t))
+      throw new ValidationError(field, `${t.slice(0, 50)} is not an EVM address: expected 0x followed by 40 hexadecimal characters.`);
+    return addressKey(t);
+  };
+  const counterparties = list(c.counterparties, address('counterparties'));
   if (counterparties) out.counterparties = counterparties;
   const names = list(c.counterpartyNames);
   if (names) out.counterpartyNames = names;
@@ -197,7 +205,7 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
   if (c.maxAmount !== undefined) out.maxAmount = c.maxAmount;
   const chains = list(c.chains);
   if (chains) out.chains = chains;
-  const wallets = list(c.wallets, (a) => addressKey(a.trim()));
+  const wallets = list(c.wallets, address('wallets'));
   if (wallets) out.wallets = wallets;
   if (!Object.keys(out).length) throw new ValidationError('conditions', 'A rule needs at least one condition (it would otherwise file every transaction).');
   if ((out.minAmount !== undefined || out.maxAmount !== undefined) && !out.token)

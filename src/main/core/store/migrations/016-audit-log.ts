@@ -8,8 +8,11 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  * when, and which operation made it (`origin`: the contract's operation, e.g.
  * `wallets.update`, `userData.import`). A reopen's reason is kept in `reason`.
  *
- * Append-only: the triggers refuse an update or a delete, so a figure's history cannot be
- * rewritten from inside the app; a whole cache deleted by hand is what backups are for.
+ * Append-only: the triggers refuse an update, a delete, and an insert over an existing row
+ * (`INSERT OR REPLACE` and `REPLACE INTO` remove the conflicting row without firing delete
+ * triggers, so without the third an edit could be rewritten in place; the app only appends and
+ * lets SQLite choose the id). A figure's history cannot be rewritten through SQL; a table dropped
+ * or a cache deleted by hand is what backups are for.
  */
 export function updateToSchemaVersion16(db: Database): void {
   db.exec(`
@@ -29,6 +32,9 @@ export function updateToSchemaVersion16(db: Database): void {
     CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
       BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
     CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+      BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+    CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+      WHEN EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id)
       BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
   `);
 }

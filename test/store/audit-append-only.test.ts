@@ -2,24 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { recordEdit } from '../../src/main/core/store/audit.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
-import { updateToSchemaVersion20 } from '../../src/main/core/store/migrations/020-audit-log-no-replace.ts';
-import { createDB, updateToVersion } from '../support/store.ts';
+import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
+import { createDB } from '../support/store.ts';
 
 /**
- * The audit trail is append-only (docs/reports.md, the `audit` report): version 16's triggers
- * refuse UPDATE and DELETE, but `INSERT OR REPLACE` rewrote a row past both (SQLite's REPLACE
- * deletes the conflicting row without firing delete triggers). Tried as a user with `sqlite3`
- * on the cache file would, and on the app's own connection.
+ * The audit trail is append-only (docs/reports.md, the `audit` report): beside refusing UPDATE and
+ * DELETE, migration 16 refuses an insert over an existing row, since `INSERT OR REPLACE` would
+ * rewrite one past both (SQLite's REPLACE deletes the conflicting row without firing delete
+ * triggers). Tried as a user with `sqlite3` on the cache file would, and on the app's own connection.
  */
-describe('migration 020: the audit trail refuses an insert over an edit', () => {
-  it('refuses REPLACE, INSERT OR REPLACE and an upsert of an existing row; appending still works, from an upgraded cache too', () => {
-    const index = MIGRATIONS.indexOf(updateToSchemaVersion20);
-    expect(index).toBeGreaterThan(18);
-    const db = createDB({ version: index });
-    recordEdit(db, { entity: 'wallet', key: '0xa', action: 'create', before: null, after: { label: 'Treasury' } });
-    updateToVersion(db, SCHEMA_VERSION);
+describe('the audit trail refuses an insert over an edit', () => {
+  it('refuses REPLACE, INSERT OR REPLACE and an upsert of an existing row; appending still works', () => {
+    const db = createDB();
     expect(schemaVersion(db)).toBe(SCHEMA_VERSION);
+    recordEdit(db, { entity: 'wallet', key: '0xa', action: 'create', before: null, after: { label: 'Treasury' } });
     const row = () => db.prepare('SELECT * FROM audit_log WHERE id = 1').get();
     const original = row();
     expect(original).toMatchObject({ entity: 'wallet', after: '{"label":"Treasury"}' });

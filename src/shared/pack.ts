@@ -75,15 +75,19 @@ export interface MonthlyPack {
   outflows: number;
   /** The net value of moves between the scope's own wallets (at their days' prices; near zero). */
   internal: number;
-  /** Quantity changes no transaction of the period explains, valued at the closing price. */
-  accruals: number;
+  /**
+   * Quantity changes no transaction of the period explains, valued at the closing price. Null
+   * (with the price effect and `other`) when either end's NAV is unknown: a line of a change
+   * that cannot be known is unknown, never 0.
+   */
+  accruals: number | null;
   /** What prices did: the rest of each token's change. */
-  priceEffect: number;
+  priceEffect: number | null;
   /**
    * The positions total's change less the by-token table's (a position valued in one view and
    * not the other): zero when the two views agree; shown so the lines add up to the change.
    */
-  other: number;
+  other: number | null;
   byCategory: PackFlowLine[];
   byCounterparty: PackCounterpartyLine[];
   byWallet: PackPart[];

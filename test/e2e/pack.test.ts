@@ -52,7 +52,7 @@ describe('the Monthly pack view', () => {
     expect(text(await cell(/^Closing NAV/).textContent())).toBe(usd(pack.closing!));
     expect(text(await cell(/^Inflows/).textContent())).toBe(usd(pack.inflows, true));
     expect(text(await cell(/^Outflows/).textContent())).toBe(usd(-pack.outflows, true));
-    expect(text(await cell(/^Price effect/).textContent())).toBe(usd(pack.priceEffect, true));
+    expect(text(await cell(/^Price effect/).textContent())).toBe(usd(pack.priceEffect!, true));
     await expect.poll(() => web.page.getByTestId('pack-verdict').textContent()).toMatch(/^Complete/);
     expect(await web.page.getByTestId('pack-counterparties').locator('tbody tr').count()).toBe(pack.byCounterparty.length);
     expect(await web.page.getByTestId('pack-wallets').locator('tbody tr').allTextContents()).toEqual([

@@ -247,9 +247,10 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
       accrualQty,
       openingNav,
       closingNav,
-      flowValue,
-      accrualValue,
-      priceEffect,
+      // To the cent, as every money figure of the pack is shown (its roll-forward closes to the cent).
+      flowValue: flowValue === null ? null : cents(flowValue),
+      accrualValue: accrualValue === null ? null : cents(accrualValue),
+      priceEffect: priceEffect === null ? null : cents(priceEffect),
       priceDates: [...priceDates].sort(),
     });
   }
@@ -312,9 +313,10 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     inflows: externalIn,
     outflows: externalOut,
     internal: internalNet,
-    accruals,
-    priceEffect,
-    other,
+    // Unknown where the change is: the lines of a change that cannot be known.
+    accruals: change === null ? null : accruals,
+    priceEffect: change === null ? null : priceEffect,
+    other: change === null ? null : other,
     byCategory: byValue(byCategory.values()),
     byCounterparty: byValue(byCounterparty.values()),
     byWallet: wallets.map((w) => byWallet.get(w.address)!),

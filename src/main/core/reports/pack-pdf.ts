@@ -19,7 +19,7 @@ export interface PackPdfMeta {
   closed?: { at: string; hash: string; changed: string[] | null } | undefined;
 }
 
-const signed = (v: number) => (v > 0 ? `+${usd(v)}` : usd(v));
+const signed = (v: number | null) => (v === null ? 'unknown' : v > 0 ? `+${usd(v)}` : usd(v));
 const net = (l: { inflow: number; outflow: number }) => signed(l.inflow - l.outflow);
 const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -95,7 +95,7 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
     ...(pack.internal !== 0 ? ([['Internal transfers (net)', signed(pack.internal)]] as Array<[string, string]>) : []),
     ['Rewards, accruals and fees (no transaction)', signed(pack.accruals)],
     ['Price effect', signed(pack.priceEffect)],
-    ...(pack.other !== 0 ? ([['Positions not in the by-token view, and rounding', signed(pack.other)]] as Array<[string, string]>) : []),
+    ...(pack.other !== 0 && pack.other !== null ? ([['Positions not in the by-token view, and rounding', signed(pack.other)]] as Array<[string, string]>) : []),
     [`Closing NAV (${pack.to})`, pack.closing === null ? 'not cached' : usd(pack.closing)],
     ['Change', pack.change === null ? '-' : signed(pack.change)],
   ];

@@ -73,7 +73,10 @@ describe('notes, rules and categories from the command line', () => {
       [['rules', 'add', '--direction', 'out'], 2, /needs --category/],
       [['rules', 'add', '--category', 'Payroll'], 1, /at least one condition/],
       [['rules', 'add', '--category', 'Payroll', '--direction', 'sideways'], 2, /--direction is one of/],
-      [['rules', 'add', '--category', 'Payroll', '--token', 'USDC', '--min', 'lots'], 2, /--min lots is not a number/],
+      [['rules', 'add', '--category', 'Payroll', '--token', 'USDC', '--min', 'lots'], 2, /--min lots is not a quantity/],
+      // Read as the app's form reads a quantity: not hex, and not a figure that reads as 0.
+      [['rules', 'add', '--category', 'Payroll', '--token', 'USDC', '--min', '0x10'], 2, /--min 0x10 is not a quantity/],
+      [['rules', 'add', '--category', 'Payroll', '--token', 'USDC', '--max', '1e-400'], 2, /--max 1e-400 is too small to tell from 0/],
       [['rules', 'add', '--category', 'Nope', '--direction', 'in'], 1, /no category "Nope"/],
       [['rules', 'remove', '7'], 1, /no rule 7/],
       [['notes', 'set', hash, '--wallet', WALLET, '--chain', 'eth', '--note', 'evil\u202etext'], 1, /text-direction/],

@@ -48,8 +48,12 @@ export function conditionsFrom(v: Record<string, string | boolean | undefined>, 
   const num = (k: string) => {
     const t = text(k);
     if (t === undefined) return undefined;
+    // A plain decimal quantity, as the app's form takes it: not hex (Number('0x10') is 16), and
+    // not one so small it reads as 0 (1e-400).
     const n = Number(t);
-    if (!t.trim() || !Number.isFinite(n)) throw usageError(`--${k} ${forTerminal(t.slice(0, 40))} is not a number.`);
+    if (!/^\s*\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(t) || !Number.isFinite(n))
+      throw usageError(`--${k} ${forTerminal(t.slice(0, 40))} is not a quantity: write it as a decimal number (1500, 0.25, 1e6).`);
+    if (n === 0 && /[1-9]/.test(t.replace(/[eE].*$/, ''))) throw usageError(`--${k} ${forTerminal(t.slice(0, 40))} is too small to tell from 0.`);
     return n;
   };
   const c: RuleConditions = {};

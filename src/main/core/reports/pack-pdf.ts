@@ -145,7 +145,7 @@ function flows(doc: Doc, title: string, lines: PackFlowLine[], kind?: (l: PackFl
       { label: 'Transfers', width: 82, align: 'right' as const },
     ],
     lines.map((l) => [
-      l.key.startsWith('0x') && l.label.includes('…') ? l.key : l.label,
+      shownName(l),
       ...(kind ? [kind(l) ?? ''] : []),
       usd(l.inflow),
       usd(l.outflow),
@@ -153,6 +153,18 @@ function flows(doc: Doc, title: string, lines: PackFlowLine[], kind?: (l: PackFl
       `${l.transfers}${l.unvalued ? ` (+${l.unvalued} unvalued)` : ''}`,
     ]),
   );
+}
+
+/**
+ * A flow line's name as the PDF can show it: an unnamed address in full; a name the standard
+ * fonts cannot print (Arabic, Hebrew, CJK … become "?") with the address beside it, so two such
+ * names are never told apart by question marks alone.
+ */
+function shownName(l: PackFlowLine): string {
+  if (!('kind' in l)) return l.label; // a category
+  const address = l.key;
+  if (l.kind === 'unknown' && l.label.includes('…')) return address;
+  return pdfText(l.label).includes('?') && !l.label.includes('?') && address ? `${l.label} (${address})` : l.label;
 }
 
 function parts(doc: Doc, title: string, lines: PackPart[]): void {

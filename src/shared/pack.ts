@@ -4,6 +4,7 @@
  * imply, rewards and accruals, the price effect, and the same by wallet, protocol and chain.
  * Built in the core (src/main/core/pack/pack.ts); the screen, the PDF and the CSVs show it.
  */
+import { decimalSum } from './decimal.ts';
 
 /** Money in and out of a line (USD, positive figures); `unvalued` transfers had no price. */
 export interface PackFlows {
@@ -73,6 +74,14 @@ export interface MonthlyPack {
   /** Flows with counterparties outside the scope. */
   inflows: number;
   outflows: number;
+  /**
+   * The part of them that transactions with a protocol moved (swaps, deposits, withdrawals,
+   * claims): the roll-forward shows money sent and received (inflows − protocolIn, outflows −
+   * protocolOut) apart from these, as one net line. A deposit into a position the scope holds is a
+   * protocol move out whose quantity reappears in the position (in the accruals line).
+   */
+  protocolIn: number;
+  protocolOut: number;
   /** The net value of moves between the scope's own wallets (at their days' prices; near zero). */
   internal: number;
   /**
@@ -101,4 +110,44 @@ export interface MonthlyPack {
   complete: boolean;
   /** Why the pack is partial (a date not cached for a member, a period not synced, a price missing). */
   reasons: string[];
+}
+
+/** A line of the roll-forward, as the screen, the PDF and the CSV show it (one list, so they agree). */
+export interface RollForwardLine {
+  /** The CSV's `key` of the summary row. */
+  key: 'opening' | 'received' | 'sent' | 'protocol_moves' | 'internal' | 'accruals' | 'price_effect' | 'other' | 'closing' | 'change';
+  label: string;
+  /** USD, signed as it moves the NAV; null where unknown. */
+  value: number | null;
+  /** Opening and closing NAV (the totals the lines lead from and to). */
+  total: boolean;
+  /** A line shown only when it is not zero (internal transfers, other). */
+  optional: boolean;
+}
+
+/**
+ * The roll-forward in order: opening NAV, money received and sent (transfers), trades and
+ * protocol moves (net), internal transfers, rewards and accruals, price effect, other, closing
+ * NAV, and the change. The lines from opening add up to closing, to the cent.
+ */
+export function rollForwardLines(p: MonthlyPack): RollForwardLine[] {
+  const line = (key: RollForwardLine['key'], label: string, value: number | null, o: { total?: boolean; optional?: boolean } = {}): RollForwardLine => ({
+    key,
+    label,
+    value,
+    total: o.total ?? false,
+    optional: o.optional ?? false,
+  });
+  return [
+    line('opening', `Opening NAV (${p.from})`, p.opening, { total: true }),
+    line('received', 'Received (transfers in)', decimalSum([p.inflows, -p.protocolIn])),
+    line('sent', 'Sent (transfers out)', decimalSum([-p.outflows, p.protocolOut])),
+    line('protocol_moves', 'Trades and protocol moves (net)', decimalSum([p.protocolIn, -p.protocolOut])),
+    line('internal', 'Internal transfers (net)', p.internal, { optional: true }),
+    line('accruals', 'Rewards, accruals and fees (no transaction)', p.accruals),
+    line('price_effect', 'Price effect', p.priceEffect),
+    line('other', 'Positions not in the by-token view, and rounding', p.other, { optional: true }),
+    line('closing', `Closing NAV (${p.to})`, p.closing, { total: true }),
+    line('change', 'Change', p.change),
+  ];
 }

@@ -50,8 +50,9 @@ describe('the Monthly pack view', () => {
     const text = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
     expect(text(await cell(/^Opening NAV/).textContent())).toBe(usd(pack.opening!));
     expect(text(await cell(/^Closing NAV/).textContent())).toBe(usd(pack.closing!));
-    expect(text(await cell(/^Inflows/).textContent())).toBe(usd(pack.inflows, true));
-    expect(text(await cell(/^Outflows/).textContent())).toBe(usd(-pack.outflows, true));
+    expect(text(await cell(/^Received/).textContent())).toBe(usd(pack.inflows - pack.protocolIn, true));
+    expect(text(await cell(/^Sent/).textContent())).toBe(usd(-(pack.outflows - pack.protocolOut), true));
+    expect(text(await cell(/^Trades and protocol moves/).textContent())).toBe(usd(pack.protocolIn - pack.protocolOut, true));
     expect(text(await cell(/^Price effect/).textContent())).toBe(usd(pack.priceEffect!, true));
     await expect.poll(() => web.page.getByTestId('pack-verdict').textContent()).toMatch(/^Complete/);
     expect(await web.page.getByTestId('pack-counterparties').locator('tbody tr').count()).toBe(pack.byCounterparty.length);

@@ -60,6 +60,11 @@ describe('the monthly pack', () => {
     // Per token: its own roll-forward closes exactly.
     for (const t of p.tokens) expect(sum([t.openingNav!, t.flowValue!, t.accrualValue!, t.priceEffect!])).toBeCloseTo(t.closingNav!, 1);
     expect(p.internal).toBe(0);
+    // Swaps and deposits are told apart from money sent and received, and are part of the flows.
+    expect(p.protocolIn).toBeGreaterThan(0);
+    expect(p.protocolIn).toBeLessThan(p.inflows);
+    expect(p.protocolOut).toBeLessThan(p.outflows);
+    expect(sum(p.byProtocol.filter((x) => x.key !== '' && x.key !== 'wallet').map((x) => x.inflow))).toBeCloseTo(p.protocolIn, 1);
     // Without an address book every counterparty is unknown, and every outflow is flagged.
     expect(p.byCounterparty.every((c) => c.kind === 'unknown')).toBe(true);
     expect(p.unknownOutflows).toBeGreaterThan(0);
@@ -164,8 +169,9 @@ describe('the monthly pack as files, written by the program as a user runs it', 
     expect(text).toContain('Monthly pack: All wallets');
     for (const [label, v] of [
       ['Opening NAV (2026-09-30)', usd(pack.opening!)],
-      ['Inflows', `+${usd(pack.inflows)}`],
-      ['Outflows', usd(-pack.outflows)],
+      ['Received (transfers in)', `+${usd(pack.inflows - pack.protocolIn)}`],
+      ['Sent (transfers out)', usd(-(pack.outflows - pack.protocolOut))],
+      ['Trades and protocol moves (net)', `${pack.protocolIn - pack.protocolOut > 0 ? '+' : ''}${usd(pack.protocolIn - pack.protocolOut)}`],
       ['Price effect', `${pack.priceEffect! > 0 ? '+' : ''}${usd(pack.priceEffect!)}`],
       ['Closing NAV (2026-10-31)', usd(pack.closing!)],
     ] as const)
@@ -181,8 +187,11 @@ describe('the monthly pack as files, written by the program as a user runs it', 
     const rows = parse(readFileSync(csv), { columns: true, bom: true }) as Array<Record<string, string>>;
     const summary = new Map(rows.filter((r) => r['section'] === 'summary').map((r) => [r['key'], Number(r['value_usd'])]));
     expect(summary.get('opening')).toBe(pack.opening);
-    expect(summary.get('inflows')).toBe(pack.inflows);
-    expect(summary.get('outflows')).toBe(-pack.outflows);
+    expect(summary.get('received')).toBe(sum([pack.inflows, -pack.protocolIn]));
+    expect(summary.get('sent')).toBe(sum([-pack.outflows, pack.protocolOut]));
+    expect(summary.get('protocol_moves')).toBe(sum([pack.protocolIn, -pack.protocolOut]));
+    // The summary's lines from the opening add up to the closing in the file too.
+    expect(sum([...summary].filter(([k]) => !['closing', 'change'].includes(k!)).map(([, v]) => v))).toBe(pack.closing);
     expect(summary.get('closing')).toBe(pack.closing);
     expect(rows.filter((r) => r['section'] === 'counterparty')).toHaveLength(pack.byCounterparty.length);
     expect(rows.filter((r) => r['section'] === 'token')).toHaveLength(pack.tokens.length);

@@ -36,6 +36,8 @@ describe("the pack's PDF names counterparties it cannot print by their address t
       change: -300,
       inflows: 0,
       outflows: 300,
+      protocolIn: 0,
+      protocolOut: 0,
       internal: 0,
       accruals: 0,
       priceEffect: 0,

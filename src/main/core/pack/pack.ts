@@ -150,6 +150,9 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   const tokenFlows = new Map<string, { values: number[]; unvalued: number; dates: Set<string> }>();
   const unpriced = new Map<string, { chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>();
   const internal: number[] = [];
+  // The flows of transactions with a protocol (a swap, a deposit, a withdrawal, a claim): in the
+  // inflows and outflows, and told apart in the roll-forward from money sent and received.
+  const protocolMoves = { inflow: 0, outflow: 0, transfers: 0, unvalued: 0 };
   let unknownOutflows = 0;
 
   for (const t of txns) {
@@ -191,6 +194,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
         byCategory.get(category) ??
         byCategory.set(category, { key: category, label: category, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(category)!;
       addFlow(cat, value);
+      if (t.protocolId !== null && t.protocolId !== 'wallet') addFlow(protocolMoves, value);
       const cpLabel = named?.name ?? (counterparty ? short(counterparty) : 'No counterparty');
       const cpId = cpKey ?? '';
       const cpKind = named?.kind ?? 'unknown';
@@ -312,6 +316,8 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     change,
     inflows: externalIn,
     outflows: externalOut,
+    protocolIn: cents(protocolMoves.inflow),
+    protocolOut: cents(protocolMoves.outflow),
     internal: internalNet,
     // Unknown where the change is: the lines of a change that cannot be known.
     accruals: change === null ? null : accruals,

@@ -8,7 +8,7 @@ import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
 import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
 import { listWallets } from '../store/wallets.ts';
 import { iterateEdits } from '../store/audit.ts';
-import type { MonthlyPack, PackFlowLine } from '../../../shared/pack.ts';
+import { rollForwardLines, type MonthlyPack, type PackFlowLine } from '../../../shared/pack.ts';
 import { listCounterparties } from '../store/counterparties.ts';
 import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/csv.ts';
 import { ValidationError } from '../store/validation.ts';
@@ -542,15 +542,9 @@ function packRows(p: MonthlyPack, closed?: CsvRequest['packClosed']): Cell[][] {
   const row = (section: string, key: string, name: string, o: Partial<Record<(typeof CSV_COLUMNS)['pack'][number], Cell>> = {}): Cell[] =>
     CSV_COLUMNS.pack.map((c) => (c === 'section' ? section : c === 'key' ? key : c === 'name' ? name : (o[c] ?? null)));
   const out: Cell[][] = [
-    row('summary', 'opening', `Opening NAV (${p.from})`, { value_usd: p.opening }),
-    row('summary', 'inflows', 'Inflows', { value_usd: p.inflows }),
-    row('summary', 'outflows', 'Outflows', { value_usd: -p.outflows }),
-    row('summary', 'internal', 'Internal transfers (net)', { value_usd: p.internal }),
-    row('summary', 'accruals', 'Rewards, accruals and fees (no transaction)', { value_usd: p.accruals }),
-    row('summary', 'price_effect', 'Price effect', { value_usd: p.priceEffect }),
-    row('summary', 'other', 'Positions not in the by-token view, and rounding', { value_usd: p.other }),
-    row('summary', 'closing', `Closing NAV (${p.to})`, { value_usd: p.closing }),
-    row('summary', 'change', 'Change', { value_usd: p.change, note: p.complete ? 'complete' : 'partial' }),
+    ...rollForwardLines(p).map((l) =>
+      row('summary', l.key, l.label, { value_usd: l.value, ...(l.key === 'change' && { note: p.complete ? 'complete' : 'partial' }) }),
+    ),
   ];
   const flows = (l: PackFlowLine) => ({ inflow_usd: l.inflow, outflow_usd: l.outflow, transfers: l.transfers, unvalued: l.unvalued });
   for (const l of p.byCategory) out.push(row('category', l.key, l.label, flows(l)));

@@ -6,7 +6,7 @@
  * the same bytes: a closed period's pack regenerates byte for byte.
  */
 import type { Writable } from 'node:stream';
-import type { MonthlyPack, PackFlowLine, PackPart } from '../../../shared/pack.ts';
+import { rollForwardLines, type MonthlyPack, type PackFlowLine, type PackPart } from '../../../shared/pack.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
 import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfText, short, startDocument, table, usd, type Doc } from './pdf-parts.ts';
 
@@ -88,17 +88,9 @@ function header(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
 
 function rollForward(doc: Doc, pack: MonthlyPack): void {
   heading(doc, 'NAV roll-forward');
-  const rows: Array<[string, string]> = [
-    [`Opening NAV (${pack.from})`, pack.opening === null ? 'not cached' : usd(pack.opening)],
-    ['Inflows', signed(pack.inflows)],
-    ['Outflows', signed(-pack.outflows)],
-    ...(pack.internal !== 0 ? ([['Internal transfers (net)', signed(pack.internal)]] as Array<[string, string]>) : []),
-    ['Rewards, accruals and fees (no transaction)', signed(pack.accruals)],
-    ['Price effect', signed(pack.priceEffect)],
-    ...(pack.other !== 0 && pack.other !== null ? ([['Positions not in the by-token view, and rounding', signed(pack.other)]] as Array<[string, string]>) : []),
-    [`Closing NAV (${pack.to})`, pack.closing === null ? 'not cached' : usd(pack.closing)],
-    ['Change', pack.change === null ? '-' : signed(pack.change)],
-  ];
+  const rows: Array<[string, string]> = rollForwardLines(pack)
+    .filter((l) => !l.optional || (l.value !== 0 && l.value !== null))
+    .map((l) => [l.label, l.total ? (l.value === null ? 'not cached' : usd(l.value)) : signed(l.value)]);
   table(
     doc,
     [

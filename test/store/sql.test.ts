@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { all, get, prepare, run, sql, sqlJoin, value } from '../../src/main/core/store/sql.ts';
+import { all, get, prepare, run, sql, sqlCode, sqlJoin, sqlWhere, value } from '../../src/main/core/store/sql.ts';
 import { createDB } from '../support/store.ts';
 
 describe('SQL in the store: the sql tag and the statement cache', () => {
@@ -20,6 +20,23 @@ describe('SQL in the store: the sql tag and the statement cache', () => {
     expect(q.params).toEqual(['wallets', 'snapshots', 'table', 10]);
     expect(all<{ name: string }>(db, q).map((r) => r.name)).toEqual(['snapshots', 'wallets']);
     expect(() => sqlJoin([])).toThrow(/IN \(\)/);
+  });
+
+  it('puts only the filters asked for in a WHERE, and splices text the code wrote as it is', () => {
+    const db = createDB();
+    const type: string | null = 'table';
+    const name: string | null = null;
+    const some = sqlWhere([type !== null && sql`type = ${type}`, name !== null && sql`name = ${name}`]);
+    expect(sql`SELECT name FROM sqlite_master ${some}`).toMatchObject({ text: 'SELECT name FROM sqlite_master WHERE type = ?', params: ['table'] });
+    const both = sqlWhere([sql`type = ${'table'}`, sql`name = ${'wallets'}`]);
+    expect(both).toMatchObject({ text: 'WHERE type = ? AND name = ?', params: ['table', 'wallets'] });
+    expect(all<{ name: string }>(db, sql`SELECT name FROM sqlite_master ${both}`)).toEqual([{ name: 'wallets' }]);
+    expect(sql`SELECT 1 ${sqlWhere([false, false])}`.text).toBe('SELECT 1 ');
+    // A table of a fixed list, spliced as text: no parameter.
+    expect(sql`SELECT count(*) FROM ${sqlCode('wallets')} WHERE address = ${'0xa'}`).toMatchObject({
+      text: 'SELECT count(*) FROM wallets WHERE address = ?',
+      params: ['0xa'],
+    });
   });
 
   it('compiles a statement once per connection, keeps plucking ones apart, and stays bounded', () => {

@@ -3,6 +3,7 @@
  * the partial unique index `alerts_open` holds that even if two checks ran at once.
  */
 import type { ReadableDB, WritableDB } from './db.ts';
+import { all, get, run, sql, value } from './sql.ts';
 import { ValidationError } from './validation.ts';
 import { recordEdit } from './audit.ts';
 import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../shared/model.ts';
@@ -24,7 +25,7 @@ const ruleFromRow = (r: RuleRow): AlertRule => ({
 });
 
 export function listAlertRules(db: ReadableDB): AlertRule[] {
-  return (db.prepare('SELECT id, scope, condition, created_at, last_check FROM alert_rules ORDER BY id').all() as RuleRow[]).map(ruleFromRow);
+  return all<RuleRow>(db, sql`SELECT id, scope, condition, created_at, last_check FROM alert_rules ORDER BY id`).map(ruleFromRow);
 }
 
 /**
@@ -36,18 +37,16 @@ export function saveAlertRule(
   input: { id?: number | undefined; scope: ScheduleScope; condition: AlertCondition },
   now = new Date(),
 ): AlertRule {
-  const values = { scope: JSON.stringify(input.scope), condition: JSON.stringify(input.condition) };
   const id = db
     .transaction(() => {
       if (input.id === undefined) return insertAlertRule(db, input, now);
       const before = listAlertRules(db).find((r) => r.id === input.id);
-      if (
-        db.prepare('UPDATE alert_rules SET scope = @scope, condition = @condition, last_check = NULL WHERE id = @id').run({ ...values, id: input.id })
-          .changes === 0
-      )
+      const scope = JSON.stringify(input.scope);
+      const condition = JSON.stringify(input.condition);
+      if (run(db, sql`UPDATE alert_rules SET scope = ${scope}, condition = ${condition}, last_check = NULL WHERE id = ${input.id}`).changes === 0)
         throw new ValidationError('id', `There is no alert rule ${input.id}.`);
-      db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), input.id);
-      db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(input.id);
+      run(db, sql`UPDATE alerts SET resolved_at = ${now.toISOString()} WHERE rule_id = ${input.id} AND resolved_at IS NULL`);
+      run(db, sql`DELETE FROM alert_pending WHERE rule_id = ${input.id}`);
       recordEdit(db, { entity: 'alert-rule', key: String(input.id), action: 'update', before: before && ruleShown(before), after: ruleShown(input) });
       return input.id;
     })
@@ -59,9 +58,10 @@ export function saveAlertRule(
 export function insertAlertRule(db: WritableDB, input: { scope: ScheduleScope; condition: AlertCondition }, now = new Date()): number {
   return db.transaction(() => {
     const id = Number(
-      db
-        .prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (?, ?, ?)')
-        .run(JSON.stringify(input.scope), JSON.stringify(input.condition), now.toISOString()).lastInsertRowid,
+      run(
+        db,
+        sql`INSERT INTO alert_rules (scope, condition, created_at) VALUES (${JSON.stringify(input.scope)}, ${JSON.stringify(input.condition)}, ${now.toISOString()})`,
+      ).lastInsertRowid,
     );
     recordEdit(db, { entity: 'alert-rule', key: String(id), action: 'create', before: null, after: ruleShown(input) });
     return id;
@@ -75,12 +75,12 @@ const ruleShown = (r: { scope: ScheduleScope; condition: AlertCondition }) => ({
 export function removeAlertRule(db: WritableDB, id: number, now = new Date()): boolean {
   return db
     .transaction(() => {
-      db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id = ? AND resolved_at IS NULL').run(now.toISOString(), id);
-      db.prepare('UPDATE alerts SET rule_id = NULL WHERE rule_id = ?').run(id);
-      db.prepare('DELETE FROM alert_pending WHERE rule_id = ?').run(id);
+      run(db, sql`UPDATE alerts SET resolved_at = ${now.toISOString()} WHERE rule_id = ${id} AND resolved_at IS NULL`);
+      run(db, sql`UPDATE alerts SET rule_id = NULL WHERE rule_id = ${id}`);
+      run(db, sql`DELETE FROM alert_pending WHERE rule_id = ${id}`);
       const before = listAlertRules(db).find((r) => r.id === id);
       if (!before) return false;
-      db.prepare('DELETE FROM alert_rules WHERE id = ?').run(id);
+      run(db, sql`DELETE FROM alert_rules WHERE id = ${id}`);
       recordEdit(db, { entity: 'alert-rule', key: String(id), action: 'delete', before: ruleShown(before), after: null });
       return true;
     })
@@ -88,7 +88,7 @@ export function removeAlertRule(db: WritableDB, id: number, now = new Date()): b
 }
 
 export function recordRuleCheck(db: WritableDB, id: number, check: { at: string; note: string }): void {
-  db.prepare('UPDATE alert_rules SET last_check = ? WHERE id = ?').run(JSON.stringify(check), id);
+  run(db, sql`UPDATE alert_rules SET last_check = ${JSON.stringify(check)} WHERE id = ${id}`);
 }
 
 interface AlertRow {
@@ -123,16 +123,16 @@ const alertFromRow = (r: AlertRow): Alert => ({
   delivery: r.delivery ? (JSON.parse(r.delivery) as Alert['delivery']) : null,
 });
 
-const COLUMNS = 'id, rule_id, kind, subject, wallet, title, detail, facts, fired_at, resolved_at, acknowledged_at, snoozed_until, delivery';
+const COLUMNS = sql`id, rule_id, kind, subject, wallet, title, detail, facts, fired_at, resolved_at, acknowledged_at, snoozed_until, delivery`;
 
 export function getAlert(db: ReadableDB, id: number): Alert | null {
-  const row = db.prepare(`SELECT ${COLUMNS} FROM alerts WHERE id = ?`).get(id) as AlertRow | undefined;
+  const row = get<AlertRow>(db, sql`SELECT ${COLUMNS} FROM alerts WHERE id = ${id}`);
   return row ? alertFromRow(row) : null;
 }
 
 /** The open (not resolved) alerts of a rule, by subject. */
 export function openAlerts(db: ReadableDB, ruleId: number): Map<string, number> {
-  const rows = db.prepare('SELECT id, subject FROM alerts WHERE rule_id = ? AND resolved_at IS NULL').all(ruleId) as Array<{ id: number; subject: string }>;
+  const rows = all<{ id: number; subject: string }>(db, sql`SELECT id, subject FROM alerts WHERE rule_id = ${ruleId} AND resolved_at IS NULL`);
   return new Map(rows.map((r) => [r.subject, r.id]));
 }
 
@@ -146,12 +146,12 @@ export interface Firing {
 
 /** Records a firing; null when an alert about the same subject is open already (it does not repeat). */
 export function fireAlert(db: WritableDB, rule: { id: number; kind: Alert['kind'] }, f: Firing, at: string): Alert | null {
-  const info = db
-    .prepare(
-      `INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING`,
-    )
-    .run(rule.id, rule.kind, f.subject, f.wallet, f.title, f.detail, JSON.stringify(f.facts), at);
+  const info = run(
+    db,
+    sql`INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at)
+        VALUES (${rule.id}, ${rule.kind}, ${f.subject}, ${f.wallet}, ${f.title}, ${f.detail}, ${JSON.stringify(f.facts)}, ${at})
+        ON CONFLICT (rule_id, subject) WHERE resolved_at IS NULL DO NOTHING`,
+  );
   return info.changes ? getAlert(db, Number(info.lastInsertRowid)) : null;
 }
 
@@ -161,53 +161,53 @@ export function fireAlert(db: WritableDB, rule: { id: number; kind: Alert['kind'
  * look and the insert together (the open-alert index covers rules only).
  */
 export function fireCoreAlert(db: WritableDB, kind: Alert['kind'], f: Firing, at: string): Alert | null {
-  const open = db.prepare('SELECT 1 FROM alerts WHERE rule_id IS NULL AND kind = ? AND subject = ? AND resolved_at IS NULL').get(kind, f.subject);
+  const open = value<number>(db, sql`SELECT 1 FROM alerts WHERE rule_id IS NULL AND kind = ${kind} AND subject = ${f.subject} AND resolved_at IS NULL`);
   if (open) return null;
-  const info = db
-    .prepare('INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?)')
-    .run(kind, f.subject, f.wallet, f.title, f.detail, JSON.stringify(f.facts), at);
+  const info = run(
+    db,
+    sql`INSERT INTO alerts (rule_id, kind, subject, wallet, title, detail, facts, fired_at)
+        VALUES (NULL, ${kind}, ${f.subject}, ${f.wallet}, ${f.title}, ${f.detail}, ${JSON.stringify(f.facts)}, ${at})`,
+  );
   return getAlert(db, Number(info.lastInsertRowid));
 }
 
 /** Resolves the open alert of a kind no rule fires about a subject (a reopened period's). */
 export function resolveCoreAlert(db: WritableDB, kind: Alert['kind'], subject: string, at: string): void {
-  db.prepare('UPDATE alerts SET resolved_at = ? WHERE rule_id IS NULL AND kind = ? AND subject = ? AND resolved_at IS NULL').run(at, kind, subject);
+  run(db, sql`UPDATE alerts SET resolved_at = ${at} WHERE rule_id IS NULL AND kind = ${kind} AND subject = ${subject} AND resolved_at IS NULL`);
 }
 
 export function resolveAlert(db: WritableDB, id: number, at: string): void {
-  db.prepare('UPDATE alerts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL').run(at, id);
+  run(db, sql`UPDATE alerts SET resolved_at = ${at} WHERE id = ${id} AND resolved_at IS NULL`);
 }
 
 export function acknowledgeAlert(db: WritableDB, id: number, at: string): boolean {
-  return db.prepare('UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ?) WHERE id = ?').run(at, id).changes > 0;
+  return run(db, sql`UPDATE alerts SET acknowledged_at = coalesce(acknowledged_at, ${at}) WHERE id = ${id}`).changes > 0;
 }
 
 export function snoozeAlert(db: WritableDB, id: number, until: string): boolean {
-  return db.prepare('UPDATE alerts SET snoozed_until = ? WHERE id = ?').run(until, id).changes > 0;
+  return run(db, sql`UPDATE alerts SET snoozed_until = ${until} WHERE id = ${id}`).changes > 0;
 }
 
 export function recordDelivery(db: WritableDB, id: number, delivery: NonNullable<Alert['delivery']>): void {
-  db.prepare('UPDATE alerts SET delivery = ? WHERE id = ?').run(JSON.stringify(delivery), id);
+  run(db, sql`UPDATE alerts SET delivery = ${JSON.stringify(delivery)} WHERE id = ${id}`);
 }
 
 /** Not acknowledged (with `all`, every alert), newest first; `unread`: not acknowledged and not snoozed at `now`. */
 export function alertInbox(db: ReadableDB, o: { all?: boolean; limit?: number; now: string }): AlertInbox {
-  const rows = db
-    .prepare(`SELECT ${COLUMNS} FROM alerts WHERE (@all OR acknowledged_at IS NULL) ORDER BY fired_at DESC, id DESC LIMIT @limit`)
-    .all({ all: o.all ? 1 : 0, limit: o.limit ?? 200 }) as AlertRow[];
-  const { n } = db.prepare('SELECT count(*) AS n FROM alerts WHERE acknowledged_at IS NULL AND (snoozed_until IS NULL OR snoozed_until <= ?)').get(o.now) as {
-    n: number;
-  };
-  return { alerts: rows.map(alertFromRow), unread: n };
+  const unacknowledged = o.all ? sql`` : sql`WHERE acknowledged_at IS NULL`;
+  const rows = all<AlertRow>(db, sql`SELECT ${COLUMNS} FROM alerts ${unacknowledged} ORDER BY fired_at DESC, id DESC LIMIT ${o.limit ?? 200}`);
+  const unread = value<number>(db, sql`SELECT count(*) FROM alerts WHERE acknowledged_at IS NULL AND (snoozed_until IS NULL OR snoozed_until <= ${o.now})`)!;
+  return { alerts: rows.map(alertFromRow), unread };
 }
 
 /** When a lasting condition was first seen for a subject (set now if it was not). */
 export function pendingSince(db: WritableDB, ruleId: number, subject: string, now: string): string {
-  db.prepare('INSERT INTO alert_pending (rule_id, subject, since) VALUES (?, ?, ?) ON CONFLICT DO NOTHING').run(ruleId, subject, now);
-  return (db.prepare('SELECT since FROM alert_pending WHERE rule_id = ? AND subject = ?').get(ruleId, subject) as { since: string }).since;
+  run(db, sql`INSERT INTO alert_pending (rule_id, subject, since) VALUES (${ruleId}, ${subject}, ${now}) ON CONFLICT DO NOTHING`);
+  return value<string>(db, sql`SELECT since FROM alert_pending WHERE rule_id = ${ruleId} AND subject = ${subject}`)!;
 }
 
 /** Forgets the lasting conditions of a rule that no longer hold (those not in `holding`). */
 export function clearPending(db: WritableDB, ruleId: number, holding: readonly string[]): void {
-  db.prepare('DELETE FROM alert_pending WHERE rule_id = ? AND subject NOT IN (SELECT value FROM json_each(?))').run(ruleId, JSON.stringify(holding));
+  // One statement whatever the list's length (an empty list too): json_each, not an `IN` list.
+  run(db, sql`DELETE FROM alert_pending WHERE rule_id = ${ruleId} AND subject NOT IN (SELECT value FROM json_each(${JSON.stringify(holding)}))`);
 }

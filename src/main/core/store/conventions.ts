@@ -12,6 +12,7 @@ import {
   type ServiceAnomaly,
 } from '../../../shared/conventions.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
+import { all, get, run, sql, sqlWhere, value } from './sql.ts';
 import { forgetAllRanges } from './transactions.ts';
 
 export interface LearnedPoint<K extends keyof LearnedConventions = keyof LearnedConventions> {
@@ -40,7 +41,7 @@ const LABELS: Record<ConventionKey, string> = {
 /** The conventions in use: learned values over the client's first reading. */
 export function loadConventions(db: ReadableDB): LearnedConventions {
   const out: LearnedConventions = { ...ASSUMED_CONVENTIONS };
-  const rows = db.prepare('SELECT key, value FROM service_conventions WHERE key NOT IN (?, ?)').all(RUN, PACE) as Array<{ key: string; value: string }>;
+  const rows = all<{ key: string; value: string }>(db, sql`SELECT key, value FROM service_conventions WHERE key NOT IN (${RUN}, ${PACE})`);
   for (const r of rows) {
     if (Object.hasOwn(ASSUMED_CONVENTIONS, r.key)) (out as unknown as Record<string, unknown>)[r.key] = JSON.parse(r.value);
   }
@@ -49,10 +50,10 @@ export function loadConventions(db: ReadableDB): LearnedConventions {
 
 /** When the transaction conventions were last learned, and whether an anomaly asks to re-learn. */
 export function learningState(db: ReadableDB): { learnedAt: string | null; relearn: boolean; requests: number; wallet: string | null } {
-  const run = db.prepare('SELECT value, learned_at FROM service_conventions WHERE key = ?').get(RUN) as { value: string; learned_at: string } | undefined;
-  if (!run) return { learnedAt: null, relearn: true, requests: 0, wallet: null };
-  const v = JSON.parse(run.value) as { relearn?: boolean; requests?: number; wallet?: string | null };
-  return { learnedAt: run.learned_at, relearn: v.relearn ?? false, requests: v.requests ?? 0, wallet: v.wallet ?? null };
+  const row = get<{ value: string; learned_at: string }>(db, sql`SELECT value, learned_at FROM service_conventions WHERE key = ${RUN}`);
+  if (!row) return { learnedAt: null, relearn: true, requests: 0, wallet: null };
+  const v = JSON.parse(row.value) as { relearn?: boolean; requests?: number; wallet?: string | null };
+  return { learnedAt: row.learned_at, relearn: v.relearn ?? false, requests: v.requests ?? 0, wallet: v.wallet ?? null };
 }
 
 /**
@@ -63,11 +64,11 @@ export function learningState(db: ReadableDB): { learnedAt: string | null; relea
 export function saveLearningRun(
   db: WritableDB,
   points: readonly LearnedPoint[],
-  run: { requests: number; wallet: string | null; complete: boolean },
+  outcome: { requests: number; wallet: string | null; complete: boolean },
   invalidates: (after: LearnedConventions) => boolean,
 ): void {
   db.transaction(() => {
-    saveLearnedPoints(db, points, run);
+    saveLearnedPoints(db, points, outcome);
     if (invalidates(loadConventions(db))) forgetAllRanges(db);
   })();
 }
@@ -76,39 +77,36 @@ export function saveLearningRun(
 export function saveLearnedPoints(
   db: WritableDB,
   points: readonly LearnedPoint[],
-  run: { requests: number; wallet: string | null; complete: boolean },
+  outcome: { requests: number; wallet: string | null; complete: boolean },
   at = new Date().toISOString(),
 ): void {
-  const upsert = db.prepare(
-    `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, status = excluded.status, evidence = excluded.evidence, learned_at = excluded.learned_at`,
-  );
   db.transaction(() => {
-    for (const p of points) upsert.run(p.key, JSON.stringify(p.value), p.status, p.evidence, at);
+    for (const p of points) upsertPoint(db, p.key, JSON.stringify(p.value), p.status, p.evidence, at);
     // A run that could not see any history (an empty wallet) asks to learn again next time.
-    upsert.run(RUN, JSON.stringify({ relearn: !run.complete, requests: run.requests, wallet: run.wallet }), 'learned', '', at);
+    upsertPoint(db, RUN, JSON.stringify({ relearn: !outcome.complete, requests: outcome.requests, wallet: outcome.wallet }), 'learned', '', at);
   })();
 }
 
 /** Points learned from ordinary reads (logs), outside a learning run. */
 export function saveObservedPoints(db: WritableDB, points: readonly LearnedPoint[], at = new Date().toISOString()): void {
-  const upsert = db.prepare(
-    `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, status = excluded.status, evidence = excluded.evidence, learned_at = excluded.learned_at`,
-  );
   db.transaction(() => {
-    for (const p of points) upsert.run(p.key, JSON.stringify(p.value), p.status, p.evidence, at);
+    for (const p of points) upsertPoint(db, p.key, JSON.stringify(p.value), p.status, p.evidence, at);
   })();
+}
+
+function upsertPoint(db: WritableDB, key: string, json: string, status: string, evidence: string, at: string): void {
+  run(
+    db,
+    sql`INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (${key}, ${json}, ${status}, ${evidence}, ${at})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, status = excluded.status, evidence = excluded.evidence, learned_at = excluded.learned_at`,
+  );
 }
 
 /** Asks the next sync to learn the conventions again (after an anomaly). */
 export function requestRelearn(db: WritableDB): void {
   const state = learningState(db);
   if (state.learnedAt === null) return;
-  db.prepare('UPDATE service_conventions SET value = ? WHERE key = ?').run(
-    JSON.stringify({ relearn: true, requests: state.requests, wallet: state.wallet }),
-    RUN,
-  );
+  run(db, sql`UPDATE service_conventions SET value = ${JSON.stringify({ relearn: true, requests: state.requests, wallet: state.wallet })} WHERE key = ${RUN}`);
 }
 
 // --- the service's pace ------------------------------------------------------------------
@@ -122,16 +120,18 @@ const PACE = '_pace';
  * than learning it again from fresh refusals.
  */
 export function loadPace(db: ReadableDB): number | null {
-  const row = db.prepare('SELECT value FROM service_conventions WHERE key = ?').get(PACE) as { value: string } | undefined;
-  const rate = row ? (JSON.parse(row.value) as { rate?: unknown }).rate : null;
+  const json = value<string>(db, sql`SELECT value FROM service_conventions WHERE key = ${PACE}`);
+  const rate = json !== undefined ? (JSON.parse(json) as { rate?: unknown }).rate : null;
   return typeof rate === 'number' && Number.isFinite(rate) && rate > 0 ? rate : null;
 }
 
 export function savePace(db: WritableDB, rate: number, at = new Date().toISOString()): void {
-  db.prepare(
-    `INSERT INTO service_conventions (key, value, status, evidence, learned_at) VALUES (?, ?, 'learned', ?, ?)
-     ON CONFLICT (key) DO UPDATE SET value = excluded.value, evidence = excluded.evidence, learned_at = excluded.learned_at`,
-  ).run(PACE, JSON.stringify({ rate }), 'the service refused requests for their rate', at);
+  run(
+    db,
+    sql`INSERT INTO service_conventions (key, value, status, evidence, learned_at)
+        VALUES (${PACE}, ${JSON.stringify({ rate })}, 'learned', ${'the service refused requests for their rate'}, ${at})
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, evidence = excluded.evidence, learned_at = excluded.learned_at`,
+  );
 }
 
 // --- anomalies ---------------------------------------------------------------------------
@@ -142,15 +142,16 @@ export function recordAnomaly(
   at = new Date().toISOString(),
 ): number {
   // One open anomaly per (kind, wallet, chain): a repeat refreshes its detail and time.
-  const open = db
-    .prepare('SELECT id FROM service_anomalies WHERE kind = ? AND wallet IS ? AND chain IS ? AND resolved_at IS NULL')
-    .get(a.kind, a.wallet, a.chain) as { id: number } | undefined;
-  if (open) {
-    db.prepare('UPDATE service_anomalies SET detail = ?, at = ? WHERE id = ?').run(a.detail, at, open.id);
-    return open.id;
+  const open = value<number>(
+    db,
+    sql`SELECT id FROM service_anomalies WHERE kind = ${a.kind} AND wallet IS ${a.wallet} AND chain IS ${a.chain} AND resolved_at IS NULL`,
+  );
+  if (open !== undefined) {
+    run(db, sql`UPDATE service_anomalies SET detail = ${a.detail}, at = ${at} WHERE id = ${open}`);
+    return open;
   }
   return Number(
-    db.prepare('INSERT INTO service_anomalies (kind, wallet, chain, detail, at) VALUES (?, ?, ?, ?, ?)').run(a.kind, a.wallet, a.chain, a.detail, at)
+    run(db, sql`INSERT INTO service_anomalies (kind, wallet, chain, detail, at) VALUES (${a.kind}, ${a.wallet}, ${a.chain}, ${a.detail}, ${at})`)
       .lastInsertRowid,
   );
 }
@@ -162,26 +163,23 @@ export function resolveAnomalies(
   at = new Date().toISOString(),
 ): number {
   const kinds = scope.kinds ?? null;
-  const rows = db
-    .prepare('SELECT id, kind FROM service_anomalies WHERE resolved_at IS NULL AND wallet IS ? AND chain IS ?')
-    .all(scope.wallet, scope.chain) as Array<{ id: number; kind: string }>;
-  const resolve = db.prepare('UPDATE service_anomalies SET resolved_at = ? WHERE id = ?');
+  const rows = all<{ id: number; kind: string }>(
+    db,
+    sql`SELECT id, kind FROM service_anomalies WHERE resolved_at IS NULL AND wallet IS ${scope.wallet} AND chain IS ${scope.chain}`,
+  );
   let n = 0;
   for (const r of rows) {
     if (kinds && !kinds.includes(r.kind)) continue;
-    resolve.run(at, r.id);
+    run(db, sql`UPDATE service_anomalies SET resolved_at = ${at} WHERE id = ${r.id}`);
     n++;
   }
   return n;
 }
 
 export function listAnomalies(db: ReadableDB, options: { wallet?: string; openOnly?: boolean; limit?: number } = {}): ServiceAnomaly[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM service_anomalies WHERE (? IS NULL OR wallet = ?) AND (? = 0 OR resolved_at IS NULL)
-       ORDER BY resolved_at IS NOT NULL, at DESC LIMIT ?`,
-    )
-    .all(options.wallet ?? null, options.wallet ?? null, options.openOnly ? 1 : 0, options.limit ?? 50) as Array<{
+  const wallet = options.wallet ?? null;
+  const where = sqlWhere([wallet !== null && sql`wallet = ${wallet}`, !!options.openOnly && sql`resolved_at IS NULL`]);
+  const rows = all<{
     id: number;
     kind: string;
     wallet: string | null;
@@ -189,7 +187,7 @@ export function listAnomalies(db: ReadableDB, options: { wallet?: string; openOn
     detail: string;
     at: string;
     resolved_at: string | null;
-  }>;
+  }>(db, sql`SELECT * FROM service_anomalies ${where} ORDER BY resolved_at IS NOT NULL, at DESC LIMIT ${options.limit ?? 50}`);
   return rows.map((r) => ({ id: r.id, kind: r.kind, wallet: r.wallet, chain: r.chain, detail: r.detail, at: r.at, resolvedAt: r.resolved_at }));
 }
 
@@ -213,15 +211,13 @@ function describe(key: ConventionKey, value: unknown): string {
 /** Every open point with its reading, status and evidence, and the anomalies; for Settings and doctor. */
 export function conventionsReport(db: ReadableDB): ConventionsReport {
   const rows = new Map(
-    (
-      db.prepare('SELECT * FROM service_conventions').all() as Array<{
-        key: string;
-        value: string;
-        status: ConventionPoint['status'];
-        evidence: string;
-        learned_at: string;
-      }>
-    ).map((r) => [r.key, r]),
+    all<{
+      key: string;
+      value: string;
+      status: ConventionPoint['status'];
+      evidence: string;
+      learned_at: string;
+    }>(db, sql`SELECT * FROM service_conventions`).map((r) => [r.key, r]),
   );
   const current = loadConventions(db);
   const points: ConventionPoint[] = (Object.keys(LABELS) as ConventionKey[]).map((key) => {
@@ -242,5 +238,5 @@ export function conventionsReport(db: ReadableDB): ConventionsReport {
 
 /** Whether any cached snapshot shows the wallet holding positions on the chain. */
 export function hasPositionActivity(db: ReadableDB, wallet: string, chain: string): boolean {
-  return db.prepare('SELECT 1 FROM snapshots WHERE wallet = ? AND chain = ? AND position_count > 0 LIMIT 1').get(wallet, chain) !== undefined;
+  return value<number>(db, sql`SELECT 1 FROM snapshots WHERE wallet = ${wallet} AND chain = ${chain} AND position_count > 0 LIMIT 1`) !== undefined;
 }

@@ -1,10 +1,11 @@
 import type { ReadableDB, WritableDB } from './db.ts';
+import { all, get, run, sql, value } from './sql.ts';
 import type { LogSet } from '../../../shared/model.ts';
 import type { Log } from '../../../shared/service/schemas.ts';
 
 /** Stored logs of one transaction (what the timeline's detail shows), or 0. */
 export function countStoredLogs(db: ReadableDB, chain: string, txnHash: string): number {
-  return (db.prepare('SELECT count(*) AS n FROM txn_logs WHERE chain = ? AND txn_hash = ?').get(chain, txnHash.toLowerCase()) as { n: number }).n;
+  return value<number>(db, sql`SELECT count(*) FROM txn_logs WHERE chain = ${chain} AND txn_hash = ${txnHash.toLowerCase()}`)!;
 }
 
 /** Replaces the cached logs of a transaction with a complete new read, in one transaction. */
@@ -14,23 +15,23 @@ export function saveLogSet(db: WritableDB, set: LogSet): void {
     replaceLogSetHead(db, set);
     // Keyed by position in the read, not by log_index: a service whose log_index restarts on
     // every page would otherwise overwrite earlier pages' logs.
-    const insert = db.prepare('INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data) VALUES (?, ?, ?, ?, ?, ?)');
-    set.logs.forEach((l, i) => insert.run(set.chain, hash, i, l.log_index ?? null, JSON.stringify(l.topics), l.data));
+    set.logs.forEach((l, i) =>
+      run(
+        db,
+        sql`INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data)
+            VALUES (${set.chain}, ${hash}, ${i}, ${l.log_index ?? null}, ${JSON.stringify(l.topics)}, ${l.data})`,
+      ),
+    );
   })();
 }
 
 function replaceLogSetHead(db: WritableDB, set: Omit<LogSet, 'logs'>): void {
   const hash = set.txnHash.toLowerCase();
-  db.prepare('DELETE FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
-  db.prepare('INSERT INTO txn_log_sets (chain, txn_hash, total, header, request_id, fetched_at, complete, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-    set.chain,
-    hash,
-    set.total,
-    set.header ? JSON.stringify(set.header) : null,
-    set.requestId,
-    set.fetchedAt,
-    set.complete ? 1 : 0,
-    set.note,
+  run(db, sql`DELETE FROM txn_log_sets WHERE chain = ${set.chain} AND txn_hash = ${hash}`);
+  run(
+    db,
+    sql`INSERT INTO txn_log_sets (chain, txn_hash, total, header, request_id, fetched_at, complete, note)
+        VALUES (${set.chain}, ${hash}, ${set.total}, ${set.header ? JSON.stringify(set.header) : null}, ${set.requestId}, ${set.fetchedAt}, ${set.complete ? 1 : 0}, ${set.note})`,
   );
 }
 
@@ -55,15 +56,20 @@ const STAGING = `CREATE TEMP TABLE IF NOT EXISTS txn_log_reads (
 /** Starts a logs read of a transaction: nothing staged for it yet. */
 export function beginLogRead(db: WritableDB, chain: string, txnHash: string): void {
   db.exec(STAGING);
-  db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(chain, txnHash.toLowerCase());
+  run(db, sql`DELETE FROM temp.txn_log_reads WHERE chain = ${chain} AND txn_hash = ${txnHash.toLowerCase()}`);
 }
 
 /** Stages one page of a read: its logs at positions `from`, `from + 1`, … of the read. */
 export function stageLogs(db: WritableDB, chain: string, txnHash: string, from: number, logs: readonly Log[]): void {
   const hash = txnHash.toLowerCase();
-  const insert = db.prepare('INSERT INTO temp.txn_log_reads (chain, txn_hash, position, log_index, topics, data) VALUES (?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
-    logs.forEach((l, i) => insert.run(chain, hash, from + i, l.log_index ?? null, JSON.stringify(l.topics), l.data));
+    logs.forEach((l, i) =>
+      run(
+        db,
+        sql`INSERT INTO temp.txn_log_reads (chain, txn_hash, position, log_index, topics, data)
+            VALUES (${chain}, ${hash}, ${from + i}, ${l.log_index ?? null}, ${JSON.stringify(l.topics)}, ${l.data})`,
+      ),
+    );
   })();
 }
 
@@ -72,36 +78,36 @@ export function commitLogRead(db: WritableDB, set: Omit<LogSet, 'logs'>): void {
   const hash = set.txnHash.toLowerCase();
   db.transaction(() => {
     replaceLogSetHead(db, set);
-    db.prepare(
-      `INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data)
-       SELECT chain, txn_hash, position, log_index, topics, data FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ? ORDER BY position`,
-    ).run(set.chain, hash);
-    db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(set.chain, hash);
+    run(
+      db,
+      sql`INSERT INTO txn_logs (chain, txn_hash, position, log_index, topics, data)
+          SELECT chain, txn_hash, position, log_index, topics, data FROM temp.txn_log_reads WHERE chain = ${set.chain} AND txn_hash = ${hash} ORDER BY position`,
+    );
+    run(db, sql`DELETE FROM temp.txn_log_reads WHERE chain = ${set.chain} AND txn_hash = ${hash}`);
   })();
 }
 
 /** Drops what a read staged (it failed, was cancelled, or is committed). */
 export function discardLogRead(db: WritableDB, chain: string, txnHash: string): void {
   db.exec(STAGING);
-  db.prepare('DELETE FROM temp.txn_log_reads WHERE chain = ? AND txn_hash = ?').run(chain, txnHash.toLowerCase());
+  run(db, sql`DELETE FROM temp.txn_log_reads WHERE chain = ${chain} AND txn_hash = ${txnHash.toLowerCase()}`);
 }
 
 /** Marks a cached set incomplete, saying why. */
 export function markLogSetIncomplete(db: WritableDB, chain: string, txnHash: string, note: string): void {
-  db.prepare('UPDATE txn_log_sets SET complete = 0, note = ? WHERE chain = ? AND txn_hash = ?').run(note, chain, txnHash.toLowerCase());
+  run(db, sql`UPDATE txn_log_sets SET complete = 0, note = ${note} WHERE chain = ${chain} AND txn_hash = ${txnHash.toLowerCase()}`);
 }
 
 export function getLogSet(db: ReadableDB, chain: string, txnHash: string): LogSet | null {
   const hash = txnHash.toLowerCase();
-  const head = db.prepare('SELECT * FROM txn_log_sets WHERE chain = ? AND txn_hash = ?').get(chain, hash) as
-    { total: number; header: string | null; request_id: string | null; fetched_at: string; complete: number; note: string | null } | undefined;
+  const head = get<{ total: number; header: string | null; request_id: string | null; fetched_at: string; complete: number; note: string | null }>(
+    db,
+    sql`SELECT * FROM txn_log_sets WHERE chain = ${chain} AND txn_hash = ${hash}`,
+  );
   if (!head) return null;
-  const logs = (
-    db.prepare('SELECT log_index, topics, data FROM txn_logs WHERE chain = ? AND txn_hash = ? ORDER BY position').all(chain, hash) as Array<{
-      log_index: number;
-      topics: string;
-      data: string | null;
-    }>
+  const logs = all<{ log_index: number; topics: string; data: string | null }>(
+    db,
+    sql`SELECT log_index, topics, data FROM txn_logs WHERE chain = ${chain} AND txn_hash = ${hash} ORDER BY position`,
   ).map((r) => ({ log_index: r.log_index, topics: JSON.parse(r.topics) as string[], data: r.data }));
   return {
     chain,

@@ -2,6 +2,7 @@ import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { hashKeyOf, hashTailOf } from './hash-key.ts';
 import { HASH_LEVELS } from './hash-levels.ts';
+import { all, get, run, sql, sqlCode, sqlWhere } from './sql.ts';
 import { storedText, transactionRecord, upsertTransactions } from './transactions.ts';
 import type { TransactionChange } from '../../../shared/model.ts';
 export type { TransactionChange } from '../../../shared/model.ts';
@@ -29,20 +30,23 @@ export interface StoredRow {
 
 /** Cached rows of a wallet on a chain dated in [startS, endS] (Unix seconds, inclusive), by hash. */
 export function storedInWindow(db: ReadableDB, wallet: string, chain: string, startS: number, endS: number): Map<string, StoredRow> {
-  const rows = db
-    .prepare('SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
-    .all(wallet, chain, startS * 1000, endS * 1000 + 999) as StoredRow[];
+  const rows = all<StoredRow>(
+    db,
+    sql`SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions
+        WHERE wallet = ${wallet} AND chain = ${chain} AND time BETWEEN ${startS * 1000} AND ${endS * 1000 + 999}`,
+  );
   return new Map(rows.map((r) => [r.txn_hash, r]));
 }
 
 /** Cached rows of a wallet on a chain by hash (as stored), for hashes a re-read returned. */
 export function storedByHash(db: ReadableDB, wallet: string, chain: string, hashes: readonly string[]): Map<string, StoredRow> {
   const out = new Map<string, StoredRow>();
-  const get = db.prepare(
-    'SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions WHERE wallet = ? AND chain = ? AND txn_hash = ?',
-  );
   for (const h of hashes) {
-    const row = get.get(wallet, chain, storedText(h.toLowerCase())) as StoredRow | undefined;
+    const row = get<StoredRow>(
+      db,
+      sql`SELECT id, txn_hash, time, block, status, txn_fee, gas_fee, details FROM transactions
+          WHERE wallet = ${wallet} AND chain = ${chain} AND txn_hash = ${storedText(h.toLowerCase())}`,
+    );
     if (row) out.set(row.txn_hash, row);
   }
   return out;
@@ -63,70 +67,82 @@ export interface Restatements {
   removed: Array<{ before: StoredRow; request: string }>;
 }
 
+/** The key levels' tables and a row's key and tail, as hash-levels.ts and hash-key.ts write them. */
+const LEVELS = HASH_LEVELS.map(sqlCode);
+const KEY_OF_T = sqlCode(hashKeyOf('t.txn_hash'));
+const TAIL_OF_T = sqlCode(hashTailOf('t.txn_hash'));
+
 const pick = (r: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, r[f]]));
 
 /** Applies restatements to the cache and records each in the change log (one transaction). */
 export function applyRestatements(db: WritableDB, wallet: string, chain: string, r: Restatements, seenAt = new Date().toISOString()): void {
   if (!r.late.length && !r.changed.length && !r.removed.length) return;
   db.transaction(() => {
-    const log = db.prepare(
-      'INSERT INTO transaction_changes (wallet, chain, txn_hash, time, kind, fields, before, after, seen_at, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const log = (
+      txnHash: string,
+      time: number,
+      kind: TransactionChange['kind'],
+      fields: string | null,
+      before: string | null,
+      after: string | null,
+      request: string,
+    ) =>
+      run(
+        db,
+        sql`INSERT INTO transaction_changes (wallet, chain, txn_hash, time, kind, fields, before, after, seen_at, request)
+            VALUES (${wallet}, ${chain}, ${txnHash}, ${time}, ${kind}, ${fields}, ${before}, ${after}, ${seenAt}, ${request})`,
+      );
     const rows = [...r.late.map((x) => x.row), ...r.changed.map((x) => x.row)];
     // The upsert inserts the late rows and updates the changed ones in place (their id kept).
     if (rows.length) upsertTransactions(db, wallet, chain, rows);
     for (const x of r.late) {
       const rec = transactionRecord(wallet, chain, x.row);
-      log.run(wallet, chain, rec.txn_hash, rec.time, 'late', null, null, JSON.stringify(pick(rec, RESTATED_FIELDS)), seenAt, x.request);
+      log(rec.txn_hash, rec.time, 'late', null, null, JSON.stringify(pick(rec, RESTATED_FIELDS)), x.request);
     }
     for (const x of r.changed) {
       const rec = transactionRecord(wallet, chain, x.row);
-      log.run(
-        wallet,
-        chain,
+      log(
         rec.txn_hash,
         rec.time,
         'changed',
         JSON.stringify(x.fields),
         JSON.stringify(pick(x.before as unknown as Record<string, unknown>, x.fields)),
         JSON.stringify(pick(rec, x.fields)),
-        seenAt,
         x.request,
       );
     }
     for (const x of r.removed) {
-      log.run(
-        wallet,
-        chain,
+      log(
         x.before.txn_hash,
         x.before.time,
         'removed',
         null,
         JSON.stringify(pick(x.before as unknown as Record<string, unknown>, RESTATED_FIELDS)),
         null,
-        seenAt,
         x.request,
       );
       // Its keys first, found by key (the levels' primary key), while the row still holds its hash.
-      for (const level of HASH_LEVELS)
-        db.prepare(
-          `DELETE FROM ${level} WHERE (key, tail, id) IN (SELECT ${hashKeyOf('t.txn_hash')}, ${hashTailOf('t.txn_hash')}, t.id FROM transactions t WHERE t.id = ?)`,
-        ).run(x.before.id);
-      db.prepare('DELETE FROM transactions WHERE id = ?').run(x.before.id);
+      for (const level of LEVELS)
+        run(db, sql`DELETE FROM ${level} WHERE (key, tail, id) IN (SELECT ${KEY_OF_T}, ${TAIL_OF_T}, t.id FROM transactions t WHERE t.id = ${x.before.id})`);
+      run(db, sql`DELETE FROM transactions WHERE id = ${x.before.id}`);
     }
     if (r.removed.length) {
       // As a purge does (wallets.ts): an id freed at the top is given again, so a daily-sum
       // watermark above the largest id left would take the next rows as summed.
-      db.prepare('DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)').run();
+      run(db, sql`DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)`);
     }
   })();
 }
 
 /** The change log, newest first. */
 export function listTransactionChanges(db: ReadableDB, o: { wallet?: string; chain?: string; limit?: number } = {}): TransactionChange[] {
-  const rows = db
-    .prepare(`SELECT * FROM transaction_changes WHERE (? IS NULL OR wallet = ?) AND (? IS NULL OR chain = ?) ORDER BY seen_at DESC, id DESC LIMIT ?`)
-    .all(o.wallet ?? null, o.wallet ?? null, o.chain ?? null, o.chain ?? null, o.limit ?? 1000) as Array<Record<string, string | number | null>>;
+  const wallet = o.wallet ?? null;
+  const chain = o.chain ?? null;
+  const where = sqlWhere([wallet !== null && sql`wallet = ${wallet}`, chain !== null && sql`chain = ${chain}`]);
+  const rows = all<Record<string, string | number | null>>(
+    db,
+    sql`SELECT * FROM transaction_changes ${where} ORDER BY seen_at DESC, id DESC LIMIT ${o.limit ?? 1000}`,
+  );
   const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : null);
   return rows.map((r) => ({
     wallet: r['wallet'] as string,

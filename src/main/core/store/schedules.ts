@@ -1,5 +1,6 @@
 /** Scheduled syncs and the lease that lets one process run them at a time (migration 013). */
 import type { ReadableDB, WritableDB } from './db.ts';
+import { all, get, run, sql } from './sql.ts';
 import { ValidationError } from './validation.ts';
 import { recordEdit } from './audit.ts';
 import type { Cadence, Schedule, ScheduleScope } from '../../../shared/model.ts';
@@ -28,7 +29,7 @@ const fromRow = (r: Row): StoredSchedule => ({
 });
 
 export function listSchedules(db: ReadableDB): StoredSchedule[] {
-  return (db.prepare('SELECT id, scope, what, cadence, created_at, last_slot, last_run FROM schedules ORDER BY id').all() as Row[]).map(fromRow);
+  return all<Row>(db, sql`SELECT id, scope, what, cadence, created_at, last_slot, last_run FROM schedules ORDER BY id`).map(fromRow);
 }
 
 /** A new schedule, or a changed one (its slot history kept: a change does not run it again at once). */
@@ -48,15 +49,18 @@ export function saveSchedule(
   })();
 }
 
-function writeSchedule(db: WritableDB, given: number | undefined, values: { scope: string; what: string; cadence: string }, now: Date): number {
+function writeSchedule(
+  db: WritableDB,
+  given: number | undefined,
+  { scope, what, cadence }: { scope: string; what: string; cadence: string },
+  now: Date,
+): number {
   let id = given;
   if (id === undefined) {
     id = Number(
-      db
-        .prepare('INSERT INTO schedules (scope, what, cadence, created_at) VALUES (@scope, @what, @cadence, @created)')
-        .run({ ...values, created: now.toISOString() }).lastInsertRowid,
+      run(db, sql`INSERT INTO schedules (scope, what, cadence, created_at) VALUES (${scope}, ${what}, ${cadence}, ${now.toISOString()})`).lastInsertRowid,
     );
-  } else if (db.prepare('UPDATE schedules SET scope = @scope, what = @what, cadence = @cadence WHERE id = @id').run({ ...values, id }).changes === 0) {
+  } else if (run(db, sql`UPDATE schedules SET scope = ${scope}, what = ${what}, cadence = ${cadence} WHERE id = ${id}`).changes === 0) {
     throw new ValidationError('id', `There is no schedule ${id}.`);
   }
   return id;
@@ -66,7 +70,7 @@ export function removeSchedule(db: WritableDB, id: number): boolean {
   return db.transaction(() => {
     const before = listSchedules(db).find((s) => s.id === id);
     if (!before) return false;
-    db.prepare('DELETE FROM schedules WHERE id = ?').run(id);
+    run(db, sql`DELETE FROM schedules WHERE id = ${id}`);
     recordEdit(db, {
       entity: 'schedule',
       key: String(id),
@@ -79,8 +83,8 @@ export function removeSchedule(db: WritableDB, id: number): boolean {
 }
 
 /** Records a run: the slot it was for (so it is not run again) and how it ended. */
-export function recordScheduleRun(db: WritableDB, id: number, slot: string, run: NonNullable<StoredSchedule['lastRun']>): void {
-  db.prepare('UPDATE schedules SET last_slot = ?, last_run = ? WHERE id = ?').run(slot, JSON.stringify(run), id);
+export function recordScheduleRun(db: WritableDB, id: number, slot: string, outcome: NonNullable<StoredSchedule['lastRun']>): void {
+  run(db, sql`UPDATE schedules SET last_slot = ${slot}, last_run = ${JSON.stringify(outcome)} WHERE id = ${id}`);
 }
 
 /**
@@ -96,16 +100,18 @@ export function takeScheduleLease(
 ): { granted: boolean; heldBy: string | null; untilMs: number | null } {
   return db
     .transaction(() => {
-      const row = db.prepare('SELECT holder, until_ms FROM schedule_lease WHERE id = 1').get() as { holder: string; until_ms: number } | undefined;
+      const row = get<{ holder: string; until_ms: number }>(db, sql`SELECT holder, until_ms FROM schedule_lease WHERE id = 1`);
       if (row && row.holder !== holder && row.until_ms > nowMs) return { granted: false, heldBy: row.holder, untilMs: row.until_ms };
-      db.prepare(
-        'INSERT INTO schedule_lease (id, holder, until_ms) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms',
-      ).run(holder, untilMs);
+      run(
+        db,
+        sql`INSERT INTO schedule_lease (id, holder, until_ms) VALUES (1, ${holder}, ${untilMs})
+            ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms`,
+      );
       return { granted: true, heldBy: holder, untilMs };
     })
     .immediate();
 }
 
 export function releaseScheduleLease(db: WritableDB, holder: string): void {
-  db.prepare('DELETE FROM schedule_lease WHERE id = 1 AND holder = ?').run(holder);
+  run(db, sql`DELETE FROM schedule_lease WHERE id = 1 AND holder = ${holder}`);
 }

@@ -5,18 +5,19 @@
  */
 import type { ReadableDB, WritableDB } from './db.ts';
 import type { ServiceCheck } from '../../../shared/model.ts';
+import { run, sql, value } from './sql.ts';
 
 const KEY = 'serviceCheck';
 
 export function saveServiceCheck(db: WritableDB, check: ServiceCheck): void {
-  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(KEY, JSON.stringify(check));
+  run(db, sql`INSERT INTO settings (key, value) VALUES (${KEY}, ${JSON.stringify(check)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
 }
 
 export function loadServiceCheck(db: ReadableDB): ServiceCheck | null {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
-  if (!row) return null;
+  const json = value<string>(db, sql`SELECT value FROM settings WHERE key = ${KEY}`);
+  if (json === undefined) return null;
   try {
-    return JSON.parse(row.value) as ServiceCheck;
+    return JSON.parse(json) as ServiceCheck;
   } catch {
     return null;
   }

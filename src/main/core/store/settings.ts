@@ -5,6 +5,7 @@
 import { SettingsSchema, type StoredSettings as Settings } from '../../../shared/contract.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { recordEdit } from './audit.ts';
+import { all, run, sql } from './sql.ts';
 
 export type { Settings };
 
@@ -33,7 +34,7 @@ export function getSettings(db: ReadableDB): Settings {
  * a notice says so; the others still apply.
  */
 export function readSettings(db: ReadableDB): { settings: Settings; notices: string[] } {
-  const rows = db.prepare('SELECT key, value FROM settings').all() as Array<{ key: string; value: string }>;
+  const rows = all<{ key: string; value: string }>(db, sql`SELECT key, value FROM settings`);
   const settings: Settings = { ...DEFAULT_SETTINGS };
   const notices: string[] = [];
   for (const r of rows) {
@@ -58,10 +59,9 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
 export function updateSettings(db: WritableDB, changes: SettingsChanges): Settings {
   const current = getSettings(db);
   const next = SettingsSchema.parse({ ...current, ...changes });
-  const put = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   db.transaction(() => {
     for (const key of Object.keys(changes) as Array<keyof Settings>) {
-      put.run(key, JSON.stringify(next[key]));
+      run(db, sql`INSERT INTO settings (key, value) VALUES (${key}, ${JSON.stringify(next[key])}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
       // One edit per setting that changed (an unchanged one records nothing).
       recordEdit(db, { entity: 'setting', key, action: 'update', before: { [key]: current[key] }, after: { [key]: next[key] } });
     }

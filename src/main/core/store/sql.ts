@@ -51,6 +51,25 @@ export function sqlJoin(values: ReadonlyArray<SqlValue>): SqlQuery {
   return { text: values.map(() => '?').join(', '), params: [...values], [QUERY]: true } as Fragment;
 }
 
+/**
+ * `WHERE` and the conditions given (`false`: a filter not asked for) joined by `AND`, or nothing
+ * when none is: an optional filter is in the statement only when asked, so the planner can use
+ * an index on its column (an `(? IS NULL OR col = ?)` hides the column from it).
+ */
+export function sqlWhere(conditions: ReadonlyArray<SqlQuery | false>): SqlQuery {
+  const given = conditions.filter((c): c is SqlQuery => c !== false);
+  if (!given.length) return sql``;
+  return sql`WHERE ${given.reduce((a, b) => sql`${a} AND ${b}`)}`;
+}
+
+/**
+ * SQL text the store's own code wrote (a table of a fixed list, an expression such as
+ * hash-key.ts's HASH_KEY), spliced as it is. Never for a value: a value is bound with `sql`.
+ */
+export function sqlCode(text: string): SqlQuery {
+  return { text, params: [], [QUERY]: true } as Fragment;
+}
+
 /** Compiled statements per connection; a bounded map, oldest used dropped first (dynamic `IN` lists vary). */
 const statements = new WeakMap<ReadableDB, Map<string, Statement>>();
 const KEPT = 256;

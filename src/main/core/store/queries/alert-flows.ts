@@ -4,6 +4,7 @@
  * positions date.
  */
 import type { ReadableDB } from '../db.ts';
+import { all, sql } from '../sql.ts';
 
 export interface Outflow {
   wallet: string;
@@ -22,17 +23,16 @@ export interface Outflow {
  * symbol in any letter case) in `out` transfers adding up to more than `above`.
  */
 export function outflowsAbove(db: ReadableDB, q: { wallets: readonly string[]; sinceMs: number; symbol: string; above: number }): Outflow[] {
-  return db
-    .prepare(
-      `SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to", total(j.value ->> 'qty') AS qty, max(j.value ->> 'symbol') AS symbol
-       FROM transactions t, json_each(t.details) j
-       WHERE t.wallet IN (SELECT value FROM json_each(@wallets)) AND t.time >= @since AND t.status = 1
-         AND j.value ->> 'type' = 'out' AND upper(j.value ->> 'symbol') = upper(@symbol)
-       GROUP BY t.id
-       HAVING total(j.value ->> 'qty') > @above
-       ORDER BY t.time, t.id`,
-    )
-    .all({ wallets: JSON.stringify(wallets(q.wallets)), since: q.sinceMs, symbol: q.symbol, above: q.above }) as Outflow[];
+  return all<Outflow>(
+    db,
+    sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to", total(j.value ->> 'qty') AS qty, max(j.value ->> 'symbol') AS symbol
+        FROM transactions t, json_each(t.details) j
+        WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(q.wallets)})) AND t.time >= ${q.sinceMs} AND t.status = 1
+          AND j.value ->> 'type' = 'out' AND upper(j.value ->> 'symbol') = upper(${q.symbol})
+        GROUP BY t.id
+        HAVING total(j.value ->> 'qty') > ${q.above}
+        ORDER BY t.time, t.id`,
+  );
 }
 
 export interface NewCounterparty {
@@ -51,30 +51,29 @@ export interface NewCounterparty {
  * its chains). Earlier: an older time, or the same time and an older row.
  */
 export function outflowsToNewCounterparties(db: ReadableDB, q: { wallets: readonly string[]; sinceMs: number }): NewCounterparty[] {
-  return db
-    .prepare(
-      `SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to",
-              (SELECT group_concat(DISTINCT j.value ->> 'symbol') FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out') AS symbols
-       FROM transactions t
-       WHERE t.wallet IN (SELECT value FROM json_each(@wallets)) AND t.time >= @since AND t.status = 1
-         AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet
-         AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out')
-         AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.from_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
-         AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.to_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
-       ORDER BY t.time, t.id`,
-    )
-    .all({ wallets: JSON.stringify(wallets(q.wallets)), since: q.sinceMs }) as NewCounterparty[];
+  return all<NewCounterparty>(
+    db,
+    sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to",
+               (SELECT group_concat(DISTINCT j.value ->> 'symbol') FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out') AS symbols
+        FROM transactions t
+        WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(q.wallets)})) AND t.time >= ${q.sinceMs} AND t.status = 1
+          AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet
+          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out')
+          AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.from_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
+          AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.to_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
+        ORDER BY t.time, t.id`,
+  );
 }
 
 /** Each (wallet, chain)'s newest cached all-positions date, for the wallets asked. */
 export function newestPositionDates(db: ReadableDB, walletList: readonly string[]): Array<{ wallet: string; chain: string; date: string }> {
-  return db
-    .prepare(
-      `SELECT wallet, chain, max(as_of) AS date FROM snapshots
-       WHERE endpoint = 'allPositions' AND wallet IN (SELECT value FROM json_each(?))
-       GROUP BY wallet, chain`,
-    )
-    .all(JSON.stringify(wallets(walletList))) as Array<{ wallet: string; chain: string; date: string }>;
+  return all<{ wallet: string; chain: string; date: string }>(
+    db,
+    sql`SELECT wallet, chain, max(as_of) AS date FROM snapshots
+        WHERE endpoint = 'allPositions' AND wallet IN (SELECT value FROM json_each(${walletsJson(walletList)}))
+        GROUP BY wallet, chain`,
+  );
 }
 
-const wallets = (w: readonly string[]) => [...w];
+/** The wallets as one JSON parameter: one statement for any number of them (none too). */
+const walletsJson = (w: readonly string[]) => JSON.stringify([...w]);

@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditEntry, AuditAction } from '../../../shared/model.ts';
 import type { ReadableDB, WritableDB } from './handles.ts';
-import { all, get, run, sql, type SqlQuery } from './sql.ts';
+import { all, get, run, sql, sqlWhere, type SqlQuery } from './sql.ts';
 
 export type { AuditEntry, AuditAction };
 
@@ -87,12 +87,16 @@ const fromRow = (r: Row): AuditEntry => ({
   origin: r.origin,
 });
 
-function where(q: AuditQuery): SqlQuery {
-  return sql`WHERE (${q.entity ?? null} IS NULL OR entity = ${q.entity ?? null})
-    AND (${q.key ?? null} IS NULL OR item = ${q.key ?? null})
-    AND (${q.since ?? null} IS NULL OR at >= ${q.since ?? null})
-    AND (${q.until ?? null} IS NULL OR at < ${q.until ?? null})
-    AND (${q.beforeId ?? null} IS NULL OR id < ${q.beforeId ?? null})`;
+/** The filters asked for, and only those (an index on entity and item, or on time, serves them). */
+function where(q: AuditQuery, extra: SqlQuery | false = false): SqlQuery {
+  return sqlWhere([
+    q.entity !== undefined && sql`entity = ${q.entity}`,
+    q.key !== undefined && sql`item = ${q.key}`,
+    q.since !== undefined && sql`at >= ${q.since}`,
+    q.until !== undefined && sql`at < ${q.until}`,
+    q.beforeId !== undefined && sql`id < ${q.beforeId}`,
+    extra,
+  ]);
 }
 
 /** Edits newest first. */
@@ -104,7 +108,7 @@ export function listEdits(db: ReadableDB, q: AuditQuery = {}): AuditEntry[] {
 export function* iterateEdits(db: ReadableDB, q: AuditQuery = {}): Generator<AuditEntry> {
   let after = 0;
   for (;;) {
-    const rows = all<Row>(db, sql`SELECT * FROM audit_log ${where(q)} AND id > ${after} ORDER BY id LIMIT 1000`);
+    const rows = all<Row>(db, sql`SELECT * FROM audit_log ${where(q, sql`id > ${after}`)} ORDER BY id LIMIT 1000`);
     for (const r of rows) yield fromRow(r);
     if (rows.length < 1000) return;
     after = rows[rows.length - 1]!.id;

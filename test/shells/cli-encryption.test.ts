@@ -6,7 +6,7 @@ import Driver from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { CACHE_KEY_SERVICE } from '../../src/main/core/secrets/cache-key.ts';
-import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
+import { systemKeychain, type Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { electronStartupDialogs, LOCKED_CHOICES, openCoreWithChoices } from '../../src/main/electron/startup-choice.ts';
 import { CLI } from '../support/cli-process.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
@@ -116,7 +116,7 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     expect(readdirSync(dir).filter((n) => /before-|converting/.test(n))).toEqual([]);
   }, 180_000);
 
-  it('a missing key says so, with the ways forward, and changes nothing; with the entry back, it opens as before', () => {
+  it('a missing key says so, with the ways forward, and changes nothing; with the entry back, it opens as before', async () => {
     const dir = folderWithHistory();
     const g = ['--data-dir', dir];
     ok(cli([...g, 'cache', 'encrypt']));
@@ -137,9 +137,12 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     // status still speaks (it reads the files, not the cache).
     expect(ok(cli([...g, 'cache', 'status']))).toMatch(/Encryption at rest: on/);
     execFileSync('secret-tool', ['store', '--label', 'restored', 'service', CACHE_KEY_SERVICE, 'account', id], { input: key });
-    // The keyring daemon answers for the entry once it has it: wait until a lookup sees it.
-    for (let i = 0; i < 50 && keychainEntry(id) !== key; i++) execFileSync('sleep', ['0.1']);
+    // The keyring daemon answers for the entry once it has it: wait until a lookup sees it, the
+    // secret-tool's and the one the app makes (keytar's, through libsecret), as the CLI will.
+    const app = systemKeychain(CACHE_KEY_SERVICE, { cli: true });
+    for (let i = 0; i < 100 && (keychainEntry(id) !== key || (await app.get(id)) !== key); i++) await new Promise((r) => setTimeout(r, 100));
     expect(keychainEntry(id)).toBe(key);
+    expect(await app.get(id)).toBe(key);
     expect(ok(cli([...g, 'wallet', 'list']))).toMatch(/Treasury/);
   }, 180_000);
 });

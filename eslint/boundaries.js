@@ -72,7 +72,7 @@ export const CORE_EDGES = {
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'store'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
-  pack: ['handlers.ts', 'portfolio', 'store'],
+  pack: ['counterparties', 'handlers.ts', 'portfolio', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
   closes: ['handlers.ts', 'pack', 'store'],
   sync: ['api', 'jobs', 'store'],

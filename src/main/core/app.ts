@@ -24,7 +24,7 @@ import { closeHandlers, runCloseCheck } from './closes/handlers.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { annotationHandlers } from './annotations/handlers.ts';
 import { applyRulesToAll, applyRulesToNew } from './annotations/apply.ts';
-import { categoriesOf, listRules } from './store/annotations.ts';
+import { listRules } from './store/annotations.ts';
 import { counterpartyHandlers } from './counterparties/handlers.ts';
 import { counterpartyNamer, nameTrace } from './counterparties/namer.ts';
 import { combine, type HandlerContext, type Handlers, type ScopeContext } from './handlers.ts';
@@ -495,14 +495,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
         },
         namer: () => counterpartyNamer(profile.db),
       }),
-      ...packHandlers({
-        ...scope,
-        keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
-        // Flows by counterparty named from the address book and the watched wallets (issue 28).
-        namer: () => counterpartyNamer(profile.db),
-        // Flows by category: the notes and rules' categories (issue 28, item 2).
-        categorise: () => (keys) => categoriesOf(profile.db, keys),
-      }),
+      // The pack names and files its flows as every reader does (pack.ts scopePack).
+      ...packHandlers({ ...scope, keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w) }),
       ...counterpartyHandlers({
         db: () => profile.db,
         changed: () => {
@@ -516,9 +510,6 @@ export async function createCore(o: CoreOptions): Promise<Core> {
       ...closeHandlers({
         ...scope,
         keepTransferDays: (w) => transferDaysKeeper(profile).keepTransferDays?.(w),
-        // A close freezes the same pack the Monthly pack view shows: named and categorised as it is.
-        namer: () => counterpartyNamer(profile.db),
-        categorise: () => (keys) => categoriesOf(profile.db, keys),
         writable: () => profile.db,
         fired: (alerts) => {
           announce(alerts);

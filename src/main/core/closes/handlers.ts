@@ -10,7 +10,7 @@ import type { WritableDB } from '../store/handles.ts';
 import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
-import { buildPack } from '../pack/pack.ts';
+import { scopePack } from '../pack/pack.ts';
 import { packPeriod, type PackContext } from '../pack/handlers.ts';
 import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
 
@@ -75,7 +75,7 @@ export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | '
         scope,
         from,
         to,
-        buildPack: () => buildPack(c.db(), { wallets, from, to, scope: scope.name, namer: c.namer?.(), categorise: c.categorise?.() }),
+        buildPack: () => scopePack(c.db(), { wallets, from, to, scope: scope.name }),
       });
       return detail(closed);
     },

@@ -4,13 +4,11 @@
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
-import { buildPack, monthPeriod, type Categoriser, type CounterpartyNamer } from './pack.ts';
+import { monthPeriod, scopePack } from './pack.ts';
 
 export interface PackContext extends ScopeContext {
   /** Brings the daily transfer sums of these wallets up to date (the writer's side; absent when read-only). */
   keepTransferDays?: ((wallets: readonly string[]) => void) | undefined;
-  namer?: () => CounterpartyNamer;
-  categorise?: () => Categoriser;
 }
 
 /** A pack's period and scope as asked: a month, or from and to. */
@@ -38,7 +36,7 @@ export function packHandlers(c: PackContext): Pick<Handlers, 'pack.get'> {
       const { from, to } = packPeriod(period);
       const wallets = c.scopeWallets(wallet, group);
       c.keepTransferDays?.(wallets.map((w) => w.address));
-      return buildPack(c.db(), { wallets, from, to, scope: scopeName(c, wallet, group), namer: c.namer?.(), categorise: c.categorise?.() });
+      return scopePack(c.db(), { wallets, from, to, scope: scopeName(c, wallet, group) });
     },
   };
 }

@@ -27,6 +27,8 @@ import { addressKey } from '../store/address-key.ts';
 import { latestSnapshot } from '../store/snapshots.ts';
 import { periodTransactions, underlyingDatesBetween } from '../store/queries/pack.ts';
 import { checkPeriod, flowWindow, reconcile } from '../store/queries/reconcile.ts';
+import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
+import { counterpartyNamer } from '../counterparties/namer.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 
 /** A counterparty's name, from the address book or the watched wallets (the address book's namer). */
@@ -334,4 +336,14 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     complete: reasons.length === 0 && opening.complete && closing.complete && rec.complete,
     reasons: [...new Set(reasons)],
   };
+}
+
+/**
+ * The pack of a scope as every reader builds it (the Monthly pack view, a close, the PDF and CSV
+ * exports): its flows named from the address book and the watched wallets, and categorised by
+ * the notes and rules. One place, so the screen, a closed period and a file never name or file a
+ * flow differently.
+ */
+export function scopePack(db: ReadableDB, req: Omit<PackRequest, 'namer' | 'categorise'>): MonthlyPack {
+  return buildPack(db, { ...req, namer: counterpartyNamer(db), categorise: hasAnnotations(db) ? (keys) => categoriesOf(db, keys) : undefined });
 }

@@ -4,7 +4,6 @@
  * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
  */
 
-import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +22,8 @@ import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/view.ts';
-import { buildPack } from '../pack/pack.ts';
+import { scopePack } from '../pack/pack.ts';
 import { closeInForce } from '../store/closes.ts';
-import { counterpartyNamer } from '../counterparties/namer.ts';
 import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import { reconcile } from '../store/queries/reconcile.ts';
@@ -135,14 +133,10 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       const pack = closed
         ? closed.pack
         : isPack
-          ? buildPack(db, {
+          ? scopePack(db, {
               wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
               from: req.from!,
               to: req.to!,
-              // Counterparties named as the pack's view names them (the address book, watched wallets).
-              namer: counterpartyNamer(db),
-              // Flows by category: the notes and rules' categories (issue 28, item 2).
-              categorise: hasAnnotations(db) ? (keys) => categoriesOf(db, keys) : undefined,
               scope:
                 group?.name ??
                 (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),

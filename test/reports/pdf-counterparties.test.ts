@@ -43,6 +43,12 @@ describe('counterparties in the PDF and the reconcile trace', () => {
     const listed = buildReportModel(db, req).transactions.filter((t) => t.to === sent.to || t.from === sent.to).length;
     expect(listed).toBeGreaterThan(0);
     expect(raw.split('Grantee Zeta').length - 1).toBe(listed);
+
+    // A name the standard fonts cannot print keeps the address's ends beside it.
+    saveCounterparty(db, { address: sent.to!, name: '東京商事' });
+    await writeAtomically(path, (out) => exportPdf(db, req, out));
+    const cjk = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+    expect(cjk.split(`????(${sent.to!.slice(0, 6)}...${sent.to!.slice(-4)})`).length - 1).toBe(listed);
   });
 
   it('names the trace rows', () => {

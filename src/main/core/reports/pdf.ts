@@ -136,8 +136,12 @@ function counterpartyCell(t: ReportModel['transactions'][number]): string {
   const p = t.parties;
   const other = t.from === t.wallet ? t.to : t.from;
   const named = t.from === t.wallet ? p?.to : p?.from;
-  // An unnamed address by its ends, short enough for the column (a name wraps instead).
-  const text = named?.name ?? (other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-');
+  // An unnamed address by its ends, short enough for the column (a name wraps instead). A name
+  // the standard fonts cannot print (Arabic, Hebrew, CJK become "?") keeps the address's ends
+  // beside it, so two such names are not told apart by question marks alone.
+  const ends = other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-';
+  const unprintable = named && pdfText(named.name).includes('?') && !named.name.includes('?');
+  const text = named ? (unprintable ? `${named.name} (${ends})` : named.name) : ends;
   return p?.kind === 'internal' ? `${text} (internal)` : text;
 }
 

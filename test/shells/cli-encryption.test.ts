@@ -136,11 +136,12 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
     expect(readdirSync(dir).sort()).toEqual(['backups', 'demo.sqlite', 'encryption.json']);
     // status still speaks (it reads the files, not the cache).
     expect(ok(cli([...g, 'cache', 'status']))).toMatch(/Encryption at rest: on/);
-    execFileSync('secret-tool', ['store', '--label', 'restored', 'service', CACHE_KEY_SERVICE, 'account', id], { input: key });
-    // The keyring daemon answers for the entry once it has it: wait until a lookup sees it, the
-    // secret-tool's and the one the app makes (keytar's, through libsecret), as the CLI will.
+    // The entry back as the app writes it (keytar, through libsecret, under the Generic schema):
+    // keytar's lookup, which asks for that schema, did not always find an item `secret-tool
+    // store` made (CI saw null for 10 s while secret-tool's own lookup saw the key).
     const app = systemKeychain(CACHE_KEY_SERVICE, { cli: true });
-    for (let i = 0; i < 100 && (keychainEntry(id) !== key || (await app.get(id)) !== key); i++) await new Promise((r) => setTimeout(r, 100));
+    await app.set(id, key);
+    for (let i = 0; i < 50 && (await app.get(id)) !== key; i++) await new Promise((r) => setTimeout(r, 100));
     expect(keychainEntry(id)).toBe(key);
     expect(await app.get(id)).toBe(key);
     expect(ok(cli([...g, 'wallet', 'list']))).toMatch(/Treasury/);

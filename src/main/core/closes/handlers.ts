@@ -10,7 +10,7 @@ import type { WritableDB } from '../store/handles.ts';
 import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
-import { scopePack } from '../pack/pack.ts';
+import { scopeNameOf, scopePack } from '../pack/pack.ts';
 import { packPeriod, type PackContext } from '../pack/handlers.ts';
 import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
 
@@ -63,12 +63,15 @@ export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | '
     'closes.close': ({ wallet, group, ...period }) => {
       const { from, to } = packPeriod(period);
       const wallets = c.scopeWallets(wallet, group);
-      const scope: CloseScope =
-        group !== undefined
-          ? { kind: 'group', wallet: null, group, name: getGroup(c.db(), group).name, members: wallets.map((w) => w.address) }
-          : wallet
-            ? { kind: 'wallet', wallet: wallets[0]!.address, group: null, name: wallets[0]!.label || wallets[0]!.address, members: [wallets[0]!.address] }
-            : { kind: 'all', wallet: null, group: null, name: 'All wallets', members: wallets.map((w) => w.address) };
+      const g = group === undefined ? undefined : getGroup(c.db(), group);
+      const w = wallet ? wallets[0]! : undefined;
+      const scope: CloseScope = {
+        kind: g ? 'group' : w ? 'wallet' : 'all',
+        wallet: w?.address ?? null,
+        group: group ?? null,
+        name: scopeNameOf({ group: g, wallet: w }),
+        members: wallets.map((x) => x.address),
+      };
       // The daily sums the reconciliation reads, brought up to date before the close's transaction.
       c.keepTransferDays?.(scope.members);
       const closed = closePeriod(c.writable(), {

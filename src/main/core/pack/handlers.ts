@@ -4,7 +4,7 @@
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
-import { monthPeriod, scopePack } from './pack.ts';
+import { monthPeriod, scopeNameOf, scopePack } from './pack.ts';
 
 export interface PackContext extends ScopeContext {
   /** Brings the daily transfer sums of these wallets up to date (the writer's side; absent when read-only). */
@@ -21,22 +21,18 @@ export function packPeriod(input: { month?: string | undefined; from?: string | 
   return { from: input.from, to: input.to };
 }
 
-export function scopeName(c: ScopeContext, wallet: string | undefined, group: number | undefined): string {
-  if (group !== undefined) return getGroup(c.db(), group).name;
-  if (wallet) {
-    const w = c.wallet(wallet);
-    return w.label || w.address;
-  }
-  return 'All wallets';
-}
-
 export function packHandlers(c: PackContext): Pick<Handlers, 'pack.get'> {
   return {
     'pack.get': ({ wallet, group, ...period }) => {
       const { from, to } = packPeriod(period);
       const wallets = c.scopeWallets(wallet, group);
       c.keepTransferDays?.(wallets.map((w) => w.address));
-      return scopePack(c.db(), { wallets, from, to, scope: scopeName(c, wallet, group) });
+      return scopePack(c.db(), {
+        wallets,
+        from,
+        to,
+        scope: scopeNameOf({ group: group === undefined ? undefined : getGroup(c.db(), group), wallet: wallet ? c.wallet(wallet) : undefined }),
+      });
     },
   };
 }

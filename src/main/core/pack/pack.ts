@@ -338,6 +338,11 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   };
 }
 
+/** A scope's name as its packs and closes carry it: the group's name, the wallet's label (else its address), or "All wallets". */
+export function scopeNameOf(scope: { group?: { name: string } | undefined; wallet?: Pick<Wallet, 'label' | 'address'> | undefined }): string {
+  return scope.group?.name ?? (scope.wallet ? scope.wallet.label || scope.wallet.address : 'All wallets');
+}
+
 /**
  * The pack of a scope as every reader builds it (the Monthly pack view, a close, the PDF and CSV
  * exports): its flows named from the address book and the watched wallets, and categorised by

@@ -16,13 +16,13 @@ import { addressKey } from '../store/address-key.ts';
 import { exportCsv } from './csv-reports.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 import { transactionsCoverage } from '../store/transactions.ts';
-import { listWallets } from '../store/wallets.ts';
+import { getWallet, listWallets } from '../store/wallets.ts';
 import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/view.ts';
-import { scopePack } from '../pack/pack.ts';
+import { scopeNameOf, scopePack } from '../pack/pack.ts';
 import { closeInForce } from '../store/closes.ts';
 import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
@@ -137,9 +137,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
               from: req.from!,
               to: req.to!,
-              scope:
-                group?.name ??
-                (req.wallet ? listWallets(db).find((w) => w.address === addressKey(req.wallet!))?.label || addressKey(req.wallet) : 'All wallets'),
+              scope: scopeNameOf({ group, wallet: req.wallet ? getWallet(db, req.wallet)! : undefined }),
             })
           : undefined;
       if (pack) ctx.judge(packCompleteness(pack));

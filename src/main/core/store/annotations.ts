@@ -25,18 +25,10 @@ export const RULE_NAME_MAX = 100;
 // ---------------------------------------------------------------------------------------------
 // Categories
 
-interface CategoryRow {
-  id: number;
-  name: string;
-  colour: string | null;
-  kind: CategoryKind;
-  position: number;
-  used: number;
-}
-
 /** The categories in the user's order, with how many transactions each holds (manual or by a rule). */
 export function listCategories(db: ReadableDB): Category[] {
-  return all<CategoryRow>(
+  // The columns are the model's members, by name: the rows are the categories as they are.
+  return all<Category>(
     db,
     sql`SELECT c.id, c.name, c.colour, c.kind, c.position,
           (SELECT count(*) FROM txn_annotations a WHERE coalesce(a.manual_category, a.rule_category) = c.id) AS used

@@ -8,12 +8,12 @@ export default defineConfig({
       // Native modules (better-sqlite3-multiple-ciphers, keytar) stay external and load from node_modules.
       externalizeDeps: true,
       // The store's write worker is an entry of its own (out/main/store-writer.js), started
-      // by src/main/core/store/page-writer.ts from beside the main bundle; so is the backup
+      // by src/main/core/transactions/store/page-writer.ts from beside the main bundle; so is the backup
       // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts).
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
-          'store-writer': resolve('src/main/core/store/write-worker.ts'),
+          'store-writer': resolve('src/main/core/transactions/store/write-worker.ts'),
           'store-backup': resolve('src/main/core/store/backup-worker.ts'),
         },
       },

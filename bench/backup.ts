@@ -10,7 +10,7 @@ import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
-import { upsertTransactions } from '../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';
 import { backupsFolderOf, createBackup, sha256File, verifyBackup } from '../src/main/core/store/backups.ts';
 import { CHAINS } from '../src/sim/chains.ts';

@@ -2,15 +2,15 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WritableDB } from '../src/main/core/store/db.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
-import { transactionRecord } from '../src/main/core/store/transactions.ts';
+import { transactionRecord } from '../src/main/core/transactions/store/transactions.ts';
 import { type Transaction, transactionHistory } from '../src/shared/service/schemas.ts';
 import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { DATA_DIR, fmt, report } from './lib.ts';
 import { storeWriter } from './store-writer.ts';
-import { openWriterConnection } from '../src/main/core/store/writer-connection.ts';
+import { openWriterConnection } from '../src/main/core/transactions/store/writer-connection.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
-import { builtTo } from '../src/main/core/store/queries/transfer-days.ts';
+import { builtTo } from '../src/main/core/transactions/store/transfer-days.ts';
 
 /** Pages as the service sends them: 1,000 rows, newest first, parsed by the client's schema. */
 const PAGE = 1000;

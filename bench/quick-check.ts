@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
-import { upsertTransactions } from '../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';
 import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServiceClient } from '../src/main/core/api/client.ts';
+import { createServiceClient } from '../src/main/core/service/client.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
-import { countTransactions } from '../src/main/core/store/transactions.ts';
+import { countTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../src/main/core/sync/engine.ts';
 import { DATA_DIR, fmt, report } from './lib.ts';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServiceClient } from '../src/main/core/api/client.ts';
+import { createServiceClient } from '../src/main/core/service/client.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../src/main/core/sync/engine.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore } from '../src/main/core/app.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
-import { upsertTransactions } from '../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { startWebShell } from '../src/main/web/server.ts';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';

@@ -1,10 +1,10 @@
-import { createServiceClient } from '../src/main/core/api/client.ts';
+import { createServiceClient } from '../src/main/core/service/client.ts';
 import type { WritableDB } from '../src/main/core/store/db.ts';
 import { updateSettings } from '../src/main/core/store/settings.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../src/main/core/sync/engine.ts';
 import { transactionHistory } from '../src/shared/service/schemas.ts';
-import { transactionRecord } from '../src/main/core/store/transactions.ts';
+import { transactionRecord } from '../src/main/core/transactions/store/transactions.ts';
 import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { bareInserter, freshDatabase } from './ingest.ts';

@@ -6,5 +6,7 @@ export function layerOf(file: string): string | null;
 export function corePartOf(file: string): string | null;
 /** Which other parts of the core each part may import (`'*'`: any). */
 export const CORE_EDGES: Record<string, readonly string[] | '*'>;
+/** The parts of the core open to every part (the store, its migrations, util); every other folder is entered through its index.ts. */
+export const OPEN_PARTS: ReadonlySet<string>;
 declare const plugin: ESLint.Plugin;
 export default plugin;

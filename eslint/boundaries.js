@@ -51,43 +51,59 @@ export function corePartOf(file) {
  */
 export const CORE_EDGES = {
   'store/migrations': [],
-  api: [],
+  // The connection, the migrations, the statement cache and the plain tables of the user's data.
   store: ['store/migrations'],
+  // The service: its client, pacing, redaction, the conventions learned of it, the service check.
+  service: ['store'],
   // errors.ts serialises the service's and the store's errors, so util sits above both (and
   // the store, below it, cannot import it).
-  util: ['api', 'store'],
-  jobs: ['api', 'util'],
-  secrets: ['api', 'store'],
+  util: ['service', 'store'],
+  jobs: ['service', 'util'],
+  secrets: ['service', 'store'],
   // What a capability's handlers are (core/handlers.ts): app.ts combines each part's.
   'handlers.ts': ['store'],
-  // The one view of the portfolio at a date (totals, what a member lacks): alerts and reports read it.
-  portfolio: ['handlers.ts', 'store'],
-  alerts: ['portfolio', 'store'],
   // The address book (issue 28): entries, CSV import/export, names for addresses.
   counterparties: ['handlers.ts', 'store'],
-  // The transactions capability: so far the read operations of the timeline and the change log.
-  transactions: ['counterparties', 'handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'store'],
+  // Transactions: their sync (ranges, the recent window, restatements), the writer and its key
+  // index, event logs, and the timeline and export read models.
+  transactions: ['counterparties', 'handlers.ts', 'service', 'store'],
+  // Positions: their sync, the snapshots of the three views, positions at a date, between two, NAV.
+  positions: ['handlers.ts', 'service', 'store'],
+  // Reconciliation (positions against the transactions between), lending risk, exposure.
+  analytics: ['handlers.ts', 'positions', 'store', 'transactions'],
+  // The one view of a scope's portfolio at a date (totals, risk, what a member lacks): it
+  // composes positions and analytics, so it sits above both; alerts, the pack and reports read it.
+  portfolio: ['analytics', 'handlers.ts', 'positions', 'store'],
+  // The sync engine: the jobs that run each capability's sync, their progress and the wallets' freshness.
+  sync: ['jobs', 'positions', 'service', 'store', 'transactions'],
+  alerts: ['portfolio', 'positions', 'service', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
-  pack: ['counterparties', 'handlers.ts', 'portfolio', 'store'],
+  pack: ['analytics', 'counterparties', 'handlers.ts', 'portfolio', 'positions', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
-  closes: ['handlers.ts', 'pack', 'store'],
-  sync: ['api', 'jobs', 'store'],
-  // counterparties: the names of from and to in the transactions CSV and the PDF.
-  reports: ['jobs', 'pack', 'portfolio', 'store', 'counterparties'],
+  closes: ['analytics', 'handlers.ts', 'pack', 'store'],
+  // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
+  reports: ['analytics', 'counterparties', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
   schedule: ['store', 'sync'],
   userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],
   // Encryption at rest of a data folder: its key (secrets) and the conversion of each file (store).
   'encryption.ts': ['secrets', 'store'],
-  'profile.ts': ['api', 'secrets', 'store', 'sync'],
-  'service-check.ts': ['api', 'sync', 'util'],
+  'profile.ts': ['secrets', 'service', 'store', 'sync'],
   'self-check.ts': ['profile.ts', 'secrets', 'store'],
   'app.ts': '*',
 };
+
+/**
+ * The parts whose files may be imported one by one (where CORE_EDGES allows the edge): the store
+ * (connection, statements, plain tables), its migrations and util. Every other folder of the core is a capability whose
+ * public face is its index.ts: the rest of the core imports that, never its other files, so a
+ * capability's store and internals can change without anyone else changing.
+ */
+export const OPEN_PARTS = new Set(['store', 'store/migrations', 'util']);
 
 /**
  * What each layer must not import: other layers, `electron`, Node's built-ins.
@@ -148,9 +164,14 @@ function checkCorePart(context, node, spec, target) {
   }
   if (!to || to === from) return;
   const allowed = CORE_EDGES[from];
-  if (allowed === '*') return;
-  if (!allowed) context.report({ node, messageId: 'unknownPart', data: { from, to, spec } });
-  else if (!allowed.includes(to)) context.report({ node, messageId: 'corePart', data: { from, to, spec, allowed: allowed.join(', ') || 'no other part' } });
+  if (allowed !== '*') {
+    if (!allowed) return context.report({ node, messageId: 'unknownPart', data: { from, to, spec } });
+    if (!allowed.includes(to)) return context.report({ node, messageId: 'corePart', data: { from, to, spec, allowed: allowed.join(', ') || 'no other part' } });
+  }
+  // A capability (a folder that is not open to all) is entered through its face only.
+  if (!OPEN_PARTS.has(to) && !to.endsWith('.ts') && target !== join(CORE, to, 'index.ts')) {
+    context.report({ node, messageId: 'face', data: { to, spec } });
+  }
 }
 
 const importBoundaries = {
@@ -165,6 +186,7 @@ const importBoundaries = {
       corePart:
         "Inside the core, {{from}} must not import {{to}} ('{{spec}}'): it may import {{allowed}} (CORE_EDGES in eslint/boundaries.js; docs/design-notes.md, 'The walls').",
       unknownPart: "{{from}} is not in the core's map of parts: give it a line in CORE_EDGES (eslint/boundaries.js) before it imports {{to}} ('{{spec}}').",
+      face: "Another capability is entered through its public face: import '{{to}}/index.ts', not '{{spec}}' (export what is needed there; eslint/boundaries.js OPEN_PARTS).",
       migration: "A migration must not import live code ('{{spec}}'): copy the constants it needs, so it never changes when the app does.",
     },
   },

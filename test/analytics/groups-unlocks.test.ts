@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createCore } from '../../src/main/core/app.ts';
 import { unlocksIcs } from '../../src/main/core/reports/ics.ts';
-import { healthHistory } from '../../src/main/core/store/queries/risk.ts';
+import { healthHistory } from '../../src/main/core/analytics/store/health.ts';
 import { unlockLadder } from '../../src/main/core/portfolio/view.ts';
 import { headroom } from '../../src/shared/headroom.ts';
 import { SIM_NOW } from '../support/sim.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
-import { reconcile, reconcileTrace } from '../../src/main/core/store/queries/reconcile.ts';
+import { reconcile, reconcileTrace } from '../../src/main/core/analytics/store/reconcile.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { positionsOn } from '../../src/sim/positions.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import { reconcile, rangesCover } from '../../src/main/core/store/queries/reconcile.ts';
-import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
+import { reconcile, rangesCover } from '../../src/main/core/analytics/store/reconcile.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';
 import { ValidationError } from '../../src/main/core/store/validation.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';

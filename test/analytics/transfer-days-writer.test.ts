@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
-import { builtTo, flowsByDay, flowsDirect, refreshTransferDays, sumsCurrent, undatedTransfers } from '../../src/main/core/store/queries/transfer-days.ts';
-import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
+import { reconcile } from '../../src/main/core/analytics/store/reconcile.ts';
+import { builtTo, flowsByDay, flowsDirect, refreshTransferDays, sumsCurrent, undatedTransfers } from '../../src/main/core/transactions/store/transfer-days.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { putTransactions } from '../support/analytics.ts';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { WritableDB as Database } from '../../src/main/core/store/db.ts';
-import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
-import { flowsByDay, flowsDirect, refreshTransferDays, refreshTransferDaysInSteps } from '../../src/main/core/store/queries/transfer-days.ts';
-import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
+import { reconcile } from '../../src/main/core/analytics/store/reconcile.ts';
+import { flowsByDay, flowsDirect, refreshTransferDays, refreshTransferDaysInSteps } from '../../src/main/core/transactions/store/transfer-days.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
 import { createDB } from '../support/store.ts';

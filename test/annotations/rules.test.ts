@@ -17,10 +17,10 @@ import {
   watchedAddresses,
 } from '../../src/main/core/store/annotations.ts';
 import { listEdits } from '../../src/main/core/store/audit.ts';
-import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { countExportTransactions, exportTransactionRows } from '../../src/main/core/store/queries/transaction-export.ts';
-import { applyRestatements, storedInWindow } from '../../src/main/core/store/restatements.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { countExportTransactions, exportTransactionRows } from '../../src/main/core/transactions/store/export.ts';
+import { applyRestatements, storedInWindow } from '../../src/main/core/transactions/store/restatements.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import type { RuleConditions } from '../../src/shared/model.ts';

@@ -4,7 +4,7 @@ import { demoStarter } from '../../src/sim/demo.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { applyRestatements, storedInWindow } from '../../src/main/core/store/restatements.ts';
+import { applyRestatements, storedInWindow } from '../../src/main/core/transactions/store/restatements.ts';
 
 /**
  * Rules through the contract, against the simulator in-process: a rule saved before any

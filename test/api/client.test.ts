@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../src/main/core/api/client.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
 import {
   AuthError,
   BadResponseError,
@@ -10,9 +10,9 @@ import {
   ServerError,
   type ServiceError,
   ServiceStatusError,
-} from '../../src/main/core/api/errors.ts';
-import type { RetryInfo } from '../../src/main/core/api/http.ts';
-import { allLogs, transactionPages } from '../../src/main/core/api/paging.ts';
+} from '../../src/main/core/service/errors.ts';
+import type { RetryInfo } from '../../src/main/core/service/http.ts';
+import { allLogs, transactionPages } from '../../src/main/core/service/paging.ts';
 import type { FaultRule } from '../../src/sim/faults.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvelope } from '../../src/main/core/api/client.ts';
-import { jsonHoldsSecret, redactJson, redactText } from '../../src/main/core/api/redact.ts';
+import { parseEnvelope } from '../../src/main/core/service/client.ts';
+import { jsonHoldsSecret, redactJson, redactText } from '../../src/main/core/service/redact.ts';
 import { transactionHistory } from '../../src/shared/service/schemas.ts';
 import { CHAINS } from '../../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../../src/sim/transactions.ts';

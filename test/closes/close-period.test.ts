@@ -9,7 +9,7 @@ import { waitForJobs } from '../support/jobs.ts';
 import { liveSimOptions } from '../support/live.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
-import { insertSnapshot, latestSnapshot, rawSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { insertSnapshot, latestSnapshot, rawSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { poll } from '../support/web-session.ts';
 
 /**

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { judgeLogs } from '../../src/main/core/api/paging.ts';
+import { judgeLogs } from '../../src/main/core/service/paging.ts';
 import { exportCompleteness } from '../../src/main/core/reports/export-job.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints, saveObservedPoints } from '../../src/main/core/store/conventions.ts';
-import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { countTransactions, listRanges, saveRange } from '../../src/main/core/store/transactions.ts';
+import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints, saveObservedPoints } from '../../src/main/core/service/store/conventions.ts';
+import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { countTransactions, listRanges, saveRange } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { parseConventions } from '../../src/sim/conventions.ts';

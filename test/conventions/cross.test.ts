@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { parseConventions } from '../../src/sim/conventions.ts';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { namesDay, toIsoDatetime, utcDay, writtenDay } from '../../src/shared/service/normalize.ts';
-import { navHistory } from '../../src/main/core/store/queries/nav.ts';
-import { cachedDates, filingDay, latestSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { navHistory } from '../../src/main/core/positions/store/nav.ts';
+import { cachedDates, filingDay, latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { DATETIME_READINGS, type DatetimeReading } from '../../src/sim/readings.ts';
@@ -165,9 +165,9 @@ describe('the latest snapshot when the day written and the UTC day differ', () =
 
 describe('a snapshot date that cannot be read', () => {
   it('is flagged, and the snapshot filed under the day asked', async () => {
-    const { parseEnvelope } = await import('../../src/main/core/api/client.ts');
+    const { parseEnvelope } = await import('../../src/main/core/service/client.ts');
     const { positionSnapshot } = await import('../../src/shared/service/schemas.ts');
-    const { snapshotRecord } = await import('../../src/main/core/store/snapshots.ts');
+    const { snapshotRecord } = await import('../../src/main/core/positions/store/snapshots.ts');
     const body = JSON.stringify({
       status: 'OK',
       message: 'Get Positions (ID: 0a) succeed.',

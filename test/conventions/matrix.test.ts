@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conventionsReport, learningState, loadConventions } from '../../src/main/core/store/conventions.ts';
-import { listRanges } from '../../src/main/core/store/transactions.ts';
+import { conventionsReport, learningState, loadConventions } from '../../src/main/core/service/store/conventions.ts';
+import { listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { type Conventions, describeConventions, parseConventions } from '../../src/sim/conventions.ts';

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../src/main/core/api/client.ts';
-import { runServiceCheck } from '../../src/main/core/service-check.ts';
-import { loadServiceCheck, saveServiceCheck } from '../../src/main/core/store/service-check.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
+import { runServiceCheck } from '../../src/main/core/service/check.ts';
+import { loadServiceCheck, saveServiceCheck } from '../../src/main/core/service/store/check.ts';
 import type { ServiceCheck } from '../../src/shared/model.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 import { createDB, tempDir } from '../support/store.ts';

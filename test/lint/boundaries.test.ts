@@ -1,8 +1,9 @@
 import { ESLint, Linter } from 'eslint';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import boundaries, { CORE_EDGES, corePartOf, layerOf } from '../../eslint/boundaries.js';
+import boundaries, { CORE_EDGES, corePartOf, layerOf, OPEN_PARTS } from '../../eslint/boundaries.js';
 import { cyclesOf } from '../../eslint/cycles.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -77,7 +78,9 @@ describe('the import walls', () => {
 
   it('places core files in their parts', () => {
     expect(corePartOf(join(ROOT, 'src/main/core/app.ts'))).toBe('app.ts');
-    expect(corePartOf(join(ROOT, 'src/main/core/store/queries/reconcile.ts'))).toBe('store');
+    expect(corePartOf(join(ROOT, 'src/main/core/store/wallets.ts'))).toBe('store');
+    // A capability's own store files are the capability's, not the shared store's.
+    expect(corePartOf(join(ROOT, 'src/main/core/analytics/store/reconcile.ts'))).toBe('analytics');
     expect(corePartOf(join(ROOT, 'src/main/core/store/migrations/006-hash-key.ts'))).toBe('store/migrations');
     expect(corePartOf(join(ROOT, 'src/main/core/jobs/queue.ts'))).toBe('jobs');
     expect(corePartOf(join(ROOT, 'src/main/cli/index.ts'))).toBeNull();
@@ -85,8 +88,8 @@ describe('the import walls', () => {
   });
 
   it('keeps the store off every other part of the core', () => {
-    expect(violations('src/main/core/store/snapshots.ts', "import type { ServiceResponse } from '../api/client.ts';")).toEqual([
-      expect.stringMatching(/Inside the core, store must not import api .*may import store\/migrations/),
+    expect(violations('src/main/core/store/wallets.ts', "import type { ServiceResponse } from '../service/index.ts';")).toEqual([
+      expect.stringMatching(/Inside the core, store must not import service .*may import store\/migrations/),
     ]);
     expect(violations('src/main/core/store/queries/x.ts', "import { JobQueue } from '../../jobs/queue.ts';")).toHaveLength(1);
     expect(violations('src/main/core/store/x.ts', "import { serializeError } from '../util/errors.ts';")).toHaveLength(1);
@@ -111,10 +114,10 @@ describe('the import walls', () => {
   it('lets a part import only the parts listed for it, never upward', () => {
     // The job queue's old home: a report took it from the sync engine's folder.
     expect(violations('src/main/core/reports/export-job.ts', "import type { JobQueue } from '../sync/queue.ts';")).toEqual([
-      expect.stringMatching(/reports must not import sync .*may import jobs, pack, portfolio, store/),
+      expect.stringMatching(/reports must not import sync .*may import analytics, counterparties, jobs, pack, portfolio/),
     ]);
     expect(violations('src/main/core/sync/engine.ts', "import { exportCsv } from '../reports/csv-reports.ts';")).toHaveLength(1);
-    expect(violations('src/main/core/api/client.ts', "import { getSettings } from '../store/settings.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/service/client.ts', "import { upsertTransactions } from '../transactions/index.ts';")).toHaveLength(1);
     expect(violations('src/main/core/profile.ts', "import { createCore } from './app.ts';")).toHaveLength(1);
     expect(violations('src/main/core/portfolio/x.ts', "import { reconcile } from '../reports/pdf-model.ts';")).toHaveLength(1);
     expect(violations('src/main/core/portfolio/x.ts', "import { checkAlerts } from '../alerts/check.ts';")).toHaveLength(1);
@@ -128,10 +131,10 @@ describe('the import walls', () => {
     expect(
       violations(
         'src/main/core/reports/export-job.ts',
-        "import type { JobQueue } from '../jobs/queue.ts';\nimport { listWallets } from '../store/wallets.ts';",
+        "import type { JobQueue } from '../jobs/index.ts';\nimport { listWallets } from '../store/wallets.ts';",
       ),
     ).toEqual([]);
-    expect(violations('src/main/core/reports/pdf-model.ts', "import { portfolioAt } from '../portfolio/view.ts';")).toEqual([]);
+    expect(violations('src/main/core/reports/pdf-model.ts', "import { portfolioAt } from '../portfolio/index.ts';")).toEqual([]);
     expect(
       violations(
         'src/main/core/portfolio/view.ts',
@@ -139,11 +142,35 @@ describe('the import walls', () => {
       ),
     ).toEqual([]);
     expect(
-      violations('src/main/core/sync/engine.ts', "import { JobQueue } from '../jobs/queue.ts';\nimport { createServiceClient } from '../api/client.ts';"),
+      violations('src/main/core/sync/engine.ts', "import { JobQueue } from '../jobs/index.ts';\nimport { createServiceClient } from '../service/index.ts';"),
     ).toEqual([]);
     expect(
-      violations('src/main/core/app.ts', "import { portfolioAt } from './portfolio/view.ts';\nimport { startExport } from './reports/export-job.ts';"),
+      violations('src/main/core/app.ts', "import { portfolioAt } from './portfolio/index.ts';\nimport { startExport } from './reports/index.ts';"),
     ).toEqual([]);
+  });
+
+  it('enters another capability through its public face (index.ts) only; the store and util are open', () => {
+    expect(violations('src/main/core/reports/pdf-model.ts', "import { reconcile } from '../analytics/store/reconcile.ts';")).toEqual([
+      expect.stringMatching(/through its public face: import 'analytics\/index.ts'/),
+    ]);
+    expect(violations('src/main/core/sync/engine.ts', "import { upsertTransactions } from '../transactions/store/transactions.ts';")).toHaveLength(1);
+    // The composition root too: it combines the capabilities' faces.
+    expect(violations('src/main/core/app.ts', "import { transactionHandlers } from './transactions/handlers.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/sync/engine.ts', "import { upsertTransactions } from '../transactions/index.ts';")).toEqual([]);
+    // Inside a capability, its own files; outside, the store's files (the store is no capability).
+    expect(violations('src/main/core/transactions/sync.ts', "import { saveRange } from './store/transactions.ts';")).toEqual([]);
+    expect(violations('src/main/core/transactions/sync.ts', "import { getWallet } from '../store/wallets.ts';")).toEqual([]);
+  });
+
+  it('finds every capability of the core with a face, and the faces name only their own files', () => {
+    const core = join(ROOT, 'src/main/core');
+    for (const part of readdirSync(core)) {
+      if (!statSync(join(core, part)).isDirectory() || OPEN_PARTS.has(part)) continue;
+      expect(CORE_EDGES, part).toHaveProperty([part]);
+      const face = join(core, part, 'index.ts');
+      if (!existsSync(face)) continue; // a capability only app.ts combines may have none yet
+      for (const m of readFileSync(face, 'utf8').matchAll(/from '([^']+)'/g)) expect(m[1], `${part}/index.ts`).toMatch(/^\.\//);
+    }
   });
 
   it("lists the core's edges without a cycle: each part sits above the parts it imports", () => {

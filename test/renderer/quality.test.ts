@@ -3,7 +3,7 @@ import type { PositionsResult } from '../../src/shared/contract.ts';
 import { positionRows, totals } from '../../src/shared/portfolio/rows.ts';
 import { invalidNote, resultsQuality } from '../../src/shared/quality.ts';
 import { positionSnapshot } from '../../src/shared/service/schemas.ts';
-import { parseEnvelope } from '../../src/main/core/api/client.ts';
+import { parseEnvelope } from '../../src/main/core/service/client.ts';
 
 /** The views' data-quality logic: a position with an unreadable member, as parsed from a body. */
 const body = JSON.stringify({

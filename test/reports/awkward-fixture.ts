@@ -1,5 +1,5 @@
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 import type { CsvRequest } from '../../src/main/core/reports/csv-reports.ts';

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema, type Transaction } from '../../src/shared/service/schemas.ts';
 import { CHAINS } from '../../src/sim/chains.ts';

@@ -9,7 +9,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
-import { reconcileTrace } from '../../src/main/core/store/queries/reconcile.ts';
+import { reconcileTrace } from '../../src/main/core/analytics/store/reconcile.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 

@@ -6,7 +6,7 @@ import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf, pdfText } from '../../src/main/core/reports/pdf.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
-import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

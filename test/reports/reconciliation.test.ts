@@ -8,7 +8,7 @@ import { exportCsv } from '../../src/main/core/reports/csv-reports.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
-import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
+import { reconcile } from '../../src/main/core/analytics/store/reconcile.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { WALLET } from '../support/sim.ts';
 import { cacheOf, tempDir } from '../support/store.ts';

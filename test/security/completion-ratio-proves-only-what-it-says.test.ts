@@ -2,7 +2,7 @@ import { listenFrom } from '../support/listen.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { listRanges } from '../../src/main/core/store/transactions.ts';
+import { listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';

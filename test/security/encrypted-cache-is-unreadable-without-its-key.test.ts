@@ -8,7 +8,7 @@ import { createBackup } from '../../src/main/core/store/backups.ts';
 import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { CacheKey, openConnection } from '../../src/main/core/store/driver.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { tempDir } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';

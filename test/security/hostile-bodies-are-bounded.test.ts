@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../src/main/core/api/client.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
 import { databaseFileFor } from '../../src/main/core/profile.ts';
 import { ENDPOINTS } from '../../src/shared/service/endpoints.ts';
 import { nestsDeeperThan } from '../../src/shared/service/normalize.ts';

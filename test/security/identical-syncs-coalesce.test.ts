@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { cacheOf, createDB, tempDir } from '../support/store.ts';
-import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { JOIN_FINISHED_MS } from '../../src/main/core/jobs/queue.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { demoStarter } from '../../src/sim/demo.ts';

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceClient } from '../../src/main/core/api/client.ts';
-import { CancelledError } from '../../src/main/core/api/errors.ts';
-import type { LogsBounds } from '../../src/main/core/api/paging.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
+import { CancelledError } from '../../src/main/core/service/errors.ts';
+import type { LogsBounds } from '../../src/main/core/service/paging.ts';
 import { createCore } from '../../src/main/core/app.ts';
-import { listAnomalies } from '../../src/main/core/store/conventions.ts';
+import { listAnomalies } from '../../src/main/core/service/store/conventions.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { getLogSet, saveLogSet } from '../../src/main/core/store/logs.ts';
+import { getLogSet, saveLogSet } from '../../src/main/core/transactions/store/logs.ts';
 import { SyncEngine } from '../../src/main/core/sync/engine.ts';
 import type { LogSet } from '../../src/shared/model.ts';
 import { RUNAWAY_TOTAL, type RunawayService, startRunawayService } from '../support/runaway-service.ts';

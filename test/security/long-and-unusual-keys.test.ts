@@ -2,7 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactText } from '../../src/main/core/api/redact.ts';
+import { redactText } from '../../src/main/core/service/redact.ts';
 import { MAX_KEY_LENGTH, Secrets } from '../../src/main/core/secrets/secrets.ts';
 import { runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diffDates } from '../../src/main/core/store/queries/diff.ts';
+import { diffDates } from '../../src/main/core/positions/store/diff.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { positionSnapshot, recoverBadValues } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';

@@ -10,11 +10,11 @@ import { conversionLeftovers, convertCache, finishConversions, isEncryptedFile }
 import { tableCounts } from '../../src/main/core/store/convert-copy.ts';
 import { createBackup, listBackups, stageRestore, verifyBackup } from '../../src/main/core/store/backups.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
-import { openExportReader } from '../../src/main/core/store/queries/transaction-export.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
+import { openExportReader } from '../../src/main/core/transactions/store/export.ts';
 import { moveCacheAside, openReadOnlyCopy } from '../../src/main/core/store/recovery.ts';
-import { workerWriter } from '../../src/main/core/store/page-writer.ts';
-import type { SyncRange } from '../../src/main/core/store/transactions.ts';
+import { workerWriter } from '../../src/main/core/transactions/store/page-writer.ts';
+import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';
 import { transactionRow } from '../support/transactions.ts';
 import { tempDir } from '../support/store.ts';
 

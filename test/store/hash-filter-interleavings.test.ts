@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { enableNewHashFilter, newHashFilterOf, PairFilter } from '../../src/main/core/store/hash-filter.ts';
+import { enableNewHashFilter, newHashFilterOf, PairFilter } from '../../src/main/core/transactions/store/hash-filter.ts';
 import { HASH_KEY, HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
 import { mergeKeys } from '../../src/main/core/store/hash-levels.ts';
-import { clearCache } from '../../src/main/core/store/snapshots.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { clearCache } from '../../src/main/core/positions/store/snapshots.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet, getWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
-import { openWriterConnection } from '../../src/main/core/store/writer-connection.ts';
+import { openWriterConnection } from '../../src/main/core/transactions/store/writer-connection.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { generator } from '../../src/sim/random.ts';
 import { createDB } from '../support/store.ts';

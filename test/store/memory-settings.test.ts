@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAIN_CACHE_KIB, openDatabase } from '../../src/main/core/store/db.ts';
-import { openWriterConnection } from '../../src/main/core/store/writer-connection.ts';
+import { openWriterConnection } from '../../src/main/core/transactions/store/writer-connection.ts';
 import { join } from 'node:path';
 import { tempDir } from '../support/store.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/main/core/store/db.ts';
-import { getLogSet, saveLogSet } from '../../src/main/core/store/logs.ts';
-import { listRanges } from '../../src/main/core/store/transactions.ts';
+import { getLogSet, saveLogSet } from '../../src/main/core/transactions/store/logs.ts';
+import { listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { createDB, updateToVersion } from '../support/store.ts';
 
 describe('migration 2: service conventions, anomalies, range reasons, logs by position', () => {

@@ -2,13 +2,13 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { inThreadWriter, WRITE_WORKER_LIMITS, workerCanWrite, workerWriter } from '../../src/main/core/store/page-writer.ts';
-import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
-import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/store/transactions.ts';
+import { inThreadWriter, WRITE_WORKER_LIMITS, workerCanWrite, workerWriter } from '../../src/main/core/transactions/store/page-writer.ts';
+import type { PageWrite } from '../../src/main/core/transactions/store/page-writes.ts';
+import { countTransactions, listRanges, type SyncRange } from '../../src/main/core/transactions/store/transactions.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { createDB } from '../support/store.ts';
 import { mainWrites } from '../../src/main/core/store/write-yield.ts';
-import { WRITER_NICE } from '../../src/main/core/store/thread-priority.ts';
+import { WRITER_NICE } from '../../src/main/core/transactions/store/thread-priority.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 const W = '0x00000000000000000000000000000000000000aa';

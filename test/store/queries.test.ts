@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { diffDates, NotCachedError } from '../../src/main/core/store/queries/diff.ts';
+import { diffDates, NotCachedError } from '../../src/main/core/positions/store/diff.ts';
 import { exposureAt } from '../../src/main/core/portfolio/view.ts';
-import { navHistory } from '../../src/main/core/store/queries/nav.ts';
-import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { navHistory } from '../../src/main/core/positions/store/nav.ts';
+import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';
 import type { TimelineRow } from '../../src/shared/model.ts';
-import { latestSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { createDB } from '../support/store.ts';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
+import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { TransferDetail } from '../../src/shared/model.ts';

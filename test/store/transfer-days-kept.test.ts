@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
-import { inThreadWriter, type PageWriter, workerWriter } from '../../src/main/core/store/page-writer.ts';
-import type { PageWrite } from '../../src/main/core/store/page-writes.ts';
-import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/store/queries/transfer-days.ts';
-import type { SyncRange } from '../../src/main/core/store/transactions.ts';
+import { inThreadWriter, type PageWriter, workerWriter } from '../../src/main/core/transactions/store/page-writer.ts';
+import type { PageWrite } from '../../src/main/core/transactions/store/page-writes.ts';
+import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/transactions/store/transfer-days.ts';
+import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';

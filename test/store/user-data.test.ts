@@ -11,7 +11,7 @@ import type { ReadableDB } from '../../src/main/core/store/db.ts';
 import { createDB } from '../support/store.ts';
 import { getAnnotation, listCategories, listRules, saveCategory, saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
 import { listEdits } from '../../src/main/core/store/audit.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { transactionRow } from '../support/transactions.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
+import { WriteBatch } from '../../src/main/core/transactions/store/write-batch.ts';
 import { createDB } from '../support/store.ts';
 
 /** A cache with a scratch table; `others` reads it from a second connection (another process's view). */

@@ -1,6 +1,6 @@
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { positionSnapshot, transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 
 /** What one all-positions snapshot holds, made by hand for the alert tests. */

@@ -1,6 +1,6 @@
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { saveRange, upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
+import { saveRange, upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { transaction as transactionSchema, underlyingSnapshot } from '../../src/shared/service/schemas.ts';
 
 /** A by-underlying snapshot made by hand: token cid → [wallet-held qty, qty in other positions]. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
+import { countTransactions, listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Simulator } from '../../src/sim/server.ts';
 import { engineFor } from './engine.ts';
 import { KEY, SIM_NOW, WALLET } from './sim.ts';

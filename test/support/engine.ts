@@ -1,4 +1,4 @@
-import { createServiceClient } from '../../src/main/core/api/client.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { SyncEngine, type SyncEngineOptions } from '../../src/main/core/sync/engine.ts';
 import type { Simulator } from '../../src/sim/server.ts';

@@ -3,7 +3,7 @@
  * cache at DB_PATH from the simulator at SIM_URL, printing the rows written so far.
  * The parent kills it with SIGKILL in the middle.
  */
-import { createServiceClient } from '../../src/main/core/api/client.ts';
+import { createServiceClient } from '../../src/main/core/service/client.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { addWallet, getWallet } from '../../src/main/core/store/wallets.ts';
 import { SyncEngine } from '../../src/main/core/sync/engine.ts';

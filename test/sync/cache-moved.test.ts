@@ -1,6 +1,6 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { countTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listRanges } from '../../src/main/core/store/transactions.ts';
+import { listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';

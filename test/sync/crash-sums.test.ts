@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
-import { refreshTransferDays } from '../../src/main/core/store/queries/transfer-days.ts';
-import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { refreshTransferDays } from '../../src/main/core/transactions/store/transfer-days.ts';
+import { countTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { spawnSyncChild } from '../support/crash-child.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
+import { countTransactions, listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { engineFor } from '../support/engine.ts';
 import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';

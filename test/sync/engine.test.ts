@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedDates, latestSnapshot, rawSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { countTransactions, listRanges } from '../../src/main/core/store/transactions.ts';
+import { cachedDates, latestSnapshot, rawSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
+import { countTransactions, listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
-import { datesBetween } from '../../src/main/core/sync/positions.ts';
+import { datesBetween } from '../../src/main/core/positions/sync.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
 import { createDB } from '../support/store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listTransactionChanges } from '../../src/main/core/store/restatements.ts';
+import { listTransactionChanges } from '../../src/main/core/transactions/store/restatements.ts';
 import { expectExact, liveSimOptions, syncTwice } from '../support/live.ts';
-import { RECENT_WINDOW_S } from '../../src/main/core/sync/recent.ts';
+import { RECENT_WINDOW_S } from '../../src/main/core/transactions/recent.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listTransactionChanges } from '../../src/main/core/store/restatements.ts';
+import { listTransactionChanges } from '../../src/main/core/transactions/store/restatements.ts';
 import { expectExact, liveSimOptions, syncTwice } from '../support/live.ts';
 import { useSimulator } from '../support/sim.ts';
 

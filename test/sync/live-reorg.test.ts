@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
-import { listTransactionChanges } from '../../src/main/core/store/restatements.ts';
+import { listTransactionChanges } from '../../src/main/core/transactions/store/restatements.ts';
 import { cached, expectExact, liveSimOptions, syncTwice } from '../support/live.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 

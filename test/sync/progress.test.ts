@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../src/shared/model.ts';
-import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { countTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';

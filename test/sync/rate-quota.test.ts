@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RequestPacer } from '../../src/main/core/api/pacer.ts';
-import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { RequestPacer } from '../../src/main/core/service/pacer.ts';
+import { countTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { engineFor } from '../support/engine.ts';
 import { useSimulator } from '../support/sim.ts';

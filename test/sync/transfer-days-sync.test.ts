@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
-import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/store/queries/transfer-days.ts';
-import { countTransactions } from '../../src/main/core/store/transactions.ts';
+import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/transactions/store/transfer-days.ts';
+import { countTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
-import { syncTransactions } from '../../src/main/core/sync/transactions.ts';
+import { syncTransactions } from '../../src/main/core/transactions/sync.ts';
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
 import { createDB } from '../support/store.ts';

@@ -12,14 +12,14 @@ import type { buildReportModel } from '../../src/main/core/reports/pdf-model.ts'
 import type { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import type { startExport } from '../../src/main/core/reports/export-job.ts';
 import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
-import { insertSnapshot } from '../../src/main/core/store/snapshots.ts';
-import { saveRange, upsertTransactions } from '../../src/main/core/store/transactions.ts';
+import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
+import { saveRange, upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { updateSettings } from '../../src/main/core/store/settings.ts';
-import { timelinePage } from '../../src/main/core/store/queries/timeline.ts';
-import { WriteBatch } from '../../src/main/core/store/write-batch.ts';
-import { refreshTransferDays } from '../../src/main/core/store/queries/transfer-days.ts';
-import { refreshTransferDaysFor } from '../../src/main/core/store/transfer-days-refresh.ts';
-import { reconcile } from '../../src/main/core/store/queries/reconcile.ts';
+import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { WriteBatch } from '../../src/main/core/transactions/store/write-batch.ts';
+import { refreshTransferDays } from '../../src/main/core/transactions/store/transfer-days.ts';
+import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';
+import { reconcile } from '../../src/main/core/analytics/store/reconcile.ts';
 
 /** What each report is handed: its first parameter. */
 type ReportHandles = [

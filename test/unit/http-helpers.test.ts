@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatPath } from '../../src/main/core/api/client.ts';
-import { buildUrl, retryAfterMs } from '../../src/main/core/api/http.ts';
-import { RequestPacer } from '../../src/main/core/api/pacer.ts';
-import { redactText, redactUrl } from '../../src/main/core/api/redact.ts';
+import { formatPath } from '../../src/main/core/service/client.ts';
+import { buildUrl, retryAfterMs } from '../../src/main/core/service/http.ts';
+import { RequestPacer } from '../../src/main/core/service/pacer.ts';
+import { redactText, redactUrl } from '../../src/main/core/service/redact.ts';
 import { requestIdFromMessage } from '../../src/shared/service/endpoints.ts';
 import { conformance, TRANSACTION } from '../support/spec-tables.ts';
 

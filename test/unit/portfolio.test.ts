@@ -11,7 +11,7 @@ import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import { insertSnapshot, latestSnapshot } from '../../src/main/core/store/snapshots.ts';
+import { insertSnapshot, latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { execFileSync } from 'node:child_process';
 import { tempDir } from '../support/store.ts';

@@ -22,8 +22,8 @@ import {
   readEncryptionConfig,
   removeEncryptionConfig,
   writeEncryptionConfig,
-} from './secrets/cache-key.ts';
-import type { Keychain } from './secrets/keychain.ts';
+  type Keychain,
+} from './secrets/index.ts';
 import { BACKUPS_FOLDER, convertBackups, listBackups } from './store/backups.ts';
 import { assertAlone, cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from './store/cache-conversion.ts';
 import type { CacheKey } from './store/driver.ts';

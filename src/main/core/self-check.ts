@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import { readAppConfig, databaseFileFor } from './profile.ts';
-import { type Keychain, systemKeychain } from './secrets/keychain.ts';
+import { type Keychain, systemKeychain, CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/index.ts';
 import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
 import { cipherLibraryVersion } from './store/driver.ts';
-import { CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/cache-key.ts';
 
 /**
  * What `Folioscope --self-check` reports (one JSON line), for a packaged app on a new machine

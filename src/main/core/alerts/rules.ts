@@ -5,11 +5,11 @@
  */
 import type { WritableDB } from '../store/db.ts';
 import { walletsInScope } from '../store/scope.ts';
-import { lendingRisk, unlockLadder } from '../portfolio/view.ts';
-import { navHistory } from '../store/queries/nav.ts';
-import { walletCacheSummary } from '../store/queries/status.ts';
-import { listAnomalies } from '../store/conventions.ts';
-import { newestPositionDates, outflowsAbove, outflowsToNewCounterparties } from '../store/queries/alert-flows.ts';
+import { lendingRisk, unlockLadder } from '../portfolio/index.ts';
+import { navHistory } from '../positions/index.ts';
+import { walletCacheSummary } from '../sync/index.ts';
+import { listAnomalies } from '../service/index.ts';
+import { newestPositionDates, outflowsAbove, outflowsToNewCounterparties } from './store/flows.ts';
 import { clearPending, pendingSince, type Firing } from '../store/alerts.ts';
 import { health } from '../../../shared/portfolio/risk.ts';
 import type { AlertRule, Wallet } from '../../../shared/model.ts';

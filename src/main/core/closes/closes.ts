@@ -20,7 +20,7 @@ import {
   reopenClose,
   type StoredClose,
 } from '../store/closes.ts';
-import { flowWindow } from '../store/queries/reconcile.ts';
+import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';
 import { HASH_PARTS, periodHash, type HashedPeriod } from './hash.ts';

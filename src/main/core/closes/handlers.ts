@@ -10,8 +10,7 @@ import type { WritableDB } from '../store/handles.ts';
 import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
-import { scopeNameOf, scopePack } from '../pack/pack.ts';
-import { packPeriod, type PackContext } from '../pack/handlers.ts';
+import { scopeNameOf, scopePack, packPeriod, type PackContext } from '../pack/index.ts';
 import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
 
 export interface CloseContext extends PackContext {

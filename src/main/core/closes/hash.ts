@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { ReadableDB } from '../store/handles.ts';
 import { basisSnapshots, groupNow, memberWallets, windowCounterparties, WINDOW_TRANSACTION_COLUMNS, windowTransactions } from '../store/closes.ts';
-import { flowWindow } from '../store/queries/reconcile.ts';
+import { flowWindow } from '../analytics/index.ts';
 import { windowCategories } from '../store/annotations.ts';
 
 /** What a part reads: the period and its scope as closed. */

@@ -1,4 +1,4 @@
-import { CancelledError } from '../api/errors.ts';
+import { CancelledError } from '../service/index.ts';
 import { Emitter } from '../util/emitter.ts';
 import { serializeError } from '../util/errors.ts';
 import type { JobKind, JobInfo } from '../../../shared/model.ts';

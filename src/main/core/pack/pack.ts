@@ -21,14 +21,14 @@ import { decimalSum } from '../../../shared/decimal.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import type { MonthlyPack, PackCounterpartyLine, PackFlowLine, PackPart, PackToken } from '../../../shared/pack.ts';
 import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
-import { portfolioView } from '../portfolio/view.ts';
+import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { addressKey } from '../store/address-key.ts';
-import { latestSnapshot } from '../store/snapshots.ts';
-import { periodTransactions, underlyingDatesBetween } from '../store/queries/pack.ts';
-import { checkPeriod, flowWindow, reconcile } from '../store/queries/reconcile.ts';
+import { latestSnapshot } from '../positions/index.ts';
+import { periodTransactions, underlyingDatesBetween } from './store/flows.ts';
+import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
 import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
-import { counterpartyNamer } from '../counterparties/namer.ts';
+import { counterpartyNamer } from '../counterparties/index.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 
 /** A counterparty's name, from the address book or the watched wallets (the address book's namer). */

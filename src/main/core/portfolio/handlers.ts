@@ -4,10 +4,8 @@
  */
 import { VIEW_ENDPOINT, type PositionsResult } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
-import { diffDates } from '../store/queries/diff.ts';
-import { navHistory } from '../store/queries/nav.ts';
-import { healthHistory } from '../store/queries/risk.ts';
-import { cachedDates, latestSnapshot } from '../store/snapshots.ts';
+import { diffDates, navHistory, cachedDates, latestSnapshot } from '../positions/index.ts';
+import { healthHistory } from '../analytics/index.ts';
 import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './view.ts';
 
 type PortfolioOperations =

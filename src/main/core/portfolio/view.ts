@@ -11,11 +11,10 @@ import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts'
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
 import { qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../store/queries/latest.ts';
+import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../positions/index.ts';
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
-import { exposureOf } from './exposure.ts';
-import { lendingRiskOf, memberOrder, unlocksOf } from './risk.ts';
+import { exposureOf, lendingRiskOf, memberOrder, unlocksOf } from '../analytics/index.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];

@@ -1,24 +1,22 @@
 import type { Writable } from 'node:stream';
 import { CSV_REPORTS, type CsvReport, type ExportRequest } from '../../../shared/contract.ts';
-import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot } from '../../../shared/service/schemas.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { navHistory } from '../store/queries/nav.ts';
-import { reconcile } from '../store/queries/reconcile.ts';
-import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
-import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
+import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
+import { reconcile } from '../analytics/index.ts';
+import type { ScopedTimelineFilter } from '../transactions/index.ts';
 import { listWallets } from '../store/wallets.ts';
 import { iterateEdits } from '../store/audit.ts';
 import { rollForwardLines, type MonthlyPack, type PackFlowLine } from '../../../shared/pack.ts';
 import { listCounterparties } from '../store/counterparties.ts';
-import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/csv.ts';
+import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/index.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
-import { membersLacking, unlockLadder } from '../portfolio/view.ts';
+import { membersLacking, unlockLadder } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
-import type { ValueFlag } from '../../../shared/service/schemas.ts';
 
 /**
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are

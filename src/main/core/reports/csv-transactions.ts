@@ -1,11 +1,9 @@
-import type { ScopedTimelineFilter } from '../store/queries/timeline.ts';
+import { type ScopedTimelineFilter, countExportTransactions, exportTransactionRows, openExportReader, listTransactionChanges } from '../transactions/index.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { countExportTransactions, exportTransactionRows, openExportReader } from '../store/queries/transaction-export.ts';
 import { listWallets } from '../store/wallets.ts';
-import { listTransactionChanges } from '../store/restatements.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';
 import { parsedTransferCells, transferCells } from './csv-transfers.ts';
-import { counterpartyNamer } from '../counterparties/namer.ts';
+import { counterpartyNamer } from '../counterparties/index.ts';
 import { addressKey } from '../store/address-key.ts';
 
 /** An address of a from or to column, as the export writes its name and judges its kind. */

@@ -6,7 +6,7 @@
 
 import type { Writable } from 'node:stream';
 import type { ReadableDB } from '../store/db.ts';
-import { unlockLadder } from '../portfolio/view.ts';
+import { unlockLadder } from '../portfolio/index.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
 
 function escape(text: string): string {

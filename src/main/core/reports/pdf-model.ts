@@ -5,14 +5,11 @@
  */
 import type { LiquiditySnapshot, Position, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { navHistory } from '../store/queries/nav.ts';
-import { reconcile } from '../store/queries/reconcile.ts';
-import { latestSnapshots, snapshotData } from '../store/queries/latest.ts';
-import { periodTransactions } from '../store/queries/period-transactions.ts';
-import { markAnnotations } from '../store/queries/timeline.ts';
+import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
+import { reconcile } from '../analytics/index.ts';
+import { periodTransactions, markAnnotations, transactionsCoverage } from '../transactions/index.ts';
 import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
-import { transactionsCoverage } from '../store/transactions.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { PositionTotals } from '../../../shared/portfolio/totals.ts';
@@ -21,8 +18,8 @@ import { lendingFigures, lendingLegs, riskLeg } from '../../../shared/portfolio/
 import { isAtRisk } from '../../../shared/portfolio/risk.ts';
 import { maxSlippage } from '../../../shared/portfolio/pools.ts';
 import type { MemberCoverage } from '../../../shared/portfolio/view.ts';
-import { portfolioView } from '../portfolio/view.ts';
-import { counterpartyNamer, partiesOf } from '../counterparties/namer.ts';
+import { portfolioView } from '../portfolio/index.ts';
+import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
 export interface PdfRequest {
   wallet?: string;

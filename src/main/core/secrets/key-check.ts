@@ -5,8 +5,7 @@
  * timeout, 5xx, rate limit) means it could not be verified, and says so.
  */
 
-import { createServiceClient } from '../api/client.ts';
-import { AuthError, NetworkError, RateLimitedError, ServerError, ServiceError } from '../api/errors.ts';
+import { createServiceClient, AuthError, NetworkError, RateLimitedError, ServerError, ServiceError } from '../service/index.ts';
 import type { KeyCheck } from '../../../shared/contract.ts';
 
 const PROBE = { wallet: '0x0000000000000000000000000000000000000001', chain: 'eth' };

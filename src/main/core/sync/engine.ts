@@ -1,22 +1,24 @@
-import type { ServiceClient } from '../api/client.ts';
-import type { LogsBounds } from '../api/paging.ts';
+import { type ServiceClient, type LogsBounds, conventionsReport, learningState, loadConventions, ensureConventions } from '../service/index.ts';
 import { assertCacheInPlace, type WritableDB } from '../store/db.ts';
-import { getLogSet } from '../store/logs.ts';
+import {
+  getLogSet,
+  probeLogs,
+  readAndStoreLogs,
+  forgetAllRanges,
+  recentTransactions,
+  type WriteBatchOptions,
+  syncTransactions,
+  type TxnSyncResult,
+  refreshTransferDaysInSteps,
+} from '../transactions/index.ts';
 import type { LogSet, Wallet, JobInfo, JobKind } from '../../../shared/model.ts';
-import { probeLogs, readAndStoreLogs } from './logs.ts';
-import { recentTransactions } from '../store/transactions.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
 import type { BackfillRequest as ContractBackfill } from '../../../shared/contract.ts';
-import { conventionsReport, learningState, loadConventions } from '../store/conventions.ts';
-import { ensureConventions } from './conventions.ts';
-import type { WriteBatchOptions } from '../store/write-batch.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
-import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from './positions.ts';
-import { type Job, type JobContext, JobQueue } from '../jobs/queue.ts';
+import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from '../positions/index.ts';
+import { type Job, type JobContext, JobQueue } from '../jobs/index.ts';
 import { SyncEstimator } from './estimate.ts';
-import { syncTransactions, type TxnSyncResult } from './transactions.ts';
-import { refreshTransferDaysInSteps } from '../store/queries/transfer-days.ts';
 
 export interface SyncEngineOptions {
   db: WritableDB;
@@ -303,7 +305,13 @@ export class SyncEngine {
       .flatMap((w) => w.chains.map((chain) => ({ wallet: w.address, chain })))
       .slice(0, 5);
     for (const t of tries) {
-      await ensureConventions(this.o.db, this.o.client, { ...t, nowMs: this.o.now?.() ?? Date.now(), force: true, ...(signal && { signal }) });
+      await ensureConventions(this.o.db, this.o.client, {
+        ...t,
+        nowMs: this.o.now?.() ?? Date.now(),
+        forgetRanges: forgetAllRanges,
+        force: true,
+        ...(signal && { signal }),
+      });
       if (!learningState(this.o.db).relearn) break;
     }
     // Logs: probe a few cached transactions (at most three) until they tell what `total` counts

@@ -5,12 +5,11 @@
  */
 import type { TimelineFacets } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
-import { timelineFacetValues } from '../store/queries/status.ts';
-import { timelinePage } from '../store/queries/timeline.ts';
-import { countExportTransactions } from '../store/queries/transaction-export.ts';
-import { listTransactionChanges } from '../store/restatements.ts';
+import { timelineFacetValues, timelinePage } from './store/timeline.ts';
+import { countExportTransactions } from './store/export.ts';
+import { listTransactionChanges } from './store/restatements.ts';
 import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
-import { counterpartyNamer, partiesOf } from '../counterparties/namer.ts';
+import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
 type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
 

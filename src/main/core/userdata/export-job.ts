@@ -6,10 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { JobInfo } from '../../../shared/model.ts';
-import { downloadPath, type ExportTarget } from '../reports/export-job.ts';
-import { writeAtomically } from '../reports/files.ts';
+import { downloadPath, type ExportTarget, writeAtomically } from '../reports/index.ts';
 import type { ReadableDB } from '../store/db.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { JobQueue } from '../jobs/index.ts';
 import { writeUserDataFile } from './format.ts';
 import { exportUserData } from './plan.ts';
 

@@ -10,7 +10,7 @@
  * asks for the file's version. A file that names a wallet or group it does not hold and that
  * is not here (in a group, a schedule or an alert rule) is refused whole. Nothing is removed.
  */
-import type { AlertCondition, ImportItem, ImportItemState, ScheduleScope, UserDataPreview } from '../../../shared/model.ts';
+import type { AlertCondition, ImportItem, ImportItemState, ScheduleScope, UserDataPreview, RuleConditions } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { listGroups } from '../store/groups.ts';
 import { listSchedules } from '../store/schedules.ts';
@@ -19,17 +19,16 @@ import { getSettings, type Settings } from '../store/settings.ts';
 import type { UserDataImport } from '../store/user-data.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
-import { describeCadence } from '../schedule/slots.ts';
-import { describeCondition } from '../alerts/describe.ts';
+import { describeCadence } from '../schedule/index.ts';
+import { describeCondition } from '../alerts/index.ts';
 import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataClosedPeriod, type UserDataSchedule } from './format.ts';
 import { listCloses } from '../store/closes.ts';
 import { addressKey } from '../store/address-key.ts';
 import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategories, listRules, storedKey } from '../store/annotations.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { describeConditions } from '../../../shared/annotations.ts';
-import type { RuleConditions } from '../../../shared/model.ts';
 import { listCounterparties } from '../store/counterparties.ts';
-import { cleanEntry, sameEntry } from '../counterparties/entry.ts';
+import { cleanEntry, sameEntry } from '../counterparties/index.ts';
 
 type FileScope = UserDataSchedule['scope'];
 

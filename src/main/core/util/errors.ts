@@ -1,4 +1,4 @@
-import { ServiceError } from '../api/errors.ts';
+import { ServiceError } from '../service/index.ts';
 import { ValidationError } from '../store/validation.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 

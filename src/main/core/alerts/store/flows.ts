@@ -1,0 +1,79 @@
+/**
+ * What the alert rules read of the cache beyond the risk and NAV queries: outflows since a
+ * time, counterparties a wallet dealt with before, and each wallet and chain's newest cached
+ * positions date.
+ */
+import type { ReadableDB } from '../../store/db.ts';
+import { all, sql } from '../../store/sql.ts';
+
+export interface Outflow {
+  wallet: string;
+  chain: string;
+  hash: string;
+  /** Unix ms. */
+  time: number;
+  to: string | null;
+  /** The quantity of the token sent out (the sum of its `out` transfers). */
+  qty: number;
+  symbol: string;
+}
+
+/**
+ * Successful transactions of the wallets at or after `sinceMs` that sent out the token (its
+ * symbol in any letter case) in `out` transfers adding up to more than `above`.
+ */
+export function outflowsAbove(db: ReadableDB, q: { wallets: readonly string[]; sinceMs: number; symbol: string; above: number }): Outflow[] {
+  return all<Outflow>(
+    db,
+    sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to", total(j.value ->> 'qty') AS qty, max(j.value ->> 'symbol') AS symbol
+        FROM transactions t, json_each(t.details) j
+        WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(q.wallets)})) AND t.time >= ${q.sinceMs} AND t.status = 1
+          AND j.value ->> 'type' = 'out' AND upper(j.value ->> 'symbol') = upper(${q.symbol})
+        GROUP BY t.id
+        HAVING total(j.value ->> 'qty') > ${q.above}
+        ORDER BY t.time, t.id`,
+  );
+}
+
+export interface NewCounterparty {
+  wallet: string;
+  chain: string;
+  hash: string;
+  time: number;
+  to: string;
+  /** The tokens sent out, comma-separated. */
+  symbols: string;
+}
+
+/**
+ * Successful transactions of the wallets at or after `sinceMs` that sent something out to an
+ * address the wallet had no earlier cached transaction with (as sender or receiver, on any of
+ * its chains). Earlier: an older time, or the same time and an older row.
+ */
+export function outflowsToNewCounterparties(db: ReadableDB, q: { wallets: readonly string[]; sinceMs: number }): NewCounterparty[] {
+  return all<NewCounterparty>(
+    db,
+    sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to",
+               (SELECT group_concat(DISTINCT j.value ->> 'symbol') FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out') AS symbols
+        FROM transactions t
+        WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(q.wallets)})) AND t.time >= ${q.sinceMs} AND t.status = 1
+          AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet
+          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out')
+          AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.from_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
+          AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.to_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
+        ORDER BY t.time, t.id`,
+  );
+}
+
+/** Each (wallet, chain)'s newest cached all-positions date, for the wallets asked. */
+export function newestPositionDates(db: ReadableDB, walletList: readonly string[]): Array<{ wallet: string; chain: string; date: string }> {
+  return all<{ wallet: string; chain: string; date: string }>(
+    db,
+    sql`SELECT wallet, chain, max(as_of) AS date FROM snapshots
+        WHERE endpoint = 'allPositions' AND wallet IN (SELECT value FROM json_each(${walletsJson(walletList)}))
+        GROUP BY wallet, chain`,
+  );
+}
+
+/** The wallets as one JSON parameter: one statement for any number of them (none too). */
+const walletsJson = (w: readonly string[]) => JSON.stringify([...w]);

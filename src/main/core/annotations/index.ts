@@ -1,0 +1,6 @@
+/**
+ * The annotations capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { applyRulesToAll, applyRulesToNew } from './apply.ts';
+export { annotationHandlers } from './handlers.ts';

@@ -1,0 +1,7 @@
+/**
+ * The pack capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { packHandlers, packPeriod } from './handlers.ts';
+export type { PackContext } from './handlers.ts';
+export { scopeNameOf, scopePack } from './pack.ts';

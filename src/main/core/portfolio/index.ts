@@ -1,0 +1,6 @@
+/**
+ * The portfolio capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { portfolioHandlers } from './handlers.ts';
+export { VIEW_OF, lendingRisk, membersLacking, portfolioView, unlockLadder, walletsOf } from './view.ts';

@@ -1,0 +1,11 @@
+/**
+ * The positions capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { diffDates } from './store/diff.ts';
+export { latestSnapshots, nearestPositionDates, snapshotData } from './store/latest.ts';
+export type { LatestRow } from './store/latest.ts';
+export { navHistory } from './store/nav.ts';
+export { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
+export { datesBetween, plannedUnits, qualityCompleteness, runUnits, syncPositionsUnit } from './sync.ts';
+export type { QualityTally } from './sync.ts';

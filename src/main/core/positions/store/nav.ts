@@ -1,0 +1,64 @@
+import type { ReadableDB } from '../../store/db.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { listWallets } from '../../store/wallets.ts';
+import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
+import { decimalSumOrNull } from '../../../../shared/decimal.ts';
+import type { NavScope } from '../../../../shared/contract.ts';
+import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
+
+/**
+ * NAV per date from cached snapshots only: per wallet, and in total (wallet omitted)
+ * summed over every watched wallet and chain. A date where some chain is not cached says
+ * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
+ */
+export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): NavSeries {
+  const rows = latestSnapshots(db, 'allPositions', {
+    ...(scope.wallet && { wallet: scope.wallet }),
+    ...(scope.from && { from: scope.from }),
+    ...(scope.to && { to: scope.to }),
+  });
+  // A wallet group's members (`wallets`), one wallet, or all.
+  const wallets = listWallets(db).filter(
+    (w) => (!scope.wallet || w.address === addressKey(scope.wallet)) && (!scope.wallets || scope.wallets.includes(w.address)),
+  );
+  const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
+  const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
+  const byDate = new Map<string, NavPoint>();
+  // The stored per-snapshot totals of each date, summed once per date at the end with the one
+  // null rule (src/shared/portfolio/totals.ts): exact in decimal, as they are written to CSV.
+  const terms = new Map<string, { total: Array<number | null>; principal: Array<number | null>; reward: Array<number | null> }>();
+  for (const r of rows) {
+    if (!watched.get(r.wallet)?.has(r.chain)) continue;
+    const p = byDate.get(r.as_of) ?? {
+      date: r.as_of,
+      totalNav: null,
+      principalNav: null,
+      rewardNav: null,
+      chainsCached: 0,
+      chainsWatched,
+      missing: [],
+      fetchedAt: r.fetched_at,
+      flagged: 0,
+    };
+    const t = terms.get(r.as_of) ?? { total: [], principal: [], reward: [] };
+    // A snapshot that lists no position is cached and worth 0, not unknown.
+    const empty = r.position_count === 0;
+    t.total.push(empty ? 0 : r.total_nav);
+    t.principal.push(empty ? 0 : r.principal_nav);
+    t.reward.push(empty ? 0 : r.reward_nav);
+    terms.set(r.as_of, t);
+    p.chainsCached++;
+    p.flagged += flaggedCount(r.quality);
+    if (r.fetched_at > p.fetchedAt) p.fetchedAt = r.fetched_at;
+    byDate.set(r.as_of, p);
+  }
+  const present = new Set(rows.map((r) => `${r.as_of}|${r.wallet}|${r.chain}`));
+  for (const p of byDate.values()) {
+    for (const [wallet, chains] of watched) for (const chain of chains) if (!present.has(`${p.date}|${wallet}|${chain}`)) p.missing.push({ wallet, chain });
+    const t = terms.get(p.date)!;
+    p.totalNav = decimalSumOrNull(t.total);
+    p.principalNav = decimalSumOrNull(t.principal);
+    p.rewardNav = decimalSumOrNull(t.reward);
+  }
+  return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(rows) };
+}

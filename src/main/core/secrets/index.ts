@@ -1,0 +1,18 @@
+/**
+ * The secrets capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export {
+  CACHE_KEY_SERVICE,
+  PASSPHRASE_ENV,
+  folderKey,
+  newFolderKey,
+  readEncryptionConfig,
+  removeEncryptionConfig,
+  writeEncryptionConfig,
+} from './cache-key.ts';
+export type { EncryptionConfig, KeySources } from './cache-key.ts';
+export { checkKey } from './key-check.ts';
+export { KEYCHAIN_SERVICE, systemKeychain } from './keychain.ts';
+export type { Keychain } from './keychain.ts';
+export { Secrets } from './secrets.ts';

@@ -1,0 +1,472 @@
+import {
+  type ServiceClient,
+  hasPositionActivity,
+  listAnomalies,
+  loadConventions,
+  recordAnomaly,
+  requestRelearn,
+  resolveAnomalies,
+  saveObservedPoints,
+  ensureConventions,
+  judgePage,
+  pageParam,
+  pageSizeFor,
+  queryBounds,
+  rowsOutside,
+} from '../service/index.ts';
+import type { LearnedConventions } from '../../../shared/conventions.ts';
+import { combineRatios } from '../../../shared/service/completion-ratio.ts';
+import type { Transaction } from '../../../shared/service/schemas.ts';
+import type { WritableDB } from '../store/db.ts';
+import { capRangesAt, completeUntil, forgetAllRanges, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from './store/transactions.ts';
+import type { WriteBatchOptions } from './store/write-batch.ts';
+import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from './store/page-writer.ts';
+import type { PageWrite } from './store/page-writes.ts';
+import { reconcileRecent, type RecentResult, type Seam, seamBetween, timeOrdered } from './recent.ts';
+
+export interface TxnSyncOptions {
+  db: WritableDB;
+  client: ServiceClient;
+  wallet: string;
+  chain: string;
+  /** Unix seconds. */
+  now: number;
+  /** Where history starts for a first sync (Unix seconds). */
+  historyStart: number;
+  /** Upper bound on the page size asked; default: the largest the service serves. */
+  pageSize?: number;
+  /** Pages requested at once (the client's limiter still caps requests overall). */
+  pagesInFlight: number;
+  signal?: AbortSignal;
+  /** How pages are grouped into transactions (see WriteBatch). */
+  batch?: WriteBatchOptions;
+  /** Rows read in a range before its writes move to the write worker (default 10,000; Infinity: never). */
+  workerFromRows?: number;
+  /** Re-read and reconcile the recent window after the reads (default true; see recent.ts). */
+  recheckRecent?: boolean;
+  /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
+  onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
+}
+
+export interface TxnSyncResult {
+  chain: string;
+  rowsRead: number;
+  pagesRead: number;
+  /** Whether everything up to now is proved complete (no range left incomplete). */
+  complete: boolean;
+  /** Why not, one line each (the service's completion ratio, an anomaly, a page that could not be read). */
+  reasons: string[];
+  ranges: SyncRange[];
+  /** The recent window re-read and what it restated (null when no history is complete yet). */
+  recent: RecentResult | null;
+}
+
+/**
+ * Incremental, resumable transaction sync for one (wallet, chain):
+ * 0. the service's conventions are learned first if they never were (or an anomaly asked);
+ * 1. ranges left in progress by an interruption resume at their next page;
+ * 2. a new range runs from the end of complete history to now.
+ * Each page is written whole with its range's bookkeeping (in a savepoint of a batch of
+ * pages, see WriteBatch), so a crash loses at most the pages in flight (fetched, or written
+ * but not yet committed) and the committed resume point matches the committed pages. A range is complete only on proof (an empty page, a page past
+ * the end repeating the last one, or a short page of a proven page size), and only when the
+ * service says it indexed all of it (every page that stated a completion_ratio said 1): a range
+ * read to its end with completion_ratio below 1 is split, the part up to the newest row received
+ * complete, the rest polled again; one with no ratio, or a ratio that is not a fraction, stays
+ * incomplete whole, saying so (closeRange).
+ * Anomalies (rows outside the range asked, an empty history while positions show activity)
+ * leave the range incomplete, ask for the conventions to be learned again, and are retried
+ * once under what is re-learned.
+ */
+export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult> {
+  const totals = { rowsRead: 0, pagesRead: 0 };
+  // Where this sync's pages met (recent.ts): re-read after the reads when they may hide a row.
+  const seams: Seam[] = [];
+  // Set when a read in no time order met a row twice: the service's order moved under it.
+  const unstable = { seen: false };
+  // The ranges this sync read (Unix seconds), reopened if they cannot be trusted (below).
+  const readSpans: Array<[number, number]> = [];
+  let conv = await ensureConventions(o.db, o.client, {
+    wallet: o.wallet,
+    chain: o.chain,
+    nowMs: o.now * 1000,
+    forgetRanges: forgetAllRanges,
+    ...(o.signal && { signal: o.signal }),
+  });
+  const runOnce = async (c: LearnedConventions) => {
+    const anomalies: string[] = [];
+    // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
+    const readToEnd = async (range: SyncRange) => {
+      readSpans.push([range.startTime, range.endTime]);
+      let current: SyncRange | undefined = range;
+      for (let attempt = 0; current && attempt < 3; attempt++) {
+        if ((await readRange(o, c, current, totals, anomalies, seams, unstable)) === 'done') return;
+        current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
+      }
+    };
+    for (const r of listRanges(o.db, o.wallet, o.chain)) {
+      if (r.state !== 'in_progress') continue;
+      // Page numbers of a range are only valid at its page size: one the service does not
+      // serve whole (learned since) is read again from its first page.
+      const size = pageSizeFor(c, o.pageSize);
+      if (r.pageSize > c.pageSizeCap || r.pageSize > c.pageSizeMax) await readToEnd({ ...r, nextPage: 1, pageSize: size });
+      else await readToEnd(r);
+    }
+    const until = completeUntil(listRanges(o.db, o.wallet, o.chain));
+    const start = until === null ? o.historyStart : until + 1;
+    if (start <= o.now) {
+      const range: SyncRange = {
+        wallet: o.wallet,
+        chain: o.chain,
+        startTime: start,
+        endTime: o.now,
+        state: 'in_progress',
+        nextPage: 1,
+        pageSize: pageSizeFor(c, o.pageSize),
+        startBlock: null,
+        endBlock: null,
+        completionRatio: null,
+        rowsRead: 0,
+        updatedAt: new Date().toISOString(),
+        reason: null,
+      };
+      saveRange(o.db, range);
+      await readToEnd(range);
+    }
+    return anomalies;
+  };
+  const relearn = () =>
+    ensureConventions(o.db, o.client, {
+      wallet: o.wallet,
+      chain: o.chain,
+      nowMs: o.now * 1000,
+      forgetRanges: forgetAllRanges,
+      force: true,
+      ...(o.signal && { signal: o.signal }),
+    });
+  // History read before (complete ranges) yet empty, while positions show activity: the
+  // reading may have changed or been wrong; learn again before reading on.
+  const emptyButActive = () =>
+    !hasTransactions(o.db, o.wallet, o.chain) &&
+    hasPositionActivity(o.db, o.wallet, o.chain) &&
+    listRanges(o.db, o.wallet, o.chain).some((r) => r.state === 'complete');
+  const alreadyOpen = () =>
+    listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+  // Learned again once per anomaly, not on every sync of a wallet that may truly have none.
+  if (emptyButActive() && !alreadyOpen()) {
+    recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
+    conv = await relearn();
+  }
+  const anomalies = await runOnce(conv);
+  if (anomalies.length) {
+    // Learn again now; if that changes the reading, read again under it (once).
+    const before = JSON.stringify(conv);
+    conv = await relearn();
+    if (JSON.stringify(conv) !== before && (await runOnce(conv)).length === 0) {
+      resolveAnomalies(o.db, { wallet: o.wallet, chain: o.chain });
+    }
+  } else {
+    const stillEmpty = !hasTransactions(o.db, o.wallet, o.chain) && hasPositionActivity(o.db, o.wallet, o.chain);
+    resolveAnomalies(o.db, {
+      wallet: o.wallet,
+      chain: o.chain,
+      kinds: stillEmpty ? RANGE_ANOMALIES.filter((k) => k !== 'empty-history-with-positions') : RANGE_ANOMALIES,
+    });
+  }
+  // What the service answered for ends at its own clock (the Date of its answers): a range
+  // asked up to this computer's "now", set ahead, is cut there, and the next sync reads on from it.
+  const serviceNow = o.client.serviceNowMs?.() ?? null;
+  if (serviceNow !== null && Math.floor(serviceNow / 1000) < o.now) capRangesAt(o.db, o.wallet, o.chain, Math.floor(serviceNow / 1000));
+  // A live service restates what it answered: the recent window is read again and reconciled,
+  // and the seams a shifting list may have fooled are read again (recent.ts, docs/service.md).
+  const recent = o.recheckRecent === false ? null : await reconcileRecent(o, conv, seams);
+  // Rows in no time order have no seams to read again: when the history changed during this
+  // sync, offset pages may have skipped rows anywhere, so what this sync read is reopened (the
+  // next sync reads it again) and the result says why.
+  if (recent && !timeOrdered(conv) && (unstable.seen || recent.late + recent.changed + recent.removed > 0)) {
+    for (const r of listRanges(o.db, o.wallet, o.chain)) {
+      if (r.state === 'complete' && readSpans.some(([a, b]) => r.startTime <= b && a <= r.endTime))
+        saveRange(o.db, { ...r, state: 'incomplete', reason: UNORDERED_LIVE });
+    }
+  }
+  const ranges = listRanges(o.db, o.wallet, o.chain);
+  // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
+  const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
+  const reasons = [
+    ...new Set([
+      ...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)),
+      ...open.map((a) => a.detail),
+      ...(recent?.note ? [recent.note] : []),
+    ]),
+  ];
+  return {
+    chain: o.chain,
+    ...totals,
+    complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0 && !recent?.note,
+    reasons,
+    ranges,
+    recent: recent?.window ? recent : null,
+  };
+}
+
+const UNORDERED_LIVE =
+  'the service returns rows in no time order, and its history or its order changed during the read: pages may have skipped rows, so this range is read again on the next sync';
+
+const EMPTY_WITH_POSITIONS =
+  'the whole history came back empty although the wallet holds positions on this chain: the service may read the time range or pages another way';
+
+const RANGE_ANOMALIES = ['rows-outside-range', 'empty-history-with-positions', 'repeated-page'];
+
+interface PageResult {
+  page: number;
+  rows: Transaction[];
+  ratio: number | null;
+  startBlock: number | null;
+  endBlock: number | null;
+}
+
+/** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
+async function readRange(
+  o: TxnSyncOptions,
+  c: LearnedConventions,
+  initial: SyncRange,
+  totals: { rowsRead: number; pagesRead: number },
+  anomalies: string[],
+  seams: Seam[],
+  unstable: { seen: boolean },
+): Promise<'done' | 'restart'> {
+  const range = { ...initial, reason: null };
+  const bounds = queryBounds(c, range.startTime, range.endTime);
+  // Pages requested past the last one are aborted once the range is done.
+  const abandon = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, abandon.signal]) : abandon.signal;
+  const fetchPage = async (page: number): Promise<PageResult> => {
+    const res = await o.client.transactionsByWallet(
+      { wallet: o.wallet, chain: o.chain, ...bounds, page: pageParam(c, page), pageSize: range.pageSize },
+      signal,
+    );
+    const head = res.data[0];
+    return {
+      page,
+      rows: res.data.flatMap((d) => d.transaction_history),
+      ratio: head?.completion_ratio ?? null,
+      startBlock: head?.start_block ?? null,
+      endBlock: head?.end_block ?? null,
+    };
+  };
+
+  // A sliding window of pages in flight, written strictly in page order.
+  const inFlight = new Map<number, Promise<PageResult>>();
+  let nextToRequest = range.nextPage ?? 1;
+  let previous: Transaction[] | null = null;
+  const seenInRead = new Set<string>();
+  // The window opens at two pages (the first, and the one that may prove it the last) and
+  // doubles with every full page, so a short incremental read asks for two pages, not the
+  // whole window, while a long read reaches the full window after two pages.
+  let window = Math.min(2, o.pagesInFlight);
+  const fill = () => {
+    while (inFlight.size < window) {
+      const p = fetchPage(nextToRequest);
+      p.catch(() => undefined); // awaited below; silence pages abandoned after a failure
+      inFlight.set(nextToRequest, p);
+      nextToRequest++;
+    }
+  };
+  // Pages are written on this thread until the read proves long, then by the write worker
+  // (see PageWriter): a short incremental read never pays for starting a thread, a whale's
+  // writes never hold up the main thread. The worker's thread loads while pages are still
+  // written here; the hand-over waits for a commit, so batches stay whole. Each page's write
+  // is acknowledged in order; progress counts written pages only.
+  let writer = inThreadWriter(o.db, o.batch);
+  let onWorker = false;
+  let workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
+  const acks: Array<Promise<void>> = [];
+  const settle = async (depth: number) => {
+    while (acks.length > depth) await acks.shift();
+  };
+  // A write of the main connection (an anomaly, a restart) comes after every page posted, committed.
+  const beforeMainWrite = async () => {
+    if (!onWorker) return;
+    await settle(0);
+    await writer.flush();
+  };
+  const workerBatch = { ...WORKER_BATCH, ...o.batch };
+  // Asked before this read writes (its own batch is a transaction too): a file cache, writable,
+  // with no transaction of the caller's open. Asked again at the hand-over.
+  const workerPossible = workerCanWrite(o.db);
+  let starting: { worker: PageWriter; ready: boolean } | null = null;
+  // When the in-thread batch began (it may be ended early for the hand-over, see handOver).
+  let batchSince = performance.now();
+  // Checked before writing: the batch is idle once its commit by time has run between pages,
+  // or is ended here once it is as old as a worker's batch may be (the worker's maxMs), so the
+  // hand-over does not wait for the in-thread batch's own, longer, commit by time. Either way
+  // at a commit boundary: the batches stay whole.
+  const handOver = async () => {
+    if (!starting) return;
+    if (!writer.idle && performance.now() - batchSince < (workerBatch.maxMs ?? Infinity)) return;
+    await settle(0);
+    await writer.close();
+    // A transaction of the caller's is open (the worker would wait for it): the writes stay here.
+    if (!workerCanWrite(o.db)) {
+      const unused = starting.worker;
+      starting = null;
+      workerFrom = Infinity;
+      await unused.close().catch(() => undefined);
+      return;
+    }
+    writer = starting.worker;
+    starting = null;
+    onWorker = true;
+  };
+  let failed = false;
+  try {
+    for (;;) {
+      fill();
+      const page = range.nextPage!;
+      const result = await inFlight.get(page)!;
+      inFlight.delete(page);
+      const verdict = judgePage(c, range.pageSize, result.rows, previous);
+      // A page shorter than asked followed by more rows: the service cuts pages to that size.
+      // Read the range again at that size: a service may number pages by the size asked, so
+      // pages read at a size it does not serve whole may have skipped rows.
+      if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind === 'more') {
+        await beforeMainWrite();
+        noteObservedCap(o.db, previous.length);
+        saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
+        return 'restart';
+      }
+      if (previous && result.rows.length && timeOrdered(c)) {
+        const seam = seamBetween(previous, result.rows);
+        if (seam) seams.push(seam);
+      } else if (!timeOrdered(c) && !unstable.seen && verdict.kind === 'more') {
+        // No seams to place: a row met twice in one read says the order moved between requests.
+        for (const t of result.rows) {
+          const h = t.txn_hash.toLowerCase();
+          if (seenInRead.has(h)) unstable.seen = true;
+          seenInRead.add(h);
+        }
+      }
+      previous = result.rows;
+      const outside = rowsOutside(result.rows, range.startTime, range.endTime);
+      // What every page said is kept: one below 1, or not a fraction, and the range is not whole.
+      range.completionRatio = combineRatios(range.completionRatio, result.ratio);
+      if (page === 1 || range.startBlock === null) {
+        range.startBlock = result.startBlock;
+        range.endBlock = result.endBlock;
+      }
+      const store = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
+      if (store) range.rowsRead += result.rows.length;
+      range.updatedAt = new Date().toISOString();
+      let anomaly: string | null = null;
+      if (outside.length) {
+        anomaly = `the service returned ${outside.length} row(s) dated outside the range asked (e.g. ${outside[0]!.date}): it may not read start_time/end_time as learned`;
+        await beforeMainWrite();
+        recordAnomaly(o.db, { kind: 'rows-outside-range', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      } else if (verdict.kind === 'stuck') {
+        anomaly = verdict.reason;
+        await beforeMainWrite();
+        recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      }
+      const finished = verdict.kind !== 'more' || anomaly !== null;
+      let seenBefore = false;
+      if (anomaly === null && finished && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
+        anomaly = EMPTY_WITH_POSITIONS;
+        await beforeMainWrite();
+        // Still unexplained since it was first seen (and learned again for): no new learning run.
+        seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+        recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      }
+      // The worker is started once the read looks long (workerFrom rows), and the pages are written here
+      // while its thread loads (awaiting it stalled the read ~0.3–1 s); it takes over at a
+      // commit boundary once ready (see handOver). A read that ends first closes it.
+      const sinceStart = range.rowsRead - (initial.rowsRead ?? 0);
+      const looksLong = sinceStart >= workerFrom;
+      if (!onWorker && !starting && !finished && looksLong && workerPossible) {
+        const worker = workerWriter(o.db, workerBatch);
+        starting = { worker, ready: false };
+        const s = starting;
+        worker.ready.then(
+          () => (s.ready = true),
+          () => {
+            // A worker that cannot start (a packaging or loader problem) leaves the writes here.
+            if (starting === s) starting = null;
+            workerFrom = Infinity;
+            void worker.close().catch(() => undefined);
+          },
+        );
+      }
+      if (starting?.ready && !finished) await handOver();
+      if (!finished) range.nextPage = page + 1;
+      const written: PageWrite = {
+        wallet: o.wallet,
+        chain: o.chain,
+        rows: store ? result.rows : null,
+        range: { ...range },
+        close: finished ? { anomaly } : null,
+      };
+      const rows = store ? result.rows.length : 0;
+      const oldest = store ? oldestTime(result.rows) : null;
+      if (!onWorker && writer.idle) batchSince = performance.now();
+      const ack = writer.write(written).then(() => {
+        totals.rowsRead += rows;
+        totals.pagesRead++;
+        o.onPage?.({ ...totals, range: written.range, oldestTime: oldest });
+      });
+      ack.catch(() => undefined); // awaited in order below
+      acks.push(ack);
+      // On this thread each page is written before the next is read; the worker may hold two.
+      await settle(onWorker ? 2 : 0);
+      if (anomaly && !seenBefore) {
+        anomalies.push(anomaly);
+        await beforeMainWrite();
+        requestRelearn(o.db);
+      }
+      window = Math.min(o.pagesInFlight, window * 2);
+      if (finished) {
+        await settle(0);
+        return 'done';
+      }
+    }
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    // The pages written are whole, with their resume point: keep them whatever stopped the
+    // read. Pages fetched beyond the last one (or after a failure) are dropped unwritten.
+    abandon.abort();
+    inFlight.clear();
+    await Promise.allSettled(acks);
+    // A worker still starting when the read ended is closed unused.
+    if (starting) await starting.worker.close().catch(() => undefined);
+    const closing = writer.close();
+    // A failure already on its way out is the one reported.
+    if (failed) await closing.catch(() => undefined);
+    else await closing;
+  }
+}
+
+/** Rows read in a range (this sync) before its writes move to the write worker. */
+const WORKER_FROM_ROWS = 10_000;
+/**
+ * The worker's batches: short in time, since a write of the main connection (a snapshot, a
+ * setting) waits for the worker's commit; large enough in rows to keep commits rare.
+ */
+export const WORKER_BATCH: WriteBatchOptions = { maxRows: 50_000, maxMs: 250 };
+
+function oldestTime(rows: readonly Transaction[]): number | null {
+  let oldest = Infinity;
+  for (const r of rows) {
+    const ms = r.date ? Date.parse(r.date) : NaN;
+    if (ms < oldest) oldest = ms;
+  }
+  return Number.isFinite(oldest) ? Math.floor(oldest / 1000) : null;
+}
+
+function noteObservedCap(db: WritableDB, n: number): void {
+  const c = loadConventions(db);
+  if (c.capProven && c.pageSizeCap === n) return;
+  saveObservedPoints(db, [
+    { key: 'pageSizeCap', value: n, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
+    { key: 'capProven', value: true, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
+  ]);
+}

@@ -54,7 +54,7 @@ export const CORE_EDGES = {
   // The connection, the migrations, the statement cache and the plain tables of the user's data.
   store: ['store/migrations'],
   // The service: its client, pacing, redaction, the conventions learned of it, the service check.
-  service: ['store'],
+  service: ['handlers.ts', 'store'],
   // errors.ts serialises the service's and the store's errors, so util sits above both (and
   // the store, below it, cannot import it).
   util: ['service', 'store'],
@@ -74,26 +74,33 @@ export const CORE_EDGES = {
   // Positions: their sync, the snapshots of the three views, positions at a date, between two, NAV.
   positions: ['handlers.ts', 'service', 'store'],
   // Reconciliation (positions against the transactions between), lending risk, exposure.
-  analytics: ['handlers.ts', 'positions', 'store', 'transactions'],
+  analytics: ['counterparties', 'handlers.ts', 'positions', 'store', 'transactions'],
   // The one view of a scope's portfolio at a date (totals, risk, what a member lacks): it
   // composes positions and analytics, so it sits above both; alerts, the pack and reports read it.
   portfolio: ['analytics', 'handlers.ts', 'positions', 'store'],
   // The sync engine: the jobs that run each capability's sync, their progress and the wallets' freshness.
-  sync: ['jobs', 'positions', 'service', 'store', 'transactions'],
-  alerts: ['portfolio', 'positions', 'service', 'store', 'sync'],
+  sync: ['handlers.ts', 'jobs', 'positions', 'service', 'store', 'transactions'],
+  // The watched wallets and their groups, and each wallet's freshness.
+  wallets: ['handlers.ts', 'service', 'store', 'sync', 'transactions'],
+  alerts: ['handlers.ts', 'portfolio', 'positions', 'service', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'portfolio', 'positions', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
   closes: ['analytics', 'handlers.ts', 'pack', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
-  reports: ['analytics', 'counterparties', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
-  schedule: ['store', 'sync'],
-  userdata: ['alerts', 'counterparties', 'jobs', 'reports', 'schedule', 'store'],
+  reports: ['analytics', 'counterparties', 'handlers.ts', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
+  // The session: the service the core talks to, the cache open for it and its key, and the
+  // moves between them (connect, demo, restore, encrypt) during which requests wait.
+  session: ['handlers.ts', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],
+  // Scheduled syncs in this process and their operations.
+  schedule: ['handlers.ts', 'session', 'store', 'sync'],
+  // Backups of the cache open now: made daily and on request, verified, restored.
+  backups: ['handlers.ts', 'session', 'store'],
+  userdata: ['alerts', 'counterparties', 'handlers.ts', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],
-  // Encryption at rest of a data folder: its key (secrets) and the conversion of each file (store).
-  'encryption.ts': ['secrets', 'store'],
-  'profile.ts': ['secrets', 'service', 'store', 'sync'],
-  'self-check.ts': ['profile.ts', 'secrets', 'store'],
+  // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
+  'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],
+  'self-check.ts': ['secrets', 'session', 'store'],
   'app.ts': '*',
 };
 

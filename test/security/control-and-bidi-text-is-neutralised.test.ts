@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import { databaseFileFor } from '../../src/main/core/profile.ts';
+import { databaseFileFor } from '../../src/main/core/session/profile.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync, type HostileService, startHostileService } from '../support/hostile-service.ts';
 import { KEY, SIM_NOW, WALLET } from '../support/sim.ts';

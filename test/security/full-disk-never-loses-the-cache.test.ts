@@ -4,7 +4,7 @@ import { closeSync, copyFileSync, mkdirSync, openSync, readdirSync, readFileSync
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeAppConfig } from '../../src/main/core/profile.ts';
+import { writeAppConfig } from '../../src/main/core/session/profile.ts';
 import { CacheProblemError, openDatabase } from '../../src/main/core/store/db.ts';
 
 /**

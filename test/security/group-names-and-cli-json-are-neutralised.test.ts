@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
-import { databaseFileFor } from '../../src/main/core/profile.ts';
+import { databaseFileFor } from '../../src/main/core/session/profile.ts';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';

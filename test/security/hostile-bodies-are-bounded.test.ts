@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceClient } from '../../src/main/core/service/client.ts';
-import { databaseFileFor } from '../../src/main/core/profile.ts';
+import { databaseFileFor } from '../../src/main/core/session/profile.ts';
 import { ENDPOINTS } from '../../src/shared/service/endpoints.ts';
 import { nestsDeeperThan } from '../../src/shared/service/normalize.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';

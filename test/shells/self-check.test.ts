@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
-import { databaseFileFor } from '../../src/main/core/profile.ts';
+import { databaseFileFor } from '../../src/main/core/session/profile.ts';
 import { SELF_CHECK_ACCOUNT, selfCheck } from '../../src/main/core/self-check.ts';
 import { KEYCHAIN_SERVICE } from '../../src/main/core/secrets/keychain.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';

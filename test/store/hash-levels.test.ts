@@ -210,6 +210,6 @@ describe('two levels of hash keys', () => {
       .filter((f) => /\.(ts|svelte)$/.test(f) && /INSERT\s+(OR\s+\w+\s+)?INTO\s+"?transactions"?\s*[(\s]/i.test(readFileSync(f, 'utf8')))
       .map((f) => relative(root, f))
       .filter((f) => !f.startsWith('main/core/store/migrations/'));
-    expect(inserting).toEqual(['main/core/store/transactions.ts']);
+    expect(inserting).toEqual(['main/core/transactions/store/transactions.ts']);
   });
 });

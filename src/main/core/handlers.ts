@@ -5,7 +5,7 @@
  * puts them together; the type check fails if an operation has no handler, or two.
  */
 import type { OutputOf, ParsedInputOf } from '../../shared/contract.ts';
-import type { Wallet } from '../../shared/model.ts';
+import type { ScheduleScope, Wallet } from '../../shared/model.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import type { ReadableDB } from './store/handles.ts';
 
@@ -32,12 +32,26 @@ export interface ScopeContext {
   scopeOf(address: string | undefined, group: number | undefined): string[] | undefined;
   /** The watched wallets a wallet, a group or (neither) all stand for, in the order they are watched. */
   scopeWallets(address: string | undefined, group: number | undefined): Wallet[];
+  /** A scope as stored (a schedule's, an alert rule's): a wallet's address as the wallets list keeps it; a wallet or group that does not exist is refused. */
+  storedScope(scope: ScheduleScope): ScheduleScope;
 }
 
+type KeysOfAll<P extends readonly object[]> = { [I in keyof P]: keyof P[I] }[number];
+type Unanswered<P extends readonly object[]> = Exclude<OperationName, KeysOfAll<P>>;
+
 /**
- * A part's handlers and the rest, as one: the rest must answer every operation the part does
- * not, and none it does (an operation missing or named twice is a type error here).
+ * The parts' handlers as one: an operation no part answers is a type error here (its name in
+ * the message), and one answered by two parts is refused when the core starts.
  */
-export function combine<P extends Partial<Handlers>>(part: P, rest: Omit<Handlers, keyof P>): Handlers {
-  return { ...part, ...rest } as Handlers;
+export function combine<const P extends readonly Partial<Handlers>[]>(
+  ...parts: P & ([Unanswered<P>] extends [never] ? unknown : { 'operations without a handler': Unanswered<P> })
+): Handlers {
+  const all: Record<string, unknown> = {};
+  for (const part of parts as readonly Partial<Handlers>[]) {
+    for (const [op, handler] of Object.entries(part)) {
+      if (Object.hasOwn(all, op)) throw new Error(`Two parts of the core answer ${op}: one operation, one handler.`);
+      all[op] = handler;
+    }
+  }
+  return all as Handlers;
 }

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { readAppConfig, databaseFileFor } from './profile.ts';
+import { readAppConfig, databaseFileFor } from './session/index.ts';
 import { type Keychain, systemKeychain, CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/index.ts';
 import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
 import { cipherLibraryVersion } from './store/driver.ts';

@@ -6,3 +6,4 @@ export { exposureOf } from './exposure.ts';
 export { lendingRiskOf, memberOrder, unlocksOf } from './risk.ts';
 export { healthHistory } from './store/health.ts';
 export { checkPeriod, flowWindow, reconcile, reconcileTrace } from './store/reconcile.ts';
+export { analyticsHandlers } from './handlers.ts';

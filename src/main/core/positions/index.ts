@@ -9,3 +9,4 @@ export { navHistory } from './store/nav.ts';
 export { cachedDates, clearCache, latestSnapshot } from './store/snapshots.ts';
 export { datesBetween, plannedUnits, qualityCompleteness, runUnits, syncPositionsUnit } from './sync.ts';
 export type { QualityTally } from './sync.ts';
+export { positionHandlers } from './handlers.ts';

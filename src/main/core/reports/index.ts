@@ -5,3 +5,4 @@
 export { downloadPath, startExport } from './export-job.ts';
 export type { ExportTarget, SaveFormat } from './export-job.ts';
 export { writeAtomically } from './files.ts';
+export { reportHandlers } from './handlers.ts';

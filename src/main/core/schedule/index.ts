@@ -4,3 +4,5 @@
  */
 export { leaseHolder, runDueSchedules, withNextSlot } from './runner.ts';
 export { describeCadence } from './slots.ts';
+export { scheduleHandlers } from './handlers.ts';
+export { Scheduler } from './scheduler.ts';

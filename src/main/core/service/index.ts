@@ -28,3 +28,4 @@ export {
   savePace,
 } from './store/conventions.ts';
 export type { LearnedPoint } from './store/conventions.ts';
+export { serviceHandlers } from './handlers.ts';

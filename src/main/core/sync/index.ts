@@ -4,3 +4,4 @@
  */
 export { SyncEngine } from './engine.ts';
 export { walletCacheSummary } from './store/status.ts';
+export { syncHandlers } from './handlers.ts';

@@ -5,3 +5,4 @@
 export { startUserDataExport } from './export-job.ts';
 export { readUserDataFile } from './format.ts';
 export { planImport } from './plan.ts';
+export { userDataHandlers } from './handlers.ts';

@@ -6,15 +6,15 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServiceClient, type ServiceClient, RequestPacer, loadPace, savePace } from './service/index.ts';
-import { openDatabase, type WritableDB } from './store/db.ts';
-import { openReadOnlyCopy } from './store/recovery.ts';
-import { finishConversions } from './store/cache-conversion.ts';
-import type { CacheKey } from './store/driver.ts';
-import { getSettings } from './store/settings.ts';
-import { ValidationError } from './store/validation.ts';
-import type { Secrets } from './secrets/index.ts';
-import { SyncEngine } from './sync/index.ts';
+import { createServiceClient, type ServiceClient, RequestPacer, loadPace, savePace } from '../service/index.ts';
+import { openDatabase, type WritableDB } from '../store/db.ts';
+import { openReadOnlyCopy } from '../store/recovery.ts';
+import { finishConversions } from '../store/cache-conversion.ts';
+import type { CacheKey } from '../store/driver.ts';
+import { getSettings } from '../store/settings.ts';
+import { ValidationError } from '../store/validation.ts';
+import type { Secrets } from '../secrets/index.ts';
+import { SyncEngine } from '../sync/index.ts';
 
 /**
  * The demo mode's service, as the shell hands it over: the core never imports the reference

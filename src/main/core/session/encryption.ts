@@ -13,7 +13,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EncryptionStatus } from '../../shared/model.ts';
+import type { EncryptionStatus } from '../../../shared/model.ts';
 import {
   type EncryptionConfig,
   folderKey,
@@ -23,11 +23,11 @@ import {
   removeEncryptionConfig,
   writeEncryptionConfig,
   type Keychain,
-} from './secrets/index.ts';
-import { BACKUPS_FOLDER, convertBackups, listBackups } from './store/backups.ts';
-import { assertAlone, cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from './store/cache-conversion.ts';
-import type { CacheKey } from './store/driver.ts';
-import { ValidationError } from './store/validation.ts';
+} from '../secrets/index.ts';
+import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backups.ts';
+import { assertAlone, cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from '../store/cache-conversion.ts';
+import type { CacheKey } from '../store/driver.ts';
+import { ValidationError } from '../store/validation.ts';
 
 /** Every cache of the folder, and the caches whose backups are there though the cache is gone. */
 function cachesWithBackups(dataDir: string): string[] {

@@ -1,0 +1,66 @@
+/**
+ * Backups of the cache open now (store/backups.ts): daily while the app or web shell runs, checked
+ * with the schedules, made on a worker thread (a large cache takes seconds); a failure is kept for
+ * Settings to show, and tried again at the next check. One backup at a time; a restore or a
+ * conversion waits for it.
+ */
+import type { Session } from '../session/index.ts';
+import { createBackupOffThread } from '../store/backup-thread.ts';
+import { backupDue, pruneBackups } from '../store/backups.ts';
+import { getSettings } from '../store/settings.ts';
+import { listWallets } from '../store/wallets.ts';
+
+export class Backups {
+  private run: Promise<unknown> | null = null;
+  /** Why the last scheduled backup failed (null: it did not). */
+  problem: string | null = null;
+  /** A backup being made is finished before the cache closes (it reads the cache). */
+  readonly settles = 'finish' as const;
+
+  constructor(
+    private readonly session: Session,
+    private readonly appVersion: string,
+  ) {}
+
+  /** Runs `work` after any backup under way. */
+  oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const next = (this.run ?? Promise.resolve()).catch(() => undefined).then(work);
+    const settled = next.finally(() => {
+      if (this.run === settled) this.run = null;
+    });
+    this.run = settled;
+    settled.catch(() => undefined);
+    return next;
+  }
+
+  make(reason: 'scheduled' | 'manual') {
+    return this.oneAtATime(async () => {
+      const p = this.session.profile;
+      const made = await createBackupOffThread(p.db, p.databaseFile, reason, this.appVersion);
+      pruneBackups(p.databaseFile, getSettings(p.db).backupKeep);
+      return made;
+    });
+  }
+
+  /** Makes the daily backup if it is due (not on a read-only cache, nor while the cache is being swapped). */
+  ifDue(): void {
+    const p = this.session.profile;
+    if (p.readOnly || this.session.converting || this.run) return;
+    const settings = getSettings(p.db);
+    // A cache with no wallet holds nothing of the user's yet.
+    if (!settings.backupEnabled || !listWallets(p.db).length || !backupDue(p.databaseFile)) return;
+    this.make('scheduled').then(
+      () => (this.problem = null),
+      (err: unknown) => (this.problem = (err as Error).message),
+    );
+  }
+
+  /** A backup is never refused: it is waited for. */
+  running(): string | null {
+    return null;
+  }
+
+  async settle(): Promise<void> {
+    await this.run?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * The backups capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { Backups } from './backups.ts';
+export { backupHandlers } from './handlers.ts';

@@ -1,0 +1,35 @@
+/**
+ * The operations that read a scope's positions from the cache: the cached dates, positions at a
+ * date and between two, NAV over dates.
+ */
+import { VIEW_ENDPOINT, type PositionsResult } from '../../../shared/contract.ts';
+import type { Handlers, ScopeContext } from '../handlers.ts';
+import { diffDates } from './store/diff.ts';
+import { navHistory } from './store/nav.ts';
+import { cachedDates, latestSnapshot } from './store/snapshots.ts';
+
+type PositionOperations = 'positions.dates' | 'positions.get' | 'positions.diff' | 'nav.history';
+
+export function positionHandlers(c: ScopeContext): Pick<Handlers, PositionOperations> {
+  return {
+    'positions.dates': ({ wallet: address, group }) => {
+      const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
+      return [...new Set(members.flatMap((w) => cachedDates(c.db(), w)))].sort().reverse();
+    },
+    'positions.get': ({ wallet: address, date, view }) => {
+      const w = c.wallet(address);
+      const endpoint = VIEW_ENDPOINT[view];
+      return {
+        wallet: w.address,
+        date,
+        view,
+        chains: w.chains.map((chain) => ({ chain, snapshot: latestSnapshot(c.db(), endpoint, w.address, chain, date) })),
+      } as PositionsResult;
+    },
+    'positions.diff': ({ wallet: address, from, to }) => diffDates(c.db(), address, from, to),
+    'nav.history': ({ group, ...scope }) => {
+      const members = c.scopeOf(scope.wallet, group);
+      return navHistory(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * What a change of the data sets off, as one table (CHANGES): which views are told
+ * (`data.changed`) and which checks run after it — the category rules over new or all
+ * transactions, the alert rules, the closed periods of a wallet or of all. Handlers and the
+ * sync say what changed, never what to re-check, so a reaction is added in one place.
+ *
+ * Each check is coalesced (a burst of changes is one run, off the request's turn) and skipped
+ * on a read-only cache or once the core is closing; a check that meets a closed or busy cache
+ * runs again at the next change.
+ */
+import type { DataChanged, EventPayloads } from '../../shared/contract.ts';
+import type { Alert, AlertKind } from '../../shared/model.ts';
+import { checkAlerts, postWebhook, webhookPayload } from './alerts/index.ts';
+import { applyRulesToAll, applyRulesToNew } from './annotations/index.ts';
+import { runCloseCheck } from './closes/index.ts';
+import { counterpartyNamer } from './counterparties/index.ts';
+import { redactText } from './service/index.ts';
+import type { Profile, Session } from './session/index.ts';
+import { addressKey } from './store/address-key.ts';
+import { listAlertRules, recordDelivery } from './store/alerts.ts';
+import { listRules } from './store/annotations.ts';
+import { getSettings } from './store/settings.ts';
+import type { Emitter } from './util/emitter.ts';
+
+/** What is checked again after a change. */
+type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'closes:wallet' | 'closes:all';
+
+/**
+ * Every change the core makes to the data: the views' scope it is told under (null: none of
+ * theirs) and what is checked after it. A closed period is checked against anything its figures
+ * show (docs/closes.md); the category rules look at what a sync wrote, and at everything when
+ * what they match may have changed (a rule, the watched set, the address book's names).
+ */
+export const CHANGES = {
+  // A sync job finished (done, failed or cancelled: what it committed stays).
+  'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts', 'closes:wallet'] },
+  'positions.synced': { scope: 'positions', then: ['alerts', 'closes:wallet'] },
+  'transactions.cleared': { scope: 'transactions', then: [] },
+  'positions.cleared': { scope: 'positions', then: [] },
+  // A wallet watched or no longer: which transfers are internal changes, so every rule-made category is decided again.
+  'wallets.added': { scope: 'wallets', then: ['rules:all'] },
+  'wallets.removed': { scope: 'wallets', then: ['rules:all', 'closes:all'] },
+  // Wallets added from a file, with their labels and groups.
+  'wallets.imported': { scope: 'wallets', then: ['rules:all', 'closes:all'] },
+  // A label, a group: what a closed period's pack names.
+  'wallets.edited': { scope: 'wallets', then: ['closes:all'] },
+  // A scheduled run ended: the wallets' freshness.
+  'schedules.ran': { scope: 'wallets', then: [] },
+  'settings.edited': { scope: 'settings', then: [] },
+  // A name or an 'ours' flag: what the rules match, and a closed period's flows by counterparty.
+  'counterparties.edited': { scope: 'counterparties', then: ['rules:all', 'closes:all'] },
+  // A note or a category: a closed period's flows by category.
+  'annotations.edited': { scope: 'annotations', then: ['closes:all'] },
+  // Category rules added from a file (the app's own rule edits apply themselves): applied to what is cached.
+  'rules.imported': { scope: 'annotations', then: ['rules:all', 'closes:all'] },
+  // Alert rules added from a file: judged over this cache, as a rule saved in the app is at once.
+  'alert-rules.imported': { scope: null, then: ['alerts'] },
+  'closes.edited': { scope: 'closes', then: [] },
+} as const satisfies Record<string, { scope: DataChanged['scope'] | null; then: readonly Reaction[] }>;
+
+export type Change = keyof typeof CHANGES;
+
+export interface Reactions {
+  /** Tells the views and queues the checks `change` sets off (`wallet`: the wallet it concerns, if one). */
+  changed(change: Change, wallet?: string | null): void;
+  /** Checks alert rules now (all, some kinds, one rule); what fired is announced and delivered. */
+  checkAlertsNow(o?: { kinds?: ReadonlySet<AlertKind>; ruleId?: number }): Alert[];
+  /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
+  announce(fired: Alert[]): void;
+  /** Runs the close checks asked for and waits for them (the core is about to close). */
+  settle(): Promise<void>;
+  /** Checks nothing more, and waits for the webhook posts in flight (their outcome is recorded first). */
+  stop(): Promise<void>;
+}
+
+export function createReactions(session: Session, events: Emitter<EventPayloads>): Reactions {
+  let closing = false;
+  const usable = (p: Profile) => !closing && !p.readOnly && p.db.open;
+
+  // A fired alert is an event (inbox, desktop notification, `watch`) and, when a webhook is
+  // set, one POST that never blocks: its outcome is recorded on the alert.
+  const deliveries = new Set<Promise<void>>();
+  const deliver = (p: Profile, a: Alert) => {
+    const url = getSettings(p.db).alertWebhookUrl;
+    if (!url) return;
+    const rule = listAlertRules(p.db).find((r) => r.id === a.ruleId) ?? null;
+    const task: Promise<void> = (async () => {
+      // Built from the cache only; the key is also redacted from it, in case a cached text held it.
+      const key = p.mode === 'live' ? await session.secrets.get(p.baseUrl).catch(() => null) : null;
+      const delivery = await postWebhook(url, redactText(JSON.stringify(webhookPayload(a, rule)), key));
+      if (!p.db.open) return;
+      recordDelivery(p.db, a.id, delivery);
+    })()
+      .catch(() => undefined)
+      .finally(() => deliveries.delete(task));
+    deliveries.add(task);
+  };
+  const announce = (fired: Alert[]) => {
+    for (const a of fired) {
+      events.emit('alert.fired', a);
+      deliver(session.profile, a);
+    }
+  };
+  const checkAlertsNow = (o: { kinds?: ReadonlySet<AlertKind>; ruleId?: number } = {}): Alert[] => {
+    const p = session.profile;
+    if (closing || p.readOnly) return [];
+    const fired = checkAlerts(p.db, o);
+    announce(fired);
+    return fired;
+  };
+
+  /** Runs `work` once on a later turn however often it is asked for meanwhile. */
+  const coalesced = (work: () => void) => {
+    let queued = false;
+    return () => {
+      if (queued) return;
+      queued = true;
+      setImmediate(() => {
+        queued = false;
+        work();
+      });
+    };
+  };
+
+  const queueAlertCheck = coalesced(() => {
+    try {
+      checkAlertsNow();
+    } catch {
+      // Closed under it, or busy: the next sync or timer checks again.
+    }
+  });
+
+  // Category rules (core/annotations): applied to the transactions a sync wrote once its job has
+  // finished, off the ingest path (with no rule it only notes how far the cache goes); when what
+  // they match may have changed, every rule-made category is decided again (when there is a rule).
+  let rulesOver: 'new' | 'all' = 'new';
+  const runRules = coalesced(() => {
+    const all = rulesOver === 'all';
+    rulesOver = 'new';
+    const p = session.profile;
+    if (!usable(p)) return;
+    try {
+      const namer = counterpartyNamer(p.db);
+      if (all ? listRules(p.db).length && applyRulesToAll(p.db, { namer }).evaluated : applyRulesToNew(p.db, { namer }).categorised) {
+        changed('annotations.edited');
+      }
+    } catch {
+      // Closed under it, or busy: the next finished sync (or rule saved) applies them again.
+    }
+  });
+  const queueRules = (over: 'new' | 'all') => {
+    if (over === 'all') rulesOver = 'all';
+    runRules();
+  };
+
+  // Closed periods: the wallets asked for meanwhile are checked in one run; one run at a time.
+  let closeCheck: Promise<void> | null = null;
+  /** What the next run checks: the closes of these wallets (address keys), every close ('all'), or nothing asked (null). */
+  let closeCheckAsked: Set<string> | 'all' | null = null;
+  const checkClosesNow = () => {
+    const p = session.profile;
+    const asked = closeCheckAsked;
+    if (closing || p.readOnly || !asked || closeCheck) return;
+    closeCheckAsked = null;
+    closeCheck = runCloseCheck({ writable: () => p.db, fired: announce }, { wallets: asked === 'all' ? undefined : asked })
+      .then(({ flagged }) => {
+        if (flagged.length) changed('closes.edited');
+      })
+      .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
+      .finally(() => {
+        closeCheck = null;
+        // Asked for while it ran (the data may have changed again): another run.
+        if (closeCheckAsked) scheduleCloseCheck();
+      });
+  };
+  const scheduleCloseCheck = coalesced(() => {
+    if (!closeCheck) checkClosesNow();
+  });
+  const queueCloseCheck = (wallet: string | null | undefined) => {
+    if (!wallet) closeCheckAsked = 'all';
+    else if (closeCheckAsked !== 'all') {
+      closeCheckAsked ??= new Set<string>();
+      closeCheckAsked.add(addressKey(wallet));
+    }
+    if (!closeCheck) scheduleCloseCheck();
+  };
+
+  const REACT: Record<Reaction, (wallet: string | null | undefined) => void> = {
+    'rules:new': () => queueRules('new'),
+    'rules:all': () => queueRules('all'),
+    alerts: () => queueAlertCheck(),
+    'closes:wallet': (wallet) => queueCloseCheck(wallet),
+    'closes:all': () => queueCloseCheck(null),
+  };
+
+  function changed(change: Change, wallet?: string | null): void {
+    const { scope, then } = CHANGES[change];
+    if (scope) events.emit('data.changed', { scope, ...(wallet && { wallet }) });
+    for (const r of then) REACT[r](wallet);
+  }
+
+  return {
+    changed,
+    checkAlertsNow,
+    announce,
+    settle: async () => {
+      // A check of the closed periods an edit or a sync queued is made before the cache closes (a
+      // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
+      await closeCheck;
+      checkClosesNow();
+      await closeCheck;
+    },
+    stop: async () => {
+      closing = true;
+      // Webhook posts in flight end within their timeout; their outcome is recorded first.
+      await Promise.allSettled([...deliveries]);
+    },
+  };
+}

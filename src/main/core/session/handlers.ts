@@ -1,0 +1,142 @@
+/**
+ * The operations of the session: what the app is connected to (a service and its key, or demo
+ * mode), the settings, the cache as a whole (clear it, encrypt or decrypt the data folder), and
+ * opening an explorer link.
+ */
+import { allowedExternalUrl } from '../../../shared/explorers.ts';
+import type { AppInfo } from '../../../shared/contract.ts';
+import type { Handlers } from '../handlers.ts';
+import { checkKey, Secrets } from '../secrets/index.ts';
+import { readSettings, getSettings, updateSettings } from '../store/settings.ts';
+import { ValidationError } from '../store/validation.ts';
+import { clearCache } from '../positions/index.ts';
+import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
+import { normaliseBaseUrl } from './profile.ts';
+import type { Session } from './session.ts';
+
+export interface SessionContext {
+  session: Session;
+  version: string;
+  shell: AppInfo['shell'];
+  /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
+  openExternal?: ((url: string) => Promise<void>) | undefined;
+  changed(change: 'settings.edited' | 'positions.cleared' | 'transactions.cleared'): void;
+}
+
+type SessionOperations =
+  | 'app.info'
+  | 'app.connect'
+  | 'app.useDemo'
+  | 'settings.get'
+  | 'settings.update'
+  | 'key.status'
+  | 'key.set'
+  | 'key.clear'
+  | 'cache.clear'
+  | 'cache.encryption'
+  | 'cache.encrypt'
+  | 'cache.decrypt'
+  | 'shell.openExternal';
+
+export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperations> {
+  const { session } = c;
+  const info = async () => {
+    const p = session.profile;
+    return {
+      version: c.version,
+      mode: p.mode,
+      baseUrl: p.baseUrl,
+      key: await session.keyStatus(),
+      dataDir: session.dataDir,
+      databaseFile: p.databaseFile,
+      chains: getSettings(p.db).chains,
+      shell: c.shell,
+      cacheReadOnly: p.readOnly,
+    };
+  };
+  /** The service's base URL in the settings (none in demo mode). */
+  const liveUrl = () => (session.profile.mode === 'live' ? session.profile.baseUrl : null);
+  const converting = (what: string, cancelJobs: boolean, work: () => Promise<void>) =>
+    session.withCacheClosed(
+      { what, cancelJobs, then: 'try again', busy: new ValidationError('cache', 'A restore or a conversion of the cache is under way already.') },
+      work,
+    );
+  return {
+    'app.info': info,
+    'app.connect': async ({ baseUrl, key, sessionOnly }) => {
+      const url = normaliseBaseUrl(baseUrl);
+      // One cheap request checks the key (the new one, else the one already kept for this
+      // service) before anything changes: a refused key changes nothing and says so.
+      const candidate = key ? Secrets.checkFormat(key) : await session.secrets.get(url);
+      const keyCheck = await checkKey(url, candidate);
+      if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
+      if (key) await session.secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+      await session.switchTo(url);
+      return { ...(await info()), keyCheck };
+    },
+    'app.useDemo': async () => {
+      if (session.profile.mode !== 'demo') await session.switchTo(null);
+      return info();
+    },
+    'settings.get': () => {
+      const { settings, notices } = readSettings(session.profile.db);
+      return { ...settings, baseUrl: liveUrl(), notices };
+    },
+    'settings.update': (changes) => {
+      const next = updateSettings(session.profile.db, changes);
+      c.changed('settings.edited');
+      return { ...next, baseUrl: liveUrl() };
+    },
+    'key.status': () => session.keyStatus(),
+    'key.set': async ({ key, sessionOnly }) => {
+      const url = session.requireLive();
+      // As on connect: a key the service refuses replaces nothing.
+      const check = await checkKey(url, Secrets.checkFormat(key));
+      if (check.state === 'refused') throw new ValidationError('key', check.message);
+      return session.secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+    },
+    'key.clear': async () => session.secrets.clear(session.requireLive()),
+    'cache.clear': async () => {
+      // Running jobs would write into what is being cleared: stop them first.
+      const p = session.profile;
+      p.engine.queue.cancelAll();
+      await p.engine.queue.drain();
+      const cleared = clearCache(p.db);
+      c.changed('positions.cleared');
+      c.changed('transactions.cleared');
+      return cleared;
+    },
+    'cache.encryption': () => encryptionStatus(session.dataDir),
+    'cache.encrypt': async (input) => {
+      const passphrase = input?.passphrase;
+      await converting('Encrypting the cache', input?.cancelJobs ?? false, async () => {
+        const typed = session.usePassphrase(passphrase);
+        try {
+          session.cacheKey = await encryptFolder(session.dataDir, { keychain: session.cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
+        } catch (err) {
+          // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
+          typed.restore(err);
+          throw err;
+        }
+      });
+      return encryptionStatus(session.dataDir);
+    },
+    'cache.decrypt': async (input) => {
+      const key = session.cacheKey;
+      if (!key) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+      await converting('Decrypting the cache', input?.cancelJobs ?? false, async () => {
+        await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key });
+        session.cacheKey = null;
+      });
+      return encryptionStatus(session.dataDir);
+    },
+    'shell.openExternal': async ({ url }) => {
+      const checked = allowedExternalUrl(url);
+      if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
+      if (!c.openExternal) return false;
+      // The serialised parsed URL, never the string as given.
+      await c.openExternal(checked);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,9 @@
+/**
+ * The session capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { sessionHandlers } from './handlers.ts';
+export { databaseFileFor, readAppConfig } from './profile.ts';
+export type { DemoService, DemoStarter, Profile } from './profile.ts';
+export { Session } from './session.ts';
+export type { CacheUser } from './session.ts';

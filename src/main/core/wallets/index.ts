@@ -1,0 +1,5 @@
+/**
+ * The wallets capability's public face: what the rest of the core may use of it (the lint's walls,
+ * eslint/boundaries.js, refuse an import of its other files from outside it).
+ */
+export { walletHandlers } from './handlers.ts';

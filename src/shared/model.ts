@@ -135,7 +135,7 @@ export interface TransactionParties {
   toUnknown: boolean;
 }
 
-/** One entry of the change log of cached transactions (store/restatements.ts). */
+/** One entry of the change log of cached transactions (transactions/store/restatements.ts). */
 export interface TransactionChange {
   wallet: string;
   chain: string;

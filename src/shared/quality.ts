@@ -6,7 +6,7 @@
 import type { ValueFlag } from './service/schemas.ts';
 import { visibleText } from './text-safety.ts';
 
-/** The flag a snapshot dated another day than asked carries (store/snapshots.ts filingDay): not an unreadable value. */
+/** The flag a snapshot dated another day than asked carries (positions/store/snapshots.ts filingDay): not an unreadable value. */
 const DATE_FLAG = 'data[0].date';
 
 /** The flags that are unreadable values (left out of totals), not the snapshot's date. */

@@ -23,7 +23,7 @@ const KEY = 'runaway-logs-key-5e2b9a';
 const HASH = `0x${'ab'.repeat(32)}`;
 /** Longer than a bounded read takes; the unbounded one was still reading at 60 s. */
 const STILL_READING_AFTER_MS = 20_000;
-/** The documented defaults (LOGS_BOUNDS in api/paging.ts, docs/service.md), written out so a change to them is seen here. */
+/** The documented defaults (LOGS_BOUNDS in service/paging.ts, docs/service.md), written out so a change to them is seen here. */
 const DEFAULT_MAX_LOGS = 50_000;
 const DEFAULT_MAX_MS = 120_000;
 

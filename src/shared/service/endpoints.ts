@@ -17,7 +17,7 @@
  * 30M-gas transaction emits at most 3.75 MB of data, 7.5 MB as hex. With the client's 4
  * requests in flight, a misbehaving service can hold at most four caps of memory.
  *
- * An error (non-2xx) body is read to its first 64 KiB only (ERROR_BODY_CAP in api/http.ts).
+ * An error (non-2xx) body is read to its first 64 KiB only (ERROR_BODY_CAP in service/http.ts).
  */
 const MB = 2 ** 20;
 

@@ -13,7 +13,7 @@
  * view and the by-token view disagree, `other` shows the difference, so the lines add up to the
  * change in the total exactly (decimal sums).
  *
- * The period's flows are those of the reconciliation (store/queries/reconcile.ts): successful
+ * The period's flows are those of the reconciliation (analytics/store/reconcile.ts): successful
  * transactions after the opening date's day through the closing date's day; what the
  * reconciliation cannot prove (a period not synced, a date not cached) makes the pack partial.
  */

@@ -250,7 +250,7 @@ export function exportCompleteness(
     to?: string | undefined;
     date?: string | undefined;
     positionsAt?: { date: string; view: CoverageView };
-    /** A roll-forward's two dates: its problems (store/queries/reconcile.ts) are the file's. */
+    /** A roll-forward's two dates: its problems (analytics/store/reconcile.ts) are the file's. */
     rollForward?: { from: string; to: string };
     /** NAV over dates: each date that lacks a member. */
     history?: boolean;
@@ -291,7 +291,7 @@ export function exportCompleteness(
     const toS = endS > nowS ? nowS - RECENT_SYNC_S : endS;
     // A report whose period ends on its positions' date (today, say) shows holdings of the moment
     // the service sent them: its transactions need be proved only up to that moment, wallet
-    // chain by wallet chain (as the roll-forward does, store/queries/reconcile.ts).
+    // chain by wallet chain (as the roll-forward does, analytics/store/reconcile.ts).
     const atPositions = req.positionsAt && to === req.positionsAt.date;
     for (const w of wallets)
       for (const chain of w.chains) {

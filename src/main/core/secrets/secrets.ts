@@ -96,7 +96,7 @@ export class Secrets {
     if (!clean) throw new ValidationError('key', `${what} is empty.`);
     if (/\s/.test(clean)) throw new ValidationError('key', `${what} contains spaces; paste it exactly as issued.`);
     // Printable ASCII, and not too long: every spelling of such a key a service may echo is
-    // matched by one expression (api/redact.ts) that always compiles. Longer keys made that
+    // matched by one expression (service/redact.ts) that always compiles. Longer keys made that
     // expression too large to compile, and the compiler's error spelled the key out.
     if (!/^[\x21-\x7e]+$/.test(clean))
       throw new ValidationError(

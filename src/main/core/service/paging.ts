@@ -5,7 +5,7 @@ import type { Log, Transaction, TransactionHistory, TransactionLogs } from '../.
 /**
  * Pagination helpers. `transactionPages` is the simple reading (1-based pages, read until a
  * short page) used by tools and tests; the sync engine reads with learned conventions
- * (sync/reading.ts). Logs are read with what was learned of the logs endpoint.
+ * (service/reading.ts). Logs are read with what was learned of the logs endpoint.
  */
 
 export interface TransactionPage {

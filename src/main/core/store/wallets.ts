@@ -105,7 +105,7 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
       run(db, sql`DELETE FROM transaction_write_stamps WHERE wallet = ${wallet.address}`);
       // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
       // daily-sum watermark above it would take those new rows as summed, so it is dropped
-      // (rebuilt on next use; see store/queries/transfer-days.ts).
+      // (rebuilt on next use; see transactions/store/transfer-days.ts).
       run(db, sql`DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)`);
     }
   })();

@@ -35,13 +35,13 @@ export interface SyncEngineOptions {
   transactionWorkerFromRows?: number;
   /**
    * Whether every transaction sync re-reads the recent window and reconciles it (default true;
-   * see sync/recent.ts). Off, a sync reads only what is not yet complete: tests of the range
+   * see transactions/recent.ts). Off, a sync reads only what is not yet complete: tests of the range
    * bookkeeping alone.
    */
   recheckRecent?: boolean;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
-  /** Bounds of one transaction's logs read (default LOGS_BOUNDS, see api/paging.ts). */
+  /** Bounds of one transaction's logs read (default LOGS_BOUNDS, see service/paging.ts). */
   logsBounds?: Partial<LogsBounds>;
   now?: () => number;
 }
@@ -252,7 +252,7 @@ export class SyncEngine {
           );
         }
         // The reconciliation's daily transfer sums take the new rows now, once per sync, so
-        // a first reconciliation finds them made (store/queries/transfer-days.ts).
+        // a first reconciliation finds them made (transactions/store/transfer-days.ts).
         await refreshTransferDaysInSteps(
           this.o.db,
           chains.map((chain) => ({ wallet: w.address, chain })),

@@ -12,7 +12,7 @@ import type { ReadableDB, WritableDB } from '../store/db.ts';
  * behaviours"), and re-reads the page seams a shifting list may have fooled.
  */
 
-/** What the re-read needs of a transaction sync's options (sync/transactions.ts passes its own). */
+/** What the re-read needs of a transaction sync's options (transactions/sync.ts passes its own). */
 export interface RecentOptions {
   db: WritableDB;
   client: ServiceClient;

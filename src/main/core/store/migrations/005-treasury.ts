@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  * transfer_days holds, per (wallet, chain, token address, UTC day), what the successful
  * transactions moved in and out, so a year's reconciliation reads a few thousand rows
  * instead of parsing every transaction's transfers. It is derived data: built on demand by
- * the reconciliation (store/queries/transfer-days.ts) from the transactions with id above
+ * the reconciliation (transactions/store/transfer-days.ts) from the transactions with id above
  * transfer_days_state.built_to_id, and dropped for a (wallet, chain) whenever one of its
  * transactions is changed or deleted (the triggers below), to be rebuilt on next use. New
  * rows need no trigger (they are picked up by id), so ingest pays nothing.

@@ -5,7 +5,7 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  *
  * A live service restates what it answered: a transaction indexed late inside a range already
  * read, a reorg that removes a transaction or changes its block, status, fee or transfers. The
- * client re-reads a recent window on every sync (sync/recent.ts); what differs from the cache
+ * client re-reads a recent window on every sync (transactions/recent.ts); what differs from the cache
  * is applied and recorded here, one row per transaction and change, never silently:
  * - `late`: a transaction the service now returns inside a range the cache already held whole;
  * - `changed`: `fields` names what differs (block, status, txn_fee, gas_fee, details), with the

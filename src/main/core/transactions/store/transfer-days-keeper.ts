@@ -1,5 +1,5 @@
 /**
- * The daily transfer sums (transfer_days, see queries/transfer-days.ts) kept by the page
+ * The daily transfer sums (transfer_days, see transactions/store/transfer-days.ts) kept by the page
  * writer as it inserts rows, so a sync does not read its rows back at the end to sum them
  * (for a 200,000-row whale that read-back was ~0.8 s on the main thread after the last page).
  *

@@ -1,5 +1,5 @@
 /**
- * The explicit writer of the daily transfer sums for watched wallets (queries/transfer-days.ts):
+ * The explicit writer of the daily transfer sums for watched wallets (transactions/store/transfer-days.ts):
  * what the core runs, where it can write, before a reconciliation or a report that reconciles
  * reads them. Apart from transfer-days.ts because the write worker loads that module, and this
  * one reads the wallets list (whose module the worker's plain Node type stripping cannot load).

@@ -62,6 +62,25 @@ export default tseslint.config(
     },
   },
   {
+    // SQL lives in the store layer only: src/main/core/store/ and each capability's own store/
+    // folder (docs/ARCHITECTURE.md). Elsewhere the core calls the store's functions.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/core/store/**', 'src/main/core/*/store/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name=/^(prepare|exec|pragma)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
+          message: 'SQL belongs in the store layer (src/main/core/store/ or the capability\'s store/ folder): call a store function here.',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name=/^sql/]",
+          message: 'SQL belongs in the store layer (src/main/core/store/ or the capability\'s store/ folder): call a store function here.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/renderer/**/*.{ts,svelte}', 'test/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },

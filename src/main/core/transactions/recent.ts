@@ -2,7 +2,7 @@ import type { LearnedConventions } from '../../../shared/conventions.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import { provesWhole } from '../../../shared/service/completion-ratio.ts';
 import { applyRestatements, changedFields, type Restatements, storedByHash, storedHash, storedInWindow } from './store/restatements.ts';
-import { completeUntil, listRanges, upsertTransactions } from './store/transactions.ts';
+import { completeUntil, listRanges, nthNewestTime, upsertTransactions } from './store/transactions.ts';
 import { type ServiceClient, judgePage, pageParam, pageSizeFor, queryBounds } from '../service/index.ts';
 import type { ReadableDB, WritableDB } from '../store/db.ts';
 
@@ -123,10 +123,7 @@ export function recentWindow(
 ): { startS: number; endS: number } | null {
   const until = completeUntil(listRanges(db, o.wallet, o.chain));
   if (until === null) return null;
-  const nth = db
-    .prepare('SELECT time FROM transactions WHERE wallet = ? AND chain = ? AND time <= ? ORDER BY time DESC LIMIT 1 OFFSET ?')
-    .pluck()
-    .get(o.wallet, o.chain, until * 1000 + 999, pageSize - 1) as number | undefined;
+  const nth = nthNewestTime(db, o.wallet, o.chain, until * 1000 + 999, pageSize);
   const byPage = nth === undefined ? -Infinity : Math.floor(nth / 1000);
   const first = listRanges(db, o.wallet, o.chain).reduce((m, r) => Math.min(m, r.startTime), Infinity);
   const startS = Math.max(first, Math.min(until - RECENT_WINDOW_S, byPage));

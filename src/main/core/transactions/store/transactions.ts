@@ -507,3 +507,11 @@ export function recentTransactions(db: ReadableDB, limit: number): Array<{ chain
 export function hasTransactions(db: ReadableDB, wallet: string, chain: string): boolean {
   return db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
 }
+
+/** The time (ms) of a wallet's n-th newest cached transaction on a chain at or before `atMostMs` (1: the newest), if it has that many. */
+export function nthNewestTime(db: ReadableDB, wallet: string, chain: string, atMostMs: number, n: number): number | undefined {
+  return db
+    .prepare('SELECT time FROM transactions WHERE wallet = ? AND chain = ? AND time <= ? ORDER BY time DESC LIMIT 1 OFFSET ?')
+    .pluck()
+    .get(wallet, chain, atMostMs, n - 1) as number | undefined;
+}

@@ -83,8 +83,8 @@ function inverseMod48(a: bigint): bigint {
 }
 
 // One-shot hashes of the concatenated parts (the same digests as an incremental hash of
-// them): a hash object per call was a third of the simulator's CPU during a whale sync, on
-// the cores the client it serves runs on (bench/RESULTS.md, issue 16 round 6).
+// them): a hash object per call was a large share of the simulator's CPU during a whale sync,
+// on the cores the client it serves runs on (bench/RESULTS.md, "Round 6 (issue 16)").
 function keystream(seed: number, head: Buffer): Buffer {
   return hash('sha256', Buffer.concat([Buffer.from(String(seed)), head]), 'buffer');
 }

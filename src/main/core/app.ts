@@ -105,8 +105,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   const { changed } = reactions;
   const db = () => session.profile.db;
 
-  // Filter choices of the timeline: distinct protocols need a scan (~1 s at 1M rows), so they
-  // are kept until transactions or wallets change.
+  // Filter choices of the timeline: distinct protocols need a scan of every cached transaction
+  // (bench/RESULTS.md, "Store"), so they are kept until transactions or wallets change.
   const facetsCache = new Map<string, TimelineFacets>();
   events.on('data.changed', (c) => {
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();

@@ -6,16 +6,15 @@
  *
  * `maxBodyBytes` is the most of a successful body the client reads (decoded bytes, after any
  * Content-Encoding): a body past it fails unread, as a service misbehaving (a gzip bomb, an
- * endless stream), before it can take the process's memory. Measured (`npm run bench --
- * body-sizes`, bench/RESULTS.md): the reference service's largest bodies are 0.58 MB
- * (a 1,000-row transactions page), 0.08 MB (logs) and 0.01 MB (positions); built from the
- * schemas with every member long, the largest plausible are 2.2 MB (1,000 multi-hop swaps of
- * 12 token movements each), 2.3 MB (1,000 logs of four topics and 1 KB of data each) and
- * 5.3 MB (a wallet holding 5,000 tokens and 500 DeFi positions). The caps are 14 times that for
- * the paged endpoints and 12 to 17 times for the positions views (one unpaged body for a whole
- * wallet and chain). A transaction's logs are bounded by its gas as well: at 8 gas a byte, a
- * 30M-gas transaction emits at most 3.75 MB of data, 7.5 MB as hex. With the client's 4
- * requests in flight, a misbehaving service can hold at most four caps of memory.
+ * endless stream), before it can take the process's memory. Each cap is over ten times the
+ * largest plausible body, built from the schemas with every member at a long realistic length
+ * (a page of 1,000 multi-hop swaps, a page of 1,000 logs of four topics, a wallet holding
+ * 5,000 tokens and 500 DeFi positions), which is itself well above what the reference service
+ * sends (`npm run bench -- body-sizes`; bench/RESULTS.md, "How large a service's bodies get").
+ * The positions views get the larger cap: one unpaged body for a whole wallet and chain. A
+ * transaction's logs are bounded by its gas as well: at 8 gas a byte, a 30M-gas transaction
+ * emits at most 3.75 MB of data, 7.5 MB as hex. With the client's 4 requests in flight, a
+ * misbehaving service can hold at most four caps of memory.
  *
  * An error (non-2xx) body is read to its first 64 KiB only (ERROR_BODY_CAP in service/http.ts).
  */

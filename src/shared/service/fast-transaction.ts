@@ -1,10 +1,11 @@
 /**
  * The transaction schema (schemas.ts `transaction`) applied by hand, for the rows a sync reads
- * by the hundred thousand: zod costs about 50 µs a row here, which alone would cap a sync near
- * 20,000 rows/s. The same normalisers run on the same members, so the result is the schema's;
- * anything this does not accept returns undefined and the caller runs the schema itself, which
- * explains the problem (the error message and path stay the schema's). A test checks both give
- * the same output over the drift readings the simulator plays.
+ * by the hundred thousand: zod's walk of each row costs several times this one's, enough alone
+ * to cap a sync's rate (bench/RESULTS.md, "Whale sync, ingest at scale, export pace"). The
+ * same normalisers run on the same members, so the result is the schema's; anything this does
+ * not accept returns undefined and the caller runs the schema itself, which explains the
+ * problem (the error message and path stay the schema's). A test checks both give the same
+ * output over the drift readings the simulator plays.
  */
 
 import { toFloat, toInteger, toIsoDatetime } from './normalize.ts';

@@ -30,8 +30,9 @@ function twoDigits(s: string, i: number): number {
  * The fast path, for the form a service (and the simulator) writes: YYYY-MM-DDTHH:MM:SSZ or
  * YYYY-MM-DDTHH:MM:SS.sssZ, a valid UTC time. Its ISO form is then the same text (with .000
  * added), which is what parsing it and printing it again gives (a test compares the two), at a
- * fraction of the cost (a whale sync's 200,000 dates took ~0.5 s on the main thread). Anything
- * else (another form, a day or time out of range, which Date.parse rolls over) returns
+ * fraction of the cost: the full parse of every date was a measurable part of a whale sync's
+ * main thread (bench/RESULTS.md, "Whale: sums kept by the writer, no stall at the hand-over").
+ * Anything else (another form, a day or time out of range, which Date.parse rolls over) returns
  * undefined: the full parse decides.
  */
 function canonicalUtc(s: string): string | undefined {
@@ -193,9 +194,10 @@ export function parseJsonLenient(text: string): unknown {
 /**
  * Whether a JSON text nests arrays and objects deeper than `limit`, counting `[` and `{`
  * outside strings (as JSON.parse reads them; a text that is not JSON fails its parse anyway).
- * One pass, strings skipped with indexOf: 1.5 ms for a 2.2 MB page of 1,000 transactions, half
- * of JSON.parse's time (`npm run bench -- body-sizes`). Checked before a body is parsed, since
- * the walks of a parsed value are recursive and a deep enough body overflows the stack.
+ * One pass, strings skipped with indexOf: cheaper than JSON.parse of the same text (`npm run
+ * bench -- body-sizes`; bench/RESULTS.md, "How large a service's bodies get"). Checked before
+ * a body is parsed, since the walks of a parsed value are recursive and a deep enough body
+ * overflows the stack.
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;

@@ -27,9 +27,9 @@ const detail = (c: StoredClose): PeriodCloseDetail => {
 
 /**
  * Checks the closes in force and hands on the alerts fired; the newly flagged closes. A close's
- * hash reads all of its period's transactions (about 60 ms for a month of 19,000, bench/RESULTS.md):
- * between closes the event loop gets a turn (`turn`), so a check of many never holds up the
- * app's other requests for longer than one close takes. With `wallets` (address keys), only the
+ * hash reads all of its period's transactions (bench/RESULTS.md, "Closed periods: the cost of a
+ * check"): between closes the event loop gets a turn (`turn`), so a check of many never holds
+ * up the app's other requests for longer than one close takes. With `wallets` (address keys), only the
  * closes with one of them as a member: what a sync job of those wallets can have changed.
  */
 export async function runCloseCheck(

@@ -33,7 +33,8 @@ export function csvCell(value: Cell): string {
  * 15 digits (most fees, prices and balances) take a shorter way to the same text: when
  * m = round(v × 10⁹) gives back v as m / 10⁹, the decimal m × 10⁻⁹ reads as v, and a decimal of
  * at most 15 digits that reads as v is the shortest one that does (DBL_DIG), which is what
- * plainDecimal writes. String() of a fraction cost ~0.25 µs, twice per exported transaction.
+ * plainDecimal writes. String() of a fraction is slow, and ran twice per exported transaction
+ * (bench/RESULTS.md, "CSV export pace").
  * test/reports/csv-transfers.test.ts compares the two on a million doubles.
  */
 export function csvNumber(v: number): string {

@@ -285,9 +285,10 @@ function keyFor(path: string, key: CacheKey | null | undefined): CacheKey | null
 }
 
 /**
- * A cache up to this size is checked (PRAGMA quick_check) at every open. Measured on the
- * 1M-row cache (761 MiB, bench/RESULTS.md): ~750 ms, too slow for every start of the app and
- * every CLI command; ~100 ms per 100 MiB, so a cache this size pays well under a tenth of a second.
+ * A cache up to this size is checked (PRAGMA quick_check) at every open. The check reads every
+ * page, so its time grows with the file: on a large cache too slow for every start of the app
+ * and every CLI command, on one this size a small fraction of a second (bench/RESULTS.md,
+ * "Checking the cache at open").
  */
 const QUICK_CHECK_ALWAYS_BYTES = 64 * 2 ** 20;
 
@@ -439,10 +440,11 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // worker's batch makes way for them (write-yield.ts).
     if (!options.sibling) announceWrites(db);
     // A new cache gets 16 KiB pages (SQLite's default is 4 KiB); it can only be chosen before
-    // the first page is written, so an older cache keeps its own. Measured on 1M rows
-    // (bench/RESULTS.md, issue 16): ingest 29 % → 36 % of a bare INSERT in the same settings,
-    // since a commit writes a quarter as many WAL frames for the same changed bytes (the hash
-    // index's random pages above all) and each index is a level shallower.
+    // the first page is written, so an older cache keeps its own. Larger pages made ingest
+    // faster beside a bare INSERT in the same settings, since a commit writes a quarter as many
+    // WAL frames for the same changed bytes (the hash index's random pages above all) and each
+    // index is a level shallower; 32 KiB pages were no better, 64 KiB worse (bench/RESULTS.md,
+    // "Round 4 (issue 16)").
     if (found === 0 && objects === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     // NORMAL with WAL: a crash loses at most the last transactions, never corrupts.
@@ -464,14 +466,15 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // A migration may rebuild an index over every row (010 did): it runs with the 64 MiB cache it
     // was measured with; what it held stays with glibc, but a migration runs once.
     migrate(db, target);
-    // 16 MiB of page cache (was 64). The reads of the main connection walk indexes to a page of
-    // rows (the timeline, positions, the overview, the sums of a reconciliation); a larger cache
-    // bought no speed there, and none during a sync at all: SQLite drops a WAL reader's cache
-    // whenever another connection has committed, every 250 ms while the write worker writes.
-    // What it did buy is memory that glibc keeps once the cache is dropped: measured
-    // (bench/RESULTS.md, round 5) timeline p95 idle and while syncing, the reconciliation, the PDF
-    // and the whale unchanged, the syncing process's peak RSS 50–75 MiB lower. Exports read on a
-    // connection of their own (transaction-export.ts).
+    // 16 MiB of page cache (MAIN_CACHE_KIB). The reads of the main connection walk indexes to a
+    // page of rows (the timeline, positions, the overview, the sums of a reconciliation); a
+    // larger cache bought no speed there, and none during a sync at all: SQLite drops a WAL
+    // reader's cache whenever another connection has committed, every 250 ms while the write
+    // worker writes. What a larger one did buy is memory that glibc keeps once the cache is
+    // dropped: with this size the timeline (idle and while syncing), the reconciliation, the
+    // PDF and the whale were no slower and the syncing process's peak RSS lower
+    // (bench/RESULTS.md, "Round 5: memory of the syncing process"). Exports read on a
+    // connection of their own (transactions/store/export.ts).
     db.pragma(`cache_size = -${MAIN_CACHE_KIB}`);
     return db;
   } catch (err) {

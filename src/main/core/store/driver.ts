@@ -12,8 +12,8 @@
  * Folioscope derived from a passphrase with scrypt (cache-key.ts). The WAL is encrypted too.
  * AEGIS rather than SQLite3MC's default ChaCha20-Poly1305: both authenticate every page, and
  * AEGIS runs on the CPU's AES instructions (x86-64 AES-NI, ARMv8 crypto, every system the app
- * ships for), measured here at about the plain store's speed where ChaCha20 wrote 1.4–2.3 ×
- * slower and looked rows up 4–6 × slower (bench/RESULTS.md, "Encryption at rest").
+ * ships for), measured at about the plain store's speed, where ChaCha20 wrote slower and
+ * looked rows up several times slower (bench/RESULTS.md, "Encryption at rest").
  *
  * db.ts imports this file, and the store's write worker runs it straight from source (Node
  * strips the types): no parameter properties or enums here.

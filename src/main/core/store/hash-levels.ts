@@ -8,11 +8,12 @@ import { hashKeyOf, hashTailOf, writeHashKey } from './hash-key.ts';
  * one pass, in key order, in the transaction that wrote the rows.
  *
  * Why two levels: a hash is random, so each new key lands on a random page of a lookup index,
- * and a commit rewrites every page its batch touched. At 1M cached rows a batch of ~15k rows
- * touched nearly every page of the old one-level index (~28 MiB a commit, more than the rows
- * themselves), and ingest fell from ~47 % of a bare INSERT to ~25 % as the cache grew. The
- * small table stays a few hundred pages; the large one is rewritten once per MERGE_AT keys,
- * not once per commit (bench/RESULTS.md, issue 16 round 5).
+ * and a commit rewrites every page its batch touched. At 1M cached rows a batch touched nearly
+ * every page of the old one-level index, so a commit rewrote more of that index than the rows
+ * themselves, and ingest fell further behind a bare INSERT as the cache grew. The small table
+ * stays a few hundred pages; the large one is rewritten once per MERGE_AT keys, not once per
+ * commit (bench/RESULTS.md: the cause in "Round 4 (issue 16)", the two levels in "Round 5
+ * (lead)").
  *
  * Every key is in exactly one level after each write: a lookup reads both. A key whose row
  * is gone (a purge) is harmless: lookups join the row by id and compare its full hash,
@@ -61,14 +62,16 @@ const writers = new WeakMap<WritableDB, KeyWriter>();
  * Adds the keys of rows just inserted on `db`; merges the small level into the large one
  * when it is full. Called inside the transaction that inserts the rows (the page's batch),
  * so keys, rows and the merge commit or roll back together. One statement a page (a JSON
- * array of [hash, id]): one a row cost ~2.5 µs a row, binding and all (measured at 1M rows).
+ * array of [hash, id]): one a row cost more, binding and all (measured at 1M rows,
+ * bench/RESULTS.md, "Round 5 (lead)").
  */
 export function keyWriter(db: WritableDB): KeyWriter {
   let w = writers.get(db);
   if (w) return w;
   // Hex hashes with their key and tail made here (writeHashKey): 16 bytes each in one blob,
-  // cut by SQL at each one's offset; their ids as a JSON array. ~1 µs a key less than the
-  // JSON of hashes whose keys SQL computes (measured), which any other hash still takes.
+  // cut by SQL at each one's offset; their ids as a JSON array. Cheaper a key than the JSON of
+  // hashes whose keys SQL computes, which any other hash still takes (bench/RESULTS.md, "Round 6
+  // (issue 16)").
   const insertMade = db.prepare(
     `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT substr(@keys, j.key * 16 + 1, 8), substr(@keys, j.key * 16 + 9, 8), j.value
        FROM json_each(@ids) j ORDER BY 1, 2`,

@@ -6,11 +6,11 @@ import type { WritableDB } from './handles.ts';
  * SQLite lets one connection write at a time. While the worker holds its batch (up to 250 ms
  * of pages, see WORKER_BATCH), a write on the main connection (a positions snapshot, a
  * setting) waited in SQLite's busy handler, which blocks the main thread: measured during a
- * 200,000-row whale sync, p50 230 ms per write, and a positions sync beside it crawled. Now
- * the main thread raises a counter in memory shared with the workers for as long as one of
- * its writes runs; the worker, after the page it is writing, commits its batch and does not
- * begin the next until the counter is down, so the write gets the lock at its busy handler's
- * next try (bench/whale.ts measures it).
+ * whale sync, a typical write waited most of a batch, and a positions sync beside it crawled
+ * (bench/RESULTS.md, "Round 5 (lead)"). Now the main thread raises a counter in memory shared
+ * with the workers for as long as one of its writes runs; the worker, after the page it is
+ * writing, commits its batch and does not begin the next until the counter is down, so the
+ * write gets the lock at its busy handler's next try (bench/whale.ts measures it).
  */
 const WANTS = new Int32Array(new SharedArrayBuffer(4));
 

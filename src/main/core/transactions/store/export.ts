@@ -12,8 +12,9 @@ import { annotationsByHash, countAnnotations, hasAnnotations } from '../../store
  * its statements is being iterated, and an export iterates for seconds while it waits on the
  * file it writes; on the app's connection a sync running beside it would fail to write. A
  * read-only connection also reads one snapshot (WAL) from the count to the last row, and needs
- * only a small page cache: an export reads each page about once, so a large cache (the app's
- * was 64 MiB) would only add to the export's memory, not its speed (bench/reports.ts measures both).
+ * only a small page cache: an export reads each page about once, so a large cache would only
+ * add to the export's memory, not its speed (bench/reports.ts measures both; bench/RESULTS.md,
+ * "CSV export pace (issue 16 item 5, branch h16c)").
  */
 export interface ExportReader {
   readonly db: ReadableDB;
@@ -84,9 +85,9 @@ function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: strin
 
 /**
  * How many transactions an export of `filter` lists, exactly. The unfiltered export is
- * counted on the time index it walks next (20 MiB at 1M rows, then in the OS's cache for the
- * walk) rather than on the wallet index the filter would pick (68 MiB, read for nothing):
- * all cached rows, less those of wallets no longer watched.
+ * counted on the time index it walks next (the smaller one, then in the OS's cache for the
+ * walk) rather than on the wallet index the filter would pick (larger, read for nothing): all
+ * cached rows, less those of wallets no longer watched (bench/RESULTS.md, "CSV export pace").
  */
 export function countExportTransactions(db: ReadableDB, filter: ScopedTimelineFilter): number {
   const { sql, params, unwatched } = exportWhere(db, filter);
@@ -151,9 +152,10 @@ export function* exportTransactionRows(
   const inMemory = options.annotationsInMemory ?? ANNOTATIONS_IN_MEMORY;
   const { sql, params } = exportWhere(db, filter);
   // The annotations (category, its source, note). A join costs a B-tree search by the long text
-  // key per row walked (~4 µs: an export of 200,000 rows took 1.4 s instead of 0.3 s), so up to
-  // ANNOTATIONS_IN_MEMORY of them are read first into a map by hash (~1 µs a row, tens of MB at
-  // most), and only a larger set is joined; none at all costs nothing (bench/RESULTS.md).
+  // key per row walked, several times the rest of the row's reading, so up to
+  // ANNOTATIONS_IN_MEMORY of them are read first into a map by hash (cheaper a row, tens of MB
+  // at most), and only a larger set is joined; none at all costs nothing (bench/RESULTS.md,
+  // "Notes, categories and rules").
   const count = hasAnnotations(db) ? countAnnotations(db) : 0;
   const byHash = count > 0 && count <= inMemory ? annotationsByHash(db) : null;
   const joined = count > inMemory;
@@ -201,8 +203,9 @@ const PAD3 = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /**
  * toISOString, faster for times in order: the day's text is made once per day (rows come
- * sorted by time, so a day's rows come together), the time of day from small tables. A
- * Date and its toISOString cost ~0.5 µs, which at a million rows was a tenth of an export.
+ * sorted by time, so a day's rows come together), the time of day from small tables. A Date
+ * and its toISOString per row were a noticeable share of an export (bench/RESULTS.md, "CSV
+ * export pace").
  */
 function isoDates(): (time: number) => string {
   let dayStart = 0;

@@ -6,8 +6,8 @@ import type { WritableDB } from '../../store/db.ts';
  * the pair's hashes, kept in memory by the write worker's connection, so a page of new
  * transactions is not looked up at all. The lookup (FIND_PAGE, hash-levels.ts) probes both
  * key levels for each hash, and at 1M cached rows the large level no longer fits in the
- * page cache: it was ~3.7 µs of a row's ~25 µs in the ingest benchmark (bench/RESULTS.md,
- * issue 16 round 6), spent to learn that a new row is new.
+ * page cache: the lookup was a large share of a row's write in the ingest benchmark, spent to
+ * learn that a new row is new (bench/RESULTS.md, "Round 6 (issue 16)").
  *
  * A filter answers "not cached" only when that is certain; anything else is looked up as
  * before. It is certain when:
@@ -43,7 +43,7 @@ import type { WritableDB } from '../../store/db.ts';
 /** Bits of one pair's filter: 2 MiB, ~0.5 % false "maybe" at 1M hashes (3 bits a hash). */
 const BITS = 2 ** 24;
 const MASK = BITS - 1;
-/** Rows of a wallet read to build a filter of one of its pairs, at most (~1.5 µs each). */
+/** Rows of a wallet read to build a filter of one of its pairs, at most: past it, building costs more than it saves. */
 export const BUILD_LIMIT = 250_000;
 /** Filters kept by one connection. */
 export const MAX_PAIRS = 4;

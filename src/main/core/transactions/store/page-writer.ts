@@ -38,14 +38,14 @@ export function inThreadWriter(db: WritableDB, options: WriteBatchOptions = {}):
 }
 
 /**
- * The write worker's V8 young generation, capped at 8 MiB (V8 lets it grow to 64 MiB on this
- * machine). What the worker allocates lives one page: the page as posted (a structured clone),
- * its rows' bindings and the page's key list, all garbage once the page is written, so a small
- * young generation costs only more, cheaper scavenges. Left to V8, a whale sync grows it to its
- * largest once the writer is fast enough (since the round-4 ingest changes): measured
- * (bench/RESULTS.md, round 5) the worker's heap 44–79 MiB → 24 MiB, the syncing process's peak
- * RSS ~55 MiB lower, whale syncs no slower. The old generation is left to V8: a limit there
- * would end the worker (ERR_WORKER_OUT_OF_MEMORY) rather than slow it.
+ * The write worker's V8 young generation, capped at 8 MiB. What the worker allocates lives one
+ * page: the page as posted (a structured clone), its rows' bindings and the page's key list,
+ * all garbage once the page is written, so a small young generation costs only more, cheaper
+ * scavenges. Left to V8, a whale sync grows it to its largest once the writer is fast enough,
+ * which holds memory and buys no speed: with the cap the worker's heap and the syncing
+ * process's peak RSS are lower and whale syncs no slower (bench/RESULTS.md, "Round 5: memory
+ * of the syncing process"). The old generation is left to V8: a limit there would end the
+ * worker (ERR_WORKER_OUT_OF_MEMORY) rather than slow it.
  */
 export const WRITE_WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 } as const;
 

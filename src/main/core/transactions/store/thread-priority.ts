@@ -4,11 +4,10 @@ import { getPriority, setPriority } from 'node:os';
 /**
  * The write worker's thread runs at a lower CPU priority (nice 10) than the main thread, so
  * that on a busy machine the main thread, which answers the timeline and every other view,
- * gets the CPU first, and the writer takes what is left. Measured (bench/RESULTS.md, issue 16
- * round 6) on two cores shared with the simulated service: timeline pages while a whale
- * syncs p95 18.7 → 16.7–17.1 ms in the same process (16.1 → 10.9–13.8 ms in a process of its
- * own), the whale itself no slower (4.6–5.1 s either way): the machine is as busy, the work is
- * only ordered differently.
+ * gets the CPU first, and the writer takes what is left. Measured on two cores shared with
+ * the simulated service: timeline pages while a whale syncs came back sooner, in the syncing
+ * process and in one of their own, and the whale itself was no slower: the machine is as busy,
+ * the work is only ordered differently (bench/RESULTS.md, "Round 6 (issue 16)").
  *
  * Linux only: there a nice value belongs to a thread, set through its thread id
  * (setpriority(2)), which /proc/thread-self names. Elsewhere (macOS, Windows) a priority is

@@ -152,17 +152,18 @@ const ROW_PARAMETERS = `(${COLUMNS.split(',')
  *
  * Up to INSERT_ROWS rows go in one INSERT … VALUES statement. Its cursors stay open from row to
  * row, so SQLite appends to the table and the newest-first indexes without descending from the
- * root for each row, and begins and resets a statement per chunk, not per row. Measured up to
- * 500k cached rows (bench/RESULTS.md, issue 16 round 7): 10–17 % faster than a statement a row.
- * Chunks are powers of two, so at most eight statements are prepared.
+ * root for each row, and begins and resets a statement per chunk, not per row: faster than a
+ * statement a row, while statements of several hundred rows and more were slower again
+ * (bench/RESULTS.md, "Round 7 (issue 16)"). Chunks are powers of two, so at most eight
+ * statements are prepared.
  *
  * OR FAIL, not the default ABORT: SQLite keeps a statement journal (a copy of every page the
  * statement changes, written to a temporary file) for a statement that writes several rows and
- * may abort midway, and undoes it on an abort. Measured, that journal wrote ~10 KB more a row
- * and made the chunks slower than a statement per row. With FAIL, a row that breaks a
- * constraint stops the statement and keeps the rows before it: what a statement per row left
- * too. Callers undo it with the rest of the page (a savepoint, or the transaction
- * upsertTransactions opens).
+ * may abort midway, and undoes it on an abort. Measured, that journal multiplied the bytes
+ * written a row and made the chunks slower than a statement per row (same section). With
+ * FAIL, a row that breaks a constraint stops the statement and keeps the rows before it: what
+ * a statement per row left too. Callers undo it with the rest of the page (a savepoint, or the
+ * transaction upsertTransactions opens).
  *
  * The ids: a rowid table gives each new row the largest rowid plus one, so the rows of one
  * statement get consecutive ids ending at its last insert rowid. SQLite picks at random only

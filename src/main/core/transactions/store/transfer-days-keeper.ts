@@ -1,7 +1,8 @@
 /**
  * The daily transfer sums (transfer_days, see transactions/store/transfer-days.ts) kept by the page
  * writer as it inserts rows, so a sync does not read its rows back at the end to sum them
- * (for a 200,000-row whale that read-back was ~0.8 s on the main thread after the last page).
+ * (for a whale, a read-back that held the main thread after the last page: bench/RESULTS.md,
+ * "Whale: sums kept by the writer, no stall at the hand-over").
  *
  * The writer's batch (WriteBatch) tells the keeper of its connection when its transaction
  * begins, commits and rolls back; the store's upsert tells it of each page's (wallet, chain)

@@ -14,8 +14,9 @@
  *
  * The sums are made in JavaScript from each row's details text (JSON.parse), not with SQLite's
  * json_each: the same figures (flowsDirect below sums them in SQL and the tests compare the
- * two), about twice as fast (bench/reconcile.ts), which is what lets a sync keep them
- * current at some 8-14 % of its ingest time (bench/RESULTS.md), so a first reconciliation finds them made.
+ * two), and faster (bench/reconcile.ts), which is what makes keeping them current cheap
+ * enough for a sync, so a first reconciliation finds them made (bench/RESULTS.md, "Treasury
+ * analytics (issue 17)").
  */
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 

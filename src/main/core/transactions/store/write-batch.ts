@@ -11,9 +11,9 @@ export interface WriteBatchOptions {
    * fails rolls the whole batch back, as a crash would, instead of each page running in a
    * savepoint of its own. A savepoint copies every database page the write touches to its
    * journal before changing it; a page of 1,000 random hashes touches ~1,000 of them, and
-   * measured at 1M rows that copy was 4.6 µs of a row's 23 µs (bench/RESULTS.md). On a shared
-   * connection (the main one) a rollback would also undo others' writes made in the batch
-   * (a snapshot, a setting), so the savepoints stay there.
+   * measured at 1M rows that copy was a large share of a row's write (bench/RESULTS.md,
+   * "Round 4 (issue 16)"). On a shared connection (the main one) a rollback would also undo
+   * others' writes made in the batch (a snapshot, a setting), so the savepoints stay there.
    */
   exclusive?: boolean;
   /**

@@ -3,33 +3,26 @@ import { type Core, createCore } from '../../src/main/core/app.ts';
 import { groupByCollateral } from '../../src/renderer/src/lib/risk-groups.ts';
 import { headroom } from '../../src/shared/headroom.ts';
 import type { LendingRisk } from '../../src/shared/model.ts';
-import { onChain, priceOn } from '../../src/sim/catalog.ts';
-import { chainById } from '../../src/sim/chains.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
-import { DAY_MS, declaredPositions } from '../../src/sim/positions.ts';
-import { declaredQty } from '../../src/sim/templates.ts';
-import { defaultHistory } from '../../src/sim/transactions.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { DEMO_WALLETS, worldLoans } from '../support/world.ts';
 
 /**
  * The Risk view's figures for the demo's lending positions (issue 27), checked against the
  * reference world itself, not against the client's code: each position's collateral and debt on
  * the day come from the simulator's declaration (the legs' opening quantities and rates, its
  * price model, the liquidation threshold it declares), and the health, the headroom under a
- * stress and the liquidation price are computed here from those. A client that read the wrong
+ * stress and the liquidation price are computed from those (worldLoans, test/support/world.ts). A client that read the wrong
  * leg, the wrong sign, the wrong date or another position's threshold, or grouped or stressed
  * them wrongly, agrees with itself and fails here.
  *
  * "Exact" is to the digits the service sends: quantities to 6 decimals, values to the cent, the
  * collateral/debt ratio to 4 decimals. Each comparison allows exactly what that rounding can
- * move the figure (`wire` below), nothing more.
+ * move the figure (`healthTolerance`), nothing more.
  */
-const DEMO_WALLETS = [
-  { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth', 'arb'] },
-  { address: '0x00000000219ab540356cbb839cbe05303d7705fa', chains: ['eth'] },
-];
+
 /** The close of the last complete month before the demo's clock, and a date well inside the history. */
 const DATES = ['2026-10-31', '2025-06-30'] as const;
 /** Falls of the collateral token the stress control is tried at. */
@@ -38,77 +31,15 @@ let core: Core;
 
 beforeAll(async () => {
   core = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
-  for (const w of DEMO_WALLETS) await core.call('wallets.add', { address: w.address, chains: w.chains });
+  for (const w of DEMO_WALLETS) await core.call('wallets.add', { address: w.address, chains: [...w.chains] });
   for (const w of DEMO_WALLETS) await waitForJobs(core, await Promise.all(DATES.map((date) => core.call('sync.positions', { wallet: w.address, date }))));
 }, 120_000);
 afterAll(() => core?.close());
 
-/** A lending position of the world on a day, from its declaration. */
-interface WorldLoan {
-  key: string;
-  symbol: string;
-  /** Collateral and debt quantities (debt as a positive amount) and their USD prices on the day. */
-  supplyQty: number;
-  debtQty: number;
-  supplyPrice: number;
-  debtPrice: number;
-  threshold: number;
-  /** supply value ÷ debt value: the collateral/debt ratio. */
-  ratio: number;
-  health: number;
-  debtUsd: number;
-  /** The collateral token's price at which the health is 1: debt ÷ (quantity × threshold). */
-  liquidationPrice: number;
-  /** How far the client's health may be from `health` by the service's rounding alone. */
-  healthTolerance: number;
-}
-
-function worldLoans(date: string): WorldLoan[] {
-  const day = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
-  const out: WorldLoan[] = [];
-  for (const w of DEMO_WALLETS)
-    for (const id of w.chains) {
-      const chain = chainById(id)!;
-      for (const p of declaredPositions(defaultHistory(1), w.address, chain)) {
-        if (p.assetType !== 'lending' || day < p.openDay || day >= p.closeDay) continue;
-        const supply = p.legs.find((l) => l.kind === 'supply')!;
-        const borrow = p.legs.find((l) => l.kind === 'borrow')!;
-        const supplyQty = declaredQty(supply, p.openDay, day);
-        const debtQty = -declaredQty(borrow, p.openDay, day);
-        const supplyPrice = priceOn(supply.key, day, chain.id);
-        const debtPrice = priceOn(borrow.key, day, chain.id);
-        const threshold = p.liqThreshold!;
-        const supplyUsd = supplyQty * supplyPrice;
-        const debtUsd = debtQty * debtPrice;
-        const ratio = supplyUsd / debtUsd;
-        // The service sends quantities to 6 decimals, values to the cent and the ratio to 4
-        // decimals: the ratio it sends is within half its last digit of the ratio of the rounded
-        // values, each of which is within half a cent (plus half a micro-unit's worth) of the true one.
-        const valueError = (qty: number, price: number) => (0.005 + 5e-7 * price) / (qty * price);
-        const ratioError = 5e-5 + ratio * (valueError(supplyQty, supplyPrice) + valueError(debtQty, debtPrice)) * 1.01;
-        out.push({
-          key: `${w.address}|${id}|${p.cid}`,
-          symbol: onChain(supply.key, chain).symbol,
-          supplyQty,
-          debtQty,
-          supplyPrice,
-          debtPrice,
-          threshold,
-          ratio,
-          health: ratio * threshold,
-          debtUsd,
-          liquidationPrice: debtUsd / (supplyQty * threshold),
-          healthTolerance: ratioError * threshold,
-        });
-      }
-    }
-  return out;
-}
-
 const keyOf = (p: LendingRisk) => `${p.wallet}|${p.chain}|${p.cid}`;
 
 describe.each(DATES)('the demo’s lending risk at %s, from the world’s declaration', (date) => {
-  const world = () => new Map(worldLoans(date).map((l) => [l.key, l]));
+  const world = () => new Map(worldLoans(DEMO_WALLETS, date).map((l) => [l.key, l]));
 
   it('lists exactly the world’s loans, each with its threshold, legs, health and liquidation price', async () => {
     const { risk } = await core.call('portfolio.view', { date });

@@ -1,4 +1,4 @@
-import { onChain, TOKENS } from '../../src/sim/catalog.ts';
+import { onChain, priceOn, TOKENS } from '../../src/sim/catalog.ts';
 import { chainById } from '../../src/sim/chains.ts';
 import { DAY_MS, declaredPositions, positionsOn } from '../../src/sim/positions.ts';
 import { declaredQty } from '../../src/sim/templates.ts';
@@ -109,4 +109,69 @@ export function worldPeriod(from: string, to: string): { rows: Map<string, World
       }
     }
   return { rows, transfers };
+}
+
+/**
+ * A lending position of the world on a day, from its declaration: its legs' quantities on the day,
+ * the price model, the liquidation threshold the simulator declares; `key` is `wallet|chain|cid`.
+ */
+export interface WorldLoan {
+  key: string;
+  symbol: string;
+  /** Collateral and debt quantities (debt as a positive amount) and their USD prices on the day. */
+  supplyQty: number;
+  debtQty: number;
+  supplyPrice: number;
+  debtPrice: number;
+  threshold: number;
+  /** supply value ÷ debt value: the collateral/debt ratio. */
+  ratio: number;
+  health: number;
+  debtUsd: number;
+  /** The collateral token's price at which the health is 1: debt ÷ (quantity × threshold). */
+  liquidationPrice: number;
+  /** How far the client's health may be from `health` by the service's rounding alone. */
+  healthTolerance: number;
+}
+
+export function worldLoans(wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>, date: string): WorldLoan[] {
+  const day = Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+  const out: WorldLoan[] = [];
+  for (const w of wallets)
+    for (const id of w.chains) {
+      const chain = chainById(id)!;
+      for (const p of declaredPositions(defaultHistory(1), w.address, chain)) {
+        if (p.assetType !== 'lending' || day < p.openDay || day >= p.closeDay) continue;
+        const supply = p.legs.find((l) => l.kind === 'supply')!;
+        const borrow = p.legs.find((l) => l.kind === 'borrow')!;
+        const supplyQty = declaredQty(supply, p.openDay, day);
+        const debtQty = -declaredQty(borrow, p.openDay, day);
+        const supplyPrice = priceOn(supply.key, day, chain.id);
+        const debtPrice = priceOn(borrow.key, day, chain.id);
+        const threshold = p.liqThreshold!;
+        const supplyUsd = supplyQty * supplyPrice;
+        const debtUsd = debtQty * debtPrice;
+        const ratio = supplyUsd / debtUsd;
+        // The service sends quantities to 6 decimals, values to the cent and the ratio to 4
+        // decimals: the ratio it sends is within half its last digit of the ratio of the rounded
+        // values, each of which is within half a cent (plus half a micro-unit's worth) of the true one.
+        const valueError = (qty: number, price: number) => (0.005 + 5e-7 * price) / (qty * price);
+        const ratioError = 5e-5 + ratio * (valueError(supplyQty, supplyPrice) + valueError(debtQty, debtPrice)) * 1.01;
+        out.push({
+          key: `${w.address}|${id}|${p.cid}`,
+          symbol: onChain(supply.key, chain).symbol,
+          supplyQty,
+          debtQty,
+          supplyPrice,
+          debtPrice,
+          threshold,
+          ratio,
+          health: ratio * threshold,
+          debtUsd,
+          liquidationPrice: debtUsd / (supplyQty * threshold),
+          healthTolerance: ratioError * threshold,
+        });
+      }
+    }
+  return out;
 }

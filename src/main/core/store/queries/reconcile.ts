@@ -85,8 +85,9 @@ function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string)
       if (parts.length) {
         for (const b of parts) {
           if (b.qty === null || b.qty === undefined) h.missingQty = true;
-          h.total += b.qty ?? 0;
-          if (b.asset_type === 'wallet') h.held += b.qty ?? 0;
+          // In decimal: a debt beside a balance of the same token (5 + -5.02) would leave float noise.
+          h.total = decimalSum([h.total, b.qty ?? 0]);
+          if (b.asset_type === 'wallet') h.held = decimalSum([h.held, b.qty ?? 0]);
           else {
             const key = positionKey(b.protocol_id, b.cid);
             if (key) positions.add(key);
@@ -94,7 +95,7 @@ function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string)
         }
       } else {
         if (g.total_qty === null || g.total_qty === undefined) h.missingQty = true;
-        h.total += g.total_qty ?? 0;
+        h.total = decimalSum([h.total, g.total_qty ?? 0]);
       }
       out.set(key, h);
     }

@@ -384,7 +384,16 @@ export interface ReconcileRow {
   wallet_closing_qty: number | null;
   /** closing − opening − inflow + outflow of the plain balance alone. */
   wallet_unexplained_qty: number | null;
-  /** Change of the token held in protocol positions (lending, pools, staking, …): accrual, rewards, price-driven moves. */
+  /**
+   * Net quantity the period's transactions moved from the plain balance into the wallet's own
+   * protocol positions (a deposit opening one; negative: a withdrawal closing one, or a debt drawn):
+   * neither inflow nor outflow, the token stays the wallet's (`moves`, docs/analytics.md).
+   */
+  moved_to_positions_qty: number | null;
+  /**
+   * Of the unexplained: the change of the token held in protocol positions (lending, pools,
+   * staking, …) less what the period's transactions moved into them: accrual, rewards, price-driven moves.
+   */
   position_change_qty: number | null;
   /** Successful transactions of the period that moved the token. */
   txn_count: number;
@@ -409,6 +418,29 @@ export interface Reconciliation {
   complete: boolean;
   problems: ReconcileProblem[];
   rows: ReconcileRow[];
+  /** The transactions that opened or closed a position of the wallet in the period: moves between its balance and that position, not flows. */
+  moves: PositionMove[];
+}
+
+/**
+ * What a transfer moved between a wallet's plain balance and its own position: the principal in
+ * (a deposit) or back out (a withdrawal), a debt drawn (the borrowed token arrives) or repaid.
+ */
+export type PositionMoveKind = 'moved_into_positions' | 'moved_out_of_positions' | 'debt_drawn' | 'debt_repaid';
+
+/** A transaction that opened or closed one of the wallet's own protocol positions (docs/analytics.md). */
+export interface PositionMove {
+  wallet: string;
+  chain: string;
+  txn_hash: string;
+  /** Unix ms. */
+  time: number;
+  kind: 'open' | 'close';
+  protocol_id: string;
+  position_cid: string;
+  position_name: string | null;
+  /** Every transfer of the transaction; `debt` when the position holds the token as a debt. */
+  transfers: Array<{ token_cid: string; type: 'in' | 'out'; qty: number; debt: boolean; move: PositionMoveKind }>;
 }
 
 /** A transaction that moved a token in a reconciliation's period. */
@@ -419,6 +451,8 @@ export interface ReconcileTraceRow {
   protocol_id: string | null;
   direction: 'in' | 'out' | 'unknown';
   qty: number | null;
+  /** A move between the wallet's balance and its own position (the transaction opened or closed it), not a flow; null for a flow. */
+  move: { kind: PositionMoveKind; position: string | null } | null;
   /** The other end of the transaction: its address and, from the address book or a watched wallet's label, its name (set by the core's reconcile.trace). */
   counterparty?: { address: string | null; name: string | null; kind: 'internal' | 'book' | 'unknown' };
 }

@@ -5,6 +5,7 @@
  * Built in the core (src/main/core/pack/pack.ts); the screen, the PDF and the CSVs show it.
  */
 import { decimalSum } from './decimal.ts';
+import type { PositionMoveKind } from './model.ts';
 
 /** Money in and out of a line (USD, positive figures); `unvalued` transfers had no price. */
 export interface PackFlows {
@@ -77,11 +78,18 @@ export interface MonthlyPack {
   /**
    * The part of them that transactions with a protocol moved (swaps, deposits, withdrawals,
    * claims): the roll-forward shows money sent and received (inflows − protocolIn, outflows −
-   * protocolOut) apart from these, as one net line. A deposit into a position the scope holds is a
-   * protocol move out whose quantity reappears in the position (in the accruals line).
+   * protocolOut) apart from these, as one net line.
    */
   protocolIn: number;
   protocolOut: number;
+  /**
+   * Tokens the transactions that opened or closed one of the scope's own positions moved between a
+   * balance and that position (USD at their days' prices, positive): into positions (deposits),
+   * out of them (withdrawals), a debt drawn or repaid. Not flows, and no change in NAV (the tokens
+   * stay the scope's): shown by name, outside the sum. Absent in a pack closed before they were
+   * told apart (then such a deposit was in the protocol moves, its quantity in the accruals).
+   */
+  positionMoves?: Record<PositionMoveKind, number>;
   /** The net value of moves between the scope's own wallets (at their days' prices; near zero). */
   internal: number;
   /**
@@ -115,29 +123,39 @@ export interface MonthlyPack {
 /** A line of the roll-forward, as the screen, the PDF and the CSV show it (one list, so they agree). */
 export interface RollForwardLine {
   /** The CSV's `key` of the summary row. */
-  key: 'opening' | 'received' | 'sent' | 'protocol_moves' | 'internal' | 'accruals' | 'price_effect' | 'other' | 'closing' | 'change';
+  key: 'opening' | 'received' | 'sent' | 'protocol_moves' | 'internal' | 'accruals' | 'price_effect' | 'other' | 'closing' | 'change' | PositionMoveKind;
   label: string;
   /** USD, signed as it moves the NAV; null where unknown. */
   value: number | null;
   /** Opening and closing NAV (the totals the lines lead from and to). */
   total: boolean;
-  /** A line shown only when it is not zero (internal transfers, other). */
+  /** A line shown only when it is not zero (internal transfers, other, the moves). */
   optional: boolean;
+  /** Named, but not in the sum: a move between the scope's balances and its own positions changes no NAV. */
+  memo: boolean;
 }
 
 /**
  * The roll-forward in order: opening NAV, money received and sent (transfers), trades and
  * protocol moves (net), internal transfers, rewards and accruals, price effect, other, closing
- * NAV, and the change. The lines from opening add up to closing, to the cent.
+ * NAV, and the change. The lines from opening add up to closing, to the cent. After them, by
+ * name and outside the sum, what moved between the scope's balances and its own positions.
  */
 export function rollForwardLines(p: MonthlyPack): RollForwardLine[] {
-  const line = (key: RollForwardLine['key'], label: string, value: number | null, o: { total?: boolean; optional?: boolean } = {}): RollForwardLine => ({
+  const line = (
+    key: RollForwardLine['key'],
+    label: string,
+    value: number | null,
+    o: { total?: boolean; optional?: boolean; memo?: boolean } = {},
+  ): RollForwardLine => ({
     key,
     label,
     value,
     total: o.total ?? false,
     optional: o.optional ?? false,
+    memo: o.memo ?? false,
   });
+  const moved = (key: PositionMoveKind, label: string) => line(key, label, p.positionMoves?.[key] ?? 0, { optional: true, memo: true });
   return [
     line('opening', `Opening NAV (${p.from})`, p.opening, { total: true }),
     line('received', 'Received (transfers in)', decimalSum([p.inflows, -p.protocolIn])),
@@ -149,5 +167,9 @@ export function rollForwardLines(p: MonthlyPack): RollForwardLine[] {
     line('other', 'Positions not in the by-token view, and rounding', p.other, { optional: true }),
     line('closing', `Closing NAV (${p.to})`, p.closing, { total: true }),
     line('change', 'Change', p.change),
+    moved('moved_into_positions', 'Moved into own positions (deposits; no change in NAV)'),
+    moved('moved_out_of_positions', 'Moved out of own positions (withdrawals; no change in NAV)'),
+    moved('debt_drawn', 'Debt drawn into balances (no change in NAV)'),
+    moved('debt_repaid', 'Debt repaid from balances (no change in NAV)'),
   ];
 }

@@ -1,7 +1,7 @@
 import { type ChainInfo } from './chains.ts';
-import { type AssetType, onChain, priceOn, STABLES } from './catalog.ts';
+import { type AssetType, onChain, priceOn } from './catalog.ts';
 import { hexOf, Rng, round } from './random.ts';
-import { type DeclaredLeg, declaredLegs, declaredQty, type LegKind, type Template, templatesFor } from './templates.ts';
+import { type DeclaredLeg, declaredLegs, declaredQty, type LegKind, liqThresholdOf, type Template, templatesFor } from './templates.ts';
 import { FLOW_TOKENS, type HistoryConfig, historyOf, ledgerOf, netFlowThrough, positionEventsOf } from './transactions.ts';
 
 export type { LegKind } from './templates.ts';
@@ -126,6 +126,8 @@ export interface DeclaredPosition {
   openDay: number;
   closeDay: number;
   legs: DeclaredLeg[];
+  /** Lending only: the liquidation threshold the service sends with it (liqThresholdOf its collateral). */
+  liqThreshold?: number;
 }
 
 /** The protocol positions of a wallet on a chain, as declared: when each is held, and how each leg moves. */
@@ -135,7 +137,13 @@ export function declaredPositions(history: HistoryConfig, wallet: string, chain:
   for (const t of templatesFor(history.seed, wallet.toLowerCase(), chain.id)) {
     const span = spans.get(t.index);
     if (t.assetType === 'wallet' || !span) continue;
-    out.push({ cid: positionCid(history.seed, wallet, chain, t), assetType: t.assetType, ...span, legs: declaredLegs(t, chain, span.openDay) });
+    out.push({
+      cid: positionCid(history.seed, wallet, chain, t),
+      assetType: t.assetType,
+      ...span,
+      legs: declaredLegs(t, chain, span.openDay),
+      ...(t.assetType === 'lending' && { liqThreshold: liqThresholdOf(t.tokens[0]!) }),
+    });
   }
   return out;
 }
@@ -171,7 +179,7 @@ function build(seed: number, wallet: string, chain: ChainInfo, day: number, t: T
       const [supply, debt] = principal as [Leg, Leg];
       const name = `${t.protocol.name} ${tokens[0]!.symbol} supply / ${tokens[1]!.symbol} borrow`;
       position = base(t, cid, name, `a${tokens[0]!.symbol}`, [supply, debt, ...rewards], supply.qty, round(supply.qty / share, 2));
-      position.liqThreshold = t.tokens[0] === 'WBTC' ? 0.78 : STABLES.has(t.tokens[0]!) ? 0.9 : 0.825;
+      position.liqThreshold = liqThresholdOf(t.tokens[0]!);
       position.collateralDebtRatio = round(supply.nav / Math.abs(debt.nav), 4);
       break;
     }

@@ -1,5 +1,5 @@
 import { type ChainInfo } from './chains.ts';
-import { type AssetType, ASSET_TYPES, priceOn, PROTOCOLS } from './catalog.ts';
+import { type AssetType, ASSET_TYPES, priceOn, PROTOCOLS, STABLES } from './catalog.ts';
 import { Rng } from './random.ts';
 
 /**
@@ -104,6 +104,14 @@ export interface DeclaredLeg {
   qty0: number;
   rate: number;
   perDay: number;
+}
+
+/**
+ * A lending position's liquidation threshold, declared by its collateral token (what the service
+ * sends as `liq_threshold`): WBTC 0.78, a stablecoin 0.9, any other 0.825.
+ */
+export function liqThresholdOf(collateralKey: string): number {
+  return collateralKey === 'WBTC' ? 0.78 : STABLES.has(collateralKey) ? 0.9 : 0.825;
 }
 
 export function declaredQty(leg: DeclaredLeg, openDay: number, day: number): number {

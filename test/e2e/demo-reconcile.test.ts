@@ -16,6 +16,8 @@ const WALLETS = [
 ];
 const FROM = '2026-09-30';
 const TO = '2026-10-31';
+/** A month in which the demo wallets open four positions of their own (a loan among them). */
+const MOVES = ['2025-09-30', '2025-10-31'] as const;
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
@@ -25,7 +27,8 @@ const web = useWebSession({
   seed: async (core) => {
     for (const w of WALLETS) await core.call('wallets.add', w);
     await waitForJobs(core, await core.call('sync.all', undefined));
-    for (const w of WALLETS) await waitForJobs(core, await Promise.all([FROM, TO].map((date) => core.call('sync.positions', { wallet: w.address, date }))));
+    for (const w of WALLETS)
+      await waitForJobs(core, await Promise.all([FROM, TO, ...MOVES].map((date) => core.call('sync.positions', { wallet: w.address, date }))));
   },
 });
 
@@ -58,6 +61,41 @@ describe('Reconcile in the demo', () => {
     const badges = web.page.locator('.picker .badge');
     expect(await badges.allTextContents()).toEqual(expect.arrayContaining(['cached']));
     expect(cached.length).toBeGreaterThanOrEqual(2);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('shows the deposits that open the wallets’ own positions as moves, not flows, and marks them in the trace', async () => {
+    const [from, to] = MOVES;
+    const r = await web.core.call('reconcile.get', { from, to });
+    expect(r.moves.length).toBeGreaterThanOrEqual(4);
+    await web.open(`#/reconcile?from=${from}&to=${to}`);
+    const summary = web.page.getByTestId('reconcile-verdict');
+    await poll(() => summary.textContent()).toContain(`${r.moves.length} transactions opened or closed the wallets' own positions`);
+    // The token a loan was drawn in: its row, its move in the trace, named for the position.
+    const drawn = r.moves.flatMap((m) => m.transfers.filter((t) => t.move === 'debt_drawn').map((t) => ({ m, t })))[0]!;
+    const row = r.rows.find((x) => x.wallet === drawn.m.wallet && x.chain === drawn.m.chain && x.token_cid === drawn.t.token_cid)!;
+    expect(row.moved_to_positions_qty).not.toBe(0);
+    // In that wallet's scope: the other wallet holds the token on the chain too.
+    await web.open(`#/reconcile?wallet=${row.wallet}&from=${from}&to=${to}`);
+    const token = web.page.getByRole('button', { name: `${row.token_symbol} on ${row.chain}: show the transactions that moved it` });
+    await poll(() => token.count()).toBe(1);
+    await token.click();
+    const mark = web.page.getByTestId('trace-move');
+    await poll(() => mark.count()).toBeGreaterThan(0);
+    // Every move of the token is marked, by what it did and the position it went to or came from.
+    const want = r.moves.flatMap((m) =>
+      m.wallet === row.wallet && m.chain === row.chain
+        ? m.transfers
+            .filter((t) => t.token_cid === row.token_cid)
+            .map(
+              (t) =>
+                `${{ moved_into_positions: 'into', moved_out_of_positions: 'out of', debt_drawn: 'debt drawn from', debt_repaid: 'debt repaid to' }[t.move]} ${m.position_name}`,
+            )
+        : [],
+    );
+    expect(want).toContain(`debt drawn from ${drawn.m.position_name}`);
+    expect((await mark.allTextContents()).sort()).toEqual(want.sort());
+    await bothThemes(web.page, 'demo-reconcile-moves');
     expect(web.problems).toEqual([]);
   });
 });

@@ -17,6 +17,8 @@ const WALLETS = [
 ];
 const FROM = '2026-09-30';
 const TO = '2026-10-31';
+/** A month in which the wallets open four positions of their own, a loan among them. */
+const MOVES = ['2025-09-30', '2025-10-31'] as const;
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
@@ -27,6 +29,8 @@ const web = useWebSession({
     await waitForJobs(core, await core.call('sync.all', undefined));
     for (const w of WALLETS) await waitForJobs(core, [await core.call('sync.backfill', { wallet: w.address, from: FROM, to: TO, every: 'week' })]);
     for (const w of WALLETS) await waitForJobs(core, await Promise.all([FROM, TO].map((date) => core.call('sync.positions', { wallet: w.address, date }))));
+    for (const w of WALLETS) await waitForJobs(core, [await core.call('sync.backfill', { wallet: w.address, from: MOVES[0], to: MOVES[1], every: 'week' })]);
+    for (const w of WALLETS) await waitForJobs(core, await Promise.all(MOVES.map((date) => core.call('sync.positions', { wallet: w.address, date }))));
   },
 });
 
@@ -40,6 +44,39 @@ const usd = (v: number, sign = false) =>
   }).format(v);
 
 describe('the Monthly pack view', () => {
+  it('names what moved into the wallets’ own positions and the debt drawn, after the change and outside the sum', async () => {
+    const pack = await web.core.call('pack.get', { from: MOVES[0], to: MOVES[1] });
+    expect(pack.reasons).toEqual([]);
+    expect(pack.complete).toBe(true);
+    await web.open(`#/pack?from=${MOVES[0]}&to=${MOVES[1]}`);
+    const roll = web.page.getByRole('table', { name: 'NAV roll-forward' });
+    await poll(() => roll.isVisible()).toBe(true);
+    const text = (s: string | null) => (s ?? '').replace(/\s/g, ' ').trim();
+    await poll(async () =>
+      text(
+        await roll
+          .getByRole('row', { name: /^Moved into own positions/ })
+          .locator('td')
+          .textContent(),
+      ),
+    ).toBe(usd(pack.positionMoves!.moved_into_positions));
+    expect(
+      text(
+        await roll
+          .getByRole('row', { name: /^Debt drawn/ })
+          .locator('td')
+          .textContent(),
+      ),
+    ).toBe(usd(pack.positionMoves!.debt_drawn));
+    // Nothing came out of a position this month: that line is not shown.
+    expect(pack.positionMoves!.moved_out_of_positions).toBe(0);
+    expect(await roll.getByRole('row', { name: /^Moved out of own positions/ }).count()).toBe(0);
+    // After the change: the lines above it add up without them.
+    const rows = await roll.locator('tr th').allTextContents();
+    expect(rows.findIndex((r) => r.startsWith('Moved into'))).toBeGreaterThan(rows.indexOf('Change'));
+    await shoot(web.page, 'pack-moves');
+  });
+
   it('shows the pack the core built, figure for figure, and what moved it', async () => {
     const pack = await web.core.call('pack.get', { from: FROM, to: TO });
     expect(pack.complete).toBe(true);

@@ -4,6 +4,7 @@ import { waitForJobs } from '../support/jobs.ts';
 import { useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
+import { worldLoans } from '../support/world.ts';
 
 /** The Reconcile and Risk views in Chromium, light and dark, against the demo service. */
 const ADDRESS = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
@@ -84,6 +85,37 @@ describe('treasury views', () => {
     // At a 90% fall every lending position crosses.
     await web.page.locator('#stress').fill('90');
     await expect.poll(() => summary.textContent()).toMatch(/A 90% fall in \S+ reaches the threshold of \d+ loans? worth \$/);
+    // Each collateral token's summary as the world has it (test/support/world.ts): at each fall,
+    // how many of the wallet's loans reach the threshold and what they owe, to the cent the service sends.
+    const loans = worldLoans([{ address: ADDRESS, chains: ['eth', 'arb'] }], '2025-12-31');
+    const symbols = [...new Set(loans.map((l) => l.symbol))].sort();
+    expect(symbols.length).toBeGreaterThan(1);
+    for (const stress of [25, 50, 90]) {
+      await web.page.locator('#stress').fill(String(stress));
+      const want = symbols.map((symbol) => {
+        const crossing = loans.filter((l) => l.symbol === symbol && l.health * (1 - stress / 100) < 1);
+        const debt = crossing.reduce((a, l) => a + l.debtUsd, 0);
+        return { symbol, crossing: crossing.length, debt };
+      });
+      await expect.poll(() => web.page.getByTestId('stress-summary').first().textContent()).toContain(`A ${stress}% fall in ${symbols[0]}`);
+      const texts = await web.page.getByTestId('stress-summary').allTextContents();
+      expect(
+        texts.map((t) =>
+          t
+            .replace(/\s+/g, ' ')
+            .trim()
+            .replace(/ worth \$[\d,.]+$/, ''),
+        ),
+      ).toEqual(
+        want.map((w) =>
+          w.crossing
+            ? `A ${stress}% fall in ${w.symbol} reaches the threshold of ${w.crossing} loan${w.crossing === 1 ? '' : 's'}`
+            : `A ${stress}% fall in ${w.symbol} reaches no threshold`,
+        ),
+      );
+      for (const [i, w] of want.entries())
+        if (w.crossing) expect(Math.abs(Number(/worth \$([\d,.]+)/.exec(texts[i]!)![1]!.replace(/,/g, '')) - w.debt)).toBeLessThanOrEqual(0.006 * w.crossing);
+    }
     await web.page.locator('#stress').fill('30');
     await web.page.locator('.group tbody tr').first().click();
     await expect.poll(() => web.page.getByTestId('near-misses').textContent(), { timeout: 10_000 }).toMatch(/\d+ cached dates; /);

@@ -5,6 +5,8 @@ import { chainById } from '../../src/sim/chains.ts';
 import { TOKENS, onChain, priceOn } from '../../src/sim/catalog.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { defaultHistory, historyOf, indexRange, transactionAt } from '../../src/sim/transactions.ts';
+import { rollForwardLines } from '../../src/shared/pack.ts';
+import { worldPeriod, type WorldTransfer } from '../support/world.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
@@ -23,6 +25,9 @@ const DEMO_WALLETS = [
 ];
 const FROM = '2026-09-30';
 const TO = '2026-10-31';
+/** A month in which the demo wallets open four positions of their own, a loan among them. */
+const MOVES_FROM = '2025-09-30';
+const MOVES_TO = '2025-10-31';
 const DAY = 86_400_000;
 let core: Core;
 
@@ -32,6 +37,10 @@ beforeAll(async () => {
   await waitForJobs(core, await core.call('sync.all', undefined));
   for (const w of DEMO_WALLETS) await waitForJobs(core, [await core.call('sync.backfill', { wallet: w.address, from: FROM, to: TO, every: 'week' })]);
   for (const w of DEMO_WALLETS) await waitForJobs(core, await Promise.all([FROM, TO].map((date) => core.call('sync.positions', { wallet: w.address, date }))));
+  for (const w of DEMO_WALLETS)
+    await waitForJobs(core, [await core.call('sync.backfill', { wallet: w.address, from: MOVES_FROM, to: MOVES_TO, every: 'week' })]);
+  for (const w of DEMO_WALLETS)
+    await waitForJobs(core, await Promise.all([MOVES_FROM, MOVES_TO].map((date) => core.call('sync.positions', { wallet: w.address, date }))));
 }, 240_000);
 afterAll(() => core?.close());
 
@@ -140,6 +149,74 @@ describe('the monthly pack', () => {
     expect(q.reasons[0]).toMatch(/^Partial: .*not cached at 2026-08-31/);
     expect(await core.dispatch('pack.get', { month: '2026-13' })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(await core.dispatch('pack.get', {})).toMatchObject({ ok: false, error: { field: 'month' } });
+  });
+});
+
+describe('a month in which the scope opens positions of its own', () => {
+  // Against the world's plan (test/support/world.ts): which transfers are its openings' deposits and
+  // debts drawn, and what its positions accrued. Before moves were told apart, each deposit was
+  // counted as money sent or a protocol move and its quantity again under accruals.
+  it('names the deposits and the debt drawn, keeps them out of the flows and the accruals, and still adds up to the cent', async () => {
+    const p = await core.call('pack.get', { month: '2025-10' });
+    expect(p).toMatchObject({ from: MOVES_FROM, to: MOVES_TO, complete: true, reasons: [] });
+    const world = worldPeriod(MOVES_FROM, MOVES_TO);
+    const cached = (await core.call('positions.dates', {})).filter((d) => d >= MOVES_FROM && d <= MOVES_TO).sort();
+    // Each transfer at the world's price on the cached date nearest its day where the scope holds the token (as the pack values it).
+    const heldOn = new Map<string, Set<string>>();
+    for (const date of cached)
+      heldOn.set(
+        date,
+        new Set(
+          (await core.call('portfolio.view', { date })).underlying
+            .filter((u) => (u.group.total_qty ?? 0) !== 0)
+            .map((u) => `${u.chain}|${u.group.token_cid!.toLowerCase()}`),
+        ),
+      );
+    const valueOf = (t: WorldTransfer) => {
+      let best: string | null = null;
+      const day = new Date(t.day * DAY).toISOString().slice(0, 10);
+      for (const date of cached)
+        if (
+          heldOn.get(date)!.has(`${t.chain}|${t.tokenCid}`) &&
+          (best === null || Math.abs(Date.parse(date) - Date.parse(day)) < Math.abs(Date.parse(best) - Date.parse(day)))
+        )
+          best = date;
+      return t.qty * priceOn(t.key, Date.parse(best!) / DAY, t.chain);
+    };
+    const moves = { moved_into_positions: 0, moved_out_of_positions: 0, debt_drawn: 0, debt_repaid: 0 };
+    let outflow = 0;
+    let inflow = 0;
+    for (const t of world.transfers) {
+      if (t.move) moves[t.move] += valueOf(t);
+      else if (t.type === 'in') inflow += valueOf(t);
+      else outflow += valueOf(t);
+    }
+    expect(moves.moved_into_positions).toBeGreaterThan(100_000);
+    expect(moves.debt_drawn).toBeGreaterThan(100);
+    // Not flows: what was sent and received is the rest of the world's transfers.
+    expect(Math.abs(p.outflows - outflow) / outflow).toBeLessThan(1e-5);
+    expect(Math.abs(p.inflows - inflow) / inflow).toBeLessThan(1e-5);
+    // Not accruals either: those are the world's declared accruals, at the closing prices.
+    let accrual = 0;
+    for (const [k, r] of world.rows) {
+      const [, chain, cid] = k.split('|') as [string, string, string];
+      const key = Object.keys(TOKENS).find((t) => onChain(t, chainById(chain)!).address === cid)!;
+      accrual += (r.accrual / 1e6) * priceOn(key, Date.parse(MOVES_TO) / DAY, chain);
+    }
+    expect(Math.abs(p.accruals! - accrual)).toBeLessThanOrEqual(Math.max(1, 1e-4 * Math.abs(accrual)));
+    // Named, at the world's values (the snapshots' implied prices carry the service's rounding).
+    for (const k of Object.keys(moves) as Array<keyof typeof moves>)
+      expect(Math.abs(p.positionMoves![k] - moves[k]), k).toBeLessThanOrEqual(1e-5 * moves[k] + 0.01);
+    const lines = rollForwardLines(p);
+    expect(lines.filter((l) => l.memo).map((l) => [l.key, l.value])).toEqual(Object.entries(p.positionMoves!));
+    // The lines from the opening add up to the closing to the cent; the moves are outside the sum.
+    expect(sum([p.opening!, p.inflows, -p.outflows, p.internal, p.accruals!, p.priceEffect!, p.other!])).toBe(p.closing);
+    expect(sum(lines.filter((l) => !l.total && !l.memo && l.key !== 'change').map((l) => l.value!))).toBe(sum([p.closing!, -p.opening!]));
+    // The positions view and the by-token view agree to the cent at both ends, so `other` is only
+    // each token's lines rounded to the cent (at most half a cent per token and line).
+    expect([sum(p.tokens.map((t) => t.openingNav!)), sum(p.tokens.map((t) => t.closingNav!))]).toEqual([p.opening, p.closing]);
+    expect(Math.abs(p.other!)).toBeLessThanOrEqual(0.005 * (2 * p.tokens.length + 1));
+    for (const t of p.tokens) expect(sum([t.openingNav!, t.flowValue!, t.accrualValue!, t.priceEffect!])).toBeCloseTo(t.closingNav!, 1);
   });
 });
 

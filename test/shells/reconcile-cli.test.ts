@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
 import { positionsOn } from '../../src/sim/positions.ts';
-import { defaultHistory, historyOf, transactionAt } from '../../src/sim/transactions.ts';
+import { defaultHistory, historyOf, positionEventsOf, transactionAt } from '../../src/sim/transactions.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -40,12 +40,23 @@ describe('folioscope reconcile', () => {
     const start = Date.parse('2025-04-01T00:00:00Z');
     const end = Date.parse('2025-10-01T00:00:00Z');
     const net = new Map<string, bigint>();
+    // The generator's transactions that open or close a position held at one end of the period only:
+    // their transfers move tokens between the balance and that position (into it: positive), not flows.
+    const moved = new Map<string, bigint>();
+    const { byIndex, spans } = positionEventsOf(h);
+    const [d0, d1] = [Date.parse('2025-03-31') / 86_400_000, Date.parse('2025-09-30') / 86_400_000];
+    const heldOn = (s: { openDay: number; closeDay: number }, day: number) => s.openDay <= day && day < s.closeDay;
     for (let n = 0; n < 2000; n++) {
       const t = transactionAt(h, n);
       const time = Date.parse(t.date);
+      const span = byIndex.has(n) ? spans.get(byIndex.get(n)!.template)! : null;
+      const move = span !== null && heldOn(span, d0) !== heldOn(span, d1);
       if (t.status === 1 && time >= start && time < end)
-        for (const d of t.details) net.set(d.token_cid, (net.get(d.token_cid) ?? 0n) + (d.type === 'in' ? micro(d.qty) : -micro(d.qty)));
+        for (const d of t.details)
+          if (move) moved.set(d.token_cid, (moved.get(d.token_cid) ?? 0n) + (d.type === 'out' ? micro(d.qty) : -micro(d.qty)));
+          else net.set(d.token_cid, (net.get(d.token_cid) ?? 0n) + (d.type === 'in' ? micro(d.qty) : -micro(d.qty)));
     }
+    expect(moved.size).toBeGreaterThan(0);
     const held = (date: string) => {
       const m = new Map<string, bigint>();
       for (const p of positionsOn(defaultHistory(1), WALLET, chainById('eth')!, Date.parse(`${date}T00:00:00Z`) / 86_400_000))
@@ -58,6 +69,7 @@ describe('folioscope reconcile', () => {
     for (const x of rows) {
       const cid = x['token_cid'] as string;
       expect(micro(x['inflow_qty'] as number) - micro(x['outflow_qty'] as number)).toBe(net.get(cid) ?? 0n);
+      expect(micro(x['moved_to_positions_qty'] as number)).toBe(moved.get(cid) ?? 0n);
       const expectedUnexplained = (closing.get(cid) ?? 0n) - (opening.get(cid) ?? 0n) - (net.get(cid) ?? 0n);
       expect(micro(x['unexplained_qty'] as number)).toBe(expectedUnexplained);
       if (expectedUnexplained === 0n && (net.get(cid) ?? 0n) !== 0n) {

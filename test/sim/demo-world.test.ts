@@ -5,27 +5,36 @@ import { chainById } from '../../src/sim/chains.ts';
 import { onChain } from '../../src/sim/catalog.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { DAY_MS, declaredPositions } from '../../src/sim/positions.ts';
-import { defaultHistory, historyOf, indexRange, timeOf, transactionAt } from '../../src/sim/transactions.ts';
+import { defaultHistory, historyOf, indexRange, positionEventsOf, timeOf, transactionAt } from '../../src/sim/transactions.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW } from '../support/sim.ts';
+import { worldPeriod } from '../support/world.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
  * The demo as a newcomer meets it (issue 27): the core in demo mode with the shells' starter,
  * the two wallets the first screen offers, synced; then the two features tried first. Reconcile:
- * every token's plain wallet balance moves by exactly its transfers, so whatever is unexplained
- * sits in protocol positions: exactly their declared accruals (interest, rebases, rewards), recomputed
- * here from the rates the generator declares, and what the transactions that open or close them moved. Logs: every log of the demo's
+ * every row closes exactly on the world's own plan (its holdings at each end, its transfers), every
+ * token's plain wallet balance moves by exactly its transfers and its moves into and out of the
+ * wallet's own positions (the deposit that opens one, the withdrawal that closes it), so whatever
+ * is unexplained sits in protocol positions: exactly their declared accruals (interest, rebases,
+ * rewards), recomputed here from the rates the generator declares. Logs: every log of the demo's
  * transactions decodes as a well-known event.
  */
 const DEMO_WALLETS = [
   { address: '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c', chains: ['eth', 'arb'] },
   { address: '0x00000000219ab540356cbb839cbe05303d7705fa', chains: ['eth'] },
 ];
-/** The last complete month before the demo's clock, and one well inside the history. */
+/**
+ * The last complete month before the demo's clock; one well inside the history (a farm opens in
+ * it); one where four positions open, a loan among them (a debt drawn); two months where a loan
+ * closes (a debt repaid), another opens and a farm closes.
+ */
 const PERIODS = [
   ['2026-09-30', '2026-10-31'],
   ['2025-05-31', '2025-06-30'],
+  ['2025-09-30', '2025-10-31'],
+  ['2025-12-31', '2026-02-28'],
 ] as const;
 let core: Core;
 
@@ -54,36 +63,78 @@ describe('the demo adds up', () => {
     expect(r.rows.filter((x) => x.status === 'reconciled' && x.inflow_qty + x.outflow_qty > 0).length).toBeGreaterThan(3);
   });
 
-  it.each(PERIODS)('explains every remainder from %s to %s by the declared accruals and openings, to the digits the service sends', async (from, to) => {
+  it.each(PERIODS)('closes every row exactly on the world’s plan from %s to %s; the remainder is the declared accruals', async (from, to) => {
     const r = await core.call('reconcile.get', { from, to });
     const [d0, d1] = [from, to].map((d) => Date.parse(`${d}T00:00:00Z`) / DAY_MS) as [number, number];
     // A leg's quantity on a day from its declared course, as the service rounds it (micro-units);
     // nothing where the position is not held that day.
     const qtyOn = (leg: { qty0: number; rate: number; perDay: number }, p: { openDay: number; closeDay: number }, day: number) =>
       day < p.openDay || day >= p.closeDay ? 0 : Math.round((leg.qty0 * Math.exp((leg.rate * (day - p.openDay)) / 365) + leg.perDay * (day - p.openDay)) * 1e6);
-    const counts = { reconciled: 0, accrual: 0, openedOrClosed: 0 };
+    const counts = { reconciled: 0, accrual: 0, moved: 0 };
+    const world = worldPeriod(from, to).rows;
+    expect(new Set(r.rows.map((x) => `${x.wallet}|${x.chain}|${x.token_cid}`))).toEqual(new Set(world.keys()));
     for (const x of r.rows) {
       const chain = chainById(x.chain)!;
-      let micro = 0;
-      let moved = false;
-      for (const p of declaredPositions(defaultHistory(1), x.wallet, chain)) {
-        for (const leg of p.legs) {
-          if (onChain(leg.key, chain).address !== x.token_cid) continue;
-          micro += qtyOn(leg, p, d1) - qtyOn(leg, p, d0);
-          if ((p.openDay > d0 && p.openDay <= d1) || (p.closeDay > d0 && p.closeDay <= d1)) moved = true;
-        }
-      }
       const what = `${x.wallet} ${x.chain} ${x.token_symbol}`;
-      // The position part moves by the accruals, and by what an opening or closing transaction moved in
-      // or out (the roll-forward counts that transfer as a flow while the token stays the wallet's).
-      expect(x.unexplained_qty, what).toBeCloseTo(micro / 1e6, 6);
+      // The roll-forward's figures are the world's, to the micro-unit: its holdings at each end
+      // (plain balances and positions), the transfers of its successful transactions in the period
+      // less its moves, and those moves (the transactions that open or close a position held at one end only).
+      const w = world.get(`${x.wallet}|${x.chain}|${x.token_cid}`)!;
+      expect(
+        [x.opening_qty, x.inflow_qty, x.outflow_qty, x.moved_to_positions_qty, x.closing_qty].map((q) => Math.round(q! * 1e6)),
+        what,
+      ).toEqual([w.opening, w.inflow, w.outflow, w.moved, w.closing]);
+      let micro = 0;
+      for (const p of declaredPositions(defaultHistory(1), x.wallet, chain))
+        for (const leg of p.legs) if (onChain(leg.key, chain).address === x.token_cid) micro += qtyOn(leg, p, d1) - qtyOn(leg, p, d0);
+      // The position part moves by the accruals and by what the transactions that open or close
+      // positions moved into or out of them (moves, not flows: the token stays the wallet's).
+      expect(x.unexplained_qty, what).toBeCloseTo((micro - w.moved) / 1e6, 6);
+      expect(Math.round(x.unexplained_qty! * 1e6), what).toBe(micro - w.moved);
+      expect(micro - w.moved, what).toBe(w.accrual);
+      if (w.moved) counts.moved++;
       if (x.status === 'reconciled') counts.reconciled++;
-      else if (moved) counts.openedOrClosed++;
       else counts.accrual++;
     }
-    expect(counts.reconciled + counts.accrual + counts.openedOrClosed).toBe(r.rows.length);
+    expect(counts.reconciled + counts.accrual).toBe(r.rows.length);
     expect(counts.accrual).toBeGreaterThan(5);
+    if (from === '2025-09-30') expect(counts.moved).toBeGreaterThanOrEqual(6);
   });
+
+  it.each(PERIODS)(
+    'from %s to %s, the moves are the world’s openings and closings in the period, exactly their quantities, and nothing else',
+    async (from, to) => {
+      const r = await core.call('reconcile.get', { from, to });
+      const [d0, d1] = [from, to].map((d) => Date.parse(`${d}T00:00:00Z`) / DAY_MS) as [number, number];
+      const held = (p: { openDay: number; closeDay: number }, day: number) => p.openDay <= day && day < p.closeDay;
+      const want: string[] = [];
+      for (const w of DEMO_WALLETS)
+        for (const id of w.chains) {
+          const chain = chainById(id)!;
+          const h = historyOf(defaultHistory(1), w.address, chain);
+          const { byIndex, spans } = positionEventsOf(h);
+          for (const [i, e] of byIndex) {
+            const span = spans.get(e.template)!;
+            const day = e.kind === 'open' ? span.openDay : span.closeDay;
+            // In the period, and held at one end only (one opened and closed inside it is at neither end).
+            if (day <= d0 || day > d1 || held(span, d0) === held(span, d1)) continue;
+            const t = transactionAt(h, i);
+            const transfers = t.details.map((d) => `${d.type}:${d.token_cid}:${Math.round(d.qty * 1e6)}`).sort();
+            want.push(`${w.address}|${id}|${t.txn_hash}|${e.kind}|${transfers.join(',')}`);
+          }
+        }
+      const got = r.moves.map((m) => {
+        const transfers = m.transfers.map((t) => `${t.type}:${t.token_cid}:${Math.round(t.qty * 1e6)}`).sort();
+        return `${m.wallet}|${m.chain}|${m.txn_hash}|${m.kind}|${transfers.join(',')}`;
+      });
+      expect(got.sort()).toEqual(want.sort());
+      // Named by what they do: the principal into (or out of) the position, a debt drawn (or repaid).
+      for (const m of r.moves)
+        for (const t of m.transfers)
+          expect(t.move).toBe(t.debt ? (t.type === 'in' ? 'debt_drawn' : 'debt_repaid') : t.type === 'out' ? 'moved_into_positions' : 'moved_out_of_positions');
+      if (from !== '2026-09-30') expect(r.moves.length).toBeGreaterThan(0);
+    },
+  );
 
   it('opens and closes a protocol position only with a transaction that moves its quantities', () => {
     let events = 0;

@@ -520,6 +520,10 @@ async function reconcileCommand(g: Globals, args: string[]): Promise<void> {
             .map((f) => forTerminal(String(f ?? '')))
             .join('\t'),
         );
+      if (r.moves.length)
+        console.log(
+          `${r.moves.length} transaction(s) opened or closed the wallets' own positions: their transfers are moves between balances and positions, not in inflow or outflow.`,
+        );
     }
     if (!r.complete) {
       for (const pr of r.problems) console.error(forTerminal(`incomplete: ${pr.wallet} ${pr.chain}: ${pr.message}`));

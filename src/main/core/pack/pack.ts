@@ -16,9 +16,12 @@
  * The period's flows are those of the reconciliation (analytics/store/reconcile.ts): successful
  * transactions after the opening date's day through the closing date's day; what the
  * reconciliation cannot prove (a period not synced, a date not cached) makes the pack partial.
+ * A transaction the reconciliation finds opening or closing one of the scope's own positions
+ * (analytics/store/position-moves.ts) moves tokens between a balance and that position: no flow and
+ * no change in NAV, its transfers are valued like flows and named apart (`positionMoves`).
  */
 import { decimalSum } from '../../../shared/decimal.ts';
-import type { Wallet } from '../../../shared/model.ts';
+import type { PositionMoveKind, Wallet } from '../../../shared/model.ts';
 import type { MonthlyPack, PackCounterpartyLine, PackFlowLine, PackPart, PackToken } from '../../../shared/pack.ts';
 import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
 import { portfolioView } from '../portfolio/index.ts';
@@ -152,10 +155,18 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   const tokenFlows = new Map<string, { values: number[]; unvalued: number; dates: Set<string> }>();
   const unpriced = new Map<string, { chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>();
   const internal: number[] = [];
+  const unpricedTransfer = (chain: string, key: string, symbol: string | null, tokenCid: string | null) => {
+    const u = unpriced.get(`${chain}|${key}`) ?? unpriced.set(`${chain}|${key}`, { chain, symbol, tokenCid, transfers: 0 }).get(`${chain}|${key}`)!;
+    u.transfers += 1;
+  };
   // The flows of transactions with a protocol (a swap, a deposit, a withdrawal, a claim): in the
   // inflows and outflows, and told apart in the roll-forward from money sent and received.
   const protocolMoves = { inflow: 0, outflow: 0, transfers: 0, unvalued: 0 };
   let unknownOutflows = 0;
+  // The transfers of the transactions that opened or closed a position of the scope: by transaction, then token.
+  const moveOf = new Map<string, Map<string, PositionMoveKind>>();
+  for (const m of rec.moves) moveOf.set(`${m.wallet}|${m.chain}|${m.txn_hash}`, new Map(m.transfers.map((t) => [t.token_cid, t.move])));
+  const positionMoves: Record<PositionMoveKind, number[]> = { moved_into_positions: [], moved_out_of_positions: [], debt_drawn: [], debt_repaid: [] };
 
   for (const t of txns) {
     const wallet = addressKey(t.wallet);
@@ -170,12 +181,21 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     const sentPlain =
       t.from !== null && addressKey(t.from) === wallet && t.to !== null && addressKey(t.to) !== wallet && (t.protocolId === null || t.protocolId === 'wallet');
     if (sentPlain && !named && !isInternal && t.transfers.some((tr) => tr.type === 'out')) unknownOutflows += 1;
+    const moves = moveOf.get(`${t.wallet}|${t.chain}|${t.txnHash}`);
     for (const tr of t.transfers) {
       if ((tr.type !== 'in' && tr.type !== 'out') || tr.qty === null || typeof tr.qty !== 'number') continue;
       const key = tokenKey(tr.token_cid, null);
       const signed = tr.type === 'in' ? tr.qty : -tr.qty;
       const price = priceNear(t.chain, key, day(t.time));
       const value = price ? signed * price.price : null;
+      const move = tr.token_cid ? moves?.get(tr.token_cid.toLowerCase()) : undefined;
+      if (move) {
+        // Between a balance and the scope's own position: in no flow (the reconciliation's
+        // quantities leave it out too), named with its value on its day.
+        if (value !== null) positionMoves[move].push(Math.abs(value));
+        else unpricedTransfer(t.chain, key, tr.symbol, tr.token_cid);
+        continue;
+      }
       const lineKey = `${t.wallet}|${t.chain}|${key}`;
       const tf = tokenFlows.get(lineKey) ?? tokenFlows.set(lineKey, { values: [], unvalued: 0, dates: new Set() }).get(lineKey)!;
       if (price && value !== null) {
@@ -183,10 +203,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
         tf.dates.add(price.date);
       } else {
         tf.unvalued += 1;
-        const u =
-          unpriced.get(`${t.chain}|${key}`) ??
-          unpriced.set(`${t.chain}|${key}`, { chain: t.chain, symbol: tr.symbol, tokenCid: tr.token_cid, transfers: 0 }).get(`${t.chain}|${key}`)!;
-        u.transfers += 1;
+        unpricedTransfer(t.chain, key, tr.symbol, tr.token_cid);
       }
       if (isInternal) {
         if (value !== null) internal.push(value);
@@ -320,6 +337,12 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     outflows: externalOut,
     protocolIn: cents(protocolMoves.inflow),
     protocolOut: cents(protocolMoves.outflow),
+    positionMoves: {
+      moved_into_positions: cents(sum(positionMoves.moved_into_positions)),
+      moved_out_of_positions: cents(sum(positionMoves.moved_out_of_positions)),
+      debt_drawn: cents(sum(positionMoves.debt_drawn)),
+      debt_repaid: cents(sum(positionMoves.debt_repaid)),
+    },
     internal: internalNet,
     // Unknown where the change is: the lines of a change that cannot be known.
     accruals: change === null ? null : accruals,

@@ -171,6 +171,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'wallet_opening_qty',
     'wallet_closing_qty',
     'wallet_unexplained_qty',
+    'moved_to_positions_qty',
     'position_change_qty',
     'txn_count',
     'status',
@@ -403,6 +404,7 @@ export async function exportCsv(
             x.wallet_opening_qty,
             x.wallet_closing_qty,
             x.wallet_unexplained_qty,
+            x.moved_to_positions_qty,
             x.position_change_qty,
             x.txn_count,
             x.status,
@@ -418,6 +420,7 @@ export async function exportCsv(
               p.wallet,
               labels.get(p.wallet) ?? '',
               p.chain,
+              null,
               null,
               null,
               null,
@@ -541,7 +544,12 @@ function packRows(p: MonthlyPack, closed?: CsvRequest['packClosed']): Cell[][] {
     CSV_COLUMNS.pack.map((c) => (c === 'section' ? section : c === 'key' ? key : c === 'name' ? name : (o[c] ?? null)));
   const out: Cell[][] = [
     ...rollForwardLines(p).map((l) =>
-      row('summary', l.key, l.label, { value_usd: l.value, ...(l.key === 'change' && { note: p.complete ? 'complete' : 'partial' }) }),
+      row('summary', l.key, l.label, {
+        value_usd: l.value,
+        ...(l.key === 'change' && { note: p.complete ? 'complete' : 'partial' }),
+        // Named, not summed: a move between balances and own positions changes no NAV.
+        ...(l.memo && { note: 'memo: not in the change' }),
+      }),
     ),
   ];
   const flows = (l: PackFlowLine) => ({ inflow_usd: l.inflow, outflow_usd: l.outflow, transfers: l.transfers, unvalued: l.unvalued });

@@ -90,7 +90,7 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
   heading(doc, 'NAV roll-forward');
   const rows: Array<[string, string]> = rollForwardLines(pack)
     .filter((l) => !l.optional || (l.value !== 0 && l.value !== null))
-    .map((l) => [l.label, l.total ? (l.value === null ? 'not cached' : usd(l.value)) : signed(l.value)]);
+    .map((l) => [l.label, l.total ? (l.value === null ? 'not cached' : usd(l.value)) : l.memo ? usd(l.value ?? 0) : signed(l.value)]);
   table(
     doc,
     [
@@ -103,7 +103,7 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
   doc.moveDown(0.4);
   paragraph(
     doc,
-    'Flows are valued at the price the snapshots imply for the token (NAV / quantity in the by-token view of the scope on that chain) at the cached date nearest the transfer; a quantity change no transaction explains (interest, rewards, fees paid) at the closing price; the price effect is the rest of each token’s change.',
+    'Flows are valued at the price the snapshots imply for the token (NAV / quantity in the by-token view of the scope on that chain) at the cached date nearest the transfer; a quantity change no transaction explains (interest, rewards, fees paid) at the closing price; the price effect is the rest of each token’s change. Tokens moved between the scope’s balances and its own positions (the deposit that opens one, the withdrawal that closes it, a debt drawn or repaid) are not flows: named after the change, at their days’ prices, they change no NAV.',
     { size: 8 },
   );
   if (pack.unknownOutflows)

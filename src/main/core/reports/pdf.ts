@@ -85,6 +85,14 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
     { size: 8.5 },
   );
   doc.moveDown(0.4);
+  if (r.moves.length) {
+    paragraph(
+      doc,
+      `${r.moves.length} transaction(s) opened or closed the wallets' own positions (deposits, withdrawals, debt drawn or repaid): their transfers moved tokens between balances and positions and are not in the inflow or outflow.`,
+      { size: 8.5 },
+    );
+    doc.moveDown(0.4);
+  }
   if (r.problems.length) {
     paragraph(doc, 'Incomplete: the rows marked "incomplete" rest on missing data.', { size: 9, color: '#b3261e', bold: true });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);

@@ -357,7 +357,7 @@ export const words = {
     onlyUnexplained: 'Only rows not reconciled',
     cannot: 'Cannot reconcile',
     boundary: (opening: string, flowsFrom: string, flowsTo: string, closing: string) =>
-      `Opening: every position's underlying quantity at the end of ${opening}. Flows: transfers of successful transactions dated ${flowsFrom} to ${flowsTo} (UTC). Closing: at the end of ${closing}. Unexplained = closing − opening − inflow + outflow (interest, rebases, rewards, pool price moves — or missing data).`,
+      `Opening: every position's underlying quantity at the end of ${opening}. Flows: transfers of successful transactions dated ${flowsFrom} to ${flowsTo} (UTC). Closing: at the end of ${closing}. Unexplained = closing − opening − inflow + outflow (interest, rebases, rewards, pool price moves — or missing data). The deposit that opens one of the wallet's own positions and the withdrawal that closes it move tokens between its balance and that position: moves, not flows.`,
     incomplete: 'Incomplete — these figures rest on missing data:',
     fetch: (dates: string) => `Fetch ${dates}`,
     syncTransactions: 'Sync transactions',
@@ -380,8 +380,16 @@ export const words = {
     unexplained: 'Unexplained',
     shareTitle: '|unexplained| ÷ (inflow + outflow)',
     share: 'Share',
-    inPositionsTitle: 'Of the unexplained: change held in protocol positions',
+    inPositionsTitle: 'Of the unexplained: change held in protocol positions, less what transactions moved into them',
     inPositions: 'In positions',
+    movedTitle:
+      "Moved from the plain balance into the wallet's own positions (negative: out of them, or a debt drawn) by the transactions that opened or closed them: not a flow, the token stays the wallet's",
+    moved: 'To own positions',
+    moves: (n: string, one: boolean) =>
+      ` ${n} ${one ? 'transaction' : 'transactions'} opened or closed the wallets' own positions: ${one ? 'its' : 'their'} transfers are moves between balances and positions, not flows.`,
+    move: (kind: 'moved_into_positions' | 'moved_out_of_positions' | 'debt_drawn' | 'debt_repaid', position: string | null) =>
+      `${{ moved_into_positions: 'into', moved_out_of_positions: 'out of', debt_drawn: 'debt drawn from', debt_repaid: 'debt repaid to' }[kind]} ${position ?? 'own position'}`,
+    moveTitle: "A move between the wallet's balance and its own position (the transaction opened or closed it): not in the inflow or outflow",
     txns: 'Txns',
     status: 'Status',
     walletUnexplained: (qty: string, symbol: string | null) =>

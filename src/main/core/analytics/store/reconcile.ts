@@ -15,7 +15,8 @@ import { checkDate, ValidationError } from '../../store/validation.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { getWallet } from '../../store/wallets.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
-import type { ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
+import type { PositionMove, PositionMoveKind, ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
+import { positionKey, positionMoves, type PositionsSide } from './position-moves.ts';
 
 /**
  * Roll-forward reconciliation (docs/analytics.md): per wallet, chain and token, the
@@ -62,13 +63,20 @@ interface Holding {
   missingQty: boolean;
 }
 
-/** Underlying quantities per token of a (wallet, chain) at a date; null when the date is not cached. */
-function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string): Map<string, Holding> | null {
+interface Holdings extends PositionsSide {
+  tokens: Map<string, Holding>;
+}
+
+/** Underlying quantities per token of a (wallet, chain) at a date, and the positions holding them; null when the date is not cached. */
+function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string): Holdings | null {
   const snap = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, date);
   if (!snap) return null;
   const out = new Map<string, Holding>();
+  const positions = new Set<string>();
+  const cidOf = new Map<string, string>();
   for (const s of snap.data) {
     for (const g of s.positions) {
+      if (g.token_cid) cidOf.set(g.token_id, g.token_cid.toLowerCase());
       const key = tokenKey(g.token_cid, g.token_id);
       const h = out.get(key) ?? {
         tokenId: g.token_id,
@@ -84,17 +92,33 @@ function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string)
       if (parts.length) {
         for (const b of parts) {
           if (b.qty === null || b.qty === undefined) h.missingQty = true;
-          h.total += b.qty ?? 0;
-          if (b.asset_type === 'wallet') h.held += b.qty ?? 0;
+          // In decimal: a debt beside a balance of the same token (5 + -5.02) would leave float noise.
+          h.total = decimalSum([h.total, b.qty ?? 0]);
+          if (b.asset_type === 'wallet') h.held = decimalSum([h.held, b.qty ?? 0]);
+          else {
+            const key = positionKey(b.protocol_id, b.cid);
+            if (key) positions.add(key);
+          }
         }
       } else {
         if (g.total_qty === null || g.total_qty === undefined) h.missingQty = true;
-        h.total += g.total_qty ?? 0;
+        h.total = decimalSum([h.total, g.total_qty ?? 0]);
       }
       out.set(key, h);
     }
   }
-  return out;
+  return { date, tokens: out, positions, cidOf };
+}
+
+/**
+ * The moves between a (wallet, chain)'s balance and its own positions in the period
+ * (position-moves.ts); none when either end is not cached.
+ */
+export function periodMoves(db: ReadableDB, wallet: string, chain: string, from: string, to: string): PositionMove[] {
+  const opening = holdingsAt(db, wallet, chain, from);
+  const closing = holdingsAt(db, wallet, chain, to);
+  const { start, end } = flowWindow(from, to);
+  return opening && closing ? positionMoves(db, { wallet, chain, start, end, opening, closing }) : [];
 }
 
 /** When the service sent a (wallet, chain)'s by-token positions of a date (Unix seconds), if cached. */
@@ -115,6 +139,12 @@ const denoise = (value: number, ...scale: number[]): number => (Math.abs(value) 
  * for a real fraction of a token.
  */
 const digits = (value: number): number => (value === 0 ? 0 : Number(value.toPrecision(15)));
+
+/** A flow (summed as floats) less the part of it that moves made, exactly in decimal; what float noise leaves below 0 is 0. */
+const flowLess = (flow: number, moved: number): number => {
+  const rest = decimalSum([digits(flow), -moved]);
+  return Math.abs(rest) <= NOISE * Math.max(Math.abs(flow), 1e-12) ? 0 : digits(rest);
+};
 
 export interface ReconcileScope {
   wallets: readonly string[];
@@ -139,6 +169,7 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
   const { start, end } = flowWindow(scope.from, scope.to);
   const problems: ReconcileProblem[] = [];
   const rows: ReconcileRow[] = [];
+  const moves: PositionMove[] = [];
   const wallets: string[] = [];
   for (const address of scope.wallets) {
     const w = getWallet(db, address);
@@ -188,11 +219,21 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           problem(`${undated} transaction(s) have no date: whether they fall in the period is unknown`);
         }
       }
-      const keys = new Set<string>([...(opening?.keys() ?? []), ...(closing?.keys() ?? [])]);
+      // Transfers between the balance and the wallet's own positions: moves, not flows (position-moves.ts).
+      const chainMoves = opening && closing ? positionMoves(db, { wallet: w.address, chain, start, end, opening, closing }) : [];
+      moves.push(...chainMoves);
+      const moved = new Map<string, { in: number[]; out: number[] }>();
+      for (const m of chainMoves)
+        for (const t of m.transfers) {
+          const k = tokenKey(t.token_cid, null);
+          const entry = moved.get(k) ?? moved.set(k, { in: [], out: [] }).get(k)!;
+          entry[t.type].push(t.qty);
+        }
+      const keys = new Set<string>([...(opening?.tokens.keys() ?? []), ...(closing?.tokens.keys() ?? [])]);
       for (const k of flows.keys()) if (k.startsWith(`${chain}|`)) keys.add(k.slice(chain.length + 1));
       for (const key of keys) {
-        const o = opening?.get(key);
-        const c = closing?.get(key);
+        const o = opening?.tokens.get(key);
+        const c = closing?.tokens.get(key);
         const f = flows.get(`${chain}|${key}`);
         let rowComplete = chainComplete;
         const label = o?.symbol ?? c?.symbol ?? f?.symbol ?? key;
@@ -211,17 +252,23 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
         // Each figure to the digits a double carries, then the differences exact in decimal:
         // opening + inflow - outflow + unexplained = closing holds to the last digit shown.
         // A date not cached for this (wallet, chain) is unknown, not empty: its figures are null.
-        const at = (h: Map<string, Holding> | null, held: boolean) => (h === null ? null : digits((held ? h.get(key)?.held : h.get(key)?.total) ?? 0));
+        const at = (h: Holdings | null, held: boolean) => (h === null ? null : digits((held ? h.tokens.get(key)?.held : h.tokens.get(key)?.total) ?? 0));
         const openingQty = at(opening, false);
         const closingQty = at(closing, false);
-        const inflow = digits(f?.inflow ?? 0);
-        const outflow = digits(f?.outflow ?? 0);
+        // The flows less the moves: what came from and went to others. A move leaves (or joins)
+        // the plain balance and joins (or leaves) a position: the total holding is unchanged.
+        const m = moved.get(key);
+        const movedIn = decimalSum(m?.in ?? []);
+        const movedOut = decimalSum(m?.out ?? []);
+        const inflow = m ? flowLess(f?.inflow ?? 0, movedIn) : digits(f?.inflow ?? 0);
+        const outflow = m ? flowLess(f?.outflow ?? 0, movedOut) : digits(f?.outflow ?? 0);
+        const movedToPositions = decimalSum([movedOut, -movedIn]);
         const openingHeld = at(opening, true);
         const closingHeld = at(closing, true);
-        const scale = [openingQty ?? 0, closingQty ?? 0, inflow, outflow];
+        const scale = [openingQty ?? 0, closingQty ?? 0, inflow, outflow, movedIn, movedOut];
         const known = openingQty !== null && closingQty !== null;
         const unexplained = known ? denoise(decimalSum([closingQty, -openingQty, -inflow, outflow]), ...scale) : null;
-        const walletUnexplained = known ? denoise(decimalSum([closingHeld!, -openingHeld!, -inflow, outflow]), ...scale) : null;
+        const walletUnexplained = known ? denoise(decimalSum([closingHeld!, -openingHeld!, -inflow, outflow, movedToPositions]), ...scale) : null;
         rows.push({
           wallet: w.address,
           chain,
@@ -238,7 +285,8 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           wallet_opening_qty: openingHeld,
           wallet_closing_qty: closingHeld,
           wallet_unexplained_qty: walletUnexplained,
-          position_change_qty: known ? denoise(decimalSum([closingQty, -closingHeld!, -openingQty, openingHeld!]), ...scale) : null,
+          moved_to_positions_qty: known ? movedToPositions : null,
+          position_change_qty: known ? denoise(decimalSum([closingQty, -closingHeld!, -openingQty, openingHeld!, -movedToPositions]), ...scale) : null,
           txn_count: f?.txns ?? 0,
           status: !rowComplete ? 'incomplete' : unexplained === 0 ? 'reconciled' : 'unexplained',
         });
@@ -252,7 +300,7 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
       (a.token_symbol ?? '').localeCompare(b.token_symbol ?? '') ||
       (a.token_cid ?? '').localeCompare(b.token_cid ?? ''),
   );
-  return { wallets, from: scope.from, to: scope.to, flowsFrom: start, flowsTo: end, complete: problems.length === 0, problems, rows };
+  return { wallets, from: scope.from, to: scope.to, flowsFrom: start, flowsTo: end, complete: problems.length === 0, problems, rows, moves };
 }
 
 /** The successful transactions of the period that moved a token (by contract address), oldest first. */
@@ -279,6 +327,11 @@ export function reconcileTrace(
     type: string | null;
     qty: number | null;
   }>;
+  // The transactions that opened or closed a position of the wallet: their transfers of the token are moves, marked.
+  const cid = q.tokenCid.toLowerCase();
+  const moves = new Map<string, { kind: PositionMoveKind; position: string | null }>();
+  for (const m of periodMoves(db, q.wallet, q.chain, q.from, q.to))
+    for (const t of m.transfers) if (t.token_cid === cid) moves.set(m.txn_hash, { kind: t.move, position: m.position_name });
   return rows.map((r) => ({
     txn_hash: r.txn_hash,
     time: r.time,
@@ -286,5 +339,6 @@ export function reconcileTrace(
     protocol_id: r.protocol_id,
     direction: r.type === 'in' || r.type === 'out' ? r.type : 'unknown',
     qty: r.qty === null ? null : Number(r.qty),
+    move: moves.get(r.txn_hash) ?? null,
   }));
 }

@@ -5,12 +5,13 @@
 import type { ReadableDB } from '../db.ts';
 import { addressKey } from '../address-key.ts';
 import { all, get, sql, type SqlQuery } from '../sql.ts';
+import { countOwedSeams } from '../seams.ts';
 
 export interface WalletCacheSummary {
   /** Newest fetch of any of its position snapshots, and the newest as-of date among them. */
   positionsFetchedAt: string | null;
   latestDate: string | null;
-  /** Newest update of any of its transaction ranges, and how many are not complete. */
+  /** Newest update of any of its transaction ranges, and how many are not complete (or owe a seam's re-read). */
   transactionsSyncedAt: string | null;
   openRanges: number;
 }
@@ -26,7 +27,9 @@ export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheS
     db,
     sql`SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ${wallet}`,
   )!;
-  return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: ranges.open ?? 0 };
+  // A seam owed a re-read (store/seams.ts) leaves its range unproved, though the range is read.
+  const owed = countOwedSeams(db, wallet);
+  return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: (ranges.open ?? 0) + owed };
 }
 
 const FACET_COLUMNS = { action_type: sql`action_type`, protocol_id: sql`protocol_id` };

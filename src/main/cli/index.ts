@@ -453,7 +453,9 @@ async function portfolioCommand(g: Globals, args: string[]): Promise<void> {
             forTerminal(m.label ?? ''),
             m.state === 'not-cached'
               ? `not in the totals${m.nearestBefore || m.nearestAfter ? `; cached at ${[m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ')} (not used)` : ''}`
-              : '',
+              : m.moment
+                ? forTerminal(m.moment)
+                : '',
           ].join('\t'),
         );
     }

@@ -133,12 +133,16 @@ export const words = {
     partialScope: (n: number) =>
       `Incomplete: ${int(n)} wallet chain${n === 1 ? ' is' : 's are'} not cached for this date; the totals below leave ${n === 1 ? 'it' : 'them'} out:`,
     incompleteTotal: 'incomplete: see above',
-    quality: (n: number) =>
-      `Data quality: ${
-        n
-          ? `${int(n)} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.`
-          : 'a response was dated another day than asked.'
-      } Details in Positions.`,
+    quality: (n: number, moments = 0) =>
+      `Data quality: ${[
+        n ? `${int(n)} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.` : '',
+        moments
+          ? `the three views of ${int(moments)} wallet chain${moments === 1 ? '' : 's'} (positions, by token, liquidity) are not of one moment: the service's snapshot changed between the requests.`
+          : '',
+        n || moments ? '' : 'a response was dated another day than asked.',
+      ]
+        .filter(Boolean)
+        .join(' ')} Details in Positions.`,
     totals: 'Totals',
     totalNav: 'Total NAV',
     asOf: (date: string) => `as of ${date}`,

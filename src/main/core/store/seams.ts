@@ -48,6 +48,15 @@ export function oweSeams(db: WritableDB, wallet: string, chain: string, seams: r
     );
 }
 
+/** Connections whose schema has the table (a cache an older version left, read before it migrates, has not). */
+const withTable = new WeakSet<ReadableDB>();
+function hasTable(db: ReadableDB): boolean {
+  if (withTable.has(db)) return true;
+  if (value<number>(db, sql`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'txn_owed_seams'`) !== 1) return false;
+  withTable.add(db);
+  return true;
+}
+
 /** The seams a (wallet, chain) owes, oldest first (at most `limit`). */
 export function owedSeams(db: ReadableDB, wallet: string, chain: string, limit = -1): OwedSeam[] {
   return all<Row>(
@@ -59,6 +68,7 @@ export function owedSeams(db: ReadableDB, wallet: string, chain: string, limit =
 
 /** How many seams a (wallet, chain), or a wallet on every chain, owes. */
 export function countOwedSeams(db: ReadableDB, wallet: string, chain?: string): number {
+  if (!hasTable(db)) return 0;
   return value<number>(db, sql`SELECT count(*) FROM txn_owed_seams ${sqlWhere([sql`wallet = ${wallet}`, chain !== undefined && sql`chain = ${chain}`])}`) ?? 0;
 }
 
@@ -82,6 +92,7 @@ export function owedSeamsOf(
   wallets?: string | readonly string[],
   span: { fromS: number; toS: number } = { fromS: 0, toS: Number.MAX_SAFE_INTEGER },
 ): Array<OwedSeam & { wallet: string; chain: string }> {
+  if (!hasTable(db)) return [];
   const scope = wallets === undefined ? null : JSON.stringify((typeof wallets === 'string' ? [wallets] : wallets).map(addressKey));
   const where = sqlWhere([
     scope === null ? sql`wallet IN (SELECT address FROM wallets)` : sql`wallet IN (SELECT value FROM json_each(${scope}))`,

@@ -1,4 +1,5 @@
-import type { LearnedConventions } from '../../../shared/conventions.ts';
+import { type LearnedConventions, RECENT_WINDOW_MAX_LEARNED_S, RECENT_WINDOW_S } from '../../../shared/conventions.ts';
+import { loadRecentWindow, recentWindowWidth, saveRecentWindow } from '../store/conventions.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import { provesWhole } from '../../../shared/service/completion-ratio.ts';
 import { applyRestatements, applySeamRead, changedFields, type Restatements, storedByHash, storedHash, storedInWindow } from '../store/restatements.ts';
@@ -28,8 +29,10 @@ export interface RecentOptions {
   seamReads?: number;
 }
 
-/** The recent window is at least this long (seconds): indexers backfill and reorgs land within hours. */
-export const RECENT_WINDOW_S = 24 * 3600;
+/** The recent window is at least this long by default (seconds): indexers backfill and reorgs land within hours. */
+export { RECENT_WINDOW_S };
+/** How much wider than the deepest restatement found the window is learned to be. */
+const LEARN_MARGIN = 1.5;
 /** Seconds of missing rows verified one by one before removals are given up for this sync (a bound on requests). */
 const MAX_VERIFIED_SECONDS = 100;
 /** Seams re-read in one sync at most (a bound on requests); the rest stay owed for the next sync. */
@@ -217,7 +220,11 @@ const SHIFTED =
   'the list moved during the read (a page began with a row of the page before it, or a transaction was removed or moved), so every page seam of the read is read again';
 const SEAM_UNPROVED = 'its re-read was not proved whole';
 
-/** The recent window to re-read: from RECENT_WINDOW_S, or the span of one page of the newest cached rows if longer, to the end of complete history. */
+/**
+ * The recent window to re-read: from its width back (RECENT_WINDOW_S, widened by what was
+ * learned, at least what is set: recentWindowWidth), or the span of one page of the newest
+ * cached rows if longer, to the end of complete history.
+ */
 export function recentWindow(
   db: ReadableDB,
   o: Pick<RecentOptions, 'wallet' | 'chain' | 'historyStart'>,
@@ -231,7 +238,7 @@ export function recentWindow(
     .get(o.wallet, o.chain, until * 1000 + 999, pageSize - 1) as number | undefined;
   const byPage = nth === undefined ? -Infinity : Math.floor(nth / 1000);
   const first = listRanges(db, o.wallet, o.chain).reduce((m, r) => Math.min(m, r.startTime), Infinity);
-  const startS = Math.max(first, Math.min(until - RECENT_WINDOW_S, byPage));
+  const startS = Math.max(first, Math.min(until - recentWindowWidth(db).seconds, byPage));
   return startS <= until ? { startS, endS: until } : null;
 }
 
@@ -247,6 +254,38 @@ export interface RecentResult {
   requests: number;
   /** Why removals could not be proved this sync (the window was not read whole), if so. */
   note: string | null;
+}
+
+/** The width to learn from a restatement found `deepS` seconds behind the window's end: with a margin, in whole hours, capped. */
+export function learnedWidth(deepS: number): number {
+  return Math.min(RECENT_WINDOW_MAX_LEARNED_S, Math.ceil((deepS * LEARN_MARGIN) / 3600) * 3600);
+}
+
+/**
+ * Learns the recent window's width from what this sync's re-read restated: a row indexed late,
+ * changed or removed this far behind the newest complete history says the service restates that
+ * deep (its indexing lag, and the time between syncs, together: what the window must span to
+ * catch it). When the deepest one, with a margin, is wider than the width learned so far (or
+ * the default), that is the width from now on, for every wallet of this service, capped.
+ */
+function learnWindow(o: RecentOptions, window: { startS: number; endS: number }, r: Restatements): void {
+  const found = [
+    ...r.late.map((x) => ({ kind: 'late', hash: x.row.txn_hash, s: secondOf(x.row) })),
+    ...r.changed.map((x) => ({ kind: 'changed', hash: x.row.txn_hash, s: Math.min(secondOf(x.row) ?? Infinity, Math.floor(x.before.time / 1000)) })),
+    ...r.removed.map((x) => ({ kind: 'removed', hash: x.before.txn_hash, s: Math.floor(x.before.time / 1000) })),
+  ].filter((x): x is { kind: string; hash: string; s: number } => x.s !== null && Number.isFinite(x.s));
+  if (!found.length) return;
+  const deepest = found.reduce((a, b) => (b.s < a.s ? b : a));
+  const deep = window.endS - deepest.s;
+  const width = learnedWidth(deep);
+  const known = loadRecentWindow(o.db)?.seconds ?? RECENT_WINDOW_S;
+  if (width <= known) return;
+  const hours = (s: number) => `${+(s / 3600).toFixed(1)} h`;
+  saveRecentWindow(
+    o.db,
+    width,
+    `a transaction ${deepest.kind === 'late' ? 'indexed late' : deepest.kind} ${hours(deep)} behind the newest synced history (${deepest.hash.slice(0, 10)}… of ${o.wallet.slice(0, 10)}… on ${o.chain}), with a margin of ${LEARN_MARGIN} ×${width === RECENT_WINDOW_MAX_LEARNED_S ? `, capped at ${hours(width)}` : ''}`,
+  );
 }
 
 /** Whether a failed re-read is left for the next sync (the service failed), rather than failing the job (cancelled, refused the key, or a fault of this program). */
@@ -319,6 +358,7 @@ export async function reconcileRecent(o: RecentOptions, c: LearnedConventions, s
       }
     }
     applyRestatements(o.db, o.wallet, o.chain, r);
+    learnWindow(o, window, r);
     // Seams or seconds inside the window whose re-read was not proved: owed, and the history there unproved.
     if (read.owed.length) oweSeams(o.db, o.wallet, o.chain, read.owed);
     for (const x of read.owed) triedNow.add(`${x.lo}|${x.hi}`);

@@ -112,6 +112,11 @@ export const words = {
     zoneUtc: 'UTC (the service’s)',
     zoneLocal: 'This computer’s zone',
     localeHint: 'Numbers, currencies, dates, relative times and date fields all follow this format.',
+    recentWindow: 'Recent window re-read (hours)',
+    recentWindowPlaceholder: 'automatic',
+    recentWindowHint:
+      'Every transaction sync reads this much of the newest history again, to catch transactions the service indexed late or changed. Blank: 24 hours, widened when this service is seen restating older ones (the service check shows the width in use). A number: at least that, for this service.',
+    badRecentWindow: 'Enter a whole number of hours from 1 to 2160, or leave it blank.',
     savePreferences: 'Save preferences',
     data: 'Data',
     dataFolder: 'Data folder:',

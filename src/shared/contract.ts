@@ -76,6 +76,8 @@ export const LIMITS = {
   groupName: 100,
   /** Backups kept (settings' backupKeep). */
   backupsKept: 100,
+  /** The recent window a user may set, in hours (90 days: wider, a sync re-reads months every time). */
+  recentWindowHours: 2160,
   /** A data file to import, in characters (the web shell takes bodies of at most 1 MiB; the CLI and the app more). */
   userDataChars: 8 * 1024 * 1024,
   /** A passphrase. */
@@ -134,6 +136,11 @@ export const SettingsSchema = z.strictObject({
   /** Times in the timeline: UTC (the service's) or the computer's time zone. */
   timeZone: z.enum(['utc', 'local']),
   transactionPageSize: z.number().int().min(10).max(1000),
+  /**
+   * How far back every transaction sync reads the service's recent history again (hours), at
+   * least: null uses the default (24 h) widened by what is learned (transactions/recent.ts, docs/service.md).
+   */
+  recentWindowHours: z.number().int().min(1).max(LIMITS.recentWindowHours).nullable(),
   /** A checked backup of the cache every day while the app or web shell runs (docs/data-format.md). */
   backupEnabled: z.boolean(),
   /** How many backups to keep (the newest; backups made before a migration are never pruned). */

@@ -28,6 +28,14 @@ export interface LearnedConventions {
   logsPageCap: number | null;
 }
 
+/**
+ * The recent window every transaction sync reads again (transactions/recent.ts; docs/service.md, "The
+ * recent window"): this wide unless learned wider or set wider, in seconds.
+ */
+export const RECENT_WINDOW_S = 24 * 3600;
+/** The widest the recent window is learned to be (30 days): every sync re-reads that much of every wallet. */
+export const RECENT_WINDOW_MAX_LEARNED_S = 30 * 86_400;
+
 /** The client's first reading, used until something is learned. */
 export const ASSUMED_CONVENTIONS: Readonly<LearnedConventions> = Object.freeze({
   pageBase: 1,

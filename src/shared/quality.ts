@@ -9,9 +9,22 @@ import { visibleText } from './text-safety.ts';
 /** The flag a snapshot dated another day than asked carries (positions/store/snapshots.ts filingDay): not an unreadable value. */
 const DATE_FLAG = 'data[0].date';
 
-/** The flags that are unreadable values (left out of totals), not the snapshot's date. */
+/**
+ * The flag the three views of one date carry when they could not be read as one moment (the
+ * service's snapshot changed between the three requests every time: positions/sync.ts
+ * readOneMoment); its value says how they differ. Not an unreadable value.
+ */
+export const VIEWS_FLAG = 'views';
+
+/** The flags that are unreadable values (left out of totals), not the snapshot's date nor the views' moment. */
 export function unreadableValues(flags: readonly ValueFlag[]): ValueFlag[] {
-  return flags.filter((f) => f.path !== DATE_FLAG);
+  return flags.filter((f) => f.path !== DATE_FLAG && f.path !== VIEWS_FLAG);
+}
+
+/** How the three views of a snapshot differ, when they could not be read as one moment; null when they are of one. */
+export function momentNote(flags: readonly ValueFlag[]): string | null {
+  const f = flags.find((x) => x.path === VIEWS_FLAG);
+  return f ? `the three views (positions, by token, liquidity) are not of one moment: ${visibleText(f.value)}` : null;
 }
 
 type WithInvalid = { _invalid?: Record<string, string> | undefined } | null | undefined;
@@ -40,7 +53,8 @@ function whereIs(path: string, data: readonly unknown[] | undefined): string {
 export function qualitySummary(flags: readonly ValueFlag[], data?: readonly unknown[]): string {
   if (!flags.length) return '';
   const values = unreadableValues(flags);
-  const dates = flags.filter((f) => !values.includes(f));
+  const dates = flags.filter((f) => f.path === DATE_FLAG);
+  const moment = momentNote(flags);
   const parts: string[] = [];
   if (values.length)
     parts.push(
@@ -50,6 +64,7 @@ export function qualitySummary(flags: readonly ValueFlag[], data?: readonly unkn
         .join(', ')}${values.length > 3 ? ', …' : ''}); shown as "—" and left out of totals`,
     );
   for (const d of dates) parts.push(`the service dated this snapshot ${visibleText(d.value)}`);
+  if (moment) parts.push(`${moment}; the tables may not match one another`);
   return `Data quality: ${parts.join('; ')}.`;
 }
 

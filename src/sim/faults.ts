@@ -33,6 +33,12 @@ export interface FaultRule {
   retryAfterSeconds?: number;
   /** incomplete: how many days before the history's end are not yet indexed (default 7). */
   recentDays?: number;
+  /**
+   * Only transactions requests whose time range spans at most this many seconds (end_time −
+   * start_time, in seconds whatever the unit): a client's re-read of one second or of a page
+   * seam, not its reads of a range. Default: any request.
+   */
+  maxSpanSeconds?: number;
 }
 
 export function isFaultKind(s: string): s is FaultKind {
@@ -55,10 +61,11 @@ export class FaultPlan {
     return this.rules.map((r) => ({ ...r }));
   }
 
-  /** The rule of this kind that fires for this request, if any (and counts the hit). */
-  fire(kind: FaultKind, endpoint: EndpointName): FaultRule | undefined {
+  /** The rule of this kind that fires for this request, if any (and counts the hit); `spanSeconds`: a transactions request's time range. */
+  fire(kind: FaultKind, endpoint: EndpointName, spanSeconds?: number): FaultRule | undefined {
     for (const rule of this.rules) {
       if (rule.kind !== kind || (rule.endpoint && rule.endpoint !== endpoint)) continue;
+      if (rule.maxSpanSeconds !== undefined && !(spanSeconds !== undefined && spanSeconds <= rule.maxSpanSeconds)) continue;
       if (rule.times !== undefined && rule.times <= 0) continue;
       const p = rule.probability ?? 1;
       if (p < 1 && !(new Rng(this.seed, 'fault', this.draws++).float() < p)) continue;

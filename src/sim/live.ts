@@ -15,6 +15,15 @@
  *   failed (status 0, no transfers), one with another fee, one with other transfer amounts.
  * - burst: `burst.groups` runs of `burst.size` transactions share one second; rows of one
  *   second come in another order on every request, so offset paging across them is unstable.
+ * - wide-burst: one run of `wideBurst.size` transactions (default 1,200: more than the largest
+ *   page the service serves, 1,000) shares one second, in another order on every request, so no
+ *   single read of that second, however narrow its window, pages it whole.
+ * - today: the latest snapshot moves while the client reads its three views (positions, by
+ *   token, liquidity: three requests). Position requests for today's date are counted per
+ *   (wallet, chain), and the snapshot changes after request `today.at` and then after every
+ *   `today.every` more: a position closes (`change: 'row'`, its last one is gone: 8 rows in
+ *   one view, 7 in another), or one position's quantity moves (`change: 'qty'`), and back.
+ *   `todayServed` says which state each request was answered from (the ground truth).
  *
  * The live service states completion_ratio 1 throughout: an indexer does not know what it
  * has not indexed yet (a service that did would be the `incomplete` fault, faults.ts).
@@ -22,10 +31,11 @@
 
 import type { Transaction } from '../shared/service/wire.ts';
 import { blockAt, type ChainInfo } from './chains.ts';
-import { hexOf, Rng } from './random.ts';
+import type { SimPosition } from './positions.ts';
+import { hexOf, Rng, round } from './random.ts';
 import { historyOf, type HistoryConfig, timeOf, transactionAt, type WalletHistory } from './transactions.ts';
 
-export const LIVE_MODES = ['arrivals', 'late', 'reorg', 'burst'] as const;
+export const LIVE_MODES = ['arrivals', 'late', 'reorg', 'burst', 'wide-burst', 'today'] as const;
 export type LiveMode = (typeof LIVE_MODES)[number];
 
 export interface LiveOptions {
@@ -34,6 +44,8 @@ export interface LiveOptions {
   late?: { rows?: number; at?: number; behind?: number };
   reorg?: { at?: number; behind?: number };
   burst?: { groups?: number; size?: number };
+  wideBurst?: { size?: number };
+  today?: { at?: number; every?: number; change?: 'row' | 'qty' };
 }
 
 export function parseLiveModes(spec: string): LiveMode[] {
@@ -59,6 +71,8 @@ interface Tuned {
   late: { rows: number; at: number; behind: number };
   reorg: { at: number; behind: number };
   burst: { groups: number; size: number };
+  wideBurst: { size: number };
+  today: { at: number; every: number; change: 'row' | 'qty' };
 }
 
 /** One (wallet, chain) as a live indexer holds it. */
@@ -97,6 +111,16 @@ class LiveWallet {
           this.times[i] = time;
           this.rows[i] = { ...this.rows[i]!, date: isoSecond(time), block: blockAt(h.chain, time) };
         }
+      }
+    }
+    if (modes.has('wide-burst')) {
+      // One run a quarter of the way into what is left, clear of the newest rows where the other modes act.
+      const size = Math.min(n, t.wideBurst.size);
+      const first = Math.max(0, Math.floor((n - size) / 4));
+      const time = this.times[first]!;
+      for (let i = first; i < first + size; i++) {
+        this.times[i] = time;
+        this.rows[i] = { ...this.rows[i]!, date: isoSecond(time), block: blockAt(h.chain, time) };
       }
     }
     this.arrivalFrom = modes.has('arrivals') ? Math.max(0, n - t.arrivals.count) : n;
@@ -205,6 +229,8 @@ class LiveWallet {
 
 export class LiveService {
   private readonly wallets = new Map<string, LiveWallet>();
+  /** Mode `today`: per (wallet, chain), the state each request for today's positions was answered from. */
+  private readonly served = new Map<string, number[]>();
   private readonly modes: ReadonlySet<LiveMode>;
   private readonly tuned: Tuned;
 
@@ -218,6 +244,8 @@ export class LiveService {
       late: { rows: 30, at: 13, behind: 35, ...options.late },
       reorg: { at: 13, behind: 10, ...options.reorg },
       burst: { groups: 3, size: 40, ...options.burst },
+      wideBurst: { size: 1200, ...options.wideBurst },
+      today: { at: 2, every: 5, change: 'row', ...options.today },
     };
   }
 
@@ -239,7 +267,8 @@ export class LiveService {
   answer(wallet: string, chain: ChainInfo, startS: number, endS: number, requestNo: number): Transaction[] {
     const w = this.of(wallet, chain);
     w.tick();
-    const rows = w.list(startS, endS, this.modes.has('burst') ? new Rng(this.history.seed, 'burst-order', requestNo) : null);
+    const shuffled = this.modes.has('burst') || this.modes.has('wide-burst');
+    const rows = w.list(startS, endS, shuffled ? new Rng(this.history.seed, 'burst-order', requestNo) : null);
     w.afterAnswer();
     return rows;
   }
@@ -258,10 +287,52 @@ export class LiveService {
     return this.of(wallet, chain).restatements();
   }
 
+  /**
+   * Mode `today`: one request for today's positions of a (wallet, chain) (any of the three
+   * views): the snapshot as it stands when the request arrives. Other modes: as given.
+   */
+  positionsToday(wallet: string, chain: ChainInfo, positions: SimPosition[]): SimPosition[] {
+    if (!this.modes.has('today')) return positions;
+    const key = `${wallet.toLowerCase()}|${chain.id}`;
+    const served = this.served.get(key) ?? [];
+    this.served.set(key, served);
+    const state = todayState(served.length + 1, this.tuned.today);
+    served.push(state);
+    return state === 0 ? positions : movedToday(positions, this.tuned.today.change);
+  }
+
+  /** Mode `today`: the state (0 as generated, 1 moved) each request for today's positions of a (wallet, chain) was answered from, in order. */
+  todayServed(wallet: string, chain: ChainInfo): number[] {
+    return [...(this.served.get(`${wallet.toLowerCase()}|${chain.id}`) ?? [])];
+  }
+
+  /** Mode `today`: today's positions in a state (0 as generated, 1 moved), for tests to compare a stored snapshot with. */
+  todayIn(positions: SimPosition[], state: number): SimPosition[] {
+    return state === 0 ? positions : movedToday(positions, this.tuned.today.change);
+  }
+
   /** Transactions requests this (wallet, chain) has received. */
   requests(wallet: string, chain: ChainInfo): number {
     return this.of(wallet, chain).requests;
   }
+}
+
+/** The state of today's snapshot for the n-th request (1-based): it moves after request `at`, then after every `every` more. */
+function todayState(n: number, t: { at: number; every: number }): number {
+  if (n <= t.at) return 0;
+  return Math.floor((n - t.at - 1) / Math.max(1, t.every) + 1) % 2;
+}
+
+/** Today's positions moved: the last one closed (`row`), or the first one's first leg grown by a tenth (`qty`). */
+function movedToday(positions: SimPosition[], change: 'row' | 'qty'): SimPosition[] {
+  if (!positions.length) return positions;
+  if (change === 'row') return positions.slice(0, -1);
+  const [first, ...rest] = positions;
+  const [leg, ...legs] = first!.legs;
+  if (!leg) return positions;
+  const grown = { ...leg, qty: round(leg.qty * 1.1, 6), nav: round(leg.nav * 1.1, 2) };
+  const principalQty = first!.legs.length === 1 ? grown.qty : first!.principalQty;
+  return [{ ...first!, legs: [grown, ...legs], principalQty }, ...rest];
 }
 
 function isoSecond(t: number): string {

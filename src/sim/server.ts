@@ -155,19 +155,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (latencyMs > 0) await sleep(latencyMs);
 
     // Transport faults come first, as a proxy or overloaded gateway answers before the service.
-    const limit = faults.fire('rate-limit', endpoint);
+    const span = spanSeconds(endpoint, url.searchParams, conv);
+    const limit = faults.fire('rate-limit', endpoint, span);
     if (limit) {
       record.fault = 'rate-limit';
       const retryAfter = String(limit.retryAfterSeconds ?? 1);
       return reply(429, { status: 'ERROR', code: 429, message: 'Too many requests' }, { 'Retry-After': retryAfter });
     }
-    const serverError = faults.fire('server-error', endpoint);
+    const serverError = faults.fire('server-error', endpoint, span);
     if (serverError) {
       record.fault = 'server-error';
       const status = faults.nextServerErrorStatus(serverError);
       return reply(status, { status: 'ERROR', code: status, message: 'Upstream indexer unavailable' });
     }
-    if (faults.fire('hang', endpoint)) {
+    if (faults.fire('hang', endpoint, span)) {
       record.fault = 'hang';
       return; // never answered; the socket closes when the client gives up or the simulator stops
     }
@@ -195,19 +196,19 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         : 'none';
     let body: Record<string, unknown> = { status: SUCCESS_STATUS, data, message: successMessage(endpoint, requestId) };
     if (total !== undefined) body['total'] = total;
-    if (faults.fire('status-not-ok', endpoint)) {
+    if (faults.fire('status-not-ok', endpoint, span)) {
       record.fault = 'status-not-ok';
       body = { status: 'FAILED', data: [], message: `Get ${ENDPOINTS[endpoint].what} (ID: ${requestId}) failed: indexer timeout.` };
-    } else if (faults.fire('schema-drift', endpoint)) {
+    } else if (faults.fire('schema-drift', endpoint, span)) {
       record.fault = 'schema-drift';
       body = drift(body, seed, no) as Record<string, unknown>;
     }
     const text = writeBadValue(JSON.stringify(body), badValue);
-    if (faults.fire('malformed-json', endpoint)) {
+    if (faults.fire('malformed-json', endpoint, span)) {
       record.fault = 'malformed-json';
       return sendRaw(res, record, 200, text.slice(0, Math.floor(text.length / 2)) + '<html>502</html>');
     }
-    if (faults.fire('truncated', endpoint)) {
+    if (faults.fire('truncated', endpoint, span)) {
       record.fault = 'truncated';
       record.status = 200;
       const bytes = Buffer.from(text);
@@ -229,6 +230,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const chain = chainParam('chains', q.get('chains'));
         const day = dateParam(q.get('date'), now());
         let positions = positionsOn(history, wallet, chain, day);
+        // A live service's snapshot of today moves while the client reads its views (live.ts, mode `today`).
+        if (live && day === Math.floor(now() / DAY_MS)) positions = live.positionsToday(wallet, chain, positions);
         const snapshot = { wallet_id: wallet, date: renderDatetime(snapshotInstant(day * DAY_MS, conv.datetime), 'iso-utc') };
         if (endpoint === 'allPositions') return { data: [{ ...snapshot, positions: allPositionsView(chain.id, positions) }] };
         if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };
@@ -335,6 +338,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         server.close(() => resolve());
       }),
   };
+}
+
+/** A transactions request's time range in seconds (for faults aimed at narrow re-reads), when it states one. */
+function spanSeconds(endpoint: EndpointName | null, q: URLSearchParams, conv: Conventions): number | undefined {
+  if (endpoint !== 'transactionsByWallet') return undefined;
+  const start = Number(q.get('start_time'));
+  const end = Number(q.get('end_time'));
+  if (!q.get('start_time') || !q.get('end_time') || !Number.isFinite(start) || !Number.isFinite(end)) return undefined;
+  return (end - start) / (conv.timeUnit === 'ms' ? 1000 : 1);
 }
 
 function walletParam(v: string | null): string {

@@ -147,6 +147,21 @@ describe('folioscope doctor', () => {
     expect(r.stdout).toContain('the service sent 1 value that could not be read (not a number)');
   });
 
+  it('--recent-window sets the recent window for this service (hours, or auto), shown among what was learned; a bad width changes nothing', () => {
+    const g = ['--data-dir', tempDir(), '--base-url', simUrl];
+    expect(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']).status).toBe(0);
+    expect(cli([...g, 'doctor']).stdout).toMatch(/note {2}Recent window re-read +24 h\n +24 h \(the default\): no restatement found deep enough/);
+    const bad = cli([...g, 'doctor', '--cached', '--recent-window', '0']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--recent-window 0 is not a width: use whole hours from 1 to 2160, or auto.');
+    const set = cli([...g, 'doctor', '--cached', '--recent-window', '72']);
+    expect(set.status).toBe(0);
+    expect(set.stdout).toMatch(/Recent window re-read +72 h\n.*set to at least 72 h in Settings/);
+    expect(cli([...g, 'doctor', '--cached', '--recent-window', 'auto']).stdout).toMatch(
+      /Recent window re-read +24 h\n +24 h \(the default\): no restatement found deep enough in it to widen it\n/,
+    );
+  });
+
   it('exits 1 when the service refuses the key', () => {
     const r = cli(['--data-dir', tempDir(), '--base-url', simUrl, 'doctor'], 'not-the-key-3a9d');
     expect(r.status).toBe(1);

@@ -78,3 +78,59 @@ describe('live mode burst', () => {
     expect([...second(a)].sort()).toEqual([...second(b)].sort());
   });
 });
+
+describe('live mode wide-burst', () => {
+  const ctx = useSimulator(liveSimOptions({ modes: ['wide-burst'], wideBurst: { size: 150 } }, 400));
+  it('one run larger than a page shares a second, in another order on every request: no two pages of one read hold it', async () => {
+    const q = { wallet: WALLET, chains: 'eth', start_time: '0', end_time: NOW_S, page: '1', pageSize: '1000' };
+    const rows = (await ctx.get('/v3/transactions/txn_by_wallet', q)).json.data[0].transaction_history as any[];
+    const counts = new Map<string, number>();
+    for (const t of rows) counts.set(t.date, (counts.get(t.date) ?? 0) + 1);
+    const [date, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+    expect(n).toBe(150);
+    // That second alone, in pages of 100: the two pages of one read are not the second's rows once each.
+    const s = String(Date.parse(date) / 1000);
+    const page = async (p: string) =>
+      hashes((await ctx.get('/v3/transactions/txn_by_wallet', { ...q, start_time: s, end_time: s, page: p, pageSize: '100' })).json);
+    const [p1, p2] = [await page('1'), await page('2')];
+    expect([p1.length, p2.length]).toEqual([100, 50]);
+    expect(new Set([...p1, ...p2]).size).toBeLessThan(150);
+    expect(ctx.sim.live!.truth(WALLET, eth)).toHaveLength(400);
+  });
+});
+
+describe('live mode today', () => {
+  const ctx = useSimulator(liveSimOptions({ modes: ['today'], today: { at: 1, every: 2 } }, 200));
+  it("today's snapshot moves between requests (a position closes, and back); other dates stay; which state each answered is recorded", async () => {
+    const count = async (path: string, date?: string) =>
+      (await ctx.get(path, { wallet: WALLET, chains: 'eth', ...(date && { date }) })).json.data[0].positions.length as number;
+    const seen = [];
+    for (let k = 0; k < 5; k++) seen.push(await count('/v2/portfolio/all_positions'));
+    const n = seen[0]!;
+    expect(seen).toEqual([n, n - 1, n - 1, n, n]);
+    expect(ctx.sim.live!.todayServed(WALLET, eth)).toEqual([0, 1, 1, 0, 0]);
+    // The other views count with it, and move with it.
+    expect(await count('/v1/portfolio/port_liq_analysis')).toBe(n - 1);
+    expect(ctx.sim.live!.todayServed(WALLET, eth)).toHaveLength(6);
+    // A past date is not today: fixed, and not counted.
+    const yesterday = new Date(SIM_NOW - 86_400_000).toISOString().slice(0, 10);
+    expect(await count('/v2/portfolio/all_positions', yesterday)).toBe(await count('/v2/portfolio/all_positions', yesterday));
+    expect(ctx.sim.live!.todayServed(WALLET, eth)).toHaveLength(6);
+  });
+});
+
+describe('a fault aimed at narrow re-reads (maxSpanSeconds)', () => {
+  const ctx = useSimulator(liveSimOptions({ modes: ['burst'] }, 200));
+  it('fires for a transactions request of one second, not for a range, nor for another endpoint', async () => {
+    ctx.sim.setFaults([{ kind: 'server-error', status: 503, maxSpanSeconds: 2 }]);
+    try {
+      const q = { wallet: WALLET, chains: 'eth', page: '1', pageSize: '100' };
+      expect((await ctx.get('/v3/transactions/txn_by_wallet', { ...q, start_time: '0', end_time: NOW_S })).status).toBe(200);
+      expect((await ctx.get('/v3/transactions/txn_by_wallet', { ...q, start_time: NOW_S, end_time: NOW_S })).status).toBe(503);
+      expect((await ctx.get('/v3/transactions/txn_by_wallet', { ...q, start_time: String(+NOW_S - 1), end_time: String(+NOW_S + 1) })).status).toBe(503);
+      expect((await ctx.get('/v2/portfolio/all_positions', { wallet: WALLET, chains: 'eth' })).status).toBe(200);
+    } finally {
+      ctx.sim.setFaults([]);
+    }
+  });
+});

@@ -6,12 +6,16 @@ import { forTerminal } from '../../shared/text-safety.ts';
  * Settings shows) after running the checks again. Exit status: 0 when the service is usable
  * (warnings and notes are printed, not failures), 1 when a check failed.
  */
-export const DOCTOR_USAGE = `Usage: folioscope doctor [--cached] [--json]
+export const DOCTOR_USAGE = `Usage: folioscope doctor [--cached] [--json] [--recent-window HOURS|auto]
   Checks the connected service (or the demo service) with a few requests and prints what
   Folioscope learned: reachability, how datetimes and numbers are written, which day a
-  snapshot is filed under, and the conventions learned for paging and time ranges.
+  snapshot is filed under, the conventions learned for paging and time ranges, and how much
+  recent history every sync reads again.
   --cached   print the last check without running it again
   --json     print the check as JSON
+  --recent-window HOURS|auto  read at least HOURS of recent history again on every transaction
+             sync of this service (1 to 2160), or auto: 24 hours, widened when the service is
+             seen restating older transactions; saved, then the check printed
 Exit status: 0 usable (notes and warnings are printed), 1 a check failed, 2 usage error.`;
 
 const MARK: Record<ServiceCheck['items'][number]['status'], string> = { ok: 'ok', note: 'note', warning: 'WARN', failed: 'FAIL' };

@@ -239,9 +239,18 @@ const commands: Record<string, Command> = {
   portfolio: (g, args) => portfolioCommand(g, args),
 
   async doctor(g, args) {
-    const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' } }, DOCTOR_USAGE);
+    const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' }, 'recent-window': { type: 'string' } }, DOCTOR_USAGE);
     if (!p) return;
-    const check = await withCore(g, (core) => call(core, 'service.doctor', { run: !p.values.cached }));
+    const widthArg = p.values['recent-window'];
+    // Hours, or `auto` (the default widened by what is learned): checked before anything is written.
+    if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours))
+      throw new UsageError(
+        `--recent-window ${forTerminal(widthArg.slice(0, 40))} is not a width: use whole hours from 1 to ${LIMITS.recentWindowHours}, or auto.\n\n${DOCTOR_USAGE}`,
+      );
+    const check = await withCore(g, async (core) => {
+      if (widthArg !== undefined) await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });
+      return call(core, 'service.doctor', { run: !p.values.cached });
+    });
     // The service's text is in the check: --json escapes what could steer a terminal, as every --json does.
     process.stdout.write(p.values.json ? jsonForTerminal(check) + '\n' : formatDoctor(check));
     if (check.items.some((i) => i.status === 'failed')) process.exitCode = 1;
@@ -453,7 +462,9 @@ async function portfolioCommand(g: Globals, args: string[]): Promise<void> {
             forTerminal(m.label ?? ''),
             m.state === 'not-cached'
               ? `not in the totals${m.nearestBefore || m.nearestAfter ? `; cached at ${[m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ')} (not used)` : ''}`
-              : '',
+              : m.moment
+                ? forTerminal(m.moment)
+                : '',
           ].join('\t'),
         );
     }

@@ -32,6 +32,12 @@ export interface MemberCoverage {
   unreadable: number;
   /** The data-quality line of each view's response, where it has one (src/shared/quality.ts). */
   quality: { all: string; underlying: string; liquidity: string };
+  /**
+   * Set when the three views at the date could not be read as one moment (a live service's
+   * snapshot changed between the requests, every time: positions/sync.ts readOneMoment): how they
+   * differ, so the by-token and liquidity tables may not match the positions. Null when they agree.
+   */
+  moment: string | null;
   /** The nearest dates at which this member is cached, before and after the date (not used). */
   nearestBefore: string | null;
   nearestAfter: string | null;

@@ -9,7 +9,7 @@ import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../.
 import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
 import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts';
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
-import { qualitySummary, unreadableValues } from '../../../shared/quality.ts';
+import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../positions/index.ts';
 import { checkDate } from '../store/validation.ts';
@@ -89,6 +89,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
       const views = { all: false, underlying: false, liquidity: false };
       const quality = { all: '', underlying: '', liquidity: '' };
       let unreadable = 0;
+      let moment: string | null = null;
       const fetched: string[] = [];
       for (const endpoint of ENDPOINTS) {
         const r = rows.get(endpoint)!.get(k);
@@ -102,6 +103,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
         views[VIEW_OF[endpoint]] = true;
         quality[VIEW_OF[endpoint]] = qualitySummary(flags, data!);
         unreadable += unreadableValues(flags).length;
+        moment ??= momentNote(flags);
         fetched.push(r.fetched_at);
         provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
       }
@@ -115,6 +117,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
         views,
         unreadable,
         quality,
+        moment,
         nearestBefore: near?.before ?? null,
         nearestAfter: near?.after ?? null,
         fetchedAt: fetched.sort().at(-1) ?? null,

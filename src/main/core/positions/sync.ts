@@ -1,4 +1,7 @@
-import { type ServiceClient, latestSnapshotDay } from '../service/index.ts';
+import { type ServiceClient, type ServiceResponse, latestSnapshotDay } from '../service/index.ts';
+import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
+import { VIEWS_FLAG } from '../../../shared/quality.ts';
+import { viewsDisagree } from './moment.ts';
 import type { WritableDB } from '../store/db.ts';
 import { filingDay, hasCompleteDate, insertSnapshots } from './store/snapshots.ts';
 import type { Step } from '../../../shared/contract.ts';
@@ -31,18 +34,58 @@ export interface PositionsUnit {
   date?: string;
 }
 
-/**
- * Fetches the three views of one (wallet, chain, date) and stores them together in one
- * transaction: a date is cached whole or not at all. Returns the as-of date stored.
- */
 /** What the stored snapshots' data-quality flags add up to, across the units of a job. */
 export interface QualityTally {
   /** Values the service sent that could not be read (stored as null, flagged). */
   unreadable: number;
   /** Snapshots the service dated another day than asked. */
   otherDay: number;
+  /** Dates whose three views could not be read as one moment (stored, flagged; see readOneMoment). */
+  moments?: number;
 }
 
+/** Reads of the three views of one date, at most, until they describe one moment. */
+export const MAX_VIEW_READS = 4;
+
+type Views = [ServiceResponse<PositionSnapshot>, ServiceResponse<UnderlyingSnapshot>, ServiceResponse<LiquiditySnapshot>];
+
+/** A body with the request id the service writes into it taken out: two answers to one question compare equal. */
+const sansId = (r: ServiceResponse<unknown>) => (r.requestId ? r.body.split(r.requestId).join('') : r.body);
+
+/**
+ * The three views of one (wallet, chain, date), read until they describe one moment: on a live
+ * service "today" moves between the three requests (8 positions in one view, 7 in another), and
+ * the three are stored as one snapshot. They are compared on the evidence every view carries
+ * (positions-moment.ts); when they differ, all three are read again, at most MAX_VIEW_READS times.
+ * Two reads in a row answered word for word alike (but for the request id) held still between
+ * them: views that differ then differ by how the service builds them, not by a moment, and are
+ * taken as they are. Otherwise the last read is returned with why the views do not agree.
+ */
+export async function readOneMoment(
+  client: ServiceClient,
+  q: { wallet: string; chain: string; date?: string },
+  signal?: AbortSignal,
+): Promise<{ views: Views; disagree: string | null; reads: number }> {
+  const read = (): Promise<Views> =>
+    Promise.all([client.allPositions(q, signal), client.positionsByUnderlying(q, signal), client.liquidityAnalysis(q, signal)]);
+  let views = await read();
+  let disagree = viewsDisagree(views[0].data, views[1].data, views[2].data);
+  let reads = 1;
+  while (disagree !== null && reads < MAX_VIEW_READS) {
+    const before = views;
+    views = await read();
+    reads++;
+    disagree = viewsDisagree(views[0].data, views[1].data, views[2].data);
+    if (disagree !== null && views.every((v, i) => sansId(v) === sansId(before[i]!))) return { views, disagree: null, reads };
+  }
+  return { views, disagree, reads };
+}
+
+/**
+ * Fetches the three views of one (wallet, chain, date) and stores them together in one
+ * transaction: a date is cached whole or not at all. Views that could not be read as one
+ * moment are stored flagged, saying so (shared/quality.ts VIEWS_FLAG). Returns the as-of date stored.
+ */
 export async function syncPositionsUnit(
   db: WritableDB,
   client: ServiceClient,
@@ -51,11 +94,8 @@ export async function syncPositionsUnit(
   tally?: QualityTally,
 ): Promise<string> {
   const q = { wallet: unit.wallet, chain: unit.chain, ...(unit.date && { date: unit.date }) };
-  const [all, grouped, liquidity] = await Promise.all([
-    client.allPositions(q, signal),
-    client.positionsByUnderlying(q, signal),
-    client.liquidityAnalysis(q, signal),
-  ]);
+  const { views, disagree, reads } = await readOneMoment(client, q, signal);
+  let [all, grouped, liquidity] = views;
   const requestedDate = unit.date ?? null;
   const serviceDate = all.data[0]?.service_date ?? null;
   const latestDay = unit.date ? undefined : await latestSnapshotDay(client, q, serviceDate, signal);
@@ -63,6 +103,13 @@ export async function syncPositionsUnit(
   if (tally) {
     for (const r of [all, grouped, liquidity]) tally.unreadable += r.flags?.length ?? 0;
     if (filingDay(serviceDate, requestedDate, all.fetchedAt, latestDay).mismatch) tally.otherDay++;
+    if (disagree !== null) tally.moments = (tally.moments ?? 0) + 1;
+  }
+  if (disagree !== null) {
+    // Each view carries the flag: whichever is shown, it says the three are not of one moment.
+    const flag: ValueFlag = { path: VIEWS_FLAG, value: `${disagree} (${reads} reads; the service's answers changed between the three requests every time)` };
+    const flagged = <T>(r: ServiceResponse<T>): ServiceResponse<T> => ({ ...r, flags: [...(r.flags ?? []), flag] });
+    [all, grouped, liquidity] = [flagged(all), flagged(grouped), flagged(liquidity)];
   }
   insertSnapshots(db, [
     { endpoint: 'allPositions', ...base, response: all },
@@ -115,7 +162,7 @@ export async function runUnits(
  * figures are unknown (shown as "—", left out of totals). Null when everything was readable.
  */
 export function qualityCompleteness(t: QualityTally): Completeness | null {
-  if (!t.unreadable && !t.otherDay) return null;
+  if (!t.unreadable && !t.otherDay && !t.moments) return null;
   const reasons: string[] = [];
   if (t.unreadable)
     reasons.push(
@@ -123,6 +170,10 @@ export function qualityCompleteness(t: QualityTally): Completeness | null {
     );
   if (t.otherDay)
     reasons.push(`the service answered ${t.otherDay} request${t.otherDay === 1 ? '' : 's'} for a date with a snapshot of another day; filed under that day`);
+  if (t.moments)
+    reasons.push(
+      `the three views (positions, by token, liquidity) of ${t.moments} snapshot${t.moments === 1 ? '' : 's'} did not agree in ${MAX_VIEW_READS} reads: the service's snapshot changed between the requests; stored, flagged as not one moment`,
+    );
   return {
     state: 'incomplete',
     reasons,

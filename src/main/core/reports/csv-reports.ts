@@ -16,7 +16,7 @@ import { CsvWriter, type Cell } from './csv.ts';
 import { membersLacking, unlockLadder } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
-import { flaggedNote, invalidNote } from '../../../shared/quality.ts';
+import { flaggedNote, invalidNote, momentNote } from '../../../shared/quality.ts';
 
 /**
  * The CSV exports, built from the local cache only (offline, reproducible). Column names are
@@ -258,13 +258,10 @@ export async function exportCsv(
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
-          // A snapshot-level note (its date named another day) goes on each of its rows.
-          const dateNote = s.quality
-            ? (JSON.parse(s.quality) as ValueFlag[])
-                .filter((f) => f.path === 'data[0].date')
-                .map((f) => `dated ${f.value}`)
-                .join('; ')
-            : '';
+          // A snapshot-level note (its date named another day, its views not of one moment) goes on each of its rows.
+          const flags = s.quality ? (JSON.parse(s.quality) as ValueFlag[]) : [];
+          const moment = momentNote(flags);
+          const dateNote = [...flags.filter((f) => f.path === 'data[0].date').map((f) => `dated ${f.value}`), ...(moment ? [moment] : [])].join('; ');
           const note = (row: string) => (dateNote && row ? `${dateNote}; ${row}` : dateNote || row);
           if (req.report === 'positions') {
             for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])

@@ -6,6 +6,7 @@
  * give the same bytes.
  */
 import { visibleText } from '../../../shared/text-safety.ts';
+import { VIEWS_FLAG } from '../../../shared/quality.ts';
 import type { Writable } from 'node:stream';
 import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -230,11 +231,19 @@ function summary(doc: Doc, model: ReportModel): void {
   }
   if (model.quality.length) {
     const values = model.unreadableValues;
-    paragraph(
-      doc,
-      `Data quality: ${values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : 'a response was dated another day than asked.'} Details under "Data quality" below.`,
-      { size: 9, color: INK, bold: true },
-    );
+    // Wallet chains whose three views were not of one moment (each of their views carries the flag).
+    const moments = new Set(model.quality.filter((q) => q.flags.some((f) => f.path === VIEWS_FLAG)).map((q) => `${q.wallet}|${q.chain}`)).size;
+    const said = [
+      values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : '',
+      moments
+        ? `The three views of ${moments} wallet chain${moments === 1 ? '' : 's'} (positions, by token, liquidity) are not of one moment: the service's snapshot changed between the requests, so those tables may not match one another.`
+        : '',
+    ].filter(Boolean);
+    paragraph(doc, `Data quality: ${said.length ? said.join(' ') : 'a response was dated another day than asked.'} Details under "Data quality" below.`, {
+      size: 9,
+      color: INK,
+      bold: true,
+    });
     doc.moveDown(0.3);
   }
   paragraph(

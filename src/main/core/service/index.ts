@@ -4,7 +4,7 @@
  */
 export { conventionItems, runServiceCheck } from './check.ts';
 export { createServiceClient } from './client.ts';
-export type { ServiceClient } from './client.ts';
+export type { ServiceClient, ServiceResponse } from './client.ts';
 export { ensureConventions } from './conventions.ts';
 export { AuthError, CancelledError, NetworkError, RateLimitedError, ServerError, ServiceError } from './errors.ts';
 export { RequestPacer } from './pacer.ts';
@@ -21,11 +21,14 @@ export {
   listAnomalies,
   loadConventions,
   loadPace,
+  loadRecentWindow,
+  recentWindowWidth,
   recordAnomaly,
   requestRelearn,
   resolveAnomalies,
   saveObservedPoints,
   savePace,
+  saveRecentWindow,
 } from './store/conventions.ts';
 export type { LearnedPoint } from './store/conventions.ts';
 export { serviceHandlers } from './handlers.ts';

@@ -32,8 +32,15 @@ export type PageVerdict =
   /** The read cannot be finished correctly: the range stays incomplete with this reason. */
   | { kind: 'stuck'; reason: string };
 
-const sameRows = (a: readonly Transaction[], b: readonly Transaction[]) =>
-  a.length === b.length && a.every((t, i) => t.txn_hash.toLowerCase() === b[i]!.txn_hash.toLowerCase());
+/** The same rows, in whatever order: a service whose order moves between requests repeats a page in another order. */
+function sameRows(a: readonly Transaction[], b: readonly Transaction[]): boolean {
+  if (a.length !== b.length || !a.length) return a.length === b.length;
+  // Consecutive pages share no row as a rule: a scan for the first row says so without a set.
+  const first = a[0]!.txn_hash.toLowerCase();
+  if (!b.some((t) => t.txn_hash.toLowerCase() === first)) return false;
+  const inB = new Set(b.map((t) => t.txn_hash.toLowerCase()));
+  return a.every((t) => inB.has(t.txn_hash.toLowerCase()));
+}
 
 /**
  * What a page proves, given the previous page of the same read:

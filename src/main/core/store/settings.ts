@@ -20,6 +20,7 @@ export const DEFAULT_SETTINGS: Settings = {
   locale: null,
   timeZone: 'utc',
   transactionPageSize: 1000,
+  recentWindowHours: null,
   backupEnabled: true,
   backupKeep: 7,
 };

@@ -101,6 +101,7 @@ export function removeWallet(db: WritableDB, address: string, options: { purge?:
       deleteKeysOfWallet(db, wallet.address); // while the rows still say whose they are
       run(db, sql`DELETE FROM transactions WHERE wallet = ${wallet.address}`);
       run(db, sql`DELETE FROM txn_sync_ranges WHERE wallet = ${wallet.address}`);
+      run(db, sql`DELETE FROM txn_owed_seams WHERE wallet = ${wallet.address}`);
       run(db, sql`DELETE FROM transaction_symbols WHERE wallet = ${wallet.address}`);
       run(db, sql`DELETE FROM transaction_write_stamps WHERE wallet = ${wallet.address}`);
       // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a

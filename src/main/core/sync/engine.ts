@@ -39,6 +39,8 @@ export interface SyncEngineOptions {
    * bookkeeping alone.
    */
   recheckRecent?: boolean;
+  /** Reads of one page seam or second whose order moves between requests, at most (default: transactions/recent.ts's bound). */
+  seamReads?: number;
   /** Unix seconds where a first transaction sync starts (default 0: all history). */
   historyStart?: number;
   /** Bounds of one transaction's logs read (default LOGS_BOUNDS, see service/paging.ts). */
@@ -236,6 +238,7 @@ export class SyncEngine {
               ...(this.o.transactionBatch && { batch: this.o.transactionBatch }),
               ...(this.o.transactionWorkerFromRows !== undefined && { workerFromRows: this.o.transactionWorkerFromRows }),
               ...(this.o.recheckRecent === false && { recheckRecent: false }),
+              ...(this.o.seamReads !== undefined && { seamReads: this.o.seamReads }),
               signal: ctx.signal,
               onPage: (p) => {
                 rows = before.rows + p.rowsRead;

@@ -27,3 +27,4 @@ export type { TokenFlows } from './store/transfer-days.ts';
 export type { WriteBatchOptions } from './store/write-batch.ts';
 export { syncTransactions } from './sync.ts';
 export type { TxnSyncResult } from './sync.ts';
+export { countOwedSeams } from './store/seams.ts';

@@ -22,7 +22,8 @@ import { capRangesAt, completeUntil, forgetAllRanges, hasTransactions, listRange
 import type { WriteBatchOptions } from './store/write-batch.ts';
 import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from './store/page-writer.ts';
 import type { PageWrite } from './store/page-writes.ts';
-import { reconcileRecent, type RecentResult, type Seam, seamBetween, timeOrdered } from './recent.ts';
+import { reconcileRecent, type RecentResult, type Seam, seamBetween, seamReason, timeOrdered } from './recent.ts';
+import { owedSeamReason, owedSeams, type SeamToRead } from './store/seams.ts';
 
 export interface TxnSyncOptions {
   db: WritableDB;
@@ -44,6 +45,8 @@ export interface TxnSyncOptions {
   workerFromRows?: number;
   /** Re-read and reconcile the recent window after the reads (default true; see recent.ts). */
   recheckRecent?: boolean;
+  /** Reads of one page seam or second whose order moves between requests, at most (default: recent.ts's bound). */
+  seamReads?: number;
   /** After each page is written; `oldestTime` is its oldest row's time (Unix seconds), if dated. */
   onPage?: (p: { rowsRead: number; pagesRead: number; range: SyncRange; oldestTime: number | null }) => void;
 }
@@ -192,17 +195,20 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   const ranges = listRanges(o.db, o.wallet, o.chain);
   // Unresolved anomalies of this wallet and chain keep the result incomplete, with their why.
   const open = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).filter((a) => a.chain === o.chain);
+  // Seams still owed a re-read (this sync's or an earlier one's, transactions/store/seams.ts) leave the history there unproved.
+  const owed = owedSeams(o.db, o.wallet, o.chain);
   const reasons = [
     ...new Set([
       ...ranges.filter((r) => r.state !== 'complete').map((r) => rangeReason(r)),
       ...open.map((a) => a.detail),
       ...(recent?.note ? [recent.note] : []),
+      ...(owed.length ? [owedSeamReason(owed)!] : []),
     ]),
   ];
   return {
     chain: o.chain,
     ...totals,
-    complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0 && !recent?.note,
+    complete: ranges.length > 0 && ranges.every((r) => r.state === 'complete') && open.length === 0 && !recent?.note && owed.length === 0,
     reasons,
     ranges,
     recent: recent?.window ? recent : null,
@@ -335,9 +341,14 @@ async function readRange(
         saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
         return 'restart';
       }
-      if (previous && result.rows.length && timeOrdered(c)) {
+      // Seams owed a re-read (rows of one second met, or the list shifted), written with the page.
+      let owe: SeamToRead[] | undefined;
+      const stored = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
+      if (previous && stored && result.rows.length && timeOrdered(c)) {
+        // (A page past the end repeating the last one is no seam: it is not stored.)
         const seam = seamBetween(previous, result.rows);
         if (seam) seams.push(seam);
+        if (seam && (seam.tie || seam.repeat) && o.recheckRecent !== false) owe = [{ lo: seam.lo, hi: seam.hi, reason: seamReason(seam) }];
       } else if (!timeOrdered(c) && !unstable.seen && verdict.kind === 'more') {
         // No seams to place: a row met twice in one read says the order moved between requests.
         for (const t of result.rows) {
@@ -354,7 +365,7 @@ async function readRange(
         range.startBlock = result.startBlock;
         range.endBlock = result.endBlock;
       }
-      const store = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
+      const store = stored;
       if (store) range.rowsRead += result.rows.length;
       range.updatedAt = new Date().toISOString();
       let anomaly: string | null = null;
@@ -403,6 +414,7 @@ async function readRange(
         rows: store ? result.rows : null,
         range: { ...range },
         close: finished ? { anomaly } : null,
+        ...(owe && { seams: owe }),
       };
       const rows = store ? result.rows.length : 0;
       const oldest = store ? oldestTime(result.rows) : null;

@@ -138,8 +138,11 @@ const ClosedPeriodV1 = z.strictObject({
   reopenReason: z.string().max(500).nullable(),
 });
 
-/** Every setting but the base URL (a profile's, not data): a file may carry some of them. */
-const SettingsV1 = SettingsSchema.omit({ baseUrl: true }).partial();
+/**
+ * Every setting but the base URL and the recent window (a profile's, that is one service's, not
+ * data: the window is learned and set per service): a file may carry some of them.
+ */
+const SettingsV1 = SettingsSchema.omit({ baseUrl: true, recentWindowHours: true }).partial();
 
 export const UserDataV1 = z.strictObject({
   format: z.literal(USER_DATA_FORMAT),

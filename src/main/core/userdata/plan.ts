@@ -72,7 +72,8 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       reopenedAt: c.reopenedAt,
       reopenReason: c.reopenReason,
     }));
-  const { baseUrl: _baseUrl, ...settings } = getSettings(db);
+  // The service's own settings stay with its cache (format.ts SettingsV1).
+  const { baseUrl: _baseUrl, recentWindowHours: _recentWindow, ...settings } = getSettings(db);
   return {
     format: USER_DATA_FORMAT,
     version: USER_DATA_VERSION,

@@ -112,6 +112,11 @@ export const words = {
     zoneUtc: 'UTC (the service’s)',
     zoneLocal: 'This computer’s zone',
     localeHint: 'Numbers, currencies, dates, relative times and date fields all follow this format.',
+    recentWindow: 'Recent window re-read (hours)',
+    recentWindowPlaceholder: 'automatic',
+    recentWindowHint:
+      'Every transaction sync reads this much of the newest history again, to catch transactions the service indexed late or changed. Blank: 24 hours, widened when this service is seen restating older ones (the service check shows the width in use). A number: at least that, for this service.',
+    badRecentWindow: 'Enter a whole number of hours from 1 to 2160, or leave it blank.',
     savePreferences: 'Save preferences',
     data: 'Data',
     dataFolder: 'Data folder:',
@@ -133,12 +138,16 @@ export const words = {
     partialScope: (n: number) =>
       `Incomplete: ${int(n)} wallet chain${n === 1 ? ' is' : 's are'} not cached for this date; the totals below leave ${n === 1 ? 'it' : 'them'} out:`,
     incompleteTotal: 'incomplete: see above',
-    quality: (n: number) =>
-      `Data quality: ${
-        n
-          ? `${int(n)} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.`
-          : 'a response was dated another day than asked.'
-      } Details in Positions.`,
+    quality: (n: number, moments = 0) =>
+      `Data quality: ${[
+        n ? `${int(n)} value${n === 1 ? '' : 's'} the service sent for this date could not be read; shown as "—" and left out of the totals.` : '',
+        moments
+          ? `the three views of ${int(moments)} wallet chain${moments === 1 ? '' : 's'} (positions, by token, liquidity) are not of one moment: the service's snapshot changed between the requests.`
+          : '',
+        n || moments ? '' : 'a response was dated another day than asked.',
+      ]
+        .filter(Boolean)
+        .join(' ')} Details in Positions.`,
     totals: 'Totals',
     totalNav: 'Total NAV',
     asOf: (date: string) => `as of ${date}`,

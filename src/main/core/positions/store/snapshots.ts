@@ -238,7 +238,7 @@ export function clearCache(db: WritableDB): { snapshots: number; transactions: n
     const transactions = db.prepare('DELETE FROM transactions').run().changes;
     deleteAllKeys(db);
     db.exec(
-      'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',
+      'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_owed_seams; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',
     );
     // The transfer sums derived from the transactions (migration 005) go with them.
     db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state;');

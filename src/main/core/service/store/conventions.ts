@@ -5,6 +5,7 @@
  */
 import {
   ASSUMED_CONVENTIONS,
+  RECENT_WINDOW_S,
   type ConventionKey,
   type ConventionPoint,
   type ConventionsReport,
@@ -13,6 +14,7 @@ import {
 } from '../../../../shared/conventions.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { all, get, run, sql, sqlWhere, value } from '../../store/sql.ts';
+import { getSettings } from '../../store/settings.ts';
 
 export interface LearnedPoint<K extends keyof LearnedConventions = keyof LearnedConventions> {
   key: K;
@@ -40,7 +42,7 @@ const LABELS: Record<ConventionKey, string> = {
 /** The conventions in use: learned values over the client's first reading. */
 export function loadConventions(db: ReadableDB): LearnedConventions {
   const out: LearnedConventions = { ...ASSUMED_CONVENTIONS };
-  const rows = all<{ key: string; value: string }>(db, sql`SELECT key, value FROM service_conventions WHERE key NOT IN (${RUN}, ${PACE})`);
+  const rows = all<{ key: string; value: string }>(db, sql`SELECT key, value FROM service_conventions WHERE key NOT IN (${RUN}, ${PACE}, ${RECENT_WINDOW})`);
   for (const r of rows) {
     if (Object.hasOwn(ASSUMED_CONVENTIONS, r.key)) (out as unknown as Record<string, unknown>)[r.key] = JSON.parse(r.value);
   }
@@ -133,6 +135,60 @@ export function savePace(db: WritableDB, rate: number, at = new Date().toISOStri
         VALUES (${PACE}, ${JSON.stringify({ rate })}, 'learned', ${'the service refused requests for their rate'}, ${at})
         ON CONFLICT (key) DO UPDATE SET value = excluded.value, evidence = excluded.evidence, learned_at = excluded.learned_at`,
   );
+}
+
+// --- the recent window ------------------------------------------------------------------
+
+const RECENT_WINDOW = '_recent_window';
+
+/** How wide the recent window was learned to be (transactions/recent.ts), with why and when. */
+export interface LearnedRecentWindow {
+  seconds: number;
+  evidence: string;
+  learnedAt: string;
+}
+
+/**
+ * The recent window's width learned from this service's restatements (seconds), or null when
+ * none has widened it. Kept with the conventions, since a cache file belongs to one service.
+ */
+export function loadRecentWindow(db: ReadableDB): LearnedRecentWindow | null {
+  const row = get<{ value: string; evidence: string; learned_at: string }>(
+    db,
+    sql`SELECT value, evidence, learned_at FROM service_conventions WHERE key = ${RECENT_WINDOW}`,
+  );
+  if (!row) return null;
+  const seconds = (JSON.parse(row.value) as { seconds?: unknown }).seconds;
+  return typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0 ? { seconds, evidence: row.evidence, learnedAt: row.learned_at } : null;
+}
+
+export function saveRecentWindow(db: WritableDB, seconds: number, evidence: string, at = new Date().toISOString()): void {
+  upsertPoint(db, RECENT_WINDOW, JSON.stringify({ seconds }), 'learned', evidence, at);
+}
+
+/** The recent window in use (seconds): the default, widened by what was learned, and at least what the user set. */
+export function recentWindowWidth(db: ReadableDB): { seconds: number; learned: LearnedRecentWindow | null; setHours: number | null } {
+  const learned = loadRecentWindow(db);
+  const setHours = getSettings(db).recentWindowHours;
+  return { seconds: Math.max(RECENT_WINDOW_S, learned?.seconds ?? 0, (setHours ?? 0) * 3600), learned, setHours };
+}
+
+const hours = (s: number) => `${+(s / 3600).toFixed(1)} h`;
+
+/** The recent window as a point of the service report (Settings › Service, `folioscope doctor`). */
+function recentWindowPoint(db: ReadableDB): ConventionPoint {
+  const w = recentWindowWidth(db);
+  const set = w.setHours !== null ? `; set to at least ${w.setHours} h in Settings` : '';
+  return {
+    key: 'recentWindow',
+    label: 'Recent window re-read',
+    value: hours(w.seconds),
+    evidence: w.learned
+      ? `widened from ${hours(RECENT_WINDOW_S)}: ${w.learned.evidence}${set}`
+      : `${hours(RECENT_WINDOW_S)} (the default): no restatement found deep enough in it to widen it${set}`,
+    status: w.learned ? 'learned' : 'assumed',
+    learnedAt: w.learned?.learnedAt ?? null,
+  };
 }
 
 // --- anomalies ---------------------------------------------------------------------------
@@ -233,6 +289,7 @@ export function conventionsReport(db: ReadableDB): ConventionsReport {
       learnedAt: row?.learned_at ?? null,
     };
   });
+  points.push(recentWindowPoint(db));
   const state = learningState(db);
   return { learnedAt: state.learnedAt, points, anomalies: listAnomalies(db), requests: state.requests };
 }

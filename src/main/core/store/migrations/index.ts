@@ -18,6 +18,7 @@ import { updateToSchemaVersion16 } from './016-audit-log.ts';
 import { updateToSchemaVersion17 } from './017-counterparties.ts';
 import { updateToSchemaVersion18 } from './018-annotations.ts';
 import { updateToSchemaVersion19 } from './019-period-closes.ts';
+import { updateToSchemaVersion20 } from './020-owed-seams.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -40,6 +41,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion17,
   updateToSchemaVersion18,
   updateToSchemaVersion19,
+  updateToSchemaVersion20,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

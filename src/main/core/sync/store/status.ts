@@ -4,12 +4,13 @@
  */
 import type { ReadableDB } from '../../store/db.ts';
 import { get, sql } from '../../store/sql.ts';
+import { countOwedSeams } from '../../transactions/index.ts';
 
 export interface WalletCacheSummary {
   /** Newest fetch of any of its position snapshots, and the newest as-of date among them. */
   positionsFetchedAt: string | null;
   latestDate: string | null;
-  /** Newest update of any of its transaction ranges, and how many are not complete. */
+  /** Newest update of any of its transaction ranges, and how many are not complete (or owe a seam's re-read). */
   transactionsSyncedAt: string | null;
   openRanges: number;
 }
@@ -25,5 +26,7 @@ export function walletCacheSummary(db: ReadableDB, wallet: string): WalletCacheS
     db,
     sql`SELECT max(updated_at) AS synced, sum(state != 'complete') AS open FROM txn_sync_ranges WHERE wallet = ${wallet}`,
   )!;
-  return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: ranges.open ?? 0 };
+  // A seam owed a re-read (transactions/store/seams.ts) leaves its range unproved, though the range is read.
+  const owed = countOwedSeams(db, wallet);
+  return { positionsFetchedAt: snap.fetched, latestDate: snap.latest, transactionsSyncedAt: ranges.synced, openRanges: (ranges.open ?? 0) + owed };
 }

@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { WritableDB } from '../../store/db.ts';
 import { provesWhole } from '../../../../shared/service/completion-ratio.ts';
+import { oweSeams, type SeamToRead } from './seams.ts';
 import { deleteRange, dropRangesWithin, newestTransactionTime, ratioReason, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
 
 /**
@@ -16,11 +17,14 @@ export interface PageWrite {
   range: SyncRange;
   /** Set on the range's last page: the range is closed (complete, or incomplete with a why). */
   close: { anomaly: string | null } | null;
+  /** Where this page met the previous one in a way that may hide rows: owed a re-read (transactions/store/seams.ts) from this page's commit on. */
+  seams?: SeamToRead[];
 }
 
 /** Writes a page and its range's bookkeeping (no transaction of its own: the caller's batch holds it). */
 export function writePage(db: WritableDB, p: PageWrite): void {
   if (p.rows) upsertTransactions(db, p.wallet, p.chain, p.rows);
+  if (p.seams?.length) oweSeams(db, p.wallet, p.chain, p.seams);
   if (p.close) closeRange(db, p.range, p.close.anomaly);
   else saveRange(db, p.range);
 }

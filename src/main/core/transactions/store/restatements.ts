@@ -4,6 +4,7 @@ import { hashKeyOf, hashTailOf } from '../../store/hash-key.ts';
 import { HASH_LEVELS } from '../../store/hash-levels.ts';
 import { all, get, run, sql, sqlCode, sqlWhere } from '../../store/sql.ts';
 import { storedText, transactionRecord, upsertTransactions } from './transactions.ts';
+import { seamNotProved, settleSeam } from './seams.ts';
 import type { TransactionChange } from '../../../../shared/model.ts';
 export type { TransactionChange } from '../../../../shared/model.ts';
 
@@ -156,4 +157,27 @@ export function listTransactionChanges(db: ReadableDB, o: { wallet?: string; cha
     seenAt: r['seen_at'] as string,
     request: r['request'] as string,
   }));
+}
+
+/**
+ * What a re-read of an owed seam found (one transaction): the rows the cache lacks are added
+ * (rows a page shift or an unstable order hid from the read, not restatements), and the seam is
+ * settled when the re-read was proved whole, or kept owed saying why not. Returns the rows added.
+ */
+export function applySeamRead(
+  db: WritableDB,
+  wallet: string,
+  chain: string,
+  seam: { lo: number; hi: number },
+  rows: readonly Transaction[],
+  unproved: string | null,
+): number {
+  return db.transaction(() => {
+    const cached = storedByHash(db, wallet, chain, rows.map(storedHash));
+    const missing = rows.filter((t) => !cached.has(storedHash(t)));
+    if (missing.length) upsertTransactions(db, wallet, chain, missing);
+    if (unproved === null) settleSeam(db, wallet, chain, seam);
+    else seamNotProved(db, wallet, chain, seam, unproved);
+    return missing.length;
+  })();
 }

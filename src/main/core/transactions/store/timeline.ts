@@ -2,6 +2,7 @@ import type { ReadableDB } from '../../store/db.ts';
 import { checkDate, ValidationError } from '../../store/validation.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { incompleteReasons, storedText } from './transactions.ts';
+import { owedSeamsOf } from './seams.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyRanges } from '../../store/hash-key.ts';
@@ -303,8 +304,10 @@ function syncState(
        WHERE (@scope IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet IN (SELECT value FROM json_each(@scope))`,
     )
     .get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
-  const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) > 0 ? incompleteReasons(db, wallets) : [];
-  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: reasons };
+  // A seam owed a re-read leaves the history around it unproved too (transactions/store/seams.ts).
+  const owed = owedSeamsOf(db, wallets).length;
+  const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) + owed > 0 ? incompleteReasons(db, wallets) : [];
+  return { syncedAt: row.synced_at, incomplete: (row.incomplete ?? 0) + owed > 0, interrupted: (row.interrupted ?? 0) > 0, incompleteReasons: reasons };
 }
 
 const FACET_COLUMNS = { action_type: sql`action_type`, protocol_id: sql`protocol_id` };

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { isFraction, provesWhole } from '../../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { forgetOwedSeams, owedSeamReasons, owedSeamsOf } from './seams.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
 import { FIND_PAGE, keyWriter } from '../../store/hash-levels.ts';
@@ -369,6 +370,8 @@ export function capRangesAt(db: WritableDB, wallet: string, chain: string, end: 
 
 /** Ranges learned under a reading the client no longer holds are read again: drop the bookkeeping (never rows). */
 export function forgetAllRanges(db: WritableDB): number {
+  // The history is read again whole: the seams of the old reads are read again with it.
+  forgetOwedSeams(db);
   return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
 }
 
@@ -453,7 +456,11 @@ export function incompleteReasons(db: ReadableDB, wallets?: string | readonly st
       )
       .all({ scope }) as RangeRow[]
   ).map(rangeFromRow);
-  return [...new Set(rows.map((r) => `${r.chain}: ${rangeReason(r)}`))];
+  // Seams owed a re-read leave the history around them unproved, though its range is read.
+  const seams = owedSeamsOf(db, wallets);
+  const byMember = new Map<string, typeof seams>();
+  for (const s of seams) byMember.set(`${s.wallet}|${s.chain}`, [...(byMember.get(`${s.wallet}|${s.chain}`) ?? []), s]);
+  return [...new Set([...rows.map((r) => `${r.chain}: ${rangeReason(r)}`), ...[...byMember.values()].flatMap(owedSeamReasons)])];
 }
 
 /**
@@ -471,6 +478,8 @@ export function transactionsCoverage(
   for (const w of wallets) {
     for (const chain of w.chains) {
       const ranges = listRanges(db, w.address, chain);
+      // A seam owed a re-read inside the period: its rows are not proved, whatever the ranges say.
+      out.push(...owedSeamReasons(owedSeamsOf(db, w.address, { fromS, toS }).filter((s) => s.chain === chain)).map((r) => `${w.address.slice(0, 10)}… ${r}`));
       const until = completeUntil(ranges);
       const first = ranges.find((r) => r.state === 'complete');
       if (!ranges.length) out.push(`${w.address.slice(0, 10)}… ${chain}: transactions never synced`);

@@ -2,7 +2,7 @@ import type { WritableDB } from '../src/main/core/store/db.ts';
 import { transferDaysKeeper } from '../src/main/core/transactions/store/transfer-days-keeper.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { WriteBatch } from '../src/main/core/transactions/store/write-batch.ts';
-import { WORKER_BATCH } from '../src/main/core/transactions/sync.ts';
+import { WORKER_BATCH } from '../src/main/core/transactions/range-writer.ts';
 import type { Transaction } from '../src/shared/service/schemas.ts';
 
 /**

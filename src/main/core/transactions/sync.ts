@@ -20,7 +20,8 @@ import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { WritableDB } from '../store/db.ts';
 import { capRangesAt, completeUntil, forgetAllRanges, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from './store/transactions.ts';
 import type { WriteBatchOptions } from './store/write-batch.ts';
-import { inThreadWriter, type PageWriter, workerCanWrite, workerWriter } from './store/page-writer.ts';
+import { PageWindow } from './page-window.ts';
+import { RangeWriter } from './range-writer.ts';
 import type { PageWrite } from './store/page-writes.ts';
 import { reconcileRecent, type RecentResult, type Seam, seamBetween, seamReason, timeOrdered } from './recent.ts';
 import { owedSeamReason, owedSeams, type SeamToRead } from './store/seams.ts';
@@ -231,7 +232,12 @@ interface PageResult {
   endBlock: number | null;
 }
 
-/** Reads a range to its proved end ('done'), or stops to read it again at a smaller page size ('restart'). */
+/**
+ * Reads a range to its proved end ('done'), or stops to read it again at a smaller page size
+ * ('restart'). Three parts, each with its own state: the pages in flight (PageWindow), where
+ * they are written (RangeWriter: here, starting the worker, on the worker), and this loop, which
+ * judges each page in order and says what to write with it.
+ */
 async function readRange(
   o: TxnSyncOptions,
   c: LearnedConventions,
@@ -243,108 +249,47 @@ async function readRange(
 ): Promise<'done' | 'restart'> {
   const range = { ...initial, reason: null };
   const bounds = queryBounds(c, range.startTime, range.endTime);
-  // Pages requested past the last one are aborted once the range is done.
-  const abandon = new AbortController();
-  const signal = o.signal ? AbortSignal.any([o.signal, abandon.signal]) : abandon.signal;
-  const fetchPage = async (page: number): Promise<PageResult> => {
-    const res = await o.client.transactionsByWallet(
-      { wallet: o.wallet, chain: o.chain, ...bounds, page: pageParam(c, page), pageSize: range.pageSize },
-      signal,
-    );
-    const head = res.data[0];
-    return {
-      page,
-      rows: res.data.flatMap((d) => d.transaction_history),
-      ratio: head?.completion_ratio ?? null,
-      startBlock: head?.start_block ?? null,
-      endBlock: head?.end_block ?? null,
-    };
-  };
-
-  // A sliding window of pages in flight, written strictly in page order.
-  const inFlight = new Map<number, Promise<PageResult>>();
-  let nextToRequest = range.nextPage ?? 1;
+  const pages = new PageWindow<PageResult>(
+    async (page, signal) => {
+      const res = await o.client.transactionsByWallet(
+        { wallet: o.wallet, chain: o.chain, ...bounds, page: pageParam(c, page), pageSize: range.pageSize },
+        signal,
+      );
+      const head = res.data[0];
+      return {
+        page,
+        rows: res.data.flatMap((d) => d.transaction_history),
+        ratio: head?.completion_ratio ?? null,
+        startBlock: head?.start_block ?? null,
+        endBlock: head?.end_block ?? null,
+      };
+    },
+    range.nextPage ?? 1,
+    o.pagesInFlight,
+    o.signal,
+  );
+  const out = new RangeWriter(o.db, { batch: o.batch, workerFromRows: o.workerFromRows });
   let previous: Transaction[] | null = null;
   const seenInRead = new Set<string>();
-  // The window opens at two pages (the first, and the one that may prove it the last) and
-  // doubles with every full page, so a short incremental read asks for two pages, not the
-  // whole window, while a long read reaches the full window after two pages.
-  let window = Math.min(2, o.pagesInFlight);
-  const fill = () => {
-    while (inFlight.size < window) {
-      const p = fetchPage(nextToRequest);
-      p.catch(() => undefined); // awaited below; silence pages abandoned after a failure
-      inFlight.set(nextToRequest, p);
-      nextToRequest++;
-    }
-  };
-  // Pages are written on this thread until the read proves long, then by the write worker
-  // (see PageWriter): a short incremental read never pays for starting a thread, a whale's
-  // writes never hold up the main thread. The worker's thread loads while pages are still
-  // written here; the hand-over waits for a commit, so batches stay whole. Each page's write
-  // is acknowledged in order; progress counts written pages only.
-  let writer = inThreadWriter(o.db, o.batch);
-  let onWorker = false;
-  let workerFrom = o.workerFromRows ?? WORKER_FROM_ROWS;
-  const acks: Array<Promise<void>> = [];
-  const settle = async (depth: number) => {
-    while (acks.length > depth) await acks.shift();
-  };
-  // A write of the main connection (an anomaly, a restart) comes after every page posted, committed.
-  const beforeMainWrite = async () => {
-    if (!onWorker) return;
-    await settle(0);
-    await writer.flush();
-  };
-  const workerBatch = { ...WORKER_BATCH, ...o.batch };
-  // Asked before this read writes (its own batch is a transaction too): a file cache, writable,
-  // with no transaction of the caller's open. Asked again at the hand-over.
-  const workerPossible = workerCanWrite(o.db);
-  let starting: { worker: PageWriter; ready: boolean } | null = null;
-  // When the in-thread batch began (it may be ended early for the hand-over, see handOver).
-  let batchSince = performance.now();
-  // Checked before writing: the batch is idle once its commit by time has run between pages,
-  // or is ended here once it is as old as a worker's batch may be (the worker's maxMs), so the
-  // hand-over does not wait for the in-thread batch's own, longer, commit by time. Either way
-  // at a commit boundary: the batches stay whole.
-  const handOver = async () => {
-    if (!starting) return;
-    if (!writer.idle && performance.now() - batchSince < (workerBatch.maxMs ?? Infinity)) return;
-    await settle(0);
-    await writer.close();
-    // A transaction of the caller's is open (the worker would wait for it): the writes stay here.
-    if (!workerCanWrite(o.db)) {
-      const unused = starting.worker;
-      starting = null;
-      workerFrom = Infinity;
-      await unused.close().catch(() => undefined);
-      return;
-    }
-    writer = starting.worker;
-    starting = null;
-    onWorker = true;
-  };
   let failed = false;
   try {
     for (;;) {
-      fill();
       const page = range.nextPage!;
-      const result = await inFlight.get(page)!;
-      inFlight.delete(page);
+      const result = await pages.take(page);
       const verdict = judgePage(c, range.pageSize, result.rows, previous);
       // A page shorter than asked followed by more rows: the service cuts pages to that size.
       // Read the range again at that size: a service may number pages by the size asked, so
       // pages read at a size it does not serve whole may have skipped rows.
       if (previous && previous.length < range.pageSize && result.rows.length > 0 && verdict.kind === 'more') {
-        await beforeMainWrite();
+        await out.beforeMainWrite();
         noteObservedCap(o.db, previous.length);
         saveRange(o.db, { ...range, nextPage: 1, pageSize: previous.length, updatedAt: new Date().toISOString() });
         return 'restart';
       }
+      const store = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
       // Seams owed a re-read (rows of one second met, or the list shifted), written with the page.
       let owe: SeamToRead[] | undefined;
-      const stored = verdict.kind === 'more' || (verdict.kind === 'end' && verdict.store);
-      if (previous && stored && result.rows.length && timeOrdered(c)) {
+      if (previous && store && result.rows.length && timeOrdered(c)) {
         // (A page past the end repeating the last one is no seam: it is not stored.)
         const seam = seamBetween(previous, result.rows);
         if (seam) seams.push(seam);
@@ -358,56 +303,20 @@ async function readRange(
         }
       }
       previous = result.rows;
-      const outside = rowsOutside(result.rows, range.startTime, range.endTime);
       // What every page said is kept: one below 1, or not a fraction, and the range is not whole.
       range.completionRatio = combineRatios(range.completionRatio, result.ratio);
       if (page === 1 || range.startBlock === null) {
         range.startBlock = result.startBlock;
         range.endBlock = result.endBlock;
       }
-      const store = stored;
       if (store) range.rowsRead += result.rows.length;
       range.updatedAt = new Date().toISOString();
-      let anomaly: string | null = null;
-      if (outside.length) {
-        anomaly = `the service returned ${outside.length} row(s) dated outside the range asked (e.g. ${outside[0]!.date}): it may not read start_time/end_time as learned`;
-        await beforeMainWrite();
-        recordAnomaly(o.db, { kind: 'rows-outside-range', wallet: o.wallet, chain: o.chain, detail: anomaly });
-      } else if (verdict.kind === 'stuck') {
-        anomaly = verdict.reason;
-        await beforeMainWrite();
-        recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: anomaly });
-      }
+      const { anomaly, seenBefore } = await pageAnomaly(o, range, result.rows, verdict, () => out.beforeMainWrite());
       const finished = verdict.kind !== 'more' || anomaly !== null;
-      let seenBefore = false;
-      if (anomaly === null && finished && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
-        anomaly = EMPTY_WITH_POSITIONS;
-        await beforeMainWrite();
-        // Still unexplained since it was first seen (and learned again for): no new learning run.
-        seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
-        recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: anomaly });
+      if (!finished) {
+        await out.beforePage(range.rowsRead - (initial.rowsRead ?? 0));
+        range.nextPage = page + 1;
       }
-      // The worker is started once the read looks long (workerFrom rows), and the pages are written here
-      // while its thread loads (awaiting it stalled the read ~0.3–1 s); it takes over at a
-      // commit boundary once ready (see handOver). A read that ends first closes it.
-      const sinceStart = range.rowsRead - (initial.rowsRead ?? 0);
-      const looksLong = sinceStart >= workerFrom;
-      if (!onWorker && !starting && !finished && looksLong && workerPossible) {
-        const worker = workerWriter(o.db, workerBatch);
-        starting = { worker, ready: false };
-        const s = starting;
-        worker.ready.then(
-          () => (s.ready = true),
-          () => {
-            // A worker that cannot start (a packaging or loader problem) leaves the writes here.
-            if (starting === s) starting = null;
-            workerFrom = Infinity;
-            void worker.close().catch(() => undefined);
-          },
-        );
-      }
-      if (starting?.ready && !finished) await handOver();
-      if (!finished) range.nextPage = page + 1;
       const written: PageWrite = {
         wallet: o.wallet,
         chain: o.chain,
@@ -418,24 +327,20 @@ async function readRange(
       };
       const rows = store ? result.rows.length : 0;
       const oldest = store ? oldestTime(result.rows) : null;
-      if (!onWorker && writer.idle) batchSince = performance.now();
-      const ack = writer.write(written).then(() => {
+      // Progress counts written pages only.
+      await out.write(written, () => {
         totals.rowsRead += rows;
         totals.pagesRead++;
         o.onPage?.({ ...totals, range: written.range, oldestTime: oldest });
       });
-      ack.catch(() => undefined); // awaited in order below
-      acks.push(ack);
-      // On this thread each page is written before the next is read; the worker may hold two.
-      await settle(onWorker ? 2 : 0);
       if (anomaly && !seenBefore) {
         anomalies.push(anomaly);
-        await beforeMainWrite();
+        await out.beforeMainWrite();
         requestRelearn(o.db);
       }
-      window = Math.min(o.pagesInFlight, window * 2);
+      pages.widen();
       if (finished) {
-        await settle(0);
+        await out.drain();
         return 'done';
       }
     }
@@ -443,27 +348,45 @@ async function readRange(
     failed = true;
     throw err;
   } finally {
-    // The pages written are whole, with their resume point: keep them whatever stopped the
-    // read. Pages fetched beyond the last one (or after a failure) are dropped unwritten.
-    abandon.abort();
-    inFlight.clear();
-    await Promise.allSettled(acks);
-    // A worker still starting when the read ended is closed unused.
-    if (starting) await starting.worker.close().catch(() => undefined);
-    const closing = writer.close();
-    // A failure already on its way out is the one reported.
-    if (failed) await closing.catch(() => undefined);
-    else await closing;
+    // The pages written are whole, with their resume point: keep them whatever stopped the read.
+    pages.close();
+    await out.close(failed);
   }
 }
 
-/** Rows read in a range (this sync) before its writes move to the write worker. */
-const WORKER_FROM_ROWS = 10_000;
 /**
- * The worker's batches: short in time, since a write of the main connection (a snapshot, a
- * setting) waits for the worker's commit; large enough in rows to keep commits rare.
+ * What a page says is wrong with the service's reading, recorded (after the pages posted are
+ * committed): rows dated outside the range asked, a page repeated, or no history at all where
+ * the wallet holds positions. `seenBefore`: that last one was already open, so no new learning run.
  */
-export const WORKER_BATCH: WriteBatchOptions = { maxRows: 50_000, maxMs: 250 };
+async function pageAnomaly(
+  o: TxnSyncOptions,
+  range: SyncRange,
+  rows: readonly Transaction[],
+  verdict: ReturnType<typeof judgePage>,
+  beforeMainWrite: () => Promise<void>,
+): Promise<{ anomaly: string | null; seenBefore: boolean }> {
+  const outside = rowsOutside(rows as Transaction[], range.startTime, range.endTime);
+  if (outside.length) {
+    const anomaly = `the service returned ${outside.length} row(s) dated outside the range asked (e.g. ${outside[0]!.date}): it may not read start_time/end_time as learned`;
+    await beforeMainWrite();
+    recordAnomaly(o.db, { kind: 'rows-outside-range', wallet: o.wallet, chain: o.chain, detail: anomaly });
+    return { anomaly, seenBefore: false };
+  }
+  if (verdict.kind === 'stuck') {
+    await beforeMainWrite();
+    recordAnomaly(o.db, { kind: 'repeated-page', wallet: o.wallet, chain: o.chain, detail: verdict.reason });
+    return { anomaly: verdict.reason, seenBefore: false };
+  }
+  if (verdict.kind !== 'more' && range.rowsRead === 0 && range.startTime <= o.historyStart && hasPositionActivity(o.db, o.wallet, o.chain)) {
+    await beforeMainWrite();
+    // Still unexplained since it was first seen (and learned again for): no new learning run.
+    const seenBefore = listAnomalies(o.db, { wallet: o.wallet, openOnly: true }).some((a) => a.chain === o.chain && a.kind === 'empty-history-with-positions');
+    recordAnomaly(o.db, { kind: 'empty-history-with-positions', wallet: o.wallet, chain: o.chain, detail: EMPTY_WITH_POSITIONS });
+    return { anomaly: EMPTY_WITH_POSITIONS, seenBefore };
+  }
+  return { anomaly: null, seenBefore: false };
+}
 
 function oldestTime(rows: readonly Transaction[]): number | null {
   let oldest = Infinity;

@@ -187,6 +187,12 @@ export function dateTime(iso: string | null | undefined): string {
   }).format(new Date(iso));
 }
 
+/** A month (YYYY-MM) as the locale names it: "October 2026", "Oktober 2026". */
+export function monthName(ym: string): string {
+  const [y, m] = ym.split('-').map(Number);
+  return df('month', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(y!, m! - 1, 1));
+}
+
 /** A wall-clock time of day (a schedule's), in the locale's notation: "06:00", "6:00 AM". */
 export function wallClock(hour: number, minute: number): string {
   return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, hour, minute));

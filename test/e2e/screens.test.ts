@@ -63,6 +63,23 @@ describe('the screens a treasurer looks at, all wallets', () => {
       expect(cut, `${width}×${height}`).toEqual([]);
       // Nothing is categorised in a fresh demo: a Category column would be empty on every row.
       expect(await web.page.getByRole('columnheader', { name: 'Category' }).count()).toBe(0);
+      // In the detail, a watched wallet's name and its address read apart.
+      await web.page.locator('[role=row].txn').first().click();
+      const from = web.page.getByRole('dialog', { name: 'Transaction detail' }).getByTestId('from-name').or(web.page.getByTestId('to-name')).first();
+      await poll(() => from.isVisible()).toBe(true);
+      const gap = await from.evaluate((name) => {
+        // The address's first character: the first text after the name that holds "0x".
+        const walker = document.createTreeWalker(name.parentElement!, NodeFilter.SHOW_TEXT);
+        let node: Node | null;
+        while ((node = walker.nextNode()) && (name.contains(node) || !node.textContent!.includes('0x')));
+        const at = node!.textContent!.indexOf('0x');
+        const range = document.createRange();
+        range.setStart(node!, at);
+        range.setEnd(node!, at + 1);
+        return range.getBoundingClientRect().left - name.getBoundingClientRect().right;
+      });
+      expect(gap).toBeGreaterThanOrEqual(3);
+      await web.page.keyboard.press('Escape');
       await shoot(web.page, `screens-timeline-${width}`);
       expect(web.problems).toEqual([]);
     });

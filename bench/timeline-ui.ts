@@ -15,9 +15,10 @@ import { fmt, percentile, report } from './lib.ts';
 import { demoStarter } from '../src/sim/demo.ts';
 
 /**
- * The timeline in Chromium with 100,000 cached rows: time from the first page's data to
- * its rows on screen, and frame times while scrolling through all of them (loaded page by
- * page as the list scrolls, as a user would). Targets: < 300 ms; p95 frame < 16.7 ms.
+ * The timeline in Chromium with 100,000 cached rows: time from the first page's data to its
+ * rows on screen; every page loaded by scrolling down, as a user would; then frame times while
+ * scrolling from the top by wheel steps (100 px a frame, 1,800 frames) and flinging through the
+ * whole list (1,500 px a frame), in the same run. Targets: < 300 ms; p95 frame ≤ 16.7 ms.
  */
 export async function timelineUiBench(rows = 100_000): Promise<void> {
   const renderer = join(import.meta.dirname, '../out/renderer');
@@ -39,7 +40,9 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
   }
   db.close();
 
-  const core = await createCore({ dataDir, shell: 'web', baseUrl: null, demo: demoStarter() });
+  // No schedules' timer: its first tick (a backup, at 60 s) tells the page the data changed, and
+  // the timeline would reload its first page in the middle of the scrolling.
+  const core = await createCore({ dataDir, shell: 'web', baseUrl: null, demo: demoStarter(), scheduleEveryMs: 0 });
   const shell = await startWebShell({ core, rendererDir: renderer });
   const browser = await launchChromium();
   try {
@@ -71,69 +74,96 @@ export async function timelineUiBench(rows = 100_000): Promise<void> {
       return performance.now() - dataAt;
     });
 
-    // Scroll to the end, loading every page, then through the whole list, timing frames.
-    const result = await page.evaluate(async (total) => {
+    // Scroll to the end, loading every page (as a user scrolling down would).
+    const loaded = await page.evaluate(async (total) => {
       const grid = document.querySelector('[role=grid]') as HTMLElement;
       // The virtual list's own scrolling box inside the grid.
       const scroller = [...grid.querySelectorAll<HTMLElement>('*')].find(
         (e) => /(auto|scroll)/.test(getComputedStyle(e).overflowY) && e.scrollHeight > e.clientHeight,
       )!;
+      (window as unknown as { benchScroller: HTMLElement }).benchScroller = scroller;
       // Every page is loaded once the grid knows its row count (-1 while more can come); the rows
       // are then the transactions the meta line counts.
       const allLoaded = () => grid.getAttribute('aria-rowcount') !== '-1';
       const count = () => (allLoaded() ? Number(document.querySelector('.meta span:not(.badge)')!.textContent!.replace(/[^\d]/g, '')) : 0);
       const frames: number[] = [];
       let last = performance.now();
-      const frame = () =>
-        new Promise<void>((r) =>
+      const loadStart = performance.now();
+      while (count() < total) {
+        scroller.scrollTop = scroller.scrollHeight;
+        await new Promise<void>((r) =>
           requestAnimationFrame((t) => {
             frames.push(t - last);
             last = t;
             r();
           }),
         );
-      const loadStart = performance.now();
-      while (count() < total) {
-        scroller.scrollTop = scroller.scrollHeight;
-        await frame();
         if (performance.now() - loadStart > 180_000) break;
       }
-      const loadMs = performance.now() - loadStart;
-      const loadFrames = frames.splice(0);
-      // Scroll back up through everything at ~1,500 px a frame (fast wheel scrolling).
-      scroller.scrollTop = 0;
-      await frame();
-      frames.length = 0;
-      last = performance.now();
-      const scrollStart = performance.now();
-      while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 2) {
-        scroller.scrollTop += 1500;
-        await frame();
-      }
       return {
-        loaded: count(),
-        loadMs,
-        loadFrames,
+        rows: count(),
+        ms: performance.now() - loadStart,
         frames,
-        scrollMs: performance.now() - scrollStart,
-        height: scroller.scrollHeight,
         scroller: `${scroller.tagName.toLowerCase()}.${scroller.className} rowcount=${grid.getAttribute('aria-rowcount')} meta="${document.querySelector('.meta')?.textContent?.trim()}"`,
       };
     }, rows);
-    const sorted = [...result.frames].sort((a, b) => a - b);
-    const loadSorted = [...result.loadFrames].sort((a, b) => a - b);
+
+    // The renderer's main thread, from Chromium's own counters: the CPU time it spent per frame
+    // (script, style, layout, paint, commit). Frame intervals are quantised to 60 Hz (16.7 or
+    // 33.3 ms) and stretch when other work takes the cores; the thread's CPU time shows the
+    // headroom left in a frame, and moves less with the machine's load.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const cpu = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
+
+    /** Scrolls from the top by `step` px a frame, for `limit` frames or to the end; frame intervals in ms. */
+    const scroll = async (step: number, limit: number) => {
+      const before = await cpu();
+      const run = await page.evaluate(
+        async ({ step, limit }) => {
+          const scroller = (window as unknown as { benchScroller: HTMLElement }).benchScroller;
+          const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+          scroller.scrollTop = 0;
+          await frame();
+          await frame();
+          const frames: number[] = [];
+          let last = await frame();
+          const start = performance.now();
+          for (let i = 0; i < limit && scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 2; i++) {
+            scroller.scrollTop += step;
+            const t = await frame();
+            frames.push(t - last);
+            last = t;
+          }
+          return { frames, ms: performance.now() - start, px: scroller.scrollTop, height: scroller.scrollHeight };
+        },
+        { step, limit },
+      );
+      return { ...run, cpuPerFrame: ((await cpu()) - before) / run.frames.length };
+    };
+    // A wheel (a notch is 100 px) and a fling (1,500 px a frame, the whole list end to end).
+    const wheel = await scroll(100, 1_800);
+    const fling = await scroll(1_500, 1e9);
+
+    const loadSorted = [...loaded.frames].sort((a, b) => a - b);
+    const line = (r: typeof wheel) => {
+      const sorted = [...r.frames].sort((a, b) => a - b);
+      const over = sorted.filter((f) => f > 16.7 * 1.5).length;
+      return (
+        `p50 ${fmt(percentile(sorted, 50), 1)} ms, p95 ${fmt(percentile(sorted, 95), 1)} ms (target p95 ≤ 16.7 ms); ` +
+        `${over} of ${sorted.length} frames over 25 ms; main thread CPU ${fmt(r.cpuPerFrame, 1)} ms a frame; ` +
+        `${fmt(r.px / 1e6, 2)} M of ${fmt(r.height / 1e6, 2)} M px in ${fmt(r.ms / 1000, 1)} s`
+      );
+    };
     report(`Timeline of ${rows.toLocaleString('en-US')} rows in Chromium (headless, software rendering)`, [
       ['first rows after data', `${fmt(firstRowsMs, 1)} ms (target < 300 ms)`],
-      ['scrolled', result.scroller],
-      ['rows loaded by scrolling', `${result.loaded.toLocaleString('en-US')} in ${fmt(result.loadMs / 1000, 1)} s (pages of 500 from the cache)`],
+      ['scrolled', loaded.scroller],
+      ['rows loaded by scrolling', `${loaded.rows.toLocaleString('en-US')} in ${fmt(loaded.ms / 1000, 1)} s (pages of 500 from the cache)`],
       ['frames while loading', `p50 ${fmt(percentile(loadSorted, 50), 1)} ms, p95 ${fmt(percentile(loadSorted, 95), 1)} ms`],
-      ['scroll through all rows', `${sorted.length} frames over ${fmt(result.height / 1e6, 2)} M px in ${fmt(result.scrollMs / 1000, 1)} s`],
-      [
-        'frame time while scrolling',
-        `p50 ${fmt(percentile(sorted, 50), 1)} ms, p95 ${fmt(percentile(sorted, 95), 1)} ms (target p95 < 16.7 ms; frames are paced at 60 Hz, so 16.7 is the floor)`,
-      ],
-      ['frames over one 60 Hz interval', `${sorted.filter((f) => f > 16.7 * 1.5).length} of ${sorted.length} (longer than 25 ms)`],
+      ['wheel, 100 px a frame', line(wheel)],
+      ['fling, 1,500 px a frame', line(fling)],
     ]);
+    console.log('  (frames are paced at 60 Hz, so 16.7 ms is the floor of an interval; one missed frame reads 33.3 ms)');
   } finally {
     await browser.close();
     await shell.close();

@@ -184,8 +184,10 @@ describe('Folioscope in Chromium, demo mode', () => {
       .poll(
         async () => {
           if (!(await drawer.isVisible())) {
-            // A swap: its logs are certain (a plain native transfer, as on a real chain, has none).
-            const row = web.page.locator('[role=row].txn', { hasText: 'Swap' }).first();
+            // A swap that went through: its logs are certain (a plain native transfer, as on a real
+            // chain, has none, nor has a failed transaction). Which rows the list holds around the
+            // view decides which swap comes first.
+            const row = web.page.locator('[role=row].txn:not(.failed)', { hasText: 'Swap' }).first();
             await row.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
             await row.click({ timeout: 2_000 }).catch(() => undefined);
           }

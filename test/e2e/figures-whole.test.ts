@@ -29,7 +29,10 @@ const web = useWebSession({
 function cutFigures(): Promise<string[]> {
   return web.page.evaluate(() => {
     const out: string[] = [];
-    const figures = document.querySelectorAll<HTMLElement>('main td.num, main th.num, main .kpi strong, main tfoot td');
+    // The timeline's fee and tokens moved too: its rows are a grid of cells, not a table.
+    const figures = document.querySelectorAll<HTMLElement>(
+      'main td.num, main th.num, main .kpi strong, main tfoot td, main [role=gridcell].num, main [role=row].txn .what',
+    );
     for (const el of figures) {
       const text = el.textContent?.trim() ?? '';
       const box = el.getBoundingClientRect();
@@ -51,16 +54,16 @@ describe('every figure reads whole in the all-wallets scope', () => {
     [1440, 900],
     [1024, 640],
   ] as const)
-    it(`at ${width}×${height}: Overview, Positions (three views), Risk, Reconcile; all wallets, one wallet and a group`, async () => {
+    it(`at ${width}×${height}: Overview, Positions (three views), Risk, Reconcile, Monthly pack, Timeline; all wallets, one wallet and a group`, async () => {
       await web.page.setViewportSize({ width, height });
       const group =
         (await web.core.call('groups.list', undefined)).find((g) => g.name === 'Both') ??
         (await web.core.call('groups.save', { name: 'Both', wallets: [A, B] }));
-      const views = ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile', '#/pack'];
+      const views = ['#/overview', '#/positions', '#/positions?view=underlying', '#/positions?view=liquidity', '#/risk', '#/reconcile', '#/pack', '#/timeline'];
       const scopes = ['', `wallet=${A}`, `group=${group.id}`];
       for (const route of scopes.flatMap((scope) => views.map((v) => (scope ? `${v}${v.includes('?') ? '&' : '?'}${scope}` : v)))) {
         await web.open(route);
-        await poll(() => web.page.locator('main td.num, main .kpi strong').count()).toBeGreaterThan(0);
+        await poll(() => web.page.locator('main td.num, main .kpi strong, main [role=gridcell].num').count()).toBeGreaterThan(0);
         // The view of this route has loaded (a route change within the page keeps the old view a
         // moment), the tables settle (column priority runs on the next frame); then nothing may be cut.
         await web.page.waitForTimeout(400);

@@ -5,7 +5,7 @@
  */
 import { extname } from 'node:path';
 
-/** Scripts only from the app itself; inline styles stay allowed (Svelte and virtua set them). */
+/** Scripts only from the app itself; inline styles stay allowed (Svelte sets them). */
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
   "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

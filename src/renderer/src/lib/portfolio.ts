@@ -6,6 +6,14 @@
 import type { Position } from '../../../shared/service/schemas.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 
+/** What `distinguishers` reads of a row: a position row's, or a liquidity row's. */
+interface Twin {
+  key: string;
+  wallet: string;
+  chain: string;
+  position: { cid: string | null; underlying: ReadonlyArray<{ symbol: string | null; details: { is_reward?: unknown } }> };
+}
+
 /** Sorts rows by a key function; nulls last whatever the direction. */
 export function sortBy<T>(rows: T[], key: (r: T) => string | number | null, dir: 'asc' | 'desc'): T[] {
   return [...rows].sort((a, b) => {
@@ -40,24 +48,29 @@ export function rangeStart(range: '30d' | '90d' | '1y' | 'all', asOf: string): {
  * columns in a narrow window): nothing for a unique name; else the chain if that alone
  * differs, else the pair of underlying tokens ("WBTC/USDC"), else a short id of the
  * position's contract. A wallet is named by `walletName` (its label where it has one).
- * Returns the suffix to show after the name, by row key.
+ * Returns the suffix to show after the name, by row key. Rows of the liquidity view name their
+ * position by its principal token (`nameOf`).
  */
-export function distinguishers(rows: readonly PositionRow[], walletName: (address: string) => string = (a) => `${a.slice(0, 6)}…`): Map<string, string> {
+export function distinguishers<R extends Twin = PositionRow>(
+  rows: readonly R[],
+  walletName: (address: string) => string = (a) => `${a.slice(0, 6)}…`,
+  nameOf: (r: R) => string | null | undefined = (r) => (r.position as { name?: string | null }).name,
+): Map<string, string> {
   const out = new Map<string, string>();
-  const byName = new Map<string, PositionRow[]>();
+  const byName = new Map<string, R[]>();
   for (const r of rows) {
-    const name = r.position.name ?? '';
+    const name = nameOf(r) ?? '';
     byName.set(name, [...(byName.get(name) ?? []), r]);
   }
-  const pair = (r: PositionRow) => [...new Set(r.position.underlying.filter((u) => !u.details.is_reward).map((u) => u.symbol ?? '?'))].join('/');
+  const pair = (r: R) => [...new Set(r.position.underlying.filter((u) => !u.details.is_reward).map((u) => u.symbol ?? '?'))].join('/');
   for (const group of byName.values()) {
     if (group.length < 2) continue;
-    const once = (f: (r: PositionRow) => string, r: PositionRow) => group.filter((x) => f(x) === f(r)).length === 1;
+    const once = (f: (r: R) => string, r: R) => group.filter((x) => f(x) === f(r)).length === 1;
     const manyChains = new Set(group.map((r) => r.chain)).size > 1;
     const manyWallets = new Set(group.map((r) => r.wallet)).size > 1;
     for (const [i, r] of group.entries()) {
       const where = [manyWallets ? walletName(r.wallet) : '', manyChains ? r.chain : ''].filter(Boolean).join(' · ');
-      const whereKey = (x: PositionRow) => `${x.wallet}|${x.chain}`;
+      const whereKey = (x: R) => `${x.wallet}|${x.chain}`;
       if (where && once(whereKey, r)) out.set(r.key, where);
       else if (pair(r) && once(pair, r)) out.set(r.key, where ? `${where} · ${pair(r)}` : pair(r));
       else out.set(r.key, `${where ? `${where} · ` : ''}${r.position.cid ? `#${r.position.cid.slice(-4)}` : `#${i + 1}`}`);

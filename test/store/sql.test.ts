@@ -43,7 +43,9 @@ describe('SQL in the store: the sql tag and the statement cache', () => {
     const db = createDB();
     const text = 'SELECT 1 AS one';
     expect(prepare(db, text)).toBe(prepare(db, text));
-    expect(prepare(db, text, true)).not.toBe(prepare(db, text));
+    expect(prepare(db, text, 'pluck')).not.toBe(prepare(db, text));
+    expect(prepare(db, text, 'raw')).not.toBe(prepare(db, text, 'pluck'));
+    expect(prepare(db, text, 'raw').get()).toEqual([1]);
     // A plucking statement does not change how the plain one answers.
     expect(value<number>(db, sql`SELECT 1 AS one`)).toBe(1);
     expect(get(db, sql`SELECT 1 AS one`)).toEqual({ one: 1 });

@@ -1,5 +1,6 @@
 import type { ReadableDB, WritableDB } from './db.ts';
 import { hashKeyOf, hashTailOf, writeHashKey } from './hash-key.ts';
+import { prepare } from './sql.ts';
 
 /**
  * Where transactions are found by hash (migration 10): two tables of (key, tail, id), the
@@ -58,6 +59,15 @@ interface KeyWriter {
 
 const writers = new WeakMap<WritableDB, KeyWriter>();
 
+// Hex hashes with their key and tail made here (writeHashKey): 16 bytes each in one blob, cut by
+// SQL at each one's offset; their ids as a JSON array. Cheaper a key than the JSON of hashes
+// whose keys SQL computes, which any other hash still takes (bench/RESULTS.md, "Round 6 (issue 16)").
+const INSERT_MADE_KEYS = `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT substr(@keys, j.key * 16 + 1, 8), substr(@keys, j.key * 16 + 9, 8), j.value
+  FROM json_each(@ids) j ORDER BY 1, 2`;
+const INSERT_KEYS = `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT ${hashKeyOf('r.hash')}, ${hashTailOf('r.hash')}, r.id
+  FROM (SELECT j.value ->> 0 AS hash, j.value ->> 1 AS id FROM json_each(?) j) r ORDER BY 1, 2`;
+const COUNT_SMALL = `SELECT count(*) FROM ${HASH_LEVELS[1]}`;
+
 /**
  * Adds the keys of rows just inserted on `db`; merges the small level into the large one
  * when it is full. Called inside the transaction that inserts the rows (the page's batch),
@@ -68,19 +78,6 @@ const writers = new WeakMap<WritableDB, KeyWriter>();
 export function keyWriter(db: WritableDB): KeyWriter {
   let w = writers.get(db);
   if (w) return w;
-  // Hex hashes with their key and tail made here (writeHashKey): 16 bytes each in one blob,
-  // cut by SQL at each one's offset; their ids as a JSON array. Cheaper a key than the JSON of
-  // hashes whose keys SQL computes, which any other hash still takes (bench/RESULTS.md, "Round 6
-  // (issue 16)").
-  const insertMade = db.prepare(
-    `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT substr(@keys, j.key * 16 + 1, 8), substr(@keys, j.key * 16 + 9, 8), j.value
-       FROM json_each(@ids) j ORDER BY 1, 2`,
-  );
-  const insert = db.prepare(
-    `INSERT INTO ${HASH_LEVELS[1]} (key, tail, id) SELECT ${hashKeyOf('r.hash')}, ${hashTailOf('r.hash')}, r.id
-       FROM (SELECT j.value ->> 0 AS hash, j.value ->> 1 AS id FROM json_each(?) j) r ORDER BY 1, 2`,
-  );
-  const count = db.prepare(`SELECT count(*) FROM ${HASH_LEVELS[1]}`).pluck();
   const writer: KeyWriter = {
     added: 0,
     add(hashes, ids) {
@@ -92,12 +89,13 @@ export function keyWriter(db: WritableDB): KeyWriter {
         if (writeHashKey(hashes[i]!, keys, madeIds.length * 16)) madeIds.push(ids[i]!);
         else others.push([hashes[i]!, ids[i]!]);
       }
-      if (madeIds.length) insertMade.run({ keys: keys.subarray(0, madeIds.length * 16), ids: JSON.stringify(madeIds) });
-      if (others.length) insert.run(JSON.stringify(others));
+      if (madeIds.length) prepare(db, INSERT_MADE_KEYS).run({ keys: keys.subarray(0, madeIds.length * 16), ids: JSON.stringify(madeIds) });
+      if (others.length) prepare(db, INSERT_KEYS).run(JSON.stringify(others));
       // Counted per connection, checked in the table: other connections add keys too.
       const before = writer.added;
       writer.added += hashes.length;
-      if (Math.floor(writer.added / CHECK_EVERY) > Math.floor(before / CHECK_EVERY) && (count.get() as number) >= MERGE_AT) mergeKeys(db);
+      if (Math.floor(writer.added / CHECK_EVERY) > Math.floor(before / CHECK_EVERY) && (prepare(db, COUNT_SMALL, 'pluck').get() as number) >= MERGE_AT)
+        mergeKeys(db);
     },
   };
   writers.set(db, (w = writer));
@@ -120,16 +118,16 @@ export function mergeKeys(db: WritableDB): void {
 
 /** Drops the keys of a wallet's rows (before the rows are deleted): a purge. */
 export function deleteKeysOfWallet(db: WritableDB, wallet: string): void {
-  for (const level of HASH_LEVELS) db.prepare(`DELETE FROM ${level} WHERE id IN (SELECT id FROM transactions WHERE wallet = ?)`).run(wallet);
+  for (const level of HASH_LEVELS) prepare(db, `DELETE FROM ${level} WHERE id IN (SELECT id FROM transactions WHERE wallet = ?)`).run(wallet);
 }
 
 /** Drops every key: the cache is cleared. */
 export function deleteAllKeys(db: WritableDB): void {
-  for (const level of HASH_LEVELS) db.prepare(`DELETE FROM ${level}`).run();
+  for (const level of HASH_LEVELS) prepare(db, `DELETE FROM ${level}`).run();
 }
 
 /** How many keys each level holds (tests, diagnostics). */
 export function keyCounts(db: ReadableDB): { large: number; recent: number } {
-  const n = (level: string) => db.prepare(`SELECT count(*) FROM ${level}`).pluck().get() as number;
+  const n = (level: string) => prepare(db, `SELECT count(*) FROM ${level}`, 'pluck').get() as number;
   return { large: n(HASH_LEVELS[0]), recent: n(HASH_LEVELS[1]) };
 }

@@ -75,20 +75,23 @@ const statements = new WeakMap<ReadableDB, Map<string, Statement>>();
 const KEPT = 256;
 
 /**
- * The connection's compiled statement for `text`, compiled on first use. A plucking statement
- * (first column only) is kept apart: plucking is a setting of the statement itself.
+ * The connection's compiled statement for `text`, compiled on first use: the one statement
+ * cache of the store (Signal-Desktop's `prepare` is the model), for the `sql` helpers below and
+ * the ingest path's own texts alike. A statement answering its first column only (`pluck`) or
+ * arrays (`raw`) is kept apart: that is a setting of the statement itself.
  */
-export function prepare(db: ReadableDB, text: string, pluck = false): Statement {
+export function prepare(db: ReadableDB, text: string, mode: 'rows' | 'pluck' | 'raw' = 'rows'): Statement {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
-  const key = `${pluck ? 'p' : 'r'}${text}`;
+  const key = `${mode[1]}${text}`;
   let statement = cache.get(key);
   if (statement) {
     // Most recently used last: the first entry is the one to drop.
     cache.delete(key);
   } else {
     statement = db.prepare(text);
-    if (pluck) statement.pluck(true);
+    if (mode === 'pluck') statement.pluck(true);
+    else if (mode === 'raw') statement.raw(true);
     if (cache.size >= KEPT) cache.delete(cache.keys().next().value!);
   }
   cache.set(key, statement);
@@ -105,7 +108,7 @@ export function get<T>(db: ReadableDB, q: SqlQuery): T | undefined {
 
 /** The first column of the first row (a count, a flag), or undefined when there is no row. */
 export function value<T>(db: ReadableDB, q: SqlQuery): T | undefined {
-  return prepare(db, q.text, true).get(...q.params) as T | undefined;
+  return prepare(db, q.text, 'pluck').get(...q.params) as T | undefined;
 }
 
 export function run(db: WritableDB, q: SqlQuery): RunResult {

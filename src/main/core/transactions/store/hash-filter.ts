@@ -1,5 +1,5 @@
-import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { WritableDB } from '../../store/db.ts';
+import { prepare } from '../../store/sql.ts';
 
 /**
  * Which of a page's hashes may already be cached for its (wallet, chain): a Bloom filter of
@@ -107,28 +107,21 @@ export interface FilterOptions {
   buildLimit?: number;
 }
 
-interface Statements {
-  stampOf: Statement;
-  walletHashes: Statement;
-}
+const STAMP_OF = 'SELECT stamp FROM transaction_write_stamps WHERE wallet = ? AND chain = ?';
+// The wallet's rows by its index, which holds the chain: a row of another chain costs an
+// index entry (its hash, in the table, is read for the pair's rows only); null for those.
+const WALLET_HASHES = 'SELECT CASE WHEN chain = @chain THEN txn_hash END FROM transactions WHERE wallet = @wallet LIMIT @limit';
 
 export class NewHashFilter {
   private readonly db: WritableDB;
   /** By pair: its filter, or why it has none (and will not on this connection). */
   private readonly pairs = new Map<string, PairFilter | 'too large' | 'shared'>();
-  private readonly s: Statements;
 
   private readonly buildLimit: number;
 
   constructor(db: WritableDB, options: FilterOptions = {}) {
     this.db = db;
     this.buildLimit = options.buildLimit ?? BUILD_LIMIT;
-    this.s = {
-      stampOf: db.prepare('SELECT stamp FROM transaction_write_stamps WHERE wallet = ? AND chain = ?').pluck(),
-      // The wallet's rows by its index, which holds the chain: a row of another chain costs an
-      // index entry (its hash, in the table, is read for the pair's rows only); null for those.
-      walletHashes: db.prepare('SELECT CASE WHEN chain = @chain THEN txn_hash END FROM transactions WHERE wallet = @wallet LIMIT @limit').pluck(),
-    };
   }
 
   /**
@@ -141,7 +134,7 @@ export class NewHashFilter {
     const key = JSON.stringify([wallet, chain]);
     const known = this.pairs.get(key);
     if (known === 'too large' || known === 'shared') return null;
-    const stamp = (this.s.stampOf.get(wallet, chain) as number | undefined) ?? null;
+    const stamp = (prepare(this.db, STAMP_OF, 'pluck').get(wallet, chain) as number | undefined) ?? null;
     if (known) {
       if (known.stamp === stamp) return known;
       // Another connection (or a rolled-back write of this one) changed the pair: no more filter.
@@ -150,7 +143,7 @@ export class NewHashFilter {
     }
     const filter = new PairFilter(stamp);
     let n = 0;
-    for (const hash of this.s.walletHashes.iterate({ wallet, chain, limit: this.buildLimit + 1 }) as IterableIterator<string | null>) {
+    for (const hash of prepare(this.db, WALLET_HASHES, 'pluck').iterate({ wallet, chain, limit: this.buildLimit + 1 }) as IterableIterator<string | null>) {
       if (++n > this.buildLimit) {
         this.remember(key, 'too large');
         return null;
@@ -178,7 +171,8 @@ export function newHashFilterOf(db: WritableDB): NewHashFilter | undefined {
   return filters.get(db);
 }
 
-const stampStatements = new WeakMap<WritableDB, Statement>();
+const STAMP = `INSERT INTO transaction_write_stamps (wallet, chain, stamp) VALUES (?, ?, random() >> 11)
+  ON CONFLICT (wallet, chain) DO UPDATE SET stamp = excluded.stamp RETURNING stamp`;
 
 /**
  * Renews the pair's write stamp, in the caller's transaction, before its rows are inserted:
@@ -186,15 +180,5 @@ const stampStatements = new WeakMap<WritableDB, Statement>();
  * Returns the new stamp. A 53-bit random number, exact as a JavaScript number.
  */
 export function stampPair(db: WritableDB, wallet: string, chain: string): number {
-  let s = stampStatements.get(db);
-  if (!s) {
-    s = db
-      .prepare(
-        `INSERT INTO transaction_write_stamps (wallet, chain, stamp) VALUES (?, ?, random() >> 11)
-           ON CONFLICT (wallet, chain) DO UPDATE SET stamp = excluded.stamp RETURNING stamp`,
-      )
-      .pluck();
-    stampStatements.set(db, s);
-  }
-  return s.get(wallet, chain) as number;
+  return prepare(db, STAMP, 'pluck').get(wallet, chain) as number;
 }

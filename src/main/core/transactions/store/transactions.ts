@@ -1,9 +1,9 @@
-import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { isFraction, provesWhole } from '../../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { forgetOwedSeams, owedSeamReasons, owedSeamsOf } from './seams.ts';
 import { addressKey } from '../../store/address-key.ts';
+import { prepare } from '../../store/sql.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
 import { FIND_PAGE, keyWriter } from '../../store/hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
@@ -28,37 +28,23 @@ const KNOWN = new Set([
   'status',
 ]);
 
-interface Statements {
-  findPage: Statement;
-  /** INSERT of `n` rows in one statement, by n (see insertRows). */
-  insert: Map<number, Statement>;
-  update: Statement;
-  addSymbol: Statement;
-}
-
 const COLUMNS = `wallet, chain, txn_hash, time, block, from_addr, to_addr, from_type, to_type, txn_fee, gas_fee,
   action_type, method_hex, protocol_id, status, details, extra, tokens`;
 
-const statements = new WeakMap<WritableDB, Statements>();
-
-function prepared(db: WritableDB): Statements {
-  let s = statements.get(db);
-  if (!s) {
-    s = {
-      findPage: db.prepare(FIND_PAGE).raw(),
-      insert: new Map(),
-      // An overlapping page or a re-polled range: updated in place, since the service may have
-      // corrected the row. Parameters: the columns after the key, in COLUMNS order, then id.
-      update: db.prepare(`UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
-          from_type = ?, to_type = ?, txn_fee = ?, gas_fee = ?, action_type = ?,
-          method_hex = ?, protocol_id = ?, status = ?, details = ?, extra = ?, tokens = ?
-        WHERE id = ?`),
-      addSymbol: db.prepare('INSERT OR IGNORE INTO transaction_symbols (wallet, chain, symbol) VALUES (?, ?, ?)'),
-    };
-    statements.set(db, s);
-  }
-  return s;
-}
+// An overlapping page or a re-polled range: updated in place, since the service may have
+// corrected the row. Parameters: the columns after the key, in COLUMNS order, then id.
+const UPDATE_ROW = `UPDATE transactions SET time = ?, block = ?, from_addr = ?, to_addr = ?,
+    from_type = ?, to_type = ?, txn_fee = ?, gas_fee = ?, action_type = ?,
+    method_hex = ?, protocol_id = ?, status = ?, details = ?, extra = ?, tokens = ?
+  WHERE id = ?`;
+const ADD_SYMBOL = 'INSERT OR IGNORE INTO transaction_symbols (wallet, chain, symbol) VALUES (?, ?, ?)';
+/** The INSERT of `n` rows in one statement, by n (see insertRows): written once each. */
+const insertTexts = new Map<number, string>();
+const insertText = (n: number) => {
+  let text = insertTexts.get(n);
+  if (!text) insertTexts.set(n, (text = `INSERT OR FAIL INTO transactions (${COLUMNS}) VALUES ${Array(n).fill(ROW_PARAMETERS).join(', ')}`));
+  return text;
+};
 
 export function transactionRecord(wallet: string, chain: string, t: Transaction) {
   const v = transactionValues(wallet, chain, t);
@@ -170,17 +156,13 @@ const ROW_PARAMETERS = `(${COLUMNS.split(',')
  * statement get consecutive ids ending at its last insert rowid. SQLite picks at random only
  * once the largest possible rowid (2^63 − 1) is taken, far beyond what a number here holds.
  */
-function insertRows(db: WritableDB, s: Statements, rows: ReadonlyArray<ReturnType<typeof transactionValues>>): number[] {
+function insertRows(db: WritableDB, rows: ReadonlyArray<ReturnType<typeof transactionValues>>): number[] {
   const ids: number[] = [];
   let at = 0;
   while (at < rows.length) {
     let n = INSERT_ROWS;
     while (n > rows.length - at) n >>= 1;
-    let insert = s.insert.get(n);
-    if (!insert) {
-      insert = db.prepare(`INSERT OR FAIL INTO transactions (${COLUMNS}) VALUES ${Array(n).fill(ROW_PARAMETERS).join(', ')}`);
-      s.insert.set(n, insert);
-    }
+    const insert = prepare(db, insertText(n));
     const params: unknown[] = [];
     for (let i = at; i < at + n; i++) for (const v of rows[i]!) params.push(v);
     const done = insert.run(params);
@@ -202,7 +184,6 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   if (!rows.length) return 0;
   // The write stamp must commit or roll back with the rows it stamps (hash-filter.ts).
   if (!db.inTransaction) return db.transaction(() => upsertTransactions(db, wallet, chain, rows))();
-  const s = prepared(db);
   const values = rows.map((t) => transactionValues(wallet, chain, t));
   // On the write worker's connection, the hashes certainly new are not looked up (hash-filter.ts).
   const filter = newHashFilterOf(db)?.forPage(wallet, chain) ?? null;
@@ -210,7 +191,8 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   const sought = filter ? hashes.filter((h) => filter.mayHold(h)) : hashes;
   const ids = new Map<string, number>();
   if (sought.length) {
-    for (const [hash, id] of s.findPage.iterate(JSON.stringify(sought), wallet, chain) as IterableIterator<[string, number]>) ids.set(hash, id);
+    for (const [hash, id] of prepare(db, FIND_PAGE, 'raw').iterate(JSON.stringify(sought), wallet, chain) as IterableIterator<[string, number]>)
+      ids.set(hash, id);
   }
   // The first row of each hash not cached is inserted, in page order; every other row (a
   // cached hash, or a later copy of one in this page) updates its row after, in page order, so
@@ -231,7 +213,7 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
   keeper?.page(wallet, chain);
   const newHashes: string[] = [];
   const freshValues = fresh.map((i) => values[i]!);
-  const newIds = insertRows(db, s, freshValues);
+  const newIds = insertRows(db, freshValues);
   for (let k = 0; k < fresh.length; k++) {
     const i = fresh[k]!;
     const v = values[i]!;
@@ -240,11 +222,12 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
     keeper?.inserted(newIds[k]!, v[0], v[1], v[3], v[14], rows[i]!.details);
   }
   const symbols = new Set<string>();
+  const update = prepare(db, UPDATE_ROW);
   for (let i = 0, k = 0; i < rows.length; i++) {
     if (fresh[k] === i) k++;
     else {
       const v = values[i]!;
-      s.update.run([...v.slice(3), ids.get(v[2])!]);
+      update.run([...v.slice(3), ids.get(v[2])!]);
     }
     for (const d of rows[i]!.details) if (d.symbol) symbols.add(d.symbol);
   }
@@ -256,7 +239,8 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
     filter.stamp = stamp;
   }
   // As stored (see storedText): two raw symbols may be one stored text, written once.
-  for (const symbol of new Set([...symbols].map(storedText))) s.addSymbol.run(wallet, chain, symbol);
+  const addSymbol = prepare(db, ADD_SYMBOL);
+  for (const symbol of new Set([...symbols].map(storedText))) addSymbol.run(wallet, chain, symbol);
   return rows.length;
 }
 

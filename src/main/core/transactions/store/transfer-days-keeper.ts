@@ -32,6 +32,7 @@
  *   transaction's rows; a rollback drops everything held in memory.
  */
 import type { WritableDB } from '../../store/db.ts';
+import { prepare } from '../../store/sql.ts';
 import { addTransfers, builtTo, type DaySum, markBuilt, maxTransactionId as maxId, writeSums } from './transfer-days.ts';
 import type { BatchHooks } from './write-batch.ts';
 
@@ -148,24 +149,27 @@ export class TransferDaysKeeper implements BatchHooks {
       // Current if no row of the pair came since (only other pairs' rows): the ids in between are
       // walked by rowid (the unary + keeps SQLite off the wallet index, which would walk all its rows).
       if (this.last - built <= MAX_GAP_SCAN) {
-        const own = this.db
-          .prepare('SELECT 1 FROM transactions WHERE id > ? AND id <= ? AND +wallet = ? AND +chain = ? LIMIT 1')
-          .get(built, this.last, wallet, chain);
+        const own = prepare(this.db, 'SELECT 1 FROM transactions WHERE id > ? AND id <= ? AND +wallet = ? AND +chain = ? LIMIT 1').get(
+          built,
+          this.last,
+          wallet,
+          chain,
+        );
         if (!own) {
           markBuilt(this.db, wallet, chain, this.last);
           pair.keep = true;
         }
       }
-    } else if (!this.db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain)) {
+    } else if (!prepare(this.db, 'SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain)) {
       // No rows (never summed, or a state above the largest id): start from zero.
-      this.db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
+      prepare(this.db, 'DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
       markBuilt(this.db, wallet, chain, this.last);
       pair.keep = true;
     } else if (built !== undefined) {
       // Above the largest id: rows were deleted and their ids are given again (this page's
       // rows too), so the state no longer says which rows are summed. Dropped: the refresh
       // rebuilds the pair (it would take it as current once the ids caught up with it).
-      this.db.prepare('DELETE FROM transfer_days_state WHERE wallet = ? AND chain = ?').run(wallet, chain);
+      prepare(this.db, 'DELETE FROM transfer_days_state WHERE wallet = ? AND chain = ?').run(wallet, chain);
     }
     return pair;
   }

@@ -7,7 +7,7 @@ import { parseConventions } from '../../src/sim/conventions.ts';
 import { DATETIME_READINGS } from '../../src/sim/readings.ts';
 import { expectExact, liveSimOptions, syncTwice } from '../support/live.ts';
 import { engineFor } from '../support/engine.ts';
-import { useSimulator, WALLET } from '../support/sim.ts';
+import { useSimulator, WALLET, TIME_ORDERED_READINGS } from '../support/sim.ts';
 import { createDB } from '../support/store.ts';
 
 /**
@@ -16,19 +16,7 @@ import { createDB } from '../support/store.ts';
  * same-second burst larger than a page (wide-burst) under every time-ordered reading, and
  * "today" moving between the three view requests under every datetime reading.
  */
-const TIME_ORDERED = [
-  [],
-  ['order=oldest-first'],
-  ['time-unit=ms'],
-  ['bounds=exclusive'],
-  ['page-base=0'],
-  ['bounds=half-open', 'page-base=0'],
-  ['page-base=0', 'time-unit=ms'],
-  ['past-end=repeat-last'],
-  ['page-size-cap=100'],
-  ['datetime=unix-ms'],
-  ['datetime=offset-east'],
-];
+const TIME_ORDERED = [[], ...TIME_ORDERED_READINGS];
 
 for (const reading of TIME_ORDERED) {
   describe(`live wide-burst, ${reading.join(' ') || 'defaults'}`, () => {

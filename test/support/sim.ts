@@ -28,3 +28,20 @@ export function useSimulator(options: Partial<SimulatorOptions> = {}): {
   });
   return ctx;
 }
+
+/**
+ * The conventions matrix's readings under which a service lists transactions in time order
+ * (src/sim/conventions.ts): the live modes are tried under each (the defaults apart).
+ */
+export const TIME_ORDERED_READINGS: readonly string[][] = [
+  ['order=oldest-first'],
+  ['time-unit=ms'],
+  ['bounds=exclusive'],
+  ['page-base=0'],
+  ['bounds=half-open', 'page-base=0'],
+  ['page-base=0', 'time-unit=ms'],
+  ['past-end=repeat-last'],
+  ['page-size-cap=100'],
+  ['datetime=unix-ms'],
+  ['datetime=offset-east'],
+];

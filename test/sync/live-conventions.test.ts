@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConventions } from '../../src/sim/conventions.ts';
 import { expectExact, liveSimOptions, syncTwice } from '../support/live.ts';
-import { useSimulator } from '../support/sim.ts';
+import { useSimulator, TIME_ORDERED_READINGS } from '../support/sim.ts';
 
 /**
  * The live modes under other readings of the spec's open points (the conventions matrix's
@@ -9,18 +9,7 @@ import { useSimulator } from '../support/sim.ts';
  * 2,000 rows missing with "ok" (two rows arriving between the probe's page 0 and page 1 made them
  * equal, and the client learned 1-based), and `order=unordered` 601 of 1,999.
  */
-const TIME_ORDERED = [
-  ['order=oldest-first'],
-  ['time-unit=ms'],
-  ['bounds=exclusive'],
-  ['page-base=0'],
-  ['bounds=half-open', 'page-base=0'],
-  ['page-base=0', 'time-unit=ms'],
-  ['past-end=repeat-last'],
-  ['page-size-cap=100'],
-  ['datetime=unix-ms'],
-  ['datetime=offset-east'],
-];
+const TIME_ORDERED = TIME_ORDERED_READINGS;
 
 for (const reading of TIME_ORDERED) {
   describe(`live, every mode, ${reading.join(' ')}`, () => {

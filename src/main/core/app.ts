@@ -6,16 +6,7 @@
  * cache open now, and failures are turned into serialisable errors without stacks.
  */
 import { join } from 'node:path';
-import {
-  CONTRACT,
-  type AppInfo,
-  type Envelope,
-  type EventPayloads,
-  type InputOf,
-  type OutputOf,
-  type ParsedInputOf,
-  type TimelineFacets,
-} from '../../shared/contract.ts';
+import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import type { EventName, OperationName } from '../../shared/operations.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
@@ -31,9 +22,8 @@ import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/index.ts';
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
-import type { Keychain } from './secrets/index.ts';
 import { serviceHandlers } from './service/index.ts';
-import { sessionHandlers, type DemoService, type DemoStarter, Session } from './session/index.ts';
+import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { getGroup } from './store/groups.ts';
@@ -48,27 +38,11 @@ import { walletHandlers } from './wallets/index.ts';
 
 export type { DemoService, DemoStarter } from './session/index.ts';
 
-export interface CoreOptions {
-  dataDir: string;
-  shell: AppInfo['shell'];
+/** What a shell gives the core: the session's (data folder, keychains, service, demo) and the rest. */
+export interface CoreOptions extends SessionOptions {
   version?: string;
-  keychain?: Keychain;
-  /** The keychain of the data folders' cache keys (default: the system's, service "Folioscope cache key"). */
-  cacheKeychain?: Keychain;
-  /** The passphrase of a passphrase-encrypted data folder (default: FOLIOSCOPE_CACHE_PASSPHRASE). */
-  cachePassphrase?: string;
-  env?: Record<string, string | undefined>;
-  /** A base URL from the command line or the environment; overrides app.json for this run. */
-  baseUrl?: string | null;
-  /**
-   * Starts the demo mode's service (the shells hand in the reference service of src/sim; tests
-   * its options, such as a fixed clock). Without it, demo mode is refused with why.
-   */
-  demo?: DemoStarter;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
-  /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
-  readOnlyCache?: boolean;
   /** How often the app and web shell look for due schedules and a due backup (0: never, for tests that drive them). */
   scheduleEveryMs?: number;
   /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */

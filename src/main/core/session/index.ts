@@ -6,4 +6,4 @@ export { sessionHandlers } from './handlers.ts';
 export { databaseFileFor, readAppConfig } from './profile.ts';
 export type { DemoService, DemoStarter, Profile } from './profile.ts';
 export { Session } from './session.ts';
-export type { CacheUser } from './session.ts';
+export type { CacheUser, SessionOptions } from './session.ts';

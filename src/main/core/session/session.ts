@@ -4,7 +4,7 @@
  * which requests wait rather than meet a closed cache. Every capability reads the current cache
  * through it; only it replaces the profile.
  */
-import type { EventPayloads } from '../../../shared/contract.ts';
+import type { AppInfo, EventPayloads } from '../../../shared/contract.ts';
 import { CacheProblemError } from '../store/db.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { ValidationError } from '../store/validation.ts';
@@ -15,7 +15,7 @@ import { databaseFileFor, type DemoStarter, normaliseBaseUrl, openProfile, type 
 
 export interface SessionOptions {
   dataDir: string;
-  shell: 'electron' | 'web' | 'cli';
+  shell: AppInfo['shell'];
   keychain?: Keychain;
   /** The keychain of the data folders' cache keys (default: the system's, service "Folioscope cache key"). */
   cacheKeychain?: Keychain;
@@ -24,7 +24,10 @@ export interface SessionOptions {
   env?: Record<string, string | undefined>;
   /** A base URL from the command line or the environment; overrides app.json for this run. */
   baseUrl?: string | null;
-  /** Starts the demo mode's service (the shells hand in the reference service of src/sim). */
+  /**
+   * Starts the demo mode's service (the shells hand in the reference service of src/sim; tests
+   * its options, such as a fixed clock). Without it, demo mode is refused with why.
+   */
   demo?: DemoStarter;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;

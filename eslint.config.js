@@ -70,12 +70,12 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(prepare|exec|pragma)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]",
-          message: 'SQL belongs in the store layer (src/main/core/store/ or the capability\'s store/ folder): call a store function here.',
+          selector: 'CallExpression[callee.property.name=/^(prepare|exec|pragma)$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]',
+          message: "SQL belongs in the store layer (src/main/core/store/ or the capability's store/ folder): call a store function here.",
         },
         {
-          selector: "TaggedTemplateExpression[tag.name=/^sql/]",
-          message: 'SQL belongs in the store layer (src/main/core/store/ or the capability\'s store/ folder): call a store function here.',
+          selector: 'TaggedTemplateExpression[tag.name=/^sql/]',
+          message: "SQL belongs in the store layer (src/main/core/store/ or the capability's store/ folder): call a store function here.",
         },
       ],
     },

@@ -157,6 +157,11 @@ describe('folioscope doctor', () => {
     const set = cli([...g, 'doctor', '--cached', '--recent-window', '72']);
     expect(set.status).toBe(0);
     expect(set.stdout).toMatch(/Recent window re-read +72 h\n.*set to at least 72 h in Settings/);
+    // Said first, saved whatever the check then finds (a service out of reach fails the check, not the setting).
+    expect(set.stdout).toMatch(/^Recent window re-read: at least 72 hours for this service \(saved\)\.\n/);
+    const away = cli(['--data-dir', g[1]!, '--base-url', 'http://127.0.0.1:9', 'doctor', '--recent-window', '30']);
+    expect(away.status).toBe(1);
+    expect(away.stdout).toMatch(/^Recent window re-read: at least 30 hours for this service \(saved\)\.\n/);
     expect(cli([...g, 'doctor', '--cached', '--recent-window', 'auto']).stdout).toMatch(
       /Recent window re-read +24 h\n +24 h \(the default\): no restatement found deep enough in it to widen it\n/,
     );

@@ -248,7 +248,11 @@ const commands: Record<string, Command> = {
         `--recent-window ${forTerminal(widthArg.slice(0, 40))} is not a width: use whole hours from 1 to ${LIMITS.recentWindowHours}, or auto.\n\n${DOCTOR_USAGE}`,
       );
     const check = await withCore(g, async (core) => {
-      if (widthArg !== undefined) await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });
+      if (widthArg !== undefined) {
+        await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });
+        // Said before the check, which may fail on its own (a service out of reach): the setting is kept either way.
+        if (!p.values.json) console.log(`Recent window re-read: ${widthArg === 'auto' ? 'automatic' : `at least ${widthArg} hours`} for this service (saved).`);
+      }
       return call(core, 'service.doctor', { run: !p.values.cached });
     });
     // The service's text is in the check: --json escapes what could steer a terminal, as every --json does.

@@ -109,17 +109,24 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     return fired;
   };
 
-  /** Runs `work` once on a later turn however often it is asked for meanwhile. */
+  /**
+   * Runs `work` once on a later turn however often it is asked for meanwhile; `flush` runs it now
+   * if it is asked for and has not run (the core is closing: a CLI command ends right after its
+   * edit, before a later turn would come).
+   */
   const coalesced = (work: () => void) => {
     let queued = false;
-    return () => {
+    const run = () => {
+      if (!queued) return;
+      queued = false;
+      work();
+    };
+    const queue = () => {
       if (queued) return;
       queued = true;
-      setImmediate(() => {
-        queued = false;
-        work();
-      });
+      setImmediate(run);
     };
+    return Object.assign(queue, { flush: run });
   };
 
   const queueAlertCheck = coalesced(() => {
@@ -204,8 +211,13 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     checkAlertsNow,
     announce,
     settle: async () => {
-      // A check of the closed periods an edit or a sync queued is made before the cache closes (a
-      // CLI command ends right after its edit): a change is flagged, and its alert sent, now.
+      // What an edit or a sync queued is done before the cache closes (a CLI command ends right
+      // after its edit): the rules applied, the alert rules checked, then the closed periods
+      // checked (the rules may have changed their categories): a change is flagged, and its
+      // alert sent, now.
+      runRules.flush();
+      queueAlertCheck.flush();
+      scheduleCloseCheck.flush();
       await closeCheck;
       checkClosesNow();
       await closeCheck;

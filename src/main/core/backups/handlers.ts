@@ -4,6 +4,7 @@ import type { Handlers } from '../handlers.ts';
 import type { Session } from '../session/index.ts';
 import { stageRestoreOffThread, verifyBackupOffThread } from '../store/backup-thread.ts';
 import { backupsFolderOf, listBackups, swapInRestore, undoRestore } from '../store/backups.ts';
+import { assertAlone } from '../store/cache-conversion.ts';
 import { ValidationError } from '../store/validation.ts';
 import type { Backups } from './backups.ts';
 
@@ -45,6 +46,9 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
             undone: (err) => `The restored cache did not open (${err.message}); the cache was put back as it was.`,
           },
           async () => {
+            // Another process with the cache open (the app, the web shell, `watch`) would go on
+            // writing into the file put aside: refused, nothing changed.
+            assertAlone(file, session.cacheKey);
             try {
               return swapInRestore(file, staged!.staged);
             } catch (err) {

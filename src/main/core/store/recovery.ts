@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { allowDamaged, assertOrdinaryFile, CacheProblemError, openDatabase, plainHeaderAt, type WritableDB } from './db.ts';
 import { type CacheKey, type Database, openConnection } from './driver.ts';
+import { assertAlone, CacheInUseError } from './cache-conversion.ts';
 
 /** SQLite's companion files of a database in WAL mode. */
 const COMPANIONS = ['-wal', '-shm'];
@@ -50,6 +51,13 @@ export function openReadOnlyCopy(path: string, key: CacheKey | null = null): { d
  * can still be read from the old file. Syncing then rebuilds the history from the service.
  */
 export function moveCacheAside(path: string, now = new Date(), key: CacheKey | null = null): { movedTo: string; walletsRecovered: number } {
+  // Another process with the cache open would go on writing into the file moved aside, and the
+  // new cache would miss it: refused. A file too damaged to be locked is moved all the same.
+  try {
+    assertAlone(path, key);
+  } catch (err) {
+    if (err instanceof CacheInUseError) throw err;
+  }
   const movedTo = `${path}.damaged-${now
     .toISOString()
     .replace(/[-:]/g, '')

@@ -12,7 +12,7 @@
  * Either way, running the same command again finishes the job.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { EncryptionStatus } from '../../../shared/model.ts';
 import {
   type EncryptionConfig,
@@ -25,7 +25,15 @@ import {
   type Keychain,
 } from '../secrets/index.ts';
 import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backups.ts';
-import { assertAlone, cacheFilesIn, conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from '../store/cache-conversion.ts';
+import {
+  assertAlone,
+  cacheFilesIn,
+  conversionLeftovers,
+  convertCache,
+  finishConversions,
+  isEncryptedFile,
+  keptAsideCopies,
+} from '../store/cache-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { ValidationError } from '../store/validation.ts';
 
@@ -73,7 +81,11 @@ export async function loadFolderKey(dataDir: string, cacheFile: string, sources:
   return config ? folderKey(config, sources, cacheFile) : null;
 }
 
-/** Every cache and backup of the folder converted to `to`: each cache alone (see convertCache), its old file removed once the new one opened. */
+/**
+ * Every cache, backup and copy kept aside of the folder converted to `to`: each cache alone (see
+ * convertCache), its old file removed once the new one opened; then its backups and its copies
+ * kept aside by a restore or a move-aside (one that cannot be read, a damaged one, is named).
+ */
 function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | null, now: Date): void {
   const problems: string[] = [];
   for (const cache of cachesWithBackups(dataDir)) {
@@ -83,10 +95,18 @@ function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | nu
     }
     const { skipped } = convertBackups(cache, from, to);
     problems.push(...skipped.map((s) => `${s.name}: ${s.problem}`));
+    for (const copy of keptAsideCopies(cache)) {
+      try {
+        convertCache(copy, from, to, now);
+        finishConversions(copy);
+      } catch (err) {
+        problems.push(`${basename(copy)}: ${String((err as Error).message).split('\n')[0]}`);
+      }
+    }
   }
   if (problems.length)
     throw new Error(
-      `Every cache was converted, but ${problems.length} backup${problems.length === 1 ? '' : 's'} could not be and ${problems.length === 1 ? 'was' : 'were'} left as ${problems.length === 1 ? 'it was' : 'they were'} (${problems.join('; ').slice(0, 400)}). Remove or restore ${problems.length === 1 ? 'it' : 'them'}, then run this again.`,
+      `Every cache was converted, but ${problems.length} backup${problems.length === 1 ? '' : 's'} or cop${problems.length === 1 ? 'y' : 'ies'} kept aside could not be and ${problems.length === 1 ? 'was' : 'were'} left as ${problems.length === 1 ? 'it was' : 'they were'} (${problems.join('; ').slice(0, 400)}). Remove or restore ${problems.length === 1 ? 'it' : 'them'}, then run this again.`,
     );
 }
 

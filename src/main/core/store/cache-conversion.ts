@@ -50,6 +50,21 @@ export function conversionLeftovers(cacheFile: string): string[] {
     .map((n) => join(dir, n));
 }
 
+/**
+ * Whole copies of `cacheFile` kept aside: by a restore (`.before-restore-<time>`) or a move-aside
+ * (`.damaged-<time>`). They hold the user's data as the cache did, so they are encrypted and
+ * decrypted with it (a plain copy beside an encrypted cache would give it away); what a
+ * conversion of one leaves is not a copy.
+ */
+export function keptAsideCopies(cacheFile: string): string[] {
+  const dir = dirname(cacheFile);
+  const name = basename(cacheFile);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => /^\.(before-restore|damaged)-[^.]*$/.test(n.slice(name.length)) && n.startsWith(name) && !/-(wal|shm|journal)$/.test(n))
+    .map((n) => join(dir, n));
+}
+
 /** Removes what a conversion of `cacheFile` left: call once the cache has opened at its place (it checked out). */
 export function finishConversions(cacheFile: string): string[] {
   const removed = conversionLeftovers(cacheFile);

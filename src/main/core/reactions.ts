@@ -67,7 +67,7 @@ export interface Reactions {
   checkAlertsNow(o?: { kinds?: ReadonlySet<AlertKind>; ruleId?: number }): Alert[];
   /** Alerts the core fired without a rule (a closed period changed): announced and delivered as a rule's are. */
   announce(fired: Alert[]): void;
-  /** Runs the close checks asked for and waits for them (the core is about to close). */
+  /** Runs now what is queued (the rules, the alert rules, the close checks) and waits for it (the core is about to close). */
   settle(): Promise<void>;
   /** Checks nothing more, and waits for the webhook posts in flight (their outcome is recorded first). */
   stop(): Promise<void>;

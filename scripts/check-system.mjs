@@ -4,17 +4,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { nodeProblem } from '../bin/node-version.mjs';
 
 const require = createRequire(import.meta.url);
 const problems = [];
 
-const major = Number(process.versions.node.split('.')[0]);
-if (major !== 24) {
-  problems.push(
-    `Node ${process.versions.node} is running; Folioscope needs Node 24 (what Electron 45 embeds). ` +
-      `Install it (nvm install 24, or: export PATH="$(scripts/provision-node.sh):$PATH").`,
-  );
-}
+// The one rule the `folioscope` command also applies (Node 24: what Electron 45 embeds, and the ABI the native driver is built for).
+const nodeIsWrong = nodeProblem(process.versions.node);
+if (nodeIsWrong) problems.push(nodeIsWrong);
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -41,17 +38,22 @@ if (process.platform === 'linux') {
   problems.push(`The test suite runs on Linux (it needs gnome-keyring and Debian's chromium); this is ${process.platform}.`);
 }
 
-for (const [mod, fix] of [
+const NATIVE = [
   [
     'better-sqlite3-multiple-ciphers',
     'run npm ci again with Node 24 (where no prebuilt binary fits, it is built from source: python3, make and a C++ compiler)',
   ],
   ['keytar', "install 'libsecret-1-dev' (and a C++ toolchain), then run npm rebuild keytar"],
-]) {
-  try {
-    require(mod);
-  } catch (err) {
-    problems.push(`The native module '${mod}' does not load (${String(err.message).split('\n')[0]}): ${fix}.`);
+];
+// Under another Node the native modules, built for Node 24's ABI, crash the process on load
+// (a segmentation fault, no message): they are tried only under Node 24.
+if (!nodeIsWrong) {
+  for (const [mod, fix] of NATIVE) {
+    try {
+      require(mod);
+    } catch (err) {
+      problems.push(`The native module '${mod}' does not load (${String(err.message).split('\n')[0]}): ${fix}.`);
+    }
   }
 }
 

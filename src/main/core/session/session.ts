@@ -165,7 +165,7 @@ export class Session {
   }
 
   /** Jobs running (or other work on the cache): refused with what runs and what to do, unless they may be cancelled. */
-  refuseWhileJobsRun(cancelJobs: boolean, then: string): void {
+  private refuseWhileJobsRun(cancelJobs: boolean, then: string): void {
     const active = this.current.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
     const others = this.users.map((u) => u.running()).filter((x): x is string => x !== null);
     if ((active.length || others.length) && !cancelJobs) {

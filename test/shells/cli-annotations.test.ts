@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliSync } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -12,13 +12,7 @@ import { WALLET } from '../support/sim.ts';
  * over it, the filtered export holds exactly those rows with the new columns, and bad input
  * exits 1 or 2 having changed nothing.
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
-function cli(args: string[]) {
-  const env = { ...process.env };
-  delete env['FOLIOSCOPE_ACCESS_KEY'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 90_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
-}
+const cli = (args: string[]) => runCliSync(args, { timeout: 90_000 });
 
 describe('notes, rules and categories from the command line', () => {
   it('adds a rule, sets a note and a manual category, exports the category filtered, refuses bad input', () => {

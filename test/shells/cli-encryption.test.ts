@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { CACHE_KEY_SERVICE } from '../../src/main/core/secrets/cache-key.ts';
 import { systemKeychain, type Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { electronStartupDialogs, LOCKED_CHOICES, openCoreWithChoices } from '../../src/main/electron/startup-choice.ts';
-import { CLI } from '../support/cli-process.ts';
+import { holdOpen, runCliSync } from '../support/cli-process.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -20,13 +20,7 @@ import { demoStarter } from '../../src/sim/demo.ts';
  * search for a watched address, a search for the key and the passphrase in every file and
  * every line printed.
  */
-function cli(args: string[], o: { input?: string; env?: Record<string, string> } = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, ...o.env };
-  delete env['FOLIOSCOPE_ACCESS_KEY'];
-  if (!o.env?.['FOLIOSCOPE_CACHE_PASSPHRASE']) delete env['FOLIOSCOPE_CACHE_PASSPHRASE'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, input: o.input ?? '', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCliSync;
 const ok = (r: ReturnType<typeof cli>) => {
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
@@ -153,12 +147,9 @@ describe('folioscope cache encrypt while another program has the cache open', ()
     const dir = folderWithHistory();
     const file = join(dir, 'demo.sqlite');
     // Another process holding the cache open (as the app or a watch would), in a read transaction.
-    const other = spawn('sqlite3', [file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const other = await holdOpen(file);
     try {
-      let out = '';
-      other.stdout.on('data', (d) => (out += String(d)));
-      other.stdin.write('BEGIN; SELECT count(*) FROM wallets;\n');
-      await expect.poll(() => out, { timeout: 10_000 }).toMatch(/1/);
+      expect(other.printed).toMatch(/1/);
       const before = sha(file);
       const r = cli(['--data-dir', dir, 'cache', 'encrypt']);
       expect(r.status).toBe(1);
@@ -172,7 +163,7 @@ describe('folioscope cache encrypt while another program has the cache open', ()
           .sort(),
       ).toEqual(['backups', 'demo.sqlite']);
     } finally {
-      other.kill('SIGKILL');
+      other.release();
     }
     expect(ok(cli(['--data-dir', dir, 'cache', 'status']))).toMatch(/Encryption at rest: off/);
   }, 120_000);

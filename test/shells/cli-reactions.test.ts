@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliSync } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -13,13 +13,7 @@ import { WALLET } from '../support/sim.ts';
  * a later turn of the event loop that a process never reaches. (An attacker's finding: after
  * `counterparties add`, 496 transactions matched a rule by that name and none was categorised.)
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
-function cli(args: string[]) {
-  const env = { ...process.env };
-  delete env['FOLIOSCOPE_ACCESS_KEY'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 90_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
-}
+const cli = (args: string[]) => runCliSync(args, { timeout: 90_000 });
 const categorised = (g: string[], name: string) => {
   const line = cli([...g, 'categories', 'list'])
     .stdout.split('\n')

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holdOpen, runCliSync } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -12,13 +12,7 @@ import { WALLET } from '../support/sim.ts';
  * writing into the file put aside. (An attacker's finding: a CLI restore during a CLI sync
  * printed "Restored", the sync then "ok … (60000)", and the current cache held none of them.)
  */
-const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
-function cli(args: string[]) {
-  const env = { ...process.env };
-  delete env['FOLIOSCOPE_ACCESS_KEY'];
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, timeout: 90_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
-}
+const cli = runCliSync;
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('a restore or a move-aside while another process has the cache open', () => {
@@ -32,12 +26,9 @@ describe('a restore or a move-aside while another process has the cache open', (
     const file = join(dir, 'demo.sqlite');
 
     // Another process holding the cache open, in a read transaction (as a running sync's reads would).
-    const other = spawn('sqlite3', [file], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const other = await holdOpen(file);
     try {
-      let out = '';
-      other.stdout.on('data', (d) => (out += String(d)));
-      other.stdin.write('BEGIN; SELECT count(*) FROM wallets;\n');
-      await expect.poll(() => out, { timeout: 10_000 }).toMatch(/1/);
+      expect(other.printed).toMatch(/1/);
       const before = sha(file);
       const listing = () =>
         readdirSync(dir)
@@ -54,7 +45,7 @@ describe('a restore or a move-aside while another process has the cache open', (
       expect(sha(file)).toBe(before);
       expect(listing()).toEqual(files);
     } finally {
-      other.kill('SIGKILL');
+      other.release();
     }
     const restored = cli([...g, 'backup', 'restore', name]);
     expect(restored.status, restored.stderr).toBe(0);

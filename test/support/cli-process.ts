@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -26,6 +26,39 @@ export function startCli(args: string[], env: Record<string, string> = {}) {
 
 /** Runs the program to its end. */
 export const runCli = (args: string[], env: Record<string, string> = {}): Promise<Ran> => startCli(args, env).done;
+
+/**
+ * Runs the program to its end, synchronously: a test's steps one after another, as a user types
+ * them. The environment's access key and cache passphrase reach it only when `env` gives them
+ * (a test's commands run in demo mode and on a plain cache otherwise); D-Bus's start-up noise is
+ * left out of what it printed.
+ */
+export function runCliSync(args: string[], o: { env?: Record<string, string>; input?: string; timeout?: number } = {}): Ran {
+  const env: Record<string, string | undefined> = { ...process.env };
+  delete env['FOLIOSCOPE_ACCESS_KEY'];
+  delete env['FOLIOSCOPE_CACHE_PASSPHRASE'];
+  Object.assign(env, o.env);
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, input: o.input ?? '', timeout: o.timeout ?? 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
+}
+
+/**
+ * Another process holding the cache file open in a read transaction (as the app, the web shell
+ * or a running sync would), until `release`; `printed`: what it read (the count of wallets).
+ */
+export async function holdOpen(file: string): Promise<{ printed: string; release(): void }> {
+  const other = spawn('sqlite3', [file], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  other.stdout.on('data', (d) => (out += String(d)));
+  other.stdin.write('BEGIN; SELECT count(*) FROM wallets;\n');
+  for (const until = Date.now() + 10_000; !/\d/.test(out); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() > until) {
+      other.kill('SIGKILL');
+      throw new Error(`sqlite3 did not open ${file} within 10 s`);
+    }
+  }
+  return { printed: out, release: () => void other.kill('SIGKILL') };
+}
 
 /** The first line a child prints (a URL the program announces), or its exit as an error. */
 export function firstLine(child: ChildProcess, what: string): Promise<string> {

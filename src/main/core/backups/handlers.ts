@@ -29,7 +29,8 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
     },
     'backups.restore': async ({ name, cancelJobs }) => {
       const file = session.profile.databaseFile;
-      let staged: { staged: string; backup: Awaited<ReturnType<typeof stageRestoreOffThread>>['backup'] } | null = null;
+      // Set by `prepare` (a property, which the type check follows into the callbacks).
+      const stage: { made?: Awaited<ReturnType<typeof stageRestoreOffThread>> } = {};
       try {
         const keptAside = await session.withCacheClosed(
           {
@@ -40,7 +41,7 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
             // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
             prepare: async () => {
               const p = session.profile;
-              staged = await stageRestoreOffThread(p.db, p.databaseFile, name, session.cacheKey);
+              stage.made = await stageRestoreOffThread(p.db, p.databaseFile, name, session.cacheKey);
             },
             undo: (aside: string) => undoRestore(file, aside),
             undone: (err) => `The restored cache did not open (${err.message}); the cache was put back as it was.`,
@@ -50,15 +51,15 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
             // writing into the file put aside: refused, nothing changed.
             assertAlone(file, session.cacheKey);
             try {
-              return swapInRestore(file, staged!.staged);
+              return swapInRestore(file, stage.made!.staged);
             } catch (err) {
               throw new Error(`The backup could not be put in place (${(err as Error).message}); the cache is as it was.`, { cause: err });
             }
           },
         );
-        return { restored: staged!.backup, keptAside };
+        return { restored: stage.made!.backup, keptAside };
       } finally {
-        if (staged) rmSync((staged as { staged: string }).staged, { force: true });
+        if (stage.made) rmSync(stage.made.staged, { force: true });
       }
     },
   };

@@ -180,16 +180,15 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
         if (closeCheckAsked) scheduleCloseCheck();
       });
   };
-  const scheduleCloseCheck = coalesced(() => {
-    if (!closeCheck) checkClosesNow();
-  });
+  // A run under way takes nothing new: its end schedules another for what was asked meanwhile.
+  const scheduleCloseCheck = coalesced(checkClosesNow);
   const queueCloseCheck = (wallet: string | null | undefined) => {
     if (!wallet) closeCheckAsked = 'all';
     else if (closeCheckAsked !== 'all') {
       closeCheckAsked ??= new Set<string>();
       closeCheckAsked.add(addressKey(wallet));
     }
-    if (!closeCheck) scheduleCloseCheck();
+    scheduleCloseCheck();
   };
 
   const REACT: Record<Reaction, (wallet: string | null | undefined) => void> = {

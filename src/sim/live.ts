@@ -17,7 +17,15 @@
  *   second come in another order on every request, so offset paging across them is unstable.
  * - wide-burst: one run of `wideBurst.size` transactions (default 1,200: more than the largest
  *   page the service serves, 1,000) shares one second, in another order on every request, so no
- *   single read of that second, however narrow its window, pages it whole.
+ *   single read of that second, however narrow its window, pages it whole. With
+ *   `wideBurst.order: 'page'` the order follows the page and page size asked instead, as an SQL
+ *   LIMIT/OFFSET over rows whose sort key ties does: reading again at one page size sees the
+ *   same pages every time.
+ * - gap: `gap.rows` transactions `gap.from` of the way into the history (far behind the newest
+ *   end, deeper than any recent window) are not indexed until `gap.at` requests have been
+ *   answered (default: until `settle`), and while they are not, a request whose range covers any
+ *   of their seconds states a completion_ratio below 1 (the share of the range's seconds outside
+ *   the gap): an indexer that knows it has a hole in the middle and backfills it later.
  * - today: the latest snapshot moves while the client reads its three views (positions, by
  *   token, liquidity: three requests). Position requests for today's date are counted per
  *   (wallet, chain), and the snapshot changes after request `today.at` and then after every
@@ -25,8 +33,8 @@
  *   one view, 7 in another), or one position's quantity moves (`change: 'qty'`), and back.
  *   `todayServed` says which state each request was answered from (the ground truth).
  *
- * The live service states completion_ratio 1 throughout: an indexer does not know what it
- * has not indexed yet (a service that did would be the `incomplete` fault, faults.ts).
+ * The live service states completion_ratio 1 throughout but for `gap`: an indexer does not know
+ * what it has not indexed yet (a service that did would be the `incomplete` fault, faults.ts).
  */
 
 import type { Transaction } from '../shared/service/wire.ts';
@@ -35,7 +43,7 @@ import type { SimPosition } from './positions.ts';
 import { hexOf, Rng, round } from './random.ts';
 import { historyOf, type HistoryConfig, timeOf, transactionAt, type WalletHistory } from './transactions.ts';
 
-export const LIVE_MODES = ['arrivals', 'late', 'reorg', 'burst', 'wide-burst', 'today'] as const;
+export const LIVE_MODES = ['arrivals', 'late', 'reorg', 'burst', 'wide-burst', 'today', 'gap'] as const;
 export type LiveMode = (typeof LIVE_MODES)[number];
 
 export interface LiveOptions {
@@ -44,8 +52,10 @@ export interface LiveOptions {
   late?: { rows?: number; at?: number; behind?: number };
   reorg?: { at?: number; behind?: number };
   burst?: { groups?: number; size?: number };
-  wideBurst?: { size?: number };
+  /** `order`: a new order on every request (default), or one that follows the page and page size asked (an SQL LIMIT/OFFSET over rows whose sort key ties). */
+  wideBurst?: { size?: number; order?: 'request' | 'page' };
   today?: { at?: number; every?: number; change?: 'row' | 'qty' };
+  gap?: { rows?: number; from?: number; at?: number };
 }
 
 export function parseLiveModes(spec: string): LiveMode[] {
@@ -71,8 +81,9 @@ interface Tuned {
   late: { rows: number; at: number; behind: number };
   reorg: { at: number; behind: number };
   burst: { groups: number; size: number };
-  wideBurst: { size: number };
+  wideBurst: { size: number; order: 'request' | 'page' };
   today: { at: number; every: number; change: 'row' | 'qty' };
+  gap: { rows: number; from: number; at: number };
 }
 
 /** One (wallet, chain) as a live indexer holds it. */
@@ -83,6 +94,10 @@ class LiveWallet {
   readonly arrivalFrom: number;
   readonly lateFrom: number;
   readonly lateTo: number;
+  /** Mode `gap`: the rows [gapFrom, gapTo) not indexed until it is filled. */
+  readonly gapFrom: number;
+  readonly gapTo: number;
+  gapIndexed = false;
   readonly restated = new Map<number, { kind: Restatement['kind']; row: Transaction | null }>();
   requests = 0;
   arrived = 0;
@@ -126,12 +141,15 @@ class LiveWallet {
     this.arrivalFrom = modes.has('arrivals') ? Math.max(0, n - t.arrivals.count) : n;
     this.lateTo = Math.max(0, this.arrivalFrom - t.late.behind);
     this.lateFrom = Math.max(0, this.lateTo - t.late.rows);
+    this.gapFrom = Math.floor(n * t.gap.from);
+    this.gapTo = Math.min(n, this.gapFrom + t.gap.rows);
   }
 
   /** A transactions request arrives: the indexer's state as it answers it. */
   tick(): void {
     this.requests++;
     if (this.modes.has('late') && this.requests > this.t.late.at) this.lateIndexed = true;
+    if (this.modes.has('gap') && this.requests > this.t.gap.at) this.gapIndexed = true;
     if (this.modes.has('reorg') && this.requests > this.t.reorg.at) this.reorg();
   }
 
@@ -143,6 +161,7 @@ class LiveWallet {
   settle(): void {
     if (this.modes.has('arrivals')) this.arrived = this.rows.length - this.arrivalFrom;
     if (this.modes.has('late')) this.lateIndexed = true;
+    if (this.modes.has('gap')) this.gapIndexed = true;
     if (this.modes.has('reorg')) this.reorg();
   }
 
@@ -185,7 +204,18 @@ class LiveWallet {
   private visible(i: number): boolean {
     if (i >= this.arrivalFrom + this.arrived) return false;
     if (!this.lateIndexed && this.modes.has('late') && i >= this.lateFrom && i < this.lateTo) return false;
+    if (!this.gapIndexed && this.modes.has('gap') && i >= this.gapFrom && i < this.gapTo) return false;
     return true;
+  }
+
+  /** The completion_ratio of [startS, endS] as indexed now: below 1 while it covers seconds of an unfilled gap. */
+  ratio(startS: number, endS: number): number {
+    if (!this.modes.has('gap') || this.gapIndexed || this.gapTo <= this.gapFrom) return 1;
+    const lo = Math.max(startS, this.times[this.gapFrom]!);
+    const hi = Math.min(endS, this.times[this.gapTo - 1]!);
+    if (hi < lo) return 1;
+    // Never rounded up to 1 (the server states four decimals): a hole of one second is still a hole.
+    return Math.min(0.9999, 1 - (hi - lo + 1) / Math.max(1, endS - startS + 1));
   }
 
   private rowAt(i: number): Transaction | null {
@@ -244,8 +274,9 @@ export class LiveService {
       late: { rows: 30, at: 13, behind: 35, ...options.late },
       reorg: { at: 13, behind: 10, ...options.reorg },
       burst: { groups: 3, size: 40, ...options.burst },
-      wideBurst: { size: 1200, ...options.wideBurst },
+      wideBurst: { size: 1200, order: 'request', ...options.wideBurst },
       today: { at: 2, every: 5, change: 'row', ...options.today },
+      gap: { rows: 160, from: 0.4, at: Number.POSITIVE_INFINITY, ...options.gap },
     };
   }
 
@@ -264,13 +295,31 @@ export class LiveService {
   }
 
   /** One transactions request: the rows of [startS, endS] as indexed when it arrives (newest first), then the indexer moves on. */
-  answer(wallet: string, chain: ChainInfo, startS: number, endS: number, requestNo: number): Transaction[] {
+  answer(
+    wallet: string,
+    chain: ChainInfo,
+    startS: number,
+    endS: number,
+    requestNo: number,
+    page: { offsetOf: (count: number) => number; pageSize: number },
+  ): Transaction[] {
     const w = this.of(wallet, chain);
     w.tick();
     const shuffled = this.modes.has('burst') || this.modes.has('wide-burst');
-    const rows = w.list(startS, endS, shuffled ? new Rng(this.history.seed, 'burst-order', requestNo) : null);
+    let order: Rng | null = null;
+    if (shuffled && this.tuned.wideBurst.order === 'page') {
+      // The rows' offset and the page size (what an SQL query is asked), so a page past the end that repeats the last one repeats it exactly.
+      const count = w.list(startS, endS, null).length;
+      order = new Rng(this.history.seed, 'burst-order', 'page', page.offsetOf(count), page.pageSize);
+    } else if (shuffled) order = new Rng(this.history.seed, 'burst-order', requestNo);
+    const rows = w.list(startS, endS, order);
     w.afterAnswer();
     return rows;
+  }
+
+  /** The completion_ratio a request for [startS, endS] is answered with (after its `answer`). */
+  ratio(wallet: string, chain: ChainInfo, startS: number, endS: number): number {
+    return this.of(wallet, chain).ratio(startS, endS);
   }
 
   /** Every pending event happens now (all arrivals in, the gap indexed, the reorg applied). */

@@ -263,7 +263,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const rows = [];
         if (live) {
           // The live indexer's rows, newest first (live.ts), in the reading's order.
-          const list = live.answer(wallet, chain, startS, visibleEnd, no);
+          const list = live.answer(wallet, chain, startS, visibleEnd, no, { offsetOf: (count) => pageOffset(conv, page, pageSize, count), pageSize });
           const count = list.length;
           const at =
             conv.order === 'oldest-first' ? (k: number) => count - 1 - k : conv.order === 'newest-first' ? (k: number) => k : orderIndexes(conv, 0, count);
@@ -276,7 +276,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
           const offset = pageOffset(conv, page, pageSize, count);
           for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
         }
-        const ratio = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
+        const indexed = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
+        // A live indexer with a hole in the middle of the history says so for any range over it (live.ts, mode `gap`).
+        const ratio = live ? Math.min(indexed, live.ratio(wallet, chain, startS, visibleEnd)) : indexed;
         return {
           data: [
             {

@@ -104,9 +104,9 @@ interface PagesRead extends WindowRead {
 const utc = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
 const span = (lo: number, hi: number) => (lo === hi ? `the second ${utc(lo)} UTC` : `${utc(lo)} to ${utc(hi)} UTC`);
 
-/** Reads the window [startS, endS] once: every page to a proved end, in memory. */
-async function readPages(o: RecentOptions, c: LearnedConventions, startS: number, endS: number): Promise<PagesRead> {
-  const pageSize = pageSizeFor(c, o.pageSize);
+/** Reads the window [startS, endS] once: every page to a proved end, in memory (pages of `size` rows, or the size the sync asks). */
+async function readPages(o: RecentOptions, c: LearnedConventions, startS: number, endS: number, size?: number): Promise<PagesRead> {
+  const pageSize = size ?? pageSizeFor(c, o.pageSize);
   const bounds = queryBounds(c, startS, endS);
   const out: PagesRead = { rows: new Map(), whole: true, unproved: null, owed: [], requests: 0, stated: 0, seams: [] };
   let previous: Transaction[] | null = null;
@@ -160,7 +160,10 @@ async function readStable(o: RecentOptions, c: LearnedConventions, lo: number, h
   let counted = -1;
   const reads = o.seamReads ?? MAX_STABLE_READS;
   for (let k = 1; k <= reads; k++) {
-    const read = await readPages(o, c, lo, hi);
+    // The largest pages the service serves (the fewer pages, the fewer places a moving order can
+    // hide a row), one row fewer on each read again: a service whose order follows the page asked
+    // rather than the request still partitions the rows another way each time.
+    const read = await readPages(o, c, lo, hi, Math.max(1, pageSizeFor(c) - ((k - 1) % 16)));
     out.requests += read.requests;
     for (const [h, x] of read.rows) out.rows.set(h, x);
     if (!read.whole) return { ...out, unproved: read.unproved };
@@ -180,6 +183,10 @@ async function readStable(o: RecentOptions, c: LearnedConventions, lo: number, h
 async function readWindow(o: RecentOptions, c: LearnedConventions, startS: number, endS: number): Promise<WindowRead> {
   const read = await readPages(o, c, startS, endS);
   const out: WindowRead = { rows: read.rows, whole: read.whole, unproved: read.unproved, owed: [], requests: read.requests };
+  // A window the service did not answer for whole (a completion_ratio below 1, a read that could
+  // not reach its end) is owed whole: where rows may be missing in it is not known, and a gap the
+  // service fills later is found only by a read of it proved whole, whichever sync makes it.
+  if (!read.whole) out.owed.push({ lo: startS, hi: endS, reason: read.unproved ?? SEAM_UNPROVED });
   // The seams where rows of one second met, or the list shifted, are re-read: a row hidden there
   // is found. (A row a removal's shift hid is not taken for removed: a cached row missing here is
   // asked for again by its own second before it is removed, see reconcileRecent.) A seam whose

@@ -15,10 +15,20 @@ import {
   rowsOutside,
 } from '../service/index.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
-import { combineRatios } from '../../../shared/service/completion-ratio.ts';
+import { combineRatios, isFraction, provesWhole } from '../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import type { WritableDB } from '../store/db.ts';
-import { capRangesAt, completeUntil, forgetAllRanges, hasTransactions, listRanges, rangeReason, saveRange, type SyncRange } from './store/transactions.ts';
+import {
+  capRangesAt,
+  completeUntil,
+  deleteRange,
+  forgetAllRanges,
+  hasTransactions,
+  listRanges,
+  rangeReason,
+  saveRange,
+  type SyncRange,
+} from './store/transactions.ts';
 import type { WriteBatchOptions } from './store/write-batch.ts';
 import { PageWindow } from './page-window.ts';
 import { RangeWriter } from './range-writer.ts';
@@ -100,11 +110,25 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
     // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
-    const readToEnd = async (range: SyncRange) => {
+    const readToEnd = async (range: SyncRange, narrow = true): Promise<void> => {
       readSpans.push([range.startTime, range.endTime]);
       let current: SyncRange | undefined = range;
       for (let attempt = 0; current && attempt < 3; attempt++) {
-        if ((await readRange(o, c, current, totals, anomalies, seams, unstable)) === 'done') return;
+        const outcome = await readRange(o, c, current, totals, anomalies, seams, unstable, narrow);
+        if (outcome === 'done') return;
+        if (outcome === 'narrow') {
+          // Its first page says part of it is not indexed: the part proved indexed now is read
+          // as a range of its own (whole), the rest as another, owed until a read proves it.
+          const end = await wholePrefix(o, c, current);
+          if (end === null) return readToEnd(current, false);
+          deleteRange(o.db, o.wallet, o.chain, current.startTime, current.endTime);
+          const head: SyncRange = { ...current, endTime: end };
+          const tail: SyncRange = { ...current, startTime: end + 1 };
+          saveRange(o.db, head);
+          saveRange(o.db, tail);
+          await readToEnd(head, false);
+          return readToEnd(tail, false);
+        }
         current = listRanges(o.db, o.wallet, o.chain).find((x) => x.startTime === range.startTime && x.endTime === range.endTime && x.state === 'in_progress');
       }
     };
@@ -246,7 +270,8 @@ async function readRange(
   anomalies: string[],
   seams: Seam[],
   unstable: { seen: boolean },
-): Promise<'done' | 'restart'> {
+  narrow: boolean,
+): Promise<'done' | 'restart' | 'narrow'> {
   const range = { ...initial, reason: null };
   const bounds = queryBounds(c, range.startTime, range.endTime);
   const pages = new PageWindow<PageResult>(
@@ -276,6 +301,8 @@ async function readRange(
     for (;;) {
       const page = range.nextPage!;
       const result = await pages.take(page);
+      // A fresh range whose service says it has not indexed all of it: find where it has before reading on.
+      if (narrow && page === 1 && range.rowsRead === 0 && result.ratio !== null && isFraction(result.ratio) && !provesWhole(result.ratio)) return 'narrow';
       const verdict = judgePage(c, range.pageSize, result.rows, previous);
       // A page shorter than asked followed by more rows: the service cuts pages to that size.
       // Read the range again at that size: a service may number pages by the size asked, so
@@ -352,6 +379,35 @@ async function readRange(
     pages.close();
     await out.close(failed);
   }
+}
+
+/** Narrowing stops when the part not proved indexed is known to within this many seconds. */
+const NARROW_RESOLUTION_S = 3600;
+/** Requests one narrowing may make at most (a ten-year range to the hour takes 17). */
+const NARROW_PROBES = 24;
+
+/**
+ * The end of the longest prefix of `range` the service says it has indexed whole now (its
+ * completion_ratio for [start, end] is 1), found by halving with one-row requests; null when no
+ * prefix is proved. Asked before the prefix is read, so a ratio of 1 covers the rows that read
+ * then returns (an indexer does not forget what it indexed). It assumes nothing of where the
+ * part not indexed lies: recent rows still indexing and a gap backfilled in the middle of the
+ * range are both found. A service whose ratio does not depend on the range asked proves no
+ * prefix, and the range is read, and owed, whole.
+ */
+async function wholePrefix(o: TxnSyncOptions, c: LearnedConventions, range: SyncRange): Promise<number | null> {
+  let whole = range.startTime - 1;
+  let notWhole = range.endTime;
+  for (let probe = 0; probe < NARROW_PROBES && notWhole - whole > NARROW_RESOLUTION_S; probe++) {
+    const mid = whole + Math.floor((notWhole - whole) / 2);
+    const res = await o.client.transactionsByWallet(
+      { wallet: o.wallet, chain: o.chain, ...queryBounds(c, range.startTime, mid), page: pageParam(c, 1), pageSize: 1 },
+      o.signal,
+    );
+    if (provesWhole(res.data[0]?.completion_ratio ?? null)) whole = mid;
+    else notWhole = mid;
+  }
+  return whole >= range.startTime ? whole : null;
 }
 
 /**

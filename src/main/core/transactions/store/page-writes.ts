@@ -2,7 +2,7 @@ import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { WritableDB } from '../../store/db.ts';
 import { provesWhole } from '../../../../shared/service/completion-ratio.ts';
 import { oweSeams, type SeamToRead } from './seams.ts';
-import { deleteRange, dropRangesWithin, newestTransactionTime, ratioReason, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
+import { deleteRange, dropRangesWithin, ratioReason, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
 
 /**
  * One page of a transaction sync as data: its rows and the bookkeeping written with them, so
@@ -32,11 +32,14 @@ export function writePage(db: WritableDB, p: PageWrite): void {
 /**
  * Closes a range read to its end. With an anomaly it stays incomplete (read again next sync).
  * Complete only when the service says it indexed all of it: every page of the range that stated
- * a completion_ratio said 1 (`range.completionRatio` combines them, see combineRatios). A
- * fraction below 1 splits it: the part up to the newest row received (and at most what the
- * ratio claims) is complete, the rest incomplete, to be polled again. No ratio at all, or one
- * that is not a fraction (above 1, negative), proves nothing: the whole range stays incomplete,
- * with a reason naming it, and is read again. Ranges the closed ones cover are dropped.
+ * a completion_ratio said 1 (`range.completionRatio` combines them, see combineRatios). Anything
+ * else leaves the whole range incomplete, owed until a read of it proves it whole: a fraction
+ * below 1 says how much is indexed, not where the rest lies (a gap backfilled in the middle of a
+ * range reads the same as recent rows still indexing), so no part of it is taken as whole. The
+ * sync narrows such a range before it reads it (transactions/sync.ts `wholePrefix`), so what is
+ * owed is the part from the first second not proved indexed. No ratio at all, or one that is not
+ * a fraction (above 1, negative), proves nothing either, with a reason naming it. Ranges the
+ * closed one covers are dropped.
  */
 export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | null): void {
   deleteRange(db, range.wallet, range.chain, range.startTime, range.endTime);
@@ -45,29 +48,7 @@ export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | n
     saveRange(db, { ...base, state: 'incomplete', reason: anomaly });
     return;
   }
-  const unproved = ratioReason(range.completionRatio);
-  if (unproved) {
-    const open: SyncRange = { ...base, state: 'incomplete', reason: unproved };
-    saveRange(db, open);
-    dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, open);
-    return;
-  }
-  const ratio = range.completionRatio!;
-  if (provesWhole(ratio)) {
-    const done: SyncRange = { ...base, state: 'complete' };
-    saveRange(db, done);
-    dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, done);
-    return;
-  }
-  const newest = newestTransactionTime(db, range.wallet, range.chain, range.startTime, range.endTime);
-  const byRatio = range.startTime + Math.floor(ratio * (range.endTime - range.startTime));
-  const boundary = newest === null ? range.startTime : Math.min(newest, byRatio);
-  if (boundary > range.startTime) {
-    const done: SyncRange = { ...base, endTime: boundary - 1, state: 'complete', completionRatio: 1 };
-    saveRange(db, done);
-    dropRangesWithin(db, range.wallet, range.chain, range.startTime, boundary - 1, done);
-  }
-  const open: SyncRange = { ...base, startTime: Math.max(boundary, range.startTime), state: 'incomplete' };
-  saveRange(db, open);
-  dropRangesWithin(db, range.wallet, range.chain, open.startTime, open.endTime, open);
+  const closed: SyncRange = { ...base, state: provesWhole(range.completionRatio) ? 'complete' : 'incomplete', reason: ratioReason(range.completionRatio) };
+  saveRange(db, closed);
+  dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, closed);
 }

@@ -359,14 +359,6 @@ export function forgetAllRanges(db: WritableDB): number {
   return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
 }
 
-/** Unix seconds of the newest stored transaction in [startS, endS], or null. */
-export function newestTransactionTime(db: ReadableDB, wallet: string, chain: string, startS: number, endS: number): number | null {
-  const row = db
-    .prepare('SELECT max(time) AS t FROM transactions WHERE wallet = ? AND chain = ? AND time BETWEEN ? AND ?')
-    .get(wallet, chain, startS * 1000, endS * 1000 + 999) as { t: number | null };
-  return row.t === null ? null : Math.floor(row.t / 1000);
-}
-
 /** Drops ranges another range now covers (the superseded incomplete ones). */
 export function dropRangesWithin(
   db: WritableDB,
@@ -400,6 +392,8 @@ export function countTransactions(db: ReadableDB, wallet?: string): number {
   return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
 }
 
+const utcSecond = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
 /** Why a range is not complete, in words for the user. */
 export function rangeReason(r: SyncRange): string {
   if (r.reason) return r.reason;
@@ -408,7 +402,7 @@ export function rangeReason(r: SyncRange): string {
   if (stillIndexing(r)) {
     // Rounded down, so 99.96% never reads as 100%.
     const pct = (Math.floor(r.completionRatio! * 1000) / 10).toFixed(1);
-    return `the service has indexed ${pct}% of the range asked (completion_ratio ${r.completionRatio}): recent transactions are still indexing, sync again later`;
+    return `the service has indexed ${pct}% of the range asked (completion_ratio ${r.completionRatio}) from ${utcSecond(r.startTime)} UTC: what is not indexed yet may lie anywhere in it, so the range is read again whole on the next sync`;
   }
   return 'not proved complete';
 }

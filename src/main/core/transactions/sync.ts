@@ -385,6 +385,8 @@ async function readRange(
 const NARROW_RESOLUTION_S = 3600;
 /** Requests one narrowing may make at most (a ten-year range to the hour takes 17). */
 const NARROW_PROBES = 24;
+/** The prefix proved is shortened by 1/PREFIX_MARGIN of its length (see wholePrefix). */
+const PREFIX_MARGIN = 100;
 
 /**
  * The end of the longest prefix of `range` the service says it has indexed whole now (its
@@ -407,7 +409,11 @@ async function wholePrefix(o: TxnSyncOptions, c: LearnedConventions, range: Sync
     if (provesWhole(res.data[0]?.completion_ratio ?? null)) whole = mid;
     else notWhole = mid;
   }
-  return whole >= range.startTime ? whole : null;
+  // A ratio is rounded by some services (four decimals: 1 for a prefix whose hole is under 0.005 %
+  // of it), and halving finds the boundary exactly where rounding hides the hole's first seconds:
+  // the prefix kept ends a hundredth of its length earlier, clear of any rounding to two decimals.
+  const end = whole - Math.ceil((whole - range.startTime + 1) / PREFIX_MARGIN);
+  return end >= range.startTime ? end : null;
 }
 
 /**

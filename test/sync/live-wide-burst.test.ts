@@ -7,6 +7,7 @@ import { compare, expectExact, liveSimOptions, syncTwice } from '../support/live
 import { engineFor } from '../support/engine.ts';
 import { SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { createDB } from '../support/store.ts';
+import { parseConventions } from '../../src/sim/conventions.ts';
 
 /**
  * A same-second burst larger than a page, in another order on every request (issue 30, item 3):
@@ -15,7 +16,9 @@ import { createDB } from '../support/store.ts';
  * until the rows found number what each read counts (its pages added up); a bound that stops
  * first leaves the history there unproved, saying why, and the next sync reads it again.
  */
-const ctx = useSimulator(liveSimOptions({ modes: ['wide-burst'], wideBurst: { size: 250 } }));
+// Pages of at most 100 rows (the service's cap): a second is re-read at the largest page the
+// service serves, so the burst must be larger than that page, as well as the page the sync reads.
+const ctx = useSimulator({ ...liveSimOptions({ modes: ['wide-burst'], wideBurst: { size: 250 } }), conventions: parseConventions(['page-size-cap=100']) });
 
 describe('live: a same-second burst larger than a page', () => {
   it('the first sync holds every row of the second, proved, with nothing logged as restated', async () => {

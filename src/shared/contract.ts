@@ -323,6 +323,8 @@ export const RuleConditionsSchema = z
     maxAmount: amount.optional(),
     chains: chainList.optional(),
     wallets: filterList(address).optional(),
+    /** Absent: succeeded transactions only (a failed one moved nothing). */
+    status: z.enum(['failed', 'any']).optional(),
   })
   .refine((c) => (c.minAmount === undefined && c.maxAmount === undefined) || c.token !== undefined, {
     message: 'an amount range is of one token: name the token too',

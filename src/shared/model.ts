@@ -94,6 +94,12 @@ export interface RuleConditions {
   maxAmount?: number | undefined;
   chains?: string[] | undefined;
   wallets?: string[] | undefined;
+  /**
+   * Which transactions by their status: absent, those that succeeded (status 1) only, since a
+   * failed one moved nothing; `failed` those that failed (status 0); `any` every one, an unknown
+   * status too.
+   */
+  status?: 'failed' | 'any' | undefined;
 }
 
 /** A rule that sets a category; rules are tried in `position` order and the first that matches wins. */

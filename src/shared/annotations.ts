@@ -26,5 +26,6 @@ export function describeConditions(c: RuleConditions): string {
   }
   if (c.chains) parts.push(`on ${c.chains.join(', ')}`);
   if (c.wallets) parts.push(`wallet ${c.wallets.join(' or ')}`);
+  if (c.status) parts.push(c.status === 'failed' ? 'failed transactions' : 'any status');
   return parts.join('; ');
 }

@@ -323,6 +323,8 @@ export const RuleConditionsSchema = z
     maxAmount: amount.optional(),
     chains: chainList.optional(),
     wallets: filterList(address).optional(),
+    /** Absent: succeeded transactions only (a failed one moved nothing). */
+    status: z.enum(['failed', 'any']).optional(),
   })
   .refine((c) => (c.minAmount === undefined && c.maxAmount === undefined) || c.token !== undefined, {
     message: 'an amount range is of one token: name the token too',
@@ -558,6 +560,12 @@ export const CONTRACT = {
   'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional(), WRITES)<JobInfo[]>(),
   'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
   'sync.jobs': op(empty)<JobInfo[]>(),
+  /**
+   * Waits for what finished sync jobs and edits set off (the category rules, the alert rules, the
+   * checks of closed periods: src/main/core/reactions.ts) and returns the closes those checks
+   * found changed since the last time this was asked: a CLI sync says them with its jobs.
+   */
+  'sync.settle': op(empty)<{ flagged: PeriodClose[] }>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
   'cache.clear': op(empty, WRITES)<{ snapshots: number; transactions: number }>(),
   /** Encryption at rest of the data folder: on or off, the key's source, each cache and the backups (never the key). */

@@ -94,6 +94,12 @@ export interface RuleConditions {
   maxAmount?: number | undefined;
   chains?: string[] | undefined;
   wallets?: string[] | undefined;
+  /**
+   * Which transactions by their status: absent, those that succeeded (status 1) only, since a
+   * failed one moved nothing; `failed` those that failed (status 0); `any` every one, an unknown
+   * status too.
+   */
+  status?: 'failed' | 'any' | undefined;
 }
 
 /** A rule that sets a category; rules are tried in `position` order and the first that matches wins. */
@@ -286,6 +292,12 @@ export interface JobInfo {
    * history from the epoch has no meaningful share covered, so it shows rows and rate only).
    */
   etaSeconds?: number | null;
+  /**
+   * Transaction syncs, once finished: the rows of the history already cached that the service
+   * restated and this sync applied (the recent window's re-read, transactions/recent.ts; each a
+   * row of the change log): added late, changed, removed. Summed over the job's chains.
+   */
+  restated?: { late: number; changed: number; removed: number } | null;
   /** An export's file, once written: where it is (desktop, CLI) or how to download it (web), and its CSV rows or PDF pages. */
   output?: { fileName: string; path: string | null; downloadId: string | null; rows?: number; pages?: number } | null;
   queuedAt: string;

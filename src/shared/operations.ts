@@ -41,6 +41,7 @@ export const OPERATION_NAMES = [
   'sync.all',
   'sync.cancel',
   'sync.jobs',
+  'sync.settle',
   'shell.openExternal',
   'cache.clear',
   'cache.encryption',

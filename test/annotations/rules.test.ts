@@ -15,6 +15,7 @@ import {
   saveRule,
   setAnnotation,
   watchedAddresses,
+  writeRuleCategories,
 } from '../../src/main/core/store/annotations.ts';
 import { listEdits } from '../../src/main/core/store/audit.ts';
 import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
@@ -23,6 +24,7 @@ import { applyRestatements, storedInWindow } from '../../src/main/core/transacti
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { RuleConditionsSchema } from '../../src/shared/contract.ts';
 import type { RuleConditions } from '../../src/shared/model.ts';
 import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
@@ -66,7 +68,7 @@ const matched = (db: WritableDB, c: RuleConditions, ctx?: Partial<RuleContext>) 
   return [...byHash(db)]
     .filter(([, t]) => matches(c, t, context))
     .map(([n]) => n)
-    .sort();
+    .sort((a, b) => a - b);
 };
 
 describe('what a rule matches', () => {
@@ -289,5 +291,73 @@ describe('applying the rules', () => {
       [W2, hash(1), null, null, 'received, "quoted"\nline'],
       [W, hash(5), 'Swap', 'rule', null],
     ]);
+  });
+});
+
+describe('failed transactions', () => {
+  /** The seven, and W paying X 500 USDC three times over: failed (status 0), failed again, status unknown. */
+  function withFailed(): WritableDB {
+    const db = seeded();
+    upsertTransactions(db, W, 'eth', [
+      txn(10, { from: W, to: X, action_type: 'transfer_out', status: 0, details: [usdc('out', 500)] }),
+      txn(11, { from: W, to: X, action_type: 'transfer_out', status: 0, details: [usdc('out', 500)] }),
+      txn(12, { from: W, to: X, action_type: 'transfer_out', status: null, details: [usdc('out', 500)] }),
+    ]);
+    return db;
+  }
+  const key = (n: number) => ({ wallet: W, chain: 'eth', txnHash: hash(n) });
+
+  it('a rule matches succeeded transactions only, unless it asks for failed ones or any', () => {
+    const db = withFailed();
+    // A failed transaction moved nothing: no rule's "out 500 USDC" holds for it.
+    expect(matched(db, { direction: 'out', token: 'USDC', minAmount: 100 })).toEqual([1, 5]);
+    expect(matched(db, { counterparties: [X] })).toEqual([1, 2, 6, 7]);
+    expect(matched(db, { counterparties: [X], status: 'failed' })).toEqual([10, 11]);
+    // Any: an unknown status too.
+    expect(matched(db, { counterparties: [X], status: 'any' })).toEqual([1, 2, 6, 7, 10, 11, 12]);
+    expect(previewRule(db, { direction: 'out', token: 'USDC' }).matches).toBe(4);
+    // The contract (and so the CLI, the dialog and the data file) takes the condition, alone too.
+    expect(RuleConditionsSchema.parse({ status: 'failed' })).toEqual({ status: 'failed' });
+    expect(() => RuleConditionsSchema.parse({ status: 'pending' })).toThrow();
+    const failedRule = saveRule(db, { name: 'Failed', category: 'Fees', conditions: { status: 'failed' } });
+    expect(listRules(db).find((r) => r.id === failedRule.id)!.conditions).toEqual({ status: 'failed' });
+  });
+
+  it('applying the rules again takes a rule-made category off a failed transaction, never a manual one', () => {
+    const db = withFailed();
+    const vendor = saveRule(db, { name: 'Vendor', category: 'Vendor payment', conditions: { direction: 'out', token: 'USDC' } });
+    // As rules categorised before they looked at the status: both failed rows "Vendor payment".
+    writeRuleCategories(
+      db,
+      [10, 11].map((n) => ({ txn: key(n), rule: vendor })),
+    );
+    setAnnotation(db, key(11), { category: 'Fees' });
+    expect(getAnnotation(db, key(10))).toMatchObject({ category: 'Vendor payment', source: 'rule' });
+    applyRulesToAll(db);
+    expect(getAnnotation(db, key(10))).toBeNull();
+    expect(getAnnotation(db, key(12))).toBeNull();
+    expect(getAnnotation(db, key(11))).toMatchObject({ category: 'Fees', source: 'manual', ruleCategory: null });
+    expect(getAnnotation(db, key(1))).toMatchObject({ category: 'Vendor payment', source: 'rule' });
+  });
+
+  it('a payment restated as failed loses the category a rule gave it at the next application to new rows', () => {
+    const db = withFailed();
+    saveRule(db, { category: 'Grants', conditions: { counterparties: [X], direction: 'out' } });
+    applyRulesToAll(db);
+    expect(getAnnotation(db, key(1))).toMatchObject({ category: 'Grants', source: 'rule' });
+    const stored = storedInWindow(db, W, 'eth', T0, T0 + 100_000);
+    applyRestatements(
+      db,
+      W,
+      'eth',
+      {
+        late: [],
+        changed: [{ row: txn(1, { from: W, to: X, status: 0, details: [] }), before: stored.get(hash(1))!, fields: ['status', 'details'], request: 'r' }],
+        removed: [],
+      },
+      '2026-01-02T00:00:00.000Z',
+    );
+    expect(applyRulesToNew(db)).toMatchObject({ evaluated: 1, categorised: 0 });
+    expect(getAnnotation(db, key(1))).toBeNull();
   });
 });

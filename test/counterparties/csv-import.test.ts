@@ -109,6 +109,27 @@ describe('address-book CSV: reading', () => {
     expect(entries.map((e) => e.name)).toEqual(['New name']);
   });
 
+  it("an EIP-3770 prefix or Safe's chainId adds its chain to the book's entry, never narrows it; the chains column states them whole", () => {
+    const book = [entry(A, 'Grantee X', { chains: ['arb', 'eth'] }), entry(B, 'Everywhere')];
+    // eth:0x… for an entry held on arb and eth: eth is among them, nothing changes.
+    const again = planCounterpartyImport(`address,name\neth:${A},Grantee X\n`, book, KNOWN);
+    expect(again.preview.rows.map((r) => [r.outcome, r.chains])).toEqual([['same', ['arb', 'eth']]]);
+    expect(again.entries).toEqual([]);
+    // base:0x… adds base to the two.
+    const more = planCounterpartyImport(`address,name\nbase:${A},Grantee X\n`, book, KNOWN);
+    expect(more.preview.rows.map((r) => [r.outcome, r.chains])).toEqual([['update', ['arb', 'base', 'eth']]]);
+    expect(more.entries.map((e) => e.chains)).toEqual([['arb', 'base', 'eth']]);
+    // Safe's rows add their chains the same way; an entry named on every chain stays so.
+    const safe = planCounterpartyImport(`address,name,chainId\n${A},Grantee X,1\n${B},Everywhere,1\n`, book, KNOWN);
+    expect(safe.preview.rows.map((r) => [r.outcome, r.chains])).toEqual([
+      ['same', ['arb', 'eth']],
+      ['same', []],
+    ]);
+    // The chains column (what export writes) is the entry's chains whole: it may narrow them.
+    const stated = planCounterpartyImport(`address,name,chains\n${A},Grantee X,eth\n`, book, KNOWN);
+    expect(stated.preview.rows.map((r) => [r.outcome, r.chains])).toEqual([['update', ['eth']]]);
+  });
+
   it('refuses a file that is not an address book, naming what it expected', () => {
     expect(() => planCounterpartyImport('', [], KNOWN)).toThrow(/empty/);
     expect(() => planCounterpartyImport('wallet,label\nx,y\n', [], KNOWN)).toThrow(/Line 1 is not an address-book header.*not a column: wallet, label/);

@@ -28,6 +28,8 @@ CONDITIONS (all must hold; at least one):
   --token SYMBOL|TOKEN_ID      a token the transaction moved
   --min QTY / --max QTY        the quantity of --token it moved (inclusive)
   --chain C[,C]   --wallet W[,W]
+  --status failed|any          a rule matches succeeded transactions only unless it says so
+                               (a failed one moved nothing); any: an unknown status too
 Rules are tried in order; the first that matches sets the category. Saving or removing a rule
 applies them all again; new transactions are categorised after each sync. Manual choices stay.`;
 
@@ -73,6 +75,10 @@ export function conditionsFrom(v: Record<string, string | boolean | undefined>, 
   set('maxAmount', num('max'));
   set('chains', list(text('chain')));
   set('wallets', list(text('wallet')));
+  const status = text('status');
+  if (status !== undefined && status !== 'failed' && status !== 'any')
+    throw usageError(`--status is failed or any (not ${forTerminal(status.slice(0, 20))}); without it a rule matches succeeded transactions.`);
+  set('status', status);
   return c;
 }
 
@@ -87,6 +93,7 @@ export const CONDITION_OPTIONS = {
   max: { type: 'string' },
   chain: { type: 'string' },
   wallet: { type: 'string' },
+  status: { type: 'string' },
 } as const;
 
 export function printRules(rules: readonly CategoryRule[], json: boolean): void {

@@ -8,7 +8,7 @@ import type { Core } from '../core/app.ts';
 import type { InputOf, OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import type { PeriodClose } from '../../shared/closes.ts';
-import type { WalletGroup } from '../../shared/model.ts';
+import type { JobInfo, WalletGroup } from '../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 
 export const CLOSE_USAGE = `Usage: folioscope close list [--json]
@@ -151,4 +151,30 @@ export async function closeCommand(cli: CloseCli, args: string[]): Promise<void>
     default:
       throw cli.usageError(sub ? `Unknown close command "${forTerminal(sub.slice(0, 40))}".\n\n${CLOSE_USAGE}` : CLOSE_USAGE);
   }
+}
+
+/**
+ * A transaction job's restatements in words ("30 added late, 4 changed, 2 removed"), or null
+ * when it restated nothing: what a sync changed in the history already cached.
+ */
+export function restatedText(j: Pick<JobInfo, 'restated'>): string | null {
+  const r = j.restated;
+  if (!r || r.late + r.changed + r.removed === 0) return null;
+  return `restated ${r.late + r.changed + r.removed} cached row${r.late + r.changed + r.removed === 1 ? '' : 's'}: ${r.late} added late, ${r.changed} changed, ${r.removed} removed (folioscope close list: periods they fall in are checked)`;
+}
+
+/** A close a sync's checks found changed: a FLAGGED line and what changed, or one `{"closeFlagged": …}` JSON line. */
+export function printFlagged(c: PeriodClose, json: boolean): void {
+  const changes = c.flag?.summary ?? [];
+  if (json)
+    return void console.log(
+      jsonForTerminal({ closeFlagged: { id: c.id, scope: c.scope.name, from: c.from, to: c.to, closedAt: c.closedAt, flaggedAt: c.flaggedAt, changes } }, 0),
+    );
+  console.log(
+    forTerminal(
+      `FLAGGED     close ${c.id}: ${c.scope.name}, ${c.from} to ${c.to} changed since its close (${changes.length} change${changes.length === 1 ? '' : 's'}; folioscope close show ${c.id})`,
+    ),
+  );
+  for (const s of changes.slice(0, 5)) console.log(forTerminal(`            - ${s}`));
+  if (changes.length > 5) console.log(`            - and ${changes.length - 5} more`);
 }

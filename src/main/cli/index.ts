@@ -24,7 +24,7 @@ import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeEdit } from '../../shared/audit.ts';
 import { monthPeriod } from '../../shared/months.ts';
 import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
-import { closeCommand } from './close.ts';
+import { closeCommand, printFlagged, restatedText } from './close.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
 import { CATEGORIES_USAGE, CONDITION_OPTIONS, conditionsFrom, NOTES_USAGE, printCategories, printRules, RULES_USAGE } from './annotations.ts';
@@ -373,7 +373,9 @@ const commands: Record<string, Command> = {
   async sync(g, args) {
     const usage = `Usage: folioscope sync [--wallet ADDRESS] [--date YYYY-MM-DD | --from YYYY-MM-DD --to YYYY-MM-DD [--every day|week|month]]
                        [--no-transactions] [--no-positions]
-Each job prints ok, INCOMPLETE (why, and what to do) or FAILED.
+Each job prints ok, INCOMPLETE (why, and what to do) or FAILED, and a transactions job the cached
+rows the service restated and it applied (added late, changed, removed); then a FLAGGED line for
+each closed period whose data this sync changed (folioscope close show ID).
 Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
   ${EXIT_INCOMPLETE} every job finished but some data is incomplete (e.g. the service is still indexing, or
   an anomaly in its answers could not be resolved).`;
@@ -411,6 +413,9 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
         if (!v['no-transactions']) jobs.push(await call(core, 'sync.transactions', { wallet: w.address }));
       }
       const finished = await waitForJobs(core, jobs);
+      // The checks the jobs set off (rules, alert rules, closed periods) are done before the lines
+      // are printed: a closed period this sync changed is said with it, not found later.
+      const { flagged } = await call(core, 'sync.settle', undefined);
       const failed = finished.filter((j) => j.state !== 'done');
       const incomplete = finished.filter((j) => j.state === 'done' && j.completeness && j.completeness.state !== 'complete');
       // Labels, reasons and the service's error text are shown neutralised (terminal escapes, bidi controls).
@@ -422,7 +427,10 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
           for (const why of j.completeness!.reasons) console.log(forTerminal(`            - ${why}`));
           if (j.completeness!.action) console.log(forTerminal(`            ${j.completeness!.action}`));
         } else console.log(forTerminal(`ok          ${j.label}${counts}`));
+        const restated = restatedText(j);
+        if (restated) console.log(forTerminal(`            ${restated}`));
       }
+      for (const c of flagged) printFlagged(c, false);
       if (failed.length) throw new Error(`${failed.length} of ${finished.length} sync jobs failed.`);
       if (incomplete.length) throw new IncompleteError(`${incomplete.length} of ${finished.length} sync jobs finished incomplete.`);
     });
@@ -1177,8 +1185,10 @@ async function watchCommand(g: Globals, args: string[]): Promise<void> {
   --once   run what is due now and exit (for cron or a systemd timer); without it, keep
            running and look every minute until stopped (Ctrl-C or SIGTERM: the jobs in flight
            stop, what they wrote is kept, and their schedule runs again next time)
-  --json   one JSON object per schedule run on standard output, then one {"alert": …} per
-           alert that fired during the run (see folioscope alert)
+  --json   one JSON object per schedule run on standard output (each job with the cached rows
+           it restated: {"late","changed","removed"}), then one {"closeFlagged": …} per closed
+           period the runs changed, then one {"alert": …} per alert that fired during the run
+           (see folioscope alert)
 Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed; ${EXIT_INCOMPLETE} a run was incomplete.`;
   const p = parse(args, { once: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
   if (!p) return;
@@ -1188,7 +1198,10 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
     // Alerts that fire while the runs go on (after each job, and after the runs) are printed after the runs' lines.
     const fired: Alert[] = [];
     core.on('alert.fired', (a) => fired.push(a));
-    const report = (due: DueRuns) => {
+    const report = async (due: DueRuns) => {
+      // What the runs' jobs set off (rules, alert rules, closed periods' checks) is done first, so
+      // a closed period a run changed is said after its lines, and its alert with the others.
+      const { flagged } = await call(core, 'sync.settle', undefined);
       if (due.skipped) console.error(forTerminal(`Skipped: ${due.skipped}.`));
       for (const run of due.runs) {
         if (v.json) {
@@ -1197,6 +1210,7 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
             wallet: j.wallet,
             state: j.state,
             rows: j.rows ?? null,
+            restated: j.restated ?? null,
             completeness: j.completeness ?? null,
             error: j.error?.message ?? null,
           }));
@@ -1214,13 +1228,18 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
             ),
           );
           for (const l of lines) console.log(forTerminal(`            - ${l}`));
+          for (const j of run.jobs) {
+            const restated = restatedText(j);
+            if (restated) console.log(forTerminal(`            - ${j.label}: ${restated}`));
+          }
         }
       }
+      for (const c of flagged) printFlagged(c, v.json ?? false);
       for (const a of fired.splice(0)) printAlert(a, v.json ?? false);
     };
     if (v.once) {
       const due = await call(core, 'schedules.runDue', undefined);
-      report(due);
+      await report(due);
       if (!v.json && !due.runs.length && !due.skipped) console.log('Nothing is due.');
       if (due.runs.some((r) => r.state === 'failed')) throw new Error(`${due.runs.filter((r) => r.state === 'failed').length} scheduled run(s) failed.`);
       if (due.runs.some((r) => r.state === 'incomplete')) throw new IncompleteError('A scheduled run finished incomplete.');
@@ -1241,7 +1260,7 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
     try {
       if (!v.json) console.log('Watching the schedules (Ctrl-C to stop).');
       while (!stopping) {
-        report(await call(core, 'schedules.runDue', undefined));
+        await report(await call(core, 'schedules.runDue', undefined));
         if (stopping) break;
         // To the start of the next minute (slots are whole minutes).
         await new Promise<void>((resolve) => {

@@ -200,6 +200,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     backupHandlers(session, backups),
     userDataHandlers({ current, target, app: `Folioscope ${appVersion}`, changed }),
     reportHandlers({ current, target }),
+    {
+      // A shell that prints what a sync did (the CLI) waits for what the jobs set off first.
+      'sync.settle': async () => {
+        await reactions.settle();
+        return { flagged: reactions.takeFlagged() };
+      },
+    },
   );
 
   async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {

@@ -8,6 +8,7 @@
  * on a read-only cache or once the core is closing; a check that meets a closed or busy cache
  * runs again at the next change.
  */
+import type { PeriodClose } from '../../shared/closes.ts';
 import type { DataChanged, EventPayloads } from '../../shared/contract.ts';
 import type { Alert, AlertKind } from '../../shared/model.ts';
 import { checkAlerts, postWebhook, webhookPayload } from './alerts/index.ts';
@@ -69,6 +70,8 @@ export interface Reactions {
   announce(fired: Alert[]): void;
   /** Runs now what is queued (the rules, the alert rules, the close checks) and waits for it (the core is about to close). */
   settle(): Promise<void>;
+  /** The closes the checks after changes found changed (newly flagged, or flagged again with a new finding) since last asked; each once, as last found. */
+  takeFlagged(): PeriodClose[];
   /** Checks nothing more, and waits for the webhook posts in flight (their outcome is recorded first). */
   stop(): Promise<void>;
 }
@@ -164,6 +167,8 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
   let closeCheck: Promise<void> | null = null;
   /** What the next run checks: the closes of these wallets (address keys), every close ('all'), or nothing asked (null). */
   let closeCheckAsked: Set<string> | 'all' | null = null;
+  /** What the checks found since `takeFlagged` was last asked, by close: at most one entry per close, so it never grows past the closes. */
+  const flaggedSince = new Map<number, PeriodClose>();
   const checkClosesNow = () => {
     const p = session.profile;
     const asked = closeCheckAsked;
@@ -171,6 +176,7 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     closeCheckAsked = null;
     closeCheck = runCloseCheck({ writable: () => p.db, fired: announce }, { wallets: asked === 'all' ? undefined : asked })
       .then(({ flagged }) => {
+        for (const c of flagged) flaggedSince.set(c.id, c);
         if (flagged.length) changed('closes.edited');
       })
       .catch(() => undefined) // closed under it, or busy: the next sync or edit checks again
@@ -220,6 +226,11 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
       await closeCheck;
       checkClosesNow();
       await closeCheck;
+    },
+    takeFlagged: () => {
+      const out = [...flaggedSince.values()];
+      flaggedSince.clear();
+      return out;
     },
     stop: async () => {
       closing = true;

@@ -3,7 +3,9 @@
  * (store/annotations.ts `RuleTxn`) and what it needs of the rest of the cache (the watched
  * wallets, and a namer of counterparties when the address book gives one), whether every
  * condition of a rule holds. An absent condition holds; a condition on something the transaction
- * does not say (an unknown quantity, no counterparty) does not.
+ * does not say (an unknown quantity, no counterparty) does not. The status is the exception: a
+ * rule with none matches succeeded transactions only, since a failed one moved nothing (its
+ * transfers were never made) and "Vendor payment" on it would book a payment that did not happen.
  */
 import type { RuleConditions, TxnDirection } from '../../../shared/model.ts';
 import { addressKey } from '../store/address-key.ts';
@@ -72,6 +74,7 @@ const movedToken = (t: RuleTxn, token: string) => {
 };
 
 export function matches(c: RuleConditions, t: RuleTxn, ctx: RuleContext): boolean {
+  if (c.status === 'failed' ? t.status !== 0 : c.status !== 'any' && t.status !== 1) return false;
   if (c.wallets && !c.wallets.includes(t.wallet)) return false;
   if (c.chains && !c.chains.includes(t.chain)) return false;
   if (c.actionTypes && (t.actionType === null || !c.actionTypes.includes(t.actionType))) return false;

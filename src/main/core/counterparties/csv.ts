@@ -5,7 +5,8 @@
  * Two layouts are read: Folioscope's `address,name,tags,ours,chains,note` (only address and
  * name required, columns in any order) and Safe's address book export `address,name,chainId`
  * (one row per address and chain: rows of one address and one name are merged, their chains
- * joined). An address may carry an EIP-3770 prefix (`eth:0x…`), which adds that chain.
+ * joined). An address may carry an EIP-3770 prefix (`eth:0x…`), which adds that chain (to the
+ * book's chains for the address, never removing one); the chains column states them whole.
  */
 import type { Counterparty, CounterpartyImportPreview, CounterpartyImportRow } from '../../../shared/model.ts';
 import { forCsv } from '../../../shared/text-safety.ts';
@@ -120,7 +121,9 @@ export function planCounterpartyImport(
   const byAddress = new Map(book.map((c) => [c.address, c]));
   const rows: CounterpartyImportRow[] = [];
   // The file's entries by address, and the row that first named each.
-  const seen = new Map<string, { entry: Entry; row: CounterpartyImportRow; chainsOf: Set<string>; everyChain: boolean; exact: Set<string> }>();
+  // `stated`: a row gave the chains column, which states the entry's chains whole (what export
+  // writes); chains named only by a prefix or Safe's chainId add to the book's (below).
+  const seen = new Map<string, { entry: Entry; row: CounterpartyImportRow; chainsOf: Set<string>; everyChain: boolean; stated: boolean; exact: Set<string> }>();
   for (const { line, fields } of records.slice(1)) {
     const rawAddress = (col(fields, 'address') ?? '').trim();
     const row: CounterpartyImportRow = {
@@ -155,6 +158,7 @@ export function planCounterpartyImport(
         const id = (col(fields, 'chainid') ?? '').trim();
         if (id) chains.push(chainName(id, true));
       } else for (const c of list(col(fields, 'chains'))) chains.push(chainName(c, true));
+      const stated = !safe && list(col(fields, 'chains')).length > 0;
       const entry = cleanEntry({
         address,
         name: row.name,
@@ -177,6 +181,7 @@ export function planCounterpartyImport(
         // Safe writes one row per chain: one entry, the chains joined (no chain: every chain).
         earlier.exact.add(exact);
         if (!entry.chains.length) earlier.everyChain = true;
+        earlier.stated ||= stated;
         for (const c of entry.chains) earlier.chainsOf.add(c);
         earlier.entry.tags = [...new Set([...earlier.entry.tags, ...entry.tags])];
         earlier.entry.ours ||= entry.ours;
@@ -186,7 +191,7 @@ export function planCounterpartyImport(
         row.problem = `joined to line ${earlier.row.row}`;
         continue;
       }
-      seen.set(entry.address, { entry, row, chainsOf: new Set(entry.chains), everyChain: !entry.chains.length, exact: new Set([exact]) });
+      seen.set(entry.address, { entry, row, chainsOf: new Set(entry.chains), everyChain: !entry.chains.length, stated, exact: new Set([exact]) });
       row.outcome = 'add';
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
@@ -196,9 +201,16 @@ export function planCounterpartyImport(
   }
   const entries: Entry[] = [];
   for (const s of seen.values()) {
+    const current = byAddress.get(s.entry.address);
+    // A prefix (`eth:0x…`) or Safe's row per chain says the name holds on that chain, not on it
+    // alone: re-importing one chain of an entry held on several must not drop the others (an
+    // entry on every chain stays so). Only the chains column narrows an entry's chains.
+    if (current && !s.stated && !s.everyChain) {
+      if (!current.chains.length) s.everyChain = true;
+      for (const c of current.chains) s.chainsOf.add(c);
+    }
     s.entry.chains = s.everyChain ? [] : [...s.chainsOf].sort();
     s.row.chains = s.entry.chains;
-    const current = byAddress.get(s.entry.address);
     if (current && current.name !== s.entry.name && !replace) {
       s.row.outcome = 'conflict';
       s.row.problem = `the address book names it "${current.name}" (import with replace to take the file's name)`;

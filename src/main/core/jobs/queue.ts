@@ -18,7 +18,9 @@ export const JOIN_FINISHED_MS = 2_000;
 
 export interface JobContext {
   signal: AbortSignal;
-  progress(update: { done?: number; total?: number | null; phase?: string } & Partial<Pick<JobInfo, 'rows' | 'pages' | 'rate' | 'etaSeconds'>>): void;
+  progress(
+    update: { done?: number; total?: number | null; phase?: string } & Partial<Pick<JobInfo, 'rows' | 'pages' | 'rate' | 'etaSeconds' | 'restated'>>,
+  ): void;
   /** Says how complete the job's result is (shown with the finished job). */
   judge(completeness: Completeness): void;
 }
@@ -118,6 +120,7 @@ export class JobQueue extends Emitter<QueueEvents> {
           if (u.pages !== undefined) info.pages = u.pages;
           if (u.rate !== undefined) info.rate = u.rate;
           if (u.etaSeconds !== undefined) info.etaSeconds = u.etaSeconds;
+          if (u.restated !== undefined) info.restated = u.restated;
           this.emit('progress', { ...info });
         },
         judge: (c) => {

@@ -147,6 +147,8 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
 
   const byCategory = new Map<string, PackFlowLine>();
   const byCounterparty = new Map<string, PackCounterpartyLine>();
+  /** By counterparty line: the chains its flows were on where the address is named, and where it is not. */
+  const nameChains = new Map<string, { named: Set<string>; unnamed: Set<string> }>();
   const flowsOf = (map: Map<string, PackPart>, key: string, label: string): PackPart =>
     map.get(key) ?? map.set(key, { key, label, opening: null, closing: null, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(key)!;
   const byWallet = new Map<string, PackPart>();
@@ -214,15 +216,29 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
         byCategory.set(category, { key: category, label: category, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(category)!;
       addFlow(cat, value);
       if (t.protocolId !== null && t.protocolId !== 'wallet') addFlow(protocolMoves, value);
-      const cpLabel = named?.name ?? (counterparty ? short(counterparty) : 'No counterparty');
       const cpId = cpKey ?? '';
-      const cpKind = named?.kind ?? 'unknown';
-      // One line per address and name: an entry naming the address on some chains only leaves
-      // it unknown on the others, and those flows must not take the name (or hide it).
-      const cpLine = `${cpId}|${cpKind}|${cpLabel}`;
+      // One line per address: an entry naming it on some chains only leaves it unknown on the
+      // others, and split in two lines one counterparty read as two. The line takes the name and
+      // says below on which chains it holds, so no flow takes the name unsaid (or hides it).
       const cp =
-        byCounterparty.get(cpLine) ??
-        byCounterparty.set(cpLine, { key: cpId, label: cpLabel, kind: cpKind, inflow: 0, outflow: 0, transfers: 0, unvalued: 0 }).get(cpLine)!;
+        byCounterparty.get(cpId) ??
+        byCounterparty
+          .set(cpId, {
+            key: cpId,
+            label: counterparty ? short(counterparty) : 'No counterparty',
+            kind: 'unknown',
+            inflow: 0,
+            outflow: 0,
+            transfers: 0,
+            unvalued: 0,
+          })
+          .get(cpId)!;
+      const chainsOf = nameChains.get(cpId) ?? nameChains.set(cpId, { named: new Set(), unnamed: new Set() }).get(cpId)!;
+      if (named) {
+        cp.label = named.name;
+        cp.kind = named.kind;
+        chainsOf.named.add(t.chain);
+      } else chainsOf.unnamed.add(t.chain);
       addFlow(cp, value);
       addFlow(flowsOf(byWallet, t.wallet, labels.get(t.wallet) || short(t.wallet)), value);
       addFlow(flowsOf(byProtocol, t.protocolId ?? '', t.protocolId ?? 'No protocol'), value);
@@ -305,6 +321,13 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   const priceEffect = cents(sum(known(tokens.map((t) => t.priceEffect))));
   const change = openingNav !== null && closingNav !== null ? sum([closingNav, -openingNav]) : null;
   const other = change === null ? 0 : sum([change, -externalIn, externalOut, -internalNet, -accruals, -priceEffect]);
+  // A name that holds on some of the line's chains only says so, in the label every reader shows
+  // (the screen, the PDF and the CSV alike).
+  for (const [id, c] of nameChains) {
+    if (!c.named.size || !c.unnamed.size) continue;
+    const line = byCounterparty.get(id)!;
+    line.label = `${line.label} (named on ${[...c.named].sort().join(', ')}; not on ${[...c.unnamed].sort().join(', ')})`;
+  }
   for (const lines of [byCategory.values(), byCounterparty.values(), byWallet.values(), byProtocol.values(), byChain.values()])
     for (const l of lines) {
       l.inflow = cents(l.inflow);

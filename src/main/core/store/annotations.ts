@@ -197,9 +197,12 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
   if (c.maxAmount !== undefined) out.maxAmount = c.maxAmount;
   const chains = list(c.chains);
   if (chains) out.chains = chains;
+  if (c.status) out.status = c.status;
   const wallets = list(c.wallets, address('wallets'));
   if (wallets) out.wallets = wallets;
-  if (!Object.keys(out).length) throw new ValidationError('conditions', 'A rule needs at least one condition (it would otherwise file every transaction).');
+  // `status: any` alone would file every transaction as no condition would.
+  if (!Object.keys(out).some((k) => k !== 'status' || out.status !== 'any'))
+    throw new ValidationError('conditions', 'A rule needs at least one condition (it would otherwise file every transaction).');
   if ((out.minAmount !== undefined || out.maxAmount !== undefined) && !out.token)
     throw new ValidationError('token', 'An amount range is of one token: name the token too.');
   if (out.minAmount !== undefined && out.maxAmount !== undefined && out.minAmount > out.maxAmount)
@@ -501,6 +504,8 @@ export interface RuleTxn {
   to: string | null;
   actionType: string | null;
   methodHex: string | null;
+  /** 1 succeeded, 0 failed, null not known. */
+  status: number | null;
   details: TransferDetail[];
 }
 
@@ -513,6 +518,7 @@ type RuleTxnRow = [
   to: string | null,
   action: string | null,
   method: string | null,
+  status: number | null,
   details: string,
 ];
 
@@ -525,10 +531,11 @@ const toRuleTxn = (r: RuleTxnRow): RuleTxn => ({
   to: r[5],
   actionType: r[6],
   methodHex: r[7],
-  details: JSON.parse(r[8]) as TransferDetail[],
+  status: r[8],
+  details: JSON.parse(r[9]) as TransferDetail[],
 });
 
-const RULE_COLUMNS = sql`id, wallet, chain, txn_hash, from_addr, to_addr, action_type, method_hex, details`;
+const RULE_COLUMNS = sql`id, wallet, chain, txn_hash, from_addr, to_addr, action_type, method_hex, status, details`;
 
 /** Cached transactions with id above `afterId`, in id order, `limit` at a time (read whole: writes follow on this connection). */
 export function ruleTxnsAfter(db: ReadableDB, afterId: number, limit: number): RuleTxn[] {

@@ -262,6 +262,15 @@ export class SyncEngine {
           ctx.signal,
         );
         ctx.judge(transactionsCompleteness(results));
+        // What it changed in the history already cached, said with the job (a sync that restates
+        // a closed month's rows is not "ok (0)" and nothing more).
+        const restated = { late: 0, changed: 0, removed: 0 };
+        for (const r of results) {
+          restated.late += r.recent?.late ?? 0;
+          restated.changed += r.recent?.changed ?? 0;
+          restated.removed += r.recent?.removed ?? 0;
+        }
+        ctx.progress({ restated });
         return results;
       },
       w.address,

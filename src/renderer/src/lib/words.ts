@@ -897,6 +897,8 @@ export const words = {
     direction: 'Direction',
     anyDirection: 'Any direction',
     directions: { in: 'In (received)', out: 'Out (sent)', internal: 'Between own wallets', self: 'To itself' } as Record<string, string>,
+    status: 'Status',
+    statuses: { '': 'Succeeded only (a failed one moved nothing)', failed: 'Failed only', any: 'Any status' } as Record<string, string>,
     counterparty: 'Counterparty addresses (comma-separated)',
     counterpartyNames: 'Counterparty names in the address book (comma-separated)',
     actionTypes: 'Action types (comma-separated)',

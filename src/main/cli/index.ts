@@ -1425,8 +1425,8 @@ const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--can
                Run again after a stop midway: it finishes the job.
   decrypt      the reverse: every cache and backup plain again, then the key removed
   status       whether the caches and backups are encrypted, and with what (never the key)
-  move-aside   renames the current cache (damaged or not) to <file>.damaged-<time>, with its
-               -wal and -shm, and starts a new one with the wallets and settings that can
+  move-aside   keeps the current cache (damaged or not) as <file>.damaged-<time>, byte for byte
+               as found, with its -wal and -shm, and starts a new one with the wallets and settings that can
                still be read from it; sync then rebuilds the history. Nothing is deleted.
   --cancel-jobs  cancel running syncs first (else the command is refused while they run)`;
 

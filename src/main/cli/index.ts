@@ -8,6 +8,7 @@ import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/session/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
+import { bindNegativeValues } from '../../shared/args.ts';
 import { encryptionStatus, loadFolderKey } from '../core/session/encryption.ts';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
 import { systemKeychain } from '../core/secrets/keychain.ts';
@@ -130,7 +131,12 @@ export type Command = (g: Globals, args: string[]) => Promise<void>;
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: bindNegativeValues(args, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(`${argumentProblem(err as Error & { code?: string }, args)}\n\n${usage}`);
   }
@@ -243,10 +249,15 @@ const commands: Record<string, Command> = {
     if (!p) return;
     const widthArg = p.values['recent-window'];
     // Hours, or `auto` (the default widened by what is learned): checked before anything is written.
-    if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours))
+    if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours)) {
+      const shown = forTerminal(widthArg.slice(0, 40));
+      const most = LIMITS.recentWindowHours.toLocaleString('en-US');
+      // A number past the limit (1e308, Infinity) is too wide, which says more than "not a width".
+      const tooWide = widthArg.trim() !== '' && Number(widthArg) > LIMITS.recentWindowHours;
       throw new UsageError(
-        `--recent-window ${forTerminal(widthArg.slice(0, 40))} is not a width: use whole hours from 1 to ${LIMITS.recentWindowHours}, or auto.\n\n${DOCTOR_USAGE}`,
+        `--recent-window ${shown} is ${tooWide ? `too wide: the recent window is at most ${most} hours;` : 'not a width:'} use whole hours from 1 to ${most}, or auto.\n\n${DOCTOR_USAGE}`,
       );
+    }
     const check = await withCore(g, async (core) => {
       if (widthArg !== undefined) {
         await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });

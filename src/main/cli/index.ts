@@ -5,15 +5,15 @@ import { runSimCli } from '../../sim/cli.ts';
 import { demoStarter } from '../../sim/demo.ts';
 import { createCore, type Core, type CoreOptions } from '../core/app.ts';
 import { defaultDataDir } from '../core/paths.ts';
-import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/session/profile.ts';
+import { databaseFileFor, normaliseBaseUrl, readAppConfig, writeAppConfig } from '../core/session/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
 import { bindNegativeValues } from '../../shared/args.ts';
 import { encryptionStatus, loadFolderKey } from '../core/session/encryption.ts';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
-import { systemKeychain } from '../core/secrets/keychain.ts';
+import { KEYCHAIN_SERVICE, systemKeychain } from '../core/secrets/keychain.ts';
 import type { EncryptionStatus } from '../../shared/model.ts';
-import { MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
+import { ENV_BASE_URL, ENV_KEY, MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
@@ -158,10 +158,38 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
     ...options,
   });
   try {
+    await warnDemoWithKey(core);
     return await fn(core);
   } finally {
     await core.close();
   }
+}
+
+/**
+ * Demo data read while a key is kept for a real service: the user most likely meant that
+ * service (a key set without making it the configured one, an environment key without its
+ * URL), and demo figures look like real ones but for their labels. Said on stderr, one line.
+ */
+async function warnDemoWithKey(core: Core): Promise<void> {
+  if ((await call(core, 'app.info', undefined)).mode !== 'demo') return;
+  if (process.env[ENV_KEY]) {
+    console.error(
+      `folioscope: warning: ${ENV_KEY} is set, but no service is configured, so this reads demo data. Name the service the key is for: --base-url URL (or ${ENV_BASE_URL}=URL).`,
+    );
+    return;
+  }
+  let accounts: string[] = [];
+  try {
+    accounts = (await systemKeychain(KEYCHAIN_SERVICE, { cli: true }).accounts?.()) ?? [];
+  } catch {
+    // No keychain: no key kept there to speak of.
+  }
+  const services = accounts.filter((a) => /^https?:\/\//.test(a));
+  if (!services.length) return;
+  const first = forTerminal(services[0]!.slice(0, 200));
+  console.error(
+    `folioscope: warning: this reads demo data, though the system keychain holds an access key for ${first}${services.length > 1 ? ` (and ${services.length - 1} other service${services.length > 2 ? 's' : ''})` : ''}. Use it with --base-url ${first}; to make that the data folder's service, set its key with: folioscope --base-url ${first} key set`,
+  );
 }
 
 /** Runs an operation through the contract (validated as from any shell); a failure is thrown with its message. */
@@ -303,6 +331,13 @@ const commands: Record<string, Command> = {
         // As in the app: a key the service refuses replaces nothing.
         const status = await call(core, 'key.set', { key });
         console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
+        // A key set for the URL of the command line makes that the data folder's service, as
+        // connecting in Settings does: later commands without --base-url use it, not demo data.
+        const configured = readAppConfig(g.dataDir).baseUrl;
+        if (g.baseUrl !== undefined && (configured === null || normaliseBaseUrl(configured) !== url)) {
+          writeAppConfig(g.dataDir, { baseUrl: url });
+          console.log(`${url} is now the configured service: later commands use it without --base-url.`);
+        }
       } else if (sub === 'clear') {
         await call(core, 'key.clear', undefined);
         console.log(`Key cleared for ${url}.`);

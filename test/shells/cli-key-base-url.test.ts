@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliSync, useSimProcess } from '../support/cli-process.ts';
@@ -41,9 +41,14 @@ describe('key set --base-url, as processes with the real keychain', { timeout: 1
     expect(readdirSync(dir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))).toBe(true);
   });
 
-  it('a command reading demo data while the keychain holds a key for a service says so on stderr', () => {
-    ok(cli(['--data-dir', tempDir(), '--base-url', sim.url, 'key', 'set'], { input: `${KEY}\n` }));
-    const list = ok(cli(['--data-dir', tempDir(), 'wallet', 'list']));
+  it('a command reading demo data while the keychain holds a key for a service this folder was used with says so on stderr', () => {
+    const dir = tempDir();
+    ok(cli(['--data-dir', dir, '--base-url', sim.url, 'key', 'set'], { input: `${KEY}\n` }));
+    // Back on demo data (as a folder set up before key set made the URL its service).
+    rmSync(join(dir, 'app.json'));
+    // Another data folder, never used with the service, says nothing of a key the keychain holds for it.
+    expect(ok(cli(['--data-dir', tempDir(), 'wallet', 'list'])).stderr).not.toMatch(/demo data/i);
+    const list = ok(cli(['--data-dir', dir, 'wallet', 'list']));
     const warning = list.stderr.split('\n').filter((l) => /demo data/i.test(l));
     expect(warning, list.stderr).toHaveLength(1);
     expect(warning[0]).toContain(sim.url);

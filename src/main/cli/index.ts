@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
@@ -158,7 +158,7 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
     ...options,
   });
   try {
-    await warnDemoWithKey(core);
+    await warnDemoWithKey(g, core);
     return await fn(core);
   } finally {
     await core.close();
@@ -169,8 +169,10 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
  * Demo data read while a key is kept for a real service: the user most likely meant that
  * service (a key set without making it the configured one, an environment key without its
  * URL), and demo figures look like real ones but for their labels. Said on stderr, one line.
+ * A keychain key counts when this data folder has a cache for its service (it was used here):
+ * the keychain is the user's, shared by every data folder.
  */
-async function warnDemoWithKey(core: Core): Promise<void> {
+async function warnDemoWithKey(g: Globals, core: Core): Promise<void> {
   if ((await call(core, 'app.info', undefined)).mode !== 'demo') return;
   if (process.env[ENV_KEY]) {
     console.error(
@@ -178,17 +180,25 @@ async function warnDemoWithKey(core: Core): Promise<void> {
     );
     return;
   }
+  if (!readdirSync(g.dataDir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))) return;
   let accounts: string[] = [];
   try {
     accounts = (await systemKeychain(KEYCHAIN_SERVICE, { cli: true }).accounts?.()) ?? [];
   } catch {
     // No keychain: no key kept there to speak of.
   }
-  const services = accounts.filter((a) => /^https?:\/\//.test(a));
+  const used = (account: string) => {
+    try {
+      return existsSync(databaseFileFor(g.dataDir, account));
+    } catch {
+      return false;
+    }
+  };
+  const services = accounts.filter(used);
   if (!services.length) return;
   const first = forTerminal(services[0]!.slice(0, 200));
   console.error(
-    `folioscope: warning: this reads demo data, though the system keychain holds an access key for ${first}${services.length > 1 ? ` (and ${services.length - 1} other service${services.length > 2 ? 's' : ''})` : ''}. Use it with --base-url ${first}; to make that the data folder's service, set its key with: folioscope --base-url ${first} key set`,
+    `folioscope: warning: this reads demo data, though the system keychain holds an access key for ${first}${services.length > 1 ? ` (and ${services.length - 1} other service${services.length > 2 ? 's' : ''})` : ''}, which this data folder has a cache for. Use it with --base-url ${first}; to make that the data folder's service, set its key with: folioscope --base-url ${first} key set`,
   );
 }
 

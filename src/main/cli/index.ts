@@ -15,6 +15,7 @@ import { KEYCHAIN_SERVICE, systemKeychain } from '../core/secrets/keychain.ts';
 import type { EncryptionStatus } from '../../shared/model.ts';
 import { ENV_BASE_URL, ENV_KEY, MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
+import { RATE_LIMITED_WAIT } from '../../shared/progress-text.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
 import { describeCadence } from '../core/schedule/slots.ts';
@@ -221,8 +222,15 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
         resolve();
       }
     };
+    const said = new Map<string, string>();
     const off = core.on('sync.progress', (info) => {
       if (!pending.has(info.id)) return;
+      // A wait for the service's rate limit is said on its own line, also where no bar is drawn (cron, logs).
+      if (info.phase.startsWith(RATE_LIMITED_WAIT) && said.get(info.id) !== info.phase) {
+        said.set(info.id, info.phase);
+        bar.done();
+        console.error(`folioscope: ${forTerminal(info.label)}: ${info.phase}`);
+      }
       bar.update(info);
       if (ended(info)) end(info);
     });

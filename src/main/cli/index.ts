@@ -159,7 +159,7 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
     ...options,
   });
   try {
-    await warnDemoWithKey(g, core);
+    await warnDemoWithKey(g);
     return await fn(core);
   } finally {
     await core.close();
@@ -173,15 +173,16 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
  * A keychain key counts when this data folder has a cache for its service (it was used here):
  * the keychain is the user's, shared by every data folder.
  */
-async function warnDemoWithKey(g: Globals, core: Core): Promise<void> {
-  if ((await call(core, 'app.info', undefined)).mode !== 'demo') return;
+async function warnDemoWithKey(g: Globals): Promise<void> {
+  // Read as the session reads it, without asking the core (whose answer asks the keychain).
+  if (g.baseUrl ?? process.env[ENV_BASE_URL] ?? readAppConfig(g.dataDir).baseUrl) return;
   if (process.env[ENV_KEY]) {
     console.error(
       `folioscope: warning: ${ENV_KEY} is set, but no service is configured, so this reads demo data. Name the service the key is for: --base-url URL (or ${ENV_BASE_URL}=URL).`,
     );
     return;
   }
-  if (!readdirSync(g.dataDir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))) return;
+  if (!existsSync(g.dataDir) || !readdirSync(g.dataDir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))) return;
   let accounts: string[] = [];
   try {
     accounts = (await systemKeychain(KEYCHAIN_SERVICE, { cli: true }).accounts?.()) ?? [];

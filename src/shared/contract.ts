@@ -140,7 +140,14 @@ export const SettingsSchema = z.strictObject({
    * How far back every transaction sync reads the service's recent history again (hours), at
    * least: null uses the default (24 h) widened by what is learned (transactions/recent.ts, docs/service.md).
    */
-  recentWindowHours: z.number().int().min(1).max(LIMITS.recentWindowHours).nullable(),
+  recentWindowHours: z
+    .number()
+    // The bounds first: a number past them (1e308) is refused as over the limit, not as "too big
+    // for an integer", which is what the integer check alone says of it.
+    .min(1, 'must be at least 1 hour')
+    .max(LIMITS.recentWindowHours, `must be at most ${LIMITS.recentWindowHours.toLocaleString('en-US')} hours (90 days)`)
+    .int('must be whole hours')
+    .nullable(),
   /** A checked backup of the cache every day while the app or web shell runs (docs/data-format.md). */
   backupEnabled: z.boolean(),
   /** How many backups to keep (the newest; backups made before a migration are never pruned). */

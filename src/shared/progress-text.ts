@@ -23,3 +23,6 @@ export function syncRateText(info: Pick<JobInfo, 'pages' | 'rate' | 'etaSeconds'
   else if (info.rate) parts.push('time left unknown');
   return parts.join(' · ');
 }
+
+/** How a job's phase begins while the service refuses every request (the CLI prints such a phase as a line of its own). */
+export const RATE_LIMITED_WAIT = 'rate-limited by the service: waiting';

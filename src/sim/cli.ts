@@ -8,6 +8,7 @@ import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { type Quota, startSimulator } from './server.ts';
 import { LIVE_MODES, parseLiveModes } from './live.ts';
+import { bindNegativeValues } from '../shared/args.ts';
 
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
@@ -35,27 +36,61 @@ export function parseQuota(spec: string): Quota {
   return { perSecond, retryAfter: !m[2] };
 }
 
+/** A mistake in the command line: the program prints it with the usage and exits 2, as every usage error. */
+function usageError(message: string): Error {
+  return Object.assign(new Error(`${message}\n\n${USAGE}`), { usage: true });
+}
+
+const OPTIONS = {
+  port: { type: 'string' },
+  'access-key': { type: 'string' },
+  seed: { type: 'string' },
+  'txns-per-wallet': { type: 'string' },
+  'latency-ms': { type: 'string' },
+  quota: { type: 'string' },
+  live: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  convention: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function runSimCli(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      'access-key': { type: 'string' },
-      seed: { type: 'string' },
-      'txns-per-wallet': { type: 'string' },
-      'latency-ms': { type: 'string' },
-      quota: { type: 'string' },
-      live: { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      convention: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
+  let read;
+  try {
+    read = readOptions(argv);
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+  if (!read) {
     console.log(USAGE);
     return;
   }
+  const { values, faults, port, seed, txnsPerWallet, latencyMs, quota, live, conventions } = read;
+  const sim = await startSimulator({
+    accessKey: values['access-key'] ?? 'demo-access-key',
+    // An option not given is left out, so the simulator's default applies.
+    ...(port !== undefined && { port }),
+    ...(seed !== undefined && { seed }),
+    ...(txnsPerWallet !== undefined && { txnsPerWallet }),
+    ...(latencyMs !== undefined && { latencyMs }),
+    ...(quota && { quota }),
+    ...(live && { live }),
+    faults,
+    conventions,
+  });
+  console.log(sim.url);
+  console.error(
+    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; live: ${live ? live.modes.join(',') : 'off'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
+  );
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** The options of the command line, each checked; null when only the usage was asked. Throws what is wrong. */
+function readOptions(argv: string[]) {
+  const { values } = parseArgs({ args: bindNegativeValues(argv, OPTIONS), options: OPTIONS, strict: true });
+  if (values.help) return null;
   const int = (name: string, v: string | undefined, min: number, max: number): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -69,31 +104,17 @@ export async function runSimCli(argv: string[]): Promise<void> {
     if (!(probability >= 0 && probability <= 1)) throw new Error(`fault probability must be from 0 to 1, got '${p}'`);
     return { kind, probability };
   });
-  const port = int('port', values.port, 0, 65535);
-  const seed = int('seed', values.seed, 0, 2 ** 31);
-  const txnsPerWallet = int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000);
-  const latencyMs = int('latency-ms', values['latency-ms'], 0, 600_000);
-  const quota = values.quota === undefined ? undefined : parseQuota(values.quota);
-  const live = values.live === undefined ? undefined : { modes: parseLiveModes(values.live) };
-  const sim = await startSimulator({
-    accessKey: values['access-key'] ?? 'demo-access-key',
-    // An option not given is left out, so the simulator's default applies.
-    ...(port !== undefined && { port }),
-    ...(seed !== undefined && { seed }),
-    ...(txnsPerWallet !== undefined && { txnsPerWallet }),
-    ...(latencyMs !== undefined && { latencyMs }),
-    ...(quota && { quota }),
-    ...(live && { live }),
+  return {
+    values,
     faults,
+    port: int('port', values.port, 0, 65535),
+    seed: int('seed', values.seed, 0, 2 ** 31),
+    txnsPerWallet: int('txns-per-wallet', values['txns-per-wallet'], 1, 1_000_000),
+    latencyMs: int('latency-ms', values['latency-ms'], 0, 600_000),
+    quota: values.quota === undefined ? undefined : parseQuota(values.quota),
+    live: values.live === undefined ? undefined : { modes: parseLiveModes(values.live) },
     conventions: parseConventions(values.convention ?? []),
-  });
-  console.log(sim.url);
-  console.error(
-    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; live: ${live ? live.modes.join(',') : 'off'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
-  );
-  const stop = () => void sim.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -153,7 +153,7 @@ describe('folioscope doctor', () => {
     expect(cli([...g, 'doctor']).stdout).toMatch(/note {2}Recent window re-read +24 h\n +24 h \(the default\): no restatement found deep enough/);
     const bad = cli([...g, 'doctor', '--cached', '--recent-window', '0']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--recent-window 0 is not a width: use whole hours from 1 to 2160, or auto.');
+    expect(bad.stderr).toContain('--recent-window 0 is not a width: use whole hours from 1 to 2,160, or auto.');
     const set = cli([...g, 'doctor', '--cached', '--recent-window', '72']);
     expect(set.status).toBe(0);
     expect(set.stdout).toMatch(/Recent window re-read +72 h\n.*set to at least 72 h in Settings/);

@@ -59,8 +59,8 @@ describe('folioscope sim --live, and sync as a process', () => {
 
   it('an unknown live mode is refused, naming the modes', async () => {
     const r = await runCli(['sim', '--access-key', KEY, '--live', 'arrivals,shuffle']);
-    // As every bad `sim` option (`--quota bad` too): the program's sim entry exits 1, not 2.
-    expect(r.status).toBe(1);
+    // A usage error, as every bad `sim` option (`--quota bad` too): exit 2, like the program's other usage errors.
+    expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown live mode 'shuffle'; modes: arrivals, late, reorg, burst/);
   });
 });

@@ -130,8 +130,12 @@ describe('the request budget', () => {
     now += 500;
     pacer.refused(now, null);
     expect(pacer.state.rate).toBeLessThan(rate);
-    // A Retry-After holds sends until it has passed.
+    // Refusals in a row with nothing served between pause every send, longer each time
+    // (the second 2 s, the third 4 s): more than a Retry-After this short asks.
+    expect(pacer.waitMs()).toBeGreaterThanOrEqual(3000);
+    // A request served ends that; then a Retry-After holds sends until it has passed.
     now += 10;
+    pacer.served();
     pacer.refused(now - 1, 3000);
     expect(pacer.waitMs()).toBe(3000);
     expect(pacer.state.holdUntil).toBe(now + 3000);

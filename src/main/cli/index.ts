@@ -1,19 +1,21 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
 import { demoStarter } from '../../sim/demo.ts';
 import { createCore, type Core, type CoreOptions } from '../core/app.ts';
 import { defaultDataDir } from '../core/paths.ts';
-import { databaseFileFor, normaliseBaseUrl, readAppConfig } from '../core/session/profile.ts';
+import { databaseFileFor, normaliseBaseUrl, readAppConfig, writeAppConfig } from '../core/session/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
+import { bindNegativeValues } from '../../shared/args.ts';
 import { encryptionStatus, loadFolderKey } from '../core/session/encryption.ts';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
-import { systemKeychain } from '../core/secrets/keychain.ts';
+import { KEYCHAIN_SERVICE, systemKeychain } from '../core/secrets/keychain.ts';
 import type { EncryptionStatus } from '../../shared/model.ts';
-import { MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
+import { ENV_BASE_URL, ENV_KEY, MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
+import { RATE_LIMITED_WAIT } from '../../shared/progress-text.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
 import { describeCadence } from '../core/schedule/slots.ts';
@@ -130,7 +132,12 @@ export type Command = (g: Globals, args: string[]) => Promise<void>;
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, usage: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: bindNegativeValues(args, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError(`${argumentProblem(err as Error & { code?: string }, args)}\n\n${usage}`);
   }
@@ -152,10 +159,49 @@ async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: 
     ...options,
   });
   try {
+    await warnDemoWithKey(g);
     return await fn(core);
   } finally {
     await core.close();
   }
+}
+
+/**
+ * Demo data read while a key is kept for a real service: the user most likely meant that
+ * service (a key set without making it the configured one, an environment key without its
+ * URL), and demo figures look like real ones but for their labels. Said on stderr, one line.
+ * A keychain key counts when this data folder has a cache for its service (it was used here):
+ * the keychain is the user's, shared by every data folder.
+ */
+async function warnDemoWithKey(g: Globals): Promise<void> {
+  // Read as the session reads it, without asking the core (whose answer asks the keychain).
+  if (g.baseUrl ?? process.env[ENV_BASE_URL] ?? readAppConfig(g.dataDir).baseUrl) return;
+  if (process.env[ENV_KEY]) {
+    console.error(
+      `folioscope: warning: ${ENV_KEY} is set, but no service is configured, so this reads demo data. Name the service the key is for: --base-url URL (or ${ENV_BASE_URL}=URL).`,
+    );
+    return;
+  }
+  if (!existsSync(g.dataDir) || !readdirSync(g.dataDir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))) return;
+  let accounts: string[] = [];
+  try {
+    accounts = (await systemKeychain(KEYCHAIN_SERVICE, { cli: true }).accounts?.()) ?? [];
+  } catch {
+    // No keychain: no key kept there to speak of.
+  }
+  const used = (account: string) => {
+    try {
+      return existsSync(databaseFileFor(g.dataDir, account));
+    } catch {
+      return false;
+    }
+  };
+  const services = accounts.filter(used);
+  if (!services.length) return;
+  const first = forTerminal(services[0]!.slice(0, 200));
+  console.error(
+    `folioscope: warning: this reads demo data, though the system keychain holds an access key for ${first}${services.length > 1 ? ` (and ${services.length - 1} other service${services.length > 2 ? 's' : ''})` : ''}, which this data folder has a cache for. Use it with --base-url ${first}; to make that the data folder's service, set its key with: folioscope --base-url ${first} key set`,
+  );
 }
 
 /** Runs an operation through the contract (validated as from any shell); a failure is thrown with its message. */
@@ -177,8 +223,15 @@ async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
         resolve();
       }
     };
+    const said = new Map<string, string>();
     const off = core.on('sync.progress', (info) => {
       if (!pending.has(info.id)) return;
+      // A wait for the service's rate limit is said on its own line, also where no bar is drawn (cron, logs).
+      if (info.phase.startsWith(RATE_LIMITED_WAIT) && said.get(info.id) !== info.phase) {
+        said.set(info.id, info.phase);
+        bar.done();
+        console.error(`folioscope: ${forTerminal(info.label)}: ${info.phase}`);
+      }
       bar.update(info);
       if (ended(info)) end(info);
     });
@@ -243,10 +296,15 @@ const commands: Record<string, Command> = {
     if (!p) return;
     const widthArg = p.values['recent-window'];
     // Hours, or `auto` (the default widened by what is learned): checked before anything is written.
-    if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours))
+    if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours)) {
+      const shown = forTerminal(widthArg.slice(0, 40));
+      const most = LIMITS.recentWindowHours.toLocaleString('en-US');
+      // A number past the limit (1e308, Infinity) is too wide, which says more than "not a width".
+      const tooWide = widthArg.trim() !== '' && Number(widthArg) > LIMITS.recentWindowHours;
       throw new UsageError(
-        `--recent-window ${forTerminal(widthArg.slice(0, 40))} is not a width: use whole hours from 1 to ${LIMITS.recentWindowHours}, or auto.\n\n${DOCTOR_USAGE}`,
+        `--recent-window ${shown} is ${tooWide ? `too wide: the recent window is at most ${most} hours;` : 'not a width:'} use whole hours from 1 to ${most}, or auto.\n\n${DOCTOR_USAGE}`,
       );
+    }
     const check = await withCore(g, async (core) => {
       if (widthArg !== undefined) {
         await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });
@@ -292,6 +350,13 @@ const commands: Record<string, Command> = {
         // As in the app: a key the service refuses replaces nothing.
         const status = await call(core, 'key.set', { key });
         console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
+        // A key set for the URL of the command line makes that the data folder's service, as
+        // connecting in Settings does: later commands without --base-url use it, not demo data.
+        const configured = readAppConfig(g.dataDir).baseUrl;
+        if (g.baseUrl !== undefined && (configured === null || normaliseBaseUrl(configured) !== url)) {
+          writeAppConfig(g.dataDir, { baseUrl: url });
+          console.log(`${url} is now the configured service: later commands use it without --base-url.`);
+        }
       } else if (sub === 'clear') {
         await call(core, 'key.clear', undefined);
         console.log(`Key cleared for ${url}.`);
@@ -1444,8 +1509,8 @@ const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--can
                Run again after a stop midway: it finishes the job.
   decrypt      the reverse: every cache and backup plain again, then the key removed
   status       whether the caches and backups are encrypted, and with what (never the key)
-  move-aside   renames the current cache (damaged or not) to <file>.damaged-<time>, with its
-               -wal and -shm, and starts a new one with the wallets and settings that can
+  move-aside   keeps the current cache (damaged or not) as <file>.damaged-<time>, byte for byte
+               as found, with its -wal and -shm, and starts a new one with the wallets and settings that can
                still be read from it; sync then rebuilds the history. Nothing is deleted.
   --cancel-jobs  cancel running syncs first (else the command is refused while they run)`;
 

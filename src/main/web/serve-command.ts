@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { createCore } from '../core/app.ts';
 import { demoStarter } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
+import { bindNegativeValues } from '../../shared/args.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -28,7 +29,8 @@ function usageError(message: string): Error {
 export async function serveCommand(g: ServeGlobals, args: string[]): Promise<void> {
   let values: { port?: string | undefined; help?: boolean | undefined };
   try {
-    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    const options = { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+    ({ values } = parseArgs({ args: bindNegativeValues(args, options), options, strict: true }));
   } catch (err) {
     throw usageError((err as Error).message);
   }

@@ -12,6 +12,8 @@ export interface Keychain {
   get(account: string): Promise<string | null>;
   set(account: string, secret: string): Promise<void>;
   delete(account: string): Promise<boolean>;
+  /** The accounts that hold a secret (never the secrets), where the keychain can list them. */
+  accounts?(): Promise<string[]>;
 }
 
 export interface KeychainOptions {
@@ -42,6 +44,7 @@ type Keytar = {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
 };
 
 /** Keytar's own errors name D-Bus details; keep the first line, never a secret (it has none). */
@@ -74,5 +77,7 @@ export function systemKeychain(service = KEYCHAIN_SERVICE, options: KeychainOpti
     get: (account) => guard((k) => k.getPassword(service, account)),
     set: (account, secret) => guard((k) => k.setPassword(service, account, secret)),
     delete: (account) => guard((k) => k.deletePassword(service, account)),
+    // Keytar hands the secrets too: only the accounts leave here.
+    accounts: () => guard(async (k) => (await k.findCredentials(service)).map((c) => c.account)),
   };
 }

@@ -41,13 +41,20 @@ export class RateLimitedError extends ServiceError {
   constructor(
     url: string,
     readonly retryAfterMs: number | null,
+    /** Set when the client stopped asking: the service had refused every request for this long. */
+    readonly gaveUpAfterMs: number | null = null,
   ) {
     super(
-      `The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later.`,
+      gaveUpAfterMs !== null
+        ? `The service refused every request for its rate limit for ${formatWait(gaveUpAfterMs)}, waiting longer after each refusal: Folioscope stopped asking it for now. Try again later.`
+        : `The service is rate-limiting requests${retryAfterMs !== null ? `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s` : ''}. Try again later.`,
       url,
     );
   }
 }
+
+/** A wait for people: whole seconds up to two minutes, else minutes. */
+export const formatWait = (ms: number): string => (ms < 120_000 ? `${Math.ceil(ms / 1000)} s` : `${Math.round(ms / 60_000)} minutes`);
 
 export class ServerError extends ServiceError {
   readonly kind = 'server';

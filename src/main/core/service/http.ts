@@ -22,7 +22,11 @@ export interface HttpPolicy {
   backoffMaxMs: number;
   /** A Retry-After longer than this is not waited for: the call fails as rate-limited. */
   maxRetryAfterMs: number;
-  /** How long one request may keep being refused for the rate, paced ever slower, before it fails. */
+  /**
+   * How long the service may refuse every request for the rate (nothing served between), each
+   * pause longer than the last, before requests fail: then they fail without being sent for as
+   * long again (RequestPacer.giveUp).
+   */
   maxRateLimitedMs: number;
 }
 
@@ -80,6 +84,8 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
   // Requests of one wallet share a lane of the pacer: wallets take turns (see RequestPacer).
   const lane = String(params['wallet'] ?? params['txn_hash'] ?? '');
   const paced = async (sentAt: number): Promise<{ body: string; serviceTimeMs: number | null }> => {
+    // The service refused everything for too long: nothing more is sent to it for now.
+    if (deps.limiter.givenUp) throw new RateLimitedError(shown, null, deps.policy.maxRateLimitedMs);
     try {
       const answer = await attemptOnce(deps, endpoint, url, shown, key, signal);
       deps.limiter.served();
@@ -96,7 +102,6 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
       throw err;
     }
   };
-  let refusedSince: number | null = null;
   let refusals = 0;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new CancelledError(shown);
@@ -110,17 +115,20 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
       if (err instanceof RateLimitedError) {
         // Refused for the rate: the pacer has slowed every request to the service, so this one
         // is asked again at the slower pace, without counting as a failed attempt. It fails
-        // only when the service asks for a longer wait than the policy allows, or keeps
-        // refusing it for longer than the policy's limit (a pace that never gets through).
+        // only when the service asks for a longer wait than the policy allows, or has refused
+        // every request for longer than the policy's limit (shared by every request to it, so
+        // the work under way ends rather than each request waiting that long in turn).
         if (err.retryAfterMs !== null && err.retryAfterMs > deps.policy.maxRetryAfterMs) throw err;
-        refusedSince ??= Date.now();
-        if (Date.now() - refusedSince > deps.policy.maxRateLimitedMs) throw err;
+        if (err.gaveUpAfterMs !== null) throw err;
+        if (deps.limiter.refusingForMs() > deps.policy.maxRateLimitedMs) {
+          deps.limiter.giveUp(deps.policy.maxRateLimitedMs);
+          throw new RateLimitedError(shown, null, deps.policy.maxRateLimitedMs);
+        }
         refusals++;
         attempt--;
         deps.onRetry?.({ endpoint, attempt: attempt + refusals, delayMs: Math.max(err.retryAfterMs ?? 0, deps.limiter.waitMs()), error: err });
         continue;
       }
-      refusedSince = null;
       if (attempt >= deps.policy.maxAttempts) throw err;
       const delayMs = backoffMs(deps.policy, attempt, random);
       deps.onRetry?.({ endpoint, attempt, delayMs, error: err });

@@ -6,7 +6,7 @@ export { conventionItems, runServiceCheck } from './check.ts';
 export { createServiceClient } from './client.ts';
 export type { ServiceClient, ServiceResponse } from './client.ts';
 export { ensureConventions } from './conventions.ts';
-export { AuthError, CancelledError, NetworkError, RateLimitedError, ServerError, ServiceError } from './errors.ts';
+export { AuthError, CancelledError, formatWait, NetworkError, RateLimitedError, ServerError, ServiceError } from './errors.ts';
 export { RequestPacer } from './pacer.ts';
 export { LOGS_BOUNDS, allLogs, judgeLogs, readLogs } from './paging.ts';
 export type { LogsBounds, LogsRead, LogsVerdict } from './paging.ts';

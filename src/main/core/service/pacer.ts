@@ -16,7 +16,14 @@
  *   each second, and by a tenth of that near the pace last refused, so the pace climbs back
  *   quickly and then probes the quota gently (a probe that fails costs a refusal and any
  *   Retry-After hold);
- * - a Retry-After holds every send until the time it names.
+ * - a Retry-After holds every send until the time it names;
+ * - a service that refuses everything (refusal after refusal, nothing served between) is asked
+ *   ever more slowly, one request at a time: each wave of refusals pauses every send twice as
+ *   long as the last (capped), however short a wait each answer asks for, since a Retry-After
+ *   that is always too short would otherwise be honoured for ever; the first request served
+ *   ends the pause. Listeners hear each pause (a job says it is waiting). When the refusals have
+ *   lasted too long (the caller's policy), the caller gives up: requests then fail without being
+ *   sent for as long again, so the work under way ends instead of asking on.
  * Requests are spaced evenly at the pace (no bursts after a pause), since a quota counted
  * over a rolling second refuses a burst that an average allows.
  */
@@ -31,6 +38,10 @@ const PROBE_PER_SECOND = 0.1;
 const NEAR = 0.95;
 /** Refusals of requests sent within this long after a cut are the same overload (see refused). */
 const REACT_MS = 1000;
+/** The pause after the second refusal in a row (the first waits only what the service asks)... */
+const BACKOFF_BASE_MS = 1000;
+/** ...doubled with each refusal after it, up to this. */
+export const BACKOFF_MAX_MS = 60_000;
 /** The pace never drops below this: one request every ten seconds still finishes a job. */
 export const MIN_RATE = 0.1;
 
@@ -42,6 +53,8 @@ export interface PacerOptions {
   now?: () => number;
   /** Told when the pace changes after a refusal (to remember it per service). */
   onRateChange?: (rate: number | null) => void;
+  /** Runs `fn` in `ms` and returns what cancels it (setTimeout by default; a test's clock may jump ahead instead). */
+  setTimer?: (fn: () => void, ms: number) => () => void;
 }
 
 export interface PacerState {
@@ -49,7 +62,7 @@ export interface PacerState {
   rate: number | null;
   /** Whether requests are waiting for the pace (or a Retry-After), not for a free slot. */
   waitingForPace: boolean;
-  /** Until when a Retry-After holds every send (ms since the epoch), or null. */
+  /** Until when a Retry-After, or the pause of refusals in a row, holds every send (ms since the epoch), or null. */
   holdUntil: number | null;
   /** Requests waiting to be sent. */
   queued: number;
@@ -64,6 +77,8 @@ export class RequestPacer {
   /** The earliest moment the next request may be sent at the pace. */
   private nextAt = 0;
   private holdUntil = 0;
+  /** Until when the refusals in a row pause every send (a request served ends it; a Retry-After's hold stays). */
+  private pauseUntil = 0;
   /** When the pace was last lowered: a refusal of a request sent before it is already answered. */
   private loweredAt = -Infinity;
   /** The pace at the last refusal, before it was lowered (where probing slows down). */
@@ -74,15 +89,31 @@ export class RequestPacer {
   private queuedCount = 0;
   /** Times requests were answered as served, in the last second (to read the service's quota). */
   private readonly servedTimes: number[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: (() => void) | null = null;
   private timerAt = 0;
   private readonly now: () => number;
+  private readonly setTimer: (fn: () => void, ms: number) => () => void;
+  /** Waves of refusals since a request was last served (a wave: refusals of requests sent before the last one counted). */
+  private refusedInARow = 0;
+  /** When the first of those refusals came; null while the service serves. */
+  private refusingSince: number | null = null;
+  /** When the last wave was counted: a refusal of a request sent before it belongs to that wave. */
+  private waveAt = -Infinity;
+  /** Until when requests fail without being sent, once the caller gave up (see giveUp). */
+  private givenUpUntil = 0;
+  private readonly pauseListeners = new Set<(waitMs: number) => void>();
 
   constructor(private readonly o: PacerOptions) {
     if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new RangeError('concurrency limit must be a positive integer');
     this.limit = o.concurrency;
     this.rateNow = o.rate && Number.isFinite(o.rate) && o.rate > 0 ? Math.max(MIN_RATE, o.rate) : null;
     this.now = o.now ?? Date.now;
+    this.setTimer =
+      o.setTimer ??
+      ((fn, ms) => {
+        const t = setTimeout(fn, ms);
+        return () => clearTimeout(t);
+      });
   }
 
   /**
@@ -102,6 +133,10 @@ export class RequestPacer {
   /** The service answered a request as served. */
   served(): void {
     const at = this.now();
+    this.refusedInARow = 0;
+    this.refusingSince = null;
+    this.givenUpUntil = 0;
+    this.pauseUntil = 0;
     this.servedTimes.push(at);
     while (this.servedTimes.length && this.servedTimes[0]! <= at - 1000) this.servedTimes.shift();
     // The pace rises only while it binds (someone waits for it): an idle pace stays as learned.
@@ -115,6 +150,16 @@ export class RequestPacer {
   refused(sentAt: number, retryAfterMs: number | null): void {
     const at = this.now();
     if (retryAfterMs !== null && retryAfterMs > 0) this.holdUntil = Math.max(this.holdUntil, at + retryAfterMs);
+    this.refusingSince ??= at;
+    // Requests in flight together are refused together: one wave, counted once.
+    if (sentAt >= this.waveAt) {
+      this.refusedInARow++;
+      this.waveAt = at;
+      const pause = this.refusedInARow < 2 ? 0 : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (this.refusedInARow - 1));
+      this.pauseUntil = Math.max(this.pauseUntil, at + pause);
+      const waitMs = Math.max(this.holdUntil, this.pauseUntil) - at;
+      if (waitMs > 0) for (const listener of this.pauseListeners) listener(waitMs);
+    }
     while (this.servedTimes.length && this.servedTimes[0]! <= at - 1000) this.servedTimes.shift();
     const lastSecond = this.servedTimes.length;
     // A first refusal with nothing served lately and a Retry-After says when, not how fast:
@@ -138,9 +183,38 @@ export class RequestPacer {
     this.pump();
   }
 
+  /** Hears each pause the refusals set (how long every send now waits); returns what stops it listening. */
+  onPause(listener: (waitMs: number) => void): () => void {
+    this.pauseListeners.add(listener);
+    return () => this.pauseListeners.delete(listener);
+  }
+
+  /** How long the service has refused every request (since the last one it served); 0 while it serves. */
+  refusingForMs(): number {
+    return this.refusingSince === null ? 0 : this.now() - this.refusingSince;
+  }
+
+  /**
+   * The caller stops asking a service that has refused everything for too long: for `forMs`,
+   * requests fail without being sent (`givenUp`), and those waiting for the pause go now to
+   * fail. After it, one request asks again; served, everything is as before.
+   */
+  giveUp(forMs: number): void {
+    this.givenUpUntil = this.now() + forMs;
+    this.holdUntil = 0;
+    this.pauseUntil = 0;
+    this.nextAt = 0;
+    this.pump();
+  }
+
+  /** Whether requests fail without being sent (see giveUp). */
+  get givenUp(): boolean {
+    return this.now() < this.givenUpUntil;
+  }
+
   /** How long a request queued now waits for the pace or a Retry-After (not for a free slot). */
   waitMs(): number {
-    const start = Math.max(this.holdUntil, this.rateNow === null ? 0 : this.nextAt);
+    const start = Math.max(this.holdUntil, this.pauseUntil, this.rateNow === null ? 0 : this.nextAt);
     return Math.max(0, Math.round(start - this.now()));
   }
 
@@ -150,11 +224,12 @@ export class RequestPacer {
 
   get state(): PacerState {
     const at = this.now();
-    const start = Math.max(this.nextAt, this.holdUntil);
+    const hold = Math.max(this.holdUntil, this.pauseUntil);
+    const start = Math.max(this.nextAt, hold);
     return {
       rate: this.rateNow,
       waitingForPace: this.queuedCount > 0 && this.running < this.limit && start > at,
-      holdUntil: this.holdUntil > at ? this.holdUntil : null,
+      holdUntil: hold > at ? hold : null,
       queued: this.queuedCount,
     };
   }
@@ -193,9 +268,10 @@ export class RequestPacer {
   }
 
   private pump(): void {
-    while (this.queuedCount > 0 && this.running < this.limit) {
+    // While everything is refused, one request at a time asks (a probe), not every slot.
+    while (this.queuedCount > 0 && this.running < (this.refusedInARow > 0 && !this.givenUp ? 1 : this.limit)) {
       const at = this.now();
-      const start = Math.max(this.holdUntil, this.rateNow === null ? 0 : this.nextAt);
+      const start = this.givenUp ? 0 : Math.max(this.holdUntil, this.pauseUntil, this.rateNow === null ? 0 : this.nextAt);
       if (start > at) return this.wake(start - at);
       const lane = this.turn.shift()!;
       const waiters = this.lanes.get(lane)!;
@@ -216,9 +292,9 @@ export class RequestPacer {
     inMs = Math.min(inMs, MAX_TIMER_MS);
     const at = this.now() + inMs;
     if (this.timer && this.timerAt <= at) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.timer();
     this.timerAt = at;
-    this.timer = setTimeout(() => {
+    this.timer = this.setTimer(() => {
       this.timer = null;
       this.pump();
     }, Math.ceil(inMs));

@@ -299,8 +299,9 @@ export function listBackups(cacheFile: string): BackupInfo[] {
  * newer than this version reads, rows not those recorded, or an encrypted copy whose key is
  * not `key` (the data folder's). Nothing is written.
  */
-export function verifyBackup(cacheFile: string, name: string, key: CacheKey | null = null): BackupInfo {
-  checkName(name);
+export function verifyBackup(cacheFile: string, asked: string, key: CacheKey | null = null): BackupInfo {
+  checkName(asked);
+  const name = resolveName(cacheFile, asked);
   const path = join(backupsFolderOf(cacheFile), name);
   if (!existsSync(path)) throw new BackupRefusedError(`There is no backup ${name} in ${backupsFolderOf(cacheFile)}.`);
   const m = readManifest(path);
@@ -331,6 +332,26 @@ export function verifyBackup(cacheFile: string, name: string, key: CacheKey | nu
     throw refuse(`holds other rows than its manifest records (${differ.map((t) => `${t}: ${checked.counts[t] ?? 0} vs ${m.counts[t] ?? 0}`).join(', ')})`);
   return infoOf(m);
 }
+
+/**
+ * The backup a name stands for. `cache encrypt` and `decrypt` convert a backup into a copy named
+ * after it (`<name>-encrypted.sqlite`, `<name>-plain.sqlite`) and remove the old one, so a name
+ * the backup had before (the one printed when it was made, or before an earlier conversion)
+ * still names it: the one backup of the folder with the same name once those suffixes are left
+ * out. A name that exists is itself; one that matches none is left for the caller to refuse.
+ */
+function resolveName(cacheFile: string, name: string): string {
+  const dir = backupsFolderOf(cacheFile);
+  if (existsSync(join(dir, name)) || !existsSync(dir)) return name;
+  const stem = conversionStem(name);
+  const same = readdirSync(dir).filter((n) => n.endsWith('.sqlite') && conversionStem(n) === stem);
+  if (same.length > 1)
+    throw new BackupRefusedError(`There is no backup ${name}; encrypting or decrypting converted it into one of ${same.join(', ')}: name one of them.`);
+  return same[0] ?? name;
+}
+
+/** A backup's name without the suffixes a conversion adds: `demo-20260115T060000Z` for `demo-20260115T060000Z-encrypted-2.sqlite`. */
+const conversionStem = (name: string) => name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
 
 /** When the newest backup of this cache was made; null when there is none. */
 export function lastBackupAt(cacheFile: string): Date | null {
@@ -389,7 +410,8 @@ export function stageRestore(cacheFile: string, name: string, key: CacheKey | nu
   const backup = verifyBackup(cacheFile, name, key);
   const staged = `${cacheFile}.restoring-${randomBytes(4).toString('hex')}`;
   try {
-    copyFileSync(join(backupsFolderOf(cacheFile), name), staged, constants.COPYFILE_EXCL);
+    // The backup's name now (see resolveName), which may not be the one asked for.
+    copyFileSync(join(backupsFolderOf(cacheFile), backup.name), staged, constants.COPYFILE_EXCL);
     chmodSync(staged, 0o600);
     const fd = openSync(staged, 'r+');
     try {
@@ -494,7 +516,7 @@ export function convertBackups(cacheFile: string, from: CacheKey | null, to: Cac
       done.skipped.push({ name: b.name, problem: (err as Error).message });
       continue;
     }
-    const base = b.name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
+    const base = conversionStem(b.name);
     let name = `${base}-${to ? 'encrypted' : 'plain'}.sqlite`;
     for (let i = 2; existsSync(join(dir, name)) || existsSync(manifestPathOf(join(dir, name))); i++) name = `${base}-${to ? 'encrypted' : 'plain'}-${i}.sqlite`;
     const path = join(dir, name);

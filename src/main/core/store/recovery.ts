@@ -2,7 +2,7 @@
  * The ways forward from a cache that cannot be used as it is (CacheProblemError): open a
  * copy read-only, or move the file aside and start a new one. Neither deletes anything.
  */
-import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { allowDamaged, assertOrdinaryFile, CacheProblemError, openDatabase, plainHeaderAt, type WritableDB } from './db.ts';
@@ -46,36 +46,52 @@ export function openReadOnlyCopy(path: string, key: CacheKey | null = null): { d
 }
 
 /**
- * Moves a damaged cache aside (renamed `<name>.damaged-<time>`, with its -wal and -shm) and
- * creates a new one in its place, carrying over the watched wallets and settings when they
+ * Moves a damaged cache aside (kept as `<name>.damaged-<time>`, byte for byte as it was found,
+ * with its -wal and -shm) and creates a new one in its place, carrying over the watched wallets and settings when they
  * can still be read from the old file. Syncing then rebuilds the history from the service.
  */
 export function moveCacheAside(path: string, now = new Date(), key: CacheKey | null = null): { movedTo: string; walletsRecovered: number } {
+  const movedTo = `${path}.damaged-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
+  // What is kept aside is the file as it was found, with its -wal and -shm: copied before
+  // anything opens it, since the check below (and any open) checkpoints the -wal into the file,
+  // rewrites its header and removes the -shm.
+  const present = ['', ...COMPANIONS].filter((c) => existsSync(`${path}${c}`));
+  try {
+    for (const c of present) copyFileSync(`${path}${c}`, `${movedTo}${c}`, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+  } catch (err) {
+    for (const c of present) rmSync(`${movedTo}${c}`, { force: true });
+    throw new Error(`Could not move ${path} aside (${String((err as Error).message).split('\n')[0]}): open it read-only or use another data folder.`, {
+      cause: err,
+    });
+  }
   // Another process with the cache open would go on writing into the file moved aside, and the
   // new cache would miss it: refused. A file too damaged to be locked is moved all the same.
   try {
     assertAlone(path, key);
   } catch (err) {
-    if (err instanceof CacheInUseError) throw err;
+    if (err instanceof CacheInUseError) {
+      for (const c of present) rmSync(`${movedTo}${c}`, { force: true });
+      throw err;
+    }
   }
-  const movedTo = `${path}.damaged-${now
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z')}`;
+  // The wallets and settings are read from the original (the check may have changed it), moved
+  // out of the cache's name first; it is removed once the new cache holds what could be read.
+  const salvaging = `${movedTo}.salvaging`;
+  renameSync(path, salvaging);
+  for (const c of COMPANIONS) if (existsSync(`${path}${c}`)) renameSync(`${path}${c}`, `${salvaging}${c}`);
   try {
-    renameSync(path, movedTo);
-  } catch (err) {
-    throw new Error(`Could not move ${path} aside (${String((err as Error).message).split('\n')[0]}): open it read-only or use another data folder.`, {
-      cause: err,
-    });
-  }
-  for (const c of COMPANIONS) if (existsSync(`${path}${c}`)) renameSync(`${path}${c}`, `${movedTo}${c}`);
-  // The new cache is encrypted as the folder's caches are (with its key), and the old one read with it.
-  const db = openDatabase(path, { key });
-  try {
-    return { movedTo, walletsRecovered: salvage(movedTo, db, key) };
+    // The new cache is encrypted as the folder's caches are (with its key), and the old one read with it.
+    const db = openDatabase(path, { key });
+    try {
+      return { movedTo, walletsRecovered: salvage(salvaging, db, key) };
+    } finally {
+      db.close();
+    }
   } finally {
-    db.close();
+    for (const c of ['', ...COMPANIONS]) rmSync(`${salvaging}${c}`, { force: true });
   }
 }
 

@@ -1,4 +1,5 @@
-import { type ServiceClient, type LogsBounds, conventionsReport, learningState, loadConventions, ensureConventions } from '../service/index.ts';
+import { type ServiceClient, type LogsBounds, conventionsReport, formatWait, learningState, loadConventions, ensureConventions } from '../service/index.ts';
+import { RATE_LIMITED_WAIT } from '../../../shared/progress-text.ts';
 import { assertCacheInPlace, type WritableDB } from '../store/db.ts';
 import {
   getLogSet,
@@ -99,7 +100,13 @@ export class SyncEngine {
   ): Job<T> {
     const checked = async (ctx: JobContext): Promise<T> => {
       assertCacheInPlace(this.o.db);
-      return run(ctx);
+      // While the service refuses every request, nothing progresses: the job says it waits, and how long.
+      const off = this.o.client.limiter.onPause((waitMs) => ctx.progress({ phase: `${RATE_LIMITED_WAIT} ${formatWait(waitMs)} before trying again` }));
+      try {
+        return await run(ctx);
+      } finally {
+        off();
+      }
     };
     return this.queue.enqueue(kind, label, checked, wallet, options);
   }
@@ -118,7 +125,7 @@ export class SyncEngine {
    */
   private phase(what: string): string {
     const { rate, holdUntil } = this.o.client.limiter.state;
-    if (holdUntil !== null) return `${what}; waiting for the service's rate limit (it asked to wait ${Math.ceil((holdUntil - Date.now()) / 1000)} s)`;
+    if (holdUntil !== null) return `${what}; waiting for the service's rate limit (${Math.ceil((holdUntil - Date.now()) / 1000)} s)`;
     return rate === null ? what : `${what}; paced to the service's rate limit (${rate < 1 ? rate.toFixed(1) : Math.round(rate)} requests/s)`;
   }
 

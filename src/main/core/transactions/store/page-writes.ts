@@ -2,7 +2,7 @@ import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { WritableDB } from '../../store/db.ts';
 import { provesWhole } from '../../../../shared/service/completion-ratio.ts';
 import { oweSeams, type SeamToRead } from './seams.ts';
-import { deleteRange, dropRangesWithin, ratioReason, saveRange, type SyncRange, upsertTransactions } from './transactions.ts';
+import { deleteRange, ratioReason, saveRange, supersedeRanges, type SyncRange, upsertTransactions } from './transactions.ts';
 
 /**
  * One page of a transaction sync as data: its rows and the bookkeeping written with them, so
@@ -39,7 +39,7 @@ export function writePage(db: WritableDB, p: PageWrite): void {
  * sync narrows such a range before it reads it (transactions/sync.ts `wholePrefix`), so what is
  * owed is the part from the first second not proved indexed. No ratio at all, or one that is not
  * a fraction (above 1, negative), proves nothing either, with a reason naming it. Ranges the
- * closed one covers are dropped.
+ * closed one covers are superseded (supersedeRanges).
  */
 export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | null): void {
   deleteRange(db, range.wallet, range.chain, range.startTime, range.endTime);
@@ -50,5 +50,5 @@ export function closeRange(db: WritableDB, range: SyncRange, anomaly: string | n
   }
   const closed: SyncRange = { ...base, state: provesWhole(range.completionRatio) ? 'complete' : 'incomplete', reason: ratioReason(range.completionRatio) };
   saveRange(db, closed);
-  dropRangesWithin(db, range.wallet, range.chain, range.startTime, range.endTime, closed);
+  supersedeRanges(db, closed);
 }

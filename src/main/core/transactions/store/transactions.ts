@@ -359,19 +359,28 @@ export function forgetAllRanges(db: WritableDB): number {
   return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
 }
 
-/** Drops ranges another range now covers (the superseded incomplete ones). */
-export function dropRangesWithin(
-  db: WritableDB,
-  wallet: string,
-  chain: string,
-  startTime: number,
-  endTime: number,
-  keep: { startTime: number; endTime: number },
-): void {
-  db.prepare(
-    `DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time >= ? AND end_time <= ?
-       AND NOT (start_time = ? AND end_time = ?)`,
-  ).run(wallet, chain, startTime, endTime, keep.startTime, keep.endTime);
+/**
+ * The closed range `keep` was just read: what it says of its seconds supersedes what older closed
+ * ranges said of them. Those it covers whole are dropped; one it overlaps keeps only the part
+ * outside it (one or two ranges, with their state and why). Without the trim, a range narrowed
+ * again by a later sync left the wider one it replaced standing: its reason ("indexed 87.3% from
+ * …") overstated what is owed, and the contiguous run of complete history stopped at it, so every
+ * sync read again a part already proved. Ranges in progress keep their page numbers: untouched.
+ */
+export function supersedeRanges(db: WritableDB, keep: SyncRange): void {
+  const others = (
+    db
+      .prepare(
+        `SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND state != 'in_progress' AND start_time <= ? AND end_time >= ?
+           AND NOT (start_time = ? AND end_time = ?)`,
+      )
+      .all(keep.wallet, keep.chain, keep.endTime, keep.startTime, keep.startTime, keep.endTime) as RangeRow[]
+  ).map(rangeFromRow);
+  for (const r of others) {
+    deleteRange(db, r.wallet, r.chain, r.startTime, r.endTime);
+    if (r.startTime < keep.startTime) saveRange(db, { ...r, endTime: keep.startTime - 1 });
+    if (r.endTime > keep.endTime) saveRange(db, { ...r, startTime: keep.endTime + 1 });
+  }
 }
 
 /**

@@ -505,7 +505,8 @@ export const CONTRACT = {
   'settings.get': op(empty)<Settings>(),
   'settings.update': op(SettingsInput, WRITES)<Settings>(),
   'key.status': op(empty)<KeyStatus>(),
-  'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus>(),
+  /** `check`: what the service said of the key (a key that could not be verified is kept, and the caller says so). */
+  'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus & { check: KeyCheck }>(),
   'key.clear': op(empty)<KeyStatus>(),
   'wallets.list': op(empty)<Wallet[]>(),
   'wallets.add': op(WalletAddInput, WRITES)<Wallet>(),

@@ -41,6 +41,21 @@ describe('key set --base-url, as processes with the real keychain', { timeout: 1
     expect(readdirSync(dir).some((f) => /^live-[0-9a-f]+\.sqlite$/.test(f))).toBe(true);
   });
 
+  it('a URL that answers nothing stores the key unchecked, says so, and does not replace the configured service (exit 3)', async () => {
+    const dir = tempDir();
+    ok(cli(['--data-dir', dir, '--base-url', sim.url, 'key', 'set'], { input: `${KEY}\n` }));
+    // A mistyped port: nothing listens there.
+    const dead = 'http://127.0.0.1:9';
+    const set = cli(['--data-dir', dir, '--base-url', dead, 'key', 'set'], { input: `${KEY}\n` });
+    expect(set.status, set.stdout + set.stderr).toBe(3);
+    expect(set.stderr).toMatch(/Not checked: The access key could not be verified/);
+    expect(set.stderr).toContain(`${dead} was not made the configured service`);
+    expect(set.stdout).not.toContain('is now the configured service');
+    expect(JSON.parse(readFileSync(join(dir, 'app.json'), 'utf8'))).toMatchObject({ baseUrl: sim.url });
+    expect(set.stdout + set.stderr).not.toContain(KEY);
+    cli(['--data-dir', dir, '--base-url', dead, 'key', 'clear']);
+  });
+
   it('a command reading demo data while the keychain holds a key for a service this folder was used with says so on stderr', () => {
     const dir = tempDir();
     ok(cli(['--data-dir', dir, '--base-url', sim.url, 'key', 'set'], { input: `${KEY}\n` }));

@@ -323,8 +323,10 @@ const commands: Record<string, Command> = {
 
   async key(g, args) {
     const usage = `Usage: folioscope key set | clear | status
-  set      reads the key from standard input and stores it in the OS keychain
-           (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY)
+  set      reads the key from standard input, checks it with the service and stores it in the OS keychain
+           (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY);
+           with --base-url, makes that URL the data folder's service once it takes the key (a key it
+           refuses is not stored; one it cannot check now is stored, the service left as it was, exit 3)
   clear    removes it
   status   says whether one is set (never the key)`;
     const p = parse(args, {}, usage);
@@ -350,10 +352,19 @@ const commands: Record<string, Command> = {
         // As in the app: a key the service refuses replaces nothing.
         const status = await call(core, 'key.set', { key });
         console.log(`Key stored in the ${status.source === 'keychain' ? 'system keychain' : status.source} for ${url}.`);
+        if (status.check.state !== 'accepted') console.error(forTerminal(`Not checked: ${status.check.message}`));
         // A key set for the URL of the command line makes that the data folder's service, as
         // connecting in Settings does: later commands without --base-url use it, not demo data.
+        // Only a service that answered and took the key: a mistyped URL that answers nothing
+        // must not replace a working configuration.
         const configured = readAppConfig(g.dataDir).baseUrl;
-        if (g.baseUrl !== undefined && (configured === null || normaliseBaseUrl(configured) !== url)) {
+        const differs = configured === null || normaliseBaseUrl(configured) !== url;
+        if (g.baseUrl !== undefined && differs && status.check.state !== 'accepted') {
+          console.error(
+            `${url} was not made the configured service, since it did not take the key just now${configured ? ` (still ${forTerminal(configured)})` : ''}: run key set again when it answers, or pass --base-url.`,
+          );
+          process.exitCode = EXIT_INCOMPLETE;
+        } else if (g.baseUrl !== undefined && differs) {
           writeAppConfig(g.dataDir, { baseUrl: url });
           console.log(`${url} is now the configured service: later commands use it without --base-url.`);
         }

@@ -93,7 +93,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       // As on connect: a key the service refuses replaces nothing.
       const check = await checkKey(url, Secrets.checkFormat(key));
       if (check.state === 'refused') throw new ValidationError('key', check.message);
-      return session.secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+      return { ...(await session.secrets.set(url, key, { sessionOnly: sessionOnly ?? false })), check };
     },
     'key.clear': async () => session.secrets.clear(session.requireLive()),
     'cache.clear': async () => {

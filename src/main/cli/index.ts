@@ -731,8 +731,10 @@ csv --report transactions also takes --category NAME[,NAME] and --uncategorised 
       // PDF's summary); here it says why. Partial figures (a member not cached) exit 3 so a
       // script (cron) can tell; a transactions period not yet proved is a Note, as it always was.
       if (incomplete) {
+        // Every file says so in itself but the transactions CSV, whose rows have no coverage column.
+        const says = kind === 'csv' && report === 'transactions' ? 'the CSV itself cannot say so: keep this note with it' : 'the file says so';
         console.log(
-          `Note: the ${kind === 'pdf' ? 'report' : 'export'} is incomplete (the file says so):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
+          `Note: the ${kind === 'pdf' ? 'report' : 'export'} is incomplete (${says}):\n${incomplete.reasons.map((r) => `  - ${forTerminal(r)}`).join('\n')}\n${forTerminal(incomplete.action ?? '')}`,
         );
         if (incomplete.partial) throw new IncompleteError(`The ${kind === 'pdf' ? 'report' : 'export'} is partial: its figures leave out what is not cached.`);
       }

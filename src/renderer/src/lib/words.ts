@@ -911,6 +911,8 @@ export const words = {
     preview: 'Check matches',
     previewing: 'Counting…',
     matches: (n: string) => `This rule matches ${n} cached transaction${n === '1' ? '' : 's'}.`,
+    unknownActionTypes: (types: string[], known: string[]) =>
+      `No transaction has action type ${types.join(' or ')}; known: ${known.length ? known.join(', ') : 'none yet'}.`,
     saveRule: 'Save rule',
     cancel: 'Cancel',
     applied: (categorised: string, evaluated: string) => `Applied to ${evaluated} cached transactions: ${categorised} categorised by a rule.`,

@@ -967,6 +967,8 @@ export const words = {
     count: (n: string, filtered: boolean) => (n === '1' ? `1 transaction${filtered ? ' matches' : ''}` : `${n} transactions${filtered ? ' match' : ''}`),
     synced: (ago: string) => `· synced ${ago}`,
     timesIn: (zone: string) => `Times in ${zone}`,
+    timesInMarked: (zone: string, standard: string) => `Times in ${zone} (${standard}; a row in another offset says its own)`,
+    zoneTitle: (zone: string) => `This time is in ${zone}, not the column’s zone`,
     unreadable: 'Could not read the timeline',
     clearSearch: 'Clear the search',
     syncToFetch: 'Sync to fetch transactions from the service.',

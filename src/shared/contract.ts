@@ -37,6 +37,7 @@ import type {
   AuditEntry,
   Category,
   CategoryRule,
+  RulePreview,
   TxnAnnotation,
   Counterparty,
   CounterpartyExport,
@@ -669,10 +670,9 @@ export const CONTRACT = {
     applied: RulesApplied;
   }>(),
   /** How many cached transactions (of a wallet, a group, or all) a rule's conditions match, before it is saved. */
-  'rules.preview': op(z.strictObject({ conditions: RuleConditionsSchema, wallet: address.optional(), group: z.number().int().positive().optional() }))<{
-    matches: number;
-    sample: Array<{ wallet: string; chain: string; txnHash: string }>;
-  }>(),
+  'rules.preview': op(
+    z.strictObject({ conditions: RuleConditionsSchema, wallet: address.optional(), group: z.number().int().positive().optional() }),
+  )<RulePreview>(),
   /** Applies every rule to every cached transaction again ("apply to existing"). */
   'rules.apply': op(empty, WRITES)<RulesApplied>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */

@@ -84,6 +84,7 @@ export interface RuleConditions {
   /** The other side's name in the address book (matched when a namer is given; see rules.ts). */
   counterpartyNames?: string[] | undefined;
   direction?: TxnDirection | undefined;
+  /** Action types, as stored (swap) or as the screens show them (Swap): compared by `actionTypeKey`. */
   actionTypes?: string[] | undefined;
   /** Method ids (hex), compared in lower case. */
   methods?: string[] | undefined;
@@ -100,6 +101,16 @@ export interface RuleConditions {
    * status too.
    */
   status?: 'failed' | 'any' | undefined;
+}
+
+/** How many cached transactions a rule's conditions match (rules.preview), and what of them names nothing cached. */
+export interface RulePreview {
+  matches: number;
+  sample: Array<{ wallet: string; chain: string; txnHash: string }>;
+  /** The rule's action types that no cached transaction has, as written (a misspelling matches silently nothing). */
+  unknownActionTypes: string[];
+  /** Every cached transaction's action type, as stored, for saying what is known. */
+  knownActionTypes: string[];
 }
 
 /** A rule that sets a category; rules are tried in `position` order and the first that matches wins. */

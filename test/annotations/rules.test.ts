@@ -253,6 +253,26 @@ describe('applying the rules', () => {
     expect(() => saveRule(db, { category: 'Fees', conditions: { wallets: ['0x' + '1'.repeat(39)] } })).toThrow(/EVM address/);
   });
 
+  it('an action type matches as the UI spells it (issue 39, item 3): any case, its label back to the stored value; an unknown one is said', () => {
+    // The UI shows "Swap" and "Add liquidity" for the stored swap and add_liquidity: a rule typed
+    // as shown matched nothing (silently) when compared exactly.
+    const db = seeded();
+    upsertTransactions(db, W, 'eth', [txn(8, { from: W, to: ROUTER, action_type: 'add_liquidity', details: [eth('out', 1)] })]);
+    expect(matched(db, { actionTypes: ['Swap'] })).toEqual([5]);
+    expect(matched(db, { actionTypes: ['SWAP'] })).toEqual([5]);
+    expect(matched(db, { actionTypes: ['Add liquidity'] })).toEqual([8]);
+    expect(matched(db, { actionTypes: ['add-liquidity', 'swap'] })).toEqual([5, 8]);
+    expect(previewRule(db, { actionTypes: ['Swap'] })).toMatchObject({ matches: 1, unknownActionTypes: [] });
+    // Saved as the UI spells it: stored as the transactions' value, and applied.
+    const rule = saveRule(db, { category: 'Fees', conditions: { actionTypes: [' Swap ', 'Add liquidity'] } });
+    expect(rule.conditions).toEqual({ actionTypes: ['swap', 'add_liquidity'] });
+    expect(applyRulesToAll(db)).toMatchObject({ categorised: 2 });
+    // A type no cached transaction has: the preview says so, with the known ones, rather than a bare 0.
+    const unknown = previewRule(db, { actionTypes: ['Swop', 'swap'] });
+    expect(unknown).toMatchObject({ matches: 1, unknownActionTypes: ['Swop'] });
+    expect(unknown.knownActionTypes).toEqual(['add_liquidity', 'swap', 'transfer']);
+  });
+
   it('categories: renamed, refused while a rule sets one, removed with their manual choices; each edit in the trail', () => {
     const db = seeded();
     const payroll = listCategories(db).find((c) => c.name === 'Payroll')!;

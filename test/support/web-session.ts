@@ -43,6 +43,8 @@ export interface WebSessionOptions {
   seed?: (core: Core) => Promise<unknown>;
   /** Downloads kept for the test to save (page.waitForEvent('download')). */
   acceptDownloads?: boolean;
+  /** The browser's time zone (an IANA name: 'Europe/Berlin'); the machine's unless given. */
+  timezoneId?: string;
   /** Load the app (`open()`) before the first test. */
   open?: boolean;
   /** The set-up's time limit in ms (vitest's hookTimeout unless given: a seed that syncs wants more). */
@@ -109,6 +111,7 @@ export function useWebSession(options: WebSessionOptions): WebSession {
     const page = await browser.newPage({
       viewport: options.viewport,
       ...(options.acceptDownloads !== undefined && { acceptDownloads: options.acceptDownloads }),
+      ...(options.timezoneId !== undefined && { timezoneId: options.timezoneId }),
     });
     made = { core, shell, page, problems: watchProblems(page), dataDir };
     if (options.open) await session.open();

@@ -4,6 +4,7 @@
  * goes through the contract (validated as from any shell); what the service or the user wrote is
  * neutralised for the terminal (forTerminal), and --json escapes it (jsonForTerminal).
  */
+export { unknownActionTypes } from '../../shared/display-names.ts';
 import type { Category, CategoryRule, RuleConditions } from '../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
 import { describeConditions } from '../../shared/annotations.ts';
@@ -81,6 +82,9 @@ export function conditionsFrom(v: Record<string, string | boolean | undefined>, 
   set('status', status);
   return c;
 }
+
+export const unknownActionTypesLine = (unknown: readonly string[], known: readonly string[]) =>
+  `No cached transaction has action type ${unknown.join(' or ')}; known: ${known.length ? known.join(', ') : 'none yet'}.`;
 
 export const CONDITION_OPTIONS = {
   counterparty: { type: 'string' },

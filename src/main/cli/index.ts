@@ -29,7 +29,17 @@ import { DOCTOR_USAGE, formatDoctor } from './doctor.ts';
 import { closeCommand, printFlagged, restatedText } from './close.ts';
 import { ALERT_USAGE, describeCondition, describeScope, printAlert, ruleLine } from './alerts.ts';
 import type { Alert, AlertCondition } from '../../shared/model.ts';
-import { CATEGORIES_USAGE, CONDITION_OPTIONS, conditionsFrom, NOTES_USAGE, printCategories, printRules, RULES_USAGE } from './annotations.ts';
+import {
+  CATEGORIES_USAGE,
+  CONDITION_OPTIONS,
+  conditionsFrom,
+  NOTES_USAGE,
+  printCategories,
+  printRules,
+  RULES_USAGE,
+  unknownActionTypes,
+  unknownActionTypesLine,
+} from './annotations.ts';
 import { COUNTERPARTIES_USAGE, counterpartyLine, printImport, readCsvFile, writeCsvFile } from './counterparties.ts';
 
 /**
@@ -851,6 +861,12 @@ async function rulesCommand(g: Globals, args: string[]): Promise<void> {
       });
       console.log(forTerminal(`Rule ${rule.id} "${rule.name}" (order ${rule.position}) sets ${rule.category}.`));
       console.log(`Applied to ${applied.evaluated} cached transactions: ${applied.categorised} categorised by a rule.`);
+      // --action Swap is saved as swap (as the app shows and stores it); a type no transaction has is said, not left to match nothing.
+      if (rule.conditions.actionTypes) {
+        const known = (await call(core, 'timeline.facets', {})).actionTypes;
+        const unknown = unknownActionTypes(rule.conditions.actionTypes, known);
+        if (unknown.length) console.error(forTerminal(unknownActionTypesLine(unknown, known)));
+      }
     } else if (sub === 'remove') {
       if (!arg || !/^\d{1,15}$/.test(arg)) throw new UsageError(usage);
       const { removed, applied } = await call(core, 'rules.remove', { id: Number(arg) });
@@ -862,9 +878,10 @@ async function rulesCommand(g: Globals, args: string[]): Promise<void> {
       console.log(`Applied every rule to ${applied.evaluated} cached transactions: ${applied.categorised} categorised by a rule (manual choices kept).`);
     } else if (sub === 'preview') {
       if (arg) throw new UsageError(usage);
-      const { matches, sample } = await call(core, 'rules.preview', { conditions: conditions() });
-      if (v.json) return void console.log(jsonForTerminal({ matches, sample }));
+      const { matches, sample, unknownActionTypes: unknown, knownActionTypes: known } = await call(core, 'rules.preview', { conditions: conditions() });
+      if (v.json) return void console.log(jsonForTerminal({ matches, sample, unknownActionTypes: unknown, knownActionTypes: known }));
       console.log(`Matches ${matches} cached transaction${matches === 1 ? '' : 's'}.`);
+      if (unknown.length) console.log(forTerminal(unknownActionTypesLine(unknown, known)));
       for (const s of sample) console.log(forTerminal(`  ${s.txnHash} (${s.wallet} on ${s.chain})`));
     } else throw new UsageError(usage);
   });

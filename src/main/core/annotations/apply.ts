@@ -9,12 +9,14 @@
  *   as late, so it is found even when its id was given again).
  * One transaction each, so a reader sees the rules' categories before or after, never half.
  */
-import type { RuleConditions } from '../../../shared/model.ts';
+import type { RuleConditions, RulePreview } from '../../../shared/model.ts';
+import { unknownActionTypes } from '../../../shared/display-names.ts';
 import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import {
   cleanConditions,
   clearRuleCategories,
   dropEmptyAnnotations,
+  knownActionTypes,
   listRules,
   ruleState,
   ruleTxnsAfter,
@@ -116,7 +118,7 @@ export function previewRule(
   db: ReadableDB,
   conditions: RuleConditions,
   options: { wallets?: readonly string[] | undefined; namer?: CounterpartyNamer | undefined; rules?: readonly StoredRule[] } = {},
-): { matches: number; sample: Array<{ wallet: string; chain: string; txnHash: string }> } {
+): RulePreview {
   // Read as saving stores them (addresses in lower case, methods too): the preview counts what the rule will match.
   const cleaned = cleanConditions(conditions);
   const ctx = contextOf(db, options.namer);
@@ -130,5 +132,7 @@ export function previewRule(
       n++;
       if (sample.length < 5) sample.push({ wallet: t.wallet, chain: t.chain, txnHash: t.txnHash });
     }
-  return { matches: n, sample };
+  // A type no cached transaction has (of any wallet) is said, with the known ones, rather than a bare 0.
+  const known = knownActionTypes(db);
+  return { matches: n, sample, unknownActionTypes: unknownActionTypes(conditions.actionTypes ?? [], known), knownActionTypes: known };
 }

@@ -8,6 +8,7 @@
  * transfers were never made) and "Vendor payment" on it would book a payment that did not happen.
  */
 import type { RuleConditions, TxnDirection } from '../../../shared/model.ts';
+import { actionTypeKey } from '../../../shared/display-names.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { RuleTxn, StoredRule } from '../store/annotations.ts';
 
@@ -77,7 +78,8 @@ export function matches(c: RuleConditions, t: RuleTxn, ctx: RuleContext): boolea
   if (c.status === 'failed' ? t.status !== 0 : c.status !== 'any' && t.status !== 1) return false;
   if (c.wallets && !c.wallets.includes(t.wallet)) return false;
   if (c.chains && !c.chains.includes(t.chain)) return false;
-  if (c.actionTypes && (t.actionType === null || !c.actionTypes.includes(t.actionType))) return false;
+  // As the screens spell it or as stored, in any case: compared by key (a rule saved before keys were stored too).
+  if (c.actionTypes && (t.actionType === null || !c.actionTypes.some((a) => actionTypeKey(a) === actionTypeKey(t.actionType!)))) return false;
   if (c.methods && (t.methodHex === null || !c.methods.includes(t.methodHex.toLowerCase()))) return false;
   if (c.direction && directionOf(t, ctx.watched, ctx.namer) !== c.direction) return false;
   if (c.counterparties || c.counterpartyNames) {

@@ -9,6 +9,7 @@
  * recorded in the audit trail inside the transaction that makes it; a rule setting a category is
  * not a user edit and records nothing (saving, removing or reordering the rule does).
  */
+import { actionTypeKey } from '../../../shared/display-names.ts';
 import type { Category, CategoryKind, CategoryRule, RuleConditions, TransferDetail, TxnAnnotation, TxnCategory } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import type { ReadableDB, WritableDB } from './handles.ts';
@@ -168,6 +169,14 @@ export interface RuleInput {
   position?: number | undefined;
 }
 
+/** Every watched wallet's transactions' action types, as stored (what a rule's action type can be; rules.preview says the others). */
+export function knownActionTypes(db: ReadableDB): string[] {
+  return all<{ v: string }>(
+    db,
+    sql`SELECT DISTINCT action_type AS v FROM transactions WHERE wallet IN (SELECT address FROM wallets) AND action_type IS NOT NULL ORDER BY 1`,
+  ).map((r) => r.v);
+}
+
 /** Conditions as stored: addresses in their stored form, methods in lower case, empty lists left out. */
 export function cleanConditions(c: RuleConditions): RuleConditions {
   const out: RuleConditions = {};
@@ -188,7 +197,8 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
   const names = list(c.counterpartyNames);
   if (names) out.counterpartyNames = names;
   if (c.direction) out.direction = c.direction;
-  const actionTypes = list(c.actionTypes);
+  // Stored by key (swap, add_liquidity), whichever way it was written ("Swap", "Add liquidity").
+  const actionTypes = list(c.actionTypes, actionTypeKey);
   if (actionTypes) out.actionTypes = actionTypes;
   const methods = list(c.methods, (m) => m.trim().toLowerCase());
   if (methods) out.methods = methods;

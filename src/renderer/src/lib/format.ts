@@ -34,11 +34,59 @@ export function setTimeZone(z: Settings['timeZone']): void {
 }
 const tz = () => (zone === 'utc' ? 'UTC' : undefined);
 
-/** The time zone the timeline's times are in, as shown beside them ("UTC", "GMT+1"). */
+/** The chosen zone's abbreviation at an instant, in the locale: "MEZ" or "MESZ", "GMT+1", "UTC". */
+function zoneAbbr(d: Date): string {
+  return (
+    df('zoneAbbr', { timeZone: tz(), timeZoneName: 'short' })
+      .formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')?.value ?? ''
+  );
+}
+/** The chosen zone's offset from UTC at an instant, in minutes ("GMT+01:00" is 60). */
+function zoneOffset(d: Date): number {
+  const v = df('zoneOffset', { timeZone: tz(), timeZoneName: 'longOffset' })
+    .formatToParts(d)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  const m = /([+-])(\d{2}):?(\d{2})?/.exec(v ?? '');
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0)) : 0;
+}
+
+/**
+ * The time zone the timeline's header names ("UTC", "MEZ", "GMT+1"): in local time the zone's
+ * standard time (the smaller of its offsets in the year), not the one of today, so it does not
+ * change with the season; a row in the zone's other offset (summer time) says its own
+ * (`timelineTime`), so no row's time is read an hour off (issue 39, item 4).
+ */
+let headerZone: { key: string; label: string } | null = null;
 export function timeZoneLabel(): string {
   if (zone === 'utc') return 'UTC';
-  const part = new Intl.DateTimeFormat(locale, { timeZoneName: 'short' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
-  return part?.value ?? 'local';
+  const key = `${locale ?? ''}|${zone}`;
+  if (headerZone?.key !== key) {
+    const year = new Date().getFullYear();
+    const jan = new Date(Date.UTC(year, 0, 1));
+    const jul = new Date(Date.UTC(year, 6, 1));
+    headerZone = { key, label: zoneAbbr(zoneOffset(jan) <= zoneOffset(jul) ? jan : jul) || 'local' };
+  }
+  return headerZone.label;
+}
+
+/** The time zone the times are in, by name: "UTC", or the computer's ("Europe/Berlin"). */
+export function timeZoneName(): string {
+  return zone === 'utc' ? 'UTC' : (Intl.DateTimeFormat().resolvedOptions().timeZone ?? timeZoneLabel());
+}
+
+/** Whether the local zone has more than one offset in the year (summer time): rows may then carry their own abbreviation. */
+export function zoneVaries(): boolean {
+  if (zone === 'utc') return false;
+  const year = new Date().getFullYear();
+  return zoneOffset(new Date(Date.UTC(year, 0, 1))) !== zoneOffset(new Date(Date.UTC(year, 6, 1)));
+}
+
+/** A timeline row's time of day, and its zone's abbreviation when it is not the header's (`timeZoneLabel`), else null. */
+export function timelineTime(iso: string | null | undefined): { time: string; zone: string | null } {
+  if (!iso || zone === 'utc') return { time: time(iso), zone: null };
+  const own = zoneAbbr(new Date(iso));
+  return { time: time(iso), zone: own && own !== timeZoneLabel() ? own : null };
 }
 
 const cache = new Map<string, Intl.NumberFormat>();

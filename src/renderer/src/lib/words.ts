@@ -911,6 +911,8 @@ export const words = {
     preview: 'Check matches',
     previewing: 'Counting…',
     matches: (n: string) => `This rule matches ${n} cached transaction${n === '1' ? '' : 's'}.`,
+    unknownActionTypes: (types: string[], known: string[]) =>
+      `No transaction has action type ${types.join(' or ')}; known: ${known.length ? known.join(', ') : 'none yet'}.`,
     saveRule: 'Save rule',
     cancel: 'Cancel',
     applied: (categorised: string, evaluated: string) => `Applied to ${evaluated} cached transactions: ${categorised} categorised by a rule.`,
@@ -965,6 +967,8 @@ export const words = {
     count: (n: string, filtered: boolean) => (n === '1' ? `1 transaction${filtered ? ' matches' : ''}` : `${n} transactions${filtered ? ' match' : ''}`),
     synced: (ago: string) => `· synced ${ago}`,
     timesIn: (zone: string) => `Times in ${zone}`,
+    timesInMarked: (zone: string, standard: string) => `Times in ${zone} (${standard}; a row in another offset says its own)`,
+    zoneTitle: (zone: string) => `This time is in ${zone}, not the column’s zone`,
     unreadable: 'Could not read the timeline',
     clearSearch: 'Clear the search',
     syncToFetch: 'Sync to fetch transactions from the service.',

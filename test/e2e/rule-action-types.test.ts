@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { waitForJobs } from '../support/jobs.ts';
+import { WALLET } from '../support/sim.ts';
+import { poll, useWebSession } from '../support/web-session.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
+
+/**
+ * Issue 39, item 3: a category rule's action type typed as the screens show it ("Swap") matched
+ * no transaction while "swap" matched them all, and the rule failed silently. In the Rules
+ * dialog the shown spelling matches as the stored one does, a saved rule is shown back in that
+ * spelling, and a type no transaction has is said with the known ones.
+ */
+const web = useWebSession({
+  viewport: { width: 1280, height: 800 },
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 600 }) },
+  seed: async (core) => {
+    await core.call('wallets.add', { address: WALLET, chains: ['eth'] });
+    await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
+  },
+});
+
+const SHOTS = '/tmp/wt-d-shots';
+const dialog = () => web.page.getByRole('dialog', { name: 'Categories and rules' });
+const preview = () => dialog().getByTestId('rule-preview');
+
+async function openRules() {
+  await web.open('#/timeline');
+  await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
+  await web.page.getByTestId('open-rules').click();
+  await poll(() => dialog().isVisible()).toBe(true);
+}
+
+async function check(actionTypes: string) {
+  await dialog().getByLabel('Action types (comma-separated)').fill(actionTypes);
+  await dialog().getByRole('button', { name: 'Check matches' }).click();
+  await poll(() => preview().textContent()).not.toMatch(/^(Counting…)?$/);
+  return (await preview().textContent()) ?? '';
+}
+
+describe('a rule’s action type as the screens spell it', () => {
+  it('"Swap" matches what "swap" matches; a type no transaction has is said, with the known ones', async () => {
+    const swaps = (await web.core.call('rules.preview', { conditions: { actionTypes: ['swap'] } })).matches;
+    expect(swaps).toBeGreaterThan(0);
+    const expected = `This rule matches ${swaps.toLocaleString('en-US')} cached transactions.`;
+    await openRules();
+    expect(await check('Swap')).toBe(expected);
+    expect(await check('SWAP')).toBe(expected);
+    const said = await check('Swop');
+    expect(said).toMatch(/^This rule matches 0 cached transactions\. No transaction has action type Swop; known: .*\bSwap\b/);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a rule saved as "Swap" categorises the swaps and is shown back as "Swap"', async () => {
+    const swaps = (await web.core.call('rules.preview', { conditions: { actionTypes: ['swap'] } })).matches;
+    await openRules();
+    await dialog().getByLabel('Action types (comma-separated)').fill('Swap');
+    await dialog().getByLabel('Sets category').selectOption({ index: 1 });
+    await dialog().getByRole('button', { name: 'Save rule' }).click();
+    await poll(async () => (await web.core.call('rules.list', undefined)).length).toBe(1);
+    const [rule] = await web.core.call('rules.list', undefined);
+    expect(rule!.conditions.actionTypes).toEqual(['swap']);
+    const applied = await web.core.call('rules.apply', undefined);
+    expect(applied.categorised).toBe(swaps);
+    await dialog().getByTestId('rules-table').getByRole('button', { name: /^Edit/ }).first().click();
+    await poll(() => dialog().getByLabel('Action types (comma-separated)').inputValue()).toBe('Swap');
+    expect(web.problems).toEqual([]);
+  });
+
+  it('looked at: the preview saying an unknown type, 1024×640 and 1440×900, light and dark', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    for (const [w, h] of [
+      [1024, 640],
+      [1440, 900],
+    ] as const) {
+      await web.page.setViewportSize({ width: w, height: h });
+      await openRules();
+      await check('Swop');
+      await preview().scrollIntoViewIfNeeded();
+      for (const theme of ['light', 'dark'] as const) {
+        await web.page.emulateMedia({ colorScheme: theme });
+        await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
+        await web.page.screenshot({ path: `${SHOTS}/rule-action-${w}x${h}-${theme}.png` });
+      }
+      await web.page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+});

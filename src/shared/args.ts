@@ -31,3 +31,20 @@ export function bindNegativeValues(
 
 /** `-1`, `-0.5`, `-.5`, `-1e3`: what a person means as a number, not an option. */
 const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
+/** What parseArgs found wrong, in the words of every usage error (never its own: "Option '-x, --x <value>' argument missing"). */
+export function argumentProblem(err: Error & { code?: string }, args: string[]): string {
+  // "Option '-h, --help' does not take an argument": the long name, not "-h,".
+  const quoted = /'(?:-[^-' ], )?(-[^' ]+)/.exec(err.message)?.[1];
+  const option = quoted?.replace(/[ =].*$/, '') ?? args.find((a) => a.startsWith('-')) ?? '';
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `Unknown option ${option}.`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(err.message) ? `${option} needs a value.` : `${option} takes no value.`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `Unexpected argument ${/'([^']+)'/.exec(err.message)?.[1] ?? ''}.`.replace(' .', '.');
+    default:
+      return err.message;
+  }
+}

@@ -8,7 +8,7 @@ import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { type Quota, startSimulator } from './server.ts';
 import { LIVE_MODES, parseLiveModes } from './live.ts';
-import { bindNegativeValues } from '../shared/args.ts';
+import { argumentProblem, bindNegativeValues } from '../shared/args.ts';
 
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
@@ -89,7 +89,12 @@ export async function runSimCli(argv: string[]): Promise<void> {
 
 /** The options of the command line, each checked; null when only the usage was asked. Throws what is wrong. */
 function readOptions(argv: string[]) {
-  const { values } = parseArgs({ args: bindNegativeValues(argv, OPTIONS), options: OPTIONS, strict: true });
+  let values;
+  try {
+    ({ values } = parseArgs({ args: bindNegativeValues(argv, OPTIONS), options: OPTIONS, strict: true }));
+  } catch (err) {
+    throw new Error(argumentProblem(err as Error & { code?: string }, argv), { cause: err });
+  }
   if (values.help) return null;
   const int = (name: string, v: string | undefined, min: number, max: number): number | undefined => {
     if (v === undefined) return undefined;

@@ -44,6 +44,13 @@ describe('option values, as a process', { timeout: 120_000 }, () => {
     const fault = cli(['sim', '--fault', 'no-such-fault']);
     expect(fault.status, fault.stderr).toBe(2);
     expect(fault.stderr).toMatch(/unknown fault 'no-such-fault'/);
+    // In the words of every usage error, not parseArgs' own ("Option '--fault <value>' argument missing").
+    expect(unknown.stderr).toMatch(/^folioscope: Unknown option --no-such-option\./);
+    const missing = cli(['sim', '--fault']);
+    expect(missing.status, missing.stderr).toBe(2);
+    expect(missing.stderr).toMatch(/^folioscope: --fault needs a value\./);
+    expect(cli(['sim', '--help=1']).stderr).toMatch(/^folioscope: --help takes no value\./);
+    expect(cli(['sim', 'extra']).stderr).toMatch(/^folioscope: Unexpected argument extra\./);
     const negative = cli(['sim', '--latency-ms', '-5']);
     expect(negative.status, negative.stderr).toBe(2);
     expect(negative.stderr).toMatch(/--latency-ms must be an integer from 0 to 600000/);

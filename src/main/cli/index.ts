@@ -8,7 +8,7 @@ import { defaultDataDir } from '../core/paths.ts';
 import { databaseFileFor, normaliseBaseUrl, readAppConfig, writeAppConfig } from '../core/session/profile.ts';
 import { CacheProblemError } from '../core/store/db.ts';
 import { moveCacheAside } from '../core/store/recovery.ts';
-import { bindNegativeValues } from '../../shared/args.ts';
+import { argumentProblem, bindNegativeValues } from '../../shared/args.ts';
 import { encryptionStatus, loadFolderKey } from '../core/session/encryption.ts';
 import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
 import { KEYCHAIN_SERVICE, systemKeychain } from '../core/secrets/keychain.ts';
@@ -114,21 +114,6 @@ function checkDateOptions(v: { date?: string | undefined; from?: string | undefi
  * One plain sentence for what node:util's parseArgs refused (its own text explains its API,
  * not the command); the command's usage follows it.
  */
-function argumentProblem(err: Error & { code?: string }, args: string[]): string {
-  const quoted = /'(-[^' ]+)/.exec(err.message)?.[1];
-  const option = quoted?.replace(/[ =].*$/, '') ?? args.find((a) => a.startsWith('-')) ?? '';
-  switch (err.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `Unknown option ${option}.`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(err.message) ? `${option} needs a value.` : `${option} takes no value.`;
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `Unexpected argument ${/'([^']+)'/.exec(err.message)?.[1] ?? ''}.`.replace(' .', '.');
-    default:
-      return err.message;
-  }
-}
-
 export interface Globals {
   dataDir: string;
   baseUrl: string | undefined;

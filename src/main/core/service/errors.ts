@@ -31,7 +31,10 @@ export class AuthError extends ServiceError {
     readonly status: number,
     serviceMessage: string,
   ) {
-    super(`The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key in Settings.`, url);
+    super(
+      `The service refused the access key (HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}). Check the key: in Settings in the app; from the command line with folioscope key set, or FOLIOSCOPE_ACCESS_KEY if that is where it comes from.`,
+      url,
+    );
   }
 }
 

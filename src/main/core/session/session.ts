@@ -32,8 +32,9 @@ export interface SessionOptions {
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
   /**
-   * The sync's clock in ms (profile.ts: where a transaction sync's range ends, what a conventions
-   * check reads history up to). This computer's clock unless given: tests pin it to the simulator's.
+   * The core's clock in ms: the sync's (profile.ts: where a transaction sync's range ends, what a
+   * conventions check reads history up to) and the audit trail's (an edit's time). This
+   * computer's clock unless given: tests pin it to the simulator's.
    */
   now?: () => number;
 }

@@ -43,6 +43,8 @@ beforeAll(async () => {
     shell: 'web',
     env: {},
     scheduleEveryMs: 0,
+    // The sync's clock is the service's: the reorg is inside the range synced whatever the machine's date.
+    now: () => SIM_NOW,
     demo: async (key) => (sim = await demoStarter({ ...liveSimOptions({ modes: ['reorg'] }, 600), now: () => SIM_NOW })(key)),
   });
   await core.call('settings.update', { alertWebhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook` });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { bothThemes } from './axe.ts';
-import { WALLET } from '../support/sim.ts';
+import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
@@ -15,7 +15,9 @@ import { demoStarter } from '../../src/sim/demo.ts';
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
   acceptDownloads: true,
-  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50 }) },
+  // The edits' time (the core's clock) and the page's today pinned: the trail's dates read 2026 whatever the machine's date.
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50, now: () => SIM_NOW }), now: () => SIM_NOW },
+  clock: SIM_NOW,
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Ops' });
     await core.call('groups.save', { name: 'Fund I', wallets: [WALLET] });

@@ -23,8 +23,11 @@ const web = useWebSession({
   viewport: { width: 1440, height: 900 },
   core: {
     demo: async (key) => (sim = await demoStarter({ ...liveSimOptions({ modes: ['reorg'] }, 600), now: () => SIM_NOW })(key)),
+    // The sync's clock is the service's, the page's too: the reorg is inside the range synced whatever the machine's date.
+    now: () => SIM_NOW,
     scheduleEveryMs: 0,
   },
+  clock: SIM_NOW,
   timeout: 120_000,
   acceptDownloads: true,
   seed: async (core) => {

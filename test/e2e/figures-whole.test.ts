@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { shoot } from '../support/browser.ts';
+import { SIM_NOW } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
@@ -16,7 +17,10 @@ const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { demo: demoStarter({ txnsPerWallet: 200 }) },
+  // The service's, the sync's and the page's today pinned together: the default periods of
+  // Reconcile and the Monthly pack end on it, whatever the machine's date.
+  core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }), now: () => SIM_NOW },
+  clock: SIM_NOW,
   timeout: 120_000,
   seed: async (core) => {
     await core.call('wallets.add', { address: A, chains: ['eth', 'arb'], label: 'Treasury' });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { shoot } from '../support/browser.ts';
+import { SIM_NOW } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
@@ -17,7 +18,9 @@ const SIZES = [
 
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { demo: demoStarter({ txnsPerWallet: 200 }) },
+  // The service's "today" and the page's, pinned together: the views' default periods end on it.
+  core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }) },
+  clock: SIM_NOW,
   timeout: 120_000,
   seed: async (core) => {
     await core.call('wallets.add', { address: A, chains: ['eth', 'arb'], label: 'Demo treasury' });

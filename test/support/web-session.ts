@@ -17,9 +17,10 @@ import { demoStarter } from '../../src/sim/demo.ts';
  *
  *   const web = useWebSession({
  *     viewport: { width: 1280, height: 800 },
- *     core: { demo: demoStarter({ txnsPerWallet: 200 }) }, // createCore's options (not dataDir, shell)
+ *     core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }) }, // createCore's options (not dataDir, shell)
  *     seed: async (core) => { await core.call('wallets.add', { address, chains: ['eth'] }); },
  *     open: true,                                        // load the app before the first test
+ *     clock: SIM_NOW,                                    // the renderer's Date (./sim.ts), as the simulator's `now`
  *   });
  *   it('…', async () => {
  *     await web.open('#/timeline');                      // the tokened address, then the app rendered
@@ -49,6 +50,13 @@ export interface WebSessionOptions {
   open?: boolean;
   /** The set-up's time limit in ms (vitest's hookTimeout unless given: a seed that syncs wants more). */
   timeout?: number;
+  /**
+   * The page's clock, in ms since the epoch: `Date.now()` and `new Date()` in the renderer return
+   * this moment (playwright's page.clock.setFixedTime; timers keep running), so its "today" (the
+   * default dates of Reconcile and the Monthly pack, a date picker's last day) is the simulator's
+   * (`now: () => SIM_NOW`), whatever day the tests run on. The machine's clock unless given.
+   */
+  clock?: number;
 }
 
 export type SessionCoreOptions = Omit<CoreOptions, 'dataDir' | 'shell'>;
@@ -113,6 +121,7 @@ export function useWebSession(options: WebSessionOptions): WebSession {
       ...(options.acceptDownloads !== undefined && { acceptDownloads: options.acceptDownloads }),
       ...(options.timezoneId !== undefined && { timezoneId: options.timezoneId }),
     });
+    if (options.clock !== undefined) await page.clock.setFixedTime(options.clock);
     made = { core, shell, page, problems: watchProblems(page), dataDir };
     if (options.open) await session.open();
   }, options.timeout);

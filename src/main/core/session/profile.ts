@@ -105,6 +105,8 @@ export interface ProfileOptions {
   readOnly?: boolean;
   /** The data folder's key when its caches are encrypted (encryption.ts, loadFolderKey); null otherwise. */
   cacheKey?: CacheKey | null;
+  /** The sync engine's clock in ms (SessionOptions.now); this computer's unless given. */
+  now?: () => number;
 }
 
 export async function openProfile(o: ProfileOptions): Promise<Profile> {
@@ -135,7 +137,7 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
     // One request budget per service, starting at the pace it showed before (see RequestPacer).
     const limiter = new RequestPacer({ concurrency: 4, rate: loadPace(db) });
     const client = createServiceClient({ baseUrl, accessKey, limiter });
-    const engine = new SyncEngine({ db, client, transactionPageSize: getSettings(db).transactionPageSize });
+    const engine = new SyncEngine({ db, client, transactionPageSize: getSettings(db).transactionPageSize, ...(o.now && { now: o.now }) });
     return {
       mode: o.baseUrl === null ? 'demo' : 'live',
       baseUrl,

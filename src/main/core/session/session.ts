@@ -31,6 +31,12 @@ export interface SessionOptions {
   demo?: DemoStarter;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
+  /**
+   * The core's clock in ms: the sync's (profile.ts: where a transaction sync's range ends, what a
+   * conventions check reads history up to) and the audit trail's (an edit's time). This
+   * computer's clock unless given: tests pin it to the simulator's.
+   */
+  now?: () => number;
 }
 
 /** Work that must settle before the cache closes under it (a backup being made, a scheduled run), and what it is called while it runs. */
@@ -89,6 +95,7 @@ export class Session {
       baseUrl: startUrl,
       cacheKey,
       ...(o.demo && { demo: o.demo }),
+      ...(o.now && { now: o.now }),
       ...(o.readOnlyCache && { readOnly: true }),
     });
     return new Session(o, events, { secrets, cacheKeychain, cachePassphrase, cacheKey, profile });
@@ -136,7 +143,14 @@ export class Session {
   }
 
   private reopen(baseUrl: string | null): Promise<Profile> {
-    return openProfile({ dataDir: this.o.dataDir, secrets: this.secrets, baseUrl, cacheKey: this.cacheKey, ...(this.o.demo && { demo: this.o.demo }) });
+    return openProfile({
+      dataDir: this.o.dataDir,
+      secrets: this.secrets,
+      baseUrl,
+      cacheKey: this.cacheKey,
+      ...(this.o.demo && { demo: this.o.demo }),
+      ...(this.o.now && { now: this.o.now }),
+    });
   }
 
   /** Stops following the current profile (the core is closing: its cancelled jobs are not reported). */

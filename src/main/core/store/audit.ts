@@ -15,11 +15,14 @@ import { all, get, run, sql, sqlWhere, type SqlQuery } from './sql.ts';
 
 export type { AuditEntry, AuditAction };
 
-const origin = new AsyncLocalStorage<string>();
+const origin = new AsyncLocalStorage<{ op: string; now: (() => number) | undefined }>();
 
-/** Runs `fn` with its edits recorded as made by `op` (a contract operation). */
-export function withAuditOrigin<T>(op: string, fn: () => T): T {
-  return origin.run(op, fn);
+/**
+ * Runs `fn` with its edits recorded as made by `op` (a contract operation), at the time `now`
+ * gives (the core's clock, CoreOptions.now; this computer's unless given).
+ */
+export function withAuditOrigin<T>(op: string, fn: () => T, now?: () => number): T {
+  return origin.run({ op, now }, fn);
 }
 
 export interface Edit {
@@ -41,14 +44,14 @@ const json = (v: unknown): string | null => (v === null || v === undefined ? nul
  * Records one edit. An update that changes nothing (the same item before and after) is not
  * an edit and records nothing. Call it inside the transaction that makes the change.
  */
-export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date()): void {
+export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date(origin.getStore()?.now?.() ?? Date.now())): void {
   const before = json(edit.before);
   const after = json(edit.after);
   if (edit.action === 'update' && before === after) return;
   run(
     db,
     sql`INSERT INTO audit_log (at, entity, item, action, before, after, reason, origin)
-        VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null}, ${origin.getStore() ?? 'core'})`,
+        VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null}, ${origin.getStore()?.op ?? 'core'})`,
   );
 }
 

@@ -32,7 +32,8 @@ describe('categories in the PDF', () => {
     saveRule(db, { category: 'Swap', conditions: { actionTypes: ['swap'] } });
     applyRulesToAll(db);
     const listed = buildReportModel(db, REQ).transactions;
-    const swaps = listed.filter((t) => t.actionType === 'swap');
+    // A rule matches succeeded transactions only (a failed swap moved nothing; issue 41).
+    const swaps = listed.filter((t) => t.actionType === 'swap' && t.status === 1);
     expect(swaps.length).toBeGreaterThan(0);
     expect(swaps.every((t) => t.category?.name === 'Swap' && t.category.source === 'rule')).toBe(true);
     const other = listed.find((t) => t.actionType !== 'swap')!;

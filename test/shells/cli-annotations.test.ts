@@ -14,7 +14,8 @@ import { WALLET } from '../support/sim.ts';
  */
 const cli = (args: string[]) => runCliSync(args, { timeout: 90_000 });
 
-describe('notes, rules and categories from the command line', () => {
+// About thirty runs of the program, one after another, each a process start: a budget as the other process tests have.
+describe('notes, rules and categories from the command line', { timeout: 180_000 }, () => {
   it('adds a rule, sets a note and a manual category, exports the category filtered, refuses bad input', () => {
     const dir = tempDir();
     const g = ['--data-dir', dir];

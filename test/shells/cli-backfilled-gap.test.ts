@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
 import { type Simulator, startSimulator } from '../../src/sim/server.ts';
 import { cliAsync } from '../support/hostile-service.ts';
+import { readCacheIn } from '../support/cli-process.ts';
 import { KEY, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 
@@ -24,20 +23,8 @@ afterAll(() => sim.close());
 
 const run = (dir: string, args: string[]) => cliAsync(['--data-dir', dir, '--base-url', sim.url, ...args], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
 
-function cachedHashes(dir: string): string[] {
-  const db = new Database(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-    ),
-    { readonly: true },
-  );
-  try {
-    return (db.prepare('SELECT txn_hash FROM transactions').all() as Array<{ txn_hash: string }>).map((r) => r.txn_hash).sort();
-  } finally {
-    db.close();
-  }
-}
+const cachedHashes = (dir: string): string[] =>
+  readCacheIn(dir, (db) => (db.prepare('SELECT txn_hash FROM transactions').all() as Array<{ txn_hash: string }>).map((r) => r.txn_hash).sort());
 
 describe('a gap backfilled between two runs of folioscope sync', { timeout: 120_000 }, () => {
   it('the first run says INCOMPLETE (exit 3); the second reads the owed part and holds every row (exit 0)', async () => {

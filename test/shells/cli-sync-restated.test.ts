@@ -1,10 +1,8 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
 import { liveSimOptions } from '../support/live.ts';
-import { runCli } from '../support/cli-process.ts';
+import { readCacheIn, runCli } from '../support/cli-process.ts';
 import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 
@@ -30,19 +28,10 @@ const cli = (dir: string, args: string[], at = (clock += 60_000)) =>
 
 /** The change log's rows by kind, as the cache holds them. */
 function changeCounts(dir: string): Record<string, number> {
-  const db = new Database(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-    ),
-    { readonly: true },
-  );
-  try {
+  return readCacheIn(dir, (db) => {
     const rows = db.prepare('SELECT kind, count(*) AS n FROM transaction_changes GROUP BY kind').all() as Array<{ kind: string; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** A wallet synced at both ends of a period and the period closed, before the service restates anything. */

@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3-multiple-ciphers';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -89,4 +91,20 @@ export function useSimProcess(args: string[]): { readonly url: string; stop(): P
   });
   afterAll(() => void child?.kill('SIGTERM'));
   return ctx;
+}
+
+/** Reads the (plain) cache a run of the program left in `dir`, read-only, after it exited: what it holds, not what it printed. */
+export function readCacheIn<T>(dir: string, read: (db: Database.Database) => T): T {
+  const db = new Database(
+    join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
+    ),
+    { readonly: true },
+  );
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
 }

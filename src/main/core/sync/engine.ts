@@ -277,7 +277,8 @@ export class SyncEngine {
           restated.changed += r.recent?.changed ?? 0;
           restated.removed += r.recent?.removed ?? 0;
         }
-        ctx.progress({ restated });
+        // Said only when something was (a progress event of its own, counting no page).
+        if (restated.late + restated.changed + restated.removed > 0) ctx.progress({ restated });
         return results;
       },
       w.address,

@@ -1,11 +1,8 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
 import { LiveService } from '../../src/sim/live.ts';
 import { DEFAULT_HISTORY_END, DEFAULT_HISTORY_START } from '../../src/sim/server.ts';
-import { runCli, useSimProcess } from '../support/cli-process.ts';
+import { readCacheIn, runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -35,14 +32,7 @@ describe('folioscope sim --live, and sync as a process', () => {
     );
     live.settle(WALLET, chainById('eth')!);
     const truth = live.truth(WALLET, chainById('eth')!);
-    const db = new Database(
-      join(
-        dir,
-        readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-      ),
-      { readonly: true },
-    );
-    try {
+    readCacheIn(dir, (db) => {
       const rows = db.prepare('SELECT txn_hash, block, status FROM transactions').all() as Array<{ txn_hash: string; block: number; status: number }>;
       expect(rows.map((r) => `${r.txn_hash} ${r.block} ${r.status}`).sort()).toEqual(truth.map((t) => `${t.txn_hash} ${t.block} ${t.status}`).sort());
       const kinds = db.prepare('SELECT kind, count(*) AS n FROM transaction_changes GROUP BY kind ORDER BY kind').all();
@@ -52,9 +42,7 @@ describe('folioscope sim --live, and sync as a process', () => {
         { kind: 'late', n: expect.any(Number) },
         { kind: 'removed', n: 2 },
       ]);
-    } finally {
-      db.close();
-    }
+    });
   });
 
   it('an unknown live mode is refused, naming the modes', async () => {

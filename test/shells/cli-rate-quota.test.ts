@@ -1,8 +1,5 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, useSimProcess } from '../support/cli-process.ts';
+import { readCacheIn, runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -17,20 +14,11 @@ const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', '400', '--q
 const run = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 
 function readCache(dir: string): { rows: number; pace: number | null } {
-  const db = new Database(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-    ),
-    { readonly: true },
-  );
-  try {
+  return readCacheIn(dir, (db) => {
     const rows = (db.prepare('SELECT count(*) AS n FROM transactions').get() as { n: number }).n;
     const pace = db.prepare("SELECT value FROM service_conventions WHERE key = '_pace'").get() as { value: string } | undefined;
     return { rows, pace: pace ? (JSON.parse(pace.value) as { rate: number }).rate : null };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 describe('folioscope sync through a rate quota, as a process', () => {

@@ -14,7 +14,7 @@ import type { Transaction } from '../../../shared/service/schemas.ts';
 import { provesWhole } from '../../../shared/service/completion-ratio.ts';
 import { applyRestatements, applySeamRead, changedFields, type Restatements, storedByHash, storedHash, storedInWindow } from './store/restatements.ts';
 import { completeUntil, listRanges, nthNewestTime } from './store/transactions.ts';
-import { countOwedSeams, owedSeams, oweSeams, seamNotProved, type SeamToRead } from './store/seams.ts';
+import { countOwedSeams, owedSeams, oweSeams, seamNotProved, type SeamToRead, utcSecond } from './store/seams.ts';
 import type { ReadableDB, WritableDB } from '../store/db.ts';
 
 /**
@@ -101,8 +101,7 @@ interface PagesRead extends WindowRead {
   seams: Seam[];
 }
 
-const utc = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
-const span = (lo: number, hi: number) => (lo === hi ? `the second ${utc(lo)} UTC` : `${utc(lo)} to ${utc(hi)} UTC`);
+const span = (lo: number, hi: number) => (lo === hi ? `the second ${utcSecond(lo)} UTC` : `${utcSecond(lo)} to ${utcSecond(hi)} UTC`);
 
 /** Reads the window [startS, endS] once: every page to a proved end, in memory (pages of `size` rows, or the size the sync asks). */
 async function readPages(o: RecentOptions, c: LearnedConventions, startS: number, endS: number, size?: number): Promise<PagesRead> {

@@ -105,13 +105,14 @@ export function owedSeamsOf(
   ).map((r) => ({ ...fromRow(r), wallet: r.wallet, chain: r.chain }));
 }
 
-const utc = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
+/** Unix seconds as `YYYY-MM-DD HH:MM:SS` (UTC), as the sync's reasons name a moment of a wallet's history. */
+export const utcSecond = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** Why a (wallet, chain)'s history is not proved complete while it owes these seams (oldest first), in words; null when it owes none. */
 export function owedSeamReason(seams: readonly OwedSeam[]): string | null {
   const first = seams[0];
   if (!first) return null;
-  const where = first.lo === first.hi ? `at ${utc(first.lo)} UTC` : `between ${utc(first.lo)} and ${utc(first.hi)} UTC`;
+  const where = first.lo === first.hi ? `at ${utcSecond(first.lo)} UTC` : `between ${utcSecond(first.lo)} and ${utcSecond(first.hi)} UTC`;
   const more = seams.length > 1 ? ` (and at ${seams.length - 1} more page seam${seams.length === 2 ? '' : 's'})` : '';
   const tried = first.lastError ? `; its last re-read: ${first.lastError}` : '';
   return `the transactions ${where}${more} are not proved complete: ${first.reason}${tried}. The next sync reads them again.`;

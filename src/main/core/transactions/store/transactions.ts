@@ -1,7 +1,7 @@
 import { isFraction, provesWhole } from '../../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
-import { forgetOwedSeams, owedSeamReasons, owedSeamsOf } from './seams.ts';
+import { forgetOwedSeams, owedSeamReasons, owedSeamsOf, utcSecond } from './seams.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { prepare } from '../../store/sql.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
@@ -400,8 +400,6 @@ export function completeUntil(ranges: readonly SyncRange[]): number | null {
 export function countTransactions(db: ReadableDB, wallet?: string): number {
   return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
 }
-
-const utcSecond = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** Why a range is not complete, in words for the user. */
 export function rangeReason(r: SyncRange): string {

@@ -74,12 +74,34 @@ const movedToken = (t: RuleTxn, token: string) => {
   return t.details.some((d) => d.symbol?.toLowerCase() === want || d.token_cid?.toLowerCase() === want);
 };
 
+/**
+ * Action types by key, each worked out once: `matches` runs once per rule and cached transaction
+ * (a million for a large cache), and the types are few. A rule's list, by the list; a
+ * transaction's type, by its text (bounded: a service sending endless distinct types only
+ * starts the memo again).
+ */
+const ruleActionKeys = new WeakMap<readonly string[], ReadonlySet<string>>();
+const txnActionKeys = new Map<string, string>();
+function ruleKeys(types: readonly string[]): ReadonlySet<string> {
+  let keys = ruleActionKeys.get(types);
+  if (!keys) ruleActionKeys.set(types, (keys = new Set(types.map(actionTypeKey))));
+  return keys;
+}
+function txnKey(type: string): string {
+  let key = txnActionKeys.get(type);
+  if (key === undefined) {
+    if (txnActionKeys.size >= 1000) txnActionKeys.clear();
+    txnActionKeys.set(type, (key = actionTypeKey(type)));
+  }
+  return key;
+}
+
 export function matches(c: RuleConditions, t: RuleTxn, ctx: RuleContext): boolean {
   if (c.status === 'failed' ? t.status !== 0 : c.status !== 'any' && t.status !== 1) return false;
   if (c.wallets && !c.wallets.includes(t.wallet)) return false;
   if (c.chains && !c.chains.includes(t.chain)) return false;
   // As the screens spell it or as stored, in any case: compared by key (a rule saved before keys were stored too).
-  if (c.actionTypes && (t.actionType === null || !c.actionTypes.some((a) => actionTypeKey(a) === actionTypeKey(t.actionType!)))) return false;
+  if (c.actionTypes && (t.actionType === null || !ruleKeys(c.actionTypes).has(txnKey(t.actionType)))) return false;
   if (c.methods && (t.methodHex === null || !c.methods.includes(t.methodHex.toLowerCase()))) return false;
   if (c.direction && directionOf(t, ctx.watched, ctx.namer) !== c.direction) return false;
   if (c.counterparties || c.counterpartyNames) {

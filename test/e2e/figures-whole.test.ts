@@ -67,16 +67,21 @@ describe('every figure reads whole in the all-wallets scope', () => {
       const scopes = ['', `wallet=${A}`, `group=${group.id}`];
       for (const route of scopes.flatMap((scope) => views.map((v) => (scope ? `${v}${v.includes('?') ? '&' : '?'}${scope}` : v)))) {
         await web.open(route);
-        await poll(() => web.page.locator('main td.num, main .kpi strong, main [role=gridcell].num').count()).toBeGreaterThan(0);
-        // The view of this route has loaded (a route change within the page keeps the old view a
-        // moment), the tables settle (column priority runs on the next frame); then nothing may be cut.
-        await web.page.waitForTimeout(400);
+        // The view of this route has loaded: a route change within the page is a hash change, so the
+        // old view shows until the app has read the new hash and rendered (two frames), and the new
+        // view until its data came (its skeletons are aria-busy).
+        await poll(() => web.page.evaluate(() => location.hash)).toBe(route);
         await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        expect(await cutFigures(), `${route} at ${width}×${height}`).toEqual([]);
+        await poll(() => web.page.locator('main [aria-busy=true]').count()).toBe(0);
+        await poll(() => web.page.locator('main td.num, main .kpi strong, main [role=gridcell].num').count()).toBeGreaterThan(0);
+        // The tables settle (column priority runs on the next frames); then nothing may be cut. Polled,
+        // not slept: it passes the moment the page is settled and fails only if a figure stays cut.
+        await expect.poll(cutFigures, { timeout: 10_000, message: `${route} at ${width}×${height}` }).toEqual([]);
         if (!route.includes('=0x') && !route.includes('group=')) await shoot(web.page, `figures-whole-${route.replace(/[^a-z]+/g, '-')}-${width}`);
       }
       expect(web.problems).toEqual([]);
-    });
+      // Twenty-four routes, each loaded and measured: more than the 30 s default on a loaded machine.
+    }, 180_000);
 
   it('in a right-to-left locale (ar-EG): one notation, Arabic-Indic digits everywhere, and still every figure whole', async () => {
     await web.core.call('settings.update', { locale: 'ar-EG' });

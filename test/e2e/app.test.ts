@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { tempDir } from '../support/store.ts';
-import { useWebSession } from '../support/web-session.ts';
+import { poll, settled, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import type { Simulator } from '../../src/sim/server.ts';
 
@@ -25,12 +25,13 @@ const web = useWebSession({
 const kpi = () => web.page.getByTestId('total-nav');
 
 async function bothThemes(name: string) {
-  await web.page.emulateMedia({ colorScheme: 'light' });
-  await web.page.waitForTimeout(150);
-  await shoot(web.page, `${name}-light`);
-  await web.page.emulateMedia({ colorScheme: 'dark' });
-  await web.page.waitForTimeout(150);
-  await shoot(web.page, `${name}-dark`);
+  for (const scheme of ['light', 'dark'] as const) {
+    await web.page.emulateMedia({ colorScheme: scheme });
+    // The page has taken the scheme (its theme attribute follows the media query), then settled.
+    await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(scheme);
+    await settled(web.page);
+    await shoot(web.page, `${name}-${scheme}`);
+  }
   await web.page.emulateMedia({ colorScheme: 'light' });
 }
 
@@ -172,7 +173,8 @@ describe('Folioscope in Chromium, demo mode', () => {
     for (let i = 0; i < 12; i++) {
       await list.hover();
       await web.page.mouse.wheel(0, 4000);
-      await web.page.waitForTimeout(60);
+      // One frame: the list has seen the scroll before the next one.
+      await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
     }
     await expect.poll(() => pagesAsked).toBeGreaterThan(0);
     await bothThemes('08-timeline');

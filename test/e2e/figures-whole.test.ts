@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { shoot } from '../support/browser.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, settled, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
@@ -71,8 +71,7 @@ describe('every figure reads whole in the all-wallets scope', () => {
         // old view shows until the app has read the new hash and rendered (two frames), and the new
         // view until its data came (its skeletons are aria-busy).
         await poll(() => web.page.evaluate(() => location.hash)).toBe(route);
-        await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        await poll(() => web.page.locator('main [aria-busy=true]').count()).toBe(0);
+        await settled(web.page);
         await poll(() => web.page.locator('main td.num, main .kpi strong, main [role=gridcell].num').count()).toBeGreaterThan(0);
         // The tables settle (column priority runs on the next frames); then nothing may be cut. Polled,
         // not slept: it passes the moment the page is settled and fails only if a figure stays cut.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SIM_NOW } from '../support/sim.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
-import { useWebSession } from '../support/web-session.ts';
+import { settled, useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
@@ -87,11 +87,11 @@ describe('wallet groups scope every view', () => {
     await web.page.getByRole('tab', { name: 'Risk' }).click();
     await expect.poll(() => web.page.locator('#group-scope').inputValue(), { timeout: 10_000 }).toBe(String(group.id));
     await expect.poll(() => web.page.locator('h1').textContent()).toContain('Group: Fund I');
-    await web.page.waitForTimeout(300);
+    await settled(web.page);
     await bothThemes(web.page, 'groups-risk');
     await web.page.getByRole('tab', { name: 'Reconcile' }).click();
     await expect.poll(() => web.page.locator('#group-scope').inputValue(), { timeout: 10_000 }).toBe(String(group.id));
-    await web.page.waitForTimeout(300);
+    await settled(web.page);
     await bothThemes(web.page, 'groups-reconcile');
 
     // Show all wallets: the indicator goes, the figure is every wallet's again.

@@ -46,9 +46,17 @@ beforeAll(() => {
 /** Waits until the page has heard of a change: the store refreshes the wallet statuses on every sync. */
 async function heard(before: number): Promise<void> {
   await poll(() => requests('wallets.status')).toBeGreaterThan(before);
-  // Anything the change reloads is asked for in the same task as that refresh; let it reach the wire.
-  await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  // Anything the change reloads is asked for in the same task as that refresh. A request the page
+  // sends a task later goes out after all of them: once it is seen, so is every reload (no sleep).
+  const mark = `barrier=${++barriers}`;
+  const seen = web.page.waitForRequest((r) => r.url().endsWith(mark));
+  await web.page.evaluate(async (m) => {
+    await new Promise((r) => setTimeout(r, 0));
+    await fetch(`${location.origin}${location.pathname}${location.search}${location.search ? '&' : '?'}${m}`);
+  }, mark);
+  await seen;
 }
+let barriers = 0;
 
 describe('reloads scoped by data.changed', () => {
   it('a sync of wallet A does not reload a view showing wallet B; a sync of B does', async () => {

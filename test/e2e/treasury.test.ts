@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIM_NOW } from '../support/sim.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { useWebSession } from '../support/web-session.ts';
+import { settled, useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { worldLoans } from '../support/world.ts';
@@ -119,7 +119,7 @@ describe('treasury views', () => {
     await web.page.locator('#stress').fill('30');
     await web.page.locator('.group tbody tr').first().click();
     await expect.poll(() => web.page.getByTestId('near-misses').textContent(), { timeout: 10_000 }).toMatch(/\d+ cached dates; /);
-    await web.page.waitForTimeout(300);
+    await settled(web.page);
     await bothThemes(web.page, 'risk');
     await web.page.locator('#health-title').scrollIntoViewIfNeeded();
     await bothThemes(web.page, 'risk-health');

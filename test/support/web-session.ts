@@ -140,3 +140,13 @@ export function useWebSession(options: WebSessionOptions): WebSession {
 export function poll<T>(fn: () => T | Promise<T>, timeout = 20_000): ReturnType<typeof expect.poll<T>> {
   return expect.poll(fn, { timeout });
 }
+
+/**
+ * Waits until what the page shows has settled: no part of the main area still loading (its
+ * skeletons are aria-busy), then two frames, so that layout run on the next frame (column
+ * priority, a chart's size) has run too. What a test would otherwise sleep for.
+ */
+export async function settled(page: Page): Promise<void> {
+  await poll(() => page.locator('main [aria-busy=true]').count()).toBe(0);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

@@ -106,8 +106,9 @@ describe('a check after a sync job', () => {
     const checkedAt = closed!.checkedAt;
     await a.call('wallets.add', { address: WALLET_2, chains: ['eth'] });
     await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET_2 })]);
-    // Another wallet's sync cannot change this close's data: it is not looked at.
-    await new Promise((r) => setTimeout(r, 300));
+    // Another wallet's sync cannot change this close's data: it is not looked at. What the job set
+    // off has run once sync.settle returns, so this is no "nothing within N ms".
+    await a.call('sync.settle', undefined);
     expect((await a.request('closes.get', { id: closed!.id })).checkedAt).toBe(checkedAt);
     await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET })]);
     await poll(async () => (await a.request('closes.get', { id: closed!.id })).checkedAt, 10_000).not.toBe(checkedAt);

@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3-multiple-ciphers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { WriteBatch } from '../../src/main/core/transactions/store/write-batch.ts';
 import { createDB } from '../support/store.ts';
@@ -18,6 +18,10 @@ const page = (db: WritableDB, no: number, rows: number) => () => {
   const insert = db.prepare('INSERT INTO scratch (page, n) VALUES (?, ?)');
   for (let i = 0; i < rows; i++) insert.run(no, i);
 };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('WriteBatch: pages grouped into larger transactions', () => {
   it('answers reads on its connection with the pages written, commits them together, and only then shows them to others', () => {
@@ -45,12 +49,16 @@ describe('WriteBatch: pages grouped into larger transactions', () => {
     close();
   });
 
-  it('commits at the latest maxMs after it began, even if no further page comes', async () => {
+  it('commits at the latest maxMs after it began, even if no further page comes', () => {
     const { db, other, count, close } = setup();
+    // The batch's clock and timer are the test's: no sleep, and the moment is exact.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const batch = new WriteBatch(db, { maxRows: 1_000_000, maxMs: 50 });
     batch.write(10, page(db, 1, 10));
     expect(count(other)).toBe(0);
-    await new Promise((r) => setTimeout(r, 200));
+    vi.advanceTimersByTime(49);
+    expect(db.inTransaction).toBe(true);
+    vi.advanceTimersByTime(1);
     expect(db.inTransaction).toBe(false);
     expect(count(other)).toBe(10);
     close();
@@ -112,18 +120,20 @@ describe('WriteBatch: pages grouped into larger transactions', () => {
 });
 
 describe('WriteBatch: the commit by time', () => {
-  it('waits while the connection is busy streaming rows (an export), then commits', async () => {
+  it('waits while the connection is busy streaming rows (an export), then commits', () => {
     const { db, other, count, close } = setup();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     const batch = new WriteBatch(db, { maxRows: 1_000_000, maxMs: 30 });
     batch.write(10, page(db, 1, 10));
     // An export streams with iterate() across event-loop turns: no statement may run meanwhile.
     const rows = db.prepare('SELECT n FROM scratch').iterate();
     rows.next();
-    await new Promise((r) => setTimeout(r, 120));
+    // The commit by time comes, finds the connection busy and tries again, and again.
+    vi.advanceTimersByTime(120);
     expect(db.inTransaction).toBe(true);
     expect(count(other)).toBe(0);
     rows.return?.();
-    await new Promise((r) => setTimeout(r, 150));
+    vi.advanceTimersByTime(150);
     expect(db.inTransaction).toBe(false);
     expect(count(other)).toBe(10);
     close();

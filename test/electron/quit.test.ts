@@ -36,7 +36,15 @@ describe('quitting the desktop app', () => {
     const { app, calls } = fakeApp();
     let closed = false;
     closeBeforeQuit(app as never, () => core.close().then(() => void (closed = true)));
-    await new Promise((r) => setTimeout(r, 300));
+    // The sync is under way (pages written), not merely queued, when the user quits.
+    await new Promise<void>((resolve) => {
+      const off = core.on('sync.progress', (p) => {
+        if (p.id === job.id && ((p.pages ?? 0) > 0 || p.state === 'done')) {
+          off();
+          resolve();
+        }
+      });
+    });
     app.quit();
     // Held: the process is not let go before the core has closed.
     expect(calls).toEqual(['quit']);

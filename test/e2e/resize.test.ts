@@ -73,3 +73,25 @@ describe('a window resized after it loaded', () => {
     expect(web.problems).toEqual([]);
   }, 120_000);
 });
+
+describe('the app is one window, not a page', () => {
+  it('no view makes the page itself scroll: a wheel over the wallet list leaves the top bar where it is (Medium 5: the monthly pack did)', async () => {
+    for (const [width, height] of [
+      [1440, 900],
+      [1024, 640],
+    ] as const) {
+      await web.page.setViewportSize({ width, height });
+      for (const route of ['#/overview', '#/positions', '#/timeline', '#/reconcile', '#/risk', '#/pack', '#/book']) {
+        await web.open(route);
+        await settled(web.page);
+        const page = await web.page.evaluate(() => ({ scroll: document.documentElement.scrollHeight, view: document.documentElement.clientHeight }));
+        expect(page.scroll, `${route} at ${width}×${height}`).toBeLessThanOrEqual(page.view);
+        await web.page.getByRole('navigation', { name: /wallets/i }).hover();
+        await web.page.mouse.wheel(0, 2000);
+        await web.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        expect(await web.page.evaluate(() => document.scrollingElement!.scrollTop), `${route} at ${width}×${height}`).toBe(0);
+      }
+    }
+    expect(web.problems).toEqual([]);
+  }, 120_000);
+});

@@ -515,6 +515,11 @@ export const CONTRACT = {
   'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }), WRITES)<boolean>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
   'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<string[]>(),
+  /** How many of the scope's wallet chains have all three position views cached for a date: "cached" is said only of all of them. */
+  'positions.coverage': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), date }))<{
+    cached: number;
+    of: number;
+  }>(),
   'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
   /** A wallet, a group or all wallets at a date: rows, totals, allocation and each member's coverage (src/shared/portfolio/view.ts). */

@@ -18,6 +18,7 @@ export const OPERATION_NAMES = [
   'wallets.remove',
   'wallets.status',
   'positions.dates',
+  'positions.coverage',
   'positions.get',
   'positions.diff',
   'portfolio.view',

@@ -6,15 +6,19 @@ import { VIEW_ENDPOINT, type PositionsResult } from '../../../shared/contract.ts
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { diffDates } from './store/diff.ts';
 import { navHistory } from './store/nav.ts';
-import { cachedDates, latestSnapshot } from './store/snapshots.ts';
+import { cachedDates, hasCompleteDate, latestSnapshot } from './store/snapshots.ts';
 
-type PositionOperations = 'positions.dates' | 'positions.get' | 'positions.diff' | 'nav.history';
+type PositionOperations = 'positions.dates' | 'positions.coverage' | 'positions.get' | 'positions.diff' | 'nav.history';
 
 export function positionHandlers(c: ScopeContext): Pick<Handlers, PositionOperations> {
   return {
     'positions.dates': ({ wallet: address, group }) => {
       const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
       return [...new Set(members.flatMap((w) => cachedDates(c.db(), w)))].sort().reverse();
+    },
+    'positions.coverage': ({ wallet: address, group, date }) => {
+      const chains = c.scopeWallets(address, group).flatMap((w) => w.chains.map((chain) => [w.address, chain] as const));
+      return { cached: chains.filter(([w, chain]) => hasCompleteDate(c.db(), w, chain, date)).length, of: chains.length };
     },
     'positions.get': ({ wallet: address, date, view }) => {
       const w = c.wallet(address);

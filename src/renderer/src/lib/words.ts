@@ -452,6 +452,7 @@ export const words = {
     healthLabel: (n: number) => `Collateral/debt ratio over ${int(n)} cached dates, with the liquidation line`,
     navLabel: (n: number) => `NAV over ${int(n)} cached dates`,
     nothingAtDate: 'Nothing at this date.',
+    notCachedAtDate: 'Not cached at this date: sync it to see what was held.',
     navSummary: (date: string, total: string, principal: string, reward: string) => `On ${date}: total ${total}, principal ${principal}, rewards ${reward}.`,
   },
   audit: {
@@ -714,6 +715,8 @@ export const words = {
   datePicker: {
     cachedTitle: 'This date is in the local cache',
     notCachedTitle: 'Not cached yet',
+    partlyCached: 'partly cached',
+    partlyCachedTitle: (cached: number, of: number) => `${int(cached)} of ${int(of)} wallet chains are cached at this date; the totals leave the others out`,
     cachedDates: (n: number) => `Cached dates (${int(n)})`,
     cachedCount: (n: number) => `Cached (${int(n)})`,
     openCalendar: (n: number) => `${int(n)} cached: open a calendar that marks the cached days`,

@@ -59,4 +59,18 @@ describe('what the as-of date says', () => {
     await shoot(web.page, 'honest-dates-not-cached');
     expect(web.problems).toEqual([]);
   });
+
+  it('exposure across wallets and chains lists each token once, its chains in "Held in" (Medium 17)', async () => {
+    // Shown for a scope of several wallets (all of them here).
+    await web.open(`#/overview?date=${DAY}`);
+    await settled(web.page);
+    const table = web.page.locator('table', { has: web.page.getByRole('columnheader', { name: 'Held in' }) });
+    await poll(() => table.locator('tbody tr').count()).toBeGreaterThan(3);
+    const tokens = (await table.locator('tbody tr td:first-child').allTextContents()).map((t) => t.trim());
+    expect(tokens.length).toBe(new Set(tokens).size);
+    // The wallet holds tokens on both its chains: some row names both.
+    const heldIn = await table.locator('tbody tr td:last-child').allTextContents();
+    expect(heldIn.some((h) => h.includes('(eth)') && h.includes('(arb)'))).toBe(true);
+    expect(web.problems).toEqual([]);
+  });
 });

@@ -35,7 +35,7 @@ describe('treasury views', () => {
     await open(`#/reconcile?wallet=${ADDRESS}&date=2025-12-31&from=2025-01-31`);
     await expect
       .poll(() => web.page.getByTestId('reconcile-verdict').textContent(), { timeout: 15_000 })
-      .toMatch(/Complete\. \d+ tokens: \d+ with flows reconcile exactly/);
+      .toMatch(/Complete\. \d+ tokens: \d+ that moved reconciles? exactly/);
     const r = await web.core.call('reconcile.get', { wallet: ADDRESS, from: '2025-01-31', to: '2025-12-31' });
     const rows = web.page.locator('table[aria-label="Roll-forward by token"] > tbody > tr');
     expect(await rows.count()).toBe(r.rows.length);

@@ -16,6 +16,7 @@ import type { PositionTotals } from '../../../shared/portfolio/totals.ts';
 import type { AllocationEntry } from '../../../shared/portfolio/allocation.ts';
 import { lendingFigures, lendingLegs, riskLeg } from '../../../shared/portfolio/lending.ts';
 import { isAtRisk } from '../../../shared/portfolio/risk.ts';
+import { reconcileCounts, type ReconcileCounts } from '../../../shared/reconcile-summary.ts';
 import { maxSlippage } from '../../../shared/portfolio/pools.ts';
 import type { MemberCoverage } from '../../../shared/portfolio/view.ts';
 import { portfolioView } from '../portfolio/index.ts';
@@ -126,7 +127,7 @@ export interface ReportModel {
   /** Roll-forward from `from` to `to` (both given), with what it could not check. */
   reconciliation: Reconciliation | null;
   /** Its tokens, those with flows that reconcile exactly, those with an unexplained remainder, the days of the flows, and the problems beyond the listed ones. */
-  reconciliationSummary: { tokens: number; exact: number; unexplained: number; flowsFromDay: string; flowsToDay: string; problemsNotListed: number } | null;
+  reconciliationSummary: (ReconcileCounts & { flowsFromDay: string; flowsToDay: string; problemsNotListed: number }) | null;
   /** Responses behind the report with values the service sent unreadable (left out of every total), or dated another day. */
   quality: Array<{ wallet: string; chain: string; endpoint: string; flags: ValueFlag[] }>;
   /** How many values the service sent could not be read (left out of every total). */
@@ -268,9 +269,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     },
     reconciliation,
     reconciliationSummary: reconciliation && {
-      tokens: reconciliation.rows.length,
-      exact: reconciliation.rows.filter((x) => x.status === 'reconciled' && x.txn_count > 0).length,
-      unexplained: reconciliation.rows.filter((x) => x.status === 'unexplained').length,
+      ...reconcileCounts(reconciliation.rows),
       // The flows' window is half-open (ms): its last day is the one before its end.
       flowsFromDay: utcDay(reconciliation.flowsFrom),
       flowsToDay: utcDay(reconciliation.flowsTo - 1),

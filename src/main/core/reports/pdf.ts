@@ -12,6 +12,7 @@ import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../../../shared/model.ts';
+import { inPositionsOnly, inPositionsText, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import {
   startDocument,
   footers,
@@ -102,7 +103,10 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
     if (summary.problemsNotListed) doc.text(`- and ${summary.problemsNotListed} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
-    paragraph(doc, `Complete: ${summary.tokens} tokens; ${summary.exact} with flows reconcile exactly; ${summary.unexplained} show an unexplained remainder.`, {
+    // The screen's verdict, in the same words and counts (src/shared/reconcile-summary.ts).
+    const count = (v: number) => String(v);
+    const inPositions = summary.inPositions ? ` ${inPositionsText(summary.inPositions, count)}.` : '';
+    paragraph(doc, `Complete: ${reconcileSummaryText(summary, count)}.${inPositions}`, {
       size: 9,
       color: INK,
     });
@@ -134,7 +138,8 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
       qty(x.closing_qty),
       qty(x.unexplained_qty),
       share(x.unexplained_share),
-      x.status,
+      // As the screen badges it: a remainder wholly inside protocol positions is not money unexplained.
+      inPositionsOnly(x) ? 'in positions' : x.status,
     ]),
     { fontSize: 7 },
   );

@@ -137,9 +137,29 @@ export function compactUnit(v: number): string {
 
 export function qty(v: number | null | undefined): string {
   if (missing(v)) return DASH;
-  const abs = Math.abs(v);
-  const digits = abs >= 1000 ? 2 : abs >= 1 ? 4 : 6;
+  const digits = qtyDigits(v);
   return nf(`q${digits}`, { maximumFractionDigits: digits }).format(v);
+}
+
+/** The fraction digits `qty` gives a quantity: fewer the larger it is. */
+export function qtyDigits(v: number): number {
+  const abs = Math.abs(v);
+  return abs >= 1000 ? 2 : abs >= 1 ? 4 : 6;
+}
+
+/**
+ * Quantities of one row that add up (a roll-forward: opening + inflow − outflow + remainder =
+ * closing) at one precision, the finest any of them needs, every figure with as many digits: so
+ * the row can be footed by eye (issue 39: "2,076.32 + 0.113887 + 0.750529 = 2,077.18").
+ */
+export function qtyRow(values: ReadonlyArray<number | null | undefined>): (v: number | null | undefined) => string {
+  const digits = Math.max(0, ...values.filter((v): v is number => !missing(v) && v !== 0).map(qtyDigits));
+  return (v) =>
+    missing(v)
+      ? DASH
+      : v === 0
+        ? nf('q0', { maximumFractionDigits: 0 }).format(0)
+        : nf(`qf${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
 }
 
 /**

@@ -5,6 +5,7 @@
  * number in a sentence reads as it does in a table. Texts from the service or the core are shown
  * as they come.
  */
+import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { integer as int } from './format.ts';
 
 export const words = {
@@ -371,10 +372,8 @@ export const words = {
     fetch: (dates: string) => `Fetch ${dates}`,
     syncTransactions: 'Sync transactions',
     complete: 'Complete.',
-    summary: (tokens: string, reconciled: string, unexplained: string, any: boolean) =>
-      `${tokens} tokens: ${reconciled} with flows reconcile exactly, ${unexplained} show an unexplained remainder${any ? ' (select one to see the transactions that moved it)' : ''}.`,
-    inPositionsSummary: (n: string) =>
-      ` ${n} more changed only inside protocol positions (interest, rebases, rewards, pool price moves): their plain balances reconcile exactly; select one to see the transactions that moved it.`,
+    summary: (c: ReconcileCounts) => `${reconcileSummaryText(c, int)}${c.unexplained ? ' (select one to see the transactions that moved it)' : ''}.`,
+    inPositionsSummary: (count: number) => ` ${inPositionsText(count, int)}; select one to see the transactions that moved it.`,
     inPositionsBadge: 'in positions',
     inPositionsBadgeTitle:
       'The plain balance reconciles exactly; the remainder is the change of the token held in protocol positions (interest, rebases, rewards, pool price moves).',

@@ -43,11 +43,16 @@ describe('the audit trail in Settings', () => {
     await section.scrollIntoViewIfNeeded();
     const rows = section.getByRole('table', { name: 'Audit trail' }).locator('tbody tr');
     await poll(() => rows.count()).toBe(3);
+    // Read on a screen: the address short (whole in the cell's title and in the CSV), what made
+    // the edit in words (its operation in the title): issue 39, Medium 14.
+    const short = `${WALLET.slice(0, 6)}…\u2060${WALLET.slice(-4)}`;
     expect(await rows.first().locator('td').allTextContents()).toEqual([
       expect.stringMatching(/2026/),
-      `wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`,
-      'wallets.update',
+      `wallet ${short} "Treasury": label: "Ops" → "Treasury"`,
+      'Editing a wallet',
     ]);
+    expect(await rows.first().locator('td').nth(1).getAttribute('title')).toBe(`wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`);
+    expect(await rows.first().locator('td').nth(2).getAttribute('title')).toBe('wallets.update');
     expect(await section.getByText('3 of 3 edits shown.').count()).toBe(1);
     await section.getByLabel('Show').selectOption('group');
     await poll(() => rows.count()).toBe(1);
@@ -64,6 +69,38 @@ describe('the audit trail in Settings', () => {
       'groups.save group create',
       'wallets.update wallet update',
     ]);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('a group whose members changed reads as who joined and who left, short addresses, not two JSON lists', async () => {
+    const OTHER = '0x00000000219ab540356cbb839cbe05303d7705fa';
+    await web.core.call('wallets.add', { address: OTHER, chains: ['eth'], label: 'Cold' });
+    const [group] = await web.core.call('groups.list', undefined);
+    await web.core.call('groups.save', { id: group!.id, name: 'Fund I', wallets: [OTHER] });
+    await web.page.reload();
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    const section = web.page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Audit trail' });
+    await section.getByLabel('Show').selectOption('group');
+    const first = section.getByRole('table', { name: 'Audit trail' }).locator('tbody tr').first().locator('td');
+    await poll(() => first.nth(1).textContent()).toBe(
+      `group 1 "Fund I": wallets: added 0x0000…\u206005fa; removed ${WALLET.slice(0, 6)}…\u2060${WALLET.slice(-4)}`,
+    );
+    expect(await first.nth(2).textContent()).toBe('Saving a group');
+    await first.nth(1).scrollIntoViewIfNeeded();
+    await bothThemes(web.page, 'settings-audit-group');
+    // The edit takes the room of the row, and a short address is never split across lines.
+    const [when, edit, by] = await Promise.all([0, 1, 2].map(async (i) => (await first.nth(i).boundingBox())!.width));
+    expect(edit!).toBeGreaterThan(Math.max(when!, by!));
+    const lines = await first.nth(1).evaluate((td) => {
+      const range = document.createRange();
+      const text = td.textContent!;
+      const at = text.indexOf('0x5a0b');
+      const node = td.querySelector('bdi')!.firstChild!;
+      range.setStart(node, at);
+      range.setEnd(node, at + 12);
+      return range.getClientRects().length;
+    });
+    expect(lines).toBe(1);
     expect(web.problems).toEqual([]);
   });
 });

@@ -339,8 +339,17 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   for (const p of rec.problems)
     if (!/positions at .* are not cached/.test(p.message))
       reasons.push(`${memberNames([{ wallet: p.wallet, chain: p.chain, label: problemNames.get(p.wallet) ?? null }])[0]}: ${p.message}`);
-  for (const u of unpriced.values())
-    reasons.push(`No cached price for ${u.symbol ?? u.tokenCid ?? 'a token'} (${u.chain}) in the period: ${u.transfers} transfer(s) not valued.`);
+  // One finding with one way forward, not a line per token (issue 39: a fresh wallet gave 24).
+  if (unpriced.size) {
+    const tokens = [...unpriced.values()].sort((a, b) => b.transfers - a.transfers);
+    const named = tokens.slice(0, 5).map((u) => `${u.symbol ?? u.tokenCid ?? 'a token'} (${u.chain})`);
+    const more = tokens.length - named.length;
+    const transfers = tokens.reduce((n, u) => n + u.transfers, 0);
+    reasons.push(
+      `No cached price in the period for ${tokens.length === 1 ? '1 token' : `${tokens.length} tokens`}, ${named.join(', ')}${more ? ` and ${more} more` : ''}: ` +
+        `${transfers} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
+    );
+  }
   if (opening.unknownValues || closing.unknownValues)
     reasons.push('A position value the service sent could not be read: it is left out of a total (see Data quality).');
   const byValue = <T extends { inflow: number; outflow: number; label: string }>(xs: Iterable<T>) =>

@@ -356,6 +356,7 @@ export const words = {
     none: 'No flows in this period.',
     fetch: (dates: string) => `Fetch ${dates}`,
     syncTransactions: 'Sync transactions',
+    fetchPrices: 'Fetch weekly positions in the period',
   },
   reconcile: {
     badRange: (from: string, to: string) => `The opening date ${from} is after the closing date ${to}.`,

@@ -7,7 +7,8 @@ import { allowedExternalUrl } from '../../../shared/explorers.ts';
 import type { AppInfo } from '../../../shared/contract.ts';
 import type { Handlers } from '../handlers.ts';
 import { checkKey, Secrets } from '../secrets/index.ts';
-import { readSettings, getSettings, updateSettings } from '../store/settings.ts';
+import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
+import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
 import { clearCache } from '../positions/index.ts';
 import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
@@ -71,7 +72,14 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       const keyCheck = await checkKey(url, candidate);
       if (keyCheck.state === 'refused') throw new ValidationError('key', keyCheck.message);
       if (key) await session.secrets.set(url, key, { sessionOnly: sessionOnly ?? false });
+      // How the user reads the app (language, theme, time zone) goes with them to a service
+      // connected for the first time: each cache keeps its own settings, and a fresh one would
+      // otherwise start from the defaults (issue 39: connecting reset the locale and the theme).
+      const { theme, locale, timeZone } = getSettings(session.profile.db);
       await session.switchTo(url);
+      if (!listWallets(session.profile.db).length && sameAsDefaults(getSettings(session.profile.db))) {
+        updateSettings(session.profile.db, { theme, locale, timeZone });
+      }
       return { ...(await info()), keyCheck };
     },
     'app.useDemo': async () => {
@@ -139,4 +147,9 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       return true;
     },
   };
+}
+
+/** A cache whose reading settings nobody has touched yet. */
+function sameAsDefaults(s: Settings): boolean {
+  return s.theme === DEFAULT_SETTINGS.theme && s.locale === DEFAULT_SETTINGS.locale && s.timeZone === DEFAULT_SETTINGS.timeZone;
 }

@@ -2,6 +2,8 @@ import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.t
 import type { JobInfo, Wallet } from '../../../shared/model.ts';
 import { API_BASE, call, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
+import { route } from './route.svelte.ts';
+import { applyTheme } from './theme.ts';
 import { words } from './words.ts';
 import { dataChanges } from './data-changes.ts';
 
@@ -85,9 +87,17 @@ class AppState {
   async load(): Promise<void> {
     try {
       const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
+      const before = this.#info?.databaseFile;
       this.apply({ info, settings });
       setLocale(settings.locale);
       setTimeZone(settings.timeZone ?? 'utc');
+      applyTheme(settings.theme);
+      // Another cache (a service connected, the demo again, a restore): the date, wallet, group
+      // and period shown were the other cache's; start from this one's newest instead of showing
+      // "—" and "That wallet group no longer exists" (issue 39).
+      if (before !== undefined && before !== info.databaseFile) {
+        route.go({ date: null, wallet: null, group: null, from: null, to: null, compare: null }, { replace: true });
+      }
       await this.refreshWallets();
       this.#jobs = await call('sync.jobs', {});
     } catch (err) {

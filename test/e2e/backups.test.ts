@@ -91,6 +91,15 @@ describe('backups in Settings', () => {
     expect((await web.core.call('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury (cold)', 'Staking']);
     expect((await web.core.call('groups.list', undefined)).map((g) => g.name)).toEqual(['Fund I']);
 
+    // The same file again holds nothing new: nothing to import (issue 39: Import stayed enabled with 0 changes).
+    const again = join(web.dataDir, 'again.json');
+    writeFileSync(again, JSON.stringify(doc));
+    await section.getByLabel('Data file').setInputFiles(again);
+    await section.getByRole('button', { name: 'Preview' }).click();
+    await poll(() => section.getByRole('list', { name: 'What the import changes' }).getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await section.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+    expect(await web.core.call('wallets.list', undefined)).toHaveLength(2);
+
     // A file that conflicts (the wallet on other chains): import blocked until the file's version is asked for.
     doc.data.wallets[1].chains = ['eth', 'arb'];
     const conflicting = join(web.dataDir, 'conflicting.json'); // a new file: Chromium will not read one changed since it was chosen

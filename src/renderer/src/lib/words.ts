@@ -871,6 +871,8 @@ export const words = {
     panelTitle: 'Period close',
     notClosed: 'This period is not closed.',
     closedOn: (when: string) => `Closed ${when}`,
+    // Beside the state's badge ("closed"): when, not "closed Closed …" (issue 39).
+    closedWhen: (when: string) => `on ${when}`,
     close: 'Close this period',
     closed: 'Closed: its figures are kept as they are now.',
     noPack: 'The pack is not loaded yet.',

@@ -89,6 +89,10 @@ describe('Settings → Encryption', () => {
     await poll(() => section.getByRole('status').last().textContent()).toBe('Decrypted: 1 cache and 1 backup are plain again.');
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
     expect(keys.size).toBe(0);
+
+    // A backup made now is counted at once (issue 39: "0 of 1 backup" after a second one).
+    await dialog.getByRole('region', { name: 'Backups' }).getByRole('button', { name: 'Back up now' }).click();
+    await poll(() => section.getByText('0 of 1 cache and 0 of 2 backups encrypted.').isVisible()).toBe(true);
     expect(problems).toEqual([]);
   });
 });

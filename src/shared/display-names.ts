@@ -1,10 +1,15 @@
 /**
  * How the service's identifiers (protocol ids, asset types, action types) read on screen and
- * in reports: one rule for the app and the PDF, so "uniswap_v3" is "Uniswap v3" in both.
+ * in reports: one rule for the app and the PDF, so "uniswap_v3" is "Uniswap V3" in both.
  */
 export function displayName(s: string | null | undefined, missing = '—'): string {
   if (!s) return missing;
-  return s.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+  // A version is written as the protocols write it in their own names ("Aave V3 WETH"), so the
+  // Protocol column and a position's name agree (issue 39: "Aave v3" beside "Aave V3").
+  return s
+    .replace(/_/g, ' ')
+    .replace(/^\w/, (c) => c.toUpperCase())
+    .replace(/\bv(\d)/g, 'V$1');
 }
 
 /**

@@ -40,7 +40,7 @@ import {
 } from './pdf-parts.ts';
 export { pdfText };
 
-// The app's display names ("Uniswap v3", "Transfer in"), not the service's ids.
+// The app's display names ("Uniswap V3", "Transfer in"), not the service's ids.
 const words = (s: string | null | undefined) => displayName(s, '-');
 
 export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {

@@ -199,6 +199,11 @@ export function ratio(v: number | null | undefined, digits?: number): string {
   return nf(`r${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
 }
 
+/** A health factor, one precision on every screen (issue 39: two decimals in Positions, three in Risk). */
+export function healthFigure(v: number | null | undefined): string {
+  return ratio(v, 3);
+}
+
 /** A figure someone typed (an alert rule's threshold), every digit of it, in the locale: "1,085312". */
 export function asTyped(v: number | null | undefined): string {
   if (missing(v)) return DASH;

@@ -874,6 +874,9 @@ export const words = {
     // Beside the state's badge ("closed"): when, not "closed Closed …" (issue 39).
     closedWhen: (when: string) => `on ${when}`,
     close: 'Close this period',
+    confirm: (opening: string, closing: string) =>
+      `Close this period with NAV ${opening} at its opening and ${closing} at its closing? These figures are kept as they are now; a later change to the data behind them is flagged, never applied, until the period is reopened with a reason.`,
+    confirmClose: 'Close the period',
     closed: 'Closed: its figures are kept as they are now.',
     noPack: 'The pack is not loaded yet.',
     partial: (why: string) => `The pack is partial, so the period cannot be closed: ${why}`,

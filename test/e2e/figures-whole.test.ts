@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { waitForJobs } from '../support/jobs.ts';
 import { shoot } from '../support/browser.ts';
-import { SIM_NOW } from '../support/sim.ts';
-import { poll, settled, useWebSession } from '../support/web-session.ts';
+import { poll, settled, COLD, TREASURY, useTreasurySession } from '../support/web-session.ts';
 import { cutFigures as cutOn } from '../support/figures.ts';
-import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
  * Every figure readable whole where a treasurer works: the all-wallets scope, two wallets on
@@ -13,22 +10,10 @@ import { demoStarter } from '../../src/sim/demo.ts';
  * its scrolling table that shows (the issue found "$673,896." with Health off-screen at
  * 1440, "$673,8" at 1024). Columns give way by measured fit (lib/column-priority.ts).
  */
-const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
+const A = TREASURY;
+const B = COLD;
 
-const web = useWebSession({
-  viewport: { width: 1440, height: 900 },
-  // The service's, the sync's and the page's today pinned together: the default periods of
-  // Reconcile and the Monthly pack end on it, whatever the machine's date.
-  core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }), now: () => SIM_NOW },
-  clock: SIM_NOW,
-  timeout: 120_000,
-  seed: async (core) => {
-    await core.call('wallets.add', { address: A, chains: ['eth', 'arb'], label: 'Treasury' });
-    await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold storage' });
-    await waitForJobs(core, await core.call('sync.all', undefined));
-  },
-});
+const web = useTreasurySession({ txnsPerWallet: 200 });
 
 const cutFigures = () => cutOn(web.page);
 

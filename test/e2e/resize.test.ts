@@ -1,30 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { shoot } from '../support/browser.ts';
 import { cutFigures } from '../support/figures.ts';
-import { waitForJobs } from '../support/jobs.ts';
-import { SIM_NOW } from '../support/sim.ts';
-import { poll, settled, useWebSession } from '../support/web-session.ts';
-import { demoStarter } from '../../src/sim/demo.ts';
+import { poll, settled, useTreasurySession } from '../support/web-session.ts';
 
 /**
  * A window made smaller after it loaded lays out as one loaded at that size (issue 39, High 1):
  * loaded at 1440×900 and shrunk to 1024×640, the issue found the sidebar still open, Total NAV
  * cut to "19.948.448,5", the title "All…", a horizontal scrollbar and position names cut.
  */
-const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
-
-const web = useWebSession({
-  viewport: { width: 1440, height: 900 },
-  core: { demo: demoStarter({ txnsPerWallet: 100, now: () => SIM_NOW }), now: () => SIM_NOW },
-  clock: SIM_NOW,
-  timeout: 120_000,
-  seed: async (core) => {
-    await core.call('wallets.add', { address: A, chains: ['eth', 'arb'], label: 'Treasury' });
-    await core.call('wallets.add', { address: B, chains: ['eth'], label: 'Cold storage' });
-    await waitForJobs(core, await core.call('sync.all', undefined));
-  },
-});
+const web = useTreasurySession({ txnsPerWallet: 100 });
 
 /** What does not fit: the page wider than the window, a title or a name cut. */
 function overflow(): Promise<string[]> {

@@ -7,6 +7,8 @@ import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { launchChromium, watchProblems } from './browser.ts';
 import { tempDir } from './store.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
+import { waitForJobs } from './jobs.ts';
+import { SIM_NOW } from './sim.ts';
 
 /**
  * One web session for an end-to-end test file (test/e2e): a core in a fresh data folder (demo
@@ -149,4 +151,27 @@ export function poll<T>(fn: () => T | Promise<T>, timeout = 20_000): ReturnType<
 export async function settled(page: Page): Promise<void> {
   await poll(() => page.locator('main [aria-busy=true]').count()).toBe(0);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Two demo wallets on three wallet chains, as the screens' tests watch them: a treasury on eth and arb, a cold wallet on eth. */
+export const TREASURY = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
+export const COLD = '0x00000000219ab540356cbb839cbe05303d7705fa';
+
+/**
+ * A web session on the demo with the treasury and the cold wallet watched and synced, the
+ * service's, the sync's and the page's today pinned together to SIM_NOW: the default periods of
+ * Reconcile and the Monthly pack end on it, whatever the machine's date.
+ */
+export function useTreasurySession(o: { txnsPerWallet: number }): WebSession {
+  return useWebSession({
+    viewport: { width: 1440, height: 900 },
+    core: { demo: demoStarter({ txnsPerWallet: o.txnsPerWallet, now: () => SIM_NOW }), now: () => SIM_NOW },
+    clock: SIM_NOW,
+    timeout: 120_000,
+    seed: async (core) => {
+      await core.call('wallets.add', { address: TREASURY, chains: ['eth', 'arb'], label: 'Treasury' });
+      await core.call('wallets.add', { address: COLD, chains: ['eth'], label: 'Cold storage' });
+      await waitForJobs(core, await core.call('sync.all', undefined));
+    },
+  });
 }

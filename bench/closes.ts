@@ -12,7 +12,7 @@ import type { MonthlyPack } from '../src/shared/pack.ts';
 import { type WritableDB, openDatabase } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';
-import { basisSnapshots, insertClose } from '../src/main/core/store/closes.ts';
+import { basisSnapshots, insertClose } from '../src/main/core/closes/store/closes.ts';
 import { periodHash } from '../src/main/core/closes/hash.ts';
 import { checkCloses } from '../src/main/core/closes/closes.ts';
 import { monthPeriod } from '../src/main/core/pack/pack.ts';

@@ -86,9 +86,9 @@ export const CORE_EDGES = {
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'portfolio', 'positions', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
-  closes: ['analytics', 'handlers.ts', 'pack', 'store'],
+  closes: ['alerts', 'analytics', 'handlers.ts', 'pack', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
-  reports: ['analytics', 'counterparties', 'handlers.ts', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
+  reports: ['analytics', 'audit', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
   // The session: the service the core talks to, the cache open for it and its key, and the
   // moves between them (connect, demo, restore, encrypt) during which requests wait.
   session: ['handlers.ts', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],
@@ -96,7 +96,7 @@ export const CORE_EDGES = {
   schedule: ['handlers.ts', 'session', 'store', 'sync'],
   // Backups of the cache open now: made daily and on request, verified, restored.
   backups: ['handlers.ts', 'session', 'store'],
-  userdata: ['alerts', 'counterparties', 'handlers.ts', 'jobs', 'reports', 'schedule', 'store'],
+  userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'reports', 'schedule', 'store'],
   'paths.ts': [],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],

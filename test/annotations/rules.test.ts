@@ -16,8 +16,8 @@ import {
   setAnnotation,
   watchedAddresses,
   writeRuleCategories,
-} from '../../src/main/core/store/annotations.ts';
-import { listEdits } from '../../src/main/core/store/audit.ts';
+} from '../../src/main/core/annotations/store/annotations.ts';
+import { listEdits } from '../../src/main/core/audit/store/trail.ts';
 import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
 import { countExportTransactions, exportTransactionRows } from '../../src/main/core/transactions/store/export.ts';
 import { applyRestatements, storedInWindow } from '../../src/main/core/transactions/store/restatements.ts';

@@ -3,7 +3,7 @@ import { upsertTransactions } from '../../src/main/core/transactions/store/trans
 import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 import type { CsvRequest } from '../../src/main/core/reports/csv-reports.ts';
-import { saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
+import { saveRule, setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
 import { applyRulesToAll } from '../../src/main/core/annotations/apply.ts';
 
 /**

@@ -10,7 +10,7 @@ import { navHistory } from '../positions/index.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { listAnomalies } from '../service/index.ts';
 import { newestPositionDates, outflowsAbove, outflowsToNewCounterparties } from './store/flows.ts';
-import { clearPending, pendingSince, type Firing } from '../store/alerts.ts';
+import { clearPending, pendingSince, type Firing } from './store/alerts.ts';
 import { health } from '../../../shared/portfolio/risk.ts';
 import type { AlertRule, Wallet } from '../../../shared/model.ts';
 

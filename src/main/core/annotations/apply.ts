@@ -27,7 +27,7 @@ import {
   type RuleTxn,
   type StoredRule,
   type TxnKey,
-} from '../store/annotations.ts';
+} from './store/annotations.ts';
 import { firstMatch, matches, type CounterpartyNamer, type RuleContext } from './rules.ts';
 
 /** Rows read at a time: a chunk's details are parsed and matched before the next is read. */

@@ -4,3 +4,22 @@
  */
 export { applyRulesToAll, applyRulesToNew } from './apply.ts';
 export { annotationHandlers } from './handlers.ts';
+export {
+  annotationsByHash,
+  annotationsForRows,
+  categoriesOf,
+  cleanConditions,
+  cleanNote,
+  countAnnotations,
+  getAnnotation,
+  hasAnnotations,
+  listAnnotations,
+  listCategories,
+  listRules,
+  saveCategory,
+  saveRule,
+  setAnnotation,
+  storedKey,
+  windowCategories,
+} from './store/annotations.ts';
+export type { CategoryInput, RuleInput, TxnKey } from './store/annotations.ts';

@@ -10,7 +10,7 @@
 import type { RuleConditions, TxnDirection } from '../../../shared/model.ts';
 import { actionTypeKey } from '../../../shared/display-names.ts';
 import { addressKey } from '../store/address-key.ts';
-import type { RuleTxn, StoredRule } from '../store/annotations.ts';
+import type { RuleTxn, StoredRule } from './store/annotations.ts';
 
 /**
  * Names of counterparties: the address book (core/counterparties' `counterpartyNamer`) gives a

@@ -8,7 +8,7 @@ import type { Alert } from '../../../shared/model.ts';
 import type { CloseFlag, CloseScope, CloseSnapshotChange } from '../../../shared/closes.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
-import { fireCoreAlert, resolveCoreAlert } from '../store/alerts.ts';
+import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
 import {
   basisSnapshots,
   changesInWindow,
@@ -19,7 +19,7 @@ import {
   recordCheck,
   reopenClose,
   type StoredClose,
-} from '../store/closes.ts';
+} from './store/closes.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';

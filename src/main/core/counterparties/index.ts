@@ -6,3 +6,5 @@ export { CSV_COLUMNS } from './csv.ts';
 export { cleanEntry, sameEntry } from './entry.ts';
 export { counterpartyHandlers } from './handlers.ts';
 export { counterpartyNamer, nameTrace, partiesOf } from './namer.ts';
+export { addressesNamed, listCounterparties, writeCounterparty } from './store/counterparties.ts';
+export type { CounterpartyEntry } from './store/counterparties.ts';

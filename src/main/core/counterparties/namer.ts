@@ -6,7 +6,7 @@
  */
 import type { CounterpartyName, ReconcileTraceRow, TransactionParties } from '../../../shared/model.ts';
 import { addressKey } from '../store/address-key.ts';
-import { listCounterparties, transactionEnds } from '../store/counterparties.ts';
+import { listCounterparties, transactionEnds } from './store/counterparties.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { listWallets } from '../store/wallets.ts';
 

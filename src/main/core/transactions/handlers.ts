@@ -8,7 +8,7 @@ import type { Handlers, ScopeContext } from '../handlers.ts';
 import { timelineFacetValues, timelinePage } from './store/timeline.ts';
 import { countExportTransactions } from './store/export.ts';
 import { listTransactionChanges } from './store/restatements.ts';
-import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
+import { categoriesOf, hasAnnotations } from '../annotations/index.ts';
 import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
 type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';

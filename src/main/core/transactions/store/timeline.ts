@@ -8,8 +8,8 @@ import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shar
 import { hashKeyRanges } from '../../store/hash-key.ts';
 import { idsWhereKey } from '../../store/hash-levels.ts';
 import { all, sql, sqlJoin, type SqlQuery, value } from '../../store/sql.ts';
-import { annotationsForRows } from '../../store/annotations.ts';
-import { addressesNamed } from '../../store/counterparties.ts';
+import { annotationsForRows } from '../../annotations/index.ts';
+import { addressesNamed } from '../../counterparties/index.ts';
 
 /**
  * A filter as the store applies it: a group's members (`wallets`, resolved by the core) may

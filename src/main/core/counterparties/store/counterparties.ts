@@ -2,11 +2,11 @@
  * The address book's table (migration 17). SQL only: what an entry may hold is checked by
  * core/counterparties/entry.ts before it gets here.
  */
-import type { Counterparty } from '../../../shared/model.ts';
-import type { ReadableDB, WritableDB } from './db.ts';
-import { addressKey } from './address-key.ts';
-import { all, get, run, sql } from './sql.ts';
-import { recordEdit } from './audit.ts';
+import type { Counterparty } from '../../../../shared/model.ts';
+import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { all, get, run, sql } from '../../store/sql.ts';
+import { recordEdit } from '../../store/audit.ts';
 
 interface Row {
   address: string;

@@ -2,11 +2,11 @@
  * Closed periods (migration 19) and what their hash reads (closes/hash.ts): the snapshots and
  * transactions behind a period's figures, and the change log inside its window.
  */
-import type { ReadableDB, WritableDB } from './handles.ts';
-import { all, get, run, sql, sqlJoin } from './sql.ts';
-import { recordEdit } from './audit.ts';
-import type { CloseFlag, CloseScope, CloseTransactionChange, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
-import type { MonthlyPack } from '../../../shared/pack.ts';
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { all, get, run, sql, sqlJoin } from '../../store/sql.ts';
+import { recordEdit } from '../../store/audit.ts';
+import type { CloseFlag, CloseScope, CloseTransactionChange, PeriodClose, PeriodCloseDetail } from '../../../../shared/closes.ts';
+import type { MonthlyPack } from '../../../../shared/pack.ts';
 
 /** A snapshot a close stood on (its id and the SHA-256 of the body the service sent). */
 export interface BasisSnapshot {

@@ -9,14 +9,14 @@
  * recorded in the audit trail inside the transaction that makes it; a rule setting a category is
  * not a user edit and records nothing (saving, removing or reordering the rule does).
  */
-import { actionTypeKey } from '../../../shared/display-names.ts';
-import type { Category, CategoryKind, CategoryRule, RuleConditions, TransferDetail, TxnAnnotation, TxnCategory } from '../../../shared/model.ts';
-import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
-import type { ReadableDB, WritableDB } from './handles.ts';
-import { recordEdit } from './audit.ts';
-import { addressKey } from './address-key.ts';
-import { all, get, run, sql, sqlJoin, value } from './sql.ts';
-import { ValidationError } from './validation.ts';
+import { actionTypeKey } from '../../../../shared/display-names.ts';
+import type { Category, CategoryKind, CategoryRule, RuleConditions, TransferDetail, TxnAnnotation, TxnCategory } from '../../../../shared/model.ts';
+import { unsafeCharsProblem } from '../../../../shared/text-safety.ts';
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { recordEdit } from '../../store/audit.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { all, get, run, sql, sqlJoin, value } from '../../store/sql.ts';
+import { ValidationError } from '../../store/validation.ts';
 
 /** The longest note, in characters: a paragraph of why money moved, not a document. */
 export const NOTE_MAX = 2000;

@@ -11,7 +11,7 @@ import { tableCounts } from '../../src/main/core/store/convert-copy.ts';
 import { createBackup, listBackups, stageRestore, verifyBackup } from '../../src/main/core/store/backups.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { openExportReader } from '../../src/main/core/transactions/store/export.ts';
+import { openExportReader } from '../../src/main/core/ledger/store/export.ts';
 import { moveCacheAside, openReadOnlyCopy } from '../../src/main/core/store/recovery.ts';
 import { workerWriter } from '../../src/main/core/transactions/store/page-writer.ts';
 import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';

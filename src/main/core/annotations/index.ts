@@ -5,14 +5,9 @@
 export { applyRulesToAll, applyRulesToNew } from './apply.ts';
 export { annotationHandlers } from './handlers.ts';
 export {
-  annotationsByHash,
-  annotationsForRows,
-  categoriesOf,
   cleanConditions,
   cleanNote,
-  countAnnotations,
   getAnnotation,
-  hasAnnotations,
   listAnnotations,
   listCategories,
   listRules,
@@ -20,6 +15,5 @@ export {
   saveRule,
   setAnnotation,
   storedKey,
-  windowCategories,
 } from './store/annotations.ts';
 export type { CategoryInput, RuleInput, TxnKey } from './store/annotations.ts';

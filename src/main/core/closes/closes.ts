@@ -10,8 +10,6 @@ import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
 import {
-  basisSnapshots,
-  changesInWindow,
   closeInForce,
   closesInForce,
   getClose,
@@ -20,6 +18,8 @@ import {
   reopenClose,
   type StoredClose,
 } from './store/closes.ts';
+import { changesInWindow } from '../ledger/index.ts';
+import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';

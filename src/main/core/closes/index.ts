@@ -4,4 +4,3 @@
  */
 export { closeHandlers, runCloseCheck } from './handlers.ts';
 export { closeInForce, importClose, listCloses, reopenClose } from './store/closes.ts';
-export type { BasisSnapshot } from './store/closes.ts';

@@ -30,7 +30,7 @@ import { addressKey } from '../store/address-key.ts';
 import { latestSnapshot } from '../positions/index.ts';
 import { periodTransactions, underlyingDatesBetween } from './store/flows.ts';
 import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
-import { categoriesOf, hasAnnotations } from '../annotations/index.ts';
+import { categoriesOf, hasAnnotations } from '../ledger/index.ts';
 import { counterpartyNamer } from '../counterparties/index.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 

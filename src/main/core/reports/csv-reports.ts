@@ -4,7 +4,7 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
 import { reconcile } from '../analytics/index.ts';
-import type { ScopedTimelineFilter } from '../transactions/index.ts';
+import type { ScopedTimelineFilter } from '../ledger/index.ts';
 import { listWallets } from '../store/wallets.ts';
 import { iterateEdits } from '../audit/index.ts';
 import { rollForwardLines, type MonthlyPack, type PackFlowLine } from '../../../shared/pack.ts';

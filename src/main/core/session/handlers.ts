@@ -9,7 +9,7 @@ import type { Handlers } from '../handlers.ts';
 import { checkKey, Secrets } from '../secrets/index.ts';
 import { readSettings, getSettings, updateSettings } from '../store/settings.ts';
 import { ValidationError } from '../store/validation.ts';
-import { clearCache } from '../positions/index.ts';
+import { clearCache } from '../sync/index.ts';
 import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
 import { normaliseBaseUrl } from './profile.ts';
 import type { Session } from './session.ts';

@@ -5,8 +5,7 @@ import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import { positionTotals } from '../../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../../shared/model.ts';
-import { deleteAllKeys } from '../../store/hash-levels.ts';
-import { all, get, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, value } from '../../store/sql.ts';
 
 /**
  * What the store keeps of a service's answer: the store does not import the service client,
@@ -227,21 +226,13 @@ export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, d
   return n === 3;
 }
 
-/**
- * Deletes every cached response, transaction and log (the user's "clear cache"), keeping
- * the watched wallets and settings. One transaction: all or nothing.
- */
-export function clearCache(db: WritableDB): { snapshots: number; transactions: number } {
-  return db.transaction(() => {
-    // Snapshots are immutable (no UPDATE), but the user may delete them.
-    const snapshots = db.prepare('DELETE FROM snapshots').run().changes;
-    const transactions = db.prepare('DELETE FROM transactions').run().changes;
-    deleteAllKeys(db);
-    db.exec(
-      'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_owed_seams; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',
-    );
-    // The transfer sums derived from the transactions (migration 005) go with them.
-    db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state;');
-    return { snapshots, transactions };
-  })();
+/** Deletes every cached response (the user's "clear cache", sync/clear.ts); the count deleted. */
+export function clearSnapshots(db: WritableDB): number {
+  // Snapshots are immutable (no UPDATE), but the user may delete them.
+  return db.prepare('DELETE FROM snapshots').run().changes;
+}
+
+/** Deletes a wallet's cached responses (the wallet removed with its data, wallets/remove.ts). */
+export function purgeWalletSnapshots(db: WritableDB, wallet: string): void {
+  run(db, sql`DELETE FROM snapshots WHERE wallet = ${wallet}`);
 }

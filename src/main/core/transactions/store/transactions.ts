@@ -5,7 +5,7 @@ import { forgetOwedSeams, owedSeamReasons, owedSeamsOf, utcSecond } from './seam
 import { addressKey } from '../../store/address-key.ts';
 import { prepare } from '../../store/sql.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
-import { FIND_PAGE, keyWriter } from '../../store/hash-levels.ts';
+import { FIND_PAGE, keyWriter } from './hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */

@@ -14,7 +14,8 @@ import { writeCounterparty, type CounterpartyEntry } from '../../counterparties/
 import type { AlertCondition, Cadence, ScheduleScope } from '../../../../shared/model.ts';
 import type { WalletChanges, WalletInput } from '../../../../shared/contract.ts';
 import type { MonthlyPack } from '../../../../shared/pack.ts';
-import { importClose, reopenClose, type BasisSnapshot } from '../../closes/index.ts';
+import { importClose, reopenClose } from '../../closes/index.ts';
+import type { BasisSnapshot } from '../../positions/index.ts';
 
 /** A schedule's or an alert rule's scope, a group by name. */
 export type ScopeByName = Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../../store/db.ts';
 import { keyOf, openConnection } from '../../store/driver.ts';
 import { timelineWhere, withNamedSearch, type ScopedTimelineFilter } from './timeline.ts';
-import { annotationsByHash, countAnnotations, hasAnnotations } from '../../annotations/index.ts';
+import { annotationsByHash, countAnnotations, hasAnnotations } from './annotated.ts';
 
 /**
  * The rows of a transactions export, oldest first (as a ledger reads), read on a connection

@@ -1,14 +1,14 @@
 import type { ReadableDB } from '../../store/db.ts';
 import { checkDate, ValidationError } from '../../store/validation.ts';
 import { addressKey } from '../../store/address-key.ts';
-import { incompleteReasons, storedText } from './transactions.ts';
-import { owedSeamsOf } from './seams.ts';
+import { incompleteReasons, storedText } from '../../transactions/index.ts';
+import { owedSeamsOf } from '../../transactions/index.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyRanges } from '../../store/hash-key.ts';
-import { idsWhereKey } from '../../store/hash-levels.ts';
+import { idsWhereKey } from '../../transactions/index.ts';
 import { all, sql, sqlJoin, type SqlQuery, value } from '../../store/sql.ts';
-import { annotationsForRows } from '../../annotations/index.ts';
+import { annotationsForRows } from './annotated.ts';
 import { addressesNamed } from '../../counterparties/index.ts';
 
 /**
@@ -241,7 +241,7 @@ function markRestated(db: ReadableDB, page: TimelineRow[]): void {
   for (const r of page) r.restated = kinds.get(`${r.wallet}|${r.chain}|${r.txnHash}`) ?? null;
 }
 
-/** Each row's category and note (store/annotations.ts), by one query per page. */
+/** Each row's category and note (annotated.ts), by one query per page. */
 export function markAnnotations(db: ReadableDB, page: TimelineRow[]): void {
   const found = annotationsForRows(db, page);
   if (!found.size) return;

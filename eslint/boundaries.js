@@ -66,9 +66,12 @@ export const CORE_EDGES = {
   counterparties: ['handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
+  // Positions: their sync, the snapshots of the three views, positions at a date, between two, NAV.
+  positions: ['handlers.ts', 'service', 'store'],
   // Transactions: their sync (ranges, the recent window, restatements), the writer and its key
-  // index, event logs.
-  transactions: ['handlers.ts', 'service', 'store'],
+  // index, event logs. The sync asks positions whether a wallet holds any before it takes an
+  // empty history for the whole story.
+  transactions: ['handlers.ts', 'positions', 'service', 'store'],
   // The read models of the cached history (the timeline, its export, the period's transactions,
   // outflows, transfers in a window, the rules' inputs): the transactions with their names and
   // notes. It reads the annotations' tables but imports nothing of annotations, which sits above
@@ -76,8 +79,6 @@ export const CORE_EDGES = {
   ledger: ['counterparties', 'handlers.ts', 'store', 'transactions'],
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'ledger', 'store'],
-  // Positions: their sync, the snapshots of the three views, positions at a date, between two, NAV.
-  positions: ['handlers.ts', 'service', 'store'],
   // Reconciliation (positions against the transactions between), lending risk, exposure.
   analytics: ['counterparties', 'handlers.ts', 'ledger', 'positions', 'store', 'transactions'],
   // The one view of a scope's portfolio at a date (totals, risk, what a member lacks): it
@@ -87,7 +88,7 @@ export const CORE_EDGES = {
   sync: ['handlers.ts', 'jobs', 'positions', 'service', 'store', 'transactions'],
   // The watched wallets and their groups, and each wallet's freshness.
   wallets: ['handlers.ts', 'positions', 'service', 'store', 'sync', 'transactions'],
-  alerts: ['handlers.ts', 'portfolio', 'positions', 'service', 'store', 'sync'],
+  alerts: ['handlers.ts', 'ledger', 'portfolio', 'positions', 'service', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.

@@ -24,3 +24,8 @@ export { historyReach, knownActionTypes, ruleTxnsAfter, ruleTxnsChangedAfter } f
 export type { RuleTxn } from './store/rule-inputs.ts';
 export { nameTrace } from './trace.ts';
 export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, windowTransactions } from './store/window.ts';
+export { outflowsAbove, outflowsToNewCounterparties } from './store/outflows.ts';
+export type { NewCounterparty, Outflow } from './store/outflows.ts';
+export { tokenTransfers } from './store/transfers.ts';
+export type { TokenTransfer } from './store/transfers.ts';
+export type { PeriodQuery } from './store/period.ts';

@@ -12,3 +12,5 @@ export type { QualityTally } from './sync.ts';
 export { positionHandlers } from './handlers.ts';
 export { basisSnapshots } from './store/basis.ts';
 export type { BasisSnapshot } from './store/basis.ts';
+export { newestPositionDates, underlyingDatesBetween } from './store/dates.ts';
+export { hasPositionActivity, positionsFreshness } from './store/freshness.ts';

@@ -26,3 +26,4 @@ export type { TxnSyncResult } from './sync.ts';
 export { countOwedSeams, owedSeamsOf } from './store/seams.ts';
 export { idsWhereKey } from './store/hash-levels.ts';
 export { clearHistory, purgeWalletHistory } from './store/purge.ts';
+export { transactionsFreshness } from './store/freshness.ts';

@@ -194,6 +194,19 @@ export function isFullAddressSearch(filter: TimelineFilter): boolean {
   return FULL_ADDRESS.test(filter.search?.trim().toLowerCase() ?? '');
 }
 
+/**
+ * A row's transfers; none when they cannot be read (the reconciliation counts such a row as
+ * unreadable and says so), so one row does not fail a page, a report or a pack.
+ */
+function transfersOf(details: string): TransferDetail[] {
+  try {
+    const parsed = JSON.parse(details) as unknown;
+    return Array.isArray(parsed) ? (parsed as TransferDetail[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toTimelineRow(r: Row): TimelineRow {
   return {
     id: r.id,
@@ -212,7 +225,7 @@ export function toTimelineRow(r: Row): TimelineRow {
     methodHex: r.method_hex,
     protocolId: r.protocol_id,
     status: r.status,
-    details: JSON.parse(r.details) as TransferDetail[],
+    details: transfersOf(r.details),
     restated: null,
     category: null,
     note: null,

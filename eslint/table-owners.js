@@ -90,8 +90,7 @@ export function tablesNamed(file, text) {
 
 /** The part of `core` a file belongs to: its first folder, or the file itself at the top. */
 function partOf(rel) {
-  const [first, ...rest] = rel.split('/');
-  return rest.length ? first : first;
+  return rel.split('/')[0];
 }
 
 function* files(dir) {

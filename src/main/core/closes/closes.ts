@@ -9,15 +9,7 @@ import type { CloseFlag, CloseScope, CloseSnapshotChange } from '../../../shared
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
-import {
-  closeInForce,
-  closesInForce,
-  getClose,
-  insertClose,
-  recordCheck,
-  reopenClose,
-  type StoredClose,
-} from './store/closes.ts';
+import { closeInForce, closesInForce, getClose, insertClose, recordCheck, reopenClose, type StoredClose } from './store/closes.ts';
 import { changesInWindow } from '../ledger/index.ts';
 import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';

@@ -16,7 +16,7 @@ import { unsafeCharsProblem } from '../../../../shared/text-safety.ts';
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
 import { recordEdit } from '../../store/audit.ts';
 import { addressKey } from '../../store/address-key.ts';
-import { all, get, run, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, value, prepare } from '../../store/sql.ts';
 import { ValidationError } from '../../store/validation.ts';
 import { cachedKeys, historyReach, isCached, type TxnKey } from '../../ledger/index.ts';
 
@@ -330,7 +330,10 @@ export function getAnnotation(db: ReadableDB, key: TxnKey): TxnAnnotation | null
 /** Every note and manual category, oldest key first (the user's data file carries them). */
 export function listAnnotations(db: ReadableDB, options: { orphanedOnly?: boolean } = {}): TxnAnnotation[] {
   const rows = all<AnnotationRow>(db, sql`${ANNOTATION} WHERE (a.note IS NOT NULL OR a.manual_category IS NOT NULL) ORDER BY a.wallet, a.chain, a.txn_hash`);
-  const cached = cachedKeys(db, rows.map((r) => ({ wallet: r.wallet, chain: r.chain, txnHash: r.txn_hash })));
+  const cached = cachedKeys(
+    db,
+    rows.map((r) => ({ wallet: r.wallet, chain: r.chain, txnHash: r.txn_hash })),
+  );
   return rows.map((r) => annotationOf(r, cached.has(`${r.wallet}|${r.chain}|${r.txn_hash}`))).filter((a) => !options.orphanedOnly || a.orphaned);
 }
 
@@ -432,12 +435,14 @@ export function clearRuleCategories(db: WritableDB): void {
  */
 export function writeRuleCategories(db: WritableDB, chosen: ReadonlyArray<{ txn: TxnKey; rule: StoredRule | null }>, now = new Date()): void {
   const at = now.toISOString();
-  const upsert = db.prepare(
+  const upsert = prepare(
+    db,
     `INSERT INTO txn_annotations (wallet, chain, txn_hash, rule_category, rule_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (wallet, chain, txn_hash) DO UPDATE SET rule_category = excluded.rule_category, rule_id = excluded.rule_id
      WHERE rule_category IS NOT excluded.rule_category OR rule_id IS NOT excluded.rule_id`,
   );
-  const clear = db.prepare(
+  const clear = prepare(
+    db,
     'UPDATE txn_annotations SET rule_category = NULL, rule_id = NULL WHERE wallet = ? AND chain = ? AND txn_hash = ? AND rule_category IS NOT NULL',
   );
   // In key order: each write lands next to the last one in the table's B-tree (in time order

@@ -6,7 +6,7 @@
  */
 import type { TxnCategory } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
-import { all, sql, sqlJoin, value } from '../../store/sql.ts';
+import { all, sql, sqlJoin, value, prepare } from '../../store/sql.ts';
 
 /** A transaction's key as `transactions` stores it (an annotation's key too). */
 export interface TxnKey {
@@ -17,9 +17,7 @@ export interface TxnKey {
 
 /** Whether this transaction is cached (a note may be kept for one that left: orphaned). */
 export function isCached(db: ReadableDB, k: TxnKey): boolean {
-  return (
-    value<number>(db, sql`SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet = ${k.wallet} AND chain = ${k.chain} AND txn_hash = ${k.txnHash})`) === 1
-  );
+  return value<number>(db, sql`SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet = ${k.wallet} AND chain = ${k.chain} AND txn_hash = ${k.txnHash})`) === 1;
 }
 
 /** Which of these keys are cached, as `${wallet}|${chain}|${txnHash}`: one statement for any number. */
@@ -75,10 +73,7 @@ export function windowCategories(db: ReadableDB, wallets: readonly string[], sta
     JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)
     WHERE t.wallet IN (${sqlJoin(wallets)}) AND t.time >= ${start} AND t.time < ${end}
     ORDER BY t.wallet, t.chain, t.txn_hash`;
-  return db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as Array<[string, string, string, string]>;
+  return prepare(db, q.text, 'raw').all(...q.params) as Array<[string, string, string, string]>;
 }
 
 /** Whether migration 18 is in this cache (a cache an older version left is read without annotations). */
@@ -97,10 +92,7 @@ export function annotationsByHash(db: ReadableDB): Map<string, Array<[string, st
   const q = sql`SELECT a.txn_hash, a.wallet, a.chain, c.name,
       CASE WHEN a.manual_category IS NOT NULL THEN 'manual' WHEN a.rule_category IS NOT NULL THEN 'rule' END, a.note
     FROM txn_annotations a LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)`;
-  for (const r of db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as Array<[string, string, string, string | null, 'manual' | 'rule' | null, string | null]>) {
+  for (const r of prepare(db, q.text, 'raw').all(...q.params) as Array<[string, string, string, string | null, 'manual' | 'rule' | null, string | null]>) {
     const entry: [string, string, string | null, 'manual' | 'rule' | null, string | null] = [r[1], r[2], r[3], r[4], r[5]];
     const list = out.get(r[0]);
     if (list) list.push(entry);

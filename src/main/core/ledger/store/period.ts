@@ -37,8 +37,10 @@ export function* periodTransactions(db: ReadableDB, q: PeriodQuery): Generator<T
     terms.push('lower(t.protocol_id) IN (SELECT value FROM json_each(@periodProtocols))');
     params['periodProtocols'] = JSON.stringify(protocolsAnyCase);
   }
-  for (const raw of db.prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${terms.join(' AND ')} ORDER BY t.time, t.id`).iterate(params) as IterableIterator<
-    Parameters<typeof toTimelineRow>[0]
-  >)
+  // Its own statement, not the cache's: a statement stays busy while a generator reads it, and
+  // the same text could be asked for again meanwhile.
+  for (const raw of db
+    .prepare(`SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${terms.join(' AND ')} ORDER BY t.time, t.id`)
+    .iterate(params) as IterableIterator<Parameters<typeof toTimelineRow>[0]>)
     yield toTimelineRow(raw);
 }

@@ -4,7 +4,7 @@
  */
 import type { TransferDetail } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
-import { all, get, sql } from '../../store/sql.ts';
+import { all, get, sql, prepare } from '../../store/sql.ts';
 
 /** A transaction as the rules see it. */
 export interface RuleTxn {
@@ -66,12 +66,8 @@ export function ruleTxnsChangedAfter(db: ReadableDB, afterChangeId: number): Rul
 }
 
 function prepareRaw(db: ReadableDB, q: ReturnType<typeof sql>): unknown[][] {
-  return db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as unknown[][];
+  return prepare(db, q.text, 'raw').all(...q.params) as unknown[][];
 }
-
 
 /** Every watched wallet's transactions' action types, as stored (what a rule's action type can be; rules.preview says the others). */
 export function knownActionTypes(db: ReadableDB): string[] {

@@ -7,7 +7,7 @@ import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyRanges } from '../../store/hash-key.ts';
 import { idsWhereKey } from '../../transactions/index.ts';
-import { all, sql, sqlJoin, type SqlQuery, value } from '../../store/sql.ts';
+import { all, sql, sqlJoin, type SqlQuery, value, prepare } from '../../store/sql.ts';
 import { annotationsForRows } from './annotated.ts';
 import { addressesNamed } from '../../counterparties/index.ts';
 
@@ -289,12 +289,13 @@ export function timelinePage(db: ReadableDB, asked: TimelineQuery & { wallets?: 
   if (isFullAddressSearch(query)) {
     const from = branch('from');
     const to = branch('to');
-    rows = db
-      .prepare(`SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`)
-      .all({ ...from.params, ...to.params }) as Row[];
+    rows = prepare(db, `SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`).all({
+      ...from.params,
+      ...to.params,
+    }) as Row[];
   } else {
     const one = branch();
-    rows = db.prepare(one.sql).all(one.params) as Row[];
+    rows = prepare(db, one.sql).all(one.params) as Row[];
   }
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
@@ -311,12 +312,11 @@ function syncState(
   wallets: readonly string[] | undefined,
 ): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
   const scope = wallets ? JSON.stringify(wallets.map(addressKey)) : null;
-  const row = db
-    .prepare(
-      `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
+  const row = prepare(
+    db,
+    `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
        WHERE (@scope IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet IN (SELECT value FROM json_each(@scope))`,
-    )
-    .get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
+  ).get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
   // A seam owed a re-read leaves the history around it unproved too (transactions/store/seams.ts).
   const owed = owedSeamsOf(db, wallets).length;
   const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) + owed > 0 ? incompleteReasons(db, wallets) : [];

@@ -16,7 +16,10 @@ export interface TokenTransfer {
 }
 
 /** `start <= time < end` (Unix ms), oldest first, at most `limit` transfers; the token by contract address in any case. */
-export function tokenTransfers(db: ReadableDB, q: { wallet: string; chain: string; tokenCid: string; start: number; end: number; limit: number }): TokenTransfer[] {
+export function tokenTransfers(
+  db: ReadableDB,
+  q: { wallet: string; chain: string; tokenCid: string; start: number; end: number; limit: number },
+): TokenTransfer[] {
   return all<TokenTransfer>(
     db,
     sql`SELECT t.txn_hash, t.time, t.action_type, t.protocol_id, j.value ->> 'type' AS type, j.value ->> 'qty' AS qty

@@ -19,7 +19,7 @@ export function* windowTransactions(db: ReadableDB, wallets: readonly string[], 
   const q = sql`SELECT txn_hash, wallet, chain, time, block, status, txn_fee, gas_fee, details FROM transactions
         WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
         ORDER BY wallet, chain, txn_hash, id`;
-  // Its own statement (raw mode is a setting of the statement, not to be left on the shared one).
+  // Its own statement, not the cache's: a statement stays busy while it is iterated (hashed as read).
   yield* db
     .prepare(q.text)
     .raw(true)

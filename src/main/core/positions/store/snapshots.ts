@@ -5,7 +5,7 @@ import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import { positionTotals } from '../../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../../shared/model.ts';
-import { all, get, run, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, value, prepare } from '../../store/sql.ts';
 
 /**
  * What the store keeps of a service's answer: the store does not import the service client,
@@ -116,12 +116,11 @@ export function insertSnapshots(db: WritableDB, inputs: ReadonlyArray<SnapshotIn
  */
 export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input: SnapshotInput<E>): number {
   const r = snapshotRecord(input);
-  const newest = db
-    .prepare(
-      `SELECT id, raw, request_id, requested_date, quality FROM snapshots
+  const newest = prepare(
+    db,
+    `SELECT id, raw, request_id, requested_date, quality FROM snapshots
        WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
-    )
-    .get(r.wallet, r.chain, r.endpoint, r.as_of) as
+  ).get(r.wallet, r.chain, r.endpoint, r.as_of) as
     { id: number; raw: string; request_id: string | null; requested_date: string | null; quality: string | null } | undefined;
   if (
     newest &&
@@ -129,19 +128,19 @@ export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input
     newest.quality === r.quality &&
     withoutRequestId(newest.raw, newest.request_id) === withoutRequestId(r.raw, r.request_id)
   ) {
-    db.prepare(
+    prepare(
+      db,
       `INSERT INTO snapshot_checks (snapshot_id, checked_at, request_id) VALUES (@id, @at, @request)
        ON CONFLICT (snapshot_id) DO UPDATE SET checked_at = excluded.checked_at, request_id = excluded.request_id
        WHERE excluded.checked_at > snapshot_checks.checked_at`,
     ).run({ id: newest.id, at: r.fetched_at, request: r.request_id });
     return newest.id;
   }
-  const info = db
-    .prepare(
-      `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
+  const info = prepare(
+    db,
+    `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
        VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @service_date, @quality, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
-    )
-    .run(r);
+  ).run(r);
   return Number(info.lastInsertRowid);
 }
 
@@ -229,7 +228,7 @@ export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, d
 /** Deletes every cached response (the user's "clear cache", sync/clear.ts); the count deleted. */
 export function clearSnapshots(db: WritableDB): number {
   // Snapshots are immutable (no UPDATE), but the user may delete them.
-  return db.prepare('DELETE FROM snapshots').run().changes;
+  return prepare(db, 'DELETE FROM snapshots').run().changes;
 }
 
 /** Deletes a wallet's cached responses (the wallet removed with its data, wallets/remove.ts). */

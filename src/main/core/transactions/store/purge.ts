@@ -4,7 +4,7 @@
  * while the rows still say whose they are.
  */
 import type { WritableDB } from '../../store/handles.ts';
-import { run, sql } from '../../store/sql.ts';
+import { run, sql, prepare } from '../../store/sql.ts';
 import { deleteAllKeys, deleteKeysOfWallet } from './hash-levels.ts';
 
 export function purgeWalletHistory(db: WritableDB, wallet: string): void {
@@ -22,7 +22,7 @@ export function purgeWalletHistory(db: WritableDB, wallet: string): void {
 
 /** Deletes every cached transaction and log; the number of transactions deleted. */
 export function clearHistory(db: WritableDB): number {
-  const transactions = db.prepare('DELETE FROM transactions').run().changes;
+  const transactions = prepare(db, 'DELETE FROM transactions').run().changes;
   deleteAllKeys(db);
   db.exec(
     'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_owed_seams; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',

@@ -9,16 +9,7 @@ export { countExportTransactions, exportTransactionRows, openExportReader } from
 export { periodTransactions } from './store/period.ts';
 export { markAnnotations } from './store/timeline.ts';
 export type { ScopedTimelineFilter } from './store/timeline.ts';
-export {
-  annotationsByHash,
-  annotationsForRows,
-  cachedKeys,
-  categoriesOf,
-  countAnnotations,
-  hasAnnotations,
-  isCached,
-  windowCategories,
-} from './store/annotated.ts';
+export { cachedKeys, categoriesOf, hasAnnotations, isCached, windowCategories } from './store/annotated.ts';
 export type { TxnKey } from './store/annotated.ts';
 export { historyReach, knownActionTypes, ruleTxnsAfter, ruleTxnsChangedAfter } from './store/rule-inputs.ts';
 export type { RuleTxn } from './store/rule-inputs.ts';
@@ -27,5 +18,3 @@ export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, wind
 export { outflowsAbove, outflowsToNewCounterparties } from './store/outflows.ts';
 export type { NewCounterparty, Outflow } from './store/outflows.ts';
 export { tokenTransfers } from './store/transfers.ts';
-export type { TokenTransfer } from './store/transfers.ts';
-export type { PeriodQuery } from './store/period.ts';

@@ -474,7 +474,7 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // dropped: with this size the timeline (idle and while syncing), the reconciliation, the
     // PDF and the whale were no slower and the syncing process's peak RSS lower
     // (bench/RESULTS.md, "Round 5: memory of the syncing process"). Exports read on a
-    // connection of their own (transactions/store/export.ts).
+    // connection of their own (ledger/store/export.ts).
     db.pragma(`cache_size = -${MAIN_CACHE_KIB}`);
     return db;
   } catch (err) {

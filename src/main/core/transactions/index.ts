@@ -23,7 +23,7 @@ export type { TokenFlows } from './store/transfer-days.ts';
 export type { WriteBatchOptions } from './store/write-batch.ts';
 export { syncTransactions } from './sync.ts';
 export type { TxnSyncResult } from './sync.ts';
-export { countOwedSeams, owedSeamsOf } from './store/seams.ts';
+export { owedSeamsOf } from './store/seams.ts';
 export { idsWhereKey } from './store/hash-levels.ts';
 export { clearHistory, purgeWalletHistory } from './store/purge.ts';
 export { transactionsFreshness } from './store/freshness.ts';

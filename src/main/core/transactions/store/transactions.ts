@@ -73,7 +73,7 @@ export function transactionRecord(wallet: string, chain: string, t: Transaction)
 /**
  * The `tokens` column of a row (migration 9): the distinct symbols its transfers name, as a
  * JSON array in the order first named, or null when none. The timeline finds a symbol by its
- * JSON text (tokenFilter in transactions/store/timeline.ts), so this is the one writer of that text.
+ * JSON text (tokenFilter in ledger/store/timeline.ts), so this is the one writer of that text.
  */
 export function tokensOf(details: Transaction['details']): string | null {
   let symbols: string[] | null = null;

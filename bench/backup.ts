@@ -1,5 +1,5 @@
 /**
- * What a backup costs (store/backups.ts) on the 1M-row cache the timeline bench builds: a
+ * What a backup costs (store/backup-files.ts) on the 1M-row cache the timeline bench builds: a
  * backup made (VACUUM INTO, integrity_check of the copy, counts, SHA-256) and verified, each
  * step timed, and a bare file copy of the same cache as the baseline measured in the same run.
  * Run: npm run bench -- backup (builds bench/.data/timeline-1m.sqlite once if missing;
@@ -12,7 +12,7 @@ import { type Transaction, transaction as transactionSchema } from '../src/share
 import { openDatabase } from '../src/main/core/store/db.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';
-import { backupsFolderOf, createBackup, sha256File, verifyBackup } from '../src/main/core/store/backups.ts';
+import { backupsFolderOf, createBackup, sha256File, verifyBackup } from '../src/main/core/store/backup-files.ts';
 import { CHAINS } from '../src/sim/chains.ts';
 import { historyOf, transactionAt } from '../src/sim/transactions.ts';
 import { DATA_DIR, report } from './lib.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { openDatabase, type WritableDB } from '../src/main/core/store/db.ts';
 import { CacheKey } from '../src/main/core/store/driver.ts';
 import { convertCache, finishConversions } from '../src/main/core/store/cache-conversion.ts';
-import { timelinePage } from '../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../src/main/core/ledger/store/timeline.ts';
 import { transactionRecord } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { openWriterConnection } from '../src/main/core/transactions/store/writer-connection.ts';

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { applyRulesToAll, applyRulesToNew, previewRule } from '../src/main/core/annotations/apply.ts';
-import { saveRule } from '../src/main/core/store/annotations.ts';
+import { saveRule } from '../src/main/core/annotations/store/annotations.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../src/main/core/store/wallets.ts';
 import { transaction, type Transaction } from '../src/shared/service/schemas.ts';

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Transaction, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
 import { type WritableDB, openDatabase } from '../src/main/core/store/db.ts';
-import { encodeCursor, timelinePage, timelineWhere } from '../src/main/core/transactions/store/timeline.ts';
+import { encodeCursor, timelinePage, timelineWhere } from '../src/main/core/ledger/store/timeline.ts';
 import type { TimelineQuery } from '../src/shared/contract.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
 import { addWallet, listWallets } from '../src/main/core/store/wallets.ts';

@@ -66,29 +66,35 @@ export const CORE_EDGES = {
   counterparties: ['handlers.ts', 'store'],
   // The audit trail of the user's edits (written by the store functions that make them).
   audit: ['handlers.ts', 'store'],
-  // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
-  annotations: ['handlers.ts', 'store'],
-  // Transactions: their sync (ranges, the recent window, restatements), the writer and its key
-  // index, event logs, and the timeline and export read models.
-  transactions: ['counterparties', 'handlers.ts', 'service', 'store'],
   // Positions: their sync, the snapshots of the three views, positions at a date, between two, NAV.
   positions: ['handlers.ts', 'service', 'store'],
+  // Transactions: their sync (ranges, the recent window, restatements), the writer and its key
+  // index, event logs. The sync asks positions whether a wallet holds any before it takes an
+  // empty history for the whole story.
+  transactions: ['handlers.ts', 'positions', 'service', 'store'],
+  // The read models of the cached history (the timeline, its export, the period's transactions,
+  // outflows, transfers in a window, the rules' inputs): the transactions with their names and
+  // notes. It reads the annotations' tables but imports nothing of annotations, which sits above
+  // it: the rules run over the history, so annotations reads it here (not the reverse).
+  ledger: ['counterparties', 'handlers.ts', 'store', 'transactions'],
+  // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
+  annotations: ['handlers.ts', 'ledger', 'store'],
   // Reconciliation (positions against the transactions between), lending risk, exposure.
-  analytics: ['counterparties', 'handlers.ts', 'positions', 'store', 'transactions'],
+  analytics: ['counterparties', 'handlers.ts', 'ledger', 'positions', 'store', 'transactions'],
   // The one view of a scope's portfolio at a date (totals, risk, what a member lacks): it
   // composes positions and analytics, so it sits above both; alerts, the pack and reports read it.
   portfolio: ['analytics', 'handlers.ts', 'positions', 'store'],
   // The sync engine: the jobs that run each capability's sync, their progress and the wallets' freshness.
   sync: ['handlers.ts', 'jobs', 'positions', 'service', 'store', 'transactions'],
   // The watched wallets and their groups, and each wallet's freshness.
-  wallets: ['handlers.ts', 'service', 'store', 'sync', 'transactions'],
-  alerts: ['handlers.ts', 'portfolio', 'positions', 'service', 'store', 'sync'],
+  wallets: ['handlers.ts', 'positions', 'service', 'store', 'sync', 'transactions'],
+  alerts: ['handlers.ts', 'ledger', 'portfolio', 'positions', 'service', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
-  pack: ['analytics', 'counterparties', 'handlers.ts', 'portfolio', 'positions', 'store'],
+  pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
-  closes: ['analytics', 'handlers.ts', 'pack', 'store'],
+  closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
-  reports: ['analytics', 'counterparties', 'handlers.ts', 'jobs', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
+  reports: ['analytics', 'audit', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'ledger', 'pack', 'portfolio', 'positions', 'store', 'transactions'],
   // The session: the service the core talks to, the cache open for it and its key, and the
   // moves between them (connect, demo, restore, encrypt) during which requests wait.
   session: ['handlers.ts', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],
@@ -96,7 +102,7 @@ export const CORE_EDGES = {
   schedule: ['handlers.ts', 'session', 'store', 'sync'],
   // Backups of the cache open now: made daily and on request, verified, restored.
   backups: ['handlers.ts', 'session', 'store'],
-  userdata: ['alerts', 'counterparties', 'handlers.ts', 'jobs', 'reports', 'schedule', 'store'],
+  userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'positions', 'reports', 'schedule', 'store'],
   'paths.ts': [],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],

@@ -56,7 +56,7 @@ export interface TimelineRow {
 /** What a category the user keeps is for: money in, money out, between own wallets, or any. */
 export type CategoryKind = 'inflow' | 'outflow' | 'internal' | 'any';
 
-/** One of the user's categories (store/annotations.ts); `used` counts the transactions in it. */
+/** One of the user's categories (annotations/store/annotations.ts); `used` counts the transactions in it. */
 export interface Category {
   id: number;
   name: string;
@@ -123,7 +123,7 @@ export interface CategoryRule {
   createdAt: string;
 }
 
-/** A transaction's note and category (store/annotations.ts). */
+/** A transaction's note and category (annotations/store/annotations.ts). */
 export interface TxnAnnotation {
   wallet: string;
   chain: string;

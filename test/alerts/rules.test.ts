@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkAlerts } from '../../src/main/core/alerts/check.ts';
-import { alertInbox, acknowledgeAlert, listAlertRules, removeAlertRule, saveAlertRule, snoozeAlert } from '../../src/main/core/store/alerts.ts';
+import { alertInbox, acknowledgeAlert, listAlertRules, removeAlertRule, saveAlertRule, snoozeAlert } from '../../src/main/core/alerts/store/alerts.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { saveGroup } from '../../src/main/core/store/groups.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';

@@ -4,7 +4,8 @@ import type { WritableDB as Database } from '../../src/main/core/store/db.ts';
 import { reconcile } from '../../src/main/core/analytics/store/reconcile.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays, refreshTransferDaysInSteps } from '../../src/main/core/transactions/store/transfer-days.ts';
 import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import { markSynced, putHoldings, putTransactions, type TestTransfer } from '../support/analytics.ts';
 import { createDB } from '../support/store.ts';
 

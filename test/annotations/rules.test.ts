@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { applyRulesToAll, applyRulesToNew, previewRule } from '../../src/main/core/annotations/apply.ts';
 import { amountOf, directionOf, matches, type RuleContext } from '../../src/main/core/annotations/rules.ts';
 import {
-  categoriesOf,
   getAnnotation,
   listAnnotations,
   listCategories,
@@ -10,16 +9,17 @@ import {
   removeCategory,
   removeRule,
   reorderRules,
-  ruleTxnsAfter,
   saveCategory,
   saveRule,
   setAnnotation,
   watchedAddresses,
   writeRuleCategories,
-} from '../../src/main/core/store/annotations.ts';
-import { listEdits } from '../../src/main/core/store/audit.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
-import { countExportTransactions, exportTransactionRows } from '../../src/main/core/transactions/store/export.ts';
+} from '../../src/main/core/annotations/store/annotations.ts';
+import { listEdits } from '../../src/main/core/audit/store/trail.ts';
+import { categoriesOf } from '../../src/main/core/ledger/store/annotated.ts';
+import { ruleTxnsAfter } from '../../src/main/core/ledger/store/rule-inputs.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
+import { countExportTransactions, exportTransactionRows } from '../../src/main/core/ledger/store/export.ts';
 import { applyRestatements, storedInWindow } from '../../src/main/core/transactions/store/restatements.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';

@@ -6,7 +6,7 @@ import { exportCompleteness } from '../../src/main/core/reports/export-job.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { conventionsReport, listAnomalies, loadConventions, saveLearnedPoints, saveObservedPoints } from '../../src/main/core/service/store/conventions.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import { countTransactions, listRanges, saveRange } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { chainById } from '../../src/sim/chains.ts';

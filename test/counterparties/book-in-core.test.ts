@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { counterpartyNamer } from '../../src/main/core/counterparties/namer.ts';
-import { listEdits } from '../../src/main/core/store/audit.ts';
+import { listEdits } from '../../src/main/core/audit/store/trail.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import type { TimelineRow } from '../../src/shared/model.ts';
 import { waitForJobs } from '../support/jobs.ts';

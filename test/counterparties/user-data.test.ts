@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
-import { listEdits } from '../../src/main/core/store/audit.ts';
-import { listCounterparties } from '../../src/main/core/store/counterparties.ts';
-import { applyUserData } from '../../src/main/core/store/user-data.ts';
+import { listEdits } from '../../src/main/core/audit/store/trail.ts';
+import { listCounterparties } from '../../src/main/core/counterparties/store/counterparties.ts';
+import { applyUserData } from '../../src/main/core/userdata/store/user-data.ts';
 import { readUserDataFile, writeUserDataFile } from '../../src/main/core/userdata/format.ts';
 import { exportUserData, planImport } from '../../src/main/core/userdata/plan.ts';
 import { createDB } from '../support/store.ts';

@@ -1,9 +1,10 @@
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 import type { CsvRequest } from '../../src/main/core/reports/csv-reports.ts';
-import { saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
+import { saveRule, setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
 import { applyRulesToAll } from '../../src/main/core/annotations/apply.ts';
 
 /**

@@ -5,7 +5,7 @@ import { applyRulesToAll } from '../../src/main/core/annotations/apply.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
-import { saveRule, setAnnotation } from '../../src/main/core/store/annotations.ts';
+import { saveRule, setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
 import { createDB, tempDir } from '../support/store.ts';
 import { useSimulator } from '../support/sim.ts';
 import { fillCache } from './fixture.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
-import { nameTrace } from '../../src/main/core/counterparties/namer.ts';
+import { nameTrace } from '../../src/main/core/ledger/trace.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Driver from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
-import { createBackup } from '../../src/main/core/store/backups.ts';
+import { createBackup } from '../../src/main/core/store/backup-files.ts';
 import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { CacheKey, openConnection } from '../../src/main/core/store/driver.ts';

@@ -5,17 +5,9 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, schemaVersion } from '../../src/main/core/store/db.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
-import {
-  backupDue,
-  backupsFolderOf,
-  createBackup,
-  listBackups,
-  pruneBackups,
-  sha256File,
-  stageRestore,
-  swapInRestore,
-  verifyBackup,
-} from '../../src/main/core/store/backups.ts';
+import { backupsFolderOf, createBackup, listBackups, sha256File, stageRestore, verifyBackup } from '../../src/main/core/store/backup-files.ts';
+import { backupDue, pruneBackups } from '../../src/main/core/backups/policy.ts';
+import { swapInRestore } from '../../src/main/core/backups/swap.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { createBackupOffThread, verifyBackupOffThread } from '../../src/main/core/store/backup-thread.ts';
 import { saveGroup } from '../../src/main/core/store/groups.ts';

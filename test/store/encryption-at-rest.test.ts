@@ -8,10 +8,10 @@ import { CacheProblemError, openDatabase, type WritableDB } from '../../src/main
 import { CacheKey, keyOf } from '../../src/main/core/store/driver.ts';
 import { conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { tableCounts } from '../../src/main/core/store/convert-copy.ts';
-import { createBackup, listBackups, stageRestore, verifyBackup } from '../../src/main/core/store/backups.ts';
+import { createBackup, listBackups, stageRestore, verifyBackup } from '../../src/main/core/store/backup-files.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { openExportReader } from '../../src/main/core/transactions/store/export.ts';
+import { openExportReader } from '../../src/main/core/ledger/store/export.ts';
 import { moveCacheAside, openReadOnlyCopy } from '../../src/main/core/store/recovery.ts';
 import { workerWriter } from '../../src/main/core/transactions/store/page-writer.ts';
 import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { BUILD_LIMIT, enableNewHashFilter, MAX_PAIRS, newHashFilterOf, type PairFilter } from '../../src/main/core/transactions/store/hash-filter.ts';
-import { mergeKeys } from '../../src/main/core/store/hash-levels.ts';
+import { mergeKeys } from '../../src/main/core/transactions/store/hash-levels.ts';
 import { countTransactions, upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import { openWriterConnection } from '../../src/main/core/transactions/store/writer-connection.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion7 } from '../../src/main/core/store/migrations/007-hash-key-tail.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
-import { FIND_PAGE } from '../../src/main/core/store/hash-levels.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
+import { FIND_PAGE } from '../../src/main/core/transactions/store/hash-levels.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB, updateToVersion } from '../support/store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, HASH_TAIL } from '../../src/main/core/store/hash-key.ts';
-import { keyCounts } from '../../src/main/core/store/hash-levels.ts';
+import { keyCounts } from '../../src/main/core/transactions/store/hash-levels.ts';
 import { refreshTransferDays } from '../../src/main/core/transactions/store/transfer-days.ts';
 import { transferDaysKeeper } from '../../src/main/core/transactions/store/transfer-days-keeper.ts';
 import { countTransactions, upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';

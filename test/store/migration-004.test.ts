@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion4 } from '../../src/main/core/store/migrations/004-newest-first-indexes.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import { createDB, updateToVersion } from '../support/store.ts';
 
 /** The version just before migration 4 (its place in MIGRATIONS). */

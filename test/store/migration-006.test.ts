@@ -3,7 +3,7 @@ import { schemaVersion } from '../../src/main/core/store/db.ts';
 import { HASH_KEY, hashKeyRanges } from '../../src/main/core/store/hash-key.ts';
 import { MIGRATIONS } from '../../src/main/core/store/migrations/index.ts';
 import { updateToSchemaVersion6 } from '../../src/main/core/store/migrations/006-hash-key.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB, updateToVersion } from '../support/store.ts';

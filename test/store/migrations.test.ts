@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FutureDatabaseError, migrate, openDatabase, PAGE_SIZE, schemaVersion } from '../../src/main/core/store/db.ts';
-import { listBackups } from '../../src/main/core/store/backups.ts';
+import { listBackups } from '../../src/main/core/store/backup-files.ts';
 import { SCHEMA_VERSION } from '../../src/main/core/store/migrations/index.ts';
 import { createDB, tempDir, updateToVersion } from '../support/store.ts';
 

@@ -3,7 +3,7 @@ import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { diffDates, NotCachedError } from '../../src/main/core/positions/store/diff.ts';
 import { exposureAt } from '../../src/main/core/portfolio/view.ts';
 import { navHistory } from '../../src/main/core/positions/store/nav.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';
 import type { TimelineRow } from '../../src/shared/model.ts';
 import { latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRestatements, changedFields, listTransactionChanges, storedInWindow } from '../../src/main/core/transactions/store/restatements.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays } from '../../src/main/core/transactions/store/transfer-days.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { keyCounts } from '../../src/main/core/store/hash-levels.ts';
+import { keyCounts } from '../../src/main/core/transactions/store/hash-levels.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';

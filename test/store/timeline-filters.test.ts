@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import type { TimelineQuery } from '../../src/shared/contract.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import type { TransferDetail } from '../../src/shared/model.ts';
 import { engineFor } from '../support/engine.ts';
 import { createDB } from '../support/store.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
-import { countExportTransactions, exportTransactionRows, openExportReader } from '../../src/main/core/transactions/store/export.ts';
-import type { ScopedTimelineFilter } from '../../src/main/core/transactions/store/timeline.ts';
+import { countExportTransactions, exportTransactionRows, openExportReader } from '../../src/main/core/ledger/store/export.ts';
+import type { ScopedTimelineFilter } from '../../src/main/core/ledger/store/timeline.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import { transaction as transactionSchema } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';
 

@@ -5,7 +5,8 @@ import { inThreadWriter, type PageWriter, workerWriter } from '../../src/main/co
 import type { PageWrite } from '../../src/main/core/transactions/store/page-writes.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/transactions/store/transfer-days.ts';
 import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';
-import { addWallet, removeWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';

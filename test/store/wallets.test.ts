@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getSettings, updateSettings } from '../../src/main/core/store/settings.ts';
-import { addWallet, getWallet, listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet, getWallet, listWallets, updateWallet } from '../../src/main/core/store/wallets.ts';
+import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import { ValidationError } from '../../src/main/core/store/validation.ts';
 import { createDB } from '../support/store.ts';
 

@@ -15,7 +15,7 @@ import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
 import { insertSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { saveRange, upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { updateSettings } from '../../src/main/core/store/settings.ts';
-import { timelinePage } from '../../src/main/core/transactions/store/timeline.ts';
+import { timelinePage } from '../../src/main/core/ledger/store/timeline.ts';
 import { WriteBatch } from '../../src/main/core/transactions/store/write-batch.ts';
 import { refreshTransferDays } from '../../src/main/core/transactions/store/transfer-days.ts';
 import { refreshTransferDaysFor } from '../../src/main/core/transactions/store/transfer-days-refresh.ts';

@@ -30,7 +30,8 @@ import { getGroup } from './store/groups.ts';
 import { ValidationError } from './store/validation.ts';
 import { getWallet, listWallets } from './store/wallets.ts';
 import { syncHandlers } from './sync/index.ts';
-import { refreshTransferDaysFor, transactionHandlers } from './transactions/index.ts';
+import { refreshTransferDaysFor } from './transactions/index.ts';
+import { ledgerHandlers } from './ledger/index.ts';
 import { Emitter } from './util/emitter.ts';
 import { serializeError } from './util/errors.ts';
 import { userDataHandlers } from './userdata/index.ts';
@@ -179,7 +180,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     positionHandlers(scope),
     portfolioHandlers(scope),
     analyticsHandlers({ ...scope, keepTransferDays }),
-    transactionHandlers(scope, facetsCache),
+    ledgerHandlers(scope, facetsCache),
     auditHandlers(scope),
     // Rules match counterparties by their names in the address book too (and its 'ours' entries are internal).
     annotationHandlers({ ...scope, writable: db, changed: () => changed('annotations.edited'), namer: () => counterpartyNamer(db()) }),

@@ -11,15 +11,13 @@
 import type { PeriodClose } from '../../shared/closes.ts';
 import type { DataChanged, EventPayloads } from '../../shared/contract.ts';
 import type { Alert, AlertKind } from '../../shared/model.ts';
-import { checkAlerts, postWebhook, webhookPayload } from './alerts/index.ts';
-import { applyRulesToAll, applyRulesToNew } from './annotations/index.ts';
+import { checkAlerts, listAlertRules, postWebhook, recordDelivery, webhookPayload } from './alerts/index.ts';
+import { applyRulesToAll, applyRulesToNew, listRules } from './annotations/index.ts';
 import { runCloseCheck } from './closes/index.ts';
 import { counterpartyNamer } from './counterparties/index.ts';
 import { redactText } from './service/index.ts';
 import type { Profile, Session } from './session/index.ts';
 import { addressKey } from './store/address-key.ts';
-import { listAlertRules, recordDelivery } from './store/alerts.ts';
-import { listRules } from './store/annotations.ts';
 import { getSettings } from './store/settings.ts';
 import type { Emitter } from './util/emitter.ts';
 

@@ -5,7 +5,7 @@
  * one transaction, with its note (what it could and could not judge) kept on the rule.
  */
 import type { WritableDB } from '../store/db.ts';
-import { fireAlert, listAlertRules, openAlerts, recordRuleCheck, resolveAlert } from '../store/alerts.ts';
+import { fireAlert, listAlertRules, openAlerts, recordRuleCheck, resolveAlert } from './store/alerts.ts';
 import { judge } from './rules.ts';
 import type { Alert, AlertKind } from '../../../shared/model.ts';
 

@@ -2,7 +2,7 @@
 import type { Alert, AlertKind } from '../../../shared/model.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/db.ts';
-import { acknowledgeAlert, alertInbox, listAlertRules, removeAlertRule, saveAlertRule, snoozeAlert } from '../store/alerts.ts';
+import { acknowledgeAlert, alertInbox, listAlertRules, removeAlertRule, saveAlertRule, snoozeAlert } from './store/alerts.ts';
 
 export interface AlertContext extends ScopeContext {
   writable(): WritableDB;

@@ -6,3 +6,4 @@ export { CLOCK_KINDS, checkAlerts } from './check.ts';
 export { describeCondition } from './describe.ts';
 export { postWebhook, webhookPayload } from './webhook.ts';
 export { alertHandlers } from './handlers.ts';
+export { fireCoreAlert, insertAlertRule, listAlertRules, recordDelivery, resolveCoreAlert } from './store/alerts.ts';

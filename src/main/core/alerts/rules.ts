@@ -9,8 +9,9 @@ import { lendingRisk, unlockLadder } from '../portfolio/index.ts';
 import { navHistory } from '../positions/index.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { listAnomalies } from '../service/index.ts';
-import { newestPositionDates, outflowsAbove, outflowsToNewCounterparties } from './store/flows.ts';
-import { clearPending, pendingSince, type Firing } from '../store/alerts.ts';
+import { outflowsAbove, outflowsToNewCounterparties } from '../ledger/index.ts';
+import { newestPositionDates } from '../positions/index.ts';
+import { clearPending, pendingSince, type Firing } from './store/alerts.ts';
 import { health } from '../../../shared/portfolio/risk.ts';
 import type { AlertRule, Wallet } from '../../../shared/model.ts';
 

@@ -3,7 +3,7 @@
  * token's trace (its other ends named from the address book), a lending position's health history.
  */
 import type { Handlers, ScopeContext } from '../handlers.ts';
-import { nameTrace } from '../counterparties/index.ts';
+import { nameTrace } from '../ledger/index.ts';
 import { healthHistory } from './store/health.ts';
 import { checkPeriod, reconcile, reconcileTrace } from './store/reconcile.ts';
 

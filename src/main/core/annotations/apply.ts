@@ -16,18 +16,14 @@ import {
   cleanConditions,
   clearRuleCategories,
   dropEmptyAnnotations,
-  knownActionTypes,
   listRules,
   ruleState,
-  ruleTxnsAfter,
-  ruleTxnsChangedAfter,
   setRuleState,
   watchedAddresses,
   writeRuleCategories,
-  type RuleTxn,
   type StoredRule,
-  type TxnKey,
-} from '../store/annotations.ts';
+} from './store/annotations.ts';
+import { knownActionTypes, ruleTxnsAfter, ruleTxnsChangedAfter, type RuleTxn, type TxnKey } from '../ledger/index.ts';
 import { firstMatch, matches, type CounterpartyNamer, type RuleContext } from './rules.ts';
 
 /** Rows read at a time: a chunk's details are parsed and matched before the next is read. */

@@ -18,7 +18,7 @@ import {
   saveRule,
   setAnnotation,
   type StoredRule,
-} from '../store/annotations.ts';
+} from './store/annotations.ts';
 import type { CategoryRule } from '../../../shared/model.ts';
 import { applyRulesToAll, previewRule } from './apply.ts';
 import type { CounterpartyNamer } from './rules.ts';

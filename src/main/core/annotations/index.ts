@@ -4,3 +4,16 @@
  */
 export { applyRulesToAll, applyRulesToNew } from './apply.ts';
 export { annotationHandlers } from './handlers.ts';
+export {
+  cleanConditions,
+  cleanNote,
+  getAnnotation,
+  listAnnotations,
+  listCategories,
+  listRules,
+  saveCategory,
+  saveRule,
+  setAnnotation,
+  storedKey,
+} from './store/annotations.ts';
+export type { CategoryInput, RuleInput, TxnKey } from './store/annotations.ts';

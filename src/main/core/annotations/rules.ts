@@ -1,6 +1,6 @@
 /**
  * What a category rule matches (issue 28, item 2). Pure: given a transaction as the rules see it
- * (store/annotations.ts `RuleTxn`) and what it needs of the rest of the cache (the watched
+ * (the ledger's `RuleTxn`) and what it needs of the rest of the cache (the watched
  * wallets, and a namer of counterparties when the address book gives one), whether every
  * condition of a rule holds. An absent condition holds; a condition on something the transaction
  * does not say (an unknown quantity, no counterparty) does not. The status is the exception: a
@@ -10,7 +10,8 @@
 import type { RuleConditions, TxnDirection } from '../../../shared/model.ts';
 import { actionTypeKey } from '../../../shared/display-names.ts';
 import { addressKey } from '../store/address-key.ts';
-import type { RuleTxn, StoredRule } from '../store/annotations.ts';
+import type { StoredRule } from './store/annotations.ts';
+import type { RuleTxn } from '../ledger/index.ts';
 
 /**
  * Names of counterparties: the address book (core/counterparties' `counterpartyNamer`) gives a

@@ -3,7 +3,7 @@
  * item and time (the trail is written by the store functions that make the edits, store/audit.ts).
  */
 import type { Handlers, ScopeContext } from '../handlers.ts';
-import { countEdits, listEdits } from '../store/audit.ts';
+import { countEdits, listEdits } from './store/trail.ts';
 
 export function auditHandlers(c: Pick<ScopeContext, 'db'>): Pick<Handlers, 'audit.list'> {
   return {

@@ -1,12 +1,12 @@
 /**
- * Backups of the cache open now (store/backups.ts): daily while the app or web shell runs, checked
+ * Backups of the cache open now (store/backup-files.ts): daily while the app or web shell runs, checked
  * with the schedules, made on a worker thread (a large cache takes seconds); a failure is kept for
  * Settings to show, and tried again at the next check. One backup at a time; a restore or a
  * conversion waits for it.
  */
 import type { Session } from '../session/index.ts';
 import { createBackupOffThread } from '../store/backup-thread.ts';
-import { backupDue, pruneBackups } from '../store/backups.ts';
+import { backupDue, pruneBackups } from './policy.ts';
 import { getSettings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
 

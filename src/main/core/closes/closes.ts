@@ -8,18 +8,10 @@ import type { Alert } from '../../../shared/model.ts';
 import type { CloseFlag, CloseScope, CloseSnapshotChange } from '../../../shared/closes.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
-import { fireCoreAlert, resolveCoreAlert } from '../store/alerts.ts';
-import {
-  basisSnapshots,
-  changesInWindow,
-  closeInForce,
-  closesInForce,
-  getClose,
-  insertClose,
-  recordCheck,
-  reopenClose,
-  type StoredClose,
-} from '../store/closes.ts';
+import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
+import { closeInForce, closesInForce, getClose, insertClose, recordCheck, reopenClose, type StoredClose } from './store/closes.ts';
+import { changesInWindow } from '../ledger/index.ts';
+import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';

@@ -7,7 +7,7 @@ import type { Alert } from '../../../shared/model.ts';
 import type { CloseScope, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
 import type { Handlers } from '../handlers.ts';
 import type { WritableDB } from '../store/handles.ts';
-import { getClose, listCloses, summaryOf, type StoredClose } from '../store/closes.ts';
+import { getClose, listCloses, summaryOf, type StoredClose } from './store/closes.ts';
 import { getGroup } from '../store/groups.ts';
 import { ValidationError } from '../store/validation.ts';
 import { scopeNameOf, scopePack, packPeriod, type PackContext } from '../pack/index.ts';

@@ -14,9 +14,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReadableDB } from '../store/handles.ts';
-import { basisSnapshots, groupNow, memberWallets, windowCounterparties, WINDOW_TRANSACTION_COLUMNS, windowTransactions } from '../store/closes.ts';
+import { groupNow, memberWallets } from './store/closes.ts';
+import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
-import { windowCategories } from '../store/annotations.ts';
+import { windowCategories, windowCounterparties, WINDOW_TRANSACTION_COLUMNS, windowTransactions } from '../ledger/index.ts';
 
 /** What a part reads: the period and its scope as closed. */
 export interface HashedPeriod {

@@ -3,3 +3,4 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { closeHandlers, runCloseCheck } from './handlers.ts';
+export { closeInForce, importClose, listCloses, reopenClose } from './store/closes.ts';

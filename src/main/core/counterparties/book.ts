@@ -5,7 +5,7 @@
  * adds or changes, and writes all of them or (any failure) none.
  */
 import type { Counterparty } from '../../../shared/model.ts';
-import { eraseCounterparty, writeCounterparty, type CounterpartyEntry } from '../store/counterparties.ts';
+import { eraseCounterparty, writeCounterparty, type CounterpartyEntry } from './store/counterparties.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { cleanEntry, type EntryInput } from './entry.ts';
 

@@ -3,7 +3,7 @@
  * import a CSV (preview first, then all rows or none) and export it in the form import reads.
  */
 import type { Handlers } from '../handlers.ts';
-import { listCounterparties } from '../store/counterparties.ts';
+import { listCounterparties } from './store/counterparties.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { getSettings } from '../store/settings.ts';
 import { applyCounterpartyImport, removeCounterparty, saveCounterparty } from './book.ts';

@@ -5,4 +5,7 @@
 export { CSV_COLUMNS } from './csv.ts';
 export { cleanEntry, sameEntry } from './entry.ts';
 export { counterpartyHandlers } from './handlers.ts';
-export { counterpartyNamer, nameTrace, partiesOf } from './namer.ts';
+export { counterpartyKind, counterpartyNamer, partiesOf } from './namer.ts';
+export type { CounterpartyNamer } from './namer.ts';
+export { addressesNamed, listCounterparties, writeCounterparty } from './store/counterparties.ts';
+export type { CounterpartyEntry } from './store/counterparties.ts';

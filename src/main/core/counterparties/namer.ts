@@ -4,9 +4,9 @@
  * entry names an address on its chains (none listed: every chain) and wins over a wallet's label
  * when both exist. Read once per use: a page, a report or a pack asks for thousands of names.
  */
-import type { CounterpartyName, ReconcileTraceRow, TransactionParties } from '../../../shared/model.ts';
+import type { CounterpartyName, TransactionParties } from '../../../shared/model.ts';
 import { addressKey } from '../store/address-key.ts';
-import { listCounterparties, transactionEnds } from '../store/counterparties.ts';
+import { listCounterparties } from './store/counterparties.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { listWallets } from '../store/wallets.ts';
 
@@ -67,21 +67,4 @@ export function partiesOf(
   const sent = row.from !== null && addressKey(row.from) === wallet && row.to !== null && addressKey(row.to) !== wallet;
   const plainTransferOut = (row.protocolId == null || row.protocolId === 'wallet') && (row.details ?? []).some((d) => d.type === 'out');
   return { from: namer(row.from, row.chain), to: namer(row.to, row.chain), kind, toUnknown: sent && plainTransferOut && kind === 'unknown' };
-}
-
-/** A reconcile trace's rows with the other end of each named (the auditor's "paid to Grantee X"). */
-export function nameTrace(db: ReadableDB, wallet: string, chain: string, rows: ReconcileTraceRow[]): ReconcileTraceRow[] {
-  const ends = transactionEnds(
-    db,
-    wallet,
-    chain,
-    rows.map((r) => r.txn_hash),
-  );
-  const namer = counterpartyNamer(db);
-  return rows.map((r) => {
-    const e = ends.get(r.txn_hash);
-    if (!e) return r;
-    const { kind, other } = counterpartyKind(namer, { wallet, chain, ...e });
-    return { ...r, counterparty: { address: other, name: namer(other, chain)?.name ?? null, kind } };
-  });
 }

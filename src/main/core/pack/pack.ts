@@ -27,10 +27,10 @@ import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
 import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { addressKey } from '../store/address-key.ts';
-import { latestSnapshot } from '../positions/index.ts';
-import { periodTransactions, underlyingDatesBetween } from './store/flows.ts';
+import { latestSnapshot, underlyingDatesBetween } from '../positions/index.ts';
+
 import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
-import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
+import { categoriesOf, hasAnnotations, periodTransactions } from '../ledger/index.ts';
 import { counterpartyNamer } from '../counterparties/index.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 
@@ -52,7 +52,6 @@ const UNCATEGORISED = 'Uncategorised';
 const tokenKey = (cid: string | null | undefined, id: string | null | undefined) => (cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`);
 const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 const sum = (xs: ReadonlyArray<number>) => decimalSum(xs);
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /** To the cent, half away from zero (money as the reports print it). */
 const cents = (x: number) => (x < 0 ? -Math.round(-x * 100) : Math.round(x * 100)) / 100;
 
@@ -142,7 +141,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   const dates = [...new Set([req.from, ...underlyingDatesBetween(db, addresses, req.from, req.to), req.to])].sort();
   const { priceNear, holdings } = priceIndex(db, wallets, dates);
   const { start, end } = flowWindow(req.from, req.to);
-  const txns = periodTransactions(db, addresses, start, end);
+  const txns = [...periodTransactions(db, { wallets: addresses, start, end, succeeded: true })];
   const categories = req.categorise?.(txns.map((t) => ({ wallet: t.wallet, chain: t.chain, txnHash: t.txnHash }))) ?? new Map();
 
   const byCategory = new Map<string, PackFlowLine>();
@@ -182,13 +181,14 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     // contract) to an address neither named nor ours.
     const sentPlain =
       t.from !== null && addressKey(t.from) === wallet && t.to !== null && addressKey(t.to) !== wallet && (t.protocolId === null || t.protocolId === 'wallet');
-    if (sentPlain && !named && !isInternal && t.transfers.some((tr) => tr.type === 'out')) unknownOutflows += 1;
+    if (sentPlain && !named && !isInternal && t.details.some((tr) => tr.type === 'out')) unknownOutflows += 1;
     const moves = moveOf.get(`${t.wallet}|${t.chain}|${t.txnHash}`);
-    for (const tr of t.transfers) {
+    for (const tr of t.details) {
       if ((tr.type !== 'in' && tr.type !== 'out') || tr.qty === null || typeof tr.qty !== 'number') continue;
       const key = tokenKey(tr.token_cid, null);
       const signed = tr.type === 'in' ? tr.qty : -tr.qty;
-      const price = priceNear(t.chain, key, day(t.time));
+      // The row's UTC day (a row of the window has a time, so a date).
+      const price = priceNear(t.chain, key, t.date!.slice(0, 10));
       const value = price ? signed * price.price : null;
       const move = tr.token_cid ? moves?.get(tr.token_cid.toLowerCase()) : undefined;
       if (move) {

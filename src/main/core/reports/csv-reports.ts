@@ -4,11 +4,11 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
 import { reconcile } from '../analytics/index.ts';
-import type { ScopedTimelineFilter } from '../transactions/index.ts';
+import type { ScopedTimelineFilter } from '../ledger/index.ts';
 import { listWallets } from '../store/wallets.ts';
-import { iterateEdits } from '../store/audit.ts';
+import { iterateEdits } from '../audit/index.ts';
 import { rollForwardLines, type MonthlyPack, type PackFlowLine } from '../../../shared/pack.ts';
-import { listCounterparties } from '../store/counterparties.ts';
+import { listCounterparties } from '../counterparties/index.ts';
 import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/index.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';

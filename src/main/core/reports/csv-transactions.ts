@@ -1,4 +1,5 @@
-import { type ScopedTimelineFilter, countExportTransactions, exportTransactionRows, openExportReader, listTransactionChanges } from '../transactions/index.ts';
+import { type ScopedTimelineFilter, countExportTransactions, exportTransactionRows, openExportReader } from '../ledger/index.ts';
+import { listTransactionChanges } from '../transactions/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { listWallets } from '../store/wallets.ts';
 import { csvCell, csvText, type CsvWriter } from './csv.ts';

@@ -23,7 +23,7 @@ import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
-import { closeInForce } from '../store/closes.ts';
+import { closeInForce } from '../closes/index.ts';
 import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import { reconcile } from '../analytics/index.ts';

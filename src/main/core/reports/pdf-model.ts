@@ -7,7 +7,8 @@ import type { LiquiditySnapshot, Position, ValueFlag } from '../../../shared/ser
 import type { ReadableDB } from '../store/db.ts';
 import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
 import { reconcile } from '../analytics/index.ts';
-import { periodTransactions, markAnnotations, transactionsCoverage } from '../transactions/index.ts';
+import { periodTransactions, markAnnotations } from '../ledger/index.ts';
+import { transactionsCoverage } from '../transactions/index.ts';
 import type { NavPoint, TimelineRow, Wallet, Reconciliation } from '../../../shared/model.ts';
 import { listWallets } from '../store/wallets.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';

@@ -1,7 +1,7 @@
 /** The operations of sync schedules: list (with each one's next slot), save, remove, run the due ones now. */
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/db.ts';
-import { listSchedules, removeSchedule, saveSchedule } from '../store/schedules.ts';
+import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
 import { getSettings } from '../store/settings.ts';
 import { withNextSlot } from './runner.ts';
 import type { Scheduler } from './scheduler.ts';

@@ -6,3 +6,4 @@ export { leaseHolder, runDueSchedules, withNextSlot } from './runner.ts';
 export { describeCadence } from './slots.ts';
 export { scheduleHandlers } from './handlers.ts';
 export { Scheduler } from './scheduler.ts';
+export { listSchedules, saveSchedule } from './store/schedules.ts';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WritableDB } from '../store/db.ts';
-import { listSchedules, recordScheduleRun, releaseScheduleLease, takeScheduleLease, type StoredSchedule } from '../store/schedules.ts';
+import { listSchedules, recordScheduleRun, releaseScheduleLease, takeScheduleLease, type StoredSchedule } from './store/schedules.ts';
 import { walletsInScope } from '../store/scope.ts';
 import type { SyncEngine } from '../sync/index.ts';
 import { dueSlot, nextSlot, type Zone } from './slots.ts';

@@ -16,7 +16,6 @@ export { latestSnapshotDay } from './snapshot-day.ts';
 export { loadServiceCheck, saveServiceCheck } from './store/check.ts';
 export {
   conventionsReport,
-  hasPositionActivity,
   learningState,
   listAnomalies,
   loadConventions,

@@ -1,7 +1,7 @@
 /**
  * Encryption at rest of a data folder (README, "Encryption at rest"): turning it on or off
  * converts every cache of the folder and every backup of them (store/cache-conversion.ts,
- * store/backups.ts), and keeps the folder's settings (secrets/cache-key.ts) in step. The
+ * store/backup-files.ts), and keeps the folder's settings (secrets/cache-key.ts) in step. The
  * order makes a stop at any point leave a folder whose every file opens:
  *
  * - on: the key is stored (keychain) and encryption.json written first, then each file is
@@ -24,7 +24,7 @@ import {
   writeEncryptionConfig,
   type Keychain,
 } from '../secrets/index.ts';
-import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backups.ts';
+import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backup-files.ts';
 import {
   assertAlone,
   cacheFilesIn,

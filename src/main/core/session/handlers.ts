@@ -10,7 +10,7 @@ import { checkKey, Secrets } from '../secrets/index.ts';
 import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
-import { clearCache } from '../positions/index.ts';
+import { clearCache } from '../sync/index.ts';
 import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
 import { normaliseBaseUrl } from './profile.ts';
 import type { Session } from './session.ts';

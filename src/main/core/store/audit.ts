@@ -1,7 +1,9 @@
 /**
- * The audit trail of the user's edits (migration 16): every change a user makes to their own
- * data, with the item before and after, recorded in the same transaction as the change, so an
- * edit and its record land together or not at all.
+ * The audit trail's writer (migration 16): every change a user makes to their own data, with the
+ * item before and after, recorded in the same transaction as the change, so an edit and its
+ * record land together or not at all. It stays in the open store because the store's own tables
+ * (wallets, groups, settings) record their edits too, and they sit below every capability; the
+ * trail is read by its owner, the audit capability (audit/store/trail.ts).
  *
  * Which operation made an edit (`origin`) is the contract operation being dispatched: app.ts
  * runs each write inside `withAuditOrigin`, so the store functions that record need no extra
@@ -10,8 +12,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditEntry, AuditAction } from '../../../shared/model.ts';
-import type { ReadableDB, WritableDB } from './handles.ts';
-import { all, get, run, sql, sqlWhere, type SqlQuery } from './sql.ts';
+import type { WritableDB } from './handles.ts';
+import { run, sql } from './sql.ts';
 
 export type { AuditEntry, AuditAction };
 
@@ -53,71 +55,4 @@ export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date(origi
     sql`INSERT INTO audit_log (at, entity, item, action, before, after, reason, origin)
         VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null}, ${origin.getStore()?.op ?? 'core'})`,
   );
-}
-
-export interface AuditQuery {
-  entity?: string | undefined;
-  key?: string | undefined;
-  /** Edits at or after this instant / before this instant (ISO). */
-  since?: string | undefined;
-  until?: string | undefined;
-  /** Newest first, from below this id (the previous page's last). */
-  beforeId?: number | undefined;
-  limit?: number | undefined;
-}
-
-interface Row {
-  id: number;
-  at: string;
-  entity: string;
-  item: string;
-  action: AuditAction;
-  before: string | null;
-  after: string | null;
-  reason: string | null;
-  origin: string;
-}
-
-const fromRow = (r: Row): AuditEntry => ({
-  id: r.id,
-  at: r.at,
-  entity: r.entity,
-  key: r.item,
-  action: r.action,
-  before: r.before === null ? null : (JSON.parse(r.before) as unknown),
-  after: r.after === null ? null : (JSON.parse(r.after) as unknown),
-  reason: r.reason,
-  origin: r.origin,
-});
-
-/** The filters asked for, and only those (an index on entity and item, or on time, serves them). */
-function where(q: AuditQuery, extra: SqlQuery | false = false): SqlQuery {
-  return sqlWhere([
-    q.entity !== undefined && sql`entity = ${q.entity}`,
-    q.key !== undefined && sql`item = ${q.key}`,
-    q.since !== undefined && sql`at >= ${q.since}`,
-    q.until !== undefined && sql`at < ${q.until}`,
-    q.beforeId !== undefined && sql`id < ${q.beforeId}`,
-    extra,
-  ]);
-}
-
-/** Edits newest first. */
-export function listEdits(db: ReadableDB, q: AuditQuery = {}): AuditEntry[] {
-  return all<Row>(db, sql`SELECT * FROM audit_log ${where(q)} ORDER BY id DESC LIMIT ${q.limit ?? 500}`).map(fromRow);
-}
-
-/** Edits oldest first, one at a time (the CSV of a long trail is not held whole). */
-export function* iterateEdits(db: ReadableDB, q: AuditQuery = {}): Generator<AuditEntry> {
-  let after = 0;
-  for (;;) {
-    const rows = all<Row>(db, sql`SELECT * FROM audit_log ${where(q, sql`id > ${after}`)} ORDER BY id LIMIT 1000`);
-    for (const r of rows) yield fromRow(r);
-    if (rows.length < 1000) return;
-    after = rows[rows.length - 1]!.id;
-  }
-}
-
-export function countEdits(db: ReadableDB, q: AuditQuery = {}): number {
-  return get<{ n: number }>(db, sql`SELECT count(*) AS n FROM audit_log ${where(q)}`)!.n;
 }

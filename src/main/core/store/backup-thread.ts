@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import { CacheKey, type Database, keyOf } from './driver.ts';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
-import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './backups.ts';
+import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './backup-files.ts';
 
 /** A task for the worker; `key`: the hex of an encrypted cache's key (in workerData only, never in a message or log). */
 export type BackupTask = (

@@ -1,5 +1,5 @@
 /**
- * The backup worker (a worker thread): makes or checks one backup (store/backups.ts) on a
+ * The backup worker (a worker thread): makes or checks one backup (store/backup-files.ts) on a
  * connection of its own, so the seconds a large cache takes (VACUUM INTO, integrity_check,
  * SHA-256: bench/RESULTS.md) never hold up the main thread that answers the app. One task per
  * worker; it posts the result (or the error's name and message) and ends.
@@ -8,7 +8,7 @@
  * out/main/store-backup.js (electron-vite, see electron.vite.config.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBackup, stageRestore, verifyBackup } from './backups.ts';
+import { createBackup, stageRestore, verifyBackup } from './backup-files.ts';
 import { type BackupTask, taskKey } from './backup-thread.ts';
 import { openConnection } from './driver.ts';
 

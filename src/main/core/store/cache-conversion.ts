@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 import { assertOrdinaryFile, plainHeaderAt } from './db.ts';
 import { type CacheKey, openConnection } from './driver.ts';
 import { writeConvertedCopy } from './convert-copy.ts';
-import { fileTime } from './backups.ts';
+import { fileTime } from './backup-files.ts';
 
 /** The caches of a data folder: demo.sqlite and each service's live-<id>.sqlite. */
 export function cacheFilesIn(dataDir: string): string[] {

@@ -1,7 +1,7 @@
 /**
  * A checked copy of a SQLite file under another key: the step that turning encryption at rest
  * on or off takes for every cache and backup of a data folder (cache-conversion.ts,
- * backups.ts). The source is only read; the copy is written to a new file (created
+ * backup-files.ts). The source is only read; the copy is written to a new file (created
  * exclusively, 0600), rekeyed, synced and compared with the source before anyone renames it.
  *
  * db.ts imports backups.ts, which imports this file, and the store's write worker runs db.ts

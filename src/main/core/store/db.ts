@@ -3,7 +3,7 @@ import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readS
 import { dirname } from 'node:path';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index.ts';
 import { announceWrites } from './write-yield.ts';
-import { backupBeforeMigration } from './backups.ts';
+import { backupBeforeMigration } from './backup-files.ts';
 import type { ReadableDB, WritableDB } from './handles.ts';
 
 // The branded handles live in handles.ts (types only, so a module db.ts imports can name them
@@ -459,7 +459,7 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     db.pragma(`wal_autocheckpoint = ${Math.round(CHECKPOINT_BYTES / pageSize)}`);
     // An existing cache about to be migrated is first copied, checked, to the backups folder
-    // (store/backups.ts): a migration that goes wrong, or a version the user goes back from,
+    // (store/backup-files.ts): a migration that goes wrong, or a version the user goes back from,
     // leaves a copy of the cache as it was. Not for a read-only copy (damagedOk) or a new cache.
     const target = options.upToVersion ?? SCHEMA_VERSION;
     if (found > 0 && found < target && !options.damagedOk) backupBeforeMigration(db, path, found);
@@ -474,7 +474,7 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
     // dropped: with this size the timeline (idle and while syncing), the reconciliation, the
     // PDF and the whale were no slower and the syncing process's peak RSS lower
     // (bench/RESULTS.md, "Round 5: memory of the syncing process"). Exports read on a
-    // connection of their own (transactions/store/export.ts).
+    // connection of their own (ledger/store/export.ts).
     db.pragma(`cache_size = -${MAIN_CACHE_KIB}`);
     return db;
   } catch (err) {

@@ -4,7 +4,6 @@ import { addressKey } from './address-key.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
-import { deleteKeysOfWallet } from './hash-levels.ts';
 import { all, get, run, sql } from './sql.ts';
 import { recordEdit } from './audit.ts';
 
@@ -87,28 +86,17 @@ export function updateWallet(db: WritableDB, address: string, changes: WalletCha
 }
 
 /**
- * Stops watching a wallet. Its cached history stays (re-adding it brings it back) unless
- * `purge` asks to delete it too, in the same transaction.
+ * Stops watching a wallet. Its cached history stays (re-adding it brings it back) unless `purge`
+ * is given: it deletes what the wallet's owners cached (wallets/remove.ts gives it, as the
+ * snapshots and the history are theirs), in the same transaction.
  */
-export function removeWallet(db: WritableDB, address: string, options: { purge?: boolean } = {}): boolean {
+export function removeWallet(db: WritableDB, address: string, options: { purge?: ((address: string) => void) | undefined } = {}): boolean {
   const wallet = getWallet(db, address);
   if (!wallet) return false;
   db.transaction(() => {
     run(db, sql`DELETE FROM wallets WHERE address = ${wallet.address}`);
     recordEdit(db, { entity: 'wallet', key: wallet.address, action: 'delete', before: { ...wallet, ...(options.purge && { purged: true }) }, after: null });
-    if (options.purge) {
-      run(db, sql`DELETE FROM snapshots WHERE wallet = ${wallet.address}`);
-      deleteKeysOfWallet(db, wallet.address); // while the rows still say whose they are
-      run(db, sql`DELETE FROM transactions WHERE wallet = ${wallet.address}`);
-      run(db, sql`DELETE FROM txn_sync_ranges WHERE wallet = ${wallet.address}`);
-      run(db, sql`DELETE FROM txn_owed_seams WHERE wallet = ${wallet.address}`);
-      run(db, sql`DELETE FROM transaction_symbols WHERE wallet = ${wallet.address}`);
-      run(db, sql`DELETE FROM transaction_write_stamps WHERE wallet = ${wallet.address}`);
-      // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
-      // daily-sum watermark above it would take those new rows as summed, so it is dropped
-      // (rebuilt on next use; see transactions/store/transfer-days.ts).
-      run(db, sql`DELETE FROM transfer_days_state WHERE built_to_id > (SELECT coalesce(max(id), 0) FROM transactions)`);
-    }
+    options.purge?.(wallet.address);
   })();
   return true;
 }

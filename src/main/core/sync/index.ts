@@ -5,3 +5,4 @@
 export { SyncEngine } from './engine.ts';
 export { walletCacheSummary } from './store/status.ts';
 export { syncHandlers } from './handlers.ts';
+export { clearCache } from './clear.ts';

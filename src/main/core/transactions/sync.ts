@@ -1,6 +1,5 @@
 import {
   type ServiceClient,
-  hasPositionActivity,
   listAnomalies,
   loadConventions,
   recordAnomaly,
@@ -14,6 +13,7 @@ import {
   queryBounds,
   rowsOutside,
 } from '../service/index.ts';
+import { hasPositionActivity } from '../positions/index.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import { combineRatios, isFraction, provesWhole } from '../../../shared/service/completion-ratio.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';

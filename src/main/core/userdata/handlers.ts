@@ -6,7 +6,7 @@ import type { Handlers } from '../handlers.ts';
 import type { JobQueue } from '../jobs/index.ts';
 import type { ExportTarget } from '../reports/index.ts';
 import type { WritableDB } from '../store/db.ts';
-import { applyUserData } from '../store/user-data.ts';
+import { applyUserData } from './store/user-data.ts';
 import { startUserDataExport } from './export-job.ts';
 import { readUserDataFile } from './format.ts';
 import { planImport } from './plan.ts';

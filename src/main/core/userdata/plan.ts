@@ -13,21 +13,21 @@
 import type { AlertCondition, ImportItem, ImportItemState, ScheduleScope, UserDataPreview, RuleConditions } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { listGroups } from '../store/groups.ts';
-import { listSchedules } from '../store/schedules.ts';
-import { listAlertRules } from '../store/alerts.ts';
+import { listSchedules } from '../schedule/index.ts';
+import { listAlertRules } from '../alerts/index.ts';
 import { getSettings, type Settings } from '../store/settings.ts';
-import type { UserDataImport } from '../store/user-data.ts';
+import type { UserDataImport } from './store/user-data.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { describeCadence } from '../schedule/index.ts';
 import { describeCondition } from '../alerts/index.ts';
 import { USER_DATA_FORMAT, USER_DATA_VERSION, type UserData, type UserDataAlertRule, type UserDataClosedPeriod, type UserDataSchedule } from './format.ts';
-import { listCloses } from '../store/closes.ts';
+import { listCloses } from '../closes/index.ts';
 import { addressKey } from '../store/address-key.ts';
-import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategories, listRules, storedKey } from '../store/annotations.ts';
+import { cleanConditions, cleanNote, getAnnotation, listAnnotations, listCategories, listRules, storedKey } from '../annotations/index.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { describeConditions } from '../../../shared/annotations.ts';
-import { listCounterparties } from '../store/counterparties.ts';
+import { listCounterparties } from '../counterparties/index.ts';
 import { cleanEntry, sameEntry } from '../counterparties/index.ts';
 
 type FileScope = UserDataSchedule['scope'];

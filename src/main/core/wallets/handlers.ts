@@ -9,7 +9,8 @@ import { listAnomalies } from '../service/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB, WritableDB } from '../store/db.ts';
 import { listGroups, removeGroup, saveGroup } from '../store/groups.ts';
-import { addWallet, listWallets, removeWallet, updateWallet } from '../store/wallets.ts';
+import { addWallet, listWallets, updateWallet } from '../store/wallets.ts';
+import { removeWallet } from './remove.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { incompleteReasons } from '../transactions/index.ts';
 

@@ -3,3 +3,4 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { walletHandlers } from './handlers.ts';
+export { removeWallet } from './remove.ts';

@@ -20,9 +20,8 @@
 import type { PositionMove, PositionMoveKind } from '../../../../shared/model.ts';
 import { decimalSum } from '../../../../shared/decimal.ts';
 import type { ReadableDB } from '../../store/db.ts';
-import { addressKey } from '../../store/address-key.ts';
 import { latestSnapshot } from '../../positions/index.ts';
-import { all, sql, sqlJoin } from '../../store/sql.ts';
+import { periodTransactions } from '../../ledger/index.ts';
 
 /** What the reconciliation read of one end of the period (the by-token view), for the moves. */
 export interface PositionsSide {
@@ -102,22 +101,12 @@ interface Candidate {
 
 /** The successful transactions of the period with one of these protocols whose every transfer is readable. */
 function candidates(db: ReadableDB, wallet: string, chain: string, start: number, end: number, protocols: readonly string[]): Candidate[] {
-  const rows = all<{ txn_hash: string; time: number; protocol_id: string; details: string }>(
-    db,
-    sql`SELECT txn_hash, time, protocol_id, details FROM transactions
-        WHERE wallet = ${addressKey(wallet)} AND chain = ${chain} AND time >= ${start} AND time < ${end} AND status = 1
-          AND lower(protocol_id) IN (${sqlJoin(protocols)})
-        ORDER BY time, id`,
-  );
+  const rows = periodTransactions(db, { wallet, chains: [chain], start, end, succeeded: true, protocolsAnyCase: protocols });
   const out: Candidate[] = [];
   for (const r of rows) {
-    let transfers: unknown;
-    try {
-      transfers = JSON.parse(r.details);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(transfers) || !transfers.length) continue;
+    // A row's transfers that cannot be read come as none (the ledger's row): no candidate.
+    const transfers: unknown[] = r.details;
+    if (!transfers.length) continue;
     const moved = new Map<string, { type: 'in' | 'out'; qty: number }>();
     let readable = true;
     for (const t of transfers as Array<Record<string, unknown>>) {
@@ -135,7 +124,7 @@ function candidates(db: ReadableDB, wallet: string, chain: string, start: number
       }
       moved.set(cid, { type, qty: m ? decimalSum([m.qty, qty]) : qty });
     }
-    if (readable) out.push({ txnHash: r.txn_hash, time: r.time, protocolId: r.protocol_id.toLowerCase(), moved });
+    if (readable) out.push({ txnHash: r.txnHash, time: Date.parse(r.date!), protocolId: r.protocolId!.toLowerCase(), moved });
   }
   return out;
 }

@@ -12,7 +12,7 @@ import {
   undatedTransfers,
 } from '../../transactions/index.ts';
 import { checkDate, ValidationError } from '../../store/validation.ts';
-import { addressKey } from '../../store/address-key.ts';
+import { tokenTransfers } from '../../ledger/index.ts';
 import { getWallet } from '../../store/wallets.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { PositionMove, PositionMoveKind, ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
@@ -311,22 +311,7 @@ export function reconcileTrace(
   checkDate('from', q.from);
   checkDate('to', q.to);
   const { start, end } = flowWindow(q.from, q.to);
-  const rows = db
-    .prepare(
-      `SELECT t.txn_hash, t.time, t.action_type, t.protocol_id, j.value ->> 'type' AS type, j.value ->> 'qty' AS qty
-       FROM transactions t, json_each(t.details) j
-       WHERE t.wallet = @wallet AND t.chain = @chain AND t.time >= @start AND t.time < @end AND t.status = 1
-         AND lower(j.value ->> 'token_cid') = @cid
-       ORDER BY t.time, t.id LIMIT @limit`,
-    )
-    .all({ wallet: addressKey(q.wallet), chain: q.chain, start, end, cid: q.tokenCid.toLowerCase(), limit: q.limit ?? 10_000 }) as Array<{
-    txn_hash: string;
-    time: number;
-    action_type: string | null;
-    protocol_id: string | null;
-    type: string | null;
-    qty: number | null;
-  }>;
+  const rows = tokenTransfers(db, { wallet: q.wallet, chain: q.chain, tokenCid: q.tokenCid, start, end, limit: q.limit ?? 10_000 });
   // The transactions that opened or closed a position of the wallet: their transfers of the token are moves, marked.
   const cid = q.tokenCid.toLowerCase();
   const moves = new Map<string, { kind: PositionMoveKind; position: string | null }>();

@@ -5,8 +5,7 @@ import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import { positionTotals } from '../../../../shared/portfolio/totals.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import type { SnapshotEndpoint, SnapshotDataByEndpoint, StoredSnapshot } from '../../../../shared/model.ts';
-import { deleteAllKeys } from '../../store/hash-levels.ts';
-import { all, get, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, value, prepare } from '../../store/sql.ts';
 
 /**
  * What the store keeps of a service's answer: the store does not import the service client,
@@ -117,12 +116,11 @@ export function insertSnapshots(db: WritableDB, inputs: ReadonlyArray<SnapshotIn
  */
 export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input: SnapshotInput<E>): number {
   const r = snapshotRecord(input);
-  const newest = db
-    .prepare(
-      `SELECT id, raw, request_id, requested_date, quality FROM snapshots
+  const newest = prepare(
+    db,
+    `SELECT id, raw, request_id, requested_date, quality FROM snapshots
        WHERE wallet = ? AND chain = ? AND endpoint = ? AND as_of = ? ORDER BY fetched_at DESC, id DESC LIMIT 1`,
-    )
-    .get(r.wallet, r.chain, r.endpoint, r.as_of) as
+  ).get(r.wallet, r.chain, r.endpoint, r.as_of) as
     { id: number; raw: string; request_id: string | null; requested_date: string | null; quality: string | null } | undefined;
   if (
     newest &&
@@ -130,19 +128,19 @@ export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input
     newest.quality === r.quality &&
     withoutRequestId(newest.raw, newest.request_id) === withoutRequestId(r.raw, r.request_id)
   ) {
-    db.prepare(
+    prepare(
+      db,
       `INSERT INTO snapshot_checks (snapshot_id, checked_at, request_id) VALUES (@id, @at, @request)
        ON CONFLICT (snapshot_id) DO UPDATE SET checked_at = excluded.checked_at, request_id = excluded.request_id
        WHERE excluded.checked_at > snapshot_checks.checked_at`,
     ).run({ id: newest.id, at: r.fetched_at, request: r.request_id });
     return newest.id;
   }
-  const info = db
-    .prepare(
-      `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
+  const info = prepare(
+    db,
+    `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
        VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @service_date, @quality, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
-    )
-    .run(r);
+  ).run(r);
   return Number(info.lastInsertRowid);
 }
 
@@ -227,21 +225,13 @@ export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, d
   return n === 3;
 }
 
-/**
- * Deletes every cached response, transaction and log (the user's "clear cache"), keeping
- * the watched wallets and settings. One transaction: all or nothing.
- */
-export function clearCache(db: WritableDB): { snapshots: number; transactions: number } {
-  return db.transaction(() => {
-    // Snapshots are immutable (no UPDATE), but the user may delete them.
-    const snapshots = db.prepare('DELETE FROM snapshots').run().changes;
-    const transactions = db.prepare('DELETE FROM transactions').run().changes;
-    deleteAllKeys(db);
-    db.exec(
-      'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_owed_seams; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',
-    );
-    // The transfer sums derived from the transactions (migration 005) go with them.
-    db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state;');
-    return { snapshots, transactions };
-  })();
+/** Deletes every cached response (the user's "clear cache", sync/clear.ts); the count deleted. */
+export function clearSnapshots(db: WritableDB): number {
+  // Snapshots are immutable (no UPDATE), but the user may delete them.
+  return prepare(db, 'DELETE FROM snapshots').run().changes;
+}
+
+/** Deletes a wallet's cached responses (the wallet removed with its data, wallets/remove.ts). */
+export function purgeWalletSnapshots(db: WritableDB, wallet: string): void {
+  run(db, sql`DELETE FROM snapshots WHERE wallet = ${wallet}`);
 }

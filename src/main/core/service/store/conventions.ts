@@ -293,8 +293,3 @@ export function conventionsReport(db: ReadableDB): ConventionsReport {
   const state = learningState(db);
   return { learnedAt: state.learnedAt, points, anomalies: listAnomalies(db), requests: state.requests };
 }
-
-/** Whether any cached snapshot shows the wallet holding positions on the chain. */
-export function hasPositionActivity(db: ReadableDB, wallet: string, chain: string): boolean {
-  return value<number>(db, sql`SELECT 1 FROM snapshots WHERE wallet = ${wallet} AND chain = ${chain} AND position_count > 0 LIMIT 1`) !== undefined;
-}

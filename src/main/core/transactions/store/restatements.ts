@@ -1,7 +1,7 @@
 import type { Transaction } from '../../../../shared/service/schemas.ts';
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { hashKeyOf, hashTailOf } from '../../store/hash-key.ts';
-import { HASH_LEVELS } from '../../store/hash-levels.ts';
+import { HASH_LEVELS } from './hash-levels.ts';
 import { all, get, run, sql, sqlCode, sqlWhere } from '../../store/sql.ts';
 import { storedText, transactionRecord, upsertTransactions } from './transactions.ts';
 import { seamNotProved, settleSeam } from './seams.ts';

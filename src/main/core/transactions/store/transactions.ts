@@ -5,7 +5,7 @@ import { forgetOwedSeams, owedSeamReasons, owedSeamsOf, utcSecond } from './seam
 import { addressKey } from '../../store/address-key.ts';
 import { prepare } from '../../store/sql.ts';
 import { newHashFilterOf, stampPair } from './hash-filter.ts';
-import { FIND_PAGE, keyWriter } from '../../store/hash-levels.ts';
+import { FIND_PAGE, keyWriter } from './hash-levels.ts';
 import { keeperOf } from './transfer-days-keeper.ts';
 
 /** The spec's transaction members: anything else a row carries is kept in `extra`. */
@@ -73,7 +73,7 @@ export function transactionRecord(wallet: string, chain: string, t: Transaction)
 /**
  * The `tokens` column of a row (migration 9): the distinct symbols its transfers name, as a
  * JSON array in the order first named, or null when none. The timeline finds a symbol by its
- * JSON text (tokenFilter in transactions/store/timeline.ts), so this is the one writer of that text.
+ * JSON text (tokenFilter in ledger/store/timeline.ts), so this is the one writer of that text.
  */
 export function tokensOf(details: Transaction['details']): string | null {
   let symbols: string[] | null = null;
@@ -302,13 +302,14 @@ const rangeFromRow = (r: RangeRow): SyncRange => ({
 });
 
 export function listRanges(db: ReadableDB, wallet: string, chain: string): SyncRange[] {
-  return (db.prepare('SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(
+  return (prepare(db, 'SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? ORDER BY start_time, end_time').all(wallet, chain) as RangeRow[]).map(
     rangeFromRow,
   );
 }
 
 export function saveRange(db: WritableDB, r: SyncRange): void {
-  db.prepare(
+  prepare(
+    db,
     `INSERT INTO txn_sync_ranges (wallet, chain, start_time, end_time, state, next_page, page_size, start_block, end_block, completion_ratio, rows_read, updated_at, reason)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (wallet, chain, start_time, end_time) DO UPDATE SET
@@ -333,7 +334,7 @@ export function saveRange(db: WritableDB, r: SyncRange): void {
 }
 
 export function deleteRange(db: WritableDB, wallet: string, chain: string, startTime: number, endTime: number): void {
-  db.prepare('DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
+  prepare(db, 'DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND start_time = ? AND end_time = ?').run(wallet, chain, startTime, endTime);
 }
 
 /**
@@ -344,10 +345,13 @@ export function deleteRange(db: WritableDB, wallet: string, chain: string, start
 export function capRangesAt(db: WritableDB, wallet: string, chain: string, end: number): number {
   return db.transaction(() => {
     const closed = "state != 'in_progress'";
-    const dropped = db.prepare(`DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND ${closed} AND start_time > ?`).run(wallet, chain, end).changes;
-    const cut = db
-      .prepare(`UPDATE OR REPLACE txn_sync_ranges SET end_time = ? WHERE wallet = ? AND chain = ? AND ${closed} AND end_time > ?`)
-      .run(end, wallet, chain, end).changes;
+    const dropped = prepare(db, `DELETE FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND ${closed} AND start_time > ?`).run(wallet, chain, end).changes;
+    const cut = prepare(db, `UPDATE OR REPLACE txn_sync_ranges SET end_time = ? WHERE wallet = ? AND chain = ? AND ${closed} AND end_time > ?`).run(
+      end,
+      wallet,
+      chain,
+      end,
+    ).changes;
     return dropped + cut;
   })();
 }
@@ -356,7 +360,7 @@ export function capRangesAt(db: WritableDB, wallet: string, chain: string, end: 
 export function forgetAllRanges(db: WritableDB): number {
   // The history is read again whole: the seams of the old reads are read again with it.
   forgetOwedSeams(db);
-  return db.prepare('DELETE FROM txn_sync_ranges').run().changes;
+  return prepare(db, 'DELETE FROM txn_sync_ranges').run().changes;
 }
 
 /**
@@ -369,12 +373,11 @@ export function forgetAllRanges(db: WritableDB): number {
  */
 export function supersedeRanges(db: WritableDB, keep: SyncRange): void {
   const others = (
-    db
-      .prepare(
-        `SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND state != 'in_progress' AND start_time <= ? AND end_time >= ?
+    prepare(
+      db,
+      `SELECT * FROM txn_sync_ranges WHERE wallet = ? AND chain = ? AND state != 'in_progress' AND start_time <= ? AND end_time >= ?
            AND NOT (start_time = ? AND end_time = ?)`,
-      )
-      .all(keep.wallet, keep.chain, keep.endTime, keep.startTime, keep.startTime, keep.endTime) as RangeRow[]
+    ).all(keep.wallet, keep.chain, keep.endTime, keep.startTime, keep.startTime, keep.endTime) as RangeRow[]
   ).map(rangeFromRow);
   for (const r of others) {
     deleteRange(db, r.wallet, r.chain, r.startTime, r.endTime);
@@ -398,7 +401,7 @@ export function completeUntil(ranges: readonly SyncRange[]): number | null {
 }
 
 export function countTransactions(db: ReadableDB, wallet?: string): number {
-  return (db.prepare('SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
+  return (prepare(db, 'SELECT count(*) AS n FROM transactions WHERE ? IS NULL OR wallet = ?').get(wallet ?? null, wallet ?? null) as { n: number }).n;
 }
 
 /** Why a range is not complete, in words for the user. */
@@ -434,12 +437,11 @@ export function ratioReason(ratio: number | null): string | null {
 export function incompleteReasons(db: ReadableDB, wallets?: string | readonly string[]): string[] {
   const scope = wallets === undefined ? null : JSON.stringify((typeof wallets === 'string' ? [wallets] : wallets).map(addressKey));
   const rows = (
-    db
-      .prepare(
-        `SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@scope IS NULL OR wallet IN (SELECT value FROM json_each(@scope)))
+    prepare(
+      db,
+      `SELECT * FROM txn_sync_ranges WHERE state != 'complete' AND (@scope IS NULL OR wallet IN (SELECT value FROM json_each(@scope)))
          ORDER BY wallet, chain, start_time`,
-      )
-      .all({ scope }) as RangeRow[]
+    ).all({ scope }) as RangeRow[]
   ).map(rangeFromRow);
   // Seams owed a re-read leave the history around them unproved, though its range is read.
   const seams = owedSeamsOf(db, wallets);
@@ -488,25 +490,26 @@ export function transactionsCoverage(
  * approval has one, a swap several), failed ones last (a reverted transaction emits none).
  */
 export function recentTransactions(db: ReadableDB, limit: number): Array<{ chain: string; txnHash: string }> {
-  return db
-    .prepare(
-      `SELECT chain, txnHash FROM (
+  return prepare(
+    db,
+    `SELECT chain, txnHash FROM (
          SELECT chain, txn_hash AS txnHash, time, status, details FROM transactions
          WHERE wallet IN (SELECT address FROM wallets) ORDER BY time DESC LIMIT 50)
        ORDER BY status IS 0, CASE WHEN json_valid(details) THEN json_array_length(details) ELSE 0 END DESC, time DESC LIMIT ?`,
-    )
-    .all(limit) as Array<{ chain: string; txnHash: string }>;
+  ).all(limit) as Array<{ chain: string; txnHash: string }>;
 }
 
 /** Whether any transaction of a wallet on a chain is cached. */
 export function hasTransactions(db: ReadableDB, wallet: string, chain: string): boolean {
-  return db.prepare('SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
+  return prepare(db, 'SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain) !== undefined;
 }
 
 /** The time (ms) of a wallet's n-th newest cached transaction on a chain at or before `atMostMs` (1: the newest), if it has that many. */
 export function nthNewestTime(db: ReadableDB, wallet: string, chain: string, atMostMs: number, n: number): number | undefined {
-  return db
-    .prepare('SELECT time FROM transactions WHERE wallet = ? AND chain = ? AND time <= ? ORDER BY time DESC LIMIT 1 OFFSET ?')
-    .pluck()
-    .get(wallet, chain, atMostMs, n - 1) as number | undefined;
+  return prepare(db, 'SELECT time FROM transactions WHERE wallet = ? AND chain = ? AND time <= ? ORDER BY time DESC LIMIT 1 OFFSET ?', 'pluck').get(
+    wallet,
+    chain,
+    atMostMs,
+    n - 1,
+  ) as number | undefined;
 }

@@ -19,6 +19,7 @@
  * analytics (issue 17)").
  */
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { prepare } from '../../store/sql.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -108,7 +109,8 @@ export function addTransfers(
 
 /** Adds the sums to the stored ones (in the caller's transaction). */
 export function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
-  const upsert = db.prepare(
+  const upsert = prepare(
+    db,
     `INSERT INTO transfer_days (wallet, chain, token_cid, day, symbol, inflow, outflow, txns, unreadable, unsure)
      VALUES (@wallet, @chain, @cid, @day, @symbol, @inflow, @outflow, @txns, @unreadable, @unsure)
      ON CONFLICT (wallet, chain, day, token_cid) DO UPDATE SET
@@ -132,17 +134,18 @@ export interface WalletChain {
 
 /** The largest transaction id (0 when none): the ids above a pair's state are the rows not yet summed. */
 export function maxTransactionId(db: ReadableDB): number {
-  return db.prepare('SELECT coalesce(max(id), 0) FROM transactions').pluck().get() as number;
+  return prepare(db, 'SELECT coalesce(max(id), 0) FROM transactions', 'pluck').get() as number;
 }
 
 /** The pair's state: every row of it with an id up to this is summed (undefined: no state). */
 export function builtTo(db: ReadableDB, wallet: string, chain: string): number | undefined {
-  return db.prepare('SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?').pluck().get(wallet, chain) as number | undefined;
+  return prepare(db, 'SELECT built_to_id FROM transfer_days_state WHERE wallet = ? AND chain = ?', 'pluck').get(wallet, chain) as number | undefined;
 }
 
 /** Records that the pair's rows up to id `to` are summed. */
 export function markBuilt(db: WritableDB, wallet: string, chain: string, to: number): void {
-  db.prepare(
+  prepare(
+    db,
     `INSERT INTO transfer_days_state (wallet, chain, built_to_id) VALUES (?, ?, ?)
      ON CONFLICT (wallet, chain) DO UPDATE SET built_to_id = excluded.built_to_id`,
   ).run(wallet, chain, to);
@@ -168,7 +171,7 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
         let b = builtTo(db, p.wallet, p.chain);
         // A watermark above the largest id: rows were deleted and their ids may be given again.
         if (b !== undefined && b > to) b = undefined;
-        if (b === undefined) db.prepare('DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
+        if (b === undefined) prepare(db, 'DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
         since.set(key, b ?? 0);
       }
       const behind = [...since.entries()].filter(([, b]) => b < to);
@@ -177,12 +180,12 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
       const upTo = span === undefined ? to : Math.min(to, from + span);
       const sums = new Map<string, DaySum>();
       let read = 0;
-      const rows = db
-        .prepare(
-          `SELECT ${COLUMNS} FROM transactions WHERE id > ? AND id <= ?
+      const rows = prepare(
+        db,
+        `SELECT ${COLUMNS} FROM transactions WHERE id > ? AND id <= ?
              AND (wallet, chain) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))`,
-        )
-        .raw();
+        'raw',
+      );
       for (const row of rows.iterate(from, upTo, JSON.stringify(behind.map(([k]) => k.split('\u0000')))) as IterableIterator<TxnRow>) {
         if (row[0] <= since.get(`${row[1]}\u0000${row[2]}`)!) continue;
         addRow(sums, row);
@@ -255,7 +258,7 @@ export function sumsCurrent(db: ReadableDB, wallet: string, chain: string, maxId
   if (built === maxId) return true;
   if (maxId - built > MAX_GAP_SCAN) return false;
   // Walked by rowid (the unary + keeps SQLite off the wallet index, which would walk all its rows).
-  return !db.prepare('SELECT 1 FROM transactions WHERE id > ? AND id <= ? AND +wallet = ? AND +chain = ? LIMIT 1').get(built, maxId, wallet, chain);
+  return !prepare(db, 'SELECT 1 FROM transactions WHERE id > ? AND id <= ? AND +wallet = ? AND +chain = ? LIMIT 1').get(built, maxId, wallet, chain);
 }
 
 /**
@@ -268,24 +271,23 @@ export function flowsByDay(db: ReadableDB, wallet: string, chains: readonly stri
   const kept = chains.filter((chain) => sumsCurrent(db, wallet, chain, maxId));
   const direct = chains.filter((chain) => !kept.includes(chain));
   const stored = kept.length
-    ? (db
-        .prepare(
-          `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
+    ? (prepare(
+        db,
+        `SELECT chain, token_cid AS cid, max(symbol) AS symbol, total(inflow) AS inflow, total(outflow) AS outflow,
                   sum(txns) AS txns, sum(unreadable) AS unreadable, sum(unsure) AS unsure
            FROM transfer_days
            WHERE wallet = @wallet AND chain IN (SELECT value FROM json_each(@chains)) AND day >= @fromDay AND day <= @toDay
            GROUP BY chain, token_cid`,
-        )
-        .all({ wallet, chains: JSON.stringify(kept), fromDay, toDay }) as TokenFlows[])
+      ).all({ wallet, chains: JSON.stringify(kept), fromDay, toDay }) as TokenFlows[])
     : [];
   return direct.length ? [...stored, ...flowsDirect(db, wallet, direct, fromDay, toDay)] : stored;
 }
 
 /** The same sums read straight from the transactions' transfers: slower, writes nothing. */
 export function flowsDirect(db: ReadableDB, wallet: string, chains: readonly string[], fromDay: number, toDay: number): TokenFlows[] {
-  return db
-    .prepare(
-      `SELECT t.chain AS chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, max(j.value ->> 'symbol') AS symbol,
+  return prepare(
+    db,
+    `SELECT t.chain AS chain, coalesce(lower(j.value ->> 'token_cid'), '') AS cid, max(j.value ->> 'symbol') AS symbol,
               total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'in' THEN j.value ->> 'qty' END) AS inflow,
               total(CASE WHEN t.status = 1 AND j.value ->> 'type' = 'out' THEN j.value ->> 'qty' END) AS outflow,
               count(DISTINCT CASE WHEN t.status = 1 THEN t.id END) AS txns,
@@ -296,20 +298,20 @@ export function flowsDirect(db: ReadableDB, wallet: string, chains: readonly str
        WHERE t.wallet = @wallet AND t.chain IN (SELECT value FROM json_each(@chains)) AND (t.status = 1 OR t.status IS NULL)
          AND t.time >= @start AND t.time < @end
        GROUP BY t.chain, cid`,
-    )
-    .all({ wallet, chains: JSON.stringify(chains), start: fromDay * DAY_MS, end: (toDay + 1) * DAY_MS }) as TokenFlows[];
+  ).all({ wallet, chains: JSON.stringify(chains), start: fromDay * DAY_MS, end: (toDay + 1) * DAY_MS }) as TokenFlows[];
 }
 
 /** Transfers of a wallet and chain whose transaction has no date (day 0): their period is unknown. */
 export function undatedTransfers(db: ReadableDB, wallet: string, chain: string): number {
   if (!sumsCurrent(db, wallet, chain)) {
     return (
-      db
-        .prepare(`SELECT count(*) AS n FROM transactions WHERE wallet = ? AND chain = ? AND time = 0 AND (status = 1 OR status IS NULL) AND details != '[]'`)
-        .get(wallet, chain) as { n: number }
+      prepare(
+        db,
+        `SELECT count(*) AS n FROM transactions WHERE wallet = ? AND chain = ? AND time = 0 AND (status = 1 OR status IS NULL) AND details != '[]'`,
+      ).get(wallet, chain) as { n: number }
     ).n;
   }
   return (
-    db.prepare('SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }
+    prepare(db, 'SELECT coalesce(sum(txns + unsure), 0) AS n FROM transfer_days WHERE wallet = ? AND chain = ? AND day = 0').get(wallet, chain) as { n: number }
   ).n;
 }

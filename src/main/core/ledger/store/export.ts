@@ -1,8 +1,9 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../../store/db.ts';
 import { keyOf, openConnection } from '../../store/driver.ts';
+import { prepare } from '../../store/sql.ts';
 import { timelineWhere, withNamedSearch, type ScopedTimelineFilter } from './timeline.ts';
-import { annotationsByHash, countAnnotations, hasAnnotations } from '../../store/annotations.ts';
+import { annotationsByHash, countAnnotations, hasAnnotations } from './annotated.ts';
 
 /**
  * The rows of a transactions export, oldest first (as a ledger reads), read on a connection
@@ -71,11 +72,11 @@ function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: strin
   // A search by a counterparty's name, as the timeline reads it (so the count is the timeline's).
   const where = timelineWhere(withNamedSearch(db, filter));
   if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
-  const watched = new Set(db.prepare('SELECT address FROM wallets').pluck().all() as string[]);
-  const next = db.prepare('SELECT wallet FROM transactions WHERE wallet > ? ORDER BY wallet LIMIT 1').pluck();
+  const watched = new Set(prepare(db, 'SELECT address FROM wallets', 'pluck').all() as string[]);
+  const next = prepare(db, 'SELECT wallet FROM transactions WHERE wallet > ? ORDER BY wallet LIMIT 1', 'pluck');
   const unwatched: string[] = [];
   for (
-    let w = db.prepare('SELECT min(wallet) FROM transactions').pluck().get() as string | null | undefined;
+    let w = prepare(db, 'SELECT min(wallet) FROM transactions', 'pluck').get() as string | null | undefined;
     typeof w === 'string';
     w = next.get(w) as string | undefined
   )
@@ -91,11 +92,11 @@ function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: strin
  */
 export function countExportTransactions(db: ReadableDB, filter: ScopedTimelineFilter): number {
   const { sql, params, unwatched } = exportWhere(db, filter);
-  if (!unwatched) return db.prepare(`SELECT count(*) FROM transactions t WHERE ${sql}`).pluck().get(params) as number;
-  const rowsOf = db.prepare('SELECT count(*) FROM transactions WHERE wallet = ?').pluck();
+  if (!unwatched) return prepare(db, `SELECT count(*) FROM transactions t WHERE ${sql}`, 'pluck').get(params) as number;
+  const rowsOf = prepare(db, 'SELECT count(*) FROM transactions WHERE wallet = ?', 'pluck');
   return unwatched.reduce(
     (n, w) => n - (rowsOf.get(w) as number),
-    db.prepare('SELECT count(*) FROM transactions INDEXED BY transactions_by_time').pluck().get() as number,
+    prepare(db, 'SELECT count(*) FROM transactions INDEXED BY transactions_by_time', 'pluck').get() as number,
   );
 }
 
@@ -180,7 +181,7 @@ export function* exportTransactionRows(
     const time = r[0] as number;
     if (time === 0) r[0] = null;
     else if (time >= FIRST_ISO_MS && time <= LAST_ISO_MS) r[0] = date(time);
-    else r[0] = (sqliteDate ??= db.prepare(`SELECT ${SQLITE_DATE}`).pluck()).get(time) as string | null;
+    else r[0] = (sqliteDate ??= prepare(db, `SELECT ${SQLITE_DATE}`, 'pluck')).get(time) as string | null;
     if (byHash) {
       const found = byHash.get(r[3] as string);
       if (found) {

@@ -2,11 +2,11 @@
  * Alert rules and the alerts they fired (migration 014). One open alert per (rule, subject):
  * the partial unique index `alerts_open` holds that even if two checks ran at once.
  */
-import type { ReadableDB, WritableDB } from './db.ts';
-import { all, get, run, sql, value } from './sql.ts';
-import { ValidationError } from './validation.ts';
-import { recordEdit } from './audit.ts';
-import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../shared/model.ts';
+import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { all, get, run, sql, value } from '../../store/sql.ts';
+import { ValidationError } from '../../store/validation.ts';
+import { recordEdit } from '../../store/audit.ts';
+import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../../shared/model.ts';
 
 interface RuleRow {
   id: number;

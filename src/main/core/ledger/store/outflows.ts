@@ -1,7 +1,7 @@
 /**
- * What the alert rules read of the cache beyond the risk and NAV queries: outflows since a
- * time, counterparties a wallet dealt with before, and each wallet and chain's newest cached
- * positions date.
+ * Outflows, as the alert rules read them (alerts/rules.ts): the transactions since a time that
+ * sent a token out above an amount, and those that sent something to an address the wallet had
+ * not dealt with before.
  */
 import type { ReadableDB } from '../../store/db.ts';
 import { all, sql } from '../../store/sql.ts';
@@ -62,16 +62,6 @@ export function outflowsToNewCounterparties(db: ReadableDB, q: { wallets: readon
           AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.from_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
           AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.to_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
         ORDER BY t.time, t.id`,
-  );
-}
-
-/** Each (wallet, chain)'s newest cached all-positions date, for the wallets asked. */
-export function newestPositionDates(db: ReadableDB, walletList: readonly string[]): Array<{ wallet: string; chain: string; date: string }> {
-  return all<{ wallet: string; chain: string; date: string }>(
-    db,
-    sql`SELECT wallet, chain, max(as_of) AS date FROM snapshots
-        WHERE endpoint = 'allPositions' AND wallet IN (SELECT value FROM json_each(${walletsJson(walletList)}))
-        GROUP BY wallet, chain`,
   );
 }
 

@@ -2,11 +2,11 @@
  * The address book's table (migration 17). SQL only: what an entry may hold is checked by
  * core/counterparties/entry.ts before it gets here.
  */
-import type { Counterparty } from '../../../shared/model.ts';
-import type { ReadableDB, WritableDB } from './db.ts';
-import { addressKey } from './address-key.ts';
-import { all, get, run, sql } from './sql.ts';
-import { recordEdit } from './audit.ts';
+import type { Counterparty } from '../../../../shared/model.ts';
+import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { all, get, run, sql } from '../../store/sql.ts';
+import { recordEdit } from '../../store/audit.ts';
 
 interface Row {
   address: string;
@@ -103,22 +103,4 @@ export function addressesNamed(db: ReadableDB, text: string, limit = 200): strin
     sql`SELECT address FROM wallets WHERE label != '' AND label LIKE ${pattern} ESCAPE '\\' ORDER BY address LIMIT ${limit}`,
   );
   return [...new Set([...book, ...wallets].map((r) => r.address))].slice(0, limit);
-}
-
-/** The from and to of some of a wallet's transactions on a chain, by hash (the reconcile trace's rows, to name them). */
-export function transactionEnds(
-  db: ReadableDB,
-  wallet: string,
-  chain: string,
-  hashes: readonly string[],
-): Map<string, { from: string | null; to: string | null }> {
-  const out = new Map<string, { from: string | null; to: string | null }>();
-  if (!hashes.length) return out;
-  for (const r of all<{ txn_hash: string; from_addr: string | null; to_addr: string | null }>(
-    db,
-    sql`SELECT txn_hash, from_addr, to_addr FROM transactions
-        WHERE wallet = ${addressKey(wallet)} AND chain = ${chain} AND txn_hash IN (SELECT value FROM json_each(${JSON.stringify([...new Set(hashes)])}))`,
-  ))
-    out.set(r.txn_hash, { from: r.from_addr, to: r.to_addr });
-  return out;
 }

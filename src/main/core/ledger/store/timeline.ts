@@ -1,15 +1,15 @@
 import type { ReadableDB } from '../../store/db.ts';
 import { checkDate, ValidationError } from '../../store/validation.ts';
 import { addressKey } from '../../store/address-key.ts';
-import { incompleteReasons, storedText } from './transactions.ts';
-import { owedSeamsOf } from './seams.ts';
+import { incompleteReasons, storedText } from '../../transactions/index.ts';
+import { owedSeamsOf } from '../../transactions/index.ts';
 import type { TimelineFilter, TimelineQuery } from '../../../../shared/contract.ts';
 import type { TransferDetail, TimelineRow, TimelinePage } from '../../../../shared/model.ts';
 import { hashKeyRanges } from '../../store/hash-key.ts';
-import { idsWhereKey } from '../../store/hash-levels.ts';
-import { all, sql, sqlJoin, type SqlQuery, value } from '../../store/sql.ts';
-import { annotationsForRows } from '../../store/annotations.ts';
-import { addressesNamed } from '../../store/counterparties.ts';
+import { idsWhereKey } from '../../transactions/index.ts';
+import { all, sql, sqlJoin, type SqlQuery, value, prepare } from '../../store/sql.ts';
+import { annotationsForRows } from './annotated.ts';
+import { addressesNamed } from '../../counterparties/index.ts';
 
 /**
  * A filter as the store applies it: a group's members (`wallets`, resolved by the core) may
@@ -194,6 +194,19 @@ export function isFullAddressSearch(filter: TimelineFilter): boolean {
   return FULL_ADDRESS.test(filter.search?.trim().toLowerCase() ?? '');
 }
 
+/**
+ * A row's transfers; none when they cannot be read (the reconciliation counts such a row as
+ * unreadable and says so), so one row does not fail a page, a report or a pack.
+ */
+function transfersOf(details: string): TransferDetail[] {
+  try {
+    const parsed = JSON.parse(details) as unknown;
+    return Array.isArray(parsed) ? (parsed as TransferDetail[]) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toTimelineRow(r: Row): TimelineRow {
   return {
     id: r.id,
@@ -212,7 +225,7 @@ export function toTimelineRow(r: Row): TimelineRow {
     methodHex: r.method_hex,
     protocolId: r.protocol_id,
     status: r.status,
-    details: JSON.parse(r.details) as TransferDetail[],
+    details: transfersOf(r.details),
     restated: null,
     category: null,
     note: null,
@@ -241,7 +254,7 @@ function markRestated(db: ReadableDB, page: TimelineRow[]): void {
   for (const r of page) r.restated = kinds.get(`${r.wallet}|${r.chain}|${r.txnHash}`) ?? null;
 }
 
-/** Each row's category and note (store/annotations.ts), by one query per page. */
+/** Each row's category and note (annotated.ts), by one query per page. */
 export function markAnnotations(db: ReadableDB, page: TimelineRow[]): void {
   const found = annotationsForRows(db, page);
   if (!found.size) return;
@@ -276,12 +289,13 @@ export function timelinePage(db: ReadableDB, asked: TimelineQuery & { wallets?: 
   if (isFullAddressSearch(query)) {
     const from = branch('from');
     const to = branch('to');
-    rows = db
-      .prepare(`SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`)
-      .all({ ...from.params, ...to.params }) as Row[];
+    rows = prepare(db, `SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`).all({
+      ...from.params,
+      ...to.params,
+    }) as Row[];
   } else {
     const one = branch();
-    rows = db.prepare(one.sql).all(one.params) as Row[];
+    rows = prepare(db, one.sql).all(one.params) as Row[];
   }
   const more = rows.length > limit;
   const page = rows.slice(0, limit).map(toTimelineRow);
@@ -298,12 +312,11 @@ function syncState(
   wallets: readonly string[] | undefined,
 ): { syncedAt: string | null; incomplete: boolean; interrupted: boolean; incompleteReasons: string[] } {
   const scope = wallets ? JSON.stringify(wallets.map(addressKey)) : null;
-  const row = db
-    .prepare(
-      `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
+  const row = prepare(
+    db,
+    `SELECT max(updated_at) AS synced_at, sum(state = 'incomplete') AS incomplete, sum(state = 'in_progress') AS interrupted FROM txn_sync_ranges
        WHERE (@scope IS NULL AND wallet IN (SELECT address FROM wallets)) OR wallet IN (SELECT value FROM json_each(@scope))`,
-    )
-    .get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
+  ).get({ scope }) as { synced_at: string | null; incomplete: number | null; interrupted: number | null };
   // A seam owed a re-read leaves the history around it unproved too (transactions/store/seams.ts).
   const owed = owedSeamsOf(db, wallets).length;
   const reasons = (row.incomplete ?? 0) + (row.interrupted ?? 0) + owed > 0 ? incompleteReasons(db, wallets) : [];

@@ -1,6 +1,6 @@
-import type { ReadableDB, WritableDB } from './db.ts';
-import { hashKeyOf, hashTailOf, writeHashKey } from './hash-key.ts';
-import { prepare } from './sql.ts';
+import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { hashKeyOf, hashTailOf, writeHashKey } from '../../store/hash-key.ts';
+import { prepare } from '../../store/sql.ts';
 
 /**
  * Where transactions are found by hash (migration 10): two tables of (key, tail, id), the

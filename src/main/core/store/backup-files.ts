@@ -16,6 +16,11 @@
  * is unreadable without it), the SHA-256 is of the file's bytes as they are, the manifest
  * names the cipher and the key's id (never the key), and `openCopy` applies the key.
  *
+ * The files only: made, checked, listed, staged for a restore and converted. They stay in the
+ * open store because the connection (a backup before a migration), the cache's conversion and
+ * the session's encryption need them below the backups capability; when one is due, how many
+ * are kept and the restore's swap are that capability's (backups/policy.ts, backups/swap.ts).
+ *
  * db.ts imports this file, and the store's write worker runs db.ts straight from source
  * (Node strips the types): no parameter properties or enums here, nor imports of files with them.
  */
@@ -92,7 +97,7 @@ export class BackupRefusedError extends Error {
 export const backupsFolderOf = (cacheFile: string) => join(dirname(cacheFile), BACKUPS_FOLDER);
 /** The stem backups of a cache are named with: `demo` for demo.sqlite. */
 const stemOf = (cacheFile: string) => basename(cacheFile).replace(/\.sqlite$/, '');
-const manifestPathOf = (backupPath: string) => `${backupPath}.json`;
+export const manifestPathOf = (backupPath: string) => `${backupPath}.json`;
 /** The UTC time as a file-name part: 20260115T060000Z. */
 export const fileTime = (d: Date) =>
   d
@@ -353,36 +358,6 @@ function resolveName(cacheFile: string, name: string): string {
 /** A backup's name without the suffixes a conversion adds: `demo-20260115T060000Z` for `demo-20260115T060000Z-encrypted-2.sqlite`. */
 const conversionStem = (name: string) => name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
 
-/** When the newest backup of this cache was made; null when there is none. */
-export function lastBackupAt(cacheFile: string): Date | null {
-  const newest = listBackups(cacheFile).find((b) => !b.problem);
-  return newest ? new Date(newest.createdAt) : null;
-}
-
-/** A daily backup is due: none yet, or the newest is a day old. */
-export const BACKUP_EVERY_MS = 24 * 3600_000;
-export function backupDue(cacheFile: string, now = new Date()): boolean {
-  const last = lastBackupAt(cacheFile);
-  return !last || now.getTime() - last.getTime() >= BACKUP_EVERY_MS;
-}
-
-/**
- * Keeps the newest `keep` backups of this cache and deletes the older ones (file and
- * manifest). Backups made before a migration are not counted nor deleted: each is the one
- * copy of a schema this version no longer writes. Returns the names deleted.
- */
-export function pruneBackups(cacheFile: string, keep: number): string[] {
-  const dir = backupsFolderOf(cacheFile);
-  const old = listBackups(cacheFile)
-    .filter((b) => !b.problem && b.reason !== 'before-migration')
-    .slice(keep);
-  for (const b of old) {
-    rmSync(manifestPathOf(join(dir, b.name)), { force: true });
-    rmSync(join(dir, b.name), { force: true });
-  }
-  return old.map((b) => b.name);
-}
-
 /**
  * Before a migration changes an existing cache: a backup of it as it is (its schema, its
  * rows), made on the connection about to migrate it. A backup that cannot be made stops the
@@ -444,44 +419,6 @@ function encryptCopy(path: string, key: CacheKey, counts: Record<string, number>
   if (checked.integrity !== 'ok') throw new Error(`the encrypted copy failed integrity_check (${checked.integrity.slice(0, 160)})`);
   const differ = Object.keys({ ...counts, ...checked.counts }).filter((t) => counts[t] !== checked.counts[t]);
   if (differ.length) throw new Error(`the encrypted copy holds other rows (${differ.join(', ')})`);
-}
-
-/** SQLite's companion files of a cache in WAL mode. */
-const COMPANIONS = ['-wal', '-shm'];
-
-/**
- * The second step, once the cache is closed: the cache (and any -wal and -shm) renamed to
- * `<cache>.before-restore-<time>`, and the staged copy renamed into its place. Renames only,
- * on one file system: the cache is never overwritten. Returns where the old cache was kept.
- */
-export function swapInRestore(cacheFile: string, staged: string, now = new Date()): string {
-  let keptAside = `${cacheFile}.before-restore-${fileTime(now)}`;
-  for (let i = 2; existsSync(keptAside); i++) keptAside = `${cacheFile}.before-restore-${fileTime(now)}-${i}`;
-  const moved: Array<[string, string]> = [];
-  try {
-    if (existsSync(cacheFile)) {
-      renameSync(cacheFile, keptAside);
-      moved.push([keptAside, cacheFile]);
-    }
-    for (const c of COMPANIONS)
-      if (existsSync(`${cacheFile}${c}`)) {
-        renameSync(`${cacheFile}${c}`, `${keptAside}${c}`);
-        moved.push([`${keptAside}${c}`, `${cacheFile}${c}`]);
-      }
-    renameSync(staged, cacheFile);
-    return keptAside;
-  } catch (err) {
-    for (const [from, to] of moved.reverse()) renameSync(from, to);
-    throw err;
-  }
-}
-
-/** Undoes swapInRestore (the restored cache would not open): the kept cache goes back in its place. */
-export function undoRestore(cacheFile: string, keptAside: string): void {
-  for (const c of COMPANIONS) rmSync(`${cacheFile}${c}`, { force: true });
-  rmSync(cacheFile, { force: true });
-  renameSync(keptAside, cacheFile);
-  for (const c of COMPANIONS) if (existsSync(`${keptAside}${c}`)) renameSync(`${keptAside}${c}`, `${cacheFile}${c}`);
 }
 
 /** What converting a cache's backups did: the names written, and those left as they were with why. */

@@ -1,9 +1,9 @@
 /** Scheduled syncs and the lease that lets one process run them at a time (migration 013). */
-import type { ReadableDB, WritableDB } from './db.ts';
-import { all, get, run, sql } from './sql.ts';
-import { ValidationError } from './validation.ts';
-import { recordEdit } from './audit.ts';
-import type { Cadence, Schedule, ScheduleScope } from '../../../shared/model.ts';
+import type { ReadableDB, WritableDB } from '../../store/db.ts';
+import { all, get, run, sql } from '../../store/sql.ts';
+import { ValidationError } from '../../store/validation.ts';
+import { recordEdit } from '../../store/audit.ts';
+import type { Cadence, Schedule, ScheduleScope } from '../../../../shared/model.ts';
 
 /** A schedule as the cache keeps it: what the contract shows, but its next slot (computed when shown). */
 export type StoredSchedule = Omit<Schedule, 'nextSlot'>;

@@ -1,7 +1,8 @@
 /**
  * Notes, categories and category rules (migration 18; issue 28, "the books", item 2): the SQL of
- * the `annotations` capability. What a rule matches is decided in core/annotations/rules.ts; this
- * module reads the transactions a rule needs and writes what the rules chose.
+ * the `annotations` capability. What a rule matches is decided in core/annotations/rules.ts; the
+ * transactions a rule needs are the ledger's to read (ledger/store/rule-inputs.ts); this module
+ * writes what the rules chose.
  *
  * A transaction's annotation is keyed by (wallet, chain, txn_hash) as `transactions` stores them,
  * never by `transactions.id` (which a restated row that leaves and returns does not keep), so a
@@ -9,14 +10,17 @@
  * recorded in the audit trail inside the transaction that makes it; a rule setting a category is
  * not a user edit and records nothing (saving, removing or reordering the rule does).
  */
-import { actionTypeKey } from '../../../shared/display-names.ts';
-import type { Category, CategoryKind, CategoryRule, RuleConditions, TransferDetail, TxnAnnotation, TxnCategory } from '../../../shared/model.ts';
-import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
-import type { ReadableDB, WritableDB } from './handles.ts';
-import { recordEdit } from './audit.ts';
-import { addressKey } from './address-key.ts';
-import { all, get, run, sql, sqlJoin, value } from './sql.ts';
-import { ValidationError } from './validation.ts';
+import { actionTypeKey } from '../../../../shared/display-names.ts';
+import type { Category, CategoryKind, CategoryRule, RuleConditions, TxnAnnotation } from '../../../../shared/model.ts';
+import { unsafeCharsProblem } from '../../../../shared/text-safety.ts';
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { recordEdit } from '../../store/audit.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { all, get, run, sql, value, prepare } from '../../store/sql.ts';
+import { ValidationError } from '../../store/validation.ts';
+import { cachedKeys, historyReach, isCached, type TxnKey } from '../../ledger/index.ts';
+
+export type { TxnKey };
 
 /** The longest note, in characters: a paragraph of why money moved, not a document. */
 export const NOTE_MAX = 2000;
@@ -169,14 +173,6 @@ export interface RuleInput {
   position?: number | undefined;
 }
 
-/** Every watched wallet's transactions' action types, as stored (what a rule's action type can be; rules.preview says the others). */
-export function knownActionTypes(db: ReadableDB): string[] {
-  return all<{ v: string }>(
-    db,
-    sql`SELECT DISTINCT action_type AS v FROM transactions WHERE wallet IN (SELECT address FROM wallets) AND action_type IS NOT NULL ORDER BY 1`,
-  ).map((r) => r.v);
-}
-
 /** Conditions as stored: addresses in their stored form, methods in lower case, empty lists left out. */
 export function cleanConditions(c: RuleConditions): RuleConditions {
   const out: RuleConditions = {};
@@ -293,12 +289,6 @@ export function reorderRules(db: WritableDB, ids: readonly number[], now = new D
 // ---------------------------------------------------------------------------------------------
 // Notes and a transaction's category
 
-export interface TxnKey {
-  wallet: string;
-  chain: string;
-  txnHash: string;
-}
-
 interface AnnotationRow {
   wallet: string;
   chain: string;
@@ -307,14 +297,13 @@ interface AnnotationRow {
   manual: string | null;
   rule: string | null;
   rule_id: number | null;
-  cached: number;
 }
 
-const ANNOTATION = sql`SELECT a.wallet, a.chain, a.txn_hash, a.note, m.name AS manual, r.name AS rule, a.rule_id,
-    EXISTS (SELECT 1 FROM transactions t WHERE t.wallet = a.wallet AND t.chain = a.chain AND t.txn_hash = a.txn_hash) AS cached
+const ANNOTATION = sql`SELECT a.wallet, a.chain, a.txn_hash, a.note, m.name AS manual, r.name AS rule, a.rule_id
   FROM txn_annotations a LEFT JOIN categories m ON m.id = a.manual_category LEFT JOIN categories r ON r.id = a.rule_category`;
 
-const annotationOf = (r: AnnotationRow): TxnAnnotation => ({
+/** An annotation as the contract gives it; `cached`: whether its transaction is (the ledger's word). */
+const annotationOf = (r: AnnotationRow, cached: boolean): TxnAnnotation => ({
   wallet: r.wallet,
   chain: r.chain,
   txnHash: r.txn_hash,
@@ -324,7 +313,7 @@ const annotationOf = (r: AnnotationRow): TxnAnnotation => ({
   manualCategory: r.manual,
   ruleCategory: r.rule,
   ruleId: r.rule_id,
-  orphaned: r.cached === 0,
+  orphaned: !cached,
 });
 
 /** A key as `transactions` stores it: the wallet's stored form, the hash as sent. */
@@ -335,14 +324,17 @@ export function storedKey(k: TxnKey): TxnKey {
 export function getAnnotation(db: ReadableDB, key: TxnKey): TxnAnnotation | null {
   const k = storedKey(key);
   const row = get<AnnotationRow>(db, sql`${ANNOTATION} WHERE a.wallet = ${k.wallet} AND a.chain = ${k.chain} AND a.txn_hash = ${k.txnHash}`);
-  return row ? annotationOf(row) : null;
+  return row ? annotationOf(row, isCached(db, k)) : null;
 }
 
 /** Every note and manual category, oldest key first (the user's data file carries them). */
 export function listAnnotations(db: ReadableDB, options: { orphanedOnly?: boolean } = {}): TxnAnnotation[] {
-  return all<AnnotationRow>(db, sql`${ANNOTATION} WHERE (a.note IS NOT NULL OR a.manual_category IS NOT NULL) ORDER BY a.wallet, a.chain, a.txn_hash`)
-    .map(annotationOf)
-    .filter((a) => !options.orphanedOnly || a.orphaned);
+  const rows = all<AnnotationRow>(db, sql`${ANNOTATION} WHERE (a.note IS NOT NULL OR a.manual_category IS NOT NULL) ORDER BY a.wallet, a.chain, a.txn_hash`);
+  const cached = cachedKeys(
+    db,
+    rows.map((r) => ({ wallet: r.wallet, chain: r.chain, txnHash: r.txn_hash })),
+  );
+  return rows.map((r) => annotationOf(r, cached.has(`${r.wallet}|${r.chain}|${r.txn_hash}`))).filter((a) => !options.orphanedOnly || a.orphaned);
 }
 
 /** The user's part of an annotation, as the audit trail and the data file keep it. */
@@ -375,11 +367,7 @@ export function setAnnotation(
     const category =
       change.category === undefined ? undefined : change.category === null || !change.category.trim() ? null : categoryNamed(db, change.category).id;
     if (!options.allowOrphan) {
-      const cached = value<number>(
-        db,
-        sql`SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet = ${k.wallet} AND chain = ${k.chain} AND txn_hash = ${k.txnHash})`,
-      );
-      if (cached !== 1) throw new ValidationError('txnHash', `${k.txnHash} is not a cached transaction of ${k.wallet} on ${k.chain}.`);
+      if (!isCached(db, k)) throw new ValidationError('txnHash', `${k.txnHash} is not a cached transaction of ${k.wallet} on ${k.chain}.`);
     }
     const before = getAnnotation(db, k);
     run(
@@ -413,162 +401,8 @@ function deleteEmptyAnnotations(db: WritableDB, k?: TxnKey): number {
     : run(db, sql`DELETE FROM txn_annotations WHERE ${empty}`).changes;
 }
 
-/**
- * The category (manual first, else the rule's), its source and the note of each transaction,
- * keyed `${wallet}|${chain}|${txnHash}` (addresses as stored in `transactions`); a key with no
- * annotation is absent. The monthly pack reads this.
- */
-export function categoriesOf(
-  db: ReadableDB,
-  keys: ReadonlyArray<{ wallet: string; chain: string; txnHash: string }>,
-): Map<string, { category: string | null; source: 'manual' | 'rule' | null; note: string | null }> {
-  const out = new Map<string, { category: string | null; source: 'manual' | 'rule' | null; note: string | null }>();
-  const hashes = [...new Set(keys.map((k) => k.txnHash))];
-  const wanted = new Set(keys.map((k) => `${k.wallet}|${k.chain}|${k.txnHash}`));
-  for (let i = 0; i < hashes.length; i += 500) {
-    for (const r of all<AnnotationRow>(db, sql`${ANNOTATION} WHERE a.txn_hash IN (${sqlJoin(hashes.slice(i, i + 500))})`)) {
-      const key = `${r.wallet}|${r.chain}|${r.txn_hash}`;
-      if (!wanted.has(key)) continue;
-      const a = annotationOf(r);
-      out.set(key, { category: a.category, source: a.source, note: a.note });
-    }
-  }
-  return out;
-}
-
-/**
- * The category of each categorised transaction of these wallets in [start, end) (Unix ms), as
- * [wallet, chain, hash, category], in key order: what a closed period's flows by category stand
- * on (closes/hash.ts). None in a cache without annotations.
- */
-export function windowCategories(db: ReadableDB, wallets: readonly string[], start: number, end: number): Array<[string, string, string, string]> {
-  if (!wallets.length || !hasAnnotations(db)) return [];
-  const q = sql`SELECT t.wallet, t.chain, t.txn_hash, c.name
-    FROM transactions t
-    JOIN txn_annotations a ON a.wallet = t.wallet AND a.chain = t.chain AND a.txn_hash = t.txn_hash
-    JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)
-    WHERE t.wallet IN (${sqlJoin(wallets)}) AND t.time >= ${start} AND t.time < ${end}
-    ORDER BY t.wallet, t.chain, t.txn_hash`;
-  return db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as Array<[string, string, string, string]>;
-}
-
-/** Whether migration 18 is in this cache (a cache an older version left is read without annotations). */
-export function hasAnnotations(db: ReadableDB): boolean {
-  return value<number>(db, sql`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'txn_annotations'`) === 1;
-}
-
-/** How many transactions have a note or a category. */
-export function countAnnotations(db: ReadableDB): number {
-  return value<number>(db, sql`SELECT count(*) FROM txn_annotations`) ?? 0;
-}
-
-/** Every annotation as [wallet, chain, category, source, note], by transaction hash (the export's lookup). */
-export function annotationsByHash(db: ReadableDB): Map<string, Array<[string, string, string | null, 'manual' | 'rule' | null, string | null]>> {
-  const out = new Map<string, Array<[string, string, string | null, 'manual' | 'rule' | null, string | null]>>();
-  const q = sql`SELECT a.txn_hash, a.wallet, a.chain, c.name,
-      CASE WHEN a.manual_category IS NOT NULL THEN 'manual' WHEN a.rule_category IS NOT NULL THEN 'rule' END, a.note
-    FROM txn_annotations a LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)`;
-  for (const r of db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as Array<[string, string, string, string | null, 'manual' | 'rule' | null, string | null]>) {
-    const entry: [string, string, string | null, 'manual' | 'rule' | null, string | null] = [r[1], r[2], r[3], r[4], r[5]];
-    const list = out.get(r[0]);
-    if (list) list.push(entry);
-    else out.set(r[0], [entry]);
-  }
-  return out;
-}
-
-/** Each row's category and note, by one query per page (the timeline). */
-export function annotationsForRows(db: ReadableDB, rows: ReadonlyArray<TxnKey>): Map<string, { category: TxnCategory | null; note: string | null }> {
-  const out = new Map<string, { category: TxnCategory | null; note: string | null }>();
-  if (!rows.length || !hasAnnotations(db)) return out;
-  const hashes = [...new Set(rows.map((r) => r.txnHash))];
-  for (const r of all<{ wallet: string; chain: string; txn_hash: string; note: string | null; name: string | null; colour: string | null; manual: number }>(
-    db,
-    sql`SELECT a.wallet, a.chain, a.txn_hash, a.note, c.name, c.colour, a.manual_category IS NOT NULL AS manual
-        FROM txn_annotations a LEFT JOIN categories c ON c.id = coalesce(a.manual_category, a.rule_category)
-        WHERE a.txn_hash IN (${sqlJoin(hashes)})`,
-  ))
-    out.set(`${r.wallet}|${r.chain}|${r.txn_hash}`, {
-      category: r.name === null ? null : { name: r.name, colour: r.colour, source: r.manual ? 'manual' : 'rule' },
-      note: r.note,
-    });
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // What the rules read and write
-
-/** A transaction as the rules see it. */
-export interface RuleTxn {
-  id: number;
-  wallet: string;
-  chain: string;
-  txnHash: string;
-  from: string | null;
-  to: string | null;
-  actionType: string | null;
-  methodHex: string | null;
-  /** 1 succeeded, 0 failed, null not known. */
-  status: number | null;
-  details: TransferDetail[];
-}
-
-type RuleTxnRow = [
-  id: number,
-  wallet: string,
-  chain: string,
-  txnHash: string,
-  from: string | null,
-  to: string | null,
-  action: string | null,
-  method: string | null,
-  status: number | null,
-  details: string,
-];
-
-const toRuleTxn = (r: RuleTxnRow): RuleTxn => ({
-  id: r[0],
-  wallet: r[1],
-  chain: r[2],
-  txnHash: r[3],
-  from: r[4],
-  to: r[5],
-  actionType: r[6],
-  methodHex: r[7],
-  status: r[8],
-  details: JSON.parse(r[9]) as TransferDetail[],
-});
-
-const RULE_COLUMNS = sql`id, wallet, chain, txn_hash, from_addr, to_addr, action_type, method_hex, status, details`;
-
-/** Cached transactions with id above `afterId`, in id order, `limit` at a time (read whole: writes follow on this connection). */
-export function ruleTxnsAfter(db: ReadableDB, afterId: number, limit: number): RuleTxn[] {
-  return (prepareRaw(db, sql`SELECT ${RULE_COLUMNS} FROM transactions WHERE id > ${afterId} ORDER BY id LIMIT ${limit}`) as RuleTxnRow[]).map(toRuleTxn);
-}
-
-/** Cached transactions named in the change log after `afterChangeId` (restated: their transfers or method may differ now). */
-export function ruleTxnsChangedAfter(db: ReadableDB, afterChangeId: number): RuleTxn[] {
-  return (
-    prepareRaw(
-      db,
-      sql`SELECT ${RULE_COLUMNS} FROM transactions t WHERE EXISTS (
-            SELECT 1 FROM transaction_changes c WHERE c.id > ${afterChangeId} AND c.txn_hash = t.txn_hash AND c.wallet = t.wallet AND c.chain = t.chain)`,
-    ) as RuleTxnRow[]
-  ).map(toRuleTxn);
-}
-
-function prepareRaw(db: ReadableDB, q: ReturnType<typeof sql>): unknown[][] {
-  return db
-    .prepare(q.text)
-    .raw()
-    .all(...q.params) as unknown[][];
-}
 
 export interface RuleState {
   toTxnId: number;
@@ -579,13 +413,11 @@ export interface RuleState {
 
 /** How far the rules were applied, and how far the cache goes. */
 export function ruleState(db: ReadableDB): RuleState {
-  return get<RuleState>(
+  const applied = get<{ toTxnId: number; toChangeId: number }>(
     db,
-    sql`SELECT s.rules_to_txn_id AS toTxnId, s.rules_to_change_id AS toChangeId,
-          (SELECT coalesce(max(id), 0) FROM transactions) AS maxTxnId,
-          (SELECT coalesce(max(id), 0) FROM transaction_changes) AS maxChangeId
-        FROM annotation_state s WHERE s.id = 1`,
+    sql`SELECT s.rules_to_txn_id AS toTxnId, s.rules_to_change_id AS toChangeId FROM annotation_state s WHERE s.id = 1`,
   )!;
+  return { ...applied, ...historyReach(db) };
 }
 
 export function setRuleState(db: WritableDB, toTxnId: number, toChangeId: number): void {
@@ -603,12 +435,14 @@ export function clearRuleCategories(db: WritableDB): void {
  */
 export function writeRuleCategories(db: WritableDB, chosen: ReadonlyArray<{ txn: TxnKey; rule: StoredRule | null }>, now = new Date()): void {
   const at = now.toISOString();
-  const upsert = db.prepare(
+  const upsert = prepare(
+    db,
     `INSERT INTO txn_annotations (wallet, chain, txn_hash, rule_category, rule_id, updated_at) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (wallet, chain, txn_hash) DO UPDATE SET rule_category = excluded.rule_category, rule_id = excluded.rule_id
      WHERE rule_category IS NOT excluded.rule_category OR rule_id IS NOT excluded.rule_id`,
   );
-  const clear = db.prepare(
+  const clear = prepare(
+    db,
     'UPDATE txn_annotations SET rule_category = NULL, rule_id = NULL WHERE wallet = ? AND chain = ? AND txn_hash = ? AND rule_category IS NOT NULL',
   );
   // In key order: each write lands next to the last one in the table's B-tree (in time order

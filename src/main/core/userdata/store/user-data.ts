@@ -2,19 +2,20 @@
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
  * every wallet, group, schedule, alert rule, category, category rule, note, setting and closed period of it, or, when any write fails, none of them.
  */
-import type { WritableDB } from './db.ts';
-import { addWallet, updateWallet } from './wallets.ts';
-import { listGroups, saveGroup } from './groups.ts';
-import { saveSchedule } from './schedules.ts';
-import { insertAlertRule } from './alerts.ts';
-import { updateSettings, type SettingsChanges } from './settings.ts';
-import { ValidationError } from './validation.ts';
-import { saveCategory, saveRule, setAnnotation, type CategoryInput, type RuleInput, type TxnKey } from './annotations.ts';
-import { writeCounterparty, type CounterpartyEntry } from './counterparties.ts';
-import type { AlertCondition, Cadence, ScheduleScope } from '../../../shared/model.ts';
-import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
-import type { MonthlyPack } from '../../../shared/pack.ts';
-import { importClose, reopenClose, type BasisSnapshot } from './closes.ts';
+import type { WritableDB } from '../../store/db.ts';
+import { addWallet, updateWallet } from '../../store/wallets.ts';
+import { listGroups, saveGroup } from '../../store/groups.ts';
+import { saveSchedule } from '../../schedule/index.ts';
+import { insertAlertRule } from '../../alerts/index.ts';
+import { updateSettings, type SettingsChanges } from '../../store/settings.ts';
+import { ValidationError } from '../../store/validation.ts';
+import { saveCategory, saveRule, setAnnotation, type CategoryInput, type RuleInput, type TxnKey } from '../../annotations/index.ts';
+import { writeCounterparty, type CounterpartyEntry } from '../../counterparties/index.ts';
+import type { AlertCondition, Cadence, ScheduleScope } from '../../../../shared/model.ts';
+import type { WalletChanges, WalletInput } from '../../../../shared/contract.ts';
+import type { MonthlyPack } from '../../../../shared/pack.ts';
+import { importClose, reopenClose } from '../../closes/index.ts';
+import type { BasisSnapshot } from '../../positions/index.ts';
 
 /** A schedule's or an alert rule's scope, a group by name. */
 export type ScopeByName = Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };

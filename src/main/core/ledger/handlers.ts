@@ -1,23 +1,23 @@
 /**
  * The operations that read a scope's cached transactions: the timeline's pages, its count (what
  * its CSV export holds), its filter choices, and the change log of what the service restated.
- * The first part of the core's `transactions/` capability (docs/ARCHITECTURE.md).
+ * The ledger's (docs/ARCHITECTURE.md): they join the history with its notes and names.
  */
 import type { TimelineFacets } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { timelineFacetValues, timelinePage } from './store/timeline.ts';
 import { countExportTransactions } from './store/export.ts';
-import { listTransactionChanges } from './store/restatements.ts';
-import { categoriesOf, hasAnnotations } from '../store/annotations.ts';
+import { listTransactionChanges } from '../transactions/index.ts';
+import { categoriesOf, hasAnnotations } from './store/annotated.ts';
 import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
-type TransactionOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
+type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
 
 /**
  * `facetsCache`: the filter choices per scope, kept until transactions or wallets change (the
  * core clears it on those events): distinct protocols need a scan of every row.
  */
-export function transactionHandlers(c: ScopeContext, facetsCache: Map<string, TimelineFacets>): Pick<Handlers, TransactionOperations> {
+export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, TimelineFacets>): Pick<Handlers, LedgerOperations> {
   return {
     'timeline.page': ({ group, ...query }) => {
       const members = c.scopeOf(query.wallet, group);

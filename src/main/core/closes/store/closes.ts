@@ -1,87 +1,19 @@
 /**
- * Closed periods (migration 19) and what their hash reads (closes/hash.ts): the snapshots and
- * transactions behind a period's figures, and the change log inside its window.
+ * Closed periods (migration 19): the closes kept, their checks and reopenings, and the members
+ * and groups a close names. What a close's hash reads of the snapshots and the history is their
+ * owners' (positions' basisSnapshots, the ledger's window).
  */
-import type { ReadableDB, WritableDB } from './handles.ts';
-import { all, get, run, sql, sqlJoin } from './sql.ts';
-import { recordEdit } from './audit.ts';
-import type { CloseFlag, CloseScope, CloseTransactionChange, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
-import type { MonthlyPack } from '../../../shared/pack.ts';
-
-/** A snapshot a close stood on (its id and the SHA-256 of the body the service sent). */
-export interface BasisSnapshot {
-  wallet: string;
-  chain: string;
-  endpoint: string;
-  asOf: string;
-  id: number;
-  sha256: string;
-}
-
-/**
- * The snapshots the pack of `wallets` from `from` to `to` stands on: the newest fetch of each
- * view at the two dates (the two portfolio views), and of the by-token view at every date in
- * between (the prices flows are valued at). Ordered, so the same data hashes the same.
- */
-export function basisSnapshots(db: ReadableDB, wallets: readonly string[], from: string, to: string): BasisSnapshot[] {
-  if (!wallets.length) return [];
-  return all<BasisSnapshot>(
-    db,
-    sql`SELECT wallet, chain, endpoint, as_of AS asOf, id, sha256 FROM (
-          SELECT id, wallet, chain, endpoint, as_of, sha256,
-                 row_number() OVER (PARTITION BY wallet, chain, endpoint, as_of ORDER BY fetched_at DESC, id DESC) AS newest
-          FROM snapshots
-          WHERE wallet IN (${sqlJoin(wallets)})
-            AND (as_of IN (${from}, ${to}) OR (endpoint = 'positionsByUnderlying' AND as_of BETWEEN ${from} AND ${to})))
-        WHERE newest = 1
-        ORDER BY wallet, chain, endpoint, as_of`,
-  );
-}
-
-/** The columns `windowTransactions` gives each row, in order (the hash's header for them). */
-export const WINDOW_TRANSACTION_COLUMNS = ['hash', 'wallet', 'chain', 'time', 'block', 'status', 'txnFee', 'gasFee', 'details'] as const;
-
-/**
- * The period's transactions of `wallets` (every status) with start <= time < end (Unix ms), in a
- * fixed order, each an array of WINDOW_TRANSACTION_COLUMNS (raw rows: a month of a busy wallet is
- * tens of thousands, hashed as read, and arrays are the cheapest to read and write).
- */
-export function* windowTransactions(db: ReadableDB, wallets: readonly string[], start: number, end: number): Generator<unknown[]> {
-  if (!wallets.length) return;
-  const q = sql`SELECT txn_hash, wallet, chain, time, block, status, txn_fee, gas_fee, details FROM transactions
-        WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
-        ORDER BY wallet, chain, txn_hash, id`;
-  // Its own statement (raw mode is a setting of the statement, not to be left on the shared one).
-  yield* db
-    .prepare(q.text)
-    .raw(true)
-    .iterate(...q.params) as IterableIterator<unknown[]>;
-}
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { all, get, run, sql, sqlJoin } from '../../store/sql.ts';
+import { recordEdit } from '../../store/audit.ts';
+import type { CloseFlag, CloseScope, PeriodClose, PeriodCloseDetail } from '../../../../shared/closes.ts';
+import type { BasisSnapshot } from '../../positions/index.ts';
+import type { MonthlyPack } from '../../../../shared/pack.ts';
 
 /** The member wallets as the wallets table has them now (label and chains: what the pack names and covers). */
 export function memberWallets(db: ReadableDB, wallets: readonly string[]): Array<{ address: string; label: string; chains: string }> {
   if (!wallets.length) return [];
   return all(db, sql`SELECT address, label, chains FROM wallets WHERE address IN (${sqlJoin(wallets)}) ORDER BY address`);
-}
-
-/**
- * The address-book entries of the addresses the period's transactions of `wallets` deal with
- * (either end, `start <= time < end`): the names the pack's flows by counterparty show. An EVM
- * address is kept in lower case in the book and as the service sent it in a transaction.
- */
-export function windowCounterparties(
-  db: ReadableDB,
-  wallets: readonly string[],
-  start: number,
-  end: number,
-): Array<{ address: string; name: string; ours: number; chains: string }> {
-  if (!wallets.length) return [];
-  const ends = sql`SELECT from_addr AS a FROM transactions WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}
-    UNION SELECT to_addr FROM transactions WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end}`;
-  return all(
-    db,
-    sql`SELECT address, name, ours, chains FROM counterparties WHERE address IN (SELECT a FROM (${ends})) OR address IN (SELECT lower(a) FROM (${ends})) ORDER BY address`,
-  );
 }
 
 /** A group's name and members now; null when it was removed. */
@@ -90,25 +22,6 @@ export function groupNow(db: ReadableDB, id: number): { name: string; wallets: s
   if (!g) return null;
   const wallets = all<{ wallet: string }>(db, sql`SELECT wallet FROM wallet_group_members WHERE group_id = ${id} ORDER BY wallet`).map((r) => r.wallet);
   return { name: g.name, wallets };
-}
-
-/** The change log's rows of `wallets` dated inside the window and seen after `since`, oldest first. */
-export function changesInWindow(db: ReadableDB, wallets: readonly string[], start: number, end: number, since: string): CloseTransactionChange[] {
-  if (!wallets.length) return [];
-  return all<{ kind: CloseTransactionChange['kind']; wallet: string; chain: string; txn_hash: string; time: number; fields: string | null; seen_at: string }>(
-    db,
-    sql`SELECT kind, wallet, chain, txn_hash, time, fields, seen_at FROM transaction_changes
-        WHERE wallet IN (${sqlJoin(wallets)}) AND time >= ${start} AND time < ${end} AND seen_at > ${since}
-        ORDER BY seen_at, id LIMIT 1000`,
-  ).map((r) => ({
-    kind: r.kind,
-    wallet: r.wallet,
-    chain: r.chain,
-    txnHash: r.txn_hash,
-    time: r.time,
-    fields: r.fields ? (JSON.parse(r.fields) as string[]) : null,
-    seenAt: r.seen_at,
-  }));
 }
 
 interface Row {

@@ -1,0 +1,74 @@
+/**
+ * The audit trail read back (written by store/audit.ts `recordEdit`, in the transaction of each
+ * edit): a page of edits, all of them for the CSV, and how many match.
+ */
+import type { AuditAction, AuditEntry } from '../../../../shared/model.ts';
+import type { ReadableDB } from '../../store/handles.ts';
+import { all, get, sql, sqlWhere, type SqlQuery } from '../../store/sql.ts';
+
+export interface AuditQuery {
+  entity?: string | undefined;
+  key?: string | undefined;
+  /** Edits at or after this instant / before this instant (ISO). */
+  since?: string | undefined;
+  until?: string | undefined;
+  /** Newest first, from below this id (the previous page's last). */
+  beforeId?: number | undefined;
+  limit?: number | undefined;
+}
+
+interface Row {
+  id: number;
+  at: string;
+  entity: string;
+  item: string;
+  action: AuditAction;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+  origin: string;
+}
+
+const fromRow = (r: Row): AuditEntry => ({
+  id: r.id,
+  at: r.at,
+  entity: r.entity,
+  key: r.item,
+  action: r.action,
+  before: r.before === null ? null : (JSON.parse(r.before) as unknown),
+  after: r.after === null ? null : (JSON.parse(r.after) as unknown),
+  reason: r.reason,
+  origin: r.origin,
+});
+
+/** The filters asked for, and only those (an index on entity and item, or on time, serves them). */
+function where(q: AuditQuery, extra: SqlQuery | false = false): SqlQuery {
+  return sqlWhere([
+    q.entity !== undefined && sql`entity = ${q.entity}`,
+    q.key !== undefined && sql`item = ${q.key}`,
+    q.since !== undefined && sql`at >= ${q.since}`,
+    q.until !== undefined && sql`at < ${q.until}`,
+    q.beforeId !== undefined && sql`id < ${q.beforeId}`,
+    extra,
+  ]);
+}
+
+/** Edits newest first. */
+export function listEdits(db: ReadableDB, q: AuditQuery = {}): AuditEntry[] {
+  return all<Row>(db, sql`SELECT * FROM audit_log ${where(q)} ORDER BY id DESC LIMIT ${q.limit ?? 500}`).map(fromRow);
+}
+
+/** Edits oldest first, one at a time (the CSV of a long trail is not held whole). */
+export function* iterateEdits(db: ReadableDB, q: AuditQuery = {}): Generator<AuditEntry> {
+  let after = 0;
+  for (;;) {
+    const rows = all<Row>(db, sql`SELECT * FROM audit_log ${where(q, sql`id > ${after}`)} ORDER BY id LIMIT 1000`);
+    for (const r of rows) yield fromRow(r);
+    if (rows.length < 1000) return;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+export function countEdits(db: ReadableDB, q: AuditQuery = {}): number {
+  return get<{ n: number }>(db, sql`SELECT count(*) AS n FROM audit_log ${where(q)}`)!.n;
+}

@@ -116,7 +116,7 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     },
     ended: () => changed('schedules.ran'),
   });
-  const backups = new Backups(session, appVersion);
+  const backups = new Backups(session, appVersion, o.now);
   // Both settle before the cache closes for a restore or a conversion (a backup first).
   session.addUser(backups);
   session.addUser(scheduler);

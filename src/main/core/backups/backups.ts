@@ -20,6 +20,8 @@ export class Backups {
   constructor(
     private readonly session: Session,
     private readonly appVersion: string,
+    /** The core's clock: a backup's name and time, and whether the daily one is due (tests pin it). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Runs `work` after any backup under way. */
@@ -36,7 +38,7 @@ export class Backups {
   make(reason: 'scheduled' | 'manual') {
     return this.oneAtATime(async () => {
       const p = this.session.profile;
-      const made = await createBackupOffThread(p.db, p.databaseFile, reason, this.appVersion);
+      const made = await createBackupOffThread(p.db, p.databaseFile, reason, this.appVersion, this.now());
       pruneBackups(p.databaseFile, getSettings(p.db).backupKeep);
       return made;
     });
@@ -48,7 +50,7 @@ export class Backups {
     if (p.readOnly || this.session.converting || this.run) return;
     const settings = getSettings(p.db);
     // A cache with no wallet holds nothing of the user's yet.
-    if (!settings.backupEnabled || !listWallets(p.db).length || !backupDue(p.databaseFile)) return;
+    if (!settings.backupEnabled || !listWallets(p.db).length || !backupDue(p.databaseFile, new Date(this.now()))) return;
     this.make('scheduled').then(
       () => (this.problem = null),
       (err: unknown) => (this.problem = (err as Error).message),

@@ -10,7 +10,8 @@ import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './
 
 /** A task for the worker; `key`: the hex of an encrypted cache's key (in workerData only, never in a message or log). */
 export type BackupTask = (
-  { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string } | { op: 'verify' | 'stage'; cacheFile: string; name: string }
+  | { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string; /** The core's clock (ms): the backup's name and time. */ now: number }
+  | { op: 'verify' | 'stage'; cacheFile: string; name: string }
 ) & { key: string | null };
 
 /** The key a task carries, as the worker or this thread uses it. */
@@ -19,7 +20,7 @@ export const taskKey = (task: BackupTask): CacheKey | null => (task.key ? CacheK
 type Reply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
 
 function inThread(db: Database, task: BackupTask): unknown {
-  if (task.op === 'create') return createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion });
+  if (task.op === 'create') return createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion, now: new Date(task.now) });
   return task.op === 'verify' ? verifyBackup(task.cacheFile, task.name, taskKey(task)) : stageRestore(task.cacheFile, task.name, taskKey(task));
 }
 
@@ -59,8 +60,8 @@ function run(db: Database, task: BackupTask): Promise<unknown> {
  * start; its key, an encrypted cache's, goes with the task). Verify and stage take the data
  * folder's key: a backup is checked and restored with it.
  */
-export const createBackupOffThread = (db: Database, cacheFile: string, reason: BackupReason, appVersion: string) =>
-  run(db, { op: 'create', cacheFile, reason, appVersion, key: keyOf(db)?.hex() ?? null }) as Promise<BackupInfo>;
+export const createBackupOffThread = (db: Database, cacheFile: string, reason: BackupReason, appVersion: string, now = Date.now()) =>
+  run(db, { op: 'create', cacheFile, reason, appVersion, now, key: keyOf(db)?.hex() ?? null }) as Promise<BackupInfo>;
 export const verifyBackupOffThread = (db: Database, cacheFile: string, name: string, key: CacheKey | null = null) =>
   run(db, { op: 'verify', cacheFile, name, key: key?.hex() ?? null }) as Promise<BackupInfo>;
 export const stageRestoreOffThread = (db: Database, cacheFile: string, name: string, key: CacheKey | null = null) =>

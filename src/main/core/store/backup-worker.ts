@@ -22,7 +22,7 @@ try {
     const db = openConnection(task.cacheFile, { fileMustExist: true }, taskKey(task));
     try {
       db.pragma('busy_timeout = 5000');
-      result = createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion });
+      result = createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion, now: new Date(task.now) });
     } finally {
       db.close();
     }

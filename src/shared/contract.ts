@@ -175,6 +175,8 @@ export const ScheduleInput = z.strictObject({
   scope: ScheduleScopeSchema,
   what: z.enum(['positions', 'transactions', 'both']),
   cadence: CadenceSchema,
+  /** The zone the hour is given in; absent, the display setting's at the time it is saved. */
+  zone: z.enum(['utc', 'local']).optional(),
 });
 
 /** `alerts.saveRule`: a new rule, or (with its id) a changed one (README, "Alerts"). */

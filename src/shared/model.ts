@@ -582,6 +582,8 @@ export interface Schedule {
   /** Positions (the service's latest snapshot), transactions (new since the last sync), or both. */
   what: 'positions' | 'transactions' | 'both';
   cadence: Cadence;
+  /** The zone its hour is in, its own (set when saved; the display setting does not move it). */
+  zone: 'utc' | 'local';
   createdAt: string;
   /** The slot last run (a missed run catches up once, as this newest slot), and how it ended. */
   lastSlot: string | null;

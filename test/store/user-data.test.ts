@@ -74,7 +74,7 @@ describe('the data file', () => {
       { address: WALLET_2, label: 'Staking', tags: [], chains: ['eth'], createdAt: '2025-03-02T00:00:00.000Z' },
     ]);
     expect(doc.data.groups).toEqual([{ name: 'Fund I', wallets: [WALLET_2, WALLET].sort() }]);
-    expect(doc.data.schedules[0]).toEqual({ scope: { kind: 'group', name: 'Fund I' }, what: 'positions', cadence: { every: 'hour', minute: 15 } });
+    expect(doc.data.schedules[0]).toEqual({ scope: { kind: 'group', name: 'Fund I' }, what: 'positions', cadence: { every: 'hour', minute: 15 }, zone: 'utc' });
     // Scope and condition only: no id, no creation time, no last check, no fired alerts.
     expect(doc.data.alertRules).toEqual(RULES);
     expect(doc.data.settings).toMatchObject({ theme: 'dark', timeZone: 'local', backupKeep: 14, backupEnabled: true });

@@ -2,7 +2,6 @@
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/db.ts';
 import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
-import { getSettings } from '../store/settings.ts';
 import { withNextSlot } from './runner.ts';
 import type { Scheduler } from './scheduler.ts';
 
@@ -14,10 +13,9 @@ export interface ScheduleContext extends ScopeContext {
 type ScheduleOperations = 'schedules.list' | 'schedules.save' | 'schedules.remove' | 'schedules.runDue';
 
 export function scheduleHandlers(c: ScheduleContext): Pick<Handlers, ScheduleOperations> {
-  const zone = () => getSettings(c.db()).timeZone;
   return {
-    'schedules.list': () => listSchedules(c.db()).map((x) => withNextSlot(x, zone())),
-    'schedules.save': (input) => withNextSlot(saveSchedule(c.writable(), { ...input, scope: c.storedScope(input.scope) }), zone()),
+    'schedules.list': () => listSchedules(c.db()).map((x) => withNextSlot(x)),
+    'schedules.save': (input) => withNextSlot(saveSchedule(c.writable(), { ...input, scope: c.storedScope(input.scope) })),
     'schedules.remove': ({ id }) => removeSchedule(c.writable(), id),
     'schedules.runDue': () => c.scheduler.runDue(),
   };

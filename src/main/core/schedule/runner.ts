@@ -18,7 +18,6 @@ export const LEASE_MS = 3 * 60_000;
 export interface ScheduleDeps {
   db: WritableDB;
   engine: SyncEngine;
-  zone: Zone;
   /** Who runs: names the process in the message another one gets while it holds the lease. */
   holder: string;
   now?: () => number;
@@ -29,7 +28,8 @@ export function leaseHolder(shell: string): string {
 }
 
 /** A stored schedule as shown: with the slot it runs next (the one due now, if one is; else the next to come). */
-export function withNextSlot(s: StoredSchedule, zone: Zone, nowMs = Date.now()): Schedule {
+export function withNextSlot(s: StoredSchedule, nowMs = Date.now()): Schedule {
+  const zone: Zone = s.zone;
   const due = dueSlot(s.cadence, { nowMs, zone, createdMs: Date.parse(s.createdAt), lastSlotMs: s.lastSlot ? Date.parse(s.lastSlot) : null });
   return { ...s, nextSlot: new Date(due ?? nextSlot(s.cadence, nowMs, zone)).toISOString() };
 }
@@ -60,7 +60,7 @@ export async function runDueSchedules(d: ScheduleDeps): Promise<DueRuns> {
     listSchedules(d.db).flatMap((s) => {
       const slot = dueSlot(s.cadence, {
         nowMs: now(),
-        zone: d.zone,
+        zone: s.zone,
         createdMs: Date.parse(s.createdAt),
         lastSlotMs: s.lastSlot ? Date.parse(s.lastSlot) : null,
       });

@@ -5,7 +5,6 @@
  */
 import type { DueRuns } from '../../../shared/model.ts';
 import type { Session } from '../session/index.ts';
-import { getSettings } from '../store/settings.ts';
 import { leaseHolder, runDueSchedules } from './runner.ts';
 
 export interface SchedulerOptions {
@@ -32,7 +31,7 @@ export class Scheduler {
   /** Runs the schedules due now (joining a run under way). */
   runDue(): Promise<DueRuns> {
     const p = this.session.profile;
-    this.run ??= runDueSchedules({ db: p.db, engine: p.engine, zone: getSettings(p.db).timeZone, holder: this.holder })
+    this.run ??= runDueSchedules({ db: p.db, engine: p.engine, holder: this.holder })
       .then((due) => {
         this.o.afterRun(due);
         return due;

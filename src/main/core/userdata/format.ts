@@ -43,6 +43,8 @@ const ScheduleV1 = z.strictObject({
   scope: ScopeV1,
   what: z.enum(['positions', 'transactions', 'both']),
   cadence: CadenceSchema,
+  /** The zone its hour is in (absent in files made before schedules kept one: the display setting's). */
+  zone: z.enum(['utc', 'local']).optional(),
 });
 /**
  * An alert rule: its scope and condition (checked as the app's form checks them). Not its id,

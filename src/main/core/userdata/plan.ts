@@ -44,7 +44,7 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
   };
   const schedules: UserDataSchedule[] = listSchedules(db).flatMap((s) => {
     const scope = byName(s.scope);
-    return scope ? [{ scope, what: s.what, cadence: s.cadence }] : [];
+    return scope ? [{ scope, what: s.what, cadence: s.cadence, zone: s.zone }] : [];
   });
   const alertRules: UserDataAlertRule[] = listAlertRules(db).flatMap((r) => {
     const scope = byName(r.scope);
@@ -207,23 +207,24 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     return name === undefined ? null : { kind: 'group', name };
   };
 
-  // Schedules: one the same (scope, what, cadence) as one here is unchanged; any other is added.
-  const zone = getSettings(db).timeZone;
-  const keyOf = (s: UserDataSchedule) => `${s.what} of ${scopeKey(s.scope)}, ${describeCadence(s.cadence, zone)}`;
+  // Schedules: one the same (scope, what, cadence, zone) as one here is unchanged; any other is
+  // added. A file's schedule without a zone is in the display setting's.
+  const settingZone = getSettings(db).timeZone;
+  const keyOf = (s: UserDataSchedule) => `${s.what} of ${scopeKey(s.scope)}, ${describeCadence(s.cadence, s.zone ?? settingZone)}`;
   const schedulesHere = new Set(
     listSchedules(db).flatMap((s) => {
       const scope = byNameHere(s.scope);
-      return scope ? [keyOf({ scope, what: s.what, cadence: s.cadence })] : [];
+      return scope ? [keyOf({ scope, what: s.what, cadence: s.cadence, zone: s.zone })] : [];
     }),
   );
   const seen = new Set<string>();
   for (const s of doc.data.schedules) {
     const scope = scopeOf(s.scope, 'A schedule');
-    const schedule = { scope, what: s.what, cadence: s.cadence };
+    const schedule = { scope, what: s.what, cadence: s.cadence, zone: s.zone ?? settingZone };
     const key = keyOf(schedule);
     if (seen.has(key)) continue;
     seen.add(key);
-    const shown = `${s.what} of ${scopeShown(scope)}, ${describeCadence(s.cadence, zone)}`;
+    const shown = `${s.what} of ${scopeShown(scope)}, ${describeCadence(s.cadence, schedule.zone)}`;
     if (schedulesHere.has(key)) item('schedule', shown, 'unchanged');
     else {
       item('schedule', shown, 'added');

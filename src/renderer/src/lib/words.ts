@@ -621,7 +621,8 @@ export const words = {
     removeLabel: (what: string) => `Remove the schedule: ${what}`,
     removed: 'Schedule removed.',
     zoneUtc: 'UTC',
-    zoneLocal: 'local time',
+    // Schedules run where the app runs: in the web shell, the server's zone, not the browser's.
+    zoneLocal: 'local time of the computer running Folioscope',
     hourly: (minute: number) => `every hour at :${String(minute).padStart(2, '0')}`,
     daily: (time: string, zone: string) => `every day at ${time} ${zone}`,
     weekly: (day: string, time: string, zone: string) => `every ${day} at ${time} ${zone}`,

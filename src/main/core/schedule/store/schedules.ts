@@ -3,6 +3,7 @@ import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { all, get, run, sql } from '../../store/sql.ts';
 import { ValidationError } from '../../store/validation.ts';
 import { recordEdit } from '../../store/audit.ts';
+import { getSettings } from '../../store/settings.ts';
 import type { Cadence, Schedule, ScheduleScope } from '../../../../shared/model.ts';
 
 /** A schedule as the cache keeps it: what the contract shows, but its next slot (computed when shown). */
@@ -13,6 +14,7 @@ interface Row {
   scope: string;
   what: StoredSchedule['what'];
   cadence: string;
+  zone: StoredSchedule['zone'];
   created_at: string;
   last_slot: string | null;
   last_run: string | null;
@@ -23,27 +25,31 @@ const fromRow = (r: Row): StoredSchedule => ({
   scope: JSON.parse(r.scope) as ScheduleScope,
   what: r.what,
   cadence: JSON.parse(r.cadence) as Cadence,
+  zone: r.zone,
   createdAt: r.created_at,
   lastSlot: r.last_slot,
   lastRun: r.last_run ? (JSON.parse(r.last_run) as StoredSchedule['lastRun']) : null,
 });
 
 export function listSchedules(db: ReadableDB): StoredSchedule[] {
-  return all<Row>(db, sql`SELECT id, scope, what, cadence, created_at, last_slot, last_run FROM schedules ORDER BY id`).map(fromRow);
+  return all<Row>(db, sql`SELECT id, scope, what, cadence, zone, created_at, last_slot, last_run FROM schedules ORDER BY id`).map(fromRow);
 }
 
 /** A new schedule, or a changed one (its slot history kept: a change does not run it again at once). */
 export function saveSchedule(
   db: WritableDB,
-  input: { id?: number | undefined; scope: ScheduleScope; what: StoredSchedule['what']; cadence: Cadence },
+  input: { id?: number | undefined; scope: ScheduleScope; what: StoredSchedule['what']; cadence: Cadence; zone?: StoredSchedule['zone'] | undefined },
   now = new Date(),
 ): StoredSchedule {
-  const values = { scope: JSON.stringify(input.scope), what: input.what, cadence: JSON.stringify(input.cadence) };
   return db.transaction(() => {
     const before = input.id === undefined ? null : (listSchedules(db).find((s) => s.id === input.id) ?? null);
+    // Given no zone: an edit keeps the schedule's, a new one takes the display setting's now and
+    // keeps it (the setting may change; the schedule does not move).
+    const zone = input.zone ?? before?.zone ?? getSettings(db).timeZone;
+    const values = { scope: JSON.stringify(input.scope), what: input.what, cadence: JSON.stringify(input.cadence), zone };
     const id = writeSchedule(db, input.id, values, now);
     const after = listSchedules(db).find((s) => s.id === id)!;
-    const shown = (s: StoredSchedule | null) => s && { id: s.id, scope: s.scope, what: s.what, cadence: s.cadence };
+    const shown = (s: StoredSchedule | null) => s && { id: s.id, scope: s.scope, what: s.what, cadence: s.cadence, zone: s.zone };
     recordEdit(db, { entity: 'schedule', key: String(id), action: before ? 'update' : 'create', before: shown(before), after: shown(after) });
     return after;
   })();
@@ -52,15 +58,15 @@ export function saveSchedule(
 function writeSchedule(
   db: WritableDB,
   given: number | undefined,
-  { scope, what, cadence }: { scope: string; what: string; cadence: string },
+  { scope, what, cadence, zone }: { scope: string; what: string; cadence: string; zone: string },
   now: Date,
 ): number {
   let id = given;
   if (id === undefined) {
     id = Number(
-      run(db, sql`INSERT INTO schedules (scope, what, cadence, created_at) VALUES (${scope}, ${what}, ${cadence}, ${now.toISOString()})`).lastInsertRowid,
+      run(db, sql`INSERT INTO schedules (scope, what, cadence, zone, created_at) VALUES (${scope}, ${what}, ${cadence}, ${zone}, ${now.toISOString()})`).lastInsertRowid,
     );
-  } else if (run(db, sql`UPDATE schedules SET scope = ${scope}, what = ${what}, cadence = ${cadence} WHERE id = ${id}`).changes === 0) {
+  } else if (run(db, sql`UPDATE schedules SET scope = ${scope}, what = ${what}, cadence = ${cadence}, zone = ${zone} WHERE id = ${id}`).changes === 0) {
     throw new ValidationError('id', `There is no schedule ${id}.`);
   }
   return id;

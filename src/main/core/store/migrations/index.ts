@@ -19,6 +19,7 @@ import { updateToSchemaVersion17 } from './017-counterparties.ts';
 import { updateToSchemaVersion18 } from './018-annotations.ts';
 import { updateToSchemaVersion19 } from './019-period-closes.ts';
 import { updateToSchemaVersion20 } from './020-owed-seams.ts';
+import { updateToSchemaVersion21 } from './021-schedule-zones.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -42,6 +43,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion18,
   updateToSchemaVersion19,
   updateToSchemaVersion20,
+  updateToSchemaVersion21,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,7 +1,7 @@
 /** How the CLI writes alert rules and alerts: one readable line each, or one JSON line each. */
 import type { Alert, AlertRule, ScheduleScope, WalletGroup } from '../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
-import { describeCondition } from '../core/alerts/describe.ts';
+import { describeCondition } from '../core/index.ts';
 
 export { describeCondition };
 

@@ -4,7 +4,7 @@
  * reopen one with a reason.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { Core } from '../core/app.ts';
+import type { Core } from '../core/index.ts';
 import type { InputOf, OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import type { PeriodClose } from '../../shared/closes.ts';

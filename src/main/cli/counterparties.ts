@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { Counterparty, CounterpartyImportPreview } from '../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../shared/text-safety.ts';
-import { writeAtomically } from '../core/reports/files.ts';
+import { writeAtomically } from '../core/index.ts';
 
 export const COUNTERPARTIES_USAGE = `Usage: folioscope counterparties list [--json]
        folioscope counterparties add ADDRESS NAME [--chains C1,C2] [--tags T1,T2] [--ours] [--note TEXT]

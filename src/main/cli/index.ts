@@ -3,22 +3,36 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { runSimCli } from '../../sim/cli.ts';
 import { demoStarter } from '../../sim/demo.ts';
-import { createCore, type Core, type CoreOptions } from '../core/app.ts';
-import { defaultDataDir } from '../core/paths.ts';
-import { databaseFileFor, normaliseBaseUrl, readAppConfig, writeAppConfig } from '../core/session/profile.ts';
-import { CacheProblemError } from '../core/store/db.ts';
-import { moveCacheAside } from '../core/store/recovery.ts';
+import {
+  CACHE_KEY_SERVICE,
+  CacheProblemError,
+  createCore,
+  type Core,
+  type CoreOptions,
+  databaseFileFor,
+  defaultDataDir,
+  describeCadence,
+  ENV_BASE_URL,
+  ENV_KEY,
+  encryptionStatus,
+  KEYCHAIN_SERVICE,
+  loadFolderKey,
+  MAX_KEY_LENGTH,
+  MIN_KEY_LENGTH,
+  moveCacheAside,
+  normaliseBaseUrl,
+  PASSPHRASE_ENV,
+  readAppConfig,
+  Secrets,
+  systemKeychain,
+  writeAppConfig,
+} from '../core/index.ts';
 import { argumentProblem, bindNegativeValues } from '../../shared/args.ts';
-import { encryptionStatus, loadFolderKey } from '../core/session/encryption.ts';
-import { CACHE_KEY_SERVICE, PASSPHRASE_ENV } from '../core/secrets/cache-key.ts';
-import { KEYCHAIN_SERVICE, systemKeychain } from '../core/secrets/keychain.ts';
 import type { EncryptionStatus } from '../../shared/model.ts';
-import { ENV_BASE_URL, ENV_KEY, MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from '../core/secrets/secrets.ts';
 import { progressPrinter } from './progress.ts';
 import { RATE_LIMITED_WAIT } from '../../shared/progress-text.ts';
 import { resolve as resolvePath } from 'node:path';
 import type { BackupInfo, Cadence, DueRuns, JobInfo, Schedule, UserDataPreview, WalletGroup } from '../../shared/model.ts';
-import { describeCadence } from '../core/schedule/slots.ts';
 import { CSV_REPORTS, type CsvReport, type InputOf, LIMITS, type OutputOf } from '../../shared/contract.ts';
 import type { OperationName } from '../../shared/operations.ts';
 import { isoDateToUtcMs } from '../../shared/dates.ts';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCore } from '../core/app.ts';
+import { createCore } from '../core/index.ts';
 import { demoStarter } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
 import { bindNegativeValues } from '../../shared/args.ts';

@@ -9,12 +9,12 @@ import { io, say, setExitCode, warn } from '../io.ts';
 
 export async function keyCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope key set | clear | status
-set      reads the key from standard input, checks it with the service and stores it in the OS keychain
-         (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY);
-         with --base-url, makes that URL the data folder's service once it takes the key (a key it
-         refuses is not stored; one it cannot check now is stored, the service left as it was, exit 3)
-clear    removes it
-status   says whether one is set (never the key)`;
+  set      reads the key from standard input, checks it with the service and stores it in the OS keychain
+           (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters; without a keychain, use FOLIOSCOPE_ACCESS_KEY);
+           with --base-url, makes that URL the data folder's service once it takes the key (a key it
+           refuses is not stored; one it cannot check now is stored, the service left as it was, exit 3)
+  clear    removes it
+  status   says whether one is set (never the key)`;
   const p = parse(args, {}, usage);
   if (!p) return;
   const [sub] = p.positionals;

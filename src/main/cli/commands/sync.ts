@@ -7,13 +7,13 @@ import { printFlagged, restatedText } from './close.ts';
 
 export async function syncCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope sync [--wallet ADDRESS] [--date YYYY-MM-DD | --from YYYY-MM-DD --to YYYY-MM-DD [--every day|week|month]]
-                     [--no-transactions] [--no-positions]
+                       [--no-transactions] [--no-positions]
 Each job prints ok, INCOMPLETE (why, and what to do) or FAILED, and a transactions job the cached
 rows the service restated and it applied (added late, changed, removed); then a FLAGGED line for
 each closed period whose data this sync changed (folioscope close show ID).
 Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
-${EXIT_INCOMPLETE} every job finished but some data is incomplete (e.g. the service is still indexing, or
-an anomaly in its answers could not be resolved).`;
+  ${EXIT_INCOMPLETE} every job finished but some data is incomplete (e.g. the service is still indexing, or
+  an anomaly in its answers could not be resolved).`;
   const p = parse(
     args,
     {

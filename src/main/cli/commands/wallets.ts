@@ -5,9 +5,9 @@ import { say, warn } from '../io.ts';
 
 export async function walletCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage:
-folioscope wallet add ADDRESS --chains C1,C2 [--label L] [--tags T1,T2]
-folioscope wallet list [--json]
-folioscope wallet remove ADDRESS [--purge]`;
+  folioscope wallet add ADDRESS --chains C1,C2 [--label L] [--tags T1,T2]
+  folioscope wallet list [--json]
+  folioscope wallet remove ADDRESS [--purge]`;
   const p = parse(
     args,
     { chains: { type: 'string' }, label: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean' }, purge: { type: 'boolean' } },

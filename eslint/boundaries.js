@@ -111,6 +111,21 @@ export const CORE_EDGES = {
 };
 
 /**
+ * All a shell may import from the core: its face, src/main/core/index.ts. The shells hold the
+ * contract (`Core`) and the few names and helpers re-exported there, never the core's internals,
+ * so the core can be cut and moved without a shell changing (issue 36).
+ */
+export const SHELL_FACE = join(CORE, 'index.ts');
+/**
+ * The parts the face re-exports from, each through its own face (listed so that what a shell
+ * reaches of the core is a decision made here). The face sits above everything in the core, app.ts
+ * included, and nothing in the core imports it: it is outside CORE_EDGES, whose order it would
+ * turn into a cycle (app.ts may import any part).
+ */
+export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'paths.ts', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
+const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'cli-shell', 'launcher']);
+
+/**
  * The parts whose files may be imported one by one (where CORE_EDGES allows the edge): the store
  * (connection, statements, plain tables), its migrations and util. Every other folder of the core is a capability whose
  * public face is its index.ts: the rest of the core imports that, never its other files, so a
@@ -155,6 +170,8 @@ function check(context, node, spec) {
     const to = layerOf(target);
     if (to && to !== from && rules.layers.includes(to)) {
       context.report({ node, messageId: 'layer', data: { from, to, spec } });
+    } else if (to === 'core' && FACE_HOLDERS.has(from) && target !== SHELL_FACE) {
+      context.report({ node, messageId: 'shellFace', data: { from, spec } });
     }
     if (from === 'core') checkCorePart(context, node, spec, target);
     return;
@@ -176,7 +193,8 @@ function checkCorePart(context, node, spec, target) {
     return;
   }
   if (!to || to === from) return;
-  const allowed = CORE_EDGES[from];
+  if (to === 'index.ts') return context.report({ node, messageId: 'ownFace', data: { spec } });
+  const allowed = from === 'index.ts' ? SHELL_FACE_PARTS : CORE_EDGES[from];
   if (allowed !== '*') {
     if (!allowed) return context.report({ node, messageId: 'unknownPart', data: { from, to, spec } });
     if (!allowed.includes(to)) return context.report({ node, messageId: 'corePart', data: { from, to, spec, allowed: allowed.join(', ') || 'no other part' } });
@@ -200,6 +218,9 @@ const importBoundaries = {
         "Inside the core, {{from}} must not import {{to}} ('{{spec}}'): it may import {{allowed}} (CORE_EDGES in eslint/boundaries.js; docs/design-notes.md, 'The walls').",
       unknownPart: "{{from}} is not in the core's map of parts: give it a line in CORE_EDGES (eslint/boundaries.js) before it imports {{to}} ('{{spec}}').",
       face: "Another capability is entered through its public face: import '{{to}}/index.ts', not '{{spec}}' (export what is needed there; eslint/boundaries.js OPEN_PARTS).",
+      ownFace: "The core's face (src/main/core/index.ts) is the shells': the core imports the part itself ('{{spec}}').",
+      shellFace:
+        "The {{from}} imports the core through its face only: import 'src/main/core/index.ts', not '{{spec}}' (re-export what a shell needs there, or ask it through the contract; eslint/boundaries.js SHELL_FACE).",
       migration: "A migration must not import live code ('{{spec}}'): copy the constants it needs, so it never changes when the app does.",
     },
   },

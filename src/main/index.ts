@@ -6,8 +6,7 @@
 import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
-import { createCore, type Core } from './core/app.ts';
-import { selfCheck } from './core/self-check.ts';
+import { createCore, type Core, selfCheck } from './core/index.ts';
 import { demoStarter } from '../sim/demo.ts';
 import { bindIpc } from './electron/ipc.ts';
 import { notifyAlerts } from './electron/notifications.ts';

@@ -3,12 +3,11 @@
  * Starts the reference service; the first line of stdout is its URL.
  */
 
-import { parseArgs } from 'node:util';
 import { FAULT_KINDS, type FaultRule, isFaultKind } from './faults.ts';
 import { CONVENTION_KEYS, describeConventions, parseConventions } from './conventions.ts';
 import { type Quota, startSimulator } from './server.ts';
 import { LIVE_MODES, parseLiveModes } from './live.ts';
-import { argumentProblem, bindNegativeValues } from '../shared/args.ts';
+import { ArgumentError, parseArguments } from '../shared/args.ts';
 
 const USAGE = `Usage: npm run sim -- [options]
   --port N              port on 127.0.0.1 (default: any free port)
@@ -91,9 +90,11 @@ export async function runSimCli(argv: string[]): Promise<void> {
 function readOptions(argv: string[]) {
   let values;
   try {
-    ({ values } = parseArgs({ args: bindNegativeValues(argv, OPTIONS), options: OPTIONS, strict: true }));
+    // The program's one argument reader (src/shared/args.ts): what is wrong in its words.
+    ({ values } = parseArguments(argv, OPTIONS, { positionals: false }));
   } catch (err) {
-    throw new Error(argumentProblem(err as Error & { code?: string }, argv), { cause: err });
+    if (!(err instanceof ArgumentError)) throw err;
+    throw new Error(err.message, { cause: err });
   }
   if (values.help) return null;
   const int = (name: string, v: string | undefined, min: number, max: number): number | undefined => {

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
- * `folioscope close` as a user runs it, a process per command over the demo's service: a group's
- * month closed, listed and shown; an edit of the group flags it (and the alert is in `alert
- * inbox`); a reopen without a reason is a usage error and changes nothing; with one, it is in
- * the audit trail, and the month can be closed again.
+ * `folioscope close` as a user runs it, over the demo's service: a group's month closed, listed
+ * and shown; an edit of the group flags it (and the alert is in `alert inbox`); a reopen without
+ * a reason is a usage error and changes nothing; with one, it is in the audit trail, and the
+ * month can be closed again. The commands run in this process (runCliHere, the entry the
+ * process runs): what is tested is what they do; the last test runs `close` as a process.
  */
 describe('folioscope close', () => {
   it('closes a month, flags a change, reopens with a reason, and closes again', async () => {
     const dataDir = tempDir();
-    const cli = (...args: string[]) => runCli(['--data-dir', dataDir, ...args], { FOLIOSCOPE_ACCESS_KEY: '' });
+    const cli = (...args: string[]) => runCliHere(['--data-dir', dataDir, ...args], { env: { FOLIOSCOPE_ACCESS_KEY: '' } });
     expect((await cli('wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Treasury')).status).toBe(0);
     expect((await cli('wallet', 'add', WALLET_2, '--chains', 'eth')).status).toBe(0);
     expect((await cli('group', 'save', 'Fund I', '--wallets', `${WALLET},${WALLET_2}`)).status).toBe(0);
@@ -59,4 +61,14 @@ describe('folioscope close', () => {
     expect(again.stdout).toMatch(/\(close 2\)/);
     expect((await cli('close', 'list')).stdout).toMatch(/\n2\tclosed\tFund I\t.*\n1\treopened\tFund I\t/);
   }, 240_000);
+
+  it('as a process: its lines and exit codes (an empty list, a reopen without a reason)', async () => {
+    const dataDir = tempDir();
+    const list = await runCli(['--data-dir', dataDir, 'close', 'list'], { FOLIOSCOPE_ACCESS_KEY: '' });
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toBe('No closed periods.\n');
+    const noReason = await runCli(['--data-dir', dataDir, 'close', 'reopen', '1'], { FOLIOSCOPE_ACCESS_KEY: '' });
+    expect(noReason.status).toBe(2);
+    expect(noReason.stderr).toMatch(/^folioscope: Give a --reason/);
+  }, 60_000);
 });

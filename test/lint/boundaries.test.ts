@@ -54,7 +54,7 @@ describe('the import walls', () => {
     expect(
       violations(
         'src/main/web/server.ts',
-        "import { createCore } from '../core/app.ts';\nimport { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';",
+        "import { createCore } from '../core/index.ts';\nimport { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';",
       ),
     ).toEqual([]);
     expect(violations('src/renderer/src/lib/x.ts', "import { contract } from '../../../shared/contract.ts';\nimport { z } from 'zod';")).toEqual([]);
@@ -66,6 +66,33 @@ describe('the import walls', () => {
       violations('src/main/folioscope.ts', "import { runProgram } from './cli/index.ts';\nimport { serveCommand } from './web/serve-command.ts';"),
     ).toEqual([]);
     expect(violations('src/main/folioscope.ts', "import { createWindow } from './electron/window.ts';")).toHaveLength(1);
+  });
+
+  it("lets a shell import the core through its face only (src/main/core/index.ts), never the core's other files", () => {
+    // The imports the CLI, the web shell and the desktop app's start-up held before the face (issue 36).
+    expect(violations('src/main/cli/index.ts', "import { moveCacheAside } from '../core/store/recovery.ts';")).toEqual([
+      expect.stringMatching(/cli-shell imports the core through its face only: import 'src\/main\/core\/index.ts', not '..\/core\/store\/recovery.ts'/),
+    ]);
+    expect(violations('src/main/cli/commands/cache.ts', "import { encryptionStatus } from '../../core/session/encryption.ts';")).toHaveLength(1);
+    expect(violations('src/main/web/downloads.ts', "import { downloadPath } from '../core/reports/export-job.ts';")).toHaveLength(1);
+    expect(violations('src/main/electron/startup-choice.ts', "import type { Core } from '../core/app.ts';")).toHaveLength(1);
+    expect(violations('src/main/index.ts', "const { selfCheck } = await import('./core/self-check.ts');")).toHaveLength(1);
+    expect(violations('src/main/folioscope.ts', "import { createCore } from './core/app.ts';")).toHaveLength(1);
+    // A capability's own face is still the core's inside: a shell goes through the core's face.
+    expect(violations('src/main/web/x.ts', "export { describeCadence } from '../core/schedule/index.ts';")).toHaveLength(1);
+    expect(
+      violations(
+        'src/main/cli/commands/cache.ts',
+        "import { type Core, encryptionStatus } from '../../core/index.ts';\nimport type { CoreOptions } from '../../core/index.ts';",
+      ),
+    ).toEqual([]);
+    expect(violations('src/main/index.ts', "import { createCore, selfCheck } from './core/index.ts';")).toEqual([]);
+    // The face itself re-exports from the parts listed for it in CORE_EDGES, each through its own face.
+    expect(violations('src/main/core/index.ts', "export { moveCacheAside } from './store/recovery.ts';\nexport { createCore } from './app.ts';")).toEqual([]);
+    expect(violations('src/main/core/index.ts', "export { encryptionStatus } from './session/encryption.ts';")).toHaveLength(1);
+    expect(violations('src/main/core/index.ts', "export { matches } from './annotations/index.ts';")).toHaveLength(1);
+    // And it is the shells' alone: the core imports its parts, never its face.
+    expect(violations('src/main/core/app.ts', "import type { Core } from './index.ts';")).toEqual([expect.stringMatching(/core's face .* is the shells'/)]);
   });
 
   it('keeps the core off the simulator: the shells inject the demo service', () => {

@@ -2,54 +2,56 @@ import { parse } from 'csv-parse/sync';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { runCliSync } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
 /**
- * `folioscope notes`, `rules` and `categories` as processes, in demo mode (the built-in
- * reference service): a rule categorises the synced outflows, a manual category and a note win
- * over it, the filtered export holds exactly those rows with the new columns, and bad input
- * exits 1 or 2 having changed nothing.
+ * `folioscope notes`, `rules` and `categories`, in demo mode (the built-in reference service):
+ * a rule categorises the synced outflows, a manual category and a note win over it, the filtered
+ * export holds exactly those rows with the new columns, and bad input exits 1 or 2 having
+ * changed nothing. The program runs in this process (runCliHere, the entry the process runs):
+ * what is tested is what the commands do, not the process; the last test runs them as one.
  */
-const cli = (args: string[]) => runCliSync(args, { timeout: 90_000 });
+const cli = (args: string[]) => runCliHere(args);
 
-// About thirty runs of the program, one after another, each a process start: a budget as the other process tests have.
+// About thirty runs of the program, one after another, each opening the cache and the demo service.
 describe('notes, rules and categories from the command line', { timeout: 180_000 }, () => {
-  it('adds a rule, sets a note and a manual category, exports the category filtered, refuses bad input', () => {
+  it('adds a rule, sets a note and a manual category, exports the category filtered, refuses bad input', async () => {
     const dir = tempDir();
     const g = ['--data-dir', dir];
-    expect(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']).status).toBe(0);
-    expect(cli([...g, 'sync', '--no-positions']).status).toBe(0);
-    const categories = cli([...g, 'categories', 'list']);
+    expect((await cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
+    expect((await cli([...g, 'sync', '--no-positions'])).status).toBe(0);
+    const categories = await cli([...g, 'categories', 'list']);
     expect(categories.stdout).toMatch(/^name\tkind\tcolour\ttransactions\nPayroll\toutflow\t#7c3aed\t0\n/);
 
     // A name nobody has in the address book matches nothing (names come from the book).
-    expect(cli([...g, 'rules', 'preview', '--counterparty-name', 'Nobody']).stdout).toBe('Matches 0 cached transactions.\n');
-    const preview = cli([...g, 'rules', 'preview', '--direction', 'out']);
+    expect((await cli([...g, 'rules', 'preview', '--counterparty-name', 'Nobody'])).stdout).toBe('Matches 0 cached transactions.\n');
+    const preview = await cli([...g, 'rules', 'preview', '--direction', 'out']);
     const matches = Number(/Matches (\d+) cached/.exec(preview.stdout)?.[1]);
     expect(matches).toBeGreaterThan(0);
-    const added = cli([...g, 'rules', 'add', '--category', 'Vendor payment', '--direction', 'out', '--name', 'Outflows']);
+    const added = await cli([...g, 'rules', 'add', '--category', 'Vendor payment', '--direction', 'out', '--name', 'Outflows']);
     expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toMatch(/^Rule 1 "Outflows" \(order 1\) sets Vendor payment\.\nApplied to \d+ cached transactions: (\d+) categorised by a rule\.\n$/);
     expect(Number(/: (\d+) categorised/.exec(added.stdout)?.[1])).toBe(matches);
-    const rules = JSON.parse(cli([...g, 'rules', 'list', '--json']).stdout) as Array<{ id: number; category: string; conditions: unknown }>;
+    const rules = JSON.parse((await cli([...g, 'rules', 'list', '--json'])).stdout) as Array<{ id: number; category: string; conditions: unknown }>;
     expect(rules).toEqual([expect.objectContaining({ id: 1, category: 'Vendor payment', conditions: { direction: 'out' } })]);
-    expect(cli([...g, 'rules', 'list']).stdout).toContain('1\t1\tOutflows\tVendor payment\toutflow');
+    expect((await cli([...g, 'rules', 'list'])).stdout).toContain('1\t1\tOutflows\tVendor payment\toutflow');
 
     // One of the categorised outflows, by hash: a manual category and a note over the rule's.
     const out = join(dir, 'vendor.csv');
-    expect(cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'vendor payment', '--out', out]).status).toBe(0);
+    expect((await cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'vendor payment', '--out', out])).status).toBe(0);
     const rows = parse(readFileSync(out), { bom: true, columns: true }) as Array<Record<string, string>>;
     const hashes = [...new Set(rows.map((r) => r['txn_hash']))];
     expect(hashes).toHaveLength(matches);
     expect(rows.every((r) => r['category'] === 'Vendor payment' && r['category_source'] === 'rule' && r['note'] === '')).toBe(true);
     const hash = hashes[0]!;
-    const set = cli([...g, 'notes', 'set', hash, '--wallet', WALLET, '--chain', 'eth', '--category', 'Payroll', '--note', 'March payroll, =team A']);
+    const set = await cli([...g, 'notes', 'set', hash, '--wallet', WALLET, '--chain', 'eth', '--category', 'Payroll', '--note', 'March payroll, =team A']);
     expect(set.status, set.stderr).toBe(0);
     expect(set.stdout).toBe(`${hash}: category Payroll (manual); note: March payroll, =team A.\n`);
-    expect(cli([...g, 'rules', 'apply']).stdout).toMatch(new RegExp(`: ${matches} categorised by a rule \\(manual choices kept\\)`));
-    expect(JSON.parse(cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json']).stdout)).toMatchObject({
+    expect((await cli([...g, 'rules', 'apply'])).stdout).toMatch(new RegExp(`: ${matches} categorised by a rule \\(manual choices kept\\)`));
+    expect(JSON.parse((await cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json'])).stdout)).toMatchObject({
       category: 'Payroll',
       source: 'manual',
       ruleCategory: 'Vendor payment',
@@ -57,7 +59,7 @@ describe('notes, rules and categories from the command line', { timeout: 180_000
       orphaned: false,
     });
     const payroll = join(dir, 'payroll.csv');
-    expect(cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'Payroll', '--out', payroll]).status).toBe(0);
+    expect((await cli([...g, 'export', 'csv', '--report', 'transactions', '--category', 'Payroll', '--out', payroll])).status).toBe(0);
     const paid = parse(readFileSync(payroll), { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(new Set(paid.map((r) => r['txn_hash']))).toEqual(new Set([hash]));
     // The note is text in the sheet, never a formula.
@@ -79,20 +81,30 @@ describe('notes, rules and categories from the command line', { timeout: 180_000
       [['notes', 'set', hash, '--wallet', WALLET], 2, /needs TXN_HASH, --wallet and --chain/],
     ];
     for (const [args, status, message] of bad) {
-      const r = cli([...g, ...args]);
+      const r = await cli([...g, ...args]);
       expect(r.status, args.join(' ')).toBe(status);
       expect(r.stderr, args.join(' ')).toMatch(message);
     }
-    expect(JSON.parse(cli([...g, 'rules', 'list', '--json']).stdout)).toHaveLength(1);
-    expect(JSON.parse(cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json']).stdout)).toMatchObject({
+    expect(JSON.parse((await cli([...g, 'rules', 'list', '--json'])).stdout)).toHaveLength(1);
+    expect(JSON.parse((await cli([...g, 'notes', 'show', hash, '--wallet', WALLET, '--chain', 'eth', '--json'])).stdout)).toMatchObject({
       note: 'March payroll, =team A',
     });
     // Each edit in the audit trail.
-    const audit = cli([...g, 'audit', '--json']);
+    const audit = await cli([...g, 'audit', '--json']);
     const entries = JSON.parse(audit.stdout) as Array<{ entity: string; action: string; origin: string }>;
     expect(entries.filter((e) => e.entity !== 'wallet').map((e) => [e.entity, e.action, e.origin])).toEqual([
       ['note', 'create', 'notes.set'],
       ['rule', 'create', 'rules.save'],
     ]);
+  });
+
+  it('as a process: the exit code and the lines a user and a script read', () => {
+    const g = ['--data-dir', tempDir()];
+    const categories = runCliSync([...g, 'categories', 'list'], { timeout: 90_000 });
+    expect(categories.status, categories.stderr).toBe(0);
+    expect(categories.stdout).toMatch(/^name\tkind\tcolour\ttransactions\nPayroll\toutflow\t#7c3aed\t0\n/);
+    const bad = runCliSync([...g, 'rules', 'add', '--direction', 'out'], { timeout: 90_000 });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^folioscope: rules add needs --category/);
   });
 });

@@ -8,20 +8,26 @@ import { createCore } from '../../src/main/core/app.ts';
 import { CACHE_KEY_SERVICE } from '../../src/main/core/secrets/cache-key.ts';
 import { systemKeychain, type Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { electronStartupDialogs, LOCKED_CHOICES, openCoreWithChoices } from '../../src/main/electron/startup-choice.ts';
-import { holdOpen, runCliSync } from '../support/cli-process.ts';
+import { runCliHere } from '../support/cli-in-process.ts';
+import { holdOpen, type Ran, runCliSync } from '../support/cli-process.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
- * Encryption at rest as a user turns it on and off: `folioscope cache encrypt|decrypt|status`
- * as processes, the key in a real gnome-keyring (scripts/with-keyring.sh) or from a passphrase,
- * and the files of the data folder read as a thief of the disk would: the sqlite3 shell, a
- * search for a watched address, a search for the key and the passphrase in every file and
- * every line printed.
+ * Encryption at rest as a user turns it on and off: `folioscope cache encrypt|decrypt|status`,
+ * the key in a real gnome-keyring (scripts/with-keyring.sh) or from a passphrase, and the files
+ * of the data folder read as a thief of the disk would: the sqlite3 shell, a search for a
+ * watched address, a search for the key and the passphrase in every file and every line
+ * printed. With the key in the keychain the commands run as processes (the keychain is the
+ * process's); a folder's set-up, the refusal while the cache is open elsewhere and the
+ * passphrase's runs go through the same entry in this process (runCliHere), but the encrypt
+ * that reads the passphrase from a real standard input.
  */
 const cli = runCliSync;
-const ok = (r: ReturnType<typeof cli>) => {
+/** A command in this process (the entry the process runs): for what is not about the process or the keychain. */
+const here = (args: string[], o: { env?: Record<string, string>; input?: string } = {}) => runCliHere(args, o);
+const ok = (r: Ran) => {
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
 };
@@ -45,18 +51,18 @@ const keychainEntry = (account: string) => {
 const shell = (path: string) => spawnSync('sqlite3', ['-readonly', path, 'SELECT count(*) FROM wallets'], { encoding: 'utf8' });
 
 /** A data folder with a watched wallet, a few weeks of demo history and a backup. */
-function folderWithHistory(): string {
+async function folderWithHistory(): Promise<string> {
   const dir = tempDir();
   const g = ['--data-dir', dir];
-  ok(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Treasury']));
-  cli([...g, 'sync', '--from', '2025-12-01', '--to', '2025-12-31', '--every', 'week']);
-  ok(cli([...g, 'backup', 'create']));
+  ok(await here([...g, 'wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Treasury']));
+  await here([...g, 'sync', '--from', '2025-12-01', '--to', '2025-12-31', '--every', 'week']);
+  ok(await here([...g, 'backup', 'create']));
   return dir;
 }
 
 describe('folioscope cache encrypt (key in the system keychain)', () => {
-  it('encrypts the cache and its backups: unreadable by the sqlite3 shell, no address or key in any file, everything works with the key', () => {
-    const dir = folderWithHistory();
+  it('encrypts the cache and its backups: unreadable by the sqlite3 shell, no address or key in any file, everything works with the key', async () => {
+    const dir = await folderWithHistory();
     const g = ['--data-dir', dir];
     expect(ok(cli([...g, 'cache', 'status']))).toMatch(/Encryption at rest: off/);
     // Before: the address is in the file for anyone to read (the control).
@@ -111,7 +117,7 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
   }, 180_000);
 
   it('a missing key says so, with the ways forward, and changes nothing; with the entry back, it opens as before', async () => {
-    const dir = folderWithHistory();
+    const dir = await folderWithHistory();
     const g = ['--data-dir', dir];
     ok(cli([...g, 'cache', 'encrypt']));
     const id = folderId(dir);
@@ -144,14 +150,14 @@ describe('folioscope cache encrypt (key in the system keychain)', () => {
 
 describe('folioscope cache encrypt while another program has the cache open', () => {
   it('is refused before anything is written: no key, no encryption.json, the cache as it was', async () => {
-    const dir = folderWithHistory();
+    const dir = await folderWithHistory();
     const file = join(dir, 'demo.sqlite');
     // Another process holding the cache open (as the app or a watch would), in a read transaction.
     const other = await holdOpen(file);
     try {
       expect(other.printed).toMatch(/1/);
       const before = sha(file);
-      const r = cli(['--data-dir', dir, 'cache', 'encrypt']);
+      const r = await here(['--data-dir', dir, 'cache', 'encrypt']);
       expect(r.status).toBe(1);
       expect(r.stderr).toMatch(/demo\.sqlite is open in another Folioscope .* close it and try again\. Nothing was changed\./);
       expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
@@ -165,29 +171,29 @@ describe('folioscope cache encrypt while another program has the cache open', ()
     } finally {
       other.release();
     }
-    expect(ok(cli(['--data-dir', dir, 'cache', 'status']))).toMatch(/Encryption at rest: off/);
+    expect(ok(await here(['--data-dir', dir, 'cache', 'status']))).toMatch(/Encryption at rest: off/);
   }, 120_000);
 });
 
 describe('folioscope cache encrypt --passphrase-stdin', () => {
-  it('derives the key with scrypt; every run needs the passphrase, a wrong one is said to be wrong, and it is never written anywhere', () => {
-    const dir = folderWithHistory();
+  it('derives the key with scrypt; every run needs the passphrase, a wrong one is said to be wrong, and it is never written anywhere', async () => {
+    const dir = await folderWithHistory();
     const g = ['--data-dir', dir];
     const passphrase = 'correct horse battery staple';
     const out = ok(cli([...g, 'cache', 'encrypt', '--passphrase-stdin'], { input: `${passphrase}\n` }));
     expect(out).toMatch(/a key derived from a passphrase \(scrypt, N=131072, r=8, p=1\)/);
     expect(out).toMatch(/FOLIOSCOPE_CACHE_PASSPHRASE/);
-    const status = JSON.parse(ok(cli([...g, 'cache', 'status', '--json'])));
+    const status = JSON.parse(ok(await here([...g, 'cache', 'status', '--json'])));
     expect(status).toMatchObject({ on: true, keySource: 'passphrase', cipher: 'aegis', kdf: { name: 'scrypt', N: 131072, r: 8, p: 1 }, unfinished: false });
 
-    const none = cli([...g, 'wallet', 'list']);
+    const none = await here([...g, 'wallet', 'list']);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/encrypted with a passphrase and none was given: set FOLIOSCOPE_CACHE_PASSPHRASE/);
-    const wrong = cli([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: 'incorrect horse battery' } });
+    const wrong = await here([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: 'incorrect horse battery' } });
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toMatch(/the passphrase given is not the one the data folder was encrypted with/);
     expect(wrong.stderr).not.toContain('incorrect horse');
-    const right = cli([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
+    const right = await here([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
     expect(right.stdout, right.stderr).toMatch(/Treasury/);
 
     for (const f of filesUnder(dir)) {
@@ -197,10 +203,10 @@ describe('folioscope cache encrypt --passphrase-stdin', () => {
     for (const r of [out, none.stderr, wrong.stderr, right.stdout, right.stderr]) expect(r).not.toContain(passphrase);
 
     // Asking for the keychain's kind now is refused, saying how to change it.
-    const other = cli([...g, 'cache', 'encrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
+    const other = await here([...g, 'cache', 'encrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
     expect(other.status).toBe(1);
     expect(other.stderr).toMatch(/already encrypted, with a passphrase\. To change that, decrypt it first/);
-    expect(ok(cli([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } }))).toMatch(/Encryption at rest: off/);
+    expect(ok(await here([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } }))).toMatch(/Encryption at rest: off/);
     expect(shell(join(dir, 'demo.sqlite')).stdout.trim()).toBe('1');
   }, 180_000);
 });

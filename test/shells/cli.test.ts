@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -26,6 +27,13 @@ function cli(args: string[], o: { env?: Record<string, string>; input?: string }
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env, input: o.input ?? '', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr.replace(/.*dbus-daemon.*\n/g, '') };
 }
+
+/**
+ * A command in this process (runCliHere, the entry the process runs), for what is not about the
+ * process: the keychain's tests, a key read from a real standard input and --help on a real
+ * standard output stay processes.
+ */
+const here = (args: string[], o: { env?: Record<string, string> } = {}) => runCliHere(args, o);
 
 describe('CLI against a standalone simulator', () => {
   it('prints the simulator URL first', () => {
@@ -70,25 +78,26 @@ describe('CLI against a standalone simulator', () => {
     expect(cli([...g, 'key', 'status']).stdout).toMatch(/No key is set/);
   });
 
-  it('reads the key from FOLIOSCOPE_ACCESS_KEY', () => {
+  it('reads the key from FOLIOSCOPE_ACCESS_KEY', async () => {
     const dir = tempDir();
     const g = ['--data-dir', dir, '--base-url', simUrl];
-    cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']);
-    const r = cli([...g, 'sync', '--from', '2025-01-01', '--to', '2025-03-01', '--every', 'month', '--no-transactions'], {
+    await here([...g, 'wallet', 'add', WALLET, '--chains', 'eth']);
+    const r = await here([...g, 'sync', '--from', '2025-01-01', '--to', '2025-03-01', '--every', 'month', '--no-transactions'], {
       env: { FOLIOSCOPE_ACCESS_KEY: KEY },
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/ok\s+History of .* \(3\/3\)/);
-    expect(cli([...g, 'key', 'status'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } }).stdout).toMatch(/from the environment/);
+    expect((await here([...g, 'key', 'status'], { env: { FOLIOSCOPE_ACCESS_KEY: KEY } })).stdout).toMatch(/from the environment/);
   });
 
-  it('fails with one line and a non-zero exit on bad input; --help everywhere', () => {
+  it('fails with one line and a non-zero exit on bad input; --help everywhere', async () => {
     const dir = tempDir();
-    const bad = cli(['--data-dir', dir, 'wallet', 'add', '0x123', '--chains', 'eth']);
+    const bad = await here(['--data-dir', dir, 'wallet', 'add', '0x123', '--chains', 'eth']);
     expect(bad.status).toBe(1);
     expect(bad.stderr.trim()).toBe('folioscope: Not an EVM address: expected 0x followed by 40 hexadecimal characters.');
-    expect(cli(['--data-dir', dir, 'sync', '--date', '2025-01-01', '--from', '2025-01-01']).status).toBe(2);
-    expect(cli(['--data-dir', dir, 'nope']).status).toBe(2);
+    expect((await here(['--data-dir', dir, 'sync', '--date', '2025-01-01', '--from', '2025-01-01'])).status).toBe(2);
+    expect((await here(['--data-dir', dir, 'nope'])).status).toBe(2);
+    // --help as a process: each command's usage on a real standard output.
     for (const cmd of ['sim', 'serve', 'key', 'wallet', 'sync']) {
       const h = cli([cmd, '--help']);
       expect(h.status, cmd).toBe(0);

@@ -2,13 +2,15 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
- * `folioscope counterparties` as a user runs it, a process of its own in demo mode: add, list,
- * an import that fails on a row (named by its line, exit 1, nothing written), one that works,
- * export read back as CSV and imported into another data folder unchanged, remove.
+ * `folioscope counterparties` as a user runs it, in demo mode: add, list, an import that fails on
+ * a row (named by its line, exit 1, nothing written), one that works, export read back as CSV
+ * and imported into another data folder unchanged, remove. The commands run in this process
+ * (runCliHere, the entry the process runs); the last refusal runs as a process of its own.
  */
 const A = '0x' + 'a1'.repeat(20);
 const B = '0x' + 'b2'.repeat(20);
@@ -18,7 +20,7 @@ const env = { FOLIOSCOPE_ACCESS_KEY: '' };
 describe('folioscope counterparties', () => {
   it('adds, lists, imports all or nothing, exports what import reads, removes', { timeout: 120_000 }, async () => {
     const dir = tempDir();
-    const run = (...args: string[]) => runCli(['--data-dir', dir, 'counterparties', ...args], env);
+    const run = (...args: string[]) => runCliHere(['--data-dir', dir, 'counterparties', ...args], { env });
 
     let r = await run('add', A.toUpperCase().replace('0X', '0x'), 'Grantee X', '--chains', 'eth,arb', '--tags', 'grants');
     expect(r.stderr).toBe('');
@@ -64,12 +66,12 @@ describe('folioscope counterparties', () => {
     ]);
     // The same bytes through the reports' export (the app's Export CSV button runs this report).
     const report = join(dir, 'book-report.csv');
-    expect((await runCli(['--data-dir', dir, 'export', 'csv', '--report', 'counterparties', '--out', report], env)).status).toBe(0);
+    expect((await runCliHere(['--data-dir', dir, 'export', 'csv', '--report', 'counterparties', '--out', report], { env })).status).toBe(0);
     expect(readFileSync(report, 'utf8')).toBe(readFileSync(out, 'utf8'));
     // Read back by import into another data folder: the same book.
     const other = tempDir();
-    expect((await runCli(['--data-dir', other, 'counterparties', 'import', out], env)).status).toBe(0);
-    expect(JSON.parse((await runCli(['--data-dir', other, 'counterparties', 'list', '--json'], env)).stdout)).toEqual(
+    expect((await runCliHere(['--data-dir', other, 'counterparties', 'import', out], { env })).status).toBe(0);
+    expect(JSON.parse((await runCliHere(['--data-dir', other, 'counterparties', 'list', '--json'], { env })).stdout)).toEqual(
       (JSON.parse((await run('list', '--json')).stdout) as Array<Record<string, unknown>>).map((c) => ({
         ...c,
         createdAt: expect.any(String),
@@ -82,7 +84,8 @@ describe('folioscope counterparties', () => {
     r = await run('remove', B);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('is not in the address book');
-    r = await run('add', A, 'Bad\u202Ename');
+    // As a process: the refusal's exit code and line on a real standard error.
+    r = await runCli(['--data-dir', dir, 'counterparties', 'add', A, 'Bad\u202Ename'], env);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/U\+202E/);
   });

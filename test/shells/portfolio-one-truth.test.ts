@@ -3,19 +3,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
 /**
  * An auditor's attack on "one truth for a whole treasury" (issue 25 item 2): the same scope and
- * date, read through every file and the CLI as processes against the real simulator, must agree
+ * date, read through every file and the CLI against the real simulator (a process), must agree
  * on the total, the count and what is missing; and every file the CLI calls incomplete must say
- * so itself. Each test below failed when written (the findings of the attack).
+ * so itself. Each test below failed when written (the findings of the attack). The CLI runs in
+ * this process (runCliHere, the entry the process runs), since what is compared is what it
+ * wrote; the last test runs it as a process, whose exit code a cron job reads.
  */
 const KEY = 'one-truth-attack-key-7c1d';
 const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', '40']);
-const run = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
+const run = (args: string[]) => runCliHere(args, { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
+const asProcess = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 const A = WALLET;
 const B = WALLET_2;
 const DATE = '2025-12-31';
@@ -149,9 +153,9 @@ describe('what the CLI calls incomplete, the file says itself', () => {
 describe('the all-wallets scope with no wallet', () => {
   it('`portfolio` does not call an empty scope a complete portfolio (the PDF refuses it)', async () => {
     const g = ['--data-dir', tempDir(), '--base-url', sim.url];
-    const pdf = await run([...g, 'export', 'pdf', '--date', DATE, '--out', join(g[1]!, 'r.pdf')]);
+    const pdf = await asProcess([...g, 'export', 'pdf', '--date', DATE, '--out', join(g[1]!, 'r.pdf')]);
     expect(pdf.stderr).toContain('No wallets are watched');
-    const p = await run([...g, 'portfolio', '--date', DATE]);
+    const p = await asProcess([...g, 'portfolio', '--date', DATE]);
     // Before: "Portfolio as of 2025-12-31: total NAV — …, 0 positions across 0 wallets", exit 0.
     expect(p.status).not.toBe(0);
     expect(p.stdout).not.toMatch(/^Portfolio as of/);

@@ -4,26 +4,29 @@ import { describe, expect, it } from 'vitest';
 import { chainById } from '../../src/sim/chains.ts';
 import { positionsOn } from '../../src/sim/positions.ts';
 import { defaultHistory, historyOf, positionEventsOf, transactionAt } from '../../src/sim/transactions.ts';
+import { runCliHere } from '../support/cli-in-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
 /** `folioscope reconcile` as a user runs it, in demo mode (the reference service, seed 1, 2,000 transactions). */
 const CLI = join(import.meta.dirname, '../../bin/folioscope.mjs');
-const cli = (args: string[]) => {
+const asProcess = (args: string[]) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: '' } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
+/** A command in this process (runCliHere, the entry the process runs); the reconcile itself runs as a process. */
+const cli = (args: string[]) => runCliHere(args, { env: { FOLIOSCOPE_ACCESS_KEY: '' } });
 const micro = (q: number) => BigInt(Math.round(q * 1e6));
 
 describe('folioscope reconcile', () => {
-  it('prints rows that satisfy the identity; wallet tokens with flows reconcile exactly, as the generator says', () => {
+  it('prints rows that satisfy the identity; wallet tokens with flows reconcile exactly, as the generator says', async () => {
     const dir = tempDir();
     const g = ['--data-dir', dir];
-    expect(cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth']).status).toBe(0);
-    const sync = cli([...g, 'sync', '--from', '2025-03-31', '--to', '2025-09-30', '--every', 'month']);
+    expect((await cli([...g, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
+    const sync = await cli([...g, 'sync', '--from', '2025-03-31', '--to', '2025-09-30', '--every', 'month']);
     expect(sync.status, sync.stderr).toBe(0);
 
-    const r = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-03-31', '--to', '2025-09-30', '--json']);
+    const r = asProcess([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-03-31', '--to', '2025-09-30', '--json']);
     expect(r.status, r.stderr).toBe(0);
     const rows = JSON.parse(r.stdout) as Array<Record<string, number | string | null>>;
     expect(rows.length).toBeGreaterThan(8);
@@ -80,20 +83,20 @@ describe('folioscope reconcile', () => {
     expect(exact).toBeGreaterThan(0);
 
     // A date not cached: the rows say so, stderr says why, and the exit code is 3.
-    const missing = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-04-01', '--to', '2025-09-30', '--json']);
+    const missing = await cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-04-01', '--to', '2025-09-30', '--json']);
     expect(missing.status).toBe(3);
     expect(missing.stderr).toContain('incomplete: 0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c eth: positions at 2025-04-01 are not cached (sync that date)');
     expect((JSON.parse(missing.stdout) as Array<{ status: string }>).every((x) => x.status === 'incomplete')).toBe(true);
 
     // Bad input: a clear error, exit 1 or 2, nothing printed on stdout.
-    const bad = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-02-30', '--to', '2025-09-30']);
+    const bad = await cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-02-30', '--to', '2025-09-30']);
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('folioscope: --from 2025-02-30 is not a date: use a real calendar day, YYYY-MM-DD.');
-    const reversed = cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30', '--to', '2025-03-31']);
+    const reversed = await cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30', '--to', '2025-03-31']);
     expect(reversed.status).toBe(2);
     expect(reversed.stderr).toContain('--to 2025-03-31 is before --from 2025-09-30.');
-    expect(cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30']).status).toBe(2);
-    expect(cli([...g, 'reconcile', '--help']).stdout).toMatch(/Usage: folioscope reconcile/);
+    expect((await cli([...g, 'reconcile', '--wallet', WALLET, '--from', '2025-09-30'])).status).toBe(2);
+    expect((await cli([...g, 'reconcile', '--help'])).stdout).toMatch(/Usage: folioscope reconcile/);
   }, 180_000);
 });

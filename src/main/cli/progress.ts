@@ -1,12 +1,13 @@
 import type { JobInfo } from '../../shared/model.ts';
 import { syncRateText } from '../../shared/progress-text.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
+import type { OutStream } from './io.ts';
 
 /**
  * A progress bar on a terminal (stderr), one line redrawn in place; nothing when stderr is
  * not a TTY, so scripts and logs stay clean.
  */
-export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { update(info: JobInfo): void; done(): void } {
+export function progressPrinter(stream: OutStream): { update(info: JobInfo): void; done(): void } {
   if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
   let drawn = false;
   return {

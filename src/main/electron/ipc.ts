@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_NAMES, IPC_CANCEL, IPC_EVENT, IPC_INVOKE } from '../../shared/operations.ts';
-import type { Core } from '../core/app.ts';
+import type { Core } from '../core/index.ts';
 import { isTrustedSender } from './security.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Notification } from 'electron';
-import type { Core } from '../core/app.ts';
+import type { Core } from '../core/index.ts';
 import type { Alert } from '../../shared/model.ts';
 import { visibleText } from '../../shared/text-safety.ts';
 

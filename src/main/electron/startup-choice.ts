@@ -5,9 +5,7 @@
  * it is tested with real caches.
  */
 
-import type { Core, CoreOptions } from '../core/app.ts';
-import { CacheProblemError } from '../core/store/db.ts';
-import { moveCacheAside } from '../core/store/recovery.ts';
+import { CacheProblemError, type Core, type CoreOptions, moveCacheAside } from '../core/index.ts';
 
 export interface StartupDialogs {
   /** Shows a question; resolves to the index of the button chosen. */

@@ -5,8 +5,7 @@
  * the jobs' progress: an export job that finished with a download id.
  */
 import { join } from 'node:path';
-import type { Core } from '../core/app.ts';
-import { downloadPath } from '../core/reports/export-job.ts';
+import { type Core, downloadPath } from '../core/index.ts';
 
 export interface WebDownloads {
   /** The finished export with this id, forgotten as it is taken (each is served once). */

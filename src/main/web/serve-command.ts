@@ -4,11 +4,10 @@
  * the CLI this command to run.
  */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { createCore } from '../core/app.ts';
+import { createCore } from '../core/index.ts';
 import { demoStarter } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
-import { bindNegativeValues } from '../../shared/args.ts';
+import { ArgumentError, parseArguments } from '../../shared/args.ts';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -27,12 +26,13 @@ function usageError(message: string): Error {
 }
 
 export async function serveCommand(g: ServeGlobals, args: string[]): Promise<void> {
-  let values: { port?: string | undefined; help?: boolean | undefined };
+  let values;
   try {
-    const options = { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
-    ({ values } = parseArgs({ args: bindNegativeValues(args, options), options, strict: true }));
+    // The program's one argument reader: what is wrong in its words, never node:util's.
+    ({ values } = parseArguments(args, { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { positionals: false }));
   } catch (err) {
-    throw usageError((err as Error).message);
+    if (!(err instanceof ArgumentError)) throw err;
+    throw usageError(err.message);
   }
   if (values.help) {
     console.log(SERVE_USAGE);

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
-import type { Core } from '../core/app.ts';
+import type { Core } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
 import { webDownloads } from './downloads.ts';
 import { allowedHosts, allowedOrigins, appPathOf, cookiePath, cookieValues, safeDecode, sameToken, tokenCookieName } from './security.ts';

@@ -15,4 +15,4 @@ export type { EncryptionConfig, KeySources } from './cache-key.ts';
 export { checkKey } from './key-check.ts';
 export { KEYCHAIN_SERVICE, systemKeychain } from './keychain.ts';
 export type { Keychain } from './keychain.ts';
-export { Secrets } from './secrets.ts';
+export { ENV_BASE_URL, ENV_KEY, MAX_KEY_LENGTH, MIN_KEY_LENGTH, Secrets } from './secrets.ts';

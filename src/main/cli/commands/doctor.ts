@@ -1,5 +1,9 @@
-import type { ServiceCheck } from '../../shared/model.ts';
-import { forTerminal } from '../../shared/text-safety.ts';
+import type { ServiceCheck } from '../../../shared/model.ts';
+import { forTerminal } from '../../../shared/text-safety.ts';
+import { LIMITS } from '../../../shared/contract.ts';
+import { jsonForTerminal } from '../../../shared/text-safety.ts';
+import { call, type Globals, parse, UsageError, withCore } from '../context.ts';
+import { io, say, setExitCode } from '../io.ts';
 
 /**
  * `folioscope doctor`: prints what was learned about the connected service (the same as
@@ -51,4 +55,31 @@ export function formatDoctor(check: ServiceCheck): string {
         : 'All checks passed.',
   );
   return lines.join('\n') + '\n';
+}
+
+export async function doctorCommand(g: Globals, args: string[]): Promise<void> {
+  const p = parse(args, { cached: { type: 'boolean' }, json: { type: 'boolean' }, 'recent-window': { type: 'string' } }, DOCTOR_USAGE);
+  if (!p) return;
+  const widthArg = p.values['recent-window'];
+  // Hours, or `auto` (the default widened by what is learned): checked before anything is written.
+  if (widthArg !== undefined && widthArg !== 'auto' && !(/^\d{1,4}$/.test(widthArg) && +widthArg >= 1 && +widthArg <= LIMITS.recentWindowHours)) {
+    const shown = forTerminal(widthArg.slice(0, 40));
+    const most = LIMITS.recentWindowHours.toLocaleString('en-US');
+    // A number past the limit (1e308, Infinity) is too wide, which says more than "not a width".
+    const tooWide = widthArg.trim() !== '' && Number(widthArg) > LIMITS.recentWindowHours;
+    throw new UsageError(
+      `--recent-window ${shown} is ${tooWide ? `too wide: the recent window is at most ${most} hours;` : 'not a width:'} use whole hours from 1 to ${most}, or auto.\n\n${DOCTOR_USAGE}`,
+    );
+  }
+  const check = await withCore(g, async (core) => {
+    if (widthArg !== undefined) {
+      await call(core, 'settings.update', { recentWindowHours: widthArg === 'auto' ? null : Number(widthArg) });
+      // Said before the check, which may fail on its own (a service out of reach): the setting is kept either way.
+      if (!p.values.json) say(`Recent window re-read: ${widthArg === 'auto' ? 'automatic' : `at least ${widthArg} hours`} for this service (saved).`);
+    }
+    return call(core, 'service.doctor', { run: !p.values.cached });
+  });
+  // The service's text is in the check: --json escapes what could steer a terminal, as every --json does.
+  io().stdout.write(p.values.json ? jsonForTerminal(check) + '\n' : formatDoctor(check));
+  if (check.items.some((i) => i.status === 'failed')) setExitCode(1);
 }

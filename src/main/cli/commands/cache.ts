@@ -1,0 +1,89 @@
+/** `folioscope cache`: encryption at rest (encrypt, decrypt, status) and a damaged cache moved aside. */
+import { existsSync } from 'node:fs';
+import type { EncryptionStatus } from '../../../shared/model.ts';
+import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
+import {
+  CACHE_KEY_SERVICE,
+  databaseFileFor,
+  encryptionStatus,
+  ENV_BASE_URL,
+  loadFolderKey,
+  moveCacheAside,
+  normaliseBaseUrl,
+  PASSPHRASE_ENV,
+  readAppConfig,
+  systemKeychain,
+} from '../../core/index.ts';
+import { call, type Globals, parse, passphraseFromStdin, UsageError, withCore } from '../context.ts';
+import { io, say } from '../io.ts';
+
+const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--cancel-jobs] | decrypt [--cancel-jobs] | status [--json] | move-aside
+  encrypt      encrypts every cache of the data folder and every backup of them, each converted
+               in place and checked before it replaces the old file (which is removed once the
+               new one opens). The key is random and kept in the system keychain (service
+               "${CACHE_KEY_SERVICE}", one entry per data folder); with --passphrase-stdin it is
+               derived from the passphrase read from standard input (scrypt, N=2^17, r=8, p=1;
+               at least 8 characters), and every later run needs it in ${PASSPHRASE_ENV}.
+               Run again after a stop midway: it finishes the job.
+  decrypt      the reverse: every cache and backup plain again, then the key removed
+  status       whether the caches and backups are encrypted, and with what (never the key)
+  move-aside   keeps the current cache (damaged or not) as <file>.damaged-<time>, byte for byte
+               as found, with its -wal and -shm, and starts a new one with the wallets and settings that can
+               still be read from it; sync then rebuilds the history. Nothing is deleted.
+  --cancel-jobs  cancel running syncs first (else the command is refused while they run)`;
+
+function printEncryption(s: EncryptionStatus): void {
+  if (!s.on) say('Encryption at rest: off (the caches and backups of this data folder are plain SQLite files).');
+  else {
+    const how =
+      s.keySource === 'keychain'
+        ? `a random key in the system keychain (service "${CACHE_KEY_SERVICE}")`
+        : `a key derived from a passphrase (scrypt, N=${s.kdf?.N}, r=${s.kdf?.r}, p=${s.kdf?.p})`;
+    say(`Encryption at rest: on (${s.cipher}, ${how}; key id ${s.keyId}).`);
+  }
+  for (const c of s.caches) say(`  ${c.encrypted ? 'encrypted' : 'plain    '}  ${c.file}  ${c.bytes} bytes`);
+  say(`  backups: ${s.backups.encrypted} encrypted, ${s.backups.plain} plain`);
+  for (const f of s.leftovers) say(`  left by a conversion (removed when its cache next opens): ${f}`);
+  if (s.unfinished) say('  Not every file is encrypted yet (a conversion stopped midway): run folioscope cache encrypt again to finish.');
+}
+
+export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
+  const p = parse(args, { 'passphrase-stdin': { type: 'boolean' }, 'cancel-jobs': { type: 'boolean' }, json: { type: 'boolean' } }, CACHE_USAGE);
+  if (!p) return;
+  const [sub, ...rest] = p.positionals;
+  if (rest.length) throw new UsageError(`Unexpected argument ${forTerminal(rest[0]!.slice(0, 40))}.\n\n${CACHE_USAGE}`);
+  const v = p.values;
+  const cancelJobs = v['cancel-jobs'] ? { cancelJobs: true } : {};
+  if (sub === 'status') {
+    // Read from the files (no core, so it also speaks of a cache whose key is missing).
+    const s = encryptionStatus(g.dataDir);
+    if (v.json) say(jsonForTerminal(s));
+    else printEncryption(s);
+    return;
+  }
+  if (sub === 'encrypt') {
+    const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
+    const s = await withCore(g, (core) => call(core, 'cache.encrypt', { ...(passphrase !== undefined && { passphrase }), ...cancelJobs }));
+    printEncryption(s);
+    if (passphrase !== undefined) say(`Every later run needs the passphrase: ${PASSPHRASE_ENV}=… folioscope …`);
+    return;
+  }
+  if (sub === 'decrypt') {
+    if (v['passphrase-stdin']) throw new UsageError(`decrypt reads the passphrase from ${PASSPHRASE_ENV}.\n\n${CACHE_USAGE}`);
+    printEncryption(await withCore(g, (core) => call(core, 'cache.decrypt', cancelJobs)));
+    return;
+  }
+  if (sub !== 'move-aside' || v['passphrase-stdin']) throw new UsageError(CACHE_USAGE);
+  const configured = g.baseUrl ?? io().env[ENV_BASE_URL] ?? readAppConfig(g.dataDir).baseUrl;
+  const file = databaseFileFor(g.dataDir, configured ? normaliseBaseUrl(configured) : null);
+  if (!existsSync(file)) throw new Error(`There is no cache at ${file} to move aside.`);
+  // In an encrypted data folder the new cache is encrypted too: the folder's key is needed.
+  const key = await loadFolderKey(g.dataDir, file, {
+    keychain: systemKeychain(CACHE_KEY_SERVICE, { cli: true }),
+    passphrase: io().env[PASSPHRASE_ENV] ?? null,
+  });
+  const { movedTo, walletsRecovered } = moveCacheAside(file, new Date(), key);
+  say(
+    `Moved ${file} aside to ${movedTo} (nothing deleted). New cache started with ${walletsRecovered} wallet${walletsRecovered === 1 ? '' : 's'} recovered; run folioscope sync to rebuild the history.`,
+  );
+}

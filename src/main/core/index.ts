@@ -1,0 +1,43 @@
+/**
+ * The core's one face for the shells (the CLI, the web shell, the Electron shell and the
+ * `folioscope` launcher): all they may import from src/main/core, held by the lint
+ * (`folio/import-boundaries`, eslint/boundaries.js). What a shell asks of the core goes through
+ * the contract (`Core.request`/`dispatch`); what is here besides is what a shell needs without an
+ * open core or before one opens: starting it, the names of the environment and the keychain, the
+ * data folder's files (a damaged or locked cache is dealt with before a core can open it), and the
+ * few texts and paths the core writes that a shell shows or serves.
+ */
+
+// Starting the core, and what the shells hold of it.
+export { createCore } from './app.ts';
+export type { Core, CoreOptions, DemoService, DemoStarter } from './app.ts';
+export { defaultDataDir } from './paths.ts';
+export { selfCheck } from './self-check.ts';
+export type { SelfCheckReport } from './self-check.ts';
+
+// The data folder's service and cache, read before (or without) a core: which service it uses,
+// the cache file of a service, and a cache that cannot be opened moved aside (the CLI's
+// `cache move-aside`, the desktop app's start-up choice) or found locked.
+export { databaseFileFor, encryptionStatus, loadFolderKey, normaliseBaseUrl, readAppConfig, writeAppConfig } from './session/index.ts';
+export { CacheProblemError } from './store/db.ts';
+export { moveCacheAside } from './store/recovery.ts';
+
+// The access key and the cache key: their environment variables, keychain services and format,
+// which the CLI names in its help and checks before a core is started for a key that cannot be.
+export {
+  CACHE_KEY_SERVICE,
+  ENV_BASE_URL,
+  ENV_KEY,
+  KEYCHAIN_SERVICE,
+  MAX_KEY_LENGTH,
+  MIN_KEY_LENGTH,
+  PASSPHRASE_ENV,
+  Secrets,
+  systemKeychain,
+} from './secrets/index.ts';
+
+// Texts the app shows and the CLI prints in the same words, and where an export the web shell
+// serves was written.
+export { describeCondition } from './alerts/index.ts';
+export { describeCadence } from './schedule/index.ts';
+export { downloadPath, writeAtomically } from './reports/index.ts';

@@ -3,6 +3,7 @@ import { createCore } from '../../src/main/core/app.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { runCliHere } from '../support/cli-in-process.ts';
 
 /**
  * A schedule's hour is in its own zone (issue 39, Medium 12): switching transaction times to
@@ -40,5 +41,27 @@ describe('a schedule keeps its zone', () => {
     } finally {
       await core.close();
     }
+  });
+});
+
+describe('folioscope schedule --zone', () => {
+  it('saves a schedule in the zone given and lists each in its own; a zone it does not know is refused, nothing saved', async () => {
+    const g = ['--data-dir', tempDir()];
+    const local = await runCliHere([...g, 'schedule', 'add', '--all', '--every', 'day', '--at', '06:00', '--zone', 'local']);
+    expect(local.status, local.stderr).toBe(0);
+    expect(local.stdout).toContain('every day at 06:00 local time');
+    expect((await runCliHere([...g, 'schedule', 'add', '--all', '--what', 'positions', '--every', 'day', '--at', '06:00'])).stdout).toContain(
+      'every day at 06:00 UTC',
+    );
+    const bad = await runCliHere([...g, 'schedule', 'add', '--all', '--every', 'day', '--at', '06:00', '--zone', 'mars']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--zone is utc or local.');
+    const list = await runCliHere([...g, 'schedule', 'list']);
+    expect(
+      list.stdout
+        .split('\n')
+        .filter((l) => /^\d/.test(l))
+        .map((l) => l.split('\t')[3]),
+    ).toEqual(['every day at 06:00 local time', 'every day at 06:00 UTC']);
   });
 });

@@ -41,10 +41,11 @@ function scopeText(s: Schedule, groups: WalletGroup[]): string {
 
 export async function scheduleCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope schedule add (--all | --wallet ADDRESS | --group NAME|ID) [--what positions|transactions|both]
-                           --every hour [--at :MM] | --every day --at HH:MM | --every week --on DAY --at HH:MM
+                           --every hour [--at :MM] | --every day --at HH:MM | --every week --on DAY --at HH:MM [--zone utc|local]
        folioscope schedule list [--json]
        folioscope schedule remove ID
-Times are in the time zone of the settings (UTC unless set to local). The app and the web shell
+A time is in --zone (utc, or local: this computer's), else in the settings' time zone (UTC unless
+set to local); each schedule keeps its zone when the setting changes. The app and the web shell
 run due schedules while open; otherwise run \`folioscope watch --once\` from cron or a systemd timer.`;
   const p = parse(
     args,
@@ -56,6 +57,7 @@ run due schedules while open; otherwise run \`folioscope watch --once\` from cro
       every: { type: 'string' },
       at: { type: 'string' },
       on: { type: 'string' },
+      zone: { type: 'string' },
       json: { type: 'boolean' },
     },
     usage,
@@ -69,17 +71,22 @@ run due schedules while open; otherwise run \`folioscope watch --once\` from cro
       if ([v.all, v.wallet, v.group].filter(Boolean).length !== 1) throw new UsageError(`Choose one of --all, --wallet or --group.\n\n${usage}`);
       if (v.what !== undefined && !['positions', 'transactions', 'both'].includes(v.what))
         throw new UsageError(`--what is positions, transactions or both.\n\n${usage}`);
+      if (v.zone !== undefined && v.zone !== 'utc' && v.zone !== 'local') throw new UsageError(`--zone is utc or local.\n\n${usage}`);
       const cadence = cadenceOf(v, usage);
       const scope = v.wallet
         ? { kind: 'wallet' as const, address: v.wallet }
         : v.group
           ? { kind: 'group' as const, id: (await resolveGroup(core, v.group)).id }
           : { kind: 'all' as const };
-      const saved = await call(core, 'schedules.save', { scope, what: (v.what ?? 'both') as Schedule['what'], cadence });
-      const zone = (await call(core, 'settings.get', undefined)).timeZone;
+      const saved = await call(core, 'schedules.save', {
+        scope,
+        what: (v.what ?? 'both') as Schedule['what'],
+        cadence,
+        ...(v.zone !== undefined && { zone: v.zone as Schedule['zone'] }),
+      });
       say(
         forTerminal(
-          `Schedule ${saved.id}: ${saved.what} of ${scopeText(saved, await call(core, 'groups.list', undefined))}, ${describeCadence(saved.cadence, zone)}; next run ${saved.nextSlot.slice(0, 16).replace('T', ' ')} UTC.`,
+          `Schedule ${saved.id}: ${saved.what} of ${scopeText(saved, await call(core, 'groups.list', undefined))}, ${describeCadence(saved.cadence, saved.zone)}; next run ${saved.nextSlot.slice(0, 16).replace('T', ' ')} UTC.`,
         ),
       );
     } else if (sub === 'list') {
@@ -87,12 +94,11 @@ run due schedules while open; otherwise run \`folioscope watch --once\` from cro
       if (v.json) return void say(jsonForTerminal(list));
       if (!list.length) return void say('No schedules. Add one: folioscope schedule add --all --every day --at 06:00');
       const groups = await call(core, 'groups.list', undefined);
-      const zone = (await call(core, 'settings.get', undefined)).timeZone;
       say(['id', 'what', 'scope', 'when', 'next (UTC)', 'last run'].join('\t'));
       for (const x of list) {
         const last = x.lastRun ? `${x.lastRun.state} ${x.lastRun.finishedAt.slice(0, 16).replace('T', ' ')}` : 'never';
         say(
-          [String(x.id), x.what, scopeText(x, groups), describeCadence(x.cadence, zone), x.nextSlot.slice(0, 16).replace('T', ' '), last]
+          [String(x.id), x.what, scopeText(x, groups), describeCadence(x.cadence, x.zone), x.nextSlot.slice(0, 16).replace('T', ' '), last]
             .map(forTerminal)
             .join('\t'),
         );

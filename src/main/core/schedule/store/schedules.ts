@@ -64,7 +64,8 @@ function writeSchedule(
   let id = given;
   if (id === undefined) {
     id = Number(
-      run(db, sql`INSERT INTO schedules (scope, what, cadence, zone, created_at) VALUES (${scope}, ${what}, ${cadence}, ${zone}, ${now.toISOString()})`).lastInsertRowid,
+      run(db, sql`INSERT INTO schedules (scope, what, cadence, zone, created_at) VALUES (${scope}, ${what}, ${cadence}, ${zone}, ${now.toISOString()})`)
+        .lastInsertRowid,
     );
   } else if (run(db, sql`UPDATE schedules SET scope = ${scope}, what = ${what}, cadence = ${cadence}, zone = ${zone} WHERE id = ${id}`).changes === 0) {
     throw new ValidationError('id', `There is no schedule ${id}.`);

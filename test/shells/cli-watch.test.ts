@@ -109,7 +109,8 @@ describe('folioscope schedule and watch, as processes', () => {
     const w = start([...g, 'watch']);
     // Stopped once the run has begun: its job shows in progress on the terminal.
     await expect.poll(() => w.out.stdout + w.out.stderr, { timeout: 60_000, interval: 50 }).toMatch(/Watching the schedules/);
-    await new Promise((r) => setTimeout(r, 400));
+    // Mid-run: pages of its job are in the cache (read beside it, as another process would), not all.
+    await expect.poll(() => count(dir, 'SELECT count(*) AS n FROM transactions'), { timeout: 60_000, interval: 50 }).toBeGreaterThan(0);
     w.child.kill('SIGTERM');
     const ended = await w.done;
     expect(ended.status, ended.stderr).toBe(0);

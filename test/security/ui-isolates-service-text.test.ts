@@ -31,7 +31,7 @@ describe('the UI isolates and shows service and label text', () => {
   });
 
   it('the formatting helpers used for service strings neutralise them', () => {
-    expect(label('aave\u202e_v3')).toBe('Aave<U+202E> v3');
+    expect(label('aave\u202e_v3')).toBe('Aave<U+202E> V3');
     expect(safe('E\u2067TH\u2069')).toBe('E<U+2067>TH<U+2069>');
     expect(safe(null, '—')).toBe('—');
     expect(safe('Ether')).toBe('Ether');

@@ -6,11 +6,17 @@
 import { Worker } from 'node:worker_threads';
 import { CacheKey, type Database, keyOf } from './driver.ts';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
-import { BackupRefusedError, createBackup, stageRestore, verifyBackup } from './backup-files.ts';
+import { BackupRefusedError, type BackupOptions, createBackup, stageRestore, verifyBackup } from './backup-files.ts';
 
 /** A task for the worker; `key`: the hex of an encrypted cache's key (in workerData only, never in a message or log). */
 export type BackupTask = (
-  | { op: 'create'; cacheFile: string; reason: BackupReason; appVersion: string; /** The core's clock (ms): the backup's name and time. */ now: number }
+  | {
+      op: 'create';
+      cacheFile: string;
+      reason: BackupReason;
+      appVersion: string;
+      /** The core's clock (ms): the backup's name and time (absent: this computer's). */ now?: number;
+    }
   | { op: 'verify' | 'stage'; cacheFile: string; name: string }
 ) & { key: string | null };
 
@@ -20,7 +26,7 @@ export const taskKey = (task: BackupTask): CacheKey | null => (task.key ? CacheK
 type Reply = { ok: true; result: unknown } | { ok: false; name: string; message: string };
 
 function inThread(db: Database, task: BackupTask): unknown {
-  if (task.op === 'create') return createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion, now: new Date(task.now) });
+  if (task.op === 'create') return createBackup(db, task.cacheFile, createOptions(task));
   return task.op === 'verify' ? verifyBackup(task.cacheFile, task.name, taskKey(task)) : stageRestore(task.cacheFile, task.name, taskKey(task));
 }
 
@@ -72,4 +78,9 @@ function backupWorkerUrl(): URL {
   const here = import.meta.url;
   const name = here.endsWith('.ts') ? 'backup-worker.ts' : 'store-backup.js';
   return new URL(`./${name}`, here);
+}
+
+/** What createBackup is given for a task, on this thread or the worker's. */
+export function createOptions(task: Extract<BackupTask, { op: 'create' }>): BackupOptions {
+  return { reason: task.reason, appVersion: task.appVersion, ...(task.now !== undefined && { now: new Date(task.now) }) };
 }

@@ -9,7 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBackup, stageRestore, verifyBackup } from './backup-files.ts';
-import { type BackupTask, taskKey } from './backup-thread.ts';
+import { type BackupTask, createOptions, taskKey } from './backup-thread.ts';
 import { openConnection } from './driver.ts';
 
 const task = workerData as BackupTask;
@@ -22,7 +22,7 @@ try {
     const db = openConnection(task.cacheFile, { fileMustExist: true }, taskKey(task));
     try {
       db.pragma('busy_timeout = 5000');
-      result = createBackup(db, task.cacheFile, { reason: task.reason, appVersion: task.appVersion, now: new Date(task.now) });
+      result = createBackup(db, task.cacheFile, createOptions(task));
     } finally {
       db.close();
     }

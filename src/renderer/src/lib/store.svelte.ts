@@ -92,9 +92,9 @@ class AppState {
       setLocale(settings.locale);
       setTimeZone(settings.timeZone ?? 'utc');
       applyTheme(settings.theme);
-      // Another cache (a service connected, the demo again, a restore): the date, wallet, group
-      // and period shown were the other cache's; start from this one's newest instead of showing
-      // "—" and "That wallet group no longer exists" (issue 39).
+      // Another cache (a service connected, or the demo again; a restore keeps the file): the
+      // date, wallet, group and period shown were the other cache's; start from this one's newest
+      // instead of showing "—" and "That wallet group no longer exists" (issue 39).
       if (before !== undefined && before !== info.databaseFile) {
         route.go({ date: null, wallet: null, group: null, from: null, to: null, compare: null }, { replace: true });
       }

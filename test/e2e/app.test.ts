@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCREENSHOTS, shoot } from '../support/browser.ts';
+import { SCREENSHOTS } from '../support/browser.ts';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { tempDir } from '../support/store.ts';
-import { poll, settled, useWebSession } from '../support/web-session.ts';
+import { shootBothThemes, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import type { Simulator } from '../../src/sim/server.ts';
 
@@ -24,16 +24,7 @@ const web = useWebSession({
 
 const kpi = () => web.page.getByTestId('total-nav');
 
-async function bothThemes(name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await web.page.emulateMedia({ colorScheme: scheme });
-    // The page has taken the scheme (its theme attribute follows the media query), then settled.
-    await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(scheme);
-    await settled(web.page);
-    await shoot(web.page, `${name}-${scheme}`);
-  }
-  await web.page.emulateMedia({ colorScheme: 'light' });
-}
+const bothThemes = (name: string) => shootBothThemes(web.page, name);
 
 describe('Folioscope in Chromium, demo mode', () => {
   it('refuses a request without the token', async () => {

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, shootBothThemes, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
@@ -20,7 +19,6 @@ const web = useWebSession({
   },
 });
 
-const SHOTS = '/tmp/wt-d-shots';
 const dialog = () => web.page.getByRole('dialog', { name: 'Categories and rules' });
 const preview = () => dialog().getByTestId('rule-preview');
 
@@ -68,7 +66,6 @@ describe('a rule’s action type as the screens spell it', () => {
   });
 
   it('looked at: the preview saying an unknown type, 1024×640 and 1440×900, light and dark', async () => {
-    mkdirSync(SHOTS, { recursive: true });
     for (const [w, h] of [
       [1024, 640],
       [1440, 900],
@@ -77,12 +74,7 @@ describe('a rule’s action type as the screens spell it', () => {
       await openRules();
       await check('Swop');
       await preview().scrollIntoViewIfNeeded();
-      for (const theme of ['light', 'dark'] as const) {
-        await web.page.emulateMedia({ colorScheme: theme });
-        await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
-        await web.page.screenshot({ path: `${SHOTS}/rule-action-${w}x${h}-${theme}.png` });
-      }
-      await web.page.emulateMedia({ colorScheme: 'light' });
+      await shootBothThemes(web.page, `rule-action-types-${w}x${h}`);
     }
   });
 });

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, shootBothThemes, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
@@ -19,8 +18,6 @@ const web = useWebSession({
     await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
   },
 });
-
-const SHOTS = '/tmp/wt-d-shots';
 
 const scroller = () => web.page.locator('[role=grid] .scroller');
 const scrollTop = () => scroller().evaluate((s) => s.scrollTop);
@@ -87,7 +84,6 @@ describe('the timeline back at its top when the filters change', () => {
   });
 
   it('looked at: the filtered list at its top, 1024×640 and 1440×900, light and dark', async () => {
-    mkdirSync(SHOTS, { recursive: true });
     for (const [w, h] of [
       [1024, 640],
       [1440, 900],
@@ -98,12 +94,7 @@ describe('the timeline back at its top when the filters change', () => {
       await scrollFar();
       await web.page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Failed' });
       await poll(scrollTop).toBe(0);
-      for (const theme of ['light', 'dark'] as const) {
-        await web.page.emulateMedia({ colorScheme: theme });
-        await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
-        await web.page.screenshot({ path: `${SHOTS}/filter-top-${w}x${h}-${theme}.png` });
-      }
-      await web.page.emulateMedia({ colorScheme: 'light' });
+      await shootBothThemes(web.page, `timeline-filter-top-${w}x${h}`);
       await web.page.getByRole('button', { name: 'Clear filters' }).click();
     }
   });

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { waitForJobs } from '../support/jobs.ts';
 import { WALLET } from '../support/sim.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, shootBothThemes, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
@@ -23,7 +22,6 @@ const web = useWebSession({
   },
 });
 
-const SHOTS = '/tmp/wt-d-shots';
 const abbr = (iso: string) =>
   new Intl.DateTimeFormat('de-DE', { timeZone: ZONE, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')!.value;
 const clock = (iso: string) => new Intl.DateTimeFormat('de-DE', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
@@ -62,7 +60,6 @@ describe('local times in a zone with summer time', () => {
   });
 
   it('looked at: local times with summer time marked, 1024×640 and 1440×900, light and dark', async () => {
-    mkdirSync(SHOTS, { recursive: true });
     for (const [w, h] of [
       [1024, 640],
       [1440, 900],
@@ -70,12 +67,7 @@ describe('local times in a zone with summer time', () => {
       await web.page.setViewportSize({ width: w, height: h });
       await web.open('#/timeline');
       await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
-      for (const theme of ['light', 'dark'] as const) {
-        await web.page.emulateMedia({ colorScheme: theme });
-        await poll(() => web.page.evaluate(() => document.documentElement.dataset['theme'])).toBe(theme);
-        await web.page.screenshot({ path: `${SHOTS}/zones-${w}x${h}-${theme}.png` });
-      }
-      await web.page.emulateMedia({ colorScheme: 'light' });
+      await shootBothThemes(web.page, `timeline-zones-${w}x${h}`);
     }
   });
 });

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { type Core, type CoreOptions, createCore } from '../../src/main/core/app.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
-import { launchChromium, watchProblems } from './browser.ts';
+import { launchChromium, shoot, watchProblems } from './browser.ts';
 import { tempDir } from './store.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from './jobs.ts';
@@ -174,4 +174,19 @@ export function useTreasurySession(o: { txnsPerWallet: number }): WebSession {
       await waitForJobs(core, await core.call('sync.all', undefined));
     },
   });
+}
+
+/**
+ * Screenshots of the page as it is, light and dark (test-results/screenshots/NAME-light.png,
+ * -dark.png): each once the page has taken the scheme (its theme attribute follows the media
+ * query) and settled; the page is left light.
+ */
+export async function shootBothThemes(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await poll(() => page.evaluate(() => document.documentElement.dataset['theme'])).toBe(scheme);
+    await settled(page);
+    await shoot(page, `${name}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Driver from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { CacheProblemError, openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
-import { CacheKey, keyOf } from '../../src/main/core/store/driver.ts';
+import { CacheKey, keyOf, openConnection } from '../../src/main/core/store/driver.ts';
 import { conversionLeftovers, convertCache, finishConversions, isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { tableCounts } from '../../src/main/core/store/convert-copy.ts';
 import { createBackup, listBackups, stageRestore, verifyBackup } from '../../src/main/core/store/backup-files.ts';
@@ -267,6 +267,41 @@ describe('converting a cache in place', () => {
     renameSync(`${b}.plain`, `${b}.converting-0000bbbb`);
     expect(finishConversions(b)).toEqual([`${b}.converting-0000bbbb`]);
     expect(rowsOf(b, key)).toEqual(rows);
+  });
+
+  it('a stop while the file is written in rollback-journal mode (the journal switch) leaves a hot journal: the next open plays it back and finds every row', () => {
+    // The state a kill leaves mid-write, made by copying the file and its journal while a
+    // transaction that has spilled pages into the file is still open (the CI run of 2026-11-28
+    // met it by a kill: "attempt to write a readonly database" on the read-only probe).
+    for (const key of [null, newKey()]) {
+      const path = join(tempDir(), 'demo.sqlite');
+      const made = openDatabase(path, { key });
+      fill(made, 300);
+      made.close();
+      const rows = (() => {
+        const db = openDatabase(path, { key });
+        try {
+          return tableCounts(db);
+        } finally {
+          db.close();
+        }
+      })();
+      const writer = openConnection(path, { fileMustExist: true }, key);
+      writer.pragma('journal_mode = DELETE');
+      writer.pragma('cache_size = 1');
+      writer.exec('BEGIN');
+      writer.prepare('DELETE FROM transactions').run();
+      const crashed = join(tempDir(), 'demo.sqlite');
+      expect(existsSync(`${path}-journal`)).toBe(true);
+      copyFileSync(path, crashed);
+      copyFileSync(`${path}-journal`, `${crashed}-journal`);
+      writer.exec('ROLLBACK');
+      writer.close();
+      const db = openDatabase(crashed, { key });
+      expect(tableCounts(db)).toEqual(rows);
+      db.close();
+      expect(existsSync(`${crashed}-journal`)).toBe(false);
+    }
   });
 });
 

@@ -414,13 +414,37 @@ function refuseUnusable(db: Database, path: string, check: boolean): { found: nu
   return { found, objects };
 }
 
+/**
+ * A process stopped while writing in rollback-journal mode (a cache conversion killed as it
+ * switches the journal mode) leaves a hot journal: the file is not whole until the journal is
+ * played back, which only a writable connection may do (a read-only one gets
+ * SQLITE_READONLY_ROLLBACK). Playing it back restores the file as it was before that write, as
+ * any writable open would; nothing else is written.
+ */
+function rollBackHotJournal(path: string, key: CacheKey | null): void {
+  const db = openConnection(path, { fileMustExist: true }, key);
+  try {
+    db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+  } finally {
+    db.close();
+  }
+}
+
 function openChecked(path: string, options: OpenOptions): WritableDB {
   // A file with content is judged on a read-only connection first: closing a writable one
   // checkpoints the WAL into the file, so refusing the file there would change it (a WAL from
   // another database copied beside it, a damaged file). A read-only connection never checkpoints.
   const probing = !options.readonly && !options.sibling && !options.damagedOk && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
   if (probing) {
-    const probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
+    let probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
+    try {
+      probe.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+    } catch (err) {
+      probe.close();
+      if ((err as { code?: unknown }).code !== 'SQLITE_READONLY_ROLLBACK') throw err;
+      rollBackHotJournal(path, options.key ?? null);
+      probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
+    }
     try {
       refuseUnusable(probe, path, options.check ?? false);
     } finally {

@@ -78,7 +78,7 @@ describe('closing a period', () => {
     const closed = await core.request('closes.close', { wallet: WALLET, from: FROM, to: TO });
     expect(closed.state).toBe('closed');
     expect(closed.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(closed.parts)).toEqual(['snapshots', 'transactions', 'wallets', 'group', 'counterparties', 'categories']);
+    expect(Object.keys(closed.parts)).toEqual(['snapshot-contents', 'transactions', 'wallets', 'group', 'counterparties', 'categories']);
     expect(closed.scope).toEqual({ kind: 'wallet', wallet: WALLET, group: null, name: 'Treasury', members: [WALLET] });
     // The figures are the pack byte for byte.
     expect(JSON.stringify((await core.request('closes.get', { id: closed.id })).pack)).toBe(JSON.stringify(pack));
@@ -234,7 +234,7 @@ describe('closing a period', () => {
     const { flagged } = await core.request('closes.check', undefined);
     expect(flagged.map((f) => f.id)).toEqual([closed.id]);
     expect(flagged[0]!.flag).toMatchObject({
-      parts: ['snapshots'],
+      parts: ['snapshot-contents'],
       snapshots: [{ change: 'replaced', wallet: WALLET, chain: 'eth', endpoint: 'allPositions', asOf: EARLIER }],
       transactions: [],
       edited: [],

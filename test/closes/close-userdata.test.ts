@@ -6,6 +6,9 @@ import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { poll } from '../support/web-session.ts';
+import { getClose } from '../../src/main/core/closes/store/closes.ts';
+import { periodHash } from '../../src/main/core/closes/hash.ts';
+import { insertSnapshot, latestSnapshot, rawSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 
 /**
@@ -16,16 +19,17 @@ import { cacheOf, tempDir } from '../support/store.ts';
  * with a reason, in the audit trail.
  */
 const newCore = () => createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
-async function synced(core: Core) {
+/** `before`: dates synced first, so that the service's answers for the period carry other request ids (as a live service's always do). */
+async function synced(core: Core, before: string[] = []) {
   await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
   await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
-  for (const date of ['2026-09-30', '2026-10-31']) await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
+  for (const date of [...before, '2026-09-30', '2026-10-31']) await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
 }
 let a: Core;
 let b: Core;
 beforeAll(async () => {
   [a, b] = await Promise.all([newCore(), newCore()]);
-  await Promise.all([synced(a), synced(b)]);
+  await Promise.all([synced(a), synced(b, ['2026-08-31'])]);
 }, 120_000);
 afterAll(async () => {
   await a?.close();
@@ -49,7 +53,13 @@ describe('closed periods in the data file', () => {
 
     // B closed the same month itself: the file's close in force conflicts with B's.
     const own = await b.request('closes.close', { wallet: WALLET, month: '2026-10' });
-    expect(own.hash).toBe(second.hash); // the same data, another cache: the same hash
+    // The same data, another cache: the same hash, though every answer came with another request id.
+    expect(own.hash).toBe(second.hash);
+    const basisA = doc.data.closedPeriods[1]!.basis;
+    const basisB = exportUserData(await cacheOf(b), 'Folioscope test').data.closedPeriods[0]!.basis;
+    expect(basisA.length).toBeGreaterThan(0);
+    expect(basisB.map((s) => s.content)).toEqual(basisA.map((s) => s.content));
+    expect(basisB.filter((s, i) => s.sha256 === basisA[i]!.sha256)).toEqual([]);
     const preview = await b.request('userData.preview', { text });
     const closes = preview.items.filter((i) => i.kind === 'close');
     expect(closes.map((i) => i.state)).toEqual(['added', 'conflict']);
@@ -113,5 +123,39 @@ describe('a check after a sync job', () => {
     await waitForJobs(a, [await a.call('sync.transactions', { wallet: WALLET })]);
     await poll(async () => (await a.request('closes.get', { id: closed!.id })).checkedAt, 10_000).not.toBe(checkedAt);
     expect((await a.request('closes.get', { id: closed!.id })).state).toBe('closed');
+  });
+});
+
+describe('a close made before version 22', () => {
+  it('keeps the part it hashed (`snapshots`, the bodies as received): checked clean after the upgrade, flagged when a body changes', async () => {
+    const db = await cacheOf(a);
+    const [closed] = (await a.call('closes.list', undefined)).filter((c) => c.state === 'closed');
+    const stored = getClose(db, closed!.id)!;
+    // As version 21 wrote it: the old part's name and hash, a basis without content hashes.
+    const names = ['snapshots', 'transactions', 'wallets', 'group', 'counterparties', 'categories'];
+    const old = periodHash(db, { wallets: stored.scope.members, from: stored.from, to: stored.to, group: null }, names);
+    expect(old.hash).not.toBe(stored.hash);
+    const basis = stored.basis.map(({ content: _content, ...s }) => s);
+    db.prepare('UPDATE period_closes SET hash = ?, parts = ?, basis = ? WHERE id = ?').run(
+      old.hash,
+      JSON.stringify(old.parts),
+      JSON.stringify(basis),
+      stored.id,
+    );
+    expect(await a.call('closes.check', undefined)).toMatchObject({ flagged: [] });
+    // The closing date's positions answered again, later, with another figure.
+    const snap = latestSnapshot(db, 'allPositions', WALLET, 'eth', stored.to)!;
+    const body = rawSnapshot(db, snap.id)!.raw.replace(/"principal_nav":([\d.]+)/, (_m, v: string) => `"principal_nav":${Number(v) + 1}`);
+    insertSnapshot(db, {
+      endpoint: 'allPositions',
+      wallet: WALLET,
+      chain: 'eth',
+      requestedDate: stored.to,
+      response: { data: snap.data, body, requestId: 'refetch-1', fetchedAt: new Date(Date.parse(snap.fetchedAt) + 1000).toISOString() },
+    });
+    const { flagged } = await a.request('closes.check', undefined);
+    expect(flagged.map((f) => f.flag)).toMatchObject([
+      { parts: ['snapshots'], snapshots: [{ change: 'replaced', wallet: WALLET, chain: 'eth', endpoint: 'allPositions', asOf: stored.to }] },
+    ]);
   });
 });

@@ -76,7 +76,9 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
   if (parts.includes('transactions') && !transactions.length)
     summary.push("the period's transactions differ (synced or purged again; the change log has no restatement in the period)");
   const snapshots: CloseSnapshotChange[] = [];
-  if (parts.includes('snapshots')) {
+  // Compared by content (a close since version 22), else by the body as received (one before).
+  const byContent = parts.includes('snapshot-contents');
+  if (byContent || parts.includes('snapshots')) {
     const key = (s: { wallet: string; chain: string; endpoint: string; asOf: string }) => `${s.wallet}|${s.chain}|${s.endpoint}|${s.asOf}`;
     const then = new Map(c.basis.map((s) => [key(s), s]));
     const nowRows = basisSnapshots(db, c.scope.members, c.from, c.to);
@@ -84,7 +86,8 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
     for (const s of nowRows) {
       const before = then.get(key(s));
       if (!before) snapshots.push({ change: 'added', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
-      else if (before.sha256 !== s.sha256) snapshots.push({ change: 'replaced', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
+      else if (byContent ? before.content !== s.content : before.sha256 !== s.sha256)
+        snapshots.push({ change: 'replaced', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
     }
     for (const s of c.basis) if (!now.has(key(s))) snapshots.push({ change: 'removed', wallet: s.wallet, chain: s.chain, endpoint: s.endpoint, asOf: s.asOf });
     for (const s of snapshots)

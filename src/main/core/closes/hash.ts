@@ -56,10 +56,12 @@ export function canonical(v: unknown): string {
  */
 export const HASH_PARTS: readonly HashPart[] = [
   {
-    name: 'snapshots',
-    // By the SHA-256 of the body the service sent, not the row's id (this cache's own): the same
-    // data hashes the same in a restored backup or another cache the close was imported into.
-    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, ...s }) => s),
+    name: 'snapshot-contents',
+    // By the SHA-256 of the body the service sent without its request id, not the row's id (this
+    // cache's own): the same data hashes the same in a restored backup or in another cache the
+    // close was imported into, whose answers carried other request ids.
+    rows: (db, p) =>
+      basisSnapshots(db, p.wallets, p.from, p.to).map(({ wallet, chain, endpoint, asOf, content }) => ({ wallet, chain, endpoint, asOf, content })),
   },
   {
     name: 'transactions',
@@ -108,6 +110,18 @@ export const HASH_PARTS: readonly HashPart[] = [
 ];
 
 /**
+ * Parts a close made by an earlier version may name, no longer hashed by a new close: a check
+ * recomputes them as they were, so the upgrade flags nothing. `snapshots` (before version 22)
+ * hashed the bodies as received, request id and all.
+ */
+const EARLIER_PARTS: readonly HashPart[] = [
+  {
+    name: 'snapshots',
+    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, content: _content, ...s }) => s),
+  },
+];
+
+/**
  * A part's hash. A row that is an array (column values, in an order the part fixes) is written
  * as JSON as it is; an object with its keys sorted (canonical). Lines are handed to the hash in
  * chunks of about 1 MB: one update per row costs more than the hashing.
@@ -130,7 +144,7 @@ function partHash(db: ReadableDB, part: HashPart, p: HashedPeriod): string {
 export function periodHash(db: ReadableDB, p: HashedPeriod, names?: readonly string[]): { hash: string; parts: Record<string, string> } {
   const parts: Record<string, string> = {};
   for (const name of names ?? HASH_PARTS.map((x) => x.name)) {
-    const part = HASH_PARTS.find((x) => x.name === name);
+    const part = HASH_PARTS.find((x) => x.name === name) ?? EARLIER_PARTS.find((x) => x.name === name);
     parts[name] = part ? partHash(db, part, p) : 'missing';
   }
   const hash = createHash('sha256')

@@ -133,6 +133,8 @@ const ClosedPeriodV1 = z.strictObject({
         asOf: day,
         id: z.number().int().min(0),
         sha256,
+        // Since schema version 22 (a close made before has none).
+        content: sha256.optional(),
       }),
     )
     .max(1_000_000),

@@ -13,6 +13,11 @@ export interface BasisSnapshot {
   asOf: string;
   id: number;
   sha256: string;
+  /**
+   * The SHA-256 of the body without its request id (migration 22): the same for every answer
+   * with the same data. Absent in the basis of a close made before version 22.
+   */
+  content?: string | undefined;
 }
 
 /**
@@ -24,8 +29,8 @@ export function basisSnapshots(db: ReadableDB, wallets: readonly string[], from:
   if (!wallets.length) return [];
   return all<BasisSnapshot>(
     db,
-    sql`SELECT wallet, chain, endpoint, as_of AS asOf, id, sha256 FROM (
-          SELECT id, wallet, chain, endpoint, as_of, sha256,
+    sql`SELECT wallet, chain, endpoint, as_of AS asOf, id, sha256, content_sha256 AS content FROM (
+          SELECT id, wallet, chain, endpoint, as_of, sha256, content_sha256,
                  row_number() OVER (PARTITION BY wallet, chain, endpoint, as_of ORDER BY fetched_at DESC, id DESC) AS newest
           FROM snapshots
           WHERE wallet IN (${sqlJoin(wallets)})

@@ -94,6 +94,7 @@ export function snapshotRecord<E extends SnapshotEndpoint>(input: SnapshotInput<
     request_id: response.requestId,
     fetched_at: response.fetchedAt,
     sha256: createHash('sha256').update(response.body).digest('hex'),
+    content_sha256: createHash('sha256').update(withoutRequestId(response.body, response.requestId)).digest('hex'),
     raw: response.body,
     data: JSON.stringify(response.data),
     total_nav: t.total,
@@ -138,8 +139,8 @@ export function insertSnapshot<E extends SnapshotEndpoint>(db: WritableDB, input
   }
   const info = prepare(
     db,
-    `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
-       VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @service_date, @quality, @request_id, @fetched_at, @sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
+    `INSERT INTO snapshots (endpoint, wallet, chain, requested_date, as_of, service_date, quality, request_id, fetched_at, sha256, content_sha256, raw, data, total_nav, principal_nav, reward_nav, position_count)
+       VALUES (@endpoint, @wallet, @chain, @requested_date, @as_of, @service_date, @quality, @request_id, @fetched_at, @sha256, @content_sha256, @raw, @data, @total_nav, @principal_nav, @reward_nav, @position_count)`,
   ).run(r);
   return Number(info.lastInsertRowid);
 }

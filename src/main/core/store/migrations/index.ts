@@ -20,6 +20,7 @@ import { updateToSchemaVersion18 } from './018-annotations.ts';
 import { updateToSchemaVersion19 } from './019-period-closes.ts';
 import { updateToSchemaVersion20 } from './020-owed-seams.ts';
 import { updateToSchemaVersion21 } from './021-schedule-zones.ts';
+import { updateToSchemaVersion22 } from './022-snapshot-contents.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -44,6 +45,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion19,
   updateToSchemaVersion20,
   updateToSchemaVersion21,
+  updateToSchemaVersion22,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -54,7 +54,16 @@ export interface CloseFlag {
   snapshots: CloseSnapshotChange[];
   /** Parts of the user's own data that were edited (wallet labels, the group's members, …), in words. */
   edited: string[];
+  /**
+   * Whether the data behind the figures changed (the close is then flagged and an alert fired);
+   * false when only names did (labels, the group's name, the address book's names): recorded on
+   * the close, but it stays closed. Absent in a finding recorded before: figures.
+   */
+  figures?: boolean;
 }
+
+/** Whether a finding is a change of the figures' data (a flag), not of names only. */
+export const changesFigures = (flag: CloseFlag | null): boolean => !!flag && flag.figures !== false;
 
 export type CloseState = 'closed' | 'flagged' | 'reopened';
 

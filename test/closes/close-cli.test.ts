@@ -42,7 +42,7 @@ describe('folioscope close', () => {
     expect((await cli('group', 'save', 'Fund I', '--wallets', WALLET)).status).toBe(0);
     const flagged = await cli('close', 'show', '1');
     expect(flagged.status).toBe(3);
-    expect(flagged.stdout).toMatch(/CHANGED SINCE CLOSE .*\n {4}data edited: the group's name or members/);
+    expect(flagged.stdout).toMatch(/CHANGED SINCE CLOSE .*\n {4}data edited: the group's members/);
     const inbox = await cli('alert', 'inbox');
     expect(inbox.stdout).toMatch(/ALERT {7}\d+: Closed period changed: Fund I, 2026-09-30 to 2026-10-31/);
 

@@ -78,7 +78,15 @@ describe('closing a period', () => {
     const closed = await core.request('closes.close', { wallet: WALLET, from: FROM, to: TO });
     expect(closed.state).toBe('closed');
     expect(closed.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(Object.keys(closed.parts)).toEqual(['snapshot-contents', 'transactions', 'wallets', 'group', 'counterparties', 'categories']);
+    expect(Object.keys(closed.parts)).toEqual([
+      'snapshot-contents',
+      'transactions',
+      'wallet-chains',
+      'group-members',
+      'counterparty-roles',
+      'names',
+      'categories',
+    ]);
     expect(closed.scope).toEqual({ kind: 'wallet', wallet: WALLET, group: null, name: 'Treasury', members: [WALLET] });
     // The figures are the pack byte for byte.
     expect(JSON.stringify((await core.request('closes.get', { id: closed.id })).pack)).toBe(JSON.stringify(pack));
@@ -90,7 +98,7 @@ describe('closing a period', () => {
     const ofGroup = await core.request('closes.close', { group: group.id, from: FROM, to: TO });
     expect(ofGroup.scope).toEqual({ kind: 'group', wallet: null, group: group.id, name: 'Fund I', members: [WALLET] });
     expect(ofGroup.parts['transactions']).toBe(closed.parts['transactions']);
-    expect(ofGroup.parts['group']).not.toBe(closed.parts['group']);
+    expect(ofGroup.parts['group-members']).not.toBe(closed.parts['group-members']);
     // A check with nothing changed leaves them closed.
     expect(await core.call('closes.check', undefined)).toEqual({ checked: 2, flagged: [] });
     const again = await core.dispatch('closes.close', { wallet: WALLET, from: FROM, to: TO });
@@ -200,16 +208,24 @@ describe('closing a period', () => {
     ]);
   });
 
-  it('flags an edit of what the figures show (a wallet label) as data edited', async () => {
+  it('notes a rename (a wallet label) on the close without flagging it: no figure changed, no alert; the names put back clear it (issue 39)', async () => {
     const [c] = await core.call('closes.list', { from: EARLIER, to: FROM });
     expect(c!.state).toBe('closed');
+    const alertsBefore = (await core.call('alerts.inbox', { all: true })).alerts.filter((a) => a.kind === 'closed-period-changed').length;
     await core.request('wallets.update', { address: WALLET, label: 'Operations' });
-    await poll(async () => (await core.request('closes.get', { id: c!.id })).state, 10_000).toBe('flagged');
-    const flagged = await core.request('closes.get', { id: c!.id });
-    expect(flagged.flag).toMatchObject({ parts: ['wallets'], edited: ['wallet labels or chains'], transactions: [], snapshots: [] });
-    expect(flagged.flag!.summary).toEqual(['data edited: wallet labels or chains']);
-    expect(flagged.pack.byWallet[0]!.label).toBe('Treasury');
-    expect(flagged.scope.name).toBe('Treasury');
+    await poll(async () => (await core.request('closes.get', { id: c!.id })).flag?.parts, 10_000).toEqual(['names']);
+    const renamed = await core.request('closes.get', { id: c!.id });
+    expect(renamed.state).toBe('closed');
+    expect(renamed.flaggedAt).toBeNull();
+    expect(renamed.flag).toMatchObject({ figures: false, transactions: [], snapshots: [] });
+    expect(renamed.flag!.summary).toEqual([expect.stringMatching(/^data edited: names only .*; no figure changed$/)]);
+    expect((await core.call('alerts.inbox', { all: true })).alerts.filter((a) => a.kind === 'closed-period-changed')).toHaveLength(alertsBefore);
+    expect(renamed.pack.byWallet[0]!.label).toBe('Treasury');
+    expect(renamed.scope.name).toBe('Treasury');
+    // The old name back: the finding goes with it.
+    await core.request('wallets.update', { address: WALLET, label: 'Treasury' });
+    await poll(async () => (await core.request('closes.get', { id: c!.id })).flag, 10_000).toBeNull();
+    expect((await core.request('closes.get', { id: c!.id })).state).toBe('closed');
   });
 
   it('flags a snapshot the figures stood on fetched again with another body as replaced', async () => {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { shoot } from '../support/browser.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { poll, useWebSession } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
 
 /**
  * Closed periods in Settings, in Chromium: every close with its state in words (closed, changed
- * since close with what changed, reopened with why), and a reopen that asks for its reason in a
+ * since close with what changed, closed with the names edited since, reopened with why), and a reopen that asks for its reason in a
  * dialog, refuses none, and is then in the audit trail.
  */
 let group = 0;
@@ -25,8 +25,11 @@ const web = useWebSession({
     await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
     group = (await core.request('groups.save', { name: 'Fund I', wallets: [WALLET] })).id;
     await core.request('closes.close', { group, month: '2026-10' });
-    // The group renamed after its close: flagged as data edited.
-    await core.request('groups.save', { id: group, name: 'Fund One', wallets: [WALLET] });
+    // The group renamed and given another member after its close: its figures' data changed (flagged).
+    await core.call('wallets.add', { address: WALLET_2, chains: ['eth'], label: 'Cold' });
+    await core.request('groups.save', { id: group, name: 'Fund One', wallets: [WALLET, WALLET_2] });
+    // The wallet relabelled: a change of names only, noted on its close, which stays closed (issue 39).
+    await core.request('wallets.update', { address: WALLET, label: 'Treasury (main)' });
     await core.request('closes.check', undefined);
   },
   open: true,
@@ -42,9 +45,11 @@ describe('closed periods in Settings', () => {
     await poll(() => rows.count()).toBe(3);
     const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
     expect(await text(0)).toMatch(
-      /^Fund I · 2026-09-30 – 2026-10-31 changed since close Reopen… Closed .* · NAV \(closed\) \$[\d,.]+ → \$[\d,.]+ SHA-256 of the data behind it: [0-9a-f]{64} Changed since close \(found .*\); the closed figures are kept as they were: data edited: the group's name or members$/,
+      /^Fund I · 2026-09-30 – 2026-10-31 changed since close Reopen… Closed .* · NAV \(closed\) \$[\d,.]+ → \$[\d,.]+ SHA-256 of the data behind it: [0-9a-f]{64} Changed since close \(found .*\); the closed figures are kept as they were: data edited: the group's members data edited: names only .*; no figure changed$/,
     );
-    expect(await text(1)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 closed Reopen… Closed .* SHA-256 of the data behind it: [0-9a-f]{64}$/);
+    expect(await text(1)).toMatch(
+      /^Treasury · 2026-09-30 – 2026-10-31 closed Reopen… Closed .* SHA-256 of the data behind it: [0-9a-f]{64} Names edited since close \(found .*\); no figure changed, the period stays closed: data edited: names only .*; no figure changed$/,
+    );
     expect(await text(2)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 reopened Closed .* Reopened .*: Fees re-read$/);
     await section.scrollIntoViewIfNeeded();
     await shoot(web.page, 'closed-periods-1440');

@@ -3,7 +3,7 @@
  * scope's month or two cached dates, show one (its stored figures and what changed since),
  * reopen one with a reason.
  */
-import type { PeriodClose } from '../../../shared/closes.ts';
+import { changesFigures, type PeriodClose } from '../../../shared/closes.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import { say, setExitCode } from '../io.ts';
@@ -16,8 +16,9 @@ export const CLOSE_USAGE = `Usage: folioscope close list [--json]
 A close keeps a scope's monthly pack as built (its figures never change) and the SHA-256 of the
 data behind it; a pack that is partial cannot be closed (it says why). After every sync, and
 after edits of labels and groups, each period in force is checked: a change to its data (a
-restated or late transaction, a snapshot fetched again with other figures, an edit) flags it,
-says what changed, and fires an alert (folioscope alert inbox). Reopening asks for a reason and
+restated or late transaction, a snapshot fetched again with other figures, an edit of chains,
+members or categories) flags it, says what changed, and fires an alert (folioscope alert inbox);
+a rename (a label, a group's or counterparty's name) is noted on the close, which stays closed. Reopening asks for a reason and
 is kept in the audit trail (folioscope audit --entity period); a reopened period can be closed
 again. Without --wallet or --group: all wallets. --month M is from the eve of M to its last day.
 Exit codes: show exits 3 for a period flagged as changed since its close.`;
@@ -114,7 +115,13 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
           );
           if (c.state === 'reopened') say(forTerminal(`  REOPENED ${c.reopenedAt}: ${c.reopenReason ?? ''}`));
           if (c.flag) {
-            say(forTerminal(`  CHANGED SINCE CLOSE (found ${c.flaggedAt}): the closed figures above are kept as they were`));
+            say(
+              forTerminal(
+                changesFigures(c.flag)
+                  ? `  CHANGED SINCE CLOSE (found ${c.flaggedAt}): the closed figures above are kept as they were`
+                  : `  NAMES EDITED SINCE CLOSE (found ${c.flag.at}): no figure changed; the period stays closed`,
+              ),
+            );
             for (const s of c.flag.summary) say(forTerminal(`    ${s}`));
           } else if (c.state === 'closed') say(forTerminal(`  unchanged at the last check (${c.checkedAt ?? 'never'})`));
         }

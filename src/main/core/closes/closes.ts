@@ -15,7 +15,7 @@ import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { ValidationError } from '../store/validation.ts';
-import { HASH_PARTS, periodHash, type HashedPeriod } from './hash.ts';
+import { partNamed, periodHash, type HashedPeriod } from './hash.ts';
 
 export const CLOSED_PERIOD_CHANGED = 'closed-period-changed';
 
@@ -95,9 +95,12 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
         `${s.endpoint} of ${short(s.wallet)} on ${s.chain} at ${s.asOf} ${s.change === 'replaced' ? 'replaced (fetched again with other figures)' : s.change === 'added' ? 'cached since' : 'no longer cached'}`,
       );
   }
-  const edited = parts.map((n) => HASH_PARTS.find((p) => p.name === n)).flatMap((p) => (p?.edited ? [p.edited] : []));
+  const found = parts.map((n) => partNamed(n));
+  const edited = found.flatMap((p) => (p?.edited ? [p.edited] : []));
   for (const e of edited) summary.push(`data edited: ${e}`);
-  return { at, hash, parts, summary, transactions, snapshots, edited };
+  // Only names changed (labels, the group's name, the book's names): a finding of its own.
+  const figures = found.some((p) => !p?.names);
+  return { at, hash, parts, summary, transactions, snapshots, edited, figures };
 }
 
 /**
@@ -114,12 +117,13 @@ export function checkClose(db: WritableDB, id: number, now = new Date()): { clos
       const { hash, parts } = periodHash(db, hashed(c), Object.keys(c.parts));
       // Unchanged since the close, or since the finding already recorded: only the check's time.
       if (hash === c.hash || c.flag?.hash === hash) {
-        recordCheck(db, c.id, at, null);
+        recordCheck(db, c.id, at, hash === c.hash ? null : c.flag);
         return null;
       }
       const flag = findChanges(db, c, parts, hash, at);
       recordCheck(db, c.id, at, flag);
-      if (c.flaggedAt) return null;
+      // A rename is recorded on the close (shown with it) but neither flags it nor alerts.
+      if (c.flaggedAt || !flag.figures) return null;
       const alert = fireCoreAlert(
         db,
         CLOSED_PERIOD_CHANGED,

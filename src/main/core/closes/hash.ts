@@ -33,6 +33,8 @@ export interface HashPart {
   name: string;
   /** What a change of it is, in words ("wallet labels or chains"): a flag's "data edited" line. */
   edited?: string;
+  /** Names only: a change of it changes no figure, and is a finding of its own (no flag, no alert). */
+  names?: true;
   rows(db: ReadableDB, p: HashedPeriod): Iterable<unknown>;
 }
 
@@ -52,7 +54,9 @@ export function canonical(v: unknown): string {
  * The parts every close hashes, in order. (a) the snapshots the two portfolio views and the
  * by-token prices stood on; (b) the period's transactions of the members (in the reconciliation's
  * flow window: after the opening date's day through the closing date's day); (c) the user's data
- * the figures show: the members' labels and chains, the group's name and members.
+ * the figures stand on: the members' chains, the group's members, which counterparties are the
+ * user's own, the categories; (d) the names shown beside them (labels, the group's name, the
+ * address book's names), a part of their own: a rename is no change of figures.
  */
 export const HASH_PARTS: readonly HashPart[] = [
   {
@@ -72,6 +76,75 @@ export const HASH_PARTS: readonly HashPart[] = [
       yield* windowTransactions(db, p.wallets, start, end);
     },
   },
+  {
+    name: 'wallet-chains',
+    edited: 'the chains a member wallet is watched on',
+    // A wallet no longer watched is a row of its own: its data left the scope.
+    rows: (db, p) => {
+      const found = new Map(memberWallets(db, p.wallets).map((w) => [w.address, w]));
+      return p.wallets.map((a) => {
+        const w = found.get(a);
+        return w ? { address: a, chains: w.chains } : { address: a, removed: true };
+      });
+    },
+  },
+  {
+    name: 'group-members',
+    edited: "the group's members",
+    rows: (db, p) => {
+      if (p.group === null) return [];
+      const g = groupNow(db, p.group);
+      return [g ? { wallets: g.wallets } : { removed: true }];
+    },
+  },
+  {
+    name: 'counterparty-roles',
+    edited: "whether the period's counterparties are your own addresses, or their chains, in the address book",
+    // The book's entries for the addresses the period's transactions deal with: "ours" moves
+    // flows between external and internal; an entry for an address the period never met does not.
+    rows: (db, p) => {
+      const { start, end } = flowWindow(p.from, p.to);
+      return windowCounterparties(db, p.wallets, start, end).map(({ name: _name, ...r }) => r);
+    },
+  },
+  {
+    name: 'names',
+    names: true,
+    edited: "names only (member wallet labels, the group's name, the address book's names of the period's counterparties); no figure changed",
+    // The names the pack shows beside its figures: a rename is a finding of its own, not a change
+    // of the figures (issue 39).
+    rows: function* (db, p) {
+      for (const w of memberWallets(db, p.wallets)) yield { wallet: w.address, label: w.label };
+      if (p.group !== null) yield { group: groupNow(db, p.group)?.name ?? null };
+      const { start, end } = flowWindow(p.from, p.to);
+      for (const c of windowCounterparties(db, p.wallets, start, end)) yield { counterparty: c.address, name: c.name };
+    },
+  },
+  {
+    name: 'categories',
+    edited: 'the categories of the period’s transactions (a note’s category or a rule)',
+    // Each categorised transaction's category (a manual choice, else a rule's): the pack's flows
+    // by category. Notes without a category change no figure and are not in it.
+    rows: function* (db, p) {
+      const { start, end } = flowWindow(p.from, p.to);
+      yield ['wallet', 'chain', 'txn_hash', 'category'];
+      yield* windowCategories(db, p.wallets, start, end);
+    },
+  },
+];
+
+/**
+ * Parts a close made by an earlier version may name, no longer hashed by a new close: a check
+ * recomputes them as they were, so the upgrade flags nothing. `snapshots` (before version 22)
+ * hashed the bodies as received, request id and all; `wallets`, `group` and `counterparties`
+ * held names and figures together.
+ */
+const EARLIER_PARTS: readonly HashPart[] = [
+  {
+    name: 'snapshots',
+    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, content: _content, ...s }) => s),
+  },
+  // Before version 22 a name and a figure were one part: a rename flagged these as edited data.
   {
     name: 'wallets',
     edited: 'wallet labels or chains',
@@ -96,30 +169,12 @@ export const HASH_PARTS: readonly HashPart[] = [
       return windowCounterparties(db, p.wallets, start, end);
     },
   },
-  {
-    name: 'categories',
-    edited: 'the categories of the period’s transactions (a note’s category or a rule)',
-    // Each categorised transaction's category (a manual choice, else a rule's): the pack's flows
-    // by category. Notes without a category change no figure and are not in it.
-    rows: function* (db, p) {
-      const { start, end } = flowWindow(p.from, p.to);
-      yield ['wallet', 'chain', 'txn_hash', 'category'];
-      yield* windowCategories(db, p.wallets, start, end);
-    },
-  },
 ];
 
-/**
- * Parts a close made by an earlier version may name, no longer hashed by a new close: a check
- * recomputes them as they were, so the upgrade flags nothing. `snapshots` (before version 22)
- * hashed the bodies as received, request id and all.
- */
-const EARLIER_PARTS: readonly HashPart[] = [
-  {
-    name: 'snapshots',
-    rows: (db, p) => basisSnapshots(db, p.wallets, p.from, p.to).map(({ id: _id, content: _content, ...s }) => s),
-  },
-];
+/** The part of that name, of this version or one a close made before may name. */
+export function partNamed(name: string): HashPart | undefined {
+  return HASH_PARTS.find((x) => x.name === name) ?? EARLIER_PARTS.find((x) => x.name === name);
+}
 
 /**
  * A part's hash. A row that is an array (column values, in an order the part fixes) is written
@@ -144,7 +199,7 @@ function partHash(db: ReadableDB, part: HashPart, p: HashedPeriod): string {
 export function periodHash(db: ReadableDB, p: HashedPeriod, names?: readonly string[]): { hash: string; parts: Record<string, string> } {
   const parts: Record<string, string> = {};
   for (const name of names ?? HASH_PARTS.map((x) => x.name)) {
-    const part = HASH_PARTS.find((x) => x.name === name) ?? EARLIER_PARTS.find((x) => x.name === name);
+    const part = partNamed(name);
     parts[name] = part ? partHash(db, part, p) : 'missing';
   }
   const hash = createHash('sha256')

@@ -26,6 +26,7 @@ import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeInForce } from '../closes/index.ts';
 import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
+import { changesFigures } from '../../../shared/closes.ts';
 import { reconcile } from '../analytics/index.ts';
 import { navHistory } from '../positions/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
@@ -145,7 +146,11 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
         // Dated the end of its closing day: the same cache gives the same bytes.
         const meta = closed
-          ? { at: closed.closedAt, labels, closed: { at: closed.closedAt, hash: closed.hash, changed: closed.flag?.summary ?? null } }
+          ? {
+              at: closed.closedAt,
+              labels,
+              closed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
+            }
           : { at: `${req.to}T23:59:59.000Z`, labels };
         const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out));
         written = { pages };
@@ -183,7 +188,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.to && { to: req.to }),
               ...(req.filter && { filter: req.filter }),
               ...(pack && { pack }),
-              ...(closed && { packClosed: { at: closed.closedAt, hash: closed.hash, changed: closed.flag?.summary ?? null } }),
+              ...(closed && { packClosed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null } }),
             },
             out,
             (done, total) => ctx.progress({ done, total }),

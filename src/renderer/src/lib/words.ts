@@ -849,7 +849,7 @@ export const words = {
   },
   closes: {
     title: 'Closed periods',
-    lead: 'A closed period keeps its monthly pack as it was closed, with the SHA-256 of the data behind it. A later change to that data (a restated transaction, a snapshot fetched again, an edited label or group) is flagged here and in an alert; the closed figures never change. Reopening asks for a reason, kept in the audit trail.',
+    lead: 'A closed period keeps its monthly pack as it was closed, with the SHA-256 of the data behind it. A later change to that data (a restated transaction, a snapshot fetched again, a group’s members or a category edited) is flagged here and in an alert; a rename is only noted, and the period stays closed. The closed figures never change. Reopening asks for a reason, kept in the audit trail.',
     none: 'No period is closed. Close one from its monthly pack.',
     states: { closed: 'closed', flagged: 'changed since close', reopened: 'reopened' } as Record<'closed' | 'flagged' | 'reopened', string>,
     columns: { scope: 'Scope', period: 'Period', closed: 'Closed', nav: 'NAV (closed)', state: 'State' },
@@ -857,6 +857,7 @@ export const words = {
     nav: (opening: string, closing: string) => `${opening} → ${closing}`,
     hash: 'SHA-256 of the data behind it',
     changedSince: (when: string) => `Changed since close (found ${when}); the closed figures are kept as they were:`,
+    renamedSince: (when: string) => `Names edited since close (found ${when}); no figure changed, the period stays closed:`,
     reopenedWhy: (when: string, why: string) => `Reopened ${when}: ${why}`,
     reopen: 'Reopen…',
     reopenLabel: (what: string) => `Reopen ${what}`,

@@ -157,8 +157,12 @@ export function insertClose(db: WritableDB, c: NewClose, now = new Date()): numb
 
 /** A check's outcome: when it ran and, when the data changed, what (the first such check sets flagged_at). */
 export function recordCheck(db: WritableDB, id: number, at: string, flag: CloseFlag | null): void {
-  if (!flag) return void run(db, sql`UPDATE period_closes SET checked_at = ${at} WHERE id = ${id}`);
-  run(db, sql`UPDATE period_closes SET checked_at = ${at}, flagged_at = coalesce(flagged_at, ${at}), flag = ${JSON.stringify(flag)} WHERE id = ${id}`);
+  // Nothing found: a names-only finding (never flagged) is gone with the names it saw.
+  if (!flag)
+    return void run(db, sql`UPDATE period_closes SET checked_at = ${at}, flag = CASE WHEN flagged_at IS NULL THEN NULL ELSE flag END WHERE id = ${id}`);
+  // Flagged (in force, its figures' data changed) only by a change of more than names.
+  const flaggedAt = flag.figures === false ? null : at;
+  run(db, sql`UPDATE period_closes SET checked_at = ${at}, flagged_at = coalesce(flagged_at, ${flaggedAt}), flag = ${JSON.stringify(flag)} WHERE id = ${id}`);
 }
 
 /** Reopens a close in force, with the user's reason, and records it in the audit trail; false when it is not in force. */

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EchoService, startEchoService } from '../support/echo-service.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { tempDir } from '../support/store.ts';
+import { runTs } from '../support/run.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Finding: `key set` in the CLI without a working keychain (no Secret Service) suggested keeping
@@ -38,5 +41,28 @@ describe('the CLI without a keychain', { timeout: 60_000 }, () => {
     expect(r.stdout).toMatch(/No key is set/);
     expect(r.stdout).toMatch(/FOLIOSCOPE_ACCESS_KEY/);
     expect(r.stdout).not.toMatch(/session only/);
+  });
+
+  it('cache encrypt says the cache key cannot be kept for a session only, and offers a passphrase; nothing is encrypted (issue 39)', async () => {
+    const dir = tempDir();
+    const r = await cliAsync(['--data-dir', dir, 'cache', 'encrypt'], { env: NO_BUS });
+    expect(r.status).not.toBe(0);
+    const said = r.stderr.trim();
+    expect(said).toMatch(/^folioscope: The system keychain is not available/);
+    expect(said).toMatch(/cannot be kept for this session only/);
+    expect(said).toMatch(/--passphrase-stdin/);
+    expect(said).not.toMatch(/FOLIOSCOPE_ACCESS_KEY/);
+    expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
+  });
+});
+
+describe('the app and the web shell without a keychain', { timeout: 60_000 }, () => {
+  it('Encrypt in Settings says the same, not "keep the key for this session only"', () => {
+    const dir = tempDir();
+    const r = runTs('support/encrypt-child.ts', [dir], NO_BUS);
+    const out = JSON.parse(r.stdout) as { error?: string };
+    expect(out.error).toMatch(/^The system keychain is not available .*cannot be kept for this session only.*passphrase/);
+    expect(out.error).not.toMatch(/keep the key for this session only\./);
+    expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
   });
 });

@@ -22,6 +22,12 @@ export interface KeychainOptions {
    * be gone when the command ends. Its messages offer what a CLI user can do instead.
    */
   cli?: boolean;
+  /**
+   * What the keychain is asked to keep: the service's access key (the default), or a data
+   * folder's cache key, which is needed at every start and so cannot be kept for a session only
+   * (issue 39): its messages offer a passphrase instead.
+   */
+  holds?: 'access-key' | 'cache-key';
 }
 
 export class KeychainUnavailableError extends Error {
@@ -30,11 +36,13 @@ export class KeychainUnavailableError extends Error {
       process.platform === 'linux' ? 'Install and unlock a Secret Service (GNOME Keyring: apt install gnome-keyring, or KWallet)' : 'Unlock your keychain';
     super(
       `The system keychain is not available (${detail}). ` +
-        (options.cli
-          ? 'The CLI cannot keep a key without it. For headless runs, give the key in the environment of each run: ' +
-            'FOLIOSCOPE_ACCESS_KEY, with FOLIOSCOPE_BASE_URL (or --base-url) naming its service. ' +
-            `Or: ${secretService[0]!.toLowerCase()}${secretService.slice(1)}, then run key set again.`
-          : `${secretService}, or keep the key for this session only.`),
+        (options.holds === 'cache-key'
+          ? `The cache's encryption key must be kept there: it is needed at every start, so it cannot be kept for this session only. ${secretService}, then encrypt again; or encrypt with a passphrase instead (folioscope cache encrypt --passphrase-stdin): every start then needs it, in FOLIOSCOPE_CACHE_PASSPHRASE.`
+          : options.cli
+            ? 'The CLI cannot keep a key without it. For headless runs, give the key in the environment of each run: ' +
+              'FOLIOSCOPE_ACCESS_KEY, with FOLIOSCOPE_BASE_URL (or --base-url) naming its service. ' +
+              `Or: ${secretService[0]!.toLowerCase()}${secretService.slice(1)}, then run key set again.`
+            : `${secretService}, or keep the key for this session only.`),
     );
     this.name = 'KeychainUnavailableError';
   }

@@ -86,7 +86,7 @@ export class Session {
     const startUrl = usableBaseUrl(configured, o.baseUrl !== undefined);
     // Encryption at rest (encryption.ts): one key for every cache of the data folder, found at
     // start (a missing or wrong one stops here with CacheProblemError 'locked', nothing opened).
-    const cacheKeychain = o.cacheKeychain ?? systemKeychain(CACHE_KEY_SERVICE, { cli: o.shell === 'cli' });
+    const cacheKeychain = o.cacheKeychain ?? systemKeychain(CACHE_KEY_SERVICE, { cli: o.shell === 'cli', holds: 'cache-key' });
     const cachePassphrase = o.cachePassphrase ?? env[PASSPHRASE_ENV] ?? null;
     const cacheKey = await loadFolderKey(o.dataDir, databaseFileFor(o.dataDir, startUrl), { keychain: cacheKeychain, passphrase: cachePassphrase });
     const profile = await openProfile({

@@ -136,4 +136,19 @@ describe('treasury views', () => {
     await bothThemes(web.page, 'risk-unlocks-all');
     expect(web.problems).toEqual([]);
   });
+
+  // Finding (issue 39): the NAV chart's date labels overlapped at 1024 px with the wallet list
+  // open. The axis now measures its labels and keeps as many as fit (date-ticks.ts, tested in Node).
+  it('Overview: a year of month ends at 1024 px with the wallet list open, every date label whole', async () => {
+    await web.page.setViewportSize({ width: 1024, height: 768 });
+    await open(`#/overview?wallet=${ADDRESS}&date=2025-12-31&range=1y`);
+    await web.page.getByRole('button', { name: 'Show the wallet list' }).click();
+    const chart = web.page.getByRole('img', { name: /^NAV over \d+ cached dates$/ });
+    await expect.poll(() => chart.count(), { timeout: 15_000 }).toBe(1);
+    await settled(web.page);
+    await chart.scrollIntoViewIfNeeded();
+    await bothThemes(web.page, 'nav-chart-1024-wallets-open');
+    await web.page.setViewportSize({ width: 1360, height: 900 });
+    expect(web.problems).toEqual([]);
+  });
 });

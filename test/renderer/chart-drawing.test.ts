@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { navLines } from '../../src/renderer/src/lib/nav-lines.ts';
+import { dateStep } from '../../src/renderer/src/lib/date-ticks.ts';
 import { CHAIN_COLOURS, sliceColourIndexes } from '../../src/renderer/src/lib/slice-colours.ts';
 
 describe('the NAV chart draws coinciding lines as one', () => {
@@ -37,5 +38,22 @@ describe('a chain keeps its colour in every scope', () => {
     expect(a[0]).toBe(b[1]);
     const many = sliceColourIndexes(['eth', 'arb', 'op', 'base', 'matic', 'bsc', 'zk', 'scroll'], 8, CHAIN_COLOURS);
     expect(new Set(many).size).toBe(8);
+  });
+});
+
+describe('the date axis fits its labels in the room it has (issue 39: NAV chart labels overlapped at 1024)', () => {
+  it('as many ticks as fit side by side, at most the count asked for, never fewer than the two ends', () => {
+    // A year of dates, labels 90 px wide: a wide chart takes the 8 asked for (a step of 56 days: 7 ticks).
+    expect(dateStep(364, 1200, 90, 8)).toBe(56);
+    // 550 px (1024 with the sidebar open): 5 labels fit, so a step of 91 days (5 ticks).
+    const narrow = dateStep(364, 550, 90, 8);
+    expect(narrow).toBe(91);
+    expect((Math.floor(364 / narrow) + 1) * (90 + 16)).toBeLessThanOrEqual(550);
+    // Longer labels (another locale) take fewer.
+    expect(dateStep(364, 550, 130, 8)).toBe(182);
+    // No room at all: still the two ends.
+    expect(dateStep(364, 100, 90, 8)).toBe(364);
+    // A month: days a week apart, whatever the room.
+    expect(dateStep(30, 1200, 90, 8)).toBe(7);
   });
 });

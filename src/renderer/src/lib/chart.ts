@@ -13,7 +13,9 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import type { Plugin, Scale, Tick } from 'chart.js';
+import type { FontSpec, Plugin, Scale, Tick } from 'chart.js';
+import { toFont } from 'chart.js/helpers';
+import { dateStep } from './date-ticks.ts';
 import { compactUnit, currentLocale, date, decimal, tickLabels, usd } from './format.ts';
 
 /** Chart.js with only the parts the app uses; colours come from the theme's CSS variables. */
@@ -80,30 +82,36 @@ export function tickFormat(kind: 'usd' | 'ratio'): (value: number | string, inde
 const DAY_MS = 86_400_000;
 /** A calendar day (YYYY-MM-DD) as the x value of a point: its UTC midnight in ms. */
 export const dayX = (iso: string): number => Date.parse(`${iso}T00:00:00Z`);
-/** Tick steps of a date axis, in days. */
-const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182, 364, 728, 1456];
-
 /**
  * An x axis in proportion to time: dates a day apart are a day apart on the chart, dates a week
  * apart a week. A category axis drew every step alike, so the newest daily snapshot after weekly
  * ones looked a week away and a gap of a month looked like a day. Ticks fall on whole days, from
- * the first date, at the smallest step that keeps at most `maxTicks` of them.
+ * the first date, at the smallest step that keeps at most `maxTicks` of them, fewer where the
+ * chart is too narrow for that many labels (measured in the axis's own font at each layout, so a
+ * resize or another locale lays them out again).
  */
 export function dateAxis(first: string, last: string, maxTicks: number) {
   const min = dayX(first);
   const max = dayX(last);
   const days = Math.max(1, Math.round((max - min) / DAY_MS));
-  const step = DAY_STEPS.find((s) => days / s <= maxTicks - 1) ?? Math.ceil(days / (maxTicks - 1));
+  const label = (v: number) => date(new Date(v).toISOString());
   return {
     type: 'linear' as const,
     min,
     max,
     afterBuildTicks: (scale: Scale) => {
+      const ctx = scale.ctx;
+      ctx.save();
+      ctx.font = toFont((scale.options as { ticks?: { font?: Partial<FontSpec> } }).ticks?.font ?? {}).string;
+      // The widest label a tick can have: the longest month name's date is about as wide as any.
+      const labelPx = Math.max(...[min, max, Date.UTC(2026, 8, 30)].map((v) => ctx.measureText(label(v)).width));
+      ctx.restore();
+      const step = dateStep(days, scale.width, labelPx, maxTicks);
       const ticks: Tick[] = [];
       for (let v = min; v <= max; v += step * DAY_MS) ticks.push({ value: v });
       scale.ticks = ticks;
     },
-    ticks: { callback: (v: number | string) => date(new Date(Number(v)).toISOString()) },
+    ticks: { callback: (v: number | string) => label(Number(v)) },
   };
 }
 

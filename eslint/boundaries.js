@@ -86,8 +86,9 @@ export const CORE_EDGES = {
   portfolio: ['analytics', 'handlers.ts', 'positions', 'store'],
   // The sync engine: the jobs that run each capability's sync, their progress and the wallets' freshness.
   sync: ['handlers.ts', 'jobs', 'positions', 'service', 'store', 'transactions'],
-  // The watched wallets and their groups, and each wallet's freshness.
-  wallets: ['handlers.ts', 'positions', 'service', 'store', 'sync', 'transactions'],
+  // The watched wallets and their groups, and each wallet's freshness. Their CSV import reads
+  // files as the address book's does (its CSV reader and chain names) and takes its "ours" entries.
+  wallets: ['counterparties', 'handlers.ts', 'positions', 'service', 'store', 'sync', 'transactions'],
   alerts: ['handlers.ts', 'ledger', 'portfolio', 'positions', 'service', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'store'],

@@ -42,6 +42,8 @@ import type {
   Counterparty,
   CounterpartyExport,
   CounterpartyImportPreview,
+  WalletExport,
+  WalletImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
 import { isoDateToUtcMs } from './dates.ts';
@@ -85,6 +87,8 @@ export const LIMITS = {
   passphrase: 1024,
   /** An address-book CSV to import, in characters (10,000 rows of a few hundred characters). */
   counterpartyCsvChars: 4 * 1024 * 1024,
+  /** A wallets CSV: 20,000 rows of an address, a label, chains, tags and groups. */
+  walletCsvChars: 8 * 1024 * 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
@@ -406,6 +410,11 @@ export const CounterpartySaveInput = z.strictObject({
 });
 export type CounterpartyInput = z.output<typeof CounterpartySaveInput>;
 /** An address-book CSV (Folioscope's columns or Safe's export) and whether its names win over the book's. */
+export const WalletCsvInput = z.strictObject({
+  text: z.string().max(LIMITS.walletCsvChars, `the file is too large (at most ${LIMITS.walletCsvChars} characters)`),
+  replace: z.boolean().optional(),
+});
+
 export const CounterpartyCsvInput = z.strictObject({
   text: z.string().max(LIMITS.counterpartyCsvChars, `the file is too large (at most ${LIMITS.counterpartyCsvChars} characters)`),
   replace: z.boolean().optional(),
@@ -516,6 +525,12 @@ export const CONTRACT = {
   'wallets.update': op(WalletUpdateInput, WRITES)<Wallet>(),
   'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }), WRITES)<boolean>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
+  /** What importing a wallets CSV (docs/wallet-import.md) would do, row by row; nothing is written. */
+  'wallets.preview': op(WalletCsvInput)<WalletImportPreview>(),
+  /** Imports a wallets CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
+  'wallets.import': op(WalletCsvInput, WRITES)<WalletImportPreview>(),
+  /** The watched wallets as CSV, in the columns import reads. */
+  'wallets.export': op(empty)<WalletExport>(),
   'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<string[]>(),
   /** How many of the scope's wallet chains have all three position views cached for a date: "cached" is said only of all of them. */
   'positions.coverage': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), date }))<{

@@ -820,6 +820,44 @@ export interface CounterpartyImportPreview {
   applied: boolean;
 }
 
+/** One row of a wallets CSV as an import would take it (docs/wallet-import.md). */
+export interface WalletImportRow {
+  /** The row's line number in the file (the header is line 1). */
+  row: number;
+  /** The address as it would be stored, or as written when it could not be read. */
+  address: string;
+  label: string;
+  chains: string[];
+  /** The groups the row puts the wallet in (added to their members). */
+  groups: string[];
+  /**
+   * add: a wallet to watch; update: a watched wallet whose label, tags or chains change, or that
+   * joins a group; same: nothing changes; merged: folded into an earlier row of the same address
+   * (Safe's one row per chain); skipped: an address-book entry that is not "ours"; conflict: the
+   * wallet is watched under another label (or an earlier row labels it otherwise); error: the
+   * row cannot be read (with why).
+   */
+  outcome: 'add' | 'update' | 'same' | 'merged' | 'skipped' | 'conflict' | 'error';
+  problem: string | null;
+}
+
+/** What importing a wallets CSV does, row by row; applied (all rows in one transaction) or not at all. */
+export interface WalletImportPreview {
+  format: 'folioscope' | 'safe' | 'address-book';
+  rows: WalletImportRow[];
+  counts: Record<WalletImportRow['outcome'], number>;
+  replace: boolean;
+  /** No error and (unless replace) no conflict: applying writes every row, in one transaction. */
+  applicable: boolean;
+  applied: boolean;
+}
+
+/** The watched wallets as a CSV (docs/wallet-import.md), the text and how many wallets it holds. */
+export interface WalletExport {
+  csv: string;
+  count: number;
+}
+
 /** The address book as a CSV (docs/address-book.md), the text and how many entries it holds. */
 export interface CounterpartyExport {
   csv: string;

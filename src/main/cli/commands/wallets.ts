@@ -1,16 +1,33 @@
 /** `folioscope wallet` and `folioscope group`: the watched wallets, and named sets of them that scope exports, reports and reconcile. */
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import { call, type Globals, parse, UsageError, withCore } from '../context.ts';
-import { say, warn } from '../io.ts';
+import { say, setExitCode, warn } from '../io.ts';
+import type { WalletImportPreview } from '../../../shared/model.ts';
+import { readCsvFile, writeCsvFile } from './counterparties.ts';
 
 export async function walletCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage:
   folioscope wallet add ADDRESS --chains C1,C2 [--label L] [--tags T1,T2]
   folioscope wallet list [--json]
-  folioscope wallet remove ADDRESS [--purge]`;
+  folioscope wallet remove ADDRESS [--purge]
+  folioscope wallet import FILE [--dry-run] [--replace] [--json]
+  folioscope wallet export --out FILE
+import reads a CSV of wallets (address,label,chains,tags,groups; Safe's address,name,chainId;
+or an address-book export, whose "ours" entries are taken), row by row: every row is imported
+in one step, or (a row in error, a wallet watched under another label without --replace)
+nothing. --dry-run says what it would do. export writes the wallets in the form import reads.`;
   const p = parse(
     args,
-    { chains: { type: 'string' }, label: { type: 'string' }, tags: { type: 'string' }, json: { type: 'boolean' }, purge: { type: 'boolean' } },
+    {
+      chains: { type: 'string' },
+      label: { type: 'string' },
+      tags: { type: 'string' },
+      json: { type: 'boolean' },
+      purge: { type: 'boolean' },
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      replace: { type: 'boolean' },
+    },
     usage,
   );
   if (!p) return;
@@ -52,10 +69,40 @@ export async function walletCommand(g: Globals, args: string[]): Promise<void> {
       if (!address) throw new UsageError(usage);
       if (!(await call(core, 'wallets.remove', { address, purge: p.values.purge ?? false }))) throw new Error(`${address} is not a watched wallet.`);
       say(`Stopped watching ${address}${p.values.purge ? ' and deleted its cached history' : ''}.`);
+    } else if (sub === 'import') {
+      if (!address || p.positionals.length > 2 || p.values.out) throw new UsageError(`import takes the FILE to import.\n\n${usage}`);
+      const input = { text: readCsvFile(address), ...(p.values.replace && { replace: true }) };
+      const dry = p.values['dry-run'] ?? false;
+      const pv = await call(core, dry ? 'wallets.preview' : 'wallets.import', input);
+      printWalletImport(pv, dry, p.values.json ?? false);
+      // Nothing imported when it was asked for (or, dry, could not be): a failure for scripts.
+      if (!pv.applicable) setExitCode(1);
+    } else if (sub === 'export') {
+      if (!p.values.out || address) throw new UsageError(`export needs --out FILE.\n\n${usage}`);
+      const { csv, count } = await call(core, 'wallets.export', undefined);
+      const path = await writeCsvFile(p.values.out, csv);
+      say(`Wrote ${count} wallet${count === 1 ? '' : 's'} to ${path}.`);
     } else {
       throw new UsageError(usage);
     }
   });
+}
+
+const FORMATS: Record<WalletImportPreview['format'], string> = { folioscope: 'CSV', safe: "Safe's CSV", 'address-book': 'an address-book CSV' };
+
+/** The import's report: a line per row (or the preview as JSON), then what was, or would be, done. */
+function printWalletImport(pv: WalletImportPreview, dryRun: boolean, json: boolean): void {
+  if (json) return void say(jsonForTerminal(pv));
+  for (const r of pv.rows) say([`line ${r.row}`, r.outcome.toUpperCase(), r.address, r.label, ...(r.problem ? [r.problem] : [])].map(forTerminal).join('\t'));
+  const c = pv.counts;
+  const n = (k: number, one: string) => `${k} ${one}${k === 1 ? '' : 's'}`;
+  const summary = `${n(c.add, 'wallet')} to add, ${c.update} to update, ${c.same} unchanged, ${c.merged} merged, ${c.skipped} skipped, ${n(c.conflict, 'conflict')}, ${n(c.error, 'error')}`;
+  if (pv.applied) say(`Imported (${FORMATS[pv.format]}): ${summary.replace(/to (add|update)/g, (_m, w: string) => (w === 'add' ? 'added' : 'updated'))}.`);
+  else if (!pv.applicable)
+    say(
+      `Nothing was imported: ${summary}. ${c.error ? 'Correct the rows in error' : 'Import with --replace to take the file’s labels'}${c.error && c.conflict ? ' and the conflicts' : ''}, then run it again.`,
+    );
+  else say(`${dryRun ? 'Would import' : 'Imported'}: ${summary}.`);
 }
 
 export async function groupCommand(g: Globals, args: string[]): Promise<void> {

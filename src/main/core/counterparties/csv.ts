@@ -75,7 +75,7 @@ export function parseCsvRecords(text: string): Array<{ line: number; fields: str
 }
 
 /** The CSV writer (reports/csv.ts) puts an apostrophe before text a spreadsheet would run; reading takes it off again. */
-const unneutralise = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
+export const unneutralise = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
 const list = (v: string | undefined) =>
   (v ?? '')
@@ -234,7 +234,7 @@ function cell(v: string | boolean): string {
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
-const csvLine = (cells: ReadonlyArray<string | boolean>) => cells.map(cell).join(',') + '\r\n';
+export const csvLine = (cells: ReadonlyArray<string | boolean>) => cells.map(cell).join(',') + '\r\n';
 
 /**
  * The book as CSV, in the columns import reads (`;` between tags and between chains), with a

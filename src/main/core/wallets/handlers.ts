@@ -11,6 +11,8 @@ import type { ReadableDB, WritableDB } from '../store/db.ts';
 import { listGroups, removeGroup, saveGroup } from '../store/groups.ts';
 import { addWallet, listWallets, updateWallet } from '../store/wallets.ts';
 import { removeWallet } from './remove.ts';
+import { planWalletImport, walletsCsv, type WalletImportPlan } from './csv.ts';
+import { getSettings } from '../store/settings.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { incompleteReasons } from '../transactions/index.ts';
 
@@ -18,11 +20,21 @@ export interface WalletContext extends ScopeContext {
   writable(): WritableDB;
   /** The jobs of the cache open now (a wallet's last failure). */
   jobs(): JobInfo[];
-  changed(change: 'wallets.added' | 'wallets.removed' | 'wallets.edited', wallet?: string): void;
+  changed(change: 'wallets.added' | 'wallets.removed' | 'wallets.edited' | 'wallets.imported', wallet?: string): void;
 }
 
 type WalletOperations =
-  'wallets.list' | 'wallets.add' | 'wallets.update' | 'wallets.remove' | 'wallets.status' | 'groups.list' | 'groups.save' | 'groups.remove';
+  | 'wallets.list'
+  | 'wallets.add'
+  | 'wallets.update'
+  | 'wallets.remove'
+  | 'wallets.status'
+  | 'wallets.preview'
+  | 'wallets.import'
+  | 'wallets.export'
+  | 'groups.list'
+  | 'groups.save'
+  | 'groups.remove';
 
 export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperations> {
   return {
@@ -43,6 +55,19 @@ export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperation
       return removed;
     },
     'wallets.status': () => walletStatuses(c.db(), c.jobs()),
+    'wallets.preview': ({ text, replace }) => plan(c.db(), text, replace).preview,
+    'wallets.import': ({ text, replace }) => {
+      const db = c.writable();
+      const p = plan(db, text, replace);
+      if (!p.preview.applicable) return p.preview;
+      db.transaction(() => applyWalletImport(db, p))();
+      c.changed('wallets.imported');
+      return { ...p.preview, applied: true };
+    },
+    'wallets.export': () => {
+      const wallets = listWallets(c.db());
+      return { csv: walletsCsv(wallets, listGroups(c.db())), count: wallets.length };
+    },
     'groups.list': () => listGroups(c.db()),
     'groups.save': (input) => {
       const g = saveGroup(c.writable(), input);
@@ -55,6 +80,20 @@ export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperation
       return removed;
     },
   };
+}
+
+const plan = (db: ReadableDB, text: string, replace: boolean | undefined) =>
+  planWalletImport(text, listWallets(db), listGroups(db), getSettings(db).chains, { replace: replace ?? false });
+
+/** Writes a plan (in the caller's transaction): each wallet added or changed as its own audited edit, then the groups joined. */
+function applyWalletImport(db: WritableDB, p: WalletImportPlan): void {
+  for (const w of p.add) addWallet(db, w);
+  for (const w of p.update) updateWallet(db, w.address, { label: w.label, tags: w.tags, chains: w.chains });
+  const groups = listGroups(db);
+  for (const [name, joining] of p.groups) {
+    const g = groups.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    saveGroup(db, g ? { id: g.id, name: g.name, wallets: [...new Set([...g.wallets, ...joining])] } : { name, wallets: joining });
+  }
 }
 
 function walletStatuses(db: ReadableDB, jobs: JobInfo[]): WalletStatus[] {

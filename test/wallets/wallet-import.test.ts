@@ -6,6 +6,8 @@ import { demoStarter } from '../../src/sim/demo.ts';
 import { cliAsync } from '../support/hostile-service.ts';
 import { SIM_NOW } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
+import { CSV_COLUMNS } from '../../src/main/core/reports/csv-reports.ts';
+import { WALLET_CSV_COLUMNS } from '../../src/main/core/wallets/csv.ts';
 
 /**
  * Watched wallets in bulk (issue 40, item 1): a CSV read row by row into what an import writes,
@@ -113,6 +115,10 @@ describe('a wallets CSV', () => {
     });
     expect(book).toMatchObject({ format: 'address-book', applicable: true, counts: { add: 1, skipped: 1 } });
     expect(book.rows[1]!.problem).toMatch(/not one of yours/);
+  });
+
+  it("the export job (the UI's Export) writes the columns import reads, as wallets.export does", () => {
+    expect(CSV_COLUMNS.wallets).toEqual([...WALLET_CSV_COLUMNS]);
   });
 
   it('refuses a file that is not a wallets CSV, naming what it expected', async () => {

@@ -6,6 +6,7 @@ import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts
 import { reconcile } from '../analytics/index.ts';
 import type { ScopedTimelineFilter } from '../ledger/index.ts';
 import { listWallets } from '../store/wallets.ts';
+import { listGroups } from '../store/groups.ts';
 import { iterateEdits } from '../audit/index.ts';
 import { rollForwardLines, type MonthlyPack, type PackFlowLine } from '../../../shared/pack.ts';
 import { listCounterparties } from '../counterparties/index.ts';
@@ -214,6 +215,9 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
   audit: ['at', 'entity', 'item', 'action', 'origin', 'reason', 'before', 'after'],
   // The address book, in the columns its import reads (docs/address-book.md).
   counterparties: [...BOOK_COLUMNS],
+  // The watched wallets, in the columns their import reads (docs/wallet-import.md; the same as
+  // wallets.export, wallets/csv.ts, which this part sits beside: a test holds the two equal).
+  wallets: ['address', 'label', 'chains', 'tags', 'groups'],
 };
 
 export interface ExportProgress {
@@ -466,6 +470,24 @@ export async function exportCsv(
         const book = listCounterparties(db);
         for (const c of book) await writer.row([c.address, c.name, c.tags.join(';'), c.ours, c.chains.join(';'), c.note]);
         onProgress(book.length, book.length);
+        break;
+      }
+      case 'wallets': {
+        // The user's, whatever the scope; the same cells as wallets.export (wallets/csv.ts).
+        const wallets = listWallets(db);
+        const groups = listGroups(db);
+        for (const w of wallets)
+          await writer.row([
+            w.address,
+            w.label,
+            w.chains.join(';'),
+            w.tags.join(';'),
+            groups
+              .filter((g) => g.wallets.includes(w.address))
+              .map((g) => g.name)
+              .join(';'),
+          ]);
+        onProgress(wallets.length, wallets.length);
         break;
       }
       case 'pack': {

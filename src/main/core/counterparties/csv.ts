@@ -77,13 +77,15 @@ export function parseCsvRecords(text: string): Array<{ line: number; fields: str
 /** The CSV writer (reports/csv.ts) puts an apostrophe before text a spreadsheet would run; reading takes it off again. */
 export const unneutralise = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
 
-const list = (v: string | undefined) =>
+/** A cell's `;`-separated items, trimmed, empty ones dropped. */
+export const list = (v: string | undefined) =>
   (v ?? '')
     .split(';')
     .map((x) => x.trim())
     .filter(Boolean);
 
-function readOurs(v: string | undefined): boolean {
+/** The "ours" cell: true/yes/1 or false/no/0/empty; anything else refused. */
+export function readOurs(v: string | undefined): boolean {
   const t = (v ?? '').trim().toLowerCase();
   if (t === '' || t === 'false' || t === 'no' || t === '0') return false;
   if (t === 'true' || t === 'yes' || t === '1') return true;

@@ -2,7 +2,7 @@
  * The counterparties capability's public face: what the rest of the core may use of it (the lint's walls,
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
-export { CSV_COLUMNS, csvLine, parseCsvRecords, unneutralise } from './csv.ts';
+export { CSV_COLUMNS, csvLine, list as csvList, parseCsvRecords, readOurs, unneutralise } from './csv.ts';
 export { knownChainNames, resolveChain } from './chains.ts';
 export { cleanEntry, sameEntry } from './entry.ts';
 export { counterpartyHandlers } from './handlers.ts';

@@ -17,7 +17,7 @@
  * `replace`) no conflict, and then applying writes every row in one transaction.
  */
 import type { Wallet, WalletGroup, WalletImportPreview, WalletImportRow } from '../../../shared/model.ts';
-import { csvLine, knownChainNames, parseCsvRecords, resolveChain, unneutralise } from '../counterparties/index.ts';
+import { csvLine, csvList as list, knownChainNames, parseCsvRecords, readOurs, resolveChain, unneutralise } from '../counterparties/index.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
 
 export const WALLET_CSV_COLUMNS = ['address', 'label', 'chains', 'tags', 'groups'] as const;
@@ -33,19 +33,6 @@ export interface WalletImportPlan {
   update: Array<Pick<Wallet, 'address' | 'label' | 'tags' | 'chains'>>;
   /** Group name → the addresses the file puts in it (added to its members, never removing one). */
   groups: Map<string, string[]>;
-}
-
-const list = (v: string | undefined) =>
-  (v ?? '')
-    .split(';')
-    .map((x) => x.trim())
-    .filter(Boolean);
-
-function readOurs(v: string | undefined): boolean {
-  const t = (v ?? '').trim().toLowerCase();
-  if (t === '' || t === 'false' || t === 'no' || t === '0') return false;
-  if (t === 'true' || t === 'yes' || t === '1') return true;
-  throw new ValidationError('ours', `"ours" is "${v!.slice(0, 20)}": write true or false.`);
 }
 
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
-import { WALLET, WALLET_2 } from '../support/sim.ts';
+import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -14,7 +14,7 @@ import { tempDir } from '../support/store.ts';
 describe('folioscope close', () => {
   it('closes a month, flags a change, reopens with a reason, and closes again', async () => {
     const dataDir = tempDir();
-    const cli = (...args: string[]) => runCliHere(['--data-dir', dataDir, ...args], { env: { FOLIOSCOPE_ACCESS_KEY: '' } });
+    const cli = (...args: string[]) => runCliHere(['--data-dir', dataDir, ...args], { env: { FOLIOSCOPE_ACCESS_KEY: '' }, now: () => SIM_NOW });
     expect((await cli('wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Treasury')).status).toBe(0);
     expect((await cli('wallet', 'add', WALLET_2, '--chains', 'eth')).status).toBe(0);
     expect((await cli('group', 'save', 'Fund I', '--wallets', `${WALLET},${WALLET_2}`)).status).toBe(0);

@@ -18,7 +18,9 @@ import { cacheOf, tempDir } from '../support/store.ts';
  * force of the same period here is a conflict, which replace resolves by reopening the one here
  * with a reason, in the audit trail.
  */
-const newCore = () => createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
+// The sync's clock is the service's: the months synced are whole whatever the machine's date.
+const newCore = () =>
+  createCore({ dataDir: tempDir(), shell: 'web', env: {}, now: () => SIM_NOW, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
 /** `before`: dates synced first, so that the service's answers for the period carry other request ids (as a live service's always do). */
 async function synced(core: Core, before: string[] = []) {
   await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });

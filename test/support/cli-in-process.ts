@@ -10,9 +10,10 @@ import type { Ran } from './cli-process.ts';
  * process tests (test/support/cli-process.ts).
  *
  * As `runCliSync`: the environment's access key and cache passphrase reach it only when `env`
- * gives them; `input` is its standard input.
+ * gives them; `input` is its standard input; `now` pins the run's clock (the core's and the
+ * reference service's), so "today" is the test's on any day.
  */
-export async function runCliHere(args: string[], o: { env?: Record<string, string>; input?: string } = {}): Promise<Ran> {
+export async function runCliHere(args: string[], o: { env?: Record<string, string>; input?: string; now?: () => number } = {}): Promise<Ran> {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env['FOLIOSCOPE_ACCESS_KEY'];
   delete env['FOLIOSCOPE_CACHE_PASSPHRASE'];
@@ -23,6 +24,7 @@ export async function runCliHere(args: string[], o: { env?: Record<string, strin
     stderr: { write: (text: string) => (out.stderr += text) },
     env,
     stdin: () => o.input ?? '',
+    ...(o.now && { now: o.now }),
   });
   return { status, ...out };
 }

@@ -83,13 +83,15 @@ export function parse<T extends OptionSpecs>(args: string[], options: T, usage: 
 }
 
 export async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: Pick<CoreOptions, 'chooseSavePath'> = {}): Promise<T> {
+  const clock = io().now;
   const core = await createCore({
     dataDir: g.dataDir,
     shell: 'cli',
     version: VERSION,
     // The run's environment (a test's own, in-process): the key, the service and the passphrase it names.
     env: io().env,
-    demo: demoStarter(),
+    demo: demoStarter(clock ? { now: clock } : {}),
+    ...(clock && { now: clock }),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
     ...options,

@@ -26,6 +26,12 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** All of standard input, read only when a command asks for it (a key, a passphrase). */
   stdin(): string;
+  /**
+   * The run's clock (Unix ms), given to the core and the built-in reference service: a test's
+   * pinned one, so a command reads "today" as the test says whatever the computer's date.
+   * Absent: the computer's.
+   */
+  now?: () => number;
 }
 
 /** The process's own streams, environment and standard input. */

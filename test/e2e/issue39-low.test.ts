@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { poll, settled, shootBothThemes, useTreasurySession } from '../support/web-session.ts';
+
+/**
+ * Issue 39, the "Low" list: small things a review of the screens found, each checked where it
+ * was seen, on the demo's treasury and cold wallet (today pinned to SIM_NOW by the session).
+ */
+const web = useTreasurySession({ txnsPerWallet: 200 });
+
+/** Opens a route and waits until its view has loaded. */
+async function show(route: string): Promise<void> {
+  await web.open(route);
+  await poll(() => web.page.evaluate(() => location.hash)).toBe(route);
+  await settled(web.page);
+}
+
+/** The minus sign the shared number formatter (Intl, in the page's locale) writes. */
+const formatterMinus = () =>
+  web.page.evaluate(() => new Intl.NumberFormat(document.documentElement.lang || undefined).formatToParts(-1).find((p) => p.type === 'minusSign')!.value);
+
+describe('one minus sign on every screen', () => {
+  it('the timeline, Reconcile, the monthly pack and Liquidity write a negative figure with the formatter’s sign', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/timeline');
+    const minus = await formatterMinus();
+    // Any minus sign but the formatter's, before a figure (a formula's "1 − 1/H" has a space: not a figure's sign).
+    const other = new RegExp(`[${['-', '\u2212'].filter((m) => m !== minus).join('')}]\\$?\\d`, 'u');
+    const own = new RegExp(`${minus}\\$?\\d`, 'u');
+
+    await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
+    const moved = await web.page.locator('[role=row].txn').evaluateAll((rows) => rows.map((r) => r.textContent ?? ''));
+    // Something went out: the timeline says so with the formatter's minus, and no other.
+    expect(moved.some((t) => own.test(t))).toBe(true);
+    expect(moved.filter((t) => other.test(t))).toEqual([]);
+
+    for (const route of ['#/reconcile', '#/pack', '#/positions?view=liquidity', '#/overview', '#/risk']) {
+      await show(route);
+      const text = await web.page.locator('main').innerText();
+      expect(text.match(new RegExp(other, 'gu')) ?? [], route).toEqual([]);
+    }
+
+    // Reconcile's outflows, red, are negative figures of the formatter.
+    await show('#/reconcile');
+    const outflows = await web.page.locator('main tbody td.neg').allTextContents();
+    expect(outflows.length).toBeGreaterThan(0);
+    expect(outflows.filter((t) => !t.trim().startsWith(minus))).toEqual([]);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('looked at: the timeline and Reconcile with their negative figures, light and dark', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/timeline');
+    await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
+    await shootBothThemes(web.page, 'low-minus-timeline');
+    await show('#/reconcile');
+    await shootBothThemes(web.page, 'low-minus-reconcile');
+  });
+});

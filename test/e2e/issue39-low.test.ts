@@ -56,3 +56,61 @@ describe('one minus sign on every screen', () => {
     await shootBothThemes(web.page, 'low-minus-reconcile');
   });
 });
+
+describe('a chain by its name', () => {
+  /**
+   * The page's text a person reads, but a chain filter's options (they name the id beside the
+   * name, on purpose) and the monthly pack's reasons, the core's sentences shared with the PDF,
+   * the CLI and a close (left as they are).
+   */
+  const readText = (selector: string) =>
+    web.page.locator(selector).evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('select, script, style, [data-testid=pack-verdict] li, #close-blocked').forEach((e) => e.remove());
+      return copy.textContent ?? '';
+    });
+  // The demo's chains by id, as the data and an identifier's label ("Eth") would write them.
+  const IDS = /\b(eth|Eth|arb|Arb)\b/g;
+
+  it('the sidebar, Overview, Positions, Risk, Reconcile, the monthly pack and the timeline name eth "Ethereum" and arb "Arbitrum One"', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/overview');
+    expect(await web.page.locator('nav.sidebar .badge').allTextContents()).toEqual(['Ethereum', 'Arbitrum One', 'Ethereum']);
+    for (const route of [
+      '#/overview',
+      '#/positions',
+      '#/positions?view=underlying',
+      '#/positions?view=liquidity',
+      '#/risk',
+      '#/reconcile',
+      '#/pack',
+      '#/timeline',
+    ]) {
+      await show(route);
+      await poll(() => web.page.locator('main td, main [role=gridcell]').count()).toBeGreaterThan(0);
+      const text = await readText('main');
+      expect(
+        [...text.matchAll(IDS)].map((m) => text.slice(m.index - 30, m.index + 30)),
+        route,
+      ).toEqual([]);
+    }
+    // The pack's chains, as its By chain table names them.
+    await show('#/pack');
+    await poll(() => web.page.getByTestId('pack-chains').locator('tbody tr').count()).toBeGreaterThan(0);
+    const chains = (await web.page.getByTestId('pack-chains').locator('tbody td:first-child').allTextContents()).map((t) => t.trim());
+    expect(chains.sort()).toEqual(['Arbitrum One', 'Ethereum']);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('looked at: the monthly pack at 1024×640, the sidebar and Positions at 1440×900, chains by name, light and dark', async () => {
+    await web.page.setViewportSize({ width: 1024, height: 640 });
+    await show('#/pack');
+    await poll(() => web.page.getByTestId('pack-chains').locator('tbody tr').count()).toBeGreaterThan(0);
+    await web.page.getByTestId('pack-chains').scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'low-chains-pack');
+    // The sidebar, open at 1440: each wallet's chains by name.
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/positions');
+    await shootBothThemes(web.page, 'low-chains-positions');
+  });
+});

@@ -4,6 +4,7 @@
  */
 
 import { displayName } from '../../../shared/display-names.ts';
+import { chainName } from '../../../shared/chain-names.ts';
 
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
@@ -365,6 +366,15 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export function shortAddress(a: string | null | undefined): string {
   if (!a) return DASH;
   return a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
+}
+
+/**
+ * A chain as people read it: its display name from the catalogue ("Ethereum" for eth), an id
+ * the app does not know as itself. Every screen names a chain so (issue 39: "eth", "Eth" and
+ * "Ethereum" for one chain); ids stay in addresses, CSV id columns and JSON.
+ */
+export function chain(id: string | null | undefined): string {
+  return chainName(id) ?? safe(id, DASH);
 }
 
 /** A service identifier as people read it; the PDF report uses the same rule. */

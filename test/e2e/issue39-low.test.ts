@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { poll, settled, shootBothThemes, useTreasurySession } from '../support/web-session.ts';
+import { poll, settled, shootBothThemes, TREASURY, useTreasurySession } from '../support/web-session.ts';
 
 /**
  * Issue 39, the "Low" list: small things a review of the screens found, each checked where it
@@ -112,5 +112,53 @@ describe('a chain by its name', () => {
     await web.page.setViewportSize({ width: 1440, height: 900 });
     await show('#/positions');
     await shootBothThemes(web.page, 'low-chains-positions');
+  });
+});
+
+describe('a status on every timeline row', () => {
+  /** Each timeline row shown: its id and the words of its status cell that show (not a restated badge, not text for screen readers only). */
+  const statuses = () =>
+    web.page.locator('[role=row].txn').evaluateAll((els) =>
+      els.map((e) => {
+        const mark = [...e.querySelectorAll<HTMLElement>('.status > *')].find((m) => !m.classList.contains('sr-only') && m.dataset['testid'] !== 'restated');
+        // Visible words: laid out, not clipped to nothing.
+        return { id: e.id, text: mark && mark.offsetWidth > 1 ? mark.textContent!.trim() : '' };
+      }),
+    );
+
+  it('a succeeded row says "Succeeded", a failed one "Failed", in visible words, as the core has them', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    const rows = (await web.core.call('timeline.page', { wallet: TREASURY, limit: 600 })).rows;
+    const expected = new Map(rows.map((r) => [`txn-row-${r.id}`, r.status === 0 ? 'Failed' : r.status === 1 ? 'Succeeded' : 'Unknown']));
+    // The demo has both.
+    expect(new Set(expected.values())).toEqual(new Set(['Failed', 'Succeeded']));
+    for (const [filter, word] of [
+      ['', null],
+      ['&status=1', 'Succeeded'],
+      ['&status=0', 'Failed'],
+    ] as const) {
+      await web.open(`#/timeline?wallet=${TREASURY}${filter}`);
+      await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(0);
+      await settled(web.page);
+      const shown = await statuses();
+      for (const { id, text } of shown) expect(text, id).toBe(expected.get(id));
+      if (word) expect(new Set(shown.map((s) => s.text))).toEqual(new Set([word]));
+    }
+    expect(web.problems).toEqual([]);
+  });
+
+  it('looked at: the timeline with every status, 1024×640 and 1440×900, light and dark', async () => {
+    await web.open('#/timeline');
+    for (const [w, h] of [
+      [1024, 640],
+      [1440, 900],
+    ] as const) {
+      await web.page.setViewportSize({ width: w, height: h });
+      await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
+      await shootBothThemes(web.page, `low-status-timeline-${w}x${h}`);
+    }
+    await web.open(`#/timeline?wallet=${TREASURY}&status=0`);
+    await poll(() => web.page.locator('[role=row].txn.failed').count()).toBeGreaterThan(0);
+    await shootBothThemes(web.page, 'low-status-timeline-failed');
   });
 });

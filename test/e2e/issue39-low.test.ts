@@ -162,3 +162,25 @@ describe('a status on every timeline row', () => {
     await shootBothThemes(web.page, 'low-status-timeline-failed');
   });
 });
+
+describe('the export notice names a wallet by its label', () => {
+  // Its address only when it has none (transactionsCoverage, test/unit/export-to-today.test.ts).
+  it('an export of the Treasury’s transactions says "Treasury" where it names the wallet, never its address', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await web.open(`#/timeline?wallet=${TREASURY}`);
+    await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(0);
+    await web.page.getByRole('button', { name: 'Export ▾' }).click();
+    await web.page.getByRole('menuitem', { name: 'Transactions (CSV)', exact: true }).click();
+    const notice = web.page.locator('.notice');
+    await poll(() => notice.textContent()).toMatch(/Downloaded folioscope-transactions/);
+    // The demo's last sync ends before the period does: the notice says whose transactions are incomplete.
+    const text = (await notice.textContent())!;
+    expect(text).toMatch(/Its transactions are incomplete/);
+    // The file's name keeps the address (a file name, not words): the rest names the wallet by its label.
+    const words = text.replace(/folioscope-[\w.-]+\.csv/, '');
+    expect(words).toContain('Treasury · eth: ');
+    expect(words.toLowerCase()).not.toContain(TREASURY.slice(0, 10));
+    await shootBothThemes(web.page, 'low-export-notice');
+    expect(web.problems).toEqual([]);
+  });
+});

@@ -184,3 +184,52 @@ describe('the export notice names a wallet by its label', () => {
     expect(web.problems).toEqual([]);
   });
 });
+
+describe('placeholders read whole', () => {
+  /** Each shown input whose placeholder is wider than the room inside it: its placeholder, and how many pixels are cut. */
+  const cutPlaceholders = () =>
+    web.page.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      return [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[placeholder], textarea[placeholder]')]
+        .filter((el) => el.offsetWidth > 0 && !el.value)
+        .map((el) => {
+          const cs = getComputedStyle(el);
+          ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          // A search field's clear button takes room at its end in Chromium, so leaves less for the words.
+          const text = ctx.measureText(el.placeholder).width + (el.type === 'search' ? 16 : 0);
+          return { placeholder: el.placeholder, cut: Math.ceil(text - room) };
+        })
+        .filter((p) => p.cut > 0);
+    });
+
+  for (const [w, h] of [
+    [1024, 640],
+    [1440, 900],
+  ] as const)
+    it(`at ${w}×${h}: the timeline, Positions, the address book, Reconcile, the monthly pack and the settings dialog`, async () => {
+      await web.page.setViewportSize({ width: w, height: h });
+      for (const route of ['#/timeline', '#/positions', '#/book', '#/reconcile', '#/pack']) {
+        await show(route);
+        expect(await cutPlaceholders(), route).toEqual([]);
+      }
+      await show('#/overview');
+      await web.page.getByRole('button', { name: 'Settings' }).click();
+      await poll(() => web.page.getByRole('dialog').isVisible()).toBe(true);
+      expect(await cutPlaceholders(), 'settings').toEqual([]);
+      await web.page.keyboard.press('Escape');
+      await poll(() => web.page.getByRole('dialog').count()).toBe(0);
+    });
+
+  it('looked at: the address book and the settings dialog at 1024×640, light and dark', async () => {
+    await web.page.setViewportSize({ width: 1024, height: 640 });
+    await show('#/book');
+    await shootBothThemes(web.page, 'low-placeholders-address-book');
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    await poll(() => web.page.getByRole('dialog').isVisible()).toBe(true);
+    await web.page.locator('#locale').scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'low-placeholders-settings');
+    await web.page.keyboard.press('Escape');
+    await poll(() => web.page.getByRole('dialog').count()).toBe(0);
+  });
+});

@@ -108,7 +108,7 @@ export const words = {
     themeLight: 'Light',
     themeDark: 'Dark',
     locale: 'Number and date format',
-    localePlaceholder: 'System default (e.g. en-GB, de-DE)',
+    localePlaceholder: 'System default (e.g. de-DE)',
     timeZone: 'Transaction times',
     zoneUtc: 'UTC (the service’s)',
     zoneLocal: 'This computer’s zone',

@@ -233,3 +233,63 @@ describe('placeholders read whole', () => {
     await poll(() => web.page.getByRole('dialog').count()).toBe(0);
   });
 });
+
+describe('a copy button beside every shortened address', () => {
+  /**
+   * The shortened addresses ("0x5a0b…9c4c", "eth:0x…cc2") under the root that no copy button
+   * near them copies: each must have, in the nearest element around it that holds copy buttons,
+   * one whose value starts and ends as the shortened text does.
+   */
+  const withoutCopy = (root: ReturnType<typeof web.page.locator>) =>
+    root.evaluateAll((roots) => {
+      const out: string[] = [];
+      for (const r of roots) {
+        const walker = document.createTreeWalker(r, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const m of n.textContent!.matchAll(/([\w:]{6})…(\w{4})/g)) {
+            let at: HTMLElement | null = n.parentElement;
+            while (at && at !== r && !at.querySelector('button.copy')) at = at.parentElement;
+            const copies = [...(at?.querySelectorAll('button.copy') ?? [])].map((b) => (b.getAttribute('aria-label') ?? '').split(' ').pop()!);
+            if (!copies.some((v) => v.startsWith(m[1]!) && v.endsWith(m[2]!))) out.push(m[0]);
+          }
+        }
+      }
+      return out;
+    });
+
+  it('in a transaction’s detail: the hash, the wallet, from and to, each token moved and each address of a decoded log', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await web.open(`#/timeline?wallet=${TREASURY}`);
+    const rows = web.page.locator('[role=row].txn');
+    await poll(() => rows.count()).toBeGreaterThan(5);
+    // A row that moved tokens: its transfers table lists their contracts.
+    await rows.filter({ hasText: '→' }).first().click();
+    const drawer = web.page.getByRole('dialog', { name: 'Transaction detail' });
+    await poll(() => drawer.locator('tbody tr').count()).toBeGreaterThan(0);
+    await poll(() => drawer.locator('ol.logs li').count()).toBeGreaterThan(0);
+    // The wallet is named by its label: the address it stands for is copied beside it.
+    expect(
+      await drawer
+        .locator('dt:text-is("Wallet") + dd')
+        .getByRole('button', { name: `Copy address ${TREASURY}` })
+        .count(),
+    ).toBe(1);
+    expect(await drawer.getByRole('button', { name: /^Copy contract / }).count()).toBe(await drawer.locator('tbody tr').count());
+    expect(await withoutCopy(drawer.locator('dl, table, .args'))).toEqual([]);
+    await shootBothThemes(web.page, 'low-copy-drawer');
+    await drawer.getByRole('button', { name: 'Close detail' }).click();
+    expect(web.problems).toEqual([]);
+  });
+
+  it('in the monthly pack’s counterparty rows, each copying the full address', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/pack');
+    const table = web.page.getByTestId('pack-counterparties');
+    await poll(() => table.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await table.getByRole('button', { name: /^Copy address 0x[0-9a-f]{40}$/ }).count()).toBe(await table.locator('tbody tr').count());
+    expect(await withoutCopy(table)).toEqual([]);
+    await table.scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'low-copy-pack');
+    expect(web.problems).toEqual([]);
+  });
+});

@@ -69,11 +69,11 @@ describe('alerts in the web shell', () => {
     expect(`${fired!.title} ${fired!.detail}`).toMatch(
       new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${dip.to}: collateral/debt`),
     );
-    // The inbox writes it from its figures in the app's locale (en-US here): the date as every view shows it.
+    // The inbox writes it from its figures in the app's locale (en-US here): the date as every view shows it, the chain by its name.
     const shownDate = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
       Date.parse(`${dip.to}T00:00:00Z`),
     );
-    expect(text).toMatch(new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on eth, ${shownDate}: collateral/debt`));
+    expect(text).toMatch(new RegExp(`Health \\d\\.\\d+ below ${dip.threshold}: .+ of Treasury \\(${WALLET}\\) on Ethereum, ${shownDate}: collateral/debt`));
     expect(text).toMatch(/fired .* · still holds/);
     expect(await axeFindings(web.page)).toEqual([]);
     await shoot(web.page, 'alerts-inbox-1024');

@@ -63,7 +63,7 @@ describe('Folioscope in Chromium, demo mode', () => {
     await dialog.getByLabel('Address').fill(ADDRESS);
     await dialog.getByLabel('Label').fill('Treasury');
     await dialog.getByLabel('Tags').fill('ops, cold');
-    await dialog.getByRole('checkbox', { name: 'arb' }).check();
+    await dialog.getByRole('checkbox', { name: 'Arbitrum One' }).check();
     await dialog.getByRole('button', { name: 'Add wallet' }).click();
     await expect.poll(() => kpi().textContent(), { timeout: 20_000 }).toMatch(/^\$[\d,]+\.\d\d$/);
     await expect.poll(() => web.page.getByRole('link', { name: /Treasury/ }).isVisible(), { timeout: 10_000 }).toBe(true);

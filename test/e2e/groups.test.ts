@@ -141,7 +141,7 @@ describe('wallet groups scope every view', () => {
     await web.page.evaluate(([d, g]) => (location.hash = `#/overview?date=${d}&group=${g}`), [EARLIER, String(both.id)]);
     const partial = web.page.getByTestId('partial-scope');
     await expect.poll(() => partial.textContent(), { timeout: 10_000 }).toContain('Incomplete: 1 wallet chain is not cached for this date');
-    expect(await partial.textContent()).toContain('Cold (eth)');
+    expect(await partial.textContent()).toContain('Cold (Ethereum)');
     // The figure is the cached member's, and says it is incomplete.
     expect(await totalNav()).toBe(opsTotal);
     expect(await web.page.locator('.kpi', { has: web.page.getByTestId('total-nav') }).textContent()).toContain('incomplete');
@@ -165,7 +165,7 @@ describe('wallet groups scope every view', () => {
     await web.page.getByRole('tab', { name: 'Positions' }).click();
     const partial = web.page.getByTestId('partial-scope');
     await expect.poll(() => partial.textContent(), { timeout: 10_000 }).toContain('Partial: 1 wallet chain is not cached');
-    expect(await partial.textContent()).toContain('Cold (eth)');
+    expect(await partial.textContent()).toContain('Cold (Ethereum)');
     await bothThemes(web.page, 'groups-positions-partial');
     expect(web.problems).toEqual([]);
   });

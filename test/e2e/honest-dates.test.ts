@@ -70,7 +70,7 @@ describe('what the as-of date says', () => {
     expect(tokens.length).toBe(new Set(tokens).size);
     // The wallet holds tokens on both its chains: some row names both.
     const heldIn = await table.locator('tbody tr td:last-child').allTextContents();
-    expect(heldIn.some((h) => h.includes('(eth)') && h.includes('(arb)'))).toBe(true);
+    expect(heldIn.some((h) => h.includes('(Ethereum)') && h.includes('(Arbitrum One)'))).toBe(true);
     expect(web.problems).toEqual([]);
   });
 });

@@ -119,7 +119,7 @@ describe('the screens a treasurer looks at, all wallets', () => {
       [...document.querySelectorAll<HTMLElement>('main tbody td.pos, main tbody td.neg')].map((td) => td.textContent!.trim()),
     );
     expect(coloured.length).toBeGreaterThan(0);
-    expect(coloured.filter((t) => !/^[+−]/.test(t))).toEqual([]);
+    expect(coloured.filter((t) => !/^[+-]/.test(t))).toEqual([]);
   });
 
   it('monthly pack at 1024×640: months by name in the locale; the arrow goes with the closing date where the controls wrap', async () => {

@@ -46,7 +46,7 @@ describe('alert texts in the inbox are written in the locale from the stored fig
     const t = alertText(health, names);
     expect(t.title).toBe('Health 1,084 below 1,1: Aave V3 WETH supply / USDC borrow');
     expect(t.detail).toBe(
-      'Aave V3 WETH supply / USDC borrow of Treasury (0xabc) on eth, 31. Dez. 2025: collateral/debt 1,314 × liquidation threshold 0,825 = health 1,084 (below 1 it can be liquidated).',
+      'Aave V3 WETH supply / USDC borrow of Treasury (0xabc) on Ethereum, 31. Dez. 2025: collateral/debt 1,314 × liquidation threshold 0,825 = health 1,084 (below 1 it can be liquidated).',
     );
     setLocale('en-US');
     expect(alertText(health, names).title).toBe('Health 1.084 below 1.1: Aave V3 WETH supply / USDC borrow');
@@ -80,7 +80,7 @@ describe('alert texts in the inbox are written in the locale from the stored fig
       names,
     );
     expect(out.title).toBe('Outflow of 12.345,68 USDC (above 10.000)');
-    expect(out.detail).toMatch(/^Treasury \(0xabc\) sent 12\.345,68 USDC on eth to 0xdef at 1\. Jan\. 2026, 10:00 UTC \(transaction 0xhash\)\.$/);
+    expect(out.detail).toMatch(/^Treasury \(0xabc\) sent 12\.345,68 USDC on Ethereum to 0xdef at 1\. Jan\. 2026, 10:00 UTC \(transaction 0xhash\)\.$/);
     const unlock = alertText(
       alert('unlock', {
         wallet: '0xabc',

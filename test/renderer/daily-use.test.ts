@@ -215,8 +215,8 @@ describe('positions told apart and read by token', () => {
       { ...row('e', lido('0x1')), chain: 'eth' },
       { ...row('a', lido('0x2')), chain: 'arb' },
     ]);
-    expect(m.get('e')).toBe('eth');
-    expect(m.get('a')).toBe('arb');
+    expect(m.get('e')).toBe('Ethereum');
+    expect(m.get('a')).toBe('Arbitrum One');
   });
 
   it('shows debt and collateral by token, not by raw id', () => {

@@ -173,7 +173,7 @@ describe('timeline grouping', () => {
         { token_cid: null, type: 'in', qty: 2500, symbol: 'USDC' },
       ],
     });
-    expect(transferSummary(r, (n) => String(n))).toBe('−1 WETH → +2500 USDC');
+    expect(transferSummary(r, (n) => (n! > 0 ? `+${n}` : String(n)))).toBe('-1 WETH → +2500 USDC');
     expect(transferSummary(row(2, '2025-01-01T00:00:00Z', { status: 0 }), String)).toBe('failed — nothing moved');
   });
 });

@@ -26,6 +26,12 @@ describe('an export that reaches today', () => {
     const c = exportCompleteness(stale, { wallet: W, from: '2025-01-01', to: today });
     expect(c.state).toBe('incomplete');
     expect(c.reasons.join()).toMatch(/synced only up to \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    // A wallet without a label is named by its address; one with a label by it (the export's notice shows the reason).
+    expect(c.reasons[0]).toMatch(/^0x77777777… eth: synced only up to/);
+    const named = createDB();
+    addWallet(named, { address: W, chains: ['eth'], label: 'Treasury' });
+    markSynced(named, W, 'eth', nowS - 800 * 86_400, nowS - 2 * 3600);
+    expect(exportCompleteness(named, { wallet: W, from: '2025-01-01', to: today }).reasons[0]).toMatch(/^Treasury · eth: synced only up to/);
     // A past period is proved to its last second, as before.
     expect(exportCompleteness(fresh, { wallet: W, from: '2025-01-01', to: '2025-06-30' }).state).toBe('complete');
   });

@@ -302,7 +302,7 @@ export function exportCompleteness(
       for (const chain of w.chains) {
         const fetched = atPositions ? members.find((m) => m.wallet === w.address && m.chain === chain)?.fetchedAt : undefined;
         const bound = fetched ? Math.min(toS, Math.floor(Date.parse(fetched) / 1000)) : toS;
-        reasons.push(...transactionsCoverage(db, [{ address: w.address, chains: [chain] }], fromS, bound));
+        reasons.push(...transactionsCoverage(db, [{ address: w.address, chains: [chain], label: w.label }], fromS, bound));
       }
   }
   return reasons.length

@@ -5,7 +5,7 @@
  * whose figures are not all there, or not of the expected types, shows the core's text.
  */
 import type { Alert, ScheduleScope } from '../../../shared/model.ts';
-import { asTyped, date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
+import { asTyped, chain, date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
 import { words } from './words.ts';
 
 export interface AlertNames {
@@ -70,7 +70,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
         detail: t.healthDetail(
           position,
           wallet(v.wallet as string),
-          v.chain as string,
+          chain(v.chain as string),
           date(v.date as string),
           ratio(v.collateralDebtRatio as number),
           ratio(v.liqThreshold as number),
@@ -94,7 +94,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
           symbol,
           position,
           wallet(v.wallet as string),
-          v.chain as string,
+          chain(v.chain as string),
           dateTime(v.unlockTime as string),
           date(v.date as string),
         ),
@@ -129,7 +129,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
           wallet(v.wallet as string),
           qty(v.qty as number),
           symbol,
-          v.chain as string,
+          chain(v.chain as string),
           optionalString(f, 'to'),
           dateTime(v.time as string),
           v.txnHash as string,
@@ -144,7 +144,7 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
         detail: t.newCounterpartyDetail(
           wallet(v.wallet as string),
           safe(optionalString(f, 'symbols')),
-          v.chain as string,
+          chain(v.chain as string),
           v.to as string,
           dateTime(v.time as string),
           v.txnHash as string,

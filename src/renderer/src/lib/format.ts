@@ -4,6 +4,7 @@
  */
 
 import { displayName } from '../../../shared/display-names.ts';
+import { chainName } from '../../../shared/chain-names.ts';
 
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
@@ -135,10 +136,15 @@ export function compactUnit(v: number): string {
   );
 }
 
-export function qty(v: number | null | undefined): string {
+/**
+ * A token quantity. `sign`: "+" before a positive one too (a flow in, a change), the sign the
+ * locale writes: every signed figure on screen comes from here or `usd`, never a hand-written
+ * "−" or "+" (issue 39: "−" in the timeline, "-" in the monthly pack).
+ */
+export function qty(v: number | null | undefined, options: { sign?: boolean } = {}): string {
   if (missing(v)) return DASH;
   const digits = qtyDigits(v);
-  return nf(`q${digits}`, { maximumFractionDigits: digits }).format(v);
+  return nf(`q${digits}${options.sign ? 's' : ''}`, { maximumFractionDigits: digits, signDisplay: options.sign ? 'exceptZero' : 'auto' }).format(v);
 }
 
 /** The fraction digits `qty` gives a quantity: fewer the larger it is. */
@@ -152,14 +158,18 @@ export function qtyDigits(v: number): number {
  * closing) at one precision, the finest any of them needs, every figure with as many digits: so
  * the row can be footed by eye (issue 39: "2,076.32 + 0.113887 + 0.750529 = 2,077.18").
  */
-export function qtyRow(values: ReadonlyArray<number | null | undefined>): (v: number | null | undefined) => string {
+export function qtyRow(values: ReadonlyArray<number | null | undefined>): (v: number | null | undefined, options?: { sign?: boolean }) => string {
   const digits = Math.max(0, ...values.filter((v): v is number => !missing(v) && v !== 0).map(qtyDigits));
-  return (v) =>
+  return (v, options = {}) =>
     missing(v)
       ? DASH
       : v === 0
         ? nf('q0', { maximumFractionDigits: 0 }).format(0)
-        : nf(`qf${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
+        : nf(`qf${digits}${options.sign ? 's' : ''}`, {
+            minimumFractionDigits: digits,
+            maximumFractionDigits: digits,
+            signDisplay: options.sign ? 'exceptZero' : 'auto',
+          }).format(v);
 }
 
 /**
@@ -356,6 +366,15 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export function shortAddress(a: string | null | undefined): string {
   if (!a) return DASH;
   return a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;
+}
+
+/**
+ * A chain as people read it: its display name from the catalogue ("Ethereum" for eth), an id
+ * the app does not know as itself. Every screen names a chain so (issue 39: "eth", "Eth" and
+ * "Ethereum" for one chain); ids stay in addresses, CSV id columns and JSON.
+ */
+export function chain(id: string | null | undefined): string {
+  return chainName(id) ?? safe(id, DASH);
 }
 
 /** A service identifier as people read it; the PDF report uses the same rule. */

@@ -5,6 +5,7 @@
  */
 import type { Position } from '../../../shared/service/schemas.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
+import { chain } from './format.ts';
 
 /** What `distinguishers` reads of a row: a position row's, or a liquidity row's. */
 interface Twin {
@@ -69,7 +70,7 @@ export function distinguishers<R extends Twin = PositionRow>(
     const manyChains = new Set(group.map((r) => r.chain)).size > 1;
     const manyWallets = new Set(group.map((r) => r.wallet)).size > 1;
     for (const [i, r] of group.entries()) {
-      const where = [manyWallets ? walletName(r.wallet) : '', manyChains ? r.chain : ''].filter(Boolean).join(' · ');
+      const where = [manyWallets ? walletName(r.wallet) : '', manyChains ? chain(r.chain) : ''].filter(Boolean).join(' · ');
       const whereKey = (x: R) => `${x.wallet}|${x.chain}`;
       if (where && once(whereKey, r)) out.set(r.key, where);
       else if (pair(r) && once(pair, r)) out.set(r.key, where ? `${where} · ${pair(r)}` : pair(r));

@@ -44,8 +44,11 @@ export function appendByDay(items: readonly TimelineItem[], rows: readonly Timel
   return out.concat(more);
 }
 
-/** One line of what a transaction moved: "−0.5 WETH → +1,200 USDC". */
-export function transferSummary(row: TimelineRow, fmt: (n: number | null) => string): string {
+/**
+ * One line of what a transaction moved: "-0.5 WETH → +1,200 USDC". `signed` formats a quantity
+ * with its sign (qty with `sign`), so the minus is the locale's, as on every other screen.
+ */
+export function transferSummary(row: TimelineRow, signed: (n: number | null) => string): string {
   if (!row.details.length) return row.status === 0 ? 'failed — nothing moved' : 'no transfers';
-  return row.details.map((d) => `${d.type === 'out' ? '−' : '+'}${fmt(d.qty)} ${d.symbol ?? '?'}`).join(' → ');
+  return row.details.map((d) => `${signed(d.qty === null ? null : d.type === 'out' ? -d.qty : d.qty)} ${d.symbol ?? '?'}`).join(' → ');
 }

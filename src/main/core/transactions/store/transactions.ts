@@ -457,25 +457,27 @@ export function incompleteReasons(db: ReadableDB, wallets?: string | readonly st
  */
 export function transactionsCoverage(
   db: ReadableDB,
-  wallets: ReadonlyArray<{ address: string; chains: readonly string[] }>,
+  wallets: ReadonlyArray<{ address: string; chains: readonly string[]; label?: string | null }>,
   fromS: number,
   toS: number,
 ): string[] {
   const out: string[] = [];
   for (const w of wallets) {
+    // A wallet is named by its label where it has one (what the export's notice says), else by its address.
+    const who = w.label ? `${w.label} ·` : `${w.address.slice(0, 10)}…`;
     for (const chain of w.chains) {
       const ranges = listRanges(db, w.address, chain);
       // A seam owed a re-read inside the period: its rows are not proved, whatever the ranges say.
-      out.push(...owedSeamReasons(owedSeamsOf(db, w.address, { fromS, toS }).filter((s) => s.chain === chain)).map((r) => `${w.address.slice(0, 10)}… ${r}`));
+      out.push(...owedSeamReasons(owedSeamsOf(db, w.address, { fromS, toS }).filter((s) => s.chain === chain)).map((r) => `${who} ${r}`));
       const until = completeUntil(ranges);
       const first = ranges.find((r) => r.state === 'complete');
-      if (!ranges.length) out.push(`${w.address.slice(0, 10)}… ${chain}: transactions never synced`);
+      if (!ranges.length) out.push(`${who} ${chain}: transactions never synced`);
       else if (until === null || (first && first.startTime > fromS) || until < toS) {
         const open = ranges.filter((r) => r.state !== 'complete' && r.endTime >= fromS && r.startTime <= toS);
-        if (open.length) for (const r of open) out.push(`${w.address.slice(0, 10)}… ${chain}: ${rangeReason(r)}`);
+        if (open.length) for (const r of open) out.push(`${who} ${chain}: ${rangeReason(r)}`);
         else
           out.push(
-            `${w.address.slice(0, 10)}… ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+            `${who} ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
           );
       }
     }

@@ -283,7 +283,19 @@ export const NavHistoryInput = z
 export type NavScope = z.output<typeof NavHistoryInput>;
 
 /** The CSV reports (docs/reports.md). */
-const csvReport = z.enum(['positions', 'underlying', 'liquidity', 'transactions', 'history', 'reconciliation', 'unlocks', 'audit', 'pack', 'counterparties', 'wallets']);
+const csvReport = z.enum([
+  'positions',
+  'underlying',
+  'liquidity',
+  'transactions',
+  'history',
+  'reconciliation',
+  'unlocks',
+  'audit',
+  'pack',
+  'counterparties',
+  'wallets',
+]);
 export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chainName } from '../../src/shared/chain-names.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { bothThemes } from './axe.ts';
 import { waitForJobs } from '../support/jobs.ts';
@@ -86,7 +87,7 @@ describe('Reconcile in the demo', () => {
     expect(row.moved_to_positions_qty).not.toBe(0);
     // In that wallet's scope: the other wallet holds the token on the chain too.
     await web.open(`#/reconcile?wallet=${row.wallet}&from=${from}&to=${to}`);
-    const token = web.page.getByRole('button', { name: `${row.token_symbol} on ${row.chain}: show the transactions that moved it` });
+    const token = web.page.getByRole('button', { name: `${row.token_symbol} on ${chainName(row.chain) ?? row.chain}: show the transactions that moved it` });
     await poll(() => token.count()).toBe(1);
     await token.click();
     const mark = web.page.getByTestId('trace-move');

@@ -104,7 +104,8 @@ describe('one notation in de-DE', () => {
     });
     await web.open(`#/overview?date=${DATE}`);
     const all = await swatches();
-    expect(all).toEqual({ eth: palette.eth, arb: palette.arb });
+    // The legend names each chain as the screens do (issue 39: one name per chain).
+    expect(all).toEqual({ Ethereum: palette.eth, 'Arbitrum One': palette.arb });
     await web.open(`#/overview?date=${DATE}&wallet=${WALLET}`);
     await poll(() => web.page.locator('.kpi').first().textContent()).toMatch(/\$/);
     expect(await swatches()).toEqual(all);
@@ -122,7 +123,7 @@ describe('one notation in de-DE', () => {
     await poll(() => item.count()).toBe(1);
     const text = plain((await item.textContent())!.replace(/\s+/g, ' '));
     expect(text).toMatch(
-      /Health \d+,\d{3,} below 50: .+ of (Treasury|Cold storage) \(0x[0-9a-f]+\) on (eth|arb), \d+\. \S+ \d{4}: collateral\/debt \d+,\d+ × liquidation threshold 0,\d+ = health \d+,\d{3,}/,
+      /Health \d+,\d{3,} below 50: .+ of (Treasury|Cold storage) \(0x[0-9a-f]+\) on (Ethereum|Arbitrum One), \d+\. \S+ \d{4}: collateral\/debt \d+,\d+ × liquidation threshold 0,\d+ = health \d+,\d{3,}/,
     );
     expect(text).not.toMatch(/\b\d+\.\d+\b(?![.,]\d)/);
     await shoot(web.page, 'notation-alerts-de-1440');

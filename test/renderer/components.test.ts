@@ -32,13 +32,14 @@ describe('Sidebar', () => {
         { address: B, label: '', tags: [], chains: ['eth'], createdAt: '' },
       ],
     });
-    render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
+    render(Sidebar, { onadd: () => undefined, onimport: () => undefined, onedit: () => undefined });
     const options = screen.getAllByRole('link');
     expect(options.map((o) => o.querySelector('strong')?.textContent)).toEqual(['All wallets', 'Treasury', '0x0000…05fa']);
     // The selected wallet is the current page, and the list's one Tab stop.
     expect(options.map((o) => o.getAttribute('aria-current'))).toEqual(['page', null, null]);
     expect(options.map((o) => o.getAttribute('tabindex'))).toEqual(['0', '-1', '-1']);
-    expect(options[1]!.textContent).toContain('arb');
+    // Chains by name (issue 39: one name per chain on every screen).
+    expect(options[1]!.textContent).toContain('Arbitrum One');
     expect(options[1]!.textContent).toContain('ops');
     expect(screen.getByRole('button', { name: 'Add wallet' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Edit Treasury' })).toBeTruthy();
@@ -46,7 +47,7 @@ describe('Sidebar', () => {
 
   it('moves the selection with the arrow keys and puts it in the URL', async () => {
     appState.apply({ wallets: [{ address: A, label: 'Treasury', tags: [], chains: ['eth'], createdAt: '' }] });
-    render(Sidebar, { onadd: () => undefined, onedit: () => undefined });
+    render(Sidebar, { onadd: () => undefined, onimport: () => undefined, onedit: () => undefined });
     await fireEvent.keyDown(screen.getAllByRole('link')[0]!, { key: 'ArrowDown' });
     expect(route.current.wallet).toBe(A);
     expect(location.hash).toContain(`wallet=${A}`);
@@ -76,12 +77,12 @@ describe('WalletDialog', () => {
     await tick();
     const address = screen.getByLabelText('Address') as HTMLInputElement;
     expect(screen.getByLabelText('Label')).toBeTruthy();
-    expect((screen.getByRole('checkbox', { name: 'eth' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Ethereum' }) as HTMLInputElement).checked).toBe(true);
     await fireEvent.input(address, { target: { value: '0x12 34' } });
     await fireEvent.submit(address.form!);
     expect(screen.getByRole('alert').textContent).toBe('The address contains spaces; paste it without spaces or line breaks.');
     expect(address.getAttribute('aria-invalid')).toBe('true');
-    await fireEvent.click(screen.getByRole('checkbox', { name: 'eth' }));
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Ethereum' }));
     await fireEvent.input(address, { target: { value: A } });
     await fireEvent.submit(address.form!);
     expect(screen.getByRole('alert').textContent).toBe('Choose at least one chain.');

@@ -228,6 +228,23 @@ describe('closing a period', () => {
     expect((await core.request('closes.get', { id: c!.id })).state).toBe('closed');
   });
 
+  it('a counterparty named in the address book is a rename too; marked as one of yours, it moves flows (internal) and flags the close', async () => {
+    const [c] = await core.call('closes.list', { from: EARLIER, to: FROM });
+    expect(c!.state).toBe('closed');
+    // An address the period's transactions sent to (in the flow window: after EARLIER's day through FROM's).
+    const rows = (await core.call('timeline.page', { wallet: WALLET, limit: 1000 })).rows;
+    const start = Date.parse(`${EARLIER}T00:00:00Z`) + 86_400_000;
+    const end = Date.parse(`${FROM}T00:00:00Z`) + 86_400_000;
+    const met = rows.find((r) => r.to && r.to !== WALLET && r.date && Date.parse(r.date) >= start && Date.parse(r.date) < end)!.to!;
+    await core.request('counterparties.save', { address: met, name: 'Grantee X' });
+    await poll(async () => (await core.request('closes.get', { id: c!.id })).flag?.parts, 10_000).toEqual(['names']);
+    expect((await core.request('closes.get', { id: c!.id })).state).toBe('closed');
+    await core.request('counterparties.save', { address: met, name: 'Grantee X', ours: true });
+    await poll(async () => (await core.request('closes.get', { id: c!.id })).state, 10_000).toBe('flagged');
+    expect((await core.request('closes.get', { id: c!.id })).flag).toMatchObject({ parts: ['counterparty-roles', 'names'], figures: true });
+    await core.request('counterparties.remove', { address: met });
+  });
+
   it('flags a snapshot the figures stood on fetched again with another body as replaced', async () => {
     const [c] = await core.call('closes.list', { from: EARLIER, to: FROM });
     await core.request('closes.reopen', { id: c!.id, reason: 'Relabelled' });

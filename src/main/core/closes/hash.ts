@@ -99,12 +99,15 @@ export const HASH_PARTS: readonly HashPart[] = [
   },
   {
     name: 'counterparty-roles',
-    edited: "whether the period's counterparties are your own addresses, or their chains, in the address book",
-    // The book's entries for the addresses the period's transactions deal with: "ours" moves
-    // flows between external and internal; an entry for an address the period never met does not.
+    edited: "which of the period's counterparties the address book marks as your own (and on which chains)",
+    // The book's "ours" entries among the addresses the period's transactions deal with: they move
+    // flows between external and internal. Any other entry only names an address (`names`); an
+    // entry for an address the period never met changes nothing.
     rows: (db, p) => {
       const { start, end } = flowWindow(p.from, p.to);
-      return windowCounterparties(db, p.wallets, start, end).map(({ name: _name, ...r }) => r);
+      return windowCounterparties(db, p.wallets, start, end)
+        .filter((c) => c.ours)
+        .map(({ address, chains }) => ({ address, chains }));
     },
   },
   {

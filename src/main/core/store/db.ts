@@ -436,19 +436,21 @@ function openChecked(path: string, options: OpenOptions): WritableDB {
   // another database copied beside it, a damaged file). A read-only connection never checkpoints.
   const probing = !options.readonly && !options.sibling && !options.damagedOk && (statSync(path, { throwIfNoEntry: false })?.size ?? 0) > 0;
   if (probing) {
-    let probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
+    const probe = () => {
+      const conn = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
+      try {
+        refuseUnusable(conn, path, options.check ?? false);
+      } finally {
+        conn.close();
+      }
+    };
     try {
-      probe.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+      probe();
     } catch (err) {
-      probe.close();
+      // Met at the probe's first read, before anything was judged: played back, then judged.
       if ((err as { code?: unknown }).code !== 'SQLITE_READONLY_ROLLBACK') throw err;
       rollBackHotJournal(path, options.key ?? null);
-      probe = openConnection(path, { readonly: true, fileMustExist: true }, options.key ?? null);
-    }
-    try {
-      refuseUnusable(probe, path, options.check ?? false);
-    } finally {
-      probe.close();
+      probe();
     }
   }
   // The one place a connection gets its brand. A file opened with `readonly` is branded

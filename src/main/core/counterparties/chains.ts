@@ -5,6 +5,8 @@
  * registry of ethereum-lists/chains) or, in Safe's address book, by numeric chain id. A chain
  * not mapped here and not one of the app's chains (Settings) is refused with the row's number.
  */
+import { ValidationError } from '../store/validation.ts';
+
 const SHORT_NAMES: Readonly<Record<string, string>> = {
   eth: 'eth',
   arb1: 'arb',
@@ -41,4 +43,16 @@ export function resolveChain(name: string, known: readonly string[], options: { 
 /** The names a file may use, for an error that says what would have been read. */
 export function knownChainNames(known: readonly string[]): string {
   return [...new Set([...known, ...Object.keys(SHORT_NAMES)])].join(', ');
+}
+
+/**
+ * The service's chain id a file's chain name stands for (resolveChain), or a ValidationError
+ * naming the names a file may use: the row-by-row reason of the address book's and the wallets'
+ * CSV imports alike.
+ */
+export function chainOrRefuse(name: string, known: readonly string[], numeric: boolean): string {
+  const id = resolveChain(name, known, { numeric });
+  if (!id)
+    throw new ValidationError('chains', `unknown chain "${name.slice(0, 20)}" (known: ${knownChainNames(known)}${numeric ? ', or an EIP-155 chain id' : ''}).`);
+  return id;
 }

@@ -11,7 +11,7 @@
 import type { Counterparty, CounterpartyImportPreview, CounterpartyImportRow } from '../../../shared/model.ts';
 import { forCsv } from '../../../shared/text-safety.ts';
 import { ValidationError } from '../store/validation.ts';
-import { knownChainNames, resolveChain } from './chains.ts';
+import { chainOrRefuse } from './chains.ts';
 import { cleanEntry, sameEntry } from './entry.ts';
 
 export const CSV_COLUMNS = ['address', 'name', 'tags', 'ours', 'chains', 'note'] as const;
@@ -141,15 +141,7 @@ export function planCounterpartyImport(
       if (fields.length !== header.length) throw new ValidationError('row', `has ${fields.length} fields, the header ${header.length}.`);
       let address = rawAddress;
       const chains: string[] = [];
-      const chainName = (name: string, numeric: boolean) => {
-        const id = resolveChain(name, known, { numeric });
-        if (!id)
-          throw new ValidationError(
-            'chains',
-            `unknown chain "${name.slice(0, 20)}" (known: ${knownChainNames(known)}${numeric ? ', or an EIP-155 chain id' : ''}).`,
-          );
-        return id;
-      };
+      const chainName = (name: string, numeric: boolean) => chainOrRefuse(name, known, numeric);
       // EIP-3770: short name, a colon, the address.
       const colon = address.indexOf(':');
       if (colon > 0) {

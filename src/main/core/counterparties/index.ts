@@ -3,7 +3,7 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { CSV_COLUMNS, csvLine, list as csvList, parseCsvRecords, readOurs, unneutralise } from './csv.ts';
-export { knownChainNames, resolveChain } from './chains.ts';
+export { chainOrRefuse } from './chains.ts';
 export { cleanEntry, sameEntry } from './entry.ts';
 export { counterpartyHandlers } from './handlers.ts';
 export { counterpartyKind, counterpartyNamer, partiesOf } from './namer.ts';

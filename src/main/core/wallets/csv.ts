@@ -17,7 +17,7 @@
  * `replace`) no conflict, and then applying writes every row in one transaction.
  */
 import type { Wallet, WalletGroup, WalletImportPreview, WalletImportRow } from '../../../shared/model.ts';
-import { csvLine, csvList as list, knownChainNames, parseCsvRecords, readOurs, resolveChain, unneutralise } from '../counterparties/index.ts';
+import { csvLine, csvList as list, chainOrRefuse, parseCsvRecords, readOurs, unneutralise } from '../counterparties/index.ts';
 import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
 
 export const WALLET_CSV_COLUMNS = ['address', 'label', 'chains', 'tags', 'groups'] as const;
@@ -66,15 +66,7 @@ export function planWalletImport(
     const k = header.indexOf(name);
     return k < 0 ? undefined : unneutralise(fields[k] ?? '');
   };
-  const chainOf = (name: string, numeric: boolean) => {
-    const id = resolveChain(name, known, { numeric });
-    if (!id)
-      throw new ValidationError(
-        'chains',
-        `unknown chain "${name.slice(0, 20)}" (known: ${knownChainNames(known)}${numeric ? ', or an EIP-155 chain id' : ''}).`,
-      );
-    return id;
-  };
+  const chainOf = (name: string, numeric: boolean) => chainOrRefuse(name, known, numeric);
   const watched = new Map(wallets.map((w) => [w.address, w]));
   const rows: WalletImportRow[] = [];
   // The file's wallets by address, and the row that first named each.

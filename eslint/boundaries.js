@@ -77,6 +77,10 @@ export const CORE_EDGES = {
   // notes. It reads the annotations' tables but imports nothing of annotations, which sits above
   // it: the rules run over the history, so annotations reads it here (not the reverse).
   ledger: ['counterparties', 'handlers.ts', 'store', 'transactions'],
+  // Spam (issue 38): the judge of tokens and transactions, the lists and the user's verdicts. It
+  // reads the positions' snapshots and, through the ledger, the history (known counterparties,
+  // what the wallet bought), and the address book; the readers of figures sit above it.
+  spam: ['counterparties', 'handlers.ts', 'ledger', 'positions', 'store'],
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'ledger', 'store'],
   // Reconciliation (positions against the transactions between), lending risk, exposure.
@@ -103,7 +107,7 @@ export const CORE_EDGES = {
   schedule: ['handlers.ts', 'session', 'store', 'sync'],
   // Backups of the cache open now: made daily and on request, verified, restored.
   backups: ['handlers.ts', 'session', 'store'],
-  userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'positions', 'reports', 'schedule', 'store'],
+  userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'positions', 'reports', 'schedule', 'spam', 'store'],
   'paths.ts': [],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],

@@ -45,6 +45,8 @@ export const TABLE_OWNERS = {
   alerts: 'alerts',
   alert_pending: 'alerts',
   period_closes: 'closes',
+  spam_verdicts: 'spam',
+  spam_lists: 'spam',
 };
 
 /**

@@ -46,6 +46,7 @@ import type {
   WalletImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
+import type { SpamExplanation, SpamListInfo, SpamMark } from './spam.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
 import type { ConventionsReport } from './conventions.ts';
@@ -89,6 +90,8 @@ export const LIMITS = {
   counterpartyCsvChars: 4 * 1024 * 1024,
   /** A wallets CSV: 20,000 rows of an address, a label, chains, tags and groups. */
   walletCsvChars: 8 * 1024 * 1024,
+  /** A spam list to import (docs/spam.md), in characters: tens of thousands of entries. */
+  spamListChars: 8 * 1024 * 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).
@@ -432,6 +435,41 @@ export const CounterpartyCsvInput = z.strictObject({
   replace: z.boolean().optional(),
 });
 
+/**
+ * `spam.mark`: the user's verdict on a token (its chain and contract), a contract (every chain) or
+ * an address (a counterparty), for one wallet or (no wallet) every wallet (docs/spam.md). The core
+ * checks the target against its chain again (spam/verdicts.ts), as for a data file.
+ */
+export const SpamMarkInput = z.strictObject({
+  kind: z.enum(['token', 'contract', 'address']),
+  /** A token's chain; a contract's or an address's verdict holds on every chain. */
+  chain: chainId.optional(),
+  target: address,
+  wallet: address.optional(),
+  verdict: z.enum(['spam', 'not-spam']),
+  note: safeText('note', 500).optional(),
+});
+/** `spam.clear`: which verdict (the rules and lists decide again). */
+export const SpamClearInput = SpamMarkInput.omit({ verdict: true, note: true });
+/** `spam.importList`: a list file's text and the name it is kept by (else the file's own `name`). */
+export const SpamListInput = z.strictObject({
+  text: z.string().max(LIMITS.spamListChars, `the file is too large (at most ${LIMITS.spamListChars} characters)`),
+  name: safeText('list name', 100).min(1).optional(),
+});
+/** `spam.explain`: a cached transaction (its hash) or a token (its contract, at a date or its newest) of a wallet on a chain. */
+export const SpamExplainInput = z
+  .strictObject({
+    wallet: address,
+    chain: chainId,
+    txnHash: z.string().min(1).max(128).optional(),
+    token: address.optional(),
+    date: date.optional(),
+  })
+  .refine((q) => (q.txnHash === undefined) !== (q.token === undefined), {
+    message: 'explain a transaction (txnHash) or a token (token), one of them',
+    path: ['txnHash'],
+  });
+
 const positionsView = z.enum(['all', 'underlying', 'liquidity']);
 export type PositionsView = z.output<typeof positionsView>;
 export const VIEW_ENDPOINT: Record<PositionsView, SnapshotEndpoint> = {
@@ -670,6 +708,20 @@ export const CONTRACT = {
   'counterparties.import': op(CounterpartyCsvInput, WRITES)<CounterpartyImportPreview>(),
   /** The address book as the CSV import reads. */
   'counterparties.export': op(empty)<CounterpartyExport>(),
+  /** The user's spam verdicts (every wallet's, and one wallet's when asked; docs/spam.md). */
+  'spam.verdicts': op(z.strictObject({ wallet: address.optional() }).optional())<SpamMark[]>(),
+  /** Marks a token, a contract or an address spam or not spam, for a wallet or every wallet; it wins over the rules and the lists. Audited. */
+  'spam.mark': op(SpamMarkInput, WRITES)<SpamMark>(),
+  /** Clears a verdict: the lists and the rules decide again. Audited; false when there was none. */
+  'spam.clear': op(SpamClearInput, WRITES)<boolean>(),
+  /** The lists loaded: the shipped one and those imported, with what each holds. */
+  'spam.lists': op(empty)<SpamListInfo[]>(),
+  /** Imports a spam list (checked whole: a fault names its line and member, and nothing changes), over any list of its name. Audited. */
+  'spam.importList': op(SpamListInput, WRITES)<SpamListInfo>(),
+  /** Removes an imported list. Audited; false when there is none of that name. */
+  'spam.removeList': op(z.strictObject({ name: z.string().min(1).max(100) }), WRITES)<boolean>(),
+  /** One token or transaction judged: the verdict, who decided, its reasons, a poisoning hit. */
+  'spam.explain': op(SpamExplainInput)<SpamExplanation>(),
   'alerts.rules': op(empty)<AlertRule[]>(),
   'alerts.saveRule': op(AlertRuleInput, WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
@@ -730,8 +782,8 @@ export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
 
 export interface DataChanged {
-  /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules; `closes`: a period was closed, reopened, or flagged as changed since its close. */
-  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties' | 'closes' | 'annotations';
+  /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules; `closes`: a period was closed, reopened, or flagged as changed since its close; `spam`: a spam verdict or list. */
+  scope: 'wallets' | 'positions' | 'transactions' | 'logs' | 'settings' | 'mode' | 'counterparties' | 'closes' | 'annotations' | 'spam';
   wallet?: string;
 }
 

@@ -682,8 +682,8 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period. */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note';
+  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period; `spam`: a spam verdict. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note' | 'spam';
   /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
@@ -871,7 +871,7 @@ export type AuditAction = 'create' | 'update' | 'delete' | 'close' | 'reopen';
 export interface AuditEntry {
   id: number;
   at: string;
-  /** wallet, group, setting, schedule, alert-rule, counterparty, note, category, rule, period */
+  /** wallet, group, setting, schedule, alert-rule, counterparty, note, category, rule, period, spam-verdict, spam-list */
   entity: string;
   /** Which one: an address, a group's name, a setting's key, a rule's id … */
   key: string;

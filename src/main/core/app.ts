@@ -24,6 +24,7 @@ import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/in
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
 import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
+import { spamHandlers } from './spam/index.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { getGroup } from './store/groups.ts';
@@ -185,6 +186,8 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     // Rules match counterparties by their names in the address book too (and its 'ours' entries are internal).
     annotationHandlers({ ...scope, writable: db, changed: () => changed('annotations.edited'), namer: () => counterpartyNamer(db()) }),
     counterpartyHandlers({ db, changed: () => changed('counterparties.edited') }),
+    // The user's spam verdicts and lists; every reader judges with spamJudge (spam/index.ts).
+    spamHandlers({ db, wallet, changed: () => changed('spam.edited') }),
     // The pack names and files its flows as every reader does (pack.ts scopePack).
     packHandlers({ ...scope, keepTransferDays }),
     closeHandlers({

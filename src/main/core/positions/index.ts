@@ -14,3 +14,5 @@ export { basisSnapshots } from './store/basis.ts';
 export type { BasisSnapshot } from './store/basis.ts';
 export { newestPositionDates, underlyingDatesBetween } from './store/dates.ts';
 export { hasPositionActivity, positionsFreshness } from './store/freshness.ts';
+export { heldTokens } from './store/tokens.ts';
+export type { HeldToken } from './store/tokens.ts';

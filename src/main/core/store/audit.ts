@@ -27,8 +27,13 @@ export function withAuditOrigin<T>(op: string, fn: () => T, now?: () => number):
   return origin.run({ op, now }, fn);
 }
 
+/** The time of an edit made now: the clock of the operation being dispatched (the core's), else this computer's. */
+export function editTime(): Date {
+  return new Date(origin.getStore()?.now?.() ?? Date.now());
+}
+
 export interface Edit {
-  /** What kind of item: wallet, group, setting, schedule, alert-rule, counterparty, note, category, rule, period. */
+  /** What kind of item: wallet, group, setting, schedule, alert-rule, counterparty, note, category, rule, period, spam-verdict, spam-list. */
   entity: string;
   /** Which one (an address, a group's name, a setting's key, a rule's id …). */
   key: string;

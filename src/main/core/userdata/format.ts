@@ -1,6 +1,6 @@
 /**
  * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules, alert
- * rules, categories, category rules, notes, settings and closed periods, never the service's data (snapshots, transactions, logs), never the alerts
+ * rules, categories, category rules, notes, settings, closed periods and spam verdicts, never the service's data (snapshots, transactions, logs), never the alerts
  * that fired (derived from the cache), and never the access key.
  * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
  * parameters in the file's header).
@@ -143,6 +143,19 @@ const ClosedPeriodV1 = z.strictObject({
 });
 
 /**
+ * A spam verdict (docs/spam.md): a token (its chain and contract), a contract or an address, spam
+ * or not, for one wallet or (null) every wallet; checked again as the app checks a mark.
+ */
+const SpamVerdictV1 = z.strictObject({
+  kind: z.enum(['token', 'contract', 'address']),
+  chain: chainId.nullable(),
+  target: address,
+  wallet: address.nullable(),
+  verdict: z.enum(['spam', 'not-spam']),
+  note: z.string().max(500),
+});
+
+/**
  * Every setting but the base URL and the recent window (a profile's, that is one service's, not
  * data: the window is learned and set per service): a file may carry some of them.
  */
@@ -187,6 +200,11 @@ export const UserDataV1 = z.strictObject({
       .array(ClosedPeriodV1)
       .max(100_000)
       .default(() => []),
+    /** The user's spam verdicts. Always written; optional on read (files written before spam was carried hold none). */
+    spamVerdicts: z
+      .array(SpamVerdictV1)
+      .max(100_000)
+      .default(() => []),
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
@@ -197,6 +215,7 @@ export type UserDataCategory = z.output<typeof CategoryV1>;
 export type UserDataRule = z.output<typeof RuleV1>;
 export type UserDataNote = z.output<typeof NoteV1>;
 export type UserDataClosedPeriod = z.output<typeof ClosedPeriodV1>;
+export type UserDataSpamVerdict = z.output<typeof SpamVerdictV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

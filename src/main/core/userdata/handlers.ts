@@ -12,7 +12,14 @@ import { readUserDataFile } from './format.ts';
 import { planImport } from './plan.ts';
 
 export type UserDataChange =
-  'wallets.imported' | 'wallets.edited' | 'settings.edited' | 'counterparties.edited' | 'annotations.edited' | 'rules.imported' | 'alert-rules.imported';
+  | 'wallets.imported'
+  | 'wallets.edited'
+  | 'settings.edited'
+  | 'counterparties.edited'
+  | 'annotations.edited'
+  | 'rules.imported'
+  | 'alert-rules.imported'
+  | 'spam.edited';
 
 export interface UserDataContext {
   /** The cache open now and its job queue. */
@@ -48,6 +55,7 @@ export function userDataHandlers(c: UserDataContext): Pick<Handlers, UserDataOpe
       if (writes.addAlertRules.length) c.changed('alert-rules.imported');
       if (writes.addRules.length) c.changed('rules.imported');
       if (writes.saveCategories.length || writes.setNotes.length) c.changed('annotations.edited');
+      if (writes.saveSpamVerdicts.length) c.changed('spam.edited');
       return { ...preview, applied: true };
     },
   };

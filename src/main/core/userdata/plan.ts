@@ -29,6 +29,7 @@ import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { describeConditions } from '../../../shared/annotations.ts';
 import { listCounterparties } from '../counterparties/index.ts';
 import { cleanEntry, sameEntry } from '../counterparties/index.ts';
+import { cleanMarkKey, cleanMarkNote, getSpamMark, listSpamMarks, markItem, type SpamMarkKey } from '../spam/index.ts';
 
 type FileScope = UserDataSchedule['scope'];
 
@@ -90,6 +91,7 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       settings,
       counterparties: listCounterparties(db).map((c) => ({ address: c.address, name: c.name, tags: c.tags, ours: c.ours, chains: c.chains, note: c.note })),
       closedPeriods,
+      spamVerdicts: listSpamMarks(db).map((m) => ({ kind: m.kind, chain: m.chain, target: m.target, wallet: m.wallet, verdict: m.verdict, note: m.note })),
     },
   };
 }
@@ -116,6 +118,7 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     addRules: [],
     setNotes: [],
     addCloses: [],
+    saveSpamVerdicts: [],
   };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
@@ -340,6 +343,37 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     else {
       item('counterparty', entry.address, 'changed', `"${entry.name}": tags, flag, chains or note`);
       writes.saveCounterparties.push(entry);
+    }
+  }
+
+  // Spam verdicts, by what they are about (kind, chain, target, wallet): a new one is added, another
+  // note a change, the other verdict a conflict (replace takes the file's). One for a wallet not
+  // watched here is kept, as a note is: it holds once the wallet is watched.
+  const fileVerdicts = new Set<string>();
+  for (const [i, v] of doc.data.spamVerdicts.entries()) {
+    let k: SpamMarkKey;
+    let note: string;
+    try {
+      k = cleanMarkKey(v);
+      note = cleanMarkNote(v.note);
+    } catch (err) {
+      throw new ValidationError('file', `Spam verdict ${i + 1} of the file (${v.target.slice(0, 60)}): ${(err as Error).message} Nothing was imported.`);
+    }
+    const shown = markItem(k);
+    if (fileVerdicts.has(shown)) throw new ValidationError('file', `The file lists the spam verdict on ${shown} twice. Nothing was imported.`);
+    fileVerdicts.add(shown);
+    const here = getSpamMark(db, k);
+    const said = (verdict: string, n: string) => `${verdict}${n ? ` ("${n.slice(0, 60)}")` : ''}`;
+    if (!here) {
+      item('spam', shown, 'added', said(v.verdict, note));
+      writes.saveSpamVerdicts.push({ key: k, verdict: v.verdict, note });
+    } else if (here.verdict !== v.verdict) {
+      item('spam', shown, 'conflict', `${said(here.verdict, here.note)} here; ${said(v.verdict, note)} in the file`);
+      if (o.replace) writes.saveSpamVerdicts.push({ key: k, verdict: v.verdict, note });
+    } else if (here.note === note) item('spam', shown, 'unchanged');
+    else {
+      item('spam', shown, 'changed', `note ${JSON.stringify(here.note)} → ${JSON.stringify(note)}`);
+      writes.saveSpamVerdicts.push({ key: k, verdict: v.verdict, note });
     }
   }
 

@@ -21,6 +21,7 @@ import { updateToSchemaVersion19 } from './019-period-closes.ts';
 import { updateToSchemaVersion20 } from './020-owed-seams.ts';
 import { updateToSchemaVersion21 } from './021-schedule-zones.ts';
 import { updateToSchemaVersion22 } from './022-snapshot-contents.ts';
+import { updateToSchemaVersion23 } from './023-spam.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -46,6 +47,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion20,
   updateToSchemaVersion21,
   updateToSchemaVersion22,
+  updateToSchemaVersion23,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,6 +1,6 @@
 /**
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
- * every wallet, group, schedule, alert rule, category, category rule, note, setting and closed period of it, or, when any write fails, none of them.
+ * every wallet, group, schedule, alert rule, category, category rule, note, setting, closed period and spam verdict of it, or, when any write fails, none of them.
  */
 import type { WritableDB } from '../../store/db.ts';
 import { addWallet, updateWallet } from '../../store/wallets.ts';
@@ -16,6 +16,8 @@ import type { WalletChanges, WalletInput } from '../../../../shared/contract.ts'
 import type { MonthlyPack } from '../../../../shared/pack.ts';
 import { importClose, reopenClose } from '../../closes/index.ts';
 import type { BasisSnapshot } from '../../positions/index.ts';
+import { writeSpamMark, type SpamMarkKey } from '../../spam/index.ts';
+import type { SpamMarkVerdict } from '../../../../shared/spam.ts';
 
 /** A schedule's or an alert rule's scope, a group by name. */
 export type ScopeByName = Exclude<ScheduleScope, { kind: 'group' }> | { kind: 'group'; name: string };
@@ -56,6 +58,8 @@ export interface UserDataImport {
     reopenReason: string | null;
     replaces: number | null;
   }>;
+  /** Spam verdicts to add or replace (checked by spam/verdicts.ts), each an audited edit. */
+  saveSpamVerdicts: Array<{ key: SpamMarkKey; verdict: SpamMarkVerdict; note: string }>;
 }
 
 export function applyUserData(db: WritableDB, w: UserDataImport): void {
@@ -96,5 +100,6 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
         reopenReason: c.reopenReason,
       });
     }
+    for (const v of w.saveSpamVerdicts) writeSpamMark(db, v.key, v.verdict, v.note, now);
   }).immediate();
 }

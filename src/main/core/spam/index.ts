@@ -1,0 +1,30 @@
+/**
+ * The spam capability's public face (docs/spam.md): what the rest of the core may use of it (the
+ * lint's walls, eslint/boundaries.js, refuse an import of its other files from outside it).
+ *
+ * For the readers of figures (NAV, allocation, reconcile, the pack, closes, alerts):
+ * `spamJudge(db)` once per read, then `position`, `positions`, `token`, `transaction` and
+ * `poisoning` per row.
+ */
+export { spamJudge, DUST_QTY, DUST_USD } from './reader.ts';
+export type { JudgedPosition, SpamJudge, SpamJudgeOptions } from './reader.ts';
+export {
+  SPAM_THRESHOLD,
+  WEIGHTS,
+  judgeToken,
+  judgeTransaction,
+  judgeProtocolPosition,
+  knownParties,
+  KnownParties,
+  poisoningGuard,
+  decide,
+  isOutflow,
+} from './judge.ts';
+export type { Lookalike, PartyEvidence, ReasonCode, RuleResult, Ruling, SpamTxnRow, TokenFacts, TxnContext } from './judge.ts';
+export { spamHandlers, spamLists } from './handlers.ts';
+export type { SpamContext } from './handlers.ts';
+export { cleanMarkKey, cleanMarkNote } from './verdicts.ts';
+export { listSpamMarks, writeSpamMark, getSpamMark, markItem } from './store/verdicts.ts';
+export type { SpamMarkKey } from './store/verdicts.ts';
+export { readSpamList, SPAM_LIST_FORMAT, SPAM_LIST_VERSION, DEFAULT_LIST_NAME } from './lists.ts';
+export type { SpamList } from './lists.ts';

@@ -1,0 +1,479 @@
+/**
+ * The spam judge of one read (docs/spam.md, "For the readers"): built once per read with
+ * `spamJudge(db)`, then cheap per row. What every row needs is read up front (the user's verdicts,
+ * the lists, the address book and the watched wallets: small); what only some rows need is read on
+ * the first row that needs it and kept for the rest of the read:
+ *
+ * - a day's by-underlying and liquidity views of a (wallet, chain): for a position of that day;
+ * - a wallet's tokens ever held (one aggregate over its position snapshots): for a transaction, or
+ *   when two contracts share a symbol on a day (which was held first);
+ * - a wallet's own moves (one aggregate over the transactions it sent): for a transaction, or when
+ *   a held token is already suspect (was it bought, or did it arrive by itself);
+ * - a wallet's dealings (one aggregate over its transactions): its known counterparties, for a
+ *   transaction.
+ *
+ * So a day's positions of a thousand wallets read their snapshots of the day, and no history
+ * unless a token is suspect.
+ */
+import type { PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
+import { listCounterparties } from '../counterparties/index.ts';
+import { dealings, ownMoves, type Dealings } from '../ledger/index.ts';
+import { heldTokens, latestSnapshot, type HeldToken } from '../positions/index.ts';
+import { addressKey } from '../store/address-key.ts';
+import type { ReadableDB } from '../store/handles.ts';
+import { listWallets } from '../store/wallets.ts';
+import {
+  decide,
+  isOutflow,
+  judgeProtocolPosition,
+  judgeToken,
+  judgeTransaction,
+  key,
+  knownParties,
+  NO_MARKET_SLIPPAGE,
+  poisoningGuard,
+  withNeverAcquired,
+  type KnownParties,
+  type PartyEvidence,
+  type RuleResult,
+  type Ruling,
+  type SpamTxnRow,
+  type TokenFacts,
+} from './judge.ts';
+import { defaultList, DEFAULT_LIST_NAME, ListBook, type SpamList } from './lists.ts';
+import { isNativeCid } from './natives.ts';
+import { listStoredSpamLists } from './store/lists.ts';
+import { listSpamMarks } from './store/verdicts.ts';
+import { comparable } from './text.ts';
+
+/**
+ * A position as a reader holds it: the all_positions view's, as the service sends it
+ * (src/shared/service/wire.ts) or as the cache keeps it (schemas.ts, where an unreadable value is null).
+ */
+export interface JudgedPosition {
+  asset_type?: string | null;
+  protocol_id?: string | null;
+  cid?: string | null;
+  name?: string | null;
+  symbol?: string | null;
+  principal_nav?: number | null;
+  underlying?: ReadonlyArray<{ internal_id?: string | null; name?: string | null; symbol?: string | null; nav?: number | null }> | null;
+}
+
+export interface SpamJudge {
+  /** A position of the all_positions view, judged with the wallet's by-underlying and liquidity views of that day when cached. */
+  position(wallet: string, chain: string, day: string, p: JudgedPosition): SpamVerdict;
+  /** Every position of a day's all_positions view, in its order (the same as `position` one by one). */
+  positions(wallet: string, chain: string, day: string, ps: readonly JudgedPosition[]): SpamVerdict[];
+  /**
+   * A token by its contract (a reconciliation's row, an exposure, a transfer): with that day's
+   * views when `day` is given and they hold it, else as of the last day the wallet held it, else by
+   * the wallet's history alone.
+   */
+  token(wallet: string, chain: string, t: { cid: string | null; symbol?: string | null; name?: string | null }, day?: string): SpamVerdict;
+  /** A cached transaction row (the timeline's, the rules', the period's), and the poisoning guard's finding on it. */
+  transaction(row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null };
+  /** The poisoning guard alone: an outflow to a lookalike of a known counterparty. */
+  poisoning(row: SpamTxnRow): PoisoningHit | null;
+  /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
+  notes(wallet: string): string[];
+}
+
+export interface SpamJudgeOptions {
+  /** The wallets the read covers (a hint: a wallet's data is read on its first row either way). */
+  wallets?: readonly string[];
+}
+
+/** Worth less than this (USD, at the service's value of the token) is dust. */
+export const DUST_USD = 1;
+/** With no price known, a quantity below this is dust (a poisoner sends a fraction of a unit, 1 wei up). */
+export const DUST_QTY = 0.0001;
+
+interface Day {
+  /** The day's tokens from the by-underlying view, by token id; empty when it is not cached. */
+  byId: Map<string, TokenFacts>;
+  facts: TokenFacts[];
+  /** The liquidity view, by position (protocol, cid): each token's symbol and slippage; null when not cached. */
+  liquidity: Map<string, ReadonlyArray<{ symbol: string | null; slippage: number | null }>> | null;
+  /** Whether the day's tokens know what the wallet acquired (read once a token is suspect). */
+  enriched: boolean;
+}
+
+const cidOf = (c: string | null | undefined) => key(c);
+/** The token contract in a service's internal id such as `eth:0x…`, where the by-underlying view is not cached to say it. */
+const cidInId = (id: string | null | undefined) => {
+  const m = /(?:^|:)(0x[0-9a-fA-F]{40})$/.exec(id ?? '');
+  return m ? m[1]!.toLowerCase() : '';
+};
+const posKey = (protocol: string | null | undefined, cid: string | null | undefined) => `${protocol ?? ''}|${key(cid)}`;
+const tokenKey = (chain: string, cid: string) => `${chain}|${cid}`;
+
+export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJudge {
+  const marks = listSpamMarks(db);
+  const lists = new ListBook([
+    ...listStoredSpamLists(db).map((s) => ({ name: s.name, list: JSON.parse(s.list) as SpamList })),
+    { name: DEFAULT_LIST_NAME, list: defaultList() },
+  ]);
+  const markOf = new Map<string, SpamMark>();
+  for (const m of marks) markOf.set(`${m.kind}|${m.chain ?? ''}|${m.target}|${m.wallet ?? ''}`, m);
+  // Known to every wallet: the address book, the watched wallets, what a list or the user calls genuine.
+  const anchors = [
+    ...listCounterparties(db).map((c) => c.address),
+    ...listWallets(db).map((w) => w.address),
+    ...lists.genuineAddresses(),
+    ...marks.filter((m) => m.kind === 'address' && m.verdict === 'not-spam').map((m) => m.target),
+  ];
+
+  // --- the user's verdicts ---------------------------------------------------------------------
+  const userRuling = (m: SpamMark, what: string): Ruling => ({
+    spam: m.verdict === 'spam',
+    code: m.verdict === 'spam' ? 'user.spam' : 'user.not-spam',
+    text: `You marked ${what} ${m.verdict === 'spam' ? 'spam' : 'not spam'} for ${m.wallet ? 'this wallet' : 'every wallet'}${m.note ? `: ${m.note}` : '.'}`,
+  });
+  /** The user's verdict on a token: this wallet's before every wallet's, the token on its chain before its contract everywhere. */
+  const tokenMark = (wallet: string, chain: string, cid: string): { ruling: Ruling; level: number } | null => {
+    if (!cid) return null;
+    const order: Array<[string, string, number]> = [
+      [`token|${chain}|${cid}|${wallet}`, `the token ${cid} on ${chain}`, 0],
+      [`contract||${cid}|${wallet}`, `the contract ${cid}`, 0],
+      [`token|${chain}|${cid}|`, `the token ${cid} on ${chain}`, 1],
+      [`contract||${cid}|`, `the contract ${cid}`, 1],
+    ];
+    for (const [k, what, level] of order) {
+      const m = markOf.get(k);
+      if (m) return { ruling: userRuling(m, what), level };
+    }
+    return null;
+  };
+  const addressMark = (wallet: string, address: string): { ruling: Ruling; level: number } | null => {
+    const m = markOf.get(`address||${address}|${wallet}`) ?? markOf.get(`address||${address}|`);
+    return m ? { ruling: userRuling(m, `the address ${address}`), level: m.wallet ? 0 : 1 } : null;
+  };
+  const genuineToken = (wallet: string, chain: string, cid: string) => lists.genuineToken(chain, cid) || tokenMark(wallet, chain, cid)?.ruling.spam === false;
+  const tokenVerdict = (wallet: string, chain: string, facts: TokenFacts, rules: RuleResult): SpamVerdict =>
+    decide(rules, facts.cid ? lists.token(chain, facts.cid, facts.symbol, facts.name) : null, tokenMark(wallet, chain, facts.cid)?.ruling ?? null);
+
+  // --- a wallet's history, each part read on first need -----------------------------------------
+  const memo = <T>(load: (wallet: string) => T) => {
+    const kept = new Map<string, T>();
+    return (wallet: string): T => {
+      if (!kept.has(wallet)) kept.set(wallet, load(wallet));
+      return kept.get(wallet)!;
+    };
+  };
+  const heldOf = memo((wallet) => new Map<string, HeldToken>(heldTokens(db, wallet).map((t) => [tokenKey(t.chain, cidOf(t.cid)), t])));
+  const ownOf = memo((wallet) => {
+    const own = ownMoves(db, wallet);
+    return { ...own, acquired: new Set(own.moves.filter((m) => m.type === 'in').map((m) => tokenKey(m.chain, cidOf(m.cid)))) };
+  });
+  const dealingsOf = memo((wallet): Dealings => dealings(db, wallet));
+
+  /** The wallet's tokens on a chain as its history knows them (held any day, or moved by its own hand): a transaction's token's peers. */
+  const historyPeers = memo((walletChain) => {
+    const [wallet, chain] = walletChain.split('\n') as [string, string];
+    const held = heldOf(wallet);
+    const own = ownOf(wallet);
+    const out = new Map<string, TokenFacts>();
+    const add = (cid: string, symbol: string | null, name: string | null) => {
+      if (out.has(cid)) return;
+      const h = held.get(tokenKey(chain, cid));
+      out.set(cid, {
+        chain,
+        cid,
+        symbol,
+        name,
+        valued: false,
+        market: null,
+        genuine: genuineToken(wallet, chain, cid),
+        acquired: own.acquired.has(tokenKey(chain, cid)),
+        seen: h !== undefined,
+        firstHeld: h?.first ?? null,
+      });
+    };
+    for (const t of held.values()) if (t.chain === chain) add(cidOf(t.cid), t.symbol, t.name);
+    for (const m of own.moves) if (m.chain === chain) add(cidOf(m.cid), m.symbol, null);
+    return [...out.values()];
+  });
+
+  // --- a day's views, read on first need ----------------------------------------------------
+  const days = new Map<string, Day>();
+  const dayOf = (wallet: string, chain: string, day: string): Day => {
+    const k = `${wallet}|${chain}|${day}`;
+    let d = days.get(k);
+    if (d) return d;
+    const liq = latestSnapshot(db, 'liquidityAnalysis', wallet, chain, day);
+    const liquidity = liq
+      ? new Map(
+          liq.data.flatMap((s) =>
+            s.positions.map(
+              (p) => [posKey(p.protocol_id, p.cid), (p.underlying ?? []).map((u) => ({ symbol: u.symbol, slippage: u.details.slippage ?? null }))] as const,
+            ),
+          ),
+        )
+      : null;
+    const under = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, day);
+    const byId = new Map<string, TokenFacts>();
+    const facts: TokenFacts[] = [];
+    for (const s of under?.data ?? [])
+      for (const g of s.positions) {
+        const cid = cidOf(g.token_cid);
+        const f: TokenFacts = {
+          chain,
+          cid,
+          symbol: g.token_symbol,
+          name: g.token_name,
+          valued: (g.total_nav ?? 0) > 0,
+          market: liquidity ? marketOf(liquidity, g.token_symbol, g.breakdown ?? []) : null,
+          genuine: genuineToken(wallet, chain, cid),
+          acquired: false,
+          seen: true,
+          firstHeld: null,
+        };
+        byId.set(g.token_id, f);
+        facts.push(f);
+      }
+    // Two contracts of one symbol that day: which was held first is evidence, so the held history is read.
+    const symbols = facts.map((f) => comparable(f.symbol));
+    if (new Set(symbols).size < symbols.length) {
+      const held = heldOf(wallet);
+      for (const f of facts) f.firstHeld = held.get(tokenKey(chain, f.cid))?.first ?? null;
+    }
+    d = { byId, facts, liquidity, enriched: false };
+    days.set(k, d);
+    return d;
+  };
+
+  /**
+   * A token of a day judged by the token rules. One already suspect is judged again with what the
+   * wallet acquired by its own hand (its history read once), and, never acquired, counts that too.
+   */
+  const judgeOnDay = (wallet: string, d: Day, f: TokenFacts): RuleResult => {
+    const first = judgeToken(f, d.facts);
+    if (first.score <= 0) return first;
+    const own = ownOf(wallet);
+    if (!d.enriched) {
+      for (const x of d.facts) x.acquired = own.acquired.has(tokenKey(x.chain, x.cid));
+      d.enriched = true;
+    }
+    const facts = { ...f, acquired: own.acquired.has(tokenKey(f.chain, f.cid)) };
+    const again = judgeToken(facts, d.facts);
+    return own.anyTransaction && !facts.acquired ? withNeverAcquired(again, f.symbol) : again;
+  };
+
+  /** A token a transaction moved: as of the last day the wallet held it when it did (its market then), else by its history. */
+  const txnTokens = new Map<string, { facts: TokenFacts; rules: RuleResult }>();
+  const historyToken = (wallet: string, chain: string, cid: string, symbol: string | null, name: string | null = null) => {
+    const k = `${wallet}|${chain}|${cid}|${symbol ?? ''}`;
+    let t = txnTokens.get(k);
+    if (t) return t;
+    const held = heldOf(wallet).get(tokenKey(chain, cid));
+    const d = held ? dayOf(wallet, chain, held.last) : null;
+    const onDay = d?.facts.find((x) => x.cid === cid);
+    if (d && onDay) {
+      const facts = { ...onDay, acquired: ownOf(wallet).acquired.has(tokenKey(chain, cid)), firstHeld: held!.first };
+      t = { facts, rules: judgeOnDay(wallet, d, facts) };
+    } else {
+      const facts: TokenFacts = {
+        chain,
+        cid,
+        symbol: symbol ?? held?.symbol ?? null,
+        name: name ?? held?.name ?? null,
+        valued: false,
+        market: null,
+        genuine: genuineToken(wallet, chain, cid),
+        acquired: ownOf(wallet).acquired.has(tokenKey(chain, cid)),
+        seen: held !== undefined,
+        firstHeld: held?.first ?? null,
+      };
+      t = { facts, rules: judgeToken(facts, historyPeers(`${wallet}\n${chain}`)) };
+    }
+    txnTokens.set(k, t);
+    return t;
+  };
+  const established = (t: TokenFacts) => isNativeCid(t.chain, t.cid) || t.genuine || t.seen || t.acquired;
+
+  const dust = (wallet: string, chain: string, cid: string, qty: number) => {
+    const price = heldOf(wallet).get(tokenKey(chain, cid))?.price ?? null;
+    return price !== null && price > 0 ? qty * price < DUST_USD : qty < DUST_QTY;
+  };
+
+  /**
+   * The wallet's known counterparties: the anchors, every address it paid, and every address that
+   * paid it a real amount of a token it genuinely has (not dust, not a token judged spam): spam's
+   * senders never become known, so their lookalikes still show.
+   */
+  const partiesOf = memo((wallet): KnownParties => {
+    const { recipients, senders } = dealingsOf(wallet);
+    const evidence: PartyEvidence[] = recipients.map((r) => ({ address: r.address, first: r.first }));
+    for (const s of senders) {
+      const cid = cidOf(s.cid);
+      const t = historyToken(wallet, s.chain, cid, s.symbol);
+      if (!established(t.facts) || tokenVerdict(wallet, s.chain, t.facts, t.rules).spam) continue;
+      if (typeof s.maxQty !== 'number' || dust(wallet, s.chain, cid, s.maxQty)) continue;
+      evidence.push({ address: s.address, first: s.first });
+    }
+    return knownParties(anchors, evidence).parties;
+  });
+
+  const position = (walletIn: string, chain: string, day: string, p: JudgedPosition): SpamVerdict => {
+    const wallet = addressKey(walletIn);
+    const d = dayOf(wallet, chain, day);
+    const under = p.underlying ?? [];
+    const holding = (p.asset_type === 'wallet' || p.protocol_id === 'wallet') && under.length === 1;
+    if (!holding) {
+      const cid = cidOf(p.cid);
+      const slippages = d.liquidity?.get(posKey(p.protocol_id, p.cid));
+      const rules = judgeProtocolPosition({ chain, cid, symbol: p.symbol ?? null, name: p.name ?? null, slippages: slippages?.map((u) => u.slippage) ?? null });
+      return decide(rules, cid ? lists.token(chain, cid, p.symbol ?? null, p.name ?? null) : null, tokenMark(wallet, chain, cid)?.ruling ?? null);
+    }
+    const u = under[0]!;
+    const known = u.internal_id ? d.byId.get(u.internal_id) : undefined;
+    const cid = known?.cid ?? cidInId(u.internal_id);
+    // Its own entry in the liquidity view: the position by (protocol, cid), as the views pair them.
+    const liq = d.liquidity?.get(posKey(p.protocol_id, p.cid));
+    const market: TokenFacts['market'] = !d.liquidity ? null : !liq ? 'absent' : ((liq.find((x) => x.symbol === u.symbol) ?? liq[0])?.slippage ?? 'listed');
+    const facts: TokenFacts = {
+      acquired: false,
+      seen: true,
+      firstHeld: null,
+      ...known,
+      chain,
+      cid,
+      symbol: u.symbol ?? p.symbol ?? null,
+      name: u.name ?? p.name ?? null,
+      valued: (p.principal_nav ?? 0) > 0 || (u.nav ?? 0) > 0,
+      market,
+      genuine: genuineToken(wallet, chain, cid),
+    };
+    return tokenVerdict(wallet, chain, facts, judgeOnDay(wallet, d, facts));
+  };
+
+  const token = (walletIn: string, chain: string, t: { cid: string | null; symbol?: string | null; name?: string | null }, day?: string): SpamVerdict => {
+    const wallet = addressKey(walletIn);
+    const cid = cidOf(t.cid);
+    if (day) {
+      const d = dayOf(wallet, chain, day);
+      const f = d.facts.find((x) => x.cid === cid);
+      if (f) return tokenVerdict(wallet, chain, f, judgeOnDay(wallet, d, f));
+    }
+    const h = historyToken(wallet, chain, cid, t.symbol ?? null, t.name ?? null);
+    return tokenVerdict(wallet, chain, h.facts, h.rules);
+  };
+
+  /**
+   * The verdict above the rules on a transaction, from the user's marks or the lists: what its
+   * other ends and the tokens it brought in are called. The most specific level decides (this
+   * wallet's marks before every wallet's); at a level an end called genuine wins, an end called
+   * spam makes it spam, and tokens called spam make it spam only when every token it brought in is
+   * (a genuine transfer is never hidden for a spam token beside it). A token called genuine says
+   * nothing of the transaction: address poisoning sends real USDC. A transaction that moved the
+   * wallet's funds out is never made spam this way: it is the record of money that left.
+   */
+  const txnRuling = (
+    ends: readonly string[],
+    received: readonly string[],
+    endRuling: (a: string) => { ruling: Ruling; level: number } | null,
+    tokenRuling: (cid: string) => { ruling: Ruling; level: number } | null,
+    outflow: boolean,
+  ): Ruling | null => {
+    const byEnd = ends.map(endRuling).filter((x) => x !== null);
+    const byToken = received.map(tokenRuling);
+    for (const level of [0, 1]) {
+      const genuine = byEnd.find((x) => x.level === level && !x.ruling.spam);
+      if (genuine) return genuine.ruling;
+      if (outflow) continue;
+      const spamEnd = byEnd.find((x) => x.level === level && x.ruling.spam);
+      if (spamEnd) return spamEnd.ruling;
+      const spamToken = byToken.find((x) => x?.level === level && x.ruling.spam);
+      if (spamToken && byToken.every((x) => x?.ruling.spam)) return spamToken.ruling;
+    }
+    return null;
+  };
+
+  const transaction = (row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null } => {
+    const wallet = addressKey(row.wallet);
+    const chain = row.chain;
+    const parties = partiesOf(wallet);
+    const rules = judgeTransaction(row, {
+      parties,
+      token: (c, cid, symbol) => {
+        const t = historyToken(wallet, c, cid, symbol);
+        return { rules: t.rules, established: established(t.facts) };
+      },
+      dust: (c, cid, qty) => dust(wallet, c, cid, qty),
+    });
+    const ends = [...new Set([key(row.from), key(row.to)])].filter((a) => a && a !== wallet);
+    const received = [...new Set(row.details.filter((d) => d.type === 'in').map((d) => cidOf(d.token_cid)))];
+    const outflow = isOutflow(row);
+    const user = txnRuling(
+      ends,
+      received,
+      (a) => addressMark(wallet, a),
+      (cid) => tokenMark(wallet, chain, cid),
+      outflow,
+    );
+    const symbolOf = (cid: string) => row.details.find((d) => cidOf(d.token_cid) === cid)?.symbol ?? null;
+    const list = txnRuling(
+      ends,
+      received,
+      (a) => {
+        const r = lists.address(chain, a);
+        return r && { ruling: r, level: 0 };
+      },
+      (cid) => {
+        const r = lists.token(chain, cid, symbolOf(cid), null);
+        return r && { ruling: r, level: 0 };
+      },
+      outflow,
+    );
+    return { ...decide(rules, list, user), poisoning: poisoningGuard(row, parties) };
+  };
+
+  return {
+    position,
+    positions: (wallet, chain, day, ps) => ps.map((p) => position(wallet, chain, day, p)),
+    token,
+    transaction,
+    poisoning: (row) => poisoningGuard(row, partiesOf(addressKey(row.wallet))),
+    notes: (walletIn) => {
+      const wallet = addressKey(walletIn);
+      const out: string[] = [];
+      if (!heldOf(wallet).size)
+        out.push('No positions of this wallet are cached: whether it held a token before is not known, and no price says what dust is.');
+      if (!ownOf(wallet).anyTransaction)
+        out.push(
+          'No transactions of this wallet are cached: its counterparties are the address book and the watched wallets only, and what it bought is not known.',
+        );
+      return out;
+    },
+  };
+}
+
+/**
+ * A token's market on a day from the liquidity view: each position holding it (the by-underlying
+ * view's breakdown) looked up there. A slippage under 0.5 anywhere is a market (one is enough); a
+ * position listed without a slippage (a plain balance) is 'listed', never outweighed by a thin
+ * pool elsewhere; else the smallest slippage found; 'absent' when the view lists none of them.
+ */
+function marketOf(
+  liquidity: Map<string, ReadonlyArray<{ symbol: string | null; slippage: number | null }>>,
+  symbol: string | null,
+  breakdown: ReadonlyArray<{ protocol_id?: string | null; cid?: string | null }>,
+): TokenFacts['market'] {
+  const found: number[] = [];
+  let listed = false;
+  let listedCount = 0;
+  for (const b of breakdown) {
+    const u = liquidity.get(posKey(b.protocol_id, b.cid));
+    if (!u) continue;
+    listed = true;
+    listedCount++;
+    const s = (u.find((x) => x.symbol === symbol) ?? (u.length === 1 ? u[0] : undefined))?.slippage;
+    if (typeof s === 'number') found.push(s);
+  }
+  const least = found.length ? Math.min(...found) : null;
+  if (least !== null && least < NO_MARKET_SLIPPAGE) return least;
+  if (listed && found.length < listedCount) return 'listed';
+  if (least !== null) return least;
+  return breakdown.length ? 'absent' : null;
+}

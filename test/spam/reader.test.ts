@@ -1,0 +1,296 @@
+import { describe, expect, it } from 'vitest';
+import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
+import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
+import { spamJudge, SPAM_THRESHOLD } from '../../src/main/core/spam/index.ts';
+import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
+import type { WritableDB } from '../../src/main/core/store/handles.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
+import type { Transaction } from '../../src/shared/service/schemas.ts';
+import { createDB } from '../support/store.ts';
+import { holdingViews, type Holding, txn } from './support.ts';
+
+/**
+ * The judge of a read over a real cache (spam/reader.ts): positions with their day's views, a
+ * wallet's counterparties from its history, who decides (the user, for a wallet or every wallet;
+ * a list; the rules), and clearing a verdict. Data laid by hand, with fixed dates.
+ */
+const W = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const ARB_USDC = '0xaf88d065e77c8cc2239327c5edb3a432268e5831';
+const LINK = '0x514910771af9ca656af840dff83e8264ecf986ca';
+const FAKE = '0x' + 'fa'.repeat(20);
+const NATIVE = '0x' + 'e'.repeat(40);
+const G = '0xa1b2' + '3'.repeat(32) + 'c3d4';
+const LOOK = '0xa1b2' + '9'.repeat(32) + 'c3d4';
+const SPAMMER = '0x' + '5'.repeat(40);
+const DAY = '2026-10-01';
+
+function cache(): WritableDB {
+  const db = createDB();
+  addWallet(db, { address: W, chains: ['eth', 'arb'] }, new Date('2026-01-01T00:00:00Z'));
+  return db;
+}
+const hold = (o: Partial<Holding> & { cid: string; symbol: string }): Holding => ({ name: o.symbol, qty: 100, nav: 100, ...o });
+function lay(db: WritableDB, chain: string, day: string, holdings: Holding[]) {
+  const v = holdingViews(W, chain, day, holdings);
+  insertSnapshots(db, v.inputs);
+  return v.all;
+}
+const rowOf = (t: Transaction) => ({
+  wallet: W,
+  chain: t.chain_id ?? 'eth',
+  txnHash: t.txn_hash,
+  from: t.from,
+  to: t.to,
+  methodHex: t.method_hex,
+  status: t.status,
+  details: t.details,
+});
+
+describe('positions, judged with their day’s views', () => {
+  it('a copy of USDC left out of the liquidity view, a fake ETH, a link: spam; the real ones and USDC on another chain: not', () => {
+    const db = cache();
+    const eth = lay(db, 'eth', DAY, [
+      hold({ cid: NATIVE, symbol: 'ETH', name: 'Ether' }),
+      hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin' }),
+      hold({ cid: LINK, symbol: 'LINK' }),
+      hold({ cid: FAKE, symbol: 'USDC', name: 'USD Coin', slippage: null }),
+      hold({ cid: '0x' + 'fb'.repeat(20), symbol: 'ETH', name: 'Ether', slippage: null }),
+      hold({ cid: '0x' + 'fc'.repeat(20), symbol: 'Visit eth-claim.com', name: 'Visit eth-claim.com' }),
+    ]);
+    const arb = lay(db, 'arb', DAY, [hold({ cid: ARB_USDC, symbol: 'USDC', name: 'USD Coin' })]);
+    const judge = spamJudge(db);
+    const verdicts = judge.positions(W, 'eth', DAY, eth);
+    expect(verdicts.map((v) => v.spam)).toEqual([false, false, false, true, true, true]);
+    expect(verdicts[0]).toMatchObject({ decidedBy: 'rules', reasons: [{ code: 'token.native' }] });
+    // The real USDC is on the shipped list of genuine tokens: the list decides it.
+    expect(verdicts[1]).toMatchObject({ spam: false, decidedBy: 'list', reasons: [{ code: 'list.genuine' }] });
+    expect(verdicts[3]!.reasons.map((r) => r.code)).toEqual(['token.symbol-imitation', 'token.no-liquidity-entry']);
+    expect(verdicts[3]!.reasons[0]!.text).toMatch(/on a list of genuine tokens/);
+    expect(verdicts[4]!.reasons.map((r) => r.code)).toContain('token.native-imitation');
+    // A list's pattern decides the link (a list is above the rules), the rules' reasons kept to read.
+    expect(verdicts[5]!.decidedBy).toBe('list');
+    expect(verdicts[5]!.reasons.map((r) => r.code)).toEqual(['list.pattern', 'token.url', 'token.bait-symbol']);
+    expect(judge.position(W, 'arb', DAY, arb[0]!)).toMatchObject({ spam: false, score: 0 });
+  });
+
+  it('a token with no market that arrived by itself is spam; one the wallet bought is not; without any history only its market counts', () => {
+    const db = cache();
+    const THIN = '0x' + 'c1'.repeat(20);
+    const BOUGHT = '0x' + 'c2'.repeat(20);
+    const all = lay(db, 'eth', DAY, [hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }), hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8 })]);
+    expect(spamJudge(db).position(W, 'eth', DAY, all[0]!)).toMatchObject({ spam: false, score: 3 });
+    upsertTransactions(db, W, 'eth', [
+      txn({
+        wallet_id: W,
+        from: W,
+        to: G,
+        action_type: 'swap',
+        details: [
+          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
+          { token_cid: BOUGHT, type: 'in', qty: 100, symbol: 'THIN' },
+        ],
+      }),
+    ]);
+    const [arrived, bought] = spamJudge(db).positions(W, 'eth', DAY, all);
+    expect(arrived).toMatchObject({ spam: true, score: 5 });
+    expect(arrived!.reasons.map((r) => r.code)).toEqual(['token.no-market', 'token.never-acquired']);
+    expect(bought).toMatchObject({ spam: false, score: 3 });
+  });
+
+  it('with no by-underlying view cached, a holding’s contract is read from its internal id; with no liquidity view, its market is not known', () => {
+    const db = cache();
+    const v = holdingViews(W, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC' }), hold({ cid: FAKE, symbol: 'Claim $1000', slippage: null })]);
+    insertSnapshots(db, [v.inputs[0]!]);
+    const judge = spamJudge(db);
+    expect(judge.position(W, 'eth', DAY, v.all[0]!)).toMatchObject({ spam: false, decidedBy: 'list' });
+    const bait = judge.position(W, 'eth', DAY, v.all[1]!);
+    expect(bait.spam).toBe(true);
+    expect(bait.reasons.map((r) => r.code)).not.toContain('token.no-liquidity-entry');
+  });
+
+  it('a protocol position is judged by its own name and its tokens’ markets, and can be marked by its contract', () => {
+    const db = cache();
+    const pool = {
+      asset_type: 'liquidity_pool',
+      protocol_id: 'uniswap_v3',
+      cid: FAKE,
+      name: 'Uniswap V3 WETH/USDC LP',
+      symbol: 'WETH-USDC-LP',
+      principal_nav: 900,
+      underlying: [],
+    };
+    const lure = { ...pool, name: 'Claim at pool-rewards.com', cid: '0x' + 'fd'.repeat(20) };
+    const judge = spamJudge(db);
+    expect(judge.position(W, 'eth', DAY, pool)).toMatchObject({ spam: false, score: 0 });
+    expect(judge.position(W, 'eth', DAY, lure).spam).toBe(true);
+    markSpam(db, { kind: 'contract', target: FAKE, verdict: 'spam' });
+    expect(spamJudge(db).position(W, 'eth', DAY, pool)).toMatchObject({ spam: true, decidedBy: 'user' });
+  });
+});
+
+describe('transactions, judged with the wallet’s counterparties', () => {
+  function history(db: WritableDB) {
+    upsertTransactions(db, W, 'eth', [
+      // The wallet pays G: G is known.
+      txn({
+        wallet_id: W,
+        from: W,
+        to: G,
+        action_type: 'transfer_out',
+        date: '2026-03-01T00:00:00Z',
+        details: [{ token_cid: USDC, type: 'out', qty: 1200, symbol: 'USDC' }],
+      }),
+      // An airdrop of a link token: its sender must not become known.
+      txn({
+        wallet_id: W,
+        from: SPAMMER,
+        to: W,
+        date: '2026-03-02T00:00:00Z',
+        details: [{ token_cid: FAKE, type: 'in', qty: 5000, symbol: 'claim-usdc.com' }],
+      }),
+    ]);
+  }
+
+  it('zero and dust from a lookalike of a paid address are spam; the poisoner paid later is still a lookalike to the guard', () => {
+    const db = cache();
+    history(db);
+    const zero = txn({ wallet_id: W, from: LOOK, to: W, method_hex: '0x23b872dd', details: [{ token_cid: USDC, type: 'in', qty: 0, symbol: 'USDC' }] });
+    const dust = txn({ wallet_id: W, from: LOOK, to: W, details: [{ token_cid: USDC, type: 'in', qty: 0.000001, symbol: 'USDC' }] });
+    upsertTransactions(db, W, 'eth', [zero, dust]);
+    const judge = spamJudge(db);
+    expect(judge.transaction(rowOf(zero))).toMatchObject({ spam: true, decidedBy: 'rules', poisoning: null, reasons: [{ code: 'poison.zero-value' }] });
+    expect(judge.transaction(rowOf(dust))).toMatchObject({ spam: true, reasons: [{ code: 'poison.dust' }] });
+    // The wallet then pays the lookalike: a genuine outflow (not spam), and the guard says whom it imitates.
+    const paid = txn({ wallet_id: W, from: W, to: LOOK, date: '2026-10-02T00:00:00Z', details: [{ token_cid: USDC, type: 'out', qty: 1200, symbol: 'USDC' }] });
+    upsertTransactions(db, W, 'eth', [paid]);
+    const after = spamJudge(db);
+    expect(after.transaction(rowOf(paid))).toMatchObject({
+      spam: false,
+      poisoning: { lookalike: LOOK, imitates: G, prefix: '0xa1b2', suffix: 'c3d4', txnHash: paid.txn_hash },
+    });
+    expect(after.poisoning(rowOf(paid))).toMatchObject({ imitates: G });
+    // The airdrop is spam, and its sender was never made a known counterparty.
+    const drop = txn({ wallet_id: W, from: SPAMMER, to: W, details: [{ token_cid: FAKE, type: 'in', qty: 1, symbol: 'claim-usdc.com' }] });
+    expect(after.transaction(rowOf(drop)).spam).toBe(true);
+    const spammerLike = '0x5555' + '0'.repeat(32) + '5555';
+    const fromSpammerLike = txn({ wallet_id: W, from: W, to: spammerLike, details: [{ token_cid: USDC, type: 'out', qty: 5, symbol: 'USDC' }] });
+    expect(after.poisoning(rowOf(fromSpammerLike))).toBeNull();
+  });
+
+  it('an address-book entry or a watched wallet is known without any history', () => {
+    const db = cache();
+    saveCounterparty(db, { address: G, name: 'Grantee X' });
+    const dust = txn({ wallet_id: W, from: LOOK, to: W, details: [{ token_cid: USDC, type: 'in', qty: 0.000001, symbol: 'USDC' }] });
+    expect(spamJudge(db).transaction(rowOf(dust))).toMatchObject({ spam: true, reasons: [{ code: 'poison.dust' }] });
+  });
+
+  it('a genuine new token from a new sender, and a genuine stablecoin of the same symbol on another chain, are not spam', () => {
+    const db = cache();
+    history(db);
+    lay(db, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC' })]);
+    const fresh = txn({
+      wallet_id: W,
+      from: '0x' + '6'.repeat(40),
+      to: W,
+      details: [{ token_cid: '0x' + '61'.repeat(20), type: 'in', qty: 250, symbol: 'ENA' }],
+    });
+    const arb = txn({
+      wallet_id: W,
+      chain_id: 'arb',
+      from: '0x' + '6'.repeat(40),
+      to: W,
+      details: [{ token_cid: ARB_USDC, type: 'in', qty: 250, symbol: 'USDC' }],
+    });
+    const judge = spamJudge(db);
+    expect(judge.transaction(rowOf(fresh))).toMatchObject({ spam: false, score: 2 });
+    expect(judge.transaction(rowOf(arb))).toMatchObject({ spam: false });
+    expect(judge.transaction(rowOf(arb)).score).toBeLessThan(SPAM_THRESHOLD);
+    // The same symbol from another contract on the chain where USDC is held: a copy.
+    const copy = txn({
+      wallet_id: W,
+      from: '0x' + '6'.repeat(40),
+      to: W,
+      details: [{ token_cid: FAKE.replace('fa', 'fe'), type: 'in', qty: 250, symbol: 'USDC' }],
+    });
+    expect(judge.transaction(rowOf(copy)).reasons.map((r) => r.code)).toContain('token.symbol-imitation');
+    expect(judge.transaction(rowOf(copy)).spam).toBe(true);
+  });
+});
+
+describe('who decides: the user, then a list, then the rules', () => {
+  it('a verdict for one wallet wins over one for every wallet; a token’s over its contract’s; clearing returns to the list and the rules', () => {
+    const db = cache();
+    const all = lay(db, 'eth', DAY, [hold({ cid: FAKE, symbol: 'AIRDROP' })]);
+    const p = all[0]!;
+    const judge = () => spamJudge(db).position(W, 'eth', DAY, p);
+    expect(judge()).toMatchObject({ spam: true, decidedBy: 'rules' });
+    markSpam(db, { kind: 'contract', target: FAKE, verdict: 'not-spam' });
+    expect(judge()).toMatchObject({ spam: false, decidedBy: 'user' });
+    expect(judge().reasons[0]).toMatchObject({ code: 'user.not-spam', text: `You marked the contract ${FAKE} not spam for every wallet.` });
+    markSpam(db, { kind: 'token', chain: 'eth', target: FAKE, verdict: 'spam' });
+    expect(judge()).toMatchObject({ spam: true, decidedBy: 'user' });
+    markSpam(db, { kind: 'contract', target: FAKE, wallet: W, verdict: 'not-spam', note: 'our own test token' });
+    expect(judge()).toMatchObject({ spam: false, decidedBy: 'user' });
+    expect(judge().reasons[0]!.text).toBe(`You marked the contract ${FAKE} not spam for this wallet: our own test token`);
+    // Another wallet is not this one: every wallet's verdict holds there.
+    const other = '0x' + '2'.repeat(40);
+    addWallet(db, { address: other, chains: ['eth'] });
+    expect(spamJudge(db).token(other, 'eth', { cid: FAKE, symbol: 'AIRDROP' })).toMatchObject({ spam: true, decidedBy: 'user' });
+    // A list calls it genuine: the user's verdicts still win; cleared, the list decides; the list removed, the rules.
+    importSpamList(db, JSON.stringify({ version: 1, tokens: [{ chain: 'eth', cid: FAKE, verdict: 'genuine', note: 'our test token' }] }), 'ours');
+    expect(judge()).toMatchObject({ decidedBy: 'user' });
+    clearSpam(db, { kind: 'contract', target: FAKE, wallet: W });
+    clearSpam(db, { kind: 'token', chain: 'eth', target: FAKE });
+    clearSpam(db, { kind: 'contract', target: FAKE });
+    expect(judge()).toMatchObject({ spam: false, decidedBy: 'list' });
+    expect(judge().reasons[0]).toMatchObject({ code: 'list.genuine', text: 'The list "ours" calls the token genuine: our test token' });
+  });
+
+  it('a transaction: an address marked spam makes it spam, a token marked spam only when all it brought in is; never a transaction that paid out', () => {
+    const db = cache();
+    const both = txn({
+      wallet_id: W,
+      from: SPAMMER,
+      to: W,
+      details: [
+        { token_cid: FAKE, type: 'in', qty: 5, symbol: 'ABC' },
+        { token_cid: USDC, type: 'in', qty: 5, symbol: 'USDC' },
+      ],
+    });
+    const alone = txn({ wallet_id: W, from: SPAMMER, to: W, details: [{ token_cid: FAKE, type: 'in', qty: 5, symbol: 'ABC' }] });
+    const swap = txn({
+      wallet_id: W,
+      from: W,
+      to: SPAMMER,
+      details: [
+        { token_cid: USDC, type: 'out', qty: 5, symbol: 'USDC' },
+        { token_cid: FAKE, type: 'in', qty: 5, symbol: 'ABC' },
+      ],
+    });
+    markSpam(db, { kind: 'token', chain: 'eth', target: FAKE, verdict: 'spam' });
+    let judge = spamJudge(db);
+    expect(judge.transaction(rowOf(alone))).toMatchObject({ spam: true, decidedBy: 'user' });
+    expect(judge.transaction(rowOf(both))).toMatchObject({ spam: false, decidedBy: 'rules' });
+    expect(judge.transaction(rowOf(swap))).toMatchObject({ spam: false, decidedBy: 'rules' });
+    markSpam(db, { kind: 'address', target: SPAMMER, verdict: 'spam' });
+    judge = spamJudge(db);
+    expect(judge.transaction(rowOf(both))).toMatchObject({ spam: true, decidedBy: 'user' });
+    expect(judge.transaction(rowOf(both)).reasons[0]!.text).toBe(`You marked the address ${SPAMMER} spam for every wallet.`);
+    expect(judge.transaction(rowOf(swap)).spam).toBe(false);
+    // This wallet's "not spam" for the address beats every wallet's "spam".
+    markSpam(db, { kind: 'address', target: SPAMMER, wallet: W, verdict: 'not-spam' });
+    expect(spamJudge(db).transaction(rowOf(both))).toMatchObject({ spam: false, decidedBy: 'user' });
+  });
+
+  it('a token judged by history when no day is given: its last held day’s views', () => {
+    const db = cache();
+    lay(db, 'eth', '2026-09-01', [hold({ cid: USDC, symbol: 'USDC' }), hold({ cid: FAKE, symbol: 'USDC', slippage: null })]);
+    const judge = spamJudge(db);
+    expect(judge.token(W, 'eth', { cid: FAKE })).toMatchObject({ spam: true, decidedBy: 'rules' });
+    expect(judge.token(W, 'eth', { cid: FAKE }, '2026-09-01').spam).toBe(true);
+    expect(judge.token(W, 'eth', { cid: USDC })).toMatchObject({ spam: false, decidedBy: 'list' });
+    expect(judge.notes(W)).toEqual([expect.stringMatching(/No transactions of this wallet are cached/)]);
+  });
+});

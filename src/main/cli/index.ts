@@ -20,6 +20,7 @@ import { exportCommand } from './commands/export.ts';
 import { keyCommand } from './commands/key.ts';
 import { portfolioCommand, reconcileCommand } from './commands/portfolio.ts';
 import { scheduleCommand, watchCommand } from './commands/schedule.ts';
+import { spamCommand } from './commands/spam.ts';
 import { syncCommand } from './commands/sync.ts';
 import { groupCommand, walletCommand } from './commands/wallets.ts';
 import { type Command, EXIT_INCOMPLETE, type Globals, IncompleteError, UsageError, VERSION } from './context.ts';
@@ -56,6 +57,7 @@ Commands:
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
   counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
   close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen)
+  spam      what is spam and why: your verdicts on tokens and addresses, the lists, a token or transaction explained (mark | clear | list | explain | lists)
 
 Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir(io().env)})
@@ -93,6 +95,7 @@ const commands: Record<string, Command> = {
   audit: auditCommand,
   counterparties: counterpartiesCommand,
   close: closeCommand,
+  spam: spamCommand,
 };
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). Throws what failed. */

@@ -7,9 +7,10 @@ import { say } from '../io.ts';
 export async function auditCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope audit [--entity KIND] [--item KEY] [--limit N] [--json]
 The edits you made to your own data (wallets, groups, settings, schedules, alert rules, the
-address book, notes, categories, rules, closed periods), newest first: when, what, which
-operation, and what changed from what to what. KIND: wallet, group, setting, schedule,
-alert-rule, counterparty, note, category, rule, period. The whole trail as a file:
+address book, notes, categories, rules, closed periods, spam verdicts and lists), newest first:
+when, what, which operation, and what changed from what to what. KIND: wallet, group, setting,
+schedule, alert-rule, counterparty, note, category, rule, period, spam-verdict, spam-list. The
+whole trail as a file:
 folioscope export csv --report audit --out FILE [--from D --to D].`;
   const p = parse(args, { entity: { type: 'string' }, item: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } }, usage);
   if (!p) return;

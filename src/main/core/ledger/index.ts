@@ -18,5 +18,5 @@ export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, wind
 export { outflowsAbove, outflowsToNewCounterparties } from './store/outflows.ts';
 export type { NewCounterparty, Outflow } from './store/outflows.ts';
 export { tokenTransfers } from './store/transfers.ts';
-export { dealings, ownMoves, transactionForJudge } from './store/parties.ts';
-export type { Dealings, OwnMove, Recipient, Sender } from './store/parties.ts';
+export { acquiredTokens, dealingsBetween, hasHistory, transactionForJudge } from './store/parties.ts';
+export type { Acquired, Dealings, Recipient, Sender } from './store/parties.ts';

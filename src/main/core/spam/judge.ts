@@ -255,12 +255,24 @@ function shared(a: string, b: string): { head: number; tail: number } {
 export const LOOKALIKE_DIGITS = 4;
 const bucketOf = (a: string) => a.slice(2, 2 + LOOKALIKE_DIGITS) + a.slice(-LOOKALIKE_DIGITS);
 
+/** What the transaction rules ask of a wallet's counterparties: is an address known, and does it imitate one that is. */
+export interface Counterparties {
+  has(address: string | null | undefined): boolean;
+  lookalikeOf(address: string | null | undefined): Lookalike | null;
+}
+
+/** The bucket of lookalikes an EVM address falls in: its first and last 4 hex digits (null for any other address). */
+export function lookalikeBucket(address: string): string | null {
+  const a = key(address);
+  return EVM.test(a) ? bucketOf(a) : null;
+}
+
 /**
  * The counterparties a wallet knows, and which addresses imitate one: an EVM address that is not
  * known but shares at least 4 hex digits after `0x` and at least 4 at the end with a known one
- * (case aside). Built once per read; each question is a map lookup.
+ * (case aside). Each question is a map lookup.
  */
-export class KnownParties {
+export class KnownParties implements Counterparties {
   private readonly known = new Set<string>();
   private readonly buckets = new Map<string, string[]>();
 
@@ -369,7 +381,7 @@ export const MULTISEND_SELECTORS: ReadonlyMap<string, string> = new Map([
 
 /** What the transaction rules ask of the read they run in: the counterparties, each received token judged, dust. */
 export interface TxnContext {
-  parties: KnownParties;
+  parties: Counterparties;
   /** A token the wallet received, judged by the token rules; `established`: the wallet had it before (held, bought, native, listed genuine). */
   token(chain: string, cid: string, symbol: string | null): { rules: RuleResult; established: boolean };
   /** Whether a received quantity of a token is dust (worth under a dollar where a price is known; else a tiny quantity). */
@@ -469,7 +481,7 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult {
  * not a known counterparty but imitates one. Null when the recipient is known, not a lookalike,
  * or nothing went out.
  */
-export function poisoningGuard(row: SpamTxnRow, parties: KnownParties): PoisoningHit | null {
+export function poisoningGuard(row: SpamTxnRow, parties: Counterparties): PoisoningHit | null {
   if (!isOutflow(row)) return null;
   const wallet = key(row.wallet);
   const to = key(row.to);

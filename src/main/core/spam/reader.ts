@@ -5,20 +5,22 @@
  * the first row that needs it and kept for the rest of the read:
  *
  * - a day's by-underlying and liquidity views of a (wallet, chain): for a position of that day;
- * - a wallet's tokens ever held (one aggregate over its position snapshots): for a transaction, or
- *   when two contracts share a symbol on a day (which was held first);
- * - a wallet's own moves (one aggregate over the transactions it sent): for a transaction, or when
- *   a held token is already suspect (was it bought, or did it arrive by itself);
- * - a wallet's dealings (one aggregate over its transactions): its known counterparties, for a
- *   transaction.
+ * - the tokens a (wallet, chain) ever held (one aggregate over that chain's position snapshots):
+ *   for a token a transaction moved, or when two contracts share a symbol on a day;
+ * - what a wallet got by its own hand (one aggregate over the transactions it sent): for a token it
+ *   never held, or a held one already suspect (was it bought, or did it arrive by itself);
+ * - its dealings with the addresses of one lookalike bucket (the same first and last 4 hex
+ *   digits; two index ranges): whether an end of a transaction is a known counterparty, or imitates
+ *   one. A wallet's counterparties are never read whole: a timeline page of a whale of 200,000
+ *   transactions reads the buckets of the addresses on it.
  *
  * So a day's positions of a thousand wallets read their snapshots of the day, and no history
  * unless a token is suspect.
  */
 import type { PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import { listCounterparties } from '../counterparties/index.ts';
-import { dealings, ownMoves, type Dealings } from '../ledger/index.ts';
-import { heldTokens, latestSnapshot, type HeldToken } from '../positions/index.ts';
+import { acquiredTokens, dealingsBetween, hasHistory } from '../ledger/index.ts';
+import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -30,10 +32,11 @@ import {
   judgeTransaction,
   key,
   knownParties,
+  lookalikeBucket,
   NO_MARKET_SLIPPAGE,
   poisoningGuard,
   withNeverAcquired,
-  type KnownParties,
+  type Counterparties,
   type PartyEvidence,
   type RuleResult,
   type Ruling,
@@ -154,29 +157,32 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     decide(rules, facts.cid ? lists.token(chain, facts.cid, facts.symbol, facts.name) : null, tokenMark(wallet, chain, facts.cid)?.ruling ?? null);
 
   // --- a wallet's history, each part read on first need -----------------------------------------
-  const memo = <T>(load: (wallet: string) => T) => {
+  const memo = <T>(load: (k: string) => T) => {
     const kept = new Map<string, T>();
-    return (wallet: string): T => {
-      if (!kept.has(wallet)) kept.set(wallet, load(wallet));
-      return kept.get(wallet)!;
+    return (k: string): T => {
+      if (!kept.has(k)) kept.set(k, load(k));
+      return kept.get(k)!;
     };
   };
-  const heldOf = memo((wallet) => new Map<string, HeldToken>(heldTokens(db, wallet).map((t) => [tokenKey(t.chain, cidOf(t.cid)), t])));
-  const ownOf = memo((wallet) => {
-    const own = ownMoves(db, wallet);
-    return { ...own, acquired: new Set(own.moves.filter((m) => m.type === 'in').map((m) => tokenKey(m.chain, cidOf(m.cid)))) };
+  /** The tokens a (wallet, chain) ever held, by contract. */
+  const heldOn = memo((walletChain) => {
+    const [wallet, chain] = walletChain.split('\n') as [string, string];
+    return new Map<string, HeldToken>(heldTokens(db, wallet, chain).map((t) => [cidOf(t.cid), t]));
   });
-  const dealingsOf = memo((wallet): Dealings => dealings(db, wallet));
+  const heldOf = (wallet: string, chain: string) => heldOn(`${wallet}\n${chain}`);
+  /** What the wallet got by its own hand, by (chain, contract), with its symbol. */
+  const acquiredOf = memo((wallet) => new Map(acquiredTokens(db, wallet).map((a) => [tokenKey(a.chain, cidOf(a.cid)), a])));
+  const historyCached = memo((wallet) => hasHistory(db, wallet));
 
-  /** The wallet's tokens on a chain as its history knows them (held any day, or moved by its own hand): a transaction's token's peers. */
+  /** The wallet's tokens on a chain as its history knows them (held any day, or got by its own hand): a token's peers, when it was never held. */
   const historyPeers = memo((walletChain) => {
     const [wallet, chain] = walletChain.split('\n') as [string, string];
-    const held = heldOf(wallet);
-    const own = ownOf(wallet);
+    const held = heldOf(wallet, chain);
+    const acquired = acquiredOf(wallet);
     const out = new Map<string, TokenFacts>();
     const add = (cid: string, symbol: string | null, name: string | null) => {
       if (out.has(cid)) return;
-      const h = held.get(tokenKey(chain, cid));
+      const h = held.get(cid);
       out.set(cid, {
         chain,
         cid,
@@ -185,13 +191,13 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
         valued: false,
         market: null,
         genuine: genuineToken(wallet, chain, cid),
-        acquired: own.acquired.has(tokenKey(chain, cid)),
+        acquired: acquired.has(tokenKey(chain, cid)),
         seen: h !== undefined,
         firstHeld: h?.first ?? null,
       });
     };
-    for (const t of held.values()) if (t.chain === chain) add(cidOf(t.cid), t.symbol, t.name);
-    for (const m of own.moves) if (m.chain === chain) add(cidOf(m.cid), m.symbol, null);
+    for (const t of held.values()) add(cidOf(t.cid), t.symbol, t.name);
+    for (const a of acquired.values()) if (a.chain === chain) add(cidOf(a.cid), a.symbol, null);
     return [...out.values()];
   });
 
@@ -235,8 +241,8 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     // Two contracts of one symbol that day: which was held first is evidence, so the held history is read.
     const symbols = facts.map((f) => comparable(f.symbol));
     if (new Set(symbols).size < symbols.length) {
-      const held = heldOf(wallet);
-      for (const f of facts) f.firstHeld = held.get(tokenKey(chain, f.cid))?.first ?? null;
+      const held = heldOf(wallet, chain);
+      for (const f of facts) f.firstHeld = held.get(f.cid)?.first ?? null;
     }
     d = { byId, facts, liquidity, enriched: false };
     days.set(k, d);
@@ -249,15 +255,15 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
    */
   const judgeOnDay = (wallet: string, d: Day, f: TokenFacts): RuleResult => {
     const first = judgeToken(f, d.facts);
-    if (first.score <= 0) return first;
-    const own = ownOf(wallet);
+    if (first.score <= 0 || !historyCached(wallet)) return first;
+    const acquired = acquiredOf(wallet);
     if (!d.enriched) {
-      for (const x of d.facts) x.acquired = own.acquired.has(tokenKey(x.chain, x.cid));
+      for (const x of d.facts) x.acquired = acquired.has(tokenKey(x.chain, x.cid));
       d.enriched = true;
     }
-    const facts = { ...f, acquired: own.acquired.has(tokenKey(f.chain, f.cid)) };
+    const facts = { ...f, acquired: acquired.has(tokenKey(f.chain, f.cid)) };
     const again = judgeToken(facts, d.facts);
-    return own.anyTransaction && !facts.acquired ? withNeverAcquired(again, f.symbol) : again;
+    return facts.acquired ? again : withNeverAcquired(again, f.symbol);
   };
 
   /** A token a transaction moved: as of the last day the wallet held it when it did (its market then), else by its history. */
@@ -266,11 +272,12 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     const k = `${wallet}|${chain}|${cid}|${symbol ?? ''}`;
     let t = txnTokens.get(k);
     if (t) return t;
-    const held = heldOf(wallet).get(tokenKey(chain, cid));
+    const held = heldOf(wallet, chain).get(cid);
     const d = held ? dayOf(wallet, chain, held.last) : null;
     const onDay = d?.facts.find((x) => x.cid === cid);
     if (d && onDay) {
-      const facts = { ...onDay, acquired: ownOf(wallet).acquired.has(tokenKey(chain, cid)), firstHeld: held!.first };
+      // Held: established whatever it cost; what the wallet got by hand is read only if it is suspect.
+      const facts = { ...onDay, firstHeld: held!.first };
       t = { facts, rules: judgeOnDay(wallet, d, facts) };
     } else {
       const facts: TokenFacts = {
@@ -281,7 +288,7 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
         valued: false,
         market: null,
         genuine: genuineToken(wallet, chain, cid),
-        acquired: ownOf(wallet).acquired.has(tokenKey(chain, cid)),
+        acquired: acquiredOf(wallet).has(tokenKey(chain, cid)),
         seen: held !== undefined,
         firstHeld: held?.first ?? null,
       };
@@ -293,26 +300,62 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
   const established = (t: TokenFacts) => isNativeCid(t.chain, t.cid) || t.genuine || t.seen || t.acquired;
 
   const dust = (wallet: string, chain: string, cid: string, qty: number) => {
-    const price = heldOf(wallet).get(tokenKey(chain, cid))?.price ?? null;
+    const price = heldOf(wallet, chain).get(cid)?.price ?? null;
     return price !== null && price > 0 ? qty * price < DUST_USD : qty < DUST_QTY;
   };
 
   /**
    * The wallet's known counterparties: the anchors, every address it paid, and every address that
    * paid it a real amount of a token it genuinely has (not dust, not a token judged spam): spam's
-   * senders never become known, so their lookalikes still show.
+   * senders never become known, so their lookalikes still show. Decided bucket by bucket (a
+   * lookalike shares its bucket with what it imitates, so a bucket is decided by itself alone),
+   * each read when a row first names an address in it.
    */
-  const partiesOf = memo((wallet): KnownParties => {
-    const { recipients, senders } = dealingsOf(wallet);
-    const evidence: PartyEvidence[] = recipients.map((r) => ({ address: r.address, first: r.first }));
+  const anchorBuckets = new Map<string, string[]>();
+  for (const a of anchors) {
+    const b = lookalikeBucket(a);
+    if (b) anchorBuckets.set(b, [...(anchorBuckets.get(b) ?? []), key(a)]);
+  }
+  const anchorSet = new Set(anchors.map(key));
+  const evidenceIn = (wallet: string, from: string, to: string, keep: (address: string) => boolean): PartyEvidence[] => {
+    const { recipients, senders } = dealingsBetween(db, wallet, from, to);
+    const evidence: PartyEvidence[] = recipients.filter((r) => keep(r.address)).map((r) => ({ address: r.address, first: r.first }));
     for (const s of senders) {
+      if (!keep(s.address)) continue;
       const cid = cidOf(s.cid);
       const t = historyToken(wallet, s.chain, cid, s.symbol);
       if (!established(t.facts) || tokenVerdict(wallet, s.chain, t.facts, t.rules).spam) continue;
       if (typeof s.maxQty !== 'number' || dust(wallet, s.chain, cid, s.maxQty)) continue;
       evidence.push({ address: s.address, first: s.first });
     }
-    return knownParties(anchors, evidence).parties;
+    return evidence;
+  };
+  const bucketParties = memo((walletBucket) => {
+    const [wallet, bucket] = walletBucket.split('\n') as [string, string];
+    const prefix = `0x${bucket.slice(0, 4)}`;
+    const suffix = bucket.slice(4);
+    const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const evidence = evidenceIn(wallet, prefix, next, (a) => a.endsWith(suffix));
+    return knownParties(anchorBuckets.get(bucket) ?? [], evidence).parties;
+  });
+  /** Whether a wallet dealt genuinely with an address that is not an EVM one (no lookalikes: its own dealings alone). */
+  const knownExactly = memo((walletAddress) => {
+    const [wallet, address] = walletAddress.split('\n') as [string, string];
+    return evidenceIn(wallet, address, `${address}\u0000`, (a) => a === address).length > 0;
+  });
+  const partiesOf = (wallet: string): Counterparties => ({
+    has: (address) => {
+      const a = key(address);
+      if (!a) return false;
+      if (anchorSet.has(a)) return true;
+      const b = lookalikeBucket(a);
+      return b ? bucketParties(`${wallet}\n${b}`).has(a) : knownExactly(`${wallet}\n${a}`);
+    },
+    lookalikeOf: (address) => {
+      const a = key(address);
+      const b = lookalikeBucket(a);
+      return b && !anchorSet.has(a) ? bucketParties(`${wallet}\n${b}`).lookalikeOf(a) : null;
+    },
   });
 
   const position = (walletIn: string, chain: string, day: string, p: JudgedPosition): SpamVerdict => {
@@ -438,9 +481,9 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     notes: (walletIn) => {
       const wallet = addressKey(walletIn);
       const out: string[] = [];
-      if (!heldOf(wallet).size)
+      if (positionsFreshness(db, wallet).latest === null)
         out.push('No positions of this wallet are cached: whether it held a token before is not known, and no price says what dust is.');
-      if (!ownOf(wallet).anyTransaction)
+      if (!historyCached(wallet))
         out.push(
           'No transactions of this wallet are cached: its counterparties are the address book and the watched wallets only, and what it bought is not known.',
         );

@@ -1,8 +1,9 @@
 /**
  * What the spam judge reads of a wallet's history (spam/reader.ts, docs/spam.md): with whom the
- * wallet dealt and how, and which tokens it moved by its own hand; and one transaction by its key
- * (the explanation of a verdict). Aggregated here, in SQL, so a wallet of 200,000 transactions is
- * one pass over its rows, not 200,000 rows handed up.
+ * wallet dealt, among the addresses of one range (those sharing a lookalike's first hex digits),
+ * which tokens it bought by its own hand, and one transaction by its key (the explanation of a
+ * verdict). Each is read when a row needs it, by an index range, so a whale's timeline page costs
+ * a few seeks per address on it, never a pass over its 200,000 transactions.
  *
  * Succeeded or unknown rows only (a failed one moved nothing); addresses as `transactions` keeps
  * them (an EVM address in lower case).
@@ -18,7 +19,7 @@ export interface Recipient {
   first: number;
 }
 
-/** An address that sent the wallet a token: the largest quantity of one transfer, when first, how often. */
+/** An address that sent the wallet a token: the largest quantity of one transfer, when first. */
 export interface Sender {
   chain: string;
   address: string;
@@ -28,27 +29,23 @@ export interface Sender {
   first: number;
 }
 
-/** A token the wallet moved in a transaction it sent itself: `in` (bought, withdrawn, claimed) or `out` (spent, deposited). */
-export interface OwnMove {
-  chain: string;
-  cid: string | null;
-  symbol: string | null;
-  type: 'in' | 'out';
-  first: number;
-}
-
 /** With whom the wallet dealt: whom it paid, who paid it what. */
 export interface Dealings {
   recipients: Recipient[];
   senders: Sender[];
 }
 
-/** The wallet's dealings, aggregated: whom it paid a quantity above zero, and who paid it which token. */
-export function dealings(db: ReadableDB, wallet: string): Dealings {
+/**
+ * The wallet's dealings with the addresses in [from, to) (text order: a range of EVM addresses
+ * sharing their first hex digits, or one address as [a, a + '\0')): whom it paid a quantity above
+ * zero, and who paid it which token. The address indexes are walked over the range alone (the
+ * planner would otherwise walk the wallet's own rows: every transaction it sent).
+ */
+export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to: string): Dealings {
   const recipients = all<Recipient>(
     db,
-    sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t
-        WHERE from_addr = ${wallet} AND wallet = ${wallet} AND to_addr IS NOT NULL AND to_addr != ${wallet} AND coalesce(status, 1) != 0
+    sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t INDEXED BY transactions_by_to
+        WHERE to_addr >= ${from} AND to_addr < ${to} AND from_addr = ${wallet} AND wallet = ${wallet} AND to_addr != ${wallet} AND coalesce(status, 1) != 0
           AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
         GROUP BY chain, to_addr`,
   );
@@ -56,26 +53,37 @@ export function dealings(db: ReadableDB, wallet: string): Dealings {
     db,
     sql`SELECT t.chain, t.from_addr AS address, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol,
                max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
-        FROM transactions t, json_each(t.details) j
-        WHERE t.wallet = ${wallet} AND t.from_addr IS NOT NULL AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
+        FROM transactions t INDEXED BY transactions_by_from, json_each(t.details) j
+        WHERE t.from_addr >= ${from} AND t.from_addr < ${to} AND t.wallet = ${wallet} AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
           AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
         GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
   );
   return { recipients, senders };
 }
 
-/** The tokens the wallet moved in transactions it sent itself, per chain and way, and whether it has any cached transaction at all. */
-export function ownMoves(db: ReadableDB, wallet: string): { moves: OwnMove[]; anyTransaction: boolean } {
-  const moves = all<OwnMove>(
+/** A token the wallet got by a transaction of its own (bought, withdrawn, claimed), per chain, and when first. */
+export interface Acquired {
+  chain: string;
+  cid: string | null;
+  symbol: string | null;
+  first: number;
+}
+
+/** The tokens the wallet got in transactions it sent itself: one pass over those, read once a token needs it. */
+export function acquiredTokens(db: ReadableDB, wallet: string): Acquired[] {
+  return all<Acquired>(
     db,
-    sql`SELECT t.chain, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol, j.value ->> 'type' AS type, min(t.time) AS first
+    sql`SELECT t.chain, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol, min(t.time) AS first
         FROM transactions t, json_each(t.details) j
         WHERE t.from_addr = ${wallet} AND t.wallet = ${wallet} AND coalesce(t.status, 1) != 0
-          AND j.value ->> 'type' IN ('in', 'out') AND (j.value ->> 'qty') > 0
-        GROUP BY t.chain, j.value ->> 'token_cid', j.value ->> 'type'`,
+          AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+        GROUP BY 1, 2`,
   );
-  const anyTransaction = moves.length > 0 || get<{ n: number }>(db, sql`SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet = ${wallet}) AS n`)!.n === 1;
-  return { moves, anyTransaction };
+}
+
+/** Whether any transaction of the wallet is cached (what it bought can then be known). */
+export function hasHistory(db: ReadableDB, wallet: string): boolean {
+  return get<{ n: number }>(db, sql`SELECT EXISTS (SELECT 1 FROM transactions WHERE wallet = ${wallet}) AS n`)!.n === 1;
 }
 
 /** A cached transaction as the spam judge reads it, by its key; null when it is not cached. */

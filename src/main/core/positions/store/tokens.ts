@@ -21,7 +21,19 @@ export interface HeldToken {
   price: number | null;
 }
 
-export function heldTokens(db: ReadableDB, wallet: string): HeldToken[] {
+/** The wallet's tokens ever held, on one chain (a pass over that chain's snapshots only) or on every chain. */
+export function heldTokens(db: ReadableDB, wallet: string, chain?: string): HeldToken[] {
+  if (chain !== undefined)
+    return all<HeldToken>(
+      db,
+      sql`SELECT s.chain, g.value ->> 'token_cid' AS cid, max(g.value ->> 'token_symbol') AS symbol, max(g.value ->> 'token_name') AS name,
+                 min(s.as_of) AS first, max(s.as_of) AS last,
+                 avg(CASE WHEN (g.value ->> 'total_qty') > 0 AND (g.value ->> 'total_nav') > 0
+                          THEN (g.value ->> 'total_nav') / (g.value ->> 'total_qty') END) AS price
+          FROM snapshots s, json_each(s.data) d, json_each(d.value, '$.positions') g
+          WHERE s.wallet = ${wallet} AND s.chain = ${chain} AND s.endpoint = 'positionsByUnderlying'
+          GROUP BY s.chain, g.value ->> 'token_cid'`,
+    );
   return all<HeldToken>(
     db,
     sql`SELECT s.chain, g.value ->> 'token_cid' AS cid, max(g.value ->> 'token_symbol') AS symbol, max(g.value ->> 'token_name') AS name,

@@ -42,6 +42,17 @@ export interface PoisoningHit {
   txnHash: string;
 }
 
+/**
+ * An end of a received transaction that imitates a known counterparty (zero, dust or a fake sent
+ * to get the lookalike into the history): the address, whom it imitates, and the shared ends.
+ */
+export interface LookalikeHit {
+  address: string;
+  imitates: string;
+  prefix: string;
+  suffix: string;
+}
+
 /** What a user's verdict is about: a token on one chain, a contract on every chain, or an address (a counterparty). */
 export type SpamMarkKind = 'token' | 'contract' | 'address';
 export type SpamMarkVerdict = 'spam' | 'not-spam';
@@ -80,6 +91,8 @@ export interface SpamExplanation {
   verdict: SpamVerdict;
   /** A transaction only: an outflow to a lookalike of a known counterparty. */
   poisoning: PoisoningHit | null;
+  /** A transaction only: an end of it that imitates a known counterparty (what it sent the wallet is poisoning). */
+  lookalike: LookalikeHit | null;
   /** What was not known when judging (no positions cached, no liquidity view of the day …), one line each. */
   notes: string[];
 }

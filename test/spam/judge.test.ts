@@ -217,6 +217,7 @@ describe('the transaction rules', () => {
   it('address poisoning: zero, dust or a fake from a lookalike; a zero transferFrom the wallet did not send', () => {
     const zeroIn = judgeTransaction(row({ from: LOOK, methodHex: '0x23b872dd', details: inOf(USDC, 0) }), ctx());
     expect(codes(zeroIn)).toEqual(['poison.zero-value']);
+    expect(zeroIn.lookalike).toEqual({ address: LOOK, imitates: G, prefix: '0xa1b2', suffix: 'c3d4' });
     expect(zeroIn.reasons[0]!.text).toMatch(/0xa1b2…c3d4 imitates 0xa1b2…c3d4, a known counterparty \(the same 0xa1b2 … c3d4/);
     // The transferFrom's Transfer log as the wallet's "out" of zero to the lookalike.
     const zeroOut = judgeTransaction(

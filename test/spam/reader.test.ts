@@ -160,7 +160,13 @@ describe('transactions, judged with the wallet’s counterparties', () => {
     const dust = txn({ wallet_id: W, from: LOOK, to: W, details: [{ token_cid: USDC, type: 'in', qty: 0.000001, symbol: 'USDC' }] });
     upsertTransactions(db, W, 'eth', [zero, dust]);
     const judge = spamJudge(db);
-    expect(judge.transaction(rowOf(zero))).toMatchObject({ spam: true, decidedBy: 'rules', poisoning: null, reasons: [{ code: 'poison.zero-value' }] });
+    expect(judge.transaction(rowOf(zero))).toMatchObject({
+      spam: true,
+      decidedBy: 'rules',
+      poisoning: null,
+      lookalike: { address: LOOK, imitates: G, prefix: '0xa1b2', suffix: 'c3d4' },
+      reasons: [{ code: 'poison.zero-value' }],
+    });
     expect(judge.transaction(rowOf(dust))).toMatchObject({ spam: true, reasons: [{ code: 'poison.dust' }] });
     // The wallet then pays the lookalike: a genuine outflow (not spam), and the guard says whom it imitates.
     const paid = txn({ wallet_id: W, from: W, to: LOOK, date: '2026-10-02T00:00:00Z', details: [{ token_cid: USDC, type: 'out', qty: 1200, symbol: 'USDC' }] });

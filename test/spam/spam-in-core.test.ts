@@ -136,6 +136,7 @@ describe('spam in the core', () => {
       subject: { kind: 'transaction', txnHash: dust.txn_hash },
       verdict: { spam: true, reasons: [{ code: 'poison.dust' }] },
       poisoning: null,
+      lookalike: { address: LOOK, imitates: G },
     });
     const missing = await core.dispatch('spam.explain', { wallet: W, chain: 'eth', txnHash: '0x' + '0'.repeat(64) });
     expect(missing).toMatchObject({ ok: false, error: { message: expect.stringMatching(/is not a cached transaction/) } });

@@ -55,6 +55,8 @@ export function printExplanation(e: SpamExplanation): void {
     say(`  ${[weight, r.code, r.text].map(forTerminal).join('\t')}`);
   });
   if (!e.verdict.reasons.length) say('  (no reason: nothing about it looks like spam)');
+  if (e.lookalike)
+    say(forTerminal(`LOOKALIKE: ${e.lookalike.address} imitates ${e.lookalike.imitates} (${e.lookalike.prefix} … ${e.lookalike.suffix}): never pay it.`));
   if (e.poisoning)
     say(
       forTerminal(

@@ -15,8 +15,14 @@ export function explainTransaction(db: ReadableDB, q: { wallet: string; chain: s
   if (!row)
     throw new ValidationError('txnHash', `${q.txnHash.slice(0, 80)} is not a cached transaction of ${q.wallet} on ${q.chain}: sync its transactions first.`);
   const judge = spamJudge(db, { wallets: [q.wallet] });
-  const { poisoning, ...verdict } = judge.transaction(row);
-  return { subject: { kind: 'transaction', wallet: q.wallet, chain: q.chain, txnHash: row.txnHash }, verdict, poisoning, notes: judge.notes(q.wallet) };
+  const { poisoning, lookalike, ...verdict } = judge.transaction(row);
+  return {
+    subject: { kind: 'transaction', wallet: q.wallet, chain: q.chain, txnHash: row.txnHash },
+    verdict,
+    poisoning,
+    lookalike,
+    notes: judge.notes(q.wallet),
+  };
 }
 
 /**
@@ -38,6 +44,7 @@ export function explainToken(db: ReadableDB, q: { wallet: string; chain: string;
     subject: { kind: 'token', wallet: q.wallet, chain: q.chain, cid, symbol: held?.symbol ?? null, name: held?.name ?? null, date },
     verdict,
     poisoning: null,
+    lookalike: null,
     notes: [...notes, ...judge.notes(q.wallet)],
   };
 }

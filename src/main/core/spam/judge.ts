@@ -9,7 +9,7 @@
  * a sender never met, a multi-send, no liquidity entry), a transaction that moved the wallet's
  * own funds out is never spam by the rules, and the native coin never is.
  */
-import { SPAM_THRESHOLD, type PoisoningHit, type SpamReason, type SpamVerdict } from '../../../shared/spam.ts';
+import { SPAM_THRESHOLD, type LookalikeHit, type PoisoningHit, type SpamReason, type SpamVerdict } from '../../../shared/spam.ts';
 import { claimsNative, isNativeCid } from './natives.ts';
 import { comparable, textSignals } from './text.ts';
 
@@ -415,9 +415,12 @@ function isZeroValue(row: SpamTxnRow, d: readonly Detail[], wallet: string): boo
  * never held from a sender never met, and the received tokens' own reasons (the most genuine
  * received token's: a transaction is spam by its tokens only when all it brought in is) add up.
  */
-export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult {
+export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult & { lookalike: LookalikeHit | null } {
   if (isOutflow(row))
-    return result([reason('txn.outflow', "The wallet's own funds went out in it: no rule marks it as spam (you can mark its token or counterparty).")]);
+    return {
+      ...result([reason('txn.outflow', "The wallet's own funds went out in it: no rule marks it as spam (you can mark its token or counterparty).")]),
+      lookalike: null,
+    };
   const wallet = key(row.wallet);
   const from = key(row.from);
   const to = key(row.to);
@@ -428,7 +431,7 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult {
 
   // Address poisoning: a counterparty imitating a known one (either end that is not the wallet).
   const ends = [from, to].filter((a) => a && a !== wallet);
-  let like: (Lookalike & { address: string }) | null = null;
+  let like: LookalikeHit | null = null;
   for (const a of ends) {
     const l = ctx.parties.lookalikeOf(a);
     if (l) {
@@ -473,7 +476,7 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult {
   if (from && from !== wallet && ctx.parties.has(from) && received) out.push(reason('txn.known-sender', `It came from ${short(from)}, a known counterparty.`));
   if (mildest && mildest.rules.score > 0)
     for (const r of mildest.rules.reasons) if (r.weight > 0) out.push({ ...r, text: `${mildest.symbol ?? 'The token'}: ${r.text}` });
-  return result(out);
+  return { ...result(out), lookalike: like };
 }
 
 /**

@@ -17,7 +17,7 @@
  * So a day's positions of a thousand wallets read their snapshots of the day, and no history
  * unless a token is suspect.
  */
-import type { PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
+import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import { listCounterparties } from '../counterparties/index.ts';
 import { acquiredTokens, dealingsBetween, hasHistory } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
@@ -74,8 +74,12 @@ export interface SpamJudge {
    * the wallet's history alone.
    */
   token(wallet: string, chain: string, t: { cid: string | null; symbol?: string | null; name?: string | null }, day?: string): SpamVerdict;
-  /** A cached transaction row (the timeline's, the rules', the period's), and the poisoning guard's finding on it. */
-  transaction(row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null };
+  /**
+   * A cached transaction row (the timeline's, the rules', the period's): its verdict, the poisoning
+   * guard's finding (an outflow to a lookalike) and, for what it brought in, the end that imitates a
+   * known counterparty.
+   */
+  transaction(row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null };
   /** The poisoning guard alone: an outflow to a lookalike of a known counterparty. */
   poisoning(row: SpamTxnRow): PoisoningHit | null;
   /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
@@ -433,11 +437,11 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     return null;
   };
 
-  const transaction = (row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null } => {
+  const transaction = (row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null } => {
     const wallet = addressKey(row.wallet);
     const chain = row.chain;
     const parties = partiesOf(wallet);
-    const rules = judgeTransaction(row, {
+    const { lookalike, ...rules } = judgeTransaction(row, {
       parties,
       token: (c, cid, symbol) => {
         const t = historyToken(wallet, c, cid, symbol);
@@ -469,7 +473,7 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
       },
       outflow,
     );
-    return { ...decide(rules, list, user), poisoning: poisoningGuard(row, parties) };
+    return { ...decide(rules, list, user), poisoning: poisoningGuard(row, parties), lookalike };
   };
 
   return {

@@ -84,18 +84,18 @@ export const CORE_EDGES = {
   // Notes, categories and the rules that set them (issue 28): their handlers, matching and application.
   annotations: ['handlers.ts', 'ledger', 'store'],
   // Reconciliation (positions against the transactions between), lending risk, exposure.
-  analytics: ['counterparties', 'handlers.ts', 'ledger', 'positions', 'store', 'transactions'],
+  analytics: ['counterparties', 'handlers.ts', 'ledger', 'positions', 'spam', 'store', 'transactions'],
   // The one view of a scope's portfolio at a date (totals, risk, what a member lacks): it
   // composes positions and analytics, so it sits above both; alerts, the pack and reports read it.
-  portfolio: ['analytics', 'handlers.ts', 'positions', 'store'],
+  portfolio: ['analytics', 'handlers.ts', 'positions', 'spam', 'store'],
   // The sync engine: the jobs that run each capability's sync, their progress and the wallets' freshness.
   sync: ['handlers.ts', 'jobs', 'positions', 'service', 'store', 'transactions'],
   // The watched wallets and their groups, and each wallet's freshness. Their CSV import reads
   // files as the address book's does (its CSV reader and chain names) and takes its "ours" entries.
   wallets: ['counterparties', 'handlers.ts', 'positions', 'service', 'store', 'sync', 'transactions'],
-  alerts: ['handlers.ts', 'ledger', 'portfolio', 'positions', 'service', 'store', 'sync'],
+  alerts: ['handlers.ts', 'ledger', 'portfolio', 'positions', 'service', 'spam', 'store', 'sync'],
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
-  pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'store'],
+  pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'spam', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
   closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.

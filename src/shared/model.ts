@@ -5,6 +5,7 @@
  */
 import type { Completeness } from './conventions.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
+import type { PoisoningHit, SpamVerdict } from './spam.ts';
 export type { ValueFlag };
 
 export interface Wallet {
@@ -51,6 +52,8 @@ export interface TimelineRow {
   note: string | null;
   /** Who the two ends are (the timeline's page sets it; see TransactionParties). */
   parties?: TransactionParties;
+  /** The spam verdict and the poisoning guard's finding (the timeline's page sets it; docs/spam.md). */
+  spam?: SpamVerdict & { poisoning: PoisoningHit | null };
 }
 
 /** What a category the user keeps is for: money in, money out, between own wallets, or any. */
@@ -203,6 +206,8 @@ export interface NavPoint {
   fetchedAt: string;
   /** Values behind this point that the service sent unreadable (counted as absent in the sums). */
   flagged: number;
+  /** Positions judged spam at the date (docs/spam.md): not in the NAV; what the service claimed they were worth. */
+  spam: { count: number; claimed: number | null };
 }
 
 export interface NavSeries {
@@ -441,6 +446,8 @@ export interface Reconciliation {
   complete: boolean;
   problems: ReconcileProblem[];
   rows: ReconcileRow[];
+  /** Tokens judged spam (docs/spam.md), reconciled the same way but left out of `rows` and every figure read from them. */
+  spam: ReconcileRow[];
   /** The transactions that opened or closed a position of the wallet in the period: moves between its balance and that position, not flows. */
   moves: PositionMove[];
 }
@@ -720,9 +727,10 @@ export type AlertCondition =
 export type AlertKind = AlertCondition['kind'];
 /**
  * What an alert is about: a rule's condition, or what the core watches without a rule (a closed
- * period whose data changed since its close, docs/closes.md).
+ * period whose data changed since its close, docs/closes.md; a payment to a lookalike address,
+ * docs/spam.md).
  */
-export type FiredAlertKind = AlertKind | 'closed-period-changed';
+export type FiredAlertKind = AlertKind | 'closed-period-changed' | 'address-poisoning';
 
 export interface AlertRule {
   id: number;

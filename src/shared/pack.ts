@@ -115,6 +115,8 @@ export interface MonthlyPack {
   unpriced: Array<{ chain: string; symbol: string | null; tokenCid: string | null; transfers: number }>;
   /** Transactions that sent tokens out in a plain transfer to an address neither in the address book nor watched: a control flag. */
   unknownOutflows: number;
+  /** Transactions judged spam (docs/spam.md), in none of the pack's flows, counterparties or flags. */
+  spamTransactions: number;
   complete: boolean;
   /** Why the pack is partial (a date not cached for a member, a period not synced, a price missing). */
   reasons: string[];

@@ -9,6 +9,7 @@ import type { Exposure, RiskOverview, UnlockLadder } from '../model.ts';
 import type { LiquidityRow, PositionRow, UnderlyingRow } from './rows.ts';
 import type { AllocationEntry } from './allocation.ts';
 import type { PositionTotals } from './totals.ts';
+import type { SpamVerdict } from '../spam.ts';
 
 /**
  * One member's standing at the date:
@@ -58,6 +59,18 @@ export interface PortfolioProvenance {
   flags: ValueFlag[];
 }
 
+/**
+ * Positions judged spam (docs/spam.md): kept in the cache, shown on request, and left out of
+ * every total, allocation, exposure and table of the view, which says so beside its totals.
+ */
+export interface SpamLeftOut {
+  /** The positions left out, largest claimed value first, each with its verdict and reasons. */
+  rows: Array<PositionRow & { verdict: SpamVerdict }>;
+  count: number;
+  /** What the service said they were worth (their known values summed): never in a total. */
+  claimed: number | null;
+}
+
 export interface PortfolioView {
   date: string;
   /** The wallets of the scope, in the order they are watched. */
@@ -80,6 +93,8 @@ export interface PortfolioView {
   underlying: UnderlyingRow[];
   liquidity: LiquidityRow[];
   totals: PositionTotals;
+  /** Positions judged spam: not in `positions`, the totals, allocation, exposure or risk. */
+  spam: SpamLeftOut;
   /** Positions whose value is unknown (sent unreadable, or not at all): left out of the totals. */
   unknownValues: number;
   /** Which of the totals leave an unreadable value out. */

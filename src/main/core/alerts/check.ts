@@ -7,6 +7,7 @@
 import type { WritableDB } from '../store/db.ts';
 import { fireAlert, listAlertRules, openAlerts, recordRuleCheck, resolveAlert } from './store/alerts.ts';
 import { judge } from './rules.ts';
+import { checkPoisoning } from './poisoning.ts';
 import type { Alert, AlertKind } from '../../../shared/model.ts';
 
 /** At most this many new alerts per rule and check; the rest fire at the next checks. */
@@ -53,6 +54,15 @@ export function checkAlerts(db: WritableDB, o: { now?: number; kinds?: ReadonlyS
       } catch {
         // The cache is closed or read-only: nothing to record.
       }
+    }
+  }
+  // The poisoning guard needs no rule: checked with every check of all rules after data changed
+  // (not the clock's, which a payment does not move).
+  if (o.ruleId === undefined && !o.kinds) {
+    try {
+      fired.push(...db.transaction(() => checkPoisoning(db, at)).immediate());
+    } catch {
+      // As a rule that cannot be checked: never stops the rest (a closed or read-only cache).
     }
   }
   return fired;

@@ -3,6 +3,7 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { CLOCK_KINDS, checkAlerts } from './check.ts';
+export { ADDRESS_POISONING } from './poisoning.ts';
 export { describeCondition } from './describe.ts';
 export { postWebhook, webhookPayload } from './webhook.ts';
 export { alertHandlers } from './handlers.ts';

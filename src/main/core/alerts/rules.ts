@@ -5,8 +5,7 @@
  */
 import type { WritableDB } from '../store/db.ts';
 import { walletsInScope } from '../store/scope.ts';
-import { lendingRisk, unlockLadder } from '../portfolio/index.ts';
-import { navHistory } from '../positions/index.ts';
+import { lendingRisk, portfolioNav, unlockLadder } from '../portfolio/index.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { listAnomalies } from '../service/index.ts';
 import { outflowsAbove, outflowsToNewCounterparties } from '../ledger/index.ts';
@@ -172,7 +171,7 @@ function positionsRule(db: WritableDB, rule: AlertRule, wallets: Wallet[], byAdd
  */
 function navRule(db: WritableDB, rule: AlertRule, wallets: Wallet[]): Judgment {
   const c = rule.condition as { kind: 'nav-move'; percent: number };
-  const points = navHistory(db, { wallets: wallets.map((w) => w.address) }).points.sort((a, b) => a.date.localeCompare(b.date));
+  const points = portfolioNav(db, { wallets: wallets.map((w) => w.address) }).points.sort((a, b) => a.date.localeCompare(b.date));
   const newest = points.at(-1);
   if (!newest) return { holds: [], unknown: everything, note: 'No cached dates yet: NAV move not judged.' };
   if (newest.chainsCached < newest.chainsWatched)

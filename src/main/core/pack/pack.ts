@@ -31,6 +31,7 @@ import { latestSnapshot, underlyingDatesBetween } from '../positions/index.ts';
 
 import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
 import { categoriesOf, hasAnnotations, periodTransactions } from '../ledger/index.ts';
+import { spamJudge } from '../spam/index.ts';
 import { counterpartyNamer } from '../counterparties/index.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 
@@ -164,12 +165,21 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   // inflows and outflows, and told apart in the roll-forward from money sent and received.
   const protocolMoves = { inflow: 0, outflow: 0, transfers: 0, unvalued: 0 };
   let unknownOutflows = 0;
+  // Transactions judged spam (docs/spam.md: airdrops, poisoning) are in no flow, counterparty or
+  // control flag of the pack; it says how many it left out. A payment the wallet made is never
+  // spam by the rules, so no money that really moved is lost here.
+  const spamJudged = spamJudge(db, { wallets: addresses });
+  let spamTransactions = 0;
   // The transfers of the transactions that opened or closed a position of the scope: by transaction, then token.
   const moveOf = new Map<string, Map<string, PositionMoveKind>>();
   for (const m of rec.moves) moveOf.set(`${m.wallet}|${m.chain}|${m.txn_hash}`, new Map(m.transfers.map((t) => [t.token_cid, t.move])));
   const positionMoves: Record<PositionMoveKind, number[]> = { moved_into_positions: [], moved_out_of_positions: [], debt_drawn: [], debt_repaid: [] };
 
   for (const t of txns) {
+    if (spamJudged.transaction(t).spam) {
+      spamTransactions += 1;
+      continue;
+    }
     const wallet = addressKey(t.wallet);
     const counterparty = t.from && addressKey(t.from) === wallet ? t.to : t.from;
     const cpKey = counterparty ? addressKey(counterparty) : null;
@@ -388,6 +398,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     tokens,
     unpriced: [...unpriced.values()],
     unknownOutflows,
+    spamTransactions,
     complete: reasons.length === 0 && opening.complete && closing.complete && rec.complete,
     reasons: [...new Set(reasons)],
   };

@@ -3,4 +3,5 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { portfolioHandlers } from './handlers.ts';
+export { portfolioNav } from './nav.ts';
 export { VIEW_OF, lendingRisk, membersLacking, portfolioView, unlockLadder, walletsOf } from './view.ts';

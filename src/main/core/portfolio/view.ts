@@ -15,6 +15,10 @@ import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } f
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
 import { exposureOf, lendingRiskOf, memberOrder, unlocksOf } from '../analytics/index.ts';
+import { spamJudge, type SpamJudge } from '../spam/index.ts';
+import { decimalSumOrNull } from '../../../shared/decimal.ts';
+import type { PositionRow } from '../../../shared/portfolio/rows.ts';
+import type { SpamVerdict } from '../../../shared/spam.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -64,7 +68,7 @@ export async function portfolioViewUnlessAborted(
 const TURN_MS = 8;
 
 /** The view's work, member by member: it pauses (yields) after each one. */
-function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): Generator<void, PortfolioView> {
+function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, judge?: SpamJudge): Generator<void, PortfolioView> {
   checkDate('date', date);
   const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
   const inScope = new Set(wallets.flatMap((w) => w.chains.map((c) => memberKey(w.address, c))));
@@ -126,11 +130,14 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
   }
 
   const of = (e: Endpoint): SnapshotResults => results.get(e)!;
+  // Spam is judged once here, for every screen, report and the CLI (docs/spam.md): its positions,
+  // the tokens they hold and their liquidity rows leave every table and total below.
+  const { genuine: listed, spam, spamTokens } = withoutSpam(positionRows(of('allPositions')), date, judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) }));
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
-  const listed = positionRows(of('allPositions'));
   const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
-  const underlying = underlyingRows(of('positionsByUnderlying'));
-  const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk])));
+  const underlying = underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`));
+  const spamKeys = new Set(spam.rows.map((r) => r.key));
+  const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk]))).filter((l) => !spamKeys.has(l.key));
 
   const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => knownValue(r.position)));
   const missing = members.filter((m) => m.state === 'not-cached');
@@ -151,6 +158,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
     liquidity,
     // Members cached that list no position are worth 0: known, not unknown ("—").
     totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotals(positions.map((p) => p.position)),
+    spam,
     unknownValues: positions.filter((p) => p.total === null).length,
     unknownIn: {
       principal: positions.some((p) => p.position._invalid?.['principal_nav'] !== undefined || bothUnknown(p)),
@@ -165,6 +173,37 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string): G
     provenance,
   };
   return { ...view, risk: lendingRiskOf(view, listed), unlocks: unlocksOf(view, listed), exposure: exposureOf(view) };
+}
+
+/**
+ * A day's position rows split into the genuine and the spam (the judge's verdict per position, with
+ * the day's other views), and the token ids the spam positions hold (their by-token rows go too).
+ */
+export function withoutSpam(
+  rows: readonly PositionRow[],
+  date: string,
+  judge: SpamJudge,
+): { genuine: PositionRow[]; spam: PortfolioView['spam']; spamTokens: Set<string> } {
+  const genuine: PositionRow[] = [];
+  const left: Array<PositionRow & { verdict: SpamVerdict }> = [];
+  const byMember = new Map<string, PositionRow[]>();
+  for (const r of rows) byMember.set(`${r.wallet}|${r.chain}`, [...(byMember.get(`${r.wallet}|${r.chain}`) ?? []), r]);
+  for (const member of byMember.values()) {
+    const verdicts = judge.positions(member[0]!.wallet, member[0]!.chain, date, member.map((r) => r.position));
+    member.forEach((r, i) => (verdicts[i]!.spam ? left.push({ ...r, verdict: verdicts[i]! }) : genuine.push(r)));
+  }
+  // Back in the order they came (the caller sorts the genuine ones as it always has).
+  const order = new Map(rows.map((r, i) => [r, i]));
+  genuine.sort((a, b) => order.get(a)! - order.get(b)!);
+  left.sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
+  const spamTokens = new Set(left.flatMap((r) => r.position.underlying.map((u) => `${r.wallet}|${r.chain}|${u.internal_id}`)));
+  // A token a genuine position holds too stays: only what nothing but spam holds leaves the by-token table.
+  for (const r of genuine) for (const u of r.position.underlying) spamTokens.delete(`${r.wallet}|${r.chain}|${u.internal_id}`);
+  return {
+    genuine,
+    spam: { rows: left, count: left.length, claimed: decimalSumOrNull(left.map((r) => r.total)) },
+    spamTokens,
+  };
 }
 
 /** The watched wallets of a scope given as addresses (a group's members, one wallet), or all. */

@@ -1,14 +1,13 @@
 /**
  * The operations that read a scope's positions from the cache: the cached dates, positions at a
- * date and between two, NAV over dates.
+ * date and between two (NAV over dates is the portfolio's: it leaves spam out).
  */
 import { VIEW_ENDPOINT, type PositionsResult } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { diffDates } from './store/diff.ts';
-import { navHistory } from './store/nav.ts';
 import { cachedDates, hasCompleteDate, latestSnapshot } from './store/snapshots.ts';
 
-type PositionOperations = 'positions.dates' | 'positions.coverage' | 'positions.get' | 'positions.diff' | 'nav.history';
+type PositionOperations = 'positions.dates' | 'positions.coverage' | 'positions.get' | 'positions.diff';
 
 export function positionHandlers(c: ScopeContext): Pick<Handlers, PositionOperations> {
   return {
@@ -31,9 +30,5 @@ export function positionHandlers(c: ScopeContext): Pick<Handlers, PositionOperat
       } as PositionsResult;
     },
     'positions.diff': ({ wallet: address, from, to }) => diffDates(c.db(), address, from, to),
-    'nav.history': ({ group, ...scope }) => {
-      const members = c.scopeOf(scope.wallet, group);
-      return navHistory(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
-    },
   };
 }

@@ -2,7 +2,8 @@ import type { Writable } from 'node:stream';
 import { CSV_REPORTS, type CsvReport, type ExportRequest } from '../../../shared/contract.ts';
 import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
+import { latestSnapshots, snapshotData } from '../positions/index.ts';
+import { portfolioNav } from '../portfolio/index.ts';
 import { reconcile } from '../analytics/index.ts';
 import type { ScopedTimelineFilter } from '../ledger/index.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -518,7 +519,7 @@ export async function exportCsv(
         break;
       }
       case 'history': {
-        const series = navHistory(db, {
+        const series = portfolioNav(db, {
           ...(wallet && { wallet }),
           ...(req.wallets && { wallets: req.wallets }),
           ...(req.from && { from: req.from }),

@@ -28,7 +28,7 @@ import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import { changesFigures } from '../../../shared/closes.ts';
 import { reconcile } from '../analytics/index.ts';
-import { navHistory } from '../positions/index.ts';
+import { portfolioNav } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 
 /** What a file to save is: a report's format, or `json`, the user's data file (userdata/export-job.ts). */
@@ -280,7 +280,7 @@ export function exportCompleteness(
     for (const p of r.problems) reasons.push(`${nameOf(p.wallet, p.chain)}: ${p.message}`);
   }
   if (req.history) {
-    const points = navHistory(db, { wallets: wallets.map((w) => w.address), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }).points;
+    const points = portfolioNav(db, { wallets: wallets.map((w) => w.address), ...(req.from && { from: req.from }), ...(req.to && { to: req.to }) }).points;
     for (const p of points.filter((x) => x.missing.length))
       reasons.push(`${p.date}: a partial total, without ${p.missing.map((m) => nameOf(m.wallet, m.chain)).join(', ')}.`);
   }

@@ -5,7 +5,8 @@
  */
 import type { LiquiditySnapshot, Position, ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { navHistory, latestSnapshots, snapshotData } from '../positions/index.ts';
+import { latestSnapshots, snapshotData } from '../positions/index.ts';
+import { portfolioNav } from '../portfolio/index.ts';
 import { reconcile } from '../analytics/index.ts';
 import { periodTransactions, markAnnotations } from '../ledger/index.ts';
 import { transactionsCoverage } from '../transactions/index.ts';
@@ -181,7 +182,7 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     .filter((p) => p.flags.length)
     .map((p) => ({ wallet: p.wallet, chain: p.chain, endpoint: p.endpoint, flags: p.flags }));
 
-  const nav = navHistory(db, {
+  const nav = portfolioNav(db, {
     ...scope,
     ...(req.wallets && { wallets: wallets.map((w) => w.address) }),
     ...(req.from && { from: req.from }),

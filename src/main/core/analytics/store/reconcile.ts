@@ -17,6 +17,7 @@ import { getWallet } from '../../store/wallets.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { PositionMove, PositionMoveKind, ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
 import { positionKey, positionMoves, type PositionsSide } from './position-moves.ts';
+import { spamJudge } from '../../spam/index.ts';
 
 /**
  * Roll-forward reconciliation (docs/analytics.md): per wallet, chain and token, the
@@ -171,6 +172,10 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
   const rows: ReconcileRow[] = [];
   const moves: PositionMove[] = [];
   const wallets: string[] = [];
+  // A token judged spam (docs/spam.md) is reconciled as any other, then set aside: it is not in
+  // the rows every total, the pack and the close read, and the reconciliation says how many.
+  const judge = spamJudge(db, { wallets: scope.wallets });
+  const spam: ReconcileRow[] = [];
   for (const address of scope.wallets) {
     const w = getWallet(db, address);
     if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet.`);
@@ -269,7 +274,7 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
         const known = openingQty !== null && closingQty !== null;
         const unexplained = known ? denoise(decimalSum([closingQty, -openingQty, -inflow, outflow]), ...scale) : null;
         const walletUnexplained = known ? denoise(decimalSum([closingHeld!, -openingHeld!, -inflow, outflow, movedToPositions]), ...scale) : null;
-        rows.push({
+        const row: ReconcileRow = {
           wallet: w.address,
           chain,
           token_id: o?.tokenId ?? c?.tokenId ?? null,
@@ -289,18 +294,20 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
           position_change_qty: known ? denoise(decimalSum([closingQty, -closingHeld!, -openingQty, openingHeld!, -movedToPositions]), ...scale) : null,
           txn_count: f?.txns ?? 0,
           status: !rowComplete ? 'incomplete' : unexplained === 0 ? 'reconciled' : 'unexplained',
-        });
+        };
+        const isSpam = judge.token(w.address, chain, { cid: row.token_cid, symbol: row.token_symbol, name: row.token_name }, scope.to).spam;
+        (isSpam ? spam : rows).push(row);
       }
     }
   }
-  rows.sort(
-    (a, b) =>
-      a.wallet.localeCompare(b.wallet) ||
-      a.chain.localeCompare(b.chain) ||
-      (a.token_symbol ?? '').localeCompare(b.token_symbol ?? '') ||
-      (a.token_cid ?? '').localeCompare(b.token_cid ?? ''),
-  );
-  return { wallets, from: scope.from, to: scope.to, flowsFrom: start, flowsTo: end, complete: problems.length === 0, problems, rows, moves };
+  const byToken = (a: ReconcileRow, b: ReconcileRow) =>
+    a.wallet.localeCompare(b.wallet) ||
+    a.chain.localeCompare(b.chain) ||
+    (a.token_symbol ?? '').localeCompare(b.token_symbol ?? '') ||
+    (a.token_cid ?? '').localeCompare(b.token_cid ?? '');
+  rows.sort(byToken);
+  spam.sort(byToken);
+  return { wallets, from: scope.from, to: scope.to, flowsFrom: start, flowsTo: end, complete: problems.length === 0, problems, rows, spam, moves };
 }
 
 /** The successful transactions of the period that moved a token (by contract address), oldest first. */

@@ -43,6 +43,12 @@ export interface NewCounterparty {
   to: string;
   /** The tokens sent out, comma-separated. */
   symbols: string;
+  /** What the spam judge reads of it (a zero-value transferFrom a poisoner sent in the wallet's name is one). */
+  from: string | null;
+  methodHex: string | null;
+  protocolId: string | null;
+  status: number | null;
+  details: string;
 }
 
 /**
@@ -54,13 +60,54 @@ export function outflowsToNewCounterparties(db: ReadableDB, q: { wallets: readon
   return all<NewCounterparty>(
     db,
     sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to",
-               (SELECT group_concat(DISTINCT j.value ->> 'symbol') FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out') AS symbols
+               (SELECT group_concat(DISTINCT j.value ->> 'symbol') FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out') AS symbols,
+               t.from_addr AS "from", t.method_hex AS methodHex, t.protocol_id AS protocolId, t.status, t.details
         FROM transactions t
         WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(q.wallets)})) AND t.time >= ${q.sinceMs} AND t.status = 1
           AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet
           AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out')
           AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.from_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
           AND NOT EXISTS (SELECT 1 FROM transactions u WHERE u.to_addr = t.to_addr AND u.wallet = t.wallet AND (u.time < t.time OR (u.time = t.time AND u.id < t.id)))
+        ORDER BY t.time, t.id`,
+  );
+}
+
+export interface Payment {
+  wallet: string;
+  chain: string;
+  hash: string;
+  /** Unix ms. */
+  time: number;
+  to: string;
+  /** The `out` transfers, JSON (token_cid, type, qty, symbol). */
+  details: string;
+}
+
+/**
+ * Each address the wallets paid (a successful transaction that sent a quantity above 0 out), once
+ * per wallet and chain, with the last such payment: what the poisoning guard looks at
+ * (alerts/poisoning.ts) without reading every payment of a long history.
+ */
+export function paidAddresses(db: ReadableDB, wallets: readonly string[]): Payment[] {
+  return all<Payment>(
+    db,
+    sql`SELECT t.wallet, t.chain, max(t.txn_hash) AS hash, max(t.time) AS time, t.to_addr AS "to", max(t.details) AS details
+        FROM transactions t
+        WHERE t.wallet IN (SELECT value FROM json_each(${walletsJson(wallets)})) AND t.status = 1
+          AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet AND t.from_addr = t.wallet
+          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
+        GROUP BY t.wallet, t.chain, t.to_addr`,
+  );
+}
+
+/** Every successful payment of a wallet on a chain to one address (something above 0 sent out), oldest first. */
+export function paymentsTo(db: ReadableDB, q: { wallet: string; chain: string; to: string }): Payment[] {
+  return all<Payment>(
+    db,
+    sql`SELECT t.wallet, t.chain, t.txn_hash AS hash, t.time, t.to_addr AS "to", t.details
+        FROM transactions t
+        WHERE t.wallet = ${q.wallet} AND t.chain = ${q.chain} AND t.to_addr = ${q.to} AND t.status = 1 AND t.from_addr = t.wallet
+          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
         ORDER BY t.time, t.id`,
   );
 }

@@ -1,17 +1,27 @@
 import type { ReadableDB } from '../../store/db.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { listWallets } from '../../store/wallets.ts';
-import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
+import { flaggedCount, freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
+import { positionTotals, positionValue } from '../../../../shared/portfolio/totals.ts';
+import type { Position } from '../../../../shared/service/schemas.ts';
 import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import type { NavScope } from '../../../../shared/contract.ts';
 import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
+
+/**
+ * What leaves a snapshot's positions out of its NAV (the spam judge, docs/spam.md; given by the
+ * portfolio read model, which sits above both): one verdict per position, in order.
+ */
+export interface NavLeaveOut {
+  positions(wallet: string, chain: string, day: string, ps: readonly Position[]): ReadonlyArray<{ spam: boolean }>;
+}
 
 /**
  * NAV per date from cached snapshots only: per wallet, and in total (wallet omitted)
  * summed over every watched wallet and chain. A date where some chain is not cached says
  * so (chainsCached < chainsWatched) rather than pretending the sum is whole.
  */
-export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): NavSeries {
+export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }, leaveOut?: NavLeaveOut): NavSeries {
   const rows = latestSnapshots(db, 'allPositions', {
     ...(scope.wallet && { wallet: scope.wallet }),
     ...(scope.from && { from: scope.from }),
@@ -26,7 +36,7 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
   const byDate = new Map<string, NavPoint>();
   // The stored per-snapshot totals of each date, summed once per date at the end with the one
   // null rule (src/shared/portfolio/totals.ts): exact in decimal, as they are written to CSV.
-  const terms = new Map<string, { total: Array<number | null>; principal: Array<number | null>; reward: Array<number | null> }>();
+  const terms = new Map<string, { total: Array<number | null>; principal: Array<number | null>; reward: Array<number | null>; spam: Array<number | null> }>();
   for (const r of rows) {
     if (!watched.get(r.wallet)?.has(r.chain)) continue;
     const p = byDate.get(r.as_of) ?? {
@@ -39,13 +49,28 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
       missing: [],
       fetchedAt: r.fetched_at,
       flagged: 0,
+      spam: { count: 0, claimed: null },
     };
-    const t = terms.get(r.as_of) ?? { total: [], principal: [], reward: [] };
+    const t = terms.get(r.as_of) ?? { total: [], principal: [], reward: [], spam: [] };
     // A snapshot that lists no position is cached and worth 0, not unknown.
     const empty = r.position_count === 0;
-    t.total.push(empty ? 0 : r.total_nav);
-    t.principal.push(empty ? 0 : r.principal_nav);
-    t.reward.push(empty ? 0 : r.reward_nav);
+    // The stored totals hold every position; with some judged spam, the snapshot's totals are
+    // those of the others, by the same rule (as the portfolio view of that date counts them).
+    const ps = leaveOut && !empty ? (snapshotData(db, r.id) as Array<{ positions: Position[] }>).flatMap((s) => s.positions) : [];
+    const verdicts = leaveOut && ps.length ? leaveOut.positions(r.wallet, r.chain, r.as_of, ps) : [];
+    const spam = ps.filter((_, i) => verdicts[i]?.spam);
+    if (spam.length) {
+      const kept = positionTotals(ps.filter((_, i) => !verdicts[i]?.spam));
+      t.total.push(kept.count ? kept.total : 0);
+      t.principal.push(kept.count ? kept.principal : 0);
+      t.reward.push(kept.count ? kept.reward : 0);
+      p.spam.count += spam.length;
+      t.spam.push(...spam.map(positionValue));
+    } else {
+      t.total.push(empty ? 0 : r.total_nav);
+      t.principal.push(empty ? 0 : r.principal_nav);
+      t.reward.push(empty ? 0 : r.reward_nav);
+    }
     terms.set(r.as_of, t);
     p.chainsCached++;
     p.flagged += flaggedCount(r.quality);
@@ -59,6 +84,7 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
     p.totalNav = decimalSumOrNull(t.total);
     p.principalNav = decimalSumOrNull(t.principal);
     p.rewardNav = decimalSumOrNull(t.reward);
+    p.spam.claimed = decimalSumOrNull(t.spam);
   }
   return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(rows) };
 }

@@ -90,6 +90,8 @@ export const LIMITS = {
   counterpartyCsvChars: 4 * 1024 * 1024,
   /** A wallets CSV: 20,000 rows of an address, a label, chains, tags and groups. */
   walletCsvChars: 8 * 1024 * 1024,
+  /** Wallets edited in one step: as many as a wallets CSV holds. */
+  bulkWallets: 20_000,
   /** A spam list to import (docs/spam.md), in characters: tens of thousands of entries. */
   spamListChars: 8 * 1024 * 1024,
 } as const;
@@ -254,6 +256,34 @@ export const WalletUpdateInput = z.strictObject({
   tags: z.array(z.string().max(100)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
   chains: chainList.optional(),
 });
+const groupIds = z.array(z.number().int().positive()).max(LIMITS.filterValues, `at most ${LIMITS.filterValues} groups`);
+/** Many watched wallets changed in one step (wallets/bulk.ts): all of them, or (an error) none. */
+export const WalletBulkEditInput = z
+  .strictObject({
+    addresses: z.array(address).min(1, 'name at least one wallet').max(LIMITS.bulkWallets, `at most ${LIMITS.bulkWallets} wallets`),
+    addTags: z.array(safeText('tag', 32)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
+    removeTags: z.array(z.string().max(100)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
+    addChains: chainList.optional(),
+    removeChains: chainList.optional(),
+    addToGroups: groupIds.optional(),
+    removeFromGroups: groupIds.optional(),
+    remove: z.boolean().optional(),
+    purge: z.boolean().optional(),
+  })
+  .refine(
+    (e) => e.remove || [e.addTags, e.removeTags, e.addChains, e.removeChains, e.addToGroups, e.removeFromGroups].some((l) => l?.length),
+    'say what to change: tags, chains or groups to add or remove, or remove the wallets',
+  );
+export type WalletBulkEdit = z.output<typeof WalletBulkEditInput>;
+export interface WalletBulkResult {
+  /** Wallets named (each once). */
+  wallets: number;
+  /** Of them, those whose tags or chains changed. */
+  changed: number;
+  removed: number;
+  /** Groups whose members changed. */
+  groupsChanged: number;
+}
 /** What `wallets.update` may change of a watched wallet. */
 export type WalletChanges = Omit<z.output<typeof WalletUpdateInput>, 'address'>;
 
@@ -574,6 +604,8 @@ export const CONTRACT = {
   'wallets.add': op(WalletAddInput, WRITES)<Wallet>(),
   'wallets.update': op(WalletUpdateInput, WRITES)<Wallet>(),
   'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }), WRITES)<boolean>(),
+  /** Tags, chains or groups of many wallets changed, or the wallets removed, in one step: all, or (an error) nothing. */
+  'wallets.bulkEdit': op(WalletBulkEditInput, WRITES)<WalletBulkResult>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
   /** What importing a wallets CSV (docs/wallet-import.md) would do, row by row; nothing is written. */
   'wallets.preview': op(WalletCsvInput)<WalletImportPreview>(),

@@ -16,6 +16,7 @@ export const OPERATION_NAMES = [
   'wallets.add',
   'wallets.update',
   'wallets.remove',
+  'wallets.bulkEdit',
   'wallets.status',
   'wallets.preview',
   'wallets.import',

@@ -132,6 +132,60 @@ describe('a wallets CSV', () => {
   });
 });
 
+describe('many wallets edited in one step (wallets.bulkEdit)', () => {
+  it('adds and removes tags, chains and group membership across the wallets named, each change audited; one it cannot apply to refuses all', async () => {
+    const c = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
+    try {
+      await c.request('wallets.import', { text: csv('address,label,chains,tags,groups', `${A},A,eth,Ops,G1`, `${B},B,eth;arb,,`, `${C},C,base,ops;cold,`) });
+      const g1 = (await c.call('groups.list', undefined)).find((g) => g.name === 'G1')!;
+      const g2 = await c.request('groups.save', { name: 'G2', wallets: [C] });
+      const audited = (await c.call('audit.list', {})).entries.length;
+      const done = await c.request('wallets.bulkEdit', {
+        addresses: [A, B, C, A.toUpperCase().replace('0X', '0x')],
+        addTags: ['Audited'],
+        removeTags: ['OPS'],
+        addChains: ['arb'],
+        addToGroups: [g1.id],
+        removeFromGroups: [g2.id],
+      });
+      expect(done).toEqual({ wallets: 3, changed: 3, removed: 0, groupsChanged: 2 });
+      const byAddress = new Map((await c.call('wallets.list', undefined)).map((w) => [w.address, w]));
+      expect([A, B, C].map((a) => [byAddress.get(a)!.tags, byAddress.get(a)!.chains])).toEqual([
+        [['Audited'], ['eth', 'arb']],
+        [['Audited'], ['eth', 'arb']],
+        [
+          ['cold', 'Audited'],
+          ['base', 'arb'],
+        ],
+      ]);
+      const groups = new Map((await c.call('groups.list', undefined)).map((g) => [g.name, [...g.wallets].sort()]));
+      expect(groups.get('G1')).toEqual([A, B, C].sort());
+      expect(groups.get('G2')).toEqual([]);
+      // A wallet edit per wallet and one per group, as by hand.
+      expect((await c.call('audit.list', {})).entries.length - audited).toBe(5);
+
+      // Left on no chain, or a wallet not watched: the whole edit is refused, nothing changed.
+      const before = await c.call('wallets.list', undefined);
+      const noChain = await c.dispatch('wallets.bulkEdit', { addresses: [A, C], removeChains: ['base', 'arb'], addTags: ['x'] });
+      expect(noChain).toMatchObject({
+        ok: false,
+        error: { message: expect.stringMatching(new RegExp(`${C} would be left on no chain\\. Nothing was changed`)) },
+      });
+      const unknown = await c.dispatch('wallets.bulkEdit', { addresses: [A, '0x' + '77'.repeat(20)], addTags: ['x'] });
+      expect(unknown).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^Not watched: 0x7777.*Nothing was changed\.$/) } });
+      const nothing = await c.dispatch('wallets.bulkEdit', { addresses: [A] });
+      expect(nothing).toMatchObject({ ok: false, error: { message: expect.stringMatching(/say what to change/) } });
+      expect(await c.call('wallets.list', undefined)).toEqual(before);
+
+      const removed = await c.request('wallets.bulkEdit', { addresses: [A, B], remove: true });
+      expect(removed).toMatchObject({ wallets: 2, removed: 2 });
+      expect((await c.call('wallets.list', undefined)).map((w) => w.address)).toEqual([C]);
+    } finally {
+      c.close();
+    }
+  });
+});
+
 describe('folioscope wallet import, as cron or a person runs it', { timeout: 120_000 }, () => {
   it('imports a thousand wallets in one step, and a file with one bad row imports nothing and exits 1', async () => {
     const dir = tempDir();
@@ -163,5 +217,23 @@ describe('folioscope wallet import, as cron or a person runs it', { timeout: 120
     const again = await cliAsync([...base, 'wallet', 'import', out, '--dry-run']);
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/^Would import: 0 wallets to add, 0 to update, 1000 unchanged,/m);
+
+    // The odd half tagged and moved from Odd to Even in one step, their addresses on standard input.
+    const odd = rows.filter((_, i) => i % 2).map((r) => r.split(',')[0]!);
+    const edited = await cliAsync([...base, 'wallet', 'edit', '--from', '-', '--add-tags', 'audited', '--add-group', 'even', '--remove-group', 'Odd'], {
+      input: `# odd ones\n${odd.join('\n')}\n`,
+    });
+    expect(edited.stderr).toBe('');
+    expect(edited.stdout).toMatch(/^Edited 500 wallets: 500 changed, 0 already so; 2 groups changed\.$/m);
+    const after = JSON.parse((await cliAsync([...base, 'group', 'list', '--json'])).stdout) as Array<{ name: string; wallets: string[] }>;
+    expect(after.map((g) => [g.name, g.wallets.length])).toEqual(
+      expect.arrayContaining([
+        ['Even', 1000],
+        ['Odd', 0],
+      ]),
+    );
+    const refused2 = await cliAsync([...base, 'wallet', 'edit', odd[0]!, '0xnotwatched', '--add-tags', 'x']);
+    expect(refused2.status).not.toBe(0);
+    expect(refused2.stderr).toMatch(/Not watched: 0xnotwatched\. Nothing was changed\./);
   });
 });

@@ -1,7 +1,7 @@
 /** `folioscope wallet` and `folioscope group`: the watched wallets, and named sets of them that scope exports, reports and reconcile. */
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import { call, type Globals, parse, UsageError, withCore } from '../context.ts';
-import { say, setExitCode, warn } from '../io.ts';
+import { io, say, setExitCode, warn } from '../io.ts';
 import type { WalletImportPreview } from '../../../shared/model.ts';
 import { readCsvFile, writeCsvFile } from './counterparties.ts';
 
@@ -12,10 +12,15 @@ export async function walletCommand(g: Globals, args: string[]): Promise<void> {
   folioscope wallet remove ADDRESS [--purge]
   folioscope wallet import FILE [--dry-run] [--replace] [--json]
   folioscope wallet export --out FILE
+  folioscope wallet edit ADDRESS... [--add-tags T1,T2] [--remove-tags T] [--add-chains C]
+                         [--remove-chains C] [--add-group NAME|ID] [--remove-group NAME|ID]
+                         [--remove [--purge]] [--json]
 import reads a CSV of wallets (address,label,chains,tags,groups; Safe's address,name,chainId;
 or an address-book export, whose "ours" entries are taken), row by row: every row is imported
 in one step, or (a row in error, a wallet watched under another label without --replace)
-nothing. --dry-run says what it would do. export writes the wallets in the form import reads.`;
+nothing. --dry-run says what it would do. export writes the wallets in the form import reads.
+edit changes many wallets in one step (the addresses as arguments, or --from FILE with one per
+line, "-" for standard input): every one, or (one it cannot apply to) none.`;
   const p = parse(
     args,
     {
@@ -27,6 +32,14 @@ nothing. --dry-run says what it would do. export writes the wallets in the form 
       out: { type: 'string' },
       'dry-run': { type: 'boolean' },
       replace: { type: 'boolean' },
+      from: { type: 'string' },
+      'add-tags': { type: 'string' },
+      'remove-tags': { type: 'string' },
+      'add-chains': { type: 'string' },
+      'remove-chains': { type: 'string' },
+      'add-group': { type: 'string' },
+      'remove-group': { type: 'string' },
+      remove: { type: 'boolean' },
     },
     usage,
   );
@@ -77,6 +90,31 @@ nothing. --dry-run says what it would do. export writes the wallets in the form 
       printWalletImport(pv, dry, p.values.json ?? false);
       // Nothing imported when it was asked for (or, dry, could not be): a failure for scripts.
       if (!pv.applicable) setExitCode(1);
+    } else if (sub === 'edit') {
+      const v = p.values;
+      const addresses = [...p.positionals.slice(1), ...(v.from ? list(readAddressList(v.from).join(',')) : [])];
+      if (!addresses.length) throw new UsageError(`edit takes the wallets' addresses (or --from FILE).\n\n${usage}`);
+      const groups = v['add-group'] || v['remove-group'] ? await call(core, 'groups.list', undefined) : [];
+      const groupId = (ref: string | undefined) => {
+        if (!ref) return undefined;
+        const g = groups.find((x) => String(x.id) === ref.trim() || x.name.toLowerCase() === ref.trim().toLowerCase());
+        if (!g) throw new UsageError(forTerminal(`There is no wallet group "${ref}": folioscope group list names them.`));
+        return [g.id];
+      };
+      const r = await call(core, 'wallets.bulkEdit', {
+        addresses,
+        ...(v['add-tags'] && { addTags: list(v['add-tags']) }),
+        ...(v['remove-tags'] && { removeTags: list(v['remove-tags']) }),
+        ...(v['add-chains'] && { addChains: list(v['add-chains']) }),
+        ...(v['remove-chains'] && { removeChains: list(v['remove-chains']) }),
+        ...(v['add-group'] && { addToGroups: groupId(v['add-group']) }),
+        ...(v['remove-group'] && { removeFromGroups: groupId(v['remove-group']) }),
+        ...(v.remove && { remove: true, purge: v.purge ?? false }),
+      });
+      const n = (k: number, one: string) => `${k} ${one}${k === 1 ? '' : 's'}`;
+      if (v.json) say(jsonForTerminal(r));
+      else if (r.removed) say(`Stopped watching ${n(r.removed, 'wallet')}${v.purge ? ' and deleted their cached history' : ''}.`);
+      else say(`Edited ${n(r.wallets, 'wallet')}: ${r.changed} changed, ${r.wallets - r.changed} already so; ${n(r.groupsChanged, 'group')} changed.`);
     } else if (sub === 'export') {
       if (!p.values.out || address) throw new UsageError(`export needs --out FILE.\n\n${usage}`);
       const { csv, count } = await call(core, 'wallets.export', undefined);
@@ -86,6 +124,15 @@ nothing. --dry-run says what it would do. export writes the wallets in the form 
       throw new UsageError(usage);
     }
   });
+}
+
+/** Addresses one per line (blank lines and # comments skipped), from a file or "-" (standard input). */
+function readAddressList(file: string): string[] {
+  const text = file === '-' ? io().stdin() : readCsvFile(file);
+  return text
+    .split(/\r?\n/)
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter(Boolean);
 }
 
 const FORMATS: Record<WalletImportPreview['format'], string> = { folioscope: 'CSV', safe: "Safe's CSV", 'address-book': 'an address-book CSV' };

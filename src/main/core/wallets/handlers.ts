@@ -11,6 +11,7 @@ import type { ReadableDB, WritableDB } from '../store/db.ts';
 import { listGroups, removeGroup, saveGroup } from '../store/groups.ts';
 import { addWallet, listWallets, updateWallet } from '../store/wallets.ts';
 import { removeWallet } from './remove.ts';
+import { bulkEditWallets } from './bulk.ts';
 import { planWalletImport, walletsCsv, type WalletImportPlan } from './csv.ts';
 import { getSettings } from '../store/settings.ts';
 import { walletCacheSummary } from '../sync/index.ts';
@@ -28,6 +29,7 @@ type WalletOperations =
   | 'wallets.add'
   | 'wallets.update'
   | 'wallets.remove'
+  | 'wallets.bulkEdit'
   | 'wallets.status'
   | 'wallets.preview'
   | 'wallets.import'
@@ -53,6 +55,11 @@ export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperation
       const removed = removeWallet(c.writable(), address, { purge: purge ?? false });
       c.changed(removed ? 'wallets.removed' : 'wallets.edited', addressKey(address));
       return removed;
+    },
+    'wallets.bulkEdit': (input) => {
+      const r = bulkEditWallets(c.writable(), input);
+      c.changed(r.removed ? 'wallets.removed' : 'wallets.edited');
+      return r;
     },
     'wallets.status': () => walletStatuses(c.db(), c.jobs()),
     'wallets.preview': ({ text, replace }) => plan(c.db(), text, replace).preview,

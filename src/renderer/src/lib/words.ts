@@ -26,6 +26,45 @@ export const words = {
   allWallets: 'All wallets',
   addWallet: 'Add wallet',
   importWallets: 'Import wallets…',
+  editManyWallets: 'Edit many…',
+  walletBulk: {
+    title: 'Edit many wallets',
+    lead: 'Pick the wallets, then one change for all of them. It applies to every wallet picked, or (one it cannot apply to) to none; each change is in the audit trail.',
+    filter: 'Find wallets',
+    filterHint: 'Label, address, tag or chain',
+    pickShown: 'Pick all shown',
+    pickNone: 'Pick none',
+    picked: (n: number, of: number) => `${int(n)} of ${int(of)} picked`,
+    list: 'Wallets to change',
+    change: 'Change',
+    changes: {
+      addTag: 'Add a tag',
+      removeTag: 'Remove a tag',
+      addChain: 'Watch on a chain too',
+      removeChain: 'Stop watching on a chain',
+      addToGroup: 'Add to a group',
+      removeFromGroup: 'Take out of a group',
+      remove: 'Stop watching them',
+    } as Record<string, string>,
+    tag: 'Tag',
+    chain: 'Chain',
+    group: 'Group',
+    noGroups: 'No groups yet: make one in the sidebar first.',
+    removeNote: 'Their cached history stays: adding a wallet again brings it back.',
+    apply: (n: number) => `Apply to ${int(n)} wallet${n === 1 ? '' : 's'}`,
+    pickFirst: 'Pick at least one wallet.',
+    needValue: 'Say which tag, chain or group.',
+    done: (r: { wallets: number; changed: number; removed: number; groupsChanged: number }) => {
+      const ws = (n: number) => `${int(n)} wallet${n === 1 ? '' : 's'}`;
+      if (r.removed) return `Stopped watching ${ws(r.removed)}.`;
+      if (!r.changed && !r.groupsChanged) return `Nothing to change: the ${ws(r.wallets)} were already so.`;
+      const parts = [
+        ...(r.changed ? [`${r.changed === r.wallets ? ws(r.wallets) : `${int(r.changed)} of ${ws(r.wallets)}`} changed`] : []),
+        ...(r.groupsChanged ? [`${int(r.groupsChanged)} group${r.groupsChanged === 1 ? '' : 's'} changed`] : []),
+      ];
+      return `${parts.join('; ')}${r.changed && r.changed < r.wallets ? ' (the others were already so)' : ''}.`;
+    },
+  },
   walletImport: {
     title: 'Import wallets',
     lead: 'A CSV of wallets (address, label, chains, tags, groups; ; between chains, tags and groups), Safe’s address book export, or an address-book export whose “ours” entries are yours. Every row is checked first; nothing is written while any row has an error or a conflict.',

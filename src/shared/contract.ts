@@ -90,10 +90,10 @@ export const LIMITS = {
   counterpartyCsvChars: 4 * 1024 * 1024,
   /** A wallets CSV: 20,000 rows of an address, a label, chains, tags and groups. */
   walletCsvChars: 8 * 1024 * 1024,
-  /** A spam list to import (docs/spam.md), in characters: tens of thousands of entries. */
-  spamListChars: 8 * 1024 * 1024,
   /** Wallets edited in one step: as many as a wallets CSV holds. */
   bulkWallets: 20_000,
+  /** A spam list to import (docs/spam.md), in characters: tens of thousands of entries. */
+  spamListChars: 8 * 1024 * 1024,
 } as const;
 
 // One strict check for every date the contract takes: a real calendar day (not 2025-02-30).

@@ -124,6 +124,8 @@ describe('positions, judged with their day’s views', () => {
     const lure = { ...pool, name: 'Claim at pool-rewards.com', cid: '0x' + 'fd'.repeat(20) };
     const judge = spamJudge(db);
     expect(judge.position(W, 'eth', DAY, pool)).toMatchObject({ spam: false, score: 0 });
+    // A pool named like a claim is not matched by the shipped "claim*" pattern: patterns are for tokens.
+    expect(judge.position(W, 'eth', DAY, { ...pool, name: 'Claimable rewards', symbol: 'Rewards' })).toMatchObject({ spam: false, decidedBy: 'rules' });
     expect(judge.position(W, 'eth', DAY, lure).spam).toBe(true);
     markSpam(db, { kind: 'contract', target: FAKE, verdict: 'spam' });
     expect(spamJudge(db).position(W, 'eth', DAY, pool)).toMatchObject({ spam: true, decidedBy: 'user' });

@@ -20,7 +20,7 @@ export {
   decide,
   isOutflow,
 } from './judge.ts';
-export type { Lookalike, PartyEvidence, ReasonCode, RuleResult, Ruling, SpamTxnRow, TokenFacts, TxnContext } from './judge.ts';
+export type { Counterparties, Lookalike, PartyEvidence, ReasonCode, RuleResult, Ruling, SpamTxnRow, TokenFacts, TxnContext } from './judge.ts';
 export { spamHandlers, spamLists } from './handlers.ts';
 export type { SpamContext } from './handlers.ts';
 export { cleanMarkKey, cleanMarkNote } from './verdicts.ts';

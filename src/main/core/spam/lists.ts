@@ -172,10 +172,16 @@ export class ListBook {
     };
   }
 
+  /** The entry of a contract (its chain's, then every chain's) alone: what a protocol position is looked up by (patterns are for tokens' symbols). */
+  contract(chain: string, cid: string): Ruling | null {
+    const entry = this.tokens.get(`${chain}|${cid}`) ?? this.tokens.get(`*|${cid}`);
+    return entry ? ListBook.ruling(entry) : null;
+  }
+
   /** The entry of a token (its chain's, then every chain's), else the first pattern its symbol or name matches. */
   token(chain: string, cid: string, symbol: string | null, name: string | null): Ruling | null {
-    const entry = this.tokens.get(`${chain}|${cid}`) ?? this.tokens.get(`*|${cid}`);
-    if (entry) return ListBook.ruling(entry);
+    const entry = this.contract(chain, cid);
+    if (entry) return entry;
     for (const p of this.patterns)
       if (p.test(symbol) || p.test(name))
         return {

@@ -371,7 +371,8 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
       const cid = cidOf(p.cid);
       const slippages = d.liquidity?.get(posKey(p.protocol_id, p.cid));
       const rules = judgeProtocolPosition({ chain, cid, symbol: p.symbol ?? null, name: p.name ?? null, slippages: slippages?.map((u) => u.slippage) ?? null });
-      return decide(rules, cid ? lists.token(chain, cid, p.symbol ?? null, p.name ?? null) : null, tokenMark(wallet, chain, cid)?.ruling ?? null);
+      // By its contract only: a list's symbol patterns are for tokens (a pool may well be named "Claimable rewards").
+      return decide(rules, cid ? lists.contract(chain, cid) : null, tokenMark(wallet, chain, cid)?.ruling ?? null);
     }
     const u = under[0]!;
     const known = u.internal_id ? d.byId.get(u.internal_id) : undefined;

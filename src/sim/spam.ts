@@ -77,7 +77,8 @@ export type SpamTxnKind = 'airdrop' | 'zero-value' | 'dust';
  */
 export const SPAM_INDEX_BASE = 2 ** 47;
 
-export const METHOD = { airdrop: '0x729ad39e', airdropVia: '0x82947abe', transferFrom: '0x23b872dd', transfer: '0xa9059cbb' } as const;
+/** Selectors spam calls: airdrop(address[],uint256[]) on the token, a distributor's multi-send, transferFrom, transfer. */
+export const SPAM_METHODS = { airdrop: '0x729ad39e', airdropVia: '0x82947abe', transferFrom: '0x23b872dd', transfer: '0xa9059cbb' } as const;
 
 // --- the plan ------------------------------------------------------------------------------
 
@@ -347,62 +348,62 @@ function spamTransaction(plan: SpamPlan, j: number): Transaction {
   const rng = new Rng(seed, wallet, chain.id, 'spam-txn', e.id);
   const day = Math.floor(e.time / 86_400);
   const [gLo, gHi] = GWEI[chain.id] ?? [1, 10];
-  const fee = (gas: number) => {
-    const txnFee = round((gas * rng.between(gLo, gHi)) / 1e9, 9);
-    return { txn_fee: txnFee, gas_fee: round(txnFee * priceOn('NATIVE', day, chain.id), 6) };
-  };
-  const common = {
+  let row: Pick<Transaction, 'from' | 'to' | 'to_type' | 'action_type' | 'method_hex' | 'details'> & { gas: number };
+  if (e.kind === 'airdrop') {
+    const viaDistributor = rng.chance(0.4);
+    // The spammer calls the junk token's airdrop, or a distributor's: the wallet is one recipient among many.
+    row = {
+      from: '0x' + hexOf(40, seed, 'spammer', chain.id, e.token.address),
+      to: viaDistributor ? '0x' + hexOf(40, seed, 'airdrop-distributor', chain.id) : e.token.address,
+      to_type: 'contract',
+      gas: 30_000 + 26_000 * airdropRecipients(seed, e).count,
+      action_type: 'transfer_in',
+      method_hex: viaDistributor ? SPAM_METHODS.airdropVia : SPAM_METHODS.airdrop,
+      details: [{ token_cid: e.token.address, type: 'in', qty: e.qty, symbol: e.token.symbol }],
+    };
+  } else {
+    const tok = onChain(e.tokenKey, chain);
+    row =
+      e.kind === 'zero-value'
+        ? // transferFrom(wallet, lookalike, 0): any caller may, and it writes the lookalike into the wallet's outgoing history.
+          {
+            from: e.lookalike,
+            to: tok.address,
+            to_type: 'contract',
+            gas: rng.int(35_000, 52_000),
+            action_type: 'transfer_out',
+            method_hex: SPAM_METHODS.transferFrom,
+            details: [{ token_cid: tok.address, type: 'out', qty: 0, symbol: tok.symbol }],
+          }
+        : {
+            from: e.lookalike,
+            to: wallet,
+            to_type: 'eoa',
+            gas: rng.int(45_000, 65_000),
+            action_type: 'transfer_in',
+            method_hex: SPAM_METHODS.transfer,
+            details: [{ token_cid: tok.address, type: 'in', qty: e.qty, symbol: tok.symbol }],
+          };
+  }
+  const txnFee = round((row.gas * rng.between(gLo, gHi)) / 1e9, 9);
+  // Members in the order genuine rows have them (transactionAt), so the JSON's shape gives nothing away.
+  return {
     wallet_id: wallet,
     txn_hash: txnHashOf(h, SPAM_INDEX_BASE + j),
     block: blockAt(chain, e.time),
+    from: row.from,
+    to: row.to,
+    from_type: 'eoa',
+    to_type: row.to_type,
+    txn_fee: txnFee,
+    gas_fee: round(txnFee * priceOn('NATIVE', day, chain.id), 6),
+    action_type: row.action_type,
+    method_hex: row.method_hex,
+    protocol_id: 'wallet',
     chain_id: chain.id,
     date: isoSecond(e.time),
+    details: row.details,
     status: 1,
-  };
-  if (e.kind === 'airdrop') {
-    const viaDistributor = rng.chance(0.4);
-    const recipients = airdropRecipients(seed, e);
-    return {
-      ...common,
-      // The spammer calls the junk token's airdrop, or a distributor's: the wallet is one recipient among many.
-      from: '0x' + hexOf(40, seed, 'spammer', chain.id, e.token.address),
-      to: viaDistributor ? '0x' + hexOf(40, seed, 'airdrop-distributor', chain.id) : e.token.address,
-      from_type: 'eoa',
-      to_type: 'contract',
-      ...fee(30_000 + 26_000 * recipients.count),
-      action_type: 'transfer_in',
-      method_hex: viaDistributor ? METHOD.airdropVia : METHOD.airdrop,
-      protocol_id: 'wallet',
-      details: [{ token_cid: e.token.address, type: 'in', qty: e.qty, symbol: e.token.symbol }],
-    };
-  }
-  const tok = onChain(e.tokenKey, chain);
-  if (e.kind === 'zero-value') {
-    // transferFrom(wallet, lookalike, 0): allowed for any caller, it writes the lookalike into the wallet's outgoing history.
-    return {
-      ...common,
-      from: e.lookalike,
-      to: tok.address,
-      from_type: 'eoa',
-      to_type: 'contract',
-      ...fee(rng.int(35_000, 52_000)),
-      action_type: 'transfer_out',
-      method_hex: METHOD.transferFrom,
-      protocol_id: 'wallet',
-      details: [{ token_cid: tok.address, type: 'out', qty: 0, symbol: tok.symbol }],
-    };
-  }
-  return {
-    ...common,
-    from: e.lookalike,
-    to: wallet,
-    from_type: 'eoa',
-    to_type: 'eoa',
-    ...fee(rng.int(45_000, 65_000)),
-    action_type: 'transfer_in',
-    method_hex: METHOD.transfer,
-    protocol_id: 'wallet',
-    details: [{ token_cid: tok.address, type: 'in', qty: e.qty, symbol: tok.symbol }],
   };
 }
 

@@ -3,7 +3,7 @@ import { ENDPOINTS } from '../../src/shared/service/endpoints.ts';
 import { chainById, CHAINS } from '../../src/sim/chains.ts';
 import { onChain, TOKENS } from '../../src/sim/catalog.ts';
 import { TOPIC } from '../../src/sim/logs.ts';
-import { DEFAULT_VICTIM, METHOD, spamTruth, type SpamTruth } from '../../src/sim/spam.ts';
+import { DEFAULT_VICTIM, SPAM_METHODS, spamTruth, type SpamTruth } from '../../src/sim/spam.ts';
 import { defaultHistory } from '../../src/sim/transactions.ts';
 import { conformance, LIQUIDITY_SNAPSHOT, POSITION_SNAPSHOT, TRANSACTION_HISTORY, TRANSACTION_LOGS, UNDERLYING_SNAPSHOT } from '../support/spec-tables.ts';
 import { SIM_NOW, useSimulator, WALLET, WALLET_2 } from '../support/sim.ts';
@@ -211,6 +211,8 @@ describe('spam: transactions', () => {
       });
       // Every served row that is not genuine is in the truth, and every spam transaction of the truth is served.
       const added = after.filter((r) => !genuine.has(r.txn_hash));
+      // Spam rows have the genuine rows' members, in their order: the JSON's shape gives nothing away.
+      for (const r of added) expect(Object.keys(r)).toEqual(Object.keys(before[0]));
       expect(added.map((r) => r.txn_hash).sort()).toEqual(t.transactions.map((x) => x.txn_hash).sort());
       expect(after.length).toBe(before.length + t.transactions.length);
       // Newest first, as the genuine rows are.
@@ -232,16 +234,16 @@ describe('spam: transactions', () => {
       expect(r.details).toEqual([{ token_cid: x.token_cid, type: x.kind === 'zero-value' ? 'out' : 'in', qty: x.qty, symbol: x.symbol }]);
       if (x.kind === 'airdrop') {
         // A multi-recipient send by a spammer: the wallet is neither its sender nor the contract it called.
-        expect([METHOD.airdrop, METHOD.airdropVia]).toContain(r.method_hex);
+        expect([SPAM_METHODS.airdrop, SPAM_METHODS.airdropVia]).toContain(r.method_hex);
         expect(r.from).not.toBe(WALLET);
         expect(r.to).not.toBe(WALLET);
         expect(r.to_type).toBe('contract');
       } else if (x.kind === 'zero-value') {
         // transferFrom(wallet, lookalike, 0) of a genuine token, sent by the lookalike.
-        expect(r).toMatchObject({ method_hex: METHOD.transferFrom, from: x.lookalike, to: x.token_cid, action_type: 'transfer_out' });
+        expect(r).toMatchObject({ method_hex: SPAM_METHODS.transferFrom, from: x.lookalike, to: x.token_cid, action_type: 'transfer_out' });
         expect(x.qty).toBe(0);
       } else {
-        expect(r).toMatchObject({ method_hex: METHOD.transfer, from: x.lookalike, to: WALLET, action_type: 'transfer_in' });
+        expect(r).toMatchObject({ method_hex: SPAM_METHODS.transfer, from: x.lookalike, to: WALLET, action_type: 'transfer_in' });
         expect(x.qty).toBeGreaterThan(0);
         expect(x.qty).toBeLessThanOrEqual(0.01);
       }
@@ -312,6 +314,7 @@ describe('spam: logs', () => {
       const { first, logs } = await logsOf(spammy, x.txn_hash, 'eth', 25);
       expect(first.total).toBe(logs.length);
       expect(conformance(first.data[0], TRANSACTION_LOGS)).toEqual([]);
+      expect(Object.keys(first.data[0])).toEqual(['txn_hash', 'block', 'from', 'from_type', 'txn_fee', 'gas_fee', 'chain_id', 'date', 'logs']);
       expect(logs.length).toBeGreaterThanOrEqual(40);
       expect(logs.map((l) => l.log_index)).toEqual(logs.map((_, k) => k));
       expect(logs.every((l) => l.topics[0] === TOPIC.transfer)).toBe(true);

@@ -7,7 +7,7 @@ import type { BrowserWindow } from 'electron';
 import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { createCore, type Core, selfCheck } from './core/index.ts';
-import { demoStarter } from '../sim/demo.ts';
+import { demoStarter, demoWorldFromEnv } from '../sim/demo.ts';
 import { bindIpc } from './electron/ipc.ts';
 import { notifyAlerts } from './electron/notifications.ts';
 import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-choice.ts';
@@ -39,7 +39,8 @@ async function start(): Promise<void> {
       dataDir: app.getPath('userData'),
       shell: 'electron',
       version: app.getVersion(),
-      demo: demoStarter(),
+      // The demo's world as the environment asks for it (FOLIOSCOPE_DEMO_SPAM=1: with spam).
+      demo: demoStarter(demoWorldFromEnv(process.env)),
       openExternal: (url) => shell.openExternal(url),
       chooseSavePath: async (defaultName, format) => {
         const options = {

@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --port N --access-key K --seed N --txns-per-wallet N --latency-ms N --fault NAME[:PROBABILITY] ...`
+ * `npm run sim -- --port N --access-key K --seed N --txns-per-wallet N --latency-ms N --spam --fault NAME[:PROBABILITY] ...`
  * Starts the reference service; the first line of stdout is its URL.
  */
 
@@ -20,6 +20,9 @@ const USAGE = `Usage: npm run sim -- [options]
                         with a Retry-After header unless no-retry-after is given
   --live MODE[,MODE]    a live indexer (src/sim/live.ts): ${LIVE_MODES.join(', ')}; the history
                         changes while the client reads it (deterministic per seed)
+  --spam                spam as real treasury wallets get it (src/sim/spam.ts): junk airdropped
+                        tokens, address poisoning, one payment to a lookalike; its truth at
+                        GET /_sim/spam-truth?wallet=W&chains=C[&from=YYYY-MM-DD][&to=YYYY-MM-DD]
   --fault NAME[:P]      inject a fault with probability P (default 0.2); repeatable.
                         Faults: ${FAULT_KINDS.join(', ')}
   --convention KEY=VALUE  read an open point of the spec another way; repeatable:
@@ -48,6 +51,7 @@ const OPTIONS = {
   'latency-ms': { type: 'string' },
   quota: { type: 'string' },
   live: { type: 'string' },
+  spam: { type: 'boolean' },
   fault: { type: 'string', multiple: true },
   convention: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
@@ -64,7 +68,7 @@ export async function runSimCli(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const { values, faults, port, seed, txnsPerWallet, latencyMs, quota, live, conventions } = read;
+  const { values, faults, port, seed, txnsPerWallet, latencyMs, quota, live, spam, conventions } = read;
   const sim = await startSimulator({
     accessKey: values['access-key'] ?? 'demo-access-key',
     // An option not given is left out, so the simulator's default applies.
@@ -74,12 +78,13 @@ export async function runSimCli(argv: string[]): Promise<void> {
     ...(latencyMs !== undefined && { latencyMs }),
     ...(quota && { quota }),
     ...(live && { live }),
+    ...(spam && { spam }),
     faults,
     conventions,
   });
   console.log(sim.url);
   console.error(
-    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; live: ${live ? live.modes.join(',') : 'off'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
+    `Reference service listening; faults: ${faults.map((f) => `${f.kind}:${f.probability}`).join(', ') || 'none'}; quota: ${quota ? `${quota.perSecond}/s${quota.retryAfter ? '' : ' without Retry-After'}` : 'none'}; live: ${live ? live.modes.join(',') : 'off'}; spam: ${spam ? 'on' : 'off'}; conventions: ${describeConventions(sim.conventions)}. Ctrl+C stops it.`,
   );
   const stop = () => void sim.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
@@ -119,6 +124,7 @@ function readOptions(argv: string[]) {
     latencyMs: int('latency-ms', values['latency-ms'], 0, 600_000),
     quota: values.quota === undefined ? undefined : parseQuota(values.quota),
     live: values.live === undefined ? undefined : { modes: parseLiveModes(values.live) },
+    spam: values.spam === true,
     conventions: parseConventions(values.convention ?? []),
   };
 }

@@ -41,7 +41,7 @@ import type { Transaction } from '../shared/service/wire.ts';
 import { blockAt, type ChainInfo } from './chains.ts';
 import type { SimPosition } from './positions.ts';
 import { hexOf, Rng, round } from './random.ts';
-import { historyOf, type HistoryConfig, timeOf, transactionAt, type WalletHistory } from './transactions.ts';
+import { historyOf, type HistoryConfig, historySource, type TxnSource, type WalletHistory } from './transactions.ts';
 
 export const LIVE_MODES = ['arrivals', 'late', 'reorg', 'burst', 'wide-burst', 'today', 'gap'] as const;
 export type LiveMode = (typeof LIVE_MODES)[number];
@@ -106,15 +106,17 @@ class LiveWallet {
 
   constructor(
     readonly h: WalletHistory,
+    source: TxnSource,
     private readonly modes: ReadonlySet<LiveMode>,
     private readonly t: Tuned,
   ) {
-    const n = h.config.txnsPerWallet;
+    // The rows of the world the indexer serves (with spam woven in when the world has it), oldest first.
+    const n = source.count;
     this.rows = [];
     this.times = [];
     for (let i = 0; i < n; i++) {
-      this.rows.push(transactionAt(h, i));
-      this.times.push(timeOf(h, i));
+      this.rows.push(source.at(i));
+      this.times.push(source.timeAt(i));
     }
     if (modes.has('burst')) {
       // Runs spread evenly over the history (never the newest rows, where the other modes act).
@@ -267,6 +269,8 @@ export class LiveService {
   constructor(
     private readonly history: HistoryConfig,
     options: LiveOptions,
+    /** The rows of a (wallet, chain) in time order: the generated history unless the world adds to it (spam.ts). */
+    private readonly sourceOf: (h: WalletHistory) => TxnSource = historySource,
   ) {
     this.modes = new Set(options.modes);
     this.tuned = {
@@ -288,7 +292,8 @@ export class LiveService {
     const key = `${wallet.toLowerCase()}|${chain.id}`;
     let w = this.wallets.get(key);
     if (!w) {
-      w = new LiveWallet(historyOf(this.history, wallet, chain), this.modes, this.tuned);
+      const h = historyOf(this.history, wallet, chain);
+      w = new LiveWallet(h, this.sourceOf(h), this.modes, this.tuned);
       this.wallets.set(key, w);
     }
     return w;

@@ -70,12 +70,12 @@ function tokensOf(chain: ChainInfo): Map<string, Erc20> {
  * A quantity as the chain's integer amount: transfers carry 6 decimals, so the micro-units
  * scaled to the token's decimals are exact (no float in the amount a log carries).
  */
-function rawAmount(qty: number, decimals: number): bigint {
+export function rawAmount(qty: number, decimals: number): bigint {
   const micro = BigInt(Math.round(qty * 1e6));
   return decimals >= 6 ? micro * 10n ** BigInt(decimals - 6) : micro / 10n ** BigInt(6 - decimals);
 }
 
-const transferLog = (from: string, to: string, amount: bigint): Omit<Log, 'log_index'> => ({
+export const transferLog = (from: string, to: string, amount: bigint): Omit<Log, 'log_index'> => ({
   topics: [TOPIC.transfer, addressTopic(from), addressTopic(to)],
   data: data(amount),
 });

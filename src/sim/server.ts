@@ -17,7 +17,8 @@ import { type FaultRule, FaultPlan } from './faults.ts';
 import { DAY_MS, isoDay, positionsOn } from './positions.ts';
 import { hexOf } from './random.ts';
 import { LiveService, type LiveOptions } from './live.ts';
-import { decodeTxnHash, historyOf, type HistoryConfig, indexRange, logsOf, transactionAt } from './transactions.ts';
+import { noSpamTruth, type SpamOptions, SpamWorld } from './spam.ts';
+import { decodeTxnHash, historyOf, type HistoryConfig, historySource, logsOf } from './transactions.ts';
 import { allPositionsView, byUnderlyingView, filterByAssetType, liquidityView } from './views.ts';
 
 export interface SimulatorOptions {
@@ -39,6 +40,12 @@ export interface SimulatorOptions {
   quota?: Quota | null;
   /** Live modes: a history that changes while the client reads (live.ts; default: static). */
   live?: LiveOptions | null;
+  /**
+   * Spam, as real treasury wallets receive it (spam.ts): junk airdropped tokens, address
+   * poisoning, one payment to a lookalike; its truth at `GET /_sim/spam-truth`. Default: off,
+   * and every answer is what it was without it.
+   */
+  spam?: boolean | SpamOptions | null;
 }
 
 /**
@@ -71,6 +78,8 @@ export interface Simulator {
   readonly conventions: Readonly<Conventions>;
   /** The live indexer when live modes are on (its ground truth, `settle`), else null. */
   readonly live: LiveService | null;
+  /** The world's spam when it is on (its plan and truth), else null. */
+  readonly spam: SpamWorld | null;
   /** Requests seen so far (oldest first, the last 10,000). */
   requests: RequestRecord[];
   close(): Promise<void>;
@@ -100,7 +109,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     historyStart: options.historyStart ?? DEFAULT_HISTORY_START,
     historyEnd: options.historyEnd ?? DEFAULT_HISTORY_END,
   };
-  const live = options.live?.modes.length ? new LiveService(history, options.live) : null;
+  const spam = options.spam ? new SpamWorld(history, options.spam === true ? {} : options.spam) : null;
+  // A live indexer serves the world's rows: with spam on, the history with the spam woven in.
+  const live = options.live?.modes.length ? new LiveService(history, options.live, spam ? (h) => spam.source(h) : historySource) : null;
   const faults = new FaultPlan(seed);
   faults.set(options.faults ?? []);
   let latencyMs = options.latencyMs ?? 0;
@@ -125,10 +136,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const no = ++requestNo;
     // The service's clock is its own: its answers are dated by it, as an HTTP server's are.
     res.setHeader('Date', new Date(now()).toUTCString());
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    // The simulator's own routes (its ground truth for tests): none of the service's endpoints,
+    // so no key, fault, quota or latency, and not numbered or counted among the service's
+    // requests (request ids and the live modes' orders stay what they would be without them).
+    if (url.pathname.startsWith('/_sim/')) return simRoute(req, res, url);
+    const no = ++requestNo;
     const endpoint = routes.get(url.pathname) ?? null;
     const query = Object.fromEntries([...url.searchParams].filter(([k]) => k !== ACCESS_KEY_PARAM));
     const record: RequestRecord = { endpoint, query, status: 0, fault: null };
@@ -232,6 +247,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         let positions = positionsOn(history, wallet, chain, day);
         // A live service's snapshot of today moves while the client reads its views (live.ts, mode `today`).
         if (live && day === Math.floor(now() / DAY_MS)) positions = live.positionsToday(wallet, chain, positions);
+        // The junk the wallet has been sent by then, after its own positions (spam.ts).
+        if (spam) positions = [...positions, ...spam.positionsOn(wallet, chain, day)];
         const snapshot = { wallet_id: wallet, date: renderDatetime(snapshotInstant(day * DAY_MS, conv.datetime), 'iso-utc') };
         if (endpoint === 'allPositions') return { data: [{ ...snapshot, positions: allPositionsView(chain.id, positions) }] };
         if (endpoint === 'positionsByUnderlying') return { data: [{ ...snapshot, positions: byUnderlyingView(chain.id, positions) }] };
@@ -270,11 +287,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
           const offset = pageOffset(conv, page, pageSize, count);
           for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push({ ...list[at(k)]! }); // a copy: the datetime reading rewrites rows in place
         } else {
-          const [from, to] = indexRange(h, startS, visibleEnd);
+          // The rows by position in time order: the history, or with spam on the history and its spam woven together.
+          const source = spam ? spam.source(h) : historySource(h);
+          const [from, to] = source.range(startS, visibleEnd);
           const count = Math.max(0, to - from);
           const at = orderIndexes(conv, from, to);
           const offset = pageOffset(conv, page, pageSize, count);
-          for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(transactionAt(h, at(k)));
+          for (let k = offset; k < Math.min(count, offset + pageSize); k++) rows.push(source.at(at(k)));
         }
         const indexed = endS > indexHead ? Math.max(0, Math.min(1, (indexHead - startS) / Math.max(1, endS - startS))) : 1;
         // A live indexer with a hole in the middle of the history says so for any range over it (live.ts, mode `gap`).
@@ -297,6 +316,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const page = intParam(q, 'page', conv.pageBase, conv.pageBase);
         const pageSize = Math.min(intParam(q, 'pageSize', DEFAULT_PAGE_SIZE, 1, conv.pageSizeMax), conv.logsPageCap ?? MAX_PAGE_SIZE);
         const found = decodeTxnHash(seed, hash);
+        if (spam) {
+          // Genuine or spam, as the world with spam has it (the payment to a lookalike names it).
+          const got = found && found.chain.id === chain.id ? spam.logsAt(found.wallet, chain, found.index) : null;
+          if (!got) return { data: [], total: 0 };
+          const count = got.logs.length;
+          const offset = pageOffset(conv, page, pageSize, count);
+          let logs = got.logs.slice(offset, offset + pageSize);
+          if (conv.logIndex === 'per-page') logs = logs.map((l) => ({ ...l, log_index: l.log_index - offset }));
+          const total = conv.logsTotal === 'pages' ? Math.ceil(count / pageSize) : count;
+          return { data: [{ ...got.item, logs }], total };
+        }
         if (!found || found.chain.id !== chain.id || found.index >= history.txnsPerWallet) return { data: [], total: 0 };
         const h = historyOf(history, found.wallet, chain);
         const count = logsOf(h, found.index, 0, 0).total;
@@ -306,6 +336,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         const total = conv.logsTotal === 'pages' ? Math.ceil(count / pageSize) : count;
         return { data: [item], total };
       }
+    }
+  }
+
+  /** `GET /_sim/spam-truth?wallet=&chains=&from=&to=`: the spam of a wallet and chain (dates YYYY-MM-DD, both optional and included). */
+  function simRoute(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== 'GET') return sendJson(res, 405, { status: 'ERROR', code: 405, message: 'Only GET is supported' }, { Allow: 'GET' });
+    if (url.pathname !== '/_sim/spam-truth') return sendJson(res, 404, { status: 'ERROR', code: 404, message: `No simulator route at ${url.pathname}` });
+    try {
+      const wallet = walletParam(url.searchParams.get('wallet'));
+      const chain = chainParam('chains', url.searchParams.get('chains'));
+      const range = { from: url.searchParams.get('from'), to: url.searchParams.get('to') };
+      for (const [name, v] of Object.entries(range))
+        if (v !== null && isoDateToUtcMs(v) === null) throw new ParamError(name, 'expected an ISO 8601 date YYYY-MM-DD');
+      sendJson(res, 200, spam ? spam.truth(wallet, chain, range) : noSpamTruth(wallet, chain.id, range));
+    } catch (err) {
+      if (!(err instanceof ParamError)) throw err;
+      sendJson(res, 400, { status: 'ERROR', code: 400, message: err.message, parameter: err.parameter });
     }
   }
 
@@ -334,6 +381,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return conv;
     },
     live,
+    spam,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -65,6 +65,28 @@ export function indexRange(h: WalletHistory, start: number, end: number): [numbe
   return [lowerBound(h, start), lowerBound(h, end + 1)];
 }
 
+/**
+ * A (wallet, chain)'s rows in time order (oldest first) as the service lists them, by position:
+ * the generated history itself (historySource), or that history with another stream woven in by
+ * time (spam.ts). The endpoint and the live indexer page by position, so either is paged alike.
+ */
+export interface TxnSource {
+  readonly count: number;
+  /** Positions [from, to) of the rows with start ≤ time ≤ end (bounds inclusive). */
+  range(start: number, end: number): [number, number];
+  at(k: number): Transaction;
+  timeAt(k: number): number;
+}
+
+export function historySource(h: WalletHistory): TxnSource {
+  return {
+    count: h.config.txnsPerWallet,
+    range: (start, end) => indexRange(h, start, end),
+    at: (k) => transactionAt(h, k),
+    timeAt: (k) => timeOf(h, k),
+  };
+}
+
 // --- hashes that carry their own coordinates ---------------------------------------
 // 32 bytes: scrambled txn index (6) | wallet (20) and chain index (1), masked with a
 // keystream of the scrambled index | check (5). The hashes look random, and the logs
@@ -169,7 +191,7 @@ const PROTOCOL: Record<Action, readonly string[]> = {
 const TRADED = ['NATIVE', 'WETH', 'USDC', 'USDT', 'DAI', 'WBTC', 'LINK', 'UNI', 'AAVE', 'CRV'];
 
 /** Gas price ranges in gwei per chain. */
-const GWEI: Record<string, [number, number]> = { eth: [4, 60], arb: [0.01, 0.1], op: [0.001, 0.05], base: [0.001, 0.05], matic: [30, 200], bsc: [1, 5] };
+export const GWEI: Record<string, [number, number]> = { eth: [4, 60], arb: [0.01, 0.1], op: [0.001, 0.05], base: [0.001, 0.05], matic: [30, 200], bsc: [1, 5] };
 
 /** A transfer as the generator plans it: which token (catalog key), which way, and its USD size. */
 interface PlannedTransfer {
@@ -180,7 +202,7 @@ interface PlannedTransfer {
   qty?: number;
 }
 
-interface Plan {
+export interface Plan {
   rng: Rng;
   time: number;
   day: number;
@@ -194,10 +216,11 @@ interface Plan {
 
 /**
  * The random draws of transaction i, in the order transactionAt has always made them (so
- * histories stay what they were). Shared by the history rows and the flow ledger below,
- * which therefore cannot disagree on what a transaction moved.
+ * histories stay what they were). Shared by the history rows, the flow ledger below and the
+ * spam that answers the wallet's payments (spam.ts), which therefore cannot disagree on what a
+ * transaction moved or to whom. Its `rng` is part-drawn: read the plan, do not draw from it.
  */
-function planOf(h: WalletHistory, i: number): Plan {
+export function planOf(h: WalletHistory, i: number): Plan {
   const { chain, wallet } = h;
   const rng = new Rng(h.config.seed, wallet, chain.id, 'txn', i);
   const time = timeOf(h, i);
@@ -347,11 +370,16 @@ function transferQty(usd: number, price: number): number {
   return round(usd / price, 6);
 }
 
+/** The address a transaction of `protocol` goes to (or, incoming, comes from): one of 41 parties per protocol, shared by every wallet. */
+export function counterpartyOf(seed: number, protocol: string, party: number): string {
+  return '0x' + hexOf(40, seed, 'party', protocol, party);
+}
+
 export function transactionAt(h: WalletHistory, i: number): Transaction {
   const { chain, wallet } = h;
   const seed = h.config.seed;
   const { rng, time, day, action, protocol, party, failed, transfers, a } = planOf(h, i);
-  const counterparty = '0x' + hexOf(40, seed, 'party', protocol, party);
+  const counterparty = counterpartyOf(seed, protocol, party);
   const details: TransactionDetail[] = transfers.map((t) => {
     const tok = onChain(t.key, chain);
     return { token_cid: tok.address, type: t.type, qty: t.qty ?? transferQty(t.usd, priceOn(t.key, day, chain.id)), symbol: tok.symbol };

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoStarter } from '../../sim/demo.ts';
+import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
 import {
   createCore,
   type Core,
@@ -90,7 +90,8 @@ export async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, op
     version: VERSION,
     // The run's environment (a test's own, in-process): the key, the service and the passphrase it names.
     env: io().env,
-    demo: demoStarter(clock ? { now: clock } : {}),
+    // The demo's world as the run's environment asks for it (FOLIOSCOPE_DEMO_SPAM=1: with spam).
+    demo: demoStarter({ ...demoWorldFromEnv(io().env), ...(clock && { now: clock }) }),
     ...(clock && { now: clock }),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),

@@ -67,7 +67,8 @@ Global options:
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
 (else --base-url) only (${MIN_KEY_LENGTH} to ${MAX_KEY_LENGTH} printable ASCII characters); FOLIOSCOPE_DATA_DIR;
-FOLIOSCOPE_CACHE_PASSPHRASE opens a data folder encrypted with a passphrase (cache encrypt --passphrase-stdin).
+FOLIOSCOPE_CACHE_PASSPHRASE opens a data folder encrypted with a passphrase (cache encrypt --passphrase-stdin);
+FOLIOSCOPE_DEMO_SPAM=1 gives demo mode's world spam (junk tokens, address poisoning), as real wallets receive.
 
 Exit codes: 0 done (sync: everything asked for is complete), 1 failed, 2 usage error,
   3 sync finished but incomplete (the lines marked INCOMPLETE say why and what to do); also an

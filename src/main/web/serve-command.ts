@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { createCore } from '../core/index.ts';
-import { demoStarter } from '../../sim/demo.ts';
+import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
 import { ArgumentError, parseArguments } from '../../shared/args.ts';
 
@@ -44,7 +44,8 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
     dataDir: g.dataDir,
     shell: 'web',
     version: g.version,
-    demo: demoStarter(),
+    // The demo's world as the environment asks for it (FOLIOSCOPE_DEMO_SPAM=1: with spam).
+    demo: demoStarter(demoWorldFromEnv(process.env)),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
   });

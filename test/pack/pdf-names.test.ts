@@ -50,6 +50,7 @@ describe("the pack's PDF names counterparties it cannot print by their address t
       tokens: [],
       unpriced: [],
       unknownOutflows: 0,
+      spamTransactions: 0,
       complete: true,
       reasons: [],
     };

@@ -126,7 +126,9 @@ describe('the token rules', () => {
     expect(judgeToken(token({ market: 0.9 }))).toMatchObject({ score: 3, reasons: [{ code: 'token.no-market' }] });
     expect(judgeToken(token({ market: 0.49 })).score).toBe(0);
     expect(judgeToken(token({ market: 'absent' }))).toMatchObject({ score: 1, reasons: [{ code: 'token.no-liquidity-entry' }] });
-    expect(judgeToken(token({ market: 0.9, valued: false })).score).toBe(0);
+    // Worth nothing and unsellable counts too, below the threshold alone; never acquired, it reaches it.
+    expect(judgeToken(token({ market: 0.9, valued: false }))).toMatchObject({ score: 3, reasons: [{ code: 'token.no-market' }] });
+    expect(withNeverAcquired(judgeToken(token({ market: 0.9, valued: false })), 'ABC').score).toBe(5);
     // Never bought by the wallet: counted only beside another reason.
     expect(withNeverAcquired(judgeToken(token({ market: 0.9 })), 'ABC').score).toBe(5);
     expect(withNeverAcquired(judgeToken(token({})), 'ABC').score).toBe(0);
@@ -235,8 +237,9 @@ describe('the transaction rules', () => {
     expect(codes(judgeTransaction(row({ from: STRANGER, methodHex: '0x23b872dd', details: inOf(USDC, 0) }), ctx()))).toEqual(['poison.zero-transfer-from']);
     // A zero transfer alone (no lookalike, not transferFrom) only counts.
     expect(judgeTransaction(row({ from: STRANGER, details: inOf(USDC, 0) }), ctx()).score).toBe(WEIGHTS['txn.zero-value']);
-    // Real USDC from a lookalike, not dust: said, not spam alone.
-    expect(judgeTransaction(row({ from: LOOK, details: inOf(USDC, 50) }), ctx())).toMatchObject({ score: 4, reasons: [{ code: 'poison.lookalike' }] });
+    // Real USDC from a lookalike, not dust: spam all the same (two genuine addresses share 8 hex
+    // digits about once in 4 billion pairs).
+    expect(judgeTransaction(row({ from: LOOK, details: inOf(USDC, 50) }), ctx())).toMatchObject({ score: 5, reasons: [{ code: 'poison.lookalike' }] });
   });
 
   it('the tokens received add their own reasons: the mildest received decides (a genuine one beside spam keeps it genuine)', () => {

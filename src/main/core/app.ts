@@ -24,7 +24,7 @@ import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/in
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
 import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
-import { spamHandlers } from './spam/index.ts';
+import { spamHandlers, spamJudge } from './spam/index.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { getGroup } from './store/groups.ts';
@@ -181,7 +181,11 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     positionHandlers(scope),
     portfolioHandlers(scope),
     analyticsHandlers({ ...scope, keepTransferDays }),
-    ledgerHandlers(scope, facetsCache),
+    // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here).
+    ledgerHandlers(scope, facetsCache, (db) => {
+      const judge = spamJudge(db);
+      return (row) => judge.transaction(row);
+    }),
     auditHandlers(scope),
     // Rules match counterparties by their names in the address book too (and its 'ours' entries are internal).
     annotationHandlers({ ...scope, writable: db, changed: () => changed('annotations.edited'), namer: () => counterpartyNamer(db()) }),

@@ -55,8 +55,9 @@ export const CHANGES = {
   // Alert rules added from a file: judged over this cache, as a rule saved in the app is at once.
   'alert-rules.imported': { scope: null, then: ['alerts'] },
   'closes.edited': { scope: 'closes', then: [] },
-  // A spam verdict or list: what the views show as spam. No figure leaves spam out yet, so nothing is checked again.
-  'spam.edited': { scope: 'spam', then: [] },
+  // A spam verdict or list: every figure leaves spam out (docs/spam.md), so the closes are checked
+  // again and the alerts (a token put back can move NAV; a new-counterparty rule ignores spam).
+  'spam.edited': { scope: 'spam', then: ['alerts', 'closes:all'] },
 } as const satisfies Record<string, { scope: DataChanged['scope'] | null; then: readonly Reaction[] }>;
 
 export type Change = keyof typeof CHANGES;

@@ -6,6 +6,7 @@
 import type { WritableDB } from '../store/db.ts';
 import { walletsInScope } from '../store/scope.ts';
 import { lendingRisk, portfolioNav, unlockLadder } from '../portfolio/index.ts';
+import { spamJudge, type SpamTxnRow } from '../spam/index.ts';
 import { walletCacheSummary } from '../sync/index.ts';
 import { listAnomalies } from '../service/index.ts';
 import { outflowsAbove, outflowsToNewCounterparties } from '../ledger/index.ts';
@@ -66,7 +67,12 @@ export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment 
       };
     }
     case 'new-counterparty': {
-      const rows = outflowsToNewCounterparties(db, { wallets: [...byAddress.keys()], sinceMs: Date.parse(rule.createdAt) });
+      // A poisoner's zero-value transferFrom is written as the wallet sending to the lookalike: spam
+      // (docs/spam.md), never a new counterparty; a real payment to a lookalike is the guard's (poisoning.ts).
+      const judge = spamJudge(db, { wallets: [...byAddress.keys()] });
+      const rows = outflowsToNewCounterparties(db, { wallets: [...byAddress.keys()], sinceMs: Date.parse(rule.createdAt) }).filter(
+        (r) => !judge.transaction({ ...r, txnHash: r.hash, details: JSON.parse(r.details) as SpamTxnRow['details'] }).spam,
+      );
       return {
         holds: rows.map((r) => ({
           subject: `${r.wallet}|${r.chain}|${r.hash}`,

@@ -5,6 +5,8 @@
  */
 import type { TimelineFacets } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
+import type { TimelineRow } from '../../../shared/model.ts';
+import type { ReadableDB } from '../store/handles.ts';
 import { timelineFacetValues, timelinePage } from './store/timeline.ts';
 import { countExportTransactions } from './store/export.ts';
 import { listTransactionChanges } from '../transactions/index.ts';
@@ -17,14 +19,24 @@ type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' |
  * `facetsCache`: the filter choices per scope, kept until transactions or wallets change (the
  * core clears it on those events): distinct protocols need a scan of every row.
  */
-export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, TimelineFacets>): Pick<Handlers, LedgerOperations> {
+/** What judges a page's rows for spam (docs/spam.md): given by the core, as the spam part reads the ledger. */
+export type TimelineSpam = (db: ReadableDB) => (row: TimelineRow) => NonNullable<TimelineRow['spam']>;
+
+export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, TimelineFacets>, spamOf?: TimelineSpam): Pick<Handlers, LedgerOperations> {
   return {
     'timeline.page': ({ group, ...query }) => {
       const members = c.scopeOf(query.wallet, group);
       const page = timelinePage(c.db(), { ...query, ...(group !== undefined && { wallets: members ?? [] }) });
       // Names for both ends of each row (the address book, watched wallets): read once per page.
       const namer = counterpartyNamer(c.db());
-      for (const r of page.rows) r.parties = partiesOf(namer, r);
+      const judge = spamOf?.(c.db());
+      for (const r of page.rows) {
+        r.parties = partiesOf(namer, r);
+        if (!judge) continue;
+        r.spam = judge(r);
+        // Spam is no control flag: a poisoner's zero-value transferFrom reads as the wallet sending to an unknown address.
+        if (r.spam.spam) r.parties.toUnknown = false;
+      }
       return page;
     },
     'timeline.count': ({ group, ...filter }) => {

@@ -38,7 +38,9 @@ export const WEIGHTS = {
   'txn.outflow': -100,
   'poison.zero-value': 6,
   'poison.dust': 6,
-  'poison.lookalike': 4,
+  // Two unrelated addresses share their first and last four hex digits about once in 4 billion
+  // pairs: a sender that imitates a known counterparty is a poisoner, whatever it sent.
+  'poison.lookalike': 5,
   'poison.zero-transfer-from': 5,
   'txn.zero-value': 2,
   'txn.multisend': 3,
@@ -118,7 +120,14 @@ export function imitated(t: TokenFacts, peers: readonly TokenFacts[]): { peer: T
   let older: TokenFacts | null = null;
   for (const p of peers) {
     if (p.cid === t.cid || isNativeCid(p.chain, p.cid) || comparable(p.symbol) !== symbol) continue;
-    if (p.genuine || (p.acquired && !t.acquired) || (listedMarket(p) && lacksMarket(t)) || (p.seen && !t.seen && !t.acquired))
+    // A peer called genuine (a list, the user's "not spam") that has no market of its own does not
+    // make a token that has one its copy: the user who keeps a junk "LINK" keeps the real LINK too.
+    if (
+      (p.genuine && !(lacksMarket(p) && listedMarket(t))) ||
+      (p.acquired && !t.acquired) ||
+      (listedMarket(p) && lacksMarket(t)) ||
+      (p.seen && !t.seen && !t.acquired)
+    )
       return { peer: p, strength: 'strong' };
     if (!older && p.firstHeld && t.firstHeld && p.firstHeld < t.firstHeld && !hasMarket(t) && !t.acquired) older = p;
   }
@@ -179,6 +188,10 @@ export function judgeToken(t: TokenFacts, peers: readonly TokenFacts[] = []): Ru
   }
   if (t.valued && typeof t.market === 'number' && t.market >= NO_MARKET_SLIPPAGE)
     out.push(reason('token.no-market', `It is given a value, but selling it would lose ${Math.round(t.market * 100)} % to slippage: no market to speak of.`));
+  // Worth nothing and unsellable is junk too (a plausible name, nothing claimed): with nothing else
+  // against it, it stays below the threshold; one the wallet never acquired itself reaches it.
+  else if (typeof t.market === 'number' && t.market >= NO_MARKET_SLIPPAGE)
+    out.push(reason('token.no-market', `Selling it would lose ${Math.round(t.market * 100)} % to slippage: it has no market to speak of.`));
   else if (t.valued && t.market === 'absent')
     out.push(reason('token.no-liquidity-entry', 'It is given a value, but the liquidity view of the day does not list it.'));
   return result(out);

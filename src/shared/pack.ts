@@ -117,6 +117,8 @@ export interface MonthlyPack {
   unknownOutflows: number;
   /** Transactions judged spam (docs/spam.md), in none of the pack's flows, counterparties or flags. */
   spamTransactions: number;
+  /** Positions judged spam at each end (docs/spam.md): in neither NAV. */
+  spamPositions: { opening: { count: number; claimed: number | null }; closing: { count: number; claimed: number | null } };
   complete: boolean;
   /** Why the pack is partial (a date not cached for a member, a period not synced, a price missing). */
   reasons: string[];

@@ -51,6 +51,7 @@ describe("the pack's PDF names counterparties it cannot print by their address t
       unpriced: [],
       unknownOutflows: 0,
       spamTransactions: 0,
+      spamPositions: { opening: { count: 0, claimed: null }, closing: { count: 0, claimed: null } },
       complete: true,
       reasons: [],
     };

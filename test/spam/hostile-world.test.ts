@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import type { TimelinePage, TimelineRow } from '../../src/shared/model.ts';
@@ -18,12 +22,13 @@ import { tempDir } from '../support/store.ts';
  */
 const CHAINS = ['eth', 'arb'];
 const WALLETS = [WALLET, WALLET_2];
-const DATES = ['2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01'];
+const DATES = ['2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31'];
 
-async function world(spam: boolean): Promise<{ core: Core; sim: () => Simulator }> {
+async function world(spam: boolean): Promise<{ core: Core; sim: () => Simulator; dir: string }> {
   let sim: Simulator | null = null;
+  const dir = tempDir();
   const core = await createCore({
-    dataDir: tempDir(),
+    dataDir: dir,
     shell: 'web',
     baseUrl: null,
     demo: async (accessKey) => (sim = await startSimulator({ accessKey, txnsPerWallet: 600, now: () => SIM_NOW, spam })),
@@ -36,7 +41,18 @@ async function world(spam: boolean): Promise<{ core: Core; sim: () => Simulator 
     jobs.push(await core.call('sync.backfill', { wallet: w, from: DATES[0]!, to: DATES.at(-1)!, every: 'month' }));
   }
   await waitForJobs(core, jobs);
-  return { core, sim: () => sim! };
+  return { core, sim: () => sim!, dir };
+}
+
+/** Runs an export job as the app does and reads the file it wrote back. */
+async function exported(w: { core: Core; dir: string }, input: Parameters<Core['call']>[1] & object, ext: string): Promise<string> {
+  const downloads = join(w.dir, 'downloads');
+  const before = new Set(existsSync(downloads) ? readdirSync(downloads) : []);
+  const job = await w.core.call('export.start', input as never);
+  const [done] = await waitForJobs(w.core, [job!]);
+  expect(done!.state).toBe('done');
+  const file = readdirSync(downloads).find((f) => f.endsWith(ext) && !before.has(f))!;
+  return join(downloads, file);
 }
 
 let clean: Awaited<ReturnType<typeof world>>;
@@ -122,6 +138,8 @@ describe('the hostile world, as synced', () => {
       expect(y.exposure.tokens.map((t) => [t.tokenId, t.totalNav])).toEqual(x.exposure.tokens.map((t) => [t.tokenId, t.totalNav]));
     }
     const [p, q] = [await clean.core.call('pack.get', { month: '2026-10' }), await hostile.core.call('pack.get', { month: '2026-10' })];
+    // Both ends cached: the figures compared are real ones, not two unknowns.
+    expect([p.opening, p.closing].every((v) => typeof v === 'number' && v > 0)).toBe(true);
     for (const k of ['opening', 'closing', 'change', 'inflows', 'outflows', 'unknownOutflows'] as const) expect([k, q[k]]).toEqual([k, p[k]]);
     expect(q.spamTransactions).toBeGreaterThan(0);
     expect(p.spamTransactions).toBe(0);
@@ -155,5 +173,42 @@ describe('the hostile world, as synced', () => {
     expect(nav.totalNav).toBeCloseTo(after.totals.total!, 2);
     await hostile.core.call('spam.clear', { kind: 'token', chain: token.chain, target: cid });
     expect((await hostile.core.call('portfolio.view', { date })).totals).toEqual(before.totals);
+  });
+
+  it('says so in every file: a spam column in the CSVs, the claim in the history, a line in the PDF (read back from the files written)', async () => {
+    const date = DATES.at(-1)!;
+    const view = await hostile.core.call('portfolio.view', { date });
+    const positions = parse(readFileSync(await exported(hostile, { format: 'csv', report: 'positions', date }, '.csv')), { columns: true, bom: true }) as Array<
+      Record<string, string>
+    >;
+    const flagged = new Set(positions.filter((r) => r['spam']!.startsWith('spam (')).map((r) => `${r['wallet']}|${r['chain']}|${r['position_cid']}`));
+    expect(flagged.size).toBe(view.spam.count);
+    const txns = parse(readFileSync(await exported(hostile, { format: 'csv', report: 'transactions' }, '.csv')), { columns: true, bom: true }) as Array<
+      Record<string, string>
+    >;
+    const spamHashes = new Set([...truth.values()].flatMap((t) => t.transactions.map((x) => x.txn_hash)));
+    const marked = new Set(txns.filter((r) => r['spam']!.startsWith('spam (')).map((r) => r['txn_hash']));
+    expect([...spamHashes].filter((h) => !marked.has(h))).toEqual([]);
+    expect([...marked].filter((h) => !spamHashes.has(h!))).toEqual([]);
+    const paid = [...truth.values()].map((t) => t.lookalike_payment).find(Boolean)!;
+    expect(txns.find((r) => r['txn_hash'] === paid.txn_hash)!['spam']).toBe(`payment to a lookalike: ${paid.lookalike} imitates ${paid.counterparty}`);
+    const history = parse(readFileSync(await exported(hostile, { format: 'csv', report: 'history' }, '.csv')), { columns: true, bom: true }) as Array<
+      Record<string, string>
+    >;
+    const last = history.find((r) => r['date'] === date)!;
+    expect(Number(last['spam_positions'])).toBe(view.spam.count);
+    expect(Number(last['total_nav_usd'])).toBe(view.totals.total);
+    const pdf = execFileSync('pdftotext', ['-raw', await exported(hostile, { format: 'pdf', date }, '.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(pdf).toMatch(new RegExp(`${view.spam.count} spam tokens left out of every figure, claimed \\$`));
+    const pack = execFileSync(
+      'pdftotext',
+      ['-raw', await exported(hostile, { format: 'pdf', document: 'pack', from: '2026-09-30', to: '2026-10-31' }, '.pdf'), '-'],
+      {
+        encoding: 'utf8',
+      },
+    ).replace(/\s+/g, ' ');
+    expect(pack).toMatch(
+      /Left out as spam \(airdrops, address poisoning; docs\/spam\.md\): \d+ transactions of the month; \d+ spam tokens held at the close, claimed \$/,
+    );
   });
 });

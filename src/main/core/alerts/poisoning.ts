@@ -26,7 +26,10 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
   const fired: Alert[] = [];
   // One look per address paid (a history pays the same few addresses again and again), then every
   // payment to an address that imitates another.
-  for (const paid of paidAddresses(db, wallets.map((w) => w.address))) {
+  for (const paid of paidAddresses(
+    db,
+    wallets.map((w) => w.address),
+  )) {
     const row = (p: typeof paid) => ({
       wallet: p.wallet,
       chain: p.chain,

@@ -399,6 +399,10 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     unpriced: [...unpriced.values()],
     unknownOutflows,
     spamTransactions,
+    spamPositions: {
+      opening: { count: opening.spam.count, claimed: opening.spam.claimed },
+      closing: { count: closing.spam.count, claimed: closing.spam.claimed },
+    },
     complete: reasons.length === 0 && opening.complete && closing.complete && rec.complete,
     reasons: [...new Set(reasons)],
   };

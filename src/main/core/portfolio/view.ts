@@ -132,7 +132,11 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
   const of = (e: Endpoint): SnapshotResults => results.get(e)!;
   // Spam is judged once here, for every screen, report and the CLI (docs/spam.md): its positions,
   // the tokens they hold and their liquidity rows leave every table and total below.
-  const { genuine: listed, spam, spamTokens } = withoutSpam(positionRows(of('allPositions')), date, judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) }));
+  const {
+    genuine: listed,
+    spam,
+    spamTokens,
+  } = withoutSpam(positionRows(of('allPositions')), date, judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) }));
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
   const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
   const underlying = underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`));
@@ -189,7 +193,12 @@ export function withoutSpam(
   const byMember = new Map<string, PositionRow[]>();
   for (const r of rows) byMember.set(`${r.wallet}|${r.chain}`, [...(byMember.get(`${r.wallet}|${r.chain}`) ?? []), r]);
   for (const member of byMember.values()) {
-    const verdicts = judge.positions(member[0]!.wallet, member[0]!.chain, date, member.map((r) => r.position));
+    const verdicts = judge.positions(
+      member[0]!.wallet,
+      member[0]!.chain,
+      date,
+      member.map((r) => r.position),
+    );
     member.forEach((r, i) => (verdicts[i]!.spam ? left.push({ ...r, verdict: verdicts[i]! }) : genuine.push(r)));
   }
   // Back in the order they came (the caller sorts the genuine ones as it always has).

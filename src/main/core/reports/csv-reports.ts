@@ -4,6 +4,8 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag
 import type { ReadableDB } from '../store/db.ts';
 import { latestSnapshots, snapshotData } from '../positions/index.ts';
 import { portfolioNav } from '../portfolio/index.ts';
+import { spamJudge } from '../spam/index.ts';
+import type { SpamVerdict } from '../../../shared/spam.ts';
 import { reconcile } from '../analytics/index.ts';
 import type { ScopedTimelineFilter } from '../ledger/index.ts';
 import { listWallets } from '../store/wallets.ts';
@@ -67,6 +69,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'exchange_rate',
     'debt_positions',
     'collateral',
+    'spam',
     'data_quality',
     'coverage',
   ],
@@ -89,6 +92,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'position_name',
     'qty',
     'nav_usd',
+    'spam',
     'data_quality',
     'coverage',
   ],
@@ -120,6 +124,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'exchange_rate',
     'debt_positions',
     'collaterals',
+    'spam',
     'data_quality',
     'coverage',
   ],
@@ -152,8 +157,21 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'category',
     'category_source',
     'note',
+    'spam',
   ],
-  history: ['date', 'scope', 'total_nav_usd', 'principal_nav_usd', 'reward_nav_usd', 'chains_cached', 'chains_watched', 'fetched_at', 'data_quality'],
+  history: [
+    'date',
+    'scope',
+    'total_nav_usd',
+    'principal_nav_usd',
+    'reward_nav_usd',
+    'chains_cached',
+    'chains_watched',
+    'fetched_at',
+    'spam_positions',
+    'spam_claimed_usd',
+    'data_quality',
+  ],
   reconciliation: [
     'from',
     'to',
@@ -178,6 +196,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'txn_count',
     'status',
     'problems',
+    'spam',
   ],
   unlocks: [
     'as_of',
@@ -260,6 +279,21 @@ export async function exportCsv(
         const absent = membersLacking(db, scope, req.date!, endpoint);
         const coverage = absent.length ? 'partial' : 'complete';
         const width = CSV_COLUMNS[req.report].length;
+        const judge = spamJudge(db, { wallets: scope.map((w) => w.address) });
+        const spamOfMember = (w: string, chain: string, day: string) => {
+          const all = snapshotsOf(latestSnapshots(db, 'allPositions', { date: day, wallet: w }).filter((x) => x.chain === chain));
+          const verdicts = judge.positions(w, chain, day, all);
+          const spamOnes = all.filter((_, i) => verdicts[i]!.spam);
+          const genuineIds = new Set(all.filter((_, i) => !verdicts[i]!.spam).flatMap((p) => p.underlying.map((u) => u.internal_id)));
+          return {
+            positions: verdicts.map((v) => (v.spam ? v : null)),
+            // As the view: a token only spam positions hold is spam in the by-token sheet.
+            tokens: new Set(spamOnes.flatMap((p) => p.underlying.map((u) => u.internal_id)).filter((id) => !genuineIds.has(id))),
+            cids: new Set(spamOnes.map((p) => p.cid).filter((c): c is string => !!c)),
+          };
+        };
+        const snapshotsOf = (rows: ReadonlyArray<{ id: number }>) =>
+          rows.flatMap((r) => (snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[]).flatMap((x) => x.positions));
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
@@ -268,9 +302,13 @@ export async function exportCsv(
           const moment = momentNote(flags);
           const dateNote = [...flags.filter((f) => f.path === 'data[0].date').map((f) => `dated ${f.value}`), ...(moment ? [moment] : [])].join('; ');
           const note = (row: string) => (dateNote && row ? `${dateNote}; ${row}` : dateNote || row);
+          // Spam is kept in the sheet, said on its rows (docs/spam.md), as the portfolio view judges the member's day.
+          const spam = spamOfMember(s.wallet, s.chain, s.as_of);
           if (req.report === 'positions') {
+            let index = 0;
             for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
-              for (const p of snap.positions)
+              for (const p of snap.positions) {
+                const verdict = spam.positions[index++] ?? null;
                 for (const u of p.underlying.length ? p.underlying : [null]) {
                   const d = u?.details ?? {};
                   await writer.row([
@@ -296,10 +334,12 @@ export async function exportCsv(
                     d.exchange_rate,
                     d.debt_positions?.join(' '),
                     d.collateral?.join(' '),
+                    spamCell(verdict),
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                     coverage,
                   ]);
                 }
+              }
           } else if (req.report === 'underlying') {
             for (const snap of snapshotData<'positionsByUnderlying'>(db, s.id) as UnderlyingSnapshot[])
               for (const g of snap.positions)
@@ -318,6 +358,7 @@ export async function exportCsv(
                     b?.name,
                     b?.qty,
                     b?.nav,
+                    spam.tokens.has(g.token_id) ? SPAM_TOKEN : '',
                     note(invalidNote(['token.', g], ['', b])),
                     coverage,
                   ]);
@@ -349,6 +390,7 @@ export async function exportCsv(
                     d.exchange_rate,
                     d.debt_positions?.join(' '),
                     d.collaterals?.join(' '),
+                    p.cid && spam.cids.has(p.cid) ? SPAM_TOKEN : '',
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                     coverage,
                   ]);
@@ -386,7 +428,8 @@ export async function exportCsv(
             .filter((p) => p.wallet === w && p.chain === c)
             .map((p) => p.message)
             .join('; ');
-        for (const x of r.rows) {
+        // The tokens judged spam last, said so: reconciled as the others, in no figure of the sheet's readers.
+        for (const x of [...r.rows, ...r.spam]) {
           await writer.row([
             r.from,
             r.to,
@@ -411,6 +454,7 @@ export async function exportCsv(
             x.txn_count,
             x.status,
             problems(x.wallet, x.chain),
+            r.spam.includes(x) ? 'spam: left out of the reconciliation' : '',
           ]);
         }
         // A (wallet, chain) with nothing to list still says why (e.g. neither date cached).
@@ -440,6 +484,7 @@ export async function exportCsv(
               null,
               'incomplete',
               problems(p.wallet, p.chain),
+              '',
             ]);
           }
         onProgress(r.rows.length, r.rows.length);
@@ -535,6 +580,8 @@ export async function exportCsv(
             p.chainsCached,
             p.chainsWatched,
             p.fetchedAt,
+            p.spam.count,
+            p.spam.claimed,
             // A partial total names the members it lacks (the chart draws it hollow, off the line).
             [
               flaggedNote(p.flagged),
@@ -551,6 +598,12 @@ export async function exportCsv(
     await writer.end();
   }
   return { rows: writer.rows };
+}
+
+/** The `spam` cell of a row judged spam: what decided and why, in a line (empty for a genuine row). */
+const SPAM_TOKEN = 'spam: held only by positions judged spam';
+function spamCell(v: SpamVerdict | null): string {
+  return v ? `spam (${v.decidedBy}): ${v.reasons.map((r) => r.text).join(' ')}` : '';
 }
 
 /**

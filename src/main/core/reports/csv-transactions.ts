@@ -1,3 +1,4 @@
+import { spamJudge, type SpamTxnRow } from '../spam/index.ts';
 import { type ScopedTimelineFilter, countExportTransactions, exportTransactionRows, openExportReader } from '../ledger/index.ts';
 import { listTransactionChanges } from '../transactions/index.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -56,6 +57,9 @@ export async function writeTransactionsCsv(
       }
       return e;
     };
+    // Spam is kept in the sheet and said on its lines (docs/spam.md): the verdict, or the poisoning
+    // guard's finding on a payment to a lookalike, as the timeline shows them.
+    const judge = spamJudge(reader.db, filter.wallets ? { wallets: filter.wallets } : {});
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;
@@ -104,7 +108,23 @@ export async function writeTransactionsCsv(
         byTo.set(to, (parties = `${from === null ? '' : from.cell},${to === null ? '' : to.cell},${kind}`));
       }
       // The category, its source and the note, after every earlier column (issue 28), on each line.
-      const books = r[16] === null && r[18] === null ? ',,' : `${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`;
+      const judged = judge.transaction({
+        wallet,
+        chain: r[2],
+        txnHash: r[3],
+        from: r[9],
+        to: r[11],
+        methodHex: r[7],
+        protocolId: r[6],
+        status: r[8],
+        details: (JSON.parse(r[15] ?? '[]') as SpamTxnRow['details']) ?? [],
+      });
+      const spamCell = judged.spam
+        ? csvCell(`spam (${judged.decidedBy}): ${judged.reasons.map((x) => x.text).join(' ')}`)
+        : judged.poisoning
+          ? csvCell(`payment to a lookalike: ${judged.poisoning.lookalike} imitates ${judged.poisoning.imitates}`)
+          : '';
+      const books = `${r[16] === null && r[18] === null ? ',,' : `${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`},${spamCell}`;
       let lines: string;
       if (count === 0) lines = `${head},${fees},,,,,,${change},${parties},${books}\r\n`;
       else {

@@ -106,6 +106,12 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
     'Flows are valued at the price the snapshots imply for the token (NAV / quantity in the by-token view of the scope on that chain) at the cached date nearest the transfer; a quantity change no transaction explains (interest, rewards, fees paid) at the closing price; the price effect is the rest of each token’s change. Tokens moved between the scope’s balances and its own positions (the deposit that opens one, the withdrawal that closes it, a debt drawn or repaid) are not flows: named after the change, at their days’ prices, they change no NAV.',
     { size: 8 },
   );
+  if (pack.spamTransactions || pack.spamPositions.closing.count)
+    paragraph(
+      doc,
+      `Left out as spam (airdrops, address poisoning; docs/spam.md): ${pack.spamTransactions} transaction${pack.spamTransactions === 1 ? '' : 's'} of the month; ${pack.spamPositions.closing.count} spam token${pack.spamPositions.closing.count === 1 ? '' : 's'} held at the close, claimed ${usd(pack.spamPositions.closing.claimed)} (at the opening ${pack.spamPositions.opening.count}, claimed ${usd(pack.spamPositions.opening.claimed)}), in no figure above.`,
+      { size: 8.5, color: MUTED, dy: 4 },
+    );
   if (pack.unknownOutflows)
     paragraph(doc, `${pack.unknownOutflows} plain transfers out went to addresses neither in the address book nor watched.`, {
       size: 8.5,

@@ -108,6 +108,8 @@ export interface ReportModel {
   unknownValues: number;
   /** Which of the totals leave an unreadable value out. */
   unknownIn: { principal: boolean; reward: boolean };
+  /** Positions judged spam (docs/spam.md): in no figure of the report, named under the totals. */
+  spam: { count: number; claimed: number | null; rows: Array<{ symbol: string; wallet: string; chain: string; claimed: number | null; why: string }> };
   /** Positions, largest first. */
   positions: ReportPosition[];
   liquidity: Array<{ wallet: string; chain: string; snapshot: LiquiditySnapshot }>;
@@ -226,6 +228,17 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
     totals: view.totals,
     unknownValues: view.unknownValues,
     unknownIn: view.unknownIn,
+    spam: {
+      count: view.spam.count,
+      claimed: view.spam.claimed,
+      rows: view.spam.rows.map((r) => ({
+        symbol: r.position.symbol ?? r.position.name ?? '?',
+        wallet: r.wallet,
+        chain: r.chain,
+        claimed: r.total,
+        why: r.verdict.reasons[0]?.text ?? '',
+      })),
+    },
     positions,
     liquidity,
     nav,

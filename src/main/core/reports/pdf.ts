@@ -220,6 +220,18 @@ function summary(doc: Doc, model: ReportModel): void {
       .text(usd(value), x + 10, by + 21, { width: bw - 20 });
   });
   doc.y = by + 54;
+  if (model.spam.count) {
+    // What the totals leave out as spam, beside them: a reader of the PDF sees what the screen's toggle shows.
+    const listed = model.spam.rows.slice(0, 10);
+    paragraph(
+      doc,
+      `${model.spam.count} spam token${model.spam.count === 1 ? '' : 's'} left out of every figure, claimed ${usd(model.spam.claimed)}: ${listed
+        .map((s) => `${s.symbol} (${memberName({ wallet: s.wallet, chain: s.chain, label: null })}, ${usd(s.claimed)}): ${s.why}`)
+        .join(' ')}${model.spam.rows.length > listed.length ? ` And ${model.spam.rows.length - listed.length} more.` : ''}`,
+      { size: 8.5, color: MUTED },
+    );
+    doc.moveDown(0.3);
+  }
   if (scopePartial) {
     const missing = model.coverage.missing;
     paragraph(

@@ -31,6 +31,16 @@ export async function portfolioCommand(g: Globals, args: string[]): Promise<void
           `${t.count} position${t.count === 1 ? '' : 's'} across ${view.walletsCounted === view.wallets.length ? '' : `${view.walletsCounted} of `}${view.wallets.length} wallet${view.wallets.length === 1 ? '' : 's'}`,
       );
       if (view.unknownValues) say(`${view.unknownValues} position value${view.unknownValues === 1 ? '' : 's'} unreadable: left out of the totals.`);
+      // As beside every total on screen and in the PDF: what was left out as spam (docs/spam.md), and what it claimed.
+      if (view.spam.count)
+        say(
+          forTerminal(
+            `${view.spam.count} spam token${view.spam.count === 1 ? '' : 's'} left out of the totals, claimed ${usd(view.spam.claimed)}: ${view.spam.rows
+              .slice(0, 5)
+              .map((r) => `${r.position.symbol ?? r.position.name ?? '?'} (${r.chain})`)
+              .join(', ')}${view.spam.count > 5 ? ` and ${view.spam.count - 5} more` : ''}. folioscope spam explain says why.`,
+          ),
+        );
       for (const m of view.members)
         say(
           [

@@ -139,8 +139,9 @@ describe('the address book in the core', () => {
     const file = readdirSync(downloads).find((f) => f.endsWith('.csv'))!;
     const [header, ...lines] = parse(readFileSync(join(downloads, file)), { bom: true }) as string[][];
     // The books' columns (issue 28, item 2: category, category_source, note) were appended after these.
-    expect(header!.slice(-7, -3)).toEqual(['restated', 'from_name', 'to_name', 'counterparty_kind']);
-    expect(header!.slice(-3)).toEqual(['category', 'category_source', 'note']);
+    expect(header!.slice(-8, -4)).toEqual(['restated', 'from_name', 'to_name', 'counterparty_kind']);
+    // Then spam's verdict (docs/spam.md), last.
+    expect(header!.slice(-4)).toEqual(['category', 'category_source', 'note', 'spam']);
     const at = (name: string) => header!.indexOf(name);
     const toGrantee = lines.filter((l) => l[at('to')] === grantee);
     expect(toGrantee.length).toBeGreaterThan(0);

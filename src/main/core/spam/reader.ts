@@ -115,6 +115,26 @@ const cidInId = (id: string | null | undefined) => {
 const posKey = (protocol: string | null | undefined, cid: string | null | undefined) => `${protocol ?? ''}|${key(cid)}`;
 const tokenKey = (chain: string, cid: string) => `${chain}|${cid}`;
 
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const amount = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+/**
+ * A row as the rules read it: a cached row keeps what the service sent, and a member of the wrong
+ * type (a number for a symbol, text for a quantity) is read as absent, never trusted or thrown on.
+ */
+function readable(row: SpamTxnRow): SpamTxnRow {
+  return {
+    ...row,
+    from: text(row.from),
+    to: text(row.to),
+    methodHex: text(row.methodHex),
+    protocolId: text(row.protocolId),
+    status: amount(row.status),
+    details: (Array.isArray(row.details) ? row.details : [])
+      .filter((d) => d !== null && typeof d === 'object')
+      .map((d) => ({ token_cid: text(d.token_cid), type: text(d.type), qty: amount(d.qty), symbol: text(d.symbol) })),
+  };
+}
+
 export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJudge {
   const marks = listSpamMarks(db);
   const lists = new ListBook([
@@ -438,7 +458,8 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     return null;
   };
 
-  const transaction = (row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null } => {
+  const transaction = (rowIn: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null } => {
+    const row = readable(rowIn);
     const wallet = addressKey(row.wallet);
     const chain = row.chain;
     const parties = partiesOf(wallet);
@@ -482,7 +503,7 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     positions: (wallet, chain, day, ps) => ps.map((p) => position(wallet, chain, day, p)),
     token,
     transaction,
-    poisoning: (row) => poisoningGuard(row, partiesOf(addressKey(row.wallet))),
+    poisoning: (row) => poisoningGuard(readable(row), partiesOf(addressKey(row.wallet))),
     notes: (walletIn) => {
       const wallet = addressKey(walletIn);
       const out: string[] = [];

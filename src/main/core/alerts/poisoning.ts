@@ -22,7 +22,7 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
   const wallets = listWallets(db);
   if (!wallets.length) return [];
   const labels = new Map(wallets.map((w) => [w.address, w.label]));
-  const judge = spamJudge(db, { wallets: wallets.map((w) => w.address) });
+  const judge = spamJudge(db, { wallets: wallets.map((w) => w.address), whole: true });
   const fired: Alert[] = [];
   // One look per address paid (a history pays the same few addresses again and again), then every
   // payment to an address that imitates another.

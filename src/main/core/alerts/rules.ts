@@ -69,7 +69,7 @@ export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment 
     case 'new-counterparty': {
       // A poisoner's zero-value transferFrom is written as the wallet sending to the lookalike: spam
       // (docs/spam.md), never a new counterparty; a real payment to a lookalike is the guard's (poisoning.ts).
-      const judge = spamJudge(db, { wallets: [...byAddress.keys()] });
+      const judge = spamJudge(db, { wallets: [...byAddress.keys()], whole: true });
       const rows = outflowsToNewCounterparties(db, { wallets: [...byAddress.keys()], sinceMs: Date.parse(rule.createdAt) }).filter(
         (r) => !judge.transaction({ ...r, txnHash: r.hash, details: JSON.parse(r.details) as SpamTxnRow['details'] }).spam,
       );

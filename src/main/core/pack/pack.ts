@@ -168,7 +168,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   // Transactions judged spam (docs/spam.md: airdrops, poisoning) are in no flow, counterparty or
   // control flag of the pack; it says how many it left out. A payment the wallet made is never
   // spam by the rules, so no money that really moved is lost here.
-  const spamJudged = spamJudge(db, { wallets: addresses });
+  const spamJudged = spamJudge(db, { wallets: addresses, whole: true });
   let spamTransactions = 0;
   // The transfers of the transactions that opened or closed a position of the scope: by transaction, then token.
   const moveOf = new Map<string, Map<string, PositionMoveKind>>();

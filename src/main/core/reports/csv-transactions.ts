@@ -59,7 +59,7 @@ export async function writeTransactionsCsv(
     };
     // Spam is kept in the sheet and said on its lines (docs/spam.md): the verdict, or the poisoning
     // guard's finding on a payment to a lookalike, as the timeline shows them.
-    const judge = spamJudge(reader.db, filter.wallets ? { wallets: filter.wallets } : {});
+    const judge = spamJudge(reader.db, { whole: true, ...(filter.wallets && { wallets: filter.wallets }) });
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;

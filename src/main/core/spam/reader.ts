@@ -19,7 +19,7 @@
  */
 import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import { listCounterparties } from '../counterparties/index.ts';
-import { acquiredTokens, dealingsBetween, hasHistory } from '../ledger/index.ts';
+import { acquiredTokens, dealingsBetween, dealingsOf, hasHistory } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/handles.ts';
@@ -89,7 +89,15 @@ export interface SpamJudge {
 export interface SpamJudgeOptions {
   /** The wallets the read covers (a hint: a wallet's data is read on its first row either way). */
   wallets?: readonly string[];
+  /**
+   * The read goes through whole histories (an export, the pack, the poisoning guard): each wallet's
+   * dealings are read in one pass, not a range of addresses at a time as a page's few rows need.
+   */
+  whole?: boolean;
 }
+
+/** Buckets of one wallet read one by one before its dealings are read whole (a timeline page names fewer). */
+const WHOLE_AFTER_BUCKETS = 32;
 
 /** Worth less than this (USD, at the service's value of the token) is dust. */
 export const DUST_USD = 1;
@@ -135,7 +143,8 @@ function readable(row: SpamTxnRow): SpamTxnRow {
   };
 }
 
-export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJudge {
+export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudge {
+  const whole = opts.whole ?? false;
   const marks = listSpamMarks(db);
   const lists = new ListBook([
     ...listStoredSpamLists(db).map((s) => ({ name: s.name, list: JSON.parse(s.list) as SpamList })),
@@ -341,8 +350,9 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     if (b) anchorBuckets.set(b, [...(anchorBuckets.get(b) ?? []), key(a)]);
   }
   const anchorSet = new Set(anchors.map(key));
-  const evidenceIn = (wallet: string, from: string, to: string, keep: (address: string) => boolean): PartyEvidence[] => {
-    const { recipients, senders } = dealingsBetween(db, wallet, from, to);
+  const evidenceIn = (wallet: string, from: string, to: string | null, keep: (address: string) => boolean): PartyEvidence[] => {
+    // No range: the wallet's dealings whole (wholeDealings).
+    const { recipients, senders } = to === null ? dealingsOf(db, wallet) : dealingsBetween(db, wallet, from, to);
     const evidence: PartyEvidence[] = recipients.filter((r) => keep(r.address)).map((r) => ({ address: r.address, first: r.first }));
     for (const s of senders) {
       if (!keep(s.address)) continue;
@@ -354,12 +364,32 @@ export function spamJudge(db: ReadableDB, _opts: SpamJudgeOptions = {}): SpamJud
     }
     return evidence;
   };
+  /**
+   * A wallet's dealings whole, by bucket: read in one pass once a read has asked for more buckets
+   * of it than a page shows (an export, a pack: every row of a long history), where a query per
+   * bucket would cost a range scan per counterparty.
+   */
+  const wholeDealings = memo((wallet) => {
+    const byBucket = new Map<string, PartyEvidence[]>();
+    for (const e of evidenceIn(wallet, '', null, () => true)) {
+      const b = lookalikeBucket(e.address);
+      if (b) byBucket.set(b, [...(byBucket.get(b) ?? []), e]);
+    }
+    return byBucket;
+  });
+  const bucketReads = new Map<string, number>();
   const bucketParties = memo((walletBucket) => {
     const [wallet, bucket] = walletBucket.split('\n') as [string, string];
-    const prefix = `0x${bucket.slice(0, 4)}`;
-    const suffix = bucket.slice(4);
-    const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    const evidence = evidenceIn(wallet, prefix, next, (a) => a.endsWith(suffix));
+    const reads = (bucketReads.get(wallet) ?? 0) + 1;
+    bucketReads.set(wallet, reads);
+    let evidence: PartyEvidence[];
+    if (whole || reads > WHOLE_AFTER_BUCKETS) evidence = wholeDealings(wallet).get(bucket) ?? [];
+    else {
+      const prefix = `0x${bucket.slice(0, 4)}`;
+      const suffix = bucket.slice(4);
+      const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+      evidence = evidenceIn(wallet, prefix, next, (a) => a.endsWith(suffix));
+    }
     return knownParties(anchorBuckets.get(bucket) ?? [], evidence).parties;
   });
   /** Whether a wallet dealt genuinely with an address that is not an EVM one (no lookalikes: its own dealings alone). */

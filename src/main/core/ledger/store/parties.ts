@@ -61,6 +61,30 @@ export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to
   return { recipients, senders };
 }
 
+/**
+ * A wallet's dealings whole, as `dealingsBetween` gives them for one range of addresses: read from
+ * the wallet's own rows in one pass (a read that asks of most of its counterparties, an export).
+ */
+export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
+  const recipients = all<Recipient>(
+    db,
+    sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t
+        WHERE wallet = ${wallet} AND from_addr = ${wallet} AND to_addr IS NOT NULL AND to_addr != ${wallet} AND coalesce(status, 1) != 0
+          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
+        GROUP BY chain, to_addr`,
+  );
+  const senders = all<Sender>(
+    db,
+    sql`SELECT t.chain, t.from_addr AS address, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol,
+               max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
+        FROM transactions t, json_each(t.details) j
+        WHERE t.wallet = ${wallet} AND t.from_addr IS NOT NULL AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
+          AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+        GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
+  );
+  return { recipients, senders };
+}
+
 /** A token the wallet got by a transaction of its own (bought, withdrawn, claimed), per chain, and when first. */
 export interface Acquired {
   chain: string;

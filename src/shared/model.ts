@@ -5,7 +5,7 @@
  */
 import type { Completeness } from './conventions.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
-import type { PoisoningHit, SpamVerdict } from './spam.ts';
+import type { LookalikeHit, PoisoningHit, SpamVerdict } from './spam.ts';
 export type { ValueFlag };
 
 export interface Wallet {
@@ -52,8 +52,12 @@ export interface TimelineRow {
   note: string | null;
   /** Who the two ends are (the timeline's page sets it; see TransactionParties). */
   parties?: TransactionParties;
-  /** The spam verdict and the poisoning guard's finding (the timeline's page sets it; docs/spam.md). */
-  spam?: SpamVerdict & { poisoning: PoisoningHit | null };
+  /**
+   * The spam verdict and the poisoning guard's finding (the timeline's page sets it; docs/spam.md),
+   * and an end of it that imitates a known counterparty (what the judge returns beside them; the
+   * transaction's detail names it).
+   */
+  spam?: SpamVerdict & { poisoning: PoisoningHit | null; lookalike?: LookalikeHit | null };
 }
 
 /** What a category the user keeps is for: money in, money out, between own wallets, or any. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Alert } from '../../src/shared/model.ts';
-import { alertText, type AlertNames } from '../../src/renderer/src/lib/alert-text.ts';
+import { alertText, isHigh, type AlertNames } from '../../src/renderer/src/lib/alert-text.ts';
 import { setLocale } from '../../src/renderer/src/lib/format.ts';
 
 /** Intl separates a number from "%" and "$" with no-break spaces; the assertions read plain ones. */
@@ -111,6 +111,35 @@ describe('alert texts in the inbox are written in the locale from the stored fig
     );
     expect(incomplete.title).toBe('Sync incomplete for more than 36 h: Treasury');
     expect(incomplete.detail).toMatch(/since 30\. Dez\. 2025, 06:00 UTC \(1 transaction range not complete, 2 open anomalies\)\.$/);
+  });
+
+  it('a payment to a lookalike: both addresses whole, what they share, the amount in the locale; high severity', () => {
+    setLocale('de-DE');
+    const lookalike = '0x67086ea01472352e575987a64bf36438d87716ce';
+    const imitates = '0x67086ebe063089484ee49a4c8d925985b0b716ce';
+    const a = alert(
+      'address-poisoning',
+      {
+        severity: 'high',
+        wallet: '0xabc',
+        chain: 'eth',
+        txnHash: '0xhash',
+        time: '2025-09-27T22:44:24.000Z',
+        lookalike,
+        imitates,
+        prefix: '0x67086e',
+        suffix: '716ce',
+        sent: '4513.199684 UNI',
+      },
+      { ruleId: null },
+    );
+    const t = alertText(a, names);
+    expect(t.title).toBe(`Payment to a lookalike address ${lookalike}`);
+    expect(t.detail).toBe(
+      `Treasury (0xabc) sent 4.513,2 UNI on Ethereum to ${lookalike}, which is not ${imitates}, the counterparty it imitates: both start 0x67086e and end …716ce. Transaction 0xhash, 27. Sept. 2025, 22:44 UTC. Check whether this payment reached the intended counterparty.`,
+    );
+    expect(isHigh(a)).toBe(true);
+    expect(isHigh(health)).toBe(false);
   });
 
   it("an alert whose figures are missing or of another type shows the core's text", () => {

@@ -45,6 +45,14 @@ describe('the route in the URL', () => {
       '#/positions?view=liquidity&compare=2025-01-01',
     );
   });
+
+  it('keeps the timeline’s “Hide spam” (shown dimmed unless asked), and only on the timeline', () => {
+    expect(parseRoute('#/timeline').hideSpam).toBe(false);
+    const r = parseRoute('#/timeline?wallet=0xabc&spam=hide');
+    expect(r.hideSpam).toBe(true);
+    expect(parseRoute(formatRoute(r))).toEqual(r);
+    expect(formatRoute({ ...r, tab: 'overview' })).toBe('#/overview?wallet=0xabc');
+  });
 });
 
 const position = (name: string, principal: number | null, reward: number | null, extra: Record<string, unknown> = {}) => ({

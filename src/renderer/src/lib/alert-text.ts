@@ -40,6 +40,26 @@ export function alertText(a: Alert, names: AlertNames): { title: string; detail:
   return localText(a, names) ?? { title: a.title, detail: a.detail };
 }
 
+/**
+ * What a payment sent, as the core writes it ("4513.199684 UNI, 12 USDC": English decimals), in
+ * the app's number format; a part it cannot read is shown as it is.
+ */
+function sentText(sent: string | null): string {
+  if (!sent) return '';
+  return sent
+    .split(', ')
+    .map((part) => {
+      const m = /^(-?\d+(?:\.\d+)?(?:e[-+]?\d+)?) (.+)$/.exec(part);
+      return m ? `${qty(Number(m[1]))} ${safe(m[2])}` : safe(part);
+    })
+    .join(', ');
+}
+
+/** Whether an alert is of high severity (a payment to a lookalike address: money may have gone to the wrong address). */
+export function isHigh(a: Alert): boolean {
+  return a.facts['severity'] === 'high';
+}
+
 function localText(a: Alert, names: AlertNames): { title: string; detail: string } | undefined {
   const f = a.facts;
   const t = words.alerts.text;
@@ -146,6 +166,25 @@ function localText(a: Alert, names: AlertNames): { title: string; detail: string
           safe(optionalString(f, 'symbols')),
           chain(v.chain as string),
           v.to as string,
+          dateTime(v.time as string),
+          v.txnHash as string,
+        ),
+      };
+    }
+    case 'address-poisoning': {
+      // Both addresses whole (what the user compares with the intended one), what they share, the transaction.
+      const v = read(f, ['wallet', 'chain', 'txnHash', 'time', 'lookalike', 'imitates', 'prefix', 'suffix'], []);
+      if (!v) return undefined;
+      return {
+        title: t.poisoning(v.lookalike as string),
+        detail: t.poisoningDetail(
+          wallet(v.wallet as string),
+          sentText(optionalString(f, 'sent')),
+          chain(v.chain as string),
+          v.lookalike as string,
+          v.imitates as string,
+          v.prefix as string,
+          v.suffix as string,
           dateTime(v.time as string),
           v.txnHash as string,
         ),

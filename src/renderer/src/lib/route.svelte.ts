@@ -28,6 +28,8 @@ export interface Route {
   /** The timeline's category filter (names), and whether it takes the uncategorised too. */
   category: string[];
   uncategorised: boolean;
+  /** The timeline hides the transactions judged spam (else it shows them dimmed: nothing disappears unasked). */
+  hideSpam: boolean;
 }
 
 const TABS: Tab[] = ['overview', 'positions', 'timeline', 'reconcile', 'risk', 'pack', 'book'];
@@ -58,6 +60,7 @@ export function parseRoute(hash: string): Route {
     group: p.get('group'),
     category: list('category'),
     uncategorised: p.get('uncategorised') === '1',
+    hideSpam: p.get('spam') === 'hide',
   };
 }
 
@@ -76,6 +79,7 @@ export function formatRoute(r: Route): string {
     if (r.to) p.set('to', r.to);
     if (r.q) p.set('q', r.q);
     if (r.uncategorised) p.set('uncategorised', '1');
+    if (r.hideSpam) p.set('spam', 'hide');
   }
   // The roll-forward's (and the monthly pack's) opening and closing dates: the closing one is its
   // own (`to`), else the as-of date (`date`), which picking the period never moves.

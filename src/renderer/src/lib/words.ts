@@ -785,10 +785,25 @@ export const words = {
         last
           ? `${wallet}: ${what} last synced ${last}, more than ${hours} h ago.`
           : `${wallet}: ${what} never synced since the wallet was added, more than ${hours} h ago.`,
+      poisoning: (lookalike: string) => `Payment to a lookalike address ${lookalike}`,
+      poisoningDetail: (
+        wallet: string,
+        sent: string,
+        chain: string,
+        lookalike: string,
+        imitates: string,
+        prefix: string,
+        suffix: string,
+        when: string,
+        hash: string,
+      ) =>
+        `${wallet} sent ${sent || 'tokens'} on ${chain} to ${lookalike}, which is not ${imitates}, the counterparty it imitates: both start ${prefix} and end …${suffix}. Transaction ${hash}, ${when}. Check whether this payment reached the intended counterparty.`,
       incomplete: (hours: string, wallet: string) => `Sync incomplete for more than ${hours} h: ${wallet}`,
       incompleteDetail: (wallet: string, since: string, ranges: string, oneRange: boolean, anomalies: string, oneAnomaly: boolean) =>
         `${wallet}: its cached data has been incomplete since ${since} (${ranges} transaction range${oneRange ? '' : 's'} not complete, ${anomalies} open anomal${oneAnomaly ? 'y' : 'ies'}).`,
     },
+    high: 'High',
+    highTitle: 'High severity: money may have gone to the wrong address',
     ruleSummary: (what: string, scope: string) => `Alert on ${what}, ${scope}`,
     lastCheck: (when: string, note: string) => `checked ${when}: ${note}`,
     notChecked: 'not checked yet',
@@ -1104,6 +1119,107 @@ export const words = {
     atRisk: 'at risk',
     meaning: (margin: string) =>
       `Health = collateral ÷ debt × liquidation threshold. Below 1 the position can be liquidated; below ${margin} it is marked at risk.`,
+  },
+  /**
+   * Spam (docs/spam.md): what the core left out of the figures and why, and the user's say over it,
+   * beside every total, on the timeline, in a transaction's detail and in Settings.
+   */
+  spam: {
+    /** "3 spam tokens left out, claimed $4.2M": the claim is the service's value of them, never in a total. */
+    leftOut: (n: number, claimed: string | null) => `${int(n)} spam token${n === 1 ? '' : 's'} left out${claimed ? `, claimed ${claimed}` : ''}`,
+    leftOutAt: (date: string, line: string) => `${date}: ${line}`,
+    leftOutTitle:
+      'Tokens judged spam (by the rules, a list or you) stay cached but are in no total, allocation or exposure. What the service claimed they are worth is never counted. “Not spam” puts one back.',
+    show: 'Show them',
+    hide: 'Hide them',
+    tableLabel: 'Spam tokens left out of the totals',
+    columns: {
+      token: 'Token',
+      wallet: 'Wallet',
+      chain: 'Chain',
+      claimed: 'Claimed value',
+      why: 'Why it is spam',
+      decided: 'Decided by',
+      action: 'Your say',
+      opening: 'Opening',
+      closing: 'Closing',
+    },
+    decidedBy: {
+      rules: (score: string) => `the rules (score ${score})`,
+      list: 'a list',
+      user: 'you',
+    } as { rules: (score: string) => string; list: string; user: string },
+    decided: (who: string) => `Decided by ${who}.`,
+    notSpam: 'Not spam',
+    notSpamLabel: (name: string, chain: string) => `Not spam: put ${name} on ${chain} back in the totals, for every wallet`,
+    markSpam: 'Mark as spam',
+    markSpamLabel: (name: string, chain: string) => `Mark as spam: ${name} on ${chain}, for every wallet (left out of the totals)`,
+    markedSpam: (name: string) => `${name} is marked spam for every wallet and left out of the totals.`,
+    markedNotSpam: (name: string) => `${name} is marked not spam for every wallet and counted in the totals.`,
+    undo: 'Undo',
+    undone: 'Undone: the lists and the rules decide again.',
+    noTarget: 'Its token contract is not known here, so it cannot be marked from this screen.',
+    reconcileLeftOut: (n: number) => `${int(n)} spam token${n === 1 ? '' : 's'} left out of the roll-forward`,
+    reconcileTitle: 'Tokens judged spam are reconciled the same way but left out of the table above and every figure read from it.',
+    packLabel: 'Spam left out of the pack',
+    packTransactions: (n: number) => `${int(n)} spam transaction${n === 1 ? '' : 's'} left out of the flows, counterparties and flags`,
+    /** The timeline. */
+    badge: 'Spam',
+    badgeTitle: (title: string) => `Judged spam: in no figure. ${title}`,
+    hideSpam: 'Hide spam',
+    hideSpamTitle: 'Spam transactions are shown dimmed; this hides them from the list (they stay cached and in the count).',
+    hidden: (n: number) => `· ${int(n)} spam hidden`,
+    lookalike: 'Lookalike address',
+    lookalikeTitle: (imitates: string, prefix: string, suffix: string) =>
+      `Paid to a lookalike of ${imitates}: the same first characters ${prefix} and last …${suffix}, another middle. Check that this payment reached whom it was meant for.`,
+    imitates: (imitated: string, prefix: string, suffix: string) => `looks like ${imitated} (same ${prefix}…${suffix})`,
+    /** The transaction's detail. */
+    heading: 'Spam',
+    isSpam: 'Judged spam: left out of every figure.',
+    isGenuine: 'Not spam.',
+    poisoning: (lookalike: string, imitates: string, prefix: string, suffix: string) =>
+      `Paid to ${lookalike}, a lookalike of ${imitates}: both start ${prefix} and end …${suffix}. Check that this payment reached whom it was meant for.`,
+    lookalikeEnd: (address: string, imitates: string, prefix: string, suffix: string) =>
+      `${address} imitates ${imitates} (both start ${prefix} and end …${suffix}): address poisoning, to get the lookalike into the history.`,
+    yourSay: 'Your say, for every wallet',
+    counterparty: 'Counterparty',
+    tokenOf: (symbol: string) => `Token ${symbol}`,
+    markAs: 'Spam',
+    markNot: 'Not spam',
+    clear: 'Clear',
+    markAsLabel: (what: string) => `Mark ${what} as spam`,
+    markNotLabel: (what: string) => `Mark ${what} as not spam`,
+    clearLabel: (what: string) => `Clear your verdict on ${what}`,
+    yours: (verdict: 'spam' | 'not-spam') => (verdict === 'spam' ? 'you marked it spam' : 'you marked it not spam'),
+    saved: 'Saved: every view counts it again.',
+    /** Settings. */
+    settingsTitle: 'Spam',
+    settingsLead:
+      'Tokens and transactions judged spam stay cached but are left out of every total, allocation, reconciliation and pack. You decide first, then the lists (the shipped one and yours), then the rules. A payment to a lookalike of a counterparty always raises a high alert.',
+    verdicts: 'Your verdicts',
+    noVerdicts: 'No verdicts yet: “Not spam” or “Mark as spam” beside a figure, or a transaction’s detail, sets one.',
+    verdictKinds: { token: 'Token', contract: 'Contract', address: 'Address' } as Record<string, string>,
+    verdictLine: (kind: string, chain: string | null, wallet: string | null) =>
+      `${kind}${chain ? ` on ${chain}` : ' on every chain'}, for ${wallet ?? 'every wallet'}`,
+    verdictWords: { spam: 'spam', 'not-spam': 'not spam' } as Record<string, string>,
+    clearVerdict: 'Clear',
+    clearVerdictLabel: (what: string) => `Clear your verdict on ${what}`,
+    cleared: 'Cleared: the lists and the rules decide again.',
+    lists: 'Lists',
+    listCounts: (tokens: number, addresses: number, patterns: number) =>
+      `${int(tokens)} token${tokens === 1 ? '' : 's'}, ${int(addresses)} address${addresses === 1 ? '' : 'es'}, ${int(patterns)} pattern${patterns === 1 ? '' : 's'}`,
+    shipped: 'shipped',
+    importedOn: (when: string) => `imported ${when}`,
+    removeList: 'Remove',
+    removeListLabel: (name: string) => `Remove the list ${name}`,
+    listRemoved: (name: string) => `Removed the list “${name}”.`,
+    importTitle: 'Import a list',
+    importLead: 'A JSON file of tokens, addresses and symbol patterns (docs/spam.md). It is checked whole: a fault names its line, and nothing is imported.',
+    file: 'List file',
+    listName: 'Name (optional: else the file’s own)',
+    import: 'Import',
+    chooseFile: 'Choose a list file first.',
+    imported: (name: string, counts: string) => `Imported “${name}”: ${counts}.`,
   },
   /** The address book (issue 28; docs/address-book.md) and the names it gives addresses. */
   book: {

@@ -99,7 +99,21 @@ export const CORE_EDGES = {
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
   closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
-  reports: ['analytics', 'audit', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'ledger', 'pack', 'portfolio', 'positions', 'spam', 'store', 'transactions'],
+  reports: [
+    'analytics',
+    'audit',
+    'closes',
+    'counterparties',
+    'handlers.ts',
+    'jobs',
+    'ledger',
+    'pack',
+    'portfolio',
+    'positions',
+    'spam',
+    'store',
+    'transactions',
+  ],
   // The session: the service the core talks to, the cache open for it and its key, and the
   // moves between them (connect, demo, restore, encrypt) during which requests wait.
   session: ['handlers.ts', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],

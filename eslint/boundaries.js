@@ -97,7 +97,7 @@ export const CORE_EDGES = {
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'spam', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
-  closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'store'],
+  closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'spam', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
   reports: [
     'analytics',

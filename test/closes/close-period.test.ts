@@ -86,6 +86,7 @@ describe('closing a period', () => {
       'counterparty-roles',
       'names',
       'categories',
+      'spam-verdicts',
     ]);
     expect(closed.scope).toEqual({ kind: 'wallet', wallet: WALLET, group: null, name: 'Treasury', members: [WALLET] });
     // The figures are the pack byte for byte.

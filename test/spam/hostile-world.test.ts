@@ -160,6 +160,22 @@ describe('the hostile world, as synced', () => {
     expect((await clean.core.call('alerts.inbox', { all: true })).alerts.filter((x) => x.kind === 'address-poisoning')).toEqual([]);
   });
 
+  it('flags a closed month when a verdict given after the close moves its figures (part spam-verdicts), and not before', async () => {
+    const closed = await hostile.core.call('closes.close', { month: '2026-10' });
+    expect((await hostile.core.call('closes.check', undefined)).flagged).toEqual([]);
+    const held = (await hostile.core.call('portfolio.view', { date: DATES.at(-1)! })).spam.rows.find((r) => (r.total ?? 0) > 0)!;
+    const cid = [...truth.values()].flatMap((t) => t.tokens).find((t) => t.internal_id === held.position.underlying[0]!.internal_id)!.token_cid;
+    await hostile.core.call('spam.mark', { kind: 'token', chain: held.chain, target: cid, verdict: 'not-spam' });
+    await hostile.core.call('closes.check', undefined);
+    const after = await hostile.core.call('closes.get', { id: closed.id });
+    expect(after.flag).toMatchObject({ parts: ['spam-verdicts'], figures: true });
+    expect(after.flag!.edited.join(' ')).toMatch(/what is judged spam/);
+    // The closed figures stay as they were; the live pack now counts the token.
+    expect(after.pack.closing).toBe(closed.pack.closing);
+    await hostile.core.call('spam.clear', { kind: 'token', chain: held.chain, target: cid });
+    await hostile.core.call('closes.reopen', { id: closed.id, reason: 'test: the verdict was cleared' });
+  });
+
   it('puts a token the user calls "not spam" back in every total, and takes it out again when the verdict is cleared', async () => {
     const date = DATES.at(-1)!;
     const before = await hostile.core.call('portfolio.view', { date });
@@ -207,8 +223,6 @@ describe('the hostile world, as synced', () => {
         encoding: 'utf8',
       },
     ).replace(/\s+/g, ' ');
-    expect(pack).toMatch(
-      /Left out as spam \(airdrops, address poisoning; docs\/spam\.md\): \d+ transactions of the month; \d+ spam tokens held at the close, claimed \$/,
-    );
+    expect(pack).toMatch(/Left out as spam \(junk airdrops, address poisoning\): \d+ transactions of the month; \d+ spam tokens held at the close, claimed \$/);
   });
 });

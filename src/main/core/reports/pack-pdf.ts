@@ -109,7 +109,7 @@ function rollForward(doc: Doc, pack: MonthlyPack): void {
   if (pack.spamTransactions || pack.spamPositions.closing.count)
     paragraph(
       doc,
-      `Left out as spam (airdrops, address poisoning; docs/spam.md): ${pack.spamTransactions} transaction${pack.spamTransactions === 1 ? '' : 's'} of the month; ${pack.spamPositions.closing.count} spam token${pack.spamPositions.closing.count === 1 ? '' : 's'} held at the close, claimed ${usd(pack.spamPositions.closing.claimed)} (at the opening ${pack.spamPositions.opening.count}, claimed ${usd(pack.spamPositions.opening.claimed)}), in no figure above.`,
+      `Left out as spam (junk airdrops, address poisoning): ${pack.spamTransactions} transaction${pack.spamTransactions === 1 ? '' : 's'} of the month; ${pack.spamPositions.closing.count} spam token${pack.spamPositions.closing.count === 1 ? '' : 's'} held at the close, claimed ${usd(pack.spamPositions.closing.claimed)} (at the opening ${pack.spamPositions.opening.count}, claimed ${usd(pack.spamPositions.opening.claimed)}), in no figure above.`,
       { size: 8.5, color: MUTED, dy: 4 },
     );
   if (pack.unknownOutflows)

@@ -28,3 +28,4 @@ export { listSpamMarks, writeSpamMark, getSpamMark, markItem } from './store/ver
 export type { SpamMarkKey } from './store/verdicts.ts';
 export { readSpamList, SPAM_LIST_FORMAT, SPAM_LIST_VERSION, DEFAULT_LIST_NAME } from './lists.ts';
 export type { SpamList } from './lists.ts';
+export { spamBasis } from './basis.ts';

@@ -4,4 +4,4 @@
  */
 export { portfolioHandlers } from './handlers.ts';
 export { portfolioNav } from './nav.ts';
-export { VIEW_OF, lendingRisk, membersLacking, portfolioView, unlockLadder, walletsOf } from './view.ts';
+export { VIEW_OF, lendingRisk, portfolioView, unlockLadder, walletsOf } from './view.ts';

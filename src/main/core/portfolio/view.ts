@@ -25,11 +25,6 @@ type Endpoint = (typeof ENDPOINTS)[number];
 /** Each endpoint's name in a member's `views`. */
 export const VIEW_OF = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
 
-/** The members of a scope whose `endpoint` view is not cached at the date: what a file of that view leaves out. */
-export function membersLacking(db: ReadableDB, wallets: readonly Wallet[], date: string, endpoint: Endpoint): MemberCoverage[] {
-  return portfolioView(db, wallets, date).members.filter((m) => !m.views[VIEW_OF[endpoint]]);
-}
-
 /** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
 export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
   const steps = buildView(db, wallets, date);

@@ -4,7 +4,6 @@ import type { LiquiditySnapshot, PositionSnapshot, UnderlyingSnapshot, ValueFlag
 import type { ReadableDB } from '../store/db.ts';
 import { latestSnapshots, snapshotData } from '../positions/index.ts';
 import { portfolioNav } from '../portfolio/index.ts';
-import { spamJudge } from '../spam/index.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
 import { reconcile } from '../analytics/index.ts';
 import type { ScopedTimelineFilter } from '../ledger/index.ts';
@@ -17,7 +16,7 @@ import { CSV_COLUMNS as BOOK_COLUMNS } from '../counterparties/index.ts';
 import { ValidationError } from '../store/validation.ts';
 import { addressKey } from '../store/address-key.ts';
 import { CsvWriter, type Cell } from './csv.ts';
-import { membersLacking, unlockLadder } from '../portfolio/index.ts';
+import { portfolioView, unlockLadder, VIEW_OF } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import { flaggedNote, invalidNote, momentNote } from '../../../shared/quality.ts';
@@ -276,24 +275,19 @@ export async function exportCsv(
         const snaps = latestSnapshots(db, endpoint, { date: req.date!, ...(wallet && { wallet }) }).filter((s) =>
           scope.some((w) => w.address === s.wallet && w.chains.includes(s.chain)),
         );
-        const absent = membersLacking(db, scope, req.date!, endpoint);
+        // The one portfolio view of the date: its coverage (a member not cached gets a row saying
+        // so), and spam as it judged it, kept in the sheet and said on its rows (docs/spam.md), so
+        // a file never disagrees with the screen.
+        const view = portfolioView(db, scope, req.date!);
+        const absent = view.members.filter((m) => !m.views[VIEW_OF[endpoint]]);
         const coverage = absent.length ? 'partial' : 'complete';
         const width = CSV_COLUMNS[req.report].length;
-        const judge = spamJudge(db, { wallets: scope.map((w) => w.address) });
-        const spamOfMember = (w: string, chain: string, day: string) => {
-          const all = snapshotsOf(latestSnapshots(db, 'allPositions', { date: day, wallet: w }).filter((x) => x.chain === chain));
-          const verdicts = judge.positions(w, chain, day, all);
-          const spamOnes = all.filter((_, i) => verdicts[i]!.spam);
-          const genuineIds = new Set(all.filter((_, i) => !verdicts[i]!.spam).flatMap((p) => p.underlying.map((u) => u.internal_id)));
-          return {
-            positions: verdicts.map((v) => (v.spam ? v : null)),
-            // As the view: a token only spam positions hold is spam in the by-token sheet.
-            tokens: new Set(spamOnes.flatMap((p) => p.underlying.map((u) => u.internal_id)).filter((id) => !genuineIds.has(id))),
-            cids: new Set(spamOnes.map((p) => p.cid).filter((c): c is string => !!c)),
-          };
-        };
-        const snapshotsOf = (rows: ReadonlyArray<{ id: number }>) =>
-          rows.flatMap((r) => (snapshotData<'allPositions'>(db, r.id) as PositionSnapshot[]).flatMap((x) => x.positions));
+        // Rows keyed as the view keys them (src/shared/portfolio/rows.ts): wallet:chain:cid (or name).
+        const spamVerdicts = new Map(view.spam.rows.map((r) => [r.key, r.verdict]));
+        const tokenKeys = (rows: typeof view.positions) => rows.flatMap((r) => r.position.underlying.map((u) => `${r.wallet}|${r.chain}|${u.internal_id}`));
+        // As the view: a token only spam positions hold is spam in the by-token sheet.
+        const heldGenuine = new Set(tokenKeys(view.positions));
+        const spamTokens = new Set(tokenKeys(view.spam.rows).filter((k) => !heldGenuine.has(k)));
         for (const [k, s] of snaps.entries()) {
           check();
           const base = [s.as_of, s.fetched_at, s.request_id, s.wallet, labels.get(s.wallet) ?? '', s.chain] as const;
@@ -302,13 +296,10 @@ export async function exportCsv(
           const moment = momentNote(flags);
           const dateNote = [...flags.filter((f) => f.path === 'data[0].date').map((f) => `dated ${f.value}`), ...(moment ? [moment] : [])].join('; ');
           const note = (row: string) => (dateNote && row ? `${dateNote}; ${row}` : dateNote || row);
-          // Spam is kept in the sheet, said on its rows (docs/spam.md), as the portfolio view judges the member's day.
-          const spam = spamOfMember(s.wallet, s.chain, s.as_of);
           if (req.report === 'positions') {
-            let index = 0;
             for (const snap of snapshotData<'allPositions'>(db, s.id) as PositionSnapshot[])
               for (const p of snap.positions) {
-                const verdict = spam.positions[index++] ?? null;
+                const verdict = spamVerdicts.get(`${s.wallet}:${s.chain}:${p.cid ?? p.name}`) ?? null;
                 for (const u of p.underlying.length ? p.underlying : [null]) {
                   const d = u?.details ?? {};
                   await writer.row([
@@ -358,7 +349,7 @@ export async function exportCsv(
                     b?.name,
                     b?.qty,
                     b?.nav,
-                    spam.tokens.has(g.token_id) ? SPAM_TOKEN : '',
+                    spamTokens.has(`${s.wallet}|${s.chain}|${g.token_id}`) ? SPAM_TOKEN : '',
                     note(invalidNote(['token.', g], ['', b])),
                     coverage,
                   ]);
@@ -390,7 +381,7 @@ export async function exportCsv(
                     d.exchange_rate,
                     d.debt_positions?.join(' '),
                     d.collaterals?.join(' '),
-                    p.cid && spam.cids.has(p.cid) ? SPAM_TOKEN : '',
+                    spamVerdicts.has(`${s.wallet}:${s.chain}:${p.cid ?? p.principal_token_name}`) ? SPAM_TOKEN : '',
                     note(invalidNote(['position.', p], ['', u], ['details.', u?.details])),
                     coverage,
                   ]);

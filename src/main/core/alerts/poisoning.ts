@@ -42,10 +42,11 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
     });
     if (!judge.poisoning(row(paid))) continue;
     for (const payment of paymentsTo(db, paid)) {
-      const hit = judge.poisoning(row(payment));
+      const r = row(payment);
+      const hit = judge.poisoning(r);
       if (!hit) continue;
-      const sent = row(payment)
-        .details.filter((d) => d.type === 'out' && (d.qty ?? 0) > 0)
+      const sent = r.details
+        .filter((d) => d.type === 'out' && (d.qty ?? 0) > 0)
         .map((d) => `${d.qty} ${d.symbol ?? 'tokens'}`)
         .join(', ');
       const name = labels.get(payment.wallet) ? `${labels.get(payment.wallet)} (${payment.wallet})` : payment.wallet;

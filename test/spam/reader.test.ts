@@ -302,3 +302,54 @@ describe('who decides: the user, then a list, then the rules', () => {
     expect(judge.notes(W)).toEqual([expect.stringMatching(/No transactions of this wallet are cached/)]);
   });
 });
+
+describe('one judge over many rows (an export) says of each row what a judge of that row alone says', () => {
+  it('rows of one shape share a verdict, and a quantity, a symbol or a hash that differs is never read as another row’s', () => {
+    const db = cache();
+    upsertTransactions(db, W, 'eth', [
+      txn({ wallet_id: W, from: W, to: G, date: '2026-03-01T00:00:00Z', details: [{ token_cid: USDC, type: 'out', qty: 1200, symbol: 'USDC' }] }),
+    ]);
+    lay(db, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC', qty: 1000, nav: 1000 })]);
+    const rows = [
+      // The same sender and token, every class of quantity: a real amount, dust, zero, negative, none.
+      ...[250, 0.5, 0, -3, null].map((qty) => txn({ wallet_id: W, from: LOOK, to: W, details: [{ token_cid: USDC, type: 'in', qty, symbol: 'USDC' }] })),
+      ...[250, 0.5, 0].map((qty) => txn({ wallet_id: W, from: G, to: W, details: [{ token_cid: USDC, type: 'in', qty, symbol: 'USDC' }] })),
+      // A symbol written so that, joined up without lengths, it reads as the next row's two transfers.
+      txn({ wallet_id: W, from: SPAMMER, to: W, details: [{ token_cid: FAKE, type: 'in', qty: 5, symbol: `USDCp${FAKE}inclaim-usdc.com` }] }),
+      txn({
+        wallet_id: W,
+        from: SPAMMER,
+        to: W,
+        details: [
+          { token_cid: FAKE, type: 'in', qty: 5, symbol: 'USDC' },
+          { token_cid: FAKE, type: 'in', qty: 5, symbol: 'claim-usdc.com' },
+        ],
+      }),
+      // Two payments to the lookalike: each finding names its own transaction.
+      ...[1, 2].map((i) =>
+        txn({ wallet_id: W, from: W, to: LOOK, date: `2026-10-0${i}T00:00:00Z`, details: [{ token_cid: USDC, type: 'out', qty: 100, symbol: 'USDC' }] }),
+      ),
+      // Failed, and of a transfer call with no transfers listed.
+      txn({ wallet_id: W, from: LOOK, to: W, status: 0, method_hex: '0xa9059cbb', details: [] }),
+      txn({ wallet_id: W, from: LOOK, to: W, status: 1, method_hex: '0xa9059cbb', details: [] }),
+    ];
+    const shared = spamJudge(db, { whole: true });
+    const seen = rows.map((t) => shared.transaction(rowOf(t)));
+    // Again, in the other order: what was judged first must not decide what is judged after.
+    const again = [...rows]
+      .reverse()
+      .map((t) => shared.transaction(rowOf(t)))
+      .reverse();
+    rows.forEach((t, i) => {
+      const alone = spamJudge(db).transaction(rowOf(t));
+      expect(seen[i], `row ${i}`).toEqual(alone);
+      expect(again[i], `row ${i}, in reverse`).toEqual(alone);
+    });
+    // The judge did see them as different: dust and a real amount from the lookalike, zero and a real amount from G.
+    expect(seen.slice(0, 3).map((v) => v.reasons[0]?.code)).toEqual(['poison.lookalike', 'poison.dust', 'poison.zero-value']);
+    expect(seen[5]!.spam).toBe(false);
+    expect(seen[10]!.poisoning?.txnHash).toBe(rows[10]!.txn_hash);
+    expect(seen[11]!.poisoning?.txnHash).toBe(rows[11]!.txn_hash);
+    expect(seen[12]).not.toEqual(seen[13]);
+  });
+});

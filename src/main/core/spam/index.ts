@@ -7,7 +7,7 @@
  * `poisoning` per row.
  */
 export { spamJudge, DUST_QTY, DUST_USD } from './reader.ts';
-export type { JudgedPosition, SpamJudge, SpamJudgeOptions } from './reader.ts';
+export type { JudgedPosition, SpamJudge, SpamJudgeOptions, TxnJudgement } from './reader.ts';
 export {
   SPAM_THRESHOLD,
   WEIGHTS,

@@ -79,12 +79,15 @@ export interface SpamJudge {
    * guard's finding (an outflow to a lookalike) and, for what it brought in, the end that imitates a
    * known counterparty.
    */
-  transaction(row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null };
+  transaction(row: SpamTxnRow): TxnJudgement;
   /** The poisoning guard alone: an outflow to a lookalike of a known counterparty. */
   poisoning(row: SpamTxnRow): PoisoningHit | null;
   /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
   notes(wallet: string): string[];
 }
+
+/** A transaction's verdict, the poisoning guard's finding and the end that imitates a known counterparty. */
+export type TxnJudgement = SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null };
 
 export interface SpamJudgeOptions {
   /** The wallets the read covers (a hint: a wallet's data is read on its first row either way). */
@@ -124,6 +127,32 @@ const posKey = (protocol: string | null | undefined, cid: string | null | undefi
 const tokenKey = (chain: string, cid: string) => `${chain}|${cid}`;
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Shapes of rows whose verdicts one read keeps (a few thousand in a real history; each a short string and a shared verdict). */
+const SHAPES_KEPT = 100_000;
+/** A string in a shape: length-prefixed, so no symbol a spammer writes can make one row's shape read as another's. */
+const part = (v: unknown): string => (typeof v === 'string' ? `${v.length}:${v}` : '~');
+/**
+ * What the judge reads of a row, as one string: the ends, the method, the status, and each transfer's
+ * token, direction, symbol and quantity as the rules use it (absent, zero, negative, dust received,
+ * more). Its hash, fees and protocol are not read by the rules (the guard's finding takes the hash
+ * after). Finer than the rules (the raw text, not `key`'s form) is safe: it only splits shapes.
+ */
+function shapeOf(row: SpamTxnRow, wallet: string, dust: (wallet: string, chain: string, cid: string, qty: number) => boolean): string {
+  let s = `${part(wallet)}${part(row.chain)}${part(row.from)}${part(row.to)}${part(row.methodHex)}${typeof row.status === 'number' ? String(row.status) : '~'}|`;
+  const details = Array.isArray(row.details) ? row.details : [];
+  for (const d of details) {
+    if (d === null || typeof d !== 'object') {
+      s += '!';
+      continue;
+    }
+    const q = amount(d.qty);
+    const type = text(d.type);
+    const size = q === null ? 'n' : q === 0 ? 'z' : q < 0 ? 'm' : type === 'in' && dust(wallet, row.chain, key(text(d.token_cid)), q) ? 'd' : 'p';
+    s += `${part(d.token_cid)}${part(type)}${part(d.symbol)}${size}`;
+  }
+  return s;
+}
 const amount = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 /**
  * A row as the rules read it: a cached row keeps what the service sent, and a member of the wrong
@@ -204,7 +233,11 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   });
   const heldOf = (wallet: string, chain: string) => heldOn(`${wallet}\n${chain}`);
   /** What the wallet got by its own hand, by (chain, contract), with its symbol. */
-  const acquiredOf = memo((wallet) => new Map(acquiredTokens(db, wallet).map((a) => [tokenKey(a.chain, cidOf(a.cid)), a])));
+  /** A wallet's dealings whole (a read through whole histories), with what it acquired, from one pass. */
+  const dealingsWhole = memo((wallet) => dealingsOf(db, wallet));
+  const acquiredOf = memo(
+    (wallet) => new Map((whole ? dealingsWhole(wallet).acquired : acquiredTokens(db, wallet)).map((a) => [tokenKey(a.chain, cidOf(a.cid)), a])),
+  );
   const historyCached = memo((wallet) => hasHistory(db, wallet));
 
   /** The wallet's tokens on a chain as its history knows them (held any day, or got by its own hand): a token's peers, when it was never held. */
@@ -352,7 +385,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   const anchorSet = new Set(anchors.map(key));
   const evidenceIn = (wallet: string, from: string, to: string | null, keep: (address: string) => boolean): PartyEvidence[] => {
     // No range: the wallet's dealings whole (wholeDealings).
-    const { recipients, senders } = to === null ? dealingsOf(db, wallet) : dealingsBetween(db, wallet, from, to);
+    const { recipients, senders } = to === null ? dealingsWhole(wallet) : dealingsBetween(db, wallet, from, to);
     const evidence: PartyEvidence[] = recipients.filter((r) => keep(r.address)).map((r) => ({ address: r.address, first: r.first }));
     for (const s of senders) {
       if (!keep(s.address)) continue;
@@ -488,9 +521,35 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     return null;
   };
 
-  const transaction = (rowIn: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null } => {
+  /**
+   * Verdicts by a row's shape (shapeOf): what the judge reads of a row, every quantity only as the
+   * rules see it (absent, zero, negative, dust, more). A read is one snapshot of what the judge
+   * knows, so two rows of one shape get one verdict: an export of a million rows judges the few
+   * thousand shapes among them (a wallet's counterparties and tokens, over and over) once each.
+   * Bounded: emptied when full, as a long export of all-distinct rows would otherwise hold them all.
+   */
+  const byShape = new Map<string, Omit<TxnJudgement, 'poisoning'> & { poisoning: Omit<PoisoningHit, 'txnHash'> | null }>();
+  const walletKeys = new Map<string, string>();
+  const transaction = (rowIn: SpamTxnRow): TxnJudgement => {
+    let wallet = walletKeys.get(rowIn.wallet);
+    if (wallet === undefined) walletKeys.set(rowIn.wallet, (wallet = addressKey(rowIn.wallet)));
+    const shape = shapeOf(rowIn, wallet, dust);
+    let known = byShape.get(shape);
+    if (known === undefined) {
+      if (byShape.size >= SHAPES_KEPT) byShape.clear();
+      const { poisoning, ...rest } = judgeRow(rowIn, wallet);
+      byShape.set(
+        shape,
+        (known = {
+          ...rest,
+          poisoning: poisoning && { lookalike: poisoning.lookalike, imitates: poisoning.imitates, prefix: poisoning.prefix, suffix: poisoning.suffix },
+        }),
+      );
+    }
+    return known.poisoning ? { ...known, poisoning: { ...known.poisoning, txnHash: rowIn.txnHash } } : (known as TxnJudgement);
+  };
+  const judgeRow = (rowIn: SpamTxnRow, wallet: string): TxnJudgement => {
     const row = readable(rowIn);
-    const wallet = addressKey(row.wallet);
     const chain = row.chain;
     const parties = partiesOf(wallet);
     const { lookalike, ...rules } = judgeTransaction(row, {

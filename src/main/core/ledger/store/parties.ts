@@ -62,10 +62,13 @@ export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to
 }
 
 /**
- * A wallet's dealings whole, as `dealingsBetween` gives them for one range of addresses: read from
- * the wallet's own rows in one pass (a read that asks of most of its counterparties, an export).
+ * A wallet's dealings whole, as `dealingsBetween` gives them for one range of addresses, and what
+ * it acquired (as `acquiredTokens`): read from the wallet's own rows in two passes (a read that
+ * asks of most of its counterparties, an export). Who paid it and what it got by its own hand are
+ * the same walk over its transfers in (by sender: the wallet itself, or another), so one pass
+ * gives both.
  */
-export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
+export function dealingsOf(db: ReadableDB, wallet: string): Dealings & { acquired: Acquired[] } {
   const recipients = all<Recipient>(
     db,
     sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t
@@ -73,16 +76,20 @@ export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
           AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
         GROUP BY chain, to_addr`,
   );
-  const senders = all<Sender>(
+  const senders: Sender[] = [];
+  const acquired: Acquired[] = [];
+  for (const s of all<Sender>(
     db,
     sql`SELECT t.chain, t.from_addr AS address, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol,
                max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
         FROM transactions t, json_each(t.details) j
-        WHERE t.wallet = ${wallet} AND t.from_addr IS NOT NULL AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
+        WHERE t.wallet = ${wallet} AND t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0
           AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
         GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
-  );
-  return { recipients, senders };
+  ))
+    if (s.address !== wallet) senders.push(s);
+    else acquired.push({ chain: s.chain, cid: s.cid, symbol: s.symbol, first: s.first });
+  return { recipients, senders, acquired };
 }
 
 /** A token the wallet got by a transaction of its own (bought, withdrawn, claimed), per chain, and when first. */

@@ -54,6 +54,12 @@ describe('spam on the screens', () => {
     const line = page.getByTestId('spam-line');
     await poll(() => total.textContent()).toBe(usd(view.totals.total!));
     await poll(() => line.textContent()).toBe(`${view.spam.count} spam tokens left out, claimed ${compact(view.spam.claimed!)}`);
+    // Under the NAV line: the dates whose totals left spam out, the most on one date at least today's.
+    const caption = page.getByText(/cached dates from/);
+    await poll(() => caption.textContent()).toMatch(
+      /spam left out of the line on [1-9]\d* dates? \(at most [1-9]\d* spam tokens? on a date, claimed at most \$/,
+    );
+    expect(Number(/at most (\d+) spam token/.exec((await caption.textContent())!)![1])).toBeGreaterThanOrEqual(view.spam.count);
 
     await page.getByRole('button', { name: 'Show them' }).click();
     const table = page.getByRole('table', { name: 'Spam tokens left out of the totals' });

@@ -246,6 +246,8 @@ export const words = {
     newestFetched: (ago: string) => ` · newest fetched ${ago}`,
     partialDates: ' · hollow marks: dates that lack a wallet chain (a partial total, not joined to the line)',
     flaggedDates: (n: number) => ` · ${int(n)} date${n === 1 ? '' : 's'} had unreadable values, left out of the totals`,
+    spamDates: (n: number, most: number, claimed: string | null) =>
+      ` · spam left out of the line on ${int(n)} date${n === 1 ? '' : 's'} (at most ${int(most)} spam token${most === 1 ? '' : 's'} on a date${claimed ? `, claimed at most ${claimed}` : ''})`,
     needTwo: (n: number) => `${n ? 'Only one cached date' : 'No cached dates'} in this range: a chart needs two.`,
     useFill: (every: string, from: string) => `Use “Fill history” to fetch ${every}ly snapshots from ${from}.`,
     allocation: 'Allocation',

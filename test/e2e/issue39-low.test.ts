@@ -293,3 +293,82 @@ describe('a copy button beside every shortened address', () => {
     expect(web.problems).toEqual([]);
   });
 });
+
+describe('an unnamed address named where it is shown', () => {
+  it('from a transaction’s detail: Escape leaves it unnamed, Enter names it in the address book, and the detail then shows the name', async () => {
+    await web.page.setViewportSize({ width: 1024, height: 640 });
+    await web.open(`#/timeline?wallet=${TREASURY}`);
+    const rows = web.page.locator('[role=row].txn');
+    await poll(() => rows.count()).toBeGreaterThan(5);
+    const book = await web.core.call('counterparties.list', undefined);
+    const known = new Set(book.map((c) => c.address.toLowerCase()));
+    // A row whose other end is no watched wallet and not in the book: it offers "Name…".
+    const drawer = web.page.getByRole('dialog', { name: 'Transaction detail' });
+    let address: string | null = null;
+    for (let i = 0; i < (await rows.count()) && !address; i++) {
+      await rows.nth(i).click();
+      await poll(() => drawer.isVisible()).toBe(true);
+      const offer = drawer.getByRole('button', { name: /^Name 0x[0-9a-fA-F]{40} in the address book$/ }).first();
+      if (await offer.count()) address = /(0x[0-9a-fA-F]{40})/.exec((await offer.getAttribute('aria-label'))!)![1]!;
+    }
+    expect(address, 'a transaction with an unnamed counterparty').not.toBeNull();
+    expect(known.has(address!.toLowerCase())).toBe(false);
+    const offer = drawer.getByRole('button', { name: `Name ${address} in the address book` }).first();
+
+    // Escape: nothing saved, the button has the focus again.
+    await offer.click();
+    const field = drawer.getByRole('textbox', { name: `Name for ${address}` });
+    await expect.poll(() => field.evaluate((e) => e === document.activeElement)).toBe(true);
+    await field.fill('Not this one');
+    await field.press('Escape');
+    await poll(() => field.count()).toBe(0);
+    await expect.poll(() => offer.evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(await web.core.call('counterparties.list', undefined)).toHaveLength(book.length);
+
+    // An empty name is refused in words, and nothing is saved.
+    await offer.press('Enter');
+    await field.press('Enter');
+    await poll(() => drawer.getByRole('alert').textContent()).toBe('Type a name first.');
+    expect(await web.core.call('counterparties.list', undefined)).toHaveLength(book.length);
+
+    await field.fill('Grant recipient Q3');
+    await poll(() => drawer.getByRole('alert').count()).toBe(0);
+    await shootBothThemes(web.page, 'name-address-drawer');
+    await field.press('Enter');
+    await poll(async () => (await web.core.call('counterparties.list', undefined)).find((c) => c.address.toLowerCase() === address!.toLowerCase())?.name).toBe(
+      'Grant recipient Q3',
+    );
+    // The timeline reads the book again: the detail names the address.
+    await poll(() => drawer.locator('.party').allTextContents()).toContain('Grant recipient Q3');
+    expect(web.problems).toEqual([]);
+    await web.core.call('counterparties.remove', { address: address! });
+  });
+
+  it('from the monthly pack’s counterparties not in the address book', async () => {
+    await web.page.setViewportSize({ width: 1440, height: 900 });
+    await show('#/pack');
+    const table = web.page.getByTestId('pack-counterparties');
+    await poll(() => table.locator('tbody tr').count()).toBeGreaterThan(0);
+    const offers = table.getByRole('button', { name: /^Name 0x[0-9a-fA-F]{40} in the address book$/ });
+    const unknown = table.locator('tbody tr').filter({ hasText: '?' });
+    // Each row not in the book offers it, and no other row does.
+    await poll(() => offers.count()).toBe(await unknown.count());
+    expect(await offers.count()).toBeGreaterThan(0);
+    const address = /(0x[0-9a-fA-F]{40})/.exec((await offers.first().getAttribute('aria-label'))!)![1]!;
+    await offers.first().click();
+    const field = table.getByRole('textbox', { name: `Name for ${address}` });
+    await field.fill('Vendor from the pack');
+    await field.press('Enter');
+    // The pack reads the book again: the row carries the name, no longer flagged as unknown.
+    await poll(() => table.locator('tbody tr').filter({ hasText: 'Vendor from the pack' }).count()).toBe(1);
+    expect(
+      await table
+        .locator('tbody tr')
+        .filter({ hasText: 'Vendor from the pack' })
+        .getByRole('button', { name: /^Name / })
+        .count(),
+    ).toBe(0);
+    expect(web.problems).toEqual([]);
+    await web.core.call('counterparties.remove', { address });
+  });
+});

@@ -876,6 +876,15 @@ export const words = {
     remove: 'Remove wallet',
     removeAsk: 'Remove this wallet…',
   },
+  nameAddress: {
+    button: 'Name…',
+    open: (address: string) => `Name ${address} in the address book`,
+    label: (address: string) => `Name for ${address}`,
+    placeholder: (short: string) => `A name for ${short}`,
+    save: 'Save name',
+    empty: 'Type a name first.',
+    saved: (name: string) => `Named “${name}” in the address book`,
+  },
   txn: {
     label: 'Transaction detail',
     close: 'Close detail',

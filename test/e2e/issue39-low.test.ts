@@ -276,7 +276,22 @@ describe('a copy button beside every shortened address', () => {
     ).toBe(1);
     expect(await drawer.getByRole('button', { name: /^Copy contract / }).count()).toBe(await drawer.locator('tbody tr').count());
     expect(await withoutCopy(drawer.locator('dl, table, .args'))).toEqual([]);
+    // A Transfer log's amount in the units of the transfer it is (not 261474056000000000000): the
+    // digits shown are the logged integer's, with the decimals named in its title.
+    const amounts = drawer.getByTestId('log-amount');
+    await poll(() => amounts.count()).toBeGreaterThan(0);
+    const moved = (await drawer.locator('tbody tr').allTextContents()).join(' ');
+    for (const a of await amounts.all()) {
+      const [, raw, decimals] = /^(\d+) as logged: (\d+) decimals/.exec((await a.getAttribute('title'))!)!;
+      const [shown, symbol] = (await a.textContent())!.trim().split(/\s+/);
+      const digits = shown!.replace(/,/g, '');
+      const [whole, fraction = ''] = digits.split('.');
+      expect(BigInt(whole! + fraction.padEnd(Number(decimals), '0'))).toBe(BigInt(raw!));
+      expect(moved).toContain(symbol!);
+    }
     await shootBothThemes(web.page, 'low-copy-drawer');
+    await amounts.first().scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'low-log-amounts');
     await drawer.getByRole('button', { name: 'Close detail' }).click();
     expect(web.problems).toEqual([]);
   });

@@ -147,6 +147,14 @@ export function qty(v: number | null | undefined, options: { sign?: boolean } = 
   return nf(`q${digits}${options.sign ? 's' : ''}`, { maximumFractionDigits: digits, signDisplay: options.sign ? 'exceptZero' : 'auto' }).format(v);
 }
 
+/**
+ * A quantity given as exact decimal digits (an event log's integer in token units, which a double
+ * would round): in the locale, every digit kept (Intl formats a numeric string without a float).
+ */
+export function exactQty(digits: string): string {
+  return nf('qexact', { maximumFractionDigits: 100 }).format(digits as Intl.StringNumericLiteral);
+}
+
 /** The fraction digits `qty` gives a quantity: fewer the larger it is. */
 export function qtyDigits(v: number): number {
   const abs = Math.abs(v);

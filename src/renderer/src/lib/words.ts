@@ -887,6 +887,8 @@ export const words = {
   },
   txn: {
     label: 'Transaction detail',
+    logAmountTitle: (raw: string, decimals: number, symbol: string) =>
+      `${raw} as logged: ${decimals} decimals, the transfer of ${symbol} this transaction moved (the service names no token for a log; raw shows the integer)`,
     close: 'Close detail',
     failed: 'Failed',
     succeeded: 'Succeeded',

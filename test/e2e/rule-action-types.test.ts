@@ -29,8 +29,21 @@ async function openRules() {
   await poll(() => dialog().isVisible()).toBe(true);
 }
 
+/** The action types picked: the chips there taken back, then each typed and added with Enter. */
+async function pick(...types: string[]) {
+  const chips = dialog()
+    .getByRole('list', { name: 'Action types: picked' })
+    .getByRole('button', { name: /^Remove / });
+  while (await chips.count()) await chips.first().click();
+  const field = dialog().getByLabel('Action types', { exact: true });
+  for (const t of types) {
+    await field.fill(t);
+    await field.press('Enter');
+  }
+}
+
 async function check(actionTypes: string) {
-  await dialog().getByLabel('Action types (comma-separated)').fill(actionTypes);
+  await pick(actionTypes);
   await dialog().getByRole('button', { name: 'Check matches' }).click();
   await poll(() => preview().textContent()).not.toMatch(/^(Counting…)?$/);
   return (await preview().textContent()) ?? '';
@@ -52,7 +65,7 @@ describe('a rule’s action type as the screens spell it', () => {
   it('a rule saved as "Swap" categorises the swaps and is shown back as "Swap"', async () => {
     const swaps = (await web.core.call('rules.preview', { conditions: { actionTypes: ['swap'] } })).matches;
     await openRules();
-    await dialog().getByLabel('Action types (comma-separated)').fill('Swap');
+    await pick('Swap');
     await dialog().getByLabel('Sets category').selectOption({ index: 1 });
     await dialog().getByRole('button', { name: 'Save rule' }).click();
     await poll(async () => (await web.core.call('rules.list', undefined)).length).toBe(1);
@@ -61,7 +74,44 @@ describe('a rule’s action type as the screens spell it', () => {
     const applied = await web.core.call('rules.apply', undefined);
     expect(applied.categorised).toBe(swaps);
     await dialog().getByTestId('rules-table').getByRole('button', { name: /^Edit/ }).first().click();
-    await poll(() => dialog().getByLabel('Action types (comma-separated)').inputValue()).toBe('Swap');
+    await poll(() => dialog().getByRole('list', { name: 'Action types: picked' }).textContent()).toMatch(/^\s*Swap\s*×\s*$/);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('picks from lists, not comma-separated text: a type chosen among the cache’s, a chain by its name, a wallet by its label; the keyboard takes one back', async () => {
+    await openRules();
+    const act = dialog().getByLabel('Action types', { exact: true });
+    // The suggestions are the cache's action types as the screens spell them.
+    const facets = await web.core.call('timeline.facets', {});
+    const suggested = await dialog()
+      .locator(`datalist#${await act.getAttribute('list')} option`)
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(suggested).toHaveLength(facets.actionTypes.length);
+    expect(suggested).toContain('Swap');
+    await pick('Swap', 'transfer_out');
+    const picked = dialog().getByRole('list', { name: 'Action types: picked' });
+    await poll(() => picked.getByRole('listitem').allTextContents()).toEqual(['Swap×', 'Transfer out×']);
+    // Backspace in the empty field takes the last one back; a comma adds as Enter does.
+    await act.press('Backspace');
+    await poll(() => picked.getByRole('listitem').count()).toBe(1);
+    const chains = dialog().getByLabel('Chains', { exact: true });
+    await chains.fill('Ethereum');
+    await chains.press(',');
+    const wallets = dialog().getByLabel('Wallets', { exact: true });
+    await wallets.fill(WALLET.toUpperCase().replace('0X', '0x'));
+    // Typed and not added: leaving the field adds it (never silently dropped).
+    await wallets.press('Tab');
+    await dialog().getByLabel('Sets category').selectOption({ index: 1 });
+    await poll(() => dialog().getByRole('list', { name: 'Wallets: picked' }).getByRole('listitem').count()).toBe(1);
+    await picked.scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'rule-pickers');
+    await dialog().getByRole('button', { name: 'Save rule' }).click();
+    await poll(async () => (await web.core.call('rules.list', undefined)).length).toBeGreaterThan(0);
+    const rule = (await web.core.call('rules.list', undefined)).at(-1)!;
+    expect(rule.conditions.actionTypes).toEqual(['swap']);
+    expect(rule.conditions.chains).toEqual(['eth']);
+    expect(rule.conditions.wallets?.map((a) => a.toLowerCase())).toEqual([WALLET.toLowerCase()]);
+    await web.core.call('rules.remove', { id: rule.id });
     expect(web.problems).toEqual([]);
   });
 

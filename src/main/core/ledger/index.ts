@@ -18,5 +18,5 @@ export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, wind
 export { outflowsAbove, outflowsToNewCounterparties, paidAddresses, paymentsTo } from './store/outflows.ts';
 export type { NewCounterparty, Outflow, Payment } from './store/outflows.ts';
 export { tokenTransfers } from './store/transfers.ts';
-export { acquiredTokens, dealingsBetween, dealingsOf, hasHistory, transactionForJudge } from './store/parties.ts';
+export { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, transactionForJudge } from './store/parties.ts';
 export type { Acquired, Dealings, Recipient, Sender } from './store/parties.ts';

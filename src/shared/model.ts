@@ -762,6 +762,8 @@ export interface Alert {
   firedAt: string;
   /** When its condition cleared (it can fire again after). */
   resolvedAt: string | null;
+  /** Why it was resolved, in words, when something other than its condition clearing took it back (the poisoning guard's alert: the lookalike vouched for, the payment no longer cached); else null. */
+  resolution: string | null;
   acknowledgedAt: string | null;
   /** Out of the inbox's count until then. */
   snoozedUntil: string | null;

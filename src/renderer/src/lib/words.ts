@@ -721,6 +721,8 @@ export const words = {
     showAcknowledged: 'Show acknowledged alerts',
     fired: (when: string) => `fired ${when}`,
     resolved: (when: string) => `cleared ${when}`,
+    /** Why it was taken back, as the core says it (the poisoning guard's alert). */
+    resolution: (why: string) => `Cleared: ${why}`,
     active: 'still holds',
     acknowledgedAt: (when: string) => `acknowledged ${when}`,
     snoozedUntil: (when: string) => `snoozed until ${when}`,

@@ -203,6 +203,17 @@ export class ListBook {
     return entry ? ListBook.ruling(entry) : null;
   }
 
+  /**
+   * The name of the list whose entry calls an address genuine, as `genuineAddresses` counts it
+   * (its chain's entry first, then every chain's, then another chain's); null when none does.
+   */
+  genuineAddressList(chain: string, address: string): string | null {
+    const entry = this.addresses.get(`${chain}|${address}`) ?? this.addresses.get(`*|${address}`);
+    if (entry) return entry.spam ? null : entry.list;
+    for (const [k, h] of this.addresses) if (!h.spam && k.slice(k.indexOf('|') + 1) === address) return h.list;
+    return null;
+  }
+
   /** The addresses a list calls genuine on a chain (or every chain): known counterparties. */
   genuineAddresses(): string[] {
     return [...this.addresses].filter(([, h]) => !h.spam).map(([k]) => k.slice(k.indexOf('|') + 1));

@@ -82,6 +82,12 @@ export interface SpamJudge {
   transaction(row: SpamTxnRow): SpamVerdict & { poisoning: PoisoningHit | null; lookalike: LookalikeHit | null };
   /** The poisoning guard alone: an outflow to a lookalike of a known counterparty. */
   poisoning(row: SpamTxnRow): PoisoningHit | null;
+  /**
+   * Why an address is a counterparty of the wallet whatever it did, in words: the address book
+   * names it, it is a watched wallet, the user calls it not spam (for this wallet or every wallet),
+   * a list calls it genuine; null when none does.
+   */
+  vouched(wallet: string, chain: string, address: string): string | null;
   /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
   notes(wallet: string): string[];
 }
@@ -154,7 +160,9 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   for (const m of marks) markOf.set(`${m.kind}|${m.chain ?? ''}|${m.target}|${m.wallet ?? ''}`, m);
   // Known to every wallet: the address book, the watched wallets, what a list calls genuine (the
   // user's own records); to a wallet also what the user calls not spam for it (`vouchedFor`).
-  const records = [...listCounterparties(db).map((c) => c.address), ...listWallets(db).map((w) => w.address), ...lists.genuineAddresses()];
+  const book = listCounterparties(db);
+  const watched = listWallets(db);
+  const records = [...book.map((c) => c.address), ...watched.map((w) => w.address), ...lists.genuineAddresses()];
 
   // --- the user's verdicts ---------------------------------------------------------------------
   const userRuling = (m: SpamMark, what: string): Ruling => ({
@@ -568,6 +576,18 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     token,
     transaction,
     poisoning: (row) => poisoningGuard(readable(row), partiesOf(addressKey(row.wallet))),
+    vouched: (walletIn, chain, address) => {
+      const wallet = addressKey(walletIn);
+      const a = key(address);
+      const named = book.find((c) => key(c.address) === a);
+      if (named) return `${a} is in the address book as "${named.name}"`;
+      const own = watched.find((w) => key(w.address) === a);
+      if (own) return `${a} is a watched wallet${own.label ? ` ("${own.label}")` : ''}`;
+      const mark = addressMark(wallet, a);
+      if (mark) return mark.ruling.spam ? null : `you marked ${a} not spam for ${mark.level === 0 ? 'this wallet' : 'every wallet'}`;
+      const list = lists.genuineAddressList(chain, a);
+      return list === null ? null : `the list "${list}" calls ${a} genuine`;
+    },
     notes: (walletIn) => {
       const wallet = addressKey(walletIn);
       const out: string[] = [];

@@ -693,8 +693,8 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period; `spam`: a spam verdict. */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note' | 'spam';
+  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period; `spam`: a spam verdict; `spam-list`: a spam list, by name. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note' | 'spam' | 'spam-list';
   /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;

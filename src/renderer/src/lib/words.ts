@@ -669,6 +669,7 @@ export const words = {
       counterparty: 'address book',
       close: 'closed period',
       spam: 'spam verdict',
+      'spam-list': 'spam list',
     } as Record<string, string>,
     previewLabel: 'What the import changes',
   },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { checkAlerts } from '../../src/main/core/alerts/check.ts';
-import { acknowledgeAlert, alertInbox } from '../../src/main/core/alerts/store/alerts.ts';
+import { acknowledgeAlert, alertInbox, saveAlertRule, snoozeAlert } from '../../src/main/core/alerts/store/alerts.ts';
 import { removeCounterparty, saveCounterparty } from '../../src/main/core/counterparties/book.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import type { WritableDB } from '../../src/main/core/store/handles.ts';
@@ -10,6 +10,7 @@ import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { purgeWalletHistory } from '../../src/main/core/transactions/store/purge.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Alert } from '../../src/shared/model.ts';
+import { putPositions } from '../support/alerts.ts';
 import { cacheOf, createDB, tempDir } from '../support/store.ts';
 import { txn } from './support.ts';
 
@@ -143,10 +144,24 @@ describe('the poisoning guard takes back its alert', () => {
     expect(alerts(db)[0]).toMatchObject({ resolvedAt: null, resolution: null });
   });
 
-  it('a rule alert resolved as its condition cleared has no resolution', () => {
+  it('one only snoozed is taken back as any other', () => {
     const db = poisoned();
+    const [first] = check(db);
+    snoozeAlert(db, first!.id, new Date(clock + 24 * HOUR).toISOString());
+    markSpam(db, { kind: 'address', target: LOOK, verdict: 'not-spam' });
     check(db);
-    expect(alertInbox(db, { all: true, now: new Date(clock).toISOString() }).alerts.every((a) => a.resolution === null)).toBe(true);
+    expect(alerts(db)[0]).toMatchObject({ id: first!.id, resolvedAt: new Date(clock).toISOString(), resolution: expect.stringMatching(/not spam/) });
+  });
+
+  it('a rule’s alert resolved as its condition cleared says no more than that (no resolution)', () => {
+    const db = poisoned();
+    saveAlertRule(db, { scope: { kind: 'all' }, condition: { kind: 'health', below: 1.2 } }, new Date(T0));
+    putPositions(db, W, 'eth', '2026-10-01', { lending: { cid: 'L1', ratio: 1.4, threshold: 0.8 } });
+    expect(check(db).map((a) => a.kind)).toEqual(['health', 'address-poisoning']);
+    putPositions(db, W, 'eth', '2026-10-02', { lending: { cid: 'L1', ratio: 1.7, threshold: 0.8 } });
+    check(db);
+    const health = alertInbox(db, { all: true, now: new Date(clock).toISOString() }).alerts.find((a) => a.kind === 'health')!;
+    expect(health).toMatchObject({ resolvedAt: new Date(clock).toISOString(), resolution: null });
   });
 });
 

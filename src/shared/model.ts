@@ -693,8 +693,8 @@ export interface RestoreResult {
 export type ImportItemState = 'added' | 'changed' | 'unchanged' | 'conflict';
 
 export interface ImportItem {
-  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period; `spam`: a spam verdict. */
-  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note' | 'spam';
+  /** `alert`: an alert rule (never a fired alert: those are not in the file); `close`: a closed period; `spam`: a spam verdict; `spam-list`: a spam list, by name. */
+  kind: 'wallet' | 'group' | 'schedule' | 'alert' | 'setting' | 'counterparty' | 'close' | 'category' | 'rule' | 'note' | 'spam' | 'spam-list';
   /** The wallet's or the address-book entry's address, the group's name, the schedule or alert rule in words, the setting's name. */
   key: string;
   state: ImportItemState;
@@ -762,6 +762,8 @@ export interface Alert {
   firedAt: string;
   /** When its condition cleared (it can fire again after). */
   resolvedAt: string | null;
+  /** Why it was resolved, in words, when something other than its condition clearing took it back (the poisoning guard's alert: the lookalike vouched for, the payment no longer cached); else null. */
+  resolution: string | null;
   acknowledgedAt: string | null;
   /** Out of the inbox's count until then. */
   snoozedUntil: string | null;

@@ -157,6 +157,21 @@ describe('spam on the screens', () => {
     expect(text).toContain(`to ${lookalike}, which is not ${imitates}, the counterparty it imitates: both start ${prefix} and end …${suffix}.`);
     await bothThemes(page, 'spam-alerts');
     await page.keyboard.press('Escape');
+
+    // The user vouches for the lookalike (not spam): the guard takes the alert back, and the inbox says why.
+    await web.core.call('spam.mark', { kind: 'address', target: lookalike!, verdict: 'not-spam' });
+    await web.core.call('sync.settle', undefined);
+    await page.getByRole('button', { name: /^Alerts:/ }).click();
+    await poll(() => item.locator('.resolution').textContent()).toBe(
+      `Cleared: No longer a payment to a lookalike: you marked ${lookalike} not spam for every wallet, a counterparty you vouched for (remove that to be warned again).`,
+    );
+    expect(await item.textContent()).toMatch(/cleared /);
+    await bothThemes(page, 'spam-alerts-taken-back');
+    await page.keyboard.press('Escape');
+    // Cleared again: the payment is to a lookalike once more, and a new alert says so.
+    await web.core.call('spam.clear', { kind: 'address', target: lookalike! });
+    await web.core.call('sync.settle', undefined);
+    expect((await web.core.call('alerts.inbox', {})).alerts.filter((a) => a.kind === 'address-poisoning' && a.resolvedAt === null)).toHaveLength(1);
     expect(web.problems).toEqual([]);
   });
 

@@ -185,6 +185,32 @@ describe('the counterparties', () => {
     // An anchor (the address book) is known whatever came first.
     expect(knownParties([G], [{ address: LOOK, first: 1 }]).parties.has(LOOK)).toBe(false);
   });
+
+  it('an anchor takes its place in the order: it makes a lookalike of what came after it, never of what came before', () => {
+    // The user vouches for LOOK, which appeared after the wallet first dealt with G: both known.
+    const after = knownParties([{ address: LOOK, first: 2000 }], [{ address: G, first: 1000 }]);
+    expect(after.parties.has(G)).toBe(true);
+    expect(after.parties.has(LOOK)).toBe(true);
+    expect(after.demoted.size).toBe(0);
+    // G named before LOOK was first paid: LOOK, paid, is still the imitation.
+    const before = knownParties([{ address: G, first: 500 }], [{ address: LOOK, first: 1000 }]);
+    expect(before.parties.has(LOOK)).toBe(false);
+    expect(before.demoted.get(LOOK)).toBe(G);
+    // A vouch that never appeared stands after all (Infinity): known, and a lookalike of it not dealt with still shows.
+    const never = knownParties([{ address: G, first: Infinity }], [{ address: STRANGER, first: 1 }]);
+    expect(never.parties.has(G)).toBe(true);
+    expect(never.parties.lookalikeOf(LOOK)).toEqual({ imitates: G, prefix: '0xa1b2', suffix: 'c3d4' });
+    // An anchor whose own address had been left out as a lookalike is known from its place on.
+    const both = knownParties(
+      [{ address: LOOK, first: 3000 }],
+      [
+        { address: G, first: 1000 },
+        { address: LOOK, first: 2000 },
+      ],
+    );
+    expect(both.parties.has(LOOK)).toBe(true);
+    expect(both.demoted.has(LOOK)).toBe(false);
+  });
 });
 
 describe('the transaction rules', () => {

@@ -187,6 +187,117 @@ describe('transactions, judged with the wallet’s counterparties', () => {
     expect(after.poisoning(rowOf(fromSpammerLike))).toBeNull();
   });
 
+  it('a lookalike the user vouches for (not spam, or named in the address book) never makes the counterparty it imitates a lookalike of it', () => {
+    const db = cache();
+    history(db); // W paid G on 2026-03-01
+    const dust = txn({
+      wallet_id: W,
+      from: LOOK,
+      to: W,
+      date: '2026-03-05T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'in', qty: 0.000001, symbol: 'USDC' }],
+    });
+    const zero = txn({
+      wallet_id: W,
+      from: W,
+      to: LOOK,
+      method_hex: '0x23b872dd',
+      date: '2026-03-06T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'out', qty: 0, symbol: 'USDC' }],
+    });
+    const toLook = txn({
+      wallet_id: W,
+      from: W,
+      to: LOOK,
+      date: '2026-04-01T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
+    });
+    const toG = txn({ wallet_id: W, from: W, to: G, date: '2026-05-01T00:00:00Z', details: [{ token_cid: USDC, type: 'out', qty: 1200, symbol: 'USDC' }] });
+    upsertTransactions(db, W, 'eth', [dust, zero, toLook, toG]);
+    // As the judge had it: the payment to LOOK is to a lookalike of G, the one to G is not.
+    expect(spamJudge(db).poisoning(rowOf(toLook))).toMatchObject({ lookalike: LOOK, imitates: G });
+    expect(spamJudge(db).poisoning(rowOf(toG))).toBeNull();
+
+    // The user calls LOOK not spam (every wallet): LOOK is known, and G, paid before LOOK ever showed up, is no lookalike of it.
+    markSpam(db, { kind: 'address', target: LOOK, verdict: 'not-spam' });
+    let judge = spamJudge(db, { whole: true });
+    expect(judge.poisoning(rowOf(toG))).toBeNull();
+    expect(judge.poisoning(rowOf(toLook))).toBeNull();
+    expect(judge.transaction(rowOf(toG))).toMatchObject({ spam: false, poisoning: null, lookalike: null });
+    expect(judge.transaction(rowOf(dust))).toMatchObject({ spam: false, decidedBy: 'user', lookalike: null });
+    // The same read a page at a time (a bucket's range, not the history whole).
+    judge = spamJudge(db);
+    expect(judge.poisoning(rowOf(toG))).toBeNull();
+    expect(judge.transaction(rowOf(toG)).lookalike).toBeNull();
+
+    // Another watched wallet that paid G and never met LOOK: the vouch (for every wallet) makes no lookalike of G there either.
+    const W2 = '0x' + '7'.repeat(40);
+    addWallet(db, { address: W2, chains: ['eth'] });
+    const w2ToG = txn({ wallet_id: W2, from: W2, to: G, date: '2026-06-01T00:00:00Z', details: [{ token_cid: USDC, type: 'out', qty: 10, symbol: 'USDC' }] });
+    upsertTransactions(db, W2, 'eth', [w2ToG]);
+    expect(spamJudge(db, { whole: true }).poisoning({ ...rowOf(w2ToG), wallet: W2 })).toBeNull();
+    expect(spamJudge(db).poisoning({ ...rowOf(w2ToG), wallet: W2 })).toBeNull();
+
+    // The verdict cleared and LOOK named in the address book instead: the same.
+    clearSpam(db, { kind: 'address', target: LOOK });
+    expect(spamJudge(db).poisoning(rowOf(toLook))).toMatchObject({ lookalike: LOOK });
+    saveCounterparty(db, { address: LOOK, name: 'Looks like G' });
+    judge = spamJudge(db, { whole: true });
+    expect(judge.poisoning(rowOf(toG))).toBeNull();
+    expect(judge.poisoning(rowOf(toLook))).toBeNull();
+    expect(spamJudge(db).poisoning({ ...rowOf(w2ToG), wallet: W2 })).toBeNull();
+  });
+
+  it('a vouch or an address-book entry for an address the wallet never dealt with still shows its lookalikes; one it dealt with first does too', () => {
+    const db = cache();
+    // G named in the book, never dealt with: the poisoner's dust and the payment it won are still to a lookalike.
+    saveCounterparty(db, { address: G, name: 'Grantee X' });
+    const dust = txn({
+      wallet_id: W,
+      from: LOOK,
+      to: W,
+      date: '2026-03-05T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'in', qty: 0.000001, symbol: 'USDC' }],
+    });
+    const toLook = txn({
+      wallet_id: W,
+      from: W,
+      to: LOOK,
+      date: '2026-04-01T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
+    });
+    upsertTransactions(db, W, 'eth', [dust, toLook]);
+    expect(spamJudge(db).poisoning(rowOf(toLook))).toMatchObject({ lookalike: LOOK, imitates: G });
+    expect(spamJudge(db, { whole: true }).transaction(rowOf(dust))).toMatchObject({ spam: true, lookalike: { address: LOOK, imitates: G } });
+    // LOOK called not spam for another wallet only: for this one it is still a lookalike.
+    const W2 = '0x' + '7'.repeat(40);
+    addWallet(db, { address: W2, chains: ['eth'] });
+    markSpam(db, { kind: 'address', target: LOOK, wallet: W2, verdict: 'not-spam' });
+    expect(spamJudge(db).poisoning(rowOf(toLook))).toMatchObject({ lookalike: LOOK, imitates: G });
+    expect(spamJudge(db).poisoning({ ...rowOf(toLook), wallet: W2 })).toBeNull();
+    // An address the user called not spam and that the wallet dealt with before its lookalike showed up: the lookalike paid is still one.
+    const OTHER = '0xb1b2' + '3'.repeat(32) + 'c3d4';
+    const OTHER_LOOK = '0xb1b2' + '8'.repeat(32) + 'c3d4';
+    markSpam(db, { kind: 'address', target: OTHER, wallet: W, verdict: 'not-spam' });
+    const fromOther = txn({
+      wallet_id: W,
+      from: OTHER,
+      to: W,
+      date: '2026-02-01T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'in', qty: 0.5, symbol: 'USDC' }],
+    });
+    const toOtherLook = txn({
+      wallet_id: W,
+      from: W,
+      to: OTHER_LOOK,
+      date: '2026-04-02T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'out', qty: 70, symbol: 'USDC' }],
+    });
+    upsertTransactions(db, W, 'eth', [fromOther, toOtherLook]);
+    expect(spamJudge(db).poisoning(rowOf(toOtherLook))).toMatchObject({ lookalike: OTHER_LOOK, imitates: OTHER });
+    expect(spamJudge(db, { whole: true }).poisoning(rowOf(toOtherLook))).toMatchObject({ lookalike: OTHER_LOOK, imitates: OTHER });
+  });
+
   it('an address-book entry or a watched wallet is known without any history', () => {
     const db = cache();
     saveCounterparty(db, { address: G, name: 'Grantee X' });

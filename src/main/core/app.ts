@@ -77,7 +77,7 @@ export interface Core {
 export async function createCore(o: CoreOptions): Promise<Core> {
   const events = new Emitter<EventPayloads>();
   const session = await Session.open(o, events);
-  const reactions = createReactions(session, events);
+  const reactions = createReactions(session, events, o.now);
   const { changed } = reactions;
   const db = () => session.profile.db;
 

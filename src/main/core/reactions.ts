@@ -34,20 +34,23 @@ export const CHANGES = {
   // A sync job finished (done, failed or cancelled: what it committed stays).
   'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts', 'closes:wallet'] },
   'positions.synced': { scope: 'positions', then: ['alerts', 'closes:wallet'] },
-  'transactions.cleared': { scope: 'transactions', then: [] },
+  // Transactions cleared: a poisoning alert about a payment no longer cached is taken back.
+  'transactions.cleared': { scope: 'transactions', then: ['alerts'] },
   'positions.cleared': { scope: 'positions', then: [] },
   // A wallet watched or no longer: which transfers are internal changes, so every rule-made category is decided again.
-  'wallets.added': { scope: 'wallets', then: ['rules:all'] },
-  'wallets.removed': { scope: 'wallets', then: ['rules:all', 'closes:all'] },
+  // (A watched wallet is a known counterparty of the others: the poisoning guard looks again.)
+  'wallets.added': { scope: 'wallets', then: ['rules:all', 'alerts'] },
+  'wallets.removed': { scope: 'wallets', then: ['rules:all', 'alerts', 'closes:all'] },
   // Wallets added from a file, with their labels and groups.
-  'wallets.imported': { scope: 'wallets', then: ['rules:all', 'closes:all'] },
+  'wallets.imported': { scope: 'wallets', then: ['rules:all', 'alerts', 'closes:all'] },
   // A label, a group: what a closed period's pack names.
   'wallets.edited': { scope: 'wallets', then: ['closes:all'] },
   // A scheduled run ended: the wallets' freshness.
   'schedules.ran': { scope: 'wallets', then: [] },
   'settings.edited': { scope: 'settings', then: [] },
-  // A name or an 'ours' flag: what the rules match, and a closed period's flows by counterparty.
-  'counterparties.edited': { scope: 'counterparties', then: ['rules:all', 'closes:all'] },
+  // A name or an 'ours' flag: what the rules match, and a closed period's flows by counterparty;
+  // an address named is a known counterparty (the poisoning guard takes back its alert about it).
+  'counterparties.edited': { scope: 'counterparties', then: ['rules:all', 'alerts', 'closes:all'] },
   // A note or a category: a closed period's flows by category.
   'annotations.edited': { scope: 'annotations', then: ['closes:all'] },
   // Category rules added from a file (the app's own rule edits apply themselves): applied to what is cached.
@@ -77,7 +80,8 @@ export interface Reactions {
   stop(): Promise<void>;
 }
 
-export function createReactions(session: Session, events: Emitter<EventPayloads>): Reactions {
+/** `now`: the core's clock (tests pin it): the time an alert check runs at, fires and resolves at. */
+export function createReactions(session: Session, events: Emitter<EventPayloads>, now: () => number = Date.now): Reactions {
   let closing = false;
   const usable = (p: Profile) => !closing && !p.readOnly && p.db.open;
 
@@ -108,7 +112,7 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
   const checkAlertsNow = (o: { kinds?: ReadonlySet<AlertKind>; ruleId?: number } = {}): Alert[] => {
     const p = session.profile;
     if (closing || p.readOnly) return [];
-    const fired = checkAlerts(p.db, o);
+    const fired = checkAlerts(p.db, { ...o, now: now() });
     announce(fired);
     return fired;
   };

@@ -59,6 +59,7 @@ export function alertJson(a: Alert): Record<string, unknown> {
       facts: a.facts,
       firedAt: a.firedAt,
       resolvedAt: a.resolvedAt,
+      resolution: a.resolution,
       acknowledgedAt: a.acknowledgedAt,
       snoozedUntil: a.snoozedUntil,
       delivery: a.delivery,
@@ -72,6 +73,7 @@ export function printAlert(a: Alert, json: boolean): void {
   const state = a.resolvedAt ? ' (resolved)' : a.acknowledgedAt ? ' (acknowledged)' : '';
   say(forTerminal(`ALERT       ${a.id}: ${a.title}${state}`));
   say(forTerminal(`            ${a.firedAt.slice(0, 16).replace('T', ' ')} UTC · ${a.detail}`));
+  if (a.resolvedAt && a.resolution) say(forTerminal(`            resolved ${a.resolvedAt.slice(0, 16).replace('T', ' ')} UTC: ${a.resolution}`));
   if (a.delivery?.state === 'failed') say(forTerminal(`            webhook failed: ${a.delivery.error ?? ''}`));
 }
 

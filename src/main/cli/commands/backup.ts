@@ -87,7 +87,8 @@ export async function dataCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope data export --out FILE [--passphrase-stdin]
        folioscope data import FILE [--dry-run] [--replace] [--passphrase-stdin] [--json]
   Your own data as a file (docs/data-format.md): wallets (address, label, tags, chains), groups
-  (name, members), schedules, alert rules (scope, condition) and settings. Not the cached service
+  (name, members), schedules, alert rules (scope, condition), settings, the address book, notes,
+  categories and rules, closed periods, spam verdicts and spam lists. Not the cached service
   data, not the alerts that fired, never the access key.
   --passphrase-stdin  export: encrypt the file with the passphrase read from standard input
                       (scrypt + AES-256-GCM; at least 8 characters); import: its passphrase

@@ -5,9 +5,9 @@
  * one transaction, with its note (what it could and could not judge) kept on the rule.
  */
 import type { WritableDB } from '../store/db.ts';
-import { fireAlert, listAlertRules, openAlerts, recordRuleCheck, resolveAlert } from './store/alerts.ts';
+import { fireAlert, fireCoreAlert, listAlertRules, openAlerts, recordRuleCheck, resolveAlert, resolveCoreAlert, type Firing } from './store/alerts.ts';
 import { judge } from './rules.ts';
-import { checkPoisoning } from './poisoning.ts';
+import { ADDRESS_POISONING, checkPoisoning, GUARD_FAILED_SUBJECT, GuardDataError } from './poisoning.ts';
 import type { Alert, AlertKind } from '../../../shared/model.ts';
 
 /** At most this many new alerts per rule and check; the rest fire at the next checks. */
@@ -60,10 +60,51 @@ export function checkAlerts(db: WritableDB, o: { now?: number; kinds?: ReadonlyS
   // (not the clock's, which a payment does not move).
   if (o.ruleId === undefined && !o.kinds) {
     try {
-      fired.push(...db.transaction(() => checkPoisoning(db, at)).immediate());
-    } catch {
-      // As a rule that cannot be checked: never stops the rest (a closed or read-only cache).
+      fired.push(
+        ...db
+          .transaction(() => {
+            const found = checkPoisoning(db, at);
+            // Ran through: a failure it reported is over.
+            resolveCoreAlert(db, ADDRESS_POISONING, GUARD_FAILED_SUBJECT, at, 'The guard ran again and checked every cached payment.');
+            return found;
+          })
+          .immediate(),
+      );
+    } catch (err) {
+      // As a rule that cannot be checked, it never stops the rest; but no rule holds its note, so
+      // the failure is an alert of its own (the inbox, `watch`, the webhook), once until it runs
+      // again. A cache busy with another writer is no failure: the next check runs it.
+      if (busy(err)) return fired;
+      try {
+        const a = db.transaction(() => fireCoreAlert(db, ADDRESS_POISONING, guardFailure(err), at)).immediate();
+        if (a) fired.push(a);
+      } catch {
+        // The cache is closed or read-only: nothing to record.
+      }
     }
   }
   return fired;
+}
+
+const busy = (err: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * The guard's failure in words. Only the cache was read (no request, no key), and what could
+ * quote a cached row (an error of JSON) is said without it.
+ */
+function guardFailure(err: unknown): Firing {
+  const message = err instanceof Error ? err.message : String(err);
+  const why =
+    err instanceof GuardDataError
+      ? err.message
+      : /malformed JSON/i.test(message)
+        ? "a cached transaction's list of transfers is not valid JSON"
+        : message.split('\n')[0]!.slice(0, 300) || 'an unknown error';
+  return {
+    subject: GUARD_FAILED_SUBJECT,
+    wallet: null,
+    title: 'The address-poisoning guard could not check the payments',
+    detail: `Payments to lookalike addresses are not being checked: ${why}. The guard runs again after every sync and edit; this alert is resolved once it runs through.`,
+    facts: { check: 'poisoning-guard', error: why },
+  };
 }

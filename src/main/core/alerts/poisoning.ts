@@ -6,24 +6,55 @@
  * alert. Every payment the cache holds is looked at, whenever it arrived, so a payment made before
  * the wallet was watched is found at its first sync too: one alert per payment to a lookalike,
  * never one per spam row that set the trap.
+ *
+ * An alert it fired is taken back (resolved, with why in words) once its situation no longer
+ * holds: the lookalike became a counterparty the user vouched for (named in the address book, a
+ * watched wallet, called not spam, or genuine by a list), or the payment is no longer cached (or is
+ * cached as failed). One the user acknowledged is left as they left it. Taken back, it does not
+ * fire again while that holds; if it stops holding (the verdict cleared), the payment fires anew.
  */
 import type { Alert } from '../../../shared/model.ts';
-import { paidAddresses, paymentsTo } from '../ledger/index.ts';
-import { spamJudge } from '../spam/index.ts';
+import { paidAddresses, paymentsTo, transactionForJudge, unreadableTransfers } from '../ledger/index.ts';
+import { isOutflow, spamJudge, type SpamJudge } from '../spam/index.ts';
 import type { WritableDB } from '../store/db.ts';
 import { listWallets } from '../store/wallets.ts';
-import { fireCoreAlert } from './store/alerts.ts';
+import { fireCoreAlert, openCoreAlerts, resolveAlert } from './store/alerts.ts';
 
 export const ADDRESS_POISONING = 'address-poisoning';
+/** The subject of the alert saying the guard itself could not run (check.ts). */
+export const GUARD_FAILED_SUBJECT = 'poisoning-guard';
 
 type Detail = { token_cid?: string | null; type: string | null; qty: number | null; symbol: string | null };
 
+/** A fault of the cached data the guard read, said plainly (never the row's text, which an error of JSON quotes). */
+export class GuardDataError extends Error {}
+
 export function checkPoisoning(db: WritableDB, at: string): Alert[] {
+  try {
+    return guard(db, at);
+  } catch (err) {
+    // SQLite's error names no row: the damaged one is found and named.
+    if (!(err instanceof GuardDataError) && /malformed JSON/i.test(err instanceof Error ? err.message : '')) {
+      const bad = unreadableTransfers(
+        db,
+        listWallets(db).map((w) => w.address),
+      );
+      if (bad) throw unreadable(bad);
+    }
+    throw err;
+  }
+}
+
+const unreadable = (p: { wallet: string; chain: string; hash: string }) =>
+  new GuardDataError(`the cached transaction ${p.hash} of ${p.wallet} on ${p.chain} has a list of transfers that cannot be read`);
+
+function guard(db: WritableDB, at: string): Alert[] {
   const wallets = listWallets(db);
-  if (!wallets.length) return [];
   const labels = new Map(wallets.map((w) => [w.address, w.label]));
   const judge = spamJudge(db, { wallets: wallets.map((w) => w.address), whole: true });
   const fired: Alert[] = [];
+  // Taken back first: a payment whose lookalike the user vouched for fires nothing below either.
+  takeBack(db, judge, at);
   // One look per address paid (a history pays the same few addresses again and again), then every
   // payment to an address that imitates another.
   for (const paid of paidAddresses(
@@ -38,7 +69,7 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
       to: p.to,
       methodHex: null,
       status: 1,
-      details: JSON.parse(p.details) as Detail[],
+      details: transfers(p.details, p),
     });
     if (!judge.poisoning(row(paid))) continue;
     for (const payment of paymentsTo(db, paid)) {
@@ -77,4 +108,47 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
     }
   }
   return fired;
+}
+
+/** A cached row's transfers; a list that cannot be read is the cache's fault, named by its transaction. */
+function transfers(text: string, p: { wallet: string; chain: string; hash: string }): Detail[] {
+  let details: unknown;
+  try {
+    details = JSON.parse(text);
+  } catch {
+    details = null;
+  }
+  if (!Array.isArray(details)) throw unreadable(p);
+  return details as Detail[];
+}
+
+/**
+ * Resolves each open poisoning alert, not acknowledged, whose situation no longer holds, with why;
+ * one whose payment is still to an address the judge finds a lookalike stays open.
+ */
+function takeBack(db: WritableDB, judge: SpamJudge, at: string): void {
+  for (const a of openCoreAlerts(db, ADDRESS_POISONING)) {
+    if (a.acknowledgedAt !== null || !a.subject.startsWith('poisoning:')) continue;
+    const { wallet, chain, txnHash, lookalike } = a.facts;
+    if (typeof wallet !== 'string' || typeof chain !== 'string' || typeof txnHash !== 'string' || typeof lookalike !== 'string') continue;
+    const why = noLongerHolds(db, judge, { wallet, chain, txnHash, lookalike });
+    if (why) resolveAlert(db, a.id, at, why);
+  }
+}
+
+function noLongerHolds(db: WritableDB, judge: SpamJudge, k: { wallet: string; chain: string; txnHash: string; lookalike: string }): string | null {
+  let row: ReturnType<typeof transactionForJudge>;
+  try {
+    row = transactionForJudge(db, k);
+  } catch (err) {
+    if (err instanceof SyntaxError) throw unreadable({ wallet: k.wallet, chain: k.chain, hash: k.txnHash });
+    throw err;
+  }
+  if (!row)
+    return `Transaction ${k.txnHash} of ${k.wallet} on ${k.chain} is no longer in the cache (its transactions were cleared, or the wallet removed with its data): no payment is left to check.`;
+  if (row.status === 0 || !isOutflow(row))
+    return `Transaction ${k.txnHash} of ${k.wallet} on ${k.chain} is now cached as ${row.status === 0 ? 'failed' : 'moving nothing out'}: no money left the wallet in it.`;
+  const vouched = judge.vouched(k.wallet, k.chain, k.lookalike);
+  if (!vouched || judge.poisoning(row)) return null;
+  return `No longer a payment to a lookalike: ${vouched}, a counterparty you vouched for (remove that to be warned again).`;
 }

@@ -15,8 +15,8 @@ export { historyReach, knownActionTypes, ruleTxnsAfter, ruleTxnsChangedAfter } f
 export type { RuleTxn } from './store/rule-inputs.ts';
 export { nameTrace } from './trace.ts';
 export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, windowTransactions } from './store/window.ts';
-export { outflowsAbove, outflowsToNewCounterparties, paidAddresses, paymentsTo } from './store/outflows.ts';
+export { outflowsAbove, outflowsToNewCounterparties, paidAddresses, paymentsTo, unreadableTransfers } from './store/outflows.ts';
 export type { NewCounterparty, Outflow, Payment } from './store/outflows.ts';
 export { tokenTransfers } from './store/transfers.ts';
-export { acquiredTokens, dealingsBetween, dealingsOf, hasHistory, transactionForJudge } from './store/parties.ts';
+export { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, transactionForJudge } from './store/parties.ts';
 export type { Acquired, Dealings, Recipient, Sender } from './store/parties.ts';

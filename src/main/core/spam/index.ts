@@ -23,7 +23,9 @@ export {
 export type { Counterparties, Lookalike, PartyEvidence, ReasonCode, RuleResult, Ruling, SpamTxnRow, TokenFacts, TxnContext } from './judge.ts';
 export { spamHandlers, spamLists } from './handlers.ts';
 export type { SpamContext } from './handlers.ts';
-export { cleanMarkKey, cleanMarkNote } from './verdicts.ts';
+export { cleanCarriedList, cleanMarkKey, cleanMarkNote } from './verdicts.ts';
+export { listStoredSpamLists, putSpamList } from './store/lists.ts';
+export type { StoredSpamList } from './store/lists.ts';
 export { listSpamMarks, writeSpamMark, getSpamMark, markItem } from './store/verdicts.ts';
 export type { SpamMarkKey } from './store/verdicts.ts';
 export { readSpamList, SPAM_LIST_FORMAT, SPAM_LIST_VERSION, DEFAULT_LIST_NAME } from './lists.ts';

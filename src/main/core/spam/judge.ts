@@ -333,17 +333,36 @@ export interface PartyEvidence {
 }
 
 /**
- * The known counterparties: the anchors (the address book, the watched wallets, addresses a list
- * or the user calls genuine) and the addresses with evidence, taken in the order the wallet first
- * dealt with them. An address with evidence that looks like one already known is left out: it
- * came later, so it is the imitation (a wallet fooled once into paying a poisoner does not make
- * the poisoner known). `demoted` names each left out and whom it imitates.
+ * An address known whatever the wallet did (the address book, a watched wallet, an address a
+ * list or the user calls genuine), and where it stands in the order: when it first appeared
+ * (Unix ms), `-Infinity` before all, `Infinity` after all. A bare address stands before all.
  */
-export function knownParties(anchors: Iterable<string>, evidence: readonly PartyEvidence[]): { parties: KnownParties; demoted: Map<string, string> } {
-  const parties = new KnownParties(anchors);
+export type Anchor = string | { address: string; first: number };
+
+/**
+ * The known counterparties: the anchors (the address book, the watched wallets, addresses a list
+ * or the user calls genuine) and the addresses with evidence, taken in the order they first
+ * appeared. An anchor is always known. An address with evidence that looks like one already known
+ * is left out: it came later, so it is the imitation (a wallet fooled once into paying a poisoner
+ * does not make the poisoner known). An anchor that came after an address with evidence makes no
+ * lookalike of it: calling one address genuine never makes the counterparty it resembles, dealt
+ * with before, an imitation of it. `demoted` names each left out and whom it imitates.
+ */
+export function knownParties(anchors: Iterable<Anchor>, evidence: readonly PartyEvidence[]): { parties: KnownParties; demoted: Map<string, string> } {
+  const parties = new KnownParties();
   const demoted = new Map<string, string>();
-  const ordered = [...evidence].sort((a, b) => a.first - b.first || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  for (const e of ordered) {
+  const entries = [
+    ...[...anchors].map((a) => (typeof a === 'string' ? { address: a, first: -Infinity, anchor: true } : { ...a, anchor: true })),
+    ...evidence.map((e) => ({ address: e.address, first: e.first, anchor: false })),
+  ];
+  // By when first seen; at the same time an anchor first (it is known whatever came with it).
+  entries.sort((a, b) => a.first - b.first || Number(b.anchor) - Number(a.anchor) || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  for (const e of entries) {
+    if (e.anchor) {
+      demoted.delete(key(e.address));
+      parties.add(e.address);
+      continue;
+    }
     if (parties.has(e.address) || demoted.has(key(e.address))) continue;
     const like = parties.lookalikeOf(e.address);
     if (like) demoted.set(key(e.address), like.imitates);

@@ -85,6 +85,37 @@ export const SpamListV1 = z.strictObject({
 });
 export type SpamList = z.output<typeof SpamListV1>;
 
+/** A list's first fault: where (a member's path, as `tokens[1].cid`; empty for the whole) and what. */
+export interface SpamListFault {
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+}
+
+/**
+ * Checks a list as read from JSON (a list file's, or one a data file carries): the list, or its
+ * first fault. The format's rules, then one verdict per token and per address (two would leave
+ * which one holds to chance).
+ */
+export function checkSpamList(value: unknown): { list: SpamList } | { fault: SpamListFault } {
+  const parsed = SpamListV1.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { fault: { path: issue.path, message: issue.message } };
+  }
+  const list = parsed.data;
+  const seen = new Map<string, string>();
+  for (const [kind, entries] of [
+    ['tokens', list.tokens.map((t) => `${t.chain ?? '*'}|${t.cid}`)],
+    ['addresses', list.addresses.map((a) => `${a.chain ?? '*'}|${a.address}`)],
+  ] as const)
+    for (const [i, k] of entries.entries()) {
+      const first = seen.get(`${kind}|${k}`);
+      if (first) return { fault: { path: [kind, i], message: `the same entry as ${first}` } };
+      seen.set(`${kind}|${k}`, `${kind}[${i}]`);
+    }
+  return { list };
+}
+
 /**
  * Reads a list file's text, or refuses it with where and what is wrong: the line and column of a
  * fault of JSON, the line and member of a value the format refuses. Nothing is kept here.
@@ -97,30 +128,29 @@ export function readSpamList(text: string): SpamList {
     if (err instanceof JsonSyntaxError) throw new ValidationError('file', `This spam list is not JSON (${err.message}). Nothing was imported.`);
     throw err;
   }
-  const parsed = SpamListV1.safeParse(JSON.parse(text.replace(/^\uFEFF/, '')));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = pathText(issue.path);
-    // The member's own line, or its nearest parent's (a member that is missing has none).
-    let line: number | undefined;
-    for (let n = issue.path.length; n >= 0 && line === undefined; n--) line = lines.get(pathText(issue.path.slice(0, n)));
-    throw new ValidationError('file', `This spam list is not valid (line ${line ?? 1}, ${path || 'the file'}: ${issue.message}). Nothing was imported.`);
-  }
-  const list = parsed.data;
-  // One verdict per token and per address in a file: two would leave which one holds to chance.
-  const seen = new Map<string, string>();
-  for (const [kind, entries] of [
-    ['tokens', list.tokens.map((t) => `${t.chain ?? '*'}|${t.cid}`)],
-    ['addresses', list.addresses.map((a) => `${a.chain ?? '*'}|${a.address}`)],
-  ] as const)
-    entries.forEach((k, i) => {
-      const at = `${kind}[${i}]`;
-      const first = seen.get(`${kind}|${k}`);
-      if (first)
-        throw new ValidationError('file', `This spam list is not valid (line ${lines.get(at) ?? 1}, ${at}: the same entry as ${first}). Nothing was imported.`);
-      seen.set(`${kind}|${k}`, at);
-    });
-  return list;
+  const checked = checkSpamList(JSON.parse(text.replace(/^\uFEFF/, '')));
+  if ('list' in checked) return checked.list;
+  const { path, message } = checked.fault;
+  // The member's own line, or its nearest parent's (a member that is missing has none).
+  let line: number | undefined;
+  for (let n = path.length; n >= 0 && line === undefined; n--) line = lines.get(pathText(path.slice(0, n)));
+  throw new ValidationError('file', `This spam list is not valid (line ${line ?? 1}, ${pathText(path) || 'the file'}: ${message}). Nothing was imported.`);
+}
+
+/**
+ * The name a list is kept by, as given, or why it cannot be (the same rules for a list imported
+ * from its file and one a data file carries): not empty, at most 100 characters, nothing invisible
+ * or text-moving, and not the shipped list's.
+ */
+export function cleanListName(name: string): string {
+  const chosen = name.trim();
+  if (!chosen) throw new ValidationError('name', 'Name the list (the file has no "name"): it is kept, shown and replaced by its name.');
+  if (chosen.length > 100) throw new ValidationError('name', 'The name is too long (at most 100 characters).');
+  const problem = unsafeCharsProblem(chosen);
+  if (problem) throw new ValidationError('name', `The name ${problem}.`);
+  if (chosen.toLowerCase() === DEFAULT_LIST_NAME.toLowerCase())
+    throw new ValidationError('name', `"${DEFAULT_LIST_NAME}" is the shipped list's name: give yours another.`);
+  return chosen;
 }
 
 /** The shipped list, read as any list is (a test holds it to the format). */
@@ -201,6 +231,17 @@ export class ListBook {
   address(chain: string, address: string): Ruling | null {
     const entry = this.addresses.get(`${chain}|${address}`) ?? this.addresses.get(`*|${address}`);
     return entry ? ListBook.ruling(entry) : null;
+  }
+
+  /**
+   * The name of the list whose entry calls an address genuine, as `genuineAddresses` counts it
+   * (its chain's entry first, then every chain's, then another chain's); null when none does.
+   */
+  genuineAddressList(chain: string, address: string): string | null {
+    const entry = this.addresses.get(`${chain}|${address}`) ?? this.addresses.get(`*|${address}`);
+    if (entry) return entry.spam ? null : entry.list;
+    for (const [k, h] of this.addresses) if (!h.spam && k.slice(k.indexOf('|') + 1) === address) return h.list;
+    return null;
   }
 
   /** The addresses a list calls genuine on a chain (or every chain): known counterparties. */

@@ -19,7 +19,7 @@
  */
 import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import { listCounterparties } from '../counterparties/index.ts';
-import { acquiredTokens, dealingsBetween, dealingsOf, hasHistory } from '../ledger/index.ts';
+import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/handles.ts';
@@ -82,6 +82,12 @@ export interface SpamJudge {
   transaction(row: SpamTxnRow): TxnJudgement;
   /** The poisoning guard alone: an outflow to a lookalike of a known counterparty. */
   poisoning(row: SpamTxnRow): PoisoningHit | null;
+  /**
+   * Why an address is a counterparty of the wallet whatever it did, in words: the address book
+   * names it, it is a watched wallet, the user calls it not spam (for this wallet or every wallet),
+   * a list calls it genuine; null when none does.
+   */
+  vouched(wallet: string, chain: string, address: string): string | null;
   /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
   notes(wallet: string): string[];
 }
@@ -181,13 +187,11 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   ]);
   const markOf = new Map<string, SpamMark>();
   for (const m of marks) markOf.set(`${m.kind}|${m.chain ?? ''}|${m.target}|${m.wallet ?? ''}`, m);
-  // Known to every wallet: the address book, the watched wallets, what a list or the user calls genuine.
-  const anchors = [
-    ...listCounterparties(db).map((c) => c.address),
-    ...listWallets(db).map((w) => w.address),
-    ...lists.genuineAddresses(),
-    ...marks.filter((m) => m.kind === 'address' && m.verdict === 'not-spam').map((m) => m.target),
-  ];
+  // Known to every wallet: the address book, the watched wallets, what a list calls genuine (the
+  // user's own records); to a wallet also what the user calls not spam for it (`vouchedFor`).
+  const book = listCounterparties(db);
+  const watched = listWallets(db);
+  const records = [...book.map((c) => c.address), ...watched.map((w) => w.address), ...lists.genuineAddresses()];
 
   // --- the user's verdicts ---------------------------------------------------------------------
   const userRuling = (m: SpamMark, what: string): Ruling => ({
@@ -370,19 +374,43 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     return price !== null && price > 0 ? qty * price < DUST_USD : qty < DUST_QTY;
   };
 
+  const recordSet = new Set(records.map(key));
+  /** The addresses the user calls not spam for a wallet (its own verdict first, then every wallet's), not already records. */
+  const vouchedFor = memo((wallet) => {
+    const out = new Set<string>();
+    for (const m of marks)
+      if (
+        m.kind === 'address' &&
+        (m.wallet === null || m.wallet === wallet) &&
+        addressMark(wallet, m.target)?.ruling.spam === false &&
+        !recordSet.has(m.target)
+      )
+        out.add(m.target);
+    return out;
+  });
   /**
-   * The wallet's known counterparties: the anchors, every address it paid, and every address that
+   * A wallet's anchors by lookalike bucket: each with where it stands when it never appeared in the
+   * cache: a record before all (the book names whom the wallet deals with, before any dealing); a
+   * vouch after all (it says the address is genuine, never that another one is not).
+   */
+  const anchorBucketsOf = memo((wallet) => {
+    const byBucket = new Map<string, Array<{ address: string; never: number }>>();
+    const add = (address: string, never: number) => {
+      const b = lookalikeBucket(address);
+      if (b) byBucket.set(b, [...(byBucket.get(b) ?? []), { address: key(address), never }]);
+    };
+    for (const a of recordSet) add(a, -Infinity);
+    for (const a of vouchedFor(wallet)) add(a, Infinity);
+    return byBucket;
+  });
+  const isAnchor = (wallet: string, a: string) => recordSet.has(a) || vouchedFor(wallet).has(a);
+  /**
+   * The wallet's known counterparties: the anchors (records and vouches), every address it paid, and every address that
    * paid it a real amount of a token it genuinely has (not dust, not a token judged spam): spam's
    * senders never become known, so their lookalikes still show. Decided bucket by bucket (a
    * lookalike shares its bucket with what it imitates, so a bucket is decided by itself alone),
    * each read when a row first names an address in it.
    */
-  const anchorBuckets = new Map<string, string[]>();
-  for (const a of anchors) {
-    const b = lookalikeBucket(a);
-    if (b) anchorBuckets.set(b, [...(anchorBuckets.get(b) ?? []), key(a)]);
-  }
-  const anchorSet = new Set(anchors.map(key));
   const evidenceIn = (wallet: string, from: string, to: string | null, keep: (address: string) => boolean): PartyEvidence[] => {
     // No range: the wallet's dealings whole (wholeDealings).
     const { recipients, senders } = to === null ? dealingsWhole(wallet) : dealingsBetween(db, wallet, from, to);
@@ -423,7 +451,21 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
       const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
       evidence = evidenceIn(wallet, prefix, next, (a) => a.endsWith(suffix));
     }
-    return knownParties(anchorBuckets.get(bucket) ?? [], evidence).parties;
+    const anchors = anchorBucketsOf(wallet).get(bucket) ?? [];
+    // One address alone in its bucket imitates nothing, and anchors alone are all known: no order to find.
+    const here = new Set([...anchors.map((a) => a.address), ...evidence.map((e) => key(e.address))]);
+    if (here.size < 2 || !evidence.length)
+      return knownParties(
+        anchors.map((a) => a.address),
+        evidence,
+      ).parties;
+    // Several: taken in the order they first appeared in the cache (in any watched wallet's history),
+    // so an address the user vouches for never makes one dealt with before it a lookalike of it.
+    const seen = firstAppearances(db, [...here]);
+    return knownParties(
+      anchors.map((a) => ({ address: a.address, first: seen.get(a.address) ?? a.never })),
+      evidence.map((e) => ({ address: e.address, first: seen.get(key(e.address)) ?? e.first })),
+    ).parties;
   });
   /** Whether a wallet dealt genuinely with an address that is not an EVM one (no lookalikes: its own dealings alone). */
   const knownExactly = memo((walletAddress) => {
@@ -434,14 +476,14 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     has: (address) => {
       const a = key(address);
       if (!a) return false;
-      if (anchorSet.has(a)) return true;
+      if (isAnchor(wallet, a)) return true;
       const b = lookalikeBucket(a);
       return b ? bucketParties(`${wallet}\n${b}`).has(a) : knownExactly(`${wallet}\n${a}`);
     },
     lookalikeOf: (address) => {
       const a = key(address);
       const b = lookalikeBucket(a);
-      return b && !anchorSet.has(a) ? bucketParties(`${wallet}\n${b}`).lookalikeOf(a) : null;
+      return b && !isAnchor(wallet, a) ? bucketParties(`${wallet}\n${b}`).lookalikeOf(a) : null;
     },
   });
 
@@ -593,6 +635,18 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     token,
     transaction,
     poisoning: (row) => poisoningGuard(readable(row), partiesOf(addressKey(row.wallet))),
+    vouched: (walletIn, chain, address) => {
+      const wallet = addressKey(walletIn);
+      const a = key(address);
+      const named = book.find((c) => key(c.address) === a);
+      if (named) return `${a} is in the address book as "${named.name}"`;
+      const own = watched.find((w) => key(w.address) === a);
+      if (own) return `${a} is a watched wallet${own.label ? ` ("${own.label}")` : ''}`;
+      const mark = addressMark(wallet, a);
+      if (mark) return mark.ruling.spam ? null : `you marked ${a} not spam for ${mark.level === 0 ? 'this wallet' : 'every wallet'}`;
+      const list = lists.genuineAddressList(chain, a);
+      return list === null ? null : `the list "${list}" calls ${a} genuine`;
+    },
     notes: (walletIn) => {
       const wallet = addressKey(walletIn);
       const out: string[] = [];

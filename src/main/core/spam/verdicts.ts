@@ -10,8 +10,9 @@ import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { editTime } from '../store/audit.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { isEvmChain, ValidationError } from '../store/validation.ts';
-import { DEFAULT_LIST_NAME, listCounts, readSpamList } from './lists.ts';
-import { deleteSpamList, putSpamList } from './store/lists.ts';
+import { checkSpamList, cleanListName, listCounts, readSpamList } from './lists.ts';
+import { pathText } from './json-lines.ts';
+import { deleteSpamList, putSpamList, type StoredSpamList } from './store/lists.ts';
 import { eraseSpamMark, writeSpamMark, type SpamMarkKey } from './store/verdicts.ts';
 
 export const MARK_NOTE_MAX = 500;
@@ -75,13 +76,7 @@ export function clearSpam(db: WritableDB, input: MarkInput, now = editTime()): b
  */
 export function importSpamList(db: WritableDB, text: string, name: string | undefined, now = editTime()): SpamListInfo {
   const list = readSpamList(text);
-  const chosen = (name ?? list.name ?? '').trim();
-  if (!chosen) throw new ValidationError('name', 'Name the list (the file has no "name"): it is kept, shown and replaced by its name.');
-  if (chosen.length > 100) throw new ValidationError('name', 'The name is too long (at most 100 characters).');
-  const problem = unsafeCharsProblem(chosen);
-  if (problem) throw new ValidationError('name', `The name ${problem}.`);
-  if (chosen.toLowerCase() === DEFAULT_LIST_NAME.toLowerCase())
-    throw new ValidationError('name', `"${DEFAULT_LIST_NAME}" is the shipped list's name: give yours another.`);
+  const chosen = cleanListName(name ?? list.name ?? '');
   const counts = listCounts(list);
   const saved = db.transaction(() =>
     putSpamList(
@@ -98,6 +93,36 @@ export function importSpamList(db: WritableDB, text: string, name: string | unde
     ),
   )();
   return { name: saved.name, source: 'user', importedAt: saved.importedAt, ...counts };
+}
+
+/**
+ * A list a data file carries (docs/data-format.md), checked as `folioscope spam lists import` checks
+ * a list file (its format, one entry per token and address, its name): the list as it would be
+ * kept, its time and hash as the file says, or a ValidationError naming the list and what is wrong.
+ */
+export function cleanCarriedList(entry: { name: string; importedAt: string; sha256: string; list: unknown }, n: number): StoredSpamList {
+  let name: string;
+  try {
+    name = cleanListName(entry.name);
+  } catch (err) {
+    throw new ValidationError('file', `Spam list ${n} of the file: ${(err as Error).message} Nothing was imported.`);
+  }
+  const checked = checkSpamList(entry.list);
+  if ('fault' in checked)
+    throw new ValidationError(
+      'file',
+      `Spam list ${n} of the file ("${name}") is not valid (${pathText(checked.fault.path) || 'the list'}: ${checked.fault.message}). Nothing was imported.`,
+    );
+  const counts = listCounts(checked.list);
+  return {
+    name,
+    importedAt: entry.importedAt,
+    sha256: entry.sha256,
+    list: JSON.stringify(checked.list),
+    tokens: counts.tokens,
+    addresses: counts.addresses,
+    patterns: counts.symbolPatterns,
+  };
 }
 
 export function removeSpamList(db: WritableDB, name: string, now = editTime()): boolean {

@@ -1,6 +1,6 @@
 /**
  * The user's own data as a portable file (docs/data-format.md): wallets, groups, schedules, alert
- * rules, categories, category rules, notes, settings, closed periods and spam verdicts, never the service's data (snapshots, transactions, logs), never the alerts
+ * rules, categories, category rules, notes, settings, closed periods, spam verdicts and spam lists, never the service's data (snapshots, transactions, logs), never the alerts
  * that fired (derived from the cache), and never the access key.
  * Version 1, plain JSON, or that JSON encrypted with a passphrase (scrypt + AES-256-GCM, the
  * parameters in the file's header).
@@ -156,6 +156,19 @@ const SpamVerdictV1 = z.strictObject({
 });
 
 /**
+ * A spam list the user imported (docs/spam.md, "Lists"): the name it is kept by, when it was
+ * imported (its place among the lists: the newest decides first), the SHA-256 of the file it came
+ * from, and the list as kept. The list is an object here; an import checks it as `folioscope spam
+ * lists import` checks a list file (userdata/plan.ts), and refuses the whole file if it fails.
+ */
+const SpamListV1 = z.strictObject({
+  name: z.string().min(1).max(100),
+  importedAt: z.iso.datetime(),
+  sha256,
+  list: z.record(z.string().max(64), z.unknown()),
+});
+
+/**
  * Every setting but the base URL and the recent window (a profile's, that is one service's, not
  * data: the window is learned and set per service): a file may carry some of them.
  */
@@ -205,6 +218,11 @@ export const UserDataV1 = z.strictObject({
       .array(SpamVerdictV1)
       .max(100_000)
       .default(() => []),
+    /** The spam lists the user imported, newest first. Always written; optional on read (files written before lists were carried hold none). */
+    spamLists: z
+      .array(SpamListV1)
+      .max(1_000)
+      .default(() => []),
   }),
 });
 export type UserData = z.output<typeof UserDataV1>;
@@ -216,6 +234,7 @@ export type UserDataRule = z.output<typeof RuleV1>;
 export type UserDataNote = z.output<typeof NoteV1>;
 export type UserDataClosedPeriod = z.output<typeof ClosedPeriodV1>;
 export type UserDataSpamVerdict = z.output<typeof SpamVerdictV1>;
+export type UserDataSpamList = z.output<typeof SpamListV1>;
 
 /**
  * The key derivation of an encrypted file: scrypt with these parameters (N = 2^17, r = 8,

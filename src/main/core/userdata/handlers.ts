@@ -55,7 +55,7 @@ export function userDataHandlers(c: UserDataContext): Pick<Handlers, UserDataOpe
       if (writes.addAlertRules.length) c.changed('alert-rules.imported');
       if (writes.addRules.length) c.changed('rules.imported');
       if (writes.saveCategories.length || writes.setNotes.length) c.changed('annotations.edited');
-      if (writes.saveSpamVerdicts.length) c.changed('spam.edited');
+      if (writes.saveSpamVerdicts.length || writes.saveSpamLists.length) c.changed('spam.edited');
       return { ...preview, applied: true };
     },
   };

@@ -29,7 +29,17 @@ import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { describeConditions } from '../../../shared/annotations.ts';
 import { listCounterparties } from '../counterparties/index.ts';
 import { cleanEntry, sameEntry } from '../counterparties/index.ts';
-import { cleanMarkKey, cleanMarkNote, getSpamMark, listSpamMarks, markItem, type SpamMarkKey } from '../spam/index.ts';
+import {
+  cleanCarriedList,
+  cleanMarkKey,
+  cleanMarkNote,
+  getSpamMark,
+  listSpamMarks,
+  listStoredSpamLists,
+  markItem,
+  type SpamMarkKey,
+  type StoredSpamList,
+} from '../spam/index.ts';
 
 type FileScope = UserDataSchedule['scope'];
 
@@ -92,6 +102,12 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       counterparties: listCounterparties(db).map((c) => ({ address: c.address, name: c.name, tags: c.tags, ours: c.ours, chains: c.chains, note: c.note })),
       closedPeriods,
       spamVerdicts: listSpamMarks(db).map((m) => ({ kind: m.kind, chain: m.chain, target: m.target, wallet: m.wallet, verdict: m.verdict, note: m.note })),
+      spamLists: listStoredSpamLists(db).map((l) => ({
+        name: l.name,
+        importedAt: l.importedAt,
+        sha256: l.sha256,
+        list: JSON.parse(l.list) as Record<string, unknown>,
+      })),
     },
   };
 }
@@ -119,6 +135,7 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     setNotes: [],
     addCloses: [],
     saveSpamVerdicts: [],
+    saveSpamLists: [],
   };
   const item = (kind: ImportItem['kind'], key: string, state: ImportItemState, detail = '') => items.push({ kind, key, state, detail });
 
@@ -374,6 +391,33 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     else {
       item('spam', shown, 'changed', `note ${JSON.stringify(here.note)} → ${JSON.stringify(note)}`);
       writes.saveSpamVerdicts.push({ key: k, verdict: v.verdict, note });
+    }
+  }
+
+  // Spam lists, by name, each checked as `folioscope spam lists import` checks a list file: a new
+  // one is added with its time and hash (so it keeps its place among the lists, and a closed
+  // period that hashed it finds it the same); the same list is unchanged, whenever imported;
+  // another list of that name is a conflict (replace takes the file's).
+  const listsHere = new Map(listStoredSpamLists(db).map((l) => [l.name, l]));
+  const fileLists = new Set<string>();
+  const holds = (l: StoredSpamList) => `${l.tokens} tokens, ${l.addresses} addresses, ${l.patterns} symbol patterns`;
+  for (const [i, entry] of doc.data.spamLists.entries()) {
+    const l = cleanCarriedList(entry, i + 1);
+    if (fileLists.has(l.name)) throw new ValidationError('file', `The file lists the spam list "${l.name}" twice. Nothing was imported.`);
+    fileLists.add(l.name);
+    const here = listsHere.get(l.name);
+    if (!here) {
+      item('spam-list', l.name, 'added', holds(l));
+      writes.saveSpamLists.push(l);
+    } else if (here.list === l.list) item('spam-list', l.name, 'unchanged');
+    else {
+      item(
+        'spam-list',
+        l.name,
+        'conflict',
+        `another list here (imported ${here.importedAt}: ${holds(here)}); in the file imported ${l.importedAt}: ${holds(l)}`,
+      );
+      if (o.replace) writes.saveSpamLists.push(l);
     }
   }
 

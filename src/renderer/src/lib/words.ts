@@ -671,6 +671,7 @@ export const words = {
       counterparty: 'address book',
       close: 'closed period',
       spam: 'spam verdict',
+      'spam-list': 'spam list',
     } as Record<string, string>,
     previewLabel: 'What the import changes',
   },
@@ -723,6 +724,8 @@ export const words = {
     showAcknowledged: 'Show acknowledged alerts',
     fired: (when: string) => `fired ${when}`,
     resolved: (when: string) => `cleared ${when}`,
+    /** Why it was taken back, as the core says it (the poisoning guard's alert). */
+    resolution: (why: string) => `Cleared: ${why}`,
     active: 'still holds',
     acknowledgedAt: (when: string) => `acknowledged ${when}`,
     snoozedUntil: (when: string) => `snoozed until ${when}`,

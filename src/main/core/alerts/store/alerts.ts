@@ -102,6 +102,7 @@ interface AlertRow {
   facts: string;
   fired_at: string;
   resolved_at: string | null;
+  resolution: string | null;
   acknowledged_at: string | null;
   snoozed_until: string | null;
   delivery: string | null;
@@ -118,12 +119,13 @@ const alertFromRow = (r: AlertRow): Alert => ({
   facts: JSON.parse(r.facts) as Alert['facts'],
   firedAt: r.fired_at,
   resolvedAt: r.resolved_at,
+  resolution: r.resolution,
   acknowledgedAt: r.acknowledged_at,
   snoozedUntil: r.snoozed_until,
   delivery: r.delivery ? (JSON.parse(r.delivery) as Alert['delivery']) : null,
 });
 
-const COLUMNS = sql`id, rule_id, kind, subject, wallet, title, detail, facts, fired_at, resolved_at, acknowledged_at, snoozed_until, delivery`;
+const COLUMNS = sql`id, rule_id, kind, subject, wallet, title, detail, facts, fired_at, resolved_at, resolution, acknowledged_at, snoozed_until, delivery`;
 
 export function getAlert(db: ReadableDB, id: number): Alert | null {
   const row = get<AlertRow>(db, sql`SELECT ${COLUMNS} FROM alerts WHERE id = ${id}`);
@@ -171,13 +173,22 @@ export function fireCoreAlert(db: WritableDB, kind: Alert['kind'], f: Firing, at
   return getAlert(db, Number(info.lastInsertRowid));
 }
 
-/** Resolves the open alert of a kind no rule fires about a subject (a reopened period's). */
-export function resolveCoreAlert(db: WritableDB, kind: Alert['kind'], subject: string, at: string): void {
-  run(db, sql`UPDATE alerts SET resolved_at = ${at} WHERE rule_id IS NULL AND kind = ${kind} AND subject = ${subject} AND resolved_at IS NULL`);
+/** Resolves the open alert of a kind no rule fires about a subject (a reopened period's), with why in words when given. */
+export function resolveCoreAlert(db: WritableDB, kind: Alert['kind'], subject: string, at: string, resolution: string | null = null): void {
+  run(
+    db,
+    sql`UPDATE alerts SET resolved_at = ${at}, resolution = ${resolution} WHERE rule_id IS NULL AND kind = ${kind} AND subject = ${subject} AND resolved_at IS NULL`,
+  );
 }
 
-export function resolveAlert(db: WritableDB, id: number, at: string): void {
-  run(db, sql`UPDATE alerts SET resolved_at = ${at} WHERE id = ${id} AND resolved_at IS NULL`);
+/** The open alerts of a kind no rule fires (acknowledged or not), oldest first. */
+export function openCoreAlerts(db: ReadableDB, kind: Alert['kind']): Alert[] {
+  return all<AlertRow>(db, sql`SELECT ${COLUMNS} FROM alerts WHERE rule_id IS NULL AND kind = ${kind} AND resolved_at IS NULL ORDER BY id`).map(alertFromRow);
+}
+
+/** Resolves an open alert (its condition cleared), with why in words when something else took it back. */
+export function resolveAlert(db: WritableDB, id: number, at: string, resolution: string | null = null): void {
+  run(db, sql`UPDATE alerts SET resolved_at = ${at}, resolution = ${resolution} WHERE id = ${id} AND resolved_at IS NULL`);
 }
 
 export function acknowledgeAlert(db: WritableDB, id: number, at: string): boolean {

@@ -4,7 +4,7 @@
  * not dealt with before.
  */
 import type { ReadableDB } from '../../store/db.ts';
-import { all, sql } from '../../store/sql.ts';
+import { all, get, sql } from '../../store/sql.ts';
 
 export interface Outflow {
   wallet: string;
@@ -109,6 +109,21 @@ export function paymentsTo(db: ReadableDB, q: { wallet: string; chain: string; t
         WHERE t.wallet = ${q.wallet} AND t.chain = ${q.chain} AND t.to_addr = ${q.to} AND t.status = 1 AND t.from_addr = t.wallet
           AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
         ORDER BY t.time, t.id`,
+  );
+}
+
+/**
+ * The first cached transaction of these wallets whose list of transfers is not valid JSON (a
+ * damaged row: what made a read of them fail), or null. A pass over their rows: only after a
+ * failure.
+ */
+export function unreadableTransfers(db: ReadableDB, wallets: readonly string[]): { wallet: string; chain: string; hash: string } | null {
+  return (
+    get<{ wallet: string; chain: string; hash: string }>(
+      db,
+      sql`SELECT wallet, chain, txn_hash AS hash FROM transactions
+          WHERE wallet IN (SELECT value FROM json_each(${walletsJson(wallets)})) AND NOT json_valid(details) LIMIT 1`,
+    ) ?? null
   );
 }
 

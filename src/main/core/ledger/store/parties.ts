@@ -92,6 +92,26 @@ export function dealingsOf(db: ReadableDB, wallet: string): Dealings & { acquire
   return { recipients, senders, acquired };
 }
 
+/**
+ * When each address first appeared in the cache: the earliest transaction of any watched wallet
+ * from it or to it, of any amount or status (a poisoner's zero transfer too). Absent: it never
+ * did. Two seeks an address (the address indexes), for the few addresses of one lookalike bucket.
+ */
+export function firstAppearances(db: ReadableDB, addresses: readonly string[]): Map<string, number> {
+  const list = JSON.stringify([...addresses]);
+  const rows = all<{ address: string; first: number }>(
+    db,
+    sql`SELECT address, min(first) AS first FROM (
+          SELECT from_addr AS address, min(time) AS first FROM transactions INDEXED BY transactions_by_from
+            WHERE from_addr IN (SELECT value FROM json_each(${list})) GROUP BY from_addr
+          UNION ALL
+          SELECT to_addr, min(time) FROM transactions INDEXED BY transactions_by_to
+            WHERE to_addr IN (SELECT value FROM json_each(${list})) GROUP BY to_addr)
+        GROUP BY address`,
+  );
+  return new Map(rows.map((r) => [r.address, r.first]));
+}
+
 /** A token the wallet got by a transaction of its own (bought, withdrawn, claimed), per chain, and when first. */
 export interface Acquired {
   chain: string;

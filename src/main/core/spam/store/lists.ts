@@ -50,10 +50,14 @@ export function listStoredSpamLists(db: ReadableDB): StoredSpamList[] {
 
 const audited = (l: StoredSpamList | undefined) => l && { name: l.name, sha256: l.sha256, tokens: l.tokens, addresses: l.addresses, patterns: l.patterns };
 
-/** Keeps a list by its name (over one of the same name) and records the edit. */
-export function putSpamList(db: WritableDB, l: Omit<StoredSpamList, 'importedAt'>, now: Date): StoredSpamList {
+/**
+ * Keeps a list by its name (over one of the same name) and records the edit (at `now`). It was
+ * imported now, unless `importedAt` says when (a list a data file carries keeps its time, and so
+ * its place among the lists: the newest decides first).
+ */
+export function putSpamList(db: WritableDB, l: Omit<StoredSpamList, 'importedAt'> & { importedAt?: string }, now: Date): StoredSpamList {
   const before = get<Row>(db, sql`SELECT * FROM spam_lists WHERE name = ${l.name}`);
-  const at = now.toISOString();
+  const at = l.importedAt ?? now.toISOString();
   run(
     db,
     sql`INSERT INTO spam_lists (name, imported_at, sha256, list, tokens, addresses, patterns)

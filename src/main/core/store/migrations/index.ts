@@ -22,6 +22,7 @@ import { updateToSchemaVersion20 } from './020-owed-seams.ts';
 import { updateToSchemaVersion21 } from './021-schedule-zones.ts';
 import { updateToSchemaVersion22 } from './022-snapshot-contents.ts';
 import { updateToSchemaVersion23 } from './023-spam.ts';
+import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -48,6 +49,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion21,
   updateToSchemaVersion22,
   updateToSchemaVersion23,
+  updateToSchemaVersion24,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

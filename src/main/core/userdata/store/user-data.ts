@@ -1,6 +1,6 @@
 /**
  * Applies an import of the user's own data (planned by userdata/plan.ts) in one transaction:
- * every wallet, group, schedule, alert rule, category, category rule, note, setting, closed period and spam verdict of it, or, when any write fails, none of them.
+ * every wallet, group, schedule, alert rule, category, category rule, note, setting, closed period, spam verdict and spam list of it, or, when any write fails, none of them.
  */
 import type { WritableDB } from '../../store/db.ts';
 import { addWallet, updateWallet } from '../../store/wallets.ts';
@@ -16,7 +16,7 @@ import type { WalletChanges, WalletInput } from '../../../../shared/contract.ts'
 import type { MonthlyPack } from '../../../../shared/pack.ts';
 import { importClose, reopenClose } from '../../closes/index.ts';
 import type { BasisSnapshot } from '../../positions/index.ts';
-import { writeSpamMark, type SpamMarkKey } from '../../spam/index.ts';
+import { putSpamList, writeSpamMark, type SpamMarkKey, type StoredSpamList } from '../../spam/index.ts';
 import type { SpamMarkVerdict } from '../../../../shared/spam.ts';
 
 /** A schedule's or an alert rule's scope, a group by name. */
@@ -60,6 +60,8 @@ export interface UserDataImport {
   }>;
   /** Spam verdicts to add or replace (checked by spam/verdicts.ts), each an audited edit. */
   saveSpamVerdicts: Array<{ key: SpamMarkKey; verdict: SpamMarkVerdict; note: string }>;
+  /** Spam lists to add or replace, by name (checked by spam/verdicts.ts cleanCarriedList), with their time and hash; each an audited edit. */
+  saveSpamLists: StoredSpamList[];
 }
 
 export function applyUserData(db: WritableDB, w: UserDataImport): void {
@@ -101,5 +103,6 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
       });
     }
     for (const v of w.saveSpamVerdicts) writeSpamMark(db, v.key, v.verdict, v.note, now);
+    for (const l of w.saveSpamLists) putSpamList(db, l, now);
   }).immediate();
 }

@@ -175,6 +175,19 @@ describe('every main task by keyboard only', { timeout: 60_000 }, () => {
     expect((await focused()).name).toBe('Settings');
   });
 
+  it('Alt+L takes the as-of date to the latest cached date of the scope, from an uncached one', async () => {
+    const latest = (await web.core.call('positions.dates', {}))[0]!;
+    expect(latest).toBeTruthy();
+    await web.open('#/overview?date=2024-01-02');
+    const field = web.page.locator('#as-of-date');
+    await poll(() => field.inputValue()).toBe('01/02/2024');
+    await web.page.locator('main').focus();
+    await web.page.keyboard.press('Alt+L');
+    const [y, m, d] = latest.split('-');
+    await poll(() => field.inputValue()).toBe(`${m}/${d}/${y}`);
+    await poll(() => web.page.evaluate(() => location.hash)).toContain(`date=${latest}`);
+  });
+
   it('had no page errors', () => {
     expect(web.problems).toEqual([]);
   });

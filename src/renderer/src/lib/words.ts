@@ -124,6 +124,7 @@ export const words = {
     show: 'Show these shortcuts',
     tab: 'Next control; the first Tab offers “Skip to content”',
     esc: 'Close a dialog, menu or detail; focus goes back where it was',
+    latestDate: 'As of the latest cached date',
     walletList: 'Wallet list, view tabs',
     nextWallet: 'Previous or next wallet (← → for tabs)',
     firstOrLast: 'First or last',

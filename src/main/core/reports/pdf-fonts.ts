@@ -90,14 +90,24 @@ function has(face: Face, codePoint: number): boolean {
 /** What the standard fonts print as they are (after pdfText's mapping). */
 const WIN_ANSI = /^[\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]$/;
 
+const chosen = new Map<number, Face | null>();
+
 /** The embedded font for a character the standard fonts cannot print, or null when none has it. */
 export function faceFor(codePoint: number, weight: 400 | 700): Face | null {
+  const key = codePoint * 2 + (weight === 700 ? 1 : 0);
+  const known = chosen.get(key);
+  if (known !== undefined) return known;
+  let found: Face | null = null;
   for (const s of allSubsets()) {
     if (!s.ranges.some(([lo, hi]) => codePoint >= lo && codePoint <= hi)) continue;
     const face = open(s, weight);
-    if (has(face, codePoint)) return face;
+    if (has(face, codePoint)) {
+      found = face;
+      break;
+    }
   }
-  return null;
+  chosen.set(key, found);
+  return found;
 }
 
 /** Whether some font prints the character: the standard fonts or an embedded one. */
@@ -124,6 +134,20 @@ const isRtl = (r: Run) => typeof r.font !== 'string' && r.font.rtl;
  * A character no font has is a "?" (pdfText's job: it never reaches here).
  */
 export function runsOf(text: string, base: BaseFont): Run[] {
+  const key = `${base}\u0000${text}`;
+  let runs = cut.get(key);
+  if (!runs) {
+    // A table repeats its labels row after row: their runs are cut once (a bounded cache).
+    if (cut.size > 5000) cut.clear();
+    runs = cutRuns(text, base);
+    cut.set(key, runs);
+  }
+  return runs;
+}
+
+const cut = new Map<string, Run[]>();
+
+function cutRuns(text: string, base: BaseFont): Run[] {
   const weight = weightOf(base);
   const runs: Run[] = [];
   for (const c of text) {

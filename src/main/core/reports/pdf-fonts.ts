@@ -39,7 +39,8 @@ interface Subset {
 }
 
 let subsets: Subset[] | null = null;
-const require = createRequire(import.meta.url);
+// Not named `require`: the Electron main bundle declares one of its own at the top.
+const resolver = createRequire(import.meta.url);
 
 /** "U+0400-045F,U+2116" as [[0x400, 0x45f], [0x2116, 0x2116]]. */
 const parseRanges = (s: string): Array<[number, number]> =>
@@ -52,7 +53,7 @@ function allSubsets(): Subset[] {
   if (subsets) return subsets;
   subsets = FAMILIES.flatMap(({ pkg, subsets: only, rtl }) => {
     // The package's main file is its CSS; the fonts and the ranges lie beside it.
-    const dir = dirname(require.resolve(`@fontsource/${pkg}`));
+    const dir = dirname(resolver.resolve(`@fontsource/${pkg}`));
     const ranges = JSON.parse(readFileSync(join(dir, 'unicode.json'), 'utf8')) as Record<string, string>;
     return Object.entries(ranges)
       .filter(([name]) => !only || only.includes(name))

@@ -8,6 +8,7 @@ import { scopePack } from '../../src/main/core/pack/index.ts';
 import { walletsOf } from '../../src/main/core/portfolio/index.ts';
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { writePackPdf } from '../../src/main/core/reports/pack-pdf.ts';
+import type { MonthlyPack } from '../../src/shared/pack.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { pdfText } from '../../src/main/core/reports/pdf-parts.ts';
@@ -123,5 +124,44 @@ describe('names in any script', () => {
     for (const l of named) expectName(all, l.label);
     expect(all).not.toMatch(/\?\?/);
     expectEmbedded(fonts(path), ['NotoSans-Regular', 'NotoSans-Bold']);
+  });
+
+  it('cuts a long name to its column with an ellipsis measured in its own fonts, and wraps it where the column wraps', async () => {
+    const W = ['0x' + 'a1'.repeat(20), '0x' + 'b2'.repeat(20)];
+    const labels = new Map([
+      [W[0]!, '东方基金会全球资产管理有限公司'],
+      [W[1]!, 'קרן גמא הבינלאומית'],
+    ]);
+    const token = (wallet: string, symbol: string) => ({
+      symbol,
+      tokenCid: symbol,
+      wallet,
+      chain: 'eth',
+      openingNav: 1,
+      flowValue: 0,
+      accrualValue: 0,
+      priceEffect: 0,
+      closingNav: 1,
+      priceDates: ['2025-11-02'],
+    });
+    const pack = {
+      ...scopePack(db, { wallets: [], from: '2025-10-31', to: '2025-11-30', scope: 'x' }),
+      wallets: W,
+      byWallet: W.map((w) => ({ key: w, label: labels.get(w)!, opening: 1, inflow: 0, outflow: 0, closing: 1 })),
+      tokens: [token(W[0]!, 'USDC'), token(W[1]!, 'WETH')],
+    } as MonthlyPack;
+    const path = join(dir, 'long.pdf');
+    await writeAtomically(path, (out) => writePackPdf(pack, { at: '2025-11-30T23:59:59.000Z', labels }, out));
+    keep(path, 'scripts-long.pdf');
+    const rows = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).split('\n');
+    // By wallet: whole. The tokens table's 62-point wallet column: cut, the ellipsis at the end
+    // the name reads to (the left of a Hebrew one).
+    expect(rows.some((r) => r.startsWith('东方基金会全球资产管理有限公司'))).toBe(true);
+    const usdc = rows.find((r) => r.startsWith('USDC '))!;
+    expect(usdc).toMatch(/^USDC 东方基金会[^ ]*… eth /);
+    const weth = rows.find((r) => r.startsWith('WETH '))!;
+    expect(weth).toContain('…');
+    expect(weth).toContain('קרן');
+    expect(weth).not.toContain('הבינלאומית');
   });
 });

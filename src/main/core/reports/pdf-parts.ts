@@ -283,7 +283,9 @@ function lines(doc: Doc, text: string, base: BaseFont, width: number, o: PDFKit.
         if (widthOf(chars.slice(0, mid).join('')) <= room) lo = mid;
         else hi = mid - 1;
       }
-      return [chars.slice(0, lo).join('').trimEnd() + ellipsis];
+      const kept = chars.slice(0, lo).join('').trimEnd();
+      // A name that reads right to left ends at its left: the ellipsis goes there.
+      return [/^[^\p{L}]*[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(kept) ? ellipsis + kept : kept + ellipsis];
     }
     const out: string[] = [];
     let current = '';

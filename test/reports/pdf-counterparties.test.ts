@@ -44,11 +44,18 @@ describe('counterparties in the PDF and the reconcile trace', () => {
     expect(listed).toBeGreaterThan(0);
     expect(raw.split('Grantee Zeta').length - 1).toBe(listed);
 
-    // A name the standard fonts cannot print keeps the address's ends beside it.
+    // A name in CJK prints in the embedded font, alone (issue 39 item 3).
+    const ends = `(${sent.to!.slice(0, 6)}...${sent.to!.slice(-4)})`;
     saveCounterparty(db, { address: sent.to!, name: '東京商事' });
     await writeAtomically(path, (out) => exportPdf(db, req, out));
     const cjk = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
-    expect(cjk.split(`????(${sent.to!.slice(0, 6)}...${sent.to!.slice(-4)})`).length - 1).toBe(listed);
+    expect(cjk.split('東京商事').length - 1).toBe(listed);
+    expect(cjk).not.toContain(ends);
+    // A name no embedded font prints (Thai) keeps the address's ends beside it.
+    saveCounterparty(db, { address: sent.to!, name: 'กองทุน' });
+    await writeAtomically(path, (out) => exportPdf(db, req, out));
+    const thai = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+    expect(thai.split(`??????${ends}`).length - 1).toBe(listed);
   });
 
   it('names the trace rows', () => {

@@ -8,7 +8,24 @@
 import type { Writable } from 'node:stream';
 import { rollForwardLines, type MonthlyPack, type PackFlowLine, type PackPart } from '../../../shared/pack.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
-import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfText, short, startDocument, table, usd, type Doc } from './pdf-parts.ts';
+import {
+  INK,
+  M,
+  MUTED,
+  PARTIAL,
+  WIDTH,
+  footers,
+  heading,
+  line,
+  paragraph,
+  pdfPrintable,
+  say,
+  short,
+  startDocument,
+  table,
+  usd,
+  type Doc,
+} from './pdf-parts.ts';
 
 export interface PackPdfMeta {
   /** The document's date: a closed period's close time, else the end of its closing day. */
@@ -49,16 +66,10 @@ export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Wr
 }
 
 function header(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(20)
-    .fillColor(INK)
-    .text(pdfText(`Monthly pack: ${pack.scope}`), M.left, M.top);
-  doc
-    .font('Helvetica')
-    .fontSize(10)
-    .fillColor(MUTED)
-    .text(pdfText(`Folioscope · NAV from the end of ${pack.from} to the end of ${pack.to}`));
+  doc.fontSize(20).fillColor(INK);
+  say(doc, `Monthly pack: ${pack.scope}`, M.left, M.top, { bold: true });
+  doc.fontSize(10).fillColor(MUTED);
+  say(doc, `Folioscope · NAV from the end of ${pack.from} to the end of ${pack.to}`, undefined, undefined);
   doc.moveDown(0.8);
   line(doc, 'Wallets', pack.wallets.map((w) => `${meta.labels.get(w) ? `${meta.labels.get(w)} ` : ''}${w}`).join('\n'));
   doc.y += (pack.wallets.length - 1) * 2;
@@ -154,15 +165,15 @@ function flows(doc: Doc, title: string, lines: PackFlowLine[], kind?: (l: PackFl
 }
 
 /**
- * A flow line's name as the PDF can show it: an unnamed address in full; a name the standard
- * fonts cannot print (Arabic, Hebrew, CJK … become "?") with the address beside it, so two such
- * names are never told apart by question marks alone.
+ * A flow line's name as the PDF can show it: an unnamed address in full; a name no font prints
+ * whole (a character in none of the embedded fonts, emoji or Thai say, becomes "?") with the
+ * address beside it, so two such names are never told apart by question marks alone.
  */
 function shownName(l: PackFlowLine): string {
   if (!('kind' in l)) return l.label; // a category
   const address = l.key;
   if (l.kind === 'unknown' && l.label.includes('…')) return address;
-  return pdfText(l.label).includes('?') && !l.label.includes('?') && address ? `${l.label} (${address})` : l.label;
+  return !pdfPrintable(l.label) && address ? `${l.label} (${address})` : l.label;
 }
 
 function parts(doc: Doc, title: string, lines: PackPart[]): void {

@@ -1,11 +1,14 @@
 /**
  * The drawing parts every Folioscope PDF shares (the portfolio report, the monthly pack): A4 pages,
  * the standard Helvetica fonts, headings, paragraphs, label/value lines and tables that continue
- * across pages with their header repeated. Text goes through pdfText (WinAnsi only).
+ * across pages with their header repeated. Text goes through pdfText and is drawn by `say`:
+ * what Helvetica encodes (WinAnsi) in Helvetica, any other script in an embedded Noto font
+ * (pdf-fonts.ts), run by run.
  */
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import { visibleText } from '../../../shared/text-safety.ts';
+import { type BaseFont, type Run, needsEmbedded, printable, runsOf } from './pdf-fonts.ts';
 
 export const A4 = { width: 595.28, height: 841.89 };
 export const M = { top: 50, bottom: 50, left: 42, right: 42 };
@@ -24,7 +27,11 @@ export const usd = (v: number | null | undefined) => (v === null || v === undefi
 export const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
 export const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
 
-/** The standard PDF fonts encode WinAnsi only: map what they cannot show. */
+/**
+ * Text as the PDF prints it: controls and direction overrides visible as <U+…> (a name cannot
+ * reorder the text around it), dashes and arrows as Helvetica has them, and a character no font
+ * has (neither Helvetica nor an embedded Noto font: emoji, Thai …) as "?".
+ */
 export function pdfText(s: string): string {
   // Controls and direction overrides from the service or a label show as <U+…>, not as "?".
   return s
@@ -34,8 +41,11 @@ export function pdfText(s: string): string {
     .replace(/[\u2212\u2012\u2013]/g, '-')
     .replace(/\u2192/g, '->')
     .replace(/\u00a0|\u202f/g, ' ')
-    .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+    .replace(/[^\n\x20-\x7e\u00a1-\u00ff\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/gu, (c) => (printable(c) ? c : '?'));
 }
+
+/** Whether every character of a name prints as itself (none becomes "?"). */
+export const pdfPrintable = (s: string): boolean => !pdfText(s).includes('?') || s.includes('?');
 
 export type Doc = InstanceType<typeof PDFDocument>;
 export const bottom = () => A4.height - M.bottom;
@@ -47,7 +57,8 @@ export function ensure(doc: Doc, height: number): void {
 export function heading(doc: Doc, text: string): void {
   ensure(doc, 60);
   doc.moveDown(0.8);
-  doc.font('Helvetica-Bold').fontSize(12.5).fillColor(INK).text(pdfText(text), M.left, doc.y, { width: WIDTH });
+  doc.fontSize(12.5).fillColor(INK);
+  say(doc, text, M.left, doc.y, { width: WIDTH, bold: true });
   const y = doc.y + 2;
   doc
     .moveTo(M.left, y)
@@ -66,11 +77,8 @@ export function subheading(doc: Doc, text: string, first = false): void {
 
 /** A paragraph across the page: the sections' notes, verdicts and explanations. */
 export function paragraph(doc: Doc, text: string, o: { size: number; color?: string; bold?: boolean; dy?: number }): void {
-  doc
-    .font(o.bold ? 'Helvetica-Bold' : 'Helvetica')
-    .fontSize(o.size)
-    .fillColor(o.color ?? MUTED)
-    .text(pdfText(text), M.left, doc.y + (o.dy ?? 0), { width: WIDTH });
+  doc.fontSize(o.size).fillColor(o.color ?? MUTED);
+  say(doc, text, M.left, doc.y + (o.dy ?? 0), { width: WIDTH, bold: !!o.bold });
 }
 
 /** A member of the scope as the report names it: its label, its address and its chain. */
@@ -81,12 +89,10 @@ export const percent = (fraction: number, digits: number) => `${(fraction * 100)
 
 export function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
-  doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(pdfText(label), M.left, y, { width: 110 });
-  doc
-    .font('Helvetica')
-    .fontSize(9)
-    .fillColor(INK)
-    .text(pdfText(value), M.left + 115, y, { width: WIDTH - 115 });
+  doc.fontSize(9).fillColor(MUTED);
+  say(doc, label, M.left, y, { width: 110 });
+  doc.fillColor(INK);
+  say(doc, value, M.left + 115, y, { width: WIDTH - 115 });
   doc.y = Math.max(doc.y, y + 12);
 }
 
@@ -107,7 +113,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
     const y = doc.y;
     doc.font('Helvetica-Bold').fontSize(size).fillColor(MUTED);
     for (const c of columns) {
-      doc.text(pdfText(c.label), x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      say(doc, c.label, x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true, bold: true });
       x += c.width;
     }
     doc
@@ -123,7 +129,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
   rows.forEach((row, r) => {
     doc.font('Helvetica').fontSize(size);
     // Wrapping cells set the row's height; the others stay on one line.
-    const textH = Math.max(size + 2, ...row.map((cell, i) => (columns[i]!.wrap ? doc.heightOfString(pdfText(cell), { width: columns[i]!.width - 4 }) : 0)));
+    const textH = Math.max(size + 2, ...row.map((cell, i) => (columns[i]!.wrap ? heightOf(doc, cell, columns[i]!.width - 4) : 0)));
     const h = rowH + textH - (size + 2);
     if (doc.y + h > bottom()) {
       doc.addPage();
@@ -135,9 +141,9 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
     doc.font('Helvetica').fontSize(size).fillColor(INK);
     row.forEach((cell, i) => {
       const c = columns[i]!;
-      if (c.wrap) doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
+      if (c.wrap) say(doc, cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
       // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
-      else doc.text(pdfText(cell), x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      else say(doc, cell, x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
       x += c.width;
     });
     doc.y = y + h;
@@ -181,9 +187,125 @@ export function footers(doc: Doc, text: string): number {
     const saved = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    doc.text(pdfText(text), M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false });
+    say(doc, text, M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false, ellipsis: true });
     doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
     doc.page.margins.bottom = saved;
   }
   return pages;
+}
+
+type TextOptions = PDFKit.Mixins.TextOptions & { bold?: boolean };
+interface DocState {
+  _font: { ascender: number };
+  _fontSize: number;
+}
+const state = (doc: Doc) => doc as unknown as DocState;
+const registered = new WeakMap<Doc, Set<string>>();
+/** The run's font made current: an embedded face is registered with the document the first time it is used. */
+function fontOf(doc: Doc, f: Run['font']): Doc {
+  if (typeof f === 'string') return doc.font(f);
+  let keys = registered.get(doc);
+  if (!keys) registered.set(doc, (keys = new Set()));
+  if (!keys.has(f.key)) {
+    doc.registerFont(f.key, f.bytes);
+    keys.add(f.key);
+  }
+  return doc.font(f.key);
+}
+const runsWidth = (doc: Doc, runs: Run[]) => runs.reduce((w, r) => w + fontOf(doc, r.font).widthOfString(r.text), 0);
+
+/**
+ * `text` (through pdfText) at x, y in Helvetica, or Helvetica-Bold with `bold`, at the size and
+ * colour set. Text Helvetica encodes whole goes to pdfkit as it always did. Other text is laid
+ * out here: cut into lines as pdfkit would (or cut short with an ellipsis, for `lineBreak: false`
+ * with `ellipsis`), each line into runs by font (pdf-fonts.ts), each run measured with its own
+ * font and placed on Helvetica's baseline, so a column's width and a row's height hold.
+ */
+export function say(doc: Doc, text: string, x: number | undefined, y: number | undefined, options: TextOptions = {}): void {
+  const { bold, ...o } = options;
+  const base: BaseFont = bold ? 'Helvetica-Bold' : 'Helvetica';
+  const shown = pdfText(text);
+  if (!needsEmbedded(shown)) {
+    doc.font(base).text(shown, x ?? doc.x, y ?? doc.y, o);
+    return;
+  }
+  const x0 = x ?? doc.x;
+  let ly = y ?? doc.y;
+  const width = o.width ?? doc.page.width - doc.page.margins.right - x0;
+  const size = state(doc)._fontSize;
+  const baseAscender = state(doc.font(base))._font.ascender;
+  const lineH = doc.currentLineHeight(true) + (o.lineGap ?? 0);
+  for (const lineText of lines(doc, shown, base, width, o)) {
+    if (o.lineBreak !== false && ly + lineH > doc.page.height - doc.page.margins.bottom) {
+      doc.addPage();
+      ly = doc.page.margins.top;
+    }
+    const runs = runsOf(lineText, base);
+    const w = runsWidth(doc, runs);
+    let cx = o.align === 'right' ? x0 + width - w : o.align === 'center' ? x0 + (width - w) / 2 : x0;
+    for (const r of runs) {
+      fontOf(doc, r.font);
+      // pdfkit puts the baseline at y + the font's ascender: every run sits on Helvetica's.
+      const dy = ((state(doc)._font.ascender - baseAscender) / 1000) * size;
+      doc.text(r.text, cx, ly - dy, { lineBreak: false });
+      cx += doc.widthOfString(r.text);
+    }
+    ly += lineH;
+  }
+  doc.font(base);
+  doc.x = x0;
+  doc.y = ly;
+}
+
+/** The height `say` gives the text in `width` (a table's wrapping cell). */
+export function heightOf(doc: Doc, text: string, width: number, bold = false): number {
+  const base: BaseFont = bold ? 'Helvetica-Bold' : 'Helvetica';
+  const shown = pdfText(text);
+  if (!needsEmbedded(shown)) return doc.font(base).heightOfString(shown, { width });
+  const n = lines(doc, shown, base, width, {}).length;
+  return n * doc.font(base).currentLineHeight(true);
+}
+
+/** The text's lines: its own, each wrapped at spaces to `width` (or cut with an ellipsis when it may not break). */
+function lines(doc: Doc, text: string, base: BaseFont, width: number, o: PDFKit.Mixins.TextOptions): string[] {
+  const widthOf = (s: string) => runsWidth(doc, runsOf(s, base));
+  return text.split('\n').flatMap((own) => {
+    if (o.lineBreak === false) {
+      if (!o.ellipsis || widthOf(own) <= width) return [own];
+      const ellipsis = typeof o.ellipsis === 'string' ? o.ellipsis : '…';
+      const room = width - doc.font(base).widthOfString(ellipsis);
+      const chars = [...own];
+      // The most characters that fit before the ellipsis.
+      let lo = 0;
+      let hi = chars.length;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (widthOf(chars.slice(0, mid).join('')) <= room) lo = mid;
+        else hi = mid - 1;
+      }
+      const kept = chars.slice(0, lo).join('').trimEnd();
+      // A name that reads right to left ends at its left: the ellipsis goes there.
+      return [/^[^\p{L}]*[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/u.test(kept) ? ellipsis + kept : kept + ellipsis];
+    }
+    const out: string[] = [];
+    let current = '';
+    for (const word of own.split(/(?<=\s)/)) {
+      if (current && widthOf((current + word).trimEnd()) > width) {
+        out.push(current.trimEnd());
+        current = '';
+      }
+      // A word wider than the line is cut where it fills one.
+      let rest = word;
+      while (!current && widthOf(rest.trimEnd()) > width && [...rest].length > 1) {
+        const chars = [...rest];
+        let n = 1;
+        while (n < chars.length && widthOf(chars.slice(0, n + 1).join('')) <= width) n++;
+        out.push(chars.slice(0, n).join(''));
+        rest = chars.slice(n).join('');
+      }
+      current += rest;
+    }
+    out.push(current.trimEnd());
+    return out;
+  });
 }

@@ -1,5 +1,6 @@
 /**
- * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts, nothing embedded):
+ * The portfolio report as a PDF (pdfkit, the standard Helvetica fonts; a name in another script
+ * in an embedded Noto font, pdf-fonts.ts):
  * header with what was asked and where the data came from, summary, NAV over dates,
  * allocation, positions, liquidity and risk, and the period's transactions. Deterministic:
  * the document's dates are the newest fetch time of its data, so the same cache and request
@@ -28,6 +29,8 @@ import {
   qty,
   short,
   pdfText,
+  pdfPrintable,
+  say,
   type Doc,
   ensure,
   heading,
@@ -99,7 +102,7 @@ function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation):
     paragraph(doc, 'Incomplete: the rows marked "incomplete" rest on missing data.', { size: 9, color: '#b3261e', bold: true });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);
     for (const p of r.problems.slice(0, LISTED_PROBLEMS))
-      doc.text(pdfText(`- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`), M.left + 8, doc.y, { width: WIDTH - 8 });
+      say(doc, `- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`, M.left + 8, doc.y, { width: WIDTH - 8 });
     if (summary.problemsNotListed) doc.text(`- and ${summary.problemsNotListed} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
@@ -151,10 +154,10 @@ function counterpartyCell(t: ReportModel['transactions'][number]): string {
   const other = t.from === t.wallet ? t.to : t.from;
   const named = t.from === t.wallet ? p?.to : p?.from;
   // An unnamed address by its ends, short enough for the column (a name wraps instead). A name
-  // the standard fonts cannot print (Arabic, Hebrew, CJK become "?") keeps the address's ends
-  // beside it, so two such names are not told apart by question marks alone.
+  // no font prints whole (a character in none of the embedded fonts becomes "?") keeps the
+  // address's ends beside it, so two such names are not told apart by question marks alone.
   const ends = other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-';
-  const unprintable = named && pdfText(named.name).includes('?') && !named.name.includes('?');
+  const unprintable = named && !pdfPrintable(named.name);
   const text = named ? (unprintable ? `${named.name} (${ends})` : named.name) : ends;
   return p?.kind === 'internal' ? `${text} (internal)` : text;
 }
@@ -168,16 +171,15 @@ function walletName(model: ReportModel, address: string): string {
 function header(doc: Doc, model: ReportModel): void {
   const req = model.request;
   // A per-group report names its group in the title; its wallets are the members only.
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(20)
-    .fillColor(INK)
-    .text(pdfText(req.groupName ? `Portfolio report: ${req.groupName}` : 'Portfolio report'), M.left, M.top);
-  doc
-    .font('Helvetica')
-    .fontSize(10)
-    .fillColor(MUTED)
-    .text(pdfText(`Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`));
+  doc.fontSize(20).fillColor(INK);
+  say(doc, req.groupName ? `Portfolio report: ${req.groupName}` : 'Portfolio report', M.left, M.top, { bold: true });
+  doc.fontSize(10).fillColor(MUTED);
+  say(
+    doc,
+    `Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`,
+    undefined,
+    undefined,
+  );
   doc.moveDown(0.8);
   if (req.groupName)
     line(doc, 'Group', `${req.groupName} (${model.wallets.length} member${model.wallets.length === 1 ? '' : 's'}; figures over its members only)`);
@@ -484,18 +486,14 @@ function provenanceSection(doc: Doc, model: ReportModel): void {
   for (const p of model.provenance) {
     ensure(doc, 22);
     const y = doc.y;
-    doc
-      .font('Helvetica')
-      .fontSize(7.5)
-      .fillColor(INK)
-      .text(
-        pdfText(
-          `${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`,
-        ),
-        M.left,
-        y,
-        { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
-      );
+    doc.fontSize(7.5).fillColor(INK);
+    say(
+      doc,
+      `${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`,
+      M.left,
+      y,
+      { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
+    );
     doc
       .font('Courier')
       .fontSize(7)
@@ -595,11 +593,8 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Allocati
   doc.font('Helvetica-Bold').fontSize(8.5).fillColor(MUTED).text(title, x, doc.y, { width });
   let y = doc.y + 3;
   items.slice(0, 8).forEach(({ label, share }, i) => {
-    doc
-      .font('Helvetica')
-      .fontSize(7.5)
-      .fillColor(INK)
-      .text(pdfText(raw ? label : words(label)), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
+    doc.fontSize(7.5).fillColor(INK);
+    say(doc, raw ? label : words(label), x, y, { width: width * 0.45, lineBreak: false, ellipsis: true });
     doc.rect(x + width * 0.46, y + 1, Math.max(1, width * 0.36 * share), 6).fill(BAR_COLORS[i % BAR_COLORS.length]!);
     doc
       .font('Helvetica')

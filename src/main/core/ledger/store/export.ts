@@ -68,7 +68,7 @@ export function openExportReader(db: ReadableDB): ExportReader {
  * lists the cached wallets no longer watched, found by stepping through the wallet index's
  * distinct values (a few index probes, not a scan).
  */
-function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
+export function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
   // A search by a counterparty's name, as the timeline reads it (so the count is the timeline's).
   const where = timelineWhere(withNamedSearch(db, filter));
   if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };

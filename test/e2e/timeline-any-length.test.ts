@@ -124,7 +124,7 @@ const frames = (n = 2) =>
 /** Holds the scrollbar's thumb and drags it to the box's top, middle or bottom, as a user would. */
 async function dragThumb(to: 'top' | 'bottom' | 'middle') {
   const box = (await scroller().boundingBox())!;
-  const { top, height, scrollHeight, bar } = await scroller().evaluate((el) => ({
+  const { top, height, scrollHeight, bar } = await scroller().evaluate((el: HTMLElement) => ({
     top: el.scrollTop,
     height: el.clientHeight,
     scrollHeight: el.scrollHeight,

@@ -173,3 +173,21 @@ describe('timeline.position', () => {
       }
   });
 });
+
+describe('with every cached row a watched wallet’s', () => {
+  it('counts and places the same without the wallet term (the filter’s own index answers alone)', () => {
+    // The removed wallet's rows purged: every wallet's rows need no wallet term now.
+    db.prepare('DELETE FROM transactions WHERE wallet = ?').run(REMOVED);
+    rows = rows.filter((r) => r.wallet !== REMOVED);
+    for (const zone of ['UTC', 'Asia/Kathmandu'])
+      for (const q of filters()) {
+        const want = grouped(q, zone);
+        expect(
+          timelineDays(db, q, zone).days.map((d) => [d.day, d.count]),
+          `${zone} ${JSON.stringify(q)}`,
+        ).toEqual(want.map((d) => [d.day, d.ids.length]));
+        const index = want.filter((d) => d.day !== 'unknown' && d.day > '2024-10-01').reduce((n, d) => n + d.ids.length, 0);
+        expect(timelinePosition(db, q, '2024-10-01', zone).index, `${zone} ${JSON.stringify(q)}`).toBe(index);
+      }
+  });
+});

@@ -1,8 +1,8 @@
 import type { ReadableDB } from '../../store/db.ts';
 import { prepare } from '../../store/sql.ts';
 import type { TimelineDays, TimelinePosition } from '../../../../shared/contract.ts';
-import { exportWhere } from './export.ts';
-import { encodeCursor, type ScopedTimelineFilter, withNamedSearch } from './timeline.ts';
+import { unwatchedWallets } from './export.ts';
+import { encodeCursor, type ScopedTimelineFilter, timelineWhere, withNamedSearch } from './timeline.ts';
 import { zoneDays } from './zone-days.ts';
 
 /**
@@ -21,16 +21,20 @@ const TOP = Number.MAX_SAFE_INTEGER;
 
 /**
  * How the store counts and walks a filter's rows by time: the newest time below a bound, and
- * how many rows lie in a range of times. The export's WHERE clause (exportWhere): with no filter,
- * none at all when every cached row is a watched wallet's (the time index alone answers), or the
- * rows of wallets no longer watched taken off per range (a wallet index range each).
+ * how many rows lie in a range of times. Every wallet's rows need no wallet term when every
+ * cached row is a watched wallet's (the usual case): the filter's index then answers alone
+ * (an action type's, or the time index, which carries the other filter columns), not a table
+ * seek per row. Otherwise, with no other filter, the rows of wallets no longer watched are
+ * taken off per range (a wallet index range each), as the export counts (exportWhere).
  */
 function timeWalk(db: ReadableDB, filter: ScopedTimelineFilter) {
-  const { sql, params, unwatched } = exportWhere(db, filter);
+  const everyWallet = !filter.wallet && !filter.wallets;
+  const unwatched = everyWallet ? unwatchedWallets(db) : [];
+  const { sql, params } = timelineWhere(filter, { allWatched: everyWallet && !unwatched.length });
   const newest = prepare(db, `SELECT t.time FROM transactions t WHERE ${sql} AND t.time < @below ORDER BY t.time DESC, t.id DESC LIMIT 1`, 'pluck');
   const newestBelow = (below: number) => newest.get({ ...params, below }) as number | undefined;
   let between: (lo: number, hi: number) => number;
-  if (!unwatched) {
+  if (!unwatched.length || sql !== timelineWhere({}).sql) {
     const count = prepare(db, `SELECT count(*) FROM transactions t WHERE ${sql} AND t.time >= @lo AND t.time < @hi`, 'pluck');
     between = (lo, hi) => count.get({ ...params, lo, hi }) as number;
   } else {

@@ -105,8 +105,15 @@ function categoryFilter(filter: TimelineFilter, params: Record<string, unknown>)
 const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
 const MIN_SEARCH = 6;
 
-/** WHERE clause and parameters for a filter; shared by the timeline and the CSV export. */
-export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?: 'from' | 'to' } = {}): { sql: string; params: Record<string, unknown> } {
+/**
+ * WHERE clause and parameters for a filter; shared by the timeline and the CSV export.
+ * `allWatched`: every cached row is a watched wallet's (unwatchedWallets found none), so every
+ * wallet's rows need no wallet term (a table seek per row walked on an index without the wallet).
+ */
+export function timelineWhere(
+  filter: ScopedTimelineFilter,
+  options: { searchAs?: 'from' | 'to'; allWatched?: boolean } = {},
+): { sql: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const list = (name: string, column: string, values: readonly unknown[] | undefined) => {
@@ -124,7 +131,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
     // A group's members: checked along the time-index walk, as the all-wallets term is.
     where.push('+t.wallet IN (SELECT value FROM json_each(@wallets))');
     params['wallets'] = JSON.stringify(filter.wallets.map(addressKey));
-  } else {
+  } else if (!options.allWatched) {
     // Unary + keeps the planner off the wallet index for this term (it would then sort every
     // row by time): all wallets walk the time index, and this only drops removed wallets' rows.
     where.push('+t.wallet IN (SELECT address FROM wallets)');
@@ -186,7 +193,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
       where.push(`(${branches.join(' OR ')})`);
     }
   }
-  return { sql: where.join(' AND '), params };
+  return { sql: where.join(' AND ') || '1', params };
 }
 
 /** A full address is searched as two ordered index walks (from, to) merged, not a scan and sort. */

@@ -233,13 +233,36 @@ export const TimelineQueryInput = z.strictObject({
   /** Transactions with no category. */
   uncategorised: z.boolean().optional(),
   limit: z.number().int().min(1).max(1000).optional(),
-  /** From the previous page's `nextCursor`; omitted for the newest page. */
+  /** From the previous page's `nextCursor` (or a day's of `timeline.days`); omitted for the newest page. */
   cursor: z.string().max(200).nullable().optional(),
+  /**
+   * Rows passed over after the cursor (or the top) before the page starts: the timeline reads a
+   * row far down its list from the nearest day's cursor (`timeline.days`), so this is at most a
+   * day's rows in practice. Each row passed over costs an index step.
+   */
+  skip: z.number().int().min(0).max(100_000_000).optional(),
 });
 /** A page of the timeline: its filters, page size and cursor. */
 export type TimelineQuery = z.output<typeof TimelineQueryInput>;
 /** Which transactions: the timeline's filters without the paging. */
-export type TimelineFilter = Omit<TimelineQuery, 'limit' | 'cursor'>;
+export type TimelineFilter = Omit<TimelineQuery, 'limit' | 'cursor' | 'skip'>;
+/** The timeline's filters, without the paging: what `timeline.count` and `timeline.days` take. */
+const TimelineFilterInput = TimelineQueryInput.omit({ limit: true, cursor: true, skip: true });
+/**
+ * A time zone the timeline's days are counted in: an IANA name ("Europe/Berlin"), or "UTC". The
+ * renderer names the one its day headings use (the setting: UTC, or the computer's zone).
+ */
+const timeZone = z
+  .string()
+  .max(64)
+  .refine((v) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: v });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected a time zone (an IANA name such as Europe/Berlin, or UTC)');
 
 export const WalletAddInput = z.strictObject({
   address,
@@ -554,6 +577,31 @@ export interface PositionsResult<V extends PositionsView = PositionsView> {
   chains: Array<{ chain: string; snapshot: StoredSnapshot<(typeof VIEW_ENDPOINT)[V]> | null }>;
 }
 
+/** One day of the timeline under its filters (`timeline.days`). */
+export interface TimelineDay {
+  /** YYYY-MM-DD in the zone asked for; 'unknown' for transactions the service gave no date. */
+  day: string;
+  /** How many transactions the filters match on it. */
+  count: number;
+  /** The cursor `timeline.page` reads the day from, its newest transaction first. */
+  cursor: string;
+}
+export interface TimelineDays {
+  /** The days that have a matching transaction, newest first. */
+  days: TimelineDay[];
+  /** Every matching transaction: the days' counts summed (what `timeline.count` says). */
+  total: number;
+}
+/** Where a date is in the timeline (`timeline.position`). */
+export interface TimelinePosition {
+  /** How many matching transactions are newer than the end of the date: the place of the first on or before it. */
+  index: number;
+  /** That transaction's day (YYYY-MM-DD in the zone asked for, or 'unknown'); null when none is on or before the date. */
+  day: string | null;
+  /** The cursor `timeline.page` reads from it; null when none is on or before the date. */
+  cursor: string | null;
+}
+
 export interface TimelineFacets {
   actionTypes: string[];
   protocols: string[];
@@ -629,7 +677,18 @@ export const CONTRACT = {
   'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<TimelineFacets>(),
   /** How many transactions the timeline's filters match in all (what its CSV export holds). */
-  'timeline.count': op(TimelineQueryInput.omit({ limit: true, cursor: true }).refine(ordered, orderedMessage))<number>(),
+  'timeline.count': op(TimelineFilterInput.refine(ordered, orderedMessage))<number>(),
+  /**
+   * How many transactions the filters match on each day, newest day first, in a time zone (the
+   * day headings'): what lets the renderer place any row of a list of millions and read it from
+   * its day's cursor (docs/design-notes.md, "Renderer").
+   */
+  'timeline.days': op(TimelineFilterInput.extend({ zone: timeZone }).refine(ordered, orderedMessage))<TimelineDays>(),
+  /**
+   * Where a date is in the timeline under the filters: how many transactions come before the first
+   * on or before the end of `date` (a day of `zone`), that row's day and a cursor to read from it.
+   */
+  'timeline.position': op(TimelineFilterInput.extend({ zone: timeZone, date }).refine(ordered, orderedMessage))<TimelinePosition>(),
   /** The change log of cached transactions, newest first: what the service restated after they were first seen (late, changed, removed). */
   'changes.list': op(
     z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), limit: z.number().int().min(1).max(5000).optional() }),

@@ -31,6 +31,8 @@ export const OPERATION_NAMES = [
   'timeline.page',
   'timeline.facets',
   'timeline.count',
+  'timeline.days',
+  'timeline.position',
   'changes.list',
   'audit.list',
   'pack.get',

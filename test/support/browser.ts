@@ -15,8 +15,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+/** `scrollbars`: drawn, as a user sees them (headless Chromium hides them unless told): for a test that drags one. */
+export function launchChromium(options: { scrollbars?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, ...(options.scrollbars && { ignoreDefaultArgs: ['--hide-scrollbars'] }) });
 }
 
 export const SCREENSHOTS = join(import.meta.dirname, '../../test-results/screenshots');

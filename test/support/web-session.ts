@@ -20,6 +20,7 @@ import { SIM_NOW } from './sim.ts';
  *   const web = useWebSession({
  *     viewport: { width: 1280, height: 800 },
  *     core: { demo: demoStarter({ txnsPerWallet: 200, now: () => SIM_NOW }) }, // createCore's options (not dataDir, shell)
+ *     prepare: (dataDir) => fillCache(join(dataDir, 'demo.sqlite')),  // before the core opens the folder
  *     seed: async (core) => { await core.call('wallets.add', { address, chains: ['eth'] }); },
  *     open: true,                                        // load the app before the first test
  *     clock: SIM_NOW,                                    // the renderer's Date (./sim.ts), as the simulator's `now`
@@ -42,10 +43,17 @@ export interface WebSessionOptions {
    * given. A function is called in the set-up, for what is known only then (a simulator's URL).
    */
   core?: SessionCoreOptions | (() => SessionCoreOptions);
+  /**
+   * Runs on the data folder before the core opens it: a cache written straight through the
+   * store's code (`join(dataDir, 'demo.sqlite')`, the demo profile's), too large to sync in a test.
+   */
+  prepare?: (dataDir: string) => unknown;
   /** Runs once the core is up, before the web shell starts: wallets, syncs (wait for them here). */
   seed?: (core: Core) => Promise<unknown>;
   /** Downloads kept for the test to save (page.waitForEvent('download')). */
   acceptDownloads?: boolean;
+  /** Scrollbars drawn (headless Chromium hides them): a test that drags a scrollbar's thumb. */
+  scrollbars?: boolean;
   /** The browser's time zone (an IANA name: 'Europe/Berlin'); the machine's unless given. */
   timezoneId?: string;
   /** Load the app (`open()`) before the first test. */
@@ -112,12 +120,13 @@ export function useWebSession(options: WebSessionOptions): WebSession {
   beforeAll(async () => {
     if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build (npm test does).');
     const dataDir = tempDir();
+    await options.prepare?.(dataDir);
     const own = typeof options.core === 'function' ? options.core() : (options.core ?? {});
     // As the web shell does, the session hands the core the demo service (a test's own options win).
     core = await createCore({ baseUrl: null, demo: demoStarter(), ...own, dataDir, shell: 'web' });
     await options.seed?.(core);
     shell = await startWebShell({ core, rendererDir: RENDERER });
-    browser = await launchChromium();
+    browser = await launchChromium({ ...(options.scrollbars && { scrollbars: true }) });
     const page = await browser.newPage({
       viewport: options.viewport,
       ...(options.acceptDownloads !== undefined && { acceptDownloads: options.acceptDownloads }),

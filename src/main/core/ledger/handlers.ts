@@ -1,6 +1,7 @@
 /**
  * The operations that read a scope's cached transactions: the timeline's pages, its count (what
- * its CSV export holds), its filter choices, and the change log of what the service restated.
+ * its CSV export holds), its days and the place of a date in it, its filter choices, and the
+ * change log of what the service restated.
  * The ledger's (docs/ARCHITECTURE.md): they join the history with its notes and names.
  */
 import type { TimelineFacets } from '../../../shared/contract.ts';
@@ -9,11 +10,12 @@ import type { TimelineRow } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { timelineFacetValues, timelinePage } from './store/timeline.ts';
 import { countExportTransactions } from './store/export.ts';
+import { timelineDays, timelinePosition } from './store/days.ts';
 import { listTransactionChanges } from '../transactions/index.ts';
 import { categoriesOf, hasAnnotations } from './store/annotated.ts';
 import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
-type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.facets' | 'changes.list';
+type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.days' | 'timeline.position' | 'timeline.facets' | 'changes.list';
 
 /**
  * `facetsCache`: the filter choices per scope, kept until transactions or wallets change (the
@@ -43,6 +45,15 @@ export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, Timelin
       const members = c.scopeOf(filter.wallet, group);
       // The count the CSV export of the same filters writes (the same query counts it).
       return countExportTransactions(c.db(), { ...filter, ...(group !== undefined && { wallets: members ?? [] }) });
+    },
+    // The days and a date's place: the same filters as the count, in the zone of the day headings.
+    'timeline.days': ({ group, zone, ...filter }) => {
+      const members = c.scopeOf(filter.wallet, group);
+      return timelineDays(c.db(), { ...filter, ...(group !== undefined && { wallets: members ?? [] }) }, zone);
+    },
+    'timeline.position': ({ group, zone, date, ...filter }) => {
+      const members = c.scopeOf(filter.wallet, group);
+      return timelinePosition(c.db(), { ...filter, ...(group !== undefined && { wallets: members ?? [] }) }, date, zone);
     },
     'timeline.facets': ({ wallet: address, group }) => {
       const members = c.scopeOf(address, group);

@@ -1136,6 +1136,19 @@ export const words = {
     uncategorised: 'Uncategorised',
     rules: 'Rules…',
     hasNote: 'Has a note',
+    /** Go to a date (the first transaction on or before it). */
+    jumpLabel: 'Go to a date',
+    jumpTo: 'Go to',
+    jumpDate: 'Date to go to: the first transaction on or before it',
+    go: 'Go',
+    jumpWait: 'The list is still counting its days',
+    jumped: (day: string) => `Gone to ${day}`,
+    jumpNone: (date: string) => `No transaction on or before ${date}: the oldest is shown`,
+    /** The list with spam hidden, started at a date gone to. */
+    rebased: (day: string) => `From ${day}, newer not shown`,
+    showNewest: 'Show the newest',
+    readingRow: 'Reading…',
+    unknownDay: 'Date unknown',
   },
   health: {
     safe: 'safe',

@@ -61,17 +61,11 @@ export function openExportReader(db: ReadableDB): ExportReader {
 }
 
 /**
- * The WHERE clause of an export: the timeline's for `filter`. An export of every watched
- * wallet without other filters (the largest) is planned apart: when every cached row
- * belongs to a watched wallet (the usual case: rows stay cached when a wallet is removed
- * without purging), it needs no clause at all, which spares a lookup per row; `unwatched`
- * lists the cached wallets no longer watched, found by stepping through the wallet index's
- * distinct values (a few index probes, not a scan).
+ * The cached wallets no longer watched (rows stay cached when a wallet is removed without
+ * purging), found by stepping through the wallet index's distinct values: a few index probes,
+ * not a scan. None is the usual case: every cached row is then a watched wallet's.
  */
-function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
-  // A search by a counterparty's name, as the timeline reads it (so the count is the timeline's).
-  const where = timelineWhere(withNamedSearch(db, filter));
-  if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
+export function unwatchedWallets(db: ReadableDB): string[] {
   const watched = new Set(prepare(db, 'SELECT address FROM wallets', 'pluck').all() as string[]);
   const next = prepare(db, 'SELECT wallet FROM transactions WHERE wallet > ? ORDER BY wallet LIMIT 1', 'pluck');
   const unwatched: string[] = [];
@@ -81,6 +75,20 @@ function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: strin
     w = next.get(w) as string | undefined
   )
     if (!watched.has(w)) unwatched.push(w);
+  return unwatched;
+}
+
+/**
+ * The WHERE clause of an export: the timeline's for `filter`. An export of every watched
+ * wallet without other filters (the largest) is planned apart: when every cached row
+ * belongs to a watched wallet (the usual case), it needs no clause at all, which spares a
+ * lookup per row; `unwatched` lists the cached wallets no longer watched (unwatchedWallets).
+ */
+export function exportWhere(db: ReadableDB, filter: ScopedTimelineFilter): { sql: string; params: Record<string, unknown>; unwatched: string[] | null } {
+  // A search by a counterparty's name, as the timeline reads it (so the count is the timeline's).
+  const where = timelineWhere(withNamedSearch(db, filter));
+  if (where.sql !== timelineWhere({}).sql) return { ...where, unwatched: null };
+  const unwatched = unwatchedWallets(db);
   return unwatched.length ? { ...where, unwatched } : { sql: '1', params: {}, unwatched };
 }
 

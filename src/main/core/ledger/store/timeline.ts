@@ -105,8 +105,15 @@ function categoryFilter(filter: TimelineFilter, params: Record<string, unknown>)
 const FULL_ADDRESS = /^0x[0-9a-f]{40}$/;
 const MIN_SEARCH = 6;
 
-/** WHERE clause and parameters for a filter; shared by the timeline and the CSV export. */
-export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?: 'from' | 'to' } = {}): { sql: string; params: Record<string, unknown> } {
+/**
+ * WHERE clause and parameters for a filter; shared by the timeline and the CSV export.
+ * `allWatched`: every cached row is a watched wallet's (unwatchedWallets found none), so every
+ * wallet's rows need no wallet term (a table seek per row walked on an index without the wallet).
+ */
+export function timelineWhere(
+  filter: ScopedTimelineFilter,
+  options: { searchAs?: 'from' | 'to'; allWatched?: boolean } = {},
+): { sql: string; params: Record<string, unknown> } {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const list = (name: string, column: string, values: readonly unknown[] | undefined) => {
@@ -124,7 +131,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
     // A group's members: checked along the time-index walk, as the all-wallets term is.
     where.push('+t.wallet IN (SELECT value FROM json_each(@wallets))');
     params['wallets'] = JSON.stringify(filter.wallets.map(addressKey));
-  } else {
+  } else if (!options.allWatched) {
     // Unary + keeps the planner off the wallet index for this term (it would then sort every
     // row by time): all wallets walk the time index, and this only drops removed wallets' rows.
     where.push('+t.wallet IN (SELECT address FROM wallets)');
@@ -186,7 +193,7 @@ export function timelineWhere(filter: ScopedTimelineFilter, options: { searchAs?
       where.push(`(${branches.join(' OR ')})`);
     }
   }
-  return { sql: where.join(' AND '), params };
+  return { sql: where.join(' AND ') || '1', params };
 }
 
 /** A full address is searched as two ordered index walks (from, to) merged, not a scan and sort. */
@@ -269,12 +276,16 @@ export function markAnnotations(db: ReadableDB, page: TimelineRow[]): void {
 
 /**
  * A page of the timeline, newest first. Keyset pagination on (time, id): a page costs an
- * index walk whatever its depth, and rows inserted meanwhile never shift later pages.
+ * index walk whatever its depth, and rows inserted meanwhile never shift later pages. `skip`
+ * passes over that many rows first (an index step each): the timeline reads a row far down its
+ * list from its day's cursor (`timeline.days`), passing over at most that day's rows before it.
  */
 export function timelinePage(db: ReadableDB, asked: TimelineQuery & { wallets?: readonly string[] }): TimelinePage {
   const query = withNamedSearch(db, asked);
   const limit = Math.min(Math.max(1, Math.floor(query.limit ?? 100)), MAX_LIMIT);
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  // Rows passed over after the cursor: how the timeline reads a row far into a day (timeline.days).
+  const skip = Math.max(0, Math.floor(query.skip ?? 0));
   const branch = (searchAs?: 'from' | 'to') => {
     const { sql, params } = timelineWhere(query, searchAs ? { searchAs } : {});
     if (cursor) {
@@ -282,14 +293,17 @@ export function timelinePage(db: ReadableDB, asked: TimelineQuery & { wallets?: 
       params['cid'] = cursor.id;
     }
     params['limit'] = limit + 1;
+    params['skip'] = skip;
     const keyset = cursor ? ' AND (t.time, t.id) < (@ct, @cid)' : '';
-    return { sql: `SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql}${keyset} ORDER BY t.time DESC, t.id DESC LIMIT @limit`, params };
+    // A branch of the merged search reads as far as the page's last row (the rows passed over too).
+    const tail = searchAs ? ' LIMIT @limit + @skip' : ' LIMIT @limit OFFSET @skip';
+    return { sql: `SELECT ${TIMELINE_COLUMNS} FROM transactions t WHERE ${sql}${keyset} ORDER BY t.time DESC, t.id DESC${tail}`, params };
   };
   let rows: Row[];
   if (isFullAddressSearch(query)) {
     const from = branch('from');
     const to = branch('to');
-    rows = prepare(db, `SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit`).all({
+    rows = prepare(db, `SELECT * FROM (${from.sql}) UNION SELECT * FROM (${to.sql}) ORDER BY time DESC, id DESC LIMIT @limit OFFSET @skip`).all({
       ...from.params,
       ...to.params,
     }) as Row[];

@@ -236,9 +236,9 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     return new Map<string, HeldToken>(heldTokens(db, wallet, chain).map((t) => [cidOf(t.cid), t]));
   });
   const heldOf = (wallet: string, chain: string) => heldOn(`${wallet}\n${chain}`);
-  /** What the wallet got by its own hand, by (chain, contract), with its symbol. */
   /** A wallet's dealings whole (a read through whole histories), with what it acquired, from one pass. */
   const dealingsWhole = memo((wallet) => dealingsOf(db, wallet));
+  /** What the wallet got by its own hand, by (chain, contract), with its symbol (in a whole read, from the same pass as its dealings). */
   const acquiredOf = memo(
     (wallet) => new Map((whole ? dealingsWhole(wallet).acquired : acquiredTokens(db, wallet)).map((a) => [tokenKey(a.chain, cidOf(a.cid)), a])),
   );

@@ -291,6 +291,30 @@ describe('a timeline longer than the tallest box', () => {
     expect(web.problems).toEqual([]);
   });
 
+  it('with spam hidden (rows read page after page from the top), going to a date starts the list there, until Show the newest', async () => {
+    const focused = () => web.page.evaluate(() => document.activeElement?.id ?? '');
+    await web.page.getByTestId('hide-spam').check();
+    await poll(() => web.page.getByRole('grid').getAttribute('aria-rowcount')).toBe('-1');
+    const date = '2025-03-15';
+    const k = times.findIndex((t) => t < Date.parse(`${date}T00:00:00Z`) + 86_400_000);
+    const field = web.page.getByRole('textbox', { name: /Date to go to/ });
+    await field.fill(date);
+    await field.press('Enter');
+    await poll(focused).toBe(`txn-row-${ids[k]}`);
+    expect(await web.page.getByTestId('rebased').textContent()).toMatch(/^From Saturday, March 15, 2025, newer not shown/);
+    // The list from there: its first rows are SQL's from that row on, and the keys go on down.
+    const shown = await web.page
+      .locator('[role=grid] [role=row].txn')
+      .evaluateAll((rows) => rows.slice(0, 5).map((r) => Number(r.id.slice('txn-row-'.length))));
+    expect(shown).toEqual(ids.slice(k, k + 5));
+    await web.page.keyboard.press('PageDown');
+    await poll(focused).toBe(`txn-row-${ids[k + 10]}`);
+    await web.page.getByRole('button', { name: 'Show the newest' }).click();
+    await poll(() => web.page.locator('[role=grid] [role=row].txn').first().getAttribute('id')).toBe(`txn-row-${ids[0]}`);
+    await web.page.getByTestId('hide-spam').uncheck();
+    expect(web.problems).toEqual([]);
+  });
+
   it('reads well in both themes at 1024 px, scaled, with no serious accessibility finding', async () => {
     await dragThumb('middle');
     await shownInView();

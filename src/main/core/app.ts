@@ -24,9 +24,10 @@ import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/in
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
 import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
-import { spamHandlers, spamJudge } from './spam/index.ts';
+import { spamHandlers, spamJudge, type SpamJudge } from './spam/index.ts';
 import { withAuditOrigin } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
+import type { ReadableDB } from './store/handles.ts';
 import { getGroup } from './store/groups.ts';
 import { ValidationError } from './store/validation.ts';
 import { getWallet, listWallets } from './store/wallets.ts';
@@ -84,7 +85,10 @@ export async function createCore(o: CoreOptions): Promise<Core> {
   // Filter choices of the timeline: distinct protocols need a scan of every cached transaction
   // (bench/RESULTS.md, "Store"), so they are kept until transactions or wallets change.
   const facetsCache = new Map<string, TimelineFacets>();
+  // The spam judge of the timeline's pages (below): made again after any change of the data it reads.
+  let pageJudge: { db: ReadableDB; judge: SpamJudge } | null = null;
   events.on('data.changed', (c) => {
+    pageJudge = null;
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
   });
 
@@ -181,9 +185,13 @@ export async function createCore(o: CoreOptions): Promise<Core> {
     positionHandlers(scope),
     portfolioHandlers(scope),
     analyticsHandlers({ ...scope, keepTransferDays }),
-    // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here).
+    // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here),
+    // by one judge kept from page to page until the data changes: a judge reads what each wallet
+    // got by its own hand from its whole history once, and the timeline reads a long list in many
+    // small blocks (a judge per page read a million-row wallet's history again for each block).
     ledgerHandlers(scope, facetsCache, (db) => {
-      const judge = spamJudge(db);
+      if (pageJudge?.db !== db) pageJudge = { db, judge: spamJudge(db) };
+      const judge = pageJudge.judge;
       return (row) => judge.transaction(row);
     }),
     auditHandlers(scope),

@@ -7,6 +7,7 @@ import { exportPdf } from '../src/main/core/reports/pdf.ts';
 import { openDatabase } from '../src/main/core/store/db.ts';
 import { insertSnapshot } from '../src/main/core/positions/store/snapshots.ts';
 import { upsertTransactions } from '../src/main/core/transactions/store/transactions.ts';
+import { refreshTransferDays } from '../src/main/core/transactions/store/transfer-days.ts';
 import { addWallet, listWallets, updateWallet } from '../src/main/core/store/wallets.ts';
 import { successMessage } from '../src/shared/service/endpoints.ts';
 import { type Transaction, positionSnapshot, transaction as transactionSchema } from '../src/shared/service/schemas.ts';
@@ -32,6 +33,9 @@ export async function csvBench(): Promise<void> {
   }
   {
     const db = openDatabase(path);
+    // What a sync leaves: the rows' derived sums and dealings current (the page writer keeps them;
+    // this cache was written without one), so the export reads the dealings kept (party-dealings.ts).
+    refreshTransferDays(db, db.prepare('SELECT DISTINCT wallet, chain FROM transactions').all() as Array<{ wallet: string; chain: string }>);
     db.pragma('wal_checkpoint(TRUNCATE)'); // one file, as the shell reads it
     db.close();
   }

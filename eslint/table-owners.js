@@ -30,6 +30,7 @@ export const TABLE_OWNERS = {
   hash_keys_recent: 'transactions',
   transfer_days: 'transactions',
   transfer_days_state: 'transactions',
+  party_dealings: 'transactions',
   txn_sync_ranges: 'transactions',
   txn_owed_seams: 'transactions',
   txn_logs: 'transactions',

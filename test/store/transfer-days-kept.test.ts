@@ -5,6 +5,7 @@ import { inThreadWriter, type PageWriter, workerWriter } from '../../src/main/co
 import type { PageWrite } from '../../src/main/core/transactions/store/page-writes.ts';
 import { flowsByDay, flowsDirect, refreshTransferDays, type TokenFlows } from '../../src/main/core/transactions/store/transfer-days.ts';
 import type { SyncRange } from '../../src/main/core/transactions/store/transactions.ts';
+import { dealingsDirect, dealingsOf, type Dealings } from '../../src/main/core/transactions/store/party-dealings.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { removeWallet } from '../../src/main/core/wallets/remove.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
@@ -12,8 +13,8 @@ import { createDB } from '../support/store.ts';
 import { transactionRow } from '../support/transactions.ts';
 
 /**
- * The daily transfer sums kept by the page writer (transfer-days-keeper.ts), in the worker and
- * on this thread, against the same sums rebuilt from the stored rows (the refresh from zero)
+ * The daily transfer sums kept by the page writer (transfer-days-keeper.ts), and the dealings with
+ * counterparties kept beside them (party-dealings.ts), in the worker and on this thread, against the same sums rebuilt from the stored rows (the refresh from zero)
  * and made by SQLite (flowsDirect): whatever the pages hold (failed and no-status rows,
  * unreadable quantities, values JSON cannot hold, rows updated by overlapping pages), however
  * two wallets' writers interleave, after a purge and a re-sync, after a failed page.
@@ -34,7 +35,8 @@ const transfer = fc.record(
       { weight: 2, arbitrary: fc.constantFrom(null, '12.5', 'abc', true) },
       { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY) },
     ),
-    symbol: fc.constantFrom('AAA', 'aaa', 'B', null),
+    // Two symbols that sort one way in UTF-16 and the other in UTF-8 (SQLite's order): U+FF21 and U+1F600.
+    symbol: fc.constantFrom('AAA', 'aaa', 'B', null, '\uff21', '\u{1f600}'),
   },
   { requiredKeys: ['token_cid', 'type'] },
 );
@@ -46,6 +48,9 @@ const row = fc.record({
   dated: fc.constantFrom(true, true, true, false),
   status: fc.constantFrom(1, 1, 1, 0, null),
   details: fc.array(transfer, { maxLength: 3 }),
+  // The ends, for the dealings kept beside the sums (party-dealings.ts): the wallet, two others, none.
+  from: fc.constantFrom('self', 'self', '0x' + 'c1'.repeat(20), '0x' + 'c2'.repeat(20), null),
+  to: fc.constantFrom('self', '0x' + 'c1'.repeat(20), '0x' + 'c2'.repeat(20), '0x' + 'c2'.repeat(20), null),
 });
 const op = fc.oneof(
   {
@@ -61,14 +66,18 @@ const op = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'purge' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'purgeNow' as const }) },
 );
-type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
-type Row = typeof row extends fc.Arbitrary<infer T> ? T : never;
+type Generated = typeof row extends fc.Arbitrary<infer T> ? T : never;
+/** A row as the cases write it by hand too: from the wallet to a counterparty unless they say. */
+type Row = Omit<Generated, 'from' | 'to'> & Partial<Pick<Generated, 'from' | 'to'>>;
+/** An operation, its rows as the cases write them. */
+type Op = (typeof op extends fc.Arbitrary<infer T> ? T : never) extends infer O ? (O extends { rows: unknown } ? Omit<O, 'rows'> & { rows: Row[] } : O) : never;
 
 const txn = (wallet: string, chain: string, r: Row): Transaction =>
   transactionRow({
     wallet_id: wallet,
     txn_hash: `0x${chain === 'eth' ? 'e' : 'a'}${r.n.toString(16).padStart(63, '0')}`,
-    to: null,
+    from: r.from === undefined || r.from === 'self' ? wallet : r.from,
+    to: r.to === undefined ? '0x' + 'c1'.repeat(20) : r.to === 'self' ? wallet : r.to,
     from_type: null,
     to_type: null,
     chain_id: chain,
@@ -111,17 +120,30 @@ const sumsTable = (db: WritableDB) =>
     outflow: Number(r.outflow.toPrecision(9)),
   }));
 
+const dealingsTable = (db: WritableDB) => db.prepare('SELECT * FROM party_dealings ORDER BY wallet, chain, dir, address, cid_null, cid').all();
+/** Each wallet's dealings as kept and read with the rows not kept, against the aggregate over the rows alone. */
+function expectDealings(db: WritableDB): void {
+  const sorted = (d: Dealings) => ({ recipients: d.recipients.map((x) => JSON.stringify(x)).sort(), senders: d.senders.map((x) => JSON.stringify(x)).sort() });
+  for (const w of [W1, W2]) expect(sorted(dealingsOf(db, w))).toEqual(sorted(dealingsDirect(db, w)));
+}
+
 /**
- * The sums as kept, brought forward by the refresh (which reads only what the keeper left),
- * equal the sums rebuilt from zero, and flowsDirect's. Returns the rows the refresh read.
+ * The sums and dealings as kept, brought forward by the refresh (which reads only what the keeper
+ * left), equal those rebuilt from zero, and flowsDirect's and dealingsDirect's (before the refresh
+ * too, for the dealings: their reader adds the rows not kept). Returns the rows the refresh read.
  */
 function expectExact(db: WritableDB): number {
+  expectDealings(db);
   const read = refreshTransferDays(db, PAIRS);
+  expectDealings(db);
   const kept = sumsTable(db);
+  const keptDealings = dealingsTable(db);
   const states = db.prepare('SELECT * FROM transfer_days_state ORDER BY wallet, chain').all();
   db.exec('DELETE FROM transfer_days_state');
   refreshTransferDays(db, PAIRS);
   expect(kept).toEqual(sumsTable(db));
+  expect(keptDealings).toEqual(dealingsTable(db));
+  expectDealings(db);
   expect(db.prepare('SELECT * FROM transfer_days_state ORDER BY wallet, chain').all()).toEqual(states);
   for (const w of [W1, W2]) expect(norm(flowsByDay(db, w, ['eth', 'arb'], -1, 100_000))).toEqual(norm(flowsDirect(db, w, ['eth', 'arb'], -1, 100_000)));
   return read;

@@ -11,29 +11,9 @@
 import type { TransferDetail } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
 import { all, get, sql } from '../../store/sql.ts';
+import { dealingsOf as keptDealings, type Dealings, type Recipient, type Sender } from '../../transactions/store/party-dealings.ts';
 
-/** An address the wallet sent a quantity above zero to, on a chain, and when first (Unix ms). */
-export interface Recipient {
-  chain: string;
-  address: string;
-  first: number;
-}
-
-/** An address that sent the wallet a token: the largest quantity of one transfer, when first. */
-export interface Sender {
-  chain: string;
-  address: string;
-  cid: string | null;
-  symbol: string | null;
-  maxQty: number;
-  first: number;
-}
-
-/** With whom the wallet dealt: whom it paid, who paid it what. */
-export interface Dealings {
-  recipients: Recipient[];
-  senders: Sender[];
-}
+export type { Dealings, Recipient, Sender } from '../../transactions/store/party-dealings.ts';
 
 /**
  * The wallet's dealings with the addresses in [from, to) (text order: a range of EVM addresses
@@ -63,30 +43,16 @@ export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to
 
 /**
  * A wallet's dealings whole, as `dealingsBetween` gives them for one range of addresses, and what
- * it acquired (as `acquiredTokens`): read from the wallet's own rows in two passes (a read that
- * asks of most of its counterparties, an export). Who paid it and what it got by its own hand are
- * the same walk over its transfers in (by sender: the wallet itself, or another), so one pass
- * gives both.
+ * it acquired (as `acquiredTokens`): for a read that asks of most of its counterparties (an
+ * export). Kept per wallet and chain as its rows are written (transactions/store/party-dealings.ts),
+ * so this reads a few hundred rows, not its history. Who paid it and what it got by its own hand
+ * are the same aggregate over its transfers in (by sender: the wallet itself, or another).
  */
 export function dealingsOf(db: ReadableDB, wallet: string): Dealings & { acquired: Acquired[] } {
-  const recipients = all<Recipient>(
-    db,
-    sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t
-        WHERE wallet = ${wallet} AND from_addr = ${wallet} AND to_addr IS NOT NULL AND to_addr != ${wallet} AND coalesce(status, 1) != 0
-          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
-        GROUP BY chain, to_addr`,
-  );
+  const { recipients, senders: all } = keptDealings(db, wallet);
   const senders: Sender[] = [];
   const acquired: Acquired[] = [];
-  for (const s of all<Sender>(
-    db,
-    sql`SELECT t.chain, t.from_addr AS address, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol,
-               max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
-        FROM transactions t, json_each(t.details) j
-        WHERE t.wallet = ${wallet} AND t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0
-          AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
-        GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
-  ))
+  for (const s of all)
     if (s.address !== wallet) senders.push(s);
     else acquired.push({ chain: s.chain, cid: s.cid, symbol: s.symbol, first: s.first });
   return { recipients, senders, acquired };

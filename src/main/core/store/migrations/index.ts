@@ -23,6 +23,7 @@ import { updateToSchemaVersion21 } from './021-schedule-zones.ts';
 import { updateToSchemaVersion22 } from './022-snapshot-contents.ts';
 import { updateToSchemaVersion23 } from './023-spam.ts';
 import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
+import { updateToSchemaVersion25 } from './025-party-dealings.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -50,6 +51,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion22,
   updateToSchemaVersion23,
   updateToSchemaVersion24,
+  updateToSchemaVersion25,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,9 @@ export function purgeWalletHistory(db: WritableDB, wallet: string): void {
   run(db, sql`DELETE FROM txn_owed_seams WHERE wallet = ${wallet}`);
   run(db, sql`DELETE FROM transaction_symbols WHERE wallet = ${wallet}`);
   run(db, sql`DELETE FROM transaction_write_stamps WHERE wallet = ${wallet}`);
+  // What is derived from its rows (migrations 5 and 25) goes with them, not left for a rebuild.
+  run(db, sql`DELETE FROM transfer_days WHERE wallet = ${wallet}`);
+  run(db, sql`DELETE FROM party_dealings WHERE wallet = ${wallet}`);
   // Ids above the new largest one will be given again (rowids are not AUTOINCREMENT): a
   // daily-sum watermark above it would take those new rows as summed, so it is dropped
   // (rebuilt on next use; see transfer-days.ts).
@@ -27,7 +30,7 @@ export function clearHistory(db: WritableDB): number {
   db.exec(
     'DELETE FROM transaction_symbols; DELETE FROM transaction_write_stamps; DELETE FROM txn_sync_ranges; DELETE FROM txn_owed_seams; DELETE FROM txn_logs; DELETE FROM txn_log_sets;',
   );
-  // The transfer sums derived from the transactions (migration 005) go with them.
-  db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state;');
+  // The transfer sums and dealings derived from the transactions (migrations 5 and 25) go with them.
+  db.exec('DELETE FROM transfer_days; DELETE FROM transfer_days_state; DELETE FROM party_dealings;');
   return transactions;
 }

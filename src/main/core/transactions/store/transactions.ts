@@ -219,7 +219,7 @@ export function upsertTransactions(db: WritableDB, wallet: string, chain: string
     const v = values[i]!;
     newHashes.push(v[2]);
     ids.set(v[2], newIds[k]!);
-    keeper?.inserted(newIds[k]!, v[0], v[1], v[3], v[14], rows[i]!.details);
+    keeper?.inserted(newIds[k]!, v[0], v[1], v[3], v[14], rows[i]!.details, v[5], v[6]);
   }
   const symbols = new Set<string>();
   const update = prepare(db, UPDATE_ROW);

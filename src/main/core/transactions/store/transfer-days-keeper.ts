@@ -35,6 +35,7 @@ import type { WritableDB } from '../../store/db.ts';
 import { prepare } from '../../store/sql.ts';
 import { addTransfers, builtTo, type DaySum, markBuilt, maxTransactionId as maxId, writeSums } from './transfer-days.ts';
 import type { BatchHooks } from './write-batch.ts';
+import { addDealings, addDealingsOfRows, deleteDealings, writeDealings, type DealingSums } from './party-dealings.ts';
 
 interface KeptPair {
   wallet: string;
@@ -44,6 +45,10 @@ interface KeptPair {
   /** The built_to_id set at its first page: still so at the commit, or a trigger dropped it. */
   base: number;
   sums: Map<string, DaySum>;
+  /** Its dealings with counterparties (party-dealings.ts), kept under the same state. */
+  dealings: DealingSums;
+  /** Rows whose dealings are added in SQL at the commit (values JavaScript would not read as SQLite does). */
+  byId: number[];
 }
 
 /** How far back (in ids) a pair's state is checked for rows of its own before it is taken as current. */
@@ -77,8 +82,8 @@ export class TransferDaysKeeper implements BatchHooks {
     if (!this.pairs.has(key)) this.pairs.set(key, this.startPair(wallet, chain));
   }
 
-  /** A row was inserted with these values as stored (details: the transfers as written to JSON). */
-  inserted(id: number, wallet: string, chain: string, time: number, status: unknown, details: unknown): void {
+  /** A row was inserted with these values as stored (details: the transfers as written to JSON; from and to as stored). */
+  inserted(id: number, wallet: string, chain: string, time: number, status: unknown, details: unknown, from: unknown, to: unknown): void {
     if (!this.active || this.broken) return;
     if (id !== this.last + 1) {
       this.broken = true;
@@ -96,9 +101,11 @@ export class TransferDaysKeeper implements BatchHooks {
     if ((status !== null && !Number.isInteger(status)) || !Array.isArray(details) || !readsBackTheSame(details)) {
       pair.keep = false;
       pair.sums.clear();
+      pair.dealings.clear();
       return;
     }
     addTransfers(pair.sums, id, wallet, chain, time, status as number | null, details);
+    if (!addDealings(pair.dealings, wallet, chain, time, status, from, to, details)) pair.byId.push(id);
   }
 
   /** A page failed and was rolled back to its savepoint: what the keeper saw of it may be gone. */
@@ -119,6 +126,8 @@ export class TransferDaysKeeper implements BatchHooks {
           for (const p of this.pairs.values()) {
             if (!p.keep || builtTo(this.db, p.wallet, p.chain) !== p.base) continue;
             writeSums(this.db, p.sums);
+            writeDealings(this.db, p.dealings);
+            addDealingsOfRows(this.db, p.byId);
             markBuilt(this.db, p.wallet, p.chain, this.last);
           }
         })();
@@ -138,7 +147,7 @@ export class TransferDaysKeeper implements BatchHooks {
   }
 
   private startPair(wallet: string, chain: string): KeptPair {
-    const pair: KeptPair = { wallet, chain, keep: false, base: this.last, sums: new Map() };
+    const pair: KeptPair = { wallet, chain, keep: false, base: this.last, sums: new Map(), dealings: new Map(), byId: [] };
     if (maxId(this.db) !== this.last) {
       this.broken = true; // rows inserted that the keeper did not see
       return pair;
@@ -163,6 +172,7 @@ export class TransferDaysKeeper implements BatchHooks {
     } else if (!prepare(this.db, 'SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? LIMIT 1').get(wallet, chain)) {
       // No rows (never summed, or a state above the largest id): start from zero.
       prepare(this.db, 'DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(wallet, chain);
+      deleteDealings(this.db, wallet, chain);
       markBuilt(this.db, wallet, chain, this.last);
       pair.keep = true;
     } else if (built !== undefined) {

@@ -20,6 +20,7 @@
  */
 import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { prepare } from '../../store/sql.ts';
+import { addDealings, addDealingsOfRows, afterInUtf8, deleteDealings, writeDealings, type DealingSums } from './party-dealings.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,7 +39,7 @@ export interface DaySum {
   lastTxn: number;
 }
 
-type TxnRow = [id: number, wallet: string, chain: string, time: number, status: number | null, details: string];
+type TxnRow = [id: number, wallet: string, chain: string, time: number, status: number | null, details: string, from: string | null, to: string | null];
 
 /** SQLite's total() of a JSON value read with ->>: numbers as they are, numeric text as its number, anything else 0. */
 function qtyOf(v: unknown): number {
@@ -51,17 +52,24 @@ function qtyOf(v: unknown): number {
   return 0;
 }
 
-/** Adds one stored row's transfers to the sums, from its details text as stored. */
-function addRow(sums: Map<string, DaySum>, [id, wallet, chain, time, status, details]: TxnRow): void {
-  if (status !== 1 && status !== null) return;
+/**
+ * Adds one stored row's transfers to the sums and its dealings (party-dealings.ts), from its
+ * details text as stored, parsed once for both; a row the dealings cannot read alike goes to
+ * `byId` (added in SQL).
+ */
+function addRow(sums: Map<string, DaySum>, dealings: DealingSums, byId: number[], [id, wallet, chain, time, status, details, from, to]: TxnRow): void {
   let transfers: unknown;
+  let parsed = true;
   try {
     transfers = JSON.parse(details);
   } catch {
     // Not JSON (the store never writes that): one transfer that names nothing and says nothing,
     // so the reconciliation reports it as unreadable rather than leave it out.
     transfers = [{}];
+    parsed = false;
   }
+  if (!parsed || !Array.isArray(transfers) || !addDealings(dealings, wallet, chain, time, status, from, to, transfers)) byId.push(id);
+  if (status !== 1 && status !== null) return;
   addTransfers(sums, id, wallet, chain, time, status, Array.isArray(transfers) ? transfers : [{}]);
 }
 
@@ -90,7 +98,8 @@ export function addTransfers(
     let s = sums.get(key);
     if (!s) sums.set(key, (s = { wallet, chain, cid, day, symbol: null, inflow: 0, outflow: 0, txns: 0, unreadable: 0, unsure: 0, lastTxn: -1 }));
     const symbol = rec['symbol'];
-    if (typeof symbol === 'string' && (s.symbol === null || symbol > s.symbol)) s.symbol = symbol;
+    // The larger by SQLite's order (flowsDirect's max(symbol)), not JavaScript's.
+    if (typeof symbol === 'string' && (s.symbol === null || afterInUtf8(symbol, s.symbol))) s.symbol = symbol;
     if (status === null) {
       s.unsure++;
       continue;
@@ -125,7 +134,7 @@ export function writeSums(db: WritableDB, sums: Map<string, DaySum>): void {
   }
 }
 
-const COLUMNS = 'id, wallet, chain, time, status, details';
+const COLUMNS = 'id, wallet, chain, time, status, details, from_addr, to_addr';
 
 export interface WalletChain {
   wallet: string;
@@ -171,7 +180,10 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
         let b = builtTo(db, p.wallet, p.chain);
         // A watermark above the largest id: rows were deleted and their ids may be given again.
         if (b !== undefined && b > to) b = undefined;
-        if (b === undefined) prepare(db, 'DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
+        if (b === undefined) {
+          prepare(db, 'DELETE FROM transfer_days WHERE wallet = ? AND chain = ?').run(p.wallet, p.chain);
+          deleteDealings(db, p.wallet, p.chain);
+        }
         since.set(key, b ?? 0);
       }
       const behind = [...since.entries()].filter(([, b]) => b < to);
@@ -179,6 +191,8 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
       const from = Math.min(...behind.map(([, b]) => b));
       const upTo = span === undefined ? to : Math.min(to, from + span);
       const sums = new Map<string, DaySum>();
+      const dealings: DealingSums = new Map();
+      const byId: number[] = [];
       let read = 0;
       const rows = prepare(
         db,
@@ -188,10 +202,12 @@ function refreshStep(db: WritableDB, pairs: readonly WalletChain[], span?: numbe
       );
       for (const row of rows.iterate(from, upTo, JSON.stringify(behind.map(([k]) => k.split('\u0000')))) as IterableIterator<TxnRow>) {
         if (row[0] <= since.get(`${row[1]}\u0000${row[2]}`)!) continue;
-        addRow(sums, row);
+        addRow(sums, dealings, byId, row);
         read++;
       }
       writeSums(db, sums);
+      writeDealings(db, dealings);
+      addDealingsOfRows(db, byId);
       for (const [key, b] of since) {
         const [wallet, chain] = key.split('\u0000') as [string, string];
         markBuilt(db, wallet, chain, Math.max(b, upTo));

@@ -11,9 +11,9 @@
 import type { TransferDetail } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
 import { all, get, sql } from '../../store/sql.ts';
-import { dealingsOf as keptDealings, type Dealings, type Recipient, type Sender } from '../../transactions/store/party-dealings.ts';
+import { keptDealingsOf as keptDealings, type Dealings, type Recipient, type Sender } from '../../transactions/index.ts';
 
-export type { Dealings, Recipient, Sender } from '../../transactions/store/party-dealings.ts';
+export type { Dealings, Recipient, Sender } from '../../transactions/index.ts';
 
 /**
  * The wallet's dealings with the addresses in [from, to) (text order: a range of EVM addresses

@@ -33,7 +33,9 @@ async function start(): Promise<void> {
   denyAllPermissions();
   enforceContentSecurityPolicy();
   serveRenderer(join(import.meta.dirname, '../renderer'));
-  // A damaged or unwritable cache: offer read-only, move aside, another folder (not quit).
+  // A damaged or unwritable cache: offer read-only, move aside, another folder (not quit). A
+  // folder encrypted with a passphrase not in the environment is no problem here: the core waits
+  // for it, and the renderer's unlock screen asks (createCore, cache.unlock).
   core = await openCoreWithChoices(
     {
       dataDir: app.getPath('userData'),

@@ -25,6 +25,7 @@ import type {
   Schedule,
   DueRuns,
   BackupInfo,
+  CacheLockState,
   EncryptionStatus,
   BackupList,
   BackupVerification,
@@ -753,6 +754,19 @@ export const CONTRACT = {
   )<EncryptionStatus>(),
   /** Decrypts every cache and backup of the data folder, converted in place; the key is then removed. */
   'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional(), WRITES)<EncryptionStatus>(),
+  /**
+   * Whether the data folder waits for its passphrase (README, "Encryption at rest"): a folder
+   * encrypted with one, started without FOLIOSCOPE_CACHE_PASSPHRASE in the app or the web shell,
+   * answers only this and `cache.unlock` until it is given. Says where the folder is, never a key.
+   */
+  'cache.locked': op(empty)<CacheLockState>(),
+  /**
+   * Opens the caches of a folder waiting for its passphrase with the key derived from it (scrypt,
+   * checked against encryption.json). A wrong one is refused (field `passphrase`) and changes
+   * nothing; the passphrase is kept in this process's memory only, never written, logged or sent
+   * back. On a folder already open it does nothing.
+   */
+  'cache.unlock': op(z.strictObject({ passphrase }))<CacheLockState>(),
   'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
   /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
   'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),

@@ -665,6 +665,18 @@ export interface EncryptionStatus {
   leftovers: string[];
   /** Encrypted, but a cache or backup is still plain (a conversion stopped midway): encrypting again finishes it. */
   unfinished: boolean;
+  /**
+   * Whether the system keychain can keep a cache key here (the app's Settings asks it, to offer
+   * a passphrase instead when it cannot); absent where it was not asked (the CLI's status).
+   */
+  keychainAvailable?: boolean;
+}
+
+/** `cache.locked`, `cache.unlock`: whether the data folder waits for its passphrase before its caches open. */
+export interface CacheLockState {
+  locked: boolean;
+  /** The data folder (so the unlock screen can name the folder whose passphrase it asks for). */
+  dataDir: string;
 }
 
 /** `backups.list`: this cache's backups, newest first, and how automatic backups are doing. */

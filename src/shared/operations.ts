@@ -54,6 +54,8 @@ export const OPERATION_NAMES = [
   'cache.encryption',
   'cache.encrypt',
   'cache.decrypt',
+  'cache.locked',
+  'cache.unlock',
   'export.start',
   'reconcile.get',
   'reconcile.trace',

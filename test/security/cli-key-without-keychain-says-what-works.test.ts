@@ -43,26 +43,28 @@ describe('the CLI without a keychain', { timeout: 60_000 }, () => {
     expect(r.stdout).not.toMatch(/session only/);
   });
 
-  it('cache encrypt says the cache key cannot be kept for a session only, and offers a passphrase; nothing is encrypted (issue 39)', async () => {
+  it('cache encrypt says every start needs the cache key, offers a passphrase and never a key "for this session only"; nothing is encrypted (issue 39)', async () => {
     const dir = tempDir();
     const r = await cliAsync(['--data-dir', dir, 'cache', 'encrypt'], { env: NO_BUS });
     expect(r.status).not.toBe(0);
     const said = r.stderr.trim();
     expect(said).toMatch(/^folioscope: The system keychain is not available/);
-    expect(said).toMatch(/cannot be kept for this session only/);
+    expect(said).toMatch(/every start needs it/);
     expect(said).toMatch(/--passphrase-stdin/);
+    expect(said).not.toMatch(/session only/);
     expect(said).not.toMatch(/FOLIOSCOPE_ACCESS_KEY/);
     expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
   });
 });
 
 describe('the app and the web shell without a keychain', { timeout: 60_000 }, () => {
-  it('Encrypt in Settings says the same, not "keep the key for this session only"', () => {
+  it('Settings is told the keychain is missing (it offers a passphrase); Encrypt without one says the same as the CLI, never "session only"', () => {
     const dir = tempDir();
     const r = runTs('support/encrypt-child.ts', [dir], NO_BUS);
-    const out = JSON.parse(r.stdout) as { error?: string };
-    expect(out.error).toMatch(/^The system keychain is not available .*cannot be kept for this session only.*passphrase/);
-    expect(out.error).not.toMatch(/keep the key for this session only\./);
+    const out = JSON.parse(r.stdout) as { error?: string; keychainAvailable?: boolean };
+    expect(out.keychainAvailable).toBe(false);
+    expect(out.error).toMatch(/^The system keychain is not available .*every start needs it.*Settings → Encryption.*passphrase/);
+    expect(out.error).not.toMatch(/session only/);
     expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
   });
 });

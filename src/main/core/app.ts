@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
-import type { EventName, OperationName } from '../../shared/operations.ts';
+import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
@@ -20,6 +20,7 @@ import { packHandlers } from './pack/index.ts';
 import { portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
+import { PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
 import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/index.ts';
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
@@ -75,7 +76,109 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/**
+ * The core of a data folder. A folder encrypted with a passphrase that was not given
+ * (FOLIOSCOPE_CACHE_PASSPHRASE, `cachePassphrase`) makes, in the app and the web shell, a core
+ * that waits for it (lockedCore: the unlock screen asks); the CLI has no screen, and stops with
+ * CacheProblemError 'locked' saying to set it, as does a missing or wrong key of any other kind.
+ */
 export async function createCore(o: CoreOptions): Promise<Core> {
+  if (o.shell !== 'cli' && waitsForPassphrase(o.dataDir, o.cachePassphrase ?? (o.env ?? process.env)[PASSPHRASE_ENV])) return lockedCore(o);
+  return openCore(o);
+}
+
+/** What every operation but `cache.locked` and `cache.unlock` answers while the folder waits for its passphrase. */
+const LOCKED = {
+  ok: false,
+  error: {
+    kind: 'locked',
+    message: `This data folder is encrypted with a passphrase: unlock it first (type the passphrase, or start with ${PASSPHRASE_ENV} set).`,
+    retryable: false,
+  },
+} as const;
+
+/**
+ * A core whose folder waits for its passphrase: nothing of the folder is open, and it answers
+ * only `cache.locked` and `cache.unlock` (every other operation: `locked`). A right passphrase
+ * opens the real core (openCore, the key derived and checked as at any start) and from then on
+ * every operation and event is that core's; a wrong one changes nothing and may be typed again
+ * (scrypt's half second per try is the pace of guessing, as for a thief of the files). The
+ * passphrase goes to the session's memory only: it is never written, logged, put in an error
+ * or answered back.
+ */
+function lockedCore(o: CoreOptions): Core {
+  const events = new Emitter<EventPayloads>();
+  let opened: Core | null = null;
+  let opening: Promise<Envelope<unknown>> | null = null;
+  let closed = false;
+  const state = { ok: true, result: { locked: true, dataDir: o.dataDir } } as const;
+
+  async function unlock(input: unknown): Promise<Envelope<unknown>> {
+    const parsed = CONTRACT['cache.unlock'].input.safeParse(input);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = issue.path.join('.') || 'input';
+      return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
+    }
+    let core: Core;
+    try {
+      core = await openCore({ ...o, cachePassphrase: parsed.data.passphrase });
+    } catch (err) {
+      if (err instanceof WrongPassphraseError)
+        return {
+          ok: false,
+          error: {
+            kind: 'validation',
+            field: 'passphrase',
+            message: 'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+            retryable: false,
+          },
+        };
+      return { ok: false, error: serializeError(err) };
+    }
+    if (closed) {
+      await core.close();
+      return LOCKED;
+    }
+    // The shells subscribed to this core before it opened: they hear the real one's events.
+    for (const name of EVENT_NAMES) core.on(name, (payload) => events.emit(name, payload as never));
+    opened = core;
+    return { ok: true, result: { locked: false, dataDir: o.dataDir } };
+  }
+
+  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+    // One opening at a time: a second tab's unlock, or any request, waits for the one under way
+    // (a loop: another waiter may have started the next one by the time this one resumes).
+    while (opening) await opening;
+    if (opened) return opened.dispatch(op, input, options);
+    if (!Object.hasOwn(CONTRACT, op))
+      return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
+    if (op === 'cache.locked') return state;
+    if (op !== 'cache.unlock' || closed) return LOCKED;
+    opening = unlock(input).finally(() => (opening = null));
+    return opening;
+  }
+
+  const request = async (op: string, input: unknown): Promise<unknown> => {
+    const res = await dispatch(op, input);
+    if (!res.ok) throw new Error(res.error.message);
+    return res.result;
+  };
+  return {
+    dispatch,
+    request: request as Core['request'],
+    call: ((op: OperationName, input: unknown) => (opened ? opened.call(op, input as never) : request(op, input))) as Core['call'],
+    on: (event, listener) => events.on(event, listener),
+    demoService: () => opened?.demoService() ?? null,
+    close: async () => {
+      closed = true;
+      await opening;
+      await opened?.close();
+    },
+  };
+}
+
+async function openCore(o: CoreOptions): Promise<Core> {
   const events = new Emitter<EventPayloads>();
   const session = await Session.open(o, events);
   const reactions = createReactions(session, events, o.now);

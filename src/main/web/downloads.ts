@@ -15,7 +15,8 @@ export interface WebDownloads {
 
 export async function webDownloads(core: Core): Promise<WebDownloads> {
   // The core writes downloads into the data folder's `downloads` (see CoreOptions.chooseSavePath).
-  const dir = join((await core.request('app.info', undefined)).dataDir, 'downloads');
+  // (cache.locked: answered also while the folder waits for its passphrase.)
+  const dir = join((await core.request('cache.locked', undefined)).dataDir, 'downloads');
   const files = new Map<string, { path: string; fileName: string }>();
   const off = core.on('sync.progress', (job) => {
     const id = job.output?.downloadId;

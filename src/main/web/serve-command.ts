@@ -55,11 +55,16 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
     await core.close();
     throw err;
   });
-  const info = await core.request('app.info', undefined);
   console.log(shell.url);
-  console.error(
-    `Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`,
-  );
+  if ((await core.request('cache.locked', undefined)).locked) {
+    // The page asks for the passphrase (never this terminal: the command may run unattended).
+    console.error(`Folioscope web shell; data in ${g.dataDir}, encrypted with a passphrase: open the URL and type it to unlock. Ctrl+C stops it.`);
+  } else {
+    const info = await core.request('app.info', undefined);
+    console.error(
+      `Folioscope web shell (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}. Ctrl+C stops it.`,
+    );
+  }
   const stop = () =>
     void shell
       .close()

@@ -1,10 +1,35 @@
-import { mount } from 'svelte';
+import { mount, unmount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
+import Unlock from './components/Unlock.svelte';
+import { call } from './lib/api.ts';
 import { applyTheme } from './lib/theme.ts';
 
 // Follow the OS theme from the first paint; Settings may override once loaded.
 applyTheme('system');
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');
-export default mount(App, { target });
+const app = target;
+
+/**
+ * A data folder encrypted with a passphrase not given at start waits for it: the unlock screen
+ * first, and the app (whose every view reads the cache) only once the cache is open. When the
+ * question itself fails (the web shell gone), the app starts and says so as it always has.
+ */
+async function start(): Promise<void> {
+  const lock = await call('cache.locked', undefined).catch(() => null);
+  if (!lock?.locked) {
+    mount(App, { target: app });
+    return;
+  }
+  const screen = mount(Unlock, {
+    target: app,
+    props: {
+      dataDir: lock.dataDir,
+      onunlocked: () => {
+        void unmount(screen).then(() => mount(App, { target: app }));
+      },
+    },
+  });
+}
+void start();

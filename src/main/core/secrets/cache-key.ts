@@ -161,6 +161,31 @@ export async function newFolderKey(
   return { key, config, store: () => source.keychain.set(folderId, key.hex()) };
 }
 
+/**
+ * A passphrase that does not give the folder's key (its check value differs): told apart from
+ * the other locked cases, so the app's unlock screen can say "wrong, try again" and the rest
+ * say what is missing. Its message never holds the passphrase.
+ */
+export class WrongPassphraseError extends CacheProblemError {
+  constructor(cacheFile: string) {
+    super(cacheFile, 'locked', 'the passphrase given is not the one the data folder was encrypted with');
+  }
+}
+
+/**
+ * Whether the folder's key comes from a passphrase and none was given: the app and the web shell
+ * then start waiting for it (the unlock screen) rather than stop. A folder whose encryption.json
+ * cannot be read is not waiting: opening it says what is wrong with it.
+ */
+export function waitsForPassphrase(dataDir: string, passphrase: string | null | undefined): boolean {
+  if (passphrase) return false;
+  try {
+    return readEncryptionConfig(dataDir, configPath(dataDir))?.keySource === 'passphrase';
+  } catch {
+    return false;
+  }
+}
+
 export interface KeySources {
   /** The keychain of cache keys (service CACHE_KEY_SERVICE). */
   keychain: Keychain;
@@ -181,10 +206,10 @@ export async function folderKey(config: EncryptionConfig, sources: KeySources, c
     const passphrase = sources.passphrase;
     if (!passphrase)
       throw locked(
-        `its data folder is encrypted with a passphrase and none was given: set ${PASSPHRASE_ENV} for this run (the CLI, the web shell and the app read it)`,
+        `its data folder is encrypted with a passphrase and none was given: set ${PASSPHRASE_ENV} for this run (the CLI reads it; the app and the web shell ask for it when it is not set)`,
       );
     key = await passphraseKey(passphrase, config.kdf!);
-    if (keyCheckOf(key) !== config.keyCheck) throw locked('the passphrase given is not the one the data folder was encrypted with');
+    if (keyCheckOf(key) !== config.keyCheck) throw new WrongPassphraseError(cacheFile);
     return key;
   }
   let hex: string | null;

@@ -9,7 +9,9 @@ export {
   newFolderKey,
   readEncryptionConfig,
   removeEncryptionConfig,
+  waitsForPassphrase,
   writeEncryptionConfig,
+  WrongPassphraseError,
 } from './cache-key.ts';
 export type { EncryptionConfig, KeySources } from './cache-key.ts';
 export { checkKey } from './key-check.ts';

@@ -23,9 +23,9 @@ export interface KeychainOptions {
    */
   cli?: boolean;
   /**
-   * What the keychain is asked to keep: the service's access key (the default), or a data
-   * folder's cache key, which is needed at every start and so cannot be kept for a session only
-   * (issue 39): its messages offer a passphrase instead.
+   * What the keychain is asked to keep: the service's access key (the default, which the app may
+   * keep in memory until it quits instead), or a data folder's cache key, which every start needs
+   * (issue 39): its messages offer a passphrase instead, and never a key kept in memory.
    */
   holds?: 'access-key' | 'cache-key';
 }
@@ -37,7 +37,8 @@ export class KeychainUnavailableError extends Error {
     super(
       `The system keychain is not available (${detail}). ` +
         (options.holds === 'cache-key'
-          ? `The cache's encryption key must be kept there: it is needed at every start, so it cannot be kept for this session only. ${secretService}, then encrypt again; or encrypt with a passphrase instead (folioscope cache encrypt --passphrase-stdin): every start then needs it, in FOLIOSCOPE_CACHE_PASSPHRASE.`
+          ? // Never "for this session only" (issue 39): the cache key opens the cache at every start, so none can be kept for less.
+            `A random cache key must be kept there: every start needs it to open the cache. ${secretService}, then encrypt again; or encrypt with a passphrase instead (Settings → Encryption, or folioscope cache encrypt --passphrase-stdin): every start then asks for it, or reads it from FOLIOSCOPE_CACHE_PASSPHRASE.`
           : options.cli
             ? 'The CLI cannot keep a key without it. For headless runs, give the key in the environment of each run: ' +
               'FOLIOSCOPE_ACCESS_KEY, with FOLIOSCOPE_BASE_URL (or --base-url) naming its service. ' +

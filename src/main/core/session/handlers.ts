@@ -6,7 +6,7 @@
 import { allowedExternalUrl } from '../../../shared/explorers.ts';
 import type { AppInfo } from '../../../shared/contract.ts';
 import type { Handlers } from '../handlers.ts';
-import { checkKey, Secrets } from '../secrets/index.ts';
+import { checkKey, type Keychain, Secrets } from '../secrets/index.ts';
 import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
 import { ValidationError } from '../store/validation.ts';
@@ -37,6 +37,8 @@ type SessionOperations =
   | 'cache.encryption'
   | 'cache.encrypt'
   | 'cache.decrypt'
+  | 'cache.locked'
+  | 'cache.unlock'
   | 'shell.openExternal';
 
 export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperations> {
@@ -114,7 +116,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       c.changed('transactions.cleared');
       return cleared;
     },
-    'cache.encryption': () => encryptionStatus(session.dataDir),
+    'cache.encryption': async () => ({ ...encryptionStatus(session.dataDir), keychainAvailable: await keychainWorks(session.cacheKeychain) }),
     'cache.encrypt': async (input) => {
       const passphrase = input?.passphrase;
       await converting('Encrypting the cache', input?.cancelJobs ?? false, async () => {
@@ -138,6 +140,10 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       });
       return encryptionStatus(session.dataDir);
     },
+    // A core that answers these has its caches open: the folder's passphrase, if it has one, was
+    // given at start (core/app.ts answers them while it waits for it).
+    'cache.locked': () => ({ locked: false, dataDir: session.dataDir }),
+    'cache.unlock': () => ({ locked: false, dataDir: session.dataDir }),
     'shell.openExternal': async ({ url }) => {
       const checked = allowedExternalUrl(url);
       if (!checked) throw new ValidationError('url', 'Only block explorer links (https) can be opened.');
@@ -147,6 +153,19 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       return true;
     },
   };
+}
+
+/**
+ * Whether the keychain of cache keys answers (an account no folder has: folder ids are UUIDs),
+ * so Settings offers a passphrase instead of a key it could not keep.
+ */
+async function keychainWorks(keychain: Keychain): Promise<boolean> {
+  try {
+    await keychain.get('folioscope-availability-check');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A cache whose reading settings nobody has touched yet. */

@@ -619,7 +619,7 @@ export const words = {
   },
   encryption: {
     title: 'Encryption',
-    lead: 'Encrypts every cache and backup in this data folder (SQLite3 Multiple Ciphers, AEGIS-256), with a random key kept in the system keychain, one per data folder. Each file is converted in place and checked before it replaces the old one. Without the key the cache cannot be opened: keep the keychain.',
+    lead: 'Encrypts every cache and backup in this data folder (SQLite3 Multiple Ciphers, AEGIS-256) with one key: a random one kept in the system keychain, or one derived from a passphrase typed at every start. Each file is converted in place and checked before it replaces the old one. Without the key the cache cannot be opened.',
     on: (cipher: string, how: string) => `On: ${cipher}, ${how}.`,
     off: 'Off: the caches and backups are plain SQLite files that any program on this computer can read.',
     byKeychain: 'a random key in the system keychain',
@@ -627,12 +627,28 @@ export const words = {
     files: (encCaches: number, caches: number, encBackups: number, backups: number) =>
       `${encCaches} of ${caches} cache${caches === 1 ? '' : 's'} and ${encBackups} of ${backups} backup${backups === 1 ? '' : 's'} encrypted.`,
     unfinished: 'Not every file is encrypted yet (a conversion stopped midway). Finish it to encrypt the rest.',
+    keyChoice: 'The key',
+    keyKeychain: 'A random key kept in the system keychain: nothing to type',
+    keyPassphrase: 'A passphrase, asked for at every start',
+    keychainMissing:
+      'The system keychain is not available here, so a key cannot be kept there: encrypt with a passphrase, or install and unlock a keychain (GNOME Keyring, KWallet, the macOS Keychain) and open Settings again.',
+    passphrase: 'Passphrase (at least 8 characters)',
+    repeat: 'The same passphrase again',
+    folderPassphrase: 'The data folder’s passphrase',
+    show: 'Show the passphrase',
+    lossWarning:
+      'Keep the passphrase safe: it is never stored anywhere, and nobody can recover it. If it is lost, this cache and every backup of it can never be opened again.',
+    tooShort: 'The passphrase needs at least 8 characters.',
+    mismatch: 'The two passphrases differ: type the same one twice.',
     encrypt: 'Encrypt…',
     finish: 'Finish encrypting…',
     decrypt: 'Decrypt…',
     encryptQuestion:
       'Encrypt every cache and backup of this data folder? The app closes the cache, converts each file (checked before it replaces the old one) and reopens. Syncs running now must finish or be cancelled first.',
-    decryptQuestion: 'Decrypt every cache and backup of this data folder? They become plain SQLite files again, and the key is removed from the keychain.',
+    encryptQuestionPassphrase:
+      'Encrypt every cache and backup of this data folder with this passphrase? The app closes the cache, converts each file (checked before it replaces the old one) and reopens. From then on every start asks for the passphrase. Syncs running now must finish or be cancelled first.',
+    decryptQuestion: (keychain: boolean) =>
+      `Decrypt every cache and backup of this data folder? They become plain SQLite files again${keychain ? ', and the key is removed from the keychain' : ', and no start asks for the passphrase any more'}.`,
     encryptConfirm: 'Encrypt',
     decryptConfirm: 'Decrypt',
     cancelAndConvert: 'Cancel the jobs and go on',
@@ -640,6 +656,21 @@ export const words = {
     encrypted: (caches: number, backups: number) => `Encrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'}.`,
     decrypted: (caches: number, backups: number) =>
       `Decrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are plain again.`,
+  },
+  /** The screen a data folder encrypted with a passphrase shows at start, before anything else. */
+  unlock: {
+    title: 'Unlock the cache',
+    lead: 'This data folder is encrypted with a passphrase. Type it to open the cache and its backups. Folioscope keeps it in memory until it quits, and never writes it down.',
+    folder: 'Data folder:',
+    passphrase: 'Passphrase',
+    show: 'Show the passphrase',
+    unlock: 'Unlock',
+    opening: 'Opening the cache…',
+    wrong: 'That is not this data folder’s passphrase. Nothing was changed: type it again.',
+    forgotTitle: 'Forgotten the passphrase?',
+    forgot:
+      'Nobody can recover it: without it, this cache and its backups cannot be opened. Start Folioscope on another data folder (FOLIOSCOPE_DATA_DIR, or --data-dir for the web shell), add your wallets again or import a data file you exported, and sync: the service’s data is fetched again. This folder is left as it is; remove it yourself once you no longer need it.',
+    unattended: 'To start without this screen (a server, a scheduled run), set FOLIOSCOPE_CACHE_PASSPHRASE.',
   },
   userData: {
     title: 'Your data',

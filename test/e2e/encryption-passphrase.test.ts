@@ -1,0 +1,257 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from '../../src/main/core/app.ts';
+import { KeychainUnavailableError, type Keychain } from '../../src/main/core/secrets/keychain.ts';
+import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
+import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
+import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { waitForJobs } from '../support/jobs.ts';
+import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { tempDir } from '../support/store.ts';
+import { poll, settled } from '../support/web-session.ts';
+import { bothThemes } from './axe.ts';
+
+/**
+ * Encryption with a passphrase from Settings, and the unlock screen it brings (issue 39, item
+ * 11), in Chromium: the passphrase chosen (the keychain is the default), checked (8 characters,
+ * typed twice), masked unless shown, confirmed; the web shell started again on the folder without
+ * FOLIOSCOPE_CACHE_PASSPHRASE shows the unlock screen; a wrong passphrase is said to be wrong
+ * and may be typed again; the right one opens the app on its cached data. The passphrase is then
+ * looked for where it must never be: every file of the data folder, every answer the page got,
+ * what this process printed and the page's console.
+ */
+const PASSPHRASE = 'heron-basalt-41-lantern';
+const RENDERER = join(import.meta.dirname, '../../out/renderer');
+/** The cache keys' keychain, in memory and working: the keychain is offered first, the passphrase chosen. */
+const keys = new Map<string, string>();
+const keychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (a, s) => void keys.set(a, s), delete: async (a) => keys.delete(a) };
+const coreOptions = (dataDir: string) => ({
+  dataDir,
+  shell: 'web' as const,
+  baseUrl: null,
+  // No FOLIOSCOPE_CACHE_PASSPHRASE, whatever the machine's environment.
+  env: {},
+  scheduleEveryMs: 0,
+  now: () => SIM_NOW,
+  demo: demoStarter({ txnsPerWallet: 40, now: () => SIM_NOW }),
+  cacheKeychain: keychain,
+});
+
+let dir: string;
+let core: Core | undefined;
+let shell: WebShell | undefined;
+let browser: Browser;
+let page: Page;
+let problems: string[];
+/** Every answer of the web shell the page got (API answers, event stream, files), as text. */
+const answers: string[] = [];
+/** What the page's console said, and what this process (the core and the web shell) printed. */
+const printed: string[] = [];
+const restore: Array<() => void> = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build (npm test does).');
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream);
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      printed.push(String(chunk));
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof stream.write;
+    restore.push(() => (stream.write = write));
+  }
+  dir = tempDir();
+  core = await createCore(coreOptions(dir));
+  await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
+  await waitForJobs(core, await core.call('sync.all', undefined));
+  shell = await startWebShell({ core, rendererDir: RENDERER });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+  await page.clock.setFixedTime(SIM_NOW);
+  problems = watchProblems(page);
+  page.on('console', (m) => printed.push(m.text()));
+  page.on('response', (r) => {
+    // The event stream never ends while the page is open: its frames are the SSE's, read below.
+    if (r.url().endsWith('/api/events')) return;
+    void r.text().then(
+      (t) => answers.push(t),
+      () => undefined,
+    );
+  });
+  await page.goto(shell.url);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await shell?.close();
+  await core?.close();
+  for (const r of restore) r();
+});
+
+/** The web shell and its core stopped, and started again on the same folder, as `folioscope serve` would be. */
+async function restart(): Promise<void> {
+  await shell!.close();
+  await core!.close();
+  shell = undefined;
+  core = await createCore(coreOptions(dir));
+  shell = await startWebShell({ core, rendererDir: RENDERER });
+}
+
+function filesUnder(folder: string): Array<{ path: string; bytes: Buffer }> {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((n) => join(folder, n))
+    .filter((p) => statSync(p).isFile())
+    .map((path) => ({ path, bytes: readFileSync(path) }));
+}
+
+describe('Settings → Encryption with a passphrase, then the unlock screen', () => {
+  it('checks the passphrase, masks it, says what losing it means, and encrypts with it once confirmed', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    const section = dialog.getByRole('region', { name: 'Encryption' });
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*Off:/);
+    const keychainChoice = section.getByRole('radio', { name: /A random key kept in the system keychain/ });
+    // A keychain is there: its key is the default.
+    expect(await keychainChoice.isChecked()).toBe(true);
+    expect(await section.getByLabel('Passphrase (at least 8 characters)').count()).toBe(0);
+
+    await section.getByRole('radio', { name: 'A passphrase, asked for at every start' }).check();
+    const first = section.getByLabel('Passphrase (at least 8 characters)');
+    const again = section.getByLabel('The same passphrase again');
+    expect(await first.getAttribute('type')).toBe('password');
+    expect(await again.getAttribute('type')).toBe('password');
+    expect(await section.getByText(/nobody can recover it\. If it is lost, this cache and every backup of it can never be opened again/).isVisible()).toBe(
+      true,
+    );
+
+    // Too short, then two that differ: said at the field, nothing asked of the core.
+    await first.fill('short');
+    await again.fill('short');
+    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    await poll(() => section.getByRole('alert').textContent()).toBe('The passphrase needs at least 8 characters.');
+    expect(await first.getAttribute('aria-invalid')).toBe('true');
+    await first.fill(PASSPHRASE);
+    await again.fill(`${PASSPHRASE}x`);
+    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    await poll(() => section.getByRole('alert').textContent()).toBe('The two passphrases differ: type the same one twice.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('encryption-repeat');
+    await again.fill(PASSPHRASE);
+
+    // Shown on request, masked again.
+    await section.getByLabel('Show the passphrase').check();
+    expect(await first.getAttribute('type')).toBe('text');
+    await section.getByLabel('Show the passphrase').uncheck();
+    expect(await first.getAttribute('type')).toBe('password');
+
+    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    await poll(() => section.getByText(/with this passphrase\? .* every start asks for the passphrase/).isVisible()).toBe(true);
+    // Nothing happens before it is confirmed.
+    expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
+    await section.scrollIntoViewIfNeeded();
+    await settled(page);
+    await bothThemes(page, 'settings-encryption-passphrase-1024');
+
+    await section.getByRole('button', { name: 'Encrypt', exact: true }).click();
+    await poll(() => section.getByRole('status').last().textContent()).toMatch(/^Encrypted: 1 cache/);
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(
+      /On: aegis, a key derived from a passphrase \(scrypt, N=131072, r=8, p=1\)\./,
+    );
+    expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(true);
+    // No key went to the keychain, and the fields are empty again.
+    expect(keys.size).toBe(0);
+    expect(await section.getByLabel('Passphrase (at least 8 characters)').count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('started again without the passphrase, asks for it: a wrong one is refused and changes nothing, the right one opens the cached data', async () => {
+    await restart();
+    await page.goto(shell!.url);
+    const screen = page.getByRole('main');
+    await poll(() => screen.getByRole('heading', { level: 1 }).textContent()).toBe('Unlock the cache');
+    expect(await screen.getByText(dir).isVisible()).toBe(true);
+    const field = screen.getByLabel('Passphrase', { exact: true });
+    // The field has the focus: type and press Enter.
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
+    expect(await field.getAttribute('type')).toBe('password');
+    // The way out, for a passphrase forgotten.
+    await screen.getByText('Forgotten the passphrase?').click();
+    expect(await screen.getByText(/Nobody can recover it: .*Start Folioscope on another data folder/).isVisible()).toBe(true);
+    await settled(page);
+    await bothThemes(page, 'unlock-1024');
+
+    const before = filesUnder(dir).map((f) => `${f.path}:${f.bytes.length}:${f.bytes.subarray(0, 64).toString('hex')}`);
+    // Back from the disclosure to the field by keyboard (Unlock is disabled while the field is empty).
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
+    await page.keyboard.type('not the passphrase');
+    await page.keyboard.press('Enter');
+    await poll(() => screen.getByRole('alert').textContent()).toBe('That is not this data folder’s passphrase. Nothing was changed: type it again.');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    // Back in the field, empty, to type again; the folder as it was.
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
+    expect(await field.inputValue()).toBe('');
+    expect(filesUnder(dir).map((f) => `${f.path}:${f.bytes.length}:${f.bytes.subarray(0, 64).toString('hex')}`)).toEqual(before);
+    await bothThemes(page, 'unlock-wrong-1024');
+
+    await page.keyboard.type(PASSPHRASE);
+    await page.keyboard.press('Enter');
+    // The app, on its cached data: the cached date, the figures and the wallet they are of.
+    await poll(() => page.locator('main .kpi strong').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('region', { name: 'Totals' }).getByText('Total NAV').isVisible()).toBe(true);
+    await poll(() => page.getByRole('main').getByText('Treasury (Ethereum)').first().isVisible()).toBe(true);
+    await settled(page);
+    await shoot(page, 'unlock-opened-1024');
+    expect(await core!.request('cache.locked', undefined)).toMatchObject({ locked: false });
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('the passphrase is in no file of the data folder, no answer the page got, and nothing printed', async () => {
+    // Made by the app now: a backup of the encrypted cache and the files of a checkpoint.
+    await core!.request('backups.create', undefined);
+    const utf16 = Buffer.from(PASSPHRASE, 'utf16le');
+    const holding = filesUnder(dir)
+      .filter((f) => f.bytes.includes(PASSPHRASE) || f.bytes.includes(utf16))
+      .map((f) => f.path);
+    expect(holding).toEqual([]);
+    expect(answers.length).toBeGreaterThan(10);
+    expect(answers.filter((a) => a.includes(PASSPHRASE))).toEqual([]);
+    expect(printed.filter((p) => p.includes(PASSPHRASE))).toEqual([]);
+    expect(await page.content()).not.toContain(PASSPHRASE);
+  });
+});
+
+describe('Settings → Encryption without a keychain', () => {
+  it('offers the passphrase (chosen, the keychain greyed out and why), and never a key "for this session only"', async () => {
+    const missing = () => {
+      throw new KeychainUnavailableError('no Secret Service', { holds: 'cache-key' });
+    };
+    const other = await createCore({
+      ...coreOptions(tempDir()),
+      cacheKeychain: { get: async () => missing(), set: async () => missing(), delete: async () => missing() },
+    });
+    const otherShell = await startWebShell({ core: other, rendererDir: RENDERER });
+    try {
+      await page.goto(otherShell.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      const section = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Encryption' });
+      await poll(() => section.getByRole('radio', { name: 'A passphrase, asked for at every start' }).isChecked()).toBe(true);
+      const keychainChoice = section.getByRole('radio', { name: /A random key kept in the system keychain/ });
+      expect(await keychainChoice.isDisabled()).toBe(true);
+      expect(await keychainChoice.getAttribute('aria-describedby')).toBe('encryption-no-keychain');
+      expect(await section.locator('#encryption-no-keychain').textContent()).toMatch(/^The system keychain is not available here.*encrypt with a passphrase/);
+      expect(await section.getByLabel('Passphrase (at least 8 characters)').isVisible()).toBe(true);
+      expect(await section.textContent()).not.toMatch(/session only/i);
+      await section.scrollIntoViewIfNeeded();
+      await settled(page);
+      await bothThemes(page, 'settings-encryption-no-keychain-1024');
+    } finally {
+      await otherShell.close();
+      await other.close();
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

@@ -35,5 +35,13 @@ describe('migration 025: the dealings kept beside the daily sums', () => {
     refreshTransferDays(db, [{ wallet: W, chain: 'eth' }]);
     expect(db.prepare('SELECT count(*) FROM party_dealings').pluck().get()).toBe(2);
     expect(dealingsOf(db, W)).toEqual(direct);
+    // A row restated with another recipient (its transfers the same): the watermark goes, the read follows the row.
+    const D = '0x' + 'd'.repeat(40);
+    db.prepare("UPDATE transactions SET to_addr = ? WHERE txn_hash = '0x01'").run(D);
+    expect(db.prepare('SELECT count(*) FROM transfer_days_state').pluck().get()).toBe(0);
+    expect(dealingsOf(db, W).recipients).toEqual([{ chain: 'eth', address: D, first: 1000 }]);
+    expect(dealingsOf(db, W)).toEqual(dealingsDirect(db, W));
+    refreshTransferDays(db, [{ wallet: W, chain: 'eth' }]);
+    expect(dealingsOf(db, W)).toEqual(dealingsDirect(db, W));
   });
 });

@@ -5,7 +5,8 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  * counterparties: transactions/store/party-dealings.ts), kept as the daily transfer sums are
  * (migration 5) and under the same state: the rows of a (wallet, chain) with id up to
  * transfer_days_state.built_to_id are in both tables, the state is dropped by the same triggers
- * when one of its transactions changes or goes, and the same writers bring both forward. An
+ * when one of its transactions changes or goes (and by one more when its ends change), and the
+ * same writers bring both forward. An
  * export judging a million rows then reads a few hundred rows a wallet instead of two passes of
  * json_each over its history.
  *
@@ -32,5 +33,12 @@ export function updateToSchemaVersion25(db: Database): void {
     -- A watermark of the sums made before this table says nothing of the dealings: dropped, so the
     -- next refresh rebuilds both from the rows (until then readers aggregate the rows directly).
     DELETE FROM transfer_days_state;
+    -- The dealings read the ends too, which the sums' triggers (migration 5) do not watch: a row
+    -- restated with another sender or recipient drops the watermark as a change of its transfers does.
+    CREATE TRIGGER party_dealings_stale_on_ends AFTER UPDATE OF from_addr, to_addr ON transactions
+      WHEN OLD.from_addr IS NOT NEW.from_addr OR OLD.to_addr IS NOT NEW.to_addr
+      BEGIN
+        DELETE FROM transfer_days_state WHERE (wallet = OLD.wallet AND chain = OLD.chain) OR (wallet = NEW.wallet AND chain = NEW.chain);
+      END;
   `);
 }

@@ -69,7 +69,7 @@ function view(date: string, members: Array<Member | { wallet: string; chain: str
   return { date, members: coverage, positions, underlying, tokens: tokenRows(underlying), totals: totals(positions) } as unknown as PortfolioView;
 }
 
-const usdc = (chain: string, qty: number, nav: number) => group(`${chain}:0xusdc-${chain}`, `0xusdc-${chain}`, 'USDC', 'USD Coin', qty, nav);
+const usdc = (chain: string, qty: number, nav: number | null) => group(`${chain}:0xusdc-${chain}`, `0xusdc-${chain}`, 'USDC', 'USD Coin', qty, nav);
 
 describe('implied price', () => {
   it('is value over quantity, and "—" (null) for a zero, unknown or non-finite quantity, or an unknown value', () => {

@@ -276,6 +276,7 @@ export const words = {
     byUnderlying: 'By token',
     liquidity: 'Liquidity',
     exportCsv: (view: string) => `${view} (CSV)`,
+    exportTokensCsv: 'By token, a row per wallet chain (CSV)',
     partial: (n: number, date: string) =>
       `Partial: ${int(n)} wallet chain${n === 1 ? ' is' : 's are'} not cached at ${date}; this table and its totals leave ${n === 1 ? 'it' : 'them'} out:`,
     unreadableTitle: (sent: string) => `The service sent ${sent}: not a number. Left out of totals.`,

@@ -1,4 +1,5 @@
 import type { PortfolioView } from './portfolio/view.ts';
+import type { PortfolioChange } from './portfolio/change.ts';
 import type { MonthlyPack } from './pack.ts';
 import { REOPEN_REASON_MAX, type CloseCheck, type PeriodClose, type PeriodCloseDetail } from './closes.ts';
 import { z } from 'zod';
@@ -672,6 +673,8 @@ export const CONTRACT = {
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
   /** A wallet, a group or all wallets at a date: rows, totals, allocation and each member's coverage (src/shared/portfolio/view.ts). */
   'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioView>(),
+  /** What changed per position and per token from an earlier cached date (`since`) to `date` (src/shared/portfolio/change.ts). */
+  'portfolio.change': op(z.strictObject({ date, since: date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioChange>(),
   'nav.history': op(NavHistoryInput)<NavSeries>(),
   /** Exposure per token at a date: every watched wallet, or a group's members. */
   'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),

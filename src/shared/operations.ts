@@ -26,6 +26,7 @@ export const OPERATION_NAMES = [
   'positions.get',
   'positions.diff',
   'portfolio.view',
+  'portfolio.change',
   'nav.history',
   'exposure.get',
   'timeline.page',

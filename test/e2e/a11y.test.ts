@@ -138,7 +138,7 @@ describe('axe-core finds no serious or critical violation, light and dark', { ti
   });
 
   it('Positions by underlying, and liquidity', async () => {
-    await web.page.getByRole('tab', { name: 'By underlying' }).click();
+    await web.page.getByRole('tab', { name: 'By token' }).click();
     await poll(() => web.page.getByRole('columnheader', { name: /Token/ }).first().isVisible()).toBe(true);
     await expectAccessible('by underlying');
     await web.page.getByRole('tab', { name: 'Liquidity' }).click();

@@ -89,7 +89,7 @@ describe('Folioscope in Chromium, demo mode', () => {
       .click();
     await expect.poll(() => web.page.locator('table.inner').first().isVisible()).toBe(true);
     await bothThemes('03-positions');
-    await web.page.getByRole('tab', { name: 'By underlying' }).click();
+    await web.page.getByRole('tab', { name: 'By token' }).click();
     await expect.poll(() => web.page.getByRole('columnheader', { name: /Token/ }).isVisible()).toBe(true);
     await bothThemes('04-by-underlying');
     await web.page.getByRole('tab', { name: 'Liquidity' }).click();

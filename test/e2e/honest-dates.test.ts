@@ -60,17 +60,20 @@ describe('what the as-of date says', () => {
     expect(web.problems).toEqual([]);
   });
 
-  it('exposure across wallets and chains lists each token once, its chains in "Held in" (Medium 17)', async () => {
+  it('exposure across wallets and chains lists each token once, its chains in "Held in" and beneath (Medium 17)', async () => {
     // Shown for a scope of several wallets (all of them here).
     await web.open(`#/overview?date=${DAY}`);
     await settled(web.page);
     const table = web.page.locator('table', { has: web.page.getByRole('columnheader', { name: 'Held in' }) });
     await poll(() => table.locator('tbody tr').count()).toBeGreaterThan(3);
-    const tokens = (await table.locator('tbody tr td:first-child').allTextContents()).map((t) => t.trim());
+    const tokens = (await table.locator('tbody tr th[scope="row"]').allTextContents()).map((t) => t.trim());
     expect(tokens.length).toBe(new Set(tokens).size);
-    // The wallet holds tokens on both its chains: some row names both.
-    const heldIn = await table.locator('tbody tr td:last-child').allTextContents();
-    expect(heldIn.some((h) => h.includes('(Ethereum)') && h.includes('(Arbitrum One)'))).toBe(true);
+    // The wallet holds tokens on both its chains: some row names both, and opens to each beneath.
+    const both = table.locator('tbody tr:not(.sub)', { hasText: 'Ethereum' }).filter({ hasText: 'Arbitrum One' });
+    expect(await both.count()).toBeGreaterThan(0);
+    await both.first().getByRole('button').click();
+    const beneath = async () => (await table.locator('tbody tr.sub').allTextContents()).join(' ');
+    await poll(async () => (await beneath()).includes('Ethereum') && (await beneath()).includes('Arbitrum One')).toBe(true);
     expect(web.problems).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PositionsResult } from '../../src/shared/contract.ts';
 import type { TimelineRow } from '../../src/shared/model.ts';
-import { ago, pct, qty, setLocale, usd } from '../../src/renderer/src/lib/format.ts';
+import { ago, pct, price, qty, setLocale, usd } from '../../src/renderer/src/lib/format.ts';
 import { freshness } from '../../src/renderer/src/lib/freshness.ts';
 import { rangeStart, sortBy } from '../../src/renderer/src/lib/portfolio.ts';
 import { allocation, positionRows, totals } from '../../src/shared/portfolio/rows.ts';
@@ -22,6 +22,16 @@ describe('formatting for the locale', () => {
     expect(pct(12.3456)).toBe('12.35%');
     setLocale('de-DE');
     expect(usd(1234.5)).toBe('1.234,50\u00a0$');
+    setLocale(null);
+  });
+
+  it('formats an implied price: cents from 1 up, four significant digits below, a dash when unknown', () => {
+    setLocale('en-US');
+    expect(price(2280.031)).toBe('$2,280.03');
+    expect(price(0.3458)).toBe('$0.3458');
+    expect(price(0.00001234)).toBe('$0.00001234');
+    expect(price(-0.5)).toBe('-$0.50');
+    expect(price(null)).toBe('—');
     setLocale(null);
   });
 

@@ -25,6 +25,7 @@ describe('one strict date check at the contract', () => {
     ['nav.history', (d) => ({ from: d })],
     ['positions.diff', (d) => ({ wallet: WALLET, from: '2025-01-01', to: d })],
     ['positions.coverage', (d) => ({ date: d })],
+    ['portfolio.change', (d) => ({ date: '2025-03-01', since: d })],
     ['export.start', (d) => ({ format: 'csv', report: 'positions', date: d })],
     ['timeline.page', (d) => ({ to: d })],
     ['sync.positions', (d) => ({ wallet: WALLET, date: d })],

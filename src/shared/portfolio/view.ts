@@ -10,6 +10,7 @@ import type { LiquidityRow, PositionRow, UnderlyingRow } from './rows.ts';
 import type { AllocationEntry } from './allocation.ts';
 import type { PositionTotals } from './totals.ts';
 import type { SpamVerdict } from '../spam.ts';
+import type { TokenRow } from './tokens.ts';
 
 /**
  * One member's standing at the date:
@@ -91,6 +92,11 @@ export interface PortfolioView {
   /** Largest value first. */
   positions: PositionRow[];
   underlying: UnderlyingRow[];
+  /**
+   * The by-token rows (`underlying`) as one row per token across wallets and chains, each with its
+   * holdings beneath (./tokens.ts): Positions "by token" shows these.
+   */
+  tokens: TokenRow[];
   liquidity: LiquidityRow[];
   totals: PositionTotals;
   /** Positions judged spam: not in `positions`, the totals, allocation, exposure or risk. */

@@ -3,33 +3,27 @@
  * table: the members it lacks are the view's, named, never a smaller figure said whole.
  */
 import type { Exposure, TokenExposure } from '../../../shared/model.ts';
+import { tokenRows } from '../../../shared/portfolio/tokens.ts';
 import type { PortfolioView } from '../../../shared/portfolio/view.ts';
 import { decimalSum } from '../../../shared/decimal.ts';
 import { unreadableValues } from '../../../shared/quality.ts';
 
 /**
- * One row per token as a user names it (symbol and name), across wallets and chains: UNI held on
- * eth and on arb is one exposure (issue 39), each wallet chain's own figure kept beneath it. A
- * token the service names by neither stays by its id.
+ * One row per token across wallets and chains (issue 39, item 17): UNI held on eth and on arb is
+ * one exposure, each wallet chain's own figure kept beneath it. Grouped as Positions groups "by
+ * token" (src/shared/portfolio/tokens.ts), so the two never name a token differently.
  */
-function tokenKey(g: { token_id: string; token_symbol: string | null; token_name: string | null }): string {
-  return g.token_symbol === null && g.token_name === null ? `id:${g.token_id}` : `named:${g.token_symbol ?? ''}\u0000${g.token_name ?? ''}`;
-}
-
 export function exposureOf(view: Pick<PortfolioView, 'date' | 'underlying' | 'members' | 'provenance'>): Exposure {
-  const tokens = new Map<string, TokenExposure>();
-  for (const { wallet, chain, group: g } of view.underlying) {
-    const key = tokenKey(g);
-    const t = tokens.get(key) ?? { tokenId: g.token_id, symbol: g.token_symbol, name: g.token_name, totalQty: 0, totalNav: 0, wallets: [] };
-    // Exact in decimal, as every other total (src/shared/portfolio/totals.ts).
-    t.totalQty = decimalSum([t.totalQty, g.total_qty ?? 0]);
-    t.totalNav = decimalSum([t.totalNav, g.total_nav ?? 0]);
-    t.wallets.push({ wallet, chain, qty: g.total_qty ?? 0, nav: g.total_nav ?? 0 });
-    // A figure the service sent unreadable counts as 0 here: the token says it is partial.
-    if (g._invalid?.['total_qty'] !== undefined || g._invalid?.['total_nav'] !== undefined) t.unreadable = true;
-    tokens.set(key, t);
-  }
-  const list = [...tokens.values()].sort((a, b) => b.totalNav - a.totalNav);
+  const list: TokenExposure[] = tokenRows(view.underlying).map((t) => ({
+    tokenId: t.holdings[0]!.tokenId,
+    symbol: t.symbol,
+    name: t.name,
+    // A figure the service sent unreadable (or not at all) counts as 0 here: the token says it is partial.
+    totalQty: t.qty ?? 0,
+    totalNav: t.nav ?? 0,
+    wallets: t.holdings.map((h) => ({ wallet: h.wallet, chain: h.chain, qty: h.qty ?? 0, nav: h.nav ?? 0 })),
+    ...(t.holdings.some((h) => h.unreadable) && { unreadable: true }),
+  }));
   const behind = view.provenance.filter((p) => p.endpoint === 'positionsByUnderlying');
   const fetched = behind.map((p) => p.fetchedAt).sort();
   const asOf = behind.map((p) => p.asOf).sort();

@@ -4,13 +4,15 @@
  */
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { portfolioNav } from './nav.ts';
+import { portfolioChange } from './change.ts';
 import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './view.ts';
 
-type PortfolioOperations = 'portfolio.view' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
+type PortfolioOperations = 'portfolio.view' | 'portfolio.change' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
 
 export function portfolioHandlers(c: ScopeContext): Pick<Handlers, PortfolioOperations> {
   return {
     'portfolio.view': ({ date, wallet: address, group }, { signal }) => portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal),
+    'portfolio.change': ({ date, since, wallet: address, group }, { signal }) => portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal),
     'nav.history': ({ group, ...scope }) => {
       const members = c.scopeOf(scope.wallet, group);
       return portfolioNav(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });

@@ -7,6 +7,7 @@ import type { ValueFlag } from '../../../shared/service/schemas.ts';
 import type { Wallet } from '../../../shared/model.ts';
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
+import { tokenRows } from '../../../shared/portfolio/tokens.ts';
 import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts';
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
 import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
@@ -154,6 +155,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
     chainsCounted: [...new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.chain))].sort(),
     positions,
     underlying,
+    tokens: tokenRows(underlying),
     liquidity,
     // Members cached that list no position are worth 0: known, not unknown ("—").
     totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotals(positions.map((p) => p.position)),

@@ -127,6 +127,17 @@ export function usd(v: number | null | undefined, options: { compact?: boolean; 
   return f.format(v);
 }
 
+/**
+ * A price in USD: cents for a price of 1 or more; a smaller one to four significant digits
+ * ($0.00001234), which cents would round to $0.00.
+ */
+export function price(v: number | null | undefined): string {
+  if (missing(v)) return DASH;
+  const a = Math.abs(v);
+  if (a >= 1 || a === 0) return usd(v);
+  return usd(v, { digits: [2, Math.min(12, Math.max(2, 3 - Math.floor(Math.log10(a))))] });
+}
+
 /** The unit compact notation gives a sum of money ("M", "Mio.", "K"; "" for none), so ticks in one unit can share their decimals. */
 export function compactUnit(v: number): string {
   return (

@@ -14,6 +14,10 @@ export interface Route {
   date: string | null;
   view: View;
   compare: string | null;
+  /** Positions: the earlier cached date each row's change is counted from (issue 39, item 4). */
+  since: string | null;
+  /** Positions by position: rows under a header per protocol, each with its subtotal. */
+  byProtocol: boolean;
   range: Range;
   action: string[];
   protocol: string[];
@@ -48,6 +52,8 @@ export function parseRoute(hash: string): Route {
     date: p.get('date'),
     view: view === 'underlying' || view === 'liquidity' ? view : 'all',
     compare: p.get('compare'),
+    since: p.get('since'),
+    byProtocol: p.get('by') === 'protocol',
     range: range === '30d' || range === '90d' || range === 'all' ? range : '1y',
     action: list('action'),
     protocol: list('protocol'),
@@ -71,6 +77,8 @@ export function formatRoute(r: Route): string {
   if (r.tab === 'positions') {
     if (r.view !== 'all') p.set('view', r.view);
     if (r.compare) p.set('compare', r.compare);
+    if (r.since) p.set('since', r.since);
+    if (r.byProtocol) p.set('by', 'protocol');
   }
   if (r.tab === 'overview' && r.range !== '1y') p.set('range', r.range);
   if (r.tab === 'timeline') {

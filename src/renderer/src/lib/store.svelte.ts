@@ -96,7 +96,7 @@ class AppState {
       // date, wallet, group and period shown were the other cache's; start from this one's newest
       // instead of showing "—" and "That wallet group no longer exists" (issue 39).
       if (before !== undefined && before !== info.databaseFile) {
-        route.go({ date: null, wallet: null, group: null, from: null, to: null, compare: null }, { replace: true });
+        route.go({ date: null, wallet: null, group: null, from: null, to: null, compare: null, since: null }, { replace: true });
       }
       await this.refreshWallets();
       this.#jobs = await call('sync.jobs', {});

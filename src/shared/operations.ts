@@ -26,6 +26,8 @@ export const OPERATION_NAMES = [
   'positions.get',
   'positions.diff',
   'portfolio.view',
+  'portfolio.summary',
+  'portfolio.rows',
   'nav.history',
   'exposure.get',
   'timeline.page',

@@ -4,7 +4,7 @@ import { insertSnapshots, type SnapshotInput } from '../../src/main/core/positio
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import type { SnapshotEndpoint } from '../../src/shared/model.ts';
 import type { PositionRow, UnderlyingRow } from '../../src/shared/portfolio/rows.ts';
-import { ROW_PAGE_MAX, ROW_SORTS, type RowQuery, type RowsPage } from '../../src/shared/portfolio/summary.ts';
+import { ROW_PAGE_MAX, ROW_SORTS, type PositionsPage, type RowQuery, type RowsPage } from '../../src/shared/portfolio/summary.ts';
 import { knownValue, positionTotals } from '../../src/shared/portfolio/totals.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -246,9 +246,12 @@ describe('portfolio.rows', () => {
               if (limit === 1 && whole.length > 40) continue; // a page a row over the largest scope is the same check, slower
               const { rows, pages } = await allPages(scope, { table, sort, order, limit });
               const what = `${JSON.stringify(scope)} ${table} ${sort} ${order} ${limit}`;
-              expect(pages.every((p) => p.total === whole.length && p.of === whole.length && p.rows.length <= limit), what).toBe(true);
+              expect(
+                pages.every((p) => p.total === whole.length && p.of === whole.length && p.rows.length <= limit),
+                what,
+              ).toBe(true);
               expect(new Set(rows.map((r) => r.key)).size, what).toBe(whole.length);
-              expect(rows, what).toEqual(reference(whole, sort, order));
+              expect(rows, what).toEqual(reference<PositionRow | UnderlyingRow>(whole, sort, order));
             }
           }
         }
@@ -269,7 +272,10 @@ describe('portfolio.rows', () => {
         { text: 'UsDc' },
         (r) => [r.position.symbol, r.position.name, ...r.position.underlying.flatMap((u) => [u.symbol, u.name])].some((x) => lower(x).includes('usdc')),
       ],
-      [{ chain: 'eth', protocol: 'uniswap_v3', text: 'position' }, (r) => r.chain === 'eth' && r.position.protocol_id === 'uniswap_v3' && lower(r.position.name).includes('position')],
+      [
+        { chain: 'eth', protocol: 'uniswap_v3', text: 'position' },
+        (r) => r.chain === 'eth' && r.position.protocol_id === 'uniswap_v3' && lower(r.position.name).includes('position'),
+      ],
       [{ chain: 'sol' }, () => false],
     ];
     for (const [filter, pass] of cases) {
@@ -278,10 +284,14 @@ describe('portfolio.rows', () => {
       expect(rows, JSON.stringify(filter)).toEqual(expected);
       expect(pages[0]!.total).toBe(expected.length);
       expect(pages[0]!.of).toBe(view.positions.length);
-      expect(pages[0]!.totals).toEqual(expected.length ? positionTotals(expected.map((r) => r.position)) : { total: 0, principal: 0, reward: 0, count: 0 });
+      expect((pages[0] as PositionsPage).totals).toEqual(
+        expected.length ? positionTotals(expected.map((r) => r.position)) : { total: 0, principal: 0, reward: 0, count: 0 },
+      );
     }
     // Each chain's rows' totals together are the whole's, to the cent (decimal sums: cents compare exactly).
-    const byChain = await Promise.all(['eth', 'arb'].map((chain) => core.request('portfolio.rows', { date: DAY, limit: 1, filter: { chain } })));
+    const byChain = (await Promise.all(
+      ['eth', 'arb'].map((chain) => core.request('portfolio.rows', { date: DAY, limit: 1, filter: { chain } })),
+    )) as PositionsPage[];
     const cents = (n: number | null) => Math.round((n ?? 0) * 100);
     expect(cents(byChain[0]!.totals.total) + cents(byChain[1]!.totals.total)).toBe(cents(view.totals.total));
     const tokens = await core.request('portfolio.rows', { date: DAY, table: 'underlying', filter: { text: 'usdc' }, limit: ROW_PAGE_MAX });

@@ -67,7 +67,10 @@ describe('folioscope portfolio --json over 200 wallets × 2 chains', () => {
     const symbols = p.rows.rows.map((r) => (r.position.symbol ?? r.position.name ?? '').toLowerCase()).filter(Boolean);
     expect(symbols).toEqual([...symbols].sort().reverse());
 
-    const tokens = await runCli([...g, 'portfolio', '--json', '--table', 'underlying', '--limit', '5', '--filter-wallet', fundWallet(3).toUpperCase().replace('0X', '0x')], env);
+    const tokens = await runCli(
+      [...g, 'portfolio', '--json', '--table', 'underlying', '--limit', '5', '--filter-wallet', fundWallet(3).toUpperCase().replace('0X', '0x')],
+      env,
+    );
     expect(tokens.status, tokens.stderr).toBe(3);
     const t = JSON.parse(tokens.stdout) as RowsPage;
     expect(t).toMatchObject({ table: 'underlying', limit: 5, complete: false, notCached: 1 });

@@ -47,11 +47,15 @@ export function seedFund(db: WritableDB, fund: Fund): { members: number; positio
         if (members++ >= cachedMembers) continue;
         const model = positionsOn(history, wallet, chain, day);
         const views: Array<SnapshotInput<SnapshotEndpoint>> = [
-          input('allPositions', wallet, chain.id, fund.date, [positionSnapshot.parse({ wallet_id: wallet, date: at, positions: allPositionsView(chain.id, model) })]),
+          input('allPositions', wallet, chain.id, fund.date, [
+            positionSnapshot.parse({ wallet_id: wallet, date: at, positions: allPositionsView(chain.id, model) }),
+          ]),
           input('positionsByUnderlying', wallet, chain.id, fund.date, [
             underlyingSnapshot.parse({ wallet_id: wallet, date: at, positions: byUnderlyingView(chain.id, model) }),
           ]),
-          input('liquidityAnalysis', wallet, chain.id, fund.date, [liquiditySnapshot.parse({ wallet_id: wallet, date: at, positions: liquidityView(chain.id, model) })]),
+          input('liquidityAnalysis', wallet, chain.id, fund.date, [
+            liquiditySnapshot.parse({ wallet_id: wallet, date: at, positions: liquidityView(chain.id, model) }),
+          ]),
         ];
         positions += model.length;
         insertSnapshots(db, views);

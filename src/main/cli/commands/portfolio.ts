@@ -90,7 +90,12 @@ export async function portfolioCommand(g: Globals, args: string[]): Promise<void
       // What a screen shows (issue 40 item 2): the summary and a page, cut in the core; --all for the whole view.
       const out = table
         ? await call(core, 'portfolio.rows', { ...scope, date, table, ...rows })
-        : await call(core, 'portfolio.summary', { ...scope, date, rows, members: { offset: (membersPage - 1) * MEMBER_PAGE_DEFAULT, limit: MEMBER_PAGE_DEFAULT } });
+        : await call(core, 'portfolio.summary', {
+            ...scope,
+            date,
+            rows,
+            members: { offset: (membersPage - 1) * MEMBER_PAGE_DEFAULT, limit: MEMBER_PAGE_DEFAULT },
+          });
       if ('walletCount' in out && !out.walletCount) throw new Error('No wallets are watched: add one first (folioscope wallet add).');
       say(jsonForTerminal(out));
       const notCached = 'walletCount' in out ? out.coverage.notCached : out.notCached;

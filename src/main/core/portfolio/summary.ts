@@ -125,9 +125,20 @@ export function rowsPage(view: PortfolioView, q: RowQuery = {}): RowsPage {
       (r) =>
         common(r) &&
         (f.protocol === undefined || r.position.protocol_id === f.protocol) &&
-        has(r.position.symbol, r.position.name, ...r.position.underlying.flatMap((u) => [u.symbol, u.name])),
+        (text === undefined || has(r.position.symbol, r.position.name, ...r.position.underlying.flatMap((u) => [u.symbol, u.name]))),
     );
-    const sorted = sortRows(rows, sort, order, (r) => knownValue(r.position), (r) => r.position.protocol_id, (r) => r.position.symbol ?? r.position.name);
+    // The view's own order is by value, largest first (ties as the cache orders members): nothing to sort again.
+    const sorted =
+      sort === 'value' && order === 'desc'
+        ? rows
+        : sortRows(
+            rows,
+            sort,
+            order,
+            (r) => knownValue(r.position),
+            (r) => r.position.protocol_id,
+            (r) => r.position.symbol ?? r.position.name,
+          );
     const page: PositionsPage = {
       table,
       offset,
@@ -152,7 +163,8 @@ export function rowsPage(view: PortfolioView, q: RowQuery = {}): RowsPage {
   }
   if (sort === 'protocol') throw new ValidationError('sort', 'The by-token table has no protocol of its own: sort it by value, wallet, chain or symbol.');
   const rows = view.underlying.filter(
-    (r) => common(r) && (f.protocol === undefined || r.group.breakdown.some((b) => b.protocol_id === f.protocol)) && has(r.group.token_symbol, r.group.token_name),
+    (r) =>
+      common(r) && (f.protocol === undefined || r.group.breakdown.some((b) => b.protocol_id === f.protocol)) && has(r.group.token_symbol, r.group.token_name),
   );
   const page: UnderlyingPage = {
     table,

@@ -104,6 +104,7 @@ async function once(args: readonly string[]): Promise<Run> {
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const ms = performance.now() - t;
   const cpu = timed ? readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(/\s+/).map(Number) : [];
+  rmSync(timeFile, { force: true });
   return {
     ms,
     cpuMs: cpu.length === 2 && cpu.every(Number.isFinite) ? (cpu[0]! + cpu[1]!) * 1000 : null,

@@ -17,6 +17,8 @@ const benches: Record<string, () => Promise<void>> = {
   web: async () => (await import('./web.ts')).webBench(),
   reconcile: async () => (await import('./reconcile.ts')).reconcileBench(),
   closes: async () => (await import('./closes.ts')).closesBench(),
+  // portfolio --json: the summary and a page beside the whole view, 200 × 2 and 1,000 × 6 (issue 40 item 2).
+  portfolio: async () => (await import('./portfolio.ts')).portfolioBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
   'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),

@@ -1,5 +1,6 @@
 import type { PortfolioView } from './portfolio/view.ts';
 import type { PortfolioChange } from './portfolio/change.ts';
+import { ROW_PAGE_MAX, ROW_SORTS, ROW_TABLES, type PortfolioSummary, type RowsPage } from './portfolio/summary.ts';
 import type { MonthlyPack } from './pack.ts';
 import { REOPEN_REASON_MAX, type CloseCheck, type PeriodClose, type PeriodCloseDetail } from './closes.ts';
 import { z } from 'zod';
@@ -638,6 +639,26 @@ const PackInput = z
   })
   .refine(ordered, orderedMessage);
 
+/**
+ * Which rows of the portfolio view a screen shows (src/shared/portfolio/summary.ts): a page of at
+ * most ROW_PAGE_MAX rows from `offset`, ordered and filtered in the core.
+ */
+const rowPage = {
+  offset: z.number().int().min(0).max(10_000_000).optional(),
+  limit: z.number().int().min(1).max(ROW_PAGE_MAX, `at most ${ROW_PAGE_MAX} rows a page`).optional(),
+  sort: z.enum(ROW_SORTS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  filter: z
+    .strictObject({
+      chain: chainId.optional(),
+      wallet: address.optional(),
+      protocol: z.string().min(1).max(128).optional(),
+      text: z.string().min(1).max(100, 'the text searched is too long (at most 100 characters)').optional(),
+    })
+    .optional(),
+};
+const portfolioScope = { date, wallet: address.optional(), group: z.number().int().positive().optional() };
+
 export const CONTRACT = {
   'app.info': op(empty)<AppInfo>(),
   'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<
@@ -675,6 +696,22 @@ export const CONTRACT = {
   'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioView>(),
   /** What changed per position and per token from an earlier cached date (`since`) to `date` (src/shared/portfolio/change.ts). */
   'portfolio.change': op(z.strictObject({ date, since: date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioChange>(),
+  /**
+   * What a screen of that view shows at once: its totals, allocation, exposure, risk, unlocks,
+   * coverage (counts, and a page of the members not fully cached) and spam counted, with the first
+   * page of positions; every figure the view's own (src/shared/portfolio/summary.ts).
+   */
+  'portfolio.summary': op(
+    z.strictObject({
+      ...portfolioScope,
+      rows: z.strictObject(rowPage).optional(),
+      members: z
+        .strictObject({ offset: z.number().int().min(0).max(10_000_000).optional(), limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() })
+        .optional(),
+    }),
+  )<PortfolioSummary>(),
+  /** A page of the view's positions or by-token rows, sorted and filtered in the core, with how many rows pass the filter. */
+  'portfolio.rows': op(z.strictObject({ ...portfolioScope, table: z.enum(ROW_TABLES).optional(), ...rowPage }))<RowsPage>(),
   'nav.history': op(NavHistoryInput)<NavSeries>(),
   /** Exposure per token at a date: every watched wallet, or a group's members. */
   'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),

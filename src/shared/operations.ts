@@ -27,6 +27,8 @@ export const OPERATION_NAMES = [
   'positions.diff',
   'portfolio.view',
   'portfolio.change',
+  'portfolio.summary',
+  'portfolio.rows',
   'nav.history',
   'exposure.get',
   'timeline.page',

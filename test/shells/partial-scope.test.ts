@@ -76,8 +76,18 @@ describe('a group with a wallet not cached at the date', () => {
   it('the CLI portfolio: the same total as the PDF, the missing wallet named, exit 3', async () => {
     const json = await run([...g, 'portfolio', '--group', 'Fund', '--date', DATE, '--json']);
     expect(json.status, json.stderr).toBe(3);
-    const view = JSON.parse(json.stdout) as { complete: boolean; walletsCounted: number; totals: { total: number }; missing: Array<{ wallet: string }> };
-    expect(view).toMatchObject({ complete: false, walletsCounted: 1, missing: [{ wallet: B }] });
+    // The summary (the default): the member not cached named among those not fully cached, counted.
+    const view = JSON.parse(json.stdout) as {
+      complete: boolean;
+      walletsCounted: number;
+      totals: { total: number };
+      coverage: { notCached: number; notFullyCached: { members: Array<{ wallet: string; state: string }> } };
+    };
+    expect(view).toMatchObject({ complete: false, walletsCounted: 1, coverage: { notCached: 1 } });
+    expect(view.coverage.notFullyCached.members.filter((m) => m.state === 'not-cached').map((m) => m.wallet)).toEqual([B]);
+    const all = await run([...g, 'portfolio', '--group', 'Fund', '--date', DATE, '--json', '--all']);
+    expect(all.status, all.stderr).toBe(3);
+    expect(JSON.parse(all.stdout)).toMatchObject({ complete: false, walletsCounted: 1, totals: view.totals, missing: [{ wallet: B }] });
     const total = `$${view.totals.total.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
     const pdf = execFileSync('pdftotext', [join(dir, 'report.pdf'), '-']).toString();
     expect(pdf).toContain(total);

@@ -1,18 +1,26 @@
 /**
  * The operations that read a scope's portfolio at a date: the one portfolio view (cancellable),
+ * what a screen shows of it (its summary, a page of its rows),
  * and the parts of it a view asks for alone: exposure, lending risk, the unlock ladder.
  */
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { portfolioNav } from './nav.ts';
 import { portfolioChange } from './change.ts';
+import { rowsPage, summaryOf } from './summary.ts';
 import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './view.ts';
 
-type PortfolioOperations = 'portfolio.view' | 'portfolio.change' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
+type PortfolioOperations =
+  'portfolio.view' | 'portfolio.change' | 'portfolio.summary' | 'portfolio.rows' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
 
 export function portfolioHandlers(c: ScopeContext): Pick<Handlers, PortfolioOperations> {
   return {
     'portfolio.view': ({ date, wallet: address, group }, { signal }) => portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal),
     'portfolio.change': ({ date, since, wallet: address, group }, { signal }) => portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal),
+    // A screen's part of the same view (summary.ts): built whole, as the view always is, and cut here, so only what is shown crosses the contract.
+    'portfolio.summary': async ({ date, wallet: address, group, rows, members }, { signal }) =>
+      summaryOf(await portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal), { rows, members }),
+    'portfolio.rows': async ({ date, wallet: address, group, ...query }, { signal }) =>
+      rowsPage(await portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal), query),
     'nav.history': ({ group, ...scope }) => {
       const members = c.scopeOf(scope.wallet, group);
       return portfolioNav(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });

@@ -134,7 +134,9 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
     spamTokens,
   } = withoutSpam(positionRows(of('allPositions')), date, judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) }));
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
-  const positions = [...listed].sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
+  // Each row's value summed once, not at every comparison (a decimal sum each: most of the sort's time at 100,000 rows).
+  const values = new Map(listed.map((r) => [r, knownValue(r.position)]));
+  const positions = [...listed].sort((a, b) => values.get(b)! - values.get(a)! || memberOrder(a, b));
   const underlying = underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`));
   const spamKeys = new Set(spam.rows.map((r) => r.key));
   const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk]))).filter((l) => !spamKeys.has(l.key));

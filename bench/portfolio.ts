@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import os from 'node:os';
+import { openDatabase } from '../src/main/core/store/db.ts';
+import { seedFund } from '../test/support/fund.ts';
+import { DATA_DIR, fmt, report } from './lib.ts';
+
+/**
+ * `folioscope portfolio --json` over a fund's cache (issue 40 item 2): the summary and first page
+ * it writes by default beside the whole view (`--all`), each as a process of its own (the CLI as
+ * a script runs it): wall time, CPU time (user + system, steadier on a shared machine) and the
+ * bytes written. Funds of 200 wallets × 2 chains and 1,000 wallets × 6 chains (the docs' fund
+ * administrator), filed straight into SQLite as a sync files them (test/support/fund.ts), once.
+ * The program's own start (`folioscope --help`: Node and the TypeScript loader) is measured
+ * beside them. Targets: < 1 s and < 5 MB by default.
+ */
+const DATE = '2026-10-31';
+const CLI = join(import.meta.dirname, '../bin/folioscope.mjs');
+const FUNDS = [
+  { wallets: 200, chains: 2 },
+  { wallets: 1000, chains: 6 },
+] as const;
+
+export async function portfolioBench(): Promise<void> {
+  const sizes = (process.env['FOLIOSCOPE_BENCH_FUNDS'] ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((s) => s.split('x').map(Number) as [number, number]);
+  const funds = sizes.length ? sizes.map(([wallets, chains]) => ({ wallets, chains })) : FUNDS;
+  const rows: Array<[string, string]> = [
+    [
+      `load average`,
+      os
+        .loadavg()
+        .map((l) => fmt(l, 2))
+        .join(', '),
+    ],
+  ];
+  const start = await runs(['--help'], 3);
+  rows.push(['program start (--help)', summary(start)]);
+  for (const fund of funds) {
+    const dir = join(DATA_DIR, `portfolio-${fund.wallets}x${fund.chains}`);
+    if (!existsSync(join(dir, 'demo.sqlite'))) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const t = performance.now();
+      const db = openDatabase(join(dir, 'demo.sqlite'));
+      const seeded = seedFund(db, { wallets: fund.wallets, chains: fund.chains, date: DATE });
+      db.exec('ANALYZE');
+      db.close();
+      console.log(
+        `  seeded ${fund.wallets} × ${fund.chains}: ${seeded.positions.toLocaleString('en-US')} positions in ${fmt((performance.now() - t) / 1000, 1)} s`,
+      );
+    }
+    const name = `${fund.wallets.toLocaleString('en-US')} × ${fund.chains}`;
+    for (const [label, args] of [
+      ['--json (summary + page 1)', ['portfolio', '--json']],
+      ['--json --page 7 --sort symbol --chain eth', ['portfolio', '--json', '--page', '7', '--sort', 'symbol', '--chain', 'eth']],
+      ['--json --all (whole view)', ['portfolio', '--json', '--all']],
+    ] as const) {
+      rows.push([`${name} ${label}`, summary(await runs(['--data-dir', dir, ...args], label.includes('--all') ? 2 : 3))]);
+    }
+  }
+  rows.push(['targets', 'portfolio --json < 1 s and < 5 MB by default (1,000 wallets × 6 chains)']);
+  report('portfolio --json: the summary and a page beside the whole view (each a process)', rows);
+}
+
+interface Run {
+  ms: number;
+  cpuMs: number | null;
+  bytes: number;
+  code: number | null;
+  failure: string;
+}
+
+function summary(r: Run[]): string {
+  const failed = r.find((x) => x.code !== 0 && x.code !== 3);
+  if (failed) return `failed (exit ${failed.code}): ${failed.failure}`;
+  const each = r.map((x) => `${fmt(x.ms / 1000, 2)} s${x.cpuMs === null ? '' : ` (CPU ${fmt(x.cpuMs / 1000, 2)} s)`}`).join(', ');
+  const b = r[0]!.bytes;
+  return `${each}; ${b >= 1e6 ? `${fmt(b / 1e6, 1)} MB` : `${fmt(b / 1e3, 1)} kB`} written`;
+}
+
+async function runs(args: readonly string[], n: number): Promise<Run[]> {
+  const out: Run[] = [];
+  for (let i = 0; i < n; i++) out.push(await once(args));
+  return out;
+}
+
+/** One run of the program: its stdout counted, not kept; its CPU time from /usr/bin/time when installed. */
+async function once(args: readonly string[]): Promise<Run> {
+  const timeFile = join(DATA_DIR, `portfolio-cpu-${process.pid}.txt`);
+  const timed = existsSync('/usr/bin/time');
+  const [command, argv] = timed ? ['/usr/bin/time', ['-f', '%U %S', '-o', timeFile, process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
+  const env = { ...process.env };
+  delete env['FOLIOSCOPE_ACCESS_KEY'];
+  const t = performance.now();
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let bytes = 0;
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (bytes += d.length));
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const ms = performance.now() - t;
+  const cpu = timed ? readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(/\s+/).map(Number) : [];
+  rmSync(timeFile, { force: true });
+  return {
+    ms,
+    cpuMs: cpu.length === 2 && cpu.every(Number.isFinite) ? (cpu[0]! + cpu[1]!) * 1000 : null,
+    bytes,
+    code,
+    failure: err.trim().split('\n').at(-1) ?? '',
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * What a screen of the portfolio shows, cut from the one view (./view.ts) in the core (issue 40
+ * item 2): the summary of a scope at a date and pages of its rows, sorted and filtered here, so a
+ * fund's 6,000 members and tens of thousands of rows never cross the contract whole. Every
+ * figure is the view's own (the same totals, allocation, exposure, spam), never summed again.
+ */
+import type { PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
+import {
+  MEMBER_PAGE_DEFAULT,
+  ROW_PAGE_DEFAULT,
+  SUMMARY_TOP,
+  type PortfolioSummary,
+  type PositionsPage,
+  type RowQuery,
+  type RowSort,
+  type RowsPage,
+  type UnderlyingPage,
+} from '../../../shared/portfolio/summary.ts';
+import type { PortfolioView } from '../../../shared/portfolio/view.ts';
+import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts';
+import { health, isAtRisk } from '../../../shared/portfolio/risk.ts';
+import { decimalSumOrNull } from '../../../shared/decimal.ts';
+import { ValidationError } from '../store/validation.ts';
+
+/** The summary of a view: its figures whole, its lists counted with a few named, the first page of positions. */
+export function summaryOf(
+  view: PortfolioView,
+  o: { rows?: Omit<RowQuery, 'table'> | undefined; members?: { offset?: number | undefined; limit?: number | undefined } | undefined } = {},
+): PortfolioSummary {
+  const m = view.members;
+  const notFully = m.filter((x) => x.state !== 'cached');
+  const mOffset = o.members?.offset ?? 0;
+  const mLimit = o.members?.limit ?? MEMBER_PAGE_DEFAULT;
+  const fetched = m.map((x) => x.fetchedAt).filter((x): x is string => x !== null);
+  fetched.sort();
+  const lending = view.risk.positions.map((p) => ({
+    wallet: p.wallet,
+    chain: p.chain,
+    protocolId: p.protocolId,
+    name: p.name,
+    health: health(p.collateralDebtRatio, p.liqThreshold)!,
+    atRisk: isAtRisk(p.collateralDebtRatio, p.liqThreshold),
+  }));
+  return {
+    date: view.date,
+    walletCount: view.wallets.length,
+    complete: view.complete,
+    walletsCounted: view.walletsCounted,
+    chainsCounted: view.chainsCounted,
+    totals: view.totals,
+    unknownValues: view.unknownValues,
+    unknownIn: view.unknownIn,
+    unreadableValues: view.unreadableValues,
+    allocation: view.allocation,
+    rowCounts: { positions: view.positions.length, underlying: view.underlying.length, liquidity: view.liquidity.length },
+    coverage: {
+      members: m.length,
+      cached: m.length - notFully.length,
+      viewsMissing: notFully.filter((x) => x.state === 'views-missing').length,
+      notCached: view.missing.length,
+      moments: m.filter((x) => x.moment !== null).length,
+      fetched: { oldest: fetched[0] ?? null, newest: fetched.at(-1) ?? null },
+      notFullyCached: { offset: mOffset, limit: mLimit, total: notFully.length, members: notFully.slice(mOffset, mOffset + mLimit) },
+    },
+    spam: {
+      count: view.spam.count,
+      claimed: view.spam.claimed,
+      top: view.spam.rows.slice(0, SUMMARY_TOP).map((r) => ({
+        wallet: r.wallet,
+        chain: r.chain,
+        symbol: r.position.symbol ?? null,
+        name: r.position.name ?? null,
+        claimed: r.total,
+        reasons: r.verdict.reasons.map((x) => x.text),
+      })),
+    },
+    exposure: {
+      totalNav: view.exposure.totalNav,
+      tokens: view.exposure.tokens.length,
+      top: view.exposure.tokens.slice(0, SUMMARY_TOP).map((t) => ({
+        tokenId: t.tokenId,
+        symbol: t.symbol,
+        name: t.name,
+        totalQty: t.totalQty,
+        totalNav: t.totalNav,
+        holders: t.wallets.length,
+        unreadable: t.unreadable === true,
+      })),
+      missing: view.exposure.missing.length,
+      freshness: view.exposure.freshness,
+      flagged: view.exposure.flagged,
+    },
+    risk: {
+      positions: lending.length,
+      atRisk: lending.filter((p) => p.atRisk).length,
+      unknown: view.risk.unknown.length,
+      // A stable sort: equal health keeps the risk list's order (wallet and chain as the cache orders them).
+      lowest: [...lending].sort((a, b) => a.health - b.health).slice(0, SUMMARY_TOP),
+    },
+    unlocks: { count: view.unlocks.unlocks.length, next: view.unlocks.unlocks.slice(0, SUMMARY_TOP) },
+    rows: rowsPage(view, { ...o.rows, table: 'positions' }) as PositionsPage,
+  };
+}
+
+/** A page of one of the view's tables, filtered and sorted as asked; ties keep the view's order. */
+export function rowsPage(view: PortfolioView, q: RowQuery = {}): RowsPage {
+  const table = q.table ?? 'positions';
+  const sort = q.sort ?? 'value';
+  const order = q.order ?? (sort === 'value' ? 'desc' : 'asc');
+  const offset = q.offset ?? 0;
+  const limit = q.limit ?? ROW_PAGE_DEFAULT;
+  const f = q.filter ?? {};
+  let wallet: string | undefined;
+  if (f.wallet !== undefined) {
+    // An address in any case, as the wallets list is read everywhere else; one outside the scope is a mistake, said so.
+    wallet = view.wallets.find((w) => w === f.wallet) ?? view.wallets.find((w) => w.toLowerCase() === f.wallet!.toLowerCase());
+    if (!wallet) throw new ValidationError('filter.wallet', `${f.wallet} is not a wallet of this scope.`);
+  }
+  const text = f.text?.toLowerCase();
+  const has = (...xs: Array<string | null | undefined>) => text === undefined || xs.some((x) => typeof x === 'string' && x.toLowerCase().includes(text));
+  const common = (r: { wallet: string; chain: string }) => (wallet === undefined || r.wallet === wallet) && (f.chain === undefined || r.chain === f.chain);
+
+  if (table === 'positions') {
+    const rows = view.positions.filter(
+      (r) =>
+        common(r) &&
+        (f.protocol === undefined || r.position.protocol_id === f.protocol) &&
+        (text === undefined || has(r.position.symbol, r.position.name, ...r.position.underlying.flatMap((u) => [u.symbol, u.name]))),
+    );
+    // The view's own order is by value, largest first (ties as the cache orders members): nothing to sort again.
+    const sorted =
+      sort === 'value' && order === 'desc'
+        ? rows
+        : sortRows(
+            rows,
+            sort,
+            order,
+            (r) => knownValue(r.position),
+            (r) => r.position.protocol_id,
+            (r) => r.position.symbol ?? r.position.name,
+          );
+    const page: PositionsPage = {
+      table,
+      offset,
+      limit,
+      sort,
+      order,
+      total: rows.length,
+      of: view.positions.length,
+      rows: sorted.slice(offset, offset + limit),
+      complete: view.complete,
+      notCached: view.missing.length,
+      // The filtered rows' totals by the view's own rule (unknown is never 0): the view's when nothing is filtered out.
+      // Nothing matching in a scope with members counted sums to 0, as the view's own empty members do.
+      totals:
+        rows.length === view.positions.length
+          ? view.totals
+          : !rows.length && view.walletsCounted
+            ? { total: 0, principal: 0, reward: 0, count: 0 }
+            : positionTotals(rows.map((r) => r.position)),
+    };
+    return page;
+  }
+  if (sort === 'protocol') throw new ValidationError('sort', 'The by-token table has no protocol of its own: sort it by value, wallet, chain or symbol.');
+  const rows = view.underlying.filter(
+    (r) =>
+      common(r) && (f.protocol === undefined || r.group.breakdown.some((b) => b.protocol_id === f.protocol)) && has(r.group.token_symbol, r.group.token_name),
+  );
+  const page: UnderlyingPage = {
+    table,
+    offset,
+    limit,
+    sort,
+    order,
+    total: rows.length,
+    of: view.underlying.length,
+    rows: sortRows(
+      rows,
+      sort,
+      order,
+      (r) => r.group.total_nav ?? 0,
+      () => null,
+      (r) => r.group.token_symbol ?? r.group.token_name,
+    ).slice(offset, offset + limit),
+    complete: view.complete,
+    notCached: view.missing.length,
+    totalNav: decimalSumOrNull(rows.map((r) => r.group.total_nav)),
+  };
+  return page;
+}
+
+const byCodeUnit = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Rows in the order asked. The rows come in the view's order, which breaks every tie (a stable
+ * sort); a row without the key (no protocol, no symbol) comes last whichever way the rest run.
+ */
+function sortRows<R extends PositionRow | UnderlyingRow>(
+  rows: R[],
+  sort: RowSort,
+  order: 'asc' | 'desc',
+  value: (r: R) => number,
+  protocol: (r: R) => string | null | undefined,
+  symbol: (r: R) => string | null | undefined,
+): R[] {
+  const sign = order === 'asc' ? 1 : -1;
+  if (sort === 'value') {
+    // Sorting the view's own order by value again, largest first, changes nothing: the default page is the view's.
+    const keyed = rows.map((r) => ({ r, v: value(r) }));
+    keyed.sort((a, b) => sign * (a.v - b.v));
+    return keyed.map((x) => x.r);
+  }
+  const text = (r: R): string | null => {
+    if (sort === 'wallet') return `${r.wallet}\u0000${r.chain}`;
+    if (sort === 'chain') return `${r.chain}\u0000${r.wallet}`;
+    const t = sort === 'protocol' ? protocol(r) : symbol(r);
+    return typeof t === 'string' ? t : null;
+  };
+  const keyed = rows.map((r) => {
+    const t = text(r);
+    // Case folded first, then exact: "usdc" and "USDC" sit together, in a fixed order.
+    return { r, t, folded: t?.toLowerCase() ?? null };
+  });
+  keyed.sort((a, b) => {
+    if (a.t === null || b.t === null) return a.t === b.t ? 0 : a.t === null ? 1 : -1;
+    return sign * (byCodeUnit(a.folded!, b.folded!) || byCodeUnit(a.t, b.t));
+  });
+  return keyed.map((x) => x.r);
+}

@@ -203,7 +203,13 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     await poll(() => page.locator('main .kpi strong').count()).toBeGreaterThan(0);
     expect(await page.getByRole('region', { name: 'Totals' }).getByText('Total NAV').isVisible()).toBe(true);
     // The wallet they are of, by its label (the exposure names its holders beside their chains).
-    await poll(() => page.getByRole('main').getByText(/Treasury/).first().isVisible()).toBe(true);
+    await poll(() =>
+      page
+        .getByRole('main')
+        .getByText(/Treasury/)
+        .first()
+        .isVisible(),
+    ).toBe(true);
     await settled(page);
     await shoot(page, 'unlock-opened-1024');
     expect(await core!.request('cache.locked', undefined)).toMatchObject({ locked: false });

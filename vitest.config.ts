@@ -11,6 +11,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for what a page or a process will show: its default (1 s) is a timing
+    // assertion, failed on a loaded machine (the first page of a shell took longer in CI). A poll
+    // still fails when the value never comes, only later.
+    expect: { poll: { timeout: 15_000 } },
     // Two cores here: keep integration tests (real servers, real SQLite) from starving each other.
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],

@@ -20,7 +20,7 @@ export type { SyncRange } from './store/transactions.ts';
 export { refreshTransferDaysFor } from './store/transfer-days-refresh.ts';
 export { flowsByDay, refreshTransferDaysInSteps, undatedTransfers } from './store/transfer-days.ts';
 export type { TokenFlows } from './store/transfer-days.ts';
-export { dealingsOf as keptDealingsOf } from './store/party-dealings.ts';
+export { dealingsOf as keptDealingsOf, PAID_IN, PAID_OUT } from './store/party-dealings.ts';
 export type { Dealings, Recipient, Sender } from './store/party-dealings.ts';
 export type { WriteBatchOptions } from './store/write-batch.ts';
 export { syncTransactions } from './sync.ts';

@@ -10,8 +10,19 @@
  */
 import type { TransferDetail } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
-import { all, get, sql } from '../../store/sql.ts';
-import { keptDealingsOf as keptDealings, type Dealings, type Recipient, type Sender } from '../../transactions/index.ts';
+import { all, get, sql, sqlCode } from '../../store/sql.ts';
+import {
+  keptDealingsOf as keptDealings,
+  PAID_IN as PAID_IN_TEXT,
+  PAID_OUT as PAID_OUT_TEXT,
+  type Dealings,
+  type Recipient,
+  type Sender,
+} from '../../transactions/index.ts';
+
+/** The aggregate's rule, as the kept dealings apply it (transactions/store/party-dealings.ts). */
+const PAID_OUT = sqlCode(PAID_OUT_TEXT);
+const PAID_IN = sqlCode(PAID_IN_TEXT);
 
 export type { Dealings, Recipient, Sender } from '../../transactions/index.ts';
 
@@ -26,7 +37,7 @@ export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to
     db,
     sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t INDEXED BY transactions_by_to
         WHERE to_addr >= ${from} AND to_addr < ${to} AND from_addr = ${wallet} AND wallet = ${wallet} AND to_addr != ${wallet} AND coalesce(status, 1) != 0
-          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
+          AND ${PAID_OUT}
         GROUP BY chain, to_addr`,
   );
   const senders = all<Sender>(
@@ -35,7 +46,7 @@ export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to
                max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
         FROM transactions t INDEXED BY transactions_by_from, json_each(t.details) j
         WHERE t.from_addr >= ${from} AND t.from_addr < ${to} AND t.wallet = ${wallet} AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
-          AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+          AND ${PAID_IN}
         GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
   );
   return { recipients, senders };
@@ -93,7 +104,7 @@ export function acquiredTokens(db: ReadableDB, wallet: string): Acquired[] {
     sql`SELECT t.chain, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol, min(t.time) AS first
         FROM transactions t, json_each(t.details) j
         WHERE t.from_addr = ${wallet} AND t.wallet = ${wallet} AND coalesce(t.status, 1) != 0
-          AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+          AND ${PAID_IN}
         GROUP BY 1, 2`,
   );
 }

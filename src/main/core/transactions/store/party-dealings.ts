@@ -106,10 +106,10 @@ export function addDealings(
   transfers: readonly unknown[],
 ): boolean {
   if (!Number.isSafeInteger(time) || (status !== null && !Number.isSafeInteger(status))) return false;
+  // coalesce(status, 1) != 0: a failed transaction moved nothing, whatever its values.
+  if (status === 0) return true;
   if (!plainText(from) || !plainText(to) || !wallet.isWellFormed() || !chain.isWellFormed()) return false;
   for (const t of transfers) if (!plainTransfer(t)) return false;
-  // coalesce(status, 1) != 0: a failed transaction moved nothing.
-  if (status === 0) return true;
   const at = time as number;
   let paid = false;
   for (const t of transfers as ReadonlyArray<Record<string, unknown>>) {
@@ -139,6 +139,14 @@ export function addDealings(
   }
   return true;
 }
+
+/**
+ * The aggregate's rule, one text for every statement of it (here and the ledger's reads by address
+ * range): a transaction paid a quantity above zero out (`t`: the transactions)...
+ */
+export const PAID_OUT = `EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)`;
+/** ...and a transfer in of a quantity above zero (`j`: json_each(t.details)). */
+export const PAID_IN = `j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0`;
 
 /** Merges a row into a kept one: the larger symbol and quantity (max() of two is NULL if one is), the earlier first. */
 const MERGE = `ON CONFLICT (wallet, chain, dir, address, cid_null, cid) DO UPDATE SET
@@ -172,7 +180,7 @@ export function addDealingsOfRows(db: WritableDB, ids: readonly number[]): void 
      SELECT t.wallet, t.chain, 'out', t.to_addr, 1, '', NULL, NULL, min(t.time) FROM transactions t
       WHERE t.id IN (SELECT value FROM json_each(?)) AND t.from_addr = t.wallet AND t.to_addr IS NOT NULL AND t.to_addr != t.wallet
         AND coalesce(t.status, 1) != 0 AND json_valid(t.details)
-        AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
+        AND ${PAID_OUT}
       GROUP BY t.wallet, t.chain, t.to_addr ${MERGE}`,
   ).run(list);
   prepare(
@@ -182,7 +190,7 @@ export function addDealingsOfRows(db: WritableDB, ids: readonly number[]): void 
             max(j.value ->> 'symbol'), max(j.value ->> 'qty'), min(t.time)
        FROM transactions t, json_each(t.details) j
       WHERE t.id IN (SELECT value FROM json_each(?)) AND t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0 AND json_valid(t.details)
-        AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+        AND ${PAID_IN}
       GROUP BY t.wallet, t.chain, t.from_addr, j.value ->> 'token_cid' ${MERGE}`,
   ).run(list);
 }
@@ -226,7 +234,7 @@ export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
          't.chain, t.to_addr, t.time',
          '',
          `+t.from_addr = @wallet AND t.to_addr IS NOT NULL AND t.to_addr != @wallet AND coalesce(t.status, 1) != 0
-          AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)`,
+          AND ${PAID_OUT}`,
        )})
      GROUP BY chain, address`,
   ).all({ wallet, states }) as Recipient[];
@@ -238,7 +246,7 @@ export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
        ${notKept(
          "t.chain, t.from_addr, j.value ->> 'token_cid', j.value ->> 'symbol', j.value ->> 'qty', t.time",
          ', json_each(t.details) j',
-         `t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0 AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0`,
+         `t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0 AND ${PAID_IN}`,
        )})
      GROUP BY chain, address, cid`,
   ).all({ wallet, states }) as Sender[];
@@ -251,7 +259,7 @@ export function dealingsDirect(db: ReadableDB, wallet: string): Dealings {
     db,
     `SELECT chain, to_addr AS address, min(time) AS first FROM transactions t
       WHERE wallet = @wallet AND from_addr = @wallet AND to_addr IS NOT NULL AND to_addr != @wallet AND coalesce(status, 1) != 0
-        AND EXISTS (SELECT 1 FROM json_each(t.details) j WHERE j.value ->> 'type' = 'out' AND (j.value ->> 'qty') > 0)
+        AND ${PAID_OUT}
       GROUP BY chain, to_addr`,
   ).all({ wallet }) as Recipient[];
   const senders = prepare(
@@ -260,7 +268,7 @@ export function dealingsDirect(db: ReadableDB, wallet: string): Dealings {
             max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
        FROM transactions t, json_each(t.details) j
       WHERE t.wallet = @wallet AND t.from_addr IS NOT NULL AND coalesce(t.status, 1) != 0
-        AND j.value ->> 'type' = 'in' AND (j.value ->> 'qty') > 0
+        AND ${PAID_IN}
       GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
   ).all({ wallet }) as Sender[];
   return { recipients, senders };

@@ -58,6 +58,8 @@ function qtyOf(v: unknown): number {
  * `byId` (added in SQL).
  */
 function addRow(sums: Map<string, DaySum>, dealings: DealingSums, byId: number[], [id, wallet, chain, time, status, details, from, to]: TxnRow): void {
+  // A failed transaction moved nothing: neither the sums nor the dealings read it.
+  if (status === 0) return;
   let transfers: unknown;
   let parsed = true;
   try {

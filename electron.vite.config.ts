@@ -9,12 +9,14 @@ export default defineConfig({
       externalizeDeps: true,
       // The store's write worker is an entry of its own (out/main/store-writer.js), started
       // by src/main/core/transactions/store/page-writer.ts from beside the main bundle; so is the backup
-      // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts).
+      // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts) and the
+      // transactions export's spam judge (out/main/csv-spam.js, src/main/core/reports/spam-cells.ts).
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           'store-writer': resolve('src/main/core/transactions/store/write-worker.ts'),
           'store-backup': resolve('src/main/core/store/backup-worker.ts'),
+          'csv-spam': resolve('src/main/core/reports/spam-cells-worker.ts'),
         },
       },
     },

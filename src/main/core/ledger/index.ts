@@ -5,7 +5,16 @@
  * other files from outside it).
  */
 export { ledgerHandlers } from './handlers.ts';
-export { countExportTransactions, exportTransactionRows, openExportReader } from './store/export.ts';
+export {
+  countExportTransactions,
+  exportJudgedRows,
+  exportTransactionRows,
+  holdWritesOff,
+  openExportReader,
+  openExportReaderAt,
+  takeSnapshot,
+} from './store/export.ts';
+export type { ExportReader, ExportTransactionRow, HeldWrites, JudgedExportRow } from './store/export.ts';
 export { periodTransactions } from './store/period.ts';
 export { markAnnotations } from './store/timeline.ts';
 export type { ScopedTimelineFilter } from './store/timeline.ts';

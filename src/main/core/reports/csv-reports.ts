@@ -19,6 +19,7 @@ import { CsvWriter, type Cell } from './csv.ts';
 import { portfolioView, unlockLadder, VIEW_OF } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
+import type { SpamCellsOptions } from './spam-cells.ts';
 import { flaggedNote, invalidNote, momentNote } from '../../../shared/quality.ts';
 
 /**
@@ -249,7 +250,9 @@ export async function exportCsv(
   out: Writable,
   onProgress: ExportProgress = () => undefined,
   signal?: AbortSignal,
-): Promise<{ rows: number }> {
+  /** How the transactions report judges spam (spam-cells.ts): tests and benchmarks choose the thread. */
+  spam: SpamCellsOptions = {},
+): Promise<{ rows: number; spamThread?: boolean }> {
   const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
   const wallet = req.wallet ? addressKey(req.wallet) : undefined;
   if (wallet && !labels.has(wallet)) throw new ValidationError('wallet', `${req.wallet} is not a watched wallet.`);
@@ -258,6 +261,7 @@ export async function exportCsv(
     throw new ValidationError('date', 'Choose the date of the positions to export.');
   }
   const writer = new CsvWriter(out, CSV_COLUMNS[req.report], { bom: true });
+  let spamThread: boolean | undefined;
   const check = () => {
     if (signal?.aborted) throw new Error('Export cancelled.');
   };
@@ -406,7 +410,7 @@ export async function exportCsv(
           ...(req.from && { from: req.from }),
           ...(req.to && { to: req.to }),
         };
-        await writeTransactionsCsv(db, filter, writer, onProgress, check);
+        spamThread = (await writeTransactionsCsv(db, filter, writer, onProgress, check, spam)).spamThread;
         break;
       }
       case 'reconciliation': {
@@ -588,7 +592,7 @@ export async function exportCsv(
   } finally {
     await writer.end();
   }
-  return { rows: writer.rows };
+  return { rows: writer.rows, ...(spamThread !== undefined && { spamThread }) };
 }
 
 /** The `spam` cell of a row judged spam: what decided and why, in a line (empty for a genuine row). */

@@ -1,4 +1,3 @@
-import { spamJudge, type SpamTxnRow } from '../spam/index.ts';
 import { type ScopedTimelineFilter, countExportTransactions, exportTransactionRows, openExportReader } from '../ledger/index.ts';
 import { listTransactionChanges } from '../transactions/index.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -7,6 +6,7 @@ import { csvCell, csvText, type CsvWriter } from './csv.ts';
 import { parsedTransferCells, transferCells } from './csv-transfers.ts';
 import { counterpartyNamer } from '../counterparties/index.ts';
 import { addressKey } from '../store/address-key.ts';
+import { spamCells, type SpamCells, type SpamCellsOptions } from './spam-cells.ts';
 
 /** An address of a from or to column, as the export writes its name and judges its kind. */
 interface End {
@@ -30,12 +30,19 @@ export async function writeTransactionsCsv(
   writer: CsvWriter,
   onProgress: (done: number, total: number | null) => void,
   check: () => void,
-): Promise<void> {
+  options: SpamCellsOptions = {},
+): Promise<{ spamThread: boolean }> {
   const reader = openExportReader(db);
+  let spam: SpamCells | undefined;
   try {
+    // Spam is kept in the sheet and said on its lines (docs/spam.md): the verdict, or the poisoning
+    // guard's finding on a payment to a lookalike, as the timeline shows them (spam-cell.ts). The
+    // reader's first read is made there: a worker that judges takes the same snapshot.
+    spam = await spamCells(db, reader, filter, options);
     // Labels, count and rows from one snapshot (see openExportReader).
     const labels = new Map(listWallets(reader.db).map((w) => [w.address, w.label]));
     const total = countExportTransactions(reader.db, filter);
+    spam.expect(total);
     onProgress(0, total);
     // Restated after first seen (the change log, newest word per transaction): a column of its own.
     const restated = new Map<string, string>();
@@ -57,9 +64,6 @@ export async function writeTransactionsCsv(
       }
       return e;
     };
-    // Spam is kept in the sheet and said on its lines (docs/spam.md): the verdict, or the poisoning
-    // guard's finding on a payment to a lookalike, as the timeline shows them.
-    const judge = spamJudge(reader.db, { whole: true, ...(filter.wallets && { wallets: filter.wallets }) });
     const walletCells = new Map<string, string>();
     const transfers: string[] = [];
     let done = 0;
@@ -108,22 +112,12 @@ export async function writeTransactionsCsv(
         byTo.set(to, (parties = `${from === null ? '' : from.cell},${to === null ? '' : to.cell},${kind}`));
       }
       // The category, its source and the note, after every earlier column (issue 28), on each line.
-      const judged = judge.transaction({
-        wallet,
-        chain: r[2],
-        txnHash: r[3],
-        from: r[9],
-        to: r[11],
-        methodHex: r[7],
-        protocolId: r[6],
-        status: r[8],
-        details: (JSON.parse(r[15] ?? '[]') as SpamTxnRow['details']) ?? [],
-      });
-      const spamCell = judged.spam
-        ? csvCell(`spam (${judged.decidedBy}): ${judged.reasons.map((x) => x.text).join(' ')}`)
-        : judged.poisoning
-          ? csvCell(`payment to a lookalike: ${judged.poisoning.lookalike} imitates ${judged.poisoning.imitates}`)
-          : '';
+      // The worker's cell (spam-cells.ts), waited for when it has not judged this row yet.
+      let spamCell = spam.cell(done, r);
+      if (spamCell === undefined) {
+        await spam.until(done);
+        spamCell = spam.cell(done, r)!;
+      }
       const books = `${r[16] === null && r[18] === null ? ',,' : `${csvCell(r[16])},${csvCell(r[17])},${csvCell(r[18])}`},${spamCell}`;
       let lines: string;
       if (count === 0) lines = `${head},${fees},,,,,,${change},${parties},${books}\r\n`;
@@ -139,7 +133,10 @@ export async function writeTransactionsCsv(
       }
     }
     onProgress(done, total);
+    return { spamThread: spam.thread };
   } finally {
+    // Its thread ended (a failed export's too) before the reader is closed.
+    spam?.close();
     reader.close();
   }
 }

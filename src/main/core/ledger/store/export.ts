@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { ReadableDB } from '../../store/db.ts';
-import { keyOf, openConnection } from '../../store/driver.ts';
+import { type CacheKey, keyOf, openConnection } from '../../store/driver.ts';
 import { prepare } from '../../store/sql.ts';
 import { timelineWhere, withNamedSearch, type ScopedTimelineFilter } from './timeline.ts';
 import { annotationsByHash, countAnnotations, hasAnnotations } from './annotated.ts';
@@ -32,16 +32,24 @@ const READER_CACHE_KIB = 4096;
 export function openExportReader(db: ReadableDB): ExportReader {
   const shared = { db, close: () => undefined };
   if (db.memory || db.pragma('writable_schema', { simple: true })) return shared;
-  let reader: ReadableDB;
   try {
-    // Branded where it is opened, as openDatabase does: read-only by SQLite as well as by type.
     // With the key of `db` (an encrypted cache's), applied before the first read.
-    reader = openConnection(db.name, { readonly: true, fileMustExist: true }, keyOf(db)) as ReadableDB;
+    return openExportReaderAt(db.name, keyOf(db));
   } catch {
     // The file is no longer where it was opened (moved or deleted while open): the app's own
     // connection still reads it, as exports did before they had a connection of their own.
     return shared;
   }
+}
+
+/**
+ * The same reader opened by the file's path and key: for a thread that has no connection to
+ * start from (the export's spam judge, reports/spam-cells.ts). Throws when the file cannot be
+ * opened.
+ */
+export function openExportReaderAt(path: string, key: CacheKey | null): ExportReader {
+  // Branded where it is opened, as openDatabase does: read-only by SQLite as well as by type.
+  const reader = openConnection(path, { readonly: true, fileMustExist: true }, key) as ReadableDB;
   try {
     reader.pragma(`cache_size = -${READER_CACHE_KIB}`);
     reader.pragma('busy_timeout = 5000');
@@ -56,6 +64,49 @@ export function openExportReader(db: ReadableDB): ExportReader {
     close: () => {
       if (reader.inTransaction) reader.exec('COMMIT');
       reader.close();
+    },
+  };
+}
+
+/** The reader's first read, which takes its snapshot (WAL: every later read of the reader sees the same). */
+export function takeSnapshot(reader: ExportReader): void {
+  reader.db.prepare('SELECT count(*) FROM sqlite_master').get();
+}
+
+/** Writers held off (a write lock on a side connection) until `release`. */
+export interface HeldWrites {
+  release(): void;
+}
+
+/**
+ * Holds every writer of `db`'s file off (BEGIN IMMEDIATE on a side connection: none can commit)
+ * while two readers take one snapshot (reports/spam-cells.ts); null when the lock is not had
+ * within `waitMs` or the file cannot be opened again. Nothing is written: `release` rolls back.
+ */
+export function holdWritesOff(db: ReadableDB, waitMs: number): HeldWrites | null {
+  let side;
+  try {
+    side = openConnection(db.name, { fileMustExist: true }, keyOf(db));
+  } catch {
+    return null;
+  }
+  try {
+    side.pragma(`busy_timeout = ${waitMs}`);
+    side.exec('BEGIN IMMEDIATE');
+  } catch {
+    side.close();
+    return null;
+  }
+  let released = false;
+  return {
+    release: () => {
+      if (released) return;
+      released = true;
+      try {
+        side.exec('ROLLBACK');
+      } finally {
+        side.close();
+      }
     },
   };
 }
@@ -204,6 +255,35 @@ export function* exportTransactionRows(
     }
     yield r as ExportTransactionRow;
   }
+}
+
+/** What the spam judge reads of an exported transaction (reports/spam-cell.ts): its identity, ends, method, status and transfers' JSON. */
+export type JudgedExportRow = [
+  wallet: string,
+  chain: string,
+  txnHash: string,
+  from: string | null,
+  to: string | null,
+  methodHex: string | null,
+  protocolId: string | null,
+  status: number | null,
+  details: string,
+];
+
+/**
+ * The rows of exportTransactionRows (the same clause, the same order: time, then id) with only
+ * what the spam judge reads: for the export's judge in a thread of its own, which has no use for
+ * the dates, fees and notes.
+ */
+export function* exportJudgedRows(db: ReadableDB, filter: ScopedTimelineFilter): Generator<JudgedExportRow, void, undefined> {
+  const { sql, params } = exportWhere(db, filter);
+  yield* db
+    .prepare(
+      `SELECT t.wallet, t.chain, t.txn_hash, t.from_addr, t.to_addr, t.method_hex, t.protocol_id, t.status, t.details
+       FROM transactions t WHERE ${sql} ORDER BY t.time, t.id`,
+    )
+    .raw()
+    .iterate(params) as IterableIterator<JudgedExportRow>;
 }
 
 const DAY_MS = 86_400_000;

@@ -1,14 +1,18 @@
 /**
- * The UI's words: the one place for every text the renderer shows, kept here so they can be
- * translated later. Numbers, dates and relative times are not here: they follow the locale
- * setting through lib/format.ts: a text takes them formatted, or formats a count with `int`, so a
- * number in a sentence reads as it does in a table. Texts from the service or the core are shown
- * as they come.
+ * The UI's words: the one place for every text the renderer shows. The English here is the
+ * source; words.de.ts is the German, typed against it (`Words`), so a missing key or a text
+ * function with other arguments fails the typecheck, and test/renderer/words-de.test.ts fails on
+ * an empty or untranslated text. `setLanguage` (called with the locale setting) fills `words` with
+ * one language, so every text of a screen is in one (docs/design-notes.md, "Languages").
+ * Numbers, dates and relative times are not here: they follow the locale setting through
+ * lib/format.ts: a text takes them formatted, or formats a count with `int`, so a number in a
+ * sentence reads as it does in a table. Texts from the service are shown as they come.
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { integer as int } from './format.ts';
+import { german } from './words.de.ts';
 
-export const words = {
+const en = {
   app: 'Folioscope',
   skipToContent: 'Skip to content',
   tabs: {
@@ -1385,3 +1389,62 @@ export const words = {
     receivedFrom: (name: string) => `from ${name}`,
   },
 } as const;
+
+/**
+ * The shape every language fills: each English text widened to `string`, each text function
+ * with the English one's arguments, each group of texts with exactly the English one's keys.
+ */
+export type Words = Texts<typeof en>;
+type Texts<T> = T extends string
+  ? string
+  : T extends (...args: infer A) => infer R
+    ? (...args: A) => R extends string ? string : R
+    : T extends object
+      ? { readonly [K in keyof T]: Texts<T[K]> }
+      : T;
+
+/** The English source, for the test that holds every language to it. */
+export const english: Words = en;
+
+/** The languages the UI speaks, by the language of the locale setting. */
+export type Language = 'en' | 'de';
+const languages: Record<Language, Words> = { en, de: german };
+
+/**
+ * The texts shown now. One object for the app's life, filled in place by `setLanguage`, so a
+ * module that keeps `words.timeline` keeps the texts of the language chosen later too.
+ */
+export const words: Words = fill({}, en) as Words;
+
+let language: Language = 'en';
+export function currentLanguage(): Language {
+  return language;
+}
+
+/**
+ * The language for a locale tag: German for any de-* tag ("de", "de-DE", "de-CH"), English
+ * otherwise; with no tag, the system's locale decides, as it does for the numbers, so a screen's
+ * words and its figures are never in two languages.
+ */
+export function languageFor(locale: string | null | undefined): Language {
+  const tag = locale || new Intl.DateTimeFormat().resolvedOptions().locale;
+  return /^de(?:-|$)/i.test(tag) ? 'de' : 'en';
+}
+
+/** Fills `words` with the texts of the locale's language; the views remount on a locale change (App.svelte). */
+export function setLanguage(locale: string | null | undefined): Language {
+  language = languageFor(locale);
+  fill(words as object, languages[language]);
+  return language;
+}
+
+/** Copies `from` into `into`, keeping (and filling) the nested objects already there. */
+function fill(into: object, from: object): object {
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(from)) {
+    const there = target[key];
+    if (value && typeof value === 'object' && there && typeof there === 'object') fill(there, value);
+    else target[key] = value && typeof value === 'object' ? fill({}, value) : value;
+  }
+  return target;
+}

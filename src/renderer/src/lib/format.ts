@@ -212,6 +212,12 @@ export function pct(v: number | null | undefined, digits = 2): string {
   return percent(v / 100, 0, digits);
 }
 
+/** A move given as 0–100, signed, with 2 fraction digits: "+5.19%", "+5,19 %", "-0.40%" (an alert rule's NAV move). */
+export function signedPct(v: number | null | undefined): string {
+  if (missing(v)) return DASH;
+  return nf('pcts', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100);
+}
+
 /** A share given as a fraction (0.449), with exactly `digits` fraction digits: "44.9%", "44,9 %". */
 export function share(v: number | null | undefined, digits = 1): string {
   if (missing(v)) return DASH;

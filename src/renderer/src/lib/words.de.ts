@@ -882,6 +882,27 @@ export const german: Words = {
     highTitle: 'Hohe Dringlichkeit: Geld könnte an die falsche Adresse gegangen sein',
     ruleSummary: (what, scope) => `Warnung bei ${what}, ${scope}`,
     lastCheck: (when, note) => `geprüft ${when}: ${note}`,
+    check: {
+      noWallets: 'Keine Wallets im Bereich.',
+      notChecked: (why) => `Nicht geprüft: ${why}`,
+      outflows: (n, symbol, above) => `${int(n)} ${pl(n, 'Abfluss', 'Abflüsse')} von ${symbol} über ${above}, seit die Regel besteht.`,
+      newCounterparties: (n) => `${int(n)} ${pl(n, 'Abfluss', 'Abflüsse')} an neue Gegenparteien, seit die Regel besteht (gemessen am gespeicherten Verlauf).`,
+      positions: (health, checked, holds) =>
+        `${int(checked)} ${health ? pl(checked, 'Kreditposition', 'Kreditpositionen') : pl(checked, 'Freigabe', 'Freigaben')} am neuesten gespeicherten Datum jeder Chain geprüft; ${int(holds)} ${health ? 'unter der Schwelle' : 'im Zeitfenster'}.`,
+      walletChain: (wallet, chain) => `${wallet} auf ${chain}`,
+      notCached: (list, more) => ` Nicht gespeichert, nicht beurteilt: ${list}${more ? ` und ${int(more)} weitere` : ''}.`,
+      unreadable: (list) => ` Unlesbare Zahlen, nicht beurteilt: ${list}.`,
+      navNone: 'Noch keine gespeicherten Daten: NAV-Bewegung nicht beurteilt.',
+      navPartial: (date, cached, watched) =>
+        `Teilweise Abdeckung am ${date}: ${int(cached)} von ${int(watched)} beobachteten Chains gespeichert, daher wird die Summe nicht verglichen (synchronisieren Sie jede Chain des Bereichs für dieses Datum).`,
+      navOne: (date) => `Nur ein vollständig gespeichertes Datum (${date}): Eine NAV-Bewegung braucht zwei.`,
+      navUnknown: (from, to) => `NAV am ${from} oder ${to} ist unbekannt oder null: Bewegung nicht berechnet.`,
+      navMove: (from, to, move, skipped) =>
+        `NAV ${from} → ${to}: ${move}${skipped ? ` (${int(skipped)} teilweise ${pl(skipped, 'gespeichertes Datum', 'gespeicherte Daten')} dazwischen, nicht gezählt)` : ''}.`,
+      stale: (wallets, holds, hours) =>
+        `${int(wallets)} ${pl(wallets, 'Wallet', 'Wallets')} geprüft; ${int(holds)} seit mehr als ${int(hours)} h veraltet oder unvollständig.`,
+      waiting: (n) => ` ${int(n)} weitere lösen bei den nächsten Prüfungen aus.`,
+    },
     notChecked: 'noch nicht geprüft',
     webhook: 'Webhook-URL',
     webhookLead: 'Jede Warnung wird dorthin als JSON gePOSTet (http oder https; 5 s Zeitlimit). Leer lassen für keinen.',

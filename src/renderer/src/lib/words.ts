@@ -886,6 +886,29 @@ const en = {
     highTitle: 'High severity: money may have gone to the wrong address',
     ruleSummary: (what: string, scope: string) => `Alert on ${what}, ${scope}`,
     lastCheck: (when: string, note: string) => `checked ${when}: ${note}`,
+    /** What a rule's last check found, from its figures (lib/alert-text.ts `checkNote`); numbers and dates come formatted. */
+    check: {
+      noWallets: 'No wallets in scope.',
+      notChecked: (why: string) => `Not checked: ${why}`,
+      outflows: (n: number, symbol: string, above: string) => `${int(n)} outflow${n === 1 ? '' : 's'} of ${symbol} above ${above} since the rule was made.`,
+      newCounterparties: (n: number) =>
+        `${int(n)} outflow${n === 1 ? '' : 's'} to new counterparties since the rule was made (judged against the cached history).`,
+      positions: (health: boolean, checked: number, holds: number) =>
+        `${int(checked)} ${health ? 'lending position' : 'unlock'}${checked === 1 ? '' : 's'} checked at each chain's newest cached date; ${int(holds)} ${health ? 'below the threshold' : 'within the window'}.`,
+      walletChain: (wallet: string, chain: string) => `${wallet} on ${chain}`,
+      notCached: (list: string, more: number) => ` Not cached, not judged: ${list}${more ? ` and ${int(more)} more` : ''}.`,
+      unreadable: (list: string) => ` Unreadable figures, not judged: ${list}.`,
+      navNone: 'No cached dates yet: NAV move not judged.',
+      navPartial: (date: string, cached: number, watched: number) =>
+        `Partial coverage on ${date}: ${int(cached)} of ${int(watched)} watched chains cached, so its total is not compared (sync every chain of the scope for that date).`,
+      navOne: (date: string) => `Only one fully cached date (${date}): NAV move needs two.`,
+      navUnknown: (from: string, to: string) => `NAV on ${from} or ${to} is unknown or zero: move not computed.`,
+      navMove: (from: string, to: string, move: string, skipped: number) =>
+        `NAV ${from} → ${to}: ${move}${skipped ? ` (${int(skipped)} partially cached date${skipped === 1 ? '' : 's'} between, not counted)` : ''}.`,
+      stale: (wallets: number, holds: number, hours: number) =>
+        `${int(wallets)} wallet${wallets === 1 ? '' : 's'} checked; ${int(holds)} stale or incomplete for more than ${int(hours)} h.`,
+      waiting: (n: number) => ` ${int(n)} more fire at the next checks.`,
+    },
     notChecked: 'not checked yet',
     webhook: 'Webhook URL',
     webhookLead: 'Each alert is POSTed there as JSON (http or https; 5 s timeout). Leave empty for none.',

@@ -78,6 +78,7 @@ const same: Record<string, string> = {
   'book.columns.chains': 'as walletImport.chains',
   'book.columns.tags': 'as walletBulk.tag',
   'book.name': 'as pack.name',
+  'dateField.letters.month': '"MM" is Monat in German too',
   'unlock.passphrase': '"Passphrase" is German too',
   'closes.period': 'only the two dates it is given',
   'closes.nav': 'only the two figures it is given',
@@ -95,6 +96,7 @@ const args: Record<string, unknown[][]> = {
     [{ wallets: 3, changed: 0, removed: 2, groupsChanged: 0 }],
     [{ wallets: 1, changed: 0, removed: 0, groupsChanged: 0 }],
   ],
+  'sync.rate': [[{ pages: 3, rate: 40, etaSeconds: 130 }], [{ pages: 1, rate: 5, etaSeconds: null }], [{ pages: 2, etaSeconds: 7300 }]],
   'audit.origin': [['groups.save'], ['core'], ['notes.set']],
   'books.unknownActionTypes': [
     [['Swap'], ['swap', 'bridge']],

@@ -329,7 +329,10 @@ export function dayOf(iso: string | null | undefined): string {
  * Date fields follow the locale: "23.11.2026" in de-DE, "11/23/2026" in en-US. The pattern
  * is read from Intl, so every locale gets its own order and separators.
  */
-export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
+export function datePattern(
+  // The letters for year, month and day, in the UI's language ("TT.MM.JJJJ" in German): words.dateField.letters.
+  letters: { year: string; month: string; day: string } = { year: 'YYYY', month: 'MM', day: 'DD' },
+): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
   const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).formatToParts(
     new Date(Date.UTC(2026, 10, 23)),
   );
@@ -338,7 +341,7 @@ export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeho
   for (const p of parts) {
     if (p.type === 'year' || p.type === 'month' || p.type === 'day') {
       order.push(p.type);
-      placeholder += p.type === 'year' ? 'YYYY' : p.type === 'month' ? 'MM' : 'DD';
+      placeholder += letters[p.type];
     } else placeholder += p.value;
   }
   return { order, placeholder };

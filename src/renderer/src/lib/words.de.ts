@@ -459,6 +459,20 @@ export const german: Words = {
     opening: (d) => `NAV am Anfang (${d})`,
     priceEffect: 'Preiseffekt',
     closing: (d) => `NAV am Ende (${d})`,
+    lines: {
+      received: 'Erhalten (eingehende Überweisungen)',
+      sent: 'Gesendet (ausgehende Überweisungen)',
+      protocol_moves: 'Handel und Protokollbewegungen (netto)',
+      internal: 'Interne Überweisungen (netto)',
+      accruals: 'Belohnungen, Zuwächse und Gebühren (ohne Transaktion)',
+      price_effect: 'Preiseffekt',
+      other: 'Positionen außerhalb der Sicht nach Token, und Rundung',
+      change: 'Änderung',
+      moved_into_positions: 'In eigene Positionen bewegt (Einzahlungen; keine NAV-Änderung)',
+      moved_out_of_positions: 'Aus eigenen Positionen bewegt (Auszahlungen; keine NAV-Änderung)',
+      debt_drawn: 'Schuld in Guthaben aufgenommen (keine NAV-Änderung)',
+      debt_repaid: 'Schuld aus Guthaben zurückgezahlt (keine NAV-Änderung)',
+    },
     byCategory: 'Flüsse nach Kategorie',
     byCounterparty: 'Flüsse nach Gegenpartei',
     byWallet: 'Nach Wallet',
@@ -762,6 +776,7 @@ export const german: Words = {
     previewLabel: 'Was der Import ändert',
   },
   dateField: {
+    letters: { year: 'JJJJ', month: 'MM', day: 'TT' },
     expected: (placeholder) => `Kein Datum: Geben Sie es ein wie ${placeholder}`,
     latest: (date) => `Das neueste Datum ist ${date}`,
   },
@@ -1049,6 +1064,23 @@ export const german: Words = {
     last: (when) => ` · zuletzt ${when}`,
     andMore: (n) => ` und ${int(n)} weitere`,
     transactions: (n) => `${n} Transaktionen`,
+    rate: (info) => {
+      const parts: string[] = [];
+      if (info.pages) parts.push(`${int(info.pages)} ${pl(info.pages, 'Seite', 'Seiten')}`);
+      if (info.rate) parts.push(`${int(info.rate)}/s`);
+      const s = info.etaSeconds;
+      if (s !== undefined && s !== null) {
+        const h = Math.floor(s / 3600);
+        parts.push(
+          s < 60
+            ? `noch etwa ${int(Math.max(1, Math.round(s / 5) * 5 || 1))} s`
+            : s < 3600
+              ? `noch etwa ${int(Math.round(s / 60))} min`
+              : `noch etwa ${int(h)} h ${int(Math.round((s - h * 3600) / 60))} min`,
+        );
+      } else if (info.rate) parts.push('Restzeit unbekannt');
+      return parts.join(' · ');
+    },
   },
   firstRun: {
     title: 'Beobachten Sie eine Wallet, um zu beginnen',

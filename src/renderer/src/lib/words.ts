@@ -10,6 +10,8 @@
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { integer as int } from './format.ts';
+import { syncRateText } from '../../../shared/progress-text.ts';
+import type { JobInfo } from '../../../shared/model.ts';
 import { german } from './words.de.ts';
 
 const en = {
@@ -450,6 +452,21 @@ const en = {
     opening: (d: string) => `Opening NAV (${d})`,
     priceEffect: 'Price effect',
     closing: (d: string) => `Closing NAV (${d})`,
+    /** The roll-forward's lines by key (shared/pack.ts rollForwardLines writes the English for the PDF and CSV). */
+    lines: {
+      received: 'Received (transfers in)',
+      sent: 'Sent (transfers out)',
+      protocol_moves: 'Trades and protocol moves (net)',
+      internal: 'Internal transfers (net)',
+      accruals: 'Rewards, accruals and fees (no transaction)',
+      price_effect: 'Price effect',
+      other: 'Positions not in the by-token view, and rounding',
+      change: 'Change',
+      moved_into_positions: 'Moved into own positions (deposits; no change in NAV)',
+      moved_out_of_positions: 'Moved out of own positions (withdrawals; no change in NAV)',
+      debt_drawn: 'Debt drawn into balances (no change in NAV)',
+      debt_repaid: 'Debt repaid from balances (no change in NAV)',
+    } as Record<string, string>,
     byCategory: 'Flows by category',
     byCounterparty: 'Flows by counterparty',
     byWallet: 'By wallet',
@@ -751,6 +768,8 @@ const en = {
     previewLabel: 'What the import changes',
   },
   dateField: {
+    /** A date field's placeholder letters, put in the locale's order and separators (format.ts datePattern). */
+    letters: { year: 'YYYY', month: 'MM', day: 'DD' },
     expected: (placeholder: string) => `Not a date: type it like ${placeholder}`,
     latest: (date: string) => `The latest date is ${date}`,
   },
@@ -1054,6 +1073,8 @@ const en = {
     last: (when: string) => ` · last ${when}`,
     andMore: (n: number) => ` and ${int(n)} more`,
     transactions: (n: string) => `${n} transactions`,
+    /** Pages, rate and time left of a transaction sync: "12 pages · 40/s · about 2 min left" (the CLI's words too). */
+    rate: (info: Pick<JobInfo, 'pages' | 'rate' | 'etaSeconds'>) => syncRateText(info, int),
   },
   firstRun: {
     title: 'Watch a wallet to begin',

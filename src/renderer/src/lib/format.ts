@@ -212,6 +212,11 @@ export function pct(v: number | null | undefined, digits = 2): string {
   return percent(v / 100, 0, digits);
 }
 
+/** Items joined as the locale's language joins a list: "May 1 and May 8", "1. Mai und 8. Mai". */
+export function andList(items: readonly string[]): string {
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(items);
+}
+
 /** A move given as 0–100, signed, with 2 fraction digits: "+5.19%", "+5,19 %", "-0.40%" (an alert rule's NAV move). */
 export function signedPct(v: number | null | undefined): string {
   if (missing(v)) return DASH;

@@ -150,6 +150,7 @@ const en = {
   noWalletsYet: 'No wallets yet. Add one to see its positions and transactions.',
   demoDataTitle: 'Built-in reference service with generated data',
   connectService: 'Connect to the service…',
+  copy: 'Copy',
   copied: 'Copied',
   toClipboard: (label: string) => `${label} to clipboard`,
   sidebar: { retry: (name: string) => `Retry syncing ${name}`, edit: (name: string) => `Edit ${name}`, editButton: 'Edit' },
@@ -551,6 +552,24 @@ const en = {
     transaction: 'Transaction',
     moreInCsv: (n: string) => `${n} more in the CSV export of transactions.`,
     nothing: (onlyUnexplained: boolean) => `Nothing to show${onlyUnexplained ? ': every token reconciles' : ''}.`,
+  },
+  /**
+   * The core's sentences the views show (a reconciliation's problems, a pack's reasons), said
+   * again in another language by lib/core-text.ts; in English the core's own text is shown.
+   */
+  core: {
+    positionsNotCached: (date: string) => `positions at ${date} are not cached (sync that date)`,
+    notSynced: (until: string | null) => `transactions of the period are not synced${until ? ` (complete until ${until})` : ''}`,
+    notIndexed: 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)',
+    interrupted: 'the transaction sync of the period was interrupted (sync transactions again)',
+    incomplete: (why: string) => `transactions of the period are incomplete: ${why}`,
+    noStatus: (n: number) => `${int(n)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
+    partial: (n: number, date: string, names: string) =>
+      `Partial: ${int(n)} of the scope's wallet chains ${n === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
+    noPrice: (tokens: number, named: string, more: number, transfers: number) =>
+      `No cached price in the period for ${tokens === 1 ? '1 token' : `${int(tokens)} tokens`}, ${named}${more ? ` and ${int(more)} more` : ''}: ${int(transfers)} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
+    noPriceAccrual: (token: string, qty: string) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
+    noDate: (n: number) => `${int(n)} transaction(s) have no date: whether they fall in the period is unknown`,
   },
   walletForm: {
     enterAddress: 'Enter a wallet address.',
@@ -959,6 +978,7 @@ const en = {
     empty: 'This group has no wallets: edit it to add some.',
   },
   datePicker: {
+    asOf: 'As of',
     cachedTitle: 'This date is in the local cache',
     notCachedTitle: 'Not cached yet',
     partlyCached: 'partly cached',

@@ -1025,7 +1025,8 @@ export const german: Words = {
     logAmountTitle: (raw, decimals, symbol) =>
       `${raw} wie geloggt: ${decimals} Dezimalstellen, die Überweisung von ${symbol}, die diese Transaktion bewegte (der Dienst nennt für ein Log keinen Token; roh zeigt die ganze Zahl)`,
     close: 'Detail schließen',
-    failed: 'Fehlgeschlagen',
+    // Short: the timeline's status column cut "Fehlgeschlagen" at 1024 px.
+    failed: 'Fehler',
     succeeded: 'Erfolgreich',
     unknownStatus: 'Unbekannt',
     status: (s) => `Status ${s}`,
@@ -1287,6 +1288,8 @@ export const german: Words = {
     rebased: (day) => `Ab ${day}, neuere nicht gezeigt`,
     showNewest: 'Die neuesten zeigen',
     readingRow: 'Wird gelesen…',
+    failedNothing: 'fehlgeschlagen — nichts bewegt',
+    noTransfers: 'keine Überweisungen',
     unknownDay: 'Datum unbekannt',
   },
   health: {

@@ -1286,6 +1286,8 @@ const en = {
     rebased: (day: string) => `From ${day}, newer not shown`,
     showNewest: 'Show the newest',
     readingRow: 'Reading…',
+    failedNothing: 'failed — nothing moved',
+    noTransfers: 'no transfers',
     unknownDay: 'Date unknown',
   },
   health: {

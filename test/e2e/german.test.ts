@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cutFigures } from '../support/figures.ts';
 import { poll, settled, shootBothThemes, useTreasurySession } from '../support/web-session.ts';
-import { english } from '../../src/renderer/src/lib/words.ts';
-import { german } from '../../src/renderer/src/lib/words.de.ts';
 
 /**
  * The whole UI in German (issue 39, items 2 and 13): with the locale de-DE every view is in
@@ -15,8 +13,13 @@ const web = useTreasurySession({ txnsPerWallet: 60 });
  * The English texts of words.ts a German screen must not show: each plain text of two words or
  * more whose German differs. A leftover is a text missed by the switch of language.
  */
-const englishTexts = (() => {
-  const out: string[] = [];
+const englishTexts: string[] = [];
+beforeAll(async () => {
+  // Loaded by path, not imported: the renderer's modules are outside this (node) project's typecheck.
+  const words = '../../src/renderer/src/lib/words.ts';
+  const { english } = (await import(/* @vite-ignore */ words)) as { english: object };
+  const de = (await import(/* @vite-ignore */ `${words.slice(0, -3)}.de.ts`)) as { german: object };
+  const out = englishTexts;
   const walk = (en: object, de: object) => {
     for (const [k, v] of Object.entries(en)) {
       const d = (de as Record<string, unknown>)[k];
@@ -24,9 +27,8 @@ const englishTexts = (() => {
       else if (typeof v === 'string' && v !== d && /\S+\s+\S+/.test(v) && v.length >= 8) out.push(v);
     }
   };
-  walk(english, german);
-  return out;
-})();
+  walk(english, de.german);
+});
 
 /** Everything the page says: its text, and the labels, titles and placeholders of its elements. */
 function pageSays(): Promise<string> {

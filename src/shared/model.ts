@@ -755,8 +755,28 @@ export interface AlertRule {
   condition: AlertCondition;
   createdAt: string;
   /** The last check of the rule: when, and what it could or could not judge (e.g. partial NAV coverage). */
-  lastCheck: { at: string; note: string } | null;
+  /**
+   * The last check: `note` in English (the CLI, logs); `facts`, what it found, for the UI to say
+   * in its own language and number format (absent on checks recorded before them); `waiting`,
+   * firings held back for the next checks.
+   */
+  lastCheck: { at: string; note: string; facts?: RuleCheckFacts; waiting?: number } | null;
 }
+
+/** What a rule's check found, as figures (ISO dates, plain numbers): the UI writes the sentence. */
+export type RuleCheckFacts =
+  | { kind: 'no-wallets' }
+  | { kind: 'not-checked'; why: string }
+  | { kind: 'outflows'; count: number; symbol: string; above: number }
+  | { kind: 'new-counterparties'; count: number }
+  /** `notCached` and `unreadable`: the wallet chains not judged, as "address|chain". */
+  | { kind: 'positions'; what: 'health' | 'unlock'; checked: number; holds: number; notCached: string[]; unreadable: string[] }
+  | { kind: 'nav-none' }
+  | { kind: 'nav-partial'; date: string; cached: number; watched: number }
+  | { kind: 'nav-one'; date: string }
+  | { kind: 'nav-unknown'; from: string; to: string }
+  | { kind: 'nav-move'; from: string; to: string; percent: number; skipped: number }
+  | { kind: 'stale'; wallets: number; holds: number; hours: number };
 
 /** One firing of a rule about one thing (a position, an unlock, a transaction, a wallet's sync, the scope's NAV). */
 export interface Alert {

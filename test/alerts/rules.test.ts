@@ -119,6 +119,14 @@ describe('alert rules over the cache', () => {
     expect(check(db).map((a) => a.title)).toEqual(['NAV fell 9.91 % (more than 5 %)']);
     expect(all(db).filter((a) => a.kind === 'nav-move')).toHaveLength(2);
     expect(listAlertRules(db).find((r) => r.id === id)!.lastCheck!.note).toBe('NAV 2025-12-04 → 2025-12-05: -9.91 %.');
+    // The same as figures, for the app to write in the user's language and format (issue 39, item 13).
+    expect(listAlertRules(db).find((r) => r.id === id)!.lastCheck!.facts).toEqual({
+      kind: 'nav-move',
+      from: '2025-12-04',
+      to: '2025-12-05',
+      percent: expect.closeTo(-9.9099, 3),
+      skipped: 0,
+    });
   });
 
   it('outflow above an amount: only transactions after the rule was made; resolves when the transaction is gone, fires again when it is back', () => {

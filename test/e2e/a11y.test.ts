@@ -273,24 +273,26 @@ describe('one locale for everything', { timeout: 60_000 }, () => {
     await web.core.call('settings.update', { locale: 'de-DE' });
     await web.page.goto(`${web.shell.url}#/overview?wallet=${A}`);
     await poll(() => web.page.getByTestId('total-nav').textContent()).toMatch(/^[\d.]+,\d\d\s\$$/);
-    expect(await web.page.getByLabel('As of', { exact: true }).inputValue()).toMatch(/^\d\d\.\d\d\.\d{4}$/);
-    expect(await web.page.getByLabel('As of', { exact: true }).getAttribute('placeholder')).toBe('DD.MM.YYYY');
-    await poll(() => web.page.getByText('Werte in USD').count()).toBe(0); // the UI's words stay English
+    expect(await web.page.getByLabel('Stand', { exact: true }).inputValue()).toMatch(/^\d\d\.\d\d\.\d{4}$/);
+    expect(await web.page.getByLabel('Stand', { exact: true }).getAttribute('placeholder')).toBe('TT.MM.JJJJ');
+    // The words follow the locale too (issue 39, item 2): one language per screen.
+    await poll(() => web.page.getByText('Werte in USD').count()).toBeGreaterThan(0);
     const body = await web.page.locator('#app').innerText();
     expect(body).toMatch(/Werte|Values in USD, as of \d+\. \w+\.? \d{4}/);
     expect(body).not.toMatch(/\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}, \d{4}/);
-    expect(body).toMatch(/Synced (vor \d+ Min\.|in dieser Minute)/);
+    expect(body).toMatch(/ynchronisiert/);
+    expect(body).not.toMatch(/Synced/);
     expect(body).not.toMatch(/\.\./);
     await shoot(web.page, 'locale-de-overview');
     // A date typed in the locale's form is applied.
-    await web.page.getByLabel('As of', { exact: true }).fill('15.05.2025');
+    await web.page.getByLabel('Stand', { exact: true }).fill('15.05.2025');
     await poll(() => web.page.url()).toContain('date=2025-05-15');
     await web.page.goto(`${web.shell.url}#/timeline?wallet=${A}`);
     await poll(() => web.page.locator('[role=row].txn').count()).toBeGreaterThan(5);
     const timeline = await web.page.locator('#app').innerText();
     expect(timeline).not.toMatch(/\.\./);
     expect(timeline).toMatch(/(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d+\. /);
-    expect(await web.page.getByLabel('From date').getAttribute('placeholder')).toBe('DD.MM.YYYY');
+    expect(await web.page.getByLabel('Von Datum').getAttribute('placeholder')).toBe('TT.MM.JJJJ');
     await shoot(web.page, 'locale-de-timeline');
   });
 });

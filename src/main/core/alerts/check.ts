@@ -45,12 +45,18 @@ export function checkAlerts(db: WritableDB, o: { now?: number; kinds?: ReadonlyS
           }
         }
         for (const [subject, id] of open) if (!holding.has(subject) && !j.unknown(subject)) resolveAlert(db, id, at);
-        recordRuleCheck(db, rule.id, { at, note: waiting ? `${j.note} ${waiting} more fire at the next checks.` : j.note });
+        recordRuleCheck(db, rule.id, {
+          at,
+          note: waiting ? `${j.note} ${waiting} more fire at the next checks.` : j.note,
+          facts: j.facts,
+          ...(waiting ? { waiting } : {}),
+        });
       }).immediate();
     } catch (err) {
       // A rule that cannot be checked (a damaged row, a query failing) never stops the others.
       try {
-        recordRuleCheck(db, rule.id, { at, note: `Not checked: ${(err as Error).message ?? String(err)}` });
+        const why = (err as Error).message ?? String(err);
+        recordRuleCheck(db, rule.id, { at, note: `Not checked: ${why}`, facts: { kind: 'not-checked', why } });
       } catch {
         // The cache is closed or read-only: nothing to record.
       }

@@ -13,13 +13,15 @@ import { outflowsAbove, outflowsToNewCounterparties } from '../ledger/index.ts';
 import { newestPositionDates } from '../positions/index.ts';
 import { clearPending, pendingSince, type Firing } from './store/alerts.ts';
 import { health } from '../../../shared/portfolio/risk.ts';
-import type { AlertRule, Wallet } from '../../../shared/model.ts';
+import type { AlertRule, RuleCheckFacts, Wallet } from '../../../shared/model.ts';
 
 export interface Judgment {
   holds: Firing[];
   /** Subjects this check could not judge: an open alert about one stays open. */
   unknown: (subject: string) => boolean;
   note: string;
+  /** What the note says, as figures, for the UI to write in its language (lastCheck.facts). */
+  facts: RuleCheckFacts;
 }
 
 const HOUR_MS = 3_600_000;
@@ -32,8 +34,9 @@ const fixed = (n: number, digits: number) => Number(n.toFixed(digits));
 
 export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment {
   const wallets = walletsInScope(db, rule.scope);
-  if (typeof wallets === 'string') return { holds: [], unknown: everything, note: `Not checked: ${wallets}. Change or remove the rule.` };
-  if (!wallets.length) return { holds: [], unknown: nothing, note: 'No wallets in scope.' };
+  if (typeof wallets === 'string')
+    return { holds: [], unknown: everything, note: `Not checked: ${wallets}. Change or remove the rule.`, facts: { kind: 'not-checked', why: wallets } };
+  if (!wallets.length) return { holds: [], unknown: nothing, note: 'No wallets in scope.', facts: { kind: 'no-wallets' } };
   const byAddress = new Map(wallets.map((w) => [w.address, w]));
   const c = rule.condition;
   switch (c.kind) {
@@ -64,6 +67,7 @@ export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment 
         // A transaction's outflow holds as long as it is cached: one no longer there (a reorg, a purge) clears.
         unknown: nothing,
         note: `${rows.length} outflow${rows.length === 1 ? '' : 's'} of ${c.symbol} above ${c.above} since the rule was made.`,
+        facts: { kind: 'outflows', count: rows.length, symbol: c.symbol, above: c.above },
       };
     }
     case 'new-counterparty': {
@@ -83,6 +87,7 @@ export function judge(db: WritableDB, rule: AlertRule, nowMs: number): Judgment 
         })),
         unknown: nothing,
         note: `${rows.length} outflow${rows.length === 1 ? '' : 's'} to new counterparties since the rule was made (judged against the cached history).`,
+        facts: { kind: 'new-counterparties', count: rows.length },
       };
     }
     case 'stale':
@@ -167,7 +172,15 @@ function positionsRule(db: WritableDB, rule: AlertRule, wallets: Wallet[], byAdd
       : []),
     ...(unreadable.size ? [`Unreadable figures, not judged: ${[...unreadable].slice(0, 5).join(', ').replaceAll('|', ' on ')}.`] : []),
   ].join(' ');
-  return { holds, unknown, note };
+  const facts: RuleCheckFacts = {
+    kind: 'positions',
+    what: c.kind === 'health' ? 'health' : 'unlock',
+    checked,
+    holds: holds.length,
+    notCached: wallets.flatMap((w) => w.chains.filter((ch) => !newestOf.has(`${w.address}|${ch}`)).map((ch) => `${w.address}|${ch}`)),
+    unreadable: [...unreadable],
+  };
+  return { holds, unknown, note, facts };
 }
 
 /**
@@ -179,22 +192,35 @@ function navRule(db: WritableDB, rule: AlertRule, wallets: Wallet[]): Judgment {
   const c = rule.condition as { kind: 'nav-move'; percent: number };
   const points = portfolioNav(db, { wallets: wallets.map((w) => w.address) }).points.sort((a, b) => a.date.localeCompare(b.date));
   const newest = points.at(-1);
-  if (!newest) return { holds: [], unknown: everything, note: 'No cached dates yet: NAV move not judged.' };
+  if (!newest) return { holds: [], unknown: everything, note: 'No cached dates yet: NAV move not judged.', facts: { kind: 'nav-none' } };
   if (newest.chainsCached < newest.chainsWatched)
     return {
       holds: [],
       unknown: everything,
       note: `Partial coverage on ${newest.date}: ${newest.chainsCached} of ${newest.chainsWatched} watched chains cached, so its total is not compared (sync every chain of the scope for that date).`,
+      facts: { kind: 'nav-partial', date: newest.date, cached: newest.chainsCached, watched: newest.chainsWatched },
     };
   const previous = points.slice(0, -1).filter((p) => p.chainsCached === p.chainsWatched);
   const prev = previous.at(-1);
-  if (!prev) return { holds: [], unknown: everything, note: `Only one fully cached date (${newest.date}): NAV move needs two.` };
+  if (!prev)
+    return {
+      holds: [],
+      unknown: everything,
+      note: `Only one fully cached date (${newest.date}): NAV move needs two.`,
+      facts: { kind: 'nav-one', date: newest.date },
+    };
   const skipped = points.filter((p) => p.date > prev.date && p.date < newest.date).length;
   if (newest.totalNav === null || prev.totalNav === null || prev.totalNav === 0)
-    return { holds: [], unknown: everything, note: `NAV on ${prev.date} or ${newest.date} is unknown or zero: move not computed.` };
+    return {
+      holds: [],
+      unknown: everything,
+      note: `NAV on ${prev.date} or ${newest.date} is unknown or zero: move not computed.`,
+      facts: { kind: 'nav-unknown', from: prev.date, to: newest.date },
+    };
   const move = ((newest.totalNav - prev.totalNav) / Math.abs(prev.totalNav)) * 100;
   const note = `NAV ${prev.date} → ${newest.date}: ${move >= 0 ? '+' : ''}${move.toFixed(2)} %${skipped ? ` (${skipped} partially cached date${skipped === 1 ? '' : 's'} between, not counted)` : ''}.`;
-  if (!(Math.abs(move) > c.percent)) return { holds: [], unknown: nothing, note };
+  const facts: RuleCheckFacts = { kind: 'nav-move', from: prev.date, to: newest.date, percent: fixed(move, 6), skipped };
+  if (!(Math.abs(move) > c.percent)) return { holds: [], unknown: nothing, note, facts };
   const scope = rule.scope.kind === 'all' ? 'all wallets' : rule.scope.kind === 'wallet' ? rule.scope.address : `group ${rule.scope.id}`;
   return {
     holds: [
@@ -218,6 +244,7 @@ function navRule(db: WritableDB, rule: AlertRule, wallets: Wallet[]): Judgment {
     ],
     unknown: nothing,
     note,
+    facts,
   };
 }
 
@@ -268,5 +295,6 @@ function staleRule(db: WritableDB, rule: AlertRule, wallets: Wallet[], nowMs: nu
     holds,
     unknown: nothing,
     note: `${wallets.length} wallet${wallets.length === 1 ? '' : 's'} checked; ${holds.length} stale or incomplete for more than ${hours} h.`,
+    facts: { kind: 'stale', wallets: wallets.length, holds: holds.length, hours },
   };
 }

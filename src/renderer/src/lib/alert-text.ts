@@ -4,8 +4,8 @@
  * (English decimals and ISO dates, kept for the CLI, the webhook and notifications). An alert
  * whose figures are not all there, or not of the expected types, shows the core's text.
  */
-import type { Alert, ScheduleScope } from '../../../shared/model.ts';
-import { asTyped, chain, date, dateTime, integer, pct, qty, ratio, safe, usd } from './format.ts';
+import type { Alert, AlertRule, ScheduleScope } from '../../../shared/model.ts';
+import { asTyped, chain, date, dateTime, integer, pct, qty, ratio, safe, shortAddress, signedPct, usd } from './format.ts';
 import { words } from './words.ts';
 
 export interface AlertNames {
@@ -53,6 +53,59 @@ function sentText(sent: string | null): string {
       return m ? `${qty(Number(m[1]))} ${safe(m[2])}` : safe(part);
     })
     .join(', ');
+}
+
+/**
+ * What a rule's last check found, in the app's language and number and date format, from the
+ * figures the core stored with it; a check recorded before those figures shows the core's note.
+ */
+export function checkNote(check: NonNullable<AlertRule['lastCheck']>, names: Pick<AlertNames, 'walletLabel'>): string {
+  const f = check.facts;
+  const t = words.alerts.check;
+  const walletChains = (pairs: readonly string[]) =>
+    pairs
+      .slice(0, 5)
+      .map((pair) => {
+        const [address = '', id = ''] = pair.split('|');
+        return t.walletChain(safe(names.walletLabel(address)) || shortAddress(address), chain(id));
+      })
+      .join(', ');
+  const said = (() => {
+    switch (f?.kind) {
+      case undefined:
+        return null;
+      case 'no-wallets':
+        return t.noWallets;
+      case 'not-checked':
+        return t.notChecked(safe(f.why));
+      case 'outflows':
+        return t.outflows(f.count, safe(f.symbol), asTyped(f.above));
+      case 'new-counterparties':
+        return t.newCounterparties(f.count);
+      case 'positions':
+        return (
+          t.positions(f.what === 'health', f.checked, f.holds) +
+          (f.notCached.length ? t.notCached(walletChains(f.notCached), Math.max(0, f.notCached.length - 5)) : '') +
+          (f.unreadable.length ? t.unreadable(walletChains(f.unreadable)) : '')
+        );
+      case 'nav-none':
+        return t.navNone;
+      case 'nav-partial':
+        return t.navPartial(date(f.date), f.cached, f.watched);
+      case 'nav-one':
+        return t.navOne(date(f.date));
+      case 'nav-unknown':
+        return t.navUnknown(date(f.from), date(f.to));
+      case 'nav-move':
+        return t.navMove(date(f.from), date(f.to), signedPct(f.percent), f.skipped);
+      case 'stale':
+        return t.stale(f.wallets, f.holds, f.hours);
+      default:
+        return null;
+    }
+  })();
+  if (said === null) return safe(check.note);
+  return check.waiting ? said + t.waiting(check.waiting) : said;
 }
 
 /** Whether an alert is of high severity (a payment to a lookalike address: money may have gone to the wrong address). */

@@ -212,6 +212,17 @@ export function pct(v: number | null | undefined, digits = 2): string {
   return percent(v / 100, 0, digits);
 }
 
+/** Items joined as the locale's language joins a list: "May 1 and May 8", "1. Mai und 8. Mai". */
+export function andList(items: readonly string[]): string {
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(items);
+}
+
+/** A move given as 0–100, signed, with 2 fraction digits: "+5.19%", "+5,19 %", "-0.40%" (an alert rule's NAV move). */
+export function signedPct(v: number | null | undefined): string {
+  if (missing(v)) return DASH;
+  return nf('pcts', { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v / 100);
+}
+
 /** A share given as a fraction (0.449), with exactly `digits` fraction digits: "44.9%", "44,9 %". */
 export function share(v: number | null | undefined, digits = 1): string {
   if (missing(v)) return DASH;
@@ -323,7 +334,10 @@ export function dayOf(iso: string | null | undefined): string {
  * Date fields follow the locale: "23.11.2026" in de-DE, "11/23/2026" in en-US. The pattern
  * is read from Intl, so every locale gets its own order and separators.
  */
-export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
+export function datePattern(
+  // The letters for year, month and day, in the UI's language ("TT.MM.JJJJ" in German): words.dateField.letters.
+  letters: { year: string; month: string; day: string } = { year: 'YYYY', month: 'MM', day: 'DD' },
+): { order: Array<'year' | 'month' | 'day'>; placeholder: string } {
   const parts = new Intl.DateTimeFormat(locale, { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: 'UTC' }).formatToParts(
     new Date(Date.UTC(2026, 10, 23)),
   );
@@ -332,7 +346,7 @@ export function datePattern(): { order: Array<'year' | 'month' | 'day'>; placeho
   for (const p of parts) {
     if (p.type === 'year' || p.type === 'month' || p.type === 'day') {
       order.push(p.type);
-      placeholder += p.type === 'year' ? 'YYYY' : p.type === 'month' ? 'MM' : 'DD';
+      placeholder += letters[p.type];
     } else placeholder += p.value;
   }
   return { order, placeholder };

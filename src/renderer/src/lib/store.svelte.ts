@@ -4,7 +4,7 @@ import { API_BASE, call, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
 import { route } from './route.svelte.ts';
 import { applyTheme } from './theme.ts';
-import { words } from './words.ts';
+import { setLanguage, words } from './words.ts';
 import { dataChanges } from './data-changes.ts';
 
 export interface Notice {
@@ -90,6 +90,9 @@ class AppState {
       const before = this.#info?.databaseFile;
       this.apply({ info, settings });
       setLocale(settings.locale);
+      // The words follow the same setting as the numbers, so a screen is in one language; the
+      // page's lang says which, for screen readers and hyphenation.
+      document.documentElement.lang = setLanguage(settings.locale);
       setTimeZone(settings.timeZone ?? 'utc');
       applyTheme(settings.theme);
       // Another cache (a service connected, or the demo again; a restore keeps the file): the

@@ -1,5 +1,6 @@
 import type { TimelineRow } from '../../../shared/model.ts';
 import { dayOf } from './format.ts';
+import { words } from './words.ts';
 
 /** The timeline as the list shows it: a heading for each day, then that day's transactions. */
 export type TimelineItem = { kind: 'day'; key: string; date: string; count: number } | { kind: 'txn'; key: string; row: TimelineRow };
@@ -49,6 +50,6 @@ export function appendByDay(items: readonly TimelineItem[], rows: readonly Timel
  * with its sign (qty with `sign`), so the minus is the locale's, as on every other screen.
  */
 export function transferSummary(row: TimelineRow, signed: (n: number | null) => string): string {
-  if (!row.details.length) return row.status === 0 ? 'failed — nothing moved' : 'no transfers';
+  if (!row.details.length) return row.status === 0 ? words.timeline.failedNothing : words.timeline.noTransfers;
   return row.details.map((d) => `${signed(d.qty === null ? null : d.type === 'out' ? -d.qty : d.qty)} ${d.symbol ?? '?'}`).join(' → ');
 }

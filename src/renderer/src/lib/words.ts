@@ -1,14 +1,20 @@
 /**
- * The UI's words: the one place for every text the renderer shows, kept here so they can be
- * translated later. Numbers, dates and relative times are not here: they follow the locale
- * setting through lib/format.ts: a text takes them formatted, or formats a count with `int`, so a
- * number in a sentence reads as it does in a table. Texts from the service or the core are shown
- * as they come.
+ * The UI's words: the one place for every text the renderer shows. The English here is the
+ * source; words.de.ts is the German, typed against it (`Words`), so a missing key or a text
+ * function with other arguments fails the typecheck, and test/renderer/words-de.test.ts fails on
+ * an empty or untranslated text. `setLanguage` (called with the locale setting) fills `words` with
+ * one language, so every text of a screen is in one (docs/design-notes.md, "Languages").
+ * Numbers, dates and relative times are not here: they follow the locale setting through
+ * lib/format.ts: a text takes them formatted, or formats a count with `int`, so a number in a
+ * sentence reads as it does in a table. Texts from the service are shown as they come.
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { integer as int } from './format.ts';
+import { syncRateText } from '../../../shared/progress-text.ts';
+import type { JobInfo } from '../../../shared/model.ts';
+import { german } from './words.de.ts';
 
-export const words = {
+const en = {
   app: 'Folioscope',
   skipToContent: 'Skip to content',
   tabs: {
@@ -144,6 +150,7 @@ export const words = {
   noWalletsYet: 'No wallets yet. Add one to see its positions and transactions.',
   demoDataTitle: 'Built-in reference service with generated data',
   connectService: 'Connect to the service…',
+  copy: 'Copy',
   copied: 'Copied',
   toClipboard: (label: string) => `${label} to clipboard`,
   sidebar: { retry: (name: string) => `Retry syncing ${name}`, edit: (name: string) => `Edit ${name}`, editButton: 'Edit' },
@@ -446,6 +453,21 @@ export const words = {
     opening: (d: string) => `Opening NAV (${d})`,
     priceEffect: 'Price effect',
     closing: (d: string) => `Closing NAV (${d})`,
+    /** The roll-forward's lines by key (shared/pack.ts rollForwardLines writes the English for the PDF and CSV). */
+    lines: {
+      received: 'Received (transfers in)',
+      sent: 'Sent (transfers out)',
+      protocol_moves: 'Trades and protocol moves (net)',
+      internal: 'Internal transfers (net)',
+      accruals: 'Rewards, accruals and fees (no transaction)',
+      price_effect: 'Price effect',
+      other: 'Positions not in the by-token view, and rounding',
+      change: 'Change',
+      moved_into_positions: 'Moved into own positions (deposits; no change in NAV)',
+      moved_out_of_positions: 'Moved out of own positions (withdrawals; no change in NAV)',
+      debt_drawn: 'Debt drawn into balances (no change in NAV)',
+      debt_repaid: 'Debt repaid from balances (no change in NAV)',
+    } as Record<string, string>,
     byCategory: 'Flows by category',
     byCounterparty: 'Flows by counterparty',
     byWallet: 'By wallet',
@@ -530,6 +552,24 @@ export const words = {
     transaction: 'Transaction',
     moreInCsv: (n: string) => `${n} more in the CSV export of transactions.`,
     nothing: (onlyUnexplained: boolean) => `Nothing to show${onlyUnexplained ? ': every token reconciles' : ''}.`,
+  },
+  /**
+   * The core's sentences the views show (a reconciliation's problems, a pack's reasons), said
+   * again in another language by lib/core-text.ts; in English the core's own text is shown.
+   */
+  core: {
+    positionsNotCached: (date: string) => `positions at ${date} are not cached (sync that date)`,
+    notSynced: (until: string | null) => `transactions of the period are not synced${until ? ` (complete until ${until})` : ''}`,
+    notIndexed: 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)',
+    interrupted: 'the transaction sync of the period was interrupted (sync transactions again)',
+    incomplete: (why: string) => `transactions of the period are incomplete: ${why}`,
+    noStatus: (n: number) => `${int(n)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
+    partial: (n: number, date: string, names: string) =>
+      `Partial: ${int(n)} of the scope's wallet chains ${n === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
+    noPrice: (tokens: number, named: string, more: number, transfers: number) =>
+      `No cached price in the period for ${tokens === 1 ? '1 token' : `${int(tokens)} tokens`}, ${named}${more ? ` and ${int(more)} more` : ''}: ${int(transfers)} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
+    noPriceAccrual: (token: string, qty: string) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
+    noDate: (n: number) => `${int(n)} transaction(s) have no date: whether they fall in the period is unknown`,
   },
   walletForm: {
     enterAddress: 'Enter a wallet address.',
@@ -747,6 +787,8 @@ export const words = {
     previewLabel: 'What the import changes',
   },
   dateField: {
+    /** A date field's placeholder letters, put in the locale's order and separators (format.ts datePattern). */
+    letters: { year: 'YYYY', month: 'MM', day: 'DD' },
     expected: (placeholder: string) => `Not a date: type it like ${placeholder}`,
     latest: (date: string) => `The latest date is ${date}`,
   },
@@ -882,6 +924,29 @@ export const words = {
     highTitle: 'High severity: money may have gone to the wrong address',
     ruleSummary: (what: string, scope: string) => `Alert on ${what}, ${scope}`,
     lastCheck: (when: string, note: string) => `checked ${when}: ${note}`,
+    /** What a rule's last check found, from its figures (lib/alert-text.ts `checkNote`); numbers and dates come formatted. */
+    check: {
+      noWallets: 'No wallets in scope.',
+      notChecked: (why: string) => `Not checked: ${why}`,
+      outflows: (n: number, symbol: string, above: string) => `${int(n)} outflow${n === 1 ? '' : 's'} of ${symbol} above ${above} since the rule was made.`,
+      newCounterparties: (n: number) =>
+        `${int(n)} outflow${n === 1 ? '' : 's'} to new counterparties since the rule was made (judged against the cached history).`,
+      positions: (health: boolean, checked: number, holds: number) =>
+        `${int(checked)} ${health ? 'lending position' : 'unlock'}${checked === 1 ? '' : 's'} checked at each chain's newest cached date; ${int(holds)} ${health ? 'below the threshold' : 'within the window'}.`,
+      walletChain: (wallet: string, chain: string) => `${wallet} on ${chain}`,
+      notCached: (list: string, more: number) => ` Not cached, not judged: ${list}${more ? ` and ${int(more)} more` : ''}.`,
+      unreadable: (list: string) => ` Unreadable figures, not judged: ${list}.`,
+      navNone: 'No cached dates yet: NAV move not judged.',
+      navPartial: (date: string, cached: number, watched: number) =>
+        `Partial coverage on ${date}: ${int(cached)} of ${int(watched)} watched chains cached, so its total is not compared (sync every chain of the scope for that date).`,
+      navOne: (date: string) => `Only one fully cached date (${date}): NAV move needs two.`,
+      navUnknown: (from: string, to: string) => `NAV on ${from} or ${to} is unknown or zero: move not computed.`,
+      navMove: (from: string, to: string, move: string, skipped: number) =>
+        `NAV ${from} → ${to}: ${move}${skipped ? ` (${int(skipped)} partially cached date${skipped === 1 ? '' : 's'} between, not counted)` : ''}.`,
+      stale: (wallets: number, holds: number, hours: number) =>
+        `${int(wallets)} wallet${wallets === 1 ? '' : 's'} checked; ${int(holds)} stale or incomplete for more than ${int(hours)} h.`,
+      waiting: (n: number) => ` ${int(n)} more fire at the next checks.`,
+    },
     notChecked: 'not checked yet',
     webhook: 'Webhook URL',
     webhookLead: 'Each alert is POSTed there as JSON (http or https; 5 s timeout). Leave empty for none.',
@@ -913,6 +978,7 @@ export const words = {
     empty: 'This group has no wallets: edit it to add some.',
   },
   datePicker: {
+    asOf: 'As of',
     cachedTitle: 'This date is in the local cache',
     notCachedTitle: 'Not cached yet',
     partlyCached: 'partly cached',
@@ -1027,6 +1093,8 @@ export const words = {
     last: (when: string) => ` · last ${when}`,
     andMore: (n: number) => ` and ${int(n)} more`,
     transactions: (n: string) => `${n} transactions`,
+    /** Pages, rate and time left of a transaction sync: "12 pages · 40/s · about 2 min left" (the CLI's words too). */
+    rate: (info: Pick<JobInfo, 'pages' | 'rate' | 'etaSeconds'>) => syncRateText(info, int),
   },
   firstRun: {
     title: 'Watch a wallet to begin',
@@ -1218,6 +1286,8 @@ export const words = {
     rebased: (day: string) => `From ${day}, newer not shown`,
     showNewest: 'Show the newest',
     readingRow: 'Reading…',
+    failedNothing: 'failed — nothing moved',
+    noTransfers: 'no transfers',
     unknownDay: 'Date unknown',
   },
   health: {
@@ -1385,3 +1455,62 @@ export const words = {
     receivedFrom: (name: string) => `from ${name}`,
   },
 } as const;
+
+/**
+ * The shape every language fills: each English text widened to `string`, each text function
+ * with the English one's arguments, each group of texts with exactly the English one's keys.
+ */
+export type Words = Texts<typeof en>;
+type Texts<T> = T extends string
+  ? string
+  : T extends (...args: infer A) => infer R
+    ? (...args: A) => R extends string ? string : R
+    : T extends object
+      ? { readonly [K in keyof T]: Texts<T[K]> }
+      : T;
+
+/** The English source, for the test that holds every language to it. */
+export const english: Words = en;
+
+/** The languages the UI speaks, by the language of the locale setting. */
+export type Language = 'en' | 'de';
+const languages: Record<Language, Words> = { en, de: german };
+
+/**
+ * The texts shown now. One object for the app's life, filled in place by `setLanguage`, so a
+ * module that keeps `words.timeline` keeps the texts of the language chosen later too.
+ */
+export const words: Words = fill({}, en) as Words;
+
+let language: Language = 'en';
+export function currentLanguage(): Language {
+  return language;
+}
+
+/**
+ * The language for a locale tag: German for any de-* tag ("de", "de-DE", "de-CH"), English
+ * otherwise; with no tag, the system's locale decides, as it does for the numbers, so a screen's
+ * words and its figures are never in two languages.
+ */
+export function languageFor(locale: string | null | undefined): Language {
+  const tag = locale || new Intl.DateTimeFormat().resolvedOptions().locale;
+  return /^de(?:-|$)/i.test(tag) ? 'de' : 'en';
+}
+
+/** Fills `words` with the texts of the locale's language; the views remount on a locale change (App.svelte). */
+export function setLanguage(locale: string | null | undefined): Language {
+  language = languageFor(locale);
+  fill(words as object, languages[language]);
+  return language;
+}
+
+/** Copies `from` into `into`, keeping (and filling) the nested objects already there. */
+function fill(into: object, from: object): object {
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(from)) {
+    const there = target[key];
+    if (value && typeof value === 'object' && there && typeof there === 'object') fill(there, value);
+    else target[key] = value && typeof value === 'object' ? fill({}, value) : value;
+  }
+  return target;
+}

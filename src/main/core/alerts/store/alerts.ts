@@ -87,7 +87,7 @@ export function removeAlertRule(db: WritableDB, id: number, now = new Date()): b
     .immediate();
 }
 
-export function recordRuleCheck(db: WritableDB, id: number, check: { at: string; note: string }): void {
+export function recordRuleCheck(db: WritableDB, id: number, check: NonNullable<AlertRule['lastCheck']>): void {
   run(db, sql`UPDATE alert_rules SET last_check = ${JSON.stringify(check)} WHERE id = ${id}`);
 }
 

@@ -24,4 +24,6 @@ const ms = performance.now() - t;
 const used = process.cpuUsage(cpu);
 db.close();
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, bytes, rows, spamThread, peakRss: hwm ? Number(hwm[1]) * 1024 : process.memoryUsage().rss }));
+console.log(
+  JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, bytes, rows, spamThread, peakRss: hwm ? Number(hwm[1]) * 1024 : process.memoryUsage().rss }),
+);

@@ -52,7 +52,7 @@ describe('one notation in de-DE', () => {
     expect(cells[9]).toMatch(/^\d+,\d{3}( ✕)?$/);
     // The stress control and its summary say "25 %", as German writes it.
     expect(plain(await web.page.locator('label[for=stress] strong').textContent())).toBe('25 %');
-    expect(plain(await web.page.getByTestId('stress-summary').first().textContent())).toMatch(/^A 25 % fall in \S+ reaches/);
+    expect(plain(await web.page.getByTestId('stress-summary').first().textContent())).toMatch(/^Ein Rückgang von \S+ um 25 % erreicht/);
     const table = plain(await web.page.locator('section[aria-labelledby=headroom-title]').innerText());
     // No English decimal such as "2.297" (German groups thousands with dots: "13.421,15 $").
     expect(table).not.toMatch(/\b\d+\.\d+\b(?![.,]\d)/);
@@ -63,7 +63,7 @@ describe('one notation in de-DE', () => {
     const ticks = (await health.getAttribute('data-ticks-y'))!.split('|');
     expect(new Set(ticks).size).toBe(ticks.length);
     for (const t of ticks) expect(t).toMatch(/^\d+(,\d+)?$/);
-    expect(plain(await web.page.getByTestId('near-misses').textContent())).toMatch(/health (below|stayed above) 1,15/);
+    expect(plain(await web.page.getByTestId('near-misses').textContent())).toMatch(/Health-Faktor (unter|blieb über) 1,15/);
   });
 
   it('Overview: the legends say "44,9 %" and never "0 %" for a slice; the NAV axis repeats no label', async () => {
@@ -116,14 +116,15 @@ describe('one notation in de-DE', () => {
     const [stored] = (await web.core.call('alerts.inbox', {})).alerts;
     expect(stored!.title).toMatch(/^Health \d+\.\d+ below 50: /);
     await web.open(`#/overview?date=${DATE}`);
-    const button = web.page.getByRole('button', { name: /^Alerts:/ });
-    await poll(() => button.getAttribute('aria-label')).toMatch(/^Alerts: \d+ to look at$/);
+    // The screen speaks German (issue 39 item 2): the button, the dialog and its inbox too.
+    const button = web.page.getByRole('button', { name: /^Warnungen:/ });
+    await poll(() => button.getAttribute('aria-label')).toMatch(/^Warnungen: \d+ anzusehen$/);
     await button.click();
-    const item = web.page.getByRole('dialog', { name: 'Alerts' }).getByRole('region', { name: 'Inbox' }).getByRole('listitem').first();
+    const item = web.page.getByRole('dialog', { name: 'Warnungen' }).getByRole('region', { name: 'Eingang' }).getByRole('listitem').first();
     await poll(() => item.count()).toBe(1);
     const text = plain((await item.textContent())!.replace(/\s+/g, ' '));
     expect(text).toMatch(
-      /Health \d+,\d{3,} below 50: .+ of (Treasury|Cold storage) \(0x[0-9a-f]+\) on (Ethereum|Arbitrum One), \d+\. \S+ \d{4}: collateral\/debt \d+,\d+ × liquidation threshold 0,\d+ = health \d+,\d{3,}/,
+      /Health-Faktor \d+,\d{3,} unter 50: .+ von (Treasury|Cold storage) \(0x[0-9a-f]+\) auf (Ethereum|Arbitrum One), \d+\. \S+ \d{4}: Sicherheiten\/Schulden \d+,\d+ × Liquidationsschwelle 0,\d+ = Health-Faktor \d+,\d{3,}/,
     );
     expect(text).not.toMatch(/\b\d+\.\d+\b(?![.,]\d)/);
     await shoot(web.page, 'notation-alerts-de-1440');

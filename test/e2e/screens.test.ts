@@ -137,7 +137,8 @@ describe('the screens a treasurer looks at, all wallets', () => {
     await web.core.call('settings.update', { locale: 'de-DE' });
     try {
       await web.open('#/pack');
-      await poll(() => month.locator('option:checked').textContent()).toMatch(
+      // The whole screen in German (issue 39 item 2): the field is "Monat" now.
+      await poll(() => web.page.getByLabel('Monat', { exact: true }).locator('option:checked').textContent()).toMatch(
         /^(Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}$/,
       );
     } finally {

@@ -96,7 +96,12 @@ export async function spamCells(db: ReadableDB, reader: ExportReader, filter: Sc
     return { cell: (_i, r) => judged(r), expect: () => undefined, until: () => Promise.resolve(), close: () => undefined, thread: false };
   };
   if (reader.db === db || availableParallelism() < 2 || countExportTransactions(db, filter) < (options.workerFrom ?? WORKER_FROM)) return here();
-  const cells = new WorkerCells(reader, filter);
+  let cells: WorkerCells;
+  try {
+    cells = new WorkerCells(reader, filter);
+  } catch {
+    return here(); // no thread to be had (its file missing from a damaged install, say)
+  }
   if (!(await cells.loaded()) || !cells.handOver(db)) {
     cells.close();
     return here();
@@ -187,6 +192,7 @@ class WorkerCells implements SpamCells {
       return;
     }
     if (m.kind === 'failed') return this.fail();
+    if (this.finished) return; // closed: nothing more of it is used
     for (const [i, cell] of m.cells) this.flagged.set(i, cell);
     if (m.last !== null) this.checks.push({ at: m.upTo - 1, id: m.last });
     this.upTo = m.upTo;
@@ -211,9 +217,13 @@ class WorkerCells implements SpamCells {
       if (!this.finished) return undefined;
       return (this.here ??= judgedHere(this.reader, this.filter))(r);
     }
-    // Its 'ready' came before any batch: one snapshot counts the same rows.
-    if (this.counted !== this.expected)
-      throw new Error(`The export counts ${this.expected} transactions and its spam judge ${this.counted}: the export stopped.`);
+    // Its 'ready' came before any batch: one snapshot counts the same rows. Counts that differ
+    // (never seen: the hand-over holds writers off) leave every row to the export, none used yet.
+    if (this.counted !== this.expected) {
+      this.close();
+      this.upTo = 0;
+      return this.cell(i, r);
+    }
     if (i % BATCH === 0) {
       Atomics.store(this.at, 0, i);
       Atomics.notify(this.at, 0);

@@ -550,6 +550,7 @@ export const german: Words = {
       'Eine Umbuchung zwischen dem Guthaben der Wallet und ihrer eigenen Position (die Transaktion eröffnete oder schloss sie): nicht im Zu- oder Abfluss',
     txns: 'Tx',
     status: 'Status',
+    statuses: { reconciled: 'abgestimmt', unexplained: 'ungeklärt', incomplete: 'unvollständig' },
     walletUnexplained: (qty, symbol) =>
       `Das einfache Wallet-Guthaben selbst stimmt nicht: ${qty} ${symbol} ungeklärt außerhalb von Protokollpositionen (fehlende oder nicht synchronisierte Überweisungen?).`,
     noTrace: (symbol) => `Keine erfolgreiche Transaktion bewegte ${symbol} im Zeitraum.`,

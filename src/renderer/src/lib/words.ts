@@ -540,6 +540,8 @@ const en = {
     moveTitle: "A move between the wallet's balance and its own position (the transaction opened or closed it): not in the inflow or outflow",
     txns: 'Txns',
     status: 'Status',
+    /** A row's status as its badge says it (the core's word for it is the English one). */
+    statuses: { reconciled: 'reconciled', unexplained: 'unexplained', incomplete: 'incomplete' } as Record<'reconciled' | 'unexplained' | 'incomplete', string>,
     walletUnexplained: (qty: string, symbol: string | null) =>
       `The plain wallet balance itself does not reconcile: ${qty} ${symbol} unexplained outside protocol positions (missing or unsynced transfers?).`,
     noTrace: (symbol: string | null) => `No successful transaction moved ${symbol} in the period.`,

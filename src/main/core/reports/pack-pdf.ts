@@ -3,7 +3,7 @@
  * flows by category and counterparty, the scope by wallet, protocol and chain, and the prices
  * the flows were valued at. Drawn from a `MonthlyPack` alone, with the document's date given
  * (a closed period's pack is its stored figures and its close time), so the same pack gives
- * the same bytes: a closed period's pack regenerates byte for byte.
+ * the same bytes (in one locale): a closed period's pack regenerates byte for byte.
  */
 import type { Writable } from 'node:stream';
 import {

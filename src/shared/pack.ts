@@ -17,6 +17,13 @@ export interface PackFlows {
   unvalued: number;
 }
 
+/**
+ * The names the core gives when it has none to give: the scope of every wallet, and the category
+ * of a transaction with none. A PDF says them in its own language (reports/pdf-words.ts).
+ */
+export const ALL_WALLETS = 'All wallets';
+export const UNCATEGORISED = 'Uncategorised';
+
 export interface PackFlowLine extends PackFlows {
   key: string;
   label: string;

@@ -22,7 +22,15 @@
  */
 import { decimalSum } from '../../../shared/decimal.ts';
 import type { PositionMoveKind, Wallet } from '../../../shared/model.ts';
-import type { MonthlyPack, PackCounterpartyLine, PackFlowLine, PackPart, PackToken } from '../../../shared/pack.ts';
+import {
+  ALL_WALLETS,
+  UNCATEGORISED,
+  type MonthlyPack,
+  type PackCounterpartyLine,
+  type PackFlowLine,
+  type PackPart,
+  type PackToken,
+} from '../../../shared/pack.ts';
 import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
 import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -49,7 +57,6 @@ export interface PackRequest {
   categorise?: Categoriser | undefined;
 }
 
-const UNCATEGORISED = 'Uncategorised';
 const tokenKey = (cid: string | null | undefined, id: string | null | undefined) => (cid ? `cid:${cid.toLowerCase()}` : `id:${id ?? ''}`);
 const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
 const sum = (xs: ReadonlyArray<number>) => decimalSum(xs);
@@ -410,7 +417,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
 
 /** A scope's name as its packs and closes carry it: the group's name, the wallet's label (else its address), or "All wallets". */
 export function scopeNameOf(scope: { group?: { name: string } | undefined; wallet?: Pick<Wallet, 'label' | 'address'> | undefined }): string {
-  return scope.group?.name ?? (scope.wallet ? scope.wallet.label || scope.wallet.address : 'All wallets');
+  return scope.group?.name ?? (scope.wallet ? scope.wallet.label || scope.wallet.address : ALL_WALLETS);
 }
 
 /**

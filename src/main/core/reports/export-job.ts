@@ -21,6 +21,7 @@ import { writeAtomically } from './files.ts';
 import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
+import { getSettings } from '../store/settings.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeInForce } from '../closes/index.ts';
@@ -110,6 +111,10 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         : req.format === 'ics'
           ? `Unlock calendar (iCalendar) from ${req.date}`
           : `Export ${req.report} (CSV)`;
+  // The PDFs follow the user's locale setting as it is when the export is asked for, passed down
+  // to the writer (null: en-US, pdf-format.ts); a CSV stays English with "." decimals
+  // (docs/design-notes.md), an iCalendar file is a machine format.
+  const locale = req.format === 'pdf' ? getSettings(db).locale : null;
   const job = queue.enqueue(
     'export',
     label,
@@ -152,7 +157,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               closed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
             }
           : { at: `${req.to}T23:59:59.000Z`, labels };
-        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out));
+        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out, locale));
         written = { pages };
       } else if (req.format === 'pdf') {
         const { pages } = await writeAtomically(path, (out) =>
@@ -166,6 +171,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.to && { to: req.to }),
             },
             out,
+            locale,
           ),
         );
         written = { pages };

@@ -3,29 +3,23 @@
  * flows by category and counterparty, the scope by wallet, protocol and chain, and the prices
  * the flows were valued at. Drawn from a `MonthlyPack` alone, with the document's date given
  * (a closed period's pack is its stored figures and its close time), so the same pack gives
- * the same bytes: a closed period's pack regenerates byte for byte.
+ * the same bytes (in one locale): a closed period's pack regenerates byte for byte.
  */
 import type { Writable } from 'node:stream';
-import { rollForwardLines, type MonthlyPack, type PackFlowLine, type PackPart } from '../../../shared/pack.ts';
-import { visibleText } from '../../../shared/text-safety.ts';
 import {
-  INK,
-  M,
-  MUTED,
-  PARTIAL,
-  WIDTH,
-  footers,
-  heading,
-  line,
-  paragraph,
-  pdfPrintable,
-  say,
-  short,
-  startDocument,
-  table,
-  usd,
-  type Doc,
-} from './pdf-parts.ts';
+  ALL_WALLETS,
+  rollForwardLines,
+  UNCATEGORISED,
+  type MonthlyPack,
+  type PackFlowLine,
+  type PackPart,
+  type RollForwardLine,
+} from '../../../shared/pack.ts';
+import { visibleText } from '../../../shared/text-safety.ts';
+import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfPrintable, say, short, startDocument, table, type Doc } from './pdf-parts.ts';
+import { coreSentence, pdfWords } from './pdf-language.ts';
+import type { PdfWords } from './pdf-words.ts';
+import type { PdfFormat } from './pdf-format.ts';
 
 export interface PackPdfMeta {
   /** The document's date: a closed period's close time, else the end of its closing day. */
@@ -36,54 +30,66 @@ export interface PackPdfMeta {
   closed?: { at: string; hash: string; changed: string[] | null } | undefined;
 }
 
-const signed = (v: number | null) => (v === null ? 'unknown' : v > 0 ? `+${usd(v)}` : usd(v));
-const net = (l: { inflow: number; outflow: number }) => signed(l.inflow - l.outflow);
 const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Writable): Promise<{ pages: number }> {
+/** One document's texts (`t`, the pack's; `all`, the shared ones) and its figures' formats, in its locale. */
+interface Lang {
+  t: PdfWords['pack'];
+  all: PdfWords;
+  f: PdfFormat;
+  /** A change in USD, signed; "unknown" when it is not known. */
+  signed: (v: number | null) => string;
+}
+
+/**
+ * The pack as a PDF, written to `out` in `locale` (the user's locale setting, passed by the export
+ * job; null: en-US, pdf-format.ts): its texts in German for a `de-*` locale, every figure and date
+ * in the locale's notation.
+ */
+export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Writable, locale: string | null = null): Promise<{ pages: number }> {
+  const { t: all, f } = pdfWords(locale);
+  const t = all.pack;
+  const l: Lang = { t, all, f, signed: (v) => (v === null ? t.unknown : f.usdSigned(v)) };
+  // The core's own names (not a user's) in the document's language.
+  const scope = pack.scope === ALL_WALLETS ? t.allWallets : pack.scope;
+  const from = f.date(pack.from);
+  const to = f.date(pack.to);
   const { doc, finished } = startDocument(
     {
-      title: `Folioscope monthly pack (${visibleText(pack.scope)}) ${pack.from} to ${pack.to}`,
-      subject: `NAV roll-forward ${pack.from} to ${pack.to}`,
+      title: t.docTitle(visibleText(scope), from, to),
+      subject: t.docSubject(from, to),
       at: new Date(meta.at),
     },
     out,
   );
-  header(doc, pack, meta);
-  rollForward(doc, pack);
-  flows(doc, 'Flows by category', pack.byCategory);
-  flows(doc, 'Flows by counterparty', pack.byCounterparty, (l) =>
-    'kind' in l ? { book: 'address book', wallet: 'watched wallet', unknown: 'UNKNOWN' }[l.kind as string] : '',
-  );
-  parts(doc, 'By wallet', pack.byWallet);
-  parts(doc, 'By protocol', pack.byProtocol);
-  parts(doc, 'By chain', pack.byChain);
-  tokens(doc, pack, meta);
-  const pages = footers(doc, `Folioscope monthly pack · ${pack.scope} · ${pack.from} to ${pack.to}${meta.closed ? ' · closed' : ''}`);
+  header(doc, pack, scope, meta, l);
+  rollForward(doc, pack, l);
+  flows(doc, l, t.byCategory, pack.byCategory);
+  flows(doc, l, t.byCounterparty, pack.byCounterparty, (x) => ('kind' in x ? t.kinds[x.kind as keyof typeof t.kinds] : ''));
+  parts(doc, l, t.byWallet, pack.byWallet);
+  parts(doc, l, t.byProtocol, pack.byProtocol);
+  parts(doc, l, t.byChain, pack.byChain);
+  tokens(doc, pack, meta, l);
+  const pages = footers(doc, t.footer(scope, from, to, !!meta.closed), all.page);
   doc.end();
   await finished;
   return { pages };
 }
 
-function header(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
+function header(doc: Doc, pack: MonthlyPack, scope: string, meta: PackPdfMeta, { t, all, f }: Lang): void {
   doc.fontSize(20).fillColor(INK);
-  say(doc, `Monthly pack: ${pack.scope}`, M.left, M.top, { bold: true });
+  say(doc, t.title(scope), M.left, M.top, { bold: true });
   doc.fontSize(10).fillColor(MUTED);
-  say(doc, `Folioscope · NAV from the end of ${pack.from} to the end of ${pack.to}`, undefined, undefined);
+  say(doc, t.subtitle(f.date(pack.from), f.date(pack.to)), undefined, undefined);
   doc.moveDown(0.8);
-  line(doc, 'Wallets', pack.wallets.map((w) => `${meta.labels.get(w) ? `${meta.labels.get(w)} ` : ''}${w}`).join('\n'));
+  line(doc, t.wallets, pack.wallets.map((w) => `${meta.labels.get(w) ? `${meta.labels.get(w)} ` : ''}${w}`).join('\n'));
   doc.y += (pack.wallets.length - 1) * 2;
-  line(doc, 'Period', `opening at the end of ${pack.from}; flows of successful transactions dated ${dayAfter(pack.from)} to ${pack.to} (UTC)`);
-  line(
-    doc,
-    'Status',
-    meta.closed
-      ? `closed ${meta.closed.at.slice(0, 16).replace('T', ' ')} UTC: the figures as closed (data hash ${meta.closed.hash.slice(0, 16)}…)`
-      : 'open (not closed)',
-  );
+  line(doc, t.period, t.periodValue(f.date(pack.from), f.date(dayAfter(pack.from)), f.date(pack.to)));
+  line(doc, t.status, meta.closed ? t.closed(f.minute(meta.closed.at), meta.closed.hash.slice(0, 16)) : t.open);
+  // What changed and why the pack is partial are the core's sentences (English, docs/reports.md).
   if (meta.closed?.changed) {
     doc.moveDown(0.4);
-    paragraph(doc, 'CHANGED SINCE CLOSE: the data behind these figures changed after the period was closed (the figures are as closed):', {
+    paragraph(doc, t.changedSinceClose, {
       size: 9.5,
       color: PARTIAL,
       bold: true,
@@ -92,74 +98,81 @@ function header(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
   }
   if (!pack.complete) {
     doc.moveDown(0.4);
-    paragraph(doc, 'PARTIAL: these figures leave something out:', { size: 9.5, color: PARTIAL, bold: true });
-    for (const r of pack.reasons) paragraph(doc, `• ${r}`, { size: 8.5, color: PARTIAL });
+    paragraph(doc, t.partial, { size: 9.5, color: PARTIAL, bold: true });
+    for (const r of pack.reasons) paragraph(doc, `• ${coreSentence(r, all, f)}`, { size: 8.5, color: PARTIAL });
   }
 }
 
-function rollForward(doc: Doc, pack: MonthlyPack): void {
-  heading(doc, 'NAV roll-forward');
+function rollForward(doc: Doc, pack: MonthlyPack, { t, f, signed }: Lang): void {
+  heading(doc, t.rollForward);
+  // Each line by its key, in the document's language (shared/pack.ts writes the English for the CSV).
+  const label = (l: RollForwardLine) => {
+    const text = t.lines[l.key];
+    return typeof text === 'string' ? text : text(f.date(l.key === 'opening' ? pack.from : pack.to));
+  };
   const rows: Array<[string, string]> = rollForwardLines(pack)
     .filter((l) => !l.optional || (l.value !== 0 && l.value !== null))
-    .map((l) => [l.label, l.total ? (l.value === null ? 'not cached' : usd(l.value)) : l.memo ? usd(l.value ?? 0) : signed(l.value)]);
+    .map((l) => [label(l), l.total ? (l.value === null ? t.notCached : f.usd(l.value)) : l.memo ? f.usd(l.value ?? 0) : signed(l.value)]);
   table(
     doc,
     [
-      { label: 'Line', width: WIDTH - 140 },
-      { label: 'USD', width: 140, align: 'right' },
+      { label: t.line, width: WIDTH - 140 },
+      { label: t.usd, width: 140, align: 'right' },
     ],
     rows,
     { fontSize: 9 },
   );
   doc.moveDown(0.4);
-  paragraph(
-    doc,
-    'Flows are valued at the price the snapshots imply for the token (NAV / quantity in the by-token view of the scope on that chain) at the cached date nearest the transfer; a quantity change no transaction explains (interest, rewards, fees paid) at the closing price; the price effect is the rest of each token’s change. Tokens moved between the scope’s balances and its own positions (the deposit that opens one, the withdrawal that closes it, a debt drawn or repaid) are not flows: named after the change, at their days’ prices, they change no NAV.',
-    { size: 8 },
-  );
+  paragraph(doc, t.method, { size: 8 });
   if (pack.spamTransactions || pack.spamPositions.closing.count)
     paragraph(
       doc,
-      `Left out as spam (junk airdrops, address poisoning): ${pack.spamTransactions} transaction${pack.spamTransactions === 1 ? '' : 's'} of the month; ${pack.spamPositions.closing.count} spam token${pack.spamPositions.closing.count === 1 ? '' : 's'} held at the close, claimed ${usd(pack.spamPositions.closing.claimed)} (at the opening ${pack.spamPositions.opening.count}, claimed ${usd(pack.spamPositions.opening.claimed)}), in no figure above.`,
+      t.spam(
+        pack.spamTransactions,
+        pack.spamPositions.closing.count,
+        f.usd(pack.spamPositions.closing.claimed),
+        pack.spamPositions.opening.count,
+        f.usd(pack.spamPositions.opening.claimed),
+      ),
       { size: 8.5, color: MUTED, dy: 4 },
     );
   if (pack.unknownOutflows)
-    paragraph(doc, `${pack.unknownOutflows} plain transfers out went to addresses neither in the address book nor watched.`, {
+    paragraph(doc, t.unknownOutflows(pack.unknownOutflows), {
       size: 8.5,
       color: PARTIAL,
       dy: 4,
     });
   for (const u of pack.unpriced)
-    paragraph(doc, `${u.symbol ?? u.tokenCid ?? 'A token'} (${u.chain}): ${u.transfers} transfers with no cached price, in no figure.`, {
+    paragraph(doc, t.unpriced(u.symbol ?? u.tokenCid ?? t.aToken, u.chain, u.transfers), {
       size: 8.5,
       color: PARTIAL,
     });
 }
 
-function flows(doc: Doc, title: string, lines: PackFlowLine[], kind?: (l: PackFlowLine) => string | undefined): void {
+function flows(doc: Doc, { t, all, f, signed }: Lang, title: string, lines: PackFlowLine[], kind?: (l: PackFlowLine) => string | undefined): void {
   heading(doc, title);
   if (!lines.length) {
-    paragraph(doc, 'No flows in this period.', { size: 9 });
+    paragraph(doc, t.noFlows, { size: 9 });
     return;
   }
   const nameWidth = kind ? WIDTH - 4 * 82 - 80 : WIDTH - 4 * 82;
   table(
     doc,
     [
-      { label: 'Name', width: nameWidth, wrap: true },
-      ...(kind ? [{ label: 'Kind', width: 80 }] : []),
-      { label: 'In', width: 82, align: 'right' as const },
-      { label: 'Out', width: 82, align: 'right' as const },
-      { label: 'Net', width: 82, align: 'right' as const },
-      { label: 'Transfers', width: 82, align: 'right' as const },
+      { label: all.columns.name, width: nameWidth, wrap: true },
+      ...(kind ? [{ label: t.kind, width: 80 }] : []),
+      { label: t.in, width: 82, align: 'right' as const },
+      { label: t.out, width: 82, align: 'right' as const },
+      { label: t.net, width: 82, align: 'right' as const },
+      { label: t.transfers, width: 82, align: 'right' as const },
     ],
     lines.map((l) => [
-      shownName(l),
+      shownName(l, t.uncategorised),
       ...(kind ? [kind(l) ?? ''] : []),
-      usd(l.inflow),
-      usd(l.outflow),
-      net(l),
-      `${l.transfers}${l.unvalued ? ` (+${l.unvalued} unvalued)` : ''}`,
+      f.usd(l.inflow),
+      f.usd(l.outflow),
+      signed(l.inflow - l.outflow),
+      `${f.count(l.transfers)}${l.unvalued ? t.unvalued(l.unvalued) : ''}`,
     ]),
   );
 }
@@ -169,61 +182,63 @@ function flows(doc: Doc, title: string, lines: PackFlowLine[], kind?: (l: PackFl
  * whole (a character in none of the embedded fonts, emoji or Thai say, becomes "?") with the
  * address beside it, so two such names are never told apart by question marks alone.
  */
-function shownName(l: PackFlowLine): string {
-  if (!('kind' in l)) return l.label; // a category
+function shownName(l: PackFlowLine, uncategorised: string): string {
+  if (!('kind' in l)) return l.label === UNCATEGORISED ? uncategorised : l.label; // a category
   const address = l.key;
   if (l.kind === 'unknown' && l.label.includes('…')) return address;
   return !pdfPrintable(l.label) && address ? `${l.label} (${address})` : l.label;
 }
 
-function parts(doc: Doc, title: string, lines: PackPart[]): void {
+function parts(doc: Doc, { t, all, f }: Lang, title: string, lines: PackPart[]): void {
   heading(doc, title);
+  const c = all.columns;
   table(
     doc,
     [
-      { label: 'Name', width: WIDTH - 4 * 90, wrap: true },
-      { label: 'Opening', width: 90, align: 'right' },
-      { label: 'In', width: 90, align: 'right' },
-      { label: 'Out', width: 90, align: 'right' },
-      { label: 'Closing', width: 90, align: 'right' },
+      { label: c.name, width: WIDTH - 4 * 90, wrap: true },
+      { label: c.opening, width: 90, align: 'right' },
+      { label: t.in, width: 90, align: 'right' },
+      { label: t.out, width: 90, align: 'right' },
+      { label: c.closing, width: 90, align: 'right' },
     ],
     lines.map((l) => [
       l.label,
-      l.opening === null ? 'not cached' : usd(l.opening),
-      usd(l.inflow),
-      usd(l.outflow),
-      l.closing === null ? 'not cached' : usd(l.closing),
+      l.opening === null ? t.notCached : f.usd(l.opening),
+      f.usd(l.inflow),
+      f.usd(l.outflow),
+      l.closing === null ? t.notCached : f.usd(l.closing),
     ]),
   );
 }
 
-function tokens(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta): void {
-  heading(doc, 'Tokens: values and the prices used');
-  const v = (x: number | null) => (x === null ? '-' : usd(x));
+function tokens(doc: Doc, pack: MonthlyPack, meta: PackPdfMeta, { t, all, f }: Lang): void {
+  heading(doc, t.tokens);
+  const c = all.columns;
+  const v = f.usd;
   table(
     doc,
     [
-      { label: 'Token', width: 44 },
-      { label: 'Wallet', width: 62 },
-      { label: 'Chain', width: 30 },
-      { label: 'Opening', width: 62, align: 'right' },
-      { label: 'Flows', width: 58, align: 'right' },
-      { label: 'Accrual', width: 52, align: 'right' },
-      { label: 'Price eff.', width: 58, align: 'right' },
-      { label: 'Closing', width: 62, align: 'right' },
+      { label: c.token, width: 44 },
+      { label: c.wallet, width: 62 },
+      { label: c.chain, width: 30 },
+      { label: c.opening, width: 62, align: 'right' },
+      { label: t.flows, width: 58, align: 'right' },
+      { label: t.accrual, width: 52, align: 'right' },
+      { label: t.priceEffect, width: 58, align: 'right' },
+      { label: c.closing, width: 62, align: 'right' },
       // Month and day: the period's year is in the header.
-      { label: 'Prices of', width: WIDTH - 428, wrap: true },
+      { label: t.pricesOf, width: WIDTH - 428, wrap: true },
     ],
-    pack.tokens.map((t) => [
-      t.symbol ?? short(t.tokenCid),
-      meta.labels.get(t.wallet) || short(t.wallet),
-      t.chain,
-      v(t.openingNav),
-      v(t.flowValue),
-      v(t.accrualValue),
-      v(t.priceEffect),
-      v(t.closingNav),
-      t.priceDates.map((d) => d.slice(5)).join(' ') || '-',
+    pack.tokens.map((x) => [
+      x.symbol ?? short(x.tokenCid),
+      meta.labels.get(x.wallet) || short(x.wallet),
+      x.chain,
+      v(x.openingNav),
+      v(x.flowValue),
+      v(x.accrualValue),
+      v(x.priceEffect),
+      v(x.closingNav),
+      x.priceDates.map((d) => f.monthDay(d)).join(' ') || '-',
     ]),
     { fontSize: 7 },
   );

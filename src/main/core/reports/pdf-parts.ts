@@ -21,10 +21,7 @@ export const ACCENT = '#2d6cdf';
 export const PARTIAL = '#b45309';
 export const BAR_COLORS = ['#2d6cdf', '#13a37f', '#e0922f', '#9b59b6', '#d64550', '#3bb3c4', '#7f8c8d', '#b8a13a'];
 
-const usdFmt = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const qtyFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-export const usd = (v: number | null | undefined) => (v === null || v === undefined ? '-' : usdFmt.format(v));
-export const qty = (v: number | null | undefined) => (v === null || v === undefined ? '-' : qtyFmt.format(v));
+// Figures are formatted by the document's own PdfFormat (pdf-format.ts), in the locale setting.
 export const short = (a: string | null | undefined) => (!a ? '-' : a.length > 14 ? `${a.slice(0, 8)}...${a.slice(-6)}` : a);
 
 /**
@@ -80,12 +77,6 @@ export function paragraph(doc: Doc, text: string, o: { size: number; color?: str
   doc.fontSize(o.size).fillColor(o.color ?? MUTED);
   say(doc, text, M.left, doc.y + (o.dy ?? 0), { width: WIDTH, bold: !!o.bold });
 }
-
-/** A member of the scope as the report names it: its label, its address and its chain. */
-export const memberName = (m: { label: string | null; wallet: string; chain: string }) => `${m.label ? `${m.label} ` : ''}${m.wallet} on ${m.chain}`;
-
-/** A fraction (0.0123) as a percentage with `digits` decimals ("1.23%"). */
-export const percent = (fraction: number, digits: number) => `${(fraction * 100).toFixed(digits)}%`;
 
 export function line(doc: Doc, label: string, value: string): void {
   const y = doc.y;
@@ -178,8 +169,8 @@ export function startDocument(info: { title: string; subject: string; at: Date }
   return { doc, finished };
 }
 
-/** Every page's footer: `text` on the left, "Page i of n" on the right, in the bottom margin. */
-export function footers(doc: Doc, text: string): number {
+/** Every page's footer: `text` on the left, `page(i, n)` ("Page i of n") on the right, in the bottom margin. */
+export function footers(doc: Doc, text: string, page: (i: number, of: number) => string): number {
   const pages = doc.bufferedPageRange().count;
   for (let i = 0; i < pages; i++) {
     doc.switchToPage(i);
@@ -188,7 +179,7 @@ export function footers(doc: Doc, text: string): number {
     doc.page.margins.bottom = 0;
     doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
     say(doc, text, M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false, ellipsis: true });
-    doc.text(`Page ${i + 1} of ${pages}`, M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
+    doc.text(pdfText(page(i + 1, pages)), M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
     doc.page.margins.bottom = saved;
   }
   return pages;

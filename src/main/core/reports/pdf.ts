@@ -13,7 +13,7 @@ import { displayName } from '../../../shared/display-names.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { type Allocation, buildReportModel, LISTED_PROBLEMS, type PdfRequest, type ReportModel } from './pdf-model.ts';
 import type { Reconciliation } from '../../../shared/model.ts';
-import { inPositionsOnly, inPositionsText, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
+import { inPositionsOnly } from '../../../shared/reconcile-summary.ts';
 import {
   startDocument,
   footers,
@@ -25,8 +25,6 @@ import {
   ACCENT,
   PARTIAL,
   BAR_COLORS,
-  usd,
-  qty,
   short,
   pdfText,
   pdfPrintable,
@@ -36,120 +34,118 @@ import {
   heading,
   subheading,
   paragraph,
-  memberName,
-  percent,
   line,
   table,
 } from './pdf-parts.ts';
+import { coreSentence, pdfWords } from './pdf-language.ts';
+import type { PdfWords } from './pdf-words.ts';
+import type { PdfFormat } from './pdf-format.ts';
 export { pdfText };
+
+/** One document's texts (`t`, the report's; `all`, the shared ones) and its figures' formats, in its locale. */
+interface Lang {
+  t: PdfWords['report'];
+  all: PdfWords;
+  f: PdfFormat;
+}
 
 // The app's display names ("Uniswap V3", "Transfer in"), not the service's ids.
 const words = (s: string | null | undefined) => displayName(s, '-');
 
-export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable): Promise<{ pages: number; model: ReportModel }> {
+/**
+ * The report of `req`, written to `out` in `locale` (the user's locale setting, passed by the
+ * export job; null: en-US, pdf-format.ts): its texts in German for a `de-*` locale, every figure
+ * and date in the locale's notation.
+ */
+export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable, locale: string | null = null): Promise<{ pages: number; model: ReportModel }> {
   const model = buildReportModel(db, req);
+  const { t: all, f } = pdfWords(locale);
+  const l: Lang = { t: all.report, all, f };
+  const t = l.t;
+  const period = (from: string | undefined, to: string | undefined) => (from || to ? { from: from ? f.date(from) : null, to: f.date(to ?? req.date) } : null);
   const { doc, finished } = startDocument(
     {
       // A group name an older version accepted may hold controls: shown as <U+…> here as on the page.
-      title: `Folioscope portfolio report${req.groupName ? ` (${visibleText(req.groupName)})` : ''} ${req.date}`,
-      subject: `Positions as of ${req.date}${req.from || req.to ? `, transactions ${req.from ?? '…'} to ${req.to ?? req.date}` : ''}`,
+      title: t.docTitle(req.groupName ? visibleText(req.groupName) : null, f.date(req.date)),
+      subject: t.docSubject(f.date(req.date), period(req.from, req.to)),
       at: new Date(model.dataTime),
     },
     out,
   );
-  header(doc, model);
-  summary(doc, model);
-  navChart(doc, model);
-  allocationSection(doc, model);
-  positionsSection(doc, model);
-  riskSection(doc, model);
-  if (model.reconciliation) reconciliationSection(doc, model, model.reconciliation);
-  transactionsSection(doc, model);
-  qualitySection(doc, model);
-  provenanceSection(doc, model);
-  const pages = footers(
-    doc,
-    `Folioscope portfolio report · as of ${model.request.date} · data fetched up to ${model.dataTime.slice(0, 16).replace('T', ' ')} UTC`,
-  );
+  header(doc, model, l);
+  summary(doc, model, l);
+  navChart(doc, model, l);
+  allocationSection(doc, model, l);
+  positionsSection(doc, model, l);
+  riskSection(doc, model, l);
+  if (model.reconciliation) reconciliationSection(doc, model, model.reconciliation, l);
+  transactionsSection(doc, model, l);
+  qualitySection(doc, model, l);
+  provenanceSection(doc, model, l);
+  const pages = footers(doc, t.footer(f.date(model.request.date), f.minute(model.dataTime)), all.page);
   doc.end();
   await finished;
   return { pages, model };
 }
 
 /** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */
-function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation): void {
-  heading(doc, `Roll-forward reconciliation, ${r.from} to ${r.to}`);
+function reconciliationSection(doc: Doc, model: ReportModel, r: Reconciliation, { t, all, f }: Lang): void {
+  heading(doc, t.reconciliation(f.date(r.from), f.date(r.to)));
   const summary = model.reconciliationSummary!;
-  paragraph(
-    doc,
-    `Opening: underlying quantities of all positions at the end of ${r.from}. Flows: transfers of successful transactions dated ${summary.flowsFromDay} to ${summary.flowsToDay} (UTC). ` +
-      'Closing: at the end of ' +
-      r.to +
-      '. Unexplained = closing - opening - inflow + outflow: interest, rebases, rewards and price-driven pool changes, or missing data. ' +
-      'Share = |unexplained| / (inflow + outflow).',
-    { size: 8.5 },
-  );
+  paragraph(doc, t.reconMethod(f.date(r.from), f.date(summary.flowsFromDay), f.date(summary.flowsToDay), f.date(r.to)), { size: 8.5 });
   doc.moveDown(0.4);
   if (r.moves.length) {
-    paragraph(
-      doc,
-      `${r.moves.length} transaction(s) opened or closed the wallets' own positions (deposits, withdrawals, debt drawn or repaid): their transfers moved tokens between balances and positions and are not in the inflow or outflow.`,
-      { size: 8.5 },
-    );
+    paragraph(doc, t.reconMoves(r.moves.length), { size: 8.5 });
     doc.moveDown(0.4);
   }
   if (r.problems.length) {
-    paragraph(doc, 'Incomplete: the rows marked "incomplete" rest on missing data.', { size: 9, color: '#b3261e', bold: true });
+    paragraph(doc, t.reconIncomplete, { size: 9, color: '#b3261e', bold: true });
     doc.font('Helvetica').fontSize(8.5).fillColor(INK);
+    // A problem is the core's sentence (English), said again in the document's language when known.
     for (const p of r.problems.slice(0, LISTED_PROBLEMS))
-      say(doc, `- ${walletName(model, p.wallet)} ${p.chain}: ${p.message}`, M.left + 8, doc.y, { width: WIDTH - 8 });
-    if (summary.problemsNotListed) doc.text(`- and ${summary.problemsNotListed} more (see the CSV report "reconciliation").`, M.left + 8, doc.y);
+      say(doc, `- ${walletName(model, p.wallet)} ${p.chain}: ${coreSentence(p.message, all, f)}`, M.left + 8, doc.y, { width: WIDTH - 8 });
+    if (summary.problemsNotListed) say(doc, t.problemsNotListed(summary.problemsNotListed), M.left + 8, doc.y);
     doc.moveDown(0.4);
   } else {
-    // The screen's verdict, in the same words and counts (src/shared/reconcile-summary.ts).
-    const count = (v: number) => String(v);
-    const inPositions = summary.inPositions ? ` ${inPositionsText(summary.inPositions, count)}.` : '';
-    paragraph(doc, `Complete: ${reconcileSummaryText(summary, count)}.${inPositions}`, {
-      size: 9,
-      color: INK,
-    });
+    paragraph(doc, t.reconComplete(summary), { size: 9, color: INK });
     doc.moveDown(0.4);
   }
   // Small shares keep three decimals, so a remainder is never shown as 0.0%.
-  const share = (v: number | null) => (v === null ? '-' : percent(v, v < 0.001 && v > 0 ? 3 : 1));
+  const share = (v: number | null) => (v === null ? '-' : f.percent(v, v < 0.001 && v > 0 ? 3 : 1));
+  const c = all.columns;
   table(
     doc,
     [
-      { label: 'Wallet', width: 56 },
-      { label: 'Chain', width: 28 },
-      { label: 'Token', width: 38 },
-      { label: 'Opening', width: 62, align: 'right' },
-      { label: 'Inflow', width: 58, align: 'right' },
-      { label: 'Outflow', width: 58, align: 'right' },
-      { label: 'Closing', width: 62, align: 'right' },
-      { label: 'Unexplained', width: 60, align: 'right' },
-      { label: 'Share', width: 36, align: 'right' },
-      { label: 'Status', width: 53 },
+      { label: c.wallet, width: 56 },
+      { label: c.chain, width: 28 },
+      { label: c.token, width: 38 },
+      { label: c.opening, width: 62, align: 'right' },
+      { label: t.inflow, width: 58, align: 'right' },
+      { label: t.outflow, width: 58, align: 'right' },
+      { label: c.closing, width: 62, align: 'right' },
+      { label: t.unexplained, width: 60, align: 'right' },
+      { label: t.share, width: 36, align: 'right' },
+      { label: c.status, width: 53 },
     ],
     r.rows.map((x) => [
       walletName(model, x.wallet),
       x.chain,
       x.token_symbol ?? short(x.token_cid),
-      qty(x.opening_qty),
-      qty(x.inflow_qty),
-      qty(x.outflow_qty),
-      qty(x.closing_qty),
-      qty(x.unexplained_qty),
+      f.qty(x.opening_qty),
+      f.qty(x.inflow_qty),
+      f.qty(x.outflow_qty),
+      f.qty(x.closing_qty),
+      f.qty(x.unexplained_qty),
       share(x.unexplained_share),
       // As the screen badges it: a remainder wholly inside protocol positions is not money unexplained.
-      inPositionsOnly(x) ? 'in positions' : x.status,
+      t.reconStatus[inPositionsOnly(x) ? 'inPositions' : x.status],
     ]),
     { fontSize: 7 },
   );
 }
 
 /** The other end of a listed transaction: "Grantee X", "Cold (internal)", or its short address. */
-function counterpartyCell(t: ReportModel['transactions'][number]): string {
+function counterpartyCell(t: ReportModel['transactions'][number], internal: string): string {
   const p = t.parties;
   const other = t.from === t.wallet ? t.to : t.from;
   const named = t.from === t.wallet ? p?.to : p?.from;
@@ -159,7 +155,7 @@ function counterpartyCell(t: ReportModel['transactions'][number]): string {
   const ends = other ? `${other.slice(0, 6)}...${other.slice(-4)}` : '-';
   const unprintable = named && !pdfPrintable(named.name);
   const text = named ? (unprintable ? `${named.name} (${ends})` : named.name) : ends;
-  return p?.kind === 'internal' ? `${text} (internal)` : text;
+  return p?.kind === 'internal' ? `${text}${internal}` : text;
 }
 
 function walletName(model: ReportModel, address: string): string {
@@ -168,42 +164,38 @@ function walletName(model: ReportModel, address: string): string {
 }
 
 /** What was asked (wallets, chains, date, period) and when the data was fetched. */
-function header(doc: Doc, model: ReportModel): void {
+function header(doc: Doc, model: ReportModel, { t, f }: Lang): void {
   const req = model.request;
+  const date = f.date(req.date);
+  const from = req.from ? f.date(req.from) : null;
+  const to = f.date(req.to ?? req.date);
   // A per-group report names its group in the title; its wallets are the members only.
   doc.fontSize(20).fillColor(INK);
-  say(doc, req.groupName ? `Portfolio report: ${req.groupName}` : 'Portfolio report', M.left, M.top, { bold: true });
+  say(doc, t.title(req.groupName ?? null), M.left, M.top, { bold: true });
   doc.fontSize(10).fillColor(MUTED);
-  say(
-    doc,
-    `Folioscope · positions as of ${req.date}${req.from || req.to ? ` · period ${req.from ?? 'start'} to ${req.to ?? req.date}` : ''}`,
-    undefined,
-    undefined,
-  );
+  say(doc, t.subtitle(date, req.from || req.to ? { from, to } : null), undefined, undefined);
   doc.moveDown(0.8);
-  if (req.groupName)
-    line(doc, 'Group', `${req.groupName} (${model.wallets.length} member${model.wallets.length === 1 ? '' : 's'}; figures over its members only)`);
-  line(doc, req.groupName ? 'Members' : 'Wallets', model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
+  if (req.groupName) line(doc, t.group, t.groupValue(req.groupName, model.wallets.length));
+  line(doc, req.groupName ? t.members : t.wallets, model.wallets.map((w) => `${w.label ? `${w.label} ` : ''}${w.address}`).join('\n'));
   doc.y += (model.wallets.length - 1) * 2;
-  line(doc, 'Chains', model.chains.join(', '));
-  line(doc, 'As of', req.date);
-  line(doc, 'Period', req.from || req.to ? `${req.from ?? 'first cached date'} to ${req.to ?? req.date}` : 'none (positions only)');
-  const minute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  line(doc, 'Data fetched', `${minute(model.dataFrom)} to ${minute(model.dataTime)}, from the local cache`);
+  line(doc, t.chains, model.chains.join(', '));
+  line(doc, t.asOf, date);
+  line(doc, t.period, req.from || req.to ? t.periodValue(from, to) : t.periodNone);
+  line(doc, t.dataFetched, t.fetchedValue(f.minute(model.dataFrom), f.minute(model.dataTime)));
 }
 
 /** The three totals, what was left out of them, and how many positions they cover. */
-function summary(doc: Doc, model: ReportModel): void {
-  heading(doc, 'Summary');
+function summary(doc: Doc, model: ReportModel, { t, all, f }: Lang): void {
+  heading(doc, t.summary);
   // Totals that leave out unreadable values say so on their face, not only in a note.
   // A total with nothing known already reads "-".
-  const partial = (on: boolean, value: number | null) => (on && value !== null ? ' (incomplete)' : '');
+  const partial = (on: boolean, value: number | null) => (on && value !== null ? t.incompleteMark : '');
   // A scope with a member not cached at the date: every total is partial, said on its face.
   const scopePartial = !model.coverage.complete;
   const boxes: Array<[string, number | null]> = [
-    [`Total NAV${scopePartial && model.totals.total !== null ? ' (partial)' : partial(model.unknownValues > 0, model.totals.total)}`, model.totals.total],
-    [`Principal${partial(model.unknownIn.principal, model.totals.principal)}`, model.totals.principal],
-    [`Rewards${partial(model.unknownIn.reward, model.totals.reward)}`, model.totals.reward],
+    [`${t.totalNav}${scopePartial && model.totals.total !== null ? t.partialMark : partial(model.unknownValues > 0, model.totals.total)}`, model.totals.total],
+    [`${t.principal}${partial(model.unknownIn.principal, model.totals.principal)}`, model.totals.principal],
+    [`${t.rewards}${partial(model.unknownIn.reward, model.totals.reward)}`, model.totals.reward],
   ];
   const bw = (WIDTH - 20) / 3;
   const by = doc.y;
@@ -214,12 +206,12 @@ function summary(doc: Doc, model: ReportModel): void {
       .font('Helvetica')
       .fontSize(8.5)
       .fillColor(MUTED)
-      .text(label, x + 10, by + 8, { width: bw - 20 });
+      .text(pdfText(label), x + 10, by + 8, { width: bw - 20 });
     doc
       .font('Helvetica-Bold')
       .fontSize(15)
       .fillColor(INK)
-      .text(usd(value), x + 10, by + 21, { width: bw - 20 });
+      .text(pdfText(f.usd(value)), x + 10, by + 21, { width: bw - 20 });
   });
   doc.y = by + 54;
   if (model.spam.count) {
@@ -227,9 +219,12 @@ function summary(doc: Doc, model: ReportModel): void {
     const listed = model.spam.rows.slice(0, 10);
     paragraph(
       doc,
-      `${model.spam.count} spam token${model.spam.count === 1 ? '' : 's'} left out of every figure, claimed ${usd(model.spam.claimed)}: ${listed
-        .map((s) => `${s.symbol} (${memberName({ wallet: s.wallet, chain: s.chain, label: null })}, ${usd(s.claimed)}): ${s.why}`)
-        .join(' ')}${model.spam.rows.length > listed.length ? ` And ${model.spam.rows.length - listed.length} more.` : ''}`,
+      t.spam(
+        model.spam.count,
+        f.usd(model.spam.claimed),
+        listed.map((s) => t.spamItem(s.symbol, all.member(null, s.wallet, s.chain), f.usd(s.claimed), s.why)).join(' '),
+        model.spam.rows.length - listed.length,
+      ),
       { size: 8.5, color: MUTED },
     );
     doc.moveDown(0.3);
@@ -238,12 +233,17 @@ function summary(doc: Doc, model: ReportModel): void {
     const missing = model.coverage.missing;
     paragraph(
       doc,
-      `Partial: ${missing.length} of the ${model.coverage.members.length} wallet chains of this report ${missing.length === 1 ? 'is' : 'are'} not cached at ${model.request.date}, so every total, allocation and table below leaves ${missing.length === 1 ? 'it' : 'them'} out: ${missing
-        .map(
-          (m) =>
-            `${memberName(m)}${m.nearestBefore || m.nearestAfter ? ` (cached at ${[m.nearestBefore, m.nearestAfter].filter(Boolean).join(' and ')}; not used)` : ' (never cached)'}`,
-        )
-        .join('; ')}. Sync that date for ${missing.length === 1 ? 'it' : 'them'}, then export again.`,
+      t.scopePartial(
+        missing.length,
+        model.coverage.members.length,
+        f.date(model.request.date),
+        missing
+          .map((m) => {
+            const near = [m.nearestBefore, m.nearestAfter].filter((d): d is string => !!d).map(f.date);
+            return `${all.member(m.label, m.wallet, m.chain)}${near.length ? t.cachedAt(near) : t.neverCached}`;
+          })
+          .join('; '),
+      ),
       { size: 9, color: INK, bold: true },
     );
     doc.moveDown(0.3);
@@ -252,13 +252,8 @@ function summary(doc: Doc, model: ReportModel): void {
     const values = model.unreadableValues;
     // Wallet chains whose three views were not of one moment (each of their views carries the flag).
     const moments = new Set(model.quality.filter((q) => q.flags.some((f) => f.path === VIEWS_FLAG)).map((q) => `${q.wallet}|${q.chain}`)).size;
-    const said = [
-      values ? `${values} value${values === 1 ? '' : 's'} the service sent could not be read; they are shown as "-" and left out of every total.` : '',
-      moments
-        ? `The three views of ${moments} wallet chain${moments === 1 ? '' : 's'} (positions, by token, liquidity) are not of one moment: the service's snapshot changed between the requests, so those tables may not match one another.`
-        : '',
-    ].filter(Boolean);
-    paragraph(doc, `Data quality: ${said.length ? said.join(' ') : 'a response was dated another day than asked.'} Details under "Data quality" below.`, {
+    const said = [values ? t.unreadable(values) : '', moments ? t.moments(moments) : ''].filter(Boolean);
+    paragraph(doc, t.quality(said.length ? said.join(' ') : t.otherDay), {
       size: 9,
       color: INK,
       bold: true,
@@ -267,45 +262,52 @@ function summary(doc: Doc, model: ReportModel): void {
   }
   paragraph(
     doc,
-    `${model.positions.length} positions across ${model.coverage.walletsCounted === model.wallets.length ? '' : `${model.coverage.walletsCounted} of `}${model.wallets.length} wallet${model.wallets.length === 1 ? '' : 's'} and ${model.chains.length} chain${model.chains.length === 1 ? '' : 's'}. NAV in USD.`,
+    t.positionsCount(
+      model.positions.length,
+      model.coverage.walletsCounted === model.wallets.length ? null : model.coverage.walletsCounted,
+      model.wallets.length,
+      model.chains.length,
+    ),
     { size: 9 },
   );
 }
 
 /** Value by asset type, protocol and chain, as three bar lists side by side. */
-function allocationSection(doc: Doc, model: ReportModel): void {
-  heading(doc, 'Allocation');
+function allocationSection(doc: Doc, model: ReportModel, l: Lang): void {
+  const { t } = l;
+  heading(doc, t.allocation);
   const colW = (WIDTH - 20) / 3;
   const ay = doc.y;
   let maxY = ay;
   (
     [
-      ['By asset type', model.allocation.assetType],
-      ['By protocol', model.allocation.protocol],
-      ['By chain', model.allocation.chain],
+      [t.byAssetType, model.allocation.assetType],
+      [t.byProtocol, model.allocation.protocol],
+      [t.byChain, model.allocation.chain],
     ] as const
   ).forEach(([title, items], i) => {
     doc.y = ay;
     // Chain codes stay as they are (as in the app); other ids read as display names.
-    bars(doc, M.left + i * (colW + 10), colW, title, items, i === 2);
+    bars(doc, l.f, M.left + i * (colW + 10), colW, title, items, i === 2);
     maxY = Math.max(maxY, doc.y);
   });
   doc.y = maxY + 4;
 }
 
 /** Every position, largest first, across pages, and the total under them. */
-function positionsSection(doc: Doc, model: ReportModel): void {
-  heading(doc, 'Positions');
+function positionsSection(doc: Doc, model: ReportModel, { t, all, f }: Lang): void {
+  const c = all.columns;
+  heading(doc, t.positions);
   table(
     doc,
     [
-      { label: 'Position', width: 158, wrap: true },
-      { label: 'Protocol', width: 64 },
-      { label: 'Type', width: 60 },
-      { label: 'Chain', width: 34 },
-      { label: 'Wallet', width: 60 },
-      { label: 'Principal', width: 70, align: 'right' },
-      { label: 'Rewards', width: 65, align: 'right' },
+      { label: c.position, width: 158, wrap: true },
+      { label: t.protocol, width: 64 },
+      { label: t.type, width: 60 },
+      { label: c.chain, width: 34 },
+      { label: c.wallet, width: 60 },
+      { label: t.principalCol, width: 70, align: 'right' },
+      { label: t.rewardsCol, width: 65, align: 'right' },
     ],
     model.positions.map((r) => [
       r.position.name ?? '-',
@@ -313,108 +315,122 @@ function positionsSection(doc: Doc, model: ReportModel): void {
       words(r.position.asset_type),
       r.chain,
       walletName(model, r.wallet),
-      usd(r.position.principal_nav),
-      usd(r.position.reward_nav),
+      f.usd(r.position.principal_nav),
+      f.usd(r.position.reward_nav),
     ]),
   );
   doc
     .font('Helvetica-Bold')
     .fontSize(8.5)
     .fillColor(INK)
-    .text(`Total ${usd(model.totals.total)}`, M.left, doc.y + 3, { width: WIDTH, align: 'right' });
+    .text(pdfText(t.total(f.usd(model.totals.total))), M.left, doc.y + 3, { width: WIDTH, align: 'right' });
 }
 
 /** Lending (collateral, debt, ratio, threshold), locked positions and liquidity pools: each table when there is something to show. */
-function riskSection(doc: Doc, model: ReportModel): void {
-  heading(doc, 'Liquidity and risk');
+function riskSection(doc: Doc, model: ReportModel, { t, all, f }: Lang): void {
+  const c = all.columns;
+  heading(doc, t.risk);
   const { lending, locked, pools } = model;
   if (lending.length) {
-    subheading(doc, 'Lending: debt, collateral ratio and liquidation threshold', true);
+    subheading(doc, t.lending, true);
     table(
       doc,
       [
-        { label: 'Position', width: 160, wrap: true },
-        { label: 'Chain', width: 36 },
-        { label: 'Collateral', width: 76, align: 'right' },
-        { label: 'Debt', width: 76, align: 'right' },
-        { label: 'Ratio', width: 46, align: 'right' },
-        { label: 'Liq. threshold', width: 64, align: 'right' },
-        { label: 'Status', width: 53, align: 'right' },
+        { label: c.position, width: 160, wrap: true },
+        { label: c.chain, width: 36 },
+        { label: t.collateral, width: 76, align: 'right' },
+        { label: t.debt, width: 76, align: 'right' },
+        { label: t.ratio, width: 46, align: 'right' },
+        { label: t.liqThreshold, width: 64, align: 'right' },
+        { label: c.status, width: 53, align: 'right' },
       ],
       lending.map((r) => [
         r.name ?? '-',
         r.chain,
-        usd(r.collateralNav),
-        usd(r.debtNav),
-        r.ratio === null ? '-' : r.ratio.toFixed(3),
-        r.liqThreshold === null ? '-' : r.liqThreshold.toFixed(3),
-        r.atRisk ? 'AT RISK' : 'ok',
+        f.usd(r.collateralNav),
+        f.usd(r.debtNav),
+        r.ratio === null ? '-' : f.fixed(r.ratio, 3),
+        r.liqThreshold === null ? '-' : f.fixed(r.liqThreshold, 3),
+        r.atRisk ? t.atRisk : t.ok,
       ]),
     );
   }
   if (locked.length) {
-    subheading(doc, 'Locked positions: unlocks and voting power', !lending.length);
+    subheading(doc, t.locked, !lending.length);
     table(
       doc,
       [
-        { label: 'Position', width: 170, wrap: true },
-        { label: 'Chain', width: 40 },
-        { label: 'Locked', width: 95, align: 'right' },
-        { label: 'Unlocks (UTC)', width: 110 },
-        { label: 'Voting power', width: 96, align: 'right' },
+        { label: c.position, width: 170, wrap: true },
+        { label: c.chain, width: 40 },
+        { label: t.lockedCol, width: 95, align: 'right' },
+        { label: t.unlocks, width: 110 },
+        { label: t.votingPower, width: 96, align: 'right' },
       ],
-      locked.map((u) => [u.name ?? '-', u.chain, `${qty(u.qty)} ${u.symbol ?? ''}`, u.unlockTime.slice(0, 16).replace('T', ' '), qty(u.votingPower)]),
+      locked.map((u) => [u.name ?? '-', u.chain, `${f.qty(u.qty)} ${u.symbol ?? ''}`, f.minute(u.unlockTime), f.qty(u.votingPower)]),
     );
   }
   if (pools.length) {
-    subheading(doc, 'Liquidity pools: ownership and slippage', !lending.length && !locked.length);
+    subheading(doc, t.pools, !lending.length && !locked.length);
     table(
       doc,
       [
-        { label: 'Pool', width: 190, wrap: true },
-        { label: 'Chain', width: 40 },
-        { label: 'Holding', width: 90, align: 'right' },
-        { label: 'Ownership', width: 90, align: 'right' },
-        { label: 'Max slippage', width: 101, align: 'right' },
+        { label: t.pool, width: 190, wrap: true },
+        { label: c.chain, width: 40 },
+        { label: t.holding, width: 90, align: 'right' },
+        { label: t.ownership, width: 90, align: 'right' },
+        { label: t.maxSlippage, width: 101, align: 'right' },
       ],
       pools.map((p) => [
         p.name ?? '-',
         p.chain,
-        qty(p.qty),
-        p.ownershipPct === null ? '-' : `${p.ownershipPct.toFixed(4)}%`,
-        p.maxSlippage === null ? '-' : percent(p.maxSlippage, 3),
+        f.qty(p.qty),
+        // The service sends ownership in percent (0.1234 is 0.1234 %).
+        p.ownershipPct === null ? '-' : f.percent(p.ownershipPct / 100, 4),
+        p.maxSlippage === null ? '-' : f.percent(p.maxSlippage, 3),
       ]),
     );
   }
 }
 
 /** The period's transactions: whether they are complete, a summary by action, and the list. */
-function transactionsSection(doc: Doc, model: ReportModel): void {
+function transactionsSection(doc: Doc, model: ReportModel, { t, all, f }: Lang): void {
   const req = model.request;
   if (!req.from && !req.to) return;
-  heading(doc, `Transactions, ${req.from ?? 'start'} to ${req.to ?? req.date}`);
-  paragraph(doc, `${model.transactionsTotal} transactions in the period.`, { size: 9 });
+  const c = all.columns;
+  heading(doc, t.transactions(req.from ? f.date(req.from) : null, f.date(req.to ?? req.date)));
+  paragraph(doc, t.transactionsCount(model.transactionsTotal), { size: 9 });
   // Completeness of the period, said plainly: a total over an incomplete history is not the whole.
   if (model.transactionsIncomplete.length)
     paragraph(
       doc,
-      `Incomplete: these transactions may not be all of the period. ${model.transactionsIncomplete.slice(0, 6).join('; ')}${model.transactionsIncomplete.length > 6 ? '; …' : ''}. Sync again, then export again.`,
-      { size: 9, color: INK, bold: true, dy: 2 },
+      t.transactionsIncomplete(
+        model.transactionsIncomplete
+          .slice(0, 6)
+          .map((x) => coreSentence(x, all, f))
+          .join('; '),
+        model.transactionsIncomplete.length > 6,
+      ),
+      {
+        size: 9,
+        color: INK,
+        bold: true,
+        dy: 2,
+      },
     );
-  else paragraph(doc, 'Complete: every transaction of the period was synced and proved complete.', { size: 9, dy: 2 });
+  else paragraph(doc, t.transactionsComplete, { size: 9, dy: 2 });
   doc.moveDown(0.4);
   const total = model.byActionTotal;
   table(
     doc,
     [
-      { label: 'Action', width: 150 },
-      { label: 'Transactions', width: 100, align: 'right' },
-      { label: 'Failed', width: 90, align: 'right' },
-      { label: 'Fees (USD)', width: 171, align: 'right' },
+      { label: t.action, width: 150 },
+      { label: t.transactionsCol, width: 100, align: 'right' },
+      { label: t.failedCol, width: 90, align: 'right' },
+      { label: t.feesUsd, width: 171, align: 'right' },
     ],
     [
-      ...model.byAction.map((a) => [words(a.action), String(a.count), String(a.failed), usd(a.feesUsd)]),
-      [total.action, String(total.count), String(total.failed), usd(total.feesUsd)],
+      ...model.byAction.map((a) => [words(a.action), f.count(a.count), f.count(a.failed), f.usd(a.feesUsd)]),
+      [t.totalRow, f.count(total.count), f.count(total.failed), f.usd(total.feesUsd)],
     ],
   );
   doc.moveDown(0.6);
@@ -424,76 +440,67 @@ function transactionsSection(doc: Doc, model: ReportModel): void {
   table(
     doc,
     [
-      { label: 'Date (UTC)', width: 70 },
-      { label: 'Wallet', width: categorised ? 45 : 55 },
-      { label: 'Chain', width: 30 },
-      { label: 'Action', width: categorised ? 52 : 62 },
-      { label: 'Transfers', width: categorised ? 90 : 110, wrap: true },
+      { label: t.dateUtc, width: 70 },
+      { label: c.wallet, width: categorised ? 45 : 55 },
+      { label: c.chain, width: 30 },
+      { label: t.action, width: categorised ? 52 : 62 },
+      { label: t.transfers, width: categorised ? 90 : 110, wrap: true },
       // The other end: its name from the address book (or a watched wallet's label), else its address.
-      { label: 'Counterparty', width: categorised ? 55 : 60, wrap: true },
-      ...(categorised ? [{ label: 'Category', width: 55, wrap: true }] : []),
-      { label: 'Fee', width: 48, align: 'right' as const },
-      { label: 'Hash', width: categorised ? 66 : 76 },
+      { label: t.counterparty, width: categorised ? 55 : 60, wrap: true },
+      ...(categorised ? [{ label: t.category, width: 55, wrap: true }] : []),
+      { label: t.fee, width: 48, align: 'right' as const },
+      { label: t.hash, width: categorised ? 66 : 76 },
     ],
-    model.transactions.map((t) => [
-      (t.date ?? '').slice(0, 16).replace('T', ' '),
-      walletName(model, t.wallet),
-      t.chain,
-      words(t.actionType) + (t.status === 0 ? ' (failed)' : ''),
-      t.details.map((d) => `${d.type === 'out' ? '-' : '+'}${qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
-      counterpartyCell(t),
-      ...(categorised ? [t.category ? `${t.category.name}${t.category.source === 'rule' ? ' (rule)' : ''}` : '-'] : []),
-      usd(t.gasFee),
-      short(t.txnHash),
+    model.transactions.map((x) => [
+      x.date ? f.minute(x.date) : '',
+      walletName(model, x.wallet),
+      x.chain,
+      words(x.actionType) + (x.status === 0 ? t.failed : ''),
+      x.details.map((d) => `${d.type === 'out' ? '-' : '+'}${f.qty(d.qty)} ${d.symbol ?? ''}`).join(', ') || '-',
+      counterpartyCell(x, t.internal),
+      ...(categorised ? [x.category ? `${x.category.name}${x.category.source === 'rule' ? t.byRule : ''}` : '-'] : []),
+      f.usd(x.gasFee),
+      short(x.txnHash),
     ]),
     { fontSize: 7 },
   );
-  if (model.transactionsNotListed) paragraph(doc, `${model.transactionsNotListed} more transactions are in the CSV export.`, { size: 8.5, dy: 4 });
+  if (model.transactionsNotListed) paragraph(doc, t.notListed(model.transactionsNotListed), { size: 8.5, dy: 4 });
 }
 
 /** Each value the service sent that could not be read: where, and what was sent. */
-function qualitySection(doc: Doc, model: ReportModel): void {
+function qualitySection(doc: Doc, model: ReportModel, { t, all }: Lang): void {
   if (!model.quality.length) return;
-  heading(doc, 'Data quality');
-  paragraph(
-    doc,
-    'Values the service sent that could not be read (not a number, infinite, out of range). Each is stored as unknown and left out of totals; the rest of its response is used.',
-    { size: 8.5 },
-  );
+  heading(doc, t.dataQuality);
+  paragraph(doc, t.qualityIntro, { size: 8.5 });
   doc.moveDown(0.4);
   table(
     doc,
     [
-      { label: 'Wallet', width: 80 },
-      { label: 'Chain', width: 40 },
-      { label: 'Response', width: 95 },
-      { label: 'Where', width: 200 },
-      { label: 'Sent', width: 96 },
+      { label: all.columns.wallet, width: 80 },
+      { label: all.columns.chain, width: 40 },
+      { label: t.response, width: 95 },
+      { label: t.where, width: 200 },
+      { label: t.sent, width: 96 },
     ],
     model.quality.flatMap((q) => q.flags.map((f) => [walletName(model, q.wallet), q.chain, q.endpoint, f.path, f.value])),
   );
 }
 
 /** The cached responses behind every figure: request IDs, fetch times and the SHA-256 of each body. */
-function provenanceSection(doc: Doc, model: ReportModel): void {
-  heading(doc, 'Provenance of the data');
-  paragraph(
-    doc,
-    'Every figure comes from these cached responses of the service: the request ID the service gave, when it was fetched, and the SHA-256 of the response body as received.',
-    { size: 8.5 },
-  );
+function provenanceSection(doc: Doc, model: ReportModel, { t, f }: Lang): void {
+  heading(doc, t.provenance);
+  paragraph(doc, t.provenanceIntro, { size: 8.5 });
   doc.moveDown(0.4);
   for (const p of model.provenance) {
     ensure(doc, 22);
     const y = doc.y;
     doc.fontSize(7.5).fillColor(INK);
-    say(
-      doc,
-      `${walletName(model, p.wallet)} · ${p.chain} · ${p.endpoint} · as of ${p.asOf} · fetched ${p.fetchedAt.slice(0, 19).replace('T', ' ')} UTC · request ${p.requestId ?? '-'}`,
-      M.left,
-      y,
-      { width: WIDTH, lineBreak: false, ellipsis: true, height: 10 },
-    );
+    say(doc, t.provenanceLine(walletName(model, p.wallet), p.chain, p.endpoint, f.date(p.asOf), f.second(p.fetchedAt), p.requestId ?? '-'), M.left, y, {
+      width: WIDTH,
+      lineBreak: false,
+      ellipsis: true,
+      height: 10,
+    });
     doc
       .font('Courier')
       .fontSize(7)
@@ -504,8 +511,8 @@ function provenanceSection(doc: Doc, model: ReportModel): void {
 }
 
 /** NAV over the cached dates, as a line; a sentence instead when there are fewer than two. */
-function navChart(doc: Doc, model: ReportModel): void {
-  heading(doc, 'NAV over dates');
+function navChart(doc: Doc, model: ReportModel, { t, f }: Lang): void {
+  heading(doc, t.navOverDates);
   const { points, partial } = model.navChart;
   const h = 130;
   ensure(doc, h + 30);
@@ -513,11 +520,7 @@ function navChart(doc: Doc, model: ReportModel): void {
   const y0 = doc.y + 4;
   const w = WIDTH - 60;
   if (points.length < 2) {
-    paragraph(
-      doc,
-      `${points.length} cached date${points.length === 1 ? '' : 's'}: fill the history in the app (or folioscope sync --from … --to …) to chart NAV over dates.`,
-      { size: 9 },
-    );
+    paragraph(doc, t.fewDates(points.length), { size: 9 });
     return;
   }
   const values = points.map((p) => p.value);
@@ -544,7 +547,7 @@ function navChart(doc: Doc, model: ReportModel): void {
       .font('Helvetica')
       .fontSize(7)
       .fillColor(MUTED)
-      .text(usdCompact(v), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
+      .text(pdfText(f.usdCompact(v)), M.left, y - 3.5, { width: 48, align: 'right', lineBreak: false });
   }
   // The line joins whole totals only; a date that lacks a member is a hollow mark off the line,
   // never a point of it (a missing wallet would read as a plunge).
@@ -568,28 +571,26 @@ function navChart(doc: Doc, model: ReportModel): void {
       .font('Helvetica')
       .fontSize(7)
       .fillColor(MUTED)
-      .text(points[i]!.date, xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
+      .text(f.date(points[i]!.date), xAt(i) - 30, y0 + h + 4, { width: 60, align: 'center', lineBreak: false });
   doc.y = y0 + h + 16;
   paragraph(
     doc,
-    `${points.length} cached dates, ${points[0]!.date} to ${points.at(-1)!.date}; ${wholeSpan(points)}.${partial ? ` ${partial} date${partial === 1 ? '' : 's'} lack a wallet chain: ${partial === 1 ? 'its' : 'their'} partial total${partial === 1 ? ' is' : 's are'} drawn as hollow marks, not joined to the line.` : ''}`,
-    { size: 8 },
+    `${t.navSummary(points.length, f.date(points[0]!.date), f.date(points.at(-1)!.date), wholeSpan(points, { t, f }))}${partial ? t.navPartial(partial) : ''}`,
+    {
+      size: 8,
+    },
   );
 }
 
 /** The move of the whole totals (a partial total is not a figure to compare). */
-function wholeSpan(points: ReadonlyArray<{ date: string; value: number; partial: boolean }>): string {
+function wholeSpan(points: ReadonlyArray<{ date: string; value: number; partial: boolean }>, { t, f }: Pick<Lang, 't' | 'f'>): string {
   const whole = points.filter((p) => !p.partial);
-  if (!whole.length) return 'no date has every wallet chain cached';
-  if (whole.length === points.length) return `from ${usd(whole[0]!.value)} to ${usd(whole.at(-1)!.value)}`;
-  return `whole totals from ${usd(whole[0]!.value)} (${whole[0]!.date}) to ${usd(whole.at(-1)!.value)} (${whole.at(-1)!.date})`;
+  if (!whole.length) return t.noWholeDate;
+  if (whole.length === points.length) return t.span(f.usd(whole[0]!.value), f.usd(whole.at(-1)!.value));
+  return t.wholeSpan(f.usd(whole[0]!.value), f.date(whole[0]!.date), f.usd(whole.at(-1)!.value), f.date(whole.at(-1)!.date));
 }
 
-function usdCompact(v: number): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 1 }).format(v);
-}
-
-function bars(doc: Doc, x: number, width: number, title: string, items: Allocation, raw = false): void {
+function bars(doc: Doc, f: PdfFormat, x: number, width: number, title: string, items: Allocation, raw = false): void {
   doc.font('Helvetica-Bold').fontSize(8.5).fillColor(MUTED).text(title, x, doc.y, { width });
   let y = doc.y + 3;
   items.slice(0, 8).forEach(({ label, share }, i) => {
@@ -600,7 +601,7 @@ function bars(doc: Doc, x: number, width: number, title: string, items: Allocati
       .font('Helvetica')
       .fontSize(7.5)
       .fillColor(MUTED)
-      .text(percent(share, 1), x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
+      .text(pdfText(f.percent(share, 1)), x + width * 0.82, y, { width: width * 0.18, align: 'right', lineBreak: false });
     y += 11;
   });
   doc.y = y;

@@ -7,11 +7,22 @@
 /** The score at which the rules call a token or a transaction spam (SpamAssassin's way: reasons add up). */
 export const SPAM_THRESHOLD = 5;
 
-/** One reason: a stable code (for filters and tests), its weight (negative: evidence it is genuine), and a sentence a user can read. */
+/** The names and figures a reason's sentence says, by name (docs/spam.md lists each code's). */
+export type SpamReasonValues = Record<string, string | number | null>;
+
+/**
+ * One reason: a stable code (for filters and tests), its weight (negative: evidence it is
+ * genuine), and a sentence a user can read (English: the CLI's and the CSV's). `values` are what
+ * the sentence says, so a screen in another language says the reason again by its code
+ * (renderer lib/spam.ts); `token`: a transaction's reason that is a received token's own, that
+ * token's symbol ('' when it has none).
+ */
 export interface SpamReason {
   code: string;
   weight: number;
   text: string;
+  values?: SpamReasonValues;
+  token?: string;
 }
 
 /**

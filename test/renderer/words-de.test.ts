@@ -73,6 +73,7 @@ const same: Record<string, string> = {
   'spam.settingsTitle': 'as spam.badge',
   'spam.tokenOf': '"Token X" reads the same',
   'spam.leftOutAt': 'only the date and the line it is given',
+  'spam.reasonOf': 'only the symbol and the sentence it is given (a token without one is "Der Token")',
   'spam.verdictKinds.token': 'as overview.token',
   'book.columns.name': 'as pack.name',
   'book.columns.chains': 'as walletImport.chains',

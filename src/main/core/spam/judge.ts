@@ -9,7 +9,7 @@
  * a sender never met, a multi-send, no liquidity entry), a transaction that moved the wallet's
  * own funds out is never spam by the rules, and the native coin never is.
  */
-import { SPAM_THRESHOLD, type LookalikeHit, type PoisoningHit, type SpamReason, type SpamVerdict } from '../../../shared/spam.ts';
+import { SPAM_THRESHOLD, type LookalikeHit, type PoisoningHit, type SpamReason, type SpamReasonValues, type SpamVerdict } from '../../../shared/spam.ts';
 import { claimsNative, isNativeCid } from './natives.ts';
 import { comparable, textSignals } from './text.ts';
 
@@ -56,7 +56,8 @@ export interface RuleResult {
   reasons: SpamReason[];
 }
 
-const reason = (code: ReasonCode, text: string): SpamReason => ({ code, weight: WEIGHTS[code], text });
+/** A reason: its sentence for the CLI and the CSV, and the values it says for a screen to say it in its own language (by code). */
+const reason = (code: ReasonCode, text: string, values: SpamReasonValues = {}): SpamReason => ({ code, weight: WEIGHTS[code], text, values });
 function result(reasons: SpamReason[]): RuleResult {
   const sorted = [...reasons].sort((a, b) => b.weight - a.weight);
   return { score: sorted.reduce((s, r) => s + r.weight, 0), reasons: sorted };
@@ -136,25 +137,35 @@ export function imitated(t: TokenFacts, peers: readonly TokenFacts[]): { peer: T
 
 /** The token rules. `peers`: the wallet's other tokens on the chain (for impersonation). */
 export function judgeToken(t: TokenFacts, peers: readonly TokenFacts[] = []): RuleResult {
-  if (isNativeCid(t.chain, t.cid)) return result([reason('token.native', `It is the chain's native coin (${t.symbol ?? 'no symbol'}).`)]);
+  if (isNativeCid(t.chain, t.cid)) return result([reason('token.native', `It is the chain's native coin (${t.symbol ?? 'no symbol'}).`, { symbol: t.symbol })]);
   const out: SpamReason[] = [];
   const s = textSignals(t.symbol);
   const n = textSignals(t.name);
   if (s.url || n.url)
     out.push(
-      reason('token.url', `Its ${s.url ? 'symbol' : 'name'} ${quoted(s.url ? t.symbol : t.name)} holds a link or a domain: how an airdrop advertises a site.`),
+      reason('token.url', `Its ${s.url ? 'symbol' : 'name'} ${quoted(s.url ? t.symbol : t.name)} holds a link or a domain: how an airdrop advertises a site.`, {
+        field: s.url ? 'symbol' : 'name',
+        value: quoted(s.url ? t.symbol : t.name),
+      }),
     );
-  if (s.bait) out.push(reason('token.bait-symbol', `Its symbol ${quoted(t.symbol)} asks to claim or visit, or promises a reward.`));
-  else if (n.bait) out.push(reason('token.bait-name', `Its name ${quoted(t.name)} asks to claim or visit, or promises a reward.`));
+  if (s.bait)
+    out.push(reason('token.bait-symbol', `Its symbol ${quoted(t.symbol)} asks to claim or visit, or promises a reward.`, { value: quoted(t.symbol) }));
+  else if (n.bait) out.push(reason('token.bait-name', `Its name ${quoted(t.name)} asks to claim or visit, or promises a reward.`, { value: quoted(t.name) }));
   if (s.amount || n.amount)
-    out.push(reason('token.amount', `Its ${s.amount ? 'symbol' : 'name'} ${quoted(s.amount ? t.symbol : t.name)} states an amount of money.`));
-  else if (s.dollar) out.push(reason('token.dollar', `Its symbol ${quoted(t.symbol)} starts with "$".`));
-  if (s.emoji || n.emoji) out.push(reason('token.emoji', `Its ${s.emoji ? 'symbol' : 'name'} holds emoji.`));
+    out.push(
+      reason('token.amount', `Its ${s.amount ? 'symbol' : 'name'} ${quoted(s.amount ? t.symbol : t.name)} states an amount of money.`, {
+        field: s.amount ? 'symbol' : 'name',
+        value: quoted(s.amount ? t.symbol : t.name),
+      }),
+    );
+  else if (s.dollar) out.push(reason('token.dollar', `Its symbol ${quoted(t.symbol)} starts with "$".`, { value: quoted(t.symbol) }));
+  if (s.emoji || n.emoji) out.push(reason('token.emoji', `Its ${s.emoji ? 'symbol' : 'name'} holds emoji.`, { field: s.emoji ? 'symbol' : 'name' }));
   if (s.confusable || n.confusable)
     out.push(
       reason(
         'token.confusable',
         `Its ${s.confusable ? 'symbol' : 'name'} ${quoted(s.confusable ? t.symbol : t.name)} uses letters of another script that look Latin, or invisible characters.`,
+        { field: s.confusable ? 'symbol' : 'name', value: quoted(s.confusable ? t.symbol : t.name) },
       ),
     );
   const native = t.genuine ? null : claimsNative(t.chain, t.symbol, t.name);
@@ -163,35 +174,61 @@ export function judgeToken(t: TokenFacts, peers: readonly TokenFacts[] = []): Ru
       reason(
         'token.native-imitation',
         `It calls itself ${native}, the chain's native coin, but its contract ${short(t.cid) || '(none)'} is not the native coin's.`,
+        { native, contract: short(t.cid) },
       ),
     );
   else {
     const copy = imitated(t, peers);
     if (copy) {
-      const why =
+      const because =
         copy.strength === 'older'
-          ? `held since ${copy.peer.firstHeld}, before this one (${t.firstHeld})`
+          ? 'older'
           : copy.peer.genuine
-            ? 'on a list of genuine tokens'
+            ? 'genuine'
             : copy.peer.acquired && !t.acquired
-              ? 'bought or withdrawn by the wallet itself'
+              ? 'acquired'
               : listedMarket(copy.peer) && lacksMarket(t)
-                ? 'listed by the liquidity view, where this one has no market'
-                : 'held in the wallet, where this one never was';
+                ? 'market'
+                : 'held';
+      const why = {
+        older: `held since ${copy.peer.firstHeld}, before this one (${t.firstHeld})`,
+        genuine: 'on a list of genuine tokens',
+        acquired: 'bought or withdrawn by the wallet itself',
+        market: 'listed by the liquidity view, where this one has no market',
+        held: 'held in the wallet, where this one never was',
+      }[because];
       out.push(
         reason(
           copy.strength === 'strong' ? 'token.symbol-imitation' : 'token.symbol-imitation-older',
           `Its symbol ${quoted(t.symbol)} copies the token at ${short(copy.peer.cid)} (${why}) from another contract, ${short(t.cid)}.`,
+          {
+            value: quoted(t.symbol),
+            peer: short(copy.peer.cid),
+            contract: short(t.cid),
+            because,
+            peerSince: copy.peer.firstHeld,
+            since: t.firstHeld,
+          },
         ),
       );
     }
   }
   if (t.valued && typeof t.market === 'number' && t.market >= NO_MARKET_SLIPPAGE)
-    out.push(reason('token.no-market', `It is given a value, but selling it would lose ${Math.round(t.market * 100)} % to slippage: no market to speak of.`));
+    out.push(
+      reason('token.no-market', `It is given a value, but selling it would lose ${Math.round(t.market * 100)} % to slippage: no market to speak of.`, {
+        percent: Math.round(t.market * 100),
+        form: 'valued',
+      }),
+    );
   // Worth nothing and unsellable is junk too (a plausible name, nothing claimed): with nothing else
   // against it, it stays below the threshold; one the wallet never acquired itself reaches it.
   else if (typeof t.market === 'number' && t.market >= NO_MARKET_SLIPPAGE)
-    out.push(reason('token.no-market', `Selling it would lose ${Math.round(t.market * 100)} % to slippage: it has no market to speak of.`));
+    out.push(
+      reason('token.no-market', `Selling it would lose ${Math.round(t.market * 100)} % to slippage: it has no market to speak of.`, {
+        percent: Math.round(t.market * 100),
+        form: 'sell',
+      }),
+    );
   else if (t.valued && t.market === 'absent')
     out.push(reason('token.no-liquidity-entry', 'It is given a value, but the liquidity view of the day does not list it.'));
   return result(out);
@@ -218,16 +255,34 @@ export function judgeProtocolPosition(p: ProtocolPositionFacts): RuleResult {
   const n = textSignals(p.name);
   if (s.url || n.url)
     out.push(
-      reason('token.url', `Its ${s.url ? 'symbol' : 'name'} ${quoted(s.url ? p.symbol : p.name)} holds a link or a domain: how an airdrop advertises a site.`),
+      reason('token.url', `Its ${s.url ? 'symbol' : 'name'} ${quoted(s.url ? p.symbol : p.name)} holds a link or a domain: how an airdrop advertises a site.`, {
+        field: s.url ? 'symbol' : 'name',
+        value: quoted(s.url ? p.symbol : p.name),
+      }),
     );
   if (s.amount || n.amount)
-    out.push(reason('token.amount', `Its ${s.amount ? 'symbol' : 'name'} ${quoted(s.amount ? p.symbol : p.name)} states an amount of money.`));
-  if (s.emoji || n.emoji) out.push(reason('token.emoji', `Its ${s.emoji ? 'symbol' : 'name'} holds emoji.`));
+    out.push(
+      reason('token.amount', `Its ${s.amount ? 'symbol' : 'name'} ${quoted(s.amount ? p.symbol : p.name)} states an amount of money.`, {
+        field: s.amount ? 'symbol' : 'name',
+        value: quoted(s.amount ? p.symbol : p.name),
+      }),
+    );
+  if (s.emoji || n.emoji) out.push(reason('token.emoji', `Its ${s.emoji ? 'symbol' : 'name'} holds emoji.`, { field: s.emoji ? 'symbol' : 'name' }));
   if (s.confusable || n.confusable)
-    out.push(reason('token.confusable', `Its ${s.confusable ? 'symbol' : 'name'} uses letters of another script that look Latin, or invisible characters.`));
+    out.push(
+      reason('token.confusable', `Its ${s.confusable ? 'symbol' : 'name'} uses letters of another script that look Latin, or invisible characters.`, {
+        field: s.confusable ? 'symbol' : 'name',
+        value: null,
+      }),
+    );
   const given = (p.slippages ?? []).filter((x): x is number => typeof x === 'number');
   if (given.length && given.every((x) => x >= NO_MARKET_SLIPPAGE))
-    out.push(reason('token.no-market', `Withdrawing it would lose at least ${Math.round(Math.min(...given) * 100)} % to slippage: no market to speak of.`));
+    out.push(
+      reason('token.no-market', `Withdrawing it would lose at least ${Math.round(Math.min(...given) * 100)} % to slippage: no market to speak of.`, {
+        percent: Math.round(Math.min(...given) * 100),
+        form: 'withdraw',
+      }),
+    );
   return result(out);
 }
 
@@ -240,7 +295,9 @@ export function withNeverAcquired(rules: RuleResult, symbol: string | null): Rul
   if (rules.score <= 0 || rules.reasons.some((r) => r.code === 'token.never-acquired')) return rules;
   return result([
     ...rules.reasons,
-    reason('token.never-acquired', `The wallet never bought, withdrew or claimed ${quoted(symbol)} in a transaction of its own: it arrived by itself.`),
+    reason('token.never-acquired', `The wallet never bought, withdrew or claimed ${quoted(symbol)} in a transaction of its own: it arrived by itself.`, {
+      value: quoted(symbol),
+    }),
   ]);
 }
 
@@ -473,12 +530,13 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult &
   }
   const zero = isZeroValue(row, details, wallet);
   if (like) {
+    const parts = { address: short(like.address), imitates: short(like.imitates), prefix: like.prefix, suffix: like.suffix };
     const who = `${short(like.address)} imitates ${short(like.imitates)}, a known counterparty (the same ${like.prefix} … ${like.suffix}, another middle)`;
     const positive = ins.filter((d) => typeof d.qty === 'number' && d.qty > 0);
-    if (zero) out.push(reason('poison.zero-value', `A transfer of zero involving ${who}: address poisoning, to get the lookalike into the history.`));
+    if (zero) out.push(reason('poison.zero-value', `A transfer of zero involving ${who}: address poisoning, to get the lookalike into the history.`, parts));
     else if (positive.length && positive.every((d) => ctx.dust(row.chain, d.cid, d.qty!)))
-      out.push(reason('poison.dust', `Dust from ${who}: address poisoning, to get the lookalike into the history.`));
-    else if (received) out.push(reason('poison.lookalike', `Received from ${who}.`));
+      out.push(reason('poison.dust', `Dust from ${who}: address poisoning, to get the lookalike into the history.`, parts));
+    else if (received) out.push(reason('poison.lookalike', `Received from ${who}.`, parts));
   } else if (zero && method(row) === TRANSFER_FROM && from !== wallet)
     out.push(
       reason('poison.zero-transfer-from', 'A transferFrom of zero the wallet did not send: the way address poisoning writes a lookalike into a history.'),
@@ -486,7 +544,11 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult &
   else if (zero && received) out.push(reason('txn.zero-value', 'A transfer of zero to the wallet: it moved nothing.'));
 
   if (received && from !== wallet && MULTISEND_SELECTORS.has(method(row)))
-    out.push(reason('txn.multisend', `Received through a multi-send (${MULTISEND_SELECTORS.get(method(row))}): how airdrops reach many wallets at once.`));
+    out.push(
+      reason('txn.multisend', `Received through a multi-send (${MULTISEND_SELECTORS.get(method(row))}): how airdrops reach many wallets at once.`, {
+        method: MULTISEND_SELECTORS.get(method(row)) ?? '',
+      }),
+    );
 
   // The tokens received: never held before, from whom, and their own reasons.
   const seen = new Set<string>();
@@ -501,13 +563,19 @@ export function judgeTransaction(row: SpamTxnRow, ctx: TxnContext): RuleResult &
     if (!mildest || t.rules.score < mildest.rules.score) mildest = { rules: t.rules, symbol: d.symbol };
   }
   if (unseen.length) {
-    out.push(reason('txn.unseen-token', `The wallet never held or bought ${unseen.map((s) => quoted(s)).join(', ')} before.`));
+    out.push(
+      reason('txn.unseen-token', `The wallet never held or bought ${unseen.map((s) => quoted(s)).join(', ')} before.`, {
+        tokens: unseen.map((s) => quoted(s)).join(', '),
+      }),
+    );
     if (from && from !== wallet && !ctx.parties.has(from) && !like)
-      out.push(reason('txn.stranger', `It came from ${short(from)}, an address the wallet never dealt with.`));
+      out.push(reason('txn.stranger', `It came from ${short(from)}, an address the wallet never dealt with.`, { address: short(from) }));
   }
-  if (from && from !== wallet && ctx.parties.has(from) && received) out.push(reason('txn.known-sender', `It came from ${short(from)}, a known counterparty.`));
+  if (from && from !== wallet && ctx.parties.has(from) && received)
+    out.push(reason('txn.known-sender', `It came from ${short(from)}, a known counterparty.`, { address: short(from) }));
   if (mildest && mildest.rules.score > 0)
-    for (const r of mildest.rules.reasons) if (r.weight > 0) out.push({ ...r, text: `${mildest.symbol ?? 'The token'}: ${r.text}` });
+    for (const r of mildest.rules.reasons)
+      if (r.weight > 0) out.push({ ...r, text: `${mildest.symbol ?? 'The token'}: ${r.text}`, token: mildest.symbol ?? '' });
   return { ...result(out), lookalike: like };
 }
 
@@ -532,6 +600,7 @@ export interface Ruling {
   spam: boolean;
   text: string;
   code: string;
+  values?: SpamReasonValues;
 }
 
 /** The user's verdict wins, then a list's, then the rules' score. */
@@ -542,7 +611,7 @@ export function decide(rules: RuleResult, list: Ruling | null, user: Ruling | nu
       spam: top.spam,
       score: rules.score,
       decidedBy: user ? 'user' : 'list',
-      reasons: [{ code: top.code, weight: 0, text: top.text }, ...rules.reasons],
+      reasons: [{ code: top.code, weight: 0, text: top.text, ...(top.values && { values: top.values }) }, ...rules.reasons],
     };
   return { spam: rules.score >= SPAM_THRESHOLD, score: rules.score, decidedBy: 'rules', reasons: rules.reasons };
 }

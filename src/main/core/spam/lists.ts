@@ -167,6 +167,9 @@ interface Held {
   list: string;
   note: string | undefined;
   what: string;
+  /** What the entry is about, and a token's symbol: the values of its reason (a screen says it by them). */
+  subject: 'token' | 'address';
+  symbol: string | null;
 }
 
 /**
@@ -184,11 +187,19 @@ export class ListBook {
       for (const t of list.tokens) {
         const k = `${t.chain ?? '*'}|${t.cid}`;
         if (!this.tokens.has(k))
-          this.tokens.set(k, { spam: t.verdict === 'spam', list: name, note: t.note, what: t.symbol ? `the token ${t.symbol}` : 'the token' });
+          this.tokens.set(k, {
+            spam: t.verdict === 'spam',
+            list: name,
+            note: t.note,
+            what: t.symbol ? `the token ${t.symbol}` : 'the token',
+            subject: 'token',
+            symbol: t.symbol ?? null,
+          });
       }
       for (const a of list.addresses) {
         const k = `${a.chain ?? '*'}|${a.address}`;
-        if (!this.addresses.has(k)) this.addresses.set(k, { spam: a.verdict === 'spam', list: name, note: a.note, what: 'the address' });
+        if (!this.addresses.has(k))
+          this.addresses.set(k, { spam: a.verdict === 'spam', list: name, note: a.note, what: 'the address', subject: 'address', symbol: null });
       }
       for (const p of list.symbolPatterns) this.patterns.push({ test: globTest(p.pattern), pattern: p.pattern, list: name, note: p.note });
     }
@@ -199,6 +210,7 @@ export class ListBook {
       spam: h.spam,
       code: h.spam ? 'list.spam' : 'list.genuine',
       text: `The list "${h.list}" calls ${h.what} ${h.spam ? 'spam' : 'genuine'}${h.note ? `: ${h.note}` : '.'}`,
+      values: { list: h.list, subject: h.subject, symbol: h.symbol, note: h.note || null },
     };
   }
 
@@ -218,6 +230,7 @@ export class ListBook {
           spam: true,
           code: 'list.pattern',
           text: `Its ${p.test(symbol) ? 'symbol' : 'name'} matches "${p.pattern}" of the list "${p.list}"${p.note ? `: ${p.note}` : '.'}`,
+          values: { field: p.test(symbol) ? 'symbol' : 'name', pattern: p.pattern, list: p.list, note: p.note || null },
         };
     return null;
   }

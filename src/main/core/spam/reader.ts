@@ -198,6 +198,8 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     spam: m.verdict === 'spam',
     code: m.verdict === 'spam' ? 'user.spam' : 'user.not-spam',
     text: `You marked ${what} ${m.verdict === 'spam' ? 'spam' : 'not spam'} for ${m.wallet ? 'this wallet' : 'every wallet'}${m.note ? `: ${m.note}` : '.'}`,
+    // What was marked: a token on its chain, a contract, an address (the mark's kind); for whom.
+    values: { kind: m.kind, target: m.target, chain: m.chain, scope: m.wallet ? 'wallet' : 'all', note: m.note || null },
   });
   /** The user's verdict on a token: this wallet's before every wallet's, the token on its chain before its contract everywhere. */
   const tokenMark = (wallet: string, chain: string, cid: string): { ruling: Ruling; level: number } | null => {

@@ -5,10 +5,10 @@
  * view (`data.changed` scope `spam`), which loads again.
  */
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
-import type { SpamMarkVerdict, SpamVerdict } from '../../../shared/spam.ts';
+import type { SpamMarkVerdict, SpamReason, SpamVerdict } from '../../../shared/spam.ts';
 import { call } from './api.ts';
 import { integer } from './format.ts';
-import { words } from './words.ts';
+import { currentLanguage, words } from './words.ts';
 
 /** Who decided, in words: "the rules (score 10)", "a list", "you". */
 export function decidedBy(v: Pick<SpamVerdict, 'decidedBy' | 'score'>): string {
@@ -21,7 +21,21 @@ export function decidedBy(v: Pick<SpamVerdict, 'decidedBy' | 'score'>): string {
  * when the verdict is "not spam", where it is the why.
  */
 export function reasonTexts(v: Pick<SpamVerdict, 'reasons' | 'spam'>): string[] {
-  return v.reasons.filter((r) => (v.spam ? r.weight >= 0 : true)).map((r) => r.text);
+  return v.reasons.filter((r) => (v.spam ? r.weight >= 0 : true)).map(reasonText);
+}
+
+/**
+ * One reason in the UI's language: in English the core's own sentence; in another, said again by
+ * its code from its values (words.spam.reasons), a received token's reason after the token's
+ * symbol. A reason without values (one kept from before they were sent) or of a code not known
+ * there stays as the core wrote it.
+ */
+export function reasonText(r: SpamReason): string {
+  if (currentLanguage() === 'en') return r.text;
+  const say = Object.hasOwn(words.spam.reasons, r.code) ? words.spam.reasons[r.code] : undefined;
+  if (!say || !r.values) return r.text;
+  const text = say(r.values);
+  return r.token === undefined ? text : words.spam.reasonOf(r.token, text);
 }
 
 /** One line for a tooltip: who decided, then each reason on its own line. */

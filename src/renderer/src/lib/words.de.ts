@@ -5,11 +5,41 @@
  * count picks the form German grammar asks for. Numbers and dates come formatted (lib/format.ts).
  */
 import type { Words } from './words.ts';
-import { integer as int } from './format.ts';
+import { date, integer as int } from './format.ts';
+import type { SpamReasonValues } from '../../../shared/spam.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
 const pl = (n: number, one: string, other: string): string => (rules.select(n) === 'one' ? one : other);
+
+/**
+ * A spam reason's values said in German (spam.reasons): a symbol or name the core quotes as JSON
+ * ("FREE ETH") in German quotes, the field "symbol" or "name" with its article, the dates formatted.
+ */
+const quoted = (v: unknown) =>
+  String(v ?? '').replace(/"((?:[^"\\]|\\.)*)"/g, (whole, inner: string) => {
+    try {
+      return `„${JSON.parse(`"${inner}"`) as string}“`;
+    } catch {
+      return whole;
+    }
+  });
+const field = (v: SpamReasonValues) => (v.field === 'name' ? 'Der Name' : 'Das Symbol');
+const note = (v: SpamReasonValues) => (v.note ? `: ${v.note}` : '.');
+const imitationWhy = (v: SpamReasonValues) =>
+  ({
+    older: `seit ${date(String(v.peerSince ?? ''))} gehalten, vor diesem (${date(String(v.since ?? ''))})`,
+    genuine: 'auf einer Liste echter Token',
+    acquired: 'von der Wallet selbst gekauft oder abgehoben',
+    market: 'von der Liquiditätsansicht geführt, wo dieser keinen Markt hat',
+    held: 'in der Wallet gehalten, wo dieser nie war',
+  })[String(v.because)] ?? '';
+const poisoner = (v: SpamReasonValues) =>
+  `${v.address}, der ${v.imitates} nachahmt, eine bekannte Gegenpartei (dasselbe ${v.prefix} … ${v.suffix}, eine andere Mitte)`;
+const marked = (v: SpamReasonValues) =>
+  v.kind === 'token' ? `den Token ${v.target} auf ${v.chain}` : v.kind === 'contract' ? `den Vertrag ${v.target}` : `die Adresse ${v.target}`;
+const listed = (v: SpamReasonValues) => (v.subject === 'address' ? 'die Adresse' : v.symbol ? `den Token ${v.symbol}` : 'den Token');
+const forWhom = (v: SpamReasonValues) => (v.scope === 'wallet' ? 'für diese Wallet' : 'für jede Wallet');
 
 export const german: Words = {
   app: 'Folioscope',
@@ -1324,6 +1354,50 @@ export const german: Words = {
       user: 'Ihnen',
     },
     decided: (who) => `Entschieden von ${who}.`,
+    reasons: {
+      'token.native': (v) => `Es ist der native Token der Chain (${v.symbol ?? 'kein Symbol'}).`,
+      'token.url': (v) => `${field(v)} ${quoted(v.value)} enthält einen Link oder eine Domain: So wirbt ein Airdrop für eine Website.`,
+      'token.bait-symbol': (v) => `Das Symbol ${quoted(v.value)} fordert zum Einlösen oder Besuchen auf oder verspricht eine Belohnung.`,
+      'token.bait-name': (v) => `Der Name ${quoted(v.value)} fordert zum Einlösen oder Besuchen auf oder verspricht eine Belohnung.`,
+      'token.amount': (v) => `${field(v)} ${quoted(v.value)} nennt einen Geldbetrag.`,
+      'token.dollar': (v) => `Das Symbol ${quoted(v.value)} beginnt mit „$“.`,
+      'token.emoji': (v) => `${field(v)} enthält Emoji.`,
+      'token.confusable': (v) =>
+        `${field(v)}${v.value === null || v.value === undefined ? '' : ` ${quoted(v.value)}`} verwendet Buchstaben einer anderen Schrift, die lateinisch aussehen, oder unsichtbare Zeichen.`,
+      'token.native-imitation': (v) =>
+        `Er nennt sich ${v.native}, wie der native Token der Chain, doch sein Vertrag ${v.contract || '(keiner)'} ist nicht der des nativen Tokens.`,
+      'token.symbol-imitation': (v) =>
+        `Das Symbol ${quoted(v.value)} kopiert den Token bei ${v.peer} (${imitationWhy(v)}) mit einem anderen Vertrag, ${v.contract}.`,
+      'token.symbol-imitation-older': (v) =>
+        `Das Symbol ${quoted(v.value)} kopiert den Token bei ${v.peer} (${imitationWhy(v)}) mit einem anderen Vertrag, ${v.contract}.`,
+      'token.no-market': (v) =>
+        v.form === 'withdraw'
+          ? `Eine Abhebung verlöre mindestens ${int(Number(v.percent))} % durch Slippage: kein nennenswerter Markt.`
+          : v.form === 'valued'
+            ? `Er hat einen Wert, doch ein Verkauf verlöre ${int(Number(v.percent))} % durch Slippage: kein nennenswerter Markt.`
+            : `Ein Verkauf verlöre ${int(Number(v.percent))} % durch Slippage: Es gibt keinen nennenswerten Markt.`,
+      'token.no-liquidity-entry': () => 'Er hat einen Wert, doch die Liquiditätsansicht des Tages führt ihn nicht.',
+      'token.never-acquired': (v) =>
+        `Die Wallet hat ${quoted(v.value)} nie in einer eigenen Transaktion gekauft, abgehoben oder beansprucht: Er kam von selbst.`,
+      'txn.outflow': () =>
+        'Eigene Mittel der Wallet gingen darin hinaus: Keine Regel markiert sie als Spam (Sie können ihren Token oder ihre Gegenpartei markieren).',
+      'poison.zero-value': (v) => `Eine Überweisung über null mit ${poisoner(v)}: Address Poisoning, um den Doppelgänger in den Verlauf zu bringen.`,
+      'poison.dust': (v) => `Staubbeträge von ${poisoner(v)}: Address Poisoning, um den Doppelgänger in den Verlauf zu bringen.`,
+      'poison.lookalike': (v) => `Empfangen von ${poisoner(v)}.`,
+      'poison.zero-transfer-from': () =>
+        'Ein transferFrom über null, das die Wallet nicht gesendet hat: So schreibt Address Poisoning einen Doppelgänger in einen Verlauf.',
+      'txn.zero-value': () => 'Eine Überweisung über null an die Wallet: Sie bewegte nichts.',
+      'txn.multisend': (v) => `Über einen Multi-Send empfangen (${v.method}): So erreichen Airdrops viele Wallets auf einmal.`,
+      'txn.unseen-token': (v) => `Die Wallet hat ${quoted(v.tokens)} nie zuvor gehalten oder gekauft.`,
+      'txn.stranger': (v) => `Sie kam von ${v.address}, einer Adresse, mit der die Wallet nie zu tun hatte.`,
+      'txn.known-sender': (v) => `Sie kam von ${v.address}, einer bekannten Gegenpartei.`,
+      'user.spam': (v) => `Sie haben ${marked(v)} ${forWhom(v)} als Spam markiert${note(v)}`,
+      'user.not-spam': (v) => `Sie haben ${marked(v)} ${forWhom(v)} als kein Spam markiert${note(v)}`,
+      'list.spam': (v) => `Die Liste „${v.list}“ nennt ${listed(v)} Spam${note(v)}`,
+      'list.genuine': (v) => `Die Liste „${v.list}“ nennt ${listed(v)} echt${note(v)}`,
+      'list.pattern': (v) => `${field(v)} passt auf „${v.pattern}“ der Liste „${v.list}“${note(v)}`,
+    },
+    reasonOf: (token, text) => `${token || 'Der Token'}: ${text}`,
     notSpam: 'Kein Spam',
     notSpamLabel: (name, chain) => `Kein Spam: ${name} auf ${chain} wieder in die Summen nehmen, für jede Wallet`,
     markSpam: 'Als Spam markieren',

@@ -12,7 +12,28 @@ import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../
 import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
+import type { SpamReasonValues } from '../../../shared/spam.ts';
 import { german } from './words.de.ts';
+
+/** A spam reason's parts, as the core's English says them (spam.reasons below). */
+const reasonParts = {
+  /** Why a token copies another's symbol (a reason's `because`), with the two dates of an older one. */
+  imitationWhy: (v: SpamReasonValues) =>
+    ({
+      older: `held since ${v.peerSince}, before this one (${v.since})`,
+      genuine: 'on a list of genuine tokens',
+      acquired: 'bought or withdrawn by the wallet itself',
+      market: 'listed by the liquidity view, where this one has no market',
+      held: 'held in the wallet, where this one never was',
+    })[String(v.because)] ?? '',
+  /** The lookalike of a poisoning reason and whom it imitates. */
+  poisoner: (v: SpamReasonValues) => `${v.address} imitates ${v.imitates}, a known counterparty (the same ${v.prefix} … ${v.suffix}, another middle)`,
+  /** What the user marked (a mark's kind and target). */
+  marked: (v: SpamReasonValues) =>
+    v.kind === 'token' ? `the token ${v.target} on ${v.chain}` : v.kind === 'contract' ? `the contract ${v.target}` : `the address ${v.target}`,
+  /** What a list's entry is about. */
+  listed: (v: SpamReasonValues) => (v.subject === 'address' ? 'the address' : v.symbol ? `the token ${v.symbol}` : 'the token'),
+};
 
 const en = {
   app: 'Folioscope',
@@ -1328,6 +1349,58 @@ const en = {
       user: 'you',
     } as { rules: (score: string) => string; list: string; user: string },
     decided: (who: string) => `Decided by ${who}.`,
+    /**
+     * A verdict's reasons said by their code from the values the core gives (src/shared/spam.ts,
+     * the core's spam/judge.ts, reader.ts and lists.ts). In English these say the core's own
+     * sentence word for word (test/renderer/spam-reasons.test.ts holds them to it); a code not
+     * here is shown as the core wrote it.
+     */
+    reasons: {
+      'token.native': (v: SpamReasonValues) => `It is the chain's native coin (${v.symbol ?? 'no symbol'}).`,
+      'token.url': (v: SpamReasonValues) => `Its ${v.field} ${v.value} holds a link or a domain: how an airdrop advertises a site.`,
+      'token.bait-symbol': (v: SpamReasonValues) => `Its symbol ${v.value} asks to claim or visit, or promises a reward.`,
+      'token.bait-name': (v: SpamReasonValues) => `Its name ${v.value} asks to claim or visit, or promises a reward.`,
+      'token.amount': (v: SpamReasonValues) => `Its ${v.field} ${v.value} states an amount of money.`,
+      'token.dollar': (v: SpamReasonValues) => `Its symbol ${v.value} starts with "$".`,
+      'token.emoji': (v: SpamReasonValues) => `Its ${v.field} holds emoji.`,
+      'token.confusable': (v: SpamReasonValues) =>
+        `Its ${v.field}${v.value === null || v.value === undefined ? '' : ` ${v.value}`} uses letters of another script that look Latin, or invisible characters.`,
+      'token.native-imitation': (v: SpamReasonValues) =>
+        `It calls itself ${v.native}, the chain's native coin, but its contract ${v.contract || '(none)'} is not the native coin's.`,
+      'token.symbol-imitation': (v: SpamReasonValues) =>
+        `Its symbol ${v.value} copies the token at ${v.peer} (${reasonParts.imitationWhy(v)}) from another contract, ${v.contract}.`,
+      'token.symbol-imitation-older': (v: SpamReasonValues) =>
+        `Its symbol ${v.value} copies the token at ${v.peer} (${reasonParts.imitationWhy(v)}) from another contract, ${v.contract}.`,
+      'token.no-market': (v: SpamReasonValues) =>
+        v.form === 'withdraw'
+          ? `Withdrawing it would lose at least ${v.percent} % to slippage: no market to speak of.`
+          : v.form === 'valued'
+            ? `It is given a value, but selling it would lose ${v.percent} % to slippage: no market to speak of.`
+            : `Selling it would lose ${v.percent} % to slippage: it has no market to speak of.`,
+      'token.no-liquidity-entry': () => 'It is given a value, but the liquidity view of the day does not list it.',
+      'token.never-acquired': (v: SpamReasonValues) =>
+        `The wallet never bought, withdrew or claimed ${v.value} in a transaction of its own: it arrived by itself.`,
+      'txn.outflow': () => "The wallet's own funds went out in it: no rule marks it as spam (you can mark its token or counterparty).",
+      'poison.zero-value': (v: SpamReasonValues) =>
+        `A transfer of zero involving ${reasonParts.poisoner(v)}: address poisoning, to get the lookalike into the history.`,
+      'poison.dust': (v: SpamReasonValues) => `Dust from ${reasonParts.poisoner(v)}: address poisoning, to get the lookalike into the history.`,
+      'poison.lookalike': (v: SpamReasonValues) => `Received from ${reasonParts.poisoner(v)}.`,
+      'poison.zero-transfer-from': () => 'A transferFrom of zero the wallet did not send: the way address poisoning writes a lookalike into a history.',
+      'txn.zero-value': () => 'A transfer of zero to the wallet: it moved nothing.',
+      'txn.multisend': (v: SpamReasonValues) => `Received through a multi-send (${v.method}): how airdrops reach many wallets at once.`,
+      'txn.unseen-token': (v: SpamReasonValues) => `The wallet never held or bought ${v.tokens} before.`,
+      'txn.stranger': (v: SpamReasonValues) => `It came from ${v.address}, an address the wallet never dealt with.`,
+      'txn.known-sender': (v: SpamReasonValues) => `It came from ${v.address}, a known counterparty.`,
+      'user.spam': (v: SpamReasonValues) =>
+        `You marked ${reasonParts.marked(v)} spam for ${v.scope === 'wallet' ? 'this wallet' : 'every wallet'}${v.note ? `: ${v.note}` : '.'}`,
+      'user.not-spam': (v: SpamReasonValues) =>
+        `You marked ${reasonParts.marked(v)} not spam for ${v.scope === 'wallet' ? 'this wallet' : 'every wallet'}${v.note ? `: ${v.note}` : '.'}`,
+      'list.spam': (v: SpamReasonValues) => `The list "${v.list}" calls ${reasonParts.listed(v)} spam${v.note ? `: ${v.note}` : '.'}`,
+      'list.genuine': (v: SpamReasonValues) => `The list "${v.list}" calls ${reasonParts.listed(v)} genuine${v.note ? `: ${v.note}` : '.'}`,
+      'list.pattern': (v: SpamReasonValues) => `Its ${v.field} matches "${v.pattern}" of the list "${v.list}"${v.note ? `: ${v.note}` : '.'}`,
+    } as Record<string, (v: SpamReasonValues) => string>,
+    /** A transaction's reason that is a token's it received: the token's symbol first. */
+    reasonOf: (token: string, text: string) => `${token || 'The token'}: ${text}`,
     notSpam: 'Not spam',
     notSpamLabel: (name: string, chain: string) => `Not spam: put ${name} on ${chain} back in the totals, for every wallet`,
     markSpam: 'Mark as spam',

@@ -47,3 +47,57 @@ export function sayCoreSentences(text: string, say: CoreSentences, date: (iso: s
   for (const [pattern, write] of known) out = out.replace(pattern, (...args) => write(args.slice(0, -2) as unknown as RegExpExecArray, say, date));
   return out;
 }
+
+/**
+ * The service client's error messages (core service/errors.ts), said again in another language on
+ * a screen (a failed sync's notice, a view's error). What the service itself said (its message,
+ * an HTTP status, a status word) and a connection's detail stay as sent: they are its data.
+ */
+export interface CoreErrorSentences {
+  authRefused: (status: string, service: string | null) => string;
+  rateLimitedGaveUp: (wait: string) => string;
+  rateLimited: (seconds: string | null) => string;
+  serverFailed: (status: string, service: string | null) => string;
+  timedOut: string;
+  unreachable: (detail: string) => string;
+  rejected: (status: string, service: string | null) => string;
+  unreadable: (problem: string) => string;
+  serviceStatus: (status: string, service: string | null) => string;
+  cancelled: string;
+  /** formatWait's "12 s" and "5 minutes". */
+  seconds: (n: number) => string;
+  minutes: (n: number) => string;
+}
+
+const wait = (w: string, say: CoreErrorSentences) => {
+  const m = /^(\d+) (s|minutes)$/.exec(w);
+  return m ? (m[2] === 's' ? say.seconds(Number(m[1])) : say.minutes(Number(m[1]))) : w;
+};
+type KnownError = Array<[RegExp, (m: RegExpExecArray, say: CoreErrorSentences) => string]>;
+const knownErrors: KnownError = [
+  [
+    /^The service refused the access key \(HTTP (\d+)(?:: (.*))?\)\. Check the key: in Settings in the app; from the command line with folioscope key set, or FOLIOSCOPE_ACCESS_KEY if that is where it comes from\.$/s,
+    (m, say) => say.authRefused(m[1]!, m[2] ?? null),
+  ],
+  [
+    /^The service refused every request for its rate limit for (\d+ (?:s|minutes)), waiting longer after each refusal: Folioscope stopped asking it for now\. Try again later\.$/,
+    (m, say) => say.rateLimitedGaveUp(wait(m[1]!, say)),
+  ],
+  [/^The service is rate-limiting requests(?:; it asks to wait (\d+) s)?\. Try again later\.$/, (m, say) => say.rateLimited(m[1] ?? null)],
+  [/^The service failed with HTTP (\d+)(?:: (.*))?\. Try again later\.$/s, (m, say) => say.serverFailed(m[1]!, m[2] ?? null)],
+  [/^The service did not answer in time\. Check your connection and try again\.$/, (_, say) => say.timedOut],
+  [/^Could not reach the service \((.*)\)\. Check your connection and the base URL\.$/s, (m, say) => say.unreachable(m[1]!)],
+  [/^The service rejected the request \(HTTP (\d+)\): (.*)$/s, (m, say) => say.rejected(m[1]!, m[2] === 'no reason given' ? null : m[2]!)],
+  [/^The service sent a response Folioscope cannot read: (.*)$/s, (m, say) => say.unreadable(m[1]!)],
+  [/^The service answered with status "(.*?)": (.*)$/s, (m, say) => say.serviceStatus(m[1]!, m[2] === 'no message' ? null : m[2]!)],
+  [/^Cancelled\.$/, (_, say) => say.cancelled],
+];
+
+/** A core error message said by `say` when it is one of the service client's, else as it is. */
+export function sayCoreError(message: string, say: CoreErrorSentences): string {
+  for (const [pattern, write] of knownErrors) {
+    const m = pattern.exec(message);
+    if (m) return write(m, say);
+  }
+  return message;
+}

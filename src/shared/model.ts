@@ -287,10 +287,26 @@ export type JobKind = 'positions' | 'backfill' | 'transactions' | 'export';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
+/**
+ * What a job is, by its parts, for a screen to name it in its own language (`label` says the same
+ * in English, for the CLI): a wallet's name as the user gave it (or its address), dates ISO.
+ */
+export type JobTitle =
+  | { kind: 'positions'; name: string; date: string | null }
+  | { kind: 'history'; name: string; from: string; to: string; every: string }
+  | { kind: 'transactions'; name: string }
+  | { kind: 'pack-pdf'; from: string; to: string }
+  | { kind: 'report-pdf'; date: string }
+  | { kind: 'unlock-calendar'; date: string }
+  | { kind: 'export-csv'; report: string }
+  | { kind: 'user-data'; encrypted: boolean };
+
 export interface JobInfo {
   id: string;
   kind: JobKind;
   label: string;
+  /** The label's parts (absent on a job made before they were given). */
+  title?: JobTitle;
   /** The wallet the job works on, if one. */
   wallet: string | null;
   state: JobState;

@@ -1,7 +1,7 @@
 import { CancelledError } from '../service/index.ts';
 import { Emitter } from '../util/emitter.ts';
 import { serializeError } from '../util/errors.ts';
-import type { JobKind, JobInfo } from '../../../shared/model.ts';
+import type { JobKind, JobInfo, JobTitle } from '../../../shared/model.ts';
 import type { Completeness } from '../../../shared/conventions.ts';
 
 /** Finished jobs kept for the job list (the newest). */
@@ -78,7 +78,7 @@ export class JobQueue extends Emitter<QueueEvents> {
     label: string,
     run: (ctx: JobContext) => Promise<T>,
     wallet: string | null = null,
-    options: { key?: string; joinFinished?: boolean } = {},
+    options: { key?: string; joinFinished?: boolean; title?: JobTitle } = {},
   ): Job<T> {
     const joined = options.key === undefined ? null : this.joinable(options.key, options.joinFinished ?? false);
     if (joined) return { info: joined.info, result: joined.result as Promise<T> };
@@ -88,6 +88,7 @@ export class JobQueue extends Emitter<QueueEvents> {
       id,
       kind,
       label,
+      ...(options.title && { title: options.title }),
       wallet,
       state: 'queued',
       phase: 'waiting',

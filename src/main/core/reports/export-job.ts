@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportRequest } from '../../../shared/contract.ts';
-import type { JobInfo } from '../../../shared/model.ts';
+import type { JobInfo, JobTitle } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
 import type { JobQueue } from '../jobs/index.ts';
 import { ValidationError } from '../store/validation.ts';
@@ -111,6 +111,14 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         : req.format === 'ics'
           ? `Unlock calendar (iCalendar) from ${req.date}`
           : `Export ${req.report} (CSV)`;
+  const title: JobTitle =
+    req.format === 'pdf' && isPack
+      ? { kind: 'pack-pdf', from: req.from!, to: req.to! }
+      : req.format === 'pdf'
+        ? { kind: 'report-pdf', date: req.date! }
+        : req.format === 'ics'
+          ? { kind: 'unlock-calendar', date: req.date! }
+          : { kind: 'export-csv', report: String(req.report) };
   // The PDFs follow the user's locale setting as it is when the export is asked for, passed down
   // to the writer (null: en-US, pdf-format.ts); a CSV stays English with "." decimals
   // (docs/design-notes.md), an iCalendar file is a machine format.
@@ -225,6 +233,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
       job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
     },
     req.wallet ? addressKey(req.wallet) : null,
+    { title },
   );
   return job.info;
 }

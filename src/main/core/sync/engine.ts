@@ -12,7 +12,7 @@ import {
   type TxnSyncResult,
   refreshTransferDaysInSteps,
 } from '../transactions/index.ts';
-import type { LogSet, Wallet, JobInfo, JobKind } from '../../../shared/model.ts';
+import type { LogSet, Wallet, JobInfo, JobKind, JobTitle } from '../../../shared/model.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
 import type { BackfillRequest as ContractBackfill } from '../../../shared/contract.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
@@ -96,7 +96,7 @@ export class SyncEngine {
     label: string,
     run: (ctx: JobContext) => Promise<T>,
     wallet: string | null,
-    options: { key?: string; joinFinished?: boolean } = {},
+    options: { key?: string; joinFinished?: boolean; title?: JobTitle } = {},
   ): Job<T> {
     const checked = async (ctx: JobContext): Promise<T> => {
       assertCacheInPlace(this.o.db);
@@ -177,7 +177,11 @@ export class SyncEngine {
       w.address,
       // A dated snapshot asked again a moment after it was fetched is that fetch (a burst of
       // clicks); the latest snapshot and transactions are asked again, as the service moves on.
-      { key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}`, joinFinished: options.date !== undefined },
+      {
+        key: `positions|${w.address}|${options.date ?? 'latest'}|${chains.join(',')}`,
+        joinFinished: options.date !== undefined,
+        title: { kind: 'positions', name: w.label || w.address, date: options.date ?? null },
+      },
     );
   }
 
@@ -212,7 +216,10 @@ export class SyncEngine {
         return { fetched: units.length, skipped };
       },
       w.address,
-      { key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}` },
+      {
+        key: `backfill|${w.address}|${req.from}|${req.to}|${req.every}|${req.refresh ? 'refresh' : ''}|${chains.join(',')}`,
+        title: { kind: 'history', name: w.label || w.address, from: req.from, to: req.to, every: req.every },
+      },
     );
   }
 
@@ -282,7 +289,7 @@ export class SyncEngine {
         return results;
       },
       w.address,
-      { key: `transactions|${w.address}|${chains.join(',')}` },
+      { key: `transactions|${w.address}|${chains.join(',')}`, title: { kind: 'transactions', name: w.label || w.address } },
     );
   }
 

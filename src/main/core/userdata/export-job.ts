@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import type { JobInfo } from '../../../shared/model.ts';
+import type { JobInfo, JobTitle } from '../../../shared/model.ts';
 import { downloadPath, type ExportTarget, writeAtomically } from '../reports/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import type { JobQueue } from '../jobs/index.ts';
@@ -32,14 +32,21 @@ export async function startUserDataExport(
     path = downloadPath(target.downloadsDir, downloadId, fileName);
   }
   const label = o.passphrase !== undefined ? 'Your data (JSON, encrypted)' : 'Your data (JSON)';
-  const job = queue.enqueue('export', label, async (ctx) => {
-    ctx.progress({ phase: 'writing', done: 0, total: null });
-    const doc = exportUserData(db, o.app, now);
-    const text = await writeUserDataFile(doc, o.passphrase);
-    await writeAtomically(path, async (out) => {
-      out.end(text);
-    });
-    job.info.output = { fileName, path: downloadId ? null : path, downloadId, rows: doc.data.wallets.length };
-  });
+  const title: JobTitle = { kind: 'user-data', encrypted: o.passphrase !== undefined };
+  const job = queue.enqueue(
+    'export',
+    label,
+    async (ctx) => {
+      ctx.progress({ phase: 'writing', done: 0, total: null });
+      const doc = exportUserData(db, o.app, now);
+      const text = await writeUserDataFile(doc, o.passphrase);
+      await writeAtomically(path, async (out) => {
+        out.end(text);
+      });
+      job.info.output = { fileName, path: downloadId ? null : path, downloadId, rows: doc.data.wallets.length };
+    },
+    null,
+    { title },
+  );
   return job.info;
 }

@@ -5,11 +5,49 @@
  * is found in the text and written again from words.core, its dates in the locale's format. A
  * sentence not known there stays as it is.
  */
-import { sayCoreSentences } from '../../../shared/core-sentences.ts';
+import { sayCoreError, sayCoreSentences } from '../../../shared/core-sentences.ts';
+import type { JobInfo } from '../../../shared/model.ts';
 import { date } from './format.ts';
 import { currentLanguage, words } from './words.ts';
 
 export function coreText(text: string): string {
   if (currentLanguage() === 'en') return text;
   return sayCoreSentences(text, words.core, date);
+}
+
+/** A core error's message in the UI's language: the service client's sentences said again, what the service said kept as sent. */
+export function coreError(message: string): string {
+  if (currentLanguage() === 'en') return message;
+  return sayCoreError(message, words.coreErrors);
+}
+
+/**
+ * A job's name in the UI's language, from its parts (JobInfo `title`): a wallet's name as given,
+ * dates in the locale's format, a history's step and a CSV report named in words. In English the
+ * core's label (the CLI's) is shown; a job without parts too.
+ */
+export function jobLabel(job: Pick<JobInfo, 'label' | 'title'>): string {
+  const t = job.title;
+  if (currentLanguage() === 'en' || !t) return job.label;
+  const say = words.sync.jobTitles;
+  switch (t.kind) {
+    case 'positions':
+      return say.positions(t.name, t.date ? date(t.date) : null);
+    case 'history':
+      return say.history(t.name, date(t.from), date(t.to), words.sync.steps[t.every] ?? t.every);
+    case 'transactions':
+      return say.transactions(t.name);
+    case 'pack-pdf':
+      return say.packPdf(date(t.from), date(t.to));
+    case 'report-pdf':
+      return say.reportPdf(date(t.date));
+    case 'unlock-calendar':
+      return say.unlockCalendar(date(t.date));
+    case 'export-csv':
+      return say.exportCsv(words.sync.csvReports[t.report] ?? t.report);
+    case 'user-data':
+      return say.userData(t.encrypted);
+    default:
+      return job.label;
+  }
 }

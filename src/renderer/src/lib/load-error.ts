@@ -7,6 +7,7 @@
  * the typecheck until it says how that kind reads.
  */
 import { FolioError } from './api.ts';
+import { coreError } from './core-text.ts';
 
 /** Why the service client failed (its `ServiceErrorKind`s other than network and cancelled). */
 export type ServiceFailure = 'auth' | 'rate-limited' | 'server' | 'bad-request' | 'bad-response' | 'service-status';
@@ -76,15 +77,15 @@ export function describeLoadError(e: LoadError): ShownError {
   switch (e.kind) {
     case 'offline':
     case 'shell-down':
-      return { message: e.message, retryable: true };
+      return { message: coreError(e.message), retryable: true };
     case 'forbidden':
     case 'invalid-input':
     case 'cancelled':
     case 'internal':
-      return { message: e.message, retryable: false };
+      return { message: coreError(e.message), retryable: false };
     case 'service':
     case 'storage':
-      return { message: e.message, retryable: e.retryable };
+      return { message: coreError(e.message), retryable: e.retryable };
     default:
       return unhandled(e);
   }

@@ -5,6 +5,7 @@ import { setLocale, setTimeZone } from './format.ts';
 import { route } from './route.svelte.ts';
 import { applyTheme } from './theme.ts';
 import { setLanguage, words } from './words.ts';
+import { coreError, jobLabel } from './core-text.ts';
 import { dataChanges } from './data-changes.ts';
 
 export interface Notice {
@@ -134,7 +135,7 @@ class AppState {
         const wallet = info.wallet;
         this.#notice = {
           kind: 'error',
-          message: `${info.label}: ${info.error.message}`,
+          message: `${jobLabel(info)}: ${coreError(info.error.message)}`,
           ...(wallet && info.error.retryable && info.kind !== 'export' && { retry: () => void this.retry(wallet) }),
         };
       }
@@ -183,7 +184,7 @@ class AppState {
   }
 
   fail(err: unknown, retry?: () => void): void {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = coreError(err instanceof Error ? err.message : String(err));
     if (err instanceof FolioError && err.kind === 'network') this.#offline = true;
     this.#notice = { kind: 'error', message, ...(retry && { retry }) };
   }

@@ -609,6 +609,22 @@ export const german: Words = {
     noPriceAccrual: (token, qty) => `Kein gespeicherter Preis für ${token} im Zeitraum: Seine Mengenänderung von ${qty} ist nicht bewertet.`,
     noDate: (n) => `${int(n)} ${pl(n, 'Transaktion hat', 'Transaktionen haben')} kein Datum: Ob sie in den Zeitraum fallen, ist unbekannt`,
   },
+  coreErrors: {
+    authRefused: (status, service) =>
+      `Der Dienst hat den Zugangsschlüssel abgelehnt (HTTP ${status}${service ? `: ${service}` : ''}). Prüfen Sie den Schlüssel: in der App unter Einstellungen; in der Befehlszeile mit folioscope key set oder FOLIOSCOPE_ACCESS_KEY, falls er von dort kommt.`,
+    rateLimitedGaveUp: (wait) =>
+      `Der Dienst hat wegen seines Ratenlimits ${wait} lang jede Anfrage abgelehnt, mit jeder Ablehnung wurde länger gewartet: Folioscope fragt vorerst nicht mehr. Versuchen Sie es später erneut.`,
+    rateLimited: (seconds) => `Der Dienst begrenzt die Anfragen${seconds ? `; er bittet, ${seconds} s zu warten` : ''}. Versuchen Sie es später erneut.`,
+    serverFailed: (status, service) => `Der Dienst ist mit HTTP ${status} gescheitert${service ? `: ${service}` : ''}. Versuchen Sie es später erneut.`,
+    timedOut: 'Der Dienst hat nicht rechtzeitig geantwortet. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    unreachable: (detail) => `Der Dienst ist nicht erreichbar (${detail}). Prüfen Sie Ihre Verbindung und die Basis-URL.`,
+    rejected: (status, service) => `Der Dienst hat die Anfrage abgelehnt (HTTP ${status}): ${service ?? 'ohne Angabe von Gründen'}`,
+    unreadable: (problem) => `Der Dienst hat eine Antwort gesendet, die Folioscope nicht lesen kann: ${problem}`,
+    serviceStatus: (status, service) => `Der Dienst hat mit dem Status „${status}“ geantwortet: ${service ?? 'ohne Meldung'}`,
+    cancelled: 'Abgebrochen.',
+    seconds: (n) => `${int(n)} s`,
+    minutes: (n) => `${int(n)} ${pl(n, 'Minute', 'Minuten')}`,
+  },
   walletForm: {
     enterAddress: 'Geben Sie eine Wallet-Adresse ein.',
     spaces: 'Die Adresse enthält Leerzeichen; fügen Sie sie ohne Leerzeichen oder Zeilenumbrüche ein.',
@@ -1114,6 +1130,30 @@ export const german: Words = {
     last: (when) => ` · zuletzt ${when}`,
     andMore: (n) => ` und ${int(n)} weitere`,
     transactions: (n) => `${n} Transaktionen`,
+    jobTitles: {
+      positions: (name, date) => `Positionen von ${name} ${date ?? '(neueste)'}`,
+      history: (name, from, to, every) => `Verlauf von ${name}, ${from} bis ${to} ${every}`,
+      transactions: (name) => `Transaktionen von ${name}`,
+      packPdf: (from, to) => `Monatsbericht (PDF) ${from} bis ${to}`,
+      reportPdf: (date) => `Portfoliobericht (PDF) zum ${date}`,
+      unlockCalendar: (date) => `Freigabeplan (iCalendar) ab ${date}`,
+      exportCsv: (report) => `Export ${report} (CSV)`,
+      userData: (encrypted) => (encrypted ? 'Ihre Daten (JSON, verschlüsselt)' : 'Ihre Daten (JSON)'),
+    },
+    steps: { day: 'täglich', week: 'wöchentlich', month: 'monatlich' },
+    csvReports: {
+      positions: 'Positionen',
+      underlying: 'zugrunde liegende Token',
+      liquidity: 'Liquidität',
+      transactions: 'Transaktionen',
+      history: 'Verlauf',
+      reconciliation: 'Abstimmung',
+      unlocks: 'Freigaben',
+      audit: 'Änderungsprotokoll',
+      pack: 'Monatsbericht',
+      counterparties: 'Gegenparteien',
+      wallets: 'Wallets',
+    },
     rate: (info) => {
       const parts: string[] = [];
       if (info.pages) parts.push(`${int(info.pages)} ${pl(info.pages, 'Seite', 'Seiten')}`);

@@ -594,6 +594,27 @@ const en = {
     noPriceAccrual: (token: string, qty: string) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
     noDate: (n: number) => `${int(n)} transaction(s) have no date: whether they fall in the period is unknown`,
   },
+  /**
+   * The service client's error messages (src/shared/core-sentences.ts `CoreErrorSentences`), said
+   * again in another language by lib/core-text.ts `coreError`; in English the core's own text is
+   * shown. What the service said stays as sent.
+   */
+  coreErrors: {
+    authRefused: (status: string, service: string | null) =>
+      `The service refused the access key (HTTP ${status}${service ? `: ${service}` : ''}). Check the key: in Settings in the app; from the command line with folioscope key set, or FOLIOSCOPE_ACCESS_KEY if that is where it comes from.`,
+    rateLimitedGaveUp: (wait: string) =>
+      `The service refused every request for its rate limit for ${wait}, waiting longer after each refusal: Folioscope stopped asking it for now. Try again later.`,
+    rateLimited: (seconds: string | null) => `The service is rate-limiting requests${seconds ? `; it asks to wait ${seconds} s` : ''}. Try again later.`,
+    serverFailed: (status: string, service: string | null) => `The service failed with HTTP ${status}${service ? `: ${service}` : ''}. Try again later.`,
+    timedOut: 'The service did not answer in time. Check your connection and try again.',
+    unreachable: (detail: string) => `Could not reach the service (${detail}). Check your connection and the base URL.`,
+    rejected: (status: string, service: string | null) => `The service rejected the request (HTTP ${status}): ${service ?? 'no reason given'}`,
+    unreadable: (problem: string) => `The service sent a response Folioscope cannot read: ${problem}`,
+    serviceStatus: (status: string, service: string | null) => `The service answered with status "${status}": ${service ?? 'no message'}`,
+    cancelled: 'Cancelled.',
+    seconds: (n: number) => `${n} s`,
+    minutes: (n: number) => `${n} minutes`,
+  },
   walletForm: {
     enterAddress: 'Enter a wallet address.',
     spaces: 'The address contains spaces; paste it without spaces or line breaks.',
@@ -1118,6 +1139,33 @@ const en = {
     transactions: (n: string) => `${n} transactions`,
     /** Pages, rate and time left of a transaction sync: "12 pages · 40/s · about 2 min left" (the CLI's words too). */
     rate: (info: Pick<JobInfo, 'pages' | 'rate' | 'etaSeconds'>) => syncRateText(info, int),
+    /** A job named by its parts (JobInfo `title`; lib/jobs.ts), dates formatted; in English as the core's label reads. */
+    jobTitles: {
+      positions: (name: string, date: string | null) => `Positions of ${name} ${date ?? '(latest)'}`,
+      history: (name: string, from: string, to: string, every: string) => `History of ${name}, ${from} to ${to} by ${every}`,
+      transactions: (name: string) => `Transactions of ${name}`,
+      packPdf: (from: string, to: string) => `Monthly pack (PDF) ${from} to ${to}`,
+      reportPdf: (date: string) => `Portfolio report (PDF) as of ${date}`,
+      unlockCalendar: (date: string) => `Unlock calendar (iCalendar) from ${date}`,
+      exportCsv: (report: string) => `Export ${report} (CSV)`,
+      userData: (encrypted: boolean) => (encrypted ? 'Your data (JSON, encrypted)' : 'Your data (JSON)'),
+    },
+    /** The history's step, in the job's title. */
+    steps: { day: 'day', week: 'week', month: 'month' } as Record<string, string>,
+    /** The CSV reports, in the job's title. */
+    csvReports: {
+      positions: 'positions',
+      underlying: 'underlying',
+      liquidity: 'liquidity',
+      transactions: 'transactions',
+      history: 'history',
+      reconciliation: 'reconciliation',
+      unlocks: 'unlocks',
+      audit: 'audit',
+      pack: 'pack',
+      counterparties: 'counterparties',
+      wallets: 'wallets',
+    } as Record<string, string>,
   },
   firstRun: {
     title: 'Watch a wallet to begin',

@@ -9,11 +9,13 @@ import {
   ServerError,
   ServiceStatusError,
 } from '../../src/main/core/service/errors.ts';
-import { coreError, jobLabel } from '../../src/renderer/src/lib/core-text.ts';
+import { conventionsReport } from '../../src/main/core/service/store/conventions.ts';
+import { checkLabel, checkValue, coreError, jobLabel } from '../../src/renderer/src/lib/core-text.ts';
 import { setLocale } from '../../src/renderer/src/lib/format.ts';
 import { english, setLanguage } from '../../src/renderer/src/lib/words.ts';
 import { sayCoreError } from '../../src/shared/core-sentences.ts';
 import type { JobTitle } from '../../src/shared/model.ts';
+import { createDB } from '../support/store.ts';
 
 /**
  * The core's error messages and job names on a German screen (issue 39, item 2: one language per
@@ -104,5 +106,36 @@ describe('a job’s name on a German screen', () => {
     expect(titles.map(([title]) => jobLabel({ label: 'the core’s label', title }))).toEqual(titles.map(([, de]) => de));
     // A job without parts (made by an older core) keeps its label.
     expect(jobLabel({ label: 'Transactions of Ops' })).toBe('Transactions of Ops');
+  });
+});
+
+describe('the service check on a German screen', () => {
+  it('names every learned convention as the core does in English, and in German', () => {
+    const db = createDB();
+    const points = conventionsReport(db).points;
+    expect(points.length).toBeGreaterThan(10);
+    for (const p of points) expect(checkLabel({ id: `convention-${p.key}`, label: p.label })).toBe(p.label);
+    setLocale('de-DE');
+    setLanguage('de-DE');
+    const german = points.map((p) => checkLabel({ id: `convention-${p.key}`, label: p.label }));
+    expect(german.filter((l, i) => l === points[i]!.label && l !== 'log_index')).toEqual([]);
+    // Each reading the core gives a fresh cache is said in German (a figure stays a figure).
+    expect(points.map((p) => checkValue(p.value)).filter((v, i) => v === points[i]!.value && !/^[\d.]+( h)?$|^\w+$/.test(v))).toEqual([]);
+  });
+
+  it('says the readings naming a day with the day in German, and the fixed ones', () => {
+    setLocale('de-DE');
+    setLanguage('de-DE');
+    expect(checkLabel({ id: 'latest-day', label: 'Latest snapshot (no date asked)' })).toBe('Neuester Snapshot (ohne Datum angefragt)');
+    expect(checkLabel({ id: 'anomaly-7', label: 'Anomaly' })).toBe('Auffälligkeit');
+    expect(checkValue('for 2026-03-31')).toBe('für 31. März 2026');
+    expect(checkValue('filed under the day asked (2026-03-24)')).toBe('unter dem angefragten Tag abgelegt (24. März 2026)');
+    expect(checkValue('asking for 2026-03-24 failed')).toBe('Anfrage für 24. März 2026 fehlgeschlagen');
+    expect(checkValue('answers; key accepted')).toBe('antwortet; Schlüssel akzeptiert');
+    expect(checkValue('numbers and numeric strings; 2 unreadable (stored as unknown, flagged)')).toBe(
+      'Zahlen und numerische Zeichenketten; 2 nicht lesbar (als unbekannt gespeichert, markiert)',
+    );
+    expect(checkValue('Unix seconds (number), Unix milliseconds (string)')).toBe('Unix-Sekunden (Zahl), Unix-Millisekunden (Zeichenkette)');
+    expect(checkValue('swap')).toBe('swap');
   });
 });

@@ -75,6 +75,8 @@ const same: Record<string, string> = {
   'spam.leftOutAt': 'only the date and the line it is given',
   'sync.jobTitles.exportCsv': '"Export" is German too; the report is named by sync.csvReports',
   'coreErrors.seconds': '"s" is the unit in German too',
+  'serviceCheck.labels.convention-logIndex': "the service field's name",
+  'serviceCheck.values.ISO 8601, UTC': "the standard's name and UTC",
   'spam.reasonOf': 'only the symbol and the sentence it is given (a token without one is "Der Token")',
   'spam.verdictKinds.token': 'as overview.token',
   'book.columns.name': 'as pack.name',

@@ -51,3 +51,35 @@ export function jobLabel(job: Pick<JobInfo, 'label' | 'title'>): string {
       return job.label;
   }
 }
+
+/** A service check finding's label in the UI's language, by its id (an anomaly's by its kind of id); else the core's. */
+export function checkLabel(item: { id: string; label: string }): string {
+  if (currentLanguage() === 'en') return item.label;
+  const id = item.id.startsWith('anomaly-') ? 'anomaly' : item.id;
+  return Object.hasOwn(words.serviceCheck.labels, id) ? words.serviceCheck.labels[id]! : item.label;
+}
+
+const ISO_DAY = /^(\d{4}-\d{2}-\d{2})$/;
+/**
+ * A service check finding's reading in the UI's language: the core's fixed readings (a
+ * datetime form, "answers; key accepted"), those naming a day (the day in the locale's format),
+ * a list of forms; anything else (a figure, a value the service sent) as it is.
+ */
+export function checkValue(value: string): string {
+  if (currentLanguage() === 'en') return value;
+  const v = words.serviceCheck;
+  const fixed = (t: string) => (Object.hasOwn(v.values, t) ? v.values[t]! : null);
+  const day = (d: string) => (ISO_DAY.test(d) ? date(d) : d);
+  let m: RegExpExecArray | null;
+  if (fixed(value) !== null) return fixed(value)!;
+  if ((m = /^for (\S+)$/.exec(value))) return v.forDay(day(m[1]!));
+  if ((m = /^filed under the day asked \((\S+)\)$/.exec(value))) return v.filedAsAsked(day(m[1]!));
+  if ((m = /^the service answered for another day \((\S+)\)$/.exec(value))) return v.otherDay(day(m[1]!));
+  if ((m = /^asking for (\S+) failed$/.exec(value))) return v.askingFailed(day(m[1]!));
+  if ((m = /^(\d+) asked \(not proven served whole\)$/.exec(value))) return v.notProven(m[1]!);
+  if ((m = /^(.+); (\d+) unreadable \(stored as unknown, flagged\)$/.exec(value))) return v.unreadable(fixed(m[1]!) ?? m[1]!, Number(m[2]));
+  // Several datetime forms, comma-separated (transactions written more than one way).
+  const parts = value.split(', ');
+  if (parts.length > 1 && parts.every((p) => fixed(p) !== null)) return parts.map((p) => fixed(p)).join(', ');
+  return value;
+}

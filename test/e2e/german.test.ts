@@ -126,4 +126,50 @@ describe('the UI in German', () => {
     await shootBothThemes(web.page, 'german-settings-1024');
     await web.page.keyboard.press('Escape');
   });
+
+  it('the settings dialog switches language in place when its locale is saved, open where it was', async () => {
+    const page = web.page;
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await web.open('#/overview');
+    await page.getByRole('button', { name: 'Einstellungen' }).click();
+    const dialog = page.getByRole('dialog');
+    await poll(() => dialog.getByRole('heading', { name: 'Einstellungen', level: 2 }).count()).toBe(1);
+    await settled(page);
+    // Something typed in another section, and the body scrolled down to the preferences.
+    await dialog.locator('#base-url').fill('https://typed.example');
+    await dialog.locator('#locale').fill('en-US');
+    await dialog.locator('#save-preferences').scrollIntoViewIfNeeded();
+    const scrolled = await dialog.locator('.body').evaluate((b) => b.scrollTop);
+    expect(scrolled).toBeGreaterThan(0);
+    await dialog.locator('#save-preferences').click();
+
+    // In English at once, with no reopening: the dialog stayed open (the same element), the
+    // scroll and what was typed kept, the focus back on the button, the outcome in English.
+    await poll(() => dialog.getByRole('heading', { name: 'Settings', level: 2 }).count()).toBe(1);
+    await poll(() => dialog.getByText('Preferences saved.').count()).toBe(1);
+    expect(await page.evaluate(() => document.querySelectorAll('dialog[open]').length)).toBe(1);
+    expect(await dialog.locator('#base-url').inputValue()).toBe('https://typed.example');
+    expect(await dialog.getByRole('button', { name: 'Save preferences' }).count()).toBe(1);
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('save-preferences');
+    expect(Math.abs((await dialog.locator('.body').evaluate((b) => b.scrollTop)) - scrolled)).toBeLessThan(80);
+    await settled(page);
+    const says = await pageSays();
+    // The dialog and the views behind it are English now: no German text of words.de.ts's headings.
+    expect(says).not.toMatch(/Einstellungen|Übersicht|Sicherungen|Dienstprüfung/);
+    await shootBothThemes(page, 'german-settings-switched-to-english-1024');
+
+    // And back: German at once, by the keyboard (the focus is on the button).
+    await dialog.locator('#locale').fill('de-DE');
+    await dialog.locator('#save-preferences').focus();
+    await page.keyboard.press('Enter');
+    await poll(() => dialog.getByRole('heading', { name: 'Einstellungen', level: 2 }).count()).toBe(1);
+    await poll(() => dialog.getByText('Einstellungen gespeichert.').count()).toBe(1);
+    await poll(() => page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await settled(page);
+    const back = await pageSays();
+    expect(englishTexts.filter((t) => back.includes(t))).toEqual([]);
+    await web.page.keyboard.press('Escape');
+    await poll(() => page.evaluate(() => document.querySelectorAll('dialog[open]').length)).toBe(0);
+    expect(web.problems).toEqual([]);
+  });
 });

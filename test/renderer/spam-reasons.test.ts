@@ -189,7 +189,7 @@ describe('a spam reason on a German screen', () => {
     expect(one('token.no-market')).toContain('Eine Abhebung verlöre mindestens 70 % durch Slippage');
     expect(one('token.never-acquired')).toBe('Die Wallet hat „x.com“ nie in einer eigenen Transaktion gekauft, abgehoben oder beansprucht: Er kam von selbst.');
     expect(one('poison.zero-value')).toBe(
-      'Eine Überweisung über null mit 0xa1b2…c3d4, der 0xa1b2…c3d4 nachahmt, eine bekannte Gegenpartei (dasselbe 0xa1b2 … c3d4, eine andere Mitte): Address Poisoning, um den Doppelgänger in den Verlauf zu bringen.',
+      'Eine Überweisung über null mit 0xa1b2…c3d4, einem Doppelgänger von 0xa1b2…c3d4, einer bekannten Gegenpartei (dasselbe 0xa1b2 … c3d4, eine andere Mitte): Address Poisoning, um den Doppelgänger in den Verlauf zu bringen.',
     );
     expect(one('poison.dust')).toMatch(/^Staubbeträge von 0xa1b2…c3d4/);
     expect(one('txn.multisend')).toContain('Über einen Multi-Send empfangen (');

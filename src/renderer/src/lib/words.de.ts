@@ -35,7 +35,7 @@ const imitationWhy = (v: SpamReasonValues) =>
     held: 'in der Wallet gehalten, wo dieser nie war',
   })[String(v.because)] ?? '';
 const poisoner = (v: SpamReasonValues) =>
-  `${v.address}, der ${v.imitates} nachahmt, eine bekannte Gegenpartei (dasselbe ${v.prefix} … ${v.suffix}, eine andere Mitte)`;
+  `${v.address}, einem Doppelgänger von ${v.imitates}, einer bekannten Gegenpartei (dasselbe ${v.prefix} … ${v.suffix}, eine andere Mitte)`;
 const marked = (v: SpamReasonValues) =>
   v.kind === 'token' ? `den Token ${v.target} auf ${v.chain}` : v.kind === 'contract' ? `den Vertrag ${v.target}` : `die Adresse ${v.target}`;
 const listed = (v: SpamReasonValues) => (v.subject === 'address' ? 'die Adresse' : v.symbol ? `den Token ${v.symbol}` : 'den Token');

@@ -127,6 +127,30 @@ describe('the UI in German', () => {
     await web.page.keyboard.press('Escape');
   });
 
+  it('the service check in German: its findings’ labels and readings (their evidence is the service’s, as sent)', async () => {
+    const page = web.page;
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await web.open('#/overview');
+    await page.getByRole('button', { name: 'Einstellungen' }).click();
+    const check = page.getByTestId('service-check');
+    await check.getByRole('button', { name: 'Jetzt prüfen' }).click();
+    await poll(() => check.locator('li').count(), 60_000).toBeGreaterThan(3);
+    const labels = await check.locator('li strong').allTextContents();
+    expect(labels).toContain('Dienst');
+    expect(labels).toContain('Zahlen');
+    const says = (await check.innerText()).split('\n');
+    // Each finding's first line (label: reading) in German: no English text of words.ts in it.
+    const heads = says.filter((l) => labels.some((x) => l.startsWith(`${x}:`)));
+    expect(heads.length).toBe(labels.length);
+    expect(heads.filter((l) => englishTexts.some((t) => l.includes(t)))).toEqual([]);
+    expect(heads.join('\n')).toMatch(/Dienst: antwortet; Schlüssel akzeptiert/);
+    await check.scrollIntoViewIfNeeded();
+    await settled(page);
+    await shootBothThemes(page, 'german-service-check-1024');
+    await page.keyboard.press('Escape');
+    expect(web.problems).toEqual([]);
+  });
+
   it('the settings dialog switches language in place when its locale is saved, open where it was', async () => {
     const page = web.page;
     await page.setViewportSize({ width: 1024, height: 640 });

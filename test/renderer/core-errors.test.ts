@@ -10,7 +10,7 @@ import {
   ServiceStatusError,
 } from '../../src/main/core/service/errors.ts';
 import { conventionsReport } from '../../src/main/core/service/store/conventions.ts';
-import { checkLabel, checkValue, coreError, jobLabel } from '../../src/renderer/src/lib/core-text.ts';
+import { checkDetail, checkLabel, checkValue, coreError, jobLabel } from '../../src/renderer/src/lib/core-text.ts';
 import { setLocale } from '../../src/renderer/src/lib/format.ts';
 import { english, setLanguage } from '../../src/renderer/src/lib/words.ts';
 import { sayCoreError } from '../../src/shared/core-sentences.ts';
@@ -137,5 +137,21 @@ describe('the service check on a German screen', () => {
     );
     expect(checkValue('Unix seconds (number), Unix milliseconds (string)')).toBe('Unix-Sekunden (Zahl), Unix-Millisekunden (Zeichenkette)');
     expect(checkValue('swap')).toBe('swap');
+  });
+
+  it('says the numbers finding’s evidence in German, the unreadable values as the service sent them', () => {
+    const counts = 'in 2 position responses: 222 numbers, 0 numeric strings, 0 null, 0 other';
+    const unreadable = `${counts}; unreadable: latest positions[0].principal_nav = "1e999x"`;
+    expect(checkDetail(counts)).toBe(counts);
+    setLocale('de-DE');
+    setLanguage('de-DE');
+    expect(checkDetail(counts)).toBe('in 2 Positionsantworten: 222 Zahlen, 0 numerische Zeichenketten, 0 null, 0 andere');
+    expect(checkDetail(unreadable)).toBe(
+      'in 2 Positionsantworten: 222 Zahlen, 0 numerische Zeichenketten, 0 null, 0 andere; nicht lesbar: latest positions[0].principal_nav = "1e999x"',
+    );
+    // The English words say the core's sentence word for word.
+    setLanguage('en-US');
+    setLocale('en-US');
+    expect(english.serviceCheck.floatsDetail(2, 222, 0, 0, 0)).toBe(counts);
   });
 });

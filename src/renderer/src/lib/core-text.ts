@@ -52,6 +52,20 @@ export function jobLabel(job: Pick<JobInfo, 'label' | 'title'>): string {
   }
 }
 
+/**
+ * A service check finding's evidence line in the UI's language: the numbers finding's counts (the
+ * core's sentence, check.ts) said here, the unreadable values after it as the service sent them;
+ * any other line as coreError says it.
+ */
+export function checkDetail(detail: string): string {
+  if (currentLanguage() === 'en') return detail;
+  const m = /^in (\d+) position responses: (\d+) numbers, (\d+) numeric strings, (\d+) null, (\d+) other(?:; unreadable: (.*))?$/s.exec(detail);
+  if (!m) return coreError(detail);
+  const [responses, numbers, strings, nulls, other] = m.slice(1, 6).map(Number) as [number, number, number, number, number];
+  const v = words.serviceCheck;
+  return v.floatsDetail(responses, numbers, strings, nulls, other) + (m[6] === undefined ? '' : v.unreadableList(m[6]));
+}
+
 /** A service check finding's label in the UI's language, by its id (an anomaly's by its kind of id); else the core's. */
 export function checkLabel(item: { id: string; label: string }): string {
   if (currentLanguage() === 'en') return item.label;

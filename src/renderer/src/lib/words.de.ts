@@ -1098,6 +1098,9 @@ export const german: Words = {
     askingFailed: (day) => `Anfrage für ${day} fehlgeschlagen`,
     unreadable: (kinds, n) => `${kinds}; ${int(n)} nicht lesbar (als unbekannt gespeichert, markiert)`,
     notProven: (size) => `${size} angefragt (nicht als vollständig geliefert erwiesen)`,
+    floatsDetail: (responses, numbers, strings, nulls, other) =>
+      `in ${int(responses)} ${pl(responses, 'Positionsantwort', 'Positionsantworten')}: ${int(numbers)} Zahlen, ${int(strings)} numerische Zeichenketten, ${int(nulls)} null, ${int(other)} andere`,
+    unreadableList: (list) => `; nicht lesbar: ${list}`,
   },
   walletDialog: {
     address: 'Adresse',

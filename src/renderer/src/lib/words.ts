@@ -1112,6 +1112,10 @@ const en = {
     askingFailed: (day: string) => `asking for ${day} failed`,
     unreadable: (kinds: string, n: number) => `${kinds}; ${n} unreadable (stored as unknown, flagged)`,
     notProven: (size: string) => `${size} asked (not proven served whole)`,
+    /** The numbers finding's evidence (the core's check.ts); what follows "unreadable:" is the service's, as sent. */
+    floatsDetail: (responses: number, numbers: number, strings: number, nulls: number, other: number) =>
+      `in ${int(responses)} position responses: ${int(numbers)} numbers, ${int(strings)} numeric strings, ${int(nulls)} null, ${int(other)} other`,
+    unreadableList: (list: string) => `; unreadable: ${list}`,
   },
   walletDialog: {
     address: 'Address',

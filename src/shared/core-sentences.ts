@@ -20,6 +20,50 @@ export interface CoreSentences {
   noDate: (n: number) => string;
 }
 
+/**
+ * The core's sentences in English, word for word as the core writes them, counts written by
+ * `count` (the screen's grouped integers, a PDF's own): one text for the screen's words and the
+ * PDFs' (src/renderer/src/lib/words.ts, src/main/core/reports/pdf-words.ts).
+ */
+export function englishCoreSentences(count: (n: number) => string): CoreSentences {
+  return {
+    positionsNotCached: (date) => `positions at ${date} are not cached (sync that date)`,
+    notSynced: (until) => `transactions of the period are not synced${until ? ` (complete until ${until})` : ''}`,
+    notIndexed: 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)',
+    interrupted: 'the transaction sync of the period was interrupted (sync transactions again)',
+    incomplete: (why) => `transactions of the period are incomplete: ${why}`,
+    noStatus: (n) => `${count(n)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
+    partial: (n, date, names) =>
+      `Partial: ${count(n)} of the scope's wallet chains ${n === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
+    noPrice: (tokens, named, more, transfers) =>
+      `No cached price in the period for ${tokens === 1 ? '1 token' : `${count(tokens)} tokens`}, ${named}${more ? ` and ${count(more)} more` : ''}: ${count(transfers)} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
+    noPriceAccrual: (token, qty) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
+    noDate: (n) => `${count(n)} transaction(s) have no date: whether they fall in the period is unknown`,
+  };
+}
+
+const germanPlural = new Intl.PluralRules('de');
+const pl = (n: number, one: string, other: string): string => (germanPlural.select(n) === 'one' ? one : other);
+
+/** The same sentences in German, for the German screens and the German PDFs alike. */
+export function germanCoreSentences(count: (n: number) => string): CoreSentences {
+  return {
+    positionsNotCached: (date) => `Positionen am ${date} nicht gespeichert (dieses Datum synchronisieren)`,
+    notSynced: (until) => `Transaktionen des Zeitraums nicht synchronisiert${until ? ` (vollständig bis ${until})` : ''}`,
+    notIndexed: 'Transaktionen des Zeitraums vom Dienst noch nicht vollständig indiziert (completion_ratio unter 1)',
+    interrupted: 'Die Transaktionssynchronisierung des Zeitraums wurde unterbrochen (Transaktionen erneut synchronisieren)',
+    incomplete: (why) => `Transaktionen des Zeitraums unvollständig: ${why}`,
+    noStatus: (n) =>
+      `${count(n)} ${pl(n, 'Überweisung des Zeitraums gehört', 'Überweisungen des Zeitraums gehören')} zu Transaktionen ohne Status: Ob sie Token bewegten, ist unbekannt`,
+    partial: (n, date, names) =>
+      `Teilweise: ${count(n)} ${pl(n, 'Wallet-Chain des Bereichs ist', 'Wallet-Chains des Bereichs sind')} am ${date} nicht gespeichert und nicht in den Summen: ${names}.`,
+    noPrice: (tokens, named, more, transfers) =>
+      `Kein gespeicherter Preis im Zeitraum für ${count(tokens)} Token, ${named}${more ? ` und ${count(more)} weitere` : ''}: ${count(transfers)} ${pl(transfers, 'Überweisung', 'Überweisungen')} nicht bewertet. Laden Sie die Positionen an Daten im Zeitraum (wöchentlich), um sie zu bewerten.`,
+    noPriceAccrual: (token, qty) => `Kein gespeicherter Preis für ${token} im Zeitraum: Seine Mengenänderung von ${qty} ist nicht bewertet.`,
+    noDate: (n) => `${count(n)} ${pl(n, 'Transaktion hat', 'Transaktionen haben')} kein Datum: Ob sie in den Zeitraum fallen, ist unbekannt`,
+  };
+}
+
 const ISO = '(\\d{4}-\\d{2}-\\d{2})';
 type Known = Array<[RegExp, (m: RegExpExecArray, say: CoreSentences, date: (iso: string) => string) => string]>;
 const known: Known = [

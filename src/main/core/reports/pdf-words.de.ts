@@ -8,6 +8,7 @@
  */
 import type { PdfFormat } from './pdf-format.ts';
 import type { PdfWords } from './pdf-words.ts';
+import { germanCoreSentences } from '../../../shared/core-sentences.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
@@ -19,21 +20,7 @@ export function german(f: PdfFormat): PdfWords {
     page: (i, of) => `Seite ${n(i)} von ${n(of)}`,
     utc: (when) => `${when} UTC`,
     member: (label, wallet, chain) => `${label ? `${label} ` : ''}${wallet} auf ${chain}`,
-    core: {
-      positionsNotCached: (date) => `Positionen am ${date} nicht gespeichert (dieses Datum synchronisieren)`,
-      notSynced: (until) => `Transaktionen des Zeitraums nicht synchronisiert${until ? ` (vollständig bis ${until})` : ''}`,
-      notIndexed: 'Transaktionen des Zeitraums vom Dienst noch nicht vollständig indiziert (completion_ratio unter 1)',
-      interrupted: 'Die Transaktionssynchronisierung des Zeitraums wurde unterbrochen (Transaktionen erneut synchronisieren)',
-      incomplete: (why) => `Transaktionen des Zeitraums unvollständig: ${why}`,
-      noStatus: (count) =>
-        `${n(count)} ${pl(count, 'Überweisung des Zeitraums gehört', 'Überweisungen des Zeitraums gehören')} zu Transaktionen ohne Status: ob sie Token bewegten, ist unbekannt`,
-      partial: (count, date, names) =>
-        `Teilweise: ${n(count)} ${pl(count, 'Wallet-Chain des Bereichs ist', 'Wallet-Chains des Bereichs sind')} am ${date} nicht gespeichert und nicht in den Summen: ${names}.`,
-      noPrice: (tokens, named, more, transfers) =>
-        `Kein gespeicherter Preis im Zeitraum für ${n(tokens)} Token, ${named}${more ? ` und ${n(more)} weitere` : ''}: ${n(transfers)} ${pl(transfers, 'Überweisung', 'Überweisungen')} nicht bewertet. Laden Sie die Positionen an Daten im Zeitraum (wöchentlich), um sie zu bewerten.`,
-      noPriceAccrual: (token, qty) => `Kein gespeicherter Preis für ${token} im Zeitraum: seine Mengenänderung von ${qty} ist nicht bewertet.`,
-      noDate: (count) => `${n(count)} ${pl(count, 'Transaktion hat', 'Transaktionen haben')} kein Datum: ob sie in den Zeitraum fallen, ist unbekannt`,
-    },
+    core: germanCoreSentences(n),
     columns: {
       wallet: 'Wallet',
       chain: 'Chain',

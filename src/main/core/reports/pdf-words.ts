@@ -12,7 +12,7 @@
  */
 import type { ReconcileRow } from '../../../shared/model.ts';
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
-import type { CoreSentences } from '../../../shared/core-sentences.ts';
+import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import type { PdfFormat } from './pdf-format.ts';
 
 const s = (n: number) => (n === 1 ? '' : 's');
@@ -25,20 +25,7 @@ export function english(f: PdfFormat) {
     /** A member of the scope: its label, its address and its chain. */
     member: (label: string | null, wallet: string, chain: string) => `${label ? `${label} ` : ''}${wallet} on ${chain}`,
     /** The core's sentences said again in the document's language (src/shared/core-sentences.ts); English as the core writes them. */
-    core: {
-      positionsNotCached: (date: string) => `positions at ${date} are not cached (sync that date)`,
-      notSynced: (until: string | null) => `transactions of the period are not synced${until ? ` (complete until ${until})` : ''}`,
-      notIndexed: 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)',
-      interrupted: 'the transaction sync of the period was interrupted (sync transactions again)',
-      incomplete: (why: string) => `transactions of the period are incomplete: ${why}`,
-      noStatus: (count: number) => `${n(count)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
-      partial: (count: number, date: string, names: string) =>
-        `Partial: ${n(count)} of the scope's wallet chains ${count === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
-      noPrice: (tokens: number, named: string, more: number, transfers: number) =>
-        `No cached price in the period for ${tokens === 1 ? '1 token' : `${n(tokens)} tokens`}, ${named}${more ? ` and ${n(more)} more` : ''}: ${n(transfers)} transfer${s(transfers)} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
-      noPriceAccrual: (token: string, qty: string) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
-      noDate: (count: number) => `${n(count)} transaction(s) have no date: whether they fall in the period is unknown`,
-    } satisfies CoreSentences,
+    core: englishCoreSentences(n),
     columns: {
       wallet: 'Wallet',
       chain: 'Chain',

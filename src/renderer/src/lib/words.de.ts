@@ -7,6 +7,7 @@
 import type { Words } from './words.ts';
 import { date, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
+import { germanCoreSentences } from '../../../shared/core-sentences.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
@@ -594,21 +595,7 @@ export const german: Words = {
     moreInCsv: (n) => `${n} weitere im CSV-Export der Transaktionen.`,
     nothing: (onlyUnexplained) => `Nichts zu zeigen${onlyUnexplained ? ': Jeder Token stimmt' : ''}.`,
   },
-  core: {
-    positionsNotCached: (date) => `Positionen am ${date} nicht gespeichert (dieses Datum synchronisieren)`,
-    notSynced: (until) => `Transaktionen des Zeitraums nicht synchronisiert${until ? ` (vollständig bis ${until})` : ''}`,
-    notIndexed: 'Transaktionen des Zeitraums vom Dienst noch nicht vollständig indiziert (completion_ratio unter 1)',
-    interrupted: 'Die Transaktionssynchronisierung des Zeitraums wurde unterbrochen (Transaktionen erneut synchronisieren)',
-    incomplete: (why) => `Transaktionen des Zeitraums unvollständig: ${why}`,
-    noStatus: (n) =>
-      `${int(n)} ${pl(n, 'Überweisung des Zeitraums gehört', 'Überweisungen des Zeitraums gehören')} zu Transaktionen ohne Status: Ob sie Token bewegten, ist unbekannt`,
-    partial: (n, date, names) =>
-      `Teilweise: ${int(n)} ${pl(n, 'Wallet-Chain des Bereichs ist', 'Wallet-Chains des Bereichs sind')} am ${date} nicht gespeichert und nicht in den Summen: ${names}.`,
-    noPrice: (tokens, named, more, transfers) =>
-      `Kein gespeicherter Preis im Zeitraum für ${int(tokens)} Token, ${named}${more ? ` und ${int(more)} weitere` : ''}: ${int(transfers)} ${pl(transfers, 'Überweisung', 'Überweisungen')} nicht bewertet. Laden Sie die Positionen an Daten im Zeitraum (wöchentlich), um sie zu bewerten.`,
-    noPriceAccrual: (token, qty) => `Kein gespeicherter Preis für ${token} im Zeitraum: Seine Mengenänderung von ${qty} ist nicht bewertet.`,
-    noDate: (n) => `${int(n)} ${pl(n, 'Transaktion hat', 'Transaktionen haben')} kein Datum: Ob sie in den Zeitraum fallen, ist unbekannt`,
-  },
+  core: germanCoreSentences(int),
   coreErrors: {
     authRefused: (status, service) =>
       `Der Dienst hat den Zugangsschlüssel abgelehnt (HTTP ${status}${service ? `: ${service}` : ''}). Prüfen Sie den Schlüssel: in der App unter Einstellungen; in der Befehlszeile mit folioscope key set oder FOLIOSCOPE_ACCESS_KEY, falls er von dort kommt.`,

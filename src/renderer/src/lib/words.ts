@@ -9,6 +9,7 @@
  * sentence reads as it does in a table. Texts from the service are shown as they come.
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
+import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
@@ -580,20 +581,7 @@ const en = {
    * The core's sentences the views show (a reconciliation's problems, a pack's reasons), said
    * again in another language by lib/core-text.ts; in English the core's own text is shown.
    */
-  core: {
-    positionsNotCached: (date: string) => `positions at ${date} are not cached (sync that date)`,
-    notSynced: (until: string | null) => `transactions of the period are not synced${until ? ` (complete until ${until})` : ''}`,
-    notIndexed: 'transactions of the period are not fully indexed by the service yet (completion_ratio below 1)',
-    interrupted: 'the transaction sync of the period was interrupted (sync transactions again)',
-    incomplete: (why: string) => `transactions of the period are incomplete: ${why}`,
-    noStatus: (n: number) => `${int(n)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
-    partial: (n: number, date: string, names: string) =>
-      `Partial: ${int(n)} of the scope's wallet chains ${n === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
-    noPrice: (tokens: number, named: string, more: number, transfers: number) =>
-      `No cached price in the period for ${tokens === 1 ? '1 token' : `${int(tokens)} tokens`}, ${named}${more ? ` and ${int(more)} more` : ''}: ${int(transfers)} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
-    noPriceAccrual: (token: string, qty: string) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
-    noDate: (n: number) => `${int(n)} transaction(s) have no date: whether they fall in the period is unknown`,
-  },
+  core: englishCoreSentences(int),
   /**
    * The service client's error messages (src/shared/core-sentences.ts `CoreErrorSentences`), said
    * again in another language by lib/core-text.ts `coreError`; in English the core's own text is

@@ -11,12 +11,15 @@ export default defineConfig({
       // by src/main/core/transactions/store/page-writer.ts from beside the main bundle; so is the backup
       // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts) and the
       // transactions export's spam judge (out/main/csv-spam.js, src/main/core/reports/spam-cells.ts).
+      // The `folioscope` program (CLI and web shell) is bundled too (out/main/folioscope.js), beside
+      // those workers, so bin/folioscope.mjs starts it without compiling TypeScript at each run.
       rollupOptions: {
         input: {
           index: resolve('src/main/index.ts'),
           'store-writer': resolve('src/main/core/transactions/store/write-worker.ts'),
           'store-backup': resolve('src/main/core/store/backup-worker.ts'),
           'csv-spam': resolve('src/main/core/reports/spam-cells-worker.ts'),
+          folioscope: resolve('src/main/folioscope.ts'),
         },
       },
     },

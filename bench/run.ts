@@ -21,6 +21,8 @@ const benches: Record<string, () => Promise<void>> = {
   portfolio: async () => (await import('./portfolio.ts')).portfolioBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
+  // A command's start to its exit, bundled and from source (bin/folioscope.mjs).
+  'cli-start': async () => (await import('./cli-start.ts')).cliStartBench(),
   'body-sizes': async () => void (await import('./body-sizes.ts')).bodySizesBench(),
   backup: async () => (await import('./backup.ts')).backupBench(),
   // Ingest, timeline and CSV on a plain and an encrypted cache, side by side (issue 29 item 1).

@@ -90,7 +90,9 @@ export async function syncBench(latencyMs = 25, concurrency = 4): Promise<void> 
 }
 
 export async function startSimProcess(args: string[]): Promise<{ url: string; close: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/sim/cli.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../src/sim/main.ts'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (d) => resolve(String(d).split('\n')[0]!.trim()));
     child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));

@@ -128,10 +128,3 @@ function readOptions(argv: string[]) {
     conventions: parseConventions(values.convention ?? []),
   };
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  runSimCli(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(`sim: ${(err as Error).message}`);
-    process.exit(2);
-  });
-}

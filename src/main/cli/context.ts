@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
 import {
+  appRoot,
   createCore,
   type Core,
   type CoreOptions,
@@ -29,7 +30,7 @@ import { forTerminal } from '../../shared/text-safety.ts';
 import { io, say, warn } from './io.ts';
 import { progressPrinter } from './progress.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = appRoot(import.meta.dirname);
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Finished, but not everything asked for is proved complete (sync, export, reconcile). */

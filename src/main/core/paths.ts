@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /**
  * Where Folioscope keeps its data when no folder is given: the same folder Electron's
@@ -12,4 +13,17 @@ export function defaultDataDir(env: Record<string, string | undefined> = process
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Folioscope');
   if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Folioscope');
   return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'Folioscope');
+}
+
+/**
+ * The project's folder (the one with its package.json) above `from`, a module's own folder. A
+ * module of the program runs from src/main/… under tsx or bundled into out/main/, at different
+ * depths, so the shells find the package.json and the built renderer from here rather than
+ * from a fixed number of "..".
+ */
+export function appRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`No package.json above ${from}`);
+  }
 }

@@ -4,12 +4,12 @@
  * the CLI this command to run.
  */
 import { join } from 'node:path';
-import { createCore } from '../core/index.ts';
+import { appRoot, createCore } from '../core/index.ts';
 import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
 import { ArgumentError, parseArguments } from '../../shared/args.ts';
 
-const ROOT = join(import.meta.dirname, '../../..');
+const ROOT = appRoot(import.meta.dirname);
 
 export const SERVE_USAGE = 'Usage: folioscope serve [--port N]\n  Serves the app on 127.0.0.1; open the printed URL (it carries the access token).';
 

@@ -18,14 +18,12 @@ import type { Completeness } from '../../../shared/conventions.ts';
 import { transactionsCoverage } from '../transactions/index.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { writeAtomically } from './files.ts';
-import { exportPdf } from './pdf.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
 import { getSettings } from '../store/settings.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeInForce } from '../closes/index.ts';
-import { writePackPdf } from './pack-pdf.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import { changesFigures } from '../../../shared/closes.ts';
 import { reconcile } from '../analytics/index.ts';
@@ -46,6 +44,16 @@ export interface ExportTarget {
    * transactions directly). A report only reads.
    */
   keepTransferDays?: (wallets: readonly string[]) => void;
+}
+
+/**
+ * The PDF writers, loaded when a PDF is first written: pdfkit and fontkit take about a third of
+ * a `folioscope` command's start, and most commands (a sync from cron, `portfolio --json`)
+ * never draw a page.
+ */
+async function pdfWriters() {
+  const [{ exportPdf }, { writePackPdf }] = await Promise.all([import('./pdf.ts'), import('./pack-pdf.ts')]);
+  return { exportPdf, writePackPdf };
 }
 
 /** Where an export without a save path is written: the download id names it. */
@@ -165,9 +173,11 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               closed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
             }
           : { at: `${req.to}T23:59:59.000Z`, labels };
+        const { writePackPdf } = await pdfWriters();
         const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out, locale));
         written = { pages };
       } else if (req.format === 'pdf') {
+        const { exportPdf } = await pdfWriters();
         const { pages } = await writeAtomically(path, (out) =>
           exportPdf(
             db,

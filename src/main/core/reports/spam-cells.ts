@@ -25,8 +25,7 @@
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import {
   countExportTransactions,
@@ -38,6 +37,7 @@ import {
 } from '../ledger/index.ts';
 import { spamJudge } from '../spam/index.ts';
 import { keyOf } from '../store/driver.ts';
+import { workerEntry } from '../store/worker-entry.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { judgedRow, rowIdentity, spamCell } from './spam-cell.ts';
 import { type FromSpamWorker, GATE_ABANDON, GATE_TAKE, GATE_TAKEN, type SpamWorkerData } from './spam-cells-protocol.ts';
@@ -266,6 +266,5 @@ export function spamWorkerEntry(here: string = import.meta.url): [URL, { execArg
     const tsx = pathToFileURL(createRequire(here).resolve('tsx')).href;
     return [new URL('./spam-cells-worker.ts', here), { execArgv: ['--import', tsx] }];
   }
-  const bundled = ['./csv-spam.js', '../csv-spam.js'].map((p) => new URL(p, here)).find((u) => existsSync(fileURLToPath(u)));
-  return [bundled ?? new URL('./csv-spam.js', here), {}];
+  return [workerEntry(here, 'spam-cells-worker.ts', 'csv-spam.js'), {}];
 }

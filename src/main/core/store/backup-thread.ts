@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { CacheKey, type Database, keyOf } from './driver.ts';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
 import { BackupRefusedError, type BackupOptions, createBackup, stageRestore, verifyBackup } from './backup-files.ts';
+import { workerEntry } from './worker-entry.ts';
 
 /** A task for the worker; `key`: the hex of an encrypted cache's key (in workerData only, never in a message or log). */
 export type BackupTask = (
@@ -73,11 +74,9 @@ export const verifyBackupOffThread = (db: Database, cacheFile: string, name: str
 export const stageRestoreOffThread = (db: Database, cacheFile: string, name: string, key: CacheKey | null = null) =>
   run(db, { op: 'stage', cacheFile, name, key: key?.hex() ?? null }) as Promise<{ staged: string; backup: BackupInfo }>;
 
-/** The worker's entry: the bundled file beside the main bundle, or the source file (see page-writer.ts's writeWorkerUrl). */
+/** The worker's entry: out/main/store-backup.js when bundled, else the source file (see workerEntry). */
 function backupWorkerUrl(): URL {
-  const here = import.meta.url;
-  const name = here.endsWith('.ts') ? 'backup-worker.ts' : 'store-backup.js';
-  return new URL(`./${name}`, here);
+  return workerEntry(import.meta.url, 'backup-worker.ts', 'store-backup.js');
 }
 
 /** What createBackup is given for a task, on this thread or the worker's. */

@@ -6,6 +6,7 @@ import { transferDaysKeeper } from './transfer-days-keeper.ts';
 import { WriteBatch, type WriteBatchOptions } from './write-batch.ts';
 import { mainWrites } from '../../store/write-yield.ts';
 import type { FromWorker, ToWorker } from './write-worker.ts';
+import { workerEntry } from '../../store/worker-entry.ts';
 
 /**
  * Where a sync's pages are written. Each page is written whole with its bookkeeping, in a
@@ -154,13 +155,10 @@ export function workerWriter(db: WritableDB, options: WriteBatchOptions = {}): P
 }
 
 /**
- * The worker's entry: the bundled file beside the main bundle (out/main/store-writer.js,
- * an input of electron.vite.config.ts), or the source file when running from source (tsx,
- * tests), which Node runs with its own type stripping. The name is built at run time so the
- * bundler does not rewrite it as an asset.
+ * The worker's entry: out/main/store-writer.js (an input of electron.vite.config.ts) when
+ * bundled, the source file when running from source (tsx, tests), which Node runs with its
+ * own type stripping.
  */
 function writeWorkerUrl(): URL {
-  const here = import.meta.url;
-  const name = here.endsWith('.ts') ? 'write-worker.ts' : 'store-writer.js';
-  return new URL(`./${name}`, here);
+  return workerEntry(import.meta.url, 'write-worker.ts', 'store-writer.js');
 }

@@ -125,7 +125,8 @@ export const CORE_EDGES = {
   'paths.ts': [],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],
-  'self-check.ts': ['secrets', 'session', 'store'],
+  // The self-check starts the sync's write worker, to prove a packaged app finds and loads it.
+  'self-check.ts': ['secrets', 'session', 'store', 'transactions'],
   'app.ts': '*',
 };
 

@@ -25,6 +25,7 @@ describe('self-check', () => {
       app: '1.2.3',
       platform: `${process.platform}-${process.arch}`,
       nativeModules: { 'better-sqlite3-multiple-ciphers': { ok: true }, keytar: { ok: true } },
+      workers: { writer: { ok: true } },
       cache: { ok: true, file: join(dataDir, 'demo.sqlite'), schema: SCHEMA_VERSION },
       keychain: { available: true },
     });

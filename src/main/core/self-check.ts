@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readAppConfig, databaseFileFor } from './session/index.ts';
 import { type Keychain, systemKeychain, CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/index.ts';
 import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
 import { cipherLibraryVersion } from './store/driver.ts';
+import { workerWriter } from './transactions/index.ts';
 
 /**
  * What `Folioscope --self-check` reports (one JSON line), for a packaged app on a new machine
@@ -28,6 +32,12 @@ export interface SelfCheckReport {
     keytar: string | null;
   };
   nativeModules: { 'better-sqlite3-multiple-ciphers': ModuleCheck; keytar: ModuleCheck };
+  /**
+   * The sync's write worker started from this build, on a scratch cache of its own: a worker
+   * file the packaged app cannot find or load leaves every write on the main thread, silently
+   * (it once was looked for in the wrong folder), so a release job fails on it.
+   */
+  workers: { writer: ModuleCheck };
   cache: { ok: true; file: string; schema: number } | { ok: false; file: string; error: string };
   keychain: { available: boolean; detail?: string };
 }
@@ -95,6 +105,8 @@ export async function selfCheck(o: {
     cache = { ok: false, file, error: firstLine(err) };
   }
 
+  const workers = { writer: await writeWorkerStarts() };
+
   let keychain: SelfCheckReport['keychain'];
   try {
     await (o.keychain ?? systemKeychain()).get(SELF_CHECK_ACCOUNT);
@@ -106,7 +118,7 @@ export async function selfCheck(o: {
   const v = process.versions as NodeJS.ProcessVersions & { electron?: string; chrome?: string };
   return {
     selfCheck: 'folioscope',
-    ok: cache.ok && nativeModules['better-sqlite3-multiple-ciphers'].ok && nativeModules.keytar.ok,
+    ok: cache.ok && nativeModules['better-sqlite3-multiple-ciphers'].ok && nativeModules.keytar.ok && workers.writer.ok,
     app: o.version,
     platform: `${process.platform}-${process.arch}`,
     versions: {
@@ -121,7 +133,31 @@ export async function selfCheck(o: {
       keytar: pkgVersion('keytar'),
     },
     nativeModules,
+    workers,
     cache,
     keychain,
   };
+}
+
+/** Starts the write worker on a scratch cache in the system's temporary folder, then removes it. */
+async function writeWorkerStarts(): Promise<ModuleCheck> {
+  const dir = mkdtempSync(join(tmpdir(), 'folioscope-self-check-'));
+  try {
+    const db = openDatabase(join(dir, 'worker-check.sqlite'));
+    try {
+      const writer = workerWriter(db);
+      try {
+        await writer.ready;
+        return { ok: true };
+      } finally {
+        await writer.close().catch(() => undefined);
+      }
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    return { ok: false, error: firstLine(err) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -23,6 +23,7 @@ export type { TokenFlows } from './store/transfer-days.ts';
 export { dealingsOf as keptDealingsOf, PAID_IN, PAID_OUT } from './store/party-dealings.ts';
 export type { Dealings, Recipient, Sender } from './store/party-dealings.ts';
 export type { WriteBatchOptions } from './store/write-batch.ts';
+export { workerWriter } from './store/page-writer.ts';
 export { syncTransactions } from './sync.ts';
 export type { TxnSyncResult } from './sync.ts';
 export { owedSeamsOf } from './store/seams.ts';

@@ -284,7 +284,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     sessionHandlers({ session, version: appVersion, shell: o.shell, openExternal: o.openExternal, changed }),
     walletHandlers({ ...scope, writable: db, jobs: () => session.profile.engine.jobs(), changed }),
     syncHandlers(() => session.profile.engine),
-    serviceHandlers({ current: () => session.profile, checkConventions: () => session.profile.engine.checkService() }),
+    serviceHandlers({ current: () => session.profile, checkConventions: () => session.profile.engine.checkService(), ...(o.now && { now: o.now }) }),
     positionHandlers(scope),
     portfolioHandlers(scope),
     analyticsHandlers({ ...scope, keepTransferDays }),

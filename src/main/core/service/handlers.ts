@@ -17,6 +17,11 @@ export interface ServiceContext {
   current(): { db: WritableDB; client: ServiceClient; baseUrl: string; mode: 'demo' | 'live' };
   /** Learns the service's conventions again (the sync engine's run). */
   checkConventions(): Promise<ConventionsReport>;
+  /**
+   * The core's clock in ms (CoreOptions.now): the check is stamped by the same clock the sync
+   * and the audit read, so a pinned test (or demo) shows one "now", not the machine's beside it.
+   */
+  now?: () => number;
 }
 
 type ServiceOperations = 'service.conventions' | 'service.check' | 'service.doctor';
@@ -43,6 +48,7 @@ export function serviceHandlers(c: ServiceContext): Pick<Handlers, ServiceOperat
         wallet: w?.address ?? '0x0000000000000000000000000000000000000000',
         chain: w?.chains[0] ?? getSettings(p.db).chains[0]!,
         extra: [async () => conventionItems(await c.checkConventions())],
+        ...(c.now && { now: () => new Date(c.now!()) }),
       });
       check.requests += conventionsReport(p.db).requests; // the learning run's requests too
       saveServiceCheck(p.db, check);

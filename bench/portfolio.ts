@@ -3,6 +3,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import os from 'node:os';
 import { openDatabase } from '../src/main/core/store/db.ts';
+import { memoisedViews } from '../src/main/core/portfolio/memo.ts';
+import { rowsPage, summaryOf } from '../src/main/core/portfolio/summary.ts';
+import { portfolioViewUnlessAborted } from '../src/main/core/portfolio/view.ts';
+import { listWallets } from '../src/main/core/store/wallets.ts';
+import type { PortfolioView } from '../src/shared/portfolio/view.ts';
 import { seedFund } from '../test/support/fund.ts';
 import { DATA_DIR, fmt, report } from './lib.ts';
 
@@ -64,6 +69,43 @@ export async function portfolioBench(): Promise<void> {
   }
   rows.push(['targets', 'portfolio --json < 1 s and < 5 MB by default (1,000 wallets × 6 chains)']);
   report('portfolio --json: the summary and a page beside the whole view (each a process)', rows);
+  for (const fund of funds)
+    await longLived(join(DATA_DIR, `portfolio-${fund.wallets}x${fund.chains}`, 'demo.sqlite'), `${fund.wallets.toLocaleString('en-US')} × ${fund.chains}`);
+}
+
+/**
+ * What a long-lived core (the app, the web shell) answers as a user moves between screens of one
+ * scope and date: the summary, three pages of rows, the whole view (Positions), the summary again,
+ * through the portfolio handlers' kept views (src/main/core/portfolio/memo.ts), beside the same
+ * asks each building the view (as before). In-process, so the figures are the core's alone.
+ */
+export async function longLived(file: string, name: string): Promise<void> {
+  const db = openDatabase(file);
+  const wallets = listWallets(db);
+  const signal = new AbortController().signal;
+  const asks: Array<[string, (v: PortfolioView) => unknown]> = [
+    ['summary', (v) => summaryOf(v)],
+    ['rows page 2', (v) => rowsPage(v, { offset: 100 })],
+    ['rows page 3, by symbol', (v) => rowsPage(v, { offset: 200, sort: 'symbol' })],
+    ['rows page 4, eth only', (v) => rowsPage(v, { offset: 0, filter: { chain: 'eth' } })],
+    ['the whole view', (v) => v],
+    ['summary again', (v) => summaryOf(v)],
+  ];
+  const rows: Array<[string, string]> = [];
+  for (const [label, read] of [
+    ['each ask builds the view (before)', portfolioViewUnlessAborted],
+    ['kept views (memo.ts)', memoisedViews()],
+  ] as const) {
+    const times: string[] = [];
+    for (const [ask, cut] of asks) {
+      const t = performance.now();
+      cut(await read(db, wallets, DATE, signal));
+      times.push(`${ask} ${fmt((performance.now() - t) / 1000, 2)} s`);
+    }
+    rows.push([label, times.join('; ')]);
+  }
+  db.close();
+  report(`${name}: one scope and date asked six times in one core`, rows);
 }
 
 interface Run {

@@ -13,6 +13,7 @@ import { decimalSum } from '../../../shared/decimal.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { checkDate, ValidationError } from '../store/validation.ts';
 import { portfolioViewUnlessAborted } from './view.ts';
+import type { ViewReader } from './memo.ts';
 
 const memberKey = (m: { wallet: string; chain: string }) => `${m.wallet}|${m.chain}`;
 const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -106,12 +107,23 @@ export function changeBetween(then: PortfolioView, now: PortfolioView): Portfoli
   };
 }
 
-/** The change of a scope's portfolio from `since` to `date` (since the earlier), cancellable as the view is. */
-export async function portfolioChange(db: ReadableDB, wallets: readonly Wallet[], date: string, since: string, signal: AbortSignal): Promise<PortfolioChange> {
+/**
+ * The change of a scope's portfolio from `since` to `date` (since the earlier), cancellable as the
+ * view is; `views` reads each end (the handlers' kept views, memo.ts, so the screen's own date is
+ * not built again).
+ */
+export async function portfolioChange(
+  db: ReadableDB,
+  wallets: readonly Wallet[],
+  date: string,
+  since: string,
+  signal: AbortSignal,
+  views: ViewReader = portfolioViewUnlessAborted,
+): Promise<PortfolioChange> {
   checkDate('date', date);
   checkDate('since', since);
   if (since >= date) throw new ValidationError('since', `The change since a date needs a date before ${date}; ${since} is not.`);
-  const then = await portfolioViewUnlessAborted(db, wallets, since, signal);
-  const now = await portfolioViewUnlessAborted(db, wallets, date, signal);
+  const then = await views(db, wallets, since, signal);
+  const now = await views(db, wallets, date, signal);
   return changeBetween(then, now);
 }

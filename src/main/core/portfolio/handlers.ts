@@ -7,20 +7,25 @@ import type { Handlers, ScopeContext } from '../handlers.ts';
 import { portfolioNav } from './nav.ts';
 import { portfolioChange } from './change.ts';
 import { rowsPage, summaryOf } from './summary.ts';
-import { exposureAt, lendingRisk, portfolioViewUnlessAborted, unlockLadder } from './view.ts';
+import { memoisedViews } from './memo.ts';
+import { exposureAt, lendingRisk, unlockLadder } from './view.ts';
 
 type PortfolioOperations =
   'portfolio.view' | 'portfolio.change' | 'portfolio.summary' | 'portfolio.rows' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
 
 export function portfolioHandlers(c: ScopeContext): Pick<Handlers, PortfolioOperations> {
+  // The views of a scope at a date, kept while the cache is unchanged (memo.ts): Overview,
+  // Positions and Risk of one scope and date, and each page of its rows, build it once.
+  const views = memoisedViews();
   return {
-    'portfolio.view': ({ date, wallet: address, group }, { signal }) => portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal),
-    'portfolio.change': ({ date, since, wallet: address, group }, { signal }) => portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal),
+    'portfolio.view': ({ date, wallet: address, group }, { signal }) => views(c.db(), c.scopeWallets(address, group), date, signal),
+    'portfolio.change': ({ date, since, wallet: address, group }, { signal }) =>
+      portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal, views),
     // A screen's part of the same view (summary.ts): built whole, as the view always is, and cut here, so only what is shown crosses the contract.
     'portfolio.summary': async ({ date, wallet: address, group, rows, members }, { signal }) =>
-      summaryOf(await portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal), { rows, members }),
+      summaryOf(await views(c.db(), c.scopeWallets(address, group), date, signal), { rows, members }),
     'portfolio.rows': async ({ date, wallet: address, group, ...query }, { signal }) =>
-      rowsPage(await portfolioViewUnlessAborted(c.db(), c.scopeWallets(address, group), date, signal), query),
+      rowsPage(await views(c.db(), c.scopeWallets(address, group), date, signal), query),
     'nav.history': ({ group, ...scope }) => {
       const members = c.scopeOf(scope.wallet, group);
       return portfolioNav(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });

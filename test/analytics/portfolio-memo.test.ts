@@ -1,0 +1,110 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoisedViews, type ViewReader } from '../../src/main/core/portfolio/memo.ts';
+import { portfolioViewUnlessAborted } from '../../src/main/core/portfolio/view.ts';
+import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
+import { listWallets } from '../../src/main/core/store/wallets.ts';
+import { seedFund } from '../support/fund.ts';
+import { tempDir } from '../support/store.ts';
+
+/**
+ * The portfolio's kept views (src/main/core/portfolio/memo.ts): a view asked again of an
+ * unchanged cache is the one built, and any write to the file, by this connection or another,
+ * makes the next ask build it again, so a kept view is never older than the cache.
+ */
+const DATE = '2026-10-31';
+const signal = new AbortController().signal;
+
+describe('kept portfolio views', () => {
+  let dir: string;
+  let db: WritableDB;
+  let builds = 0;
+  let during: (() => void) | null = null;
+  const counting: ViewReader = async (d, wallets, date, s) => {
+    builds++;
+    during?.();
+    return portfolioViewUnlessAborted(d, wallets, date, s);
+  };
+  const fresh = () => portfolioViewUnlessAborted(db, listWallets(db), DATE, signal);
+
+  beforeAll(() => {
+    dir = tempDir();
+    db = openDatabase(join(dir, 'fund.sqlite'));
+    seedFund(db, { wallets: 6, chains: 2, date: DATE });
+  });
+  afterAll(() => db.close());
+
+  it('gives the same view again while nothing is written, for the same scope and date only', async () => {
+    const views = memoisedViews(counting);
+    builds = 0;
+    const all = listWallets(db);
+    const first = await views(db, all, DATE, signal);
+    expect(await views(db, all, DATE, signal)).toBe(first);
+    expect(builds).toBe(1);
+    // Another scope, another date: built, and the first still kept (two are kept).
+    await views(db, all.slice(0, 2), DATE, signal);
+    await views(db, all, '2026-10-30', signal);
+    expect(builds).toBe(3);
+    expect(await views(db, all, '2026-10-30', signal)).not.toBe(first);
+    expect(builds).toBe(3);
+    // A wallet's label is part of the scope as read: a relabelled wallet is another view.
+    const relabelled = all.map((w, i) => (i === 0 ? { ...w, label: 'Renamed' } : w));
+    expect((await views(db, relabelled, DATE, signal)).members[0]!.label).toBe('Renamed');
+  });
+
+  it("builds again after this connection's write, and the view read then is the cache's", async () => {
+    const views = memoisedViews(counting);
+    const before = await views(db, listWallets(db), DATE, signal);
+    builds = 0;
+    // One member's positions gone: it is no longer cached, and the totals drop.
+    db.prepare("DELETE FROM snapshots WHERE id = (SELECT min(id) FROM snapshots WHERE endpoint = 'allPositions')").run();
+    const after = await views(db, listWallets(db), DATE, signal);
+    expect(builds).toBe(1);
+    expect(after).not.toBe(before);
+    expect(after.missing.length).toBe(before.missing.length + 1);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(await fresh()));
+  });
+
+  it("builds again after another connection's commit (the sync's write worker, another process)", async () => {
+    const views = memoisedViews(counting);
+    const before = await views(db, listWallets(db), DATE, signal);
+    builds = 0;
+    const other = new Database(join(dir, 'fund.sqlite'));
+    other.prepare("DELETE FROM snapshots WHERE id = (SELECT min(id) FROM snapshots WHERE endpoint = 'allPositions')").run();
+    other.close();
+    const after = await views(db, listWallets(db), DATE, signal);
+    expect(builds).toBe(1);
+    expect(after.missing.length).toBe(before.missing.length + 1);
+    expect(JSON.stringify(after)).toBe(JSON.stringify(await fresh()));
+  });
+
+  it('hands out a view whose build met a write, but does not keep it', async () => {
+    const views = memoisedViews(counting);
+    builds = 0;
+    during = () => {
+      during = null;
+      db.prepare("DELETE FROM snapshots WHERE id = (SELECT min(id) FROM snapshots WHERE endpoint = 'allPositions')").run();
+    };
+    await views(db, listWallets(db), DATE, signal);
+    const again = await views(db, listWallets(db), DATE, signal);
+    expect(builds).toBe(2);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(await fresh()));
+    expect(await views(db, listWallets(db), DATE, signal)).toBe(again);
+    expect(builds).toBe(2);
+  });
+
+  it('keeps each connection apart: another cache file is never given this one’s view', async () => {
+    const views = memoisedViews(counting);
+    const otherDb = openDatabase(join(tempDir(), 'other.sqlite'));
+    try {
+      seedFund(otherDb, { wallets: 3, chains: 1, date: DATE });
+      const mine = await views(db, listWallets(db), DATE, signal);
+      const theirs = await views(otherDb, listWallets(otherDb), DATE, signal);
+      expect(theirs).not.toBe(mine);
+      expect(theirs.wallets.length).toBe(3);
+    } finally {
+      otherDb.close();
+    }
+  });
+});

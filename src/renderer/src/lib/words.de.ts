@@ -5,13 +5,16 @@
  * count picks the form German grammar asks for. Numbers and dates come formatted (lib/format.ts).
  */
 import type { Words } from './words.ts';
-import { date, integer as int } from './format.ts';
+import { date, dateTime, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
 import { germanCoreSentences } from '../../../shared/core-sentences.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
 const pl = (n: number, one: string, other: string): string => (rules.select(n) === 'one' ? one : other);
+/** A day or an instant the core read (the service check's evidence), in German; anything else as it is, never a thrown error. */
+const isoDay = (d: string | null): string => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? date(d) : (d ?? '—'));
+const instant = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : dateTime(iso));
 
 /**
  * A spam reason's values said in German (spam.reasons): a symbol or name the core quotes as JSON
@@ -1088,6 +1091,36 @@ export const german: Words = {
     floatsDetail: (responses, numbers, strings, nulls, other) =>
       `in ${int(responses)} ${pl(responses, 'Positionsantwort', 'Positionsantworten')}: ${int(numbers)} Zahlen, ${int(strings)} numerische Zeichenketten, ${int(nulls)} null, ${int(other)} andere`,
     unreadableList: (list) => `; nicht lesbar: ${list}`,
+    forms: {
+      'iso-utc': 'ISO 8601, UTC',
+      offset: 'ISO 8601 mit Zonenversatz',
+      'no-zone': 'ISO 8601 ohne Zone (als UTC gelesen)',
+      space: 'YYYY-MM-DD HH:MM:SS (als UTC gelesen)',
+      'date-only': 'ein Datum ohne Uhrzeit (als Mitternacht UTC gelesen)',
+      'unix-s': 'Unix-Sekunden (Zahl)',
+      'unix-ms': 'Unix-Millisekunden (Zahl)',
+      'unix-s-string': 'Unix-Sekunden (Zeichenkette)',
+      'unix-ms-string': 'Unix-Millisekunden (Zeichenkette)',
+      unreadable: 'nicht lesbar',
+    },
+    evidence: {
+      reached: (wallet, chain, positions, ms, requestId) =>
+        `neueste all_positions für ${wallet} auf ${chain}: ${int(positions)} ${pl(positions, 'Position', 'Positionen')} in ${int(ms)} ms${requestId ? `, Anfrage-ID ${requestId}` : ''}`,
+      noDateSent: 'Der neueste Snapshot trug kein Datum: Er wird unter dem angefragten Tag abgelegt, sonst unter dem Abruftag.',
+      dateSent: (sent, assumedUtc) => `gesendetes Datum: ${sent}${assumedUtc ? '. Nichts nennt seine Zone: Folioscope liest es als UTC.' : ''}`,
+      daysDiffer: (written, utc, requests, answered) =>
+        `Der geschriebene Tag (${isoDay(written)}) und der UTC-Tag (${isoDay(utc)}) unterscheiden sich: Der Dienst wurde nach beiden gefragt (${int(requests)} ${pl(requests, 'Anfrage', 'Anfragen')}); ${answered ? `${isoDay(answered)} antwortet` : 'kein Tag antwortet'} mit derselben Zeitangabe`,
+      daysAgree: 'Der geschriebene Tag und der UTC-Tag stimmen überein',
+      askedNoDate: (asked) => `${isoDay(asked)} angefragt; kein Datum in der Antwort`,
+      askedDated: (asked, got, written, utc, ok) =>
+        `${isoDay(asked)} angefragt; der Dienst datierte die Antwort auf ${got} (geschriebener Tag ${isoDay(written)}, UTC-Tag ${isoDay(utc)})${ok ? '' : '. Unter dem Tag abgelegt, den der Dienst schrieb, mit einem Hinweis zur Datenqualität.'}`,
+      unreadableValue: (response, path, value) => `${response ? isoDay(response) : 'neueste'} ${path} = ${value}`,
+      firstDateSent: (sent, assumedUtc) => `erstes gesendetes Datum: ${sent}${assumedUtc ? '. Nichts nennt seine Zone: Folioscope liest es als UTC.' : ''}`,
+      noTransactions: (wallet, chain) => `keine Transaktionen für ${wallet} auf ${chain}`,
+      notLearnedYet: 'noch nicht gelernt: Die erste Lesart des Clients gilt',
+      learnedAt: (at) => ` (gelernt ${instant(at)})`,
+      anomaly: (detail, wallet, chain, at) => `${detail}${wallet ? ` (${wallet}${chain ? ` auf ${chain}` : ''})` : ''}, ${instant(at)}`,
+    },
   },
   walletDialog: {
     address: 'Adresse',

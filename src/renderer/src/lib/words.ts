@@ -1104,6 +1104,46 @@ const en = {
     floatsDetail: (responses: number, numbers: number, strings: number, nulls: number, other: number) =>
       `in ${int(responses)} position responses: ${int(numbers)} numbers, ${int(strings)} numeric strings, ${int(nulls)} null, ${int(other)} other`,
     unreadableList: (list: string) => `; unreadable: ${list}`,
+    /** The datetime forms a reading names, by the core's code (shared/service/normalize.ts `datetimeForm`). */
+    forms: {
+      'iso-utc': 'ISO 8601, UTC',
+      offset: 'ISO 8601 with a zone offset',
+      'no-zone': 'ISO 8601 without a zone (read as UTC)',
+      space: 'YYYY-MM-DD HH:MM:SS (read as UTC)',
+      'date-only': 'a date without a time (read as UTC midnight)',
+      'unix-s': 'Unix seconds (number)',
+      'unix-ms': 'Unix milliseconds (number)',
+      'unix-s-string': 'Unix seconds (string)',
+      'unix-ms-string': 'Unix milliseconds (string)',
+      unreadable: 'unreadable',
+    } as Record<string, string>,
+    /**
+     * Each finding's evidence by its code (model.ts CheckEvidence; the core's check.ts writes the
+     * English `detail` word for word as these do). What the service sent is given as sent.
+     */
+    evidence: {
+      reached: (wallet: string, chain: string, positions: number, ms: number, requestId: string | null) =>
+        `latest all_positions for ${wallet} on ${chain}: ${int(positions)} positions in ${int(ms)} ms${requestId ? `, request ID ${requestId}` : ''}`,
+      noDateSent: 'The latest snapshot carried no date: it is filed under the day asked, or the fetch day.',
+      dateSent: (sent: string, assumedUtc: boolean) => `date sent: ${sent}${assumedUtc ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
+      daysDiffer: (written: string, utc: string, requests: number, day: string | null) =>
+        `the day written (${written}) and the UTC day (${utc}) differ: asked the service for each (${int(requests)} request${requests === 1 ? '' : 's'}); ${day ? `${day} answers` : 'no day answers'} with the same datetime`,
+      daysAgree: 'the day written and the UTC day agree',
+      askedNoDate: (asked: string) => `asked ${asked}; no date in the answer`,
+      askedDated: (asked: string, got: string, written: string | null, utc: string | null, ok: boolean) =>
+        `asked ${asked}; the service dated it ${got} (written day ${written}, UTC day ${utc})${ok ? '' : '. Filed under the day the service wrote, with a data-quality note.'}`,
+      /** An unreadable value: the response it was in (the latest, or a day's), where, and what was sent. */
+      unreadableValue: (response: string | null, path: string, value: string) => `${response ?? 'latest'} ${path} = ${value}`,
+      firstDateSent: (sent: string, assumedUtc: boolean) =>
+        `first date sent: ${sent}${assumedUtc ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
+      noTransactions: (wallet: string, chain: string) => `no transactions for ${wallet} on ${chain}`,
+      /** A learned convention's evidence (said in English as learned; the fresh cache's line is said here) and when. */
+      notLearnedYet: "not learned yet: the client's first reading is used",
+      learnedAt: (at: string) => ` (learned ${at.slice(0, 16).replace('T', ' ')} UTC)`,
+      /** An anomaly's detail (as recorded), the wallet and chain it is about, and when. */
+      anomaly: (detail: string, wallet: string | null, chain: string | null, at: string) =>
+        `${detail}${wallet ? ` (${wallet}${chain ? ` on ${chain}` : ''})` : ''}, ${at.slice(0, 16).replace('T', ' ')} UTC`,
+    },
   },
   walletDialog: {
     address: 'Address',

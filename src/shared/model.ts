@@ -4,6 +4,7 @@
  * pulling in anything of the core.
  */
 import type { Completeness } from './conventions.ts';
+import type { CoreSaid } from './core-codes.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
 import type { LookalikeHit, PoisoningHit, SpamVerdict } from './spam.ts';
 export type { ValueFlag };
@@ -346,6 +347,8 @@ export interface SerializedError {
   message: string;
   retryable: boolean;
   field?: string;
+  /** The message as a code and values (shared/core-codes.ts), when a screen may meet it: said in the screen's language. */
+  said?: CoreSaid;
 }
 
 /**
@@ -941,6 +944,8 @@ export interface WalletImportRow {
    */
   outcome: 'add' | 'update' | 'same' | 'merged' | 'skipped' | 'conflict' | 'error';
   problem: string | null;
+  /** The problem as a code and values (shared/core-codes.ts), for a screen in another language; `problem` is its English. */
+  problemSaid?: CoreSaid;
 }
 
 /** What importing a wallets CSV does, row by row; applied (all rows in one transaction) or not at all. */

@@ -4,7 +4,10 @@ import { conventionItems, runServiceCheck } from '../../src/main/core/service/ch
 import { conventionsReport, recordAnomaly } from '../../src/main/core/service/store/conventions.ts';
 import { checkEvidence, checkReading, checkValue, sayEvidence } from '../../src/renderer/src/lib/core-text.ts';
 import { setLocale } from '../../src/renderer/src/lib/format.ts';
+import { german } from '../../src/renderer/src/lib/words.de.ts';
 import { english, setLanguage } from '../../src/renderer/src/lib/words.ts';
+import { learnConventions } from '../../src/main/core/service/learn.ts';
+import { CONVENTION_EVIDENCE, conventionEvidence, type EvidenceCode, readConventionEvidence } from '../../src/shared/convention-evidence.ts';
 import type { ServiceCheck, ServiceCheckItem } from '../../src/shared/model.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 import { createDB } from '../support/store.ts';
@@ -43,7 +46,7 @@ async function findings(): Promise<ServiceCheckItem[]> {
   items.push(...(await check('wrong-key-123')).items);
   // The learned conventions and an anomaly, as Settings shows them after the check.
   const db = createDB();
-  recordAnomaly(db, { kind: 'paging', wallet: WALLET, chain: 'eth', detail: 'page 3 repeated page 2' }, '2026-11-19T08:15:00.000Z');
+  recordAnomaly(db, { kind: 'repeated-page', wallet: WALLET, chain: 'eth', detail: 'page 3 repeated page 2' }, '2026-11-19T08:15:00.000Z');
   items.push(...conventionItems(conventionsReport(db)));
   return items;
 }
@@ -90,6 +93,8 @@ describe('the service check’s evidence on a German screen', () => {
     );
     expect(by('error')[0]).toMatch(/^Der Dienst hat den Zugangsschlüssel abgelehnt \(HTTP 401/);
     expect(by('convention')).toContain('noch nicht gelernt: Die erste Lesart des Clients gilt');
+    // An anomaly's kind (its reading) in German; its detail is the core's record, as recorded.
+    expect(items.filter((i) => i.evidence?.code === 'anomaly').map(checkReading)).toEqual(['wiederholte Seite']);
     expect(by('anomaly')[0]).toMatch(/^page 3 repeated page 2 \(0x[0-9a-f]+ auf eth\), 19\. Nov\. 2026, \d\d:\d\d/);
   });
 
@@ -113,5 +118,94 @@ describe('the service check’s evidence on a German screen', () => {
     const en = english.serviceCheck.forms;
     setLanguage('de-DE');
     for (const code of Object.keys(en)) expect(checkReading({ value: en[code]!, forms: [code] }), code).not.toBe(code === 'iso-utc' ? 'x' : en[code]);
+  });
+});
+
+describe('a learned convention’s evidence on a German screen', () => {
+  /** One value for each name a template holds. */
+  const sample: Record<string, string | number> = {
+    max: 1000,
+    min: 10,
+    asked: 500,
+    n: 1234,
+    unit: 'ms',
+    count: 7,
+    total: 3,
+    pages: 2,
+    size: 5,
+    cap: '24 h',
+    hours: '2.5 h',
+    set: 12,
+    kind: 'indexed late',
+    deep: '30.5 h',
+    hash: '0xabcdef12',
+    wallet: '0x5a0b54d5',
+    chain: 'eth',
+    margin: 2,
+    evidence: conventionEvidence('timeUnitSeconds'),
+  };
+  const names = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+  it('reads every template back from the line the core writes, and German has each with the same values', () => {
+    for (const code of Object.keys(CONVENTION_EVIDENCE) as EvidenceCode[]) {
+      const line = conventionEvidence(code, sample);
+      const read = readConventionEvidence(line);
+      expect(read?.code, line).toBe(code);
+      for (const name of names(CONVENTION_EVIDENCE[code])) expect(read!.values[name], `${code} {${name}}`).toBe(String(sample[name]));
+      expect(names(german.serviceCheck.conventionEvidence[code]!), code).toEqual(names(CONVENTION_EVIDENCE[code]));
+    }
+  });
+
+  it('says what the core learned from the service, in several of its readings, in German', async () => {
+    const lines: string[] = [];
+    for (const conventions of [
+      {},
+      { timeUnit: 'ms', pageBase: 0, bounds: 'half-open', order: 'oldest-first', pastEnd: 'repeat-last' },
+      { bounds: 'exclusive' },
+    ] as const) {
+      ctx.sim.setConventions(conventions);
+      const client = createServiceClient({ baseUrl: ctx.sim.url, accessKey: KEY, policy: { maxAttempts: 1 } });
+      const { points } = await learnConventions(client, { wallet: WALLET, chain: 'eth', nowMs: Date.parse('2026-11-20T12:30:00Z') });
+      lines.push(...points.map((p) => p.evidence));
+    }
+    expect(lines.length).toBeGreaterThan(20);
+    // Every line the core wrote is one of the templates.
+    expect(lines.filter((l) => !readConventionEvidence(l))).toEqual([]);
+    setLocale('de-DE');
+    setLanguage('de-DE');
+    const item = (evidence: string): ServiceCheckItem => ({
+      id: 'convention-x',
+      label: 'x',
+      value: 'x',
+      detail: evidence,
+      status: 'ok',
+      evidence: { code: 'convention', evidence, learnedAt: '2026-11-20T12:30:00.000Z' },
+    });
+    const said = lines.map((l) => checkEvidence(item(l)));
+    const english =
+      /\b(?:returned|was refused|was empty|held it|differs from|was served|got \d|was accepted|rows of one page|included a row|missed a row|ranges are widened|learned)\b/;
+    expect(said.filter((l) => english.test(l))).toEqual([]);
+    expect(said).toContain('Seite 2 zu je zwei Zeilen unterscheidet sich von Seite 1 (gelernt 20. Nov. 2026, 12:30 UTC)');
+    expect(said.some((l) => l.startsWith('[T, T] verfehlte eine Zeile zu T, [T, T+1] enthielt sie: Bereiche werden um eine Millisekunde erweitert'))).toBe(
+      true,
+    );
+    // The recent window: the default, set in Settings, and widened by a restatement found (figures in German).
+    const recent = conventionEvidence('recentSet', {
+      evidence: conventionEvidence('recentWidened', {
+        hours: '2 h',
+        evidence: conventionEvidence('recentFound', {
+          kind: 'indexed late',
+          deep: '30.5 h',
+          hash: '0xabcdef12',
+          wallet: '0x5a0b54d5',
+          chain: 'eth',
+          margin: 2,
+        }),
+      }),
+      set: 48,
+    });
+    expect(checkEvidence({ ...item(recent), evidence: { code: 'convention', evidence: recent, learnedAt: null } })).toBe(
+      'erweitert von 2 h: eine Transaktion verspätet indiziert, 30,5 h hinter dem neuesten synchronisierten Verlauf (0xabcdef12… von 0x5a0b54d5… auf eth), mit einem Spielraum von 2 ×; in den Einstellungen auf mindestens 48 h gesetzt',
+    );
   });
 });

@@ -6,9 +6,11 @@
  * sentence not known there stays as it is.
  */
 import { sayCoreError, sayCoreSentences } from '../../../shared/core-sentences.ts';
-import type { CheckEvidence, JobInfo, ServiceCheckItem } from '../../../shared/model.ts';
-import { date } from './format.ts';
-import { currentLanguage, english, type Words, words } from './words.ts';
+import type { CheckEvidence, JobInfo, SerializedError, ServiceCheckItem, WalletImportRow } from '../../../shared/model.ts';
+import { sayCode } from '../../../shared/core-codes.ts';
+import { sayConventionEvidence } from '../../../shared/convention-evidence.ts';
+import { date, decimal, integer } from './format.ts';
+import { currentLanguage, type Words, words } from './words.ts';
 
 export function coreText(text: string): string {
   if (currentLanguage() === 'en') return text;
@@ -19,6 +21,21 @@ export function coreText(text: string): string {
 export function coreError(message: string): string {
   if (currentLanguage() === 'en') return message;
   return sayCoreError(message, words.coreErrors);
+}
+
+/**
+ * An error's message in the UI's language: a refusal with a code (shared/core-codes.ts) said
+ * from it, a service client's message as `coreError` says it, any other as it came.
+ */
+export function errorText(e: Pick<SerializedError, 'message' | 'said'>): string {
+  if (currentLanguage() === 'en') return e.message;
+  return e.said ? sayCode(e.said, words.coreCodes) : coreError(e.message);
+}
+
+/** A wallets file's row problem (the import's preview) in the UI's language. */
+export function rowProblem(row: Pick<WalletImportRow, 'problem' | 'problemSaid'>): string {
+  if (currentLanguage() === 'en' || !row.problemSaid) return row.problem ?? '';
+  return sayCode(row.problemSaid, words.coreCodes);
 }
 
 /**
@@ -114,7 +131,11 @@ function knownList(parts: string[], fixed: (t: string) => string | null): string
 }
 
 /** A finding's reading in the UI's language: the datetime forms it names from their codes, else as `checkValue` says it. */
-export function checkReading(item: Pick<ServiceCheckItem, 'value' | 'forms'>): string {
+export function checkReading(item: Pick<ServiceCheckItem, 'value' | 'forms'> & { evidence?: ServiceCheckItem['evidence'] }): string {
+  if (currentLanguage() !== 'en' && item.evidence?.code === 'anomaly') {
+    const kinds = words.serviceCheck.anomalyKinds;
+    return Object.hasOwn(kinds, item.value) ? kinds[item.value]! : item.value;
+  }
   if (currentLanguage() === 'en' || !item.forms?.length) return checkValue(item.value);
   const forms = words.serviceCheck.forms;
   return item.forms.map((f) => (Object.hasOwn(forms, f) ? forms[f]! : f)).join(', ');
@@ -129,6 +150,16 @@ export function checkReading(item: Pick<ServiceCheckItem, 'value' | 'forms'>): s
 export function checkEvidence(item: Pick<ServiceCheckItem, 'detail' | 'evidence'>): string {
   if (currentLanguage() === 'en' || !item.evidence) return checkDetail(item.detail);
   return sayEvidence(item.evidence);
+}
+
+/** A value of a convention's evidence in the UI's language: a count or "2.5 h" in the locale's figures, a unit or a kind in words. */
+function evidenceValue(name: string, value: string, v: Words['serviceCheck']): string {
+  const figure = (n: number) => (Number.isInteger(n) ? integer(n) : decimal(n, 0, 2));
+  if (/^\d+(?:\.\d+)?$/.test(value)) return figure(Number(value));
+  const h = /^(\d+(?:\.\d+)?) h$/.exec(value);
+  if (h) return `${figure(Number(h[1]))} h`;
+  if ((name === 'unit' || name === 'kind') && Object.hasOwn(v.evidenceValues, value)) return v.evidenceValues[value]!;
+  return value;
 }
 
 /** A finding's evidence said with `v` (the UI's words; the tests hold the English ones to the core's lines). */
@@ -161,8 +192,11 @@ export function sayEvidence(e: CheckEvidence, v: Words['serviceCheck'] = words.s
     case 'noTransactions':
       return say.noTransactions(e.wallet, e.chain);
     case 'convention':
-      // Said again: the fresh cache's line. A learned convention's own evidence stays in English (see docs/design-notes.md).
-      return (e.evidence === english.serviceCheck.evidence.notLearnedYet ? say.notLearnedYet : e.evidence) + (e.learnedAt ? say.learnedAt(e.learnedAt) : '');
+      // The kept English line read back with its template (shared/convention-evidence.ts) and said with this language's.
+      return (
+        sayConventionEvidence(e.evidence, v.conventionEvidence, (name, value) => evidenceValue(name, value, v)) +
+        (e.learnedAt ? say.learnedAt(e.learnedAt) : '')
+      );
     case 'anomaly':
       return say.anomaly(e.detail, e.wallet, e.chain, e.at);
   }

@@ -10,6 +10,8 @@
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { englishCoreSentences } from '../../../shared/core-sentences.ts';
+import { englishCoreCodes } from '../../../shared/core-codes.ts';
+import { CONVENTION_EVIDENCE } from '../../../shared/convention-evidence.ts';
 import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
@@ -583,6 +585,12 @@ const en = {
    */
   core: englishCoreSentences(int),
   /**
+   * The core's refusals a screen meets (a wallet's address, a label, a group, a close, a wallets
+   * file, the disk, the cache), by code: src/shared/core-codes.ts, whose English the core writes
+   * its messages with. Said again in another language by lib/core-text.ts `errorText`.
+   */
+  coreCodes: englishCoreCodes,
+  /**
    * The service client's error messages (src/shared/core-sentences.ts `CoreErrorSentences`), said
    * again in another language by lib/core-text.ts `coreError`; in English the core's own text is
    * shown. What the service said stays as sent.
@@ -1093,6 +1101,19 @@ const en = {
       yes: 'yes',
       'no (page is ignored)': 'no (page is ignored)',
       'not seen below the page asked': 'not seen below the page asked',
+      // A learned convention's reading as the core names it (shared/conventions.ts).
+      inclusive: 'inclusive',
+      'half-open': 'half-open',
+      exclusive: 'exclusive',
+      'newest-first': 'newest-first',
+      'oldest-first': 'oldest-first',
+      unordered: 'unordered',
+      empty: 'empty',
+      'repeat-last': 'repeat-last',
+      logs: 'logs',
+      pages: 'pages',
+      global: 'global',
+      'per-page': 'per-page',
     } as Record<string, string>,
     forDay: (day: string) => `for ${day}`,
     filedAsAsked: (day: string) => `filed under the day asked (${day})`,
@@ -1118,6 +1139,21 @@ const en = {
       unreadable: 'unreadable',
     } as Record<string, string>,
     /**
+     * A learned convention's evidence, by its template (src/shared/convention-evidence.ts, which
+     * the core writes the English with): {names} are the values read back from the kept line.
+     */
+    conventionEvidence: { ...CONVENTION_EVIDENCE } as Record<string, string>,
+    /** An anomaly's kind (the reading of its finding), by the core's name for it (store/conventions.ts recordAnomaly). */
+    anomalyKinds: {
+      'logs-read-stopped': 'logs-read-stopped',
+      'logs-count-mismatch': 'logs-count-mismatch',
+      'empty-history-with-positions': 'empty-history-with-positions',
+      'rows-outside-range': 'rows-outside-range',
+      'repeated-page': 'repeated-page',
+    } as Record<string, string>,
+    /** A value of a convention's evidence: a unit's name ({unit}: s or ms), the kind of a restatement ({kind}). */
+    evidenceValues: { s: 'second', ms: 'millisecond', 'indexed late': 'indexed late', changed: 'changed', removed: 'removed' } as Record<string, string>,
+    /**
      * Each finding's evidence by its code (model.ts CheckEvidence; the core's check.ts writes the
      * English `detail` word for word as these do). What the service sent is given as sent.
      */
@@ -1137,8 +1173,7 @@ const en = {
       firstDateSent: (sent: string, assumedUtc: boolean) =>
         `first date sent: ${sent}${assumedUtc ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
       noTransactions: (wallet: string, chain: string) => `no transactions for ${wallet} on ${chain}`,
-      /** A learned convention's evidence (said in English as learned; the fresh cache's line is said here) and when. */
-      notLearnedYet: "not learned yet: the client's first reading is used",
+      /** When a convention was learned. */
       learnedAt: (at: string) => ` (learned ${at.slice(0, 16).replace('T', ' ')} UTC)`,
       /** An anomaly's detail (as recorded), the wallet and chain it is about, and when. */
       anomaly: (detail: string, wallet: string | null, chain: string | null, at: string) =>

@@ -84,6 +84,21 @@ export interface CoreCodeValues {
   'storage.unwritable': { code: string };
   'storage.inUse': { path: string };
   'cache.wrongPassphrase': Record<string, never>;
+  /** The access key as typed in Settings (`what`: where the key came from, in the core's English). */
+  'key.empty': { what: string };
+  'key.spaces': { what: string };
+  'key.notAscii': { what: string };
+  'key.tooLong': { what: string; length: number; max: number };
+  'key.tooShort': { what: string; min: number };
+  'url.invalid': Record<string, never>;
+  'url.scheme': Record<string, never>;
+  'url.credentials': Record<string, never>;
+  'cache.busy': Record<string, never>;
+  'backup.busy': Record<string, never>;
+  'encryption.none': Record<string, never>;
+  'encryption.already': { source: 'keychain' | 'passphrase' };
+  /** Jobs running (their names as the core labels them) when an edit needs none: `then` is what to do after cancelling them. */
+  'jobs.running': { count: number; names: string; then: 'restore' | 'try again' };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -163,6 +178,25 @@ export const englishCoreCodes: CoreCodeSentences = {
   'storage.inUse': ({ path }) =>
     `${path} is open in another Folioscope (the app, the web shell, or a command such as watch): close it and try again. Nothing was changed.`,
   'cache.wrongPassphrase': () => 'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+  'key.empty': ({ what }) => `${what} is empty.`,
+  'key.spaces': ({ what }) => `${what} contains spaces; paste it exactly as issued.`,
+  'key.notAscii': ({ what }) =>
+    `${what} holds characters other than letters, digits and ASCII punctuation: Folioscope takes keys of those only. Paste it exactly as issued.`,
+  'key.tooLong': ({ what, length, max }) => `${what} is ${length} characters long: Folioscope takes keys of at most ${max}. Paste it exactly as issued.`,
+  'key.tooShort': ({ what, min }) =>
+    `${what} is too short to be a secret: Folioscope needs at least ${min} characters. Use the key exactly as the service issued it.`,
+  'url.invalid': () => "That is not a URL: enter the service's base URL, e.g. https://api.example.com.",
+  'url.scheme': () => 'The base URL must start with https:// (or http:// for a local service).',
+  'url.credentials': () => 'Put the access key in the key field, not in the base URL.',
+  'cache.busy': () => 'A restore or a conversion of the cache is under way already.',
+  'backup.busy': () => 'A restore is under way already.',
+  'encryption.none': () => 'This data folder is not encrypted. Nothing was changed.',
+  'encryption.already': ({ source }) =>
+    `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
+  'jobs.running': ({ count, names, then }) => {
+    const them = count === 1 ? 'it' : 'them';
+    return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;
+  },
 };
 
 /** A refusal said with `say` (the English words, or a screen's). */

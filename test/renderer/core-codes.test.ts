@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePeriod } from '../../src/main/core/closes/closes.ts';
+import { Secrets } from '../../src/main/core/secrets/secrets.ts';
+import { normaliseBaseUrl } from '../../src/main/core/session/profile.ts';
 import { CacheInUseError } from '../../src/main/core/store/cache-conversion.ts';
 import { saveGroup } from '../../src/main/core/store/groups.ts';
 import { addWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
@@ -96,11 +98,24 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
   'storage.unwritable': { code: 'SQLITE_IOERR' },
   'storage.inUse': { path: '/data/cache.sqlite' },
   'cache.wrongPassphrase': {},
+  'key.empty': { what: 'The access key' },
+  'key.spaces': { what: 'The access key' },
+  'key.notAscii': { what: 'The access key kept in the keychain for this service' },
+  'key.tooLong': { what: 'The access key', length: 3000, max: 2048 },
+  'key.tooShort': { what: 'The access key', min: 8 },
+  'url.invalid': {},
+  'url.scheme': {},
+  'url.credentials': {},
+  'cache.busy': {},
+  'backup.busy': {},
+  'encryption.none': {},
+  'encryption.already': { source: 'keychain' },
+  'jobs.running': { count: 2, names: 'Transactions of Treasury, Positions of Ops', then: 'restore' },
 };
 
 /** Words of the core's English refusals: none may be left in a German one (the schema's own detail aside, see input.invalid). */
 const ENGLISH =
-  /\b(?:Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|the largest|unknown chain|is not a date)\b/;
+  /\b(?:The access key|is empty|paste it|That is not a URL|must start|Put the access key|under way|is not encrypted|already encrypted|jobs are running|job is running|wait for|Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|the largest|unknown chain|is not a date)\b/;
 
 const de = (said: SerializedError['said']) => sayCode(said!, german.coreCodes);
 
@@ -170,6 +185,9 @@ describe('refusals met from the screens carry their code', () => {
       serializeError(Object.assign(new Error('disk I/O'), { code: 'SQLITE_FULL' })),
       serializeError(Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' })),
       serializeError(new CacheInUseError('/data/cache.sqlite')),
+      // Settings: the access key and the base URL.
+      sent(() => Secrets.checkFormat('short')),
+      sent(() => normaliseBaseUrl('ftp://api.example.com')),
     ];
     expect(errors.map((e) => e.said?.code)).toEqual([
       'address.notEvm',
@@ -184,6 +202,8 @@ describe('refusals met from the screens carry their code', () => {
       'storage.diskFull',
       'storage.unwritable',
       'storage.inUse',
+      'key.tooShort',
+      'url.scheme',
     ]);
     // The English as the CLI has always printed it.
     expect(errors[0]!.message).toBe('Not an EVM address: expected 0x followed by 40 hexadecimal characters.');
@@ -199,6 +219,9 @@ describe('refusals met from the screens carry their code', () => {
     expect(said[1]).toBe(`${W1} wird bereits beobachtet als „Treasury“.`);
     expect(said[5]).toBe('Eine Gruppe namens „ops“ gibt es bereits.');
     expect(said[9]).toMatch(/^Der Datenträger ist voll/);
+    expect(said[12]).toBe(
+      'Der Zugangsschlüssel ist zu kurz für ein Geheimnis: Folioscope braucht mindestens 12 Zeichen. Verwenden Sie den Schlüssel genau so, wie der Dienst ihn ausgegeben hat.',
+    );
   });
 
   it('a wallets file: the file’s refusal and each row’s problem', () => {

@@ -22,6 +22,13 @@ const unsafeText = (kind: string, char: string) =>
   kind === 'control'
     ? `enthält ein unsichtbares Steuer- oder Textrichtungszeichen (${char}); bitte entfernen`
     : `enthält ein defektes Zeichen (ein einzelnes ${char}); bitte entfernen`;
+/** Where a refused key came from, as the core names it: the key typed, or the one kept in the keychain; an environment variable's name as it is. */
+const keyWhat = (what: string) =>
+  what === 'The access key'
+    ? 'Der Zugangsschlüssel'
+    : what === 'The access key kept in the keychain for this service'
+      ? 'Der im Schlüsselbund für diesen Dienst gespeicherte Zugangsschlüssel'
+      : what;
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
 
@@ -97,6 +104,24 @@ const coreCodes: CoreCodeSentences = {
     `${path} ist in einem anderen Folioscope geöffnet (der App, der Web-Oberfläche oder einem Befehl wie watch): Schließen Sie es und versuchen Sie es erneut. Nichts wurde geändert.`,
   'cache.wrongPassphrase': () =>
     'Das ist nicht die Passphrase, mit der dieser Datenordner verschlüsselt wurde. Nichts wurde geändert: Geben Sie sie erneut ein.',
+  'key.empty': ({ what }) => `${keyWhat(what)} ist leer.`,
+  'key.spaces': ({ what }) => `${keyWhat(what)} enthält Leerzeichen; fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.notAscii': ({ what }) =>
+    `${keyWhat(what)} enthält andere Zeichen als Buchstaben, Ziffern und ASCII-Satzzeichen: Folioscope nimmt nur Schlüssel aus diesen. Fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.tooLong': ({ what, length, max }) =>
+    `${keyWhat(what)} ist ${int(length)} Zeichen lang: Folioscope nimmt Schlüssel mit höchstens ${int(max)}. Fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.tooShort': ({ what, min }) =>
+    `${keyWhat(what)} ist zu kurz für ein Geheimnis: Folioscope braucht mindestens ${int(min)} Zeichen. Verwenden Sie den Schlüssel genau so, wie der Dienst ihn ausgegeben hat.`,
+  'url.invalid': () => 'Das ist keine URL: Geben Sie die Basis-URL des Dienstes ein, z. B. https://api.example.com.',
+  'url.scheme': () => 'Die Basis-URL muss mit https:// beginnen (oder http:// für einen lokalen Dienst).',
+  'url.credentials': () => 'Geben Sie den Zugangsschlüssel in das Schlüsselfeld ein, nicht in die Basis-URL.',
+  'cache.busy': () => 'Eine Wiederherstellung oder Umwandlung des Caches läuft bereits.',
+  'backup.busy': () => 'Eine Wiederherstellung läuft bereits.',
+  'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
+  'encryption.already': ({ source }) =>
+    `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+  'jobs.running': ({ count, names, then }) =>
+    `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };
 
 /**

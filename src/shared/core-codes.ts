@@ -11,7 +11,7 @@
 /** Why a text is refused: an invisible control or direction character, or half of a surrogate pair (its code, e.g. "U+202E"). */
 export type UnsafeKind = 'control' | 'broken';
 /** The texts a user names things with, as the messages name them. */
-export type TextField = 'label' | 'tag' | 'groupName' | 'name' | 'note';
+export type TextField = 'label' | 'tag' | 'groupName' | 'name' | 'note' | 'categoryName' | 'ruleName' | 'counterpartyName';
 
 export interface CoreCodeValues {
   /**
@@ -84,6 +84,21 @@ export interface CoreCodeValues {
   'storage.unwritable': { code: string };
   'storage.inUse': { path: string };
   'cache.wrongPassphrase': Record<string, never>;
+  /** Categories, rules and notes (the Rules dialog, a transaction's note). */
+  'category.missing': { name: string };
+  'category.noName': Record<string, never>;
+  'category.colour': Record<string, never>;
+  'category.kind': { kinds: string };
+  'category.exists': { name: string };
+  'category.missingId': { id: number };
+  'category.inUse': { name: string; count: number; rules: string };
+  'rules.notEvm': { value: string };
+  'rules.noCondition': Record<string, never>;
+  'rules.amountToken': Record<string, never>;
+  'rules.amountOrder': Record<string, never>;
+  'rules.missing': { id: number };
+  'rules.order': Record<string, never>;
+  'txn.notCached': { hash: string; wallet: string; chain: string };
   /** The access key as typed in Settings (`what`: where the key came from, in the core's English). */
   'key.empty': { what: string };
   'key.spaces': { what: string };
@@ -107,7 +122,16 @@ export type CoreCodeSentences = { [K in CoreCode]: (v: CoreCodeValues[K]) => str
 export type CoreSaid = { [K in CoreCode]: { code: K; values: CoreCodeValues[K] } }[CoreCode];
 
 const schemaEnglish = ({ field, detail }: { field: string; detail: string }): string => `${field}: ${detail}`;
-const TEXT: Record<TextField, string> = { label: 'The label', tag: 'A tag', groupName: 'The group name', name: 'The name', note: 'The note' };
+const TEXT: Record<TextField, string> = {
+  label: 'The label',
+  tag: 'A tag',
+  groupName: 'The group name',
+  name: 'The name',
+  note: 'The note',
+  categoryName: 'The category name',
+  ruleName: 'The rule name',
+  counterpartyName: 'A counterparty name',
+};
 
 /** The core's English, word for word: the messages are written from these. */
 export const englishCoreCodes: CoreCodeSentences = {
@@ -178,6 +202,21 @@ export const englishCoreCodes: CoreCodeSentences = {
   'storage.inUse': ({ path }) =>
     `${path} is open in another Folioscope (the app, the web shell, or a command such as watch): close it and try again. Nothing was changed.`,
   'cache.wrongPassphrase': () => 'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+  'category.missing': ({ name }) => `There is no category "${name}" (see the categories list).`,
+  'category.noName': () => 'A category needs a name.',
+  'category.colour': () => 'A colour is written #rrggbb.',
+  'category.kind': ({ kinds }) => `A kind is one of ${kinds}.`,
+  'category.exists': ({ name }) => `There is already a category named "${name}".`,
+  'category.missingId': ({ id }) => `There is no category ${id}.`,
+  'category.inUse': ({ name, count, rules }) =>
+    `"${name}" is set by ${count === 1 ? 'a rule' : `${count} rules`} (${rules}); change or remove ${count === 1 ? 'it' : 'them'} first.`,
+  'rules.notEvm': ({ value }) => `${value} is not an EVM address: expected 0x followed by 40 hexadecimal characters.`,
+  'rules.noCondition': () => 'A rule needs at least one condition (it would otherwise file every transaction).',
+  'rules.amountToken': () => 'An amount range is of one token: name the token too.',
+  'rules.amountOrder': () => 'The largest amount is below the smallest.',
+  'rules.missing': ({ id }) => `There is no rule ${id}.`,
+  'rules.order': () => 'Name every rule once, in the new order (see rules list).',
+  'txn.notCached': ({ hash, wallet, chain }) => `${hash} is not a cached transaction of ${wallet} on ${chain}.`,
   'key.empty': ({ what }) => `${what} is empty.`,
   'key.spaces': ({ what }) => `${what} contains spaces; paste it exactly as issued.`,
   'key.notAscii': ({ what }) =>

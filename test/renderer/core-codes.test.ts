@@ -98,6 +98,20 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
   'storage.unwritable': { code: 'SQLITE_IOERR' },
   'storage.inUse': { path: '/data/cache.sqlite' },
   'cache.wrongPassphrase': {},
+  'category.missing': { name: 'Payroll' },
+  'category.noName': {},
+  'category.colour': {},
+  'category.kind': { kinds: 'inflow, outflow, internal, any' },
+  'category.exists': { name: 'Payroll' },
+  'category.missingId': { id: 3 },
+  'category.inUse': { name: 'Payroll', count: 2, rules: 'Salaries, Bonus' },
+  'rules.notEvm': { value: '0x12' },
+  'rules.noCondition': {},
+  'rules.amountToken': {},
+  'rules.amountOrder': {},
+  'rules.missing': { id: 5 },
+  'rules.order': {},
+  'txn.notCached': { hash: '0xdeadbeef', wallet: W1, chain: 'eth' },
   'key.empty': { what: 'The access key' },
   'key.spaces': { what: 'The access key' },
   'key.notAscii': { what: 'The access key kept in the keychain for this service' },
@@ -115,7 +129,7 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
 
 /** Words of the core's English refusals: none may be left in a German one (the schema's own detail aside, see input.invalid). */
 const ENGLISH =
-  /\b(?:The access key|is empty|paste it|That is not a URL|must start|Put the access key|under way|is not encrypted|already encrypted|jobs are running|job is running|wait for|Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|the largest|unknown chain|is not a date)\b/;
+  /\b(?:The access key|is empty|paste it|That is not a URL|must start|Put the access key|under way|is not encrypted|already encrypted|jobs are running|job is running|wait for|Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|An amount range|the largest|The largest|unknown chain|is not a date|A category|A colour|A kind|is set by|A rule needs|Name every|is not a cached)\b/;
 
 const de = (said: SerializedError['said']) => sayCode(said!, german.coreCodes);
 

@@ -17,7 +17,16 @@ const pl = (n: number, one: string, other: string): string => (rules.select(n) =
 const isoDay = (d: string | null): string => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? date(d) : (d ?? '—'));
 const instant = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : dateTime(iso));
 
-const TEXT: Record<TextField, string> = { label: 'Die Bezeichnung', tag: 'Ein Tag', groupName: 'Der Gruppenname', name: 'Der Name', note: 'Die Notiz' };
+const TEXT: Record<TextField, string> = {
+  label: 'Die Bezeichnung',
+  tag: 'Ein Tag',
+  groupName: 'Der Gruppenname',
+  name: 'Der Name',
+  note: 'Die Notiz',
+  categoryName: 'Der Name der Kategorie',
+  ruleName: 'Der Name der Regel',
+  counterpartyName: 'Ein Name einer Gegenpartei',
+};
 const unsafeText = (kind: string, char: string) =>
   kind === 'control'
     ? `enthält ein unsichtbares Steuer- oder Textrichtungszeichen (${char}); bitte entfernen`
@@ -104,6 +113,21 @@ const coreCodes: CoreCodeSentences = {
     `${path} ist in einem anderen Folioscope geöffnet (der App, der Web-Oberfläche oder einem Befehl wie watch): Schließen Sie es und versuchen Sie es erneut. Nichts wurde geändert.`,
   'cache.wrongPassphrase': () =>
     'Das ist nicht die Passphrase, mit der dieser Datenordner verschlüsselt wurde. Nichts wurde geändert: Geben Sie sie erneut ein.',
+  'category.missing': ({ name }) => `Es gibt keine Kategorie „${name}“ (siehe die Liste der Kategorien).`,
+  'category.noName': () => 'Eine Kategorie braucht einen Namen.',
+  'category.colour': () => 'Eine Farbe wird #rrggbb geschrieben.',
+  'category.kind': ({ kinds }) => `Eine Art ist eine von ${kinds}.`,
+  'category.exists': ({ name }) => `Es gibt bereits eine Kategorie namens „${name}“.`,
+  'category.missingId': ({ id }) => `Es gibt keine Kategorie ${id}.`,
+  'category.inUse': ({ name, count, rules }) =>
+    `„${name}“ wird von ${count === 1 ? 'einer Regel' : `${int(count)} Regeln`} gesetzt (${rules}); ändern oder entfernen Sie ${pl(count, 'sie', 'diese')} zuerst.`,
+  'rules.notEvm': ({ value }) => `${value} ist keine EVM-Adresse: Erwartet wird 0x, gefolgt von 40 Hexadezimalzeichen.`,
+  'rules.noCondition': () => 'Eine Regel braucht mindestens eine Bedingung (sonst würde sie jede Transaktion einordnen).',
+  'rules.amountToken': () => 'Ein Mengenbereich gilt für einen Token: Nennen Sie auch den Token.',
+  'rules.amountOrder': () => 'Die größte Menge des Tokens liegt unter der kleinsten.',
+  'rules.missing': ({ id }) => `Es gibt keine Regel ${id}.`,
+  'rules.order': () => 'Nennen Sie jede Regel genau einmal, in der neuen Reihenfolge (siehe die Liste der Regeln).',
+  'txn.notCached': ({ hash, wallet, chain }) => `${hash} ist keine gespeicherte Transaktion von ${wallet} auf ${chain}.`,
   'key.empty': ({ what }) => `${keyWhat(what)} ist leer.`,
   'key.spaces': ({ what }) => `${keyWhat(what)} enthält Leerzeichen; fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
   'key.notAscii': ({ what }) =>

@@ -99,6 +99,11 @@ export interface CoreCodeValues {
   'rules.missing': { id: number };
   'rules.order': Record<string, never>;
   'txn.notCached': { hash: string; wallet: string; chain: string };
+  /** Syncing: a wallet not watched, a history's range, a transaction's hash. */
+  'sync.notWatched': { address: string };
+  'range.endBeforeStart': Record<string, never>;
+  'range.tooMany': { dates: number };
+  'txn.badHash': Record<string, never>;
   /** The access key as typed in Settings (`what`: where the key came from, in the core's English). */
   'key.empty': { what: string };
   'key.spaces': { what: string };
@@ -217,6 +222,10 @@ export const englishCoreCodes: CoreCodeSentences = {
   'rules.missing': ({ id }) => `There is no rule ${id}.`,
   'rules.order': () => 'Name every rule once, in the new order (see rules list).',
   'txn.notCached': ({ hash, wallet, chain }) => `${hash} is not a cached transaction of ${wallet} on ${chain}.`,
+  'sync.notWatched': ({ address }) => `${address} is not a watched wallet; add it first.`,
+  'range.endBeforeStart': () => 'The end date is before the start date.',
+  'range.tooMany': ({ dates }) => `That is ${dates} dates; choose a shorter range or a longer step.`,
+  'txn.badHash': () => 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.',
   'key.empty': ({ what }) => `${what} is empty.`,
   'key.spaces': ({ what }) => `${what} contains spaces; paste it exactly as issued.`,
   'key.notAscii': ({ what }) =>

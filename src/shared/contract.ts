@@ -53,7 +53,7 @@ import type { SpamExplanation, SpamListInfo, SpamMark } from './spam.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
 import type { ConventionsReport } from './conventions.ts';
-import { unsafeCharsProblem } from './text-safety.ts';
+import { unsafeChars, unsafeCharsProblem } from './text-safety.ts';
 
 /**
  * The contract: every operation the renderer may ask of the main process, with the schema
@@ -124,8 +124,9 @@ const safeText = (what: string, max: number) =>
     .string()
     .max(max, `${what} is too long (at most ${max} characters)`)
     .superRefine((v, ctx) => {
-      const problem = unsafeCharsProblem(v);
-      if (problem) ctx.addIssue({ code: 'custom', message: `The ${what} ${problem}.` });
+      const unsafe = unsafeChars(v);
+      // `unsafe` goes with the issue: a screen in another language says it (core util/errors.ts schemaError).
+      if (unsafe) ctx.addIssue({ code: 'custom', message: `The ${what} ${unsafeCharsProblem(v)}.`, params: { unsafe } });
     });
 const empty = z.strictObject({}).optional();
 
@@ -414,10 +415,12 @@ export const RuleConditionsSchema = z
   .refine((c) => (c.minAmount === undefined && c.maxAmount === undefined) || c.token !== undefined, {
     message: 'an amount range is of one token: name the token too',
     path: ['token'],
+    params: { code: 'rule.amountNeedsToken' },
   })
   .refine((c) => c.minAmount === undefined || c.maxAmount === undefined || c.minAmount <= c.maxAmount, {
     message: 'the largest amount is below the smallest',
     path: ['maxAmount'],
+    params: { code: 'rule.amountOrder' },
   });
 export const RuleSaveInput = z.strictObject({
   id: z.number().int().positive().optional(),

@@ -4,6 +4,7 @@
  * pulling in anything of the core.
  */
 import type { Completeness } from './conventions.ts';
+import type { CoreSaid } from './core-codes.ts';
 import type { LiquiditySnapshot, Log, PositionSnapshot, TransactionLogs, UnderlyingSnapshot, ValueFlag } from './service/schemas.ts';
 import type { LookalikeHit, PoisoningHit, SpamVerdict } from './spam.ts';
 export type { ValueFlag };
@@ -346,6 +347,8 @@ export interface SerializedError {
   message: string;
   retryable: boolean;
   field?: string;
+  /** The message as a code and values (shared/core-codes.ts), when a screen may meet it: said in the screen's language. */
+  said?: CoreSaid;
 }
 
 /**
@@ -581,7 +584,47 @@ export interface ServiceCheckItem {
   /** The evidence: what was asked and what came back. */
   detail: string;
   status: 'ok' | 'note' | 'warning' | 'failed';
+  /**
+   * The evidence as a code and its values, for a screen in another language (renderer
+   * lib/core-text.ts `checkEvidence`); `detail` is its English (the CLI's). Absent from a check
+   * made by an older core, whose `detail` is shown as it is.
+   */
+  evidence?: CheckEvidence;
+  /** The datetime forms the reading names (`datetimeForm`'s codes, or 'unreadable'), so a screen can name each in its language. */
+  forms?: string[];
 }
+
+/**
+ * A service check finding's evidence, by code. What the service sent (a date, a request ID, an
+ * unreadable value, an error's own words) is a value, shown as sent.
+ */
+export type CheckEvidence =
+  /** A request failed: the core's error message (the service client's sentences are said again by `coreError`). */
+  | { code: 'error'; message: string }
+  | { code: 'reached'; wallet: string; chain: string; positions: number; ms: number; requestId: string | null }
+  | { code: 'noDateSent' }
+  | { code: 'dateSent'; sent: string; assumedUtc: boolean }
+  | { code: 'daysDiffer'; written: string; utc: string; requests: number; day: string | null }
+  | { code: 'daysAgree' }
+  | { code: 'askedNoDate'; asked: string }
+  | { code: 'askedDated'; asked: string; got: string; written: string | null; utc: string | null; ok: boolean }
+  | {
+      code: 'floats';
+      responses: number;
+      numbers: number;
+      strings: number;
+      nulls: number;
+      other: number;
+      /** The first three unreadable values: in which response (the latest, or the day asked), where, and what was sent. */
+      unreadable: Array<{ response: 'latest' | string; path: string; value: string }>;
+      more: boolean;
+    }
+  | { code: 'firstDateSent'; sent: string; assumedUtc: boolean }
+  | { code: 'noTransactions'; wallet: string; chain: string }
+  /** A learned convention: its evidence (English, as learned; "not learned yet" is said again) and when. */
+  | { code: 'convention'; evidence: string; learnedAt: string | null }
+  /** An open anomaly: its detail (English, as recorded), where and when. */
+  | { code: 'anomaly'; detail: string; wallet: string | null; chain: string | null; at: string };
 
 /** What Folioscope learned about the connected service, and when. */
 export interface ServiceCheck {
@@ -901,6 +944,8 @@ export interface WalletImportRow {
    */
   outcome: 'add' | 'update' | 'same' | 'merged' | 'skipped' | 'conflict' | 'error';
   problem: string | null;
+  /** The problem as a code and values (shared/core-codes.ts), for a screen in another language; `problem` is its English. */
+  problemSaid?: CoreSaid;
 }
 
 /** What importing a wallets CSV does, row by row; applied (all rows in one transaction) or not at all. */

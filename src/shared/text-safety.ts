@@ -46,12 +46,21 @@ export function forCsv(text: string): string {
   return text.replace(UNSAFE_IN_CSV_ALL, escape);
 }
 
-/** Why a user-entered text is refused, or null when it has nothing unsafe. */
-export function unsafeCharsProblem(text: string): string | null {
+/** What makes a user-entered text unsafe (the first such character, written "U+202E"), or null. */
+export function unsafeChars(text: string): { kind: 'control' | 'broken'; char: string } | null {
   const m = UNSAFE.exec(text);
-  if (m) return `contains an invisible control or text-direction character (${escape(m[0]).slice(1, -1)}); remove it`;
+  if (m) return { kind: 'control', char: escape(m[0]).slice(1, -1) };
   // Half of a surrogate pair is no character: the cache (UTF-8) would keep U+FFFD instead, so
   // what was saved would silently differ from what was entered.
   const lone = /\p{Surrogate}/u.exec(text);
-  return lone ? `contains a broken character (an unpaired ${escape(lone[0]).slice(1, -1)}); remove it` : null;
+  return lone ? { kind: 'broken', char: escape(lone[0]).slice(1, -1) } : null;
+}
+
+/** Why a user-entered text is refused, or null when it has nothing unsafe. */
+export function unsafeCharsProblem(text: string): string | null {
+  const u = unsafeChars(text);
+  if (!u) return null;
+  return u.kind === 'control'
+    ? `contains an invisible control or text-direction character (${u.char}); remove it`
+    : `contains a broken character (an unpaired ${u.char}); remove it`;
 }

@@ -127,7 +127,7 @@ describe('the UI in German', () => {
     await web.page.keyboard.press('Escape');
   });
 
-  it('the service check in German: its findings’ labels and readings (their evidence is the service’s, as sent)', async () => {
+  it('the service check in German: its findings’ labels and readings (their evidence lines: german-errors.test.ts)', async () => {
     const page = web.page;
     await page.setViewportSize({ width: 1024, height: 640 });
     await web.open('#/overview');

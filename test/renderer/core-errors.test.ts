@@ -121,6 +121,23 @@ describe('the service check on a German screen', () => {
     expect(german.filter((l, i) => l === points[i]!.label && l !== 'log_index')).toEqual([]);
     // Each reading the core gives a fresh cache is said in German (a figure stays a figure).
     expect(points.map((p) => checkValue(p.value)).filter((v, i) => v === points[i]!.value && !/^[\d.]+( h)?$|^\w+$/.test(v))).toEqual([]);
+    // And each word the core reads a convention as (shared/conventions.ts), learned or not yet.
+    for (const w of [
+      'inclusive',
+      'half-open',
+      'exclusive',
+      'newest-first',
+      'oldest-first',
+      'unordered',
+      'empty',
+      'repeat-last',
+      'logs',
+      'pages',
+      'global',
+      'per-page',
+      'unknown',
+    ])
+      expect(checkValue(w), w).not.toBe(w);
   });
 
   it('says the readings naming a day with the day in German, and the fixed ones', () => {

@@ -77,6 +77,7 @@ const same: Record<string, string> = {
   'coreErrors.seconds': '"s" is the unit in German too',
   'serviceCheck.labels.convention-logIndex': "the service field's name",
   'serviceCheck.values.ISO 8601, UTC': "the standard's name and UTC",
+  'serviceCheck.forms.iso-utc': 'as serviceCheck.values.ISO 8601, UTC',
   'spam.reasonOf': 'only the symbol and the sentence it is given (a token without one is "Der Token")',
   'spam.verdictKinds.token': 'as overview.token',
   'book.columns.name': 'as pack.name',
@@ -106,6 +107,15 @@ const args: Record<string, unknown[][]> = {
   'books.unknownActionTypes': [
     [['Swap'], ['swap', 'bridge']],
     [['Swap'], []],
+  ],
+  'serviceCheck.evidence.learnedAt': [['2026-11-19T08:15:00.000Z']],
+  'serviceCheck.evidence.unreadableValue': [
+    [null, 'data[0].nav', '"NaN"'],
+    ['2026-11-13', 'data[0].nav', '"NaN"'],
+  ],
+  'serviceCheck.evidence.anomaly': [
+    ['page 3 repeated page 2', '0xabc', 'eth', '2026-11-19T08:15:00.000Z'],
+    ['page 3 repeated page 2', null, null, '2026-11-19T08:15:00.000Z'],
   ],
   'positions.total': [
     [1, true],

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, matchesGlob } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
 import { scopePack } from '../../src/main/core/pack/index.ts';
 import { walletsOf } from '../../src/main/core/portfolio/index.ts';
@@ -12,7 +13,7 @@ import type { MonthlyPack } from '../../src/shared/pack.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
 import { pdfText } from '../../src/main/core/reports/pdf-parts.ts';
-import { runsOf } from '../../src/main/core/reports/pdf-fonts.ts';
+import { fontFiles, runsOf } from '../../src/main/core/reports/pdf-fonts.ts';
 import { type WritableDB, openDatabase } from '../../src/main/core/store/db.ts';
 import { listWallets, updateWallet } from '../../src/main/core/store/wallets.ts';
 import { useSimulator, WALLET } from '../support/sim.ts';
@@ -20,7 +21,7 @@ import { fillCache } from './fixture.ts';
 
 /**
  * Every name prints (issue 39 item 3): a wallet label and counterparties in Cyrillic, Greek,
- * Arabic, Hebrew and Chinese come out of the portfolio report and the monthly pack as their own
+ * Arabic, Hebrew, Chinese, Korean, Thai and with emoji come out of the portfolio report and the monthly pack as their own
  * characters (read back with poppler), not as "?", in the embedded Noto fonts (pdffonts).
  * FOLIOSCOPE_KEEP_PDF=dir keeps the files to look at (pdftoppm).
  */
@@ -28,7 +29,7 @@ const ctx = useSimulator({ txnsPerWallet: 120 });
 let db: WritableDB;
 let dir: string;
 const LABEL = 'Фонд Альфа';
-const NAMES = ['صندوق الأمل', 'Ταμείο Βήτα', 'קרן גמא', '东方基金会', 'Фонд Альфа / 基金 / صندوق'];
+const NAMES = ['صندوق الأمل', 'Ταμείο Βήτα', 'קרן גמא', '东方基金会', 'Фонд Альфа / 基金 / صندوق', '한국 펀드', 'กองทุนไทย', 'Kasse 🦄🇩🇪'];
 const RTL = /[\u0590-\u08ff]/;
 
 beforeAll(async () => {
@@ -65,7 +66,9 @@ describe('names in any script', () => {
   it('pdfText keeps what an embedded font prints; a character no font has is "?"', () => {
     for (const n of NAMES) expect(pdfText(n)).toBe(n);
     expect(pdfText('Δ ק 中')).toBe('Δ ק 中');
-    expect(pdfText('กองทุน 🦄')).toBe('?????? ?');
+    expect(pdfText('กองทุน 한국 🦄')).toBe('กองทุน 한국 🦄');
+    // Outside every font's ranges (Ethiopic, a private-use character).
+    expect(pdfText('ሀ \ue000')).toBe('? ?');
   });
 
   it('cuts a name into runs by font, a right-to-left name drawn word by word from the right', () => {
@@ -84,7 +87,39 @@ describe('names in any script', () => {
     expect(runsOf('קרן 12 גמא', 'Helvetica').map((r) => r.text)).toEqual(['גמא', ' 12 ', 'קרן']);
   });
 
-  it('the portfolio report prints labels and counterparties in Cyrillic, Greek, Arabic, Hebrew and Chinese', async () => {
+  it('draws Hangul in Noto Sans KR, Han characters still in Noto Sans SC, Thai in Noto Sans Thai, emoji in Noto Emoji', () => {
+    const key = (text: string, base: 'Helvetica' | 'Helvetica-Bold' = 'Helvetica') =>
+      runsOf(text, base).map((r) => (typeof r.font === 'string' ? r.font : r.font.key.replace(/-\d+-(\d00)-/, '-N-$1-')));
+    // ㄱ (a compatibility jamo) lies in a slice of SC too: KR, tried first for Hangul, draws it.
+    expect(key('한국ㄱ')).toEqual(['noto-sans-kr-N-400-normal', 'noto-sans-kr-N-400-normal', 'noto-sans-kr-N-400-normal']);
+    expect(key('韓國')).toEqual(['noto-sans-sc-N-400-normal', 'noto-sans-sc-N-400-normal']);
+    // Thai's vowel and tone marks stay in the run of the letter they sit on.
+    expect(runsOf('กองทุน ไทย', 'Helvetica-Bold')).toEqual([{ text: 'กองทุน ไทย', font: expect.objectContaining({ key: 'noto-sans-thai-thai-700-normal' }) }]);
+    // A flag's two regional indicators, and a family joined by ZWJs, are one run each; bold has its own file.
+    expect(key('🇩🇪 Kasse 👨‍👩‍👧', 'Helvetica-Bold')).toEqual(['noto-emoji-N-700-normal', 'Helvetica-Bold', 'noto-emoji-N-700-normal']);
+    // Digits and "#" stay in Helvetica although Noto Emoji's ranges list them (keycaps).
+    expect(key('#1')).toEqual(['Helvetica']);
+  });
+
+  it('the installed app ships every font file a PDF may open (electron-builder.yml leaves out only what is never opened)', () => {
+    const root = join(import.meta.dirname, '../..');
+    const { files } = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { files: string[] };
+    const left = files.filter((f) => f.startsWith('!')).map((f) => f.slice(1));
+    const all = fontFiles();
+    // Seven families, two weights each; Noto Emoji's bold is a file of its own (the package has 300 to 700).
+    expect(all.filter((f) => f.includes('/noto-emoji-') && f.endsWith('-700-normal.woff')).length).toBeGreaterThan(5);
+    for (const file of all) {
+      // The path as electron-builder sees it, from the app's root (the file's own may be a symlink's target).
+      const path = file.slice(file.lastIndexOf('node_modules/'));
+      expect(readFileSync(file).length, path).toBeGreaterThan(0);
+      expect(
+        left.filter((g) => matchesGlob(path, g)),
+        path,
+      ).toEqual([]);
+    }
+  });
+
+  it('the portfolio report prints labels and counterparties in Cyrillic, Greek, Arabic, Hebrew, Chinese, Korean, Thai and emoji', async () => {
     const req = { date: '2025-12-31', wallet: WALLET, from: '2025-10-01', to: '2025-12-31' };
     const model = buildReportModel(db, req);
     const others = [...new Set(model.transactions.map((t) => (t.from === WALLET ? t.to : t.from)).filter((a): a is string => !!a && a !== WALLET))];
@@ -99,7 +134,15 @@ describe('names in any script', () => {
     // No name fell back to question marks, nor to the address beside it.
     expect(all).not.toMatch(/\?\?/);
     for (const a of others.slice(0, NAMES.length)) expect(all).not.toContain(`(${a.slice(0, 6)}...${a.slice(-4)})`);
-    expectEmbedded(fonts(path), ['NotoSans-Regular', 'NotoSansArabic-Regular', 'NotoSansHebrew-Regular', 'NotoSansSC-Regular']);
+    expectEmbedded(fonts(path), [
+      'NotoSans-Regular',
+      'NotoSansArabic-Regular',
+      'NotoSansHebrew-Regular',
+      'NotoSansSC-Regular',
+      'NotoSansKR-Regular',
+      'NotoSansThai-Regular',
+      'NotoEmoji-Regular',
+    ]);
     // Still deterministic with the fonts embedded: the same cache gives the same bytes.
     const again = join(dir, 'report-again.pdf');
     await writeAtomically(again, (out) => exportPdf(db, req, out));
@@ -120,7 +163,8 @@ describe('names in any script', () => {
     const all = text(path);
     expect(all).toContain(`Monthlypack:${LABEL.replace(/\s+/g, '')}`);
     const named = pack.byCounterparty.filter((l) => NAMES.includes(l.label));
-    expect(named).toHaveLength(NAMES.length);
+    // Every name, some twice: a counterparty the report's test named may be among the month's too.
+    expect(new Set(named.map((l) => l.label)).size).toBe(NAMES.length);
     for (const l of named) expectName(all, l.label);
     expect(all).not.toMatch(/\?\?/);
     expectEmbedded(fonts(path), ['NotoSans-Regular', 'NotoSans-Bold']);

@@ -99,8 +99,9 @@ describe('the portfolio report (PDF)', () => {
 
   it('keeps to what the fonts can show: Helvetica, else an embedded Noto font', () => {
     expect(pdfText('−1 WETH → +2 USDC — ok… é')).toBe('-1 WETH -> +2 USDC — ok… é');
-    // Greek is in Noto Sans (issue 39 item 3); Thai and emoji are in no font the PDF embeds.
-    expect(pdfText('Δ')).toBe('Δ');
-    expect(pdfText('ก🦄')).toBe('??');
+    // Greek is in Noto Sans, Thai and emoji in Noto Sans Thai and Noto Emoji (issue 39 item 3);
+    // Georgian and Ethiopic are in no font the PDF embeds.
+    expect(pdfText('Δ ก🦄')).toBe('Δ ก🦄');
+    expect(pdfText('აሀ')).toBe('??');
   });
 });

@@ -79,6 +79,8 @@ describe('a folder encrypted with a passphrase, started without it', () => {
         field: 'passphrase',
         retryable: false,
         message: expect.stringMatching(/^That is not the passphrase .* Nothing was changed/),
+        // Its code, for a screen in another language (shared/core-codes.ts).
+        said: { code: 'cache.wrongPassphrase', values: {} },
       },
     });
     expect(JSON.stringify(wrong)).not.toContain('not-the-passphrase');

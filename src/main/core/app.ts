@@ -5,6 +5,7 @@
  * input is validated against the contract's schema, run by its capability's handler on the
  * cache open now, and failures are turned into serialisable errors without stacks.
  */
+import { coded } from '../../shared/core-codes.ts';
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
@@ -36,7 +37,7 @@ import { syncHandlers } from './sync/index.ts';
 import { refreshTransferDaysFor } from './transactions/index.ts';
 import { ledgerHandlers } from './ledger/index.ts';
 import { Emitter } from './util/emitter.ts';
-import { serializeError } from './util/errors.ts';
+import { schemaError, serializeError } from './util/errors.ts';
 import { userDataHandlers } from './userdata/index.ts';
 import { walletHandlers } from './wallets/index.ts';
 
@@ -116,9 +117,7 @@ function lockedCore(o: CoreOptions): Core {
   async function unlock(input: unknown): Promise<Envelope<unknown>> {
     const parsed = CONTRACT['cache.unlock'].input.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join('.') || 'input';
-      return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
+      return { ok: false, error: schemaError(parsed.error.issues[0]!) };
     }
     let core: Core;
     try {
@@ -127,12 +126,7 @@ function lockedCore(o: CoreOptions): Core {
       if (err instanceof WrongPassphraseError)
         return {
           ok: false,
-          error: {
-            kind: 'validation',
-            field: 'passphrase',
-            message: 'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
-            retryable: false,
-          },
+          error: { kind: 'validation', field: 'passphrase', retryable: false, ...coded('cache.wrongPassphrase', {}) },
         };
       return { ok: false, error: serializeError(err) };
     }
@@ -345,19 +339,12 @@ async function openCore(o: CoreOptions): Promise<Core> {
     if (profile.readOnly && writes) {
       return {
         ok: false,
-        error: {
-          kind: 'validation',
-          field: 'cache',
-          retryable: false,
-          message: `The cache is open read-only (${profile.databaseFile}): viewing and exports work; syncing and changes do not. Restart to move it aside and rebuild, or choose another data folder.`,
-        },
+        error: { kind: 'validation', field: 'cache', retryable: false, ...coded('storage.readOnlyCache', { file: profile.databaseFile }) },
       };
     }
     const parsed = CONTRACT[name].input.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = issue.path.join('.') || 'input';
-      return { ok: false, error: { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field } };
+      return { ok: false, error: schemaError(parsed.error.issues[0]!) };
     }
     // Cancelled before it started (it waited behind a switch of service): nothing is run.
     if (signal.aborted) return CANCELLED;

@@ -6,7 +6,7 @@ import { stageRestoreOffThread, verifyBackupOffThread } from '../store/backup-th
 import { backupsFolderOf, listBackups } from '../store/backup-files.ts';
 import { swapInRestore, undoRestore } from './swap.ts';
 import { assertAlone } from '../store/cache-conversion.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 import type { Backups } from './backups.ts';
 
 type BackupOperations = 'backups.list' | 'backups.create' | 'backups.verify' | 'backups.restore';
@@ -38,7 +38,7 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
             what: 'The restore',
             cancelJobs: cancelJobs ?? false,
             then: 'restore',
-            busy: new ValidationError('name', 'A restore is under way already.'),
+            busy: refusal('name', 'backup.busy', {}),
             // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
             prepare: async () => {
               const p = session.profile;

@@ -14,7 +14,7 @@ import { changesInWindow } from '../ledger/index.ts';
 import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 import { partNamed, periodHash, type HashedPeriod } from './hash.ts';
 
 export const CLOSED_PERIOD_CHANGED = 'closed-period-changed';
@@ -35,21 +35,13 @@ const periodText = (c: { scope: CloseScope; from: string; to: string }) => `${c.
  * connection waits for it).
  */
 export function closePeriod(db: WritableDB, req: { scope: CloseScope; from: string; to: string; buildPack: () => MonthlyPack }, now = new Date()): StoredClose {
-  if (!req.scope.members.length) throw new ValidationError('wallet', `${req.scope.name} has no wallets: there is nothing to close.`);
+  if (!req.scope.members.length) throw refusal('wallet', 'close.noWallets', { scope: req.scope.name });
   const id = db
     .transaction(() => {
       const open = closeInForce(db, req.scope, req.from, req.to);
-      if (open)
-        throw new ValidationError(
-          'period',
-          `${periodText(req)} is closed already (close ${open.id}, ${open.closedAt}). Reopen it with a reason to close it again.`,
-        );
+      if (open) throw refusal('period', 'close.closedAlready', { scope: req.scope.name, from: req.from, to: req.to, id: open.id, at: open.closedAt });
       const pack = req.buildPack();
-      if (!pack.complete)
-        throw new ValidationError(
-          'period',
-          `The pack for ${periodText(req)} is partial, so it cannot be closed: ${pack.reasons.join(' ') || 'not every figure is known.'}`,
-        );
+      if (!pack.complete) throw refusal('period', 'close.partial', { scope: req.scope.name, from: req.from, to: req.to, reasons: pack.reasons.join(' ') });
       const { hash, parts } = periodHash(db, hashed(req));
       return insertClose(
         db,
@@ -160,11 +152,12 @@ export function checkCloses(db: WritableDB, now = new Date()): { checked: number
 /** Reopens a close in force with the user's reason (required); its open alert is resolved. */
 export function reopenPeriod(db: WritableDB, id: number, reason: string, now = new Date()): StoredClose {
   const why = reason.trim();
-  if (!why) throw new ValidationError('reason', 'Give a reason for reopening the period: it is kept in the audit trail.');
+  if (!why) throw refusal('reason', 'close.noReason', {});
   db.transaction(() => {
     const c = getClose(db, id);
-    if (!c) throw new ValidationError('id', `There is no closed period ${id}.`);
-    if (!reopenClose(db, id, why, now)) throw new ValidationError('id', `Close ${id} (${periodText(c)}) was reopened already, at ${c.reopenedAt}.`);
+    if (!c) throw refusal('id', 'close.missing', { id });
+    if (!reopenClose(db, id, why, now))
+      throw refusal('id', 'close.reopenedAlready', { scope: c.scope.name, from: c.from, to: c.to, id, at: c.reopenedAt ?? '' });
     resolveCoreAlert(db, CLOSED_PERIOD_CHANGED, `period:${id}`, now.toISOString());
   }).immediate();
   return getClose(db, id)!;

@@ -9,7 +9,7 @@ import type { Handlers } from '../handlers.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { getClose, listCloses, summaryOf, type StoredClose } from './store/closes.ts';
 import { getGroup } from '../store/groups.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 import { scopeNameOf, scopePack, packPeriod, type PackContext } from '../pack/index.ts';
 import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
 
@@ -56,7 +56,7 @@ export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | '
     'closes.list': (input) => listCloses(c.db(), { from: input?.from, to: input?.to }).map(summaryOf),
     'closes.get': ({ id }) => {
       const found = getClose(c.db(), id);
-      if (!found) throw new ValidationError('id', `There is no closed period ${id}.`);
+      if (!found) throw refusal('id', 'close.missing', { id });
       return detail(found);
     },
     'closes.close': ({ wallet, group, ...period }) => {

@@ -5,7 +5,7 @@
  * registry of ethereum-lists/chains) or, in Safe's address book, by numeric chain id. A chain
  * not mapped here and not one of the app's chains (Settings) is refused with the row's number.
  */
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 
 const SHORT_NAMES: Readonly<Record<string, string>> = {
   eth: 'eth',
@@ -52,7 +52,6 @@ export function knownChainNames(known: readonly string[]): string {
  */
 export function chainOrRefuse(name: string, known: readonly string[], numeric: boolean): string {
   const id = resolveChain(name, known, { numeric });
-  if (!id)
-    throw new ValidationError('chains', `unknown chain "${name.slice(0, 20)}" (known: ${knownChainNames(known)}${numeric ? ', or an EIP-155 chain id' : ''}).`);
+  if (!id) throw refusal('chains', 'chains.unknown', { chain: name.slice(0, 20), known: knownChainNames(known), numeric });
   return id;
 }

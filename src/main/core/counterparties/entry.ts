@@ -5,9 +5,9 @@
  * characters (shared/text-safety.ts, as wallet labels), the chain ids well formed.
  */
 import type { Counterparty } from '../../../shared/model.ts';
-import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
+import { unsafeChars } from '../../../shared/text-safety.ts';
 import { addressKey } from '../store/address-key.ts';
-import { normaliseAddress, ValidationError } from '../store/validation.ts';
+import { normaliseAddress, refusal } from '../store/validation.ts';
 
 export const NAME_MAX = 100;
 export const TAG_MAX = 32;
@@ -26,31 +26,30 @@ export interface EntryInput {
 /** The entry's fields as stored (no dates), or a ValidationError naming the field. */
 export function cleanEntry(input: EntryInput): Omit<Counterparty, 'createdAt' | 'updatedAt'> {
   const chains = [...new Set((input.chains ?? []).map((c) => c.trim()).filter(Boolean))].sort();
-  for (const c of chains)
-    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(c)) throw new ValidationError('chains', `"${c}" is not a chain id (letters, digits, _ . : - only).`);
+  for (const c of chains) if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(c)) throw refusal('chains', 'chains.badId', { chain: c });
   // With no chain named the address holds on every chain: one written 0x… is read as an EVM
   // address (0x and 40 hex digits, else refused) and kept in lower case, as the transactions
   // hold it (addressKey); any other is kept exactly as written.
   const checkAs = chains.length ? chains : /^0x/i.test(input.address) ? ['eth'] : [];
   const address = addressKey(normaliseAddress(input.address, checkAs));
   const name = input.name.trim();
-  if (!name) throw new ValidationError('name', 'Enter a name.');
-  if (name.length > NAME_MAX) throw new ValidationError('name', `The name is too long (at most ${NAME_MAX} characters).`);
-  const nameProblem = unsafeCharsProblem(name);
-  if (nameProblem) throw new ValidationError('name', `The name ${nameProblem}.`);
+  if (!name) throw refusal('name', 'name.empty', {});
+  if (name.length > NAME_MAX) throw refusal('name', 'text.tooLong', { field: 'name', max: NAME_MAX });
+  const nameUnsafe = unsafeChars(name);
+  if (nameUnsafe) throw refusal('name', 'text.unsafe', { field: 'name', ...nameUnsafe });
   const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter(Boolean))];
-  if (tags.length > TAGS_MAX) throw new ValidationError('tags', `At most ${TAGS_MAX} tags.`);
+  if (tags.length > TAGS_MAX) throw refusal('tags', 'tags.tooMany', { max: TAGS_MAX });
   for (const t of tags) {
-    const problem = unsafeCharsProblem(t);
-    if (problem) throw new ValidationError('tags', `A tag ${problem}.`);
+    const unsafe = unsafeChars(t);
+    if (unsafe) throw refusal('tags', 'text.unsafe', { field: 'tag', ...unsafe });
     // The CSV separates tags with ";" (docs/address-book.md): one inside a tag would split it.
-    if (t.includes(';')) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}" contains ";", which separates tags.`);
-    if (t.length > TAG_MAX) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}…" is too long (at most ${TAG_MAX} characters).`);
+    if (t.includes(';')) throw refusal('tags', 'tag.semicolon', { tag: t.slice(0, 12) });
+    if (t.length > TAG_MAX) throw refusal('tags', 'tag.tooLong', { tag: t.slice(0, 12), max: TAG_MAX });
   }
   const note = (input.note ?? '').trim();
-  if (note.length > NOTE_MAX) throw new ValidationError('note', `The note is too long (at most ${NOTE_MAX} characters).`);
-  const noteProblem = unsafeCharsProblem(note.replace(/\r?\n/g, ' '));
-  if (noteProblem) throw new ValidationError('note', `The note ${noteProblem}.`);
+  if (note.length > NOTE_MAX) throw refusal('note', 'text.tooLong', { field: 'note', max: NOTE_MAX });
+  const noteUnsafe = unsafeChars(note.replace(/\r?\n/g, ' '));
+  if (noteUnsafe) throw refusal('note', 'text.unsafe', { field: 'note', ...noteUnsafe });
   return { address, name, tags, ours: input.ours ?? false, chains, note };
 }
 

@@ -3,13 +3,14 @@
  * Latin-1 and a few marks) stays in Helvetica, so Latin text looks as it always has; any other
  * character is drawn with the first embedded Noto font that has a glyph for it: Noto Sans
  * (Latin Extended, Greek, Cyrillic, Vietnamese, Devanagari), Noto Sans Arabic, Noto Sans Hebrew,
- * then Noto Sans SC (Chinese, Japanese kana, full-width forms). The fonts come from the
+ * Noto Sans Thai, Noto Sans KR (Korean Hangul only), Noto Sans SC (Chinese, Japanese kana,
+ * full-width forms), then Noto Emoji (monochrome: a PDF font has one colour). The fonts come from the
  * @fontsource packages (SIL Open Font License 1.1), as the WOFF files of their unicode-range
  * subsets: a file is opened only when a character of its range is drawn, so a report with no
  * such name opens none. Resolved from node_modules beside the code: the CLI, the web shell and
  * Electron's main process (node_modules in app.asar) find them alike.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
@@ -24,18 +25,43 @@ export interface Face {
   rtl: boolean;
 }
 
-/** The families in the order they are tried, each with the subsets of its unicode.json used (all when omitted). */
-const FAMILIES: ReadonlyArray<{ pkg: string; subsets?: string[]; rtl?: boolean }> = [
+/** Korean Hangul: syllables, jamo, compatibility jamo, extended jamo. */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]/u;
+/**
+ * What Noto Emoji draws: pictographs, flags' regional indicators, the keycap mark, the tags of
+ * subdivision flags and the joiners and selectors within a sequence. Not the digits, "#" and "*"
+ * its ranges also list: those stay in Helvetica.
+ */
+// Alternatives, not one class: the marks and joiners are tested one character at a time.
+const EMOJI = /^(?:\p{Extended_Pictographic}|[\u{1f1e6}-\u{1f1ff}\u{e0020}-\u{e007f}]|\u20e3|\u200d|\ufe0f)$/u;
+
+/**
+ * The families in the order they are tried, each with the subsets of its unicode.json used (all
+ * when omitted) and the characters it is used for (all its ranges hold, when omitted).
+ *
+ * Noto Sans KR draws Hangul only, and is tried before Noto Sans SC: SC's slices hold 80 Hangul
+ * syllables and the compatibility jamo, so with SC first those few would be drawn in SC's design
+ * and the rest of a Korean name in KR's. Han characters stay with SC although KR's slices hold
+ * 4,600 of them: KR draws them in Korean forms, and a Chinese name should keep its Chinese forms
+ * (and print as it did before KR came). Noto Emoji is tried last: none of the fonts before it has
+ * a pictograph (SC's ranges list some, its glyphs do not), and Noto Sans keeps the arrows and
+ * symbols it has, drawn as text.
+ */
+const FAMILIES: ReadonlyArray<{ pkg: string; subsets?: string[]; rtl?: boolean; only?: RegExp }> = [
   { pkg: 'noto-sans' },
   { pkg: 'noto-sans-arabic', subsets: ['arabic'], rtl: true },
   { pkg: 'noto-sans-hebrew', subsets: ['hebrew'], rtl: true },
+  { pkg: 'noto-sans-thai', subsets: ['thai'] },
+  { pkg: 'noto-sans-kr', only: HANGUL },
   { pkg: 'noto-sans-sc' },
+  { pkg: 'noto-emoji', only: EMOJI },
 ];
 
 interface Subset {
   file: (weight: 400 | 700) => string;
   ranges: Array<[number, number]>;
   rtl: boolean;
+  only: RegExp | undefined;
 }
 
 let subsets: Subset[] | null = null;
@@ -49,27 +75,42 @@ const parseRanges = (s: string): Array<[number, number]> =>
     return [parseInt(lo!, 16), parseInt(hi ?? lo!, 16)];
   });
 
+function holdsOne(lo: number, hi: number, only: RegExp): boolean {
+  for (let c = lo; c <= hi; c++) if (only.test(String.fromCodePoint(c))) return true;
+  return false;
+}
+
 function allSubsets(): Subset[] {
   if (subsets) return subsets;
-  subsets = FAMILIES.flatMap(({ pkg, subsets: only, rtl }) => {
+  subsets = FAMILIES.flatMap(({ pkg, subsets: names, rtl, only }) => {
     // The package's main file is its CSS; the fonts and the ranges lie beside it.
     const dir = dirname(resolver.resolve(`@fontsource/${pkg}`));
     const ranges = JSON.parse(readFileSync(join(dir, 'unicode.json'), 'utf8')) as Record<string, string>;
-    return Object.entries(ranges)
-      .filter(([name]) => !only || only.includes(name))
-      .map(([name, range]) => ({
-        file: (weight: 400 | 700) => join(dir, 'files', `${pkg}-${name.replace(/[[\]]/g, '')}-${weight}-normal.woff`),
-        ranges: parseRanges(range),
-        rtl: !!rtl,
-      }));
+    return (
+      Object.entries(ranges)
+        .filter(([name]) => !names || names.includes(name))
+        .map(([name, range]) => ({
+          file: (weight: 400 | 700) => join(dir, 'files', `${pkg}-${name.replace(/[[\]]/g, '')}-${weight}-normal.woff`),
+          ranges: parseRanges(range),
+          rtl: !!rtl,
+          only,
+        }))
+        // A family drawing some characters only keeps the subsets that hold one (KR: not its Han-only
+        // or Latin slices), so those files are never looked at.
+        .filter((s) => !only || s.ranges.some(([lo, hi]) => holdsOne(lo, hi, only)))
+    );
   });
   return subsets;
 }
 
+/** Every font file a PDF may open (both weights of each subset used): electron-builder.yml must ship them. */
+export const fontFiles = (): string[] => allSubsets().flatMap((s) => [s.file(400), s.file(700)]);
+
 const opened = new Map<string, Face>();
 
 function open(s: Subset, weight: 400 | 700): Face {
-  const path = s.file(weight);
+  // A family without a bold file (a package may ship fewer weights) draws bold as regular.
+  const path = weight === 700 && !existsSync(s.file(700)) ? s.file(400) : s.file(weight);
   let face = opened.get(path);
   if (!face) {
     const bytes = readFileSync(path);
@@ -99,7 +140,9 @@ export function faceFor(codePoint: number, weight: 400 | 700): Face | null {
   const known = chosen.get(key);
   if (known !== undefined) return known;
   let found: Face | null = null;
+  const c = String.fromCodePoint(codePoint);
   for (const s of allSubsets()) {
+    if (s.only && !s.only.test(c)) continue;
     if (!s.ranges.some(([lo, hi]) => codePoint >= lo && codePoint <= hi)) continue;
     const face = open(s, weight);
     if (has(face, codePoint)) {

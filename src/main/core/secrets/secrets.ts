@@ -1,5 +1,5 @@
 import { type Keychain, KeychainUnavailableError } from './keychain.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 import type { KeyStatus } from '../../../shared/model.ts';
 
 export const ENV_KEY = 'FOLIOSCOPE_ACCESS_KEY';
@@ -93,27 +93,15 @@ export class Secrets {
   /** The key as it will be kept (trimmed), or an error saying what is wrong with it (`what`: where it came from). */
   static checkFormat(key: string, what = 'The access key'): string {
     const clean = key.trim();
-    if (!clean) throw new ValidationError('key', `${what} is empty.`);
-    if (/\s/.test(clean)) throw new ValidationError('key', `${what} contains spaces; paste it exactly as issued.`);
+    if (!clean) throw refusal('key', 'key.empty', { what });
+    if (/\s/.test(clean)) throw refusal('key', 'key.spaces', { what });
     // Printable ASCII, and not too long: every spelling of such a key a service may echo is
     // matched by one expression (service/redact.ts) that always compiles. Longer keys made that
     // expression too large to compile, and the compiler's error spelled the key out.
-    if (!/^[\x21-\x7e]+$/.test(clean))
-      throw new ValidationError(
-        'key',
-        `${what} holds characters other than letters, digits and ASCII punctuation: Folioscope takes keys of those only. Paste it exactly as issued.`,
-      );
-    if (clean.length > MAX_KEY_LENGTH)
-      throw new ValidationError(
-        'key',
-        `${what} is ${clean.length} characters long: Folioscope takes keys of at most ${MAX_KEY_LENGTH}. Paste it exactly as issued.`,
-      );
+    if (!/^[\x21-\x7e]+$/.test(clean)) throw refusal('key', 'key.notAscii', { what });
+    if (clean.length > MAX_KEY_LENGTH) throw refusal('key', 'key.tooLong', { what, length: clean.length, max: MAX_KEY_LENGTH });
     // Counted in characters as a person counts them (an emoji is one).
-    if ([...clean].length < MIN_KEY_LENGTH)
-      throw new ValidationError(
-        'key',
-        `${what} is too short to be a secret: Folioscope needs at least ${MIN_KEY_LENGTH} characters. Use the key exactly as the service issued it.`,
-      );
+    if ([...clean].length < MIN_KEY_LENGTH) throw refusal('key', 'key.tooShort', { what, min: MIN_KEY_LENGTH });
     return clean;
   }
 

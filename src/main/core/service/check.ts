@@ -6,7 +6,7 @@
  */
 
 import type { ConventionsReport } from '../../../shared/conventions.ts';
-import type { ServiceCheck, ServiceCheckItem } from '../../../shared/model.ts';
+import type { CheckEvidence, ServiceCheck, ServiceCheckItem } from '../../../shared/model.ts';
 import { datetimeForm, namesDay, parseJsonLenient, toFloat, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import { FLOAT_MEMBERS, type ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ServiceClient, ServiceResponse } from './client.ts';
@@ -59,15 +59,17 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
   try {
     latest = await counted(o.client.allPositions(q, o.signal));
   } catch (err) {
-    items.push({ id: 'reach', label: 'Service', value: 'not usable', detail: messageOf(err), status: 'failed' });
+    items.push({ id: 'reach', label: 'Service', value: 'not usable', detail: messageOf(err), status: 'failed', evidence: failure(err) });
     return result();
   }
+  const reached = { positions: latest.data[0]?.positions.length ?? 0, ms: Date.now() - started, requestId: latest.requestId || null };
   items.push({
     id: 'reach',
     label: 'Service',
     value: 'answers; key accepted',
-    detail: `latest all_positions for ${o.wallet} on ${o.chain}: ${latest.data[0]?.positions.length ?? 0} positions in ${Date.now() - started} ms${latest.requestId ? `, request ID ${latest.requestId}` : ''}`,
+    detail: `latest all_positions for ${o.wallet} on ${o.chain}: ${reached.positions} positions in ${reached.ms} ms${reached.requestId ? `, request ID ${reached.requestId}` : ''}`,
     status: 'ok',
+    evidence: { code: 'reached', wallet: o.wallet, chain: o.chain, ...reached },
   });
 
   // 2. How snapshot datetimes are written.
@@ -82,6 +84,8 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
         ? 'The latest snapshot carried no date: it is filed under the day asked, or the fetch day.'
         : `date sent: ${sent}${form && ASSUMED_UTC.has(form) ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
     status: form === null ? 'note' : ASSUMED_UTC.has(form) ? 'note' : 'ok',
+    evidence: sent === null ? { code: 'noDateSent' } : { code: 'dateSent', sent, assumedUtc: !!form && ASSUMED_UTC.has(form) },
+    ...(form ? { forms: [form] } : {}),
   });
 
   // 3. The day the latest snapshot is for, and 4. where a dated snapshot is filed.
@@ -97,9 +101,11 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
       value: latestDay ? `for ${latestDay}` : 'day unknown (filed under the fetch day)',
       detail:
         written && utc && written !== utc
-          ? `the day written (${written}) and the UTC day (${utc}) differ: asked the service for each (${requests - before} request${requests - before === 1 ? '' : 's'}); ${latestDay} answers with the same datetime`
+          ? `the day written (${written}) and the UTC day (${utc}) differ: asked the service for each (${requests - before} request${requests - before === 1 ? '' : 's'}); ${latestDay ? `${latestDay} answers` : 'no day answers'} with the same datetime`
           : 'the day written and the UTC day agree',
       status: latestDay ? 'ok' : 'note',
+      evidence:
+        written && utc && written !== utc ? { code: 'daysDiffer', written, utc, requests: requests - before, day: latestDay ?? null } : { code: 'daysAgree' },
     });
   } catch (err) {
     items.push({
@@ -108,6 +114,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
       value: 'could not be resolved',
       detail: messageOf(err),
       status: 'warning',
+      evidence: failure(err),
     });
   }
   const asked = addDays(latestDay ?? now().toISOString().slice(0, 10), -7);
@@ -125,6 +132,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
           ? `asked ${asked}; no date in the answer`
           : `asked ${asked}; the service dated it ${got} (written day ${writtenDay(got)}, UTC day ${utcDay(got)})${ok ? '' : '. Filed under the day the service wrote, with a data-quality note.'}`,
       status: ok ? 'ok' : 'warning',
+      evidence: got === null ? { code: 'askedNoDate', asked } : { code: 'askedDated', asked, got, written: writtenDay(got), utc: utcDay(got), ok },
     });
   } catch (err) {
     items.push({
@@ -133,6 +141,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
       value: `asking for ${asked} failed`,
       detail: messageOf(err),
       status: 'warning',
+      evidence: failure(err),
     });
   }
 
@@ -140,9 +149,9 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
   const bodies = [latest, ...(dated ? [dated] : [])];
   const counts = { number: 0, string: 0, null: 0, other: 0 };
   for (const r of bodies) countFloats(parseBody(r.body), counts);
-  const flags: ValueFlag[] = [
-    ...(latest.flags ?? []).map((f) => ({ ...f, path: `latest ${f.path}` })),
-    ...(dated?.flags ?? []).map((f) => ({ ...f, path: `${asked} ${f.path}` })),
+  const flags: Array<ValueFlag & { response: string }> = [
+    ...(latest.flags ?? []).map((f) => ({ ...f, response: 'latest' })),
+    ...(dated?.flags ?? []).map((f) => ({ ...f, response: asked })),
   ];
   const kinds = [counts.number && 'numbers', counts.string && 'numeric strings'].filter(Boolean).join(' and ') || 'none seen';
   items.push({
@@ -154,10 +163,20 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
       (flags.length
         ? `; unreadable: ${flags
             .slice(0, 3)
-            .map((f) => `${f.path} = ${f.value}`)
+            .map((f) => `${f.response} ${f.path} = ${f.value}`)
             .join(', ')}${flags.length > 3 ? ', …' : ''}`
         : ''),
     status: flags.length ? 'warning' : 'ok',
+    evidence: {
+      code: 'floats',
+      responses: bodies.length,
+      numbers: counts.number,
+      strings: counts.string,
+      nulls: counts.null,
+      other: counts.other,
+      unreadable: flags.slice(0, 3).map((f) => ({ response: f.response, path: f.path, value: f.value })),
+      more: flags.length > 3,
+    },
   });
 
   // 6. How transaction datetimes are written.
@@ -174,6 +193,10 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
         ? `first date sent: ${String(dates[0])}${forms.some((f) => ASSUMED_UTC.has(f)) ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`
         : `no transactions for ${o.wallet} on ${o.chain}`,
       status: forms.includes('unreadable') ? 'warning' : forms.some((f) => ASSUMED_UTC.has(f)) || !forms.length ? 'note' : 'ok',
+      evidence: dates.length
+        ? { code: 'firstDateSent', sent: String(dates[0]), assumedUtc: forms.some((f) => ASSUMED_UTC.has(f)) }
+        : { code: 'noTransactions', wallet: o.wallet, chain: o.chain },
+      forms,
     });
   } catch (err) {
     items.push({
@@ -182,6 +205,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
       value: 'could not be read',
       detail: messageOf(err),
       status: 'warning',
+      evidence: failure(err),
     });
   }
 
@@ -189,7 +213,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
     try {
       items.push(...(await more()));
     } catch (err) {
-      items.push({ id: 'extra', label: 'Conventions', value: 'check failed', detail: messageOf(err), status: 'warning' });
+      items.push({ id: 'extra', label: 'Conventions', value: 'check failed', detail: messageOf(err), status: 'warning', evidence: failure(err) });
     }
   }
   return result();
@@ -230,6 +254,7 @@ export function conventionItems(report: ConventionsReport): ServiceCheckItem[] {
     value: p.value,
     detail: `${p.evidence}${p.learnedAt ? ` (learned ${p.learnedAt.slice(0, 16).replace('T', ' ')} UTC)` : ''}`,
     status: p.status === 'learned' ? 'ok' : p.status === 'assumed' ? 'note' : 'warning',
+    evidence: { code: 'convention', evidence: p.evidence, learnedAt: p.learnedAt },
   }));
   for (const a of report.anomalies.filter((x) => !x.resolvedAt))
     items.push({
@@ -238,6 +263,7 @@ export function conventionItems(report: ConventionsReport): ServiceCheckItem[] {
       value: a.kind,
       detail: `${a.detail}${a.wallet ? ` (${a.wallet}${a.chain ? ` on ${a.chain}` : ''})` : ''}, ${a.at.slice(0, 16).replace('T', ' ')} UTC`,
       status: 'warning',
+      evidence: { code: 'anomaly', detail: a.detail, wallet: a.wallet, chain: a.chain, at: a.at },
     });
   return items;
 }
@@ -246,3 +272,5 @@ export function conventionItems(report: ConventionsReport): ServiceCheckItem[] {
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+const failure = (err: unknown): CheckEvidence => ({ code: 'error', message: messageOf(err) });

@@ -1,4 +1,5 @@
 import type { ServiceClient } from './client.ts';
+import { conventionEvidence } from '../../../shared/convention-evidence.ts';
 import { RequestError } from './errors.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import { ASSUMED_CONVENTIONS, type LearnedConventions } from '../../../shared/conventions.ts';
@@ -79,12 +80,12 @@ export async function learnConventions(
   let unit: 's' | 'ms';
   if (nonEmpty(s0) || nonEmpty(s1)) {
     unit = 's';
-    learned('timeUnit', 's', `start_time=0, end_time=now in seconds returned rows`);
+    learned('timeUnit', 's', conventionEvidence('timeUnitSeconds'));
   } else if ((nonEmpty(m0) || nonEmpty(m1)) && !afterNow(m0, nowS) && !afterNow(m1, nowS)) {
     // Rows dated after now would mean a seconds service read the millisecond bound as the far
     // future: that is no evidence of milliseconds.
     unit = 'ms';
-    learned('timeUnit', 'ms', `end_time=now in seconds returned nothing (January 1970 in ms); in milliseconds it returned rows`);
+    learned('timeUnit', 'ms', conventionEvidence('timeUnitMs'));
   } else {
     return { conventions: c, points, requests, conclusive: false };
   }
@@ -107,26 +108,26 @@ export async function learnConventions(
     ]);
     if (nonEmpty(q1) && (q0.rows === null || !nonEmpty(q0) || samePage(q0, q1))) {
       base = 1;
-      learned('pageBase', 1, `around a past row, page=0 was ${q0.rows === null ? 'refused' : nonEmpty(q0) ? 'page=1 again' : 'empty'} and page=1 held it`);
+      learned('pageBase', 1, conventionEvidence(q0.rows === null ? 'baseRefusedNear' : nonEmpty(q0) ? 'baseAgainNear' : 'baseEmptyNear'));
     } else if (nonEmpty(q0) && !samePage(q0, q1)) {
       base = 0;
-      learned('pageBase', 0, 'around a past row, page=0 held a row that page=1 did not');
+      learned('pageBase', 0, conventionEvidence('baseZeroNear'));
     }
   }
   if (base !== null) {
     // Read where the newest end cannot move it.
   } else if (p0.rows === null) {
     base = 1;
-    learned('pageBase', 1, 'page=0 was refused (4xx)');
+    learned('pageBase', 1, conventionEvidence('baseRefused'));
   } else if (samePage(p0, p1)) {
     base = 1;
-    learned('pageBase', 1, 'page=0 and page=1 returned the same rows');
+    learned('pageBase', 1, conventionEvidence('baseSame'));
   } else if (!nonEmpty(p0) && nonEmpty(p1)) {
     base = 1;
-    learned('pageBase', 1, 'page=0 was empty and page=1 was not');
+    learned('pageBase', 1, conventionEvidence('baseEmpty'));
   } else {
     base = 0;
-    learned('pageBase', 0, 'page=0 returned rows that page=1 did not');
+    learned('pageBase', 0, conventionEvidence('baseZero'));
   }
 
   // Round 2: the largest page, the page after it, the second two-row page, a page far past
@@ -154,61 +155,70 @@ export async function learnConventions(
     ]);
   }
   if (big.rows === null) {
-    points.push({ key: 'pageSizeMax', value: 2, status: 'unknown', evidence: `every page size from ${maxPage} down to ${SMALLER_PAGES.at(-1)} was refused` });
+    points.push({
+      key: 'pageSizeMax',
+      value: 2,
+      status: 'unknown',
+      evidence: conventionEvidence('sizeAllRefused', { max: maxPage, min: SMALLER_PAGES.at(-1)! }),
+    });
     c.pageSizeMax = 2;
     c.pageSizeCap = 2;
   } else {
-    learned('pageSizeMax', asked, asked === maxPage ? `pageSize=${maxPage} was accepted` : `pageSize=${maxPage} was refused, ${asked} accepted`);
+    learned(
+      'pageSizeMax',
+      asked,
+      asked === maxPage ? conventionEvidence('sizeAccepted', { max: maxPage }) : conventionEvidence('sizeSmaller', { max: maxPage, asked }),
+    );
   }
   const n = big.rows?.length ?? 0;
   const firstPage = base === 0 ? p0 : p1;
 
   // Paging: the second two-row page differs from the first (when there are more than two rows).
-  if (nonEmpty(second) && !samePage(second, firstPage)) learned('pagingWorks', true, 'page 2 of two rows differs from page 1');
+  if (nonEmpty(second) && !samePage(second, firstPage)) learned('pagingWorks', true, conventionEvidence('pagingWorks'));
   else if (n > 2 && (samePage(second, firstPage) || !nonEmpty(second)))
-    learned('pagingWorks', false, `page 2 of two rows ${nonEmpty(second) ? 'repeats page 1' : 'is empty'} although the history has ${n} rows`);
-  else points.push({ key: 'pagingWorks', value: null, status: 'unknown', evidence: 'the wallet has two rows or fewer: cannot tell' });
+    learned('pagingWorks', false, conventionEvidence(nonEmpty(second) ? 'pagingRepeats' : 'pagingEmpty', { n }));
+  else points.push({ key: 'pagingWorks', value: null, status: 'unknown', evidence: conventionEvidence('pagingUnknown') });
 
   // Page-size cap: a page of n < asked followed by a non-empty, different page proves the cap is n.
   if (big.rows === null) {
     // Nothing accepted: the reads will fail and say so.
   } else if (n >= asked) {
-    learned('pageSizeCap', asked, `a page of ${asked} was served whole`);
-    learned('capProven', true, `a page of ${asked} was served whole`);
+    learned('pageSizeCap', asked, conventionEvidence('capWhole', { n: asked }));
+    learned('capProven', true, conventionEvidence('capWhole', { n: asked }));
   } else if (nonEmpty(next) && !samePage(next, big)) {
-    learned('pageSizeCap', n, `asked ${asked} rows a page, got ${n}, and the next page had more`);
-    learned('capProven', true, `asked ${asked}, got ${n} with more on the next page`);
+    learned('pageSizeCap', n, conventionEvidence('capMore', { asked, n }));
+    learned('capProven', true, conventionEvidence('capProvenMore', { asked, n }));
   } else {
     points.push({
       key: 'pageSizeCap',
       value: asked,
       status: 'assumed',
-      evidence: `the whole history (${n} rows) fits one page: the cap is at least ${n}, not proven`,
+      evidence: conventionEvidence('capFits', { n }),
     });
-    points.push({ key: 'capProven', value: false, status: 'assumed', evidence: `history shorter than ${asked} rows` });
+    points.push({ key: 'capProven', value: false, status: 'assumed', evidence: conventionEvidence('capShort', { asked }) });
     c.pageSizeCap = asked;
     c.capProven = false;
   }
 
-  if (past.rows !== null && !nonEmpty(past)) learned('pastEnd', 'empty', 'a page far past the end was empty');
-  else if (nonEmpty(past)) learned('pastEnd', 'repeat-last', 'a page far past the end returned rows (the last page again)');
-  else points.push({ key: 'pastEnd', value: 'unknown', status: 'unknown', evidence: 'a page far past the end was refused' });
+  if (past.rows !== null && !nonEmpty(past)) learned('pastEnd', 'empty', conventionEvidence('pastEmpty'));
+  else if (nonEmpty(past)) learned('pastEnd', 'repeat-last', conventionEvidence('pastRepeat'));
+  else points.push({ key: 'pastEnd', value: 'unknown', status: 'unknown', evidence: conventionEvidence('pastRefused') });
 
   // Ordering, from the times of the largest page.
   const times = (big.rows ?? []).map(secondsOf).filter((t): t is number => t !== null);
   if (new Set(times).size >= 2) {
     const desc = times.every((t, i) => i === 0 || t <= times[i - 1]!);
     const asc = times.every((t, i) => i === 0 || t >= times[i - 1]!);
-    learned('order', desc ? 'newest-first' : asc ? 'oldest-first' : 'unordered', `times of ${times.length} rows of one page`);
+    learned('order', desc ? 'newest-first' : asc ? 'oldest-first' : 'unordered', conventionEvidence('orderTimes', { n: times.length }));
   } else {
-    points.push({ key: 'order', value: 'unknown', status: 'unknown', evidence: 'fewer than two distinct times seen' });
+    points.push({ key: 'order', value: 'unknown', status: 'unknown', evidence: conventionEvidence('orderUnknown') });
   }
 
   // Bounds, from a row at time T: [T, T] includes it only if both bounds are inclusive.
   const has = (p: Probe) => hashes(p.rows).includes(sample.txn_hash.toLowerCase());
-  if (has(exact)) learned('bounds', 'inclusive', `[T, T] included a row at T`);
-  else if (has(halfOpen)) learned('bounds', 'half-open', `[T, T] missed a row at T, [T, T+1] included it: ranges are widened by one ${unit}`);
-  else learned('bounds', 'exclusive', `[T, T] and [T, T+1] missed a row at T: ranges are widened by one ${unit} each side`);
+  if (has(exact)) learned('bounds', 'inclusive', conventionEvidence('boundsInclusive'));
+  else if (has(halfOpen)) learned('bounds', 'half-open', conventionEvidence('boundsHalfOpen', { unit }));
+  else learned('bounds', 'exclusive', conventionEvidence('boundsExclusive', { unit }));
 
   return { conventions: c, points, requests, conclusive: true };
 }

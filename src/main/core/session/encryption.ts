@@ -35,7 +35,7 @@ import {
   keptAsideCopies,
 } from '../store/cache-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal } from '../store/validation.ts';
 
 /** Every cache of the folder, and the caches whose backups are there though the cache is gone. */
 function cachesWithBackups(dataDir: string): string[] {
@@ -129,11 +129,7 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
   let key: CacheKey;
   if (existing) {
     const wanted: EncryptionConfig['keySource'] = o.passphrase !== undefined ? 'passphrase' : 'keychain';
-    if (existing.keySource !== wanted)
-      throw new ValidationError(
-        'encryption',
-        `This data folder is already encrypted, with ${existing.keySource === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
-      );
+    if (existing.keySource !== wanted) throw refusal('encryption', 'encryption.already', { source: existing.keySource });
     // Finishing: the same key, which must be the right one.
     key = await folderKey(existing, { keychain: o.keychain, passphrase: o.passphrase ?? null }, join(dataDir, 'encryption.json'));
     for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, key);
@@ -156,7 +152,7 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
  */
 export async function decryptFolder(dataDir: string, o: { keychain: Keychain; key: CacheKey; now?: Date }): Promise<void> {
   const config = readEncryptionConfig(dataDir, join(dataDir, 'encryption.json'));
-  if (!config) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+  if (!config) throw refusal('encryption', 'encryption.none', {});
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
   convertFolder(dataDir, o.key, null, o.now ?? new Date());
   removeEncryptionConfig(dataDir);

@@ -9,7 +9,7 @@ import type { Handlers } from '../handlers.ts';
 import { checkKey, type Keychain, Secrets } from '../secrets/index.ts';
 import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal, ValidationError } from '../store/validation.ts';
 import { clearCache } from '../sync/index.ts';
 import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
 import { normaliseBaseUrl } from './profile.ts';
@@ -60,10 +60,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
   /** The service's base URL in the settings (none in demo mode). */
   const liveUrl = () => (session.profile.mode === 'live' ? session.profile.baseUrl : null);
   const converting = (what: string, cancelJobs: boolean, work: () => Promise<void>) =>
-    session.withCacheClosed(
-      { what, cancelJobs, then: 'try again', busy: new ValidationError('cache', 'A restore or a conversion of the cache is under way already.') },
-      work,
-    );
+    session.withCacheClosed({ what, cancelJobs, then: 'try again', busy: refusal('cache', 'cache.busy', {}) }, work);
   return {
     'app.info': info,
     'app.connect': async ({ baseUrl, key, sessionOnly }) => {
@@ -133,7 +130,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
     },
     'cache.decrypt': async (input) => {
       const key = session.cacheKey;
-      if (!key) throw new ValidationError('encryption', 'This data folder is not encrypted. Nothing was changed.');
+      if (!key) throw refusal('encryption', 'encryption.none', {});
       await converting('Decrypting the cache', input?.cancelJobs ?? false, async () => {
         await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key });
         session.cacheKey = null;

@@ -12,7 +12,7 @@ import { openReadOnlyCopy } from '../store/recovery.ts';
 import { finishConversions } from '../store/cache-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { getSettings } from '../store/settings.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal, ValidationError } from '../store/validation.ts';
 import type { Secrets } from '../secrets/index.ts';
 import { SyncEngine } from '../sync/index.ts';
 
@@ -70,11 +70,10 @@ export function normaliseBaseUrl(raw: string): string {
     url = new URL(raw);
   } catch {
     // Not echoed: a pasted URL may carry a key.
-    throw new ValidationError('baseUrl', "That is not a URL: enter the service's base URL, e.g. https://api.example.com.");
+    throw refusal('baseUrl', 'url.invalid', {});
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ValidationError('baseUrl', 'The base URL must start with https:// (or http:// for a local service).');
-  if (url.username || url.password) throw new ValidationError('baseUrl', 'Put the access key in the key field, not in the base URL.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refusal('baseUrl', 'url.scheme', {});
+  if (url.username || url.password) throw refusal('baseUrl', 'url.credentials', {});
   url.search = '';
   url.hash = '';
   return url.toString().replace(/\/+$/, '');

@@ -7,7 +7,7 @@
 import type { AppInfo, EventPayloads } from '../../../shared/contract.ts';
 import { CacheProblemError } from '../store/db.ts';
 import type { CacheKey } from '../store/driver.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal, ValidationError } from '../store/validation.ts';
 import type { Emitter } from '../util/emitter.ts';
 import { CACHE_KEY_SERVICE, type Keychain, KEYCHAIN_SERVICE, type KeySources, PASSPHRASE_ENV, Secrets, systemKeychain } from '../secrets/index.ts';
 import { loadFolderKey } from './encryption.ts';
@@ -179,16 +179,12 @@ export class Session {
   }
 
   /** Jobs running (or other work on the cache): refused with what runs and what to do, unless they may be cancelled. */
-  private refuseWhileJobsRun(cancelJobs: boolean, then: string): void {
+  private refuseWhileJobsRun(cancelJobs: boolean, then: 'restore' | 'try again'): void {
     const active = this.current.engine.jobs().filter((j) => j.state === 'queued' || j.state === 'running');
     const others = this.users.map((u) => u.running()).filter((x): x is string => x !== null);
     if ((active.length || others.length) && !cancelJobs) {
-      const them = active.length === 1 ? 'it' : 'them';
       const names = active.length ? active.map((j) => j.label) : others;
-      throw new ValidationError(
-        'jobs',
-        `${active.length || 1} job${active.length === 1 ? ' is' : 's are'} running (${names.join(', ')}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`,
-      );
+      throw refusal('jobs', 'jobs.running', { count: active.length || 1, names: names.join(', '), then });
     }
   }
 
@@ -206,7 +202,7 @@ export class Session {
       what: string;
       cancelJobs: boolean;
       /** What the user may do once the jobs are cancelled ("restore", "try again"). */
-      then: string;
+      then: 'restore' | 'try again';
       busy: ValidationError;
       prepare?: () => Promise<void>;
       undo?: (done: T) => void;

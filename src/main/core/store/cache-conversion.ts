@@ -18,6 +18,7 @@
  * `.before-…` name) are removed by that same step: the `.converting-` copy is never the only
  * copy, and the `.before-…` file is the old one, kept only until the new one has checked out.
  */
+import { type CoreSaid, coded } from '../../../shared/core-codes.ts';
 import { closeSync, constants, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
@@ -74,8 +75,12 @@ export function finishConversions(cacheFile: string): string[] {
 
 /** Another process has the cache open: converting it now would lose what that process writes. */
 export class CacheInUseError extends Error {
+  /** The message as a code and values, for a screen in another language (util/errors.ts sends it). */
+  readonly said: CoreSaid;
   constructor(path: string) {
-    super(`${path} is open in another Folioscope (the app, the web shell, or a command such as watch): close it and try again. Nothing was changed.`);
+    const { message, said } = coded('storage.inUse', { path });
+    super(message);
+    this.said = said;
     this.name = 'CacheInUseError';
   }
 }

@@ -1,10 +1,10 @@
 /** Wallet groups (migration 005): named sets of watched wallets. */
 import type { ReadableDB, WritableDB } from './db.ts';
 import { all, get, run, sql } from './sql.ts';
-import { ValidationError } from './validation.ts';
+import { refusal } from './validation.ts';
 import { getWallet } from './wallets.ts';
 import { recordEdit } from './audit.ts';
-import { unsafeCharsProblem, visibleText } from '../../../shared/text-safety.ts';
+import { unsafeChars, visibleText } from '../../../shared/text-safety.ts';
 import type { GroupInput } from '../../../shared/contract.ts';
 import type { WalletGroup } from '../../../shared/model.ts';
 
@@ -16,31 +16,30 @@ export function listGroups(db: ReadableDB): WalletGroup[] {
 
 export function getGroup(db: ReadableDB, id: number): WalletGroup {
   const g = listGroups(db).find((x) => x.id === id);
-  if (!g) throw new ValidationError('group', `There is no wallet group ${id}.`);
+  if (!g) throw refusal('group', 'group.missing', { id });
   return g;
 }
 
 export function saveGroup(db: WritableDB, input: GroupInput, now = new Date()): WalletGroup {
   const name = input.name.trim();
-  if (!name) throw new ValidationError('name', 'Give the group a name.');
+  if (!name) throw refusal('name', 'group.noName', {});
   // The contract refuses these already; kept here too, as for labels, since the name reaches PDFs and terminals.
-  const problem = unsafeCharsProblem(name);
-  if (problem) throw new ValidationError('name', `The group name ${problem}.`);
+  const unsafe = unsafeChars(name);
+  if (unsafe) throw refusal('name', 'text.unsafe', { field: 'groupName', ...unsafe });
   // Each member as the wallets table has it (getWallet: an EVM address in any case, any other
   // exactly as watched), so a case-sensitive address such as Solana's joins as it is.
   const found = input.wallets.map((w) => ({ asked: w, wallet: getWallet(db, w) }));
   const unknown = found.filter((f) => !f.wallet).map((f) => visibleText(f.asked));
-  if (unknown.length) throw new ValidationError('wallets', `Not watched: ${unknown.join(', ')}. Add the wallet first.`);
+  if (unknown.length) throw refusal('wallets', 'group.notWatched', { addresses: unknown.join(', ') });
   const wallets = [...new Set(found.map((f) => f.wallet!.address))];
   const clash = get<{ id: number }>(db, sql`SELECT id FROM wallet_groups WHERE name = ${name} COLLATE NOCASE`);
-  if (clash && clash.id !== input.id) throw new ValidationError('name', `A group named "${name}" exists already.`);
+  if (clash && clash.id !== input.id) throw refusal('name', 'group.exists', { name });
   const before = input.id === undefined ? null : (listGroups(db).find((g) => g.id === input.id) ?? null);
   const saved = db
     .transaction(() => {
       let gid = input.id;
       if (gid === undefined) gid = Number(run(db, sql`INSERT INTO wallet_groups (name, created_at) VALUES (${name}, ${now.toISOString()})`).lastInsertRowid);
-      else if (run(db, sql`UPDATE wallet_groups SET name = ${name} WHERE id = ${gid}`).changes === 0)
-        throw new ValidationError('group', `There is no wallet group ${gid}.`);
+      else if (run(db, sql`UPDATE wallet_groups SET name = ${name} WHERE id = ${gid}`).changes === 0) throw refusal('group', 'group.missing', { id: gid });
       run(db, sql`DELETE FROM wallet_group_members WHERE group_id = ${gid}`);
       for (const w of wallets) run(db, sql`INSERT INTO wallet_group_members (group_id, wallet) VALUES (${gid}, ${w})`);
       const after = getGroup(db, gid);

@@ -1,14 +1,25 @@
+import { type CoreCode, type CoreCodeValues, type CoreSaid, coded } from '../../../shared/core-codes.ts';
 import { isoDateToUtcMs } from '../../../shared/dates.ts';
 
-/** A user input the app cannot accept: which field, and what to do about it. */
+/**
+ * A user input the app cannot accept: which field, and what to do about it. One a screen shows
+ * carries its code and values (`said`), so a screen in another language can say it.
+ */
 export class ValidationError extends Error {
   constructor(
     readonly field: string,
     message: string,
+    readonly said?: CoreSaid,
   ) {
     super(message);
     this.name = 'ValidationError';
   }
+}
+
+/** A refusal with its code and values, its message the English of them (shared/core-codes.ts). */
+export function refusal<K extends CoreCode>(field: string, code: K, values: CoreCodeValues[K]): ValidationError {
+  const { message, said } = coded(code, values);
+  return new ValidationError(field, message, said);
 }
 
 /**
@@ -45,16 +56,12 @@ const MAX_ADDRESS_LENGTH = 128;
  * form (EVM addresses in lower case, as the service reports them).
  */
 export function normaliseAddress(input: string, chains: readonly string[]): string {
-  if (typeof input !== 'string' || input.length === 0) throw new ValidationError('address', 'Enter a wallet address.');
-  if (input.trim() !== input || /\s/.test(input)) {
-    throw new ValidationError('address', 'The address contains spaces; paste it without spaces or line breaks.');
-  }
-  if (input.length > MAX_ADDRESS_LENGTH) throw new ValidationError('address', `The address is too long (at most ${MAX_ADDRESS_LENGTH} characters).`);
-  if (!/^[\x21-\x7e]+$/.test(input)) throw new ValidationError('address', 'The address may only contain printable ASCII characters.');
+  if (typeof input !== 'string' || input.length === 0) throw refusal('address', 'address.empty', {});
+  if (input.trim() !== input || /\s/.test(input)) throw refusal('address', 'address.spaces', {});
+  if (input.length > MAX_ADDRESS_LENGTH) throw refusal('address', 'address.tooLong', { max: MAX_ADDRESS_LENGTH });
+  if (!/^[\x21-\x7e]+$/.test(input)) throw refusal('address', 'address.notAscii', {});
   if (chains.some(isEvmChain)) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(input)) {
-      throw new ValidationError('address', 'Not an EVM address: expected 0x followed by 40 hexadecimal characters.');
-    }
+    if (!/^0x[0-9a-fA-F]{40}$/.test(input)) throw refusal('address', 'address.notEvm', {});
     return input.toLowerCase();
   }
   return input;
@@ -62,15 +69,15 @@ export function normaliseAddress(input: string, chains: readonly string[]): stri
 
 export function normaliseChains(chains: readonly string[]): string[] {
   const out = [...new Set(chains.map((c) => c.trim()).filter(Boolean))];
-  if (out.length === 0) throw new ValidationError('chains', 'Choose at least one chain.');
+  if (out.length === 0) throw refusal('chains', 'chains.none', {});
   for (const c of out) {
-    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(c)) throw new ValidationError('chains', `"${c}" is not a chain id (letters, digits, _ . : - only).`);
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(c)) throw refusal('chains', 'chains.badId', { chain: c });
   }
   return out;
 }
 
 /** YYYY-MM-DD, a real calendar date. */
 export function checkDate(field: string, value: string): string {
-  if (isoDateToUtcMs(value) === null) throw new ValidationError(field, `"${value}" is not a date: use YYYY-MM-DD.`);
+  if (isoDateToUtcMs(value) === null) throw refusal(field, 'date.invalid', { value });
   return value;
 }

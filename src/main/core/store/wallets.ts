@@ -1,9 +1,9 @@
 import type { ReadableDB, WritableDB } from './db.ts';
-import { normaliseAddress, normaliseChains, ValidationError } from './validation.ts';
+import { normaliseAddress, normaliseChains, refusal } from './validation.ts';
 import { addressKey } from './address-key.ts';
 import type { WalletChanges, WalletInput } from '../../../shared/contract.ts';
 import type { Wallet } from '../../../shared/model.ts';
-import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
+import { unsafeChars } from '../../../shared/text-safety.ts';
 import { all, get, run, sql } from './sql.ts';
 import { recordEdit } from './audit.ts';
 
@@ -25,19 +25,19 @@ const fromRow = (r: WalletRow): Wallet => ({
 
 function cleanLabel(label: string | undefined): string {
   const l = (label ?? '').trim();
-  if (l.length > 80) throw new ValidationError('label', 'The label is too long (at most 80 characters).');
+  if (l.length > 80) throw refusal('label', 'text.tooLong', { field: 'label', max: 80 });
   // Controls and direction overrides could hide or reorder the text shown beside a label.
-  const problem = unsafeCharsProblem(l);
-  if (problem) throw new ValidationError('label', `The label ${problem}.`);
+  const unsafe = unsafeChars(l);
+  if (unsafe) throw refusal('label', 'text.unsafe', { field: 'label', ...unsafe });
   return l;
 }
 
 function cleanTags(tags: readonly string[] | undefined): string[] {
   const out = [...new Set((tags ?? []).map((t) => t.trim()).filter(Boolean))];
   for (const t of out) {
-    const problem = unsafeCharsProblem(t);
-    if (problem) throw new ValidationError('tags', `A tag ${problem}.`);
-    if (t.length > 32) throw new ValidationError('tags', `The tag "${t.slice(0, 12)}…" is too long (at most 32 characters).`);
+    const unsafe = unsafeChars(t);
+    if (unsafe) throw refusal('tags', 'text.unsafe', { field: 'tag', ...unsafe });
+    if (t.length > 32) throw refusal('tags', 'tag.tooLong', { tag: t.slice(0, 12), max: 32 });
   }
   return out;
 }
@@ -47,7 +47,7 @@ export function addWallet(db: WritableDB, input: WalletInput, now = new Date()):
   const address = normaliseAddress(input.address, chains);
   const wallet: Wallet = { address, label: cleanLabel(input.label), tags: cleanTags(input.tags), chains, createdAt: now.toISOString() };
   const existing = getWallet(db, address);
-  if (existing) throw new ValidationError('address', `${address} is already watched${existing.label ? ` as "${existing.label}"` : ''}.`);
+  if (existing) throw refusal('address', 'wallet.watched', { address, label: existing.label });
   db.transaction(() => {
     run(
       db,
@@ -61,13 +61,13 @@ export function addWallet(db: WritableDB, input: WalletInput, now = new Date()):
 
 export function updateWallet(db: WritableDB, address: string, changes: WalletChanges): Wallet {
   const current = getWallet(db, address);
-  if (!current) throw new ValidationError('address', `${address} is not a watched wallet.`);
+  if (!current) throw refusal('address', 'wallet.notWatched', { address });
   const chains = changes.chains ? normaliseChains(changes.chains) : current.chains;
   // The address is re-checked against the new chains, canonical form included: a mixed-case
   // 0x address kept as-is for a non-EVM chain would be sent and matched wrongly on an EVM one.
   const canonical = normaliseAddress(current.address, chains);
   if (canonical !== current.address) {
-    throw new ValidationError('chains', `On ${chains.join(', ')} this address is written ${canonical}; remove the wallet and add it again on these chains.`);
+    throw refusal('chains', 'wallet.rewritten', { chains: chains.join(', '), address: canonical });
   }
   const next: Wallet = {
     ...current,

@@ -15,7 +15,7 @@ import {
 import type { LogSet, Wallet, JobInfo, JobKind, JobTitle } from '../../../shared/model.ts';
 import type { Completeness, ConventionsReport } from '../../../shared/conventions.ts';
 import type { BackfillRequest as ContractBackfill } from '../../../shared/contract.ts';
-import { checkDate, ValidationError } from '../store/validation.ts';
+import { checkDate, refusal } from '../store/validation.ts';
 import { getWallet, listWallets } from '../store/wallets.ts';
 import { datesBetween, plannedUnits, qualityCompleteness, type QualityTally, runUnits, syncPositionsUnit } from '../positions/index.ts';
 import { type Job, type JobContext, JobQueue } from '../jobs/index.ts';
@@ -144,7 +144,7 @@ export class SyncEngine {
 
   private wallet(address: string): Wallet {
     const w = getWallet(this.o.db, address);
-    if (!w) throw new ValidationError('wallet', `${address} is not a watched wallet; add it first.`);
+    if (!w) throw refusal('wallet', 'sync.notWatched', { address });
     return w;
   }
 
@@ -190,9 +190,9 @@ export class SyncEngine {
     const w = this.wallet(req.wallet);
     checkDate('from', req.from);
     checkDate('to', req.to);
-    if (req.from > req.to) throw new ValidationError('to', 'The end date is before the start date.');
+    if (req.from > req.to) throw refusal('to', 'range.endBeforeStart', {});
     const dates = datesBetween(req.from, req.to, req.every);
-    if (dates.length > 3660) throw new ValidationError('from', `That is ${dates.length} dates; choose a shorter range or a longer step.`);
+    if (dates.length > 3660) throw refusal('from', 'range.tooMany', { dates: dates.length });
     const chains = req.chains ?? w.chains;
     return this.enqueue(
       'backfill',
@@ -306,8 +306,7 @@ export class SyncEngine {
 
   /** Logs of one transaction: from the cache, or all pages from the service, then cached. */
   async logs(chain: string, txnHash: string, options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<LogSet> {
-    if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash))
-      throw new ValidationError('txnHash', 'Not a transaction hash: expected 0x followed by 64 hexadecimal characters.');
+    if (!/^0x[0-9a-fA-F]{64}$/.test(txnHash)) throw refusal('txnHash', 'txn.badHash', {});
     const cached = getLogSet(this.o.db, chain, txnHash);
     // A cached read that could not be proved whole is read again.
     if (cached && cached.complete && !options.refresh) return cached;

@@ -12,6 +12,7 @@ import {
   saveObservedPoints,
   type LearnedPoint,
 } from '../service/index.ts';
+import { conventionEvidence } from '../../../shared/convention-evidence.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import type { WritableDB } from '../store/db.ts';
 import { beginLogRead, commitLogRead, countStoredLogs, discardLogRead, getLogSet, markLogSetIncomplete, stageLogs } from './store/logs.ts';
@@ -66,7 +67,7 @@ export async function readAndStoreLogs(
           key: 'logsTotal',
           value: 'unknown',
           status: 'unknown',
-          evidence: `a read of ${read.count} logs fitted neither reading of total ${read.total}; learning again`,
+          evidence: conventionEvidence('logsNeither', { count: read.count, total: String(read.total) }),
         },
       ]);
       c = loadConventions(db);
@@ -109,21 +110,21 @@ function learnFromLogs(db: WritableDB, read: LogsRead, verdict: LogsVerdict, c: 
       key: 'logsTotal',
       value: logsTotal,
       status: 'learned',
-      evidence: `a read of ${read.count} logs in ${read.pages} page(s) of ${read.pageSize} had total ${read.total}`,
+      evidence: conventionEvidence('logsTotal', { count: read.count, pages: read.pages, size: read.pageSize, total: String(read.total) }),
     });
   if (logIndex && c.logIndex !== logIndex)
     points.push({
       key: 'logIndex',
       value: logIndex,
       status: 'learned',
-      evidence: logIndex === 'per-page' ? 'log_index repeated across pages of one transaction' : 'log_index distinct across pages of one transaction',
+      evidence: conventionEvidence(logIndex === 'per-page' ? 'logIndexPerPage' : 'logIndexGlobal'),
     });
   if (logsPageCap && c.logsPageCap !== logsPageCap)
     points.push({
       key: 'logsPageCap',
       value: logsPageCap,
       status: 'learned',
-      evidence: `asked ${read.pageSize} logs a page, got ${logsPageCap} with more on the next page`,
+      evidence: conventionEvidence('logsCap', { size: read.pageSize, cap: logsPageCap }),
     });
   if (points.length) saveObservedPoints(db, points);
 }

@@ -1,4 +1,5 @@
 import { type LearnedConventions, RECENT_WINDOW_MAX_LEARNED_S, RECENT_WINDOW_S } from '../../../shared/conventions.ts';
+import { conventionEvidence } from '../../../shared/convention-evidence.ts';
 import {
   loadRecentWindow,
   recentWindowWidth,
@@ -294,7 +295,15 @@ function learnWindow(o: RecentOptions, window: { startS: number; endS: number },
   saveRecentWindow(
     o.db,
     width,
-    `a transaction ${deepest.kind === 'late' ? 'indexed late' : deepest.kind} ${hours(deep)} behind the newest synced history (${deepest.hash.slice(0, 10)}… of ${o.wallet.slice(0, 10)}… on ${o.chain}), with a margin of ${LEARN_MARGIN} ×${width === RECENT_WINDOW_MAX_LEARNED_S ? `, capped at ${hours(width)}` : ''}`,
+    conventionEvidence(width === RECENT_WINDOW_MAX_LEARNED_S ? 'recentFoundCapped' : 'recentFound', {
+      kind: deepest.kind === 'late' ? 'indexed late' : deepest.kind,
+      deep: hours(deep),
+      hash: deepest.hash.slice(0, 10),
+      wallet: o.wallet.slice(0, 10),
+      chain: o.chain,
+      margin: LEARN_MARGIN,
+      cap: hours(width),
+    }),
   );
 }
 

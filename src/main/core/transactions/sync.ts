@@ -13,6 +13,7 @@ import {
   queryBounds,
   rowsOutside,
 } from '../service/index.ts';
+import { conventionEvidence } from '../../../shared/convention-evidence.ts';
 import { hasPositionActivity } from '../positions/index.ts';
 import type { LearnedConventions } from '../../../shared/conventions.ts';
 import { combineRatios, isFraction, provesWhole } from '../../../shared/service/completion-ratio.ts';
@@ -463,7 +464,7 @@ function noteObservedCap(db: WritableDB, n: number): void {
   const c = loadConventions(db);
   if (c.capProven && c.pageSizeCap === n) return;
   saveObservedPoints(db, [
-    { key: 'pageSizeCap', value: n, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
-    { key: 'capProven', value: true, status: 'learned', evidence: `a page of ${n} rows was followed by more rows during a sync` },
+    { key: 'pageSizeCap', value: n, status: 'learned', evidence: conventionEvidence('syncCap', { n }) },
+    { key: 'capProven', value: true, status: 'learned', evidence: conventionEvidence('syncCap', { n }) },
   ]);
 }

@@ -1,30 +1,67 @@
 import { ServiceError } from '../service/index.ts';
 import { ValidationError } from '../store/validation.ts';
+import { type CoreSaid, coded } from '../../../shared/core-codes.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 
+/**
+ * An error as the shells send it. A refusal or a storage failure a screen may show carries its
+ * code and values (`said`, shared/core-codes.ts) beside the English message.
+ */
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof ServiceError) return err.toJSON();
-  if (err instanceof ValidationError) return { kind: 'validation', message: err.message, retryable: false, field: err.field };
+  if (err instanceof ValidationError)
+    return { kind: 'validation', message: err.message, retryable: false, field: err.field, ...(err.said ? { said: err.said } : {}) };
   if (err instanceof Error) {
     const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
-      return { kind: 'disk-full', message: 'The disk is full: nothing was saved from this step. Free some space and try again.', retryable: true };
-    }
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC') return { kind: 'disk-full', retryable: true, ...coded('storage.diskFull', {}) };
     if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code?.startsWith('SQLITE_CORRUPT_')) {
       // Found while running (a page damaged since start-up): say what the way forward is.
-      return {
-        kind: 'storage',
-        message: `The local cache is damaged (${code}); nothing from this step was saved. Restart Folioscope: it offers to open the cache read-only, move it aside and rebuild, or use another folder.`,
-        retryable: false,
-      };
+      return { kind: 'storage', retryable: false, ...coded('storage.damaged', { code }) };
     }
-    if (code === 'SQLITE_READONLY') {
-      return { kind: 'storage', message: 'The cache is open read-only: viewing and exports work; syncing and changes do not.', retryable: false };
-    }
-    if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-      return { kind: 'storage', message: `The local cache could not be written (${code}). Nothing from this step was saved.`, retryable: true };
-    }
-    return { kind: err.name === 'Error' ? 'internal' : err.name, message: err.message, retryable: false };
+    if (code === 'SQLITE_READONLY') return { kind: 'storage', retryable: false, ...coded('storage.readOnly', {}) };
+    if (typeof code === 'string' && code.startsWith('SQLITE_')) return { kind: 'storage', retryable: true, ...coded('storage.unwritable', { code }) };
+    const said = (err as { said?: CoreSaid }).said;
+    return { kind: err.name === 'Error' ? 'internal' : err.name, message: err.message, retryable: false, ...(said ? { said } : {}) };
   }
   return { kind: 'internal', message: String(err), retryable: false };
+}
+
+/** What a schema issue says, as far as a screen in another language needs it. */
+interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  origin?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  expected?: string;
+  params?: { code?: string; unsafe?: { kind: 'control' | 'broken'; char: string } };
+}
+
+/**
+ * An input the contract's schema refused, as the shells send it: "field: message" (the schema's
+ * English, the CLI's), with a code for the kinds a screen meets (a text too long or empty, a
+ * number out of range or not a number, an invisible character, a rule's amounts).
+ */
+export function schemaError(zodIssue: { code: string; path: PropertyKey[]; message: string }): SerializedError {
+  const issue = zodIssue as SchemaIssue;
+  const field = issue.path.join('.') || 'input';
+  const base = { field, detail: issue.message };
+  const said: CoreSaid =
+    issue.params?.code === 'rule.amountNeedsToken' || issue.params?.code === 'rule.amountOrder'
+      ? { code: issue.params.code, values: base }
+      : issue.params?.unsafe
+        ? { code: 'input.unsafe', values: { ...base, ...issue.params.unsafe } }
+        : issue.code === 'too_big' && issue.origin === 'string'
+          ? { code: 'input.tooLong', values: { ...base, max: Number(issue.maximum) } }
+          : issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1
+            ? { code: 'input.empty', values: base }
+            : issue.code === 'invalid_type' && issue.expected === 'number'
+              ? { code: 'input.notNumber', values: base }
+              : issue.code === 'too_small' && issue.origin === 'number'
+                ? { code: 'input.tooSmall', values: { ...base, min: Number(issue.minimum) } }
+                : issue.code === 'too_big' && issue.origin === 'number'
+                  ? { code: 'input.tooBig', values: { ...base, max: Number(issue.maximum) } }
+                  : { code: 'input.invalid', values: base };
+  return { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field, said };
 }

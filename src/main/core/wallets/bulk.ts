@@ -10,7 +10,7 @@ import type { Wallet } from '../../../shared/model.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { listGroups, saveGroup } from '../store/groups.ts';
 import { getWallet, updateWallet } from '../store/wallets.ts';
-import { ValidationError } from '../store/validation.ts';
+import { refusal, ValidationError } from '../store/validation.ts';
 import { removeWallet } from './remove.ts';
 
 const lower = (s: string) => s.toLowerCase();
@@ -29,19 +29,15 @@ function edited(w: Wallet, e: WalletBulkEdit): { tags: string[]; chains: string[
 export function bulkEditWallets(db: WritableDB, e: WalletBulkEdit): WalletBulkResult {
   const found = e.addresses.map((a) => ({ asked: a, wallet: getWallet(db, a) }));
   const unknown = found.filter((f) => !f.wallet).map((f) => f.asked);
-  if (unknown.length)
-    throw new ValidationError(
-      'addresses',
-      `Not watched: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}. Nothing was changed.`,
-    );
+  if (unknown.length) throw refusal('addresses', 'bulk.notWatched', { addresses: unknown.slice(0, 5).join(', '), more: Math.max(0, unknown.length - 5) });
   const wallets = [...new Map(found.map((f) => [f.wallet!.address, f.wallet!])).values()];
   const groupIds = [...new Set([...(e.addToGroups ?? []), ...(e.removeFromGroups ?? [])])];
   const groups = new Set(listGroups(db).map((g) => g.id));
-  for (const id of groupIds) if (!groups.has(id)) throw new ValidationError('group', `There is no wallet group ${id}. Nothing was changed.`);
+  for (const id of groupIds) if (!groups.has(id)) throw refusal('group', 'bulk.groupMissing', { id });
   const both = (e.addToGroups ?? []).filter((g) => e.removeFromGroups?.includes(g));
-  if (both.length) throw new ValidationError('group', `Group ${both[0]} is both added to and removed from: say one. Nothing was changed.`);
+  if (both.length) throw refusal('group', 'bulk.groupBoth', { id: both[0]! });
   if (e.remove && (e.addTags?.length || e.removeTags?.length || e.addChains?.length || e.removeChains?.length || groupIds.length))
-    throw new ValidationError('remove', 'Removing wallets is an edit of its own: remove them, or change them, not both. Nothing was changed.');
+    throw refusal('remove', 'bulk.removeAndChange', {});
 
   return db.transaction((): WalletBulkResult => {
     if (e.remove) {
@@ -51,12 +47,13 @@ export function bulkEditWallets(db: WritableDB, e: WalletBulkEdit): WalletBulkRe
     let changed = 0;
     for (const w of wallets) {
       const next = edited(w, e);
-      if (!next.chains.length) throw new ValidationError('chains', `${w.address} would be left on no chain. Nothing was changed.`);
+      if (!next.chains.length) throw refusal('chains', 'bulk.noChain', { address: w.address });
       if (next.tags.join('\n') === w.tags.join('\n') && next.chains.join('\n') === w.chains.join('\n')) continue;
       try {
         updateWallet(db, w.address, next);
       } catch (err) {
-        if (err instanceof ValidationError) throw new ValidationError(err.field, `${w.address}: ${err.message} Nothing was changed.`);
+        if (err instanceof ValidationError)
+          throw refusal(err.field, 'bulk.wallet', { address: w.address, problem: err.message, ...(err.said ? { inner: err.said } : {}) });
         throw err;
       }
       changed++;

@@ -18,7 +18,8 @@
  */
 import type { Wallet, WalletGroup, WalletImportPreview, WalletImportRow } from '../../../shared/model.ts';
 import { csvLine, csvList as list, chainOrRefuse, parseCsvRecords, readOurs, unneutralise } from '../counterparties/index.ts';
-import { normaliseAddress, normaliseChains, ValidationError } from '../store/validation.ts';
+import { normaliseAddress, normaliseChains, refusal, ValidationError } from '../store/validation.ts';
+import { coded } from '../../../shared/core-codes.ts';
 
 export const WALLET_CSV_COLUMNS = ['address', 'label', 'chains', 'tags', 'groups'] as const;
 const SAFE_COLUMNS = ['address', 'name', 'chainid'];
@@ -50,18 +51,14 @@ export function planWalletImport(
 ): WalletImportPlan {
   const replace = options.replace ?? false;
   const records = parseCsvRecords(text);
-  if (!records.length) throw new ValidationError('file', 'The file is empty: expected a header line (address,label,chains,…) and a row per wallet.');
-  if (records.length - 1 > MAX_WALLET_ROWS)
-    throw new ValidationError('file', `The file has ${records.length - 1} rows; at most ${MAX_WALLET_ROWS} are read at once.`);
+  if (!records.length) throw refusal('file', 'import.empty', {});
+  if (records.length - 1 > MAX_WALLET_ROWS) throw refusal('file', 'import.tooMany', { rows: records.length - 1, max: MAX_WALLET_ROWS });
   const header = records[0]!.fields.map((h) => h.trim().toLowerCase());
   const format: WalletImportPreview['format'] = header.includes('chainid') ? 'safe' : header.includes('ours') ? 'address-book' : 'folioscope';
   const allowed: readonly string[] = format === 'safe' ? SAFE_COLUMNS : format === 'address-book' ? BOOK_COLUMNS : WALLET_CSV_COLUMNS;
   const unknown = header.filter((h) => !allowed.includes(h));
   if (unknown.length || !header.includes('address') || new Set(header).size !== header.length)
-    throw new ValidationError(
-      'file',
-      `Line 1 is not a wallets header: expected ${WALLET_CSV_COLUMNS.join(',')} (address required), Safe's address,name,chainId, or an address-book export${unknown.length ? `; not a column: ${unknown.slice(0, 5).join(', ')}` : ''}.`,
-    );
+    throw refusal('file', 'import.badHeader', { columns: WALLET_CSV_COLUMNS.join(','), unknown: unknown.slice(0, 5).join(', ') });
   const col = (fields: string[], name: string) => {
     const k = header.indexOf(name);
     return k < 0 ? undefined : unneutralise(fields[k] ?? '');
@@ -77,10 +74,10 @@ export function planWalletImport(
     const row: WalletImportRow = { row: line, address: raw, label, chains: [], groups: [], outcome: 'error', problem: null };
     rows.push(row);
     try {
-      if (fields.length !== header.length) throw new ValidationError('row', `has ${fields.length} fields, the header ${header.length}.`);
+      if (fields.length !== header.length) throw refusal('row', 'row.fields', { fields: fields.length, header: header.length });
       if (format === 'address-book' && !readOurs(col(fields, 'ours'))) {
         row.outcome = 'skipped';
-        row.problem = 'not one of yours in the address book ("ours" is false)';
+        said(row, coded('row.notOurs', {}));
         continue;
       }
       let address = raw;
@@ -98,7 +95,7 @@ export function planWalletImport(
       } else for (const c of list(col(fields, 'chains'))) chains.push(chainOf(c, true));
       // An address-book entry on every chain: the wallet is watched on every chain the app knows.
       if (!chains.length && format === 'address-book') chains.push(...known);
-      if (!chains.length) throw new ValidationError('chains', 'names no chain: give its chains (eth;arb) or an EIP-3770 prefix (eth:0x…).');
+      if (!chains.length) throw refusal('chains', 'row.noChain', {});
       const clean = normaliseChains(chains);
       address = normaliseAddress(address, clean);
       row.address = address;
@@ -108,7 +105,7 @@ export function planWalletImport(
       if (earlier) {
         if (earlier.label !== label) {
           row.outcome = 'conflict';
-          row.problem = `line ${earlier.row.row} labels this address "${earlier.label}"`;
+          said(row, coded('row.labelledBefore', { line: earlier.row.row, label: earlier.label }));
           continue;
         }
         // Safe writes one row per chain: one wallet, the chains joined.
@@ -118,7 +115,7 @@ export function planWalletImport(
         earlier.stated ||= stated;
         row.chains = clean;
         row.outcome = 'merged';
-        row.problem = `joined to line ${earlier.row.row}`;
+        said(row, coded('row.joined', { line: earlier.row.row }));
         continue;
       }
       seen.set(address, { row, label, chains: new Set(clean), tags: tags && tags.length ? tags : null, stated, groups: new Set(groups) });
@@ -127,6 +124,7 @@ export function planWalletImport(
       if (!(err instanceof ValidationError)) throw err;
       row.outcome = 'error';
       row.problem = err.message.replace(/^./, (c) => c.toLowerCase());
+      if (err.said) row.problemSaid = err.said;
     }
   }
   const add: WalletImportPlan['add'] = [];
@@ -144,7 +142,7 @@ export function planWalletImport(
     const joins = [...s.groups].filter((g) => !members.get(g.toLowerCase())?.has(address));
     if (current && s.label && current.label && current.label !== s.label && !replace) {
       s.row.outcome = 'conflict';
-      s.row.problem = `watched as "${current.label}" (import with replace to take the file's label)`;
+      said(s.row, coded('row.watchedAs', { label: current.label }));
       continue;
     }
     if (!current) {
@@ -173,4 +171,10 @@ export function walletsCsv(wallets: readonly Wallet[], groups: readonly WalletGr
     out += csvLine([w.address, w.label, w.chains.join(';'), w.tags.join(';'), of.join(';')]);
   }
   return out;
+}
+
+/** A row's problem: its English, and its code and values for a screen in another language. */
+function said(row: WalletImportRow, c: ReturnType<typeof coded>): void {
+  row.problem = c.message;
+  row.problemSaid = c.said;
 }

@@ -7,6 +7,7 @@
 import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 import { words } from './words.ts';
+import { errorText } from './core-text.ts';
 import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
 
 export class FolioError extends Error {
@@ -14,7 +15,8 @@ export class FolioError extends Error {
   readonly field: string | undefined;
   readonly retryable: boolean;
   constructor(e: SerializedError) {
-    super(e.message);
+    // In the UI's language: every view shows `message` as it is (a refusal with a code is said from it).
+    super(errorText(e));
     this.kind = e.kind;
     this.field = e.field;
     this.retryable = e.retryable;

@@ -6,9 +6,11 @@
  * sentence not known there stays as it is.
  */
 import { sayCoreError, sayCoreSentences } from '../../../shared/core-sentences.ts';
-import type { JobInfo } from '../../../shared/model.ts';
-import { date } from './format.ts';
-import { currentLanguage, words } from './words.ts';
+import type { CheckEvidence, JobInfo, SerializedError, ServiceCheckItem, WalletImportRow } from '../../../shared/model.ts';
+import { sayCode } from '../../../shared/core-codes.ts';
+import { sayConventionEvidence } from '../../../shared/convention-evidence.ts';
+import { date, decimal, integer } from './format.ts';
+import { currentLanguage, type Words, words } from './words.ts';
 
 export function coreText(text: string): string {
   if (currentLanguage() === 'en') return text;
@@ -19,6 +21,21 @@ export function coreText(text: string): string {
 export function coreError(message: string): string {
   if (currentLanguage() === 'en') return message;
   return sayCoreError(message, words.coreErrors);
+}
+
+/**
+ * An error's message in the UI's language: a refusal with a code (shared/core-codes.ts) said
+ * from it, a service client's message as `coreError` says it, any other as it came.
+ */
+export function errorText(e: Pick<SerializedError, 'message' | 'said'>): string {
+  if (currentLanguage() === 'en') return e.message;
+  return e.said ? sayCode(e.said, words.coreCodes) : coreError(e.message);
+}
+
+/** A wallets file's row problem (the import's preview) in the UI's language. */
+export function rowProblem(row: Pick<WalletImportRow, 'problem' | 'problemSaid'>): string {
+  if (currentLanguage() === 'en' || !row.problemSaid) return row.problem ?? '';
+  return sayCode(row.problemSaid, words.coreCodes);
 }
 
 /**
@@ -92,8 +109,95 @@ export function checkValue(value: string): string {
   if ((m = /^asking for (\S+) failed$/.exec(value))) return v.askingFailed(day(m[1]!));
   if ((m = /^(\d+) asked \(not proven served whole\)$/.exec(value))) return v.notProven(m[1]!);
   if ((m = /^(.+); (\d+) unreadable \(stored as unknown, flagged\)$/.exec(value))) return v.unreadable(fixed(m[1]!) ?? m[1]!, Number(m[2]));
-  // Several datetime forms, comma-separated (transactions written more than one way).
-  const parts = value.split(', ');
-  if (parts.length > 1 && parts.every((p) => fixed(p) !== null)) return parts.map((p) => fixed(p)).join(', ');
+  // Several datetime forms, comma-separated (transactions written more than one way), in a check
+  // made before the forms came as codes: a form's own name may hold ", " ("ISO 8601, UTC"), so
+  // the pieces are joined back, the longest known name first.
+  const said = knownList(value.split(', '), fixed);
+  return said ?? value;
+}
+
+/** Pieces of a ", "-separated list of fixed readings said one by one, or null when some piece is none. */
+function knownList(parts: string[], fixed: (t: string) => string | null): string | null {
+  if (parts.length < 2) return null;
+  const out: string[] = [];
+  for (let i = 0; i < parts.length;) {
+    let j = parts.length;
+    while (j > i && fixed(parts.slice(i, j).join(', ')) === null) j--;
+    if (j === i) return null;
+    out.push(fixed(parts.slice(i, j).join(', '))!);
+    i = j;
+  }
+  return out.join(', ');
+}
+
+/** A finding's reading in the UI's language: the datetime forms it names from their codes, else as `checkValue` says it. */
+export function checkReading(item: Pick<ServiceCheckItem, 'value' | 'forms'> & { evidence?: ServiceCheckItem['evidence'] }): string {
+  if (currentLanguage() !== 'en' && item.evidence?.code === 'anomaly') {
+    const kinds = words.serviceCheck.anomalyKinds;
+    return Object.hasOwn(kinds, item.value) ? kinds[item.value]! : item.value;
+  }
+  if (currentLanguage() === 'en' || !item.forms?.length) return checkValue(item.value);
+  const forms = words.serviceCheck.forms;
+  return item.forms.map((f) => (Object.hasOwn(forms, f) ? forms[f]! : f)).join(', ');
+}
+
+/**
+ * A finding's evidence in the UI's language, from its code and values (the core's check.ts): the
+ * service's own words and values (a date as sent, a request ID, an unreadable value, an error's
+ * message from the service) kept as sent. A check made by an older core has no code: its line as
+ * `checkDetail` says it.
+ */
+export function checkEvidence(item: Pick<ServiceCheckItem, 'detail' | 'evidence'>): string {
+  if (currentLanguage() === 'en' || !item.evidence) return checkDetail(item.detail);
+  return sayEvidence(item.evidence);
+}
+
+/** A value of a convention's evidence in the UI's language: a count or "2.5 h" in the locale's figures, a unit or a kind in words. */
+function evidenceValue(name: string, value: string, v: Words['serviceCheck']): string {
+  const figure = (n: number) => (Number.isInteger(n) ? integer(n) : decimal(n, 0, 2));
+  if (/^\d+(?:\.\d+)?$/.test(value)) return figure(Number(value));
+  const h = /^(\d+(?:\.\d+)?) h$/.exec(value);
+  if (h) return `${figure(Number(h[1]))} h`;
+  if ((name === 'unit' || name === 'kind') && Object.hasOwn(v.evidenceValues, value)) return v.evidenceValues[value]!;
   return value;
+}
+
+/** A finding's evidence said with `v` (the UI's words; the tests hold the English ones to the core's lines). */
+export function sayEvidence(e: CheckEvidence, v: Words['serviceCheck'] = words.serviceCheck): string {
+  const say = v.evidence;
+  switch (e.code) {
+    case 'error':
+      return coreError(e.message);
+    case 'reached':
+      return say.reached(e.wallet, e.chain, e.positions, e.ms, e.requestId);
+    case 'noDateSent':
+      return say.noDateSent;
+    case 'dateSent':
+      return say.dateSent(e.sent, e.assumedUtc);
+    case 'daysDiffer':
+      return say.daysDiffer(e.written, e.utc, e.requests, e.day);
+    case 'daysAgree':
+      return say.daysAgree;
+    case 'askedNoDate':
+      return say.askedNoDate(e.asked);
+    case 'askedDated':
+      return say.askedDated(e.asked, e.got, e.written, e.utc, e.ok);
+    case 'floats': {
+      const list = e.unreadable.map((u) => say.unreadableValue(u.response === 'latest' ? null : u.response, u.path, u.value));
+      const counts = v.floatsDetail(e.responses, e.numbers, e.strings, e.nulls, e.other);
+      return list.length ? counts + v.unreadableList(list.join(', ') + (e.more ? ', …' : '')) : counts;
+    }
+    case 'firstDateSent':
+      return say.firstDateSent(e.sent, e.assumedUtc);
+    case 'noTransactions':
+      return say.noTransactions(e.wallet, e.chain);
+    case 'convention':
+      // The kept English line read back with its template (shared/convention-evidence.ts) and said with this language's.
+      return (
+        sayConventionEvidence(e.evidence, v.conventionEvidence, (name, value) => evidenceValue(name, value, v)) +
+        (e.learnedAt ? say.learnedAt(e.learnedAt) : '')
+      );
+    case 'anomaly':
+      return say.anomaly(e.detail, e.wallet, e.chain, e.at);
+  }
 }

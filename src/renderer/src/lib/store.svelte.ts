@@ -5,7 +5,7 @@ import { setLocale, setTimeZone } from './format.ts';
 import { route } from './route.svelte.ts';
 import { applyTheme } from './theme.ts';
 import { setLanguage, words } from './words.ts';
-import { coreError, jobLabel } from './core-text.ts';
+import { coreError, errorText, jobLabel } from './core-text.ts';
 import { dataChanges } from './data-changes.ts';
 
 export interface Notice {
@@ -135,7 +135,7 @@ class AppState {
         const wallet = info.wallet;
         this.#notice = {
           kind: 'error',
-          message: `${jobLabel(info)}: ${coreError(info.error.message)}`,
+          message: `${jobLabel(info)}: ${errorText(info.error)}`,
           ...(wallet && info.error.retryable && info.kind !== 'export' && { retry: () => void this.retry(wallet) }),
         };
       }

@@ -5,13 +5,152 @@
  * count picks the form German grammar asks for. Numbers and dates come formatted (lib/format.ts).
  */
 import type { Words } from './words.ts';
-import { date, integer as int } from './format.ts';
+import { date, dateTime, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
-import { germanCoreSentences } from '../../../shared/core-sentences.ts';
+import { germanCoreSentences, sayCoreSentences } from '../../../shared/core-sentences.ts';
+import { type CoreCodeSentences, type TextField, sayCode } from '../../../shared/core-codes.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
 const pl = (n: number, one: string, other: string): string => (rules.select(n) === 'one' ? one : other);
+/** A day or an instant the core read (the service check's evidence), in German; anything else as it is, never a thrown error. */
+const isoDay = (d: string | null): string => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? date(d) : (d ?? '—'));
+const instant = (iso: string): string => (Number.isNaN(Date.parse(iso)) ? iso : dateTime(iso));
+
+const TEXT: Record<TextField, string> = {
+  label: 'Die Bezeichnung',
+  tag: 'Ein Tag',
+  groupName: 'Der Gruppenname',
+  name: 'Der Name',
+  note: 'Die Notiz',
+  categoryName: 'Der Name der Kategorie',
+  ruleName: 'Der Name der Regel',
+  counterpartyName: 'Ein Name einer Gegenpartei',
+};
+const unsafeText = (kind: string, char: string) =>
+  kind === 'control'
+    ? `enthält ein unsichtbares Steuer- oder Textrichtungszeichen (${char}); bitte entfernen`
+    : `enthält ein defektes Zeichen (ein einzelnes ${char}); bitte entfernen`;
+/** Where a refused key came from, as the core names it: the key typed, or the one kept in the keychain; an environment variable's name as it is. */
+const keyWhat = (what: string) =>
+  what === 'The access key'
+    ? 'Der Zugangsschlüssel'
+    : what === 'The access key kept in the keychain for this service'
+      ? 'Der im Schlüsselbund für diesen Dienst gespeicherte Zugangsschlüssel'
+      : what;
+const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
+const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
+
+/** The core's refusals in German, by code (shared/core-codes.ts): what the user typed or the file held as it is. */
+const coreCodes: CoreCodeSentences = {
+  'input.tooLong': ({ field, max }) => `${field}: zu lang (höchstens ${int(max)} Zeichen)`,
+  'input.empty': ({ field }) => `${field}: bitte ausfüllen`,
+  'input.notNumber': ({ field }) => `${field}: keine Zahl`,
+  'input.tooSmall': ({ field, min }) => `${field}: zu klein (mindestens ${figure(min)})`,
+  'input.tooBig': ({ field, max }) => `${field}: zu groß (höchstens ${figure(max)})`,
+  'input.unsafe': ({ field, kind, char }) => `${field}: ${unsafeText(kind, char)}.`,
+  // The schema's own words for a kind the screens do not meet: kept, after a German lead.
+  'input.invalid': ({ field, detail }) => `${field}: ungültige Eingabe (${detail})`,
+  // A rule's amounts: said as the form names them, so without the input's path.
+  'rule.amountNeedsToken': () => 'Ein Mengenbereich gilt für einen Token: Nennen Sie auch den Token.',
+  'rule.amountOrder': () => 'Die größte Menge des Tokens liegt unter der kleinsten.',
+  'address.empty': () => 'Geben Sie eine Wallet-Adresse ein.',
+  'address.spaces': () => 'Die Adresse enthält Leerzeichen; fügen Sie sie ohne Leerzeichen oder Zeilenumbrüche ein.',
+  'address.tooLong': ({ max }) => `Die Adresse ist zu lang (höchstens ${int(max)} Zeichen).`,
+  'address.notAscii': () => 'Die Adresse darf nur druckbare ASCII-Zeichen enthalten.',
+  'address.notEvm': () => 'Keine EVM-Adresse: Erwartet wird 0x, gefolgt von 40 Hexadezimalzeichen.',
+  'chains.none': () => 'Wählen Sie mindestens eine Chain.',
+  'chains.badId': ({ chain }) => `„${chain}“ ist keine Chain-ID (nur Buchstaben, Ziffern, _ . : -).`,
+  'chains.unknown': ({ chain, known, numeric }) => `unbekannte Chain „${chain}“ (bekannt: ${known}${numeric ? ' oder eine EIP-155-Chain-ID' : ''}).`,
+  'date.invalid': ({ value }) => `„${value}“ ist kein Datum: Verwenden Sie JJJJ-MM-TT.`,
+  'text.unsafe': ({ field, kind, char }) => `${TEXT[field]} ${unsafeText(kind, char)}.`,
+  'text.tooLong': ({ field, max }) => `${TEXT[field]} ist zu lang (höchstens ${int(max)} Zeichen).`,
+  'tag.tooLong': ({ tag, max }) => `Der Tag „${tag}…“ ist zu lang (höchstens ${int(max)} Zeichen).`,
+  'tag.semicolon': ({ tag }) => `Der Tag „${tag}“ enthält „;“, das Tags voneinander trennt.`,
+  'tags.tooMany': ({ max }) => `Höchstens ${int(max)} Tags.`,
+  'name.empty': () => 'Geben Sie einen Namen ein.',
+  'wallet.watched': ({ address, label }) => `${address} wird bereits beobachtet${label ? ` als „${label}“` : ''}.`,
+  'wallet.notWatched': ({ address }) => `${address} ist keine beobachtete Wallet.`,
+  'wallet.rewritten': ({ chains, address }) =>
+    `Auf ${chains} wird diese Adresse ${address} geschrieben; entfernen Sie die Wallet und fügen Sie sie auf diesen Chains erneut hinzu.`,
+  'group.missing': ({ id }) => `Es gibt keine Wallet-Gruppe ${id}.`,
+  'group.noName': () => 'Geben Sie der Gruppe einen Namen.',
+  'group.exists': ({ name }) => `Eine Gruppe namens „${name}“ gibt es bereits.`,
+  'group.notWatched': ({ addresses }) => `Nicht beobachtet: ${addresses}. Fügen Sie die Wallet zuerst hinzu.`,
+  'close.noWallets': ({ scope }) => `${scope} hat keine Wallets: Es gibt nichts abzuschließen.`,
+  'close.closedAlready': ({ scope, from, to, id, at }) =>
+    `${period(scope, from, to)} ist bereits abgeschlossen (Abschluss ${id}, ${instant(at)}). Öffnen Sie den Zeitraum mit einer Begründung wieder, um ihn erneut abzuschließen.`,
+  'close.partial': ({ scope, from, to, reasons }) =>
+    `Der Monatsbericht für ${period(scope, from, to)} ist unvollständig und kann daher nicht abgeschlossen werden: ${reasons ? sayCoreSentences(reasons, germanCoreSentences(int), isoDay) : 'Nicht jede Zahl ist bekannt.'}`,
+  'close.noReason': () => 'Geben Sie einen Grund für das Wiederöffnen des Zeitraums an: Er wird im Änderungsprotokoll festgehalten.',
+  'close.missing': ({ id }) => `Es gibt keinen abgeschlossenen Zeitraum ${id}.`,
+  'close.reopenedAlready': ({ scope, from, to, id, at }) => `Abschluss ${id} (${period(scope, from, to)}) wurde bereits wieder geöffnet, am ${instant(at)}.`,
+  'bulk.notWatched': ({ addresses, more }) => `Nicht beobachtet: ${addresses}${more > 0 ? ` und ${int(more)} weitere` : ''}. Nichts wurde geändert.`,
+  'bulk.groupMissing': ({ id }) => `Es gibt keine Wallet-Gruppe ${id}. Nichts wurde geändert.`,
+  'bulk.groupBoth': ({ id }) => `Gruppe ${id} wird zugleich hinzugefügt und entfernt: Wählen Sie eines. Nichts wurde geändert.`,
+  'bulk.removeAndChange': () =>
+    'Wallets zu entfernen ist eine Bearbeitung für sich: Entfernen Sie sie oder ändern Sie sie, nicht beides. Nichts wurde geändert.',
+  'bulk.noChain': ({ address }) => `${address} bliebe auf keiner Chain. Nichts wurde geändert.`,
+  'bulk.wallet': ({ address, problem, inner }) => `${address}: ${inner ? sayCode(inner, coreCodes) : problem} Nichts wurde geändert.`,
+  'import.empty': () => 'Die Datei ist leer: Erwartet werden eine Kopfzeile (address,label,chains,…) und eine Zeile je Wallet.',
+  'import.tooMany': ({ rows, max }) => `Die Datei hat ${int(rows)} Zeilen; höchstens ${int(max)} werden auf einmal gelesen.`,
+  'import.badHeader': ({ columns, unknown }) =>
+    `Zeile 1 ist keine Kopfzeile einer Wallet-Liste: Erwartet wird ${columns} (address ist Pflicht), Safes address,name,chainId oder ein Adressbuch-Export${unknown ? `; keine Spalte: ${unknown}` : ''}.`,
+  'row.fields': ({ fields, header }) => `hat ${int(fields)} ${pl(fields, 'Feld', 'Felder')}, die Kopfzeile ${int(header)}.`,
+  'row.noChain': () => 'nennt keine Chain: Geben Sie ihre Chains an (eth;arb) oder ein EIP-3770-Präfix (eth:0x…).',
+  'row.notOurs': () => 'im Adressbuch nicht als eigene markiert („ours“ ist false)',
+  'row.labelledBefore': ({ line, label }) => `Zeile ${line} bezeichnet diese Adresse als „${label}“`,
+  'row.joined': ({ line }) => `mit Zeile ${line} zusammengeführt`,
+  'row.watchedAs': ({ label }) => `beobachtet als „${label}“ (mit „Bezeichnungen der Datei übernehmen“ importieren, um die der Datei zu nehmen)`,
+  'storage.diskFull': () => 'Der Datenträger ist voll: Nichts aus diesem Schritt wurde gespeichert. Geben Sie Speicherplatz frei und versuchen Sie es erneut.',
+  'storage.damaged': ({ code }) =>
+    `Der lokale Cache ist beschädigt (${code}); nichts aus diesem Schritt wurde gespeichert. Starten Sie Folioscope neu: Es bietet an, den Cache schreibgeschützt zu öffnen, ihn beiseitezulegen und neu aufzubauen oder einen anderen Ordner zu verwenden.`,
+  'storage.readOnly': () => 'Der Cache ist schreibgeschützt geöffnet: Ansehen und Exporte funktionieren, Synchronisieren und Änderungen nicht.',
+  'storage.readOnlyCache': ({ file }) =>
+    `Der Cache ist schreibgeschützt geöffnet (${file}): Ansehen und Exporte funktionieren, Synchronisieren und Änderungen nicht. Starten Sie neu, um ihn beiseitezulegen und neu aufzubauen, oder wählen Sie einen anderen Datenordner.`,
+  'storage.unwritable': ({ code }) => `Der lokale Cache konnte nicht geschrieben werden (${code}). Nichts aus diesem Schritt wurde gespeichert.`,
+  'storage.inUse': ({ path }) =>
+    `${path} ist in einem anderen Folioscope geöffnet (der App, der Web-Oberfläche oder einem Befehl wie watch): Schließen Sie es und versuchen Sie es erneut. Nichts wurde geändert.`,
+  'cache.wrongPassphrase': () =>
+    'Das ist nicht die Passphrase, mit der dieser Datenordner verschlüsselt wurde. Nichts wurde geändert: Geben Sie sie erneut ein.',
+  'category.missing': ({ name }) => `Es gibt keine Kategorie „${name}“ (siehe die Liste der Kategorien).`,
+  'category.noName': () => 'Eine Kategorie braucht einen Namen.',
+  'category.colour': () => 'Eine Farbe wird #rrggbb geschrieben.',
+  'category.kind': ({ kinds }) => `Eine Art ist eine von ${kinds}.`,
+  'category.exists': ({ name }) => `Es gibt bereits eine Kategorie namens „${name}“.`,
+  'category.missingId': ({ id }) => `Es gibt keine Kategorie ${id}.`,
+  'category.inUse': ({ name, count, rules }) =>
+    `„${name}“ wird von ${count === 1 ? 'einer Regel' : `${int(count)} Regeln`} gesetzt (${rules}); ändern oder entfernen Sie ${pl(count, 'sie', 'diese')} zuerst.`,
+  'rules.notEvm': ({ value }) => `${value} ist keine EVM-Adresse: Erwartet wird 0x, gefolgt von 40 Hexadezimalzeichen.`,
+  'rules.noCondition': () => 'Eine Regel braucht mindestens eine Bedingung (sonst würde sie jede Transaktion einordnen).',
+  'rules.amountToken': () => 'Ein Mengenbereich gilt für einen Token: Nennen Sie auch den Token.',
+  'rules.amountOrder': () => 'Die größte Menge des Tokens liegt unter der kleinsten.',
+  'rules.missing': ({ id }) => `Es gibt keine Regel ${id}.`,
+  'rules.order': () => 'Nennen Sie jede Regel genau einmal, in der neuen Reihenfolge (siehe die Liste der Regeln).',
+  'txn.notCached': ({ hash, wallet, chain }) => `${hash} ist keine gespeicherte Transaktion von ${wallet} auf ${chain}.`,
+  'sync.notWatched': ({ address }) => `${address} ist keine beobachtete Wallet; fügen Sie sie zuerst hinzu.`,
+  'range.endBeforeStart': () => 'Das Enddatum liegt vor dem Startdatum.',
+  'range.tooMany': ({ dates }) => `Das sind ${int(dates)} Daten; wählen Sie einen kürzeren Zeitraum oder einen größeren Abstand.`,
+  'txn.badHash': () => 'Kein Transaktions-Hash: Erwartet wird 0x, gefolgt von 64 Hexadezimalzeichen.',
+  'key.empty': ({ what }) => `${keyWhat(what)} ist leer.`,
+  'key.spaces': ({ what }) => `${keyWhat(what)} enthält Leerzeichen; fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.notAscii': ({ what }) =>
+    `${keyWhat(what)} enthält andere Zeichen als Buchstaben, Ziffern und ASCII-Satzzeichen: Folioscope nimmt nur Schlüssel aus diesen. Fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.tooLong': ({ what, length, max }) =>
+    `${keyWhat(what)} ist ${int(length)} Zeichen lang: Folioscope nimmt Schlüssel mit höchstens ${int(max)}. Fügen Sie ihn genau so ein, wie er ausgegeben wurde.`,
+  'key.tooShort': ({ what, min }) =>
+    `${keyWhat(what)} ist zu kurz für ein Geheimnis: Folioscope braucht mindestens ${int(min)} Zeichen. Verwenden Sie den Schlüssel genau so, wie der Dienst ihn ausgegeben hat.`,
+  'url.invalid': () => 'Das ist keine URL: Geben Sie die Basis-URL des Dienstes ein, z. B. https://api.example.com.',
+  'url.scheme': () => 'Die Basis-URL muss mit https:// beginnen (oder http:// für einen lokalen Dienst).',
+  'url.credentials': () => 'Geben Sie den Zugangsschlüssel in das Schlüsselfeld ein, nicht in die Basis-URL.',
+  'cache.busy': () => 'Eine Wiederherstellung oder Umwandlung des Caches läuft bereits.',
+  'backup.busy': () => 'Eine Wiederherstellung läuft bereits.',
+  'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
+  'encryption.already': ({ source }) =>
+    `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+  'jobs.running': ({ count, names, then }) =>
+    `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
+};
 
 /**
  * A spam reason's values said in German (spam.reasons): a symbol or name the core quotes as JSON
@@ -596,6 +735,7 @@ export const german: Words = {
     nothing: (onlyUnexplained) => `Nichts zu zeigen${onlyUnexplained ? ': Jeder Token stimmt' : ''}.`,
   },
   core: germanCoreSentences(int),
+  coreCodes,
   coreErrors: {
     authRefused: (status, service) =>
       `Der Dienst hat den Zugangsschlüssel abgelehnt (HTTP ${status}${service ? `: ${service}` : ''}). Prüfen Sie den Schlüssel: in der App unter Einstellungen; in der Befehlszeile mit folioscope key set oder FOLIOSCOPE_ACCESS_KEY, falls er von dort kommt.`,
@@ -1078,6 +1218,18 @@ export const german: Words = {
       yes: 'ja',
       'no (page is ignored)': 'nein (page wird ignoriert)',
       'not seen below the page asked': 'nicht unter der angefragten Seite gesehen',
+      inclusive: 'einschließlich',
+      'half-open': 'halboffen',
+      exclusive: 'ausschließlich',
+      'newest-first': 'neueste zuerst',
+      'oldest-first': 'älteste zuerst',
+      unordered: 'ungeordnet',
+      empty: 'leer',
+      'repeat-last': 'letzte Seite noch einmal',
+      logs: 'Anzahl der Logs',
+      pages: 'Anzahl der Seiten',
+      global: 'über alle Seiten',
+      'per-page': 'je Seite',
     },
     forDay: (day) => `für ${day}`,
     filedAsAsked: (day) => `unter dem angefragten Tag abgelegt (${day})`,
@@ -1088,6 +1240,89 @@ export const german: Words = {
     floatsDetail: (responses, numbers, strings, nulls, other) =>
       `in ${int(responses)} ${pl(responses, 'Positionsantwort', 'Positionsantworten')}: ${int(numbers)} Zahlen, ${int(strings)} numerische Zeichenketten, ${int(nulls)} null, ${int(other)} andere`,
     unreadableList: (list) => `; nicht lesbar: ${list}`,
+    conventionEvidence: {
+      timeUnitSeconds: 'start_time=0, end_time=jetzt in Sekunden lieferte Zeilen',
+      timeUnitMs: 'end_time=jetzt in Sekunden lieferte nichts (Januar 1970 in ms); in Millisekunden lieferte es Zeilen',
+      baseRefusedNear: 'um eine vergangene Zeile herum wurde page=0 abgelehnt, und page=1 enthielt sie',
+      baseAgainNear: 'um eine vergangene Zeile herum war page=0 noch einmal page=1, und page=1 enthielt sie',
+      baseEmptyNear: 'um eine vergangene Zeile herum war page=0 leer, und page=1 enthielt sie',
+      baseZeroNear: 'um eine vergangene Zeile herum enthielt page=0 eine Zeile, die page=1 nicht enthielt',
+      baseRefused: 'page=0 wurde abgelehnt (4xx)',
+      baseSame: 'page=0 und page=1 lieferten dieselben Zeilen',
+      baseEmpty: 'page=0 war leer, page=1 nicht',
+      baseZero: 'page=0 lieferte Zeilen, die page=1 nicht lieferte',
+      sizeAllRefused: 'jede Seitengröße von {max} bis hinunter zu {min} wurde abgelehnt',
+      sizeAccepted: 'pageSize={max} wurde akzeptiert',
+      sizeSmaller: 'pageSize={max} wurde abgelehnt, {asked} akzeptiert',
+      pagingWorks: 'Seite 2 zu je zwei Zeilen unterscheidet sich von Seite 1',
+      pagingRepeats: 'Seite 2 zu je zwei Zeilen wiederholt Seite 1, obwohl der Verlauf {n} Zeilen hat',
+      pagingEmpty: 'Seite 2 zu je zwei Zeilen ist leer, obwohl der Verlauf {n} Zeilen hat',
+      pagingUnknown: 'die Wallet hat höchstens zwei Zeilen: nicht zu sagen',
+      capWhole: 'eine Seite mit {n} wurde vollständig geliefert',
+      capMore: '{asked} Zeilen je Seite angefragt, {n} erhalten, und die nächste Seite hatte weitere',
+      capProvenMore: '{asked} angefragt, {n} erhalten, mit weiteren auf der nächsten Seite',
+      capFits: 'der ganze Verlauf ({n} Zeilen) passt auf eine Seite: Die Grenze liegt bei mindestens {n}, nicht erwiesen',
+      capShort: 'Verlauf kürzer als {asked} Zeilen',
+      syncCap: 'auf eine Seite mit {n} Zeilen folgten bei einer Synchronisierung weitere Zeilen',
+      pastEmpty: 'eine Seite weit nach dem Ende war leer',
+      pastRepeat: 'eine Seite weit nach dem Ende lieferte Zeilen (noch einmal die letzte Seite)',
+      pastRefused: 'eine Seite weit nach dem Ende wurde abgelehnt',
+      orderTimes: 'Zeiten von {n} Zeilen einer Seite',
+      orderUnknown: 'weniger als zwei verschiedene Zeiten gesehen',
+      boundsInclusive: '[T, T] enthielt eine Zeile zu T',
+      boundsHalfOpen: '[T, T] verfehlte eine Zeile zu T, [T, T+1] enthielt sie: Bereiche werden um eine {unit} erweitert',
+      boundsExclusive: '[T, T] und [T, T+1] verfehlten eine Zeile zu T: Bereiche werden auf jeder Seite um eine {unit} erweitert',
+      logsNeither: 'ein Lesen von {count} Logs passte zu keiner Lesart von total {total}; es wird neu gelernt',
+      logsTotal: 'ein Lesen von {count} Logs auf {pages} Seite(n) zu {size} hatte total {total}',
+      logIndexPerPage: 'log_index wiederholt sich über die Seiten einer Transaktion',
+      logIndexGlobal: 'log_index ist über die Seiten einer Transaktion eindeutig',
+      logsCap: '{size} Logs je Seite angefragt, {cap} erhalten, mit weiteren auf der nächsten Seite',
+      notLearned: 'noch nicht gelernt: Die erste Lesart des Clients gilt',
+      recentDefault: '{hours} (Standard): keine Neufassung tief genug darin gefunden, um es zu erweitern',
+      recentWidened: 'erweitert von {hours}: {evidence}',
+      recentSet: '{evidence}; in den Einstellungen auf mindestens {set} h gesetzt',
+      recentFound:
+        'eine Transaktion {kind}, {deep} hinter dem neuesten synchronisierten Verlauf ({hash}… von {wallet}… auf {chain}), mit einem Spielraum von {margin} ×',
+      recentFoundCapped:
+        'eine Transaktion {kind}, {deep} hinter dem neuesten synchronisierten Verlauf ({hash}… von {wallet}… auf {chain}), mit einem Spielraum von {margin} ×, begrenzt auf {cap}',
+    },
+    anomalyKinds: {
+      'logs-read-stopped': 'Lesen der Logs angehalten',
+      'logs-count-mismatch': 'Anzahl der Logs stimmt nicht',
+      'empty-history-with-positions': 'leerer Verlauf trotz Positionen',
+      'rows-outside-range': 'Zeilen außerhalb des Bereichs',
+      'repeated-page': 'wiederholte Seite',
+    },
+    evidenceValues: { s: 'Sekunde', ms: 'Millisekunde', 'indexed late': 'verspätet indiziert', changed: 'geändert', removed: 'entfernt' },
+    forms: {
+      'iso-utc': 'ISO 8601, UTC',
+      offset: 'ISO 8601 mit Zonenversatz',
+      'no-zone': 'ISO 8601 ohne Zone (als UTC gelesen)',
+      space: 'YYYY-MM-DD HH:MM:SS (als UTC gelesen)',
+      'date-only': 'ein Datum ohne Uhrzeit (als Mitternacht UTC gelesen)',
+      'unix-s': 'Unix-Sekunden (Zahl)',
+      'unix-ms': 'Unix-Millisekunden (Zahl)',
+      'unix-s-string': 'Unix-Sekunden (Zeichenkette)',
+      'unix-ms-string': 'Unix-Millisekunden (Zeichenkette)',
+      unreadable: 'nicht lesbar',
+    },
+    evidence: {
+      reached: (wallet, chain, positions, ms, requestId) =>
+        `neueste all_positions für ${wallet} auf ${chain}: ${int(positions)} ${pl(positions, 'Position', 'Positionen')} in ${int(ms)} ms${requestId ? `, Anfrage-ID ${requestId}` : ''}`,
+      noDateSent: 'Der neueste Snapshot trug kein Datum: Er wird unter dem angefragten Tag abgelegt, sonst unter dem Abruftag.',
+      dateSent: (sent, assumedUtc) => `gesendetes Datum: ${sent}${assumedUtc ? '. Nichts nennt seine Zone: Folioscope liest es als UTC.' : ''}`,
+      daysDiffer: (written, utc, requests, answered) =>
+        `Der geschriebene Tag (${isoDay(written)}) und der UTC-Tag (${isoDay(utc)}) unterscheiden sich: Der Dienst wurde nach beiden gefragt (${int(requests)} ${pl(requests, 'Anfrage', 'Anfragen')}); ${answered ? `${isoDay(answered)} antwortet` : 'kein Tag antwortet'} mit derselben Zeitangabe`,
+      daysAgree: 'Der geschriebene Tag und der UTC-Tag stimmen überein',
+      askedNoDate: (asked) => `${isoDay(asked)} angefragt; kein Datum in der Antwort`,
+      askedDated: (asked, got, written, utc, ok) =>
+        `${isoDay(asked)} angefragt; der Dienst datierte die Antwort auf ${got} (geschriebener Tag ${isoDay(written)}, UTC-Tag ${isoDay(utc)})${ok ? '' : '. Unter dem Tag abgelegt, den der Dienst schrieb, mit einem Hinweis zur Datenqualität.'}`,
+      unreadableValue: (response, path, value) => `${response ? isoDay(response) : 'neueste'} ${path} = ${value}`,
+      firstDateSent: (sent, assumedUtc) => `erstes gesendetes Datum: ${sent}${assumedUtc ? '. Nichts nennt seine Zone: Folioscope liest es als UTC.' : ''}`,
+      noTransactions: (wallet, chain) => `keine Transaktionen für ${wallet} auf ${chain}`,
+      learnedAt: (at) => ` (gelernt ${instant(at)})`,
+      anomaly: (detail, wallet, chain, at) => `${detail}${wallet ? ` (${wallet}${chain ? ` auf ${chain}` : ''})` : ''}, ${instant(at)}`,
+    },
   },
   walletDialog: {
     address: 'Adresse',

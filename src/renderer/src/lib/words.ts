@@ -10,6 +10,8 @@
  */
 import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../../../shared/reconcile-summary.ts';
 import { englishCoreSentences } from '../../../shared/core-sentences.ts';
+import { englishCoreCodes } from '../../../shared/core-codes.ts';
+import { CONVENTION_EVIDENCE } from '../../../shared/convention-evidence.ts';
 import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
@@ -583,6 +585,12 @@ const en = {
    */
   core: englishCoreSentences(int),
   /**
+   * The core's refusals a screen meets (a wallet's address, a label, a group, a close, a wallets
+   * file, the disk, the cache), by code: src/shared/core-codes.ts, whose English the core writes
+   * its messages with. Said again in another language by lib/core-text.ts `errorText`.
+   */
+  coreCodes: englishCoreCodes,
+  /**
    * The service client's error messages (src/shared/core-sentences.ts `CoreErrorSentences`), said
    * again in another language by lib/core-text.ts `coreError`; in English the core's own text is
    * shown. What the service said stays as sent.
@@ -1093,6 +1101,19 @@ const en = {
       yes: 'yes',
       'no (page is ignored)': 'no (page is ignored)',
       'not seen below the page asked': 'not seen below the page asked',
+      // A learned convention's reading as the core names it (shared/conventions.ts).
+      inclusive: 'inclusive',
+      'half-open': 'half-open',
+      exclusive: 'exclusive',
+      'newest-first': 'newest-first',
+      'oldest-first': 'oldest-first',
+      unordered: 'unordered',
+      empty: 'empty',
+      'repeat-last': 'repeat-last',
+      logs: 'logs',
+      pages: 'pages',
+      global: 'global',
+      'per-page': 'per-page',
     } as Record<string, string>,
     forDay: (day: string) => `for ${day}`,
     filedAsAsked: (day: string) => `filed under the day asked (${day})`,
@@ -1104,6 +1125,60 @@ const en = {
     floatsDetail: (responses: number, numbers: number, strings: number, nulls: number, other: number) =>
       `in ${int(responses)} position responses: ${int(numbers)} numbers, ${int(strings)} numeric strings, ${int(nulls)} null, ${int(other)} other`,
     unreadableList: (list: string) => `; unreadable: ${list}`,
+    /** The datetime forms a reading names, by the core's code (shared/service/normalize.ts `datetimeForm`). */
+    forms: {
+      'iso-utc': 'ISO 8601, UTC',
+      offset: 'ISO 8601 with a zone offset',
+      'no-zone': 'ISO 8601 without a zone (read as UTC)',
+      space: 'YYYY-MM-DD HH:MM:SS (read as UTC)',
+      'date-only': 'a date without a time (read as UTC midnight)',
+      'unix-s': 'Unix seconds (number)',
+      'unix-ms': 'Unix milliseconds (number)',
+      'unix-s-string': 'Unix seconds (string)',
+      'unix-ms-string': 'Unix milliseconds (string)',
+      unreadable: 'unreadable',
+    } as Record<string, string>,
+    /**
+     * A learned convention's evidence, by its template (src/shared/convention-evidence.ts, which
+     * the core writes the English with): {names} are the values read back from the kept line.
+     */
+    conventionEvidence: { ...CONVENTION_EVIDENCE } as Record<string, string>,
+    /** An anomaly's kind (the reading of its finding), by the core's name for it (store/conventions.ts recordAnomaly). */
+    anomalyKinds: {
+      'logs-read-stopped': 'logs-read-stopped',
+      'logs-count-mismatch': 'logs-count-mismatch',
+      'empty-history-with-positions': 'empty-history-with-positions',
+      'rows-outside-range': 'rows-outside-range',
+      'repeated-page': 'repeated-page',
+    } as Record<string, string>,
+    /** A value of a convention's evidence: a unit's name ({unit}: s or ms), the kind of a restatement ({kind}). */
+    evidenceValues: { s: 'second', ms: 'millisecond', 'indexed late': 'indexed late', changed: 'changed', removed: 'removed' } as Record<string, string>,
+    /**
+     * Each finding's evidence by its code (model.ts CheckEvidence; the core's check.ts writes the
+     * English `detail` word for word as these do). What the service sent is given as sent.
+     */
+    evidence: {
+      reached: (wallet: string, chain: string, positions: number, ms: number, requestId: string | null) =>
+        `latest all_positions for ${wallet} on ${chain}: ${int(positions)} positions in ${int(ms)} ms${requestId ? `, request ID ${requestId}` : ''}`,
+      noDateSent: 'The latest snapshot carried no date: it is filed under the day asked, or the fetch day.',
+      dateSent: (sent: string, assumedUtc: boolean) => `date sent: ${sent}${assumedUtc ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
+      daysDiffer: (written: string, utc: string, requests: number, day: string | null) =>
+        `the day written (${written}) and the UTC day (${utc}) differ: asked the service for each (${int(requests)} request${requests === 1 ? '' : 's'}); ${day ? `${day} answers` : 'no day answers'} with the same datetime`,
+      daysAgree: 'the day written and the UTC day agree',
+      askedNoDate: (asked: string) => `asked ${asked}; no date in the answer`,
+      askedDated: (asked: string, got: string, written: string | null, utc: string | null, ok: boolean) =>
+        `asked ${asked}; the service dated it ${got} (written day ${written}, UTC day ${utc})${ok ? '' : '. Filed under the day the service wrote, with a data-quality note.'}`,
+      /** An unreadable value: the response it was in (the latest, or a day's), where, and what was sent. */
+      unreadableValue: (response: string | null, path: string, value: string) => `${response ?? 'latest'} ${path} = ${value}`,
+      firstDateSent: (sent: string, assumedUtc: boolean) =>
+        `first date sent: ${sent}${assumedUtc ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`,
+      noTransactions: (wallet: string, chain: string) => `no transactions for ${wallet} on ${chain}`,
+      /** When a convention was learned. */
+      learnedAt: (at: string) => ` (learned ${at.slice(0, 16).replace('T', ' ')} UTC)`,
+      /** An anomaly's detail (as recorded), the wallet and chain it is about, and when. */
+      anomaly: (detail: string, wallet: string | null, chain: string | null, at: string) =>
+        `${detail}${wallet ? ` (${wallet}${chain ? ` on ${chain}` : ''})` : ''}, ${at.slice(0, 16).replace('T', ' ')} UTC`,
+    },
   },
   walletDialog: {
     address: 'Address',

@@ -12,12 +12,12 @@
  */
 import { actionTypeKey } from '../../../../shared/display-names.ts';
 import type { Category, CategoryKind, CategoryRule, RuleConditions, TxnAnnotation } from '../../../../shared/model.ts';
-import { unsafeCharsProblem } from '../../../../shared/text-safety.ts';
+import { unsafeChars } from '../../../../shared/text-safety.ts';
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
 import { recordEdit } from '../../store/audit.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { all, get, run, sql, value, prepare } from '../../store/sql.ts';
-import { ValidationError } from '../../store/validation.ts';
+import { refusal } from '../../store/validation.ts';
 import { cachedKeys, historyReach, isCached, type TxnKey } from '../../ledger/index.ts';
 
 export type { TxnKey };
@@ -48,7 +48,7 @@ export function getCategory(db: ReadableDB, id: number): Category | null {
 /** A category by its name (any case), or a ValidationError naming `field`. */
 export function categoryNamed(db: ReadableDB, name: string, field = 'category'): { id: number; name: string } {
   const row = get<{ id: number; name: string }>(db, sql`SELECT id, name FROM categories WHERE name = ${name.trim()}`);
-  if (!row) throw new ValidationError(field, `There is no category "${name.trim()}" (see the categories list).`);
+  if (!row) throw refusal(field, 'category.missing', { name: name.trim() });
   return row;
 }
 
@@ -64,10 +64,10 @@ export interface CategoryInput {
 
 function cleanCategoryName(name: string): string {
   const n = name.trim();
-  if (!n) throw new ValidationError('name', 'A category needs a name.');
-  if (n.length > CATEGORY_NAME_MAX) throw new ValidationError('name', `The category name is too long (at most ${CATEGORY_NAME_MAX} characters).`);
-  const problem = unsafeCharsProblem(n);
-  if (problem) throw new ValidationError('name', `The category name ${problem}.`);
+  if (!n) throw refusal('name', 'category.noName', {});
+  if (n.length > CATEGORY_NAME_MAX) throw refusal('name', 'text.tooLong', { field: 'categoryName', max: CATEGORY_NAME_MAX });
+  const unsafe = unsafeChars(n);
+  if (unsafe) throw refusal('name', 'text.unsafe', { field: 'categoryName', ...unsafe });
   return n;
 }
 
@@ -77,11 +77,11 @@ const asItem = (c: Category) => ({ name: c.name, colour: c.colour, kind: c.kind,
 export function saveCategory(db: WritableDB, input: CategoryInput, now = new Date()): Category {
   const name = cleanCategoryName(input.name);
   const colour = input.colour ? input.colour.toLowerCase() : null;
-  if (colour !== null && !COLOUR.test(colour)) throw new ValidationError('colour', 'A colour is written #rrggbb.');
-  if (input.kind !== undefined && !KINDS.includes(input.kind)) throw new ValidationError('kind', `A kind is one of ${KINDS.join(', ')}.`);
+  if (colour !== null && !COLOUR.test(colour)) throw refusal('colour', 'category.colour', {});
+  if (input.kind !== undefined && !KINDS.includes(input.kind)) throw refusal('kind', 'category.kind', { kinds: KINDS.join(', ') });
   return db.transaction(() => {
     const clash = get<{ id: number }>(db, sql`SELECT id FROM categories WHERE name = ${name}`);
-    if (clash && clash.id !== input.id) throw new ValidationError('name', `There is already a category named "${name}".`);
+    if (clash && clash.id !== input.id) throw refusal('name', 'category.exists', { name });
     if (input.id === undefined) {
       const position = (value<number>(db, sql`SELECT coalesce(max(position), 0) FROM categories`) ?? 0) + 1;
       const id = Number(
@@ -95,7 +95,7 @@ export function saveCategory(db: WritableDB, input: CategoryInput, now = new Dat
       return made;
     }
     const before = getCategory(db, input.id);
-    if (!before) throw new ValidationError('id', `There is no category ${input.id}.`);
+    if (!before) throw refusal('id', 'category.missingId', { id: input.id });
     run(
       db,
       sql`UPDATE categories SET name = ${name}, colour = ${input.colour === undefined ? before.colour : colour}, kind = ${input.kind ?? before.kind}
@@ -118,10 +118,7 @@ export function removeCategory(db: WritableDB, id: number, now = new Date()): { 
     if (!before) return { removed: false, uncategorised: 0 };
     const rules = all<{ name: string }>(db, sql`SELECT name FROM category_rules WHERE category_id = ${id} ORDER BY position`);
     if (rules.length) {
-      throw new ValidationError(
-        'id',
-        `"${before.name}" is set by ${rules.length === 1 ? 'a rule' : `${rules.length} rules`} (${rules.map((r) => r.name).join(', ')}); change or remove ${rules.length === 1 ? 'it' : 'them'} first.`,
-      );
+      throw refusal('id', 'category.inUse', { name: before.name, count: rules.length, rules: rules.map((r) => r.name).join(', ') });
     }
     run(db, sql`DELETE FROM categories WHERE id = ${id}`);
     deleteEmptyAnnotations(db);
@@ -184,8 +181,7 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
   // whole could never match, so it is refused, as the address book refuses it.
   const address = (field: string) => (a: string) => {
     const t = a.trim();
-    if (/^0x/i.test(t) && !/^0x[0-9a-fA-F]{40}$/.test(t))
-      throw new ValidationError(field, `${t.slice(0, 50)} is not an EVM address: expected 0x followed by 40 hexadecimal characters.`);
+    if (/^0x/i.test(t) && !/^0x[0-9a-fA-F]{40}$/.test(t)) throw refusal(field, 'rules.notEvm', { value: t.slice(0, 50) });
     return addressKey(t);
   };
   const counterparties = list(c.counterparties, address('counterparties'));
@@ -207,15 +203,12 @@ export function cleanConditions(c: RuleConditions): RuleConditions {
   const wallets = list(c.wallets, address('wallets'));
   if (wallets) out.wallets = wallets;
   // `status: any` alone would file every transaction as no condition would.
-  if (!Object.keys(out).some((k) => k !== 'status' || out.status !== 'any'))
-    throw new ValidationError('conditions', 'A rule needs at least one condition (it would otherwise file every transaction).');
-  if ((out.minAmount !== undefined || out.maxAmount !== undefined) && !out.token)
-    throw new ValidationError('token', 'An amount range is of one token: name the token too.');
-  if (out.minAmount !== undefined && out.maxAmount !== undefined && out.minAmount > out.maxAmount)
-    throw new ValidationError('maxAmount', 'The largest amount is below the smallest.');
+  if (!Object.keys(out).some((k) => k !== 'status' || out.status !== 'any')) throw refusal('conditions', 'rules.noCondition', {});
+  if ((out.minAmount !== undefined || out.maxAmount !== undefined) && !out.token) throw refusal('token', 'rules.amountToken', {});
+  if (out.minAmount !== undefined && out.maxAmount !== undefined && out.minAmount > out.maxAmount) throw refusal('maxAmount', 'rules.amountOrder', {});
   for (const n of out.counterpartyNames ?? []) {
-    const problem = unsafeCharsProblem(n);
-    if (problem) throw new ValidationError('counterpartyNames', `A counterparty name ${problem}.`);
+    const unsafe = unsafeChars(n);
+    if (unsafe) throw refusal('counterpartyNames', 'text.unsafe', { field: 'counterpartyName', ...unsafe });
   }
   return out;
 }
@@ -229,12 +222,12 @@ export function saveRule(db: WritableDB, input: RuleInput, now = new Date()): St
   const conditions = cleanConditions(input.conditions);
   const category = categoryNamed(db, input.category);
   const name = (input.name ?? '').trim() || `${category.name} rule`;
-  if (name.length > RULE_NAME_MAX) throw new ValidationError('name', `The rule name is too long (at most ${RULE_NAME_MAX} characters).`);
-  const problem = unsafeCharsProblem(name);
-  if (problem) throw new ValidationError('name', `The rule name ${problem}.`);
+  if (name.length > RULE_NAME_MAX) throw refusal('name', 'text.tooLong', { field: 'ruleName', max: RULE_NAME_MAX });
+  const unsafe = unsafeChars(name);
+  if (unsafe) throw refusal('name', 'text.unsafe', { field: 'ruleName', ...unsafe });
   const rules = listRules(db);
   const before = input.id === undefined ? null : (rules.find((r) => r.id === input.id) ?? null);
-  if (input.id !== undefined && !before) throw new ValidationError('id', `There is no rule ${input.id}.`);
+  if (input.id !== undefined && !before) throw refusal('id', 'rules.missing', { id: input.id });
   let id: number;
   if (before) {
     id = before.id;
@@ -275,8 +268,7 @@ export function removeRule(db: WritableDB, id: number, now = new Date()): boolea
 export function reorderRules(db: WritableDB, ids: readonly number[], now = new Date()): StoredRule[] {
   const rules = listRules(db);
   const known = new Set(rules.map((r) => r.id));
-  if (ids.length !== rules.length || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id)))
-    throw new ValidationError('ids', 'Name every rule once, in the new order (see rules list).');
+  if (ids.length !== rules.length || new Set(ids).size !== ids.length || !ids.every((id) => known.has(id))) throw refusal('ids', 'rules.order', {});
   renumber(db, ids);
   const after = listRules(db);
   for (const r of after) {
@@ -342,10 +334,10 @@ const userPart = (a: TxnAnnotation | null) => (a && (a.note !== null || a.manual
 
 export function cleanNote(note: string): string | null {
   const n = note.replace(/\r\n?/g, '\n').trim();
-  if (n.length > NOTE_MAX) throw new ValidationError('note', `The note is too long (at most ${NOTE_MAX} characters).`);
+  if (n.length > NOTE_MAX) throw refusal('note', 'text.tooLong', { field: 'note', max: NOTE_MAX });
   // Line breaks are kept (a note may be a few lines); every other control or direction mark is refused.
-  const problem = unsafeCharsProblem(n.replace(/\n/g, ' '));
-  if (problem) throw new ValidationError('note', `The note ${problem}.`);
+  const unsafe = unsafeChars(n.replace(/\n/g, ' '));
+  if (unsafe) throw refusal('note', 'text.unsafe', { field: 'note', ...unsafe });
   return n || null;
 }
 
@@ -367,7 +359,7 @@ export function setAnnotation(
     const category =
       change.category === undefined ? undefined : change.category === null || !change.category.trim() ? null : categoryNamed(db, change.category).id;
     if (!options.allowOrphan) {
-      if (!isCached(db, k)) throw new ValidationError('txnHash', `${k.txnHash} is not a cached transaction of ${k.wallet} on ${k.chain}.`);
+      if (!isCached(db, k)) throw refusal('txnHash', 'txn.notCached', { hash: k.txnHash, wallet: k.wallet, chain: k.chain });
     }
     const before = getAnnotation(db, k);
     run(

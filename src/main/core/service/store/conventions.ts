@@ -3,6 +3,7 @@
  * in `service_conventions` (each cache file belongs to one service, so no service column),
  * and the anomalies that make it doubt what it learned.
  */
+import { conventionEvidence } from '../../../../shared/convention-evidence.ts';
 import {
   ASSUMED_CONVENTIONS,
   RECENT_WINDOW_S,
@@ -178,14 +179,16 @@ const hours = (s: number) => `${+(s / 3600).toFixed(1)} h`;
 /** The recent window as a point of the service report (Settings › Service, `folioscope doctor`). */
 function recentWindowPoint(db: ReadableDB): ConventionPoint {
   const w = recentWindowWidth(db);
-  const set = w.setHours !== null ? `; set to at least ${w.setHours} h in Settings` : '';
+  const set = (line: string) => (w.setHours !== null ? conventionEvidence('recentSet', { evidence: line, set: w.setHours }) : line);
   return {
     key: 'recentWindow',
     label: 'Recent window re-read',
     value: hours(w.seconds),
-    evidence: w.learned
-      ? `widened from ${hours(RECENT_WINDOW_S)}: ${w.learned.evidence}${set}`
-      : `${hours(RECENT_WINDOW_S)} (the default): no restatement found deep enough in it to widen it${set}`,
+    evidence: set(
+      w.learned
+        ? conventionEvidence('recentWidened', { hours: hours(RECENT_WINDOW_S), evidence: w.learned.evidence })
+        : conventionEvidence('recentDefault', { hours: hours(RECENT_WINDOW_S) }),
+    ),
     status: w.learned ? 'learned' : 'assumed',
     learnedAt: w.learned?.learnedAt ?? null,
   };
@@ -284,7 +287,7 @@ export function conventionsReport(db: ReadableDB): ConventionsReport {
       key,
       label: LABELS[key],
       value: describe(key, value) + (key === 'pageSizeCap' && !current.capProven ? ' asked (not proven served whole)' : ''),
-      evidence: row?.evidence ?? "not learned yet: the client's first reading is used",
+      evidence: row?.evidence ?? conventionEvidence('notLearned'),
       status: row?.status ?? 'assumed',
       learnedAt: row?.learned_at ?? null,
     };

@@ -7,8 +7,8 @@ import type { MonthlyPack, PackCounterpartyLine } from '../../src/shared/pack.ts
 import { tempDir } from '../support/store.ts';
 
 /**
- * The pack's PDF prints a name in Arabic, Hebrew or CJK in an embedded font (issue 39 item 3); a
- * name in a script no embedded font has (Thai) would print as question marks, so two such names
+ * The pack's PDF prints a name in Arabic, Hebrew, CJK, Korean or Thai in an embedded font (issue
+ * 39 item 3); a name in a script no embedded font has (Ethiopic) would print as question marks, so two such names
  * would read alike to an auditor: the address goes beside it. A name that prints, Latin or not,
  * and a category stay as they are.
  */
@@ -24,6 +24,7 @@ const line = (key: string, label: string, kind: PackCounterpartyLine['kind']): P
 const A = '0x' + 'a1'.repeat(20);
 const B = '0x' + 'b2'.repeat(20);
 const C = '0x' + 'c3'.repeat(20);
+const D = '0x' + 'd4'.repeat(20);
 
 describe("the pack's PDF names counterparties it cannot print by their address too", () => {
   it('puts the address beside a name no font prints, not beside a CJK or a Latin one', async () => {
@@ -44,7 +45,7 @@ describe("the pack's PDF names counterparties it cannot print by their address t
       priceEffect: 0,
       other: 0,
       byCategory: [{ key: '東京', label: '東京', inflow: 0, outflow: 300, transfers: 3, unvalued: 0 }],
-      byCounterparty: [line(A, 'กองทุนหนึ่ง', 'book'), line(B, '大阪商事', 'book'), line(C, 'Grantee X', 'book')],
+      byCounterparty: [line(A, 'ገንዘብ ቤት', 'book'), line(B, '大阪商事', 'book'), line(C, 'Grantee X', 'book'), line(D, 'กองทุนหนึ่ง', 'book')],
       byWallet: [],
       byProtocol: [],
       byChain: [],
@@ -67,5 +68,8 @@ describe("the pack's PDF names counterparties it cannot print by their address t
     expect(text).toContain('東京');
     expect(text).not.toContain(`(${C})`);
     expect(text).toContain('GranteeX');
+    // Thai prints (Noto Sans Thai): no address beside it.
+    expect(text).toContain('กองทุนหนึ่ง');
+    expect(text).not.toContain(`(${D})`);
   });
 });

@@ -51,11 +51,17 @@ describe('counterparties in the PDF and the reconcile trace', () => {
     const cjk = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
     expect(cjk.split('東京商事').length - 1).toBe(listed);
     expect(cjk).not.toContain(ends);
-    // A name no embedded font prints (Thai) keeps the address's ends beside it.
+    // Thai prints too now (Noto Sans Thai), alone.
     saveCounterparty(db, { address: sent.to!, name: 'กองทุน' });
     await writeAtomically(path, (out) => exportPdf(db, req, out));
     const thai = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
-    expect(thai.split(`??????${ends}`).length - 1).toBe(listed);
+    expect(thai.split('กองทุน').length - 1).toBe(listed);
+    expect(thai).not.toContain(ends);
+    // A name no embedded font prints (Ethiopic) keeps the address's ends beside it.
+    saveCounterparty(db, { address: sent.to!, name: 'ገንዘብ' });
+    await writeAtomically(path, (out) => exportPdf(db, req, out));
+    const ethiopic = execFileSync('pdftotext', ['-raw', path, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+    expect(ethiopic.split(`????${ends}`).length - 1).toBe(listed);
   });
 
   it('names the trace rows', () => {

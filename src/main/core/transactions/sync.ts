@@ -108,8 +108,10 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     forgetRanges: forgetAllRanges,
     ...(o.signal && { signal: o.signal }),
   });
-  // The new range and the recent window, when one request read both (set at most once).
+  // The new range and the recent window, when one request read both (tried once: a second run
+  // under conventions learned again reads as before).
   let through: ReadThrough | null = null;
+  let triedThrough = false;
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
     // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
@@ -148,7 +150,8 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     const start = until === null ? o.historyStart : until + 1;
     // A refresh of a history complete to its last sync: the new range and the recent window
     // re-read in one request when one page proves both (recent.ts readThroughNow).
-    if (until !== null && start <= o.now && o.recheckRecent !== false && !through && ranges.every((r) => r.state === 'complete')) {
+    if (until !== null && start <= o.now && o.recheckRecent !== false && !triedThrough && ranges.every((r) => r.state === 'complete')) {
+      triedThrough = true;
       through = await readThroughNow(o, c, until, o.now);
       if (through) {
         const range: SyncRange = {

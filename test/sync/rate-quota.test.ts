@@ -110,6 +110,51 @@ describe('the request budget', () => {
     expect(await after).toBe('after');
   });
 
+  it('reads the quota at a refusal as what was served and what was in flight before the refused request', async () => {
+    let now = 0;
+    const pacer = new RequestPacer({ concurrency: 4, now: () => now });
+    // Sixteen answered in the last second; three sent before the refused one are still in
+    // flight (a gateway counting on arrival let them in): the quota shown is 19, not 16.
+    for (let i = 0; i < 16; i++) pacer.served();
+    const release: Array<() => void> = [];
+    const inFlight = [1, 2, 3].map(() => pacer.run(() => new Promise<void>((r) => release.push(r))));
+    now = 10;
+    await pacer.run(async (sentAt) => pacer.refused(sentAt, null));
+    expect(pacer.state.rate).toBeCloseTo(0.9 * 19, 5);
+    for (const r of release) r();
+    await Promise.all(inFlight);
+  });
+
+  it('a send made late keeps its slot (up to half an interval): the next is due an interval after the slot', async () => {
+    let now = 0;
+    const timers: Array<{ at: number; fn: () => void }> = [];
+    const pacer = new RequestPacer({
+      concurrency: 4,
+      rate: 10,
+      now: () => now,
+      setTimer: (fn, ms) => {
+        const t = { at: now + ms, fn };
+        timers.push(t);
+        return () => timers.splice(timers.indexOf(t), 1);
+      },
+    });
+    const sent: number[] = [];
+    const tasks = [0, 1, 2].map(() => pacer.run(async (at) => void sent.push(at)));
+    await Promise.resolve();
+    expect(sent).toEqual([0]);
+    // The wake-up due at 100 ms comes 40 ms late (the event loop was busy): that send goes at
+    // 140 ms, and the next is due at 200 ms, its slot, not at 240 ms.
+    now = 140;
+    timers.shift()!.fn();
+    await Promise.resolve();
+    expect(sent).toEqual([0, 140]);
+    expect(pacer.waitMs()).toBe(60);
+    now = 200;
+    while (timers.length) timers.shift()!.fn();
+    await Promise.all(tasks);
+    expect(sent).toEqual([0, 140, 200]);
+  });
+
   it('after a refusal, sends no faster than the pace, and a Retry-After holds every send', async () => {
     let now = 0;
     const pacer = new RequestPacer({ concurrency: 4, now: () => now });

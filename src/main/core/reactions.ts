@@ -22,7 +22,17 @@ import { getSettings } from './store/settings.ts';
 import type { Emitter } from './util/emitter.ts';
 
 /** What is checked again after a change. */
-type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'closes:wallet' | 'closes:all';
+type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'alerts:after-syncs' | 'closes:wallet' | 'closes:all';
+
+/**
+ * The alert rules after a finished sync job wait for the jobs still queued or running, at most
+ * this long: they read the whole cache (the poisoning guard looks at every payment of every
+ * wallet), so checked after each of a thousand wallets' jobs, they cost more than the sync, on
+ * the main thread (issue 40: a sync of 30 wallets through a quota took 4.8 × the quota's bound as
+ * a process, most of it in these checks between requests). Once after the last job, and at least
+ * once a minute while a long sync runs.
+ */
+export const ALERTS_AFTER_SYNCS_MAX_WAIT_MS = 60_000;
 
 /**
  * Every change the core makes to the data: the views' scope it is told under (null: none of
@@ -32,8 +42,8 @@ type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'closes:wallet' | 'closes
  */
 export const CHANGES = {
   // A sync job finished (done, failed or cancelled: what it committed stays).
-  'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts', 'closes:wallet'] },
-  'positions.synced': { scope: 'positions', then: ['alerts', 'closes:wallet'] },
+  'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts:after-syncs', 'closes:wallet'] },
+  'positions.synced': { scope: 'positions', then: ['alerts:after-syncs', 'closes:wallet'] },
   // Transactions cleared: a poisoning alert about a payment no longer cached is taken back.
   'transactions.cleared': { scope: 'transactions', then: ['alerts'] },
   'positions.cleared': { scope: 'positions', then: [] },
@@ -145,6 +155,33 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     }
   });
 
+  // The alert check a finished sync job asks for, held while other sync jobs are queued or
+  // running (each one's end asks again; the last one's finds none): see ALERTS_AFTER_SYNCS_MAX_WAIT_MS.
+  let afterSyncsSince: number | null = null;
+  const syncsPending = () => {
+    try {
+      return session.profile.engine.queue.pending > 0;
+    } catch {
+      return false; // no cache open: nothing holds it
+    }
+  };
+  let lookAgain: ReturnType<typeof setTimeout> | null = null;
+  const queueAlertCheckAfterSyncs = coalesced(() => {
+    afterSyncsSince ??= Date.now();
+    if (syncsPending() && Date.now() - afterSyncsSince < ALERTS_AFTER_SYNCS_MAX_WAIT_MS) {
+      // Looked at again in a second too, should the last job to end be one that asks nothing (an export).
+      lookAgain ??= setTimeout(() => {
+        lookAgain = null;
+        if (afterSyncsSince !== null && !closing) queueAlertCheckAfterSyncs();
+      }, 1000);
+      lookAgain.unref?.();
+      return;
+    }
+    afterSyncsSince = null;
+    queueAlertCheck();
+    queueAlertCheck.flush();
+  });
+
   // Category rules (core/annotations): applied to the transactions a sync wrote once its job has
   // finished, off the ingest path (with no rule it only notes how far the cache goes); when what
   // they match may have changed, every rule-made category is decided again (when there is a rule).
@@ -206,6 +243,7 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     'rules:new': () => queueRules('new'),
     'rules:all': () => queueRules('all'),
     alerts: () => queueAlertCheck(),
+    'alerts:after-syncs': () => queueAlertCheckAfterSyncs(),
     'closes:wallet': (wallet) => queueCloseCheck(wallet),
     'closes:all': () => queueCloseCheck(null),
   };
@@ -226,6 +264,10 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
       // checked (the rules may have changed their categories): a change is flagged, and its
       // alert sent, now.
       runRules.flush();
+      if (afterSyncsSince !== null) {
+        afterSyncsSince = null;
+        queueAlertCheck();
+      }
       queueAlertCheck.flush();
       scheduleCloseCheck.flush();
       await closeCheck;

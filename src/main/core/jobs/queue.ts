@@ -203,6 +203,11 @@ export class JobQueue extends Emitter<QueueEvents> {
     while (this.settling.size) await Promise.all([...this.settling]);
   }
 
+  /** Jobs queued or running. */
+  get pending(): number {
+    return this.running + this.waiting.length;
+  }
+
   list(): JobInfo[] {
     return [...this.jobs.values()].map((j) => ({ ...j.info }));
   }

@@ -99,6 +99,9 @@ export async function getWithRetry(deps: HttpDeps, endpoint: EndpointName, param
       // answer so); before that a 503 says nothing of a pace. Either way it counts as a failed
       // attempt below.
       else if (err instanceof ServerError && err.status === 503 && deps.limiter.state.rate !== null) deps.limiter.refused(sentAt, null);
+      // Any other answer of the service's (a 400, a 500, a body it could not read) went through
+      // its quota, and is counted when the quota is read.
+      else if (err instanceof RequestError || err instanceof ServerError || err instanceof AuthError) deps.limiter.letThrough();
       throw err;
     }
   };

@@ -25,7 +25,12 @@
  *   lasted too long (the caller's policy), the caller gives up: requests then fail without being
  *   sent for as long again, so the work under way ends instead of asking on.
  * Requests are spaced evenly at the pace (no bursts after a pause), since a quota counted
- * over a rolling second refuses a burst that an average allows.
+ * over a rolling second refuses a burst that an average allows. A send the process could not
+ * make on time (its event loop busy parsing and writing a page) keeps its slot, up to half an
+ * interval late: the next one is due an interval after the slot, not after the late send, or
+ * every late wake-up would lower the pace actually sent below the pace (at 20/s with the loop
+ * ~25 ms late on average, strict spacing sent 13/s). Never more than half an interval is made
+ * up, so no burst follows a pause.
  */
 
 /** Share of the refused pace that is kept (multiplicative decrease). */
@@ -44,6 +49,8 @@ const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 60_000;
 /** The pace never drops below this: one request every ten seconds still finishes a job. */
 export const MIN_RATE = 0.1;
+/** How late a send may be, in intervals at the pace, and still keep its slot (see the top). */
+const CATCH_UP = 0.5;
 
 export interface PacerOptions {
   /** Requests in flight at once. */
@@ -87,8 +94,10 @@ export class RequestPacer {
   /** Lanes in turn order (round robin); a lane leaves when it has no one waiting. */
   private readonly turn: string[] = [];
   private queuedCount = 0;
-  /** Times requests were answered as served, in the last second (to read the service's quota). */
+  /** Times requests were answered, not refused for the rate, in the last second (to read the service's quota). */
   private readonly servedTimes: number[] = [];
+  /** When each request in flight was sent: those sent before a refused one met the window before it filled. */
+  private readonly inFlightSent: number[] = [];
   private timer: (() => void) | null = null;
   private timerAt = 0;
   private readonly now: () => number;
@@ -122,9 +131,11 @@ export class RequestPacer {
    */
   async run<T>(task: (sentAt: number) => Promise<T>, lane = '', signal?: AbortSignal): Promise<T> {
     const sentAt = await this.acquire(lane, signal);
+    this.inFlightSent.push(sentAt);
     try {
       return await task(sentAt);
     } finally {
+      this.inFlightSent.splice(this.inFlightSent.indexOf(sentAt), 1);
       this.running--;
       this.pump();
     }
@@ -146,6 +157,14 @@ export class RequestPacer {
     }
   }
 
+  /**
+   * The service answered a request with an error that is not about its rate (a 400, a 500): it
+   * let the request through its quota, which the quota read at the next refusal counts.
+   */
+  letThrough(): void {
+    this.servedTimes.push(this.now());
+  }
+
   /** The service refused a request sent at `sentAt` for its rate; `retryAfterMs` when it said how long. */
   refused(sentAt: number, retryAfterMs: number | null): void {
     const at = this.now();
@@ -161,7 +180,12 @@ export class RequestPacer {
       if (waitMs > 0) for (const listener of this.pauseListeners) listener(waitMs);
     }
     while (this.servedTimes.length && this.servedTimes[0]! <= at - 1000) this.servedTimes.shift();
-    const lastSecond = this.servedTimes.length;
+    // What the service let through in the last second: the answers back, and the requests still
+    // in flight that were sent before this one (a gateway counts on arrival, so they were let in
+    // before the window filled). Answers alone read the quota low by the requests in flight (17
+    // for a quota of 20 at a first refusal), and the pace then probed for the quota from there,
+    // a tenth of a request per second each second.
+    const lastSecond = this.servedTimes.length + (this.servedTimes.length ? this.inFlightSent.filter((t) => t < sentAt).length : 0);
     // A first refusal with nothing served lately and a Retry-After says when, not how fast:
     // the hold alone answers it (a pace read from no traffic would be a guess).
     const noEvidence = this.rateNow === null && lastSecond === 0 && retryAfterMs !== null;
@@ -280,7 +304,7 @@ export class RequestPacer {
       else this.lanes.delete(lane);
       this.queuedCount--;
       this.running++;
-      if (this.rateNow !== null) this.nextAt = Math.max(this.nextAt, at) + 1000 / this.rateNow;
+      if (this.rateNow !== null) this.nextAt = Math.max(this.nextAt, at - (CATCH_UP * 1000) / this.rateNow) + 1000 / this.rateNow;
       next();
     }
   }

@@ -10,11 +10,12 @@ import {
   pageParam,
   pageSizeFor,
   queryBounds,
+  rowsOutside,
 } from '../service/index.ts';
 import type { Transaction } from '../../../shared/service/schemas.ts';
 import { provesWhole } from '../../../shared/service/completion-ratio.ts';
 import { applyRestatements, applySeamRead, changedFields, type Restatements, storedByHash, storedHash, storedInWindow } from './store/restatements.ts';
-import { completeUntil, listRanges, nthNewestTime } from './store/transactions.ts';
+import { completeUntil, countStoredBetween, listRanges, nthNewestTime } from './store/transactions.ts';
 import { countOwedSeams, owedSeams, oweSeams, seamNotProved, type SeamToRead, utcSecond } from './store/seams.ts';
 import type { ReadableDB, WritableDB } from '../store/db.ts';
 
@@ -102,6 +103,9 @@ interface PagesRead extends WindowRead {
   seams: Seam[];
 }
 
+const requestText = (chain: string, bounds: { startTime: number; endTime: number }, page: number, pageSize: number, requestId: string | null) =>
+  `transactions ${chain} start_time=${bounds.startTime} end_time=${bounds.endTime} page=${page} pageSize=${pageSize}${requestId ? ` (request ${requestId})` : ''}`;
+
 const span = (lo: number, hi: number) => (lo === hi ? `the second ${utcSecond(lo)} UTC` : `${utcSecond(lo)} to ${utcSecond(hi)} UTC`);
 
 /** Reads the window [startS, endS] once: every page to a proved end, in memory (pages of `size` rows, or the size the sync asks). */
@@ -127,7 +131,7 @@ async function readPages(o: RecentOptions, c: LearnedConventions, startS: number
       break;
     }
     if (verdict.kind === 'end' && !verdict.store) break;
-    const request = `transactions ${o.chain} start_time=${bounds.startTime} end_time=${bounds.endTime} page=${page} pageSize=${pageSize}${res.requestId ? ` (request ${res.requestId})` : ''}`;
+    const request = requestText(o.chain, bounds, page, pageSize, res.requestId);
     out.stated += rows.length;
     for (const row of rows) out.rows.set(storedHash(row), { row, request });
     if (previous && timeOrdered(c)) {
@@ -179,9 +183,12 @@ async function readStable(o: RecentOptions, c: LearnedConventions, lo: number, h
   };
 }
 
-/** Reads the window [startS, endS] whole (every page, then its own seams where rows may hide), in memory. */
-async function readWindow(o: RecentOptions, c: LearnedConventions, startS: number, endS: number): Promise<WindowRead> {
-  const read = await readPages(o, c, startS, endS);
+/**
+ * Reads the window [startS, endS] whole (every page, then its own seams where rows may hide), in
+ * memory; `pages`: its pages already read (by readThroughNow).
+ */
+async function readWindow(o: RecentOptions, c: LearnedConventions, startS: number, endS: number, pages?: PagesRead): Promise<WindowRead> {
+  const read = pages ?? (await readPages(o, c, startS, endS));
   const out: WindowRead = { rows: read.rows, whole: read.whole, unproved: read.unproved, owed: [], requests: read.requests };
   // A window the service did not answer for whole (a completion_ratio below 1, a read that could
   // not reach its end) is owed whole: where rows may be missing in it is not known, and a gap the
@@ -236,21 +243,72 @@ const SEAM_UNPROVED = 'its re-read was not proved whole';
 
 /**
  * The recent window to re-read: from its width back (RECENT_WINDOW_S, widened by what was
- * learned, at least what is set: recentWindowWidth), or the span of one page of the newest
- * cached rows if longer, to the end of complete history.
+ * learned, at least what is set: recentWindowWidth), or the span of a page less one row of the
+ * newest cached rows if longer, to the end of complete history (or `until`, where it will end).
+ * A page less one row: read with nothing new, the window's page is then short, and a short page
+ * of a proven page size proves its own end, so a quiet wallet's window costs one request, not a
+ * full page and an empty one after it.
  */
 export function recentWindow(
   db: ReadableDB,
   o: Pick<RecentOptions, 'wallet' | 'chain' | 'historyStart'>,
   pageSize: number,
+  until: number | null = completeUntil(listRanges(db, o.wallet, o.chain)),
 ): { startS: number; endS: number } | null {
-  const until = completeUntil(listRanges(db, o.wallet, o.chain));
   if (until === null) return null;
-  const nth = nthNewestTime(db, o.wallet, o.chain, until * 1000 + 999, pageSize);
+  const nth = nthNewestTime(db, o.wallet, o.chain, until * 1000 + 999, Math.max(1, pageSize - 1));
   const byPage = nth === undefined ? -Infinity : Math.floor(nth / 1000);
   const first = listRanges(db, o.wallet, o.chain).reduce((m, r) => Math.min(m, r.startTime), Infinity);
   const startS = Math.max(first, Math.min(until - recentWindowWidth(db).seconds, byPage));
   return startS <= until ? { startS, endS: until } : null;
+}
+
+/** The recent window read with the new range after it in one request (readThroughNow). */
+export interface ReadThrough {
+  window: { startS: number; endS: number };
+  /** The page, as the window's read (every row in it; one page, no seams). */
+  pages: PagesRead;
+  /** Its rows after the end of complete history: the new range's rows. */
+  newRows: Transaction[];
+  ratio: number | null;
+  startBlock: number | null;
+  endBlock: number | null;
+}
+
+/**
+ * The new range (after `until`, the end of complete history, to `now`) and the recent window
+ * before it, asked in one request: the window as it will be once the new range is complete,
+ * extended to `now`. When that one page proves its own end (empty, or short of a proven page
+ * size), is proved indexed whole and holds no row outside what was asked, it is both reads: its
+ * rows after `until` are the new range's whole content, and when there are none it is the
+ * window's re-read too (with new rows the window moves, and is read on its own). A daily refresh
+ * with nothing new costs one request per wallet and chain, where it cost the new range's empty
+ * page, the window's page and the page proving its end. Null when the page proves none of that
+ * (the sync reads as before: one request more than otherwise) or cannot: only asked when the
+ * window fits one page with room (its cached rows fewer than a page) and a short page can prove an
+ * end (the page size is proven, or the window holds no rows, so an empty page is the answer).
+ */
+export async function readThroughNow(o: RecentOptions, c: LearnedConventions, until: number, now: number): Promise<ReadThrough | null> {
+  const pageSize = pageSizeFor(c, o.pageSize);
+  const window = recentWindow(o.db, o, pageSize, now);
+  if (!window || window.startS > until) return null;
+  const cached = countStoredBetween(o.db, o.wallet, o.chain, window.startS, now, pageSize);
+  if (cached >= pageSize || (cached > 0 && !c.capProven)) return null;
+  const bounds = queryBounds(c, window.startS, now);
+  const page = pageParam(c, 1);
+  const res = await o.client.transactionsByWallet({ wallet: o.wallet, chain: o.chain, ...bounds, page, pageSize }, o.signal);
+  const rows = res.data.flatMap((d) => d.transaction_history);
+  const head = res.data[0];
+  const ratio = head?.completion_ratio ?? null;
+  if (!provesWhole(ratio) || judgePage(c, pageSize, rows, null).kind !== 'end' || rowsOutside(rows, window.startS, now).length) return null;
+  const seconds = rows.map(secondOf);
+  // A row that cannot be placed in time cannot be put in either read.
+  if (seconds.some((t) => t === null)) return null;
+  const newRows = rows.filter((_, i) => seconds[i]! > until);
+  const request = requestText(o.chain, bounds, page, pageSize, res.requestId);
+  const pages: PagesRead = { rows: new Map(), whole: true, unproved: null, owed: [], requests: 1, stated: rows.length, seams: [] };
+  for (const row of rows) pages.rows.set(storedHash(row), { row, request });
+  return { window, pages, newRows, ratio, startBlock: head?.start_block ?? null, endBlock: head?.end_block ?? null };
 }
 
 export interface RecentResult {
@@ -323,14 +381,16 @@ function retryLater(err: unknown, signal: AbortSignal | undefined): boolean {
  * every seam an earlier sync could not prove. A seam stays owed (transactions/store/seams.ts) until a re-read
  * of it is proved whole: a failed one is tried again by the next sync.
  */
-export async function reconcileRecent(o: RecentOptions, c: LearnedConventions, seams: readonly Seam[]): Promise<RecentResult> {
+export async function reconcileRecent(o: RecentOptions, c: LearnedConventions, seams: readonly Seam[], through?: ReadThrough | null): Promise<RecentResult> {
   const result: RecentResult = { window: null, late: 0, changed: 0, removed: 0, seamRows: 0, owed: 0, requests: 0, note: null };
   const window = recentWindow(o.db, o, pageSizeFor(c, o.pageSize));
   let shifted = seams.some((s) => s.repeat);
   const triedNow = new Set<string>();
   if (window) {
     result.window = window;
-    const read = await readWindow(o, c, window.startS, window.endS);
+    // The window was read with the new range, in one request, when nothing was new (readThroughNow).
+    const same = through && !through.newRows.length && through.window.startS === window.startS && through.window.endS === window.endS;
+    const read = await readWindow(o, c, window.startS, window.endS, same ? through.pages : undefined);
     result.requests += read.requests;
     const stored = storedInWindow(o.db, o.wallet, o.chain, window.startS, window.endS);
     // Rows the service returned that the window's cached rows do not hold may be cached at another time (moved).

@@ -34,7 +34,8 @@ import type { WriteBatchOptions } from './store/write-batch.ts';
 import { PageWindow } from './page-window.ts';
 import { RangeWriter } from './range-writer.ts';
 import type { PageWrite } from './store/page-writes.ts';
-import { reconcileRecent, type RecentResult, type Seam, seamBetween, seamReason, timeOrdered } from './recent.ts';
+import { inThreadWriter } from './store/page-writer.ts';
+import { type ReadThrough, readThroughNow, reconcileRecent, type RecentResult, type Seam, seamBetween, seamReason, timeOrdered } from './recent.ts';
 import { owedSeamReason, owedSeams, type SeamToRead } from './store/seams.ts';
 
 export interface TxnSyncOptions {
@@ -108,6 +109,10 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     forgetRanges: forgetAllRanges,
     ...(o.signal && { signal: o.signal }),
   });
+  // The new range and the recent window, when one request read both (tried once: a second run
+  // under conventions learned again reads as before).
+  let through: ReadThrough | null = null;
+  let triedThrough = false;
   const runOnce = async (c: LearnedConventions) => {
     const anomalies: string[] = [];
     // A read restarts (at most twice) when it finds the service cuts pages shorter than asked.
@@ -141,8 +146,42 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
       if (r.pageSize > c.pageSizeCap || r.pageSize > c.pageSizeMax) await readToEnd({ ...r, nextPage: 1, pageSize: size });
       else await readToEnd(r);
     }
-    const until = completeUntil(listRanges(o.db, o.wallet, o.chain));
+    const ranges = listRanges(o.db, o.wallet, o.chain);
+    const until = completeUntil(ranges);
     const start = until === null ? o.historyStart : until + 1;
+    // A refresh of a history complete to its last sync: the new range and the recent window
+    // re-read in one request when one page proves both (recent.ts readThroughNow).
+    if (until !== null && start <= o.now && o.recheckRecent !== false && !triedThrough && ranges.every((r) => r.state === 'complete')) {
+      triedThrough = true;
+      through = await readThroughNow(o, c, until, o.now);
+      if (through) {
+        const range: SyncRange = {
+          wallet: o.wallet,
+          chain: o.chain,
+          startTime: start,
+          endTime: o.now,
+          state: 'in_progress',
+          nextPage: 1,
+          pageSize: pageSizeFor(c, o.pageSize),
+          startBlock: through.startBlock,
+          endBlock: through.endBlock,
+          completionRatio: through.ratio,
+          rowsRead: through.newRows.length,
+          updatedAt: new Date().toISOString(),
+          reason: null,
+        };
+        readSpans.push([start, o.now]);
+        const rows = through.newRows;
+        // Written as a read's last page is (its rows, the range closed, the daily sums kept).
+        const writer = inThreadWriter(o.db, o.batch);
+        await writer.write({ wallet: o.wallet, chain: o.chain, rows: rows.length ? rows : null, range, close: { anomaly: null } });
+        await writer.close();
+        totals.rowsRead += rows.length;
+        totals.pagesRead++;
+        o.onPage?.({ ...totals, range, oldestTime: rows.length ? oldestTime(rows) : null });
+        return anomalies;
+      }
+    }
     if (start <= o.now) {
       const range: SyncRange = {
         wallet: o.wallet,
@@ -208,7 +247,7 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
   if (serviceNow !== null && Math.floor(serviceNow / 1000) < o.now) capRangesAt(o.db, o.wallet, o.chain, Math.floor(serviceNow / 1000));
   // A live service restates what it answered: the recent window is read again and reconciled,
   // and the seams a shifting list may have fooled are read again (recent.ts, docs/service.md).
-  const recent = o.recheckRecent === false ? null : await reconcileRecent(o, conv, seams);
+  const recent = o.recheckRecent === false ? null : await reconcileRecent(o, conv, seams, through);
   // Rows in no time order have no seams to read again: when the history changed during this
   // sync, offset pages may have skipped rows anywhere, so what this sync read is reopened (the
   // next sync reads it again) and the result says why.

@@ -507,6 +507,17 @@ export function hasTransactions(db: ReadableDB, wallet: string, chain: string): 
 }
 
 /** The time (ms) of a wallet's n-th newest cached transaction on a chain at or before `atMostMs` (1: the newest), if it has that many. */
+/** Cached rows of a wallet and chain dated in [startS, endS] (Unix seconds), counted up to `atMost` (the count stops there). */
+export function countStoredBetween(db: ReadableDB, wallet: string, chain: string, startS: number, endS: number, atMost: number): number {
+  return prepare(db, 'SELECT count(*) FROM (SELECT 1 FROM transactions WHERE wallet = ? AND chain = ? AND time >= ? AND time <= ? LIMIT ?)', 'pluck').get(
+    wallet,
+    chain,
+    startS * 1000,
+    endS * 1000 + 999,
+    atMost,
+  ) as number;
+}
+
 export function nthNewestTime(db: ReadableDB, wallet: string, chain: string, atMostMs: number, n: number): number | undefined {
   return prepare(db, 'SELECT time FROM transactions WHERE wallet = ? AND chain = ? AND time <= ? ORDER BY time DESC LIMIT 1 OFFSET ?', 'pluck').get(
     wallet,

@@ -144,6 +144,22 @@ export function namesDay(value: unknown, day: string): boolean {
   return t >= start - EARLIEST_OFFSET_MS && t < start + 86_400_000 + LATEST_OFFSET_MS;
 }
 
+/**
+ * Each datetime form `datetimeForm` names, in English words: the service check's readings in the
+ * core (the CLI prints them) and on an English screen say them alike.
+ */
+export const DATETIME_FORM_LABELS: Readonly<Record<string, string>> = {
+  'iso-utc': 'ISO 8601, UTC',
+  offset: 'ISO 8601 with a zone offset',
+  'no-zone': 'ISO 8601 without a zone (read as UTC)',
+  space: 'YYYY-MM-DD HH:MM:SS (read as UTC)',
+  'date-only': 'a date without a time (read as UTC midnight)',
+  'unix-s': 'Unix seconds (number)',
+  'unix-ms': 'Unix milliseconds (number)',
+  'unix-s-string': 'Unix seconds (string)',
+  'unix-ms-string': 'Unix milliseconds (string)',
+};
+
 /** How a datetime is written, for the service check: `iso-utc`, `offset`, `no-zone`, `space`, `unix-s`, `unix-ms` (`-string` when quoted). */
 export function datetimeForm(value: unknown): string | null {
   if (toIsoDatetime(value) == null) return null;

@@ -7,7 +7,7 @@
 
 import type { ConventionsReport } from '../../../shared/conventions.ts';
 import type { CheckEvidence, ServiceCheck, ServiceCheckItem } from '../../../shared/model.ts';
-import { datetimeForm, namesDay, parseJsonLenient, toFloat, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
+import { DATETIME_FORM_LABELS, datetimeForm, namesDay, parseJsonLenient, toFloat, utcDay, writtenDay } from '../../../shared/service/normalize.ts';
 import { FLOAT_MEMBERS, type ValueFlag } from '../../../shared/service/schemas.ts';
 import type { ServiceClient, ServiceResponse } from './client.ts';
 import { latestSnapshotDay } from './snapshot-day.ts';
@@ -25,17 +25,6 @@ export interface ServiceCheckOptions {
   extra?: Array<() => Promise<ServiceCheckItem[]>>;
 }
 
-const FORM_LABEL: Record<string, string> = {
-  'iso-utc': 'ISO 8601, UTC',
-  offset: 'ISO 8601 with a zone offset',
-  'no-zone': 'ISO 8601 without a zone (read as UTC)',
-  space: 'YYYY-MM-DD HH:MM:SS (read as UTC)',
-  'date-only': 'a date without a time (read as UTC midnight)',
-  'unix-s': 'Unix seconds (number)',
-  'unix-ms': 'Unix milliseconds (number)',
-  'unix-s-string': 'Unix seconds (string)',
-  'unix-ms-string': 'Unix milliseconds (string)',
-};
 /** Forms whose zone cannot be known: Folioscope assumes UTC and says so. */
 const ASSUMED_UTC = new Set(['no-zone', 'space', 'date-only']);
 
@@ -78,7 +67,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
   items.push({
     id: 'datetime-snapshot',
     label: 'Datetimes (snapshots)',
-    value: form ? (FORM_LABEL[form] ?? form) : 'no date sent',
+    value: form ? (DATETIME_FORM_LABELS[form] ?? form) : 'no date sent',
     detail:
       sent === null
         ? 'The latest snapshot carried no date: it is filed under the day asked, or the fetch day.'
@@ -188,7 +177,7 @@ export async function runServiceCheck(o: ServiceCheckOptions): Promise<ServiceCh
     items.push({
       id: 'datetime-transactions',
       label: 'Datetimes (transactions)',
-      value: forms.length ? forms.map((f) => FORM_LABEL[f] ?? f).join(', ') : 'no transactions to judge',
+      value: forms.length ? forms.map((f) => DATETIME_FORM_LABELS[f] ?? f).join(', ') : 'no transactions to judge',
       detail: dates.length
         ? `first date sent: ${String(dates[0])}${forms.some((f) => ASSUMED_UTC.has(f)) ? '. Nothing says its zone: Folioscope reads it as UTC.' : ''}`
         : `no transactions for ${o.wallet} on ${o.chain}`,

@@ -149,27 +149,35 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
     const ranges = listRanges(o.db, o.wallet, o.chain);
     const until = completeUntil(ranges);
     const start = until === null ? o.historyStart : until + 1;
+    // The new range, from the end of complete history to now, as a read begins it.
+    const newRange = (read: Partial<Pick<SyncRange, 'startBlock' | 'endBlock' | 'completionRatio' | 'rowsRead'>> = {}): SyncRange => ({
+      wallet: o.wallet,
+      chain: o.chain,
+      startTime: start,
+      endTime: o.now,
+      state: 'in_progress',
+      nextPage: 1,
+      pageSize: pageSizeFor(c, o.pageSize),
+      startBlock: null,
+      endBlock: null,
+      completionRatio: null,
+      rowsRead: 0,
+      updatedAt: new Date().toISOString(),
+      reason: null,
+      ...read,
+    });
     // A refresh of a history complete to its last sync: the new range and the recent window
     // re-read in one request when one page proves both (recent.ts readThroughNow).
     if (until !== null && start <= o.now && o.recheckRecent !== false && !triedThrough && ranges.every((r) => r.state === 'complete')) {
       triedThrough = true;
       through = await readThroughNow(o, c, until, o.now);
       if (through) {
-        const range: SyncRange = {
-          wallet: o.wallet,
-          chain: o.chain,
-          startTime: start,
-          endTime: o.now,
-          state: 'in_progress',
-          nextPage: 1,
-          pageSize: pageSizeFor(c, o.pageSize),
+        const range = newRange({
           startBlock: through.startBlock,
           endBlock: through.endBlock,
           completionRatio: through.ratio,
           rowsRead: through.newRows.length,
-          updatedAt: new Date().toISOString(),
-          reason: null,
-        };
+        });
         readSpans.push([start, o.now]);
         const rows = through.newRows;
         // Written as a read's last page is (its rows, the range closed, the daily sums kept).
@@ -183,21 +191,7 @@ export async function syncTransactions(o: TxnSyncOptions): Promise<TxnSyncResult
       }
     }
     if (start <= o.now) {
-      const range: SyncRange = {
-        wallet: o.wallet,
-        chain: o.chain,
-        startTime: start,
-        endTime: o.now,
-        state: 'in_progress',
-        nextPage: 1,
-        pageSize: pageSizeFor(c, o.pageSize),
-        startBlock: null,
-        endBlock: null,
-        completionRatio: null,
-        rowsRead: 0,
-        updatedAt: new Date().toISOString(),
-        reason: null,
-      };
+      const range = newRange();
       saveRange(o.db, range);
       await readToEnd(range);
     }

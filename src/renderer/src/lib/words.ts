@@ -12,6 +12,7 @@ import { inPositionsText, type ReconcileCounts, reconcileSummaryText } from '../
 import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import { englishCoreCodes } from '../../../shared/core-codes.ts';
 import { CONVENTION_EVIDENCE } from '../../../shared/convention-evidence.ts';
+import { DATETIME_FORM_LABELS } from '../../../shared/service/normalize.ts';
 import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
@@ -1126,18 +1127,7 @@ const en = {
       `in ${int(responses)} position responses: ${int(numbers)} numbers, ${int(strings)} numeric strings, ${int(nulls)} null, ${int(other)} other`,
     unreadableList: (list: string) => `; unreadable: ${list}`,
     /** The datetime forms a reading names, by the core's code (shared/service/normalize.ts `datetimeForm`). */
-    forms: {
-      'iso-utc': 'ISO 8601, UTC',
-      offset: 'ISO 8601 with a zone offset',
-      'no-zone': 'ISO 8601 without a zone (read as UTC)',
-      space: 'YYYY-MM-DD HH:MM:SS (read as UTC)',
-      'date-only': 'a date without a time (read as UTC midnight)',
-      'unix-s': 'Unix seconds (number)',
-      'unix-ms': 'Unix milliseconds (number)',
-      'unix-s-string': 'Unix seconds (string)',
-      'unix-ms-string': 'Unix milliseconds (string)',
-      unreadable: 'unreadable',
-    } as Record<string, string>,
+    forms: { ...DATETIME_FORM_LABELS, unreadable: 'unreadable' } as Record<string, string>,
     /**
      * A learned convention's evidence, by its template (src/shared/convention-evidence.ts, which
      * the core writes the English with): {names} are the values read back from the kept line.

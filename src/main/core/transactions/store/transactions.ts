@@ -475,10 +475,15 @@ export function transactionsCoverage(
       else if (until === null || (first && first.startTime > fromS) || until < toS) {
         const open = ranges.filter((r) => r.state !== 'complete' && r.endTime >= fromS && r.startTime <= toS);
         if (open.length) for (const r of open) out.push(`${who} ${chain}: ${rangeReason(r)}`);
-        else
-          out.push(
-            `${who} ${chain}: synced only up to ${until === null ? 'nothing' : new Date(until * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-          );
+        else {
+          // Which end is short: a history synced from after the period's start names where it
+          // begins (it had said "up to" a time past the period's end, which no new sync mends).
+          const at = (sec: number) => `${new Date(sec * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+          const short: string[] = [];
+          if (first && first.startTime > fromS) short.push(`from ${at(first.startTime)}`);
+          if (until === null || until < toS) short.push(`up to ${until === null ? 'nothing' : at(until)}`);
+          out.push(`${who} ${chain}: synced only ${short.join(' ')}`);
+        }
       }
     }
   }

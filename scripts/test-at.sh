@@ -14,6 +14,8 @@ zone=${2:-Europe/Berlin}
 shift $(( $# >= 2 ? 2 : 1 ))
 command -v faketime >/dev/null || { echo "faketime is not installed: apt-get install faketime" >&2; exit 2; }
 cd "$(dirname "$0")/.."
+# The project's Node (24), as .ci/run puts it first: an older one cannot load the native modules.
+PATH="$(scripts/provision-node.sh 2>/dev/null):$PATH"
 if [ $# -eq 0 ]; then
   set -- $(ls -d test/*/ | grep -v -e '^test/e2e/' -e '^test/launch/' -e '^test/electron-e2e/' -e '^test/support/')
 fi

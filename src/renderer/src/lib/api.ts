@@ -7,7 +7,7 @@
 import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 import { words } from './words.ts';
-import { errorText } from './core-text.ts';
+import { coreError, errorText } from './core-text.ts';
 import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
 
 export class FolioError extends Error {
@@ -21,6 +21,14 @@ export class FolioError extends Error {
     this.field = e.field;
     this.retryable = e.retryable;
   }
+}
+
+/**
+ * What a caught error says, in the UI's language, said once: a FolioError's message already is
+ * (its constructor); anything else thrown (a transport's TypeError, a plain Error) is said here.
+ */
+export function errorMessage(err: unknown): string {
+  return err instanceof FolioError ? err.message : coreError(err instanceof Error ? err.message : String(err));
 }
 
 /**

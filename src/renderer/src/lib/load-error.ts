@@ -6,8 +6,7 @@
  * shows an error through `describeLoadError`, whose switch is exhaustive: a new kind fails
  * the typecheck until it says how that kind reads.
  */
-import { FolioError } from './api.ts';
-import { coreError } from './core-text.ts';
+import { errorMessage, FolioError } from './api.ts';
 
 /** Why the service client failed (its `ServiceErrorKind`s other than network and cancelled). */
 export type ServiceFailure = 'auth' | 'rate-limited' | 'server' | 'bad-request' | 'bad-response' | 'service-status';
@@ -35,7 +34,8 @@ const SERVICE_FAILURES: readonly string[] = ['auth', 'rate-limited', 'server', '
 /** Maps what a call threw to its kind. */
 export function toLoadError(err: unknown): LoadError {
   if (isLoadError(err)) return err;
-  if (!(err instanceof FolioError)) return { kind: 'internal', message: err instanceof Error ? err.message : String(err) };
+  // Said in the UI's language once, here: a FolioError's message already is (its constructor).
+  if (!(err instanceof FolioError)) return { kind: 'internal', message: errorMessage(err) };
   const message = err.message;
   switch (err.kind) {
     case 'network':
@@ -77,15 +77,15 @@ export function describeLoadError(e: LoadError): ShownError {
   switch (e.kind) {
     case 'offline':
     case 'shell-down':
-      return { message: coreError(e.message), retryable: true };
+      return { message: e.message, retryable: true };
     case 'forbidden':
     case 'invalid-input':
     case 'cancelled':
     case 'internal':
-      return { message: coreError(e.message), retryable: false };
+      return { message: e.message, retryable: false };
     case 'service':
     case 'storage':
-      return { message: coreError(e.message), retryable: e.retryable };
+      return { message: e.message, retryable: e.retryable };
     default:
       return unhandled(e);
   }

@@ -1,11 +1,11 @@
 import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.ts';
 import type { JobInfo, Wallet } from '../../../shared/model.ts';
-import { API_BASE, call, FolioError, on } from './api.ts';
+import { API_BASE, call, errorMessage, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
 import { route } from './route.svelte.ts';
 import { applyTheme } from './theme.ts';
 import { setLanguage, words } from './words.ts';
-import { coreError, errorText, jobLabel } from './core-text.ts';
+import { errorText, jobLabel } from './core-text.ts';
 import { dataChanges } from './data-changes.ts';
 
 export interface Notice {
@@ -184,7 +184,7 @@ class AppState {
   }
 
   fail(err: unknown, retry?: () => void): void {
-    const message = coreError(err instanceof Error ? err.message : String(err));
+    const message = errorMessage(err);
     if (err instanceof FolioError && err.kind === 'network') this.#offline = true;
     this.#notice = { kind: 'error', message, ...(retry && { retry }) };
   }

@@ -46,22 +46,23 @@ interface SchemaIssue {
 export function schemaError(zodIssue: { code: string; path: PropertyKey[]; message: string }): SerializedError {
   const issue = zodIssue as SchemaIssue;
   const field = issue.path.join('.') || 'input';
-  const base = { field, detail: issue.message };
-  const said: CoreSaid =
-    issue.params?.code === 'rule.amountNeedsToken' || issue.params?.code === 'rule.amountOrder'
-      ? { code: issue.params.code, values: base }
-      : issue.params?.unsafe
-        ? { code: 'input.unsafe', values: { ...base, ...issue.params.unsafe } }
-        : issue.code === 'too_big' && issue.origin === 'string'
-          ? { code: 'input.tooLong', values: { ...base, max: Number(issue.maximum) } }
-          : issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) === 1
-            ? { code: 'input.empty', values: base }
-            : issue.code === 'invalid_type' && issue.expected === 'number'
-              ? { code: 'input.notNumber', values: base }
-              : issue.code === 'too_small' && issue.origin === 'number'
-                ? { code: 'input.tooSmall', values: { ...base, min: Number(issue.minimum) } }
-                : issue.code === 'too_big' && issue.origin === 'number'
-                  ? { code: 'input.tooBig', values: { ...base, max: Number(issue.maximum) } }
-                  : { code: 'input.invalid', values: base };
+  const said = schemaSaid(issue, { field, detail: issue.message });
   return { kind: 'validation', message: `${field}: ${issue.message}`, retryable: false, field, said };
+}
+
+/** The code a schema issue is said by, first match in this order; `input.invalid` for any other. */
+function schemaSaid(issue: SchemaIssue, base: { field: string; detail: string }): CoreSaid {
+  const ruleCode = issue.params?.code;
+  if (ruleCode === 'rule.amountNeedsToken' || ruleCode === 'rule.amountOrder') return { code: ruleCode, values: base };
+  if (issue.params?.unsafe) return { code: 'input.unsafe', values: { ...base, ...issue.params.unsafe } };
+  if (issue.origin === 'string') {
+    if (issue.code === 'too_big') return { code: 'input.tooLong', values: { ...base, max: Number(issue.maximum) } };
+    if (issue.code === 'too_small' && Number(issue.minimum) === 1) return { code: 'input.empty', values: base };
+  }
+  if (issue.code === 'invalid_type' && issue.expected === 'number') return { code: 'input.notNumber', values: base };
+  if (issue.origin === 'number') {
+    if (issue.code === 'too_small') return { code: 'input.tooSmall', values: { ...base, min: Number(issue.minimum) } };
+    if (issue.code === 'too_big') return { code: 'input.tooBig', values: { ...base, max: Number(issue.maximum) } };
+  }
+  return { code: 'input.invalid', values: base };
 }

@@ -742,6 +742,8 @@ export const CONTRACT = {
       .strictObject({
         entity: z.string().max(32).optional(),
         key: z.string().max(200).optional(),
+        /** Edits by this person, exactly as the trail names them (issue 37 item 1). */
+        person: z.string().min(1).max(200).optional(),
         /** Edits at or after / before these instants. */
         since: instant.optional(),
         until: instant.optional(),
@@ -751,7 +753,11 @@ export const CONTRACT = {
       })
       .optional()
       .transform((x) => x ?? {}),
-  )<{ entries: AuditEntry[]; total: number }>(),
+  )<{
+    entries: AuditEntry[];
+    total: number;
+    /** Everyone the trail names, most edits first (the filter's choices). */ people: Array<{ person: string; edits: number }>;
+  }>(),
   'pack.get': op(PackInput)<MonthlyPack>(),
   /** Closed periods (docs/closes.md): every close (or one period's), newest first. */
   'closes.list': op(z.strictObject({ from: date.optional(), to: date.optional() }).optional())<PeriodClose[]>(),

@@ -988,4 +988,11 @@ export interface AuditEntry {
   reason: string | null;
   /** The operation that made it (e.g. wallets.update, userData.import). */
   origin: string;
+  /**
+   * Who made it: on a desktop the operating system's account at the machine
+   * (`alice@treasury-laptop`). Null for an edit recorded before the trail named people.
+   */
+  person: string | null;
+  /** Through what: the app's window, the web shell, the command line, a scheduled run (null: before the trail said). */
+  via: 'app' | 'web' | 'cli' | 'schedule' | null;
 }

@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
+import { recordEdit, withAuditOrigin, withAuditVia } from '../../src/main/core/store/audit.ts';
+import { openDatabase } from '../../src/main/core/store/db.ts';
+import { editors, listEdits } from '../../src/main/core/audit/index.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { cacheOf, tempDir } from '../support/store.ts';
 import { CLI } from '../support/cli-process.ts';
@@ -27,7 +31,7 @@ const cli = (dataDir: string, args: string[]) => {
 describe('the audit trail', () => {
   it('records every edit of wallets, groups, settings, schedules and alert rules with before and after, and nothing for a refused one', async () => {
     const dataDir = tempDir();
-    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter(), scheduleEveryMs: 0 });
+    const core = await createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter(), scheduleEveryMs: 0, person: 'alice@treasury-laptop' });
     try {
       await core.request('wallets.add', { address: WALLET, chains: ['eth'], label: 'Ops' });
       await core.request('wallets.add', { address: WALLET_2, chains: ['eth'] });
@@ -67,6 +71,11 @@ describe('the audit trail', () => {
         'wallets.remove wallet delete',
       ]);
       expect(total).toBe(13);
+      // Every edit names who made it and through which shell (issue 37 item 1).
+      expect(new Set(entries.map((e) => `${e.person} ${e.via}`))).toEqual(new Set(['alice@treasury-laptop web']));
+      expect((await core.request('audit.list', {})).people).toEqual([{ person: 'alice@treasury-laptop', edits: 13 }]);
+      expect((await core.request('audit.list', { person: 'alice@treasury-laptop' })).total).toBe(13);
+      expect((await core.request('audit.list', { person: 'bob@treasury-laptop' })).total).toBe(0);
       const relabel = entries.find((e) => e.origin === 'wallets.update')!;
       expect(relabel).toMatchObject({ key: WALLET.toLowerCase(), before: { label: 'Ops', tags: [] }, after: { label: 'Treasury', tags: ['core'] } });
       expect(entries.find((e) => e.entity === 'setting')).toMatchObject({ key: 'timeZone', before: { timeZone: 'utc' }, after: { timeZone: 'local' } });
@@ -112,8 +121,15 @@ describe('the audit trail', () => {
       .split('\n')
       .slice(1)
       .map((l) => l.split('\t'));
-    expect(rows.map((r) => r[1])).toEqual(['userData.import', 'userData.import', 'userData.import', 'wallets.add']);
-    expect(rows.map((r) => r[2]).join('\n')).toContain(`wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`);
+    // As cron or a person at a terminal runs it: the system's account at this machine, from the command line.
+    const me = `${userInfo().username}@${hostname()}`;
+    expect(rows.map((r) => r.slice(1, 4))).toEqual([
+      [me, 'cli', 'userData.import'],
+      [me, 'cli', 'userData.import'],
+      [me, 'cli', 'userData.import'],
+      [me, 'cli', 'wallets.add'],
+    ]);
+    expect(rows.map((r) => r[4]).join('\n')).toContain(`wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`);
     const json = cli(dataDir, ['audit', '--entity', 'group', '--json']);
     expect((JSON.parse(json.stdout) as Array<{ entity: string }>).map((e) => e.entity)).toEqual(['group']);
     expect(cli(dataDir, ['audit', '--limit', '0']).status).toBe(2);
@@ -123,14 +139,52 @@ describe('the audit trail', () => {
     expect(exported.status, exported.stderr).toBe(0);
     expect(exported.stdout).toContain('Wrote 4 rows');
     const records = parse(readFileSync(out), { columns: true, bom: true }) as Array<Record<string, string>>;
-    expect(records.map((r) => `${r['origin']} ${r['entity']} ${r['action']}`)).toEqual([
-      'wallets.add wallet create',
-      'userData.import wallet create',
-      'userData.import wallet update',
-      'userData.import group create',
+    expect(records.map((r) => `${r['origin']} ${r['entity']} ${r['action']} ${r['person']} ${r['via']}`)).toEqual([
+      `wallets.add wallet create ${me} cli`,
+      `userData.import wallet create ${me} cli`,
+      `userData.import wallet update ${me} cli`,
+      `userData.import group create ${me} cli`,
     ]);
+    const byPerson = cli(dataDir, ['audit', '--person', me, '--json']);
+    expect((JSON.parse(byPerson.stdout) as unknown[]).length).toBe(4);
+    expect(JSON.parse(cli(dataDir, ['audit', '--person', 'nobody@nowhere', '--json']).stdout)).toEqual([]);
     const update = records.find((r) => r['action'] === 'update')!;
     expect(JSON.parse(update['before']!)).toMatchObject({ label: 'Ops' });
     expect(JSON.parse(update['after']!)).toMatchObject({ label: 'Treasury' });
+  }, 180_000);
+
+  it('names nobody for an edit made before the trail named people, and a scheduled run as one', () => {
+    const file = join(tempDir(), 'cache.sqlite');
+    const old = openDatabase(file, { upToVersion: 25 });
+    old
+      .prepare(
+        "INSERT INTO audit_log (at, entity, item, action, before, after, reason, origin) VALUES ('2026-01-02T03:04:05.000Z', 'wallet', 'x', 'create', NULL, '{}', NULL, 'wallets.add')",
+      )
+      .run();
+    old.close();
+    const db = openDatabase(file);
+    try {
+      const edit = (key: string) => recordEdit(db, { entity: 'wallet', key, action: 'create', before: null, after: {} });
+      withAuditOrigin('schedules.runDue', () => withAuditVia('schedule', 'cron@host', () => edit('scheduled')), undefined, {
+        person: 'alice@laptop',
+        via: 'cli',
+      });
+      withAuditVia('schedule', 'alice@laptop', () => edit('timer'));
+      edit('outside');
+      const byKey = Object.fromEntries(listEdits(db).map((e) => [e.key, [e.person, e.via, e.origin]]));
+      expect(byKey).toEqual({
+        // Before migration 26: nobody is guessed.
+        x: [null, null, 'wallets.add'],
+        // Started by an operation (`schedule run` from cron): its person, a scheduled run.
+        scheduled: ['alice@laptop', 'schedule', 'schedules.runDue'],
+        // Started by the app's timer: the core's person, a scheduled run.
+        timer: ['alice@laptop', 'schedule', 'core'],
+        // Outside any operation (a migration, a test): nobody.
+        outside: [null, null, 'core'],
+      });
+      expect(editors(db)).toEqual([{ person: 'alice@laptop', edits: 2 }]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -16,7 +16,8 @@ const web = useWebSession({
   viewport: { width: 1440, height: 900 },
   acceptDownloads: true,
   // The edits' time (the core's clock) and the page's today pinned: the trail's dates read 2026 whatever the machine's date.
-  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50, now: () => SIM_NOW }), now: () => SIM_NOW },
+  // The person pinned too: the desktop's own is this machine's account and name (store/audit.ts localPerson).
+  core: { scheduleEveryMs: 0, demo: demoStarter({ txnsPerWallet: 50, now: () => SIM_NOW }), now: () => SIM_NOW, person: 'alice@treasury-laptop' },
   clock: SIM_NOW,
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Ops' });
@@ -46,14 +47,22 @@ describe('the audit trail in Settings', () => {
     // Read on a screen: the address short (whole in the cell's title and in the CSV), what made
     // the edit in words (its operation in the title): issue 39, Medium 14.
     const short = `${WALLET.slice(0, 6)}…\u2060${WALLET.slice(-4)}`;
+    // Who made it, then what made it and from where (issue 37 item 1).
     expect(await rows.first().locator('td').allTextContents()).toEqual([
       expect.stringMatching(/2026/),
       `wallet ${short} "Treasury": label: "Ops" → "Treasury"`,
-      'Editing a wallet',
+      'alice@treasury-laptopEditing a wallet, in the web shell',
     ]);
+    expect(await rows.first().locator('td').nth(2).innerText()).toBe('alice@treasury-laptop\nEditing a wallet, in the web shell');
     expect(await rows.first().locator('td').nth(1).getAttribute('title')).toBe(`wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`);
     expect(await rows.first().locator('td').nth(2).getAttribute('title')).toBe('wallets.update');
     expect(await section.getByText('3 of 3 edits shown.').count()).toBe(1);
+    // Filtered by person: the one person named, with their edits counted; "Everyone" again shows all.
+    const person = section.getByLabel('Person');
+    expect(await person.locator('option').allTextContents()).toEqual(['Everyone', 'alice@treasury-laptop (3 edits)']);
+    await person.selectOption('alice@treasury-laptop');
+    await poll(() => section.getByText('3 of 3 edits shown.').count()).toBe(1);
+    await person.selectOption('');
     await section.getByLabel('Show').selectOption('group');
     await poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('group 1 "Fund I" created');
@@ -64,10 +73,10 @@ describe('the audit trail in Settings', () => {
     const file = join(web.dataDir, 'audit.csv');
     await (await download).saveAs(file);
     const records = parse(readFileSync(file), { columns: true, bom: true }) as Array<Record<string, string>>;
-    expect(records.map((r) => `${r['origin']} ${r['entity']} ${r['action']}`)).toEqual([
-      'wallets.add wallet create',
-      'groups.save group create',
-      'wallets.update wallet update',
+    expect(records.map((r) => `${r['origin']} ${r['entity']} ${r['action']} ${r['person']} ${r['via']}`)).toEqual([
+      'wallets.add wallet create alice@treasury-laptop web',
+      'groups.save group create alice@treasury-laptop web',
+      'wallets.update wallet update alice@treasury-laptop web',
     ]);
     expect(web.problems).toEqual([]);
   });
@@ -85,7 +94,7 @@ describe('the audit trail in Settings', () => {
     await poll(() => first.nth(1).textContent()).toBe(
       `group 1 "Fund I": wallets: added 0x0000…\u206005fa; removed ${WALLET.slice(0, 6)}…\u2060${WALLET.slice(-4)}`,
     );
-    expect(await first.nth(2).textContent()).toBe('Saving a group');
+    expect(await first.nth(2).textContent()).toBe('alice@treasury-laptopSaving a group, in the web shell');
     await first.nth(1).scrollIntoViewIfNeeded();
     await bothThemes(web.page, 'settings-audit-group');
     // The edit takes the room of the row, and a short address is never split across lines.

@@ -34,6 +34,8 @@ const same: Record<string, string> = {
   'risk.position': 'as positions.position',
   'risk.token': 'as overview.token',
   'pack.name': '"Name" is German too',
+  'audit.person': '"Person" is German too',
+  'audit.viaAfter': 'only a comma before the place, which is translated',
   'pack.token': 'as overview.token',
   'pack.wallet': 'as wallets',
   'pack.chain': 'as walletImport.chains',

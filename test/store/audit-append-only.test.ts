@@ -22,14 +22,14 @@ describe('the audit trail refuses an insert over an edit', () => {
     for (const attack of [
       `INSERT OR REPLACE INTO audit_log (id, at, entity, item, action, before, after, origin) VALUES (1, 't', 'wallet', '0xa', 'create', NULL, '{"label":"Forged"}', 'x')`,
       `REPLACE INTO audit_log (id, at, entity, item, action, before, after, origin) VALUES (1, 't', 'wallet', '0xa', 'create', NULL, '{"label":"Forged"}', 'x')`,
-      `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin FROM audit_log`,
+      `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin, person, via FROM audit_log`,
       `INSERT INTO audit_log (id, at, entity, item, action, after, origin) VALUES (1, 't', 'wallet', '0xa', 'create', '{}', 'x') ON CONFLICT(id) DO UPDATE SET after = excluded.after`,
     ])
       expect(() => db.prepare(attack).run(), attack).toThrow(/append-only/);
     // From outside the app: the sqlite3 program on the cache file.
     const cli = spawnSync(
       'sqlite3',
-      [db.name, `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin FROM audit_log`],
+      [db.name, `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin, person, via FROM audit_log`],
       {
         encoding: 'utf8',
       },

@@ -27,7 +27,7 @@ import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
 import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
 import { spamHandlers, spamJudge, type SpamJudge } from './spam/index.ts';
-import { withAuditOrigin } from './store/audit.ts';
+import { localPerson, withAuditOrigin, withAuditVia, type EditAuthor } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import type { ReadableDB } from './store/handles.ts';
 import { getGroup } from './store/groups.ts';
@@ -52,6 +52,11 @@ export interface CoreOptions extends SessionOptions {
   scheduleEveryMs?: number;
   /** Asks where to save an export (the Electron shell's save dialog, the CLI's --out); without it, exports are web downloads. */
   chooseSavePath?: (defaultName: string, format: SaveFormat) => Promise<string | null>;
+  /**
+   * Who the audit trail names for this core's edits (issue 37 item 1): on a desktop the operating
+   * system's account at this machine (store/audit.ts localPerson), unless the shell knows better.
+   */
+  person?: string;
 }
 
 /** The signal of a caller that never cancels (the shells' own `request`, tests' `call`). */
@@ -206,8 +211,12 @@ async function openCore(o: CoreOptions): Promise<Core> {
   });
 
   const appVersion = o.version ?? '0.0.0';
+  // Who this core's edits are by: one person per desktop core; the shell it runs in says from where.
+  const author: EditAuthor = { person: o.person ?? localPerson(o.env ?? process.env), via: o.shell === 'electron' ? 'app' : o.shell };
   const scheduler = new Scheduler(session, {
     shell: o.shell,
+    // A scheduled run's edits say so, whether a timer or an operation (`schedule run` from cron) started it.
+    asScheduled: (run) => withAuditVia('schedule', author.person, run),
     afterRun: (due) => {
       // After a run every rule; with nothing run, the ones the clock alone can change.
       try {
@@ -323,8 +332,13 @@ async function openCore(o: CoreOptions): Promise<Core> {
   );
 
   async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
-    // The operation is what the audit trail names as the origin of any edit it makes.
-    return withAuditOrigin(op, () => (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx), o.now);
+    // The operation, the person and the shell are what the audit trail names for any edit it makes.
+    return withAuditOrigin(
+      op,
+      () => (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx),
+      o.now,
+      author,
+    );
   }
 
   async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {

@@ -232,7 +232,7 @@ export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
     'note',
   ],
   // The user's edits (the audit trail), oldest first; before/after are the item as JSON.
-  audit: ['at', 'entity', 'item', 'action', 'origin', 'reason', 'before', 'after'],
+  audit: ['at', 'entity', 'item', 'action', 'origin', 'person', 'via', 'reason', 'before', 'after'],
   // The address book, in the columns its import reads (docs/address-book.md).
   counterparties: [...BOOK_COLUMNS],
   // The watched wallets, in the columns their import reads (docs/wallet-import.md; the same as
@@ -550,6 +550,8 @@ export async function exportCsv(
             e.key,
             e.action,
             e.origin,
+            e.person,
+            e.via,
             e.reason,
             e.before === null ? null : JSON.stringify(e.before),
             e.after === null ? null : JSON.stringify(e.after),

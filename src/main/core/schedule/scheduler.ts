@@ -13,6 +13,8 @@ export interface SchedulerOptions {
   afterRun(due: DueRuns): void;
   /** Once a run has ended, however it ended (the wallets' freshness changed). */
   ended(): void;
+  /** Runs a scheduled run so that any edit it makes is recorded as a scheduled run's (store/audit.ts). */
+  asScheduled<T>(run: () => T): T;
 }
 
 export class Scheduler {
@@ -31,7 +33,8 @@ export class Scheduler {
   /** Runs the schedules due now (joining a run under way). */
   runDue(): Promise<DueRuns> {
     const p = this.session.profile;
-    this.run ??= runDueSchedules({ db: p.db, engine: p.engine, holder: this.holder })
+    this.run ??= this.o
+      .asScheduled(() => runDueSchedules({ db: p.db, engine: p.engine, holder: this.holder }))
       .then((due) => {
         this.o.afterRun(due);
         return due;

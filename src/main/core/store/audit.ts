@@ -9,22 +9,62 @@
  * runs each write inside `withAuditOrigin`, so the store functions that record need no extra
  * parameter threaded through every caller (AsyncLocalStorage carries it across awaits). An
  * edit made outside any operation (a test, a migration) says `core`.
+ *
+ * Who made it travels the same way (migration 26): the person (on a desktop the operating
+ * system's account at this machine, `localPerson`) and the shell it came through, or
+ * `schedule` for a scheduled run. An edit made outside any operation names nobody (NULL): the
+ * trail never guesses a person.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { hostname, userInfo } from 'node:os';
 import type { AuditEntry, AuditAction } from '../../../shared/model.ts';
 import type { WritableDB } from './handles.ts';
 import { run, sql } from './sql.ts';
 
 export type { AuditEntry, AuditAction };
 
-const origin = new AsyncLocalStorage<{ op: string; now: (() => number) | undefined }>();
+/** Where an edit came from: the app's window, the web shell, the command line, or a scheduled run. */
+export type EditVia = 'app' | 'web' | 'cli' | 'schedule';
+
+/** Who made an edit and through what. */
+export interface EditAuthor {
+  person: string;
+  via: EditVia;
+}
+
+const origin = new AsyncLocalStorage<{ op: string; now: (() => number) | undefined; author: EditAuthor | undefined }>();
 
 /**
- * Runs `fn` with its edits recorded as made by `op` (a contract operation), at the time `now`
- * gives (the core's clock, CoreOptions.now; this computer's unless given).
+ * Runs `fn` with its edits recorded as made by `op` (a contract operation) and `author`, at the
+ * time `now` gives (the core's clock, CoreOptions.now; this computer's unless given).
  */
-export function withAuditOrigin<T>(op: string, fn: () => T, now?: () => number): T {
-  return origin.run({ op, now }, fn);
+export function withAuditOrigin<T>(op: string, fn: () => T, now?: () => number, author?: EditAuthor): T {
+  return origin.run({ op, now, author }, fn);
+}
+
+/**
+ * The same operation's edits from here on said to come from `via` (a scheduled run started by
+ * an operation or a timer): the person and the operation stay those of the run's start.
+ */
+export function withAuditVia<T>(via: EditVia, person: string, fn: () => T): T {
+  const at = origin.getStore();
+  return origin.run({ op: at?.op ?? 'core', now: at?.now, author: { person: at?.author?.person ?? person, via } }, fn);
+}
+
+/**
+ * The person at this computer: the operating system's account and the machine's name, as a
+ * desktop app knows them (`alice@treasury-laptop`). An account without a name in the system's
+ * user database (a container's numeric user) falls back to the environment's, then to its id.
+ */
+export function localPerson(env: NodeJS.ProcessEnv = process.env): string {
+  let name: string | undefined;
+  try {
+    name = userInfo().username;
+  } catch {
+    name = env['USER'] ?? env['USERNAME'] ?? env['LOGNAME'];
+  }
+  if (!name) name = `uid-${typeof process.getuid === 'function' ? process.getuid() : 'unknown'}`;
+  return `${name}@${hostname() || 'localhost'}`.slice(0, 200);
 }
 
 /** The time of an edit made now: the clock of the operation being dispatched (the core's), else this computer's. */
@@ -55,9 +95,11 @@ export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date(origi
   const before = json(edit.before);
   const after = json(edit.after);
   if (edit.action === 'update' && before === after) return;
+  const from = origin.getStore();
   run(
     db,
-    sql`INSERT INTO audit_log (at, entity, item, action, before, after, reason, origin)
-        VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null}, ${origin.getStore()?.op ?? 'core'})`,
+    sql`INSERT INTO audit_log (at, entity, item, action, before, after, reason, origin, person, via)
+        VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null},
+                ${from?.op ?? 'core'}, ${from?.author?.person ?? null}, ${from?.author?.via ?? null})`,
   );
 }

@@ -795,7 +795,7 @@ export const german: Words = {
   },
   audit: {
     title: 'Änderungsprotokoll',
-    lead: 'Jede Änderung, die Sie an Ihren eigenen Daten vorgenommen haben — Wallets, Gruppen, Einstellungen, Zeitpläne, Warnregeln, Adressbuch, Notizen, Kategorien, Regeln und abgeschlossene Zeiträume —, mit dem Stand davor und danach. Es lässt sich weder bearbeiten noch löschen.',
+    lead: 'Jede Änderung an Ihren eigenen Daten — Wallets, Gruppen, Einstellungen, Zeitpläne, Warnregeln, Adressbuch, Notizen, Kategorien, Regeln und abgeschlossene Zeiträume —, mit der Person, dem Ort der Änderung und dem Stand davor und danach. Es lässt sich weder bearbeiten noch löschen.',
     kind: 'Zeigen',
     allKinds: 'Jede Art von Änderung',
     kinds: {
@@ -817,6 +817,13 @@ export const german: Words = {
     when: 'Wann',
     edit: 'Änderung',
     by: 'Ausgelöst durch',
+    person: 'Person',
+    everyone: 'Alle',
+    personOption: (person, edits) => `${person} (${int(edits)} ${edits === 1 ? 'Änderung' : 'Änderungen'})`,
+    viaAfter: (where) => `, ${where}`,
+    via: { app: 'in der App', web: 'in der Web-Oberfläche', cli: 'auf der Kommandozeile', schedule: 'in einem geplanten Lauf' },
+    notRecorded: 'Nicht aufgezeichnet',
+    notRecordedTitle: 'Diese Änderung wurde gemacht, bevor das Protokoll aufzeichnete, wer sie machte.',
     origin: (op) =>
       ({
         'settings.update': 'Einstellungen',

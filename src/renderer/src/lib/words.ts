@@ -655,7 +655,7 @@ const en = {
   },
   audit: {
     title: 'Audit trail',
-    lead: 'Every change you made to your own data — wallets, groups, settings, schedules, alert rules, the address book, notes, categories, rules and closed periods — with what it was before and after. It cannot be edited or deleted.',
+    lead: 'Every change made to your own data — wallets, groups, settings, schedules, alert rules, the address book, notes, categories, rules and closed periods — with who made it, from where, and what it was before and after. It cannot be edited or deleted.',
     kind: 'Show',
     allKinds: 'Every kind of edit',
     kinds: {
@@ -677,6 +677,15 @@ const en = {
     when: 'When',
     edit: 'Edit',
     by: 'Made by',
+    person: 'Person',
+    everyone: 'Everyone',
+    personOption: (person: string, edits: number) => `${person} (${int(edits)} edit${edits === 1 ? '' : 's'})`,
+    /** Where an edit came from, after what made it: "Saving a group, in the web shell". */
+    viaAfter: (where: string) => `, ${where}`,
+    via: { app: 'in the app', web: 'in the web shell', cli: 'on the command line', schedule: 'in a scheduled run' } as Record<string, string>,
+    /** An edit recorded before the trail named people: nobody is guessed. */
+    notRecorded: 'Not recorded',
+    notRecordedTitle: 'This edit was made before the audit trail recorded who made it.',
     /** What made an edit, as a person reads it: the operation's name is kept in the CSV and the title. */
     origin: (op: string) =>
       ({

@@ -9,6 +9,8 @@ import { all, get, sql, sqlWhere, type SqlQuery } from '../../store/sql.ts';
 export interface AuditQuery {
   entity?: string | undefined;
   key?: string | undefined;
+  /** Edits by this person (exactly as recorded: `alice@treasury-laptop`). */
+  person?: string | undefined;
   /** Edits at or after this instant / before this instant (ISO). */
   since?: string | undefined;
   until?: string | undefined;
@@ -27,6 +29,8 @@ interface Row {
   after: string | null;
   reason: string | null;
   origin: string;
+  person: string | null;
+  via: string | null;
 }
 
 const fromRow = (r: Row): AuditEntry => ({
@@ -39,6 +43,8 @@ const fromRow = (r: Row): AuditEntry => ({
   after: r.after === null ? null : (JSON.parse(r.after) as unknown),
   reason: r.reason,
   origin: r.origin,
+  person: r.person,
+  via: r.via as AuditEntry['via'],
 });
 
 /** The filters asked for, and only those (an index on entity and item, or on time, serves them). */
@@ -46,6 +52,7 @@ function where(q: AuditQuery, extra: SqlQuery | false = false): SqlQuery {
   return sqlWhere([
     q.entity !== undefined && sql`entity = ${q.entity}`,
     q.key !== undefined && sql`item = ${q.key}`,
+    q.person !== undefined && sql`person = ${q.person}`,
     q.since !== undefined && sql`at >= ${q.since}`,
     q.until !== undefined && sql`at < ${q.until}`,
     q.beforeId !== undefined && sql`id < ${q.beforeId}`,
@@ -71,4 +78,12 @@ export function* iterateEdits(db: ReadableDB, q: AuditQuery = {}): Generator<Aud
 
 export function countEdits(db: ReadableDB, q: AuditQuery = {}): number {
   return get<{ n: number }>(db, sql`SELECT count(*) AS n FROM audit_log ${where(q)}`)!.n;
+}
+
+/** Everyone the trail names, with how many edits each made (the filter's choices), most first. */
+export function editors(db: ReadableDB): Array<{ person: string; edits: number }> {
+  return all<{ person: string; edits: number }>(
+    db,
+    sql`SELECT person, count(*) AS edits FROM audit_log WHERE person IS NOT NULL GROUP BY person ORDER BY edits DESC, person LIMIT 500`,
+  );
 }

@@ -24,6 +24,7 @@ import { updateToSchemaVersion22 } from './022-snapshot-contents.ts';
 import { updateToSchemaVersion23 } from './023-spam.ts';
 import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
 import { updateToSchemaVersion25 } from './025-party-dealings.ts';
+import { updateToSchemaVersion26 } from './026-audit-people.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -52,6 +53,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion23,
   updateToSchemaVersion24,
   updateToSchemaVersion25,
+  updateToSchemaVersion26,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -73,6 +73,8 @@ export interface PeriodClose {
   from: string;
   to: string;
   closedAt: string;
+  /** Who closed it (the audit trail's person: `alice@treasury-laptop`); null for a close made before closes named people. */
+  closedBy: string | null;
   /** SHA-256 (hex) of the data behind the figures at close. */
   hash: string;
   /** closed: in force and unchanged; flagged: in force, its data changed since; reopened: no longer in force. */
@@ -82,6 +84,8 @@ export interface PeriodClose {
   flag: CloseFlag | null;
   reopenedAt: string | null;
   reopenReason: string | null;
+  /** Who reopened it (null: not reopened, or before reopens named people). */
+  reopenedBy: string | null;
   /** The closed figures' opening and closing NAV. */
   opening: number | null;
   closing: number | null;

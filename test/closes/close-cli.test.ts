@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -36,6 +37,9 @@ describe('folioscope close', () => {
     const shown = await cli('close', 'show', '1');
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain(`SHA-256 ${hash}`);
+    // Who closed it (issue 37 item 1): the system's account at this machine, as the audit trail names it.
+    const me = `${userInfo().username}@${hostname()}`;
+    expect(shown.stdout).toContain(` by ${me}; SHA-256 ${hash}`);
     expect(shown.stdout).toMatch(/unchanged at the last check/);
 
     // An edit of what the figures show: the group's members. Checked before the command ends.
@@ -52,6 +56,7 @@ describe('folioscope close', () => {
     expect((await cli('close', 'list')).stdout).toMatch(/\n1\tflagged\t/);
     const reopened = await cli('close', 'reopen', '1', '--reason', 'Wallet 2 left the fund');
     expect(reopened.status).toBe(0);
+    expect((await cli('close', 'show', '1')).stdout).toContain(` by ${me}: Wallet 2 left the fund`);
     const audit = await cli('audit', '--entity', 'period');
     expect(audit.stdout).toMatch(/closes\.reopen\tperiod group Fund I 2026-09-30\.\.2026-10-31 reopened: Wallet 2 left the fund/);
     expect(audit.stdout).toMatch(/closes\.close\tperiod group Fund I 2026-09-30\.\.2026-10-31 closed/);

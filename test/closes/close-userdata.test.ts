@@ -19,8 +19,9 @@ import { cacheOf, tempDir } from '../support/store.ts';
  * with a reason, in the audit trail.
  */
 // The sync's clock is the service's: the months synced are whole whatever the machine's date.
-const newCore = () =>
-  createCore({ dataDir: tempDir(), shell: 'web', env: {}, now: () => SIM_NOW, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0 });
+// Two people, one cache each: who closed and reopened travels with the close (issue 37 item 1).
+const newCore = (person: string) =>
+  createCore({ dataDir: tempDir(), shell: 'web', env: {}, now: () => SIM_NOW, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0, person });
 /** `before`: dates synced first, so that the service's answers for the period carry other request ids (as a live service's always do). */
 async function synced(core: Core, before: string[] = []) {
   await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
@@ -30,7 +31,7 @@ async function synced(core: Core, before: string[] = []) {
 let a: Core;
 let b: Core;
 beforeAll(async () => {
-  [a, b] = await Promise.all([newCore(), newCore()]);
+  [a, b] = await Promise.all([newCore('alice@laptop'), newCore('bob@desktop')]);
   await Promise.all([synced(a), synced(b, ['2026-08-31'])]);
 }, 120_000);
 afterAll(async () => {
@@ -44,9 +45,9 @@ describe('closed periods in the data file', () => {
     await a.request('closes.reopen', { id: first.id, reason: 'Fees re-read' });
     const second = await a.request('closes.close', { wallet: WALLET, month: '2026-10' });
     const doc = exportUserData(await cacheOf(a), 'Folioscope test');
-    expect(doc.data.closedPeriods.map((c) => [c.closedAt, c.reopenReason])).toEqual([
-      [first.closedAt, 'Fees re-read'],
-      [second.closedAt, null],
+    expect(doc.data.closedPeriods.map((c) => [c.closedAt, c.reopenReason, c.closedBy, c.reopenedBy])).toEqual([
+      [first.closedAt, 'Fees re-read', 'alice@laptop', 'alice@laptop'],
+      [second.closedAt, null, 'alice@laptop', undefined],
     ]);
     expect(doc.data.closedPeriods[1]).toMatchObject({ scope: { kind: 'wallet', address: WALLET }, name: 'Treasury', members: [WALLET], hash: second.hash });
     expect(JSON.stringify(doc.data.closedPeriods[1]!.figures)).toBe(JSON.stringify(second.pack));
@@ -82,6 +83,14 @@ describe('closed periods in the data file', () => {
       ].sort((x, y) => (x[0]! < y[0]! ? 1 : -1)),
     );
     expect(listed.find((c) => c.id === own.id)!.reopenReason).toMatch(/^Replaced by the close of .* from an imported data file\.$/);
+    // Alice's closes keep her name in Bob's cache; Bob's own close was reopened by Bob's import.
+    expect(listed.map((c) => [c.closedAt, c.closedBy, c.reopenedBy])).toEqual(
+      [
+        [second.closedAt, 'alice@laptop', null],
+        [own.closedAt, 'bob@desktop', 'bob@desktop'],
+        [first.closedAt, 'alice@laptop', 'alice@laptop'],
+      ].sort((x, y) => (x[0]! < y[0]! ? 1 : -1)),
+    );
     const edits = (await b.call('audit.list', { entity: 'period' })).entries;
     expect(edits.map((e) => [e.action, e.origin])).toEqual([
       ['create', 'userData.import'],

@@ -107,13 +107,13 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
         if (v.json) say(jsonForTerminal(c));
         else {
           say(forTerminal(`Close ${c.id}: ${c.scope.name}, ${c.from} to ${c.to} (${c.scope.members.length} wallet${c.scope.members.length === 1 ? '' : 's'})`));
-          say(forTerminal(`  closed ${c.closedAt}; SHA-256 ${c.hash}`));
+          say(forTerminal(`  closed ${c.closedAt}${c.closedBy ? ` by ${c.closedBy}` : ''}; SHA-256 ${c.hash}`));
           say(
             forTerminal(
               `  closed figures: NAV ${usd(c.pack.opening)} → ${usd(c.pack.closing)}; inflows ${usd(c.pack.inflows)}, outflows ${usd(c.pack.outflows)}, accruals ${usd(c.pack.accruals)}, price effect ${usd(c.pack.priceEffect)}`,
             ),
           );
-          if (c.state === 'reopened') say(forTerminal(`  REOPENED ${c.reopenedAt}: ${c.reopenReason ?? ''}`));
+          if (c.state === 'reopened') say(forTerminal(`  REOPENED ${c.reopenedAt}${c.reopenedBy ? ` by ${c.reopenedBy}` : ''}: ${c.reopenReason ?? ''}`));
           if (c.flag) {
             say(
               forTerminal(

@@ -37,7 +37,7 @@ export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' |
   groupName?: string;
   /** The monthly pack, built by the export (report `pack`), and whether it is a closed period's as stored. */
   pack?: MonthlyPack;
-  packClosed?: { at: string; hash: string; changed: string[] | null } | undefined;
+  packClosed?: { at: string; hash: string; by: string | null; changed: string[] | null } | undefined;
 };
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
@@ -644,7 +644,7 @@ function packRows(p: MonthlyPack, closed?: CsvRequest['packClosed']): Cell[][] {
     );
   for (const r of p.reasons) out.push(row('partial', '', '', { note: r }));
   // A closed period's figures are those stored at close; what changed since is said, not absorbed.
-  if (closed) out.push(row('closed', closed.hash, `closed ${closed.at}`, { note: 'the figures as closed' }));
+  if (closed) out.push(row('closed', closed.hash, `closed ${closed.at}${closed.by ? ` by ${closed.by}` : ''}`, { note: 'the figures as closed' }));
   for (const c of closed?.changed ?? []) out.push(row('changed', '', '', { note: c }));
   return out;
 }

@@ -170,7 +170,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
           ? {
               at: closed.closedAt,
               labels,
-              closed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
+              closed: { at: closed.closedAt, hash: closed.hash, by: closed.closedBy, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
             }
           : { at: `${req.to}T23:59:59.000Z`, labels };
         const { writePackPdf } = await pdfWriters();
@@ -212,7 +212,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.to && { to: req.to }),
               ...(req.filter && { filter: req.filter }),
               ...(pack && { pack }),
-              ...(closed && { packClosed: { at: closed.closedAt, hash: closed.hash, changed: changesFigures(closed.flag) ? closed.flag!.summary : null } }),
+              ...(closed && {
+                packClosed: { at: closed.closedAt, hash: closed.hash, by: closed.closedBy, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
+              }),
             },
             out,
             (done, total) => ctx.progress({ done, total }),

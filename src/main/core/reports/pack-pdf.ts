@@ -27,7 +27,7 @@ export interface PackPdfMeta {
   /** Wallet labels, for the header and the by-wallet table. */
   labels: ReadonlyMap<string, string>;
   /** Set for a closed period: when, the hash of the data it was closed on, and what changed since (a check's findings). */
-  closed?: { at: string; hash: string; changed: string[] | null } | undefined;
+  closed?: { at: string; hash: string; by: string | null; changed: string[] | null } | undefined;
 }
 
 const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -85,7 +85,7 @@ function header(doc: Doc, pack: MonthlyPack, scope: string, meta: PackPdfMeta, {
   line(doc, t.wallets, pack.wallets.map((w) => `${meta.labels.get(w) ? `${meta.labels.get(w)} ` : ''}${w}`).join('\n'));
   doc.y += (pack.wallets.length - 1) * 2;
   line(doc, t.period, t.periodValue(f.date(pack.from), f.date(dayAfter(pack.from)), f.date(pack.to)));
-  line(doc, t.status, meta.closed ? t.closed(f.minute(meta.closed.at), meta.closed.hash.slice(0, 16)) : t.open);
+  line(doc, t.status, meta.closed ? t.closed(f.minute(meta.closed.at), meta.closed.hash.slice(0, 16), meta.closed.by) : t.open);
   // What changed and why the pack is partial are the core's sentences (English, docs/reports.md).
   if (meta.closed?.changed) {
     doc.moveDown(0.4);

@@ -166,7 +166,7 @@ export function german(f: PdfFormat): PdfWords {
       period: 'Zeitraum',
       periodValue: (from, flowsFrom, to) => `Anfang am Ende des ${from}; Flüsse erfolgreicher Transaktionen vom ${flowsFrom} bis ${to} (UTC)`,
       status: 'Status',
-      closed: (at, hash) => `abgeschlossen ${at} UTC: die Zahlen wie abgeschlossen (Daten-Hash ${hash}…)`,
+      closed: (at, hash, by) => `abgeschlossen ${at} UTC${by ? ` von ${by}` : ''}: die Zahlen wie abgeschlossen (Daten-Hash ${hash}…)`,
       open: 'offen (nicht abgeschlossen)',
       changedSinceClose:
         'SEIT DEM ABSCHLUSS GEÄNDERT: die Daten hinter diesen Zahlen änderten sich, nachdem der Zeitraum abgeschlossen wurde (die Zahlen sind wie abgeschlossen):',

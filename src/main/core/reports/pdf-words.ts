@@ -173,7 +173,8 @@ export function english(f: PdfFormat) {
       periodValue: (from: string, flowsFrom: string, to: string) =>
         `opening at the end of ${from}; flows of successful transactions dated ${flowsFrom} to ${to} (UTC)`,
       status: 'Status',
-      closed: (at: string, hash: string) => `closed ${at} UTC: the figures as closed (data hash ${hash}…)`,
+      /** `by`: who closed it (null: a close made before closes named people, said as nothing). */
+      closed: (at: string, hash: string, by: string | null) => `closed ${at} UTC${by ? ` by ${by}` : ''}: the figures as closed (data hash ${hash}…)`,
       open: 'open (not closed)',
       changedSinceClose: 'CHANGED SINCE CLOSE: the data behind these figures changed after the period was closed (the figures are as closed):',
       partial: 'PARTIAL: these figures leave something out:',

@@ -67,6 +67,11 @@ export function localPerson(env: NodeJS.ProcessEnv = process.env): string {
   return `${name}@${hostname() || 'localhost'}`.slice(0, 200);
 }
 
+/** Who is making an edit now (the operation being dispatched's person and shell); undefined outside any operation. */
+export function editAuthor(): EditAuthor | undefined {
+  return origin.getStore()?.author;
+}
+
 /** The time of an edit made now: the clock of the operation being dispatched (the core's), else this computer's. */
 export function editTime(): Date {
   return new Date(origin.getStore()?.now?.() ?? Date.now());

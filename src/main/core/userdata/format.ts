@@ -140,6 +140,9 @@ const ClosedPeriodV1 = z.strictObject({
     .max(1_000_000),
   reopenedAt: z.iso.datetime().nullable(),
   reopenReason: z.string().max(500).nullable(),
+  // Who closed and reopened it (issue 37 item 1); absent in a file written before closes named people.
+  closedBy: z.string().min(1).max(200).optional(),
+  reopenedBy: z.string().min(1).max(200).optional(),
 });
 
 /**

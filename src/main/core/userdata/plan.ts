@@ -82,6 +82,8 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       basis: c.basis,
       reopenedAt: c.reopenedAt,
       reopenReason: c.reopenReason,
+      ...(c.closedBy !== null && { closedBy: c.closedBy }),
+      ...(c.reopenedBy !== null && { reopenedBy: c.reopenedBy }),
     }));
   // The service's own settings stay with its cache (format.ts SettingsV1).
   const { baseUrl: _baseUrl, recentWindowHours: _recentWindow, ...settings } = getSettings(db);

@@ -1316,7 +1316,8 @@ const en = {
     hash: 'SHA-256 of the data behind it',
     changedSince: (when: string) => `Changed since close (found ${when}); the closed figures are kept as they were:`,
     renamedSince: (when: string) => `Names edited since close (found ${when}); no figure changed, the period stays closed:`,
-    reopenedWhy: (when: string, why: string) => `Reopened ${when}: ${why}`,
+    /** `by`: who reopened it (null: before reopens named people, and nobody is guessed). */
+    reopenedWhy: (when: string, why: string, by: string | null) => `Reopened ${when}${by ? ` by ${by}` : ''}: ${why}`,
     reopen: 'Reopen…',
     reopenLabel: (what: string) => `Reopen ${what}`,
     reopenTitle: 'Reopen a closed period',
@@ -1330,9 +1331,9 @@ const en = {
     reopened: 'Reopened: the period can be closed again.',
     panelTitle: 'Period close',
     notClosed: 'This period is not closed.',
-    closedOn: (when: string) => `Closed ${when}`,
+    closedOn: (when: string, by: string | null) => `Closed ${when}${by ? ` by ${by}` : ''}`,
     // Beside the state's badge ("closed"): when, not "closed Closed …" (issue 39).
-    closedWhen: (when: string) => `on ${when}`,
+    closedWhen: (when: string, by: string | null) => `on ${when}${by ? ` by ${by}` : ''}`,
     close: 'Close this period',
     confirm: (opening: string, closing: string) =>
       `Close this period with NAV ${opening} at its opening and ${closing} at its closing? These figures are kept as they are now; a later change to the data behind them is flagged, never applied, until the period is reopened with a reason.`,

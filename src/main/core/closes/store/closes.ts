@@ -5,7 +5,7 @@
  */
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
 import { all, get, run, sql, sqlJoin } from '../../store/sql.ts';
-import { recordEdit } from '../../store/audit.ts';
+import { editAuthor, recordEdit } from '../../store/audit.ts';
 import type { CloseFlag, CloseScope, PeriodClose, PeriodCloseDetail } from '../../../../shared/closes.ts';
 import type { BasisSnapshot } from '../../positions/index.ts';
 import type { MonthlyPack } from '../../../../shared/pack.ts';
@@ -43,6 +43,8 @@ interface Row {
   flag: string | null;
   reopened_at: string | null;
   reopen_reason: string | null;
+  closed_by: string | null;
+  reopened_by: string | null;
 }
 
 /** A close as its row keeps it, with what a check needs. */
@@ -58,6 +60,7 @@ function fromRow(r: Row): StoredClose {
     from: r.period_from,
     to: r.period_to,
     closedAt: r.closed_at,
+    closedBy: r.closed_by,
     hash: r.hash,
     state: r.reopened_at ? 'reopened' : r.flagged_at ? 'flagged' : 'closed',
     checkedAt: r.checked_at,
@@ -65,6 +68,7 @@ function fromRow(r: Row): StoredClose {
     flag: r.flag ? (JSON.parse(r.flag) as CloseFlag) : null,
     reopenedAt: r.reopened_at,
     reopenReason: r.reopen_reason,
+    reopenedBy: r.reopened_by,
     opening: pack.opening,
     closing: pack.closing,
     pack,
@@ -134,9 +138,9 @@ export function insertClose(db: WritableDB, c: NewClose, now = new Date()): numb
       const id = Number(
         run(
           db,
-          sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, checked_at)
+          sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, checked_at, closed_by)
               VALUES (${c.scope.kind}, ${c.scope.wallet}, ${c.scope.group}, ${c.scope.name}, ${JSON.stringify(c.scope.members)}, ${c.from}, ${c.to}, ${at},
-                      ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${at})`,
+                      ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${at}, ${editAuthor()?.person ?? null})`,
         ).lastInsertRowid,
       );
       recordEdit(
@@ -172,7 +176,7 @@ export function reopenClose(db: WritableDB, id: number, reason: string, now = ne
       const c = getClose(db, id);
       if (!c || c.reopenedAt) return false;
       const at = now.toISOString();
-      run(db, sql`UPDATE period_closes SET reopened_at = ${at}, reopen_reason = ${reason} WHERE id = ${id}`);
+      run(db, sql`UPDATE period_closes SET reopened_at = ${at}, reopen_reason = ${reason}, reopened_by = ${editAuthor()?.person ?? null} WHERE id = ${id}`);
       recordEdit(
         db,
         {
@@ -191,13 +195,18 @@ export function reopenClose(db: WritableDB, id: number, reason: string, now = ne
 }
 
 /** Closes imported from a data file, as they were (their dates, figures, hash and reopen), each in the audit trail. */
-export function importClose(db: WritableDB, c: NewClose & { closedAt: string; reopenedAt: string | null; reopenReason: string | null }): number {
+export function importClose(
+  db: WritableDB,
+  c: NewClose & { closedAt: string; reopenedAt: string | null; reopenReason: string | null; closedBy?: string | null; reopenedBy?: string | null },
+): number {
+  // Who closed and reopened it, as the file says (a file written before closes named people says nobody).
   const id = Number(
     run(
       db,
-      sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, reopened_at, reopen_reason)
+      sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, reopened_at, reopen_reason, closed_by, reopened_by)
           VALUES (${c.scope.kind}, ${c.scope.wallet}, ${c.scope.group}, ${c.scope.name}, ${JSON.stringify(c.scope.members)}, ${c.from}, ${c.to}, ${c.closedAt},
-                  ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${c.reopenedAt}, ${c.reopenReason})`,
+                  ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${c.reopenedAt}, ${c.reopenReason},
+                  ${c.closedBy ?? null}, ${c.reopenedBy ?? null})`,
     ).lastInsertRowid,
   );
   recordEdit(db, {

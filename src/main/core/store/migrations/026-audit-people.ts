@@ -7,6 +7,9 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  * came through (`app`, `web`, `cli`) or `schedule` for a scheduled run. Edits recorded before
  * this version keep both empty (NULL): the trail never guesses who made them.
  *
+ * A close and a reopen name theirs in the close's own row too (`closed_by`, `reopened_by`), so a
+ * closed period's pack says who closed it without reading the trail.
+ *
  * Added columns, not a rebuilt table: the trail is append-only (migration 16's triggers refuse
  * an update), and ADD COLUMN touches no row.
  */
@@ -15,5 +18,7 @@ export function updateToSchemaVersion26(db: Database): void {
     ALTER TABLE audit_log ADD COLUMN person TEXT;
     ALTER TABLE audit_log ADD COLUMN via TEXT;
     CREATE INDEX audit_log_by_person ON audit_log (person, id);
+    ALTER TABLE period_closes ADD COLUMN closed_by TEXT;
+    ALTER TABLE period_closes ADD COLUMN reopened_by TEXT;
   `);
 }

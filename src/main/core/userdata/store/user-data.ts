@@ -56,6 +56,8 @@ export interface UserDataImport {
     basis: BasisSnapshot[];
     reopenedAt: string | null;
     reopenReason: string | null;
+    closedBy?: string | undefined;
+    reopenedBy?: string | undefined;
     replaces: number | null;
   }>;
   /** Spam verdicts to add or replace (checked by spam/verdicts.ts), each an audited edit. */
@@ -100,6 +102,8 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
         closedAt: c.closedAt,
         reopenedAt: c.reopenedAt,
         reopenReason: c.reopenReason,
+        closedBy: c.closedBy ?? null,
+        reopenedBy: c.reopenedBy ?? null,
       });
     }
     for (const v of w.saveSpamVerdicts) writeSpamMark(db, v.key, v.verdict, v.note, now);

@@ -711,6 +711,12 @@ export const CONTRACT = {
       members: z
         .strictObject({ offset: z.number().int().min(0).max(10_000_000).optional(), limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() })
         .optional(),
+      /** A page of the scope's wallets, each with its totals. */
+      wallets: z
+        .strictObject({ offset: z.number().int().min(0).max(10_000_000).optional(), limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() })
+        .optional(),
+      /** How many spam rows to give whole (largest claim first). */
+      spam: z.strictObject({ limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() }).optional(),
     }),
   )<PortfolioSummary>(),
   /** A page of the view's positions or by-token rows, sorted and filtered in the core, with how many rows pass the filter. */

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { insertSnapshots, type SnapshotInput } from '../../src/main/core/positions/store/snapshots.ts';
-import { addWallet } from '../../src/main/core/store/wallets.ts';
+import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
+import { portfolioHandlers } from '../../src/main/core/portfolio/handlers.ts';
+import type { ScopeContext } from '../../src/main/core/handlers.ts';
 import type { SnapshotEndpoint } from '../../src/shared/model.ts';
 import type { PositionRow, UnderlyingRow } from '../../src/shared/portfolio/rows.ts';
 import { ROW_PAGE_MAX, ROW_SORTS, type PositionsPage, type RowQuery, type RowsPage } from '../../src/shared/portfolio/summary.ts';
@@ -230,6 +232,53 @@ describe('portfolio.summary', () => {
     const usdc = await core.request('portfolio.rows', { date: DAY, filter: { text: 'usd coin' } });
     expect(usdc.rows.map((r) => r.key).filter((k) => spamKeys.has(k))).toEqual([]);
     expect(usdc.total).toBe(1); // the real USDC
+  });
+
+  it('gives what the screens show, cut from the view: each wallet’s totals, quality lines, spam rows whole, a token’s holders', async () => {
+    for (const scope of scopes()) {
+      const view = await core.request('portfolio.view', { date: DAY, ...scope });
+      const s = await core.request('portfolio.summary', { date: DAY, ...scope, wallets: { limit: 500 } });
+      // Each wallet's totals by the view's own rule over its rows (what Overview's wallets table showed).
+      expect(
+        s.wallets.rows.map((r) => r.wallet),
+        JSON.stringify(scope),
+      ).toEqual(view.wallets);
+      for (const r of s.wallets.rows) expect(r.totals).toEqual(positionTotals(view.positions.filter((p) => p.wallet === r.wallet).map((p) => p.position)));
+      const noted = view.members.filter((m) => m.quality.all);
+      expect(s.coverage.quality).toEqual({
+        members: noted.length,
+        values: noted.reduce((n, m) => n + m.unreadable, 0),
+        moments: noted.filter((m) => m.moment !== null).length,
+        notes: noted.slice(0, 10).map((m) => ({ wallet: m.wallet, chain: m.chain, note: m.quality.all })),
+      });
+      expect(s.spam.rows).toEqual(view.spam.rows.slice(0, 100));
+      for (const [i, t] of s.exposure.top.entries()) {
+        const whole = view.exposure.tokens[i]!;
+        expect(t.heldBy).toEqual(whole.wallets.slice(0, 10));
+        expect(t.chains).toEqual([...new Set(whole.wallets.map((w) => w.chain))]);
+      }
+    }
+    // A page of wallets, and a page of spam rows: bounded as asked.
+    const page = await core.request('portfolio.summary', { date: DAY, wallets: { offset: 10, limit: 5 }, spam: { limit: 1 } });
+    expect(page.wallets).toMatchObject({ offset: 10, limit: 5, total: 12 });
+    expect(page.wallets.rows.map((r) => r.wallet)).toEqual(WALLETS.slice(10));
+    expect(page.spam.rows).toHaveLength(1);
+    expect(page.spam.count).toBeGreaterThan(0);
+  });
+
+  it('risk.lending, risk.unlocks and exposure.get are the kept view’s own parts, in every scope', async () => {
+    for (const scope of scopes()) {
+      const view = await core.request('portfolio.view', { date: DAY, ...scope });
+      // The very objects of the view kept (memo.ts): cut from it, not built again.
+      expect(await core.request('risk.lending', { date: DAY, ...scope }), JSON.stringify(scope)).toBe(view.risk);
+      expect(await core.request('risk.unlocks', { date: DAY, ...scope })).toBe(view.unlocks);
+      if (!('wallet' in scope)) expect(await core.request('exposure.get', { date: DAY, ...scope })).toBe(view.exposure);
+    }
+    // Cancellable as the view is: the work stops for a caller gone (a date not kept, so it is built).
+    const db = await cacheOf(core);
+    const handlers = portfolioHandlers({ db: () => db, scopeWallets: () => listWallets(db) } as unknown as ScopeContext);
+    for (const op of ['risk.lending', 'risk.unlocks', 'exposure.get'] as const)
+      await expect(handlers[op]({ date: '2026-10-30' }, { signal: AbortSignal.abort() }), op).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 

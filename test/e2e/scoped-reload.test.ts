@@ -84,12 +84,12 @@ describe('reloads scoped by data.changed', () => {
   it('the view of all wallets reloads for a change to either', async () => {
     await web.page.goto(`${web.shell.url}#/overview`);
     await poll(() => web.page.getByTestId('total-nav').isVisible()).toBe(true);
-    // The view of all wallets asks for the portfolio of all (no wallet in its input).
-    const forA = requests('portfolio.view');
+    // The view of all wallets asks for the summary of all (no wallet in its input).
+    const forA = requests('portfolio.summary');
     const statuses = requests('wallets.status');
     await syncPositions(web.core, A);
     await heard(statuses);
-    await poll(() => requests('portfolio.view')).toBeGreaterThan(forA);
+    await poll(() => requests('portfolio.summary')).toBeGreaterThan(forA);
     expect(web.problems).toEqual([]);
   });
 });

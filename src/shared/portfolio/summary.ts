@@ -10,7 +10,7 @@
 import type { Freshness, UnlockRow } from '../model.ts';
 import type { PositionRow, UnderlyingRow } from './rows.ts';
 import type { PositionTotals } from './totals.ts';
-import type { AllocationShares, MemberCoverage, PortfolioView } from './view.ts';
+import type { AllocationShares, MemberCoverage, PortfolioView, SpamLeftOut } from './view.ts';
 
 /** The tables a page is cut from: the view's positions, or its by-token rows. */
 export const ROW_TABLES = ['positions', 'underlying'] as const;
@@ -31,6 +31,8 @@ export const ROW_PAGE_DEFAULT = 100;
 export const MEMBER_PAGE_DEFAULT = 100;
 /** How many of each short list a summary names (largest tokens, soonest unlocks, spam, lending at risk). */
 export const SUMMARY_TOP = 10;
+/** Spam rows given whole in a summary when the caller names no limit (the table beside the totals, largest claim first). */
+export const SPAM_PAGE_DEFAULT = 100;
 
 export interface RowFilter {
   /** A chain id, exactly. */
@@ -103,19 +105,46 @@ export interface PortfolioSummary {
      * in the view's order, a page of them: a fully cached member needs no word on a screen.
      */
     notFullyCached: { offset: number; limit: number; total: number; members: MemberCoverage[] };
+    /**
+     * Members whose responses carry a data-quality line: how many, the unreadable values in them,
+     * how many of them could not be read as one moment, and the first few lines (the view's order).
+     */
+    quality: { members: number; values: number; moments: number; notes: Array<{ wallet: string; chain: string; note: string }> };
   };
+  /**
+   * Each wallet's totals, a page of the scope's wallets in the view's order (`wallets` in the
+   * request): the same rule as the view's totals over that wallet's rows.
+   */
+  wallets: { offset: number; limit: number; total: number; rows: Array<{ wallet: string; totals: PositionTotals }> };
   /** Positions judged spam: counted and what they claimed; never in the rows or any figure. */
   spam: {
     count: number;
     claimed: number | null;
     /** The largest claimed first (the view's order), a few. */
     top: Array<{ wallet: string; chain: string; symbol: string | null; name: string | null; claimed: number | null; reasons: string[] }>;
+    /**
+     * The first of them whole, as the view has them (a page: `spam.limit` in the request, else
+     * SPAM_PAGE_DEFAULT): what the spam table beside the totals shows and marks "not spam".
+     */
+    rows: SpamLeftOut['rows'];
   };
   exposure: {
     totalNav: number;
     tokens: number;
     /** The largest tokens, without each holder's figure (the whole view or `exposure.get` has them). */
-    top: Array<{ tokenId: string; symbol: string | null; name: string | null; totalQty: number; totalNav: number; holders: number; unreadable: boolean }>;
+    top: Array<{
+      tokenId: string;
+      symbol: string | null;
+      name: string | null;
+      totalQty: number;
+      totalNav: number;
+      holders: number;
+      unreadable: boolean;
+      /** The chains it is held on, each once, as its holders come (a token is held on a few chains at most). */
+      chains: string[];
+      /** Its first few holders with their figures, in the view's order (`holders` says how many in all). */
+      heldBy: Array<{ wallet: string; chain: string; qty: number; nav: number }>;
+    }>;
     /** Members whose by-token view is not cached at the date. */
     missing: number;
     freshness: Freshness;

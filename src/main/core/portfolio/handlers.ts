@@ -8,7 +8,6 @@ import { portfolioNav } from './nav.ts';
 import { portfolioChange } from './change.ts';
 import { rowsPage, summaryOf } from './summary.ts';
 import { memoisedViews } from './memo.ts';
-import { exposureAt, lendingRisk, unlockLadder } from './view.ts';
 
 type PortfolioOperations =
   'portfolio.view' | 'portfolio.change' | 'portfolio.summary' | 'portfolio.rows' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
@@ -22,16 +21,18 @@ export function portfolioHandlers(c: ScopeContext): Pick<Handlers, PortfolioOper
     'portfolio.change': ({ date, since, wallet: address, group }, { signal }) =>
       portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal, views),
     // A screen's part of the same view (summary.ts): built whole, as the view always is, and cut here, so only what is shown crosses the contract.
-    'portfolio.summary': async ({ date, wallet: address, group, rows, members }, { signal }) =>
-      summaryOf(await views(c.db(), c.scopeWallets(address, group), date, signal), { rows, members }),
+    'portfolio.summary': async ({ date, wallet: address, group, rows, members, wallets, spam }, { signal }) =>
+      summaryOf(await views(c.db(), c.scopeWallets(address, group), date, signal), { rows, members, wallets, spam }),
     'portfolio.rows': async ({ date, wallet: address, group, ...query }, { signal }) =>
       rowsPage(await views(c.db(), c.scopeWallets(address, group), date, signal), query),
     'nav.history': ({ group, ...scope }) => {
       const members = c.scopeOf(scope.wallet, group);
       return portfolioNav(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
     },
-    'exposure.get': ({ date, group }) => exposureAt(c.db(), date, group !== undefined ? c.scopeOf(undefined, group) : undefined),
-    'risk.lending': ({ date, wallet: address, group }) => lendingRisk(c.db(), date, c.scopeOf(address, group)),
-    'risk.unlocks': ({ date, wallet: address, group }) => unlockLadder(c.db(), date, c.scopeOf(address, group)),
+    // The view's own parts, from the same kept view (memo.ts) and cancellable as it is: the Risk
+    // screen asks for its lending and its unlocks one after the other, and the view is built once.
+    'exposure.get': async ({ date, group }, { signal }) => (await views(c.db(), c.scopeWallets(undefined, group), date, signal)).exposure,
+    'risk.lending': async ({ date, wallet: address, group }, { signal }) => (await views(c.db(), c.scopeWallets(address, group), date, signal)).risk,
+    'risk.unlocks': async ({ date, wallet: address, group }, { signal }) => (await views(c.db(), c.scopeWallets(address, group), date, signal)).unlocks,
   };
 }

@@ -4,10 +4,11 @@
  * fund's 6,000 members and tens of thousands of rows never cross the contract whole. Every
  * figure is the view's own (the same totals, allocation, exposure, spam), never summed again.
  */
-import type { PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
+import { totals as rowTotals, type PositionRow, type UnderlyingRow } from '../../../shared/portfolio/rows.ts';
 import {
   MEMBER_PAGE_DEFAULT,
   ROW_PAGE_DEFAULT,
+  SPAM_PAGE_DEFAULT,
   SUMMARY_TOP,
   type PortfolioSummary,
   type PositionsPage,
@@ -25,9 +26,21 @@ import { ValidationError } from '../store/validation.ts';
 /** The summary of a view: its figures whole, its lists counted with a few named, the first page of positions. */
 export function summaryOf(
   view: PortfolioView,
-  o: { rows?: Omit<RowQuery, 'table'> | undefined; members?: { offset?: number | undefined; limit?: number | undefined } | undefined } = {},
+  o: {
+    rows?: Omit<RowQuery, 'table'> | undefined;
+    members?: { offset?: number | undefined; limit?: number | undefined } | undefined;
+    wallets?: { offset?: number | undefined; limit?: number | undefined } | undefined;
+    spam?: { limit?: number | undefined } | undefined;
+  } = {},
 ): PortfolioSummary {
   const m = view.members;
+  const noted = m.filter((x) => x.quality.all);
+  const wOffset = o.wallets?.offset ?? 0;
+  const wLimit = o.wallets?.limit ?? MEMBER_PAGE_DEFAULT;
+  const walletPage = view.wallets.slice(wOffset, wOffset + wLimit);
+  // Each wallet of the page's rows, in one pass over the view's positions (their order kept).
+  const onPage = new Map(walletPage.map((w) => [w, [] as PositionRow[]]));
+  for (const r of view.positions) onPage.get(r.wallet)?.push(r);
   const notFully = m.filter((x) => x.state !== 'cached');
   const mOffset = o.members?.offset ?? 0;
   const mLimit = o.members?.limit ?? MEMBER_PAGE_DEFAULT;
@@ -61,7 +74,15 @@ export function summaryOf(
       moments: m.filter((x) => x.moment !== null).length,
       fetched: { oldest: fetched[0] ?? null, newest: fetched.at(-1) ?? null },
       notFullyCached: { offset: mOffset, limit: mLimit, total: notFully.length, members: notFully.slice(mOffset, mOffset + mLimit) },
+      quality: {
+        members: noted.length,
+        values: noted.reduce((n, x) => n + x.unreadable, 0),
+        moments: noted.filter((x) => x.moment !== null).length,
+        notes: noted.slice(0, SUMMARY_TOP).map((x) => ({ wallet: x.wallet, chain: x.chain, note: x.quality.all })),
+      },
     },
+    // The same rule as the screens' own per-wallet totals were (rows.ts totals over the wallet's rows).
+    wallets: { offset: wOffset, limit: wLimit, total: view.wallets.length, rows: walletPage.map((w) => ({ wallet: w, totals: rowTotals(onPage.get(w)!) })) },
     spam: {
       count: view.spam.count,
       claimed: view.spam.claimed,
@@ -73,6 +94,7 @@ export function summaryOf(
         claimed: r.total,
         reasons: r.verdict.reasons.map((x) => x.text),
       })),
+      rows: view.spam.rows.slice(0, o.spam?.limit ?? SPAM_PAGE_DEFAULT),
     },
     exposure: {
       totalNav: view.exposure.totalNav,
@@ -85,6 +107,8 @@ export function summaryOf(
         totalNav: t.totalNav,
         holders: t.wallets.length,
         unreadable: t.unreadable === true,
+        chains: [...new Set(t.wallets.map((w) => w.chain))],
+        heldBy: t.wallets.slice(0, SUMMARY_TOP),
       })),
       missing: view.exposure.missing.length,
       freshness: view.exposure.freshness,

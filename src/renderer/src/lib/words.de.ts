@@ -448,6 +448,9 @@ export const german: Words = {
     exposureFlagged: (n) =>
       `${int(n)} ${pl(n, 'Wert', 'Werte')}, die der Dienst sandte, ${pl(n, 'war', 'waren')} nicht lesbar und ${pl(n, 'ist', 'sind')} ausgelassen.`,
     moreTokens: (n) => `${int(n)} weitere Token: siehe Positionen › Nach Token, oder Positionen exportieren.`,
+    moreHolders: (n) => `${int(n)} weitere ${pl(n, 'Wallet-Chain', 'Wallet-Chains')}: siehe Positionen › Nach Token.`,
+    moreMembers: (n) => `und ${int(n)} weitere`,
+    moreWallets: (n) => `${int(n)} ${pl(n, 'weiteres Wallet', 'weitere Wallets')}: eines in der Liste wählen oder Positionen exportieren.`,
     wallet: 'Wallet',
     chains: 'Chains',
     syncStatus: 'Synchronisierungsstatus',
@@ -1663,6 +1666,7 @@ export const german: Words = {
   spam: {
     leftOut: (n, claimed) => `${int(n)} ${pl(n, 'Spam-Token', 'Spam-Token')} ausgelassen${claimed ? `, angeblich ${claimed}` : ''}`,
     leftOutAt: (date, line) => `${date}: ${line}`,
+    moreNotListed: (n) => `${int(n)} weitere mit kleineren Angaben, hier nicht aufgeführt.`,
     leftOutTitle:
       'Als Spam beurteilte Token (von den Regeln, einer Liste oder Ihnen) bleiben gespeichert, stehen aber in keiner Summe, Aufteilung oder keinem Engagement. Was der Dienst als ihren Wert angab, wird nie gezählt. „Kein Spam“ nimmt einen wieder auf.',
     show: 'Zeigen',

@@ -299,6 +299,12 @@ const en = {
     partial: 'partial',
     exposureFlagged: (n: number) => `${int(n)} value${n === 1 ? '' : 's'} the service sent could not be read and ${n === 1 ? 'is' : 'are'} left out.`,
     moreTokens: (n: number) => `${int(n)} more tokens: see Positions › By token, or export positions.`,
+    /** Under a token's largest holders, when it has more (the summary names a few). */
+    moreHolders: (n: number) => `${int(n)} more wallet chain${n === 1 ? '' : 's'}: see Positions › By token.`,
+    /** After the wallet chains named as not cached, when there are more than are named. */
+    moreMembers: (n: number) => `and ${int(n)} more`,
+    /** Under the wallets table, when the scope has more wallets than it lists. */
+    moreWallets: (n: number) => `${int(n)} more wallet${n === 1 ? '' : 's'}: pick one in the list, or export positions.`,
     wallet: 'Wallet',
     chains: 'Chains',
     syncStatus: 'Sync status',
@@ -1507,6 +1513,8 @@ const en = {
     /** "3 spam tokens left out, claimed $4.2M": the claim is the service's value of them, never in a total. */
     leftOut: (n: number, claimed: string | null) => `${int(n)} spam token${n === 1 ? '' : 's'} left out${claimed ? `, claimed ${claimed}` : ''}`,
     leftOutAt: (date: string, line: string) => `${date}: ${line}`,
+    /** Under the spam table, when more were left out than it lists (the smallest claims). */
+    moreNotListed: (n: number) => `${int(n)} more, with smaller claims, not listed here.`,
     leftOutTitle:
       'Tokens judged spam (by the rules, a list or you) stay cached but are in no total, allocation or exposure. What the service claimed they are worth is never counted. “Not spam” puts one back.',
     show: 'Show them',

@@ -107,4 +107,56 @@ describe('kept portfolio views', () => {
       otherDb.close();
     }
   });
+
+  it('shares a build under way between asks of the same scope and date, each with its own cancellation', async () => {
+    const all = listWallets(db);
+    // A build that waits for the test's word, so the asks overlap whatever the machine's speed.
+    let release!: () => void;
+    const gate = () => new Promise<void>((r) => (release = r));
+    let started = 0;
+    let stopped = 0;
+    const gated: ViewReader = async (d, wallets, date, s) => {
+      started++;
+      await gate();
+      if (s.aborted) stopped++;
+      return portfolioViewUnlessAborted(d, wallets, date, s);
+    };
+
+    // Two asks at once: one build, the same view to both.
+    let views = memoisedViews(gated);
+    const [a, b] = [views(db, all, DATE, signal), views(db, all, DATE, signal)];
+    await Promise.resolve();
+    release();
+    expect(await a).toBe(await b);
+    expect(started).toBe(1);
+
+    // The first caller leaves: its wait ends as cancelled, the other still gets the view.
+    views = memoisedViews(gated);
+    started = 0;
+    const leaving = new AbortController();
+    const left = views(db, all, DATE, leaving.signal);
+    const staying = views(db, all, DATE, signal);
+    leaving.abort();
+    await expect(left).rejects.toMatchObject({ name: 'AbortError' });
+    release();
+    expect((await staying).members).toHaveLength(all.length * 2);
+    expect([started, stopped]).toEqual([1, 0]);
+
+    // Every caller leaves: the build is stopped; a caller after them starts a build of its own.
+    views = memoisedViews(gated);
+    started = 0;
+    const one = new AbortController();
+    const two = new AbortController();
+    const asks = [views(db, all, DATE, one.signal), views(db, all, DATE, two.signal)];
+    one.abort();
+    two.abort();
+    for (const ask of asks) await expect(ask).rejects.toMatchObject({ name: 'AbortError' });
+    const firstRelease = release;
+    const later = views(db, all, DATE, signal);
+    firstRelease();
+    await Promise.resolve();
+    release();
+    expect((await later).members).toHaveLength(all.length * 2);
+    expect([started, stopped]).toEqual([2, 1]);
+  });
 });

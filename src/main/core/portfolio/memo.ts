@@ -12,6 +12,11 @@
  * before and after a build: a view during whose build the file changed is handed out but not
  * kept. A different connection (a restore, another service's cache) has its own memo.
  *
+ * Asks that arrive while the same view is being built (the Risk screen's lending and unlocks,
+ * Overview and a page of rows at once) wait for that one build rather than starting their own.
+ * Each keeps its own cancellation: one caller leaving stops only its wait, and the build stops
+ * only when every caller waiting for it has left.
+ *
  * Callers must not change a view they are given: it may be the one handed to the next caller.
  */
 import type { Wallet } from '../../../shared/model.ts';
@@ -29,23 +34,72 @@ interface Kept {
   view: PortfolioView;
 }
 
+/** A build under way: its result, what stops it, and how many callers still wait for it. */
+interface Building {
+  view: Promise<PortfolioView>;
+  stop: AbortController;
+  waiting: number;
+  /** No longer joinable (done, or stopped: a caller arriving after its last one left starts afresh). */
+  gone(): void;
+}
+
 export type ViewReader = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal) => Promise<PortfolioView>;
 
-/** A reader of portfolio views that keeps the last ones built per connection. */
+/** A reader of portfolio views that keeps the last ones built per connection, and shares a build under way. */
 export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): ViewReader {
   const kept = new WeakMap<ReadableDB, Kept[]>();
+  const building = new WeakMap<ReadableDB, Map<string, Building>>();
   return async (db, wallets, date, signal) => {
+    signal.throwIfAborted();
     // The scope as the view reads it: each wallet's address, label and chains, in order.
     const key = JSON.stringify([date, wallets.map((w) => [w.address, w.label, w.chains])]);
     const before = dataVersion(db);
-    const list = kept.get(db) ?? [];
-    const hit = list.find((k) => k.key === key && k.version === before);
+    const hit = (kept.get(db) ?? []).find((k) => k.key === key && k.version === before);
     if (hit) return hit.view;
-    const view = await build(db, wallets, date, signal);
-    if (dataVersion(db) === before) {
-      const fresh = list.filter((k) => k.key !== key && k.version === before);
-      kept.set(db, [{ key, version: before, view }, ...fresh].slice(0, KEPT));
+    const underWay = building.get(db) ?? new Map<string, Building>();
+    building.set(db, underWay);
+    // A build of the same scope and date from the same state of the file is this ask's too.
+    const id = `${before}|${key}`;
+    let b = underWay.get(id);
+    if (b) b.waiting++;
+    else {
+      const stop = new AbortController();
+      const view = build(db, wallets, date, stop.signal).then((v) => {
+        if (dataVersion(db) === before) {
+          const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && k.version === before);
+          kept.set(db, [{ key, version: before, view: v }, ...fresh].slice(0, KEPT));
+        }
+        return v;
+      });
+      const gone = () => void (underWay.get(id) === b && underWay.delete(id));
+      view.then(gone, gone);
+      b = { view, stop, waiting: 1, gone };
+      underWay.set(id, b);
     }
-    return view;
+    return waitFor(b, signal);
   };
+}
+
+/** The build's view for one caller, or its own cancellation: the build stops when its last caller leaves. */
+function waitFor(b: Building, signal: AbortSignal): Promise<PortfolioView> {
+  return new Promise((resolve, reject) => {
+    const leave = () => {
+      if (--b.waiting === 0) {
+        b.gone();
+        b.stop.abort(signal.reason);
+      }
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', leave, { once: true });
+    b.view.then(
+      (v) => {
+        signal.removeEventListener('abort', leave);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', leave);
+        reject(err as Error);
+      },
+    );
+  });
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import type { PortfolioSummary, RowsPage } from '../../src/shared/portfolio/summary.ts';
+import type { PortfolioSummary, UnderlyingPage } from '../../src/shared/portfolio/summary.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
 import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -72,7 +72,7 @@ describe('folioscope portfolio --json over 200 wallets × 2 chains', () => {
       env,
     );
     expect(tokens.status, tokens.stderr).toBe(3);
-    const t = JSON.parse(tokens.stdout) as RowsPage;
+    const t = JSON.parse(tokens.stdout) as UnderlyingPage;
     expect(t).toMatchObject({ table: 'underlying', limit: 5, complete: false, notCached: 1 });
     expect(t.rows.length).toBeGreaterThan(0);
     expect(t.rows.every((r) => r.wallet === fundWallet(3))).toBe(true);

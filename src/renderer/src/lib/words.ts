@@ -416,6 +416,13 @@ const en = {
     walletChains: (n: number) => `${int(n)} wallet chain${n === 1 ? '' : 's'}`,
     otherContract: (contract: string) => `Another contract of this name on the same chain (${contract}): kept apart`,
     tokensTotal: (n: number, filtered: boolean) => `Total · ${int(n)} token${n === 1 ? '' : 's'}${filtered ? ' shown' : ''}`,
+    rowsOf: (from: number, to: number, total: number) => `Rows ${int(from)}–${int(to)} of ${int(total)}`,
+    pages: 'Pages of the table',
+    firstPage: 'First',
+    lastPage: 'Last',
+    chainFilter: 'Show one chain',
+    allChains: 'All chains',
+    changeTotalFiltered: 'The filtered rows are on several pages: their change is not summed here. Narrow the filter to one page, or clear it.',
     noTokenMatch: (filter: string) => `No token matches “${filter}”.`,
   },
   risk: {

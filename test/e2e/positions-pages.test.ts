@@ -125,11 +125,22 @@ describe('Positions, page by page from the core', () => {
     await web.page.getByRole('searchbox', { name: 'Filter positions' }).fill('');
     await web.page.getByRole('combobox', { name: 'Show one chain' }).selectOption('');
     await web.page.getByRole('tab', { name: 'By token' }).click();
-    const tokens = (await web.core.call('portfolio.rows', { date: DATE, table: 'tokens', limit: 100 })) as TokensPage;
-    await poll(() => web.page.locator('[data-testid=token-row]').count()).toBe(Math.min(100, tokens.total));
+    // The sort chosen stays (by name, Z to A): the core's tokens so sorted, row for row.
+    const tokens = (await web.core.call('portfolio.rows', { date: DATE, table: 'tokens', limit: 100, sort: 'name', order: 'desc' })) as TokensPage;
+    await poll(() => web.page.locator('[data-testid=token-row] th.name strong').allInnerTexts()).toEqual(tokens.rows.map((t) => t.symbol));
     expect(tokens.total).toBe(view.tokens.length);
     expect(cents(await web.page.getByTestId('tokens-total').innerText())).toBe(cents(`$${tokens.totalNav!.toFixed(2)}`));
-    expect(lastRows('tokens')).toMatchObject({ table: 'tokens', offset: 0 });
+    expect(lastRows('tokens')).toMatchObject({ table: 'tokens', sort: 'name', order: 'desc', offset: 0 });
+    // A token held by every wallet chain lists its largest holdings and says how many more there are.
+    const widest = tokens.rows.findIndex((t) => t.holdingCount > t.holdings.length);
+    expect(widest).toBeGreaterThanOrEqual(0);
+    await web.page.locator('[data-testid=token-row]').nth(widest).getByRole('button').click();
+    await poll(() => web.page.locator('[data-testid=holding-row]').count()).toBe(tokens.rows[widest]!.holdings.length);
+    expect(await web.page.getByTestId('more-holdings').innerText()).toContain(
+      `${tokens.rows[widest]!.holdingCount - tokens.rows[widest]!.holdings.length} smaller holdings not listed here`,
+    );
+    await web.page.getByTestId('more-holdings').scrollIntoViewIfNeeded();
+    await shootBothThemes(web.page, 'positions-pages-tokens');
     await web.page.getByRole('tab', { name: 'Liquidity' }).click();
     const liquidity = (await web.core.call('portfolio.rows', { date: DATE, table: 'liquidity', limit: 100 })) as LiquidityPage;
     await poll(() => web.page.locator('[data-testid=liquidity-row]').count()).toBe(Math.min(100, liquidity.total));

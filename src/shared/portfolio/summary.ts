@@ -36,6 +36,8 @@ export type RowSort = (typeof ROW_SORTS)[number];
 /** The largest page a caller may ask for, and the one given when it names none. */
 export const ROW_PAGE_MAX = 500;
 export const ROW_PAGE_DEFAULT = 100;
+/** The holdings a token of a page lists, largest value first (the by-token CSV lists every one). */
+export const TOKEN_HOLDINGS_MAX = 25;
 /** Members not fully cached listed in a summary when the caller names no limit (the rest by page). */
 export const MEMBER_PAGE_DEFAULT = 100;
 /** How many of each short list a summary names (largest tokens, soonest unlocks, spam, lending at risk). */
@@ -103,7 +105,13 @@ export type UnderlyingPage = PageOf<'underlying', UnderlyingRow> & { totalNav: n
  * the summed value of every token that passes the filter. A chain or wallet filter keeps the
  * tokens with a holding there, whole (their other holdings too).
  */
-export type TokensPage = PageOf<'tokens', TokenRow> & { totalNav: number | null };
+export type TokensPage = PageOf<'tokens', TokenPageRow> & { totalNav: number | null };
+/**
+ * A token of a page: its figures whole, its holdings the largest TOKEN_HOLDINGS_MAX (a token of a
+ * fund is held by thousands of wallet chains: a page of every holder would be tens of megabytes),
+ * with how many holdings and positions it has in all.
+ */
+export type TokenPageRow = TokenRow & { holdingCount: number; positions: number };
 /** A page of liquidity rows (no value of their own to total). */
 export type LiquidityPage = PageOf<'liquidity', LiquidityRow>;
 /** A page of the positions left out as spam, each with its verdict, and what the filtered ones claimed. */

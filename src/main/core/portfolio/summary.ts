@@ -9,6 +9,7 @@ import {
   MEMBER_PAGE_DEFAULT,
   ROW_PAGE_DEFAULT,
   SUMMARY_TOP,
+  TOKEN_HOLDINGS_MAX,
   type PortfolioSummary,
   type LiquidityPage,
   type PositionsPage,
@@ -238,7 +239,14 @@ export function rowsPage(view: PortfolioView, q: RowQuery = {}): RowsPage {
             symbol: (t) => t.symbol ?? t.name,
             name: (t) => t.symbol ?? t.name,
           })
-      ).slice(offset, offset + limit),
+      )
+        .slice(offset, offset + limit)
+        .map((t) => ({
+          ...t,
+          holdings: t.holdings.slice(0, TOKEN_HOLDINGS_MAX),
+          holdingCount: t.holdings.length,
+          positions: t.holdings.reduce((n, h) => n + h.positions, 0),
+        })),
       totalNav: decimalSumOrNull(rows.map((t) => t.nav)),
     };
     return page;

@@ -573,6 +573,7 @@ export const german: Words = {
     allChains: 'Alle Chains',
     changeTotalFiltered:
       'Die gefilterten Zeilen stehen auf mehreren Seiten: ihre Veränderung wird hier nicht summiert. Den Filter auf eine Seite eingrenzen oder aufheben.',
+    moreHoldings: (n) => `${int(n)} kleinere${n === 1 ? ' Bestand' : ' Bestände'} hier nicht aufgeführt: das CSV nach Token führt jeden auf.`,
     noTokenMatch: (filter) => `Kein Token passt zu „${filter}“.`,
   },
   risk: {

@@ -423,6 +423,7 @@ const en = {
     chainFilter: 'Show one chain',
     allChains: 'All chains',
     changeTotalFiltered: 'The filtered rows are on several pages: their change is not summed here. Narrow the filter to one page, or clear it.',
+    moreHoldings: (n: number) => `${int(n)} smaller holding${n === 1 ? '' : 's'} not listed here: the by-token CSV lists every one.`,
     noTokenMatch: (filter: string) => `No token matches “${filter}”.`,
   },
   risk: {

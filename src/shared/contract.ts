@@ -651,6 +651,7 @@ const rowPage = {
   limit: z.number().int().min(1).max(ROW_PAGE_MAX, `at most ${ROW_PAGE_MAX} rows a page`).optional(),
   sort: z.enum(ROW_SORTS).optional(),
   order: z.enum(['asc', 'desc']).optional(),
+  groupBy: z.enum(['protocol']).optional(),
   filter: z
     .strictObject({
       chain: chainId.optional(),
@@ -719,7 +720,7 @@ export const CONTRACT = {
       spam: z.strictObject({ limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() }).optional(),
     }),
   )<PortfolioSummary>(),
-  /** A page of the view's positions or by-token rows, sorted and filtered in the core, with how many rows pass the filter. */
+  /** A page of the view's positions, by-token rows, tokens, liquidity or spam rows, sorted and filtered in the core, with how many rows pass the filter. */
   'portfolio.rows': op(z.strictObject({ ...portfolioScope, table: z.enum(ROW_TABLES).optional(), ...rowPage }))<RowsPage>(),
   'nav.history': op(NavHistoryInput)<NavSeries>(),
   /** Exposure per token at a date: every watched wallet, or a group's members. */

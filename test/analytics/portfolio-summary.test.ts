@@ -5,8 +5,19 @@ import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
 import { portfolioHandlers } from '../../src/main/core/portfolio/handlers.ts';
 import type { ScopeContext } from '../../src/main/core/handlers.ts';
 import type { SnapshotEndpoint } from '../../src/shared/model.ts';
-import type { PositionRow, UnderlyingRow } from '../../src/shared/portfolio/rows.ts';
-import { ROW_PAGE_MAX, ROW_SORTS, type PositionsPage, type RowQuery, type RowsPage } from '../../src/shared/portfolio/summary.ts';
+import type { LiquidityRow, PositionRow, UnderlyingRow } from '../../src/shared/portfolio/rows.ts';
+import {
+  ROW_PAGE_MAX,
+  ROW_SORTS,
+  TOKEN_HOLDINGS_MAX,
+  type PositionsPage,
+  type RowQuery,
+  type RowsPage,
+  type SpamPage,
+  type TokensPage,
+} from '../../src/shared/portfolio/summary.ts';
+import type { TokenRow } from '../../src/shared/portfolio/tokens.ts';
+import { decimalSumOrNull } from '../../src/shared/decimal.ts';
 import { knownValue, positionTotals } from '../../src/shared/portfolio/totals.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -152,9 +163,13 @@ function reference<R extends PositionRow | UnderlyingRow>(rows: readonly R[], so
           ? 'position' in r
             ? r.position.protocol_id
             : null
-          : 'position' in r
-            ? (r.position.symbol ?? r.position.name)
-            : (r.group.token_symbol ?? r.group.token_name);
+          : sort === 'name'
+            ? 'position' in r
+              ? (r.position.name ?? r.position.symbol)
+              : (r.group.token_name ?? r.group.token_symbol)
+            : 'position' in r
+              ? (r.position.symbol ?? r.position.name)
+              : (r.group.token_symbol ?? r.group.token_name);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const s = order === 'asc' ? 1 : -1;
   return rows
@@ -245,8 +260,8 @@ describe('portfolio.summary', () => {
       ).toEqual(view.wallets);
       for (const r of s.wallets.rows) expect(r.totals).toEqual(positionTotals(view.positions.filter((p) => p.wallet === r.wallet).map((p) => p.position)));
       const noted = view.members.filter((m) => m.quality.all);
-      expect(s.coverage.quality).toEqual({
-        members: noted.length,
+      expect(s.coverage.quality).toMatchObject({
+        noted: noted.length,
         values: noted.reduce((n, m) => n + m.unreadable, 0),
         moments: noted.filter((m) => m.moment !== null).length,
         notes: noted.slice(0, 10).map((m) => ({ wallet: m.wallet, chain: m.chain, note: m.quality.all })),
@@ -353,6 +368,68 @@ describe('portfolio.rows', () => {
     );
   });
 
+  it('the tokens, liquidity and spam tables by page; positions grouped by protocol with each protocol’s subtotals', async () => {
+    const view = await core.request('portfolio.view', { date: DAY });
+    const cents = (n: number | null) => (n === null ? null : Math.round(n * 100));
+    const pagesOf = async (q: RowQuery) => {
+      const pages: RowsPage[] = [];
+      for (let offset = 0; ; offset += q.limit!) {
+        const page = await core.request('portfolio.rows', { date: DAY, ...q, offset });
+        pages.push(page);
+        if (offset + q.limit! >= page.total) return pages;
+      }
+    };
+    // Tokens: one row per token across wallets and chains, the view's own rows and order; their value summed whole.
+    const tokens = (await pagesOf({ table: 'tokens', limit: 7 })) as TokensPage[];
+    expect(view.tokens.length).toBeGreaterThan(7);
+    const cut = (t: TokenRow) => ({
+      ...t,
+      holdings: t.holdings.slice(0, TOKEN_HOLDINGS_MAX),
+      holdingCount: t.holdings.length,
+      positions: t.holdings.reduce((n, h) => n + h.positions, 0),
+    });
+    expect(tokens.flatMap((p) => p.rows)).toEqual(view.tokens.map(cut));
+    expect(cents(tokens[0]!.totalNav)).toBe(cents(decimalSumOrNull(view.tokens.map((t) => t.nav))));
+    // A chain keeps the tokens held there, whole.
+    const onArb = (await pagesOf({ table: 'tokens', limit: ROW_PAGE_MAX, filter: { chain: 'arb' } })) as TokensPage[];
+    expect(onArb.flatMap((p) => p.rows)).toEqual(view.tokens.filter((t) => t.holdings.some((h) => h.chain === 'arb')).map(cut));
+    const bySymbol = (await pagesOf({ table: 'tokens', sort: 'symbol', order: 'asc', limit: 5 })).flatMap((p) => p.rows as TokenRow[]);
+    const symbols = bySymbol.map((t) => t.symbol ?? t.name).filter((x): x is string => x !== null);
+    expect(symbols).toEqual(
+      [...symbols].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+    );
+    // Liquidity: every row once, the largest share owned first.
+    const liquidity = (await pagesOf({ table: 'liquidity', limit: 3 })).flatMap((p) => p.rows as LiquidityRow[]);
+    expect(new Set(liquidity.map((r) => r.key))).toEqual(new Set(view.liquidity.map((r) => r.key)));
+    const shares = liquidity.map((r) => r.position.principal_pct_ownership ?? 0);
+    expect(shares).toEqual([...shares].sort((a, b) => b - a));
+    // Spam: the view's left-out rows, each with its verdict, and what they claimed.
+    const spam = (await pagesOf({ table: 'spam', limit: 2 })) as SpamPage[];
+    expect(view.spam.count).toBeGreaterThan(0);
+    expect(spam.flatMap((p) => p.rows)).toEqual(view.spam.rows);
+    expect(spam[0]!.claimed).toBe(view.spam.claimed);
+    // Grouped: protocol by protocol, the largest total first, each group's rows in the order asked, its subtotals the exact sums.
+    const grouped = (await pagesOf({ groupBy: 'protocol', sort: 'symbol', order: 'asc', limit: 11 })) as PositionsPage[];
+    const rows = grouped.flatMap((p) => p.rows);
+    const groups = grouped[0]!.groups!;
+    expect(grouped.every((p) => JSON.stringify(p.groups) === JSON.stringify(groups))).toBe(true);
+    expect(groups.map((g) => g.protocol)).toEqual([...new Set(rows.map((r) => r.position.protocol_id ?? null))]);
+    const bySort = reference(view.positions, 'symbol', 'asc');
+    for (const g of groups) {
+      const own = bySort.filter((r) => (r.position.protocol_id ?? null) === g.protocol);
+      expect(rows.filter((r) => (r.position.protocol_id ?? null) === g.protocol)).toEqual(own);
+      expect(g).toEqual({ protocol: g.protocol, count: own.length, totals: positionTotals(own.map((r) => r.position)) });
+    }
+    const totalsInOrder = groups.map((g) => g.totals.total ?? 0);
+    expect(totalsInOrder).toEqual([...totalsInOrder].sort((a, b) => b - a));
+    expect(rows).toHaveLength(view.positions.length);
+    // The summary names the members with a data-quality line.
+    const summary = await core.request('portfolio.summary', { date: DAY });
+    const noted = view.members.filter((m) => m.quality.all || m.quality.underlying || m.quality.liquidity);
+    expect(summary.coverage.quality.total).toBe(noted.length);
+    expect(summary.coverage.quality.members.map((m) => [m.wallet, m.chain, m.quality])).toEqual(noted.slice(0, 100).map((m) => [m.wallet, m.chain, m.quality]));
+  });
+
   it('refuses what a caller may not ask, with why, and answers the same after', async () => {
     const before = await core.request('portfolio.summary', { date: DAY });
     const refused: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -362,7 +439,11 @@ describe('portfolio.rows', () => {
       ['portfolio.rows', { offset: 1.5 }, /offset/],
       ['portfolio.rows', { sort: 'size' }, /sort/],
       ['portfolio.rows', { order: 'up' }, /order/],
-      ['portfolio.rows', { table: 'liquidity' }, /table/],
+      ['portfolio.rows', { table: 'members' }, /table/],
+      ['portfolio.rows', { table: 'underlying', groupBy: 'protocol' }, /Only the positions are grouped/],
+      ['portfolio.rows', { groupBy: 'chain' }, /groupBy/],
+      ['portfolio.rows', { table: 'tokens', sort: 'wallet' }, /one row across wallets and chains/],
+      ['portfolio.rows', { table: 'tokens', filter: { protocol: 'aave_v3' } }, /has no protocol/],
       ['portfolio.rows', { filter: { text: 'x'.repeat(101) } }, /at most 100 characters/],
       ['portfolio.rows', { filter: { chain: 'eth; drop' } }, /chain/],
       ['portfolio.rows', { filter: { colour: 'red' } }, /colour/],

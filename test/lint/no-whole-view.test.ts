@@ -9,13 +9,11 @@ import { describe, expect, it } from 'vitest';
  * is read; a file naming the operation in quotes asks for it.
  */
 describe('no renderer code asks for the whole view', () => {
-  it('only the screens not yet converted name `portfolio.view` as an operation', () => {
+  it('no screen names `portfolio.view` as an operation', () => {
     const root = join(import.meta.dirname, '../../src/renderer');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|js|svelte|html)$/.test(f));
     expect(files.length).toBeGreaterThan(50);
     const calling = files.filter((f) => /['"`]portfolio\.view['"`]/.test(readFileSync(join(root, f), 'utf8')));
-    // Positions is being moved to pages of rows (issue 40 item 2, branch h2-positions-pages): when
-    // it is, this list is to be empty, and this test fails until it says so.
-    expect(calling.sort()).toEqual(['src/views/Positions.svelte']);
+    expect(calling.sort()).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/core/store/db.ts';
-import type { PortfolioSummary, RowsPage } from '../../src/shared/portfolio/summary.ts';
+import { TOKEN_HOLDINGS_MAX, type PortfolioSummary, type TokensPage, type UnderlyingPage } from '../../src/shared/portfolio/summary.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
 import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
@@ -72,7 +72,7 @@ describe('folioscope portfolio --json over 200 wallets × 2 chains', () => {
       env,
     );
     expect(tokens.status, tokens.stderr).toBe(3);
-    const t = JSON.parse(tokens.stdout) as RowsPage;
+    const t = JSON.parse(tokens.stdout) as UnderlyingPage;
     expect(t).toMatchObject({ table: 'underlying', limit: 5, complete: false, notCached: 1 });
     expect(t.rows.length).toBeGreaterThan(0);
     expect(t.rows.every((r) => r.wallet === fundWallet(3))).toBe(true);
@@ -89,9 +89,9 @@ describe('folioscope portfolio --json over 200 wallets × 2 chains', () => {
       [['--json', '--limit', '501'], /--limit must be a whole number from 1 to 500/],
       [['--json', '--limit', '1.5'], /--limit must be a whole number/],
       [['--json', '--page', '0'], /--page must be a whole number from 1/],
-      [['--json', '--sort', 'size'], /--sort must be one of value, wallet, chain, protocol, symbol/],
+      [['--json', '--sort', 'size'], /--sort must be one of value, wallet, chain, protocol, symbol, name/],
       [['--json', '--order', 'up'], /--order must be one of asc, desc/],
-      [['--json', '--table', 'liquidity'], /--table must be one of positions, underlying/],
+      [['--json', '--table', 'members'], /--table must be one of positions, underlying, tokens, liquidity, spam/],
       [['--page', '2'], /--page chooses rows of --json's summary: use it with --json, without --all/],
       [['--json', '--all', '--chain', 'eth'], /--chain chooses rows/],
       [['--all'], /--all goes with --json/],
@@ -102,6 +102,14 @@ describe('folioscope portfolio --json over 200 wallets × 2 chains', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stdout).toBe('');
     }
+    // The tables Positions reads are the CLI's too: tokens across wallets and chains, each with its largest holdings and how many it has.
+    const tokens = await runCliHere([...g, 'portfolio', '--json', '--table', 'tokens', '--limit', '3']);
+    expect(tokens.status, tokens.stderr).toBe(3);
+    const t = JSON.parse(tokens.stdout) as TokensPage;
+    expect(t).toMatchObject({ table: 'tokens', limit: 3, notCached: 1 });
+    expect(t.rows).toHaveLength(3);
+    expect(t.rows.every((r) => r.holdings.length <= TOKEN_HOLDINGS_MAX && r.holdingCount >= r.holdings.length)).toBe(true);
+    expect(t.rows.some((r) => r.holdingCount > r.holdings.length)).toBe(true);
     const outside = await runCliHere([...g, 'portfolio', '--json', '--filter-wallet', '0x' + '9'.repeat(40)]);
     expect(outside.status).toBe(1);
     expect(outside.stderr).toMatch(/is not a wallet of this scope/);

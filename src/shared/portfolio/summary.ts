@@ -8,25 +8,36 @@
  * 6 chains has 6,000 members and tens of thousands of rows: the whole view is tens of megabytes.
  */
 import type { Freshness, UnlockRow } from '../model.ts';
-import type { PositionRow, UnderlyingRow } from './rows.ts';
+import type { LiquidityRow, PositionRow, UnderlyingRow } from './rows.ts';
+import type { TokenRow } from './tokens.ts';
 import type { PositionTotals } from './totals.ts';
 import type { AllocationShares, MemberCoverage, PortfolioView, SpamLeftOut } from './view.ts';
 
-/** The tables a page is cut from: the view's positions, or its by-token rows. */
-export const ROW_TABLES = ['positions', 'underlying'] as const;
+/**
+ * The tables a page is cut from: the view's positions, its by-token rows (one per wallet chain
+ * and token), its tokens (one row per token across wallets and chains, its holdings beneath: what
+ * Positions "by token" shows), its liquidity rows, or the positions left out as spam.
+ */
+export const ROW_TABLES = ['positions', 'underlying', 'tokens', 'liquidity', 'spam'] as const;
 export type RowTable = (typeof ROW_TABLES)[number];
 
 /**
  * What rows are ordered by. `value`: the row's known value (a position's known members, a token's
  * total NAV), largest first by default, as the view orders them; the others A to Z by default.
- * Ties keep the view's own order (by value, then wallet and chain as the cache orders them).
+ * `name`: a position's name (else its symbol), a token's symbol (else its name), a liquidity
+ * row's token name. For the liquidity table `value` is the share owned (it has no value); for the
+ * spam table, the value claimed. The tokens table (one row across wallets and chains) sorts by
+ * value, symbol or name only. Ties keep the view's own order (by value, then wallet and chain as
+ * the cache orders them).
  */
-export const ROW_SORTS = ['value', 'wallet', 'chain', 'protocol', 'symbol'] as const;
+export const ROW_SORTS = ['value', 'wallet', 'chain', 'protocol', 'symbol', 'name'] as const;
 export type RowSort = (typeof ROW_SORTS)[number];
 
 /** The largest page a caller may ask for, and the one given when it names none. */
 export const ROW_PAGE_MAX = 500;
 export const ROW_PAGE_DEFAULT = 100;
+/** The holdings a token of a page lists, largest value first (the by-token CSV lists every one). */
+export const TOKEN_HOLDINGS_MAX = 25;
 /** Members not fully cached listed in a summary when the caller names no limit (the rest by page). */
 export const MEMBER_PAGE_DEFAULT = 100;
 /** How many of each short list a summary names (largest tokens, soonest unlocks, spam, lending at risk). */
@@ -52,6 +63,19 @@ export interface RowQuery {
   sort?: RowSort | undefined;
   order?: 'asc' | 'desc' | undefined;
   filter?: RowFilter | undefined;
+  /**
+   * Positions only: `protocol` orders the rows protocol by protocol (the protocol of the largest
+   * total first, as the screen groups them; the sort asked within each) and gives each
+   * protocol's subtotals (`groups`), so a page grouped by protocol shows whole figures.
+   */
+  groupBy?: 'protocol' | undefined;
+}
+
+/** A protocol's positions that pass the filter: how many and their totals (null: positions of no protocol). */
+export interface ProtocolGroup {
+  protocol: string | null;
+  count: number;
+  totals: PositionTotals;
 }
 
 interface PageOf<T extends RowTable, R> {
@@ -71,10 +95,30 @@ interface PageOf<T extends RowTable, R> {
 }
 
 /** A page of positions, with the totals of every row that passes the filter (not only this page's). */
-export type PositionsPage = PageOf<'positions', PositionRow> & { totals: PositionTotals };
+export type PositionsPage = PageOf<'positions', PositionRow> & {
+  totals: PositionTotals;
+  /** Asked with `groupBy: 'protocol'`: every protocol's subtotals over the filtered rows, in the rows' order. */
+  groups?: ProtocolGroup[];
+};
 /** A page of by-token rows, with the summed value of every row that passes the filter (null: none known). */
 export type UnderlyingPage = PageOf<'underlying', UnderlyingRow> & { totalNav: number | null };
-export type RowsPage = PositionsPage | UnderlyingPage;
+/**
+ * A page of tokens (one row per token across wallets and chains, each with its holdings), with
+ * the summed value of every token that passes the filter. A chain or wallet filter keeps the
+ * tokens with a holding there, whole (their other holdings too).
+ */
+export type TokensPage = PageOf<'tokens', TokenPageRow> & { totalNav: number | null };
+/**
+ * A token of a page: its figures whole, its holdings the largest TOKEN_HOLDINGS_MAX (a token of a
+ * fund is held by thousands of wallet chains: a page of every holder would be tens of megabytes),
+ * with how many holdings and positions it has in all.
+ */
+export type TokenPageRow = TokenRow & { holdingCount: number; positions: number };
+/** A page of liquidity rows (no value of their own to total). */
+export type LiquidityPage = PageOf<'liquidity', LiquidityRow>;
+/** A page of the positions left out as spam, each with its verdict, and what the filtered ones claimed. */
+export type SpamPage = PageOf<'spam', SpamLeftOut['rows'][number]> & { claimed: number | null };
+export type RowsPage = PositionsPage | UnderlyingPage | TokensPage | LiquidityPage | SpamPage;
 
 export interface PortfolioSummary {
   date: string;
@@ -106,10 +150,20 @@ export interface PortfolioSummary {
      */
     notFullyCached: { offset: number; limit: number; total: number; members: MemberCoverage[] };
     /**
-     * Members whose responses carry a data-quality line: how many, the unreadable values in them,
-     * how many of them could not be read as one moment, and the first few lines (the view's order).
+     * The members, cached or not, whose responses carry a data-quality line (values the service
+     * sent unreadable: src/shared/quality.ts), the first MEMBER_PAGE_DEFAULT of them in the view's
+     * order, and how many there are: Positions names them above its tables. Of those with a line
+     * on their positions (the all-positions view; Overview's line): how many, the unreadable
+     * values in them, how many could not be read as one moment, and the first few lines.
      */
-    quality: { members: number; values: number; moments: number; notes: Array<{ wallet: string; chain: string; note: string }> };
+    quality: {
+      total: number;
+      members: Array<Pick<MemberCoverage, 'wallet' | 'label' | 'chain' | 'quality' | 'unreadable'>>;
+      noted: number;
+      values: number;
+      moments: number;
+      notes: Array<{ wallet: string; chain: string; note: string }>;
+    };
   };
   /**
    * Each wallet's totals, a page of the scope's wallets in the view's order (`wallets` in the

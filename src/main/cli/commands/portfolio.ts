@@ -8,7 +8,7 @@ export async function portfolioCommand(g: Globals, args: string[]): Promise<void
   const usage = `Usage: folioscope portfolio [--wallet ADDRESS | --group NAME|ID] [--date YYYY-MM-DD]
                           [--json [--page N] [--limit N] [--sort KEY] [--order asc|desc]
                                   [--chain ID] [--protocol ID] [--search TEXT] [--filter-wallet ADDRESS]
-                                  [--table positions|underlying] [--members-page N] | --json --all]
+                                  [--table ${ROW_TABLES.join('|')}] [--members-page N] | --json --all]
   Total, principal and reward NAV of the scope at the date (default: the newest cached date), with
   each wallet chain it covers: the same view the app's Overview and the reports read. A wallet
   chain not cached at the date is named and left out of the totals; the command then exits 3.
@@ -16,11 +16,13 @@ export async function portfolioCommand(g: Globals, args: string[]): Promise<void
   coverage counted (with the wallet chains not fully cached, ${MEMBER_PAGE_DEFAULT} a page: --members-page N),
   and one page of positions, largest first: ${ROW_PAGE_DEFAULT} rows (--limit N, at most ${ROW_PAGE_MAX}),
   page 1 (--page N; "rows.total" says how many rows pass the filters).
-  --sort value|wallet|chain|protocol|symbol orders the rows (value largest first, the others A to Z
+  --sort ${ROW_SORTS.join('|')} orders the rows (value largest first, the others A to Z
   unless --order says otherwise); --chain, --protocol, --filter-wallet (a wallet of the scope) and
   --search (in a symbol or name, any case) filter them. The totals are always the whole scope's;
   "rows.totals" are those of the rows that pass the filters.
-  --table positions|underlying writes only that page of the table (by-token rows: underlying).
+  --table ${ROW_TABLES.join('|')} writes only that page of the table (by-token rows: underlying,
+  one per wallet chain; tokens: one per token across wallets and chains, its 25 largest holdings;
+  liquidity; spam: the positions left out as spam, with their verdicts).
   --json --all writes the whole view as before: every row of the three tables, every member,
   the responses' provenance (25 MB for 200 wallets on 2 chains, hundreds of MB for 1,000 on 6).`;
   const p = parse(

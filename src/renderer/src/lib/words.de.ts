@@ -568,6 +568,15 @@ export const german: Words = {
     walletChains: (n) => `${int(n)} ${pl(n, 'Wallet-Chain', 'Wallet-Chains')}`,
     otherContract: (contract) => `Ein anderer Vertrag dieses Namens auf derselben Chain (${contract}): getrennt gehalten`,
     tokensTotal: (n, filtered) => `Summe · ${int(n)} Token${filtered ? ' angezeigt' : ''}`,
+    rowsOf: (from, to, total) => `Zeilen ${int(from)}–${int(to)} von ${int(total)}`,
+    pages: 'Seiten der Tabelle',
+    firstPage: 'Erste',
+    lastPage: 'Letzte',
+    chainFilter: 'Eine Chain zeigen',
+    allChains: 'Alle Chains',
+    changeTotalFiltered:
+      'Die gefilterten Zeilen stehen auf mehreren Seiten: ihre Veränderung wird hier nicht summiert. Den Filter auf eine Seite eingrenzen oder aufheben.',
+    moreHoldings: (n) => `${int(n)} kleinere${n === 1 ? ' Bestand' : ' Bestände'} hier nicht aufgeführt: das CSV nach Token führt jeden auf.`,
     noTokenMatch: (filter) => `Kein Token passt zu „${filter}“.`,
   },
   risk: {

@@ -142,7 +142,7 @@ export const SHELL_FACE = join(CORE, 'index.ts');
  * included, and nothing in the core imports it: it is outside CORE_EDGES, whose order it would
  * turn into a cycle (app.ts may import any part).
  */
-export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'paths.ts', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
+export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'closes', 'paths.ts', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
 const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'cli-shell', 'launcher']);
 
 /**

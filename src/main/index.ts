@@ -54,7 +54,9 @@ async function start(): Promise<void> {
                 ? { name: 'iCalendar', extensions: ['ics'] }
                 : format === 'json'
                   ? { name: 'Folioscope data (JSON)', extensions: ['json'] }
-                  : { name: 'CSV (comma-separated)', extensions: ['csv'] },
+                  : format === 'bundle'
+                    ? { name: 'Auditor’s bundle (zip)', extensions: ['zip'] }
+                    : { name: 'CSV (comma-separated)', extensions: ['csv'] },
           ],
         };
         const result = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);

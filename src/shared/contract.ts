@@ -360,7 +360,10 @@ export const CSV_REPORTS = csvReport.options;
 export type CsvReport = z.output<typeof csvReport>;
 
 export const ExportInput = z.strictObject({
-  format: z.enum(['csv', 'pdf', 'ics']),
+  /** `bundle`: a closed period's auditor's bundle (a zip: docs/closes.md), of the close named by `close`. */
+  format: z.enum(['csv', 'pdf', 'ics', 'bundle']),
+  /** Bundle only: the close's id. */
+  close: z.number().int().positive().optional(),
   /** CSV only: which report. */
   report: csvReport.optional(),
   /** PDF only: the portfolio report (default), or the monthly pack of the period from..to. */

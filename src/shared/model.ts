@@ -300,6 +300,7 @@ export type JobTitle =
   | { kind: 'report-pdf'; date: string }
   | { kind: 'unlock-calendar'; date: string }
   | { kind: 'export-csv'; report: string }
+  | { kind: 'close-bundle'; id: number; from: string; to: string }
   | { kind: 'user-data'; encrypted: boolean };
 
 export interface JobInfo {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { verifyCloseBundle } from '../../src/main/core/index.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { shoot } from '../support/browser.ts';
 import { waitForJobs } from '../support/jobs.ts';
@@ -14,7 +17,8 @@ import { bothThemes } from './axe.ts';
 let group = 0;
 const web = useWebSession({
   viewport: { width: 1440, height: 900 },
-  core: { demo: demoStarter({ now: () => SIM_NOW, txnsPerWallet: 400 }), scheduleEveryMs: 0 },
+  acceptDownloads: true,
+  core: { person: 'alice@treasury-laptop', demo: demoStarter({ now: () => SIM_NOW, txnsPerWallet: 400 }), scheduleEveryMs: 0 },
   timeout: 120_000,
   seed: async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
@@ -45,12 +49,12 @@ describe('closed periods in Settings', () => {
     await poll(() => rows.count()).toBe(3);
     const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
     expect(await text(0)).toMatch(
-      /^Fund I · 2026-09-30 – 2026-10-31 changed since close Reopen… Closed .* · NAV \(closed\) \$[\d,.]+ → \$[\d,.]+ SHA-256 of the data behind it: [0-9a-f]{64} Changed since close \(found .*\); the closed figures are kept as they were: data edited: the group's members data edited: names only .*; no figure changed$/,
+      /^Fund I · 2026-09-30 – 2026-10-31 changed since close Auditor’s bundle Reopen… Closed .* · NAV \(closed\) \$[\d,.]+ → \$[\d,.]+ SHA-256 of the data behind it: [0-9a-f]{64} Changed since close \(found .*\); the closed figures are kept as they were: data edited: the group's members data edited: names only .*; no figure changed$/,
     );
     expect(await text(1)).toMatch(
-      /^Treasury · 2026-09-30 – 2026-10-31 closed Reopen… Closed .* SHA-256 of the data behind it: [0-9a-f]{64} Names edited since close \(found .*\); no figure changed, the period stays closed: data edited: names only .*; no figure changed$/,
+      /^Treasury · 2026-09-30 – 2026-10-31 closed Auditor’s bundle Reopen… Closed .* SHA-256 of the data behind it: [0-9a-f]{64} Names edited since close \(found .*\); no figure changed, the period stays closed: data edited: names only .*; no figure changed$/,
     );
-    expect(await text(2)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 reopened Closed .* Reopened .*: Fees re-read$/);
+    expect(await text(2)).toMatch(/^Treasury · 2026-09-30 – 2026-10-31 reopened Auditor’s bundle Closed .* Reopened .*: Fees re-read$/);
     await section.scrollIntoViewIfNeeded();
     await shoot(web.page, 'closed-periods-1440');
 
@@ -69,13 +73,33 @@ describe('closed periods in Settings', () => {
     await web.page.keyboard.press('Enter');
     await poll(() => ask.isVisible()).toBe(false);
     await poll(() => section.getByRole('status').textContent()).toBe('Reopened: the period can be closed again.');
-    await poll(() => text(0)).toMatch(/^Fund I · 2026-09-30 – 2026-10-31 reopened Closed .*Reopened .*: Fund renamed: close under the new name$/);
+    await poll(() => text(0)).toMatch(
+      /^Fund I · 2026-09-30 – 2026-10-31 reopened Auditor’s bundle Closed .*Reopened .*: Fund renamed: close under the new name$/,
+    );
     const [edit] = (await web.core.call('audit.list', { entity: 'period' })).entries;
     expect(edit).toMatchObject({ action: 'reopen', reason: 'Fund renamed: close under the new name', origin: 'closes.reopen' });
 
     await web.page.setViewportSize({ width: 1024, height: 640 });
     await section.scrollIntoViewIfNeeded();
     await bothThemes(web.page, 'closed-periods-1024');
+    expect(web.problems).toEqual([]);
+  });
+
+  it("names who closed and reopened, and downloads a close's auditor's bundle that checks out alone", async () => {
+    await web.page.reload();
+    await web.page.getByRole('button', { name: 'Settings' }).click();
+    const section = web.page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Closed periods' });
+    const rows = section.locator('ul.closes > li');
+    await poll(() => rows.count()).toBe(3);
+    const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
+    expect(await text(2)).toMatch(/ Closed .* by alice@treasury-laptop · .* Reopened .* by alice@treasury-laptop: Fees re-read$/);
+    const download = web.page.waitForEvent('download');
+    await section.getByRole('button', { name: 'Download the auditor’s bundle of Treasury, 2026-09-30 – 2026-10-31' }).first().click();
+    const file = join(web.dataDir, 'bundle.zip');
+    await (await download).saveAs(file);
+    const check = verifyCloseBundle(readFileSync(file));
+    expect(check.findings).toEqual([]);
+    expect(check.close).toMatchObject({ closedBy: 'alice@treasury-laptop', from: '2026-09-30', to: '2026-10-31' });
     expect(web.problems).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import { auditCommand } from './commands/audit.ts';
 import { backupCommand, dataCommand } from './commands/backup.ts';
 import { cacheCommand } from './commands/cache.ts';
 import { closeCommand } from './commands/close.ts';
+import { verifyBundleCommand } from './commands/verify-bundle.ts';
 import { counterpartiesCommand } from './commands/counterparties.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { exportCommand } from './commands/export.ts';
@@ -56,7 +57,8 @@ Commands:
   categories the categories of notes and rules (list)
   audit     the edits you made to your own data, newest first, with before and after (export csv --report audit for all)
   counterparties  the address book: names for addresses (list | add | remove | import FILE | export --out FILE)
-  close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen)
+  close     closed periods: a scope's month frozen with the hash of its data, flagged if that data changes (list | add | show | reopen | bundle)
+  verify-bundle  check a closed period's auditor's bundle from the file alone (no cache, no network)
   spam      what is spam and why: your verdicts on tokens and addresses, the lists, a token or transaction explained (mark | clear | list | explain | lists)
 
 Global options:
@@ -96,6 +98,7 @@ const commands: Record<string, Command> = {
   audit: auditCommand,
   counterparties: counterpartiesCommand,
   close: closeCommand,
+  'verify-bundle': verifyBundleCommand,
   spam: spamCommand,
 };
 

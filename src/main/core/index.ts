@@ -41,3 +41,8 @@ export {
 export { describeCondition } from './alerts/index.ts';
 export { describeCadence } from './schedule/index.ts';
 export { downloadPath, writeAtomically } from './reports/index.ts';
+
+// A closed period's auditor's bundle checked from the file alone: no core, no cache, no network
+// (the CLI's `verify-bundle`, run by an auditor on a machine that has never seen the books).
+export { verifyCloseBundle } from './closes/index.ts';
+export type { BundleCheck } from './closes/index.ts';

@@ -7,12 +7,14 @@ import { changesFigures, type PeriodClose } from '../../../shared/closes.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import { say, setExitCode } from '../io.ts';
-import { call, checkDateOptions, type Globals, parse, resolveGroup, UsageError, withCore } from '../context.ts';
+import { resolve as resolvePath } from 'node:path';
+import { call, checkDateOptions, type Globals, parse, resolveGroup, UsageError, waitForJobs, withCore } from '../context.ts';
 
 export const CLOSE_USAGE = `Usage: folioscope close list [--json]
        folioscope close add (--month YYYY-MM | --from YYYY-MM-DD --to YYYY-MM-DD) [--wallet ADDRESS | --group NAME|ID] [--json]
        folioscope close show ID [--json]
        folioscope close reopen ID --reason TEXT
+       folioscope close bundle ID --out FILE
 A close keeps a scope's monthly pack as built (its figures never change) and the SHA-256 of the
 data behind it; a pack that is partial cannot be closed (it says why). After every sync, and
 after edits of labels and groups, each period in force is checked: a change to its data (a
@@ -21,6 +23,9 @@ members or categories) flags it, says what changed, and fires an alert (foliosco
 a rename (a label, a group's or counterparty's name) is noted on the close, which stays closed. Reopening asks for a reason and
 is kept in the audit trail (folioscope audit --entity period); a reopened period can be closed
 again. Without --wallet or --group: all wallets. --month M is from the eve of M to its last day.
+bundle writes the auditor's bundle of a close: one zip with its pack (PDF and CSV), its record
+(hash, parts, who closed it), the audit trail and every input its hash covers, which
+folioscope verify-bundle FILE checks with no cache and no network.
 Exit codes: show exits 3 for a period flagged as changed since its close.`;
 
 const usd = (n: number | null) => (n === null ? '—' : `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
@@ -58,6 +63,7 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
       wallet: { type: 'string' },
       group: { type: 'string' },
       reason: { type: 'string' },
+      out: { type: 'string' },
     },
     CLOSE_USAGE,
   );
@@ -136,6 +142,24 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
         const c = await call(core, 'closes.reopen', { id, reason: v.reason! });
         say(forTerminal(`Reopened close ${c.id} (${c.scope.name}, ${c.from} to ${c.to}): ${c.reopenReason ?? ''}`));
       });
+    }
+    case 'bundle': {
+      only(['out']);
+      const id = idOf(p.positionals);
+      if (!v.out) throw new UsageError(`Give --out FILE: where to write the bundle (a .zip).\n\n${CLOSE_USAGE}`);
+      const out = resolvePath(v.out);
+      return withCore(
+        g,
+        async (core) => {
+          // Written as the app writes it (the contract's export.start, a job), to --out.
+          const started = await call(core, 'export.start', { format: 'bundle', close: id });
+          if (!started) throw new Error('The bundle was not started.');
+          const [job] = await waitForJobs(core, [started]);
+          if (!job || job.state !== 'done') throw new Error(job?.error?.message ?? 'The bundle was cancelled.');
+          say(forTerminal(`Wrote the auditor's bundle of close ${id} to ${out}. Check it with: folioscope verify-bundle ${out}`));
+        },
+        { chooseSavePath: async () => out },
+      );
     }
     default:
       throw new UsageError(sub ? `Unknown close command "${forTerminal(sub.slice(0, 40))}".\n\n${CLOSE_USAGE}` : CLOSE_USAGE);

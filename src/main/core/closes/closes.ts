@@ -15,7 +15,7 @@ import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import { refusal } from '../store/validation.ts';
-import { partNamed, periodHash, type HashedPeriod } from './hash.ts';
+import { partNamed, partText, periodHash, type HashedPeriod } from './hash.ts';
 
 export const CLOSED_PERIOD_CHANGED = 'closed-period-changed';
 
@@ -43,9 +43,11 @@ export function closePeriod(db: WritableDB, req: { scope: CloseScope; from: stri
       const pack = req.buildPack();
       if (!pack.complete) throw refusal('period', 'close.partial', { scope: req.scope.name, from: req.from, to: req.to, reasons: pack.reasons.join(' ') });
       const { hash, parts } = periodHash(db, hashed(req));
+      // The names as hashed, kept with the close: a rename after it changes no figure, and its bundle still holds them.
+      const namesText = [...partText(db, partNamed('names')!, hashed(req))].join('');
       return insertClose(
         db,
-        { scope: req.scope, from: req.from, to: req.to, pack, hash, parts, basis: basisSnapshots(db, req.scope.members, req.from, req.to) },
+        { scope: req.scope, from: req.from, to: req.to, pack, hash, parts, basis: basisSnapshots(db, req.scope.members, req.from, req.to), namesText },
         now,
       );
     })

@@ -21,7 +21,7 @@ export interface CloseContext extends PackContext {
 }
 
 const detail = (c: StoredClose): PeriodCloseDetail => {
-  const { basis: _basis, ...rest } = c;
+  const { basis: _basis, namesText: _namesText, ...rest } = c;
   return rest;
 };
 

@@ -3,4 +3,6 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { closeHandlers, runCloseCheck } from './handlers.ts';
-export { closeInForce, importClose, listCloses, reopenClose } from './store/closes.ts';
+export { closeInForce, getClose as getCloseRecord, importClose, listCloses, reopenClose } from './store/closes.ts';
+export { closeBundle, verifyCloseBundle } from './bundle.ts';
+export type { BundleCheck } from './bundle.ts';

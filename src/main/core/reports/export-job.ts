@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { ExportRequest } from '../../../shared/contract.ts';
 import type { JobInfo, JobTitle } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -23,7 +24,7 @@ import { getGroup } from '../store/groups.ts';
 import { getSettings } from '../store/settings.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
-import { closeInForce } from '../closes/index.ts';
+import { closeBundle, closeInForce, getCloseRecord } from '../closes/index.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import { changesFigures } from '../../../shared/closes.ts';
 import { reconcile } from '../analytics/index.ts';
@@ -80,6 +81,7 @@ function groupPart(id: number, name: string | undefined): string {
 }
 
 export function defaultFileName(req: ExportRequest, groupName?: string): string {
+  if (req.format === 'bundle') return `folioscope-close-${req.close ?? 0}-bundle.zip`;
   const scope = req.wallet ? walletPart(req.wallet) : req.group !== undefined ? groupPart(req.group, groupName) : 'all-wallets';
   if (req.format === 'ics') return `folioscope-unlocks-${scope}-${req.date ?? 'now'}.ics`;
   const when = req.from || req.to ? `${req.from ?? 'start'}_${req.to ?? req.date ?? 'now'}` : (req.date ?? 'all-dates');
@@ -88,6 +90,8 @@ export function defaultFileName(req: ExportRequest, groupName?: string): string 
 }
 
 export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest): Promise<JobInfo | null> {
+  if (req.format === 'bundle') return startBundle(db, queue, target, req);
+  if (req.close !== undefined) throw new ValidationError('close', 'Only a bundle names a close: choose format bundle, or leave the close out.');
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
   const isPack = (req.format === 'pdf' && req.document === 'pack') || (req.format === 'csv' && req.report === 'pack');
   if (isPack && (!req.from || !req.to)) throw new ValidationError('from', 'Choose the period of the pack (from and to, or a month).');
@@ -246,6 +250,74 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
     },
     req.wallet ? addressKey(req.wallet) : null,
     { title },
+  );
+  return job.info;
+}
+
+/** Where an export is written: the shell's choice (null: the user cancelled), or the downloads folder under a random id. */
+async function exportPath(target: ExportTarget, fileName: string, format: SaveFormat): Promise<{ path: string; downloadId: string | null } | null> {
+  if (target.chooseSavePath) {
+    const chosen = await target.chooseSavePath(fileName, format);
+    return chosen ? { path: chosen, downloadId: null } : null;
+  }
+  mkdirSync(target.downloadsDir, { recursive: true, mode: 0o700 });
+  const downloadId = randomBytes(12).toString('base64url');
+  return { path: downloadPath(target.downloadsDir, downloadId, fileName), downloadId };
+}
+
+/** What a writer of a stream writes, held in memory (a bundle's documents, each a part of one zip). */
+async function bytesOf(write: (out: Writable) => Promise<unknown>): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  await write(out);
+  if (!out.writableEnded) out.end();
+  await new Promise<void>((resolve, reject) => {
+    if (out.writableFinished) return resolve();
+    out.once('finish', resolve);
+    out.once('error', reject);
+  });
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A closed period's auditor's bundle (closes/bundle.ts): its pack's PDF and CSV as a closed
+ * period's are written (its stored figures, who closed it, what changed since), the audit trail
+ * from the period's first day, and every input its hash covers, in one zip.
+ */
+async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest): Promise<JobInfo | null> {
+  if (req.close === undefined) throw new ValidationError('close', 'Choose the closed period to bundle (its id: folioscope close list).');
+  const c = getCloseRecord(db, req.close);
+  if (!c) throw new ValidationError('close', `There is no close ${req.close}.`);
+  const fileName = defaultFileName(req);
+  const where = await exportPath(target, fileName, 'bundle');
+  if (!where) return null;
+  const locale = getSettings(db).locale;
+  const job = queue.enqueue(
+    'export',
+    `Auditor's bundle of close ${c.id} (${c.from} to ${c.to})`,
+    async (ctx) => {
+      ctx.progress({ phase: 'writing', done: 0, total: null });
+      const closed = { at: c.closedAt, hash: c.hash, by: c.closedBy, changed: changesFigures(c.flag) ? c.flag!.summary : null };
+      const { writePackPdf } = await pdfWriters();
+      const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+      // The pack's rows are the stored figures alone: no scope is read (a member no longer watched is no refusal).
+      const docs = {
+        'pack.pdf': await bytesOf((out) => writePackPdf(c.pack, { at: c.closedAt, labels, closed }, out, locale)),
+        'pack.csv': await bytesOf((out) => exportCsv(db, { report: 'pack', from: c.from, to: c.to, pack: c.pack, packClosed: closed }, out)),
+        'audit.csv': await bytesOf((out) => exportCsv(db, { report: 'audit', from: c.from }, out)),
+      };
+      ctx.signal.throwIfAborted();
+      const zip = closeBundle(db, c.id, docs);
+      await writeAtomically(where.path, async (out) => void out.write(zip));
+      job.info.output = { fileName, path: where.downloadId ? null : where.path, downloadId: where.downloadId };
+    },
+    null,
+    { title: { kind: 'close-bundle', id: c.id, from: c.from, to: c.to } },
   );
   return job.info;
 }

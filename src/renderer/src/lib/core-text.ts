@@ -64,6 +64,8 @@ export function jobLabel(job: Pick<JobInfo, 'label' | 'title'>): string {
       return say.exportCsv(words.sync.csvReports[t.report] ?? t.report);
     case 'user-data':
       return say.userData(t.encrypted);
+    case 'close-bundle':
+      return say.closeBundle(t.id, date(t.from), date(t.to));
     default:
       return job.label;
   }

@@ -1441,6 +1441,7 @@ export const german: Words = {
       reportPdf: (date) => `Portfoliobericht (PDF) zum ${date}`,
       unlockCalendar: (date) => `Freigabeplan (iCalendar) ab ${date}`,
       exportCsv: (report) => `Export ${report} (CSV)`,
+      closeBundle: (id, from, to) => `Prüferpaket von Abschluss ${id} (${from} bis ${to})`,
       userData: (encrypted) => (encrypted ? 'Ihre Daten (JSON, verschlüsselt)' : 'Ihre Daten (JSON)'),
     },
     steps: { day: 'täglich', week: 'wöchentlich', month: 'monatlich' },
@@ -1507,6 +1508,10 @@ export const german: Words = {
     reopened: 'Wiedereröffnet: Der Zeitraum kann erneut abgeschlossen werden.',
     panelTitle: 'Periodenabschluss',
     notClosed: 'Dieser Zeitraum ist nicht abgeschlossen.',
+    bundle: 'Prüferpaket',
+    bundleLabel: (what) => `Das Prüferpaket von ${what} herunterladen`,
+    bundling: (what) =>
+      `Das Prüferpaket von ${what} wird geschrieben: Monatsbericht, Abschluss, Änderungsprotokoll und alle Daten hinter seinem Hash in einer ZIP-Datei. Prüfen mit folioscope verify-bundle.`,
     closedOn: (when, by) => `Abgeschlossen ${when}${by ? ` von ${by}` : ''}`,
     closedWhen: (when, by) => `am ${when}${by ? ` von ${by}` : ''}`,
     close: 'Diesen Zeitraum abschließen',

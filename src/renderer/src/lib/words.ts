@@ -1293,6 +1293,7 @@ const en = {
       reportPdf: (date: string) => `Portfolio report (PDF) as of ${date}`,
       unlockCalendar: (date: string) => `Unlock calendar (iCalendar) from ${date}`,
       exportCsv: (report: string) => `Export ${report} (CSV)`,
+      closeBundle: (id: number, from: string, to: string) => `Auditor’s bundle of close ${id} (${from} to ${to})`,
       userData: (encrypted: boolean) => (encrypted ? 'Your data (JSON, encrypted)' : 'Your data (JSON)'),
     },
     /** The history's step, in the job's title. */
@@ -1345,6 +1346,10 @@ const en = {
     reopened: 'Reopened: the period can be closed again.',
     panelTitle: 'Period close',
     notClosed: 'This period is not closed.',
+    bundle: 'Auditor’s bundle',
+    bundleLabel: (what: string) => `Download the auditor’s bundle of ${what}`,
+    bundling: (what: string) =>
+      `Writing the auditor’s bundle of ${what}: its pack, record, audit trail and every input of its hash, in one zip. Check it with folioscope verify-bundle.`,
     closedOn: (when: string, by: string | null) => `Closed ${when}${by ? ` by ${by}` : ''}`,
     // Beside the state's badge ("closed"): when, not "closed Closed …" (issue 39).
     closedWhen: (when: string, by: string | null) => `on ${when}${by ? ` by ${by}` : ''}`,

@@ -45,11 +45,14 @@ interface Row {
   reopen_reason: string | null;
   closed_by: string | null;
   reopened_by: string | null;
+  names_text: string | null;
 }
 
-/** A close as its row keeps it, with what a check needs. */
+/** A close as its row keeps it, with what a check and a bundle need. */
 export interface StoredClose extends PeriodCloseDetail {
   basis: BasisSnapshot[];
+  /** The `names` part's text as hashed at close (null: a close made before it was kept, or imported). */
+  namesText: string | null;
 }
 
 function fromRow(r: Row): StoredClose {
@@ -74,6 +77,7 @@ function fromRow(r: Row): StoredClose {
     pack,
     parts: JSON.parse(r.parts) as Record<string, string>,
     basis: JSON.parse(r.basis) as BasisSnapshot[],
+    namesText: r.names_text,
   };
 }
 
@@ -128,6 +132,7 @@ export interface NewClose {
   hash: string;
   parts: Record<string, string>;
   basis: BasisSnapshot[];
+  namesText?: string | undefined;
 }
 
 /** Records a close and its audit entry together; the close in force of the same period refuses a second (unique index). */
@@ -138,9 +143,9 @@ export function insertClose(db: WritableDB, c: NewClose, now = new Date()): numb
       const id = Number(
         run(
           db,
-          sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, checked_at, closed_by)
+          sql`INSERT INTO period_closes (scope_kind, scope_wallet, scope_group, scope_name, members, period_from, period_to, closed_at, figures, hash, parts, basis, checked_at, closed_by, names_text)
               VALUES (${c.scope.kind}, ${c.scope.wallet}, ${c.scope.group}, ${c.scope.name}, ${JSON.stringify(c.scope.members)}, ${c.from}, ${c.to}, ${at},
-                      ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${at}, ${editAuthor()?.person ?? null})`,
+                      ${JSON.stringify(c.pack)}, ${c.hash}, ${JSON.stringify(c.parts)}, ${JSON.stringify(c.basis)}, ${at}, ${editAuthor()?.person ?? null}, ${c.namesText ?? null})`,
         ).lastInsertRowid,
       );
       recordEdit(

@@ -8,7 +8,10 @@ import type { Database } from 'better-sqlite3-multiple-ciphers';
  * this version keep both empty (NULL): the trail never guesses who made them.
  *
  * A close and a reopen name theirs in the close's own row too (`closed_by`, `reopened_by`), so a
- * closed period's pack says who closed it without reading the trail.
+ * closed period's pack says who closed it without reading the trail. `names_text` keeps the
+ * close's `names` part as it was hashed (the labels and names it showed: a few kilobytes), so the
+ * auditor's bundle of a close whose names were edited since still holds the text its hash names;
+ * every other part is the data itself, kept in the cache (a change of it flags the close).
  *
  * Added columns, not a rebuilt table: the trail is append-only (migration 16's triggers refuse
  * an update), and ADD COLUMN touches no row.
@@ -20,5 +23,6 @@ export function updateToSchemaVersion26(db: Database): void {
     CREATE INDEX audit_log_by_person ON audit_log (person, id);
     ALTER TABLE period_closes ADD COLUMN closed_by TEXT;
     ALTER TABLE period_closes ADD COLUMN reopened_by TEXT;
+    ALTER TABLE period_closes ADD COLUMN names_text TEXT;
   `);
 }

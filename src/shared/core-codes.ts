@@ -136,6 +136,8 @@ export type CoreCodeSentences = { [K in CoreCode]: (v: CoreCodeValues[K]) => str
 /** A refusal as a code and its values. */
 export type CoreSaid = { [K in CoreCode]: { code: K; values: CoreCodeValues[K] } }[CoreCode];
 
+/** An ISO instant as a person reads it, to the minute (the CLI's and the English screen's). */
+const minuteUtc = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
 const EDITED: Record<EditedEntity, string> = {
   wallet: 'The wallet',
   group: 'The group',
@@ -260,7 +262,7 @@ export const englishCoreCodes: CoreCodeSentences = {
   'encryption.already': ({ source }) =>
     `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
   'edit.stale': ({ entity, name, person, at }) =>
-    `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${at}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
+    `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

@@ -99,7 +99,7 @@ describe('an edit on a stale version', () => {
         if (answer.ok) continue;
         expect(answer.error.kind, op).toBe('conflict');
         expect(answer.error.said?.code, op).toBe('edit.stale');
-        expect(answer.error.message, op).toMatch(/was changed by bob@desktop at \d{4}-\d\d-\d\dT[\d:.]+Z since you opened it/);
+        expect(answer.error.message, op).toMatch(/was changed by bob@desktop at \d{4}-\d\d-\d\d \d\d:\d\d UTC since you opened it/);
       }
       // The names are bob's, as he left them (the category by its new name).
       const messages = await Promise.all(

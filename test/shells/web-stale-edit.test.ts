@@ -53,7 +53,9 @@ describe('web shell: an edit on a stale version', () => {
         said: { code: 'edit.stale', values: { entity: 'wallet', name: 'Operations', person: 'bob@desktop' } },
       },
     });
-    expect(String(stale.body.error!['message'])).toMatch(/^The wallet "Operations" was changed by bob@desktop at \d{4}-.*reload it/);
+    expect(String(stale.body.error!['message'])).toMatch(
+      /^The wallet "Operations" was changed by bob@desktop at \d{4}-\d\d-\d\d \d\d:\d\d UTC since you opened it: reload it/,
+    );
     const [after] = (await api('wallets.list', undefined)).body.result as { label: string; version: number }[];
     expect(after!.label).toBe('Operations');
 

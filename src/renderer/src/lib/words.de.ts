@@ -300,6 +300,10 @@ export const german: Words = {
   cancel: 'Abbrechen',
   save: 'Speichern',
   keepIt: 'Behalten',
+  staleEdit: {
+    reload: 'Neu laden',
+    reloadHint: 'Lädt den gespeicherten Stand; Ihre Änderungen hier werden verworfen.',
+  },
   retry: 'Wiederholen',
   loading: 'Wird geladen…',
   loadingLabel: 'Wird geladen',

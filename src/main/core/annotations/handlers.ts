@@ -53,6 +53,8 @@ export interface AnnotationContext extends ScopeContext {
 /** A rule as the contract gives it (the category's row id stays inside the core). */
 const shown = ({ categoryId: _id, ...rule }: StoredRule): CategoryRule => rule;
 
+const shortHash = (h: string): string => (h.length > 14 ? `${h.slice(0, 8)}…${h.slice(-4)}` : h);
+
 /** A note's key in the audit trail (annotations.ts `setAnnotation`). */
 const noteItem = (k: TxnKey): string => `${k.wallet}|${k.chain}|${k.txnHash}`;
 
@@ -96,7 +98,8 @@ export function annotationHandlers(c: AnnotationContext): Pick<Handlers, Annotat
             const k = storedKey({ ...key, wallet: c.wallet(key.wallet).address });
             const current = getAnnotation(db, k);
             const has = current !== null && (current.note !== null || current.manualCategory !== null);
-            checkVersion(db, 'note', noteItem(k), k.txnHash, expectedVersion, has);
+            // Named by its hash shortened, as the screens show it: the message must fit a drawer.
+            checkVersion(db, 'note', noteItem(k), shortHash(k.txnHash), expectedVersion, has);
             return withNoteVersion(db, setAnnotation(db, k, { note, category }));
           })
           .immediate(),

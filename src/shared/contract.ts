@@ -277,8 +277,16 @@ export const WalletAddInput = z.strictObject({
 /** A wallet to watch, as `wallets.add` takes it. */
 export type WalletInput = z.output<typeof WalletAddInput>;
 
+/**
+ * The version of a record the editor loaded (its `version`, core/store/versions.ts): an edit or
+ * removal of a record changed since is refused (kind `conflict`, naming who changed it and when)
+ * rather than overwriting that change. Omitted, nothing is checked (the CLI edits what is there now).
+ */
+const expectedVersion = z.number().int().min(0).optional();
+
 export const WalletUpdateInput = z.strictObject({
   address,
+  expectedVersion,
   label: z.string().max(200).optional(),
   tags: z.array(z.string().max(100)).max(LIMITS.tags, `at most ${LIMITS.tags} tags`).optional(),
   chains: chainList.optional(),
@@ -318,6 +326,7 @@ export const GroupSaveInput = z.strictObject({
   id: z.number().int().positive().optional(),
   name: safeText('group name', LIMITS.groupName).min(1),
   wallets: z.array(address).max(LIMITS.groupWallets, `at most ${LIMITS.groupWallets} wallets in a group`),
+  expectedVersion,
 });
 /** A wallet group to create (no id) or replace. */
 export type GroupInput = z.output<typeof GroupSaveInput>;
@@ -432,6 +441,7 @@ export const RuleSaveInput = z.strictObject({
   conditions: RuleConditionsSchema,
   /** 1-based place in the order (the first rule that matches wins); last when omitted for a new rule. */
   position: z.number().int().min(1).max(10_000).optional(),
+  expectedVersion,
 });
 export const CategorySaveInput = z.strictObject({
   id: z.number().int().positive().optional(),
@@ -443,6 +453,7 @@ export const CategorySaveInput = z.strictObject({
     .nullable()
     .optional(),
   kind: z.enum(['inflow', 'outflow', 'internal', 'any']).optional(),
+  expectedVersion,
 });
 export const NoteSetInput = z.strictObject({
   ...txnKey,
@@ -450,6 +461,7 @@ export const NoteSetInput = z.strictObject({
   note: z.string().max(2000, 'the note is too long (at most 2000 characters)').nullable().optional(),
   /** A category's name; null or '' clears the manual choice (the rules decide again); omitted leaves it. */
   category: z.string().max(64).nullable().optional(),
+  expectedVersion,
 });
 /** What applying the rules did: transactions looked at, and how many a rule categorised. */
 export interface RulesApplied {
@@ -484,6 +496,7 @@ export const CounterpartySaveInput = z.strictObject({
   /** The service's chain ids the name holds on; none: every chain. */
   chains: chainList.optional(),
   note: z.string().max(1000, 'the note is too long (at most 1000 characters)').optional(),
+  expectedVersion,
 });
 export type CounterpartyInput = z.output<typeof CounterpartySaveInput>;
 /** An address-book CSV (Folioscope's columns or Safe's export) and whether its names win over the book's. */
@@ -681,7 +694,7 @@ export const CONTRACT = {
   'wallets.list': op(empty)<Wallet[]>(),
   'wallets.add': op(WalletAddInput, WRITES)<Wallet>(),
   'wallets.update': op(WalletUpdateInput, WRITES)<Wallet>(),
-  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional() }), WRITES)<boolean>(),
+  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional(), expectedVersion }), WRITES)<boolean>(),
   /** Tags, chains or groups of many wallets changed, or the wallets removed, in one step: all, or (an error) nothing. */
   'wallets.bulkEdit': op(WalletBulkEditInput, WRITES)<WalletBulkResult>(),
   'wallets.status': op(empty)<WalletStatus[]>(),
@@ -838,7 +851,7 @@ export const CONTRACT = {
   'groups.list': op(empty)<WalletGroup[]>(),
   /** Creates (no id) or replaces a group's name and members. */
   'groups.save': op(GroupSaveInput, WRITES)<WalletGroup>(),
-  'groups.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
+  'groups.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<boolean>(),
   'schedules.list': op(empty)<Schedule[]>(),
   'schedules.save': op(ScheduleInput, WRITES)<Schedule>(),
   'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
@@ -865,7 +878,7 @@ export const CONTRACT = {
   'counterparties.list': op(empty)<Counterparty[]>(),
   /** Adds an entry, or replaces the entry of its address; recorded in the audit trail. */
   'counterparties.save': op(CounterpartySaveInput, WRITES)<Counterparty>(),
-  'counterparties.remove': op(z.strictObject({ address }), WRITES)<boolean>(),
+  'counterparties.remove': op(z.strictObject({ address, expectedVersion }), WRITES)<boolean>(),
   /** What importing an address-book CSV would do, row by row; nothing is written. */
   'counterparties.preview': op(CounterpartyCsvInput)<CounterpartyImportPreview>(),
   /** Imports an address-book CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
@@ -908,12 +921,12 @@ export const CONTRACT = {
   /** Creates (no id) or changes a category. */
   'categories.save': op(CategorySaveInput, WRITES)<Category>(),
   /** Removes a category (refused while a rule sets it); its transactions become uncategorised. */
-  'categories.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<{ removed: boolean; uncategorised: number }>(),
+  'categories.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<{ removed: boolean; uncategorised: number }>(),
   /** The category rules, in the order they are tried. */
   'rules.list': op(empty)<CategoryRule[]>(),
   /** Saves a rule, then applies every rule to every cached transaction again (manual categories untouched). */
   'rules.save': op(RuleSaveInput, WRITES)<{ rule: CategoryRule; applied: RulesApplied }>(),
-  'rules.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<{ removed: boolean; applied: RulesApplied }>(),
+  'rules.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<{ removed: boolean; applied: RulesApplied }>(),
   /** Puts the rules in this order (every rule's id once), then applies them again. */
   'rules.reorder': op(z.strictObject({ ids: z.array(z.number().int().positive()).max(1000, 'at most 1000 rules') }), WRITES)<{
     rules: CategoryRule[];

@@ -13,6 +13,9 @@ export type UnsafeKind = 'control' | 'broken';
 /** The texts a user names things with, as the messages name them. */
 export type TextField = 'label' | 'tag' | 'groupName' | 'name' | 'note' | 'categoryName' | 'ruleName' | 'counterpartyName';
 
+/** The records an edit of a stale version is refused for (`edit.stale`). */
+export type EditedEntity = 'wallet' | 'group' | 'counterparty' | 'category' | 'rule' | 'note';
+
 export interface CoreCodeValues {
   /**
    * An input the contract's schema refused: `field` the input's path (e.g. "conditions.maxAmount"),
@@ -119,6 +122,13 @@ export interface CoreCodeValues {
   'encryption.already': { source: 'keychain' | 'passphrase' };
   /** Jobs running (their names as the core labels them) when an edit needs none: `then` is what to do after cancelling them. */
   'jobs.running': { count: number; names: string; then: 'restore' | 'try again' };
+  /**
+   * An edit made on a version of a record someone has changed since (issue 37 item 5): which kind
+   * of record and its name as the screens show it (a wallet's label, a group's name …), `person`
+   * who changed it (null: an edit recorded before people were, or made outside any operation), `at`
+   * when (ISO; null likewise).
+   */
+  'edit.stale': { entity: EditedEntity; name: string; person: string | null; at: string | null };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -126,6 +136,16 @@ export type CoreCodeSentences = { [K in CoreCode]: (v: CoreCodeValues[K]) => str
 /** A refusal as a code and its values. */
 export type CoreSaid = { [K in CoreCode]: { code: K; values: CoreCodeValues[K] } }[CoreCode];
 
+/** An ISO instant as a person reads it, to the minute (the CLI's and the English screen's). */
+const minuteUtc = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
+const EDITED: Record<EditedEntity, string> = {
+  wallet: 'The wallet',
+  group: 'The group',
+  counterparty: 'The address book entry',
+  category: 'The category',
+  rule: 'The rule',
+  note: 'The note of transaction',
+};
 const schemaEnglish = ({ field, detail }: { field: string; detail: string }): string => `${field}: ${detail}`;
 const TEXT: Record<TextField, string> = {
   label: 'The label',
@@ -241,6 +261,8 @@ export const englishCoreCodes: CoreCodeSentences = {
   'encryption.none': () => 'This data folder is not encrypted. Nothing was changed.',
   'encryption.already': ({ source }) =>
     `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
+  'edit.stale': ({ entity, name, person, at }) =>
+    `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

@@ -10,6 +10,12 @@ import type { LookalikeHit, PoisoningHit, SpamVerdict } from './spam.ts';
 export type { ValueFlag };
 
 export interface Wallet {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   address: string;
   label: string;
   tags: string[];
@@ -66,6 +72,12 @@ export type CategoryKind = 'inflow' | 'outflow' | 'internal' | 'any';
 
 /** One of the user's categories (annotations/store/annotations.ts); `used` counts the transactions in it. */
 export interface Category {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   id: number;
   name: string;
   /** '#rrggbb', or null for the neutral colour. */
@@ -123,6 +135,12 @@ export interface RulePreview {
 
 /** A rule that sets a category; rules are tried in `position` order and the first that matches wins. */
 export interface CategoryRule {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   id: number;
   position: number;
   name: string;
@@ -133,6 +151,12 @@ export interface CategoryRule {
 
 /** A transaction's note and category (annotations/store/annotations.ts). */
 export interface TxnAnnotation {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   wallet: string;
   chain: string;
   txnHash: string;
@@ -570,6 +594,12 @@ export interface UnlockLadder {
 
 /** A named set of watched wallets (an entity: a fund, a DAO, a desk) that scopes views and reports. */
 export interface WalletGroup {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   id: number;
   name: string;
   wallets: string[];
@@ -877,6 +907,12 @@ export interface AlertInbox {
  * address in lower case, any other exactly as written).
  */
 export interface Counterparty {
+  /**
+   * The record's version as read (core/store/versions.ts): send it back as `expectedVersion` with
+   * an edit, which is refused if someone changed the record since. Given by the operations that
+   * list or save it; absent elsewhere (an export, the user data file).
+   */
+  version?: number;
   address: string;
   name: string;
   tags: string[];

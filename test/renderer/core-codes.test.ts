@@ -129,11 +129,12 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
   'encryption.none': {},
   'encryption.already': { source: 'keychain' },
   'jobs.running': { count: 2, names: 'Transactions of Treasury, Positions of Ops', then: 'restore' },
+  'edit.stale': { entity: 'group', name: 'Treasury', person: 'bob@desktop', at: '2026-11-29T05:20:00.000Z' },
 };
 
 /** Words of the core's English refusals: none may be left in a German one (the schema's own detail aside, see input.invalid). */
 const ENGLISH =
-  /\b(?:The access key|is empty|paste it|That is not a URL|must start|Put the access key|under way|is not encrypted|already encrypted|jobs are running|job is running|wait for|Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|An amount range|the largest|The largest|unknown chain|is not a date|A category|A colour|A kind|is set by|A rule needs|Name every|is not a cached|add it first|The end date|choose a shorter|Not a transaction hash)\b/;
+  /\b(?:The access key|is empty|paste it|That is not a URL|must start|Put the access key|under way|is not encrypted|already encrypted|jobs are running|job is running|wait for|Enter|The address|Not an|Choose|is not|contains|remove it|too long|at most|already|watched|There is|Give|exists|Add the|nothing to|Reopen|partial|cannot|was reopened|Nothing was changed|The file|expected|Line \d|has \d+ fields|names no chain|not one of yours|labels this|joined to|The disk|damaged|read-only|could not|is open in|That is not|an amount range|An amount range|the largest|The largest|unknown chain|is not a date|A category|A colour|A kind|is set by|A rule needs|Name every|is not a cached|add it first|The end date|choose a shorter|Not a transaction hash|was changed by|reload it)\b/;
 
 const de = (said: SerializedError['said']) => sayCode(said!, german.coreCodes);
 

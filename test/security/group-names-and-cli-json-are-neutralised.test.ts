@@ -63,7 +63,8 @@ describe('group names refuse control and bidi characters, as labels and tags do'
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [WALLET] });
       // Renaming an existing group is refused the same way; the group keeps its name.
       expect(await core.dispatch('groups.save', { id: g.id, name: `Fund${RLO}I`, wallets: [WALLET] })).toMatchObject({ ok: false, error: { field: 'name' } });
-      expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [WALLET] }]);
+      // Its version too: the refused rename recorded nothing.
+      expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [WALLET], version: g.version }]);
     } finally {
       await core.close();
     }
@@ -93,7 +94,7 @@ describe('every --json of the CLI, the group table and the PDF never carry them 
     expect(json.stdout).not.toMatch(RAW_UNSAFE);
     expect(json.stdout).toContain('\\u202e');
     // Escaped, not altered: a script reads the name as stored.
-    expect(JSON.parse(json.stdout)).toEqual([{ id: 1, name: old, wallets: [WALLET] }]);
+    expect(JSON.parse(json.stdout)).toEqual([{ id: 1, name: old, wallets: [WALLET], version: expect.any(Number) }]);
 
     // The table: tab-separated columns under a header, a tab inside the name shown as <U+0009>.
     const table = await cliAsync([...g, 'group', 'list']);

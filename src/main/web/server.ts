@@ -136,7 +136,10 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       const result = await o.core.dispatch(path.slice('/api/'.length), input, { signal: controller.signal });
       res.off('close', gone);
       if (controller.signal.aborted) return; // nobody is there to answer
-      return send(res, 200, 'application/json', JSON.stringify(result));
+      // An edit made on a version someone has changed since is HTTP's conflict (store/versions.ts),
+      // so a script over the API sees it without reading the body; the body says who and when.
+      const status = !result.ok && result.error.kind === 'conflict' ? 409 : 200;
+      return send(res, status, 'application/json', JSON.stringify(result));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
     return serveFile(path, res);

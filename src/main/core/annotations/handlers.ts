@@ -17,9 +17,13 @@ import {
   saveCategory,
   saveRule,
   setAnnotation,
+  storedKey,
   type StoredRule,
+  type TxnKey,
 } from './store/annotations.ts';
-import type { CategoryRule } from '../../../shared/model.ts';
+import type { Category, CategoryRule, TxnAnnotation } from '../../../shared/model.ts';
+import { checkVersion, lastEdit, versionsOf } from '../store/versions.ts';
+import type { ReadableDB } from '../store/handles.ts';
 import { applyRulesToAll, previewRule } from './apply.ts';
 import type { CounterpartyNamer } from './rules.ts';
 
@@ -49,6 +53,31 @@ export interface AnnotationContext extends ScopeContext {
 /** A rule as the contract gives it (the category's row id stays inside the core). */
 const shown = ({ categoryId: _id, ...rule }: StoredRule): CategoryRule => rule;
 
+const shortHash = (h: string): string => (h.length > 14 ? `${h.slice(0, 8)}…${h.slice(-4)}` : h);
+
+/** A note's key in the audit trail (annotations.ts `setAnnotation`). */
+const noteItem = (k: TxnKey): string => `${k.wallet}|${k.chain}|${k.txnHash}`;
+
+const withNoteVersion = (db: ReadableDB, a: TxnAnnotation | null): TxnAnnotation | null =>
+  a && { ...a, version: lastEdit(db, 'note', noteItem(storedKey(a))).version };
+
+const withCategoryVersion = <C extends Category>(db: ReadableDB, x: C): C => ({ ...x, version: lastEdit(db, 'category', x.name).version });
+
+/** Refuses an edit of a category or a rule changed since the editor loaded `expected` (store/versions.ts). */
+function checkCategory(db: ReadableDB, id: number, expected: number | undefined): void {
+  if (expected === undefined) return;
+  const now = listCategories(db).find((x) => x.id === id);
+  // A category removed since: saving says there is no such category, removing removes nothing.
+  if (!now) return;
+  checkVersion(db, 'category', now.name, now.name, expected);
+}
+
+function checkRule(db: ReadableDB, id: number, expected: number | undefined): void {
+  if (expected === undefined) return;
+  const now = listRules(db).find((r) => r.id === id);
+  checkVersion(db, 'rule', String(id), now?.name || `#${id}`, expected);
+}
+
 export function annotationHandlers(c: AnnotationContext): Pick<Handlers, AnnotationOperations> {
   const namer = () => c.namer?.();
   const edit = <T>(fn: (db: WritableDB) => T): T => {
@@ -60,19 +89,61 @@ export function annotationHandlers(c: AnnotationContext): Pick<Handlers, Annotat
   const ruleEdit = <T>(fn: (db: WritableDB) => T) =>
     edit((db) => db.transaction(() => ({ result: fn(db), applied: applyRulesToAll(db, { namer: namer() }) }))());
   return {
-    'notes.get': (key) => getAnnotation(c.db(), key),
-    'notes.set': ({ note, category, ...key }) => edit((db) => setAnnotation(db, { ...key, wallet: c.wallet(key.wallet).address }, { note, category })),
+    'notes.get': (key) => withNoteVersion(c.db(), getAnnotation(c.db(), key)),
+    'notes.set': ({ note, category, expectedVersion, ...key }) =>
+      edit((db) =>
+        // The check and the edit in one transaction, so nobody's edit lands between them.
+        db
+          .transaction(() => {
+            const k = storedKey({ ...key, wallet: c.wallet(key.wallet).address });
+            const current = getAnnotation(db, k);
+            const has = current !== null && (current.note !== null || current.manualCategory !== null);
+            // Named by its hash shortened, as the screens show it: the message must fit a drawer.
+            checkVersion(db, 'note', noteItem(k), shortHash(k.txnHash), expectedVersion, has);
+            return withNoteVersion(db, setAnnotation(db, k, { note, category }));
+          })
+          .immediate(),
+      ),
     'notes.orphans': () => listAnnotations(c.db(), { orphanedOnly: true }),
-    'categories.list': () => listCategories(c.db()),
-    'categories.save': (input) => edit((db) => saveCategory(db, input)),
-    'categories.remove': ({ id }) => edit((db) => removeCategory(db, id)),
-    'rules.list': () => listRules(c.db()).map(shown),
-    'rules.save': (input) => {
-      const { result, applied } = ruleEdit((db) => saveRule(db, input));
-      return { rule: shown(result), applied };
+    'categories.list': () => {
+      const db = c.db();
+      return listCategories(db).map((x) => withCategoryVersion(db, x));
     },
-    'rules.remove': ({ id }) => {
-      const { result, applied } = ruleEdit((db) => removeRule(db, id));
+    'categories.save': ({ expectedVersion, ...input }) =>
+      edit((db) =>
+        db
+          .transaction(() => {
+            if (input.id !== undefined) checkCategory(db, input.id, expectedVersion);
+            return withCategoryVersion(db, saveCategory(db, input));
+          })
+          .immediate(),
+      ),
+    'categories.remove': ({ id, expectedVersion }) =>
+      edit((db) =>
+        db
+          .transaction(() => {
+            checkCategory(db, id, expectedVersion);
+            return removeCategory(db, id);
+          })
+          .immediate(),
+      ),
+    'rules.list': () => {
+      const db = c.db();
+      const versions = versionsOf(db, 'rule');
+      return listRules(db).map((r) => ({ ...shown(r), version: versions.get(String(r.id)) ?? 0 }));
+    },
+    'rules.save': ({ expectedVersion, ...input }) => {
+      const { result, applied } = ruleEdit((db) => {
+        if (input.id !== undefined) checkRule(db, input.id, expectedVersion);
+        return saveRule(db, input);
+      });
+      return { rule: { ...shown(result), version: lastEdit(c.db(), 'rule', String(result.id)).version }, applied };
+    },
+    'rules.remove': ({ id, expectedVersion }) => {
+      const { result, applied } = ruleEdit((db) => {
+        checkRule(db, id, expectedVersion);
+        return removeRule(db, id);
+      });
       return { removed: result, applied };
     },
     'rules.reorder': ({ ids }) => {

@@ -16,6 +16,18 @@ export class ValidationError extends Error {
   }
 }
 
+/**
+ * An edit made on a version of a record someone has changed since (store/versions.ts): sent as
+ * kind `conflict` (HTTP 409 on the web shell), its message naming who changed it and when.
+ */
+export class StaleEditError extends ValidationError {
+  constructor(field: string, code: 'edit.stale', values: CoreCodeValues['edit.stale']) {
+    const { message, said } = coded(code, values);
+    super(field, message, said);
+    this.name = 'StaleEditError';
+  }
+}
+
 /** A refusal with its code and values, its message the English of them (shared/core-codes.ts). */
 export function refusal<K extends CoreCode>(field: string, code: K, values: CoreCodeValues[K]): ValidationError {
   const { message, said } = coded(code, values);

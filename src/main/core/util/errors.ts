@@ -1,5 +1,5 @@
 import { ServiceError } from '../service/index.ts';
-import { ValidationError } from '../store/validation.ts';
+import { StaleEditError, ValidationError } from '../store/validation.ts';
 import { type CoreSaid, coded } from '../../../shared/core-codes.ts';
 import type { SerializedError } from '../../../shared/model.ts';
 
@@ -9,6 +9,9 @@ import type { SerializedError } from '../../../shared/model.ts';
  */
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof ServiceError) return err.toJSON();
+  // Before ValidationError, which it is: a screen offers to reload, the web shell answers 409.
+  if (err instanceof StaleEditError)
+    return { kind: 'conflict', message: err.message, retryable: false, field: err.field, ...(err.said ? { said: err.said } : {}) };
   if (err instanceof ValidationError)
     return { kind: 'validation', message: err.message, retryable: false, field: err.field, ...(err.said ? { said: err.said } : {}) };
   if (err instanceof Error) {

@@ -9,7 +9,9 @@ import { listAnomalies } from '../service/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB, WritableDB } from '../store/db.ts';
 import { listGroups, removeGroup, saveGroup } from '../store/groups.ts';
-import { addWallet, listWallets, updateWallet } from '../store/wallets.ts';
+import { addWallet, getWallet, listWallets, updateWallet } from '../store/wallets.ts';
+import { checkVersion, lastEdit, versionsOf } from '../store/versions.ts';
+import type { Wallet, WalletGroup } from '../../../shared/model.ts';
 import { removeWallet } from './remove.ts';
 import { bulkEditWallets } from './bulk.ts';
 import { planWalletImport, walletsCsv, type WalletImportPlan } from './csv.ts';
@@ -40,19 +42,36 @@ type WalletOperations =
 
 export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperations> {
   return {
-    'wallets.list': () => listWallets(c.db()),
+    'wallets.list': () => {
+      const db = c.db();
+      const versions = versionsOf(db, 'wallet');
+      return listWallets(db).map((w) => ({ ...w, version: versions.get(w.address) ?? 0 }));
+    },
     'wallets.add': (input) => {
       const w = addWallet(c.writable(), input);
       c.changed('wallets.added', w.address);
       return w;
     },
-    'wallets.update': ({ address, ...changes }) => {
-      const w = updateWallet(c.writable(), address, changes);
+    'wallets.update': ({ address, expectedVersion, ...changes }) => {
+      const db = c.writable();
+      // The check and the edit in one transaction, so nobody's edit lands between them.
+      const w = db
+        .transaction(() => {
+          checkWallet(db, address, expectedVersion);
+          return withWalletVersion(db, updateWallet(db, address, changes));
+        })
+        .immediate();
       c.changed('wallets.edited', w.address);
       return w;
     },
-    'wallets.remove': ({ address, purge }) => {
-      const removed = removeWallet(c.writable(), address, { purge: purge ?? false });
+    'wallets.remove': ({ address, purge, expectedVersion }) => {
+      const db = c.writable();
+      const removed = db
+        .transaction(() => {
+          checkWallet(db, address, expectedVersion);
+          return removeWallet(db, address, { purge: purge ?? false });
+        })
+        .immediate();
       c.changed(removed ? 'wallets.removed' : 'wallets.edited', addressKey(address));
       return removed;
     },
@@ -75,19 +94,53 @@ export function walletHandlers(c: WalletContext): Pick<Handlers, WalletOperation
       const wallets = listWallets(c.db());
       return { csv: walletsCsv(wallets, listGroups(c.db())), count: wallets.length };
     },
-    'groups.list': () => listGroups(c.db()),
-    'groups.save': (input) => {
-      const g = saveGroup(c.writable(), input);
+    'groups.list': () => {
+      const db = c.db();
+      const versions = versionsOf(db, 'group');
+      return listGroups(db).map((g) => ({ ...g, version: versions.get(String(g.id)) ?? 0 }));
+    },
+    'groups.save': ({ expectedVersion, ...input }) => {
+      const db = c.writable();
+      const g = db
+        .transaction(() => {
+          if (input.id !== undefined) checkGroup(db, input.id, expectedVersion);
+          return withGroupVersion(db, saveGroup(db, input));
+        })
+        .immediate();
       c.changed('wallets.edited');
       return g;
     },
-    'groups.remove': ({ id }) => {
-      const removed = removeGroup(c.writable(), id);
+    'groups.remove': ({ id, expectedVersion }) => {
+      const db = c.writable();
+      const removed = db
+        .transaction(() => {
+          checkGroup(db, id, expectedVersion);
+          return removeGroup(db, id);
+        })
+        .immediate();
       c.changed('wallets.edited');
       return removed;
     },
   };
 }
+
+/** Refuses an edit of a wallet changed since the editor loaded `expected` (store/versions.ts). */
+function checkWallet(db: ReadableDB, address: string, expected: number | undefined): void {
+  if (expected === undefined) return;
+  const w = getWallet(db, address);
+  const key = w?.address ?? addressKey(address);
+  checkVersion(db, 'wallet', key, w?.label || key, expected);
+}
+
+function checkGroup(db: ReadableDB, id: number, expected: number | undefined): void {
+  if (expected === undefined) return;
+  // A group removed since has no name left here: its number says which.
+  const name = listGroups(db).find((g) => g.id === id)?.name ?? `#${id}`;
+  checkVersion(db, 'group', String(id), name, expected);
+}
+
+const withWalletVersion = (db: ReadableDB, w: Wallet): Wallet => ({ ...w, version: lastEdit(db, 'wallet', w.address).version });
+const withGroupVersion = (db: ReadableDB, g: WalletGroup): WalletGroup => ({ ...g, version: lastEdit(db, 'group', String(g.id)).version });
 
 const plan = (db: ReadableDB, text: string, replace: boolean | undefined) =>
   planWalletImport(text, listWallets(db), listGroups(db), getSettings(db).chains, { replace: replace ?? false });

@@ -8,7 +8,7 @@ import type { Words } from './words.ts';
 import { date, dateTime, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
 import { germanCoreSentences, sayCoreSentences } from '../../../shared/core-sentences.ts';
-import { type CoreCodeSentences, type TextField, sayCode } from '../../../shared/core-codes.ts';
+import { type CoreCodeSentences, type EditedEntity, type TextField, sayCode } from '../../../shared/core-codes.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
@@ -38,6 +38,14 @@ const keyWhat = (what: string) =>
     : what === 'The access key kept in the keychain for this service'
       ? 'Der im Schlüsselbund für diesen Dienst gespeicherte Zugangsschlüssel'
       : what;
+const EDITED: Record<EditedEntity, string> = {
+  wallet: 'Die Wallet',
+  group: 'Die Gruppe',
+  counterparty: 'Der Adressbuch-Eintrag',
+  category: 'Die Kategorie',
+  rule: 'Die Regel',
+  note: 'Die Notiz zur Transaktion',
+};
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
 
@@ -148,6 +156,8 @@ const coreCodes: CoreCodeSentences = {
   'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
   'encryption.already': ({ source }) =>
     `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+  'edit.stale': ({ entity, name, person, at }) =>
+    `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };
@@ -290,6 +300,10 @@ export const german: Words = {
   cancel: 'Abbrechen',
   save: 'Speichern',
   keepIt: 'Behalten',
+  staleEdit: {
+    reload: 'Neu laden',
+    reloadHint: 'Lädt den gespeicherten Stand; Ihre Änderungen hier werden verworfen.',
+  },
   retry: 'Wiederholen',
   loading: 'Wird geladen…',
   loadingLabel: 'Wird geladen',

@@ -146,6 +146,11 @@ const en = {
   cancel: 'Cancel',
   save: 'Save',
   keepIt: 'Keep it',
+  /** An edit refused because someone changed the record since it was opened (issue 37 item 5): the message says who and when. */
+  staleEdit: {
+    reload: 'Reload',
+    reloadHint: 'Load what is saved now; your changes here are discarded.',
+  },
   retry: 'Retry',
   loading: 'Loading…',
   loadingLabel: 'Loading',

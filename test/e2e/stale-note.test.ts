@@ -27,7 +27,11 @@ describe('a note edited on a stale version, in German', () => {
     const detail = page.getByRole('dialog', { name: 'Transaktionsdetail' });
     const note = detail.getByLabel('Notiz', { exact: true });
     await note.fill('Erste Fassung');
+    // The save, then the form's read of what is stored, both answered before bob writes: a read
+    // answered after his write would show his note (not typed over), and a save then is no stale one.
+    const reread = page.waitForResponse((r) => r.url().endsWith('/api/notes.get') && r.request().method() === 'POST');
     await detail.getByRole('button', { name: 'Speichern', exact: true }).click();
+    await reread;
     await poll(async () => (await web.core.request('audit.list', { entity: 'note' })).total).toBe(1);
 
     // Bob rewrites it from another session (the CLI's, say): the key is the one the trail names.

@@ -377,16 +377,27 @@ const FIGURES: Record<Screen, string> = {
 
 interface UiResult {
   coreMs: number;
-  firstMs: number;
-  againMs: number;
+  /** null: the figures did not show within the wait (UI_WAIT_MS). */
+  firstMs: number | null;
+  againMs: number | null;
   rssMiB: number;
+  /** The page's slowest asks of the core before its figures showed (op and ms), and how many. */
+  slowest: string;
+  asks: number;
+  /** The page's main thread CPU until the figures showed (or the wait ended), from Chromium's counters. */
+  pageCpuMs: number;
 }
+
+/** How long a screen's figures are waited for: a screen far slower than its target is said so, not waited on for ever. */
+const UI_WAIT_MS = Number(process.env['FOLIOSCOPE_BENCH_UI_WAIT'] ?? 180) * 1000;
 
 /**
  * One screen at all-wallets scope in a process of its own (a core just opened over the fund's
  * cache, the web shell, Chromium): from navigation to `#/screen` to its figures on screen, then
  * the same after a reload (the core's kept views: a user coming back). The child's peak RSS is
- * the core's, the shell's and Playwright's client (Chromium's own processes not counted).
+ * the core's, the shell's and Playwright's client (Chromium's own processes not counted). The
+ * page's asks of the core are timed as they finish, so a slow screen says which ask held it; a
+ * screen not shown within the wait leaves a screenshot in test-results/screenshots/.
  */
 async function uiChild(dir: string, screen: Screen, out: string): Promise<void> {
   const renderer = join(import.meta.dirname, '../out/renderer');
@@ -405,17 +416,52 @@ async function uiChild(dir: string, screen: Screen, out: string): Promise<void> 
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
     // tsx names functions with a helper the page does not have; give it one.
     await page.addInitScript({ content: 'window.__name = (f) => f;' });
+    const asks: Array<[string, number]> = [];
+    const sent = new Map<object, number>();
+    page.on('request', (r) => sent.set(r, performance.now()));
+    page.on('requestfinished', (r) => {
+      const at = sent.get(r);
+      const path = new URL(r.url()).pathname;
+      if (at !== undefined && !/\.(js|css|woff2?|svg|png|html)$/.test(path) && path !== '/') asks.push([path.split('/').pop() || path, performance.now() - at]);
+    });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const cpu = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
     const figures = page.locator(FIGURES[screen]).first();
+    const shown = async (): Promise<boolean> =>
+      figures.waitFor({ timeout: UI_WAIT_MS }).then(
+        () => true,
+        () => false,
+      );
+    const cpu0 = await cpu();
     const t0 = performance.now();
     await page.goto(`${shell.url}#/${screen}`);
-    await figures.waitFor({ timeout: 600_000 });
-    const firstMs = performance.now() - t0;
-    const t1 = performance.now();
-    await page.reload();
-    await figures.waitFor({ timeout: 600_000 });
-    const againMs = performance.now() - t1;
-    const result: UiResult = { coreMs, firstMs, againMs, rssMiB: process.resourceUsage().maxRSS / 1024 };
-    writeFileSync(out, JSON.stringify(result));
+    const firstMs = (await shown()) ? performance.now() - t0 : null;
+    const pageCpuMs = (await cpu()) - cpu0;
+    const slowest = [...asks]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([op, ms]) => `${op} ${seconds(ms)}`)
+      .join(', ');
+    const count = asks.length;
+    let againMs: number | null = null;
+    const write = () =>
+      writeFileSync(
+        out,
+        JSON.stringify({ coreMs, firstMs, againMs, rssMiB: process.resourceUsage().maxRSS / 1024, slowest, asks: count, pageCpuMs } satisfies UiResult),
+      );
+    // Written now and again after the reload: a child that then does not end (a core closing on a
+    // long ask) still leaves its first figure.
+    write();
+    if (firstMs === null) {
+      mkdirSync(join(import.meta.dirname, '../test-results/screenshots'), { recursive: true });
+      await page.screenshot({ path: join(import.meta.dirname, `../test-results/screenshots/scale-${screen}.png`) });
+    } else {
+      const t1 = performance.now();
+      await page.reload();
+      againMs = (await shown()) ? performance.now() - t1 : null;
+    }
+    write();
   } finally {
     await browser.close();
     await shell.close();
@@ -426,7 +472,8 @@ async function uiChild(dir: string, screen: Screen, out: string): Promise<void> 
 async function uiPart(dirs: Map<number, string>): Promise<void> {
   const renderer = join(import.meta.dirname, '../out/renderer');
   if (!existsSync(join(renderer, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build');
-  for (const screen of SCREENS) {
+  const screens = (process.env['FOLIOSCOPE_BENCH_SCREENS'] ?? SCREENS.join(',')).split(',') as Screen[];
+  for (const screen of screens) {
     const l = line(`${screen[0]!.toUpperCase()}${screen.slice(1)} in Chromium, all wallets: navigation to figures shown (after a reload)`, '< 1 s');
     for (const [wallets, dir] of dirs) {
       const out = join(tmpdir(), `folioscope-scale-ui-${process.pid}.json`);
@@ -437,14 +484,22 @@ async function uiPart(dirs: Map<number, string>): Promise<void> {
       });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += String(d)));
+      // Two waits and a minute: past that the child is stopped (its figures so far kept).
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2 * UI_WAIT_MS + 60_000);
       const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-      if (code !== 0 || !existsSync(out)) {
+      clearTimeout(timer);
+      if (!existsSync(out)) {
         l.by.set(wallets, `failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`);
         continue;
       }
       const r = JSON.parse(readFileSync(out, 'utf8')) as UiResult;
       rmSync(out, { force: true });
-      l.by.set(wallets, `${seconds(r.firstMs)} (${seconds(r.againMs)}); core opened in ${seconds(r.coreMs)}; peak RSS ${mib(r.rssMiB)}`);
+      const shown = (ms: number | null) => (ms === null ? `not shown within ${seconds(UI_WAIT_MS)}` : seconds(ms));
+      l.by.set(
+        wallets,
+        `${code === 0 ? '' : `[the child did not end: stopped (${code})] `}${shown(r.firstMs)} (${r.firstMs === null ? 'no reload' : shown(r.againMs)}); core opened in ${seconds(r.coreMs)}; page main thread CPU ${seconds(r.pageCpuMs)}; ` +
+          `${r.asks} asks of the core, slowest ${r.slowest || 'none finished'}; peak RSS ${mib(r.rssMiB)}`,
+      );
     }
   }
 }
@@ -496,7 +551,10 @@ export async function scaleBench(): Promise<void> {
   const timed = async (part: Part, fn: () => Promise<void>) => {
     if (!parts.has(part)) return;
     const t = performance.now();
+    const before = lines.length;
     await fn();
+    // Each part's figures as it ends too: a long run stopped part way still leaves them.
+    for (const l of lines.slice(before)) for (const [w, v] of l.by) console.log(`  [${part}] ${l.what}, ${name(w)}: ${v}`);
     timings.push([part, `${seconds(performance.now() - t)} (load average after: ${load()})`]);
   };
   await timed('import', importPart);

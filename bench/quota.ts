@@ -90,7 +90,7 @@ async function throughQuota(retryAfter: boolean): Promise<void> {
  * end, as with a service whose histories are longer than a page anywhere. (120 rows in pages of
  * 100 took 738 s to build on a loaded machine, 720,000 rows and 728 MB: too long for this bench.)
  */
-async function dailyRefresh(): Promise<void> {
+export async function dailyRefresh(): Promise<void> {
   const wallets = [...Array(REFRESH_WALLETS).keys()].map((i) => `0x${(0xd0a11 + i * 104_729).toString(16).padStart(40, '0')}`);
   const chains = ['eth', 'arb', 'op', 'base', 'matic', 'bsc'];
   const simArgs = ['--access-key', 'bench-quota-key', '--seed', '4', '--txns-per-wallet', '30', '--convention', 'page-size-cap=20'];

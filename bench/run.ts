@@ -19,6 +19,8 @@ const benches: Record<string, () => Promise<void>> = {
   closes: async () => (await import('./closes.ts')).closesBench(),
   // portfolio --json: the summary and a page beside the whole view, 200 × 2 and 1,000 × 6 (issue 40 item 2).
   portfolio: async () => (await import('./portfolio.ts')).portfolioBench(),
+  // 1,000 wallets × 6 chains beside 2 × 6, every command as a process (issue 40 item 5); FOLIOSCOPE_BENCH_PARTS picks parts.
+  scale: async () => (await import('./scale.ts')).scaleBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
   // A command's start to its exit, bundled and from source (bin/folioscope.mjs).

@@ -72,7 +72,9 @@ describe('groups compare addresses as the wallets table does', () => {
     const saved = await cliAsync([...g, 'group', 'save', 'Sol', '--wallets', SOL]);
     expect(saved.status, saved.stderr).toBe(0);
     expect(saved.stdout).toContain(`Group 1 "Sol": ${SOL}.`);
-    expect(JSON.parse((await cliAsync([...g, 'group', 'list', '--json'])).stdout)).toEqual([{ id: 1, name: 'Sol', wallets: [SOL], version: expect.any(Number) }]);
+    expect(JSON.parse((await cliAsync([...g, 'group', 'list', '--json'])).stdout)).toEqual([
+      { id: 1, name: 'Sol', wallets: [SOL], version: expect.any(Number) },
+    ]);
     const wrong = await cliAsync([...g, 'group', 'save', 'Sol', '--wallets', SOL_LOWER]);
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toContain(`Not watched: ${SOL_LOWER}.`);

@@ -29,7 +29,10 @@ describe('the audit trail refuses an insert over an edit', () => {
     // From outside the app: the sqlite3 program on the cache file.
     const cli = spawnSync(
       'sqlite3',
-      [db.name, `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin, person, via FROM audit_log`],
+      [
+        db.name,
+        `INSERT OR REPLACE INTO audit_log SELECT id, at, entity, item, action, before, '{"label":"Forged"}', reason, origin, person, via FROM audit_log`,
+      ],
       {
         encoding: 'utf8',
       },

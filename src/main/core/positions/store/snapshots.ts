@@ -199,7 +199,9 @@ export function latestSnapshot<E extends SnapshotEndpoint>(db: ReadableDB, endpo
 
 /** The body exactly as received, for provenance and export. */
 export function rawSnapshot(db: ReadableDB, id: number): { raw: string; sha256: string; requestId: string | null } | null {
-  return get<{ raw: string; sha256: string; requestId: string | null }>(db, sql`SELECT raw, sha256, request_id AS requestId FROM snapshots WHERE id = ${id}`) ?? null;
+  return (
+    get<{ raw: string; sha256: string; requestId: string | null }>(db, sql`SELECT raw, sha256, request_id AS requestId FROM snapshots WHERE id = ${id}`) ?? null
+  );
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import type { CloseScope } from '../../../shared/closes.ts';
+import type { PeriodClose } from '../../../shared/closes.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { rawSnapshot } from '../positions/index.ts';
 import { getClose } from './store/closes.ts';
@@ -37,17 +37,8 @@ export interface BundleDocuments {
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
   version: number;
-  close: {
-    id: number;
-    scope: CloseScope;
-    from: string;
-    to: string;
-    closedAt: string;
-    closedBy: string | null;
-    reopenedAt: string | null;
-    reopenedBy: string | null;
-    reopenReason: string | null;
-    hash: string;
+  /** The close's record as the cache keeps it, with each hashed part's SHA-256. */
+  close: Pick<PeriodClose, 'id' | 'scope' | 'from' | 'to' | 'closedAt' | 'closedBy' | 'reopenedAt' | 'reopenedBy' | 'reopenReason' | 'hash'> & {
     parts: Record<string, string>;
   };
   /** Parts whose data in this cache no longer hashed as at close when the bundle was written (a flagged close). */

@@ -30,7 +30,7 @@ describe('wallet groups, risk and unlocks through the core (demo service)', () =
       await waitForJobs(core, jobs);
       const db = await cacheOf(core);
       const g = await core.call('groups.save', { name: 'Fund I', wallets: [A] });
-      expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [A] }]);
+      expect(await core.call('groups.list', undefined)).toEqual([{ id: g.id, name: 'Fund I', wallets: [A], version: expect.any(Number) }]);
       const bad = await core.dispatch('groups.save', { name: 'fund i', wallets: [B] });
       expect(bad).toMatchObject({ ok: false, error: { kind: 'validation', message: 'A group named "fund i" exists already.' } });
       expect(await core.dispatch('groups.save', { name: 'X', wallets: ['0x' + '7'.repeat(40)] })).toMatchObject({ ok: false });

@@ -18,8 +18,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname, userInfo } from 'node:os';
 import type { AuditEntry, AuditAction } from '../../../shared/model.ts';
-import type { WritableDB } from './handles.ts';
-import { run, sql } from './sql.ts';
+import type { ReadableDB, WritableDB } from './handles.ts';
+import { all, get, run, sql } from './sql.ts';
 
 export type { AuditEntry, AuditAction };
 
@@ -107,4 +107,31 @@ export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date(origi
         VALUES (${at.toISOString()}, ${edit.entity}, ${edit.key}, ${edit.action}, ${before}, ${after}, ${edit.reason ?? null},
                 ${from?.op ?? 'core'}, ${from?.author?.person ?? null}, ${from?.author?.via ?? null})`,
   );
+}
+
+/**
+ * The newest edit of one item (its id, when, who), read where the trail is written: a record's
+ * version is that id (store/versions.ts). `renamed`: an item keyed by its name before an edit (a
+ * category) is found by the name an update gave it too.
+ */
+export function newestEdit(
+  db: ReadableDB,
+  entity: string,
+  key: string,
+  o: { renamed?: boolean } = {},
+): { id: number; at: string; person: string | null } | undefined {
+  return o.renamed
+    ? get(
+        db,
+        sql`SELECT id, at, person FROM audit_log
+            WHERE entity = ${entity} AND (item = ${key} OR (action = 'update' AND json_extract(after, '$.name') = ${key}))
+            ORDER BY id DESC LIMIT 1`,
+      )
+    : get(db, sql`SELECT id, at, person FROM audit_log WHERE entity = ${entity} AND item = ${key} ORDER BY id DESC LIMIT 1`);
+}
+
+/** The newest edit's id of every item of one kind, in one read (by the trail's index on entity and item). */
+export function newestEditIds(db: ReadableDB, entity: string): Map<string, number> {
+  const rows = all<{ item: string; v: number }>(db, sql`SELECT item, max(id) AS v FROM audit_log WHERE entity = ${entity} GROUP BY item`);
+  return new Map(rows.map((r) => [r.item, r.v]));
 }

@@ -13,7 +13,7 @@
  * and a script edit the record as it is now, as before.
  */
 import type { EditedEntity } from '../../../shared/core-codes.ts';
-import { get, sql, all } from './sql.ts';
+import { newestEdit, newestEditIds } from './audit.ts';
 import type { ReadableDB } from './handles.ts';
 import { StaleEditError } from './validation.ts';
 
@@ -40,25 +40,13 @@ const NONE: LastEdit = { version: 0, at: null, person: null };
  * (annotations.ts), so a renamed one is found by the name it was given (`after.name`) too.
  */
 export function lastEdit(db: ReadableDB, entity: EditedEntity, key: string): LastEdit {
-  const row =
-    entity === 'category'
-      ? get<{ id: number; at: string; person: string | null }>(
-          db,
-          sql`SELECT id, at, person FROM audit_log
-              WHERE entity = 'category' AND (item = ${key} OR (action = 'update' AND json_extract(after, '$.name') = ${key}))
-              ORDER BY id DESC LIMIT 1`,
-        )
-      : get<{ id: number; at: string; person: string | null }>(
-          db,
-          sql`SELECT id, at, person FROM audit_log WHERE entity = ${TRAIL[entity]} AND item = ${key} ORDER BY id DESC LIMIT 1`,
-        );
+  const row = newestEdit(db, TRAIL[entity], key, { renamed: entity === 'category' });
   return row ? { version: row.id, at: row.at, person: row.person } : NONE;
 }
 
 /** Every record's version of one kind, by key, in one read (a list's). Not for categories (see `lastEdit`). */
 export function versionsOf(db: ReadableDB, entity: Exclude<EditedEntity, 'category'>): Map<string, number> {
-  const rows = all<{ item: string; v: number }>(db, sql`SELECT item, max(id) AS v FROM audit_log WHERE entity = ${TRAIL[entity]} GROUP BY item`);
-  return new Map(rows.map((r) => [r.item, r.v]));
+  return newestEditIds(db, TRAIL[entity]);
 }
 
 /**

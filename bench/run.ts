@@ -22,6 +22,8 @@ const benches: Record<string, () => Promise<void>> = {
   // 1,000 wallets × 6 chains beside 2 × 6, every command as a process (issue 40 item 5); FOLIOSCOPE_BENCH_PARTS picks parts.
   scale: async () => (await import('./scale.ts')).scaleBench(),
   whale: async () => (await import('./whale.ts')).whaleBench(),
+  // People at once over HTTP while a sync writes, beside one alone (issue 37 item 8).
+  team: async () => (await import('./team.ts')).teamBench(),
   quota: async () => (await import('./quota.ts')).quotaBench(),
   // A command's start to its exit, bundled and from source (bin/folioscope.mjs).
   'cli-start': async () => (await import('./cli-start.ts')).cliStartBench(),

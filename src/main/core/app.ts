@@ -9,6 +9,7 @@ import { coded } from '../../shared/core-codes.ts';
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
+import type { Actor } from '../../shared/roles.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
@@ -18,6 +19,7 @@ import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
 import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
+import { PeopleError, peopleOf, type People } from './people/index.ts';
 import { portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
@@ -70,8 +72,11 @@ const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: 
  * for a shell in this process), its events, and nothing of the core's internals.
  */
 export interface Core {
-  /** With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`. */
-  dispatch(op: string, input: unknown, options?: { signal?: AbortSignal }): Promise<Envelope<unknown>>;
+  /**
+   * With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`.
+   * With an actor (a team server's signed-in person), the person's role is checked and the audit trail names them.
+   */
+  dispatch(op: string, input: unknown, options?: DispatchOptions): Promise<Envelope<unknown>>;
   /** An already-validated input straight to its handler (tests; shells use `request`). */
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
@@ -79,7 +84,17 @@ export interface Core {
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
   /** The demo mode's service the starter gave; null when connected to a real service. */
   demoService(): DemoService | null;
+  /**
+   * The people of a team server (core/people): sign-in, sessions, API tokens, `folioscope users`.
+   * Beside the contract on purpose: no renderer may ask for a session or a password check.
+   */
+  people: People;
   close(): Promise<void>;
+}
+
+export interface DispatchOptions {
+  signal?: AbortSignal;
+  actor?: Actor;
 }
 
 /**
@@ -145,7 +160,7 @@ function lockedCore(o: CoreOptions): Core {
     return { ok: true, result: { locked: false, dataDir: o.dataDir } };
   }
 
-  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+  async function dispatch(op: string, input: unknown, options: DispatchOptions = {}): Promise<Envelope<unknown>> {
     // One opening at a time: a second tab's unlock, or any request, waits for the one under way
     // (a loop: another waiter may have started the next one by the time this one resumes).
     while (opening) await opening;
@@ -169,6 +184,15 @@ function lockedCore(o: CoreOptions): Core {
     call: ((op: OperationName, input: unknown) => (opened ? opened.call(op, input as never) : request(op, input))) as Core['call'],
     on: (event, listener) => events.on(event, listener),
     demoService: () => opened?.demoService() ?? null,
+    // The people's tables are in the cache: until it is unlocked there is nobody to sign in.
+    people: new Proxy({} as People, {
+      get: (_t, key) => {
+        if (opened) return opened.people[key as keyof People];
+        return () => {
+          throw new PeopleError(LOCKED.error.message);
+        };
+      },
+    }),
     close: async () => {
       closed = true;
       await opening;
@@ -341,7 +365,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     );
   }
 
-  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+  async function dispatch(op: string, input: unknown, options: DispatchOptions = {}): Promise<Envelope<unknown>> {
     const signal = options.signal ?? NEVER;
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
@@ -387,6 +411,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     call,
     on: (event, listener) => events.on(event, listener),
     demoService: () => session.profile.demo,
+    people: peopleOf(db, author),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       await reactions.settle();

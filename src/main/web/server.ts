@@ -28,7 +28,7 @@ export interface WebShell {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1024 * 1024;
+export const MAX_BODY = 1024 * 1024;
 /** Bytes an event stream may hold unsent; a client that falls further behind is dropped. */
 const MAX_EVENT_BACKLOG = 1024 * 1024;
 
@@ -243,8 +243,8 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** The body as text, or null when it is larger than MAX_BODY (declared or as sent). */
-function readBody(req: IncomingMessage): Promise<string | null> {
+/** The body as text, or null when it is larger than MAX_BODY (declared or as sent). The team server reads its bodies so too. */
+export function readBody(req: IncomingMessage): Promise<string | null> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {

@@ -59,7 +59,10 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number');
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw usageError('--tls-cert and --tls-key go together');
   const host = values.host ?? '127.0.0.1';
-  const tls = values['tls-cert'] !== undefined && values['tls-key'] !== undefined ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) } : undefined;
+  const tls =
+    values['tls-cert'] !== undefined && values['tls-key'] !== undefined
+      ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) }
+      : undefined;
   // Refused before anything opens: the cache is not touched for a server that may not start.
   const problem = bindProblem({ host, tls: !!tls, behindProxy: values['behind-proxy'] });
   if (problem) throw usageError(problem);

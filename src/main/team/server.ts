@@ -165,7 +165,10 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       }
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
       if (!csrfHolds(req, view, w))
-        return json(res, 403, { ok: false, error: { kind: 'forbidden', message: 'Refused: this request did not come from this server\'s page (CSRF).', retryable: false } });
+        return json(res, 403, {
+          ok: false,
+          error: { kind: 'forbidden', message: "Refused: this request did not come from this server's page (CSRF).", retryable: false },
+        });
       if (rest === 'sign-out' || rest === 'sign-out-everywhere') {
         if (!w.session) return json(res, 400, { ok: false, error: { kind: 'validation', message: 'An API token has no session to end.', retryable: false } });
         if (rest === 'sign-out') {

@@ -29,7 +29,10 @@ command line. At least ${MIN_PASSWORD_LENGTH} characters.`;
 const nowMs = (): number => (io().now ?? Date.now)();
 
 function role(value: string | undefined, usage: string): Role {
-  if (!isRole(value)) throw new UsageError(`${value === undefined ? 'A role is needed' : `"${forTerminal(value.slice(0, 30))}" is not a role`}: use one of ${ROLES.join(', ')}.\n\n${usage}`);
+  if (!isRole(value))
+    throw new UsageError(
+      `${value === undefined ? 'A role is needed' : `"${forTerminal(value.slice(0, 30))}" is not a role`}: use one of ${ROLES.join(', ')}.\n\n${usage}`,
+    );
   return value;
 }
 

@@ -33,9 +33,7 @@ export interface Person {
 }
 
 export type SignIn =
-  | { ok: true; sessionId: string; person: string; role: Role }
-  | { ok: false; reason: 'wrong' | 'disabled' }
-  | { ok: false; reason: 'locked'; until: number };
+  { ok: true; sessionId: string; person: string; role: Role } | { ok: false; reason: 'wrong' | 'disabled' } | { ok: false; reason: 'locked'; until: number };
 
 export interface SignedIn extends Actor {
   /** The session's id as stored (its hash): the shell keys its event streams by it. */
@@ -101,7 +99,12 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
   };
   /** An edit of a person, recorded in the audit trail with its before and after (never a password or hash). */
   const edit = <T>(op: string, now: number, fn: () => T): T =>
-    withAuditOrigin(op, () => db().transaction(fn).immediate(), () => now, author);
+    withAuditOrigin(
+      op,
+      () => db().transaction(fn).immediate(),
+      () => now,
+      author,
+    );
   const change = (op: string, name: string, now: number, apply: (row: store.PersonRow) => void): Person =>
     edit(op, now, () => {
       const before = toPerson(person(name));
@@ -228,7 +231,8 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       const owner = person(name);
       if (owner.disabled_at !== null) throw new PeopleError(`${owner.name} is disabled.`);
       const ownerRole = toPerson(owner).role;
-      if (!roleCovers(ownerRole, role)) throw new PeopleError(`A token's role is no higher than its owner's: ${owner.name} is ${ownerRole}, which does not cover ${role}.`);
+      if (!roleCovers(ownerRole, role))
+        throw new PeopleError(`A token's role is no higher than its owner's: ${owner.name} is ${ownerRole}, which does not cover ${role}.`);
       const token = `fst_${randomBytes(32).toString('base64url')}`;
       const id = edit('users.token', now, () => {
         const made = store.insertToken(db(), { tokenHash: hashSecret(token), person: owner.name, role, label: label.slice(0, 100), at: now });

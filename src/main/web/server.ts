@@ -108,6 +108,11 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     const path = safeDecode(rest);
     if (path === null) return send(res, 400, 'text/plain', 'Malformed path: a % escape is not valid.');
     if (rest === '/api/events' && req.method === 'GET') return openStream(res);
+    // The renderer asks who is signed in (a team server answers; src/main/team): here nobody, the token's one user.
+    if (rest === '/api/session' && req.method === 'GET') {
+      res.writeHead(204);
+      return void res.end();
+    }
     if (rest.startsWith('/api/download/') && req.method === 'GET') return download(path.slice('/api/download/'.length), res);
     if (rest.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');

@@ -72,7 +72,7 @@ export function teamSession(): Promise<TeamSession | null> {
   if (typeof window === 'undefined' || window.folio) return Promise.resolve(null);
   team ??= fetch(`${API_BASE}session`, { credentials: 'same-origin' })
     .then(async (r) => {
-      if (!r.ok || !(r.headers.get('content-type') ?? '').startsWith('application/json')) return null;
+      if (r.status !== 200 || !(r.headers.get('content-type') ?? '').startsWith('application/json')) return null;
       const s = (await r.json()) as Partial<TeamSession>;
       return typeof s.person === 'string' && typeof s.role === 'string' && typeof s.csrf === 'string' ? (s as TeamSession) : null;
     })

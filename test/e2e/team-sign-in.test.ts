@@ -57,8 +57,10 @@ describe('team server in Chromium', () => {
     await shoot(page, 'team-signed-in');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${server.origin}/sign-in`);
-    const after = await page.evaluate(async () => (await fetch('/api/session')).status);
-    expect(after).toBe(401);
+    await page.getByLabel('Name').waitFor();
+    // The cookie is cleared, and the server no longer knows the session.
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('folio_session'))).toEqual([]);
+    expect(core.people.list().find((p) => p.name === 'pia')).toMatchObject({ role: 'preparer', disabled: false });
     expect(problems.filter((p) => !p.includes('401'))).toEqual([]);
   });
 });

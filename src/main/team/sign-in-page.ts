@@ -15,7 +15,7 @@ export function signInPage(o: { message?: string; name?: string }): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>Sign in · Folioscope</title>
 <link rel="stylesheet" href="/sign-in.css">
 </head>

@@ -13,6 +13,7 @@ export function layerOf(file) {
   if (rel === 'src/main/index.ts' || rel.startsWith('src/main/electron/')) return 'electron-shell';
   if (rel === 'src/main/folioscope.ts') return 'launcher';
   if (rel.startsWith('src/main/web/')) return 'web-shell';
+  if (rel.startsWith('src/main/team/')) return 'team-shell';
   if (rel.startsWith('src/main/cli/')) return 'cli-shell';
   if (rel.startsWith('src/main/core/')) return 'core';
   if (rel.startsWith('src/main/shell-policy/')) return 'shell-policy';
@@ -24,7 +25,7 @@ export function layerOf(file) {
   return null;
 }
 
-const SHELLS = ['electron-shell', 'web-shell', 'cli-shell', 'preload'];
+const SHELLS = ['electron-shell', 'web-shell', 'team-shell', 'cli-shell', 'preload'];
 
 const CORE = join(ROOT, 'src/main/core');
 
@@ -123,6 +124,8 @@ export const CORE_EDGES = {
   backups: ['handlers.ts', 'session', 'store'],
   userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'positions', 'reports', 'schedule', 'spam', 'store'],
   'paths.ts': [],
+  // The people of a team server (docs/team.md): sign-in, sessions, API tokens; their own tables.
+  people: ['store'],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],
   // The self-check starts the sync's write worker, to prove a packaged app finds and loads it.
@@ -142,8 +145,8 @@ export const SHELL_FACE = join(CORE, 'index.ts');
  * included, and nothing in the core imports it: it is outside CORE_EDGES, whose order it would
  * turn into a cycle (app.ts may import any part).
  */
-export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'closes', 'paths.ts', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
-const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'cli-shell', 'launcher']);
+export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'closes', 'paths.ts', 'people', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
+const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'team-shell', 'cli-shell', 'launcher']);
 
 /**
  * The parts whose files may be imported one by one (where CORE_EDGES allows the edge): the store
@@ -163,9 +166,12 @@ const FORBIDDEN = {
   // The `folioscope` program: puts the CLI and the web shell's `serve` together.
   launcher: { layers: ['electron-shell', 'preload', 'renderer'], electron: true },
   'shell-policy': { layers: [...SHELLS, 'renderer', 'core'], electron: true },
-  'electron-shell': { layers: ['web-shell', 'cli-shell', 'renderer'] },
-  'web-shell': { layers: ['electron-shell', 'cli-shell', 'preload', 'renderer'], electron: true },
-  'cli-shell': { layers: ['electron-shell', 'web-shell', 'preload', 'renderer'], electron: true },
+  'electron-shell': { layers: ['web-shell', 'team-shell', 'cli-shell', 'renderer'] },
+  'web-shell': { layers: ['electron-shell', 'team-shell', 'cli-shell', 'preload', 'renderer'], electron: true },
+  'cli-shell': { layers: ['electron-shell', 'web-shell', 'team-shell', 'preload', 'renderer'], electron: true },
+  // The team server reuses the web shell's pieces (the downloads, the body reader): it is the
+  // same kind of shell for many people, and the web shell never imports it back.
+  'team-shell': { layers: ['electron-shell', 'cli-shell', 'preload', 'renderer'], electron: true },
   preload: { layers: ['core', 'web-shell', 'cli-shell', 'electron-shell', 'renderer', 'sim', 'shell-policy'] },
   renderer: {
     layers: ['core', ...SHELLS, 'sim', 'shell-policy'],

@@ -48,6 +48,11 @@ export const TABLE_OWNERS = {
   period_closes: 'closes',
   spam_verdicts: 'spam',
   spam_lists: 'spam',
+  // The people of a team server (docs/team.md): sign-in, sessions, API tokens.
+  people: 'people',
+  people_sessions: 'people',
+  people_tokens: 'people',
+  people_sign_in_attempts: 'people',
 };
 
 /**

@@ -22,6 +22,7 @@ import { keyCommand } from './commands/key.ts';
 import { portfolioCommand, reconcileCommand } from './commands/portfolio.ts';
 import { scheduleCommand, watchCommand } from './commands/schedule.ts';
 import { spamCommand } from './commands/spam.ts';
+import { usersCommand } from './commands/users.ts';
 import { syncCommand } from './commands/sync.ts';
 import { groupCommand, walletCommand } from './commands/wallets.ts';
 import { type Command, EXIT_INCOMPLETE, type Globals, IncompleteError, UsageError, VERSION } from './context.ts';
@@ -38,6 +39,8 @@ Usage: folioscope [--data-dir DIR] [--base-url URL] <command> [options]
 Commands:
   sim       run the reference service
   serve     run the web shell on 127.0.0.1
+  server    run the team server: the app for many people, signed in (init | [--host H --tls-cert F --tls-key F | --behind-proxy ADDR]); docs/team.md
+  users     the team server's people and their API tokens (add | list | role | disable | enable | reset-password | token | tokens | revoke-token | sign-out)
   key       set, clear or show the status of the access key (set | clear | status)
   wallet    watch wallets (add | list | remove)
   group     name sets of wallets that exports, reports and reconcile can cover (save | list | remove)
@@ -100,6 +103,7 @@ const commands: Record<string, Command> = {
   close: closeCommand,
   'verify-bundle': verifyBundleCommand,
   spam: spamCommand,
+  users: usersCommand,
 };
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). Throws what failed. */
@@ -187,3 +191,5 @@ export function runProgram(argv: string[], extra: Record<string, Command> = {}):
     if (code !== 0) process.exitCode = code;
   });
 }
+
+export { serverInitCommand } from './commands/users.ts';

@@ -19,6 +19,7 @@ import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
 import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
+import { PeopleError, peopleOf, type People } from './people/index.ts';
 import { portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
@@ -89,7 +90,10 @@ const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: 
  * for a shell in this process), its events, and nothing of the core's internals.
  */
 export interface Core {
-  /** With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`. */
+  /**
+   * With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`.
+   * With an actor (a team server's signed-in person), the person's role is checked and the audit trail names them.
+   */
   dispatch(op: string, input: unknown, options?: DispatchOptions): Promise<Envelope<unknown>>;
   /** An already-validated input straight to its handler (tests; shells use `request`). */
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
@@ -98,6 +102,11 @@ export interface Core {
   on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
   /** The demo mode's service the starter gave; null when connected to a real service. */
   demoService(): DemoService | null;
+  /**
+   * The people of a team server (core/people): sign-in, sessions, API tokens, `folioscope users`.
+   * Beside the contract on purpose: no renderer may ask for a session or a password check.
+   */
+  people: People;
   close(): Promise<void>;
 }
 
@@ -190,6 +199,15 @@ function lockedCore(o: CoreOptions): Core {
     call: ((op: OperationName, input: unknown) => (opened ? opened.call(op, input as never) : request(op, input))) as Core['call'],
     on: (event, listener) => events.on(event, listener),
     demoService: () => opened?.demoService() ?? null,
+    // The people's tables are in the cache: until it is unlocked there is nobody to sign in.
+    people: new Proxy({} as People, {
+      get: (_t, key) => {
+        if (opened) return opened.people[key as keyof People];
+        return () => {
+          throw new PeopleError(LOCKED.error.message);
+        };
+      },
+    }),
     close: async () => {
       closed = true;
       await opening;
@@ -413,6 +431,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     call,
     on: (event, listener) => events.on(event, listener),
     demoService: () => session.profile.demo,
+    people: peopleOf(db, author),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       await reactions.settle();

@@ -28,7 +28,7 @@ export interface WebShell {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1024 * 1024;
+export const MAX_BODY = 1024 * 1024;
 /** Bytes an event stream may hold unsent; a client that falls further behind is dropped. */
 const MAX_EVENT_BACKLOG = 1024 * 1024;
 
@@ -108,6 +108,11 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
     const path = safeDecode(rest);
     if (path === null) return send(res, 400, 'text/plain', 'Malformed path: a % escape is not valid.');
     if (rest === '/api/events' && req.method === 'GET') return openStream(res);
+    // The renderer asks who is signed in (a team server answers; src/main/team): here nobody, the token's one user.
+    if (rest === '/api/session' && req.method === 'GET') {
+      res.writeHead(204);
+      return void res.end();
+    }
     if (rest.startsWith('/api/download/') && req.method === 'GET') return download(path.slice('/api/download/'.length), res);
     if (rest.startsWith('/api/')) {
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
@@ -243,8 +248,8 @@ function headerValue(req: IncomingMessage, name: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** The body as text, or null when it is larger than MAX_BODY (declared or as sent). */
-function readBody(req: IncomingMessage): Promise<string | null> {
+/** The body as text, or null when it is larger than MAX_BODY (declared or as sent). The team server reads its bodies so too. */
+export function readBody(req: IncomingMessage): Promise<string | null> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(null);
   return new Promise((resolvePromise, reject) => {

@@ -55,16 +55,55 @@ declare global {
  */
 export const API_BASE = 'api/';
 
+/** Who is signed in on a team server, and the CSRF token every POST of this page carries (src/main/team/server.ts). */
+export interface TeamSession {
+  person: string;
+  role: string;
+  csrf: string;
+}
+
+let team: Promise<TeamSession | null> | null = null;
+
+/**
+ * The team server's session, asked once by a same-origin GET (`api/session`); null in the app and
+ * in the loopback web shell, which answer no such thing (their token stands in for a person).
+ */
+export function teamSession(): Promise<TeamSession | null> {
+  if (typeof window === 'undefined' || window.folio) return Promise.resolve(null);
+  team ??= fetch(`${API_BASE}session`, { credentials: 'same-origin' })
+    .then(async (r) => {
+      if (r.status !== 200 || !(r.headers.get('content-type') ?? '').startsWith('application/json')) return null;
+      const s = (await r.json()) as Partial<TeamSession>;
+      return typeof s.person === 'string' && typeof s.role === 'string' && typeof s.csrf === 'string' ? (s as TeamSession) : null;
+    })
+    .catch(() => null);
+  return team;
+}
+
+/** Ends this session (or every session of this person) on the team server, then shows its sign-in page. */
+export async function signOut(everywhere: boolean): Promise<void> {
+  const s = await teamSession();
+  if (!s) return;
+  await fetch(`${API_BASE}${everywhere ? 'sign-out-everywhere' : 'sign-out'}`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'X-Folio-CSRF': s.csrf },
+  }).catch(() => undefined);
+  window.location.assign('sign-in');
+}
+
 function httpTransport(): Raw {
   const raw: Record<string, unknown> = {};
   for (const name of OPERATION_NAMES) {
     raw[name] = async (input?: unknown, _requestId?: number, signal?: AbortSignal) => {
       let res: Response;
+      // On a team server every POST carries the session's CSRF token (its Origin the browser adds).
+      const session = await teamSession();
       try {
         res = await fetch(`${API_BASE}${name}`, {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json' },
+          headers: { 'Content-Type': 'application/json', ...(session && { 'X-Folio-CSRF': session.csrf }) },
           body: input === undefined ? '' : JSON.stringify(input),
           ...(signal && { signal }),
         });
@@ -73,7 +112,8 @@ function httpTransport(): Raw {
         if (signal?.aborted) return CANCELLED;
         return { ok: false, error: { kind: 'shell-offline', message: words.api.serverDown, retryable: true } };
       }
-      if (res.status === 401) return { ok: false, error: { kind: 'forbidden', message: words.api.lostToken, retryable: false } };
+      if (res.status === 401)
+        return { ok: false, error: { kind: 'forbidden', message: session ? words.api.sessionEnded : words.api.lostToken, retryable: false } };
       return (await res.json()) as Envelope<unknown>;
     };
   }

@@ -798,6 +798,14 @@ export const german: Words = {
   api: {
     serverDown: 'Der Folioscope-Server läuft nicht. Starten Sie ihn erneut (npm run serve) und laden Sie neu.',
     lostToken: 'Diese Seite hat ihr Zugangstoken verloren: Öffnen Sie die URL, die der Server ausgegeben hat.',
+    sessionEnded: 'Ihre Sitzung ist beendet (abgemeldet, abgelaufen oder gesperrt): Laden Sie die Seite neu, um sich wieder anzumelden.',
+  },
+  team: {
+    signedInAs: (person, role) => `Angemeldet als ${person} (${role})`,
+    roles: { owner: 'Inhaber', preparer: 'Vorbereitung', approver: 'Freigabe', viewer: 'Lesezugriff', auditor: 'Prüfer' },
+    signOut: 'Abmelden',
+    signOutEverywhere: 'Überall abmelden',
+    signOutEverywhereTitle: 'Beendet Ihre Sitzungen in allen Browsern',
   },
   notices: {
     exportIncomplete: (reason, action) => ` Ihre Transaktionen sind unvollständig: ${reason}. ${action}`,

@@ -640,6 +640,14 @@ const en = {
   api: {
     serverDown: 'The Folioscope server is not running. Start it again (npm run serve) and reload.',
     lostToken: 'This page lost its access token: open the URL the server printed.',
+    sessionEnded: 'Your session has ended (signed out, timed out or disabled): reload the page to sign in again.',
+  },
+  team: {
+    signedInAs: (person: string, role: string) => `Signed in as ${person} (${role})`,
+    roles: { owner: 'owner', preparer: 'preparer', approver: 'approver', viewer: 'viewer', auditor: 'auditor' } as Record<string, string>,
+    signOut: 'Sign out',
+    signOutEverywhere: 'Sign out everywhere',
+    signOutEverywhereTitle: 'Ends your sessions in every browser',
   },
   notices: {
     exportIncomplete: (reason: string, action: string) => ` Its transactions are incomplete: ${reason}. ${action}`,

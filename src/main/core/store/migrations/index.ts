@@ -25,6 +25,7 @@ import { updateToSchemaVersion23 } from './023-spam.ts';
 import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
 import { updateToSchemaVersion25 } from './025-party-dealings.ts';
 import { updateToSchemaVersion26 } from './026-audit-people.ts';
+import { updateToSchemaVersion27 } from './027-people.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -54,6 +55,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion24,
   updateToSchemaVersion25,
   updateToSchemaVersion26,
+  updateToSchemaVersion27,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

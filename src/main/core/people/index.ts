@@ -1,0 +1,21 @@
+/**
+ * The people of a team server (docs/team.md): who may sign in, their roles, sessions, API
+ * tokens and the sign-in lock-out, over the tables of migration 27. The team server shell and
+ * the CLI's `users` reach it through the core (`Core.people`), never through the contract: no
+ * renderer may ask for a session or a password check.
+ */
+export {
+  ABSOLUTE_LIMIT_MS,
+  ADDRESS_FAILURES,
+  cappedRole,
+  IDLE_LIMIT_MS,
+  LOCK_WINDOW_MS,
+  NAME_FAILURES,
+  PeopleError,
+  peopleOf,
+  type People,
+  type Person,
+  type SignedIn,
+  type SignIn,
+} from './people.ts';
+export { MIN_PASSWORD_LENGTH } from './passwords.ts';

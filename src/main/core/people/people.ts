@@ -1,0 +1,285 @@
+/**
+ * The people of a team server (docs/team.md): who may sign in and with which role, their
+ * sessions, their personal API tokens and the lock-out of repeated failed sign-ins. The shell
+ * (src/main/team) speaks HTTP, cookies and CSRF; this holds what is stored and the rules over it.
+ * Every time is the caller's clock (ms), so tests move time without sleeping.
+ *
+ * Nothing returned here but `signIn`'s session id and `createToken`'s token is a secret, and
+ * those two are returned once: only their SHA-256 is kept.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type Actor, isRole, ROLES, type Role, roleCovers } from '../../../shared/roles.ts';
+import { recordEdit, withAuditOrigin, type EditAuthor } from '../store/audit.ts';
+import type { WritableDB } from '../store/handles.ts';
+import { dummyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import * as store from './store/people.ts';
+
+/** A session unused this long ends (checked at each request). */
+export const IDLE_LIMIT_MS = 30 * 60_000;
+/** A session ends this long after sign-in, however busy. */
+export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
+/** Failed sign-ins for one name that lock it … */
+export const NAME_FAILURES = 5;
+/** … or from one address (higher: a team behind one proxy shares it; a sprayer of names does not get far). */
+export const ADDRESS_FAILURES = 20;
+/** … for this long after the last of them; failures older than this no longer count. */
+export const LOCK_WINDOW_MS = 15 * 60_000;
+
+export interface Person {
+  name: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: string;
+}
+
+export type SignIn =
+  { ok: true; sessionId: string; person: string; role: Role } | { ok: false; reason: 'wrong' | 'disabled' } | { ok: false; reason: 'locked'; until: number };
+
+export interface SignedIn extends Actor {
+  /** The session's id as stored (its hash): the shell keys its event streams by it. */
+  key: string;
+  /** The token a same-origin page sends back on every POST (derived from the session id, never stored). */
+  csrf: string;
+}
+
+/** A refusal of a people operation, in words a CLI prints as they are. */
+export class PeopleError extends Error {
+  override name = 'PeopleError';
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** The CSRF token of a session: a one-way function of its id, so the id cannot be read back from it. */
+const csrfOf = (sessionId: string): string => createHash('sha256').update(`folioscope-csrf:${sessionId}`).digest('base64url');
+
+/** The most a token of role `token` may do while its owner has role `owner`: the highest role both cover. */
+export function cappedRole(owner: Role, token: Role): Role {
+  return ROLES.find((r) => roleCovers(owner, r) && roleCovers(token, r)) ?? 'viewer';
+}
+
+function toPerson(r: store.PersonRow): Person {
+  return { name: r.name, role: isRole(r.role) ? r.role : 'viewer', disabled: r.disabled_at !== null, createdAt: new Date(r.created_at).toISOString() };
+}
+const audited = (p: Person) => ({ name: p.name, role: p.role, disabled: p.disabled });
+
+export interface People {
+  count(): number;
+  list(): Person[];
+  get(name: string): Person | null;
+  add(name: string, role: Role, password: string, now: number): Promise<Person>;
+  setRole(name: string, role: Role, now: number): Person;
+  /** Disabled: no sign-in, every session ended and every token refused, at once. */
+  disable(name: string, now: number): Person;
+  enable(name: string, now: number): Person;
+  /** A new password; the person's sessions end (whoever knew the old one is signed out). */
+  resetPassword(name: string, password: string, now: number): Promise<void>;
+  signIn(name: string, password: string, address: string, now: number): Promise<SignIn>;
+  /** The person of a session id still within both limits (and marks it seen), or null. */
+  session(sessionId: string, now: number): SignedIn | null;
+  /** Whether the session stored under `key` is still within both limits, without marking it seen (an open event stream is no activity). */
+  alive(key: string, now: number): boolean;
+  signOut(sessionId: string): void;
+  /** Every session of the person ended; the keys of those ended (the shell closes their event streams). */
+  signOutEverywhere(name: string): string[];
+  /** A new API token, printed once: its role no higher than the owner's now. */
+  createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
+  tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
+  revokeToken(name: string, id: number): boolean;
+  /** Who a bearer token acts as now: its role capped by its owner's current one; null for an unknown token or a disabled owner. */
+  tokenActor(token: string, now: number): Actor | null;
+}
+
+/** The people over the cache open now (`db()`: the session's, which changes with it). */
+export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
+  const person = (name: string): store.PersonRow => {
+    const row = store.personRow(db(), name);
+    if (!row) throw new PeopleError(`There is no person named "${name.slice(0, 64)}".`);
+    return row;
+  };
+  /** An edit of a person, recorded in the audit trail with its before and after (never a password or hash). */
+  const edit = <T>(op: string, now: number, fn: () => T): T =>
+    withAuditOrigin(
+      op,
+      () => db().transaction(fn).immediate(),
+      () => now,
+      author,
+    );
+  const change = (op: string, name: string, now: number, apply: (row: store.PersonRow) => void): Person =>
+    edit(op, now, () => {
+      const before = toPerson(person(name));
+      apply(person(name));
+      const after = toPerson(person(name));
+      recordEdit(db(), { entity: 'person', key: before.name, action: 'update', before: audited(before), after: audited(after) });
+      return after;
+    });
+
+  return {
+    count: () => store.countPeople(db()),
+    list: () => store.personRows(db()).map(toPerson),
+    get: (name) => {
+      const row = store.personRow(db(), name);
+      return row ? toPerson(row) : null;
+    },
+
+    async add(name, role, password, now) {
+      if (!NAME.test(name)) throw new PeopleError('A name is 1 to 64 letters, digits, dots, dashes, underscores or @, starting with a letter or digit.');
+      const problem = passwordProblem(password);
+      if (problem) throw new PeopleError(problem);
+      if (store.personRow(db(), name)) throw new PeopleError(`There is already a person named "${name}".`);
+      const hash = await hashPassword(password);
+      return edit('users.add', now, () => {
+        if (store.personRow(db(), name)) throw new PeopleError(`There is already a person named "${name}".`);
+        store.insertPerson(db(), { name, role, password: hash, at: now });
+        const added = toPerson(person(name));
+        recordEdit(db(), { entity: 'person', key: name, action: 'create', before: null, after: audited(added) });
+        return added;
+      });
+    },
+
+    setRole(name, role, now) {
+      return change('users.role', name, now, (row) => {
+        // The last owner keeps the server administrable: someone must be able to add people.
+        if (row.role === 'owner' && role !== 'owner' && row.disabled_at === null && activeOwners() === 1)
+          throw new PeopleError(`${row.name} is the only owner: make another person owner first.`);
+        store.updateRole(db(), row.name, role);
+      });
+    },
+
+    disable(name, now) {
+      return change('users.disable', name, now, (row) => {
+        if (row.role === 'owner' && row.disabled_at === null && activeOwners() === 1)
+          throw new PeopleError(`${row.name} is the only owner: make another person owner first.`);
+        store.updateDisabled(db(), row.name, row.disabled_at ?? now);
+        store.deleteSessionsOf(db(), row.name);
+      });
+    },
+
+    enable(name, now) {
+      return change('users.enable', name, now, (row) => store.updateDisabled(db(), row.name, null));
+    },
+
+    async resetPassword(name, password, now) {
+      const problem = passwordProblem(password);
+      if (problem) throw new PeopleError(problem);
+      person(name);
+      const hash = await hashPassword(password);
+      edit('users.reset-password', now, () => {
+        const row = person(name);
+        store.updatePassword(db(), row.name, hash, now);
+        store.deleteSessionsOf(db(), row.name);
+        // Recorded without the password: that it changed, and when.
+        recordEdit(db(), { entity: 'person', key: row.name, action: 'update', before: { password: 'old' }, after: { password: 'new' } });
+      });
+    },
+
+    async signIn(name, password, address, now) {
+      const locked = lockedUntil(name, address, now);
+      // Locked: the password is not even checked, so guessing on pays nothing and learns nothing.
+      if (locked !== null) return { ok: false, reason: 'locked', until: locked };
+      const row = name.length <= 64 ? store.personRow(db(), name) : undefined;
+      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      const w = db();
+      if (!row || !right) {
+        w.transaction(() => {
+          store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
+          store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
+        })();
+        return { ok: false, reason: 'wrong' };
+      }
+      // Said only to whoever knows the password: a disabled person's is no way in.
+      if (row.disabled_at !== null) return { ok: false, reason: 'disabled' };
+      const sessionId = randomBytes(32).toString('base64url');
+      w.transaction(() => {
+        store.insertAttempt(w, { name: row.name, address, at: now, ok: true });
+        store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
+        store.insertSession(w, { idHash: hashSecret(sessionId), person: row.name, at: now });
+      })();
+      return { ok: true, sessionId, person: row.name, role: toPerson(row).role };
+    },
+
+    session(sessionId, now) {
+      if (!sessionId || sessionId.length > 100) return null;
+      const key = hashSecret(sessionId);
+      const s = store.sessionRow(db(), key);
+      if (!s) return null;
+      const row = store.personRow(db(), s.person);
+      // Either limit passed (or the clock went back past its start), or the person disabled: it ends now.
+      if (!row || row.disabled_at !== null || now - s.created_at >= ABSOLUTE_LIMIT_MS || now - s.last_seen >= IDLE_LIMIT_MS || now < s.created_at) {
+        store.deleteSession(db(), key);
+        return null;
+      }
+      store.touchSession(db(), key, Math.max(now, s.last_seen));
+      return { person: row.name, role: toPerson(row).role, key, csrf: csrfOf(sessionId) };
+    },
+
+    alive(key, now) {
+      const s = store.sessionRow(db(), key);
+      const row = s && store.personRow(db(), s.person);
+      return !!s && !!row && row.disabled_at === null && now - s.created_at < ABSOLUTE_LIMIT_MS && now - s.last_seen < IDLE_LIMIT_MS && now >= s.created_at;
+    },
+
+    signOut(sessionId) {
+      store.deleteSession(db(), hashSecret(sessionId));
+    },
+
+    signOutEverywhere(name) {
+      return store.deleteSessionsOf(db(), name);
+    },
+
+    createToken(name, role, label, now) {
+      const owner = person(name);
+      if (owner.disabled_at !== null) throw new PeopleError(`${owner.name} is disabled.`);
+      const ownerRole = toPerson(owner).role;
+      if (!roleCovers(ownerRole, role))
+        throw new PeopleError(`A token's role is no higher than its owner's: ${owner.name} is ${ownerRole}, which does not cover ${role}.`);
+      const token = `fst_${randomBytes(32).toString('base64url')}`;
+      const id = edit('users.token', now, () => {
+        const made = store.insertToken(db(), { tokenHash: hashSecret(token), person: owner.name, role, label: label.slice(0, 100), at: now });
+        recordEdit(db(), { entity: 'api-token', key: `${owner.name}#${made}`, action: 'create', before: null, after: { person: owner.name, role, label } });
+        return made;
+      });
+      return { token, id, role };
+    },
+
+    tokens(name) {
+      return store.tokenRows(db(), person(name).name).map((t) => ({
+        id: t.id,
+        role: isRole(t.role) ? t.role : 'viewer',
+        label: t.label,
+        createdAt: new Date(t.created_at).toISOString(),
+        lastUsedAt: t.last_used_at === null ? null : new Date(t.last_used_at).toISOString(),
+      }));
+    },
+
+    revokeToken(name, id) {
+      return store.deleteToken(db(), person(name).name, id);
+    },
+
+    tokenActor(token, now) {
+      if (!token.startsWith('fst_') || token.length > 100) return null;
+      const t = store.tokenRow(db(), hashSecret(token));
+      if (!t) return null;
+      const owner = store.personRow(db(), t.person);
+      if (!owner || owner.disabled_at !== null || !isRole(t.role)) return null;
+      store.touchToken(db(), t.id, now);
+      return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role) };
+    },
+  };
+
+  function activeOwners(): number {
+    return store.personRows(db()).filter((r) => r.role === 'owner' && r.disabled_at === null).length;
+  }
+
+  /** When a lock on this name or address ends, or null when neither is locked. */
+  function lockedUntil(name: string, address: string, now: number): number | null {
+    const since = now - LOCK_WINDOW_MS;
+    const byName = store.failuresOfName(db(), name.slice(0, 64), since);
+    const byAddress = store.failuresOfAddress(db(), address, since);
+    const ends = [
+      byName.length >= NAME_FAILURES ? byName[0]! + LOCK_WINDOW_MS : null,
+      byAddress.length >= ADDRESS_FAILURES ? byAddress[0]! + LOCK_WINDOW_MS : null,
+    ].filter((t): t is number => t !== null && t > now);
+    return ends.length ? Math.max(...ends) : null;
+  }
+}

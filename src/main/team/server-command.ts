@@ -1,0 +1,100 @@
+/**
+ * `folioscope server`: the team server as a command (docs/team.md). It lives with the team
+ * server, not the CLI (a shell imports no other shell); the `folioscope` program hands it to
+ * the CLI, and `server init` to the CLI's people commands.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
+import { ArgumentError, parseArguments } from '../../shared/args.ts';
+import { appRoot, createCore } from '../core/index.ts';
+import { bindProblem } from './security.ts';
+import { startTeamServer } from './server.ts';
+
+const ROOT = appRoot(import.meta.dirname);
+
+export const SERVER_USAGE = `Usage: folioscope [--data-dir DIR] server [--port N] [--host H] [--tls-cert FILE --tls-key FILE] [--behind-proxy ADDR]
+       folioscope [--data-dir DIR] server init [--name NAME]
+The team server: the app for many people, each signed in with a role (docs/team.md). It binds
+127.0.0.1 unless --host says otherwise; a host beyond this machine needs --tls-cert and --tls-key,
+or --behind-proxy with the address of the proxy that terminates TLS (its X-Forwarded-For and
+X-Forwarded-Proto are believed, nobody else's). init makes the first owner; folioscope users
+adds the rest. The service's key stays here (keychain, FOLIOSCOPE_ACCESS_KEY); no page gets it.`;
+
+export interface ServerGlobals {
+  dataDir: string;
+  baseUrl: string | undefined;
+  readOnly: boolean;
+  version: string;
+}
+
+function usageError(message: string): Error {
+  return Object.assign(new Error(`${message}\n\n${SERVER_USAGE}`), { usage: true });
+}
+
+export async function serverCommand(g: ServerGlobals, args: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArguments(
+      args,
+      {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'behind-proxy': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      { positionals: false },
+    ));
+  } catch (err) {
+    if (!(err instanceof ArgumentError)) throw err;
+    throw usageError(err.message);
+  }
+  if (values.help) {
+    console.log(SERVER_USAGE);
+    return;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number');
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw usageError('--tls-cert and --tls-key go together');
+  const host = values.host ?? '127.0.0.1';
+  const tls =
+    values['tls-cert'] !== undefined && values['tls-key'] !== undefined
+      ? { cert: readFileSync(values['tls-cert']), key: readFileSync(values['tls-key']) }
+      : undefined;
+  // Refused before anything opens: the cache is not touched for a server that may not start.
+  const problem = bindProblem({ host, tls: !!tls, behindProxy: values['behind-proxy'] });
+  if (problem) throw usageError(problem);
+  const core = await createCore({
+    dataDir: g.dataDir,
+    shell: 'web',
+    version: g.version,
+    demo: demoStarter(demoWorldFromEnv(process.env)),
+    ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
+    ...(g.readOnly && { readOnlyCache: true }),
+  });
+  const server = await startTeamServer({
+    core,
+    host,
+    port,
+    rendererDir: join(ROOT, 'out/renderer'),
+    ...(tls && { tls }),
+    ...(values['behind-proxy'] !== undefined && { behindProxy: values['behind-proxy'] }),
+  }).catch(async (err: unknown) => {
+    await core.close();
+    throw err;
+  });
+  console.log(server.origin);
+  const info = await core.request('app.info', undefined);
+  console.error(
+    `Folioscope team server (${info.mode === 'demo' ? 'demo mode, built-in reference service' : info.baseUrl}); data in ${g.dataDir}; ${core.people.count()} people. Ctrl+C stops it.`,
+  );
+  const stop = () =>
+    void server
+      .close()
+      .then(() => core.close())
+      .then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

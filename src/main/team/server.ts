@@ -1,0 +1,342 @@
+/**
+ * The team server (docs/team.md): the same core and the same built renderer as the loopback web
+ * shell, for many people. A person signs in with a name and password (the sign-in page, no
+ * script); the session is an HttpOnly SameSite=Strict cookie (Secure over HTTPS); every POST from
+ * a page carries the session's CSRF token in a header and this server's Origin. A script uses a
+ * personal API token (`Authorization: Bearer fst_…`) instead. Every operation is dispatched with
+ * the person and their role (`actor`): the core's one gate refuses what the role does not allow
+ * (403) and the audit trail names them.
+ *
+ * Routes: GET /sign-in, POST /sign-in, GET /sign-in.css; GET api/session (who, role, CSRF token);
+ * POST api/sign-out, api/sign-out-everywhere; POST api/<operation>; GET api/events (this
+ * session's stream); GET api/download/<id>; the renderer's files after sign-in.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { Actor } from '../../shared/roles.ts';
+import { EVENT_NAMES } from '../../shared/operations.ts';
+import type { Core } from '../core/index.ts';
+import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
+import { webDownloads } from '../web/downloads.ts';
+import { cookieValues, safeDecode } from '../web/security.ts';
+import { MAX_BODY, readBody } from '../web/server.ts';
+import { bindProblem, clearedCookie, isLoopback, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
+import { SIGN_IN_CSP, SIGN_IN_CSS, signInPage } from './sign-in-page.ts';
+
+export interface TeamServerOptions {
+  core: Core;
+  rendererDir: string;
+  /** Default 127.0.0.1; anything else needs `tls` or `behindProxy` (security.ts bindProblem). */
+  host?: string;
+  port?: number;
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** The reverse proxy's address: its X-Forwarded-For/Proto/Host are believed, nobody else's. */
+  behindProxy?: string;
+  /** The server's clock (ms): sessions' limits and the sign-in lock-out are read against it. */
+  now?: () => number;
+  maxEventBacklog?: number;
+  /** How often open event streams are checked against their session's limits (ms). */
+  streamCheckMs?: number;
+}
+
+export interface TeamServer {
+  /** `http(s)://host:port` as bound. */
+  origin: string;
+  port: number;
+  eventStreams(): number;
+  close(): Promise<void>;
+}
+
+export const CSRF_HEADER = 'x-folio-csrf';
+const MAX_EVENT_BACKLOG = 1024 * 1024;
+
+type Who = { actor: Actor; session: { key: string; csrf: string } | null };
+
+export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer> {
+  const host = o.host ?? '127.0.0.1';
+  const problem = bindProblem({ host, tls: !!o.tls, behindProxy: o.behindProxy });
+  if (problem) throw new Error(problem);
+  const now = o.now ?? Date.now;
+  const root = resolve(o.rendererDir);
+  if (!existsSync(join(root, 'index.html'))) throw new Error(`The renderer is not built (${join(root, 'index.html')} is missing): run npm run build first.`);
+  if ((await o.core.request('cache.locked', undefined)).locked)
+    throw new Error('The data folder is encrypted with a passphrase: start the server with FOLIOSCOPE_CACHE_PASSPHRASE set (the people are in the cache).');
+  if (o.core.people.count() === 0) throw new Error('Nobody can sign in yet: run folioscope server init first (it makes the first owner).');
+  const people = o.core.people;
+  const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
+  const streams = new Map<ServerResponse, string>();
+  const downloads = await webDownloads(o.core);
+  let port = 0;
+
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, 'text/plain', 'Internal error');
+      else res.destroy();
+    });
+  };
+  const server = o.tls ? createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, handler) : createHttpServer(handler);
+
+  function securityHeaders(res: ServerResponse, view: RequestView): void {
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form's
+    // or a same-origin fetch's POST, and the Origin is half of the CSRF check. Nothing leaks to another site.
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    res.setHeader('Cache-Control', 'no-store');
+    if (view.https) res.setHeader('Strict-Transport-Security', 'max-age=31536000');
+  }
+
+  function cookieName(view: RequestView): string {
+    return sessionCookieName(view.https, port);
+  }
+
+  /** Who is asking: a bearer token's person, or a session cookie's; null when neither holds. */
+  function who(req: IncomingMessage, view: RequestView): Who | null {
+    const auth = req.headers.authorization;
+    if (typeof auth === 'string') {
+      const m = /^Bearer\s+(\S+)$/i.exec(auth);
+      const actor = m ? people.tokenActor(m[1]!, now()) : null;
+      return actor ? { actor, session: null } : null;
+    }
+    for (const id of cookieValues(req.headers.cookie, cookieName(view))) {
+      const s = people.session(id, now());
+      if (s) return { actor: { person: s.person, role: s.role }, session: { key: s.key, csrf: s.csrf } };
+    }
+    return null;
+  }
+
+  /** A POST from a page: this server's Origin and the session's CSRF token, both, or 403. (A bearer request has no cookie to abuse.) */
+  function csrfHolds(req: IncomingMessage, view: RequestView, w: Who): boolean {
+    if (!w.session) return true;
+    if (req.headers.origin !== ownOrigin(view)) return false;
+    const given = req.headers[CSRF_HEADER];
+    if (typeof given !== 'string') return false;
+    const a = Buffer.from(given);
+    const b = Buffer.from(w.session.csrf);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const view = viewOf(req, { tls: !!o.tls, behindProxy: o.behindProxy });
+    securityHeaders(res, view);
+    // Plain HTTP on a network address is served to the proxy only: anyone else reaching the port
+    // directly would send their password in clear.
+    if (!view.https && !view.viaProxy && !isLoopback(view.address)) return send(res, 403, 'text/plain', 'Reach this server through its proxy.');
+    // On loopback, the Host must be this machine's: a DNS-rebinding page sends its own name.
+    if (isLoopback(host) && !o.behindProxy && !new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]).has(view.host))
+      return send(res, 421, 'text/plain', 'Host not allowed');
+    const target = req.url ?? '/';
+    if (!target.startsWith('/')) return send(res, 400, 'text/plain', 'Bad request target');
+    const url = new URL(`http://x${target}`);
+    const path = safeDecode(url.pathname);
+    if (path === null) return send(res, 400, 'text/plain', 'Malformed path: a % escape is not valid.');
+    const origin = req.headers.origin;
+    // A cross-site page may not post here at all (nor sign someone in to its own account).
+    if (origin !== undefined && origin !== ownOrigin(view)) return send(res, 403, 'text/plain', 'Origin not allowed');
+
+    if (path === '/sign-in.css' && req.method === 'GET') {
+      res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
+      res.writeHead(200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'private, max-age=3600' });
+      return void res.end(SIGN_IN_CSS);
+    }
+    if (path === '/sign-in') {
+      if (req.method === 'GET') {
+        if (who(req, view)?.session) return redirect(res, '/');
+        return page(res, 200, {});
+      }
+      if (req.method === 'POST') return signIn(req, res, view);
+      return send(res, 405, 'text/plain', 'GET or POST only');
+    }
+
+    const w = who(req, view);
+    if (path.startsWith('/api/')) {
+      if (!w) return json(res, 401, { ok: false, error: { kind: 'unauthenticated', message: 'Sign in first (or send a valid API token).', retryable: false } });
+      const rest = path.slice('/api/'.length);
+      if (req.method === 'GET') {
+        if (rest === 'session') return json(res, 200, { person: w.actor.person, role: w.actor.role, csrf: w.session?.csrf ?? null });
+        if (rest === 'events') return openStream(res, w);
+        if (rest.startsWith('download/')) return download(rest.slice('download/'.length), res);
+        return send(res, 405, 'text/plain', 'POST only');
+      }
+      if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+      if (!csrfHolds(req, view, w))
+        return json(res, 403, {
+          ok: false,
+          error: { kind: 'forbidden', message: "Refused: this request did not come from this server's page (CSRF).", retryable: false },
+        });
+      if (rest === 'sign-out' || rest === 'sign-out-everywhere') {
+        if (!w.session) return json(res, 400, { ok: false, error: { kind: 'validation', message: 'An API token has no session to end.', retryable: false } });
+        if (rest === 'sign-out') {
+          for (const id of cookieValues(req.headers.cookie, cookieName(view))) people.signOut(id);
+          endStreams(new Set([w.session.key]));
+        } else endStreams(new Set(people.signOutEverywhere(w.actor.person)));
+        res.setHeader('Set-Cookie', clearedCookie(cookieName(view), view.https));
+        return json(res, 200, { ok: true });
+      }
+      return operation(rest, req, res, w.actor);
+    }
+
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
+    // The app is for people signed in; a browser is sent to the sign-in page.
+    if (!w?.session) return redirect(res, '/sign-in');
+    return serveFile(path, res);
+  }
+
+  async function signIn(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
+    // A form's POST carries its Origin (checked above); one without is not a browser's form.
+    if (req.headers.origin === undefined) return send(res, 403, 'text/plain', 'Origin required');
+    const body = await readBody(req);
+    if (body === null) return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
+    const form = new URLSearchParams(body);
+    const name = (form.get('name') ?? '').trim();
+    const password = form.get('password') ?? '';
+    if (!name || !password) return page(res, 400, { message: 'Type your name and password.', name });
+    const result = await people.signIn(name, password, view.address, now());
+    if (!result.ok) {
+      if (result.reason === 'locked') {
+        const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));
+        res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
+        return page(res, 429, { message: `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, name });
+      }
+      if (result.reason === 'disabled') return page(res, 403, { message: 'This account is disabled: ask an owner.', name });
+      return page(res, 401, { message: 'That name and password do not match.', name });
+    }
+    res.setHeader('Set-Cookie', sessionCookie(cookieName(view), result.sessionId, view.https));
+    return redirect(res, '/');
+  }
+
+  async function operation(op: string, req: IncomingMessage, res: ServerResponse, actor: Actor): Promise<void> {
+    const body = await readBody(req);
+    if (body === null) {
+      res.setHeader('Connection', 'close');
+      return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
+    }
+    let input: unknown;
+    try {
+      input = body.length ? JSON.parse(body) : undefined;
+    } catch {
+      return json(res, 400, { ok: false, error: { kind: 'validation', message: 'The request body is not JSON.', retryable: false } });
+    }
+    const controller = new AbortController();
+    const gone = () => {
+      if (!res.writableEnded) controller.abort();
+    };
+    res.on('close', gone);
+    const result = await o.core.dispatch(op, input, { signal: controller.signal, actor });
+    res.off('close', gone);
+    if (controller.signal.aborted) return;
+    // A role's refusal is HTTP's forbidden, a stale edit its conflict; every other refusal is 200 with its envelope (as the web shell).
+    const status = result.ok ? 200 : result.error.kind === 'forbidden' ? 403 : result.error.kind === 'conflict' ? 409 : 200;
+    return json(res, status, result);
+  }
+
+  function page(res: ServerResponse, status: number, p: { message?: string; name?: string }): void {
+    res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
+    send(res, status, 'text/html; charset=utf-8', signInPage(p));
+  }
+
+  function serveFile(decodedPath: string, res: ServerResponse): void {
+    const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
+    const file = normalize(join(root, rel));
+    const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
+    if (!target) return send(res, 404, 'text/plain', 'Not found');
+    res.writeHead(200, { 'Content-Type': contentType(target), 'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600' });
+    createReadStream(target).pipe(res);
+  }
+
+  function download(id: string, res: ServerResponse): void {
+    const file = downloads.take(id);
+    if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
+    res.writeHead(200, {
+      'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
+      'Content-Length': statSync(file.path).size,
+      'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+      'Cache-Control': 'no-store',
+    });
+    const stream = createReadStream(file.path);
+    stream.pipe(res);
+    stream.on('close', () => rmSync(file.path, { force: true }));
+  }
+
+  /** A session's event stream (a token's too, keyed by nothing): it ends with the session. */
+  function openStream(res: ServerResponse, w: Who): void {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    streams.set(res, w.session?.key ?? '');
+    res.on('close', () => streams.delete(res));
+  }
+
+  function endStreams(keys: Set<string>): void {
+    for (const [s, key] of streams)
+      if (keys.has(key)) {
+        streams.delete(s);
+        s.end();
+      }
+  }
+
+  function broadcast(frame: string): void {
+    for (const [s] of streams) {
+      if (s.writableLength + frame.length > maxBacklog) {
+        streams.delete(s);
+        s.destroy();
+      } else s.write(frame);
+    }
+  }
+
+  /** Streams whose session ended elsewhere (a person disabled by `folioscope users`, a limit passed) are closed. */
+  function checkStreams(): void {
+    const t = now();
+    const ended = new Set<string>();
+    for (const key of new Set(streams.values())) if (key && !people.alive(key, t)) ended.add(key);
+    if (ended.size) endStreams(ended);
+  }
+
+  const unsubscribers = EVENT_NAMES.map((name) => o.core.on(name, (payload) => broadcast(`event: ${name}\ndata: ${JSON.stringify(payload)}\n\n`)));
+  const heartbeat = setInterval(() => {
+    checkStreams();
+    broadcast(': keep-alive\n\n');
+  }, o.streamCheckMs ?? 15_000);
+  heartbeat.unref();
+
+  await new Promise<void>((done, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, host, () => done());
+  });
+  port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    origin: `${o.tls ? 'https' : 'http'}://${shownHost}:${port}`,
+    port,
+    eventStreams: () => streams.size,
+    close: () =>
+      new Promise<void>((done) => {
+        clearInterval(heartbeat);
+        unsubscribers.forEach((u) => u());
+        downloads.close();
+        for (const [s] of streams) s.end();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.setHeader('Location', location);
+  send(res, 303, 'text/plain', 'See Other');
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, 'application/json', JSON.stringify(body));
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -48,6 +48,9 @@ const EDITED: Record<EditedEntity, string> = {
 };
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
+/** A close's state as the core names it (shared/closes.ts CloseState), in German. */
+const closeStateDe = (state: string): string =>
+  ({ prepared: 'vorbereitet', closed: 'abgeschlossen', flagged: 'seit Abschluss geändert', reopened: 'wiedereröffnet', rejected: 'abgelehnt' })[state] ?? state;
 
 /** The core's refusals in German, by code (shared/core-codes.ts): what the user typed or the file held as it is. */
 const coreCodes: CoreCodeSentences = {
@@ -93,6 +96,19 @@ const coreCodes: CoreCodeSentences = {
   'close.noReason': () => 'Geben Sie einen Grund für das Wiederöffnen des Zeitraums an: Er wird im Änderungsprotokoll festgehalten.',
   'close.missing': ({ id }) => `Es gibt keinen abgeschlossenen Zeitraum ${id}.`,
   'close.reopenedAlready': ({ scope, from, to, id, at }) => `Abschluss ${id} (${period(scope, from, to)}) wurde bereits wieder geöffnet, am ${instant(at)}.`,
+  'close.preparedAlready': ({ scope, from, to, id, at }) =>
+    `${period(scope, from, to)} ist bereits vorbereitet (Abschluss ${id}, ${instant(at)}) und wartet auf Freigabe: Geben Sie ihn zuerst frei oder lehnen Sie ihn ab.`,
+  'close.notPrepared': ({ id, scope, from, to, state }) =>
+    state === 'prepared' || state === 'rejected'
+      ? `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}, nicht abgeschlossen: Nur ein abgeschlossener Zeitraum kann wieder geöffnet werden.`
+      : `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}: Nur ein vorbereiteter Abschluss, der auf Freigabe wartet, kann freigegeben oder abgelehnt werden.`,
+  'close.ownApproval': ({ id, scope, from, to, person }) =>
+    `${person} hat Abschluss ${id} (${period(scope, from, to)}) vorbereitet und kann ihn daher nicht freigeben: Auf einem Team-Server bereitet eine Person einen Abschluss vor, eine andere gibt ihn frei.`,
+  'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>
+    `Die Daten hinter Abschluss ${id} (${period(scope, from, to)}) haben sich seit der Vorbereitung (${instant(at)}) geändert: ${parts}. Eine Freigabe würde andere Zahlen abschließen als die vorbereiteten; lehnen Sie ihn ab und bereiten Sie ihn neu vor.`,
+  'close.noRejectReason': () => 'Geben Sie einen Grund für die Ablehnung an: Er wird beim Abschluss und im Änderungsprotokoll festgehalten.',
+  'close.teamPrepares': () =>
+    'Auf einem Team-Server wird ein Abschluss vorbereitet und dann von einer anderen Person freigegeben: Bereiten Sie ihn vor, eine freigebende Person schließt ab.',
   'bulk.notWatched': ({ addresses, more }) => `Nicht beobachtet: ${addresses}${more > 0 ? ` und ${int(more)} weitere` : ''}. Nichts wurde geändert.`,
   'bulk.groupMissing': ({ id }) => `Es gibt keine Wallet-Gruppe ${id}. Nichts wurde geändert.`,
   'bulk.groupBoth': ({ id }) => `Gruppe ${id} wird zugleich hinzugefügt und entfernt: Wählen Sie eines. Nichts wurde geändert.`,

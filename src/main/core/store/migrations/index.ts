@@ -25,6 +25,7 @@ import { updateToSchemaVersion23 } from './023-spam.ts';
 import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
 import { updateToSchemaVersion25 } from './025-party-dealings.ts';
 import { updateToSchemaVersion26 } from './026-audit-people.ts';
+import { updateToSchemaVersion28 } from './028-four-eyes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -54,6 +55,8 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion24,
   updateToSchemaVersion25,
   updateToSchemaVersion26,
+  // 27 is people's (another branch): the position is fixed at their merge.
+  updateToSchemaVersion28,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -64,6 +64,7 @@ export interface CoreCodeValues {
   'close.preparedAlready': { scope: string; from: string; to: string; id: number; at: string };
   /** `state`: the close's state (closed, flagged, reopened, rejected, prepared). */
   'close.notPrepared': { id: number; scope: string; from: string; to: string; state: string };
+  'close.notClosed': { id: number; scope: string; from: string; to: string; state: string };
   'close.ownApproval': { id: number; scope: string; from: string; to: string; person: string };
   /** `parts`: the hashed parts that changed, comma-separated (transactions, names, …). */
   'close.changedSincePrepared': { id: number; scope: string; from: string; to: string; at: string; parts: string };
@@ -212,9 +213,8 @@ export const englishCoreCodes: CoreCodeSentences = {
   'close.preparedAlready': ({ scope, from, to, id, at }) =>
     `${scope}, ${from} to ${to} is prepared already (close ${id}, ${at}) and waits for approval: approve or reject it first.`,
   'close.notPrepared': ({ id, scope, from, to, state }) =>
-    state === 'prepared' || state === 'rejected'
-      ? `Close ${id} (${scope}, ${from} to ${to}) is ${state}, not closed: only a closed period can be reopened.`
-      : `Close ${id} (${scope}, ${from} to ${to}) is ${state}: only a prepared close waiting for approval can be approved or rejected.`,
+    `Close ${id} (${scope}, ${from} to ${to}) is ${state}: only a prepared close waiting for approval can be approved or rejected.`,
+  'close.notClosed': ({ id, scope, from, to, state }) => `Close ${id} (${scope}, ${from} to ${to}) is ${state}, not closed: only a closed period can be reopened.`,
   'close.ownApproval': ({ id, scope, from, to, person }) =>
     `${person} prepared close ${id} (${scope}, ${from} to ${to}), so cannot approve it: on a team server a close is prepared by one person and approved by another.`,
   'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>

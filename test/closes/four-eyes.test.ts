@@ -172,7 +172,7 @@ describe('four eyes on a close', () => {
         approvedBy: null,
       });
       expect(Date.parse(rejected.rejectedAt!)).toBeGreaterThanOrEqual(Date.parse(prepared.preparedAt!));
-      expect((await refused(core, 'closes.reopen', { id: prepared.id, reason: 'why not' })).code).toBe('close.notPrepared');
+      expect((await refused(core, 'closes.reopen', { id: prepared.id, reason: 'why not' })).code).toBe('close.notClosed');
       const [entry] = (await core.call('audit.list', { entity: 'period' })).entries;
       expect(entry).toMatchObject({ action: 'reject', person: APPROVER, reason: 'Renamed after it was prepared: prepare it again' });
     });

@@ -223,7 +223,7 @@ export function reopenPeriod(db: WritableDB, id: number, reason: string, now = n
     const c = getClose(db, id);
     if (!c) throw refusal('id', 'close.missing', { id });
     if (c.state === 'prepared' || c.state === 'rejected')
-      throw refusal('id', 'close.notPrepared', { id, scope: c.scope.name, from: c.from, to: c.to, state: c.state });
+      throw refusal('id', 'close.notClosed', { id, scope: c.scope.name, from: c.from, to: c.to, state: c.state });
     if (!reopenClose(db, id, why, now))
       throw refusal('id', 'close.reopenedAlready', { scope: c.scope.name, from: c.from, to: c.to, id, at: c.reopenedAt ?? '' });
     resolveCoreAlert(db, CLOSED_PERIOD_CHANGED, `period:${id}`, now.toISOString());

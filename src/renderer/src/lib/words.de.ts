@@ -99,9 +99,9 @@ const coreCodes: CoreCodeSentences = {
   'close.preparedAlready': ({ scope, from, to, id, at }) =>
     `${period(scope, from, to)} ist bereits vorbereitet (Abschluss ${id}, ${instant(at)}) und wartet auf Freigabe: Geben Sie ihn zuerst frei oder lehnen Sie ihn ab.`,
   'close.notPrepared': ({ id, scope, from, to, state }) =>
-    state === 'prepared' || state === 'rejected'
-      ? `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}, nicht abgeschlossen: Nur ein abgeschlossener Zeitraum kann wieder geöffnet werden.`
-      : `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}: Nur ein vorbereiteter Abschluss, der auf Freigabe wartet, kann freigegeben oder abgelehnt werden.`,
+    `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}: Nur ein vorbereiteter Abschluss, der auf Freigabe wartet, kann freigegeben oder abgelehnt werden.`,
+  'close.notClosed': ({ id, scope, from, to, state }) =>
+    `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}, nicht abgeschlossen: Nur ein abgeschlossener Zeitraum kann wieder geöffnet werden.`,
   'close.ownApproval': ({ id, scope, from, to, person }) =>
     `${person} hat Abschluss ${id} (${period(scope, from, to)}) vorbereitet und kann ihn daher nicht freigeben: Auf einem Team-Server bereitet eine Person einen Abschluss vor, eine andere gibt ihn frei.`,
   'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>

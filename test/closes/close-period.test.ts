@@ -105,7 +105,13 @@ describe('closing a period', () => {
       closing: pack.closing,
       samePerson: true,
     });
-    expect(closed).toMatchObject({ samePerson: true, preparedBy: closed.closedBy, approvedBy: closed.closedBy, approvedAt: closed.closedAt, preparedAt: closed.closedAt });
+    expect(closed).toMatchObject({
+      samePerson: true,
+      preparedBy: closed.closedBy,
+      approvedBy: closed.closedBy,
+      approvedAt: closed.closedAt,
+      preparedAt: closed.closedAt,
+    });
     // The same period for a group of the wallet: a close of its own, with the group in its data.
     const group = await core.request('groups.save', { name: 'Fund I', wallets: [WALLET] });
     const ofGroup = await core.request('closes.close', { group: group.id, from: FROM, to: TO });

@@ -57,8 +57,7 @@ beforeAll(async () => {
   await as(PREPARER, {}, async (core) => {
     await core.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
     await waitForJobs(core, [await core.call('sync.transactions', { wallet: WALLET })]);
-    for (const date of ['2026-08-31', '2026-09-30', '2026-10-31'])
-      await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
+    for (const date of ['2026-08-31', '2026-09-30', '2026-10-31']) await waitForJobs(core, [await core.call('sync.positions', { wallet: WALLET, date })]);
   });
 }, 240_000);
 
@@ -203,7 +202,9 @@ describe('four eyes on a close', () => {
     });
     const out = tempDir();
     await as(PREPARER, { chooseSavePath: async (name) => join(out, name) }, async (core) => {
-      const [job] = await waitForJobs(core, [(await core.call('export.start', { format: 'pdf', document: 'pack', wallet: WALLET, from: '2026-09-30', to: '2026-10-31' }))!]);
+      const [job] = await waitForJobs(core, [
+        (await core.call('export.start', { format: 'pdf', document: 'pack', wallet: WALLET, from: '2026-09-30', to: '2026-10-31' }))!,
+      ]);
       const text = spawnSync('pdftotext', ['-layout', job!.output!.path!, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
       expect(text).toMatch(new RegExp(`prepared \\S+ \\S+ UTC by ${PREPARER} approved \\S+ \\S+ UTC by ${PREPARER} prepared and approved by the same person`));
     });

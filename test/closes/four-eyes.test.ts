@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
@@ -21,6 +21,7 @@ import { tempDir } from '../support/store.ts';
  * The closed period's PDF and CSV name the preparer and the approver with their times, and its
  * bundle carries them and still verifies.
  */
+const SHOTS = join(import.meta.dirname, '../../test-results/screenshots');
 const PREPARER = 'preparer@books';
 const APPROVER = 'approver@books';
 let dataDir: string;
@@ -120,6 +121,8 @@ describe('four eyes on a close', () => {
       expect(done.map((j) => j.state)).toEqual(['done', 'done', 'done']);
       const [pdf, csv, zip] = done.map((j) => j.output!.path!);
       const text = spawnSync('pdftotext', ['-layout', pdf!, '-'], { encoding: 'utf8' }).stdout.replace(/\s+/g, ' ');
+      mkdirSync(SHOTS, { recursive: true });
+      spawnSync('pdftoppm', ['-r', '80', '-png', '-f', '1', '-l', '1', pdf!, join(SHOTS, 'four-eyes-pack-pdf')]);
       expect(text).toMatch(new RegExp(`Prepared, approved prepared \\S+ \\S+ UTC by ${PREPARER} approved \\S+ \\S+ UTC by ${APPROVER}`));
       expect(text).not.toContain('same person');
       const rows = parse(readFileSync(csv!), { columns: true, bom: true }) as Array<Record<string, string>>;

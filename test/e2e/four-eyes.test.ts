@@ -57,7 +57,7 @@ describe('four eyes on a close, in the app', () => {
     const text = async (i: number) => (await rows.nth(i).innerText()).replace(/\s+/g, ' ').trim();
     // Newest first: October, then September; each prepared, by whom, waiting; no bundle for a close not closed.
     expect(await text(0)).toMatch(
-      new RegExp(`^Treasury · 2026-09-30 – 2026-10-31 prepared, awaiting approval Approve Reject… Prepared .* by ${PREPARER} · NAV \\(closed\\)`),
+      new RegExp(`^Treasury · 2026-09-30 – 2026-10-31 prepared, awaiting approval Approve Reject… Prepared .* by ${PREPARER} · NAV \\(prepared\\)`),
     );
     expect(await text(1)).toMatch(/^Treasury · 2026-08-31 – 2026-09-30 prepared, awaiting approval Approve Reject… Prepared /);
     expect(await section.getByRole('button', { name: /auditor’s bundle/ }).count()).toBe(0);

@@ -1527,7 +1527,7 @@ export const german: Words = {
       reopened: 'wiedereröffnet',
       rejected: 'abgelehnt',
     },
-    columns: { scope: 'Bereich', period: 'Zeitraum', closed: 'Abgeschlossen', nav: 'NAV (abgeschlossen)', state: 'Zustand' },
+    columns: { scope: 'Bereich', period: 'Zeitraum', closed: 'Abgeschlossen', nav: 'NAV (abgeschlossen)', navPrepared: 'NAV (vorbereitet)', state: 'Zustand' },
     period: (from, to) => `${from} – ${to}`,
     nav: (opening, closing) => `${opening} → ${closing}`,
     hash: 'SHA-256 der Daten dahinter',

@@ -1340,7 +1340,7 @@ const en = {
       reopened: 'reopened',
       rejected: 'rejected',
     } as Record<CloseState, string>,
-    columns: { scope: 'Scope', period: 'Period', closed: 'Closed', nav: 'NAV (closed)', state: 'State' },
+    columns: { scope: 'Scope', period: 'Period', closed: 'Closed', nav: 'NAV (closed)', navPrepared: 'NAV (prepared)', state: 'State' },
     period: (from: string, to: string) => `${from} – ${to}`,
     nav: (opening: string, closing: string) => `${opening} → ${closing}`,
     hash: 'SHA-256 of the data behind it',

@@ -49,6 +49,7 @@ import type {
   WalletImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
+import type { Permission } from './roles.ts';
 import type { SpamExplanation, SpamListInfo, SpamMark } from './spam.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
@@ -637,13 +638,15 @@ export interface TimelineFacets {
 }
 
 /**
- * An operation of the contract: its input's schema, its result's type, and whether it writes to
- * the cache (`WRITES`): such an operation is refused, with why, while the cache is open
- * read-only (the core's dispatch reads it here; there is no second list to keep in step).
+ * An operation of the contract: its input's schema, its result's type, the permission it needs
+ * (src/shared/roles.ts: on a team server, a person whose role lacks it is refused), and whether
+ * it writes to the cache (`WRITES`): such an operation is refused, with why, while the cache is
+ * open read-only. The core's dispatch is the one gate that reads both here; there is no second
+ * list to keep in step.
  */
 const op =
-  <I extends z.ZodType>(input: I, declared: { writes?: true } = {}) =>
-  <O>() => ({ input, output: undefined as unknown as O, writes: declared.writes === true });
+  <I extends z.ZodType>(input: I, needs: Permission, declared: { writes?: true } = {}) =>
+  <O>() => ({ input, output: undefined as unknown as O, needs, writes: declared.writes === true });
 /** Declares that an operation writes to the cache. */
 const WRITES = { writes: true } as const;
 
@@ -685,42 +688,46 @@ const rowPage = {
 const portfolioScope = { date, wallet: address.optional(), group: z.number().int().positive().optional() };
 
 export const CONTRACT = {
-  'app.info': op(empty)<AppInfo>(),
-  'app.connect': op(z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }))<
-    AppInfo & { keyCheck: KeyCheck }
-  >(),
-  'app.useDemo': op(empty)<AppInfo>(),
-  'settings.get': op(empty)<Settings>(),
-  'settings.update': op(SettingsInput, WRITES)<Settings>(),
-  'key.status': op(empty)<KeyStatus>(),
+  'app.info': op(empty, 'read')<AppInfo>(),
+  'app.connect': op(
+    z.strictObject({ baseUrl: z.string().url().max(2048), key: z.string().min(1).max(4096).optional(), sessionOnly: z.boolean().optional() }),
+    'admin',
+  )<AppInfo & { keyCheck: KeyCheck }>(),
+  'app.useDemo': op(empty, 'admin')<AppInfo>(),
+  'settings.get': op(empty, 'read')<Settings>(),
+  'settings.update': op(SettingsInput, 'admin', WRITES)<Settings>(),
+  'key.status': op(empty, 'read')<KeyStatus>(),
   /** `check`: what the service said of the key (a key that could not be verified is kept, and the caller says so). */
-  'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }))<KeyStatus & { check: KeyCheck }>(),
-  'key.clear': op(empty)<KeyStatus>(),
-  'wallets.list': op(empty)<Wallet[]>(),
-  'wallets.add': op(WalletAddInput, WRITES)<Wallet>(),
-  'wallets.update': op(WalletUpdateInput, WRITES)<Wallet>(),
-  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional(), expectedVersion }), WRITES)<boolean>(),
+  'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }), 'admin')<KeyStatus & { check: KeyCheck }>(),
+  'key.clear': op(empty, 'admin')<KeyStatus>(),
+  'wallets.list': op(empty, 'read')<Wallet[]>(),
+  'wallets.add': op(WalletAddInput, 'books', WRITES)<Wallet>(),
+  'wallets.update': op(WalletUpdateInput, 'books', WRITES)<Wallet>(),
+  'wallets.remove': op(z.strictObject({ address, purge: z.boolean().optional(), expectedVersion }), 'books', WRITES)<boolean>(),
   /** Tags, chains or groups of many wallets changed, or the wallets removed, in one step: all, or (an error) nothing. */
-  'wallets.bulkEdit': op(WalletBulkEditInput, WRITES)<WalletBulkResult>(),
-  'wallets.status': op(empty)<WalletStatus[]>(),
+  'wallets.bulkEdit': op(WalletBulkEditInput, 'books', WRITES)<WalletBulkResult>(),
+  'wallets.status': op(empty, 'read')<WalletStatus[]>(),
   /** What importing a wallets CSV (docs/wallet-import.md) would do, row by row; nothing is written. */
-  'wallets.preview': op(WalletCsvInput)<WalletImportPreview>(),
+  'wallets.preview': op(WalletCsvInput, 'books')<WalletImportPreview>(),
   /** Imports a wallets CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
-  'wallets.import': op(WalletCsvInput, WRITES)<WalletImportPreview>(),
+  'wallets.import': op(WalletCsvInput, 'books', WRITES)<WalletImportPreview>(),
   /** The watched wallets as CSV, in the columns import reads. */
-  'wallets.export': op(empty)<WalletExport>(),
-  'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<string[]>(),
+  'wallets.export': op(empty, 'read')<WalletExport>(),
+  'positions.dates': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<string[]>(),
   /** How many of the scope's wallet chains have all three position views cached for a date: "cached" is said only of all of them. */
-  'positions.coverage': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), date }))<{
+  'positions.coverage': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), date }), 'read')<{
     cached: number;
     of: number;
   }>(),
-  'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }))<PositionsResult>(),
-  'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }))<DateDiff>(),
+  'positions.get': op(z.strictObject({ wallet: address, date, view: positionsView }), 'read')<PositionsResult>(),
+  'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }), 'read')<DateDiff>(),
   /** A wallet, a group or all wallets at a date: rows, totals, allocation and each member's coverage (src/shared/portfolio/view.ts). */
-  'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioView>(),
+  'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<PortfolioView>(),
   /** What changed per position and per token from an earlier cached date (`since`) to `date` (src/shared/portfolio/change.ts). */
-  'portfolio.change': op(z.strictObject({ date, since: date, wallet: address.optional(), group: z.number().int().positive().optional() }))<PortfolioChange>(),
+  'portfolio.change': op(
+    z.strictObject({ date, since: date, wallet: address.optional(), group: z.number().int().positive().optional() }),
+    'read',
+  )<PortfolioChange>(),
   /**
    * What a screen of that view shows at once: its totals, allocation, exposure, risk, unlocks,
    * coverage (counts, and a page of the members not fully cached) and spam counted, with the first
@@ -740,30 +747,32 @@ export const CONTRACT = {
       /** How many spam rows to give whole (largest claim first). */
       spam: z.strictObject({ limit: z.number().int().min(1).max(ROW_PAGE_MAX).optional() }).optional(),
     }),
+    'read',
   )<PortfolioSummary>(),
   /** A page of the view's positions, by-token rows, tokens, liquidity or spam rows, sorted and filtered in the core, with how many rows pass the filter. */
-  'portfolio.rows': op(z.strictObject({ ...portfolioScope, table: z.enum(ROW_TABLES).optional(), ...rowPage }))<RowsPage>(),
-  'nav.history': op(NavHistoryInput)<NavSeries>(),
+  'portfolio.rows': op(z.strictObject({ ...portfolioScope, table: z.enum(ROW_TABLES).optional(), ...rowPage }), 'read')<RowsPage>(),
+  'nav.history': op(NavHistoryInput, 'read')<NavSeries>(),
   /** Exposure per token at a date: every watched wallet, or a group's members. */
-  'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }))<Exposure>(),
-  'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage))<TimelinePage>(),
-  'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }))<TimelineFacets>(),
+  'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }), 'read')<Exposure>(),
+  'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage), 'read')<TimelinePage>(),
+  'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<TimelineFacets>(),
   /** How many transactions the timeline's filters match in all (what its CSV export holds). */
-  'timeline.count': op(TimelineFilterInput.refine(ordered, orderedMessage))<number>(),
+  'timeline.count': op(TimelineFilterInput.refine(ordered, orderedMessage), 'read')<number>(),
   /**
    * How many transactions the filters match on each day, newest day first, in a time zone (the
    * day headings'): what lets the renderer place any row of a list of millions and read it from
    * its day's cursor (docs/design-notes.md, "Renderer").
    */
-  'timeline.days': op(TimelineFilterInput.extend({ zone: timeZone }).refine(ordered, orderedMessage))<TimelineDays>(),
+  'timeline.days': op(TimelineFilterInput.extend({ zone: timeZone }).refine(ordered, orderedMessage), 'read')<TimelineDays>(),
   /**
    * Where a date is in the timeline under the filters: how many transactions come before the first
    * on or before the end of `date` (a day of `zone`), that row's day and a cursor to read from it.
    */
-  'timeline.position': op(TimelineFilterInput.extend({ zone: timeZone, date }).refine(ordered, orderedMessage))<TimelinePosition>(),
+  'timeline.position': op(TimelineFilterInput.extend({ zone: timeZone, date }).refine(ordered, orderedMessage), 'read')<TimelinePosition>(),
   /** The change log of cached transactions, newest first: what the service restated after they were first seen (late, changed, removed). */
   'changes.list': op(
     z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), limit: z.number().int().min(1).max(5000).optional() }),
+    'read',
   )<TransactionChange[]>(),
   'audit.list': op(
     z
@@ -781,36 +790,38 @@ export const CONTRACT = {
       })
       .optional()
       .transform((x) => x ?? {}),
+    'read',
   )<{
     entries: AuditEntry[];
     total: number;
     /** Everyone the trail names, most edits first (the filter's choices). */ people: Array<{ person: string; edits: number }>;
   }>(),
-  'pack.get': op(PackInput)<MonthlyPack>(),
+  'pack.get': op(PackInput, 'read')<MonthlyPack>(),
   /** Closed periods (docs/closes.md): every close (or one period's), newest first. */
-  'closes.list': op(z.strictObject({ from: date.optional(), to: date.optional() }).optional())<PeriodClose[]>(),
+  'closes.list': op(z.strictObject({ from: date.optional(), to: date.optional() }).optional(), 'read')<PeriodClose[]>(),
   /** One close with its figures as stored at close (never recomputed) and what changed since. */
-  'closes.get': op(z.strictObject({ id: z.number().int().positive() }))<PeriodCloseDetail>(),
+  'closes.get': op(z.strictObject({ id: z.number().int().positive() }), 'read')<PeriodCloseDetail>(),
   /**
    * Closes a scope's period (as pack.get takes it) at once: prepared and approved by the same
    * person, and the close says so. Refused when its pack is partial, it is prepared or closed
    * already, or on a team server (where a close is prepared, then approved by another person).
    */
-  'closes.close': op(PackInput, WRITES)<PeriodCloseDetail>(),
+  'closes.close': op(PackInput, 'prepare', WRITES)<PeriodCloseDetail>(),
   /** Prepares a scope's period's close: its pack and hash stored, waiting for another person's approval (refused as closes.close is). */
-  'closes.prepare': op(PackInput, WRITES)<PeriodCloseDetail>(),
+  'closes.prepare': op(PackInput, 'prepare', WRITES)<PeriodCloseDetail>(),
   /**
    * Approves a prepared close: closed from now, on the figures and hash prepared. Refused when
    * the data behind them changed since it was prepared (naming the parts), and on a team server
    * when the approver prepared it.
    */
-  'closes.approve': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<PeriodCloseDetail>(),
+  'closes.approve': op(z.strictObject({ id: z.number().int().positive() }), 'approve', WRITES)<PeriodCloseDetail>(),
   /** Rejects a prepared close with a reason (required, kept with it and in the audit trail): it ends, never in force. */
   'closes.reject': op(
     z.strictObject({
       id: z.number().int().positive(),
       reason: safeText('reason', REOPEN_REASON_MAX).refine((v) => v.trim().length > 0, 'give a reason for rejecting the close'),
     }),
+    'approve',
     WRITES,
   )<PeriodClose>(),
   /** Reopens a close in force; the reason is required and kept in the audit trail. */
@@ -819,27 +830,28 @@ export const CONTRACT = {
       id: z.number().int().positive(),
       reason: safeText('reason', REOPEN_REASON_MAX).refine((v) => v.trim().length > 0, 'give a reason for reopening the period'),
     }),
+    'approve',
     WRITES,
   )<PeriodClose>(),
   /** Checks the closes in force against their data now; flags (and alerts on) those that changed. */
-  'closes.check': op(empty, WRITES)<CloseCheck>(),
-  'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }))<LogSet>(),
-  'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), WRITES)<JobInfo>(),
-  'sync.backfill': op(BackfillInput, WRITES)<JobInfo>(),
-  'sync.transactions': op(z.strictObject({ wallet: address }), WRITES)<JobInfo>(),
-  'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional(), WRITES)<JobInfo[]>(),
-  'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }))<boolean>(),
-  'sync.jobs': op(empty)<JobInfo[]>(),
+  'closes.check': op(empty, 'books', WRITES)<CloseCheck>(),
+  'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }), 'read')<LogSet>(),
+  'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), 'books', WRITES)<JobInfo>(),
+  'sync.backfill': op(BackfillInput, 'books', WRITES)<JobInfo>(),
+  'sync.transactions': op(z.strictObject({ wallet: address }), 'books', WRITES)<JobInfo>(),
+  'sync.all': op(z.strictObject({ wallet: address.optional(), date: date.optional() }).optional(), 'books', WRITES)<JobInfo[]>(),
+  'sync.cancel': op(z.strictObject({ jobId: z.string().max(64) }), 'books')<boolean>(),
+  'sync.jobs': op(empty, 'read')<JobInfo[]>(),
   /**
    * Waits for what finished sync jobs and edits set off (the category rules, the alert rules, the
    * checks of closed periods: src/main/core/reactions.ts) and returns the closes those checks
    * found changed since the last time this was asked: a CLI sync says them with its jobs.
    */
-  'sync.settle': op(empty)<{ flagged: PeriodClose[] }>(),
-  'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }))<boolean>(),
-  'cache.clear': op(empty, WRITES)<{ snapshots: number; transactions: number }>(),
+  'sync.settle': op(empty, 'read')<{ flagged: PeriodClose[] }>(),
+  'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }), 'read')<boolean>(),
+  'cache.clear': op(empty, 'admin', WRITES)<{ snapshots: number; transactions: number }>(),
   /** Encryption at rest of the data folder: on or off, the key's source, each cache and the backups (never the key). */
-  'cache.encryption': op(empty)<EncryptionStatus>(),
+  'cache.encryption': op(empty, 'read')<EncryptionStatus>(),
   /**
    * Encrypts every cache and backup of the data folder, converted in place (README, "Encryption
    * at rest"): with a random key kept in the system keychain, or with one derived from
@@ -847,132 +859,142 @@ export const CONTRACT = {
    */
   'cache.encrypt': op(
     z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional(), cancelJobs: z.boolean().optional() }).optional(),
+    'admin',
     WRITES,
   )<EncryptionStatus>(),
   /** Decrypts every cache and backup of the data folder, converted in place; the key is then removed. */
-  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional(), WRITES)<EncryptionStatus>(),
+  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional(), 'admin', WRITES)<EncryptionStatus>(),
   /**
    * Whether the data folder waits for its passphrase (README, "Encryption at rest"): a folder
    * encrypted with one, started without FOLIOSCOPE_CACHE_PASSPHRASE in the app or the web shell,
    * answers only this and `cache.unlock` until it is given. Says where the folder is, never a key.
    */
-  'cache.locked': op(empty)<CacheLockState>(),
+  'cache.locked': op(empty, 'read')<CacheLockState>(),
   /**
    * Opens the caches of a folder waiting for its passphrase with the key derived from it (scrypt,
    * checked against encryption.json). A wrong one is refused (field `passphrase`) and changes
    * nothing; the passphrase is kept in this process's memory only, never written, logged or sent
    * back. On a folder already open it does nothing.
    */
-  'cache.unlock': op(z.strictObject({ passphrase }))<CacheLockState>(),
-  'export.start': op(ExportInput.refine(ordered, orderedMessage))<JobInfo | null>(),
+  'cache.unlock': op(z.strictObject({ passphrase }), 'admin')<CacheLockState>(),
+  'export.start': op(ExportInput.refine(ordered, orderedMessage), 'read')<JobInfo | null>(),
   /** Roll-forward between two cached dates (docs/analytics.md): one wallet, or every watched wallet. */
-  'reconcile.get': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }))<Reconciliation>(),
+  'reconcile.get': op(
+    z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional(), from: date, to: date }),
+    'read',
+  )<Reconciliation>(),
   /** Lending positions with ratio and threshold at a date (headroom: src/shared/headroom.ts). */
-  'risk.lending': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<RiskOverview>(),
+  'risk.lending': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<RiskOverview>(),
   /** One lending position's collateral/debt ratio over the cached dates. */
-  'risk.health': op(z.strictObject({ wallet: address, chain: chainId, cid: z.string().min(1).max(128) }))<HealthHistory>(),
+  'risk.health': op(z.strictObject({ wallet: address, chain: chainId, cid: z.string().min(1).max(128) }), 'read')<HealthHistory>(),
   /** Locked tokens unlocking on or after the date. */
-  'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }))<UnlockLadder>(),
-  'groups.list': op(empty)<WalletGroup[]>(),
+  'risk.unlocks': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<UnlockLadder>(),
+  'groups.list': op(empty, 'read')<WalletGroup[]>(),
   /** Creates (no id) or replaces a group's name and members. */
-  'groups.save': op(GroupSaveInput, WRITES)<WalletGroup>(),
-  'groups.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<boolean>(),
-  'schedules.list': op(empty)<Schedule[]>(),
-  'schedules.save': op(ScheduleInput, WRITES)<Schedule>(),
-  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
+  'groups.save': op(GroupSaveInput, 'books', WRITES)<WalletGroup>(),
+  'groups.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<boolean>(),
+  'schedules.list': op(empty, 'read')<Schedule[]>(),
+  'schedules.save': op(ScheduleInput, 'books', WRITES)<Schedule>(),
+  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),
   /** Runs every schedule whose slot has come (each once, however many slots were missed), and waits for its jobs. */
-  'schedules.runDue': op(empty, WRITES)<DueRuns>(),
+  'schedules.runDue': op(empty, 'books', WRITES)<DueRuns>(),
   /** The cache's backups (newest first), checked when made; listing reads their manifests only. */
-  'backups.list': op(empty)<BackupList>(),
+  'backups.list': op(empty, 'admin')<BackupList>(),
   /** A backup made now (VACUUM INTO, checked, then named), older ones pruned to the setting's count. */
-  'backups.create': op(empty, WRITES)<BackupInfo>(),
+  'backups.create': op(empty, 'admin', WRITES)<BackupInfo>(),
   /** Checks a backup as a restore would: SHA-256 against its manifest, integrity_check, schema version. */
-  'backups.verify': op(z.strictObject({ name: backupName }))<BackupVerification>(),
+  'backups.verify': op(z.strictObject({ name: backupName }), 'admin')<BackupVerification>(),
   /**
    * Replaces the cache with a verified backup, the current one kept aside (`<cache>.before-restore-<time>`).
    * Refused while jobs run unless `cancelJobs`.
    */
-  'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }), WRITES)<RestoreResult>(),
+  'backups.restore': op(z.strictObject({ name: backupName, cancelJobs: z.boolean().optional() }), 'admin', WRITES)<RestoreResult>(),
   /** Writes the user's own data (wallets, groups, schedules, alert rules, settings) as a data file, optionally encrypted: an export job. */
-  'userData.export': op(z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional() }).optional())<JobInfo | null>(),
+  'userData.export': op(
+    z.strictObject({ passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional() }).optional(),
+    'read',
+  )<JobInfo | null>(),
   /** What importing a data file would change, item by item; nothing is written. */
-  'userData.preview': op(UserDataFileInput)<UserDataPreview>(),
+  'userData.preview': op(UserDataFileInput, 'admin')<UserDataPreview>(),
   /** Imports a data file in one transaction: all of it, or (a conflict without replace, any error) nothing. */
-  'userData.import': op(UserDataFileInput, WRITES)<UserDataPreview>(),
+  'userData.import': op(UserDataFileInput, 'admin', WRITES)<UserDataPreview>(),
   /** The address book, by name (docs/address-book.md). */
-  'counterparties.list': op(empty)<Counterparty[]>(),
+  'counterparties.list': op(empty, 'read')<Counterparty[]>(),
   /** Adds an entry, or replaces the entry of its address; recorded in the audit trail. */
-  'counterparties.save': op(CounterpartySaveInput, WRITES)<Counterparty>(),
-  'counterparties.remove': op(z.strictObject({ address, expectedVersion }), WRITES)<boolean>(),
+  'counterparties.save': op(CounterpartySaveInput, 'books', WRITES)<Counterparty>(),
+  'counterparties.remove': op(z.strictObject({ address, expectedVersion }), 'books', WRITES)<boolean>(),
   /** What importing an address-book CSV would do, row by row; nothing is written. */
-  'counterparties.preview': op(CounterpartyCsvInput)<CounterpartyImportPreview>(),
+  'counterparties.preview': op(CounterpartyCsvInput, 'books')<CounterpartyImportPreview>(),
   /** Imports an address-book CSV in one transaction: every row, or (an error, a conflict without replace) nothing. */
-  'counterparties.import': op(CounterpartyCsvInput, WRITES)<CounterpartyImportPreview>(),
+  'counterparties.import': op(CounterpartyCsvInput, 'books', WRITES)<CounterpartyImportPreview>(),
   /** The address book as the CSV import reads. */
-  'counterparties.export': op(empty)<CounterpartyExport>(),
+  'counterparties.export': op(empty, 'read')<CounterpartyExport>(),
   /** The user's spam verdicts (every wallet's, and one wallet's when asked; docs/spam.md). */
-  'spam.verdicts': op(z.strictObject({ wallet: address.optional() }).optional())<SpamMark[]>(),
+  'spam.verdicts': op(z.strictObject({ wallet: address.optional() }).optional(), 'read')<SpamMark[]>(),
   /** Marks a token, a contract or an address spam or not spam, for a wallet or every wallet; it wins over the rules and the lists. Audited. */
-  'spam.mark': op(SpamMarkInput, WRITES)<SpamMark>(),
+  'spam.mark': op(SpamMarkInput, 'books', WRITES)<SpamMark>(),
   /** Clears a verdict: the lists and the rules decide again. Audited; false when there was none. */
-  'spam.clear': op(SpamClearInput, WRITES)<boolean>(),
+  'spam.clear': op(SpamClearInput, 'books', WRITES)<boolean>(),
   /** The lists loaded: the shipped one and those imported, with what each holds. */
-  'spam.lists': op(empty)<SpamListInfo[]>(),
+  'spam.lists': op(empty, 'read')<SpamListInfo[]>(),
   /** Imports a spam list (checked whole: a fault names its line and member, and nothing changes), over any list of its name. Audited. */
-  'spam.importList': op(SpamListInput, WRITES)<SpamListInfo>(),
+  'spam.importList': op(SpamListInput, 'books', WRITES)<SpamListInfo>(),
   /** Removes an imported list. Audited; false when there is none of that name. */
-  'spam.removeList': op(z.strictObject({ name: z.string().min(1).max(100) }), WRITES)<boolean>(),
+  'spam.removeList': op(z.strictObject({ name: z.string().min(1).max(100) }), 'books', WRITES)<boolean>(),
   /** One token or transaction judged: the verdict, who decided, its reasons, a poisoning hit. */
-  'spam.explain': op(SpamExplainInput)<SpamExplanation>(),
-  'alerts.rules': op(empty)<AlertRule[]>(),
-  'alerts.saveRule': op(AlertRuleInput, WRITES)<AlertRule>(),
+  'spam.explain': op(SpamExplainInput, 'read')<SpamExplanation>(),
+  'alerts.rules': op(empty, 'read')<AlertRule[]>(),
+  'alerts.saveRule': op(AlertRuleInput, 'books', WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
-  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
+  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),
   /** The inbox: alerts not acknowledged (with `all`, the acknowledged too), newest first. */
-  'alerts.inbox': op(z.strictObject({ all: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).optional())<AlertInbox>(),
-  'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }), WRITES)<boolean>(),
-  'alerts.snooze': op(z.strictObject({ id: z.number().int().positive(), until: instant }), WRITES)<boolean>(),
+  'alerts.inbox': op(z.strictObject({ all: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).optional(), 'read')<AlertInbox>(),
+  'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),
+  'alerts.snooze': op(z.strictObject({ id: z.number().int().positive(), until: instant }), 'books', WRITES)<boolean>(),
   /** Checks every rule now over the cache; returns the alerts that fired. */
-  'alerts.check': op(empty, WRITES)<Alert[]>(),
+  'alerts.check': op(empty, 'books', WRITES)<Alert[]>(),
   /** The transactions of a reconciliation's period that moved one token. */
-  'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }))<ReconcileTraceRow[]>(),
+  'reconcile.trace': op(z.strictObject({ wallet: address, chain: chainId, tokenCid: z.string().min(1).max(128), from: date, to: date }), 'read')<
+    ReconcileTraceRow[]
+  >(),
   /** A transaction's note and category (null: none), found by (wallet, chain, hash); `orphaned` when it left the cache. */
-  'notes.get': op(z.strictObject(txnKey))<TxnAnnotation | null>(),
+  'notes.get': op(z.strictObject(txnKey), 'read')<TxnAnnotation | null>(),
   /** Sets or clears a transaction's note and manual category (a manual choice always wins over a rule). */
-  'notes.set': op(NoteSetInput, WRITES)<TxnAnnotation | null>(),
+  'notes.set': op(NoteSetInput, 'books', WRITES)<TxnAnnotation | null>(),
   /** Notes and manual categories kept for transactions no longer in the cache (the service removed them). */
-  'notes.orphans': op(empty)<TxnAnnotation[]>(),
-  'categories.list': op(empty)<Category[]>(),
+  'notes.orphans': op(empty, 'read')<TxnAnnotation[]>(),
+  'categories.list': op(empty, 'read')<Category[]>(),
   /** Creates (no id) or changes a category. */
-  'categories.save': op(CategorySaveInput, WRITES)<Category>(),
+  'categories.save': op(CategorySaveInput, 'books', WRITES)<Category>(),
   /** Removes a category (refused while a rule sets it); its transactions become uncategorised. */
-  'categories.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<{ removed: boolean; uncategorised: number }>(),
+  'categories.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<{ removed: boolean; uncategorised: number }>(),
   /** The category rules, in the order they are tried. */
-  'rules.list': op(empty)<CategoryRule[]>(),
+  'rules.list': op(empty, 'read')<CategoryRule[]>(),
   /** Saves a rule, then applies every rule to every cached transaction again (manual categories untouched). */
-  'rules.save': op(RuleSaveInput, WRITES)<{ rule: CategoryRule; applied: RulesApplied }>(),
-  'rules.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), WRITES)<{ removed: boolean; applied: RulesApplied }>(),
+  'rules.save': op(RuleSaveInput, 'books', WRITES)<{ rule: CategoryRule; applied: RulesApplied }>(),
+  'rules.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<{ removed: boolean; applied: RulesApplied }>(),
   /** Puts the rules in this order (every rule's id once), then applies them again. */
-  'rules.reorder': op(z.strictObject({ ids: z.array(z.number().int().positive()).max(1000, 'at most 1000 rules') }), WRITES)<{
+  'rules.reorder': op(z.strictObject({ ids: z.array(z.number().int().positive()).max(1000, 'at most 1000 rules') }), 'books', WRITES)<{
     rules: CategoryRule[];
     applied: RulesApplied;
   }>(),
   /** How many cached transactions (of a wallet, a group, or all) a rule's conditions match, before it is saved. */
   'rules.preview': op(
     z.strictObject({ conditions: RuleConditionsSchema, wallet: address.optional(), group: z.number().int().positive().optional() }),
+    'books',
   )<RulePreview>(),
   /** Applies every rule to every cached transaction again ("apply to existing"). */
-  'rules.apply': op(empty, WRITES)<RulesApplied>(),
+  'rules.apply': op(empty, 'books', WRITES)<RulesApplied>(),
   /** What was learned about how the service reads the spec's open points, and the anomalies. */
-  'service.conventions': op(empty)<ConventionsReport>(),
+  'service.conventions': op(empty, 'read')<ConventionsReport>(),
   /** Learns the conventions again now (with the first watched wallet that has history), then reports. */
-  'service.check': op(empty)<ConventionsReport>(),
+  'service.check': op(empty, 'admin')<ConventionsReport>(),
   /**
    * The service check the user sees (Settings, `folioscope doctor`): datetimes, numbers,
    * snapshot days, and the learned conventions, with when; `run` learns and checks again first.
    */
-  'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional())<ServiceCheck>(),
-} satisfies Record<OperationName, { input: z.ZodType; output: unknown; writes: boolean }>;
+  'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional(), 'read')<ServiceCheck>(),
+} satisfies Record<OperationName, { input: z.ZodType; output: unknown; needs: Permission; writes: boolean }>;
 
 // Both directions: every name has an entry, and every entry has a name.
 type Check<T extends true> = T;

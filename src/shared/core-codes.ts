@@ -7,6 +7,7 @@
  * `coreCodes`). Values are plain strings and numbers (and, for a refusal wrapping another, that one's code):
  * what the user typed or the file held is shown as it is.
  */
+import type { Permission, Role } from './roles.ts';
 
 /** Why a text is refused: an invisible control or direction character, or half of a surrogate pair (its code, e.g. "U+202E"). */
 export type UnsafeKind = 'control' | 'broken';
@@ -138,6 +139,8 @@ export interface CoreCodeValues {
    * when (ISO; null likewise).
    */
   'edit.stale': { entity: EditedEntity; name: string; person: string | null; at: string | null };
+  /** An operation the signed-in person's role may not do on a team server (src/shared/roles.ts): `op` the operation, `needs` the permission it needs. */
+  'role.forbidden': { person: string; role: Role; op: string; needs: Permission };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -154,6 +157,14 @@ const EDITED: Record<EditedEntity, string> = {
   category: 'The category',
   rule: 'The rule',
   note: 'The note of transaction',
+};
+const ROLE_NAME: Record<Role, string> = { owner: 'an owner', preparer: 'a preparer', approver: 'an approver', viewer: 'a viewer', auditor: 'an auditor' };
+const NEED: Record<Permission, string> = {
+  read: 'permission to read the books',
+  books: 'a preparer (it changes the books)',
+  prepare: 'a preparer (it prepares a close)',
+  approve: 'an approver (it approves, rejects or reopens a close)',
+  admin: 'an owner (it changes the server, its service or its people)',
 };
 const schemaEnglish = ({ field, detail }: { field: string; detail: string }): string => `${field}: ${detail}`;
 const TEXT: Record<TextField, string> = {
@@ -283,6 +294,8 @@ export const englishCoreCodes: CoreCodeSentences = {
     `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
+  'role.forbidden': ({ person, role, op, needs }) =>
+    `${person} is signed in as ${ROLE_NAME[role]}, and ${op} needs ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed.`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

@@ -9,6 +9,7 @@ import { coded } from '../../shared/core-codes.ts';
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
+import { roleAllows, type Actor } from '../../shared/roles.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
@@ -69,6 +70,24 @@ export interface CoreOptions extends SessionOptions {
 /** The signal of a caller that never cancels (the shells' own `request`, tests' `call`). */
 const NEVER = new AbortController().signal;
 
+/**
+ * What a shell may say of a request beside its input: the caller's signal, and on a team server
+ * the signed-in person (src/shared/roles.ts), whose role the one gate checks against what the
+ * operation needs and whom the audit trail names. Without an actor the core is its one user's
+ * (the desktop app, the loopback web shell, the CLI on its own cache).
+ */
+export interface DispatchOptions {
+  signal?: AbortSignal;
+  actor?: Actor;
+}
+
+/** The refusal of an operation the actor's role does not allow; null when it does (or there is no actor). */
+function forbidden(op: OperationName, actor: Actor | undefined): Envelope<unknown> | null {
+  const needs = CONTRACT[op].needs;
+  if (!actor || roleAllows(actor.role, needs)) return null;
+  return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('role.forbidden', { person: actor.person, role: actor.role, op, needs }) } };
+}
+
 /** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */
 const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: the answer is no longer needed.', retryable: false } } as const;
 
@@ -78,7 +97,7 @@ const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: 
  */
 export interface Core {
   /** With a signal, the caller may cancel: the work stops where it checks, and the answer is `cancelled`. */
-  dispatch(op: string, input: unknown, options?: { signal?: AbortSignal }): Promise<Envelope<unknown>>;
+  dispatch(op: string, input: unknown, options?: DispatchOptions): Promise<Envelope<unknown>>;
   /** An already-validated input straight to its handler (tests; shells use `request`). */
   call<K extends OperationName>(op: K, input: ParsedInputOf<K>): Promise<OutputOf<K>>;
   /** An operation as a shell asks it: validated by the contract like any request; a failure is thrown with its message. */
@@ -152,13 +171,15 @@ function lockedCore(o: CoreOptions): Core {
     return { ok: true, result: { locked: false, dataDir: o.dataDir } };
   }
 
-  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+  async function dispatch(op: string, input: unknown, options: DispatchOptions = {}): Promise<Envelope<unknown>> {
     // One opening at a time: a second tab's unlock, or any request, waits for the one under way
     // (a loop: another waiter may have started the next one by the time this one resumes).
     while (opening) await opening;
     if (opened) return opened.dispatch(op, input, options);
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
+    const refused = forbidden(op as OperationName, options.actor);
+    if (refused) return refused;
     if (op === 'cache.locked') return state;
     if (op !== 'cache.unlock' || closed) return LOCKED;
     opening = unlock(input).finally(() => (opening = null));
@@ -340,21 +361,24 @@ async function openCore(o: CoreOptions): Promise<Core> {
     },
   );
 
-  async function call<K extends OperationName>(op: K, input: ParsedInputOf<K>, ctx: HandlerContext = { signal: NEVER }): Promise<OutputOf<K>> {
+  async function call<K extends OperationName>(
+    op: K,
+    input: ParsedInputOf<K>,
+    ctx: HandlerContext = { signal: NEVER },
+    by: EditAuthor = author,
+  ): Promise<OutputOf<K>> {
     // The operation, the person and the shell are what the audit trail names for any edit it makes.
-    return withAuditOrigin(
-      op,
-      () => (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx),
-      o.now,
-      author,
-    );
+    return withAuditOrigin(op, () => (handlers[op] as (i: ParsedInputOf<K>, c: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K>)(input, ctx), o.now, by);
   }
 
-  async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
+  async function dispatch(op: string, input: unknown, options: DispatchOptions = {}): Promise<Envelope<unknown>> {
     const signal = options.signal ?? NEVER;
     if (!Object.hasOwn(CONTRACT, op))
       return { ok: false, error: { kind: 'validation', message: `Unknown operation "${String(op).slice(0, 60)}".`, retryable: false } };
     const name = op as OperationName;
+    // The one gate: before anything of the input is read, so a role that may not ask learns nothing of it.
+    const refused = forbidden(name, options.actor);
+    if (refused) return refused;
     if (session.swapping) await session.swapping;
     const profile = session.profile;
     // Whether it writes is declared on the contract's operation (src/shared/contract.ts).
@@ -374,7 +398,9 @@ async function openCore(o: CoreOptions): Promise<Core> {
     try {
       // Never into a cache moved or deleted while the app runs: it would be lost at exit.
       if (writes) assertCacheInPlace(profile.db);
-      const result = await call(name, parsed.data as never, { signal });
+      // A team server's person is named by the server that signed them in (via the web).
+      const by: EditAuthor = options.actor ? { person: options.actor.person, via: 'web' } : author;
+      const result = await call(name, parsed.data as never, { signal }, by);
       // A write that finished is reported as done; a read nobody waits for any more is not sent.
       return signal.aborted && !writes ? CANCELLED : { ok: true, result };
     } catch (err) {

@@ -10,7 +10,7 @@
 
 // Starting the core, and what the shells hold of it.
 export { createCore } from './app.ts';
-export type { Core, CoreOptions, DemoService, DemoStarter } from './app.ts';
+export type { Core, CoreOptions, DemoService, DemoStarter, DispatchOptions } from './app.ts';
 export { appRoot, defaultDataDir } from './paths.ts';
 export { selfCheck } from './self-check.ts';
 export type { SelfCheckReport } from './self-check.ts';

@@ -7,6 +7,7 @@
 import type { Words } from './words.ts';
 import { date, dateTime, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
+import type { Permission, Role } from '../../../shared/roles.ts';
 import { germanCoreSentences, sayCoreSentences } from '../../../shared/core-sentences.ts';
 import { type CoreCodeSentences, type EditedEntity, type TextField, sayCode } from '../../../shared/core-codes.ts';
 
@@ -45,6 +46,14 @@ const EDITED: Record<EditedEntity, string> = {
   category: 'Die Kategorie',
   rule: 'Die Regel',
   note: 'Die Notiz zur Transaktion',
+};
+const ROLE_DE: Record<Role, string> = { owner: 'Inhaber', preparer: 'Ersteller', approver: 'Freigeber', viewer: 'Betrachter', auditor: 'Prüfer' };
+const NEED_DE: Record<Permission, string> = {
+  read: 'das Recht, die Bücher zu lesen',
+  books: 'einen Ersteller (es ändert die Bücher)',
+  prepare: 'einen Ersteller (es bereitet einen Abschluss vor)',
+  approve: 'einen Freigeber (es gibt einen Abschluss frei, lehnt ihn ab oder öffnet ihn wieder)',
+  admin: 'einen Inhaber (es ändert den Server, seinen Dienst oder seine Personen)',
 };
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
@@ -174,6 +183,8 @@ const coreCodes: CoreCodeSentences = {
     `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
+  'role.forbidden': ({ person, role, op, needs }) =>
+    `${person} ist als ${ROLE_DE[role]} angemeldet, und ${op} braucht ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert.`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };

@@ -192,6 +192,45 @@ describe('four eyes on a close', () => {
     });
   }, 240_000);
 
+  it("through the one gate of a team server's core: each request's actor is the person, and the role and the four eyes both hold", async () => {
+    await as('server@host', team, async (core) => {
+      const preparer = { person: 'pia@team', role: 'preparer' } as const;
+      const approver = { person: 'abe@team', role: 'approver' } as const;
+      const owner = { person: 'olga@team', role: 'owner' } as const;
+      const prepared = await core.dispatch('closes.prepare', { wallet: WALLET, from: '2026-08-31', to: '2026-10-31' }, { actor: preparer });
+      expect(prepared).toMatchObject({ ok: true, result: { state: 'prepared', preparedBy: 'pia@team' } });
+      const id = (prepared as { result: { id: number } }).result.id;
+      // A preparer may not approve (the role), nor an approver prepare; an owner may do both, but not on their own close.
+      expect(await core.dispatch('closes.approve', { id }, { actor: preparer })).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+      expect(await core.dispatch('closes.prepare', { wallet: WALLET, month: '2026-10' }, { actor: approver })).toMatchObject({
+        ok: false,
+        error: { kind: 'forbidden' },
+      });
+      const olgas = await core.dispatch('closes.prepare', { wallet: WALLET, from: '2026-09-30', to: '2026-10-31' }, { actor: owner });
+      const olgasId = (olgas as { result: { id: number } }).result.id;
+      expect(await core.dispatch('closes.approve', { id: olgasId }, { actor: owner })).toMatchObject({
+        ok: false,
+        error: { said: { code: 'close.ownApproval', values: { person: 'olga@team' } } },
+      });
+      expect(await core.dispatch('closes.reject', { id: olgasId, reason: 'Prepared on the wrong scope' }, { actor: approver })).toMatchObject({
+        ok: true,
+        result: { state: 'rejected', rejectedBy: 'abe@team' },
+      });
+      expect(await core.dispatch('closes.approve', { id }, { actor: approver })).toMatchObject({
+        ok: true,
+        result: { state: 'closed', preparedBy: 'pia@team', approvedBy: 'abe@team', samePerson: false },
+      });
+      expect(await core.dispatch('closes.reopen', { id, reason: 'Checked twice' }, { actor: preparer })).toMatchObject({
+        ok: false,
+        error: { kind: 'forbidden' },
+      });
+      expect(await core.dispatch('closes.reopen', { id, reason: 'A late invoice' }, { actor: approver })).toMatchObject({
+        ok: true,
+        result: { state: 'reopened', reopenedBy: 'abe@team' },
+      });
+    });
+  }, 240_000);
+
   it('on a desktop alone: one person closes at once or approves their own prepared close, and the close says so', async () => {
     await as(PREPARER, {}, async (core) => {
       expect((await core.call('app.info', undefined)).team).toBe(false);

@@ -225,7 +225,8 @@ export const englishCoreCodes: CoreCodeSentences = {
     `${scope}, ${from} to ${to} is prepared already (close ${id}, ${at}) and waits for approval: approve or reject it first.`,
   'close.notPrepared': ({ id, scope, from, to, state }) =>
     `Close ${id} (${scope}, ${from} to ${to}) is ${state}: only a prepared close waiting for approval can be approved or rejected.`,
-  'close.notClosed': ({ id, scope, from, to, state }) => `Close ${id} (${scope}, ${from} to ${to}) is ${state}, not closed: only a closed period can be reopened.`,
+  'close.notClosed': ({ id, scope, from, to, state }) =>
+    `Close ${id} (${scope}, ${from} to ${to}) is ${state}, not closed: only a closed period can be reopened.`,
   'close.ownApproval': ({ id, scope, from, to, person }) =>
     `${person} prepared close ${id} (${scope}, ${from} to ${to}), so cannot approve it: on a team server a close is prepared by one person and approved by another.`,
   'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>

@@ -9,17 +9,7 @@ import { inForce, type CloseFlag, type CloseScope, type CloseSnapshotChange } fr
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
-import {
-  approveClose,
-  closeHolding,
-  closesInForce,
-  getClose,
-  insertClose,
-  recordCheck,
-  rejectClose,
-  reopenClose,
-  type StoredClose,
-} from './store/closes.ts';
+import { approveClose, closeHolding, closesInForce, getClose, insertClose, recordCheck, rejectClose, reopenClose, type StoredClose } from './store/closes.ts';
 import { editAuthor } from '../store/audit.ts';
 import { changesInWindow } from '../ledger/index.ts';
 import { basisSnapshots } from '../positions/index.ts';

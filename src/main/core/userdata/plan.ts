@@ -315,9 +315,7 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     const write = { ...c, scopeKind: scope.kind, wallet: scope.wallet, groupName: scope.groupName, replaces: null as number | null };
     const inForce = c.reopenedAt ? undefined : closesHere.find((h) => !h.reopenedAt && sameScope(scope, h) && h.from === c.from && h.to === c.to);
     // A close prepared here, waiting for approval, holds the period too: the file's close in force is refused until it is rejected.
-    const prepared = c.reopenedAt
-      ? undefined
-      : listCloses(db, { from: c.from, to: c.to }).find((h) => h.state === 'prepared' && sameScope(scope, h));
+    const prepared = c.reopenedAt ? undefined : listCloses(db, { from: c.from, to: c.to }).find((h) => h.state === 'prepared' && sameScope(scope, h));
     if (prepared) {
       item('close', shown, 'conflict', `prepared here (close ${prepared.id}, ${prepared.preparedAt ?? ''}), waiting for approval: reject it first`);
       continue;

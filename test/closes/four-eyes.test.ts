@@ -9,7 +9,9 @@ import { demoStarter } from '../../src/sim/demo.ts';
 import { CLI } from '../support/cli-process.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
-import { tempDir } from '../support/store.ts';
+import { cacheOf, tempDir } from '../support/store.ts';
+import { writeUserDataFile } from '../../src/main/core/userdata/format.ts';
+import { exportUserData } from '../../src/main/core/userdata/plan.ts';
 
 /**
  * Four eyes on a close (issue 37 item 4), over the demo's service: two people on one cache, each
@@ -241,6 +243,42 @@ describe('four eyes on a close', () => {
       const oneStep = await core.request('closes.close', { wallet: WALLET, month: '2026-10' });
       expect(oneStep).toMatchObject({ state: 'closed', preparedBy: PREPARER, closedBy: PREPARER, samePerson: true });
       expect(oneStep.preparedAt).toBe(oneStep.closedAt);
+
+      // The data file carries who prepared each close that was closed (closedBy is the approver);
+      // prepared or rejected closes are not books of record, and stay out. Imported, they say the same.
+      const doc = exportUserData(await cacheOf(core), 'Folioscope test');
+      const carried = doc.data.closedPeriods.map((c) => [c.from, c.to, c.preparedBy, c.closedBy, c.reopenedAt !== null]);
+      expect(carried).toEqual([
+        ['2026-09-30', '2026-10-31', PREPARER, APPROVER, true],
+        ['2026-08-31', '2026-10-31', 'pia@team', 'abe@team', true],
+        ['2026-08-31', '2026-09-30', PREPARER, PREPARER, false],
+        ['2026-09-30', '2026-10-31', PREPARER, PREPARER, false],
+      ]);
+      const text = await writeUserDataFile(doc);
+      const elsewhere = tempDir();
+      const other = await createCore({
+        dataDir: elsewhere,
+        shell: 'web',
+        env: {},
+        scheduleEveryMs: 0,
+        now: () => SIM_NOW,
+        demo: demoStarter({ now: () => SIM_NOW }),
+        person: 'bob@desktop',
+      });
+      try {
+        expect((await other.request('userData.import', { text })).applied).toBe(true);
+        const imported = await other.call('closes.list', undefined);
+        expect(imported.map((c) => [c.from, c.to, c.preparedBy, c.approvedBy, c.samePerson]).sort()).toEqual(
+          [
+            ['2026-09-30', '2026-10-31', PREPARER, APPROVER, false],
+            ['2026-08-31', '2026-10-31', 'pia@team', 'abe@team', false],
+            ['2026-08-31', '2026-09-30', PREPARER, PREPARER, true],
+            ['2026-09-30', '2026-10-31', PREPARER, PREPARER, true],
+          ].sort(),
+        );
+      } finally {
+        await other.close();
+      }
     });
     const out = tempDir();
     await as(PREPARER, { chooseSavePath: async (name) => join(out, name) }, async (core) => {

@@ -40,7 +40,7 @@ export interface MemberCoverage {
    * differ, so the by-token and liquidity tables may not match the positions. Null when they agree.
    */
   moment: string | null;
-  /** The nearest dates at which this member is cached, before and after the date (not used). */
+  /** The nearest dates at which this member is cached, before and after the date (not used); null for a member cached in all three views at the date. */
   nearestBefore: string | null;
   nearestAfter: string | null;
   /** When the responses behind the member's figures were last sent by the service. */

@@ -4,7 +4,7 @@
  * the CLI all read this, so a total, its allocation and what it leaves out are judged once.
  */
 import type { ValueFlag } from '../../../shared/service/schemas.ts';
-import type { Wallet } from '../../../shared/model.ts';
+import type { SnapshotDataByEndpoint, Wallet } from '../../../shared/model.ts';
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
 import { tokenRows } from '../../../shared/portfolio/tokens.ts';
@@ -74,7 +74,9 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
     const found = latestSnapshots(db, endpoint, { date, ...(oneWallet && { wallet: oneWallet }) }).filter((r) => inScope.has(memberKey(r.wallet, r.chain)));
     rows.set(endpoint, new Map(found.map((r) => [memberKey(r.wallet, r.chain), r])));
   }
-  const nearest = nearestPositionDates(db, date);
+  // Spam is judged with each member's day as read here: the judge is given the views rather than
+  // reading and parsing them again (at a fund's scale, a fifth of the view's time).
+  const judged = judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) });
 
   const members: MemberCoverage[] = [];
   const provenance: PortfolioProvenance[] = [];
@@ -107,7 +109,11 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
         fetched.push(r.fetched_at);
         provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
       }
-      const near = nearest.get(k);
+      const dataOf = (endpoint: Endpoint) => results.get(endpoint)!.at(-1)!.chains.at(-1)!.snapshot?.data ?? null;
+      judged.knowDay(w.address, chain, date, {
+        underlying: dataOf('positionsByUnderlying') as SnapshotDataByEndpoint['positionsByUnderlying'][] | null,
+        liquidity: dataOf('liquidityAnalysis') as SnapshotDataByEndpoint['liquidityAnalysis'][] | null,
+      });
       yield;
       members.push({
         wallet: w.address,
@@ -118,21 +124,29 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
         unreadable,
         quality,
         moment,
-        nearestBefore: near?.before ?? null,
-        nearestAfter: near?.after ?? null,
+        nearestBefore: null,
+        nearestAfter: null,
         fetchedAt: fetched.sort().at(-1) ?? null,
       });
+    }
+  }
+
+  // Where a member not fully cached at the date is cached instead (named, never used): read only
+  // when one is, since it reads every member's dates (most of a fully cached fund's view's SQL).
+  if (members.some((m) => m.state !== 'cached')) {
+    const nearest = nearestPositionDates(db, date);
+    for (const m of members) {
+      if (m.state === 'cached') continue;
+      const near = nearest.get(memberKey(m.wallet, m.chain));
+      m.nearestBefore = near?.before ?? null;
+      m.nearestAfter = near?.after ?? null;
     }
   }
 
   const of = (e: Endpoint): SnapshotResults => results.get(e)!;
   // Spam is judged once here, for every screen, report and the CLI (docs/spam.md): its positions,
   // the tokens they hold and their liquidity rows leave every table and total below.
-  const {
-    genuine: listed,
-    spam,
-    spamTokens,
-  } = withoutSpam(positionRows(of('allPositions')), date, judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) }));
+  const { genuine: listed, spam, spamTokens } = withoutSpam(positionRows(of('allPositions')), date, judged);
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
   // Each row's value summed once, not at every comparison (a decimal sum each: most of the sort's time at 100,000 rows).
   const values = new Map(listed.map((r) => [r, knownValue(r.position)]));
@@ -141,7 +155,8 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
   const spamKeys = new Set(spam.rows.map((r) => r.key));
   const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk]))).filter((l) => !spamKeys.has(l.key));
 
-  const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => knownValue(r.position)));
+  // Each row's value as summed once above, not again for each of the three allocations.
+  const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => values.get(r)!));
   const missing = members.filter((m) => m.state === 'not-cached');
   const counted = new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
@@ -190,7 +205,12 @@ export function withoutSpam(
   const genuine: PositionRow[] = [];
   const left: Array<PositionRow & { verdict: SpamVerdict }> = [];
   const byMember = new Map<string, PositionRow[]>();
-  for (const r of rows) byMember.set(`${r.wallet}|${r.chain}`, [...(byMember.get(`${r.wallet}|${r.chain}`) ?? []), r]);
+  for (const r of rows) {
+    const k = `${r.wallet}|${r.chain}`;
+    const member = byMember.get(k);
+    if (member) member.push(r);
+    else byMember.set(k, [r]);
+  }
   for (const member of byMember.values()) {
     const verdicts = judge.positions(
       member[0]!.wallet,

@@ -18,6 +18,7 @@
  * unless a token is suspect.
  */
 import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
+import type { SnapshotDataByEndpoint } from '../../../shared/model.ts';
 import { listCounterparties } from '../counterparties/index.ts';
 import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
@@ -90,6 +91,21 @@ export interface SpamJudge {
   vouched(wallet: string, chain: string, address: string): string | null;
   /** What the read could not know of a wallet (no positions cached, no transactions), one line each. */
   notes(wallet: string): string[];
+  /**
+   * A day's by-underlying and liquidity views (null: not cached), as its caller has already read
+   * them from the cache (the portfolio view reads every member's): the judge takes them rather
+   * than reading and parsing them again. They must be the newest fetch at that day, as the judge
+   * would read it; a day it has already read is kept as read.
+   */
+  knowDay(
+    wallet: string,
+    chain: string,
+    day: string,
+    views: {
+      underlying: ReadonlyArray<SnapshotDataByEndpoint['positionsByUnderlying']> | null;
+      liquidity: ReadonlyArray<SnapshotDataByEndpoint['liquidityAnalysis']> | null;
+    },
+  ): void;
 }
 
 /** A transaction's verdict, the poisoning guard's finding and the end that imitates a known counterparty. */
@@ -203,7 +219,8 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   });
   /** The user's verdict on a token: this wallet's before every wallet's, the token on its chain before its contract everywhere. */
   const tokenMark = (wallet: string, chain: string, cid: string): { ruling: Ruling; level: number } | null => {
-    if (!cid) return null;
+    // Most books mark nothing: every position of a fund's view asks this several times.
+    if (!cid || !markOf.size) return null;
     const order: Array<[string, string, number]> = [
       [`token|${chain}|${cid}|${wallet}`, `the token ${cid} on ${chain}`, 0],
       [`contract||${cid}|${wallet}`, `the contract ${cid}`, 0],
@@ -277,22 +294,32 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   const days = new Map<string, Day>();
   const dayOf = (wallet: string, chain: string, day: string): Day => {
     const k = `${wallet}|${chain}|${day}`;
-    let d = days.get(k);
+    const d = days.get(k);
     if (d) return d;
     const liq = latestSnapshot(db, 'liquidityAnalysis', wallet, chain, day);
-    const liquidity = liq
+    const under = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, day);
+    return dayFrom(k, wallet, chain, under?.data ?? null, liq?.data ?? null);
+  };
+  /** A day's facts from its by-underlying and liquidity views (each null when not cached), kept for the day's other asks. */
+  const dayFrom = (
+    k: string,
+    wallet: string,
+    chain: string,
+    underData: ReadonlyArray<SnapshotDataByEndpoint['positionsByUnderlying']> | null,
+    liqData: ReadonlyArray<SnapshotDataByEndpoint['liquidityAnalysis']> | null,
+  ): Day => {
+    const liquidity = liqData
       ? new Map(
-          liq.data.flatMap((s) =>
+          liqData.flatMap((s) =>
             s.positions.map(
               (p) => [posKey(p.protocol_id, p.cid), (p.underlying ?? []).map((u) => ({ symbol: u.symbol, slippage: u.details.slippage ?? null }))] as const,
             ),
           ),
         )
       : null;
-    const under = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, day);
     const byId = new Map<string, TokenFacts>();
     const facts: TokenFacts[] = [];
-    for (const s of under?.data ?? [])
+    for (const s of underData ?? [])
       for (const g of s.positions) {
         const cid = cidOf(g.token_cid);
         const f: TokenFacts = {
@@ -316,7 +343,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
       const held = heldOf(wallet, chain);
       for (const f of facts) f.firstHeld = held.get(f.cid)?.first ?? null;
     }
-    d = { byId, facts, liquidity, enriched: false };
+    const d: Day = { byId, facts, liquidity, enriched: false };
     days.set(k, d);
     return d;
   };
@@ -659,6 +686,11 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
           'No transactions of this wallet are cached: its counterparties are the address book and the watched wallets only, and what it bought is not known.',
         );
       return out;
+    },
+    knowDay: (walletIn, chain, day, views) => {
+      const wallet = addressKey(walletIn);
+      const k = `${wallet}|${chain}|${day}`;
+      if (!days.has(k)) dayFrom(k, wallet, chain, views.underlying, views.liquidity);
     },
   };
 }

@@ -59,6 +59,15 @@ function itemName(e: AuditEntry, o: EditWording): string {
   return typeof name === 'string' && name ? `${key} "${name}"` : key;
 }
 
+/** A period's close, prepared, approved, rejected and reopened (docs/closes.md), as the trail says it. */
+const PERIOD_ACTIONS: Record<'close' | 'reopen' | 'prepare' | 'approve' | 'reject', string> = {
+  close: 'closed',
+  reopen: 'reopened',
+  prepare: 'prepared for approval',
+  approve: 'approved (closed)',
+  reject: 'rejected',
+};
+
 export function describeEdit(e: AuditEntry, o: EditWording = {}): string {
   const what = `${e.entity} ${itemName(e, o)}`;
   switch (e.action) {
@@ -69,6 +78,6 @@ export function describeEdit(e: AuditEntry, o: EditWording = {}): string {
     case 'update':
       return `${what}: ${changedFields(e.before, e.after, o).join('; ')}`;
     default:
-      return `${what} ${e.action === 'close' ? 'closed' : 'reopened'}${e.reason ? `: ${e.reason}` : ''}`;
+      return `${what} ${PERIOD_ACTIONS[e.action]}${e.reason ? `: ${e.reason}` : ''}`;
   }
 }

@@ -65,16 +65,34 @@ export interface CloseFlag {
 /** Whether a finding is a change of the figures' data (a flag), not of names only. */
 export const changesFigures = (flag: CloseFlag | null): boolean => !!flag && flag.figures !== false;
 
-export type CloseState = 'closed' | 'flagged' | 'reopened';
+/**
+ * prepared: its pack and hash stored, waiting for another person's approval (not in force);
+ * closed: in force and unchanged; flagged: in force, its data changed since; reopened: no longer
+ * in force; rejected: a prepared close the approver turned down (never in force).
+ */
+export type CloseState = 'prepared' | 'closed' | 'flagged' | 'reopened' | 'rejected';
 
 export interface PeriodClose {
   id: number;
   scope: CloseScope;
   from: string;
   to: string;
-  closedAt: string;
-  /** Who closed it (the audit trail's person: `alice@treasury-laptop`); null for a close made before closes named people. */
+  /** When it was closed (approved); null while prepared, or when rejected. */
+  closedAt: string | null;
+  /** Who closed it — the approver (the audit trail's person: `alice@treasury-laptop`); null for a close made before closes named people. */
   closedBy: string | null;
+  /** When and by whom it was prepared; null for a close made before closes were prepared (closed in one step). */
+  preparedAt: string | null;
+  preparedBy: string | null;
+  /** Who approved it and when (the same as closedBy/closedAt for a prepared close); null while prepared, rejected, or before closes were prepared. */
+  approvedAt: string | null;
+  approvedBy: string | null;
+  /** Prepared and approved by the same person (a desktop's one-step close says so); false otherwise or when not known. */
+  samePerson: boolean;
+  /** A prepared close turned down: when, by whom, and why. */
+  rejectedAt: string | null;
+  rejectedBy: string | null;
+  rejectReason: string | null;
   /** SHA-256 (hex) of the data behind the figures at close. */
   hash: string;
   /** closed: in force and unchanged; flagged: in force, its data changed since; reopened: no longer in force. */
@@ -104,5 +122,22 @@ export interface CloseCheck {
   flagged: PeriodClose[];
 }
 
-/** The reason a reopen asks for: at most this many characters. */
+/** The reason a reopen (or a rejection) asks for: at most this many characters. */
 export const REOPEN_REASON_MAX = 500;
+
+/** Whether a close is in force: closed (approved), not reopened. */
+export const inForce = (c: Pick<PeriodClose, 'state'>): boolean => c.state === 'closed' || c.state === 'flagged';
+
+/** Whether a close holds its scope's period (prepared or in force): a second cannot be prepared. */
+export const holdsPeriod = (c: Pick<PeriodClose, 'state'>): boolean => c.state === 'prepared' || inForce(c);
+
+/**
+ * The close's people for a document (the pack's PDF and CSV, the bundle): who prepared it and
+ * who approved (closed) it, with their times; `samePerson` when one person did both.
+ */
+export interface ClosePeople {
+  at: string;
+  by: string | null;
+  prepared: { at: string; by: string | null } | null;
+  samePerson: boolean;
+}

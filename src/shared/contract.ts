@@ -566,6 +566,11 @@ export interface AppInfo {
   shell: 'electron' | 'web' | 'cli';
   /** The cache was opened read-only (damaged or unwritable): viewing and exports only. */
   cacheReadOnly?: boolean;
+  /**
+   * A team server: a close is prepared, then approved by another person (docs/closes.md); the
+   * screens offer "Prepare close" instead of closing at once. Absent or false: one person may close.
+   */
+  team?: boolean;
 }
 
 /** What connecting learned of the key: checked with one cheap request before "Connected". */
@@ -796,8 +801,29 @@ export const CONTRACT = {
   'closes.list': op(z.strictObject({ from: date.optional(), to: date.optional() }).optional(), 'read')<PeriodClose[]>(),
   /** One close with its figures as stored at close (never recomputed) and what changed since. */
   'closes.get': op(z.strictObject({ id: z.number().int().positive() }), 'read')<PeriodCloseDetail>(),
-  /** Closes a scope's period (as pack.get takes it): refused when its pack is partial or it is closed already. */
+  /**
+   * Closes a scope's period (as pack.get takes it) at once: prepared and approved by the same
+   * person, and the close says so. Refused when its pack is partial, it is prepared or closed
+   * already, or on a team server (where a close is prepared, then approved by another person).
+   */
   'closes.close': op(PackInput, 'prepare', WRITES)<PeriodCloseDetail>(),
+  /** Prepares a scope's period's close: its pack and hash stored, waiting for another person's approval (refused as closes.close is). */
+  'closes.prepare': op(PackInput, 'prepare', WRITES)<PeriodCloseDetail>(),
+  /**
+   * Approves a prepared close: closed from now, on the figures and hash prepared. Refused when
+   * the data behind them changed since it was prepared (naming the parts), and on a team server
+   * when the approver prepared it.
+   */
+  'closes.approve': op(z.strictObject({ id: z.number().int().positive() }), 'approve', WRITES)<PeriodCloseDetail>(),
+  /** Rejects a prepared close with a reason (required, kept with it and in the audit trail): it ends, never in force. */
+  'closes.reject': op(
+    z.strictObject({
+      id: z.number().int().positive(),
+      reason: safeText('reason', REOPEN_REASON_MAX).refine((v) => v.trim().length > 0, 'give a reason for rejecting the close'),
+    }),
+    'approve',
+    WRITES,
+  )<PeriodClose>(),
   /** Reopens a close in force; the reason is required and kept in the audit trail. */
   'closes.reopen': op(
     z.strictObject({

@@ -62,6 +62,15 @@ export interface CoreCodeValues {
   'close.noReason': Record<string, never>;
   'close.missing': { id: number };
   'close.reopenedAlready': { scope: string; from: string; to: string; id: number; at: string };
+  'close.preparedAlready': { scope: string; from: string; to: string; id: number; at: string };
+  /** `state`: the close's state (closed, flagged, reopened, rejected, prepared). */
+  'close.notPrepared': { id: number; scope: string; from: string; to: string; state: string };
+  'close.notClosed': { id: number; scope: string; from: string; to: string; state: string };
+  'close.ownApproval': { id: number; scope: string; from: string; to: string; person: string };
+  /** `parts`: the hashed parts that changed, comma-separated (transactions, names, …). */
+  'close.changedSincePrepared': { id: number; scope: string; from: string; to: string; at: string; parts: string };
+  'close.noRejectReason': Record<string, never>;
+  'close.teamPrepares': Record<string, never>;
   /** A bulk edit of wallets refused whole. */
   'bulk.notWatched': { addresses: string; more: number };
   'bulk.groupMissing': { id: number };
@@ -212,6 +221,18 @@ export const englishCoreCodes: CoreCodeSentences = {
   'close.noReason': () => 'Give a reason for reopening the period: it is kept in the audit trail.',
   'close.missing': ({ id }) => `There is no closed period ${id}.`,
   'close.reopenedAlready': ({ scope, from, to, id, at }) => `Close ${id} (${scope}, ${from} to ${to}) was reopened already, at ${at}.`,
+  'close.preparedAlready': ({ scope, from, to, id, at }) =>
+    `${scope}, ${from} to ${to} is prepared already (close ${id}, ${at}) and waits for approval: approve or reject it first.`,
+  'close.notPrepared': ({ id, scope, from, to, state }) =>
+    `Close ${id} (${scope}, ${from} to ${to}) is ${state}: only a prepared close waiting for approval can be approved or rejected.`,
+  'close.notClosed': ({ id, scope, from, to, state }) =>
+    `Close ${id} (${scope}, ${from} to ${to}) is ${state}, not closed: only a closed period can be reopened.`,
+  'close.ownApproval': ({ id, scope, from, to, person }) =>
+    `${person} prepared close ${id} (${scope}, ${from} to ${to}), so cannot approve it: on a team server a close is prepared by one person and approved by another.`,
+  'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>
+    `The data behind close ${id} (${scope}, ${from} to ${to}) changed since it was prepared (${at}): ${parts}. Approving it would close other figures than those prepared; reject it and prepare it again.`,
+  'close.noRejectReason': () => 'Give a reason for rejecting the close: it is kept with it and in the audit trail.',
+  'close.teamPrepares': () => 'On a team server a close is prepared, then approved by another person: prepare it, and an approver closes it.',
   'bulk.notWatched': ({ addresses, more }) => `Not watched: ${addresses}${more > 0 ? ` and ${more} more` : ''}. Nothing was changed.`,
   'bulk.groupMissing': ({ id }) => `There is no wallet group ${id}. Nothing was changed.`,
   'bulk.groupBoth': ({ id }) => `Group ${id} is both added to and removed from: say one. Nothing was changed.`,

@@ -1009,7 +1009,8 @@ export interface CounterpartyExport {
 }
 
 /** What an edit did to its item (the audit trail, migration 16). */
-export type AuditAction = 'create' | 'update' | 'delete' | 'close' | 'reopen';
+/** prepare, approve, reject: a period's close prepared, then approved or rejected by another person (docs/closes.md). */
+export type AuditAction = 'create' | 'update' | 'delete' | 'close' | 'reopen' | 'prepare' | 'approve' | 'reject';
 
 /** One edit the user made to their own data: the item before and after, when, and by which operation. */
 export interface AuditEntry {

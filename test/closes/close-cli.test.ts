@@ -1,5 +1,7 @@
 import { hostname, userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { createCore } from '../../src/main/core/app.ts';
+import { demoStarter } from '../../src/sim/demo.ts';
 import { runCliHere } from '../support/cli-in-process.ts';
 import { runCli } from '../support/cli-process.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
@@ -29,7 +31,7 @@ describe('folioscope close', () => {
     expect(added.stderr).toBe('');
     expect(added.status).toBe(0);
     expect(added.stdout).toMatch(
-      /^Closed Fund I, 2026-09-30 to 2026-10-31 \(close 1\)\.\n {2}NAV \$[\d,.]+ → \$[\d,.]+; SHA-256 of the data behind it: [0-9a-f]{64}\n$/,
+      /^Closed Fund I, 2026-09-30 to 2026-10-31 \(close 1\)\.\n {2}NAV \$[\d,.]+ → \$[\d,.]+; SHA-256 of the data behind it: [0-9a-f]{64}\n {2}prepared and approved by the same person \(.+\)\n$/,
     );
     const hash = /([0-9a-f]{64})/.exec(added.stdout)![1]!;
     const list = await cli('close', 'list');
@@ -67,6 +69,75 @@ describe('folioscope close', () => {
     expect((await cli('close', 'list')).stdout).toMatch(/\n2\tclosed\tFund I\t.*\n1\treopened\tFund I\t/);
   }, 240_000);
 
+  it('prepares a close for another person to approve, names both in show; rejects one only with a reason (issue 37 item 4)', async () => {
+    const dataDir = tempDir();
+    const cli = (...args: string[]) => runCliHere(['--data-dir', dataDir, ...args], { env: { FOLIOSCOPE_ACCESS_KEY: '' }, now: () => SIM_NOW });
+    expect((await cli('wallet', 'add', WALLET, '--chains', 'eth', '--label', 'Treasury')).status).toBe(0);
+    for (const date of ['2026-08-31', '2026-09-30', '2026-10-31']) expect((await cli('sync', '--date', date)).status, date).toBe(0);
+    const me = `${userInfo().username}@${hostname()}`;
+
+    const prepared = await cli('close', 'prepare', '--month', '2026-10', '--wallet', WALLET);
+    expect(prepared.stderr).toBe('');
+    expect(prepared.stdout).toMatch(
+      /^Prepared Treasury, 2026-09-30 to 2026-10-31 \(close 1\): another person approves it \(folioscope close approve 1\) or rejects it\.\n/,
+    );
+    expect((await cli('close', 'list')).stdout).toMatch(/\n1\tprepared\tTreasury\t/);
+    const waiting = await cli('close', 'show', '1');
+    expect(waiting.stdout).toMatch(
+      new RegExp(`PREPARED, not closed; SHA-256 [0-9a-f]{64}\\n {2}prepared \\S+ UTC by ${me}; waiting for approval by another person`),
+    );
+    // Another person approves it: a core of their own on the same data folder.
+    const approver = await createCore({
+      dataDir,
+      shell: 'web',
+      env: {},
+      scheduleEveryMs: 0,
+      now: () => SIM_NOW,
+      // The demo's service, as the CLI's: nothing is fetched for an approval.
+      demo: demoStarter({ now: () => SIM_NOW }),
+      person: 'approver@books',
+    });
+    try {
+      await approver.request('closes.approve', { id: 1 });
+    } finally {
+      await approver.close();
+    }
+    const shown = await cli('close', 'show', '1');
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toMatch(/ {2}closed \S+ by approver@books; SHA-256/);
+    expect(shown.stdout).toMatch(new RegExp(`prepared \\S+ UTC by ${me}; approved \\S+ UTC by approver@books\\n`));
+    expect(shown.stdout).not.toContain('same person');
+
+    // On a desktop one person may approve their own, and it says so.
+    expect((await cli('close', 'prepare', '--month', '2026-09', '--wallet', WALLET)).status).toBe(0);
+    const own = await cli('close', 'approve', '2');
+    expect(own.status, own.stderr).toBe(0);
+    expect(own.stdout).toMatch(
+      new RegExp(
+        `^Approved close 2: Treasury, 2026-08-31 to 2026-09-30 is closed by ${me}\\.\\n {2}prepared .* \\(prepared and approved by the same person\\)\\n$`,
+      ),
+    );
+    // A rejection needs a reason; a close that is not prepared cannot be approved or rejected.
+    expect((await cli('close', 'reopen', '2', '--reason', 'Restated')).status).toBe(0);
+    expect((await cli('close', 'prepare', '--month', '2026-09', '--wallet', WALLET)).status).toBe(0);
+    const noReason = await cli('close', 'reject', '3');
+    expect(noReason.status).toBe(2);
+    expect(noReason.stderr).toMatch(/Give a --reason for rejecting/);
+    const rejected = await cli('close', 'reject', '3', '--reason', 'The September invoices are not in yet');
+    expect(rejected.status).toBe(0);
+    expect(rejected.stdout).toBe('Rejected close 3 (Treasury, 2026-08-31 to 2026-09-30): The September invoices are not in yet\n');
+    expect((await cli('close', 'show', '3')).stdout).toMatch(new RegExp(`REJECTED \\S+ by ${me}: The September invoices are not in yet`));
+    const notPrepared = await cli('close', 'approve', '3');
+    expect(notPrepared.status).toBe(1);
+    expect(notPrepared.stderr).toMatch(
+      /Close 3 \(Treasury, 2026-08-31 to 2026-09-30\) is rejected: only a prepared close waiting for approval can be approved or rejected\./,
+    );
+    const audit = await cli('audit', '--entity', 'period');
+    expect(audit.stdout).toMatch(/closes\.reject\tperiod \S+ 2026-08-31\.\.2026-09-30 rejected: The September invoices are not in yet/);
+    expect(audit.stdout).toMatch(/closes\.approve\tperiod \S+ 2026-09-30\.\.2026-10-31 approved \(closed\)/);
+    expect(audit.stdout).toMatch(/closes\.prepare\tperiod \S+ 2026-09-30\.\.2026-10-31 prepared for approval/);
+  }, 240_000);
+
   it('as a process: its lines and exit codes (an empty list, a reopen without a reason)', async () => {
     const dataDir = tempDir();
     const list = await runCli(['--data-dir', dataDir, 'close', 'list'], { FOLIOSCOPE_ACCESS_KEY: '' });
@@ -75,5 +146,11 @@ describe('folioscope close', () => {
     const noReason = await runCli(['--data-dir', dataDir, 'close', 'reopen', '1'], { FOLIOSCOPE_ACCESS_KEY: '' });
     expect(noReason.status).toBe(2);
     expect(noReason.stderr).toMatch(/^folioscope: Give a --reason/);
+    const noRejectReason = await runCli(['--data-dir', dataDir, 'close', 'reject', '1'], { FOLIOSCOPE_ACCESS_KEY: '' });
+    expect(noRejectReason.status).toBe(2);
+    expect(noRejectReason.stderr).toMatch(/^folioscope: Give a --reason for rejecting/);
+    const nothing = await runCli(['--data-dir', dataDir, 'close', 'approve', '1'], { FOLIOSCOPE_ACCESS_KEY: '' });
+    expect(nothing.status).toBe(1);
+    expect(nothing.stderr).toBe('folioscope: There is no closed period 1.\n');
   }, 60_000);
 });

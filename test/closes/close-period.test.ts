@@ -93,7 +93,25 @@ describe('closing a period', () => {
     expect(JSON.stringify((await core.request('closes.get', { id: closed.id })).pack)).toBe(JSON.stringify(pack));
     const [edit] = (await core.call('audit.list', { entity: 'period' })).entries;
     expect(edit).toMatchObject({ action: 'close', key: `${WALLET} ${FROM}..${TO}`, origin: 'closes.close', before: null });
-    expect(edit!.after).toEqual({ close: closed.id, scope: closed.scope, from: FROM, to: TO, hash: closed.hash, opening: pack.opening, closing: pack.closing });
+    // Closed at once on a desktop: prepared and approved by the same person, and it says so (issue 37 item 4).
+    expect(edit!.after).toEqual({
+      close: closed.id,
+      state: 'closed',
+      scope: closed.scope,
+      from: FROM,
+      to: TO,
+      hash: closed.hash,
+      opening: pack.opening,
+      closing: pack.closing,
+      samePerson: true,
+    });
+    expect(closed).toMatchObject({
+      samePerson: true,
+      preparedBy: closed.closedBy,
+      approvedBy: closed.closedBy,
+      approvedAt: closed.closedAt,
+      preparedAt: closed.closedAt,
+    });
     // The same period for a group of the wallet: a close of its own, with the group in its data.
     const group = await core.request('groups.save', { name: 'Fund I', wallets: [WALLET] });
     const ofGroup = await core.request('closes.close', { group: group.id, from: FROM, to: TO });

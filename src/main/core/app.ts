@@ -59,6 +59,13 @@ export interface CoreOptions extends SessionOptions {
    * system's account at this machine (store/audit.ts localPerson), unless the shell knows better.
    */
   person?: string;
+  /**
+   * A team server's core (set by the team server shell): a close is prepared by one person and
+   * approved by another (closes.close, both at once, is refused, and so is approving your own
+   * prepared close). Without it — a desktop, the CLI on its own cache, the loopback web shell —
+   * one person may prepare and approve, and the close says so.
+   */
+  team?: boolean;
 }
 
 /** The signal of a caller that never cancels (the shells' own `request`, tests' `call`). */
@@ -323,7 +330,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
   // Each capability answers its own operations (core/handlers.ts says how); they change data
   // through `changed`, whose table (reactions.ts) says what is checked after each change.
   const handlers = combine(
-    sessionHandlers({ session, version: appVersion, shell: o.shell, openExternal: o.openExternal, changed }),
+    sessionHandlers({ session, version: appVersion, shell: o.shell, team: o.team ?? false, openExternal: o.openExternal, changed }),
     walletHandlers({ ...scope, writable: db, jobs: () => session.profile.engine.jobs(), changed }),
     syncHandlers(() => session.profile.engine),
     serviceHandlers({ current: () => session.profile, checkConventions: () => session.profile.engine.checkService(), ...(o.now && { now: o.now }) }),
@@ -351,6 +358,8 @@ async function openCore(o: CoreOptions): Promise<Core> {
       ...scope,
       keepTransferDays,
       writable: db,
+      team: o.team,
+      edited: () => changed('closes.edited'),
       fired: (alerts) => {
         reactions.announce(alerts);
         changed('closes.edited');

@@ -70,6 +70,8 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
     dataDir: g.dataDir,
     shell: 'web',
     version: g.version,
+    // Many people: a close is prepared by one and approved by another (docs/closes.md).
+    team: true,
     demo: demoStarter(demoWorldFromEnv(process.env)),
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),

@@ -12,6 +12,9 @@ import { call, checkDateOptions, type Globals, parse, resolveGroup, UsageError, 
 
 export const CLOSE_USAGE = `Usage: folioscope close list [--json]
        folioscope close add (--month YYYY-MM | --from YYYY-MM-DD --to YYYY-MM-DD) [--wallet ADDRESS | --group NAME|ID] [--json]
+       folioscope close prepare (--month YYYY-MM | --from YYYY-MM-DD --to YYYY-MM-DD) [--wallet ADDRESS | --group NAME|ID] [--json]
+       folioscope close approve ID [--json]
+       folioscope close reject ID --reason TEXT
        folioscope close show ID [--json]
        folioscope close reopen ID --reason TEXT
        folioscope close bundle ID --out FILE
@@ -23,6 +26,10 @@ members or categories) flags it, says what changed, and fires an alert (foliosco
 a rename (a label, a group's or counterparty's name) is noted on the close, which stays closed. Reopening asks for a reason and
 is kept in the audit trail (folioscope audit --entity period); a reopened period can be closed
 again. Without --wallet or --group: all wallets. --month M is from the eve of M to its last day.
+Four eyes: prepare stores a close (its pack and hash) for another person to approve (it is then
+closed, on the figures prepared; refused if the data behind them changed since, naming what) or
+reject with a reason. add prepares and approves at once, by the same person, and the close says
+so; on a team server a close is prepared, then approved by another person.
 bundle writes the auditor's bundle of a close: one zip with its pack (PDF and CSV), its record
 (hash, parts, who closed it), the audit trail and every input its hash covers, which
 folioscope verify-bundle FILE checks with no cache and no network.
@@ -36,13 +43,20 @@ function line(c: PeriodClose): string {
     c.state,
     c.scope.name,
     `${c.from}..${c.to}`,
-    c.closedAt.slice(0, 16).replace('T', ' '),
+    (c.closedAt ?? c.rejectedAt ?? c.preparedAt ?? '').slice(0, 16).replace('T', ' '),
     usd(c.opening),
     usd(c.closing),
     c.hash.slice(0, 16),
   ]
     .map(forTerminal)
     .join('\t');
+}
+
+/** Who prepared a close and who approved it (UTC), or that one person did both. */
+function people(c: PeriodClose): string {
+  const prepared = `prepared ${c.preparedAt} UTC${c.preparedBy ? ` by ${c.preparedBy}` : ''}`;
+  if (!c.approvedAt) return `${prepared}; ${c.state === 'prepared' ? 'waiting for approval by another person' : 'not approved'}`;
+  return `${prepared}; approved ${c.approvedAt} UTC${c.approvedBy ? ` by ${c.approvedBy}` : ''}${c.samePerson ? ' (prepared and approved by the same person)' : ''}`;
 }
 
 function idOf(positionals: string[]): number {
@@ -82,11 +96,12 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
         const closes = await call(core, 'closes.list', undefined);
         if (v.json) return void say(jsonForTerminal(closes));
         if (!closes.length) return void say('No closed periods.');
-        say(['id', 'state', 'scope', 'period', 'closed (UTC)', 'opening', 'closing', 'hash'].join('\t'));
+        say(['id', 'state', 'scope', 'period', 'closed (UTC; prepared, rejected)', 'opening', 'closing', 'hash'].join('\t'));
         for (const c of closes) say(line(c));
       });
     }
-    case 'add': {
+    case 'add':
+    case 'prepare': {
       only(['json', 'month', 'from', 'to', 'wallet', 'group']);
       if (p.positionals.length > 1) throw new UsageError(`Unexpected argument "${forTerminal(p.positionals[1]!.slice(0, 40))}".\n\n${CLOSE_USAGE}`);
       if (v.wallet && v.group) throw new UsageError(`Use --wallet or --group, not both.\n\n${CLOSE_USAGE}`);
@@ -95,14 +110,40 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
       checkDateOptions(v, CLOSE_USAGE);
       return withCore(g, async (core) => {
         const group = v.group ? await resolveGroup(core, v.group) : undefined;
-        const closed = await call(core, 'closes.close', {
+        const closed = await call(core, sub === 'add' ? 'closes.close' : 'closes.prepare', {
           ...(v.wallet && { wallet: v.wallet }),
           ...(group && { group: group.id }),
           ...(v.month ? { month: v.month } : { from: v.from!, to: v.to! }),
         });
         if (v.json) return void say(jsonForTerminal(closed));
-        say(forTerminal(`Closed ${closed.scope.name}, ${closed.from} to ${closed.to} (close ${closed.id}).`));
+        say(
+          forTerminal(
+            sub === 'add'
+              ? `Closed ${closed.scope.name}, ${closed.from} to ${closed.to} (close ${closed.id}).`
+              : `Prepared ${closed.scope.name}, ${closed.from} to ${closed.to} (close ${closed.id}): another person approves it (folioscope close approve ${closed.id}) or rejects it.`,
+          ),
+        );
         say(forTerminal(`  NAV ${usd(closed.opening)} → ${usd(closed.closing)}; SHA-256 of the data behind it: ${closed.hash}`));
+        if (sub === 'add' && closed.samePerson) say(forTerminal(`  prepared and approved by the same person${closed.closedBy ? ` (${closed.closedBy})` : ''}`));
+      });
+    }
+    case 'approve': {
+      only(['json']);
+      const id = idOf(p.positionals);
+      return withCore(g, async (core) => {
+        const c = await call(core, 'closes.approve', { id });
+        if (v.json) return void say(jsonForTerminal(c));
+        say(forTerminal(`Approved close ${c.id}: ${c.scope.name}, ${c.from} to ${c.to} is closed${c.closedBy ? ` by ${c.closedBy}` : ''}.`));
+        say(forTerminal(`  ${people(c)}`));
+      });
+    }
+    case 'reject': {
+      only(['reason']);
+      const id = idOf(p.positionals);
+      if (!v.reason?.trim()) throw new UsageError(`Give a --reason for rejecting: it is kept with the close and in the audit trail.\n\n${CLOSE_USAGE}`);
+      return withCore(g, async (core) => {
+        const c = await call(core, 'closes.reject', { id, reason: v.reason! });
+        say(forTerminal(`Rejected close ${c.id} (${c.scope.name}, ${c.from} to ${c.to}): ${c.rejectReason ?? ''}`));
       });
     }
     case 'show': {
@@ -113,7 +154,10 @@ export async function closeCommand(g: Globals, args: string[]): Promise<void> {
         if (v.json) say(jsonForTerminal(c));
         else {
           say(forTerminal(`Close ${c.id}: ${c.scope.name}, ${c.from} to ${c.to} (${c.scope.members.length} wallet${c.scope.members.length === 1 ? '' : 's'})`));
-          say(forTerminal(`  closed ${c.closedAt}${c.closedBy ? ` by ${c.closedBy}` : ''}; SHA-256 ${c.hash}`));
+          if (c.closedAt) say(forTerminal(`  closed ${c.closedAt}${c.closedBy ? ` by ${c.closedBy}` : ''}; SHA-256 ${c.hash}`));
+          else say(forTerminal(`  ${c.state.toUpperCase()}, not closed; SHA-256 ${c.hash}`));
+          if (c.preparedAt) say(forTerminal(`  ${people(c)}`));
+          if (c.state === 'rejected') say(forTerminal(`  REJECTED ${c.rejectedAt}${c.rejectedBy ? ` by ${c.rejectedBy}` : ''}: ${c.rejectReason ?? ''}`));
           say(
             forTerminal(
               `  closed figures: NAV ${usd(c.pack.opening)} → ${usd(c.pack.closing)}; inflows ${usd(c.pack.inflows)}, outflows ${usd(c.pack.outflows)}, accruals ${usd(c.pack.accruals)}, price effect ${usd(c.pack.priceEffect)}`,

@@ -41,6 +41,12 @@ export async function verifyBundleCommand(_g: Globals, args: string[]): Promise<
   }
   const c = check.close;
   say(forTerminal(`Close ${c.id}: ${c.scope.name}, ${c.from} to ${c.to}; closed ${c.closedAt}${c.closedBy ? ` by ${c.closedBy}` : ''}.`));
+  if (c.preparedAt)
+    say(
+      forTerminal(
+        `Prepared ${c.preparedAt}${c.preparedBy ? ` by ${c.preparedBy}` : ''}${c.samePerson ? '; prepared and approved by the same person' : `; approved by ${c.approvedBy ?? 'nobody named'}`}.`,
+      ),
+    );
   say(forTerminal(`The close's hash: ${c.hash}${p.values.hash === undefined ? ' (compare it with the one you were given, or pass --hash)' : ''}`));
   say(`Checked ${check.checked.parts} parts, ${check.checked.snapshots} service responses and ${check.checked.files} files.`);
   if (check.ok) say('OK: the bundle is the data its close hashed.');

@@ -38,8 +38,20 @@ export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
   version: number;
   /** The close's record as the cache keeps it, with each hashed part's SHA-256. */
-  close: Pick<PeriodClose, 'id' | 'scope' | 'from' | 'to' | 'closedAt' | 'closedBy' | 'reopenedAt' | 'reopenedBy' | 'reopenReason' | 'hash'> & {
+  close: Pick<PeriodClose, 'id' | 'scope' | 'from' | 'to' | 'closedBy' | 'reopenedAt' | 'reopenedBy' | 'reopenReason' | 'hash'> & {
+    /** A bundle is of a closed period only. */
+    closedAt: string;
     parts: Record<string, string>;
+    /**
+     * Four eyes (issue 37 item 4): who prepared it and who approved (closed) it, and when; the
+     * same person for a desktop's one-step close (`samePerson`). Absent in a bundle written before,
+     * null for a close made before closes were prepared.
+     */
+    preparedAt?: string | null;
+    preparedBy?: string | null;
+    approvedAt?: string | null;
+    approvedBy?: string | null;
+    samePerson?: boolean;
   };
   /** Parts whose data in this cache no longer hashed as at close when the bundle was written (a flagged close). */
   changedSince: string[];
@@ -58,6 +70,8 @@ const SAFE_PART = /^[a-z][a-z0-9-]{0,63}$/;
 export function closeBundle(db: ReadableDB, id: number, docs: BundleDocuments): Uint8Array {
   const c = getClose(db, id);
   if (!c) throw new ValidationError('close', `There is no close ${id}.`);
+  if (c.closedAt === null) throw new ValidationError('close', `Close ${id} is ${c.state}, not closed: only a closed period has an auditor's bundle.`);
+  const closedAt = c.closedAt;
   const period = { wallets: c.scope.members, from: c.from, to: c.to, group: c.scope.kind === 'group' ? c.scope.group : null };
   const entries: Record<string, Uint8Array> = {};
   const files: Record<string, string> = {};
@@ -94,8 +108,13 @@ export function closeBundle(db: ReadableDB, id: number, docs: BundleDocuments): 
       scope: c.scope,
       from: c.from,
       to: c.to,
-      closedAt: c.closedAt,
+      closedAt,
       closedBy: c.closedBy,
+      preparedAt: c.preparedAt,
+      preparedBy: c.preparedBy,
+      approvedAt: c.approvedAt,
+      approvedBy: c.approvedBy,
+      samePerson: c.samePerson,
       reopenedAt: c.reopenedAt,
       reopenedBy: c.reopenedBy,
       reopenReason: c.reopenReason,
@@ -109,13 +128,18 @@ export function closeBundle(db: ReadableDB, id: number, docs: BundleDocuments): 
   entries['manifest.json'] = strToU8(JSON.stringify(manifest, null, 2));
   entries['README.txt'] = strToU8(readme(manifest));
   // Stored, not deflated, for the documents that are compressed already; the same bytes for the same close.
-  return zipSync(entries, { level: 6, mtime: new Date(c.closedAt) });
+  return zipSync(entries, { level: 6, mtime: new Date(closedAt) });
 }
 
 function readme(m: BundleManifest): string {
   return [
     `Folioscope: closed period ${m.close.scope.name}, ${m.close.from} to ${m.close.to} (close ${m.close.id}).`,
     `Closed ${m.close.closedAt}${m.close.closedBy ? ` by ${m.close.closedBy}` : ''}. SHA-256 of the data behind its figures: ${m.close.hash}`,
+    ...(m.close.preparedAt
+      ? [
+          `Prepared ${m.close.preparedAt}${m.close.preparedBy ? ` by ${m.close.preparedBy}` : ''}; approved ${m.close.approvedAt ?? m.close.closedAt}${m.close.approvedBy ? ` by ${m.close.approvedBy}` : ''}${m.close.samePerson ? ' (prepared and approved by the same person)' : ''}.`,
+        ]
+      : []),
     '',
     'Check it with no cache and no network:  folioscope verify-bundle THIS-FILE --hash <the hash you were given>',
     '',

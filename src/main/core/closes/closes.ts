@@ -5,11 +5,12 @@
  * on the period with what changed, and fires an alert once.
  */
 import type { Alert } from '../../../shared/model.ts';
-import type { CloseFlag, CloseScope, CloseSnapshotChange } from '../../../shared/closes.ts';
+import { inForce, type CloseFlag, type CloseScope, type CloseSnapshotChange } from '../../../shared/closes.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { fireCoreAlert, resolveCoreAlert } from '../alerts/index.ts';
-import { closeInForce, closesInForce, getClose, insertClose, recordCheck, reopenClose, type StoredClose } from './store/closes.ts';
+import { approveClose, closeHolding, closesInForce, getClose, insertClose, recordCheck, rejectClose, reopenClose, type StoredClose } from './store/closes.ts';
+import { editAuthor } from '../store/audit.ts';
 import { changesInWindow } from '../ledger/index.ts';
 import { basisSnapshots } from '../positions/index.ts';
 import { flowWindow } from '../analytics/index.ts';
@@ -29,17 +30,25 @@ const hashed = (c: { scope: CloseScope; from: string; to: string }): HashedPerio
 const periodText = (c: { scope: CloseScope; from: string; to: string }) => `${c.scope.name}, ${c.from} to ${c.to}`;
 
 /**
- * Closes a scope's period: refused when its pack is partial (the reasons named) or the period is
- * closed already. `buildPack` is called inside the same write transaction as the hash and the
- * insert, so the figures, the hash and the record describe the same data (a sync on another
- * connection waits for it).
+ * Prepares a scope's period's close (`closed` false: stored with its pack and hash, waiting for
+ * another person's approval), or closes it at once (`closed` true: prepared and approved by the
+ * same person, a desktop's one-step close, which says so): refused when its pack is partial (the
+ * reasons named) or the period is prepared or closed already. `buildPack` is called inside the
+ * same write transaction as the hash and the insert, so the figures, the hash and the record
+ * describe the same data (a sync on another connection waits for it).
  */
-export function closePeriod(db: WritableDB, req: { scope: CloseScope; from: string; to: string; buildPack: () => MonthlyPack }, now = new Date()): StoredClose {
+export function closePeriod(
+  db: WritableDB,
+  req: { scope: CloseScope; from: string; to: string; buildPack: () => MonthlyPack; closed?: boolean },
+  now = new Date(),
+): StoredClose {
   if (!req.scope.members.length) throw refusal('wallet', 'close.noWallets', { scope: req.scope.name });
   const id = db
     .transaction(() => {
-      const open = closeInForce(db, req.scope, req.from, req.to);
-      if (open) throw refusal('period', 'close.closedAlready', { scope: req.scope.name, from: req.from, to: req.to, id: open.id, at: open.closedAt });
+      const open = closeHolding(db, req.scope, req.from, req.to);
+      if (open?.state === 'prepared')
+        throw refusal('period', 'close.preparedAlready', { scope: req.scope.name, from: req.from, to: req.to, id: open.id, at: open.preparedAt ?? '' });
+      if (open) throw refusal('period', 'close.closedAlready', { scope: req.scope.name, from: req.from, to: req.to, id: open.id, at: open.closedAt ?? '' });
       const pack = req.buildPack();
       if (!pack.complete) throw refusal('period', 'close.partial', { scope: req.scope.name, from: req.from, to: req.to, reasons: pack.reasons.join(' ') });
       const { hash, parts } = periodHash(db, hashed(req));
@@ -49,6 +58,7 @@ export function closePeriod(db: WritableDB, req: { scope: CloseScope; from: stri
         db,
         { scope: req.scope, from: req.from, to: req.to, pack, hash, parts, basis: basisSnapshots(db, req.scope.members, req.from, req.to), namesText },
         now,
+        req.closed ?? true,
       );
     })
     .immediate();
@@ -62,7 +72,7 @@ function findChanges(db: WritableDB, c: StoredClose, nowParts: Record<string, st
   const parts = Object.keys(c.parts).filter((n) => c.parts[n] !== nowParts[n]);
   const summary: string[] = [];
   const { start, end } = flowWindow(c.from, c.to);
-  const transactions = parts.includes('transactions') ? changesInWindow(db, c.scope.members, start, end, c.closedAt) : [];
+  const transactions = parts.includes('transactions') ? changesInWindow(db, c.scope.members, start, end, (c.preparedAt ?? c.closedAt)!) : [];
   for (const t of transactions) {
     const what = t.kind === 'late' ? 'indexed late' : t.kind === 'removed' ? 'removed' : `changed (${(t.fields ?? []).join(', ')})`;
     summary.push(`transaction ${t.txnHash} of ${short(t.wallet)} on ${t.chain} ${what}`);
@@ -107,7 +117,8 @@ export function checkClose(db: WritableDB, id: number, now = new Date()): { clos
   return db
     .transaction(() => {
       const c = getClose(db, id);
-      if (!c || c.reopenedAt) return null;
+      // Only a close in force: a prepared one is checked at its approval, a rejected one never holds.
+      if (!c || !inForce(c)) return null;
       const { hash, parts } = periodHash(db, hashed(c), Object.keys(c.parts));
       // Unchanged since the close, or since the finding already recorded: only the check's time.
       if (hash === c.hash || c.flag?.hash === hash) {
@@ -125,7 +136,7 @@ export function checkClose(db: WritableDB, id: number, now = new Date()): { clos
           subject: `period:${c.id}`,
           wallet: c.scope.wallet,
           title: `Closed period changed: ${periodText(c)}`,
-          detail: `The data behind the figures closed at ${c.closedAt} changed since: ${flag.summary.slice(0, 5).join('; ')}${flag.summary.length > 5 ? `; and ${flag.summary.length - 5} more` : ''}. The closed figures are kept as they were; reopen the period with a reason to close it again.`,
+          detail: `The data behind the figures closed at ${c.closedAt ?? ''} changed since: ${flag.summary.slice(0, 5).join('; ')}${flag.summary.length > 5 ? `; and ${flag.summary.length - 5} more` : ''}. The closed figures are kept as they were; reopen the period with a reason to close it again.`,
           facts: { close: c.id, scope: c.scope.name, from: c.from, to: c.to, closedAt: c.closedAt, hash: c.hash, hashNow: hash, changes: flag.summary.length },
         },
         at,
@@ -151,6 +162,49 @@ export function checkCloses(db: WritableDB, now = new Date()): { checked: number
   return { checked: ids.length, flagged };
 }
 
+/** A prepared close, or the refusal that says why it is not one (missing, or closed, rejected …). */
+function preparedClose(db: WritableDB, id: number): StoredClose {
+  const c = getClose(db, id);
+  if (!c) throw refusal('id', 'close.missing', { id });
+  if (c.state !== 'prepared') throw refusal('id', 'close.notPrepared', { id, scope: c.scope.name, from: c.from, to: c.to, state: c.state });
+  return c;
+}
+
+/**
+ * Approves a prepared close: from now it is closed, by the approver (the operation's person),
+ * on the pack and hash stored when it was prepared. The hash is recomputed first: when the data
+ * behind the figures changed since it was prepared, the approver would be approving something
+ * else, so it is refused, naming the parts that changed (reject it and prepare it again). On a
+ * team server (`team`) the preparer may not approve their own; on a desktop alone they may, and
+ * the close says so (samePerson).
+ */
+export function approvePeriod(db: WritableDB, id: number, o: { team: boolean }, now = new Date()): StoredClose {
+  db.transaction(() => {
+    const c = preparedClose(db, id);
+    const person = editAuthor()?.person ?? null;
+    if (o.team && person !== null && person === c.preparedBy)
+      throw refusal('id', 'close.ownApproval', { id, scope: c.scope.name, from: c.from, to: c.to, person });
+    const { hash, parts } = periodHash(db, hashed(c), Object.keys(c.parts));
+    if (hash !== c.hash) {
+      const changed = Object.keys(c.parts).filter((n) => c.parts[n] !== parts[n]);
+      throw refusal('id', 'close.changedSincePrepared', { id, scope: c.scope.name, from: c.from, to: c.to, at: c.preparedAt ?? '', parts: changed.join(', ') });
+    }
+    approveClose(db, id, now);
+  }).immediate();
+  return getClose(db, id)!;
+}
+
+/** Rejects a prepared close with the approver's reason (required): it ends, never in force, and frees its period. */
+export function rejectPeriod(db: WritableDB, id: number, reason: string, now = new Date()): StoredClose {
+  const why = reason.trim();
+  if (!why) throw refusal('reason', 'close.noRejectReason', {});
+  db.transaction(() => {
+    preparedClose(db, id);
+    rejectClose(db, id, why, now);
+  }).immediate();
+  return getClose(db, id)!;
+}
+
 /** Reopens a close in force with the user's reason (required); its open alert is resolved. */
 export function reopenPeriod(db: WritableDB, id: number, reason: string, now = new Date()): StoredClose {
   const why = reason.trim();
@@ -158,6 +212,8 @@ export function reopenPeriod(db: WritableDB, id: number, reason: string, now = n
   db.transaction(() => {
     const c = getClose(db, id);
     if (!c) throw refusal('id', 'close.missing', { id });
+    if (c.state === 'prepared' || c.state === 'rejected')
+      throw refusal('id', 'close.notClosed', { id, scope: c.scope.name, from: c.from, to: c.to, state: c.state });
     if (!reopenClose(db, id, why, now))
       throw refusal('id', 'close.reopenedAlready', { scope: c.scope.name, from: c.from, to: c.to, id, at: c.reopenedAt ?? '' });
     resolveCoreAlert(db, CLOSED_PERIOD_CHANGED, `period:${id}`, now.toISOString());

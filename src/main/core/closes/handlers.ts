@@ -11,13 +11,22 @@ import { getClose, listCloses, summaryOf, type StoredClose } from './store/close
 import { getGroup } from '../store/groups.ts';
 import { refusal } from '../store/validation.ts';
 import { scopeNameOf, scopePack, packPeriod, type PackContext } from '../pack/index.ts';
-import { checkClose, closePeriod, closesToCheck, reopenPeriod } from './closes.ts';
+import { approvePeriod, checkClose, closePeriod, closesToCheck, rejectPeriod, reopenPeriod } from './closes.ts';
 
 export interface CloseContext extends PackContext {
   /** The cache to write (closes, checks, reopens). */
   writable(): WritableDB;
   /** Alerts a check fired: announced and sent to the webhook as a rule's are. */
   fired(alerts: Alert[]): void;
+  /**
+   * A team server's core (CoreOptions.team): a close is prepared by one person and approved by
+   * another, so `closes.close` (both at once) is refused and so is approving your own. Without it
+   * (a desktop, the CLI on its own cache, the loopback web shell) one person may do both, and the
+   * close says so.
+   */
+  team?: boolean | undefined;
+  /** A close was prepared, approved or rejected: the screens that list closes read them again. */
+  edited?: (() => void) | undefined;
 }
 
 const detail = (c: StoredClose): PeriodCloseDetail => {
@@ -51,7 +60,35 @@ export async function runCloseCheck(
   return { checked: ids.length, flagged };
 }
 
-export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | 'closes.get' | 'closes.close' | 'closes.reopen' | 'closes.check'> {
+type CloseOperations = 'closes.list' | 'closes.get' | 'closes.close' | 'closes.prepare' | 'closes.approve' | 'closes.reject' | 'closes.reopen' | 'closes.check';
+
+export function closeHandlers(c: CloseContext): Pick<Handlers, CloseOperations> {
+  const team = c.team ?? false;
+  /** Prepares (closed false) or closes at once (closed true) a scope's period as pack.get takes it. */
+  const prepare = ({ wallet, group, ...period }: Parameters<Handlers['closes.close']>[0], closed: boolean): PeriodCloseDetail => {
+    const { from, to } = packPeriod(period);
+    const wallets = c.scopeWallets(wallet, group);
+    const g = group === undefined ? undefined : getGroup(c.db(), group);
+    const w = wallet ? wallets[0]! : undefined;
+    const scope: CloseScope = {
+      kind: g ? 'group' : w ? 'wallet' : 'all',
+      wallet: w?.address ?? null,
+      group: group ?? null,
+      name: scopeNameOf({ group: g, wallet: w }),
+      members: wallets.map((x) => x.address),
+    };
+    // The daily sums the reconciliation reads, brought up to date before the close's transaction.
+    c.keepTransferDays?.(scope.members);
+    const made = closePeriod(c.writable(), {
+      scope,
+      from,
+      to,
+      closed,
+      buildPack: () => scopePack(c.db(), { wallets, from, to, scope: scope.name }),
+    });
+    c.edited?.();
+    return detail(made);
+  };
   return {
     'closes.list': (input) => listCloses(c.db(), { from: input?.from, to: input?.to }).map(summaryOf),
     'closes.get': ({ id }) => {
@@ -59,29 +96,27 @@ export function closeHandlers(c: CloseContext): Pick<Handlers, 'closes.list' | '
       if (!found) throw refusal('id', 'close.missing', { id });
       return detail(found);
     },
-    'closes.close': ({ wallet, group, ...period }) => {
-      const { from, to } = packPeriod(period);
-      const wallets = c.scopeWallets(wallet, group);
-      const g = group === undefined ? undefined : getGroup(c.db(), group);
-      const w = wallet ? wallets[0]! : undefined;
-      const scope: CloseScope = {
-        kind: g ? 'group' : w ? 'wallet' : 'all',
-        wallet: w?.address ?? null,
-        group: group ?? null,
-        name: scopeNameOf({ group: g, wallet: w }),
-        members: wallets.map((x) => x.address),
-      };
-      // The daily sums the reconciliation reads, brought up to date before the close's transaction.
-      c.keepTransferDays?.(scope.members);
-      const closed = closePeriod(c.writable(), {
-        scope,
-        from,
-        to,
-        buildPack: () => scopePack(c.db(), { wallets, from, to, scope: scope.name }),
-      });
-      return detail(closed);
+    // Prepared and approved at once by the same person (a desktop alone): not on a team server.
+    'closes.close': (input) => {
+      if (team) throw refusal('id', 'close.teamPrepares', {});
+      return prepare(input, true);
     },
-    'closes.reopen': ({ id, reason }) => summaryOf(reopenPeriod(c.writable(), id, reason)),
+    'closes.prepare': (input) => prepare(input, false),
+    'closes.approve': ({ id }) => {
+      const approved = approvePeriod(c.writable(), id, { team });
+      c.edited?.();
+      return detail(approved);
+    },
+    'closes.reject': ({ id, reason }) => {
+      const rejected = summaryOf(rejectPeriod(c.writable(), id, reason));
+      c.edited?.();
+      return rejected;
+    },
+    'closes.reopen': ({ id, reason }) => {
+      const reopened = summaryOf(reopenPeriod(c.writable(), id, reason));
+      c.edited?.();
+      return reopened;
+    },
     'closes.check': () => runCloseCheck(c),
   };
 }

@@ -20,6 +20,7 @@ import { portfolioView, unlockLadder, VIEW_OF } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
 import { writeTransactionsCsv } from './csv-transactions.ts';
 import type { SpamCellsOptions } from './spam-cells.ts';
+import type { PackClosed } from './pack-pdf.ts';
 import { flaggedNote, invalidNote, momentNote } from '../../../shared/quality.ts';
 
 /**
@@ -37,7 +38,7 @@ export type CsvRequest = Pick<ExportRequest, 'wallet' | 'date' | 'from' | 'to' |
   groupName?: string;
   /** The monthly pack, built by the export (report `pack`), and whether it is a closed period's as stored. */
   pack?: MonthlyPack;
-  packClosed?: { at: string; hash: string; by: string | null; changed: string[] | null } | undefined;
+  packClosed?: PackClosed | undefined;
 };
 
 export const CSV_COLUMNS: Record<CsvReport, readonly string[]> = {
@@ -645,6 +646,15 @@ function packRows(p: MonthlyPack, closed?: CsvRequest['packClosed']): Cell[][] {
   for (const r of p.reasons) out.push(row('partial', '', '', { note: r }));
   // A closed period's figures are those stored at close; what changed since is said, not absorbed.
   if (closed) out.push(row('closed', closed.hash, `closed ${closed.at}${closed.by ? ` by ${closed.by}` : ''}`, { note: 'the figures as closed' }));
+  // Four eyes (issue 37 item 4): who prepared it and who approved it (UTC), or one person both.
+  if (closed?.prepared) {
+    out.push(row('prepared', closed.prepared.by ?? '', `prepared ${closed.prepared.at}${closed.prepared.by ? ` by ${closed.prepared.by}` : ''}`, {}));
+    out.push(
+      row('approved', closed.by ?? '', `approved ${closed.at}${closed.by ? ` by ${closed.by}` : ''}`, {
+        ...(closed.samePerson && { note: 'prepared and approved by the same person' }),
+      }),
+    );
+  }
   for (const c of closed?.changed ?? []) out.push(row('changed', '', '', { note: c }));
   return out;
 }

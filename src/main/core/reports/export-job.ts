@@ -26,7 +26,8 @@ import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeBundle, closeInForce, getCloseRecord } from '../closes/index.ts';
 import type { MonthlyPack } from '../../../shared/pack.ts';
-import { changesFigures } from '../../../shared/closes.ts';
+import { changesFigures, type PeriodClose } from '../../../shared/closes.ts';
+import type { PackClosed } from './pack-pdf.ts';
 import { reconcile } from '../analytics/index.ts';
 import { portfolioNav } from '../portfolio/index.ts';
 import { memberNames } from '../../../shared/portfolio/view.ts';
@@ -172,9 +173,9 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         // Dated the end of its closing day: the same cache gives the same bytes.
         const meta = closed
           ? {
-              at: closed.closedAt,
+              at: closed.closedAt!,
               labels,
-              closed: { at: closed.closedAt, hash: closed.hash, by: closed.closedBy, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
+              closed: packClosed(closed),
             }
           : { at: `${req.to}T23:59:59.000Z`, labels };
         const { writePackPdf } = await pdfWriters();
@@ -217,7 +218,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
               ...(req.filter && { filter: req.filter }),
               ...(pack && { pack }),
               ...(closed && {
-                packClosed: { at: closed.closedAt, hash: closed.hash, by: closed.closedBy, changed: changesFigures(closed.flag) ? closed.flag!.summary : null },
+                packClosed: packClosed(closed),
               }),
             },
             out,
@@ -293,6 +294,8 @@ async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget
   if (req.close === undefined) throw new ValidationError('close', 'Choose the closed period to bundle (its id: folioscope close list).');
   const c = getCloseRecord(db, req.close);
   if (!c) throw new ValidationError('close', `There is no close ${req.close}.`);
+  // A prepared close (not yet approved) or a rejected one is no closed period: nothing for an auditor.
+  if (c.closedAt === null) throw new ValidationError('close', `Close ${c.id} is ${c.state}, not closed: only a closed period has an auditor's bundle.`);
   const fileName = defaultFileName(req);
   const where = await exportPath(target, fileName, 'bundle');
   if (!where) return null;
@@ -302,12 +305,12 @@ async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget
     `Auditor's bundle of close ${c.id} (${c.from} to ${c.to})`,
     async (ctx) => {
       ctx.progress({ phase: 'writing', done: 0, total: null });
-      const closed = { at: c.closedAt, hash: c.hash, by: c.closedBy, changed: changesFigures(c.flag) ? c.flag!.summary : null };
+      const closed = packClosed(c);
       const { writePackPdf } = await pdfWriters();
       const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
       // The pack's rows are the stored figures alone: no scope is read (a member no longer watched is no refusal).
       const docs = {
-        'pack.pdf': await bytesOf((out) => writePackPdf(c.pack, { at: c.closedAt, labels, closed }, out, locale)),
+        'pack.pdf': await bytesOf((out) => writePackPdf(c.pack, { at: closed.at, labels, closed }, out, locale)),
         'pack.csv': await bytesOf((out) => exportCsv(db, { report: 'pack', from: c.from, to: c.to, pack: c.pack, packClosed: closed }, out)),
         'audit.csv': await bytesOf((out) => exportCsv(db, { report: 'audit', from: c.from }, out)),
       };
@@ -323,6 +326,18 @@ async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget
 }
 
 /** A pack's file stands on the pack: complete, or partial with its reasons (the CLI exits 3). */
+/** A closed period's record as its pack's PDF and CSV say it: who closed (approved) and prepared it, when, its hash, what changed since. */
+function packClosed(c: PeriodClose): PackClosed {
+  return {
+    at: c.closedAt!,
+    by: c.closedBy,
+    prepared: c.preparedAt === null ? null : { at: c.preparedAt, by: c.preparedBy },
+    samePerson: c.samePerson,
+    hash: c.hash,
+    changed: changesFigures(c.flag) ? c.flag!.summary : null,
+  };
+}
+
 function packCompleteness(pack: MonthlyPack): Completeness {
   return pack.complete
     ? { state: 'complete', reasons: [], action: null }

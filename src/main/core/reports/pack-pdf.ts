@@ -20,14 +20,22 @@ import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfPr
 import { coreSentence, pdfWords } from './pdf-language.ts';
 import type { PdfWords } from './pdf-words.ts';
 import type { PdfFormat } from './pdf-format.ts';
+import type { ClosePeople } from '../../../shared/closes.ts';
+
+/** A closed period's record as its pack's PDF and CSV say it. */
+export type PackClosed = ClosePeople & { hash: string; changed: string[] | null };
 
 export interface PackPdfMeta {
   /** The document's date: a closed period's close time, else the end of its closing day. */
   at: string;
   /** Wallet labels, for the header and the by-wallet table. */
   labels: ReadonlyMap<string, string>;
-  /** Set for a closed period: when, the hash of the data it was closed on, and what changed since (a check's findings). */
-  closed?: { at: string; hash: string; by: string | null; changed: string[] | null } | undefined;
+  /**
+   * Set for a closed period: when and by whom (the approver), who prepared it and when (null: a
+   * close made before closes were prepared), the hash of the data it was closed on, and what
+   * changed since (a check's findings).
+   */
+  closed?: PackClosed | undefined;
 }
 
 const dayAfter = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
@@ -86,6 +94,14 @@ function header(doc: Doc, pack: MonthlyPack, scope: string, meta: PackPdfMeta, {
   doc.y += (pack.wallets.length - 1) * 2;
   line(doc, t.period, t.periodValue(f.date(pack.from), f.date(dayAfter(pack.from)), f.date(pack.to)));
   line(doc, t.status, meta.closed ? t.closed(f.minute(meta.closed.at), meta.closed.hash.slice(0, 16), meta.closed.by) : t.open);
+  // Four eyes: who prepared it and who approved it, or that one person did both (a desktop alone).
+  const prepared = meta.closed?.prepared;
+  if (meta.closed && prepared)
+    line(
+      doc,
+      t.people,
+      `${t.prepared(f.minute(prepared.at), prepared.by)}\n${t.approved(f.minute(meta.closed.at), meta.closed.by)}${meta.closed.samePerson ? `\n${t.samePerson}` : ''}`,
+    );
   // What changed and why the pack is partial are the core's sentences (English, docs/reports.md).
   if (meta.closed?.changed) {
     doc.moveDown(0.4);

@@ -166,6 +166,10 @@ export function german(f: PdfFormat): PdfWords {
       period: 'Zeitraum',
       periodValue: (from, flowsFrom, to) => `Anfang am Ende des ${from}; Flüsse erfolgreicher Transaktionen vom ${flowsFrom} bis ${to} (UTC)`,
       status: 'Status',
+      people: 'Vorbereitet, freigegeben',
+      prepared: (at, by) => `vorbereitet ${at} UTC${by ? ` von ${by}` : ''}`,
+      approved: (at, by) => `freigegeben ${at} UTC${by ? ` von ${by}` : ''}`,
+      samePerson: 'von derselben Person vorbereitet und freigegeben',
       closed: (at, hash, by) => `abgeschlossen ${at} UTC${by ? ` von ${by}` : ''}: die Zahlen wie abgeschlossen (Daten-Hash ${hash}…)`,
       open: 'offen (nicht abgeschlossen)',
       changedSinceClose:

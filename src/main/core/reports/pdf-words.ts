@@ -176,6 +176,11 @@ export function english(f: PdfFormat) {
       /** `by`: who closed it (null: a close made before closes named people, said as nothing). */
       closed: (at: string, hash: string, by: string | null) => `closed ${at} UTC${by ? ` by ${by}` : ''}: the figures as closed (data hash ${hash}…)`,
       open: 'open (not closed)',
+      /** The four eyes on a close (issue 37 item 4): who prepared it and who approved (closed) it, when (UTC). */
+      people: 'Prepared, approved',
+      prepared: (at: string, by: string | null) => `prepared ${at} UTC${by ? ` by ${by}` : ''}`,
+      approved: (at: string, by: string | null) => `approved ${at} UTC${by ? ` by ${by}` : ''}`,
+      samePerson: 'prepared and approved by the same person',
       changedSinceClose: 'CHANGED SINCE CLOSE: the data behind these figures changed after the period was closed (the figures are as closed):',
       partial: 'PARTIAL: these figures leave something out:',
       rollForward: 'NAV roll-forward',

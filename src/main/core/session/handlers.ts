@@ -19,6 +19,8 @@ export interface SessionContext {
   session: Session;
   version: string;
   shell: AppInfo['shell'];
+  /** A team server's core: closes are prepared, then approved by another person (app.info says so to the screens). */
+  team: boolean;
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: ((url: string) => Promise<void>) | undefined;
   changed(change: 'settings.edited' | 'positions.cleared' | 'transactions.cleared'): void;
@@ -55,6 +57,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       chains: getSettings(p.db).chains,
       shell: c.shell,
       cacheReadOnly: p.readOnly,
+      team: c.team,
     };
   };
   /** The service's base URL in the settings (none in demo mode). */

@@ -143,6 +143,10 @@ const ClosedPeriodV1 = z.strictObject({
   // Who closed and reopened it (issue 37 item 1); absent in a file written before closes named people.
   closedBy: z.string().min(1).max(200).optional(),
   reopenedBy: z.string().min(1).max(200).optional(),
+  // Who prepared it and when, before another approved (closed) it (issue 37 item 4); absent for
+  // a close made in one step before closes were prepared, or in a file written before.
+  preparedAt: z.iso.datetime().optional(),
+  preparedBy: z.string().min(1).max(200).optional(),
 });
 
 /**

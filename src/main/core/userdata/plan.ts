@@ -62,8 +62,11 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
     return scope ? [{ scope, condition: r.condition }] : [];
   });
   // Closes oldest first (an import adds them in this order, so a reopened one comes before the close that followed it).
+  // A prepared close waiting for approval, or one rejected, is not books of record: only closes
+  // that were closed (in force or reopened since) are carried.
   const closedPeriods: UserDataClosedPeriod[] = listCloses(db)
     .reverse()
+    .flatMap((c) => (c.closedAt === null ? [] : [{ ...c, closedAt: c.closedAt }]))
     .map((c) => ({
       scope:
         c.scope.kind === 'all'
@@ -84,6 +87,8 @@ export function exportUserData(db: ReadableDB, app: string, now = new Date()): U
       reopenReason: c.reopenReason,
       ...(c.closedBy !== null && { closedBy: c.closedBy }),
       ...(c.reopenedBy !== null && { reopenedBy: c.reopenedBy }),
+      ...(c.preparedAt !== null && { preparedAt: c.preparedAt }),
+      ...(c.preparedBy !== null && { preparedBy: c.preparedBy }),
     }));
   // The service's own settings stay with its cache (format.ts SettingsV1).
   const { baseUrl: _baseUrl, recentWindowHours: _recentWindow, ...settings } = getSettings(db);
@@ -280,7 +285,7 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
   // other is added as it was (its figures, hash and reopen). One in force that meets another
   // close in force here of the same scope and period is a conflict; replace reopens the one here
   // (the reason saying so, in the audit trail) for the file's.
-  const closesHere = listCloses(db);
+  const closesHere = listCloses(db).filter((h) => h.closedAt !== null);
   const closeScope = (c: UserDataClosedPeriod): { kind: 'all' | 'wallet' | 'group'; wallet: string | null; groupName: string | null } => {
     if (c.scope.kind === 'all') return { kind: 'all', wallet: null, groupName: null };
     // A close is history: its wallet may no longer be watched anywhere (it is kept as written then).
@@ -309,6 +314,12 @@ export function planImport(db: ReadableDB, doc: UserData, o: { encrypted: boolea
     }
     const write = { ...c, scopeKind: scope.kind, wallet: scope.wallet, groupName: scope.groupName, replaces: null as number | null };
     const inForce = c.reopenedAt ? undefined : closesHere.find((h) => !h.reopenedAt && sameScope(scope, h) && h.from === c.from && h.to === c.to);
+    // A close prepared here, waiting for approval, holds the period too: the file's close in force is refused until it is rejected.
+    const prepared = c.reopenedAt ? undefined : listCloses(db, { from: c.from, to: c.to }).find((h) => h.state === 'prepared' && sameScope(scope, h));
+    if (prepared) {
+      item('close', shown, 'conflict', `prepared here (close ${prepared.id}, ${prepared.preparedAt ?? ''}), waiting for approval: reject it first`);
+      continue;
+    }
     if (inForce) {
       item(
         'close',

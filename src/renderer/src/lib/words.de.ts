@@ -57,6 +57,9 @@ const NEED_DE: Record<Permission, string> = {
 };
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
+/** A close's state as the core names it (shared/closes.ts CloseState), in German. */
+const closeStateDe = (state: string): string =>
+  ({ prepared: 'vorbereitet', closed: 'abgeschlossen', flagged: 'seit Abschluss geändert', reopened: 'wiedereröffnet', rejected: 'abgelehnt' })[state] ?? state;
 
 /** The core's refusals in German, by code (shared/core-codes.ts): what the user typed or the file held as it is. */
 const coreCodes: CoreCodeSentences = {
@@ -102,6 +105,19 @@ const coreCodes: CoreCodeSentences = {
   'close.noReason': () => 'Geben Sie einen Grund für das Wiederöffnen des Zeitraums an: Er wird im Änderungsprotokoll festgehalten.',
   'close.missing': ({ id }) => `Es gibt keinen abgeschlossenen Zeitraum ${id}.`,
   'close.reopenedAlready': ({ scope, from, to, id, at }) => `Abschluss ${id} (${period(scope, from, to)}) wurde bereits wieder geöffnet, am ${instant(at)}.`,
+  'close.preparedAlready': ({ scope, from, to, id, at }) =>
+    `${period(scope, from, to)} ist bereits vorbereitet (Abschluss ${id}, ${instant(at)}) und wartet auf Freigabe: Geben Sie ihn zuerst frei oder lehnen Sie ihn ab.`,
+  'close.notPrepared': ({ id, scope, from, to, state }) =>
+    `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}: Nur ein vorbereiteter Abschluss, der auf Freigabe wartet, kann freigegeben oder abgelehnt werden.`,
+  'close.notClosed': ({ id, scope, from, to, state }) =>
+    `Abschluss ${id} (${period(scope, from, to)}) ist ${closeStateDe(state)}, nicht abgeschlossen: Nur ein abgeschlossener Zeitraum kann wieder geöffnet werden.`,
+  'close.ownApproval': ({ id, scope, from, to, person }) =>
+    `${person} hat Abschluss ${id} (${period(scope, from, to)}) vorbereitet und kann ihn daher nicht freigeben: Auf einem Team-Server bereitet eine Person einen Abschluss vor, eine andere gibt ihn frei.`,
+  'close.changedSincePrepared': ({ id, scope, from, to, at, parts }) =>
+    `Die Daten hinter Abschluss ${id} (${period(scope, from, to)}) haben sich seit der Vorbereitung (${instant(at)}) geändert: ${parts}. Eine Freigabe würde andere Zahlen abschließen als die vorbereiteten; lehnen Sie ihn ab und bereiten Sie ihn neu vor.`,
+  'close.noRejectReason': () => 'Geben Sie einen Grund für die Ablehnung an: Er wird beim Abschluss und im Änderungsprotokoll festgehalten.',
+  'close.teamPrepares': () =>
+    'Auf einem Team-Server wird ein Abschluss vorbereitet und dann von einer anderen Person freigegeben: Bereiten Sie ihn vor, eine freigebende Person schließt ab.',
   'bulk.notWatched': ({ addresses, more }) => `Nicht beobachtet: ${addresses}${more > 0 ? ` und ${int(more)} weitere` : ''}. Nichts wurde geändert.`,
   'bulk.groupMissing': ({ id }) => `Es gibt keine Wallet-Gruppe ${id}. Nichts wurde geändert.`,
   'bulk.groupBoth': ({ id }) => `Gruppe ${id} wird zugleich hinzugefügt und entfernt: Wählen Sie eines. Nichts wurde geändert.`,
@@ -893,6 +909,9 @@ export const german: Words = {
         'rules.reorder': 'Umordnen der Regeln',
         'rules.apply': 'Anwenden der Regeln',
         'closes.close': 'Abschluss eines Zeitraums',
+        'closes.prepare': 'Vorbereitung eines Abschlusses',
+        'closes.approve': 'Freigabe eines vorbereiteten Abschlusses',
+        'closes.reject': 'Ablehnung eines vorbereiteten Abschlusses',
         'closes.reopen': 'Wiedereröffnung eines Zeitraums',
         'closes.check': 'Prüfung eines abgeschlossenen Zeitraums',
         'userData.import': 'Import einer Einstellungsdatei',
@@ -1520,8 +1539,14 @@ export const german: Words = {
     title: 'Abgeschlossene Zeiträume',
     lead: 'Ein abgeschlossener Zeitraum bewahrt seinen Monatsbericht so, wie er abgeschlossen wurde, mit dem SHA-256 der Daten dahinter. Eine spätere Änderung dieser Daten (eine nachträglich geänderte Transaktion, ein neu geladener Snapshot, geänderte Mitglieder einer Gruppe oder eine bearbeitete Kategorie) wird hier und in einer Warnung gemeldet; eine Umbenennung wird nur vermerkt, und der Zeitraum bleibt abgeschlossen. Die abgeschlossenen Zahlen ändern sich nie. Die Wiedereröffnung verlangt einen Grund, der im Änderungsprotokoll bleibt.',
     none: 'Kein Zeitraum ist abgeschlossen. Schließen Sie einen aus seinem Monatsbericht ab.',
-    states: { closed: 'abgeschlossen', flagged: 'seit Abschluss geändert', reopened: 'wiedereröffnet' },
-    columns: { scope: 'Bereich', period: 'Zeitraum', closed: 'Abgeschlossen', nav: 'NAV (abgeschlossen)', state: 'Zustand' },
+    states: {
+      prepared: 'vorbereitet, wartet auf Freigabe',
+      closed: 'abgeschlossen',
+      flagged: 'seit Abschluss geändert',
+      reopened: 'wiedereröffnet',
+      rejected: 'abgelehnt',
+    },
+    columns: { scope: 'Bereich', period: 'Zeitraum', closed: 'Abgeschlossen', nav: 'NAV (abgeschlossen)', navPrepared: 'NAV (vorbereitet)', state: 'Zustand' },
     period: (from, to) => `${from} – ${to}`,
     nav: (opening, closing) => `${opening} → ${closing}`,
     hash: 'SHA-256 der Daten dahinter',
@@ -1555,6 +1580,34 @@ export const german: Words = {
     noPack: 'Der Bericht ist noch nicht geladen.',
     partial: (why) => `Der Bericht ist unvollständig, daher lässt sich der Zeitraum nicht abschließen: ${why}`,
     earlier: (n, one) => `${n} ${one ? 'früherer Abschluss' : 'frühere Abschlüsse'} dieses Zeitraums, wiedereröffnet.`,
+    prepare: 'Abschluss vorbereiten',
+    confirmPrepare: (opening, closing) =>
+      `Den Abschluss dieses Zeitraums mit einem NAV von ${opening} zu Beginn und ${closing} am Ende vorbereiten? Zahlen und Hash werden jetzt gespeichert; eine andere Person gibt ihn frei (dann ist er abgeschlossen) oder lehnt ihn mit Begründung ab.`,
+    confirmPrepareButton: 'Abschluss vorbereiten',
+    preparedDone: 'Vorbereitet: Eine andere Person gibt ihn frei oder lehnt ihn ab.',
+    preparedOn: (when, by) => `Vorbereitet ${when}${by ? ` von ${by}` : ''}`,
+    preparedWhen: (when, by) => `am ${when}${by ? ` von ${by}` : ''}; wartet auf die Freigabe durch eine andere Person`,
+    approvedOn: (when, by) => `freigegeben und abgeschlossen ${when}${by ? ` von ${by}` : ''}`,
+    preparedApproved: (prepared, preparedBy, approved, approvedBy) =>
+      `vorbereitet am ${prepared}${preparedBy ? ` von ${preparedBy}` : ''} · freigegeben am ${approved}${approvedBy ? ` von ${approvedBy}` : ''}`,
+    samePerson: 'von derselben Person vorbereitet und freigegeben',
+    approve: 'Freigeben',
+    approveLabel: (what) => `Den vorbereiteten Abschluss von ${what} freigeben`,
+    confirmApprove: (what) =>
+      `Den Abschluss von ${what} freigeben? Die vorbereiteten Zahlen werden so abgeschlossen, wie sie sind; haben sich die Daten dahinter seit der Vorbereitung geändert, wird die Freigabe abgelehnt und sagt, was sich geändert hat.`,
+    confirmApproveButton: 'Freigeben und abschließen',
+    approved: 'Freigegeben: Der Zeitraum ist abgeschlossen.',
+    reject: 'Ablehnen…',
+    rejectLabel: (what) => `Den vorbereiteten Abschluss von ${what} ablehnen`,
+    rejectTitle: 'Einen vorbereiteten Abschluss ablehnen',
+    rejectLead: (what) =>
+      `Wird der vorbereitete Abschluss von ${what} abgelehnt, endet er: Er gilt nie, und der Zeitraum kann erneut vorbereitet werden. Nennen Sie den Grund: Er bleibt beim Abschluss und im Änderungsprotokoll.`,
+    rejectReason: 'Grund der Ablehnung',
+    rejectReasonMissing: 'Geben Sie einen Grund für die Ablehnung des Abschlusses an.',
+    confirmReject: 'Abschluss ablehnen',
+    rejected: 'Abgelehnt: Der Zeitraum kann erneut vorbereitet werden.',
+    rejectedWhy: (when, why, by) => `Abgelehnt ${when}${by ? ` von ${by}` : ''}: ${why}`,
+    teamNote: 'Auf diesem Team-Server bereitet eine Person einen Abschluss vor, eine andere gibt ihn frei.',
     open: 'Abgeschlossene Zeiträume…',
     unreadable: 'Die abgeschlossenen Zeiträume konnten nicht gelesen werden',
   },

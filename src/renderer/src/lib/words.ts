@@ -17,6 +17,7 @@ import { integer as int } from './format.ts';
 import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
+import type { CloseState } from '../../../shared/closes.ts';
 import { german } from './words.de.ts';
 
 /** A spam reason's parts, as the core's English says them (spam.reasons below). */
@@ -738,6 +739,9 @@ const en = {
         'rules.reorder': 'Reordering the rules',
         'rules.apply': 'Applying the rules',
         'closes.close': 'Closing a period',
+        'closes.prepare': 'Preparing a period’s close',
+        'closes.approve': 'Approving a prepared close',
+        'closes.reject': 'Rejecting a prepared close',
         'closes.reopen': 'Reopening a period',
         'closes.check': 'Checking a closed period',
         'userData.import': 'Importing a settings file',
@@ -1337,8 +1341,14 @@ const en = {
     title: 'Closed periods',
     lead: 'A closed period keeps its monthly pack as it was closed, with the SHA-256 of the data behind it. A later change to that data (a restated transaction, a snapshot fetched again, a group’s members or a category edited) is flagged here and in an alert; a rename is only noted, and the period stays closed. The closed figures never change. Reopening asks for a reason, kept in the audit trail.',
     none: 'No period is closed. Close one from its monthly pack.',
-    states: { closed: 'closed', flagged: 'changed since close', reopened: 'reopened' } as Record<'closed' | 'flagged' | 'reopened', string>,
-    columns: { scope: 'Scope', period: 'Period', closed: 'Closed', nav: 'NAV (closed)', state: 'State' },
+    states: {
+      prepared: 'prepared, awaiting approval',
+      closed: 'closed',
+      flagged: 'changed since close',
+      reopened: 'reopened',
+      rejected: 'rejected',
+    } as Record<CloseState, string>,
+    columns: { scope: 'Scope', period: 'Period', closed: 'Closed', nav: 'NAV (closed)', navPrepared: 'NAV (prepared)', state: 'State' },
     period: (from: string, to: string) => `${from} – ${to}`,
     nav: (opening: string, closing: string) => `${opening} → ${closing}`,
     hash: 'SHA-256 of the data behind it',
@@ -1374,6 +1384,36 @@ const en = {
     noPack: 'The pack is not loaded yet.',
     partial: (why: string) => `The pack is partial, so the period cannot be closed: ${why}`,
     earlier: (n: string, one: boolean) => `${n} earlier close${one ? '' : 's'} of this period, reopened.`,
+    // Four eyes on a close (issue 37 item 4): prepared by one person, approved or rejected by another.
+    prepare: 'Prepare close',
+    confirmPrepare: (opening: string, closing: string) =>
+      `Prepare this period’s close with NAV ${opening} at its opening and ${closing} at its closing? Its figures and hash are stored now; another person approves it (then it is closed) or rejects it with a reason.`,
+    confirmPrepareButton: 'Prepare the close',
+    preparedDone: 'Prepared: another person approves or rejects it.',
+    preparedOn: (when: string, by: string | null) => `Prepared ${when}${by ? ` by ${by}` : ''}`,
+    preparedWhen: (when: string, by: string | null) => `on ${when}${by ? ` by ${by}` : ''}; waiting for another person’s approval`,
+    approvedOn: (when: string, by: string | null) => `approved and closed ${when}${by ? ` by ${by}` : ''}`,
+    // Beside the state's badge ("closed"): who prepared it and who approved it, when.
+    preparedApproved: (prepared: string, preparedBy: string | null, approved: string, approvedBy: string | null) =>
+      `prepared on ${prepared}${preparedBy ? ` by ${preparedBy}` : ''} · approved on ${approved}${approvedBy ? ` by ${approvedBy}` : ''}`,
+    samePerson: 'prepared and approved by the same person',
+    approve: 'Approve',
+    approveLabel: (what: string) => `Approve the prepared close of ${what}`,
+    confirmApprove: (what: string) =>
+      `Approve the close of ${what}? The figures prepared are closed as they are; if the data behind them changed since it was prepared, the approval is refused and says what changed.`,
+    confirmApproveButton: 'Approve and close',
+    approved: 'Approved: the period is closed.',
+    reject: 'Reject…',
+    rejectLabel: (what: string) => `Reject the prepared close of ${what}`,
+    rejectTitle: 'Reject a prepared close',
+    rejectLead: (what: string) =>
+      `Rejecting the prepared close of ${what} ends it: it is never in force, and the period can be prepared again. Say why: the reason is kept with it and in the audit trail.`,
+    rejectReason: 'Reason for rejecting',
+    rejectReasonMissing: 'Give a reason for rejecting the close.',
+    confirmReject: 'Reject the close',
+    rejected: 'Rejected: the period can be prepared again.',
+    rejectedWhy: (when: string, why: string, by: string | null) => `Rejected ${when}${by ? ` by ${by}` : ''}: ${why}`,
+    teamNote: 'On this team server a close is prepared by one person and approved by another.',
     open: 'Closed periods…',
     unreadable: 'Could not read the closed periods',
   },

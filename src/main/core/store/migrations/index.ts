@@ -26,6 +26,7 @@ import { updateToSchemaVersion24 } from './024-alert-resolution.ts';
 import { updateToSchemaVersion25 } from './025-party-dealings.ts';
 import { updateToSchemaVersion26 } from './026-audit-people.ts';
 import { updateToSchemaVersion27 } from './027-people.ts';
+import { updateToSchemaVersion28 } from './028-four-eyes.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -56,6 +57,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion25,
   updateToSchemaVersion26,
   updateToSchemaVersion27,
+  updateToSchemaVersion28,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,6 +58,8 @@ export interface UserDataImport {
     reopenReason: string | null;
     closedBy?: string | undefined;
     reopenedBy?: string | undefined;
+    preparedAt?: string | undefined;
+    preparedBy?: string | undefined;
     replaces: number | null;
   }>;
   /** Spam verdicts to add or replace (checked by spam/verdicts.ts), each an audited edit. */
@@ -104,6 +106,8 @@ export function applyUserData(db: WritableDB, w: UserDataImport): void {
         reopenReason: c.reopenReason,
         closedBy: c.closedBy ?? null,
         reopenedBy: c.reopenedBy ?? null,
+        preparedAt: c.preparedAt ?? null,
+        preparedBy: c.preparedBy ?? null,
       });
     }
     for (const v of w.saveSpamVerdicts) writeSpamMark(db, v.key, v.verdict, v.note, now);

@@ -51,12 +51,21 @@ const CLI = join(import.meta.dirname, '../bin/folioscope.mjs');
 
 /** A POST of one operation with `headers`, its status and envelope (null when the body is not JSON). */
 export async function postJson(url: string, headers: Record<string, string>, input: unknown): Promise<{ status: number; body: Envelope<unknown> | null }> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: input === undefined ? '' : JSON.stringify(input),
-  });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: input === undefined ? '' : JSON.stringify(input),
+    });
+    text = await res.text();
+  } catch (err) {
+    // The connection failed (reset, refused): counted as status 0 with its cause, never thrown,
+    // so one failure is a figure of the run rather than its end.
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+    return { status: 0, body: { ok: false, error: { kind: `network ${cause}`, message: String(err), retryable: true } } };
+  }
   try {
     return { status: res.status, body: JSON.parse(text) as Envelope<unknown> };
   } catch {
@@ -299,7 +308,7 @@ async function teamBenchOn(serve: (dataDir: string) => Promise<Served>, shellNam
       ['edit (notes.set), alone', figures(alone, 'edit')],
       [`edit, ${PEOPLE} people + sync`, figures(team, 'edit')],
       ['edits acknowledged / lost', `${alone.editsAcknowledged + team.editsAcknowledged} / ${lost} (target 0 lost)`],
-      ['HTTP statuses', `alone: ${statuses(alone)}; team: ${statuses(team)}; 5xx: ${fivexx} (target 0)`],
+      ['HTTP statuses (0: no answer)', `alone: ${statuses(alone)}; team: ${statuses(team)}; 5xx: ${fivexx} (target 0)`],
       ['refused answers', `alone: ${refused(alone)}; team: ${refused(team)}`],
       ['sync jobs while the team ran', `${writer.jobs}: ${[...writer.ends].map(([state, k]) => `${k} ${state}`).join(', ')}`],
       ['server peak RSS', rss === null ? 'not known' : `${fmt(rss, 0)} MiB`],

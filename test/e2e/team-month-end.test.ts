@@ -225,9 +225,7 @@ describe('a month end by a team, on a team server', () => {
     // The audit trail, read by the auditor: each person's edits, filtered by person.
     const trail = aud.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Audit trail' });
     const person = trail.getByLabel('Person');
-    await poll(() => person.locator('option').allTextContents()).toEqual(
-      expect.arrayContaining(['Everyone', 'pia (4 edits)', 'abe (1 edit)']),
-    );
+    await poll(() => person.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Everyone', 'pia (4 edits)', 'abe (1 edit)']));
     await person.selectOption('pia');
     await poll(() => trail.getByText('4 of 4 edits shown.').count()).toBe(1);
     const rows = trail.getByRole('table', { name: 'Audit trail' }).locator('tbody tr');

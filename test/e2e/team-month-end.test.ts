@@ -179,6 +179,8 @@ describe('a month end by a team, on a team server', () => {
     await pia.goto(`${origin}/#/pack?from=${FROM}&to=${TO}`);
     const panel = pia.getByRole('region', { name: 'Period close' });
     await poll(() => panel.getByRole('button', { name: 'Prepare close' }).isVisible()).toBe(true);
+    // Her rule is in the month's figures: the grantee's transfers under Grants.
+    await poll(() => pia.getByTestId('pack-categories').locator('tbody tr td:first-child').allInnerTexts()).toContain('Grants');
     await panel.getByRole('button', { name: 'Prepare close' }).click();
     await panel.getByRole('button', { name: 'Prepare the close' }).click();
     await poll(() => panel.getByRole('status').textContent()).toBe('Prepared: another person approves or rejects it.');

@@ -166,7 +166,7 @@ describe('a month end by a team, on a team server', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     expect((await answered).status()).toBe(403);
     await poll(() => dialog.getByRole('alert').textContent()).toBe(
-      'val is signed in as a viewer, and counterparties.save needs a preparer (it changes the books): ask an owner of this server if you need it. Nothing was changed.',
+      'val is signed in as a viewer, and changing the books needs a preparer: ask an owner of this server if you need it. Nothing was changed. (counterparties.save)',
     );
     // The person was refused, not the entry: its address is not marked as wrong.
     expect(await dialog.getByRole('textbox', { name: 'Address' }).getAttribute('aria-invalid')).toBe('false');

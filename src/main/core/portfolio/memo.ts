@@ -28,11 +28,13 @@ import { portfolioViewUnlessAborted } from './view.ts';
 /**
  * How many views are kept per cache, and how many rows they may hold together: a screen's scope
  * and date, the others a person moves between (all wallets, a group, one wallet — three scopes
- * asked in turn thrashed a keep of two, every ask a build), the pack's two ends. The newest is
- * kept whatever its size; older ones go once the rows kept pass the budget, so a fund's one
- * all-wallets view does not keep five others of its size beside it.
+ * asked in turn thrashed a keep of two, every ask a build), the pack's two ends, and on a team server each person's
+ * own (ten people each on a wallet of their own thrashed a keep of six). The newest is kept
+ * whatever its size; older ones go once the rows kept pass the budget, so a fund's one
+ * all-wallets view does not keep others of its size beside it, while a wallet's few rows cost
+ * little to keep.
  */
-const KEPT = 6;
+const KEPT = 32;
 const KEPT_ROWS = 400_000;
 const rowsOf = (v: PortfolioView) => v.positions.length + v.underlying.length + v.liquidity.length;
 

@@ -141,6 +141,8 @@ export interface CoreCodeValues {
   'edit.stale': { entity: EditedEntity; name: string; person: string | null; at: string | null };
   /** An operation the signed-in person's role may not do on a team server (src/shared/roles.ts): `op` the operation, `needs` the permission it needs. */
   'role.forbidden': { person: string; role: Role; op: string; needs: Permission };
+  /** A team server's service and key asked to change over its API (`op`): they are set on its machine. */
+  'team.serviceOnServer': { op: string };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -297,6 +299,8 @@ export const englishCoreCodes: CoreCodeSentences = {
     `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'role.forbidden': ({ person, role, op, needs }) =>
     `${person} is signed in as ${ROLE_NAME[role]}, and ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed. (${op})`,
+  'team.serviceOnServer': ({ op }) =>
+    `On a team server its service and access key are set on the server's machine (folioscope key set, or FOLIOSCOPE_ACCESS_KEY), never through a browser or its API: the people's books live in that service's cache. Nothing was changed. (${op})`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

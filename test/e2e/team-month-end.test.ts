@@ -185,9 +185,26 @@ describe('a month end by a team, on a team server', () => {
     await panel.getByRole('button', { name: 'Prepare the close' }).click();
     await poll(() => panel.getByRole('status').textContent()).toBe('Prepared: another person approves or rejects it.');
     await poll(() => panel.textContent()).toMatch(/prepared, awaiting approval\s+on .* by pia; waiting for another person’s approval/);
-    await panel.getByRole('button', { name: /^Approve the prepared close of/ }).click();
-    await panel.getByRole('button', { name: 'Approve and close' }).click();
-    await poll(() => panel.getByRole('alert').textContent()).toMatch(/^pia is signed in as a preparer, and closes\.approve needs /);
+    // A preparer is not offered Approve (nor Reject): an approver decides, and says so.
+    await poll(() => panel.getByText('An approver approves or rejects it.').isVisible()).toBe(true);
+    expect(await panel.getByRole('button', { name: /^Approve the prepared close of/ }).count()).toBe(0);
+    expect(await panel.getByRole('button', { name: /^Reject/ }).count()).toBe(0);
+    // And the server refuses it all the same, asked from her page's session.
+    const asked = await pia.evaluate(async () => {
+      const session = (await (await fetch('api/session')).json()) as { csrf: string };
+      const list = (await (await fetch('api/closes.list', { method: 'POST', headers: { 'X-Folio-CSRF': session.csrf }, body: '' })).json()) as {
+        result: Array<{ id: number; state: string }>;
+      };
+      const id = list.result.find((c) => c.state === 'prepared')!.id;
+      const res = await fetch('api/closes.approve', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Folio-CSRF': session.csrf },
+        body: JSON.stringify({ id }),
+      });
+      return { status: res.status, body: (await res.json()) as { error: { message: string } } };
+    });
+    expect(asked.status).toBe(403);
+    expect(asked.body.error.message).toMatch(/^pia is signed in as a preparer, and approving, rejecting or reopening a close needs an approver/);
     await bothThemes(pia, 'team-month-end-pia-own');
     await pia.close();
   }, 120_000);
@@ -217,6 +234,9 @@ describe('a month end by a team, on a team server', () => {
     await aud.getByRole('button', { name: 'Settings' }).click();
     const section = closedPeriods(aud);
     await poll(() => section.locator('ul.closes > li').count()).toBe(1);
+    // An auditor reads and downloads: no Reopen is offered, and no backups or encryption.
+    expect(await section.getByRole('button', { name: /^Reopen/ }).count()).toBe(0);
+    expect(await aud.getByRole('dialog', { name: 'Settings' }).getByText('Backups and encryption are kept by an owner of this server.').count()).toBe(1);
     await section.scrollIntoViewIfNeeded();
     await bothThemes(aud, 'team-month-end-aud-closed-periods');
     const download = aud.waitForEvent('download');

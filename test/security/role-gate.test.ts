@@ -72,3 +72,24 @@ describe('the role gate', () => {
     expect(await core.dispatch('settings.update', { backupKeep: 3 })).toMatchObject({ ok: true });
   });
 });
+
+describe('a team server’s service and key', () => {
+  it('are never changed by a person’s request, an owner’s included, and are by its machine (no actor)', async () => {
+    const team = await createCore({ dataDir: tempDir(), shell: 'web', env: {}, demo: demoStarter(), scheduleEveryMs: 0, team: true });
+    try {
+      const owner = { person: 'olive', role: 'owner' } as const;
+      for (const [op, input] of [
+        ['key.set', { key: 'k'.repeat(24) }],
+        ['key.clear', undefined],
+        ['app.connect', { baseUrl: 'https://service.example' }],
+        ['app.useDemo', undefined],
+      ] as const) {
+        const res = await team.dispatch(op, input, { actor: owner });
+        expect(res, op).toMatchObject({ ok: false, error: { kind: 'forbidden', said: { code: 'team.serviceOnServer', values: { op } } } });
+      }
+      expect(await team.dispatch('app.useDemo', undefined)).toMatchObject({ ok: true });
+    } finally {
+      await team.close();
+    }
+  });
+});

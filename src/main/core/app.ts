@@ -89,6 +89,9 @@ function forbidden(op: OperationName, actor: Actor | undefined): Envelope<unknow
   return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('role.forbidden', { person: actor.person, role: actor.role, op, needs }) } };
 }
 
+/** The operations that change a core's service or its key: on a team server, set on its machine only. */
+const SERVICE_ON_SERVER: ReadonlySet<OperationName> = new Set(['key.set', 'key.clear', 'app.connect', 'app.useDemo']);
+
 /** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */
 const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: the answer is no longer needed.', retryable: false } } as const;
 
@@ -397,6 +400,10 @@ async function openCore(o: CoreOptions): Promise<Core> {
     // The one gate: before anything of the input is read, so a role that may not ask learns nothing of it.
     const refused = forbidden(name, options.actor);
     if (refused) return refused;
+    // A team server's service and key are its machine's (docs/team.md): a person's request never
+    // carries the key through a browser, nor moves everyone's books to another service's cache.
+    if (o.team && options.actor && SERVICE_ON_SERVER.has(name))
+      return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('team.serviceOnServer', { op: name }) } };
     if (session.swapping) await session.swapping;
     const profile = session.profile;
     // Whether it writes is declared on the contract's operation (src/shared/contract.ts).

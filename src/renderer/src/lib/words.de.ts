@@ -185,6 +185,8 @@ const coreCodes: CoreCodeSentences = {
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'role.forbidden': ({ person, role, op, needs }) =>
     `${person} ist als ${ROLE_DE[role]} angemeldet, und ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert. (${op})`,
+  'team.serviceOnServer': ({ op }) =>
+    `Auf einem Team-Server werden Dienst und Zugangsschlüssel auf dem Rechner des Servers festgelegt (folioscope key set oder FOLIOSCOPE_ACCESS_KEY), nie über einen Browser oder seine API: Die Bücher der Personen liegen im Cache dieses Dienstes. Nichts wurde geändert. (${op})`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };
@@ -380,6 +382,8 @@ export const german: Words = {
     demoMode:
       'Demomodus: der eingebaute Referenzdienst mit erzeugten Daten. Verbinden Sie sich mit dem echten Dienst über seine Basis-URL und Ihren Zugangsschlüssel.',
     connectedLead: 'Verbunden mit',
+    teamService: 'Dienst und Zugangsschlüssel dieses Team-Servers werden auf dem Rechner des Servers festgelegt (folioscope key set), nie in einem Browser.',
+    ownerOnly: 'Sicherungen und Verschlüsselung verwaltet ein Inhaber dieses Servers.',
     baseUrl: 'Basis-URL',
     baseUrlPlaceholder: 'https://api.beispiel.de',
     accessKey: 'Zugangsschlüssel',
@@ -1614,6 +1618,10 @@ export const german: Words = {
     rejected: 'Abgelehnt: Der Zeitraum kann erneut vorbereitet werden.',
     rejectedWhy: (when, why, by) => `Abgelehnt ${when}${by ? ` von ${by}` : ''}: ${why}`,
     teamNote: 'Auf diesem Team-Server bereitet eine Person einen Abschluss vor, eine andere gibt ihn frei.',
+    approverDecides: 'Ein Freigeber gibt ihn frei oder lehnt ihn ab.',
+    notYours: 'Sie haben ihn vorbereitet: Eine andere Person gibt ihn frei.',
+    preparerPrepares: 'Den Abschluss dieses Zeitraums bereitet ein Ersteller vor.',
+    approverReopens: 'Ein Freigeber kann ihn wieder öffnen.',
     open: 'Abgeschlossene Zeiträume…',
     unreadable: 'Die abgeschlossenen Zeiträume konnten nicht gelesen werden',
   },

@@ -200,6 +200,9 @@ const en = {
     service: 'Service',
     demoMode: 'Demo mode: the built-in reference service with generated data. Connect to the real service with its base URL and your access key.',
     connectedLead: 'Connected to',
+    /** A team server's service and key are set on its machine, never through a browser. */
+    teamService: 'This team server’s service and its access key are set on the server’s machine (folioscope key set), never in a browser.',
+    ownerOnly: 'Backups and encryption are kept by an owner of this server.',
     baseUrl: 'Base URL',
     baseUrlPlaceholder: 'https://api.example.com',
     accessKey: 'Access key',
@@ -1420,6 +1423,11 @@ const en = {
     rejected: 'Rejected: the period can be prepared again.',
     rejectedWhy: (when: string, why: string, by: string | null) => `Rejected ${when}${by ? ` by ${by}` : ''}: ${why}`,
     teamNote: 'On this team server a close is prepared by one person and approved by another.',
+    /** Said where a button is not offered to the signed-in person's role (lib/access.svelte.ts). */
+    approverDecides: 'An approver approves or rejects it.',
+    notYours: 'You prepared it: another person approves it.',
+    preparerPrepares: 'A preparer prepares this period’s close.',
+    approverReopens: 'An approver can reopen it.',
     open: 'Closed periods…',
     unreadable: 'Could not read the closed periods',
   },

@@ -1,0 +1,29 @@
+/**
+ * What the signed-in person may do on a team server (src/shared/roles.ts), for the screens to
+ * offer only that: a button a role may not use is not shown (an approver is not offered "Prepare
+ * close", a viewer no edit), rather than offered and refused. The server's gate still decides
+ * every request; this is the screens' courtesy, read once from the session (`api/session`). In
+ * the app and the loopback web shell there is no session: the one user may do everything.
+ */
+import { isRole, roleAllows, type Permission, type Role } from '../../../shared/roles.ts';
+import { teamSession } from './api.ts';
+
+export const access = $state<{ person: string | null; role: Role | null }>({ person: null, role: null });
+
+let asked = false;
+/** Reads the session once (the app's start asks it; a screen may too). */
+export function loadAccess(): void {
+  if (asked) return;
+  asked = true;
+  void teamSession().then((s) => {
+    if (s && isRole(s.role)) {
+      access.person = s.person;
+      access.role = s.role;
+    }
+  });
+}
+
+/** Whether the person may do what needs `need` (always, without a team server's session). */
+export function can(need: Permission): boolean {
+  return access.role === null || roleAllows(access.role, need);
+}

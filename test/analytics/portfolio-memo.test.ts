@@ -5,6 +5,7 @@ import { memoisedViews, type ViewReader } from '../../src/main/core/portfolio/me
 import { portfolioViewUnlessAborted } from '../../src/main/core/portfolio/view.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { listWallets } from '../../src/main/core/store/wallets.ts';
+import type { Wallet } from '../../src/shared/model.ts';
 import { seedFund } from '../support/fund.ts';
 import { tempDir } from '../support/store.ts';
 
@@ -60,6 +61,36 @@ describe('kept portfolio views', () => {
     const scopes = [all, all.slice(0, 3), all.slice(4, 5)];
     for (let round = 0; round < 3; round++) for (const scope of scopes) await views(db, scope, DATE, signal);
     expect(builds).toBe(3);
+  });
+
+  it("builds a fund's views one at a time (never two half-built at once), and a wallet's beside them", async () => {
+    let active = 0;
+    let most = 0;
+    const order: string[] = [];
+    // A build that takes a few turns of the event loop, as a real one does between members.
+    const slow: ViewReader = async (_d, wallets, date) => {
+      active++;
+      most = Math.max(most, active);
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      active--;
+      order.push(`${wallets.length}@${date}`);
+      return { wallets: wallets.map((w) => w.address), date, positions: [], underlying: [], liquidity: [] } as never;
+    };
+    const views = memoisedViews(slow);
+    const fund = Array.from({ length: 60 }, (_, i) => ({
+      address: `0x${String(i).padStart(40, '0')}`,
+      label: null,
+      chains: ['eth', 'arb'],
+      tags: [],
+      groups: [],
+    })) as never as Wallet[];
+    await Promise.all([views(db, fund, '2026-10-30', signal), views(db, fund, '2026-10-31', signal), views(db, fund.slice(1), DATE, signal)]);
+    expect(most).toBe(1);
+    expect(order).toEqual(['60@2026-10-30', '60@2026-10-31', '59@2026-10-31']);
+    // A wallet's view is not made to wait behind a fund's: it runs beside it.
+    most = 0;
+    await Promise.all([views(db, fund, '2026-10-29', signal), views(db, fund.slice(0, 1), '2026-10-29', signal)]);
+    expect(most).toBe(2);
   });
 
   it("builds again after this connection's write, and the view read then is the cache's", async () => {

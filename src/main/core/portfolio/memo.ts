@@ -67,10 +67,21 @@ interface Building {
 
 export type ViewReader = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal) => Promise<PortfolioView>;
 
+/**
+ * A view over at least this many wallet chains is built one at a time per cache. Builds share one
+ * thread, so running several at once finishes none sooner, and each holds its half-built view
+ * meanwhile: ten people asking ten scopes of a 1,000-wallet fund while a sync wrote held ten
+ * (bench/RESULTS.md, "Team load"). A smaller view (a wallet, a small group) is cheap to hold and
+ * is not made to wait behind a fund's.
+ */
+const ONE_AT_A_TIME_MEMBERS = 100;
+
 /** A reader of portfolio views that keeps the last ones built per connection, and shares a build under way. */
 export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): ViewReader {
   const kept = new WeakMap<ReadableDB, Kept[]>();
   const building = new WeakMap<ReadableDB, Map<string, Building>>();
+  /** The large builds of each cache, in the order asked: each starts when the one before it has ended. */
+  const large = new WeakMap<ReadableDB, Promise<unknown>>();
   return async (db, wallets, date, signal) => {
     signal.throwIfAborted();
     // The scope as the view reads it: each wallet's address, label and chains, in order.
@@ -91,7 +102,22 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
     if (b) b.waiting++;
     else {
       const stop = new AbortController();
-      const view = build(db, wallets, date, stop.signal).then((v) => {
+      const members = wallets.reduce((n, w) => n + w.chains.length, 0);
+      const start = () => build(db, wallets, date, stop.signal);
+      // A large build waits its turn; one whose callers all left meanwhile never starts (stop aborted).
+      const turn = members >= ONE_AT_A_TIME_MEMBERS ? (large.get(db) ?? Promise.resolve()) : null;
+      const built = turn
+        ? turn.then(() => {
+            stop.signal.throwIfAborted();
+            return start();
+          })
+        : start();
+      if (turn)
+        large.set(
+          db,
+          built.catch(() => undefined),
+        );
+      const view = built.then((v) => {
         if (dataVersion(db) === before) {
           const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && k.version === before);
           kept.set(db, withinBudget([{ key, version: before, view: v }, ...fresh]));

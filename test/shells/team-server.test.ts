@@ -4,7 +4,8 @@
  * answer, and the walk of every operation × every role. The server's clock is the test's
  * (`now`), so limits pass without sleeping.
  */
-import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,7 @@ const PASSWORD = 'correct horse battery';
 const MIN = 60_000;
 const ctx = useSimulator();
 let core: Core;
+const dataDir = tempDir();
 let server: TeamServer;
 let t = SIM_NOW;
 const noKeychain: Keychain = { get: async () => null, set: async () => undefined, delete: async () => false };
@@ -30,7 +32,7 @@ const noKeychain: Keychain = { get: async () => null, set: async () => undefined
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build.');
   core = await createCore({
-    dataDir: tempDir(),
+    dataDir,
     shell: 'web',
     baseUrl: ctx.sim.url,
     env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: ctx.sim.url },
@@ -178,6 +180,32 @@ describe('team server: sessions', () => {
     expect((await post(b, 'app.info', undefined)).status).toBe(200);
     t += 30 * MIN;
     expect((await post(b, 'app.info', undefined)).status).toBe(401);
+  });
+
+  it("writes a session's and a token's last use at most once a minute, so reading does not change the cache (kept views stay kept)", async () => {
+    const b = await session('viewer-1');
+    const token = core.people.createToken('viewer-1', 'viewer', 'reads', t);
+    const bearer = () => raw('/api/app.info', { method: 'POST', headers: { Authorization: `Bearer ${token.token}` } });
+    expect((await bearer()).status).toBe(200);
+    // Another connection to the cache file sees every commit of the core's (what the kept views read).
+    const file = readdirSync(dataDir).find((f) => f.endsWith('.sqlite'))!;
+    const watcher = new Database(join(dataDir, file), { readonly: true });
+    const version = () => watcher.pragma('data_version', { simple: true }) as number;
+    try {
+      const before = version();
+      for (let i = 0; i < 3; i++) {
+        t += 10_000;
+        expect((await post(b, 'app.info', undefined)).status).toBe(200);
+        expect((await bearer()).status).toBe(200);
+      }
+      expect(version()).toBe(before);
+      t += 60_000;
+      expect((await bearer()).status).toBe(200);
+      expect(version()).not.toBe(before);
+      expect(core.people.tokens('viewer-1').find((x) => x.id === token.id)!.lastUsedAt).toBe(new Date(t).toISOString());
+    } finally {
+      watcher.close();
+    }
   });
 
   it('ends a busy session 12 hours after sign-in', async () => {

@@ -18,6 +18,8 @@ import * as store from './store/people.ts';
 export const IDLE_LIMIT_MS = 30 * 60_000;
 /** A session ends this long after sign-in, however busy. */
 export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
+/** How often a session's last use (and a token's) is written: once a minute is enough for a 30-minute idle limit. */
+const TOUCH_EVERY_MS = 60_000;
 /** Failed sign-ins for one name that lock it … */
 export const NAME_FAILURES = 5;
 /** … or from one address (higher: a team behind one proxy shares it; a sprayer of names does not get far). */
@@ -209,7 +211,10 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
         store.deleteSession(db(), key);
         return null;
       }
-      store.touchSession(db(), key, Math.max(now, s.last_seen));
+      // Written at most once a minute: a write per request would make every request change the
+      // cache, and every kept portfolio view be built again (portfolio/memo.ts reads the file's
+      // version). The idle limit is then met up to a minute early, never late.
+      if (now - s.last_seen >= TOUCH_EVERY_MS) store.touchSession(db(), key, now);
       return { person: row.name, role: toPerson(row).role, key, csrf: csrfOf(sessionId) };
     },
 
@@ -262,7 +267,8 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       if (!t) return null;
       const owner = store.personRow(db(), t.person);
       if (!owner || owner.disabled_at !== null || !isRole(t.role)) return null;
-      store.touchToken(db(), t.id, now);
+      // At most once a minute, as a session's (above).
+      if (t.last_used_at === null || now - t.last_used_at >= TOUCH_EVERY_MS) store.touchToken(db(), t.id, now);
       return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role) };
     },
   };

@@ -178,20 +178,24 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       // Locked: the password is not even checked, so guessing on pays nothing and learns nothing.
       if (locked !== null) return { ok: false, reason: 'locked', until: locked };
       const row = name.length <= 64 ? store.personRow(db(), name) : undefined;
-      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      // Counted as a failure before the password is checked (in the same turn as the lock's
+      // reading, with no await between): guesses sent all at once would otherwise all read the
+      // lock open and all be checked (scrypt takes a tenth of a second each), however many.
       const w = db();
-      if (!row || !right) {
-        w.transaction(() => {
-          store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
-          store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
-        })();
-        return { ok: false, reason: 'wrong' };
+      const attempt = w.transaction(() => {
+        store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
+        return store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
+      })();
+      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      if (!row || !right) return { ok: false, reason: 'wrong' };
+      // Said only to whoever knows the password: a disabled person's is no way in (nor a failure).
+      if (row.disabled_at !== null) {
+        store.deleteAttempt(w, attempt);
+        return { ok: false, reason: 'disabled' };
       }
-      // Said only to whoever knows the password: a disabled person's is no way in.
-      if (row.disabled_at !== null) return { ok: false, reason: 'disabled' };
       const sessionId = randomBytes(32).toString('base64url');
       w.transaction(() => {
-        store.insertAttempt(w, { name: row.name, address, at: now, ok: true });
+        store.markAttemptGood(w, attempt);
         store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
         store.insertSession(w, { idHash: hashSecret(sessionId), person: row.name, at: now });
       })();

@@ -12,7 +12,16 @@ import { MIN, PASSWORD, startTeam, type Team } from '../support/team-http.ts';
 const ctx = useSimulator();
 let team: Team;
 beforeAll(async () => {
-  team = await startTeam({ sim: ctx.sim.url, people: [['racy', 'viewer'], ['casey', 'viewer'], ['xavier', 'viewer'], ['known', 'viewer'], ['demi', 'preparer']] });
+  team = await startTeam({
+    sim: ctx.sim.url,
+    people: [
+      ['racy', 'viewer'],
+      ['casey', 'viewer'],
+      ['xavier', 'viewer'],
+      ['known', 'viewer'],
+      ['demi', 'preparer'],
+    ],
+  });
 });
 afterAll(async () => {
   await team?.close();

@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import { type Core, downloadPath } from '../core/index.ts';
 
 export interface WebDownloads {
-  /** The finished export with this id, forgotten as it is taken (each is served once). */
-  take(id: string): { path: string; fileName: string } | null;
+  /**
+   * The finished export with this id, forgotten as it is taken (each is served once). With
+   * `may`, only when it says yes for the export's job (the team server: the exporter's own);
+   * refused, it stays for whoever may take it.
+   */
+  take(id: string, may?: (jobId: string) => boolean): { path: string; fileName: string } | null;
   close(): void;
 }
 
@@ -17,18 +21,18 @@ export async function webDownloads(core: Core): Promise<WebDownloads> {
   // The core writes downloads into the data folder's `downloads` (see CoreOptions.chooseSavePath).
   // (cache.locked: answered also while the folder waits for its passphrase.)
   const dir = join((await core.request('cache.locked', undefined)).dataDir, 'downloads');
-  const files = new Map<string, { path: string; fileName: string }>();
+  const files = new Map<string, { path: string; fileName: string; job: string }>();
   const off = core.on('sync.progress', (job) => {
     const id = job.output?.downloadId;
     if (job.kind === 'export' && job.state === 'done' && id && job.output)
-      files.set(id, { path: downloadPath(dir, id, job.output.fileName), fileName: job.output.fileName });
+      files.set(id, { path: downloadPath(dir, id, job.output.fileName), fileName: job.output.fileName, job: job.id });
   });
   return {
-    take(id) {
+    take(id, may) {
       const file = files.get(id);
-      if (!file) return null;
+      if (!file || (may && !may(file.job))) return null;
       files.delete(id);
-      return file;
+      return { path: file.path, fileName: file.fileName };
     },
     close: off,
   };

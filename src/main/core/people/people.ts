@@ -86,8 +86,13 @@ export interface People {
   createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
   tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
   revokeToken(name: string, id: number): boolean;
-  /** Who a bearer token acts as now: its role capped by its owner's current one; null for an unknown token or a disabled owner. */
-  tokenActor(token: string, now: number): Actor | null;
+  /**
+   * Who a bearer token acts as now: its role capped by its owner's current one; null for an
+   * unknown token or a disabled owner. `key`: the token as stored (its hash), for `tokenAlive`.
+   */
+  tokenActor(token: string, now: number): (Actor & { key: string }) | null;
+  /** Whether the token stored under `key` still acts (not revoked, its owner not disabled): an open event stream's check. */
+  tokenAlive(key: string): boolean;
 }
 
 /** The people over the cache open now (`db()`: the session's, which changes with it). */
@@ -267,7 +272,13 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       const owner = store.personRow(db(), t.person);
       if (!owner || owner.disabled_at !== null || !isRole(t.role)) return null;
       store.touchToken(db(), t.id, now);
-      return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role) };
+      return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role), key: t.token_hash };
+    },
+
+    tokenAlive(key) {
+      const t = store.tokenRow(db(), key);
+      const owner = t && store.personRow(db(), t.person);
+      return !!owner && owner.disabled_at === null;
     },
   };
 

@@ -117,7 +117,9 @@ export function deleteToken(db: WritableDB, person: string, id: number): boolean
 // Sign-in attempts
 
 export function insertAttempt(db: WritableDB, a: { name: string; address: string; at: number; ok: boolean }): number {
-  return Number(run(db, sql`INSERT INTO people_sign_in_attempts (name, address, at, ok) VALUES (${a.name}, ${a.address}, ${a.at}, ${a.ok ? 1 : 0})`).lastInsertRowid);
+  return Number(
+    run(db, sql`INSERT INTO people_sign_in_attempts (name, address, at, ok) VALUES (${a.name}, ${a.address}, ${a.at}, ${a.ok ? 1 : 0})`).lastInsertRowid,
+  );
 }
 
 /** An attempt written as failed before its password was checked, found good. */

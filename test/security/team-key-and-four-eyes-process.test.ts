@@ -25,7 +25,7 @@ const PORT = 47701;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const PASSWORD = 'correct horse battery';
 const CLOCK = join(import.meta.dirname, '../support/clock.mjs');
-const ctx = useSimulator({ accessKey: KEY });
+const ctx = useSimulator({ accessKey: KEY, port: 47722 });
 const dir = tempDir();
 /** The people are in the cache of the folder's service: every command names the same one. */
 let at: string[] = [];

@@ -9,11 +9,12 @@ import { NAME_FAILURES } from '../../src/main/core/people/index.ts';
 import { useSimulator } from '../support/sim.ts';
 import { MIN, PASSWORD, startTeam, type Team } from '../support/team-http.ts';
 
-const ctx = useSimulator();
+const ctx = useSimulator({ port: 47720 });
 let team: Team;
 beforeAll(async () => {
   team = await startTeam({
     sim: ctx.sim.url,
+    server: { port: 47710 },
     people: [
       ['racy', 'viewer'],
       ['casey', 'viewer'],

@@ -3,18 +3,20 @@
  * (`GET api/events`) kept open by a credential that has since been taken away, and the one-shot
  * downloads of exports (`GET api/download/<id>`), whose ids every reader sees in the jobs' events.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { useSimulator } from '../support/sim.ts';
 import { openEvents, startTeam, type Team } from '../support/team-http.ts';
 
-const ctx = useSimulator();
+const ctx = useSimulator({ port: 47721 });
 let team: Team;
 beforeAll(async () => {
   // Streams are checked every 50 ms here, so a stream that should end does so while the test waits for it.
   team = await startTeam({
     sim: ctx.sim.url,
-    server: { streamCheckMs: 50 },
+    server: { port: 47711, streamCheckMs: 50 },
     people: [
       ['tok', 'preparer'],
       ['tess', 'viewer'],
@@ -86,5 +88,25 @@ describe('team downloads are the exporter’s own', () => {
     const b = await team.session('owner-1');
     for (const id of ['1', 'job-1', '..%2F..%2Fcache.db', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', 'x'.repeat(5000)])
       expect((await team.raw(`/api/download/${id}`, { headers: { Cookie: b.cookie } })).status).toBe(404);
+  });
+
+  it('exports nobody takes do not pile up on the server: the oldest beyond the bound go, and all of them when it stops', async () => {
+    const other = await startTeam({ sim: ctx.sim.url, server: { port: 47714, maxPendingDownloads: 3 } });
+    const dir = join(other.dataDir, 'downloads');
+    const files = () => (existsSync(dir) ? readdirSync(dir) : []);
+    try {
+      const b = await other.session('viewer-1');
+      // A reader may export as often as they like, and never download.
+      for (let i = 0; i < 6; i++) {
+        const job = (JSON.parse((await other.post(b, 'userData.export', undefined)).body) as { result: JobInfo }).result;
+        while (
+          !(JSON.parse((await other.post(b, 'sync.jobs', undefined)).body) as { result: JobInfo[] }).result.some((j) => j.id === job.id && j.state === 'done')
+        );
+      }
+      expect(files()).toHaveLength(3);
+    } finally {
+      await other.close();
+    }
+    expect(files()).toEqual([]);
   });
 });

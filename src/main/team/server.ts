@@ -41,6 +41,8 @@ export interface TeamServerOptions {
   maxEventBacklog?: number;
   /** How often open event streams are checked against their session's limits (ms). */
   streamCheckMs?: number;
+  /** Exports kept for their exporters to take (web/downloads.ts MAX_PENDING_DOWNLOADS). */
+  maxPendingDownloads?: number;
 }
 
 export interface TeamServer {
@@ -70,7 +72,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   const people = o.core.people;
   const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
   const streams = new Map<ServerResponse, Who['stream']>();
-  const downloads = await webDownloads(o.core);
+  const downloads = await webDownloads(o.core, o.maxPendingDownloads);
   // Who started each export job (its id): a download is its exporter's alone. Every reader sees
   // the finished job's download id (sync.jobs, the sync.progress event), and a download is served
   // once, so without this anyone could take someone else's file, and leave them none.

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAME_FAILURES } from '../../src/main/core/people/index.ts';
+import { ADDRESS_FAILURES, NAME_FAILURES } from '../../src/main/core/people/index.ts';
 import { useSimulator } from '../support/sim.ts';
 import { MIN, PASSWORD, startTeam, type Team } from '../support/team-http.ts';
 
@@ -41,6 +41,13 @@ describe('team sign-in: the lock-out', () => {
     // The right password among guesses in flight is not lost: after the lock, it signs in.
     team.clock.t += 16 * MIN;
     expect((await team.signIn('racy')).status).toBe(303);
+  });
+
+  it('is not raced for an address either: names sprayed all at once are checked no more than its bound', async () => {
+    const answers = await Promise.all(Array.from({ length: ADDRESS_FAILURES + 8 }, (_, i) => team.signIn(`sprayed-${i}`, 'a sprayed guess, wrong')));
+    expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(ADDRESS_FAILURES);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(8);
+    team.clock.t += 16 * MIN;
   });
 
   it('counts the name however it is spelt: upper case, spaces around it', async () => {

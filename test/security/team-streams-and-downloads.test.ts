@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_STREAMS_PER_CREDENTIAL } from '../../src/main/team/server.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { useSimulator } from '../support/sim.ts';
 import { openEvents, startTeam, type Team } from '../support/team-http.ts';
@@ -54,6 +55,23 @@ describe('team event streams end with the credential that opened them', () => {
     const again = await openEvents(team, { Cookie: c.cookie });
     team.core.people.disable('sol', team.clock.t);
     await again.ended;
+  });
+});
+
+describe('team event streams are bounded per credential', () => {
+  it('a person opening streams without end keeps only the newest: the oldest are ended', async () => {
+    const { token } = team.core.people.createToken('viewer-1', 'viewer', 'streams', team.clock.t);
+    const before = team.server.eventStreams();
+    const first = await openEvents(team, { Authorization: `Bearer ${token}` });
+    const rest = [];
+    for (let i = 0; i < MAX_STREAMS_PER_CREDENTIAL; i++) rest.push(await openEvents(team, { Authorization: `Bearer ${token}` }));
+    await first.ended;
+    expect(team.server.eventStreams() - before).toBe(MAX_STREAMS_PER_CREDENTIAL);
+    // Another person's streams are not theirs to end.
+    const b = await team.session('auditor-1');
+    const theirs = await openEvents(team, { Cookie: b.cookie });
+    expect(team.server.eventStreams() - before).toBe(MAX_STREAMS_PER_CREDENTIAL + 1);
+    for (const s of [...rest, theirs]) s.destroy();
   });
 });
 

@@ -55,6 +55,12 @@ export interface TeamServer {
 
 export const CSRF_HEADER = 'x-folio-csrf';
 const MAX_EVENT_BACKLOG = 1024 * 1024;
+/**
+ * Open event streams one session or token may hold (a tab each); the next ends the oldest. Each
+ * stream may hold MAX_EVENT_BACKLOG unsent, so without a bound one reader opening streams in a
+ * loop could take the server's memory and sockets.
+ */
+export const MAX_STREAMS_PER_CREDENTIAL = 16;
 
 /** `stream`: what an event stream it opens lives as long as (a session's key, or a token's). */
 type Who = { actor: Actor; session: { key: string; csrf: string } | null; stream: { key: string; token: boolean } };
@@ -278,6 +284,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   function openStream(res: ServerResponse, w: Who): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': connected\n\n');
+    const same = [...streams].filter(([, s]) => s.key === w.stream.key);
+    // A Map keeps its insertion order: the first of the same key is the oldest.
+    for (const [old] of same.slice(0, Math.max(0, same.length - MAX_STREAMS_PER_CREDENTIAL + 1))) {
+      streams.delete(old);
+      old.end();
+    }
     streams.set(res, w.stream);
     res.on('close', () => streams.delete(res));
   }

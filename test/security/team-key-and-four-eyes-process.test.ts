@@ -12,6 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobInfo, PeriodCloseDetail } from '../../src/shared/model.ts';
@@ -96,6 +97,27 @@ function user(args: string[]): void {
   expect(r.status, r.stderr).toBe(0);
 }
 
+describe('where the team server may listen, as a process', () => {
+  it('refuses, before opening anything, every spelling of a network address without TLS, and a proxy named by its hostname', () => {
+    const fresh = tempDir();
+    const refusals: [string[], RegExp][] = [
+      [['--host', '0.0.0.0', '--behind-proxy', 'proxy.internal'], /needs the proxy's IP address/],
+      [['--host', '::'], /over plain HTTP/],
+      [['--host', '0'], /over plain HTTP/],
+      [['--host', '127.1'], /over plain HTTP/],
+      [['--host', '127.0.0.1.nip.io'], /over plain HTTP/],
+      [['--host', '192.0.2.2'], /over plain HTTP/],
+      [['--tls-cert', 'only-one.pem'], /go together/],
+    ];
+    for (const [args, said] of refusals) {
+      const r = runCliSync(['--data-dir', fresh, 'server', ...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(said);
+    }
+    expect(readdirSync(fresh).filter((f) => f.endsWith('.sqlite'))).toEqual([]);
+  });
+});
+
 describe('the team server as a process, attacked by its people', { timeout: 240_000 }, () => {
   let server: ReturnType<typeof startCli>;
   let events: { text: string; req: ReturnType<typeof request> | null } = { text: '', req: null };
@@ -166,7 +188,15 @@ describe('the team server as a process, attacked by its people', { timeout: 240_
     for (const path of ['/', '/sign-in', '/sign-in.css', '/api/session']) await http(path, { headers: olive.headers });
     for (const op of ['app.info', 'key.status', 'settings.get', 'service.check', 'service.doctor', 'wallets.list', 'sync.jobs', 'audit.list', 'logs.get'])
       await call(olive, op, op === 'wallets.list' ? {} : op === 'audit.list' ? {} : op === 'logs.get' ? { chain: 'eth', txnHash: '0x00' } : undefined);
-    // A request the service refuses (a key it does not know is no answer: the error is redacted).
+    // The service answering nonsense: the errors reach every reader (job events, service.check), without the key.
+    for (const kind of ['malformed-json', 'status-not-ok'] as const) {
+      ctx.sim.setFaults([{ kind }]);
+      const failing = await call<JobInfo>(olive, 'sync.positions', { wallet: WALLET, date: '2026-07-31' });
+      const [failed] = await waitForJobs(olive, [failing.result.id]);
+      expect(failed!.state).toBe('failed');
+      await call(olive, 'service.check');
+    }
+    ctx.sim.setFaults([]);
     const exported = await call<JobInfo>(olive, 'userData.export');
     const [done] = await waitForJobs(olive, [exported.result.id]);
     expect((await http(`/api/download/${done!.output!.downloadId}`, { headers: olive.headers })).status).toBe(200);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STREAMS_PER_CREDENTIAL } from '../../src/main/team/server.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { useSimulator } from '../support/sim.ts';
-import { openEvents, startTeam, type Team } from '../support/team-http.ts';
+import { MIN, openEvents, startTeam, type Team } from '../support/team-http.ts';
 
 const ctx = useSimulator({ port: 47721 });
 let team: Team;
@@ -43,6 +43,14 @@ describe('team event streams end with the credential that opened them', () => {
     const stream = await openEvents(team, { Authorization: `Bearer ${token}` });
     team.core.people.disable('tess', team.clock.t);
     await stream.ended;
+  });
+
+  it('a session’s stream ends when the session passes its idle limit on the server’s clock (a stream is no activity)', async () => {
+    const b = await team.session('viewer-1');
+    const stream = await openEvents(team, { Cookie: b.cookie });
+    team.clock.t += 31 * MIN;
+    await stream.ended;
+    expect((await team.raw('/api/session', { headers: { Cookie: b.cookie } })).status).toBe(401);
   });
 
   it('a session’s stream ends on sign-out everywhere from another session, and on disabling', async () => {

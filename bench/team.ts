@@ -12,7 +12,7 @@
  * sync files positions of the fund's wallets at dates not yet cached, one job after another, for
  * the whole run. Figures are printed beside their targets, never asserted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +51,21 @@ const CLI = join(import.meta.dirname, '../bin/folioscope.mjs');
 
 /** A POST of one operation with `headers`, its status and envelope (null when the body is not JSON). */
 export async function postJson(url: string, headers: Record<string, string>, input: unknown): Promise<{ status: number; body: Envelope<unknown> | null }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input ?? null) });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: input === undefined ? '' : JSON.stringify(input),
+    });
+    text = await res.text();
+  } catch (err) {
+    // The connection failed (reset, refused): counted as status 0 with its cause, never thrown,
+    // so one failure is a figure of the run rather than its end.
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+    return { status: 0, body: { ok: false, error: { kind: `network ${cause}`, message: String(err), retryable: true } } };
+  }
   try {
     return { status: res.status, body: JSON.parse(text) as Envelope<unknown> };
   } catch {
@@ -155,9 +168,9 @@ async function personLoop(c: Caller, index: number, until: number, tally: Tally,
 }
 
 /** Files positions of the fund's wallets at dates not cached, one job after another over HTTP, until `until`; the jobs finished. */
-async function syncWriter(c: Caller, until: number): Promise<{ jobs: number; failed: number }> {
+async function syncWriter(c: Caller, until: number): Promise<{ jobs: number; ends: Map<string, number> }> {
   let jobs = 0;
-  let failed = 0;
+  const ends = new Map<string, number>();
   for (let k = 0; performance.now() < until; k++) {
     const date = new Date(Date.UTC(2026, 7, 1 + (k % 60))).toISOString().slice(0, 10);
     const wallet = fundWallet((k * 7) % WALLETS);
@@ -172,9 +185,9 @@ async function syncWriter(c: Caller, until: number): Promise<{ jobs: number; fai
       state = (body?.ok ? (body.result as JobInfo[]).find((j) => j.id === id)?.state : undefined) ?? 'gone';
     }
     jobs++;
-    if (state !== 'done') failed++;
+    ends.set(state, (ends.get(state) ?? 0) + 1);
   }
-  return { jobs, failed };
+  return { jobs, ends };
 }
 
 /** The server's peak RSS (VmHWM), MiB; null where /proc does not say. */
@@ -204,11 +217,49 @@ function figures(t: Tally, kind: Kind): string {
   return `${xs.length} requests: p50 ${fmt(percentile(xs, 50), 0)} ms, p95 ${fmt(percentile(xs, 95), 0)} ms, max ${fmt(xs.at(-1)!, 0)} ms`;
 }
 
+/** `folioscope ARGS` to its end (the people commands), its stdout; a failure thrown with its stderr. */
+function run(args: readonly string[], env: Record<string, string> = {}): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, FOLIOSCOPE_ACCESS_KEY: '', ...env } });
+  if (r.status !== 0) throw new Error(`folioscope ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/**
+ * The team server (`folioscope server`, docs/team.md), each person signed in as themselves: an
+ * owner made by `server init`, then a preparer per person (they edit notes) and one for the sync,
+ * each with a personal API token (Bearer), as a script or cron reaches the server.
+ */
+async function teamServer(dataDir: string): Promise<Served> {
+  const password = 'bench-password-' + 'x'.repeat(12);
+  run(['--data-dir', dataDir, 'server', 'init', '--name', 'olive'], { FOLIOSCOPE_OWNER_PASSWORD: password });
+  const tokenFor = (name: string) => {
+    run(['--data-dir', dataDir, 'users', 'add', name, '--role', 'preparer'], { FOLIOSCOPE_USER_PASSWORD: password });
+    return run(['--data-dir', dataDir, 'users', 'token', name, '--role', 'preparer']).trim();
+  };
+  const people = Array.from({ length: PEOPLE }, (_, i) => ({ name: `person-${i + 1}`, token: tokenFor(`person-${i + 1}`) }));
+  const syncToken = tokenFor('sync');
+  const { child, firstLine } = await startServer(['--data-dir', dataDir, 'server', '--port', '0']);
+  const origin = firstLine.trim();
+  const caller = (person: string, token: string): Caller => ({
+    person,
+    post: (op, input) => postJson(`${origin}/api/${op}`, { authorization: `Bearer ${token}` }, input),
+  });
+  return {
+    callers: async (count) => people.slice(0, count).map((p) => caller(p.name, p.token)),
+    syncer: async () => caller('sync', syncToken),
+    pid: child.pid!,
+    close: () => stopServer(child),
+  };
+}
+
 /** Runs the bench on a shell made by `serve` (the loopback web shell by default; the team server gives its own). */
-export async function teamBench(
-  serve: (dataDir: string) => Promise<Served> = loopback,
-  shellName = 'the loopback web shell, `folioscope serve`',
-): Promise<void> {
+export async function teamBench(): Promise<void> {
+  // FOLIOSCOPE_BENCH_TEAM_SHELL=serve: the loopback web shell instead (one user, for comparison).
+  const loop = process.env['FOLIOSCOPE_BENCH_TEAM_SHELL'] === 'serve';
+  await teamBenchOn(loop ? loopback : teamServer, loop ? 'the loopback web shell, `folioscope serve`' : 'the team server, `folioscope server`, a token each');
+}
+
+async function teamBenchOn(serve: (dataDir: string) => Promise<Served>, shellName: string): Promise<void> {
   if (!existsSync(join(import.meta.dirname, '../out/main/folioscope.js'))) throw new Error('Build first: npx electron-vite build');
   const source = fund(WALLETS);
   const dataDir = mkdtempSync(join(tmpdir(), 'folioscope-team-bench-'));
@@ -227,14 +278,16 @@ export async function teamBench(
 
     // One person alone, nothing else running: the single-user figures of this run.
     const alone = newTally();
+    const edits = alone.edits;
     await personLoop(first, 0, performance.now() + SECONDS * 1000, alone, group);
 
     // Everyone at once while a sync writes.
-    const team = newTally();
+    // The same notes map: a transaction the first person noted alone and again with the team holds the later note.
+    const team = { ...newTally(), edits };
     const until = performance.now() + SECONDS * 1000;
     const [writer] = await Promise.all([syncWriter(syncer, until), ...[first, ...rest].map((c, i) => personLoop(c, i, until, team, group))]);
     const rss = peakRss(served.pid);
-    const lost = (await lostEdits(first, alone)) + (await lostEdits(first, team));
+    const lost = await lostEdits(first, team);
     const fivexx = [...team.statuses, ...alone.statuses].filter(([s]) => s >= 500).reduce((n, [, k]) => n + k, 0);
     const statuses = (t: Tally) => [...t.statuses].map(([s, k]) => `${k} × ${s}`).join(', ');
     const refused = (t: Tally) => [...t.refused].map(([w, k]) => `${k} × ${w}`).join('; ') || 'none';
@@ -255,9 +308,9 @@ export async function teamBench(
       ['edit (notes.set), alone', figures(alone, 'edit')],
       [`edit, ${PEOPLE} people + sync`, figures(team, 'edit')],
       ['edits acknowledged / lost', `${alone.editsAcknowledged + team.editsAcknowledged} / ${lost} (target 0 lost)`],
-      ['HTTP statuses', `alone: ${statuses(alone)}; team: ${statuses(team)}; 5xx: ${fivexx} (target 0)`],
+      ['HTTP statuses (0: no answer)', `alone: ${statuses(alone)}; team: ${statuses(team)}; 5xx: ${fivexx} (target 0)`],
       ['refused answers', `alone: ${refused(alone)}; team: ${refused(team)}`],
-      ['sync jobs while the team ran', `${writer.jobs} (${writer.failed} not done)`],
+      ['sync jobs while the team ran', `${writer.jobs}: ${[...writer.ends].map(([state, k]) => `${k} ${state}`).join(', ')}`],
       ['server peak RSS', rss === null ? 'not known' : `${fmt(rss, 0)} MiB`],
     ]);
   } finally {

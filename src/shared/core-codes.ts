@@ -160,11 +160,11 @@ const EDITED: Record<EditedEntity, string> = {
 };
 const ROLE_NAME: Record<Role, string> = { owner: 'an owner', preparer: 'a preparer', approver: 'an approver', viewer: 'a viewer', auditor: 'an auditor' };
 const NEED: Record<Permission, string> = {
-  read: 'permission to read the books',
-  books: 'a preparer (it changes the books)',
-  prepare: 'a preparer (it prepares a close)',
-  approve: 'an approver (it approves, rejects or reopens a close)',
-  admin: 'an owner (it changes the server, its service or its people)',
+  read: 'this needs permission to read the books',
+  books: 'changing the books needs a preparer',
+  prepare: 'preparing a close needs a preparer',
+  approve: 'approving, rejecting or reopening a close needs an approver',
+  admin: 'this needs an owner (the server, its service or its people)',
 };
 const schemaEnglish = ({ field, detail }: { field: string; detail: string }): string => `${field}: ${detail}`;
 const TEXT: Record<TextField, string> = {
@@ -296,7 +296,7 @@ export const englishCoreCodes: CoreCodeSentences = {
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'role.forbidden': ({ person, role, op, needs }) =>
-    `${person} is signed in as ${ROLE_NAME[role]}, and ${op} needs ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed.`,
+    `${person} is signed in as ${ROLE_NAME[role]}, and ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed. (${op})`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

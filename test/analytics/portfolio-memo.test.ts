@@ -53,6 +53,15 @@ describe('kept portfolio views', () => {
     expect((await views(db, relabelled, DATE, signal)).members[0]!.label).toBe('Renamed');
   });
 
+  it('keeps all wallets, a group and one wallet asked in turn: each built once, not once per ask', async () => {
+    const views = memoisedViews(counting);
+    builds = 0;
+    const all = listWallets(db);
+    const scopes = [all, all.slice(0, 3), all.slice(4, 5)];
+    for (let round = 0; round < 3; round++) for (const scope of scopes) await views(db, scope, DATE, signal);
+    expect(builds).toBe(3);
+  });
+
   it("builds again after this connection's write, and the view read then is the cache's", async () => {
     const views = memoisedViews(counting);
     const before = await views(db, listWallets(db), DATE, signal);

@@ -51,9 +51,9 @@ describe('the audit trail in Settings', () => {
     expect(await rows.first().locator('td').allTextContents()).toEqual([
       expect.stringMatching(/2026/),
       `wallet ${short} "Treasury": label: "Ops" → "Treasury"`,
-      'alice@treasury-laptopEditing a wallet, in the web shell',
+      'alice@treasury-laptopEditing a wallet, in the browser',
     ]);
-    expect(await rows.first().locator('td').nth(2).innerText()).toBe('alice@treasury-laptop\nEditing a wallet, in the web shell');
+    expect(await rows.first().locator('td').nth(2).innerText()).toBe('alice@treasury-laptop\nEditing a wallet, in the browser');
     expect(await rows.first().locator('td').nth(1).getAttribute('title')).toBe(`wallet ${WALLET.toLowerCase()} "Treasury": label: "Ops" → "Treasury"`);
     expect(await rows.first().locator('td').nth(2).getAttribute('title')).toBe('wallets.update');
     expect(await section.getByText('3 of 3 edits shown.').count()).toBe(1);
@@ -94,7 +94,7 @@ describe('the audit trail in Settings', () => {
     await poll(() => first.nth(1).textContent()).toBe(
       `group 1 "Fund I": wallets: added 0x0000…\u206005fa; removed ${WALLET.slice(0, 6)}…\u2060${WALLET.slice(-4)}`,
     );
-    expect(await first.nth(2).textContent()).toBe('alice@treasury-laptopSaving a group, in the web shell');
+    expect(await first.nth(2).textContent()).toBe('alice@treasury-laptopSaving a group, in the browser');
     await first.nth(1).scrollIntoViewIfNeeded();
     await bothThemes(web.page, 'settings-audit-group');
     // The edit takes the room of the row, and a short address is never split across lines.

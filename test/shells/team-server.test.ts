@@ -209,6 +209,38 @@ describe('team server: sessions', () => {
   });
 });
 
+describe('team server: everyone sees an edit', () => {
+  it("streams one person's edit to another person's open screen (their event stream), not only the editor's", async () => {
+    const viewer = await session('viewer-1');
+    const preparer = await session('preparer-1');
+    const heard = new Promise<string>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: server.port, path: '/api/events', headers: { Host: `127.0.0.1:${server.port}`, Cookie: viewer.cookie } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += String(c);
+            if (text.includes('"scope":"counterparties"')) {
+              req.destroy();
+              resolve(text);
+            }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    // The stream is open once the server has said so: the edit is made after that.
+    await new Promise<void>((resolve) => {
+      const wait = () => (server.eventStreams() > 0 ? resolve() : setImmediate(wait));
+      wait();
+    });
+    const saved = await post(preparer, 'counterparties.save', { address: '0x' + '7'.repeat(40), name: 'Grantee Y' });
+    expect(saved.status).toBe(200);
+    expect(await heard).toMatch(/event: data\.changed\ndata: \{"scope":"counterparties"/);
+  });
+});
+
 describe('team server: CSRF', () => {
   it('refuses a POST without the CSRF header, with a wrong one, without an Origin or from another origin', async () => {
     const b = await session('owner-1');

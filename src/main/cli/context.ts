@@ -29,6 +29,7 @@ import { RATE_LIMITED_WAIT } from '../../shared/progress-text.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
 import { io, say, warn } from './io.ts';
 import { progressPrinter } from './progress.ts';
+import { ENV_TOKEN, remoteCore, serverProblem } from './remote.ts';
 
 const ROOT = appRoot(import.meta.dirname);
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -58,6 +59,8 @@ export interface Globals {
   baseUrl: string | undefined;
   readOnly: boolean;
   version: string;
+  /** A team server to run the command against (`--server URL`, remote.ts) instead of the data folder. */
+  server?: string | undefined;
 }
 
 /** A command of the program: the CLI's own, or one another shell hands it (see src/main/folioscope.ts). */
@@ -84,6 +87,7 @@ export function parse<T extends OptionSpecs>(args: string[], options: T, usage: 
 }
 
 export async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, options: Pick<CoreOptions, 'chooseSavePath'> = {}): Promise<T> {
+  if (g.server !== undefined) return withServer(g.server, fn, options);
   const clock = io().now;
   const core = await createCore({
     dataDir: g.dataDir,
@@ -100,6 +104,27 @@ export async function withCore<T>(g: Globals, fn: (core: Core) => Promise<T>, op
   });
   try {
     await warnDemoWithKey(g);
+    return await fn(core);
+  } finally {
+    await core.close();
+  }
+}
+
+/** A command against a team server (`--server URL`): its contract over HTTP with the person's API token. */
+async function withServer<T>(server: string, fn: (core: Core) => Promise<T>, options: Pick<CoreOptions, 'chooseSavePath'>): Promise<T> {
+  // A file written here from the server's data (an export, a bundle) is the server's page's to
+  // download (docs/team.md): a command that writes one says so before it asks anything.
+  if (options.chooseSavePath)
+    throw new UsageError(
+      "This command writes a file from the data: over --server, download it from the team server's page (its export), or run it on the server's machine.",
+    );
+  const problem = serverProblem(server);
+  if (problem) throw new UsageError(problem);
+  const token = io().env[ENV_TOKEN];
+  if (!token)
+    throw new UsageError(`--server needs your API token in ${ENV_TOKEN} (made once on the server's machine: folioscope users token NAME --role ROLE).`);
+  const core = await remoteCore(server, token);
+  try {
     return await fn(core);
   } finally {
     await core.close();

@@ -68,6 +68,7 @@ Global options:
   --data-dir DIR   where the cache lives (default: ${defaultDataDir(io().env)})
   --base-url URL   the service to use; without one (and none saved), demo mode
   --read-only      open the cache read-only (a damaged or unwritable one): view and export
+  --server URL     run the command on a team server (https), as the person whose API token is in FOLIOSCOPE_TOKEN
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
@@ -106,6 +107,25 @@ const commands: Record<string, Command> = {
   users: usersCommand,
 };
 
+/** The commands that run against a team server (`--server URL`): each only asks the contract. */
+const OVER_SERVER: ReadonlySet<string> = new Set([
+  'wallet',
+  'group',
+  'sync',
+  'portfolio',
+  'reconcile',
+  'doctor',
+  'schedule',
+  'alert',
+  'notes',
+  'rules',
+  'categories',
+  'audit',
+  'counterparties',
+  'close',
+  'spam',
+]);
+
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). Throws what failed. */
 async function main(argv: string[], extra: Record<string, Command>): Promise<number> {
   const globals: Globals = { dataDir: defaultDataDir(io().env), baseUrl: undefined, readOnly: false, version: VERSION };
@@ -114,14 +134,16 @@ async function main(argv: string[], extra: Record<string, Command>): Promise<num
   // own options are read by the command, from what is left.
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--data-dir' || a === '--base-url') {
+    if (a === '--data-dir' || a === '--base-url' || a === '--server') {
       const value = argv[++i];
       if (!value) throw new UsageError(`${a} needs a value`);
       if (a === '--data-dir') globals.dataDir = value;
+      else if (a === '--server') globals.server = value;
       else globals.baseUrl = value;
     } else if (a === '--read-only') globals.readOnly = true;
     else if (a.startsWith('--data-dir=')) globals.dataDir = a.slice('--data-dir='.length);
     else if (a.startsWith('--base-url=')) globals.baseUrl = a.slice('--base-url='.length);
+    else if (a.startsWith('--server=')) globals.server = a.slice('--server='.length);
     else rest.push(a);
   }
   const [command, ...args] = rest;
@@ -135,6 +157,10 @@ async function main(argv: string[], extra: Record<string, Command>): Promise<num
   }
   const run = Object.hasOwn(extra, command) ? extra[command] : Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!run) throw new UsageError(`Unknown command "${command}".\n\n${usage()}`);
+  // Over --server only what goes through the contract: a command that works on this machine's data
+  // folder itself (its key, cache, backups, people, a server of its own) would silently act here.
+  if (globals.server !== undefined && !OVER_SERVER.has(command))
+    throw new UsageError(`${command} works on this machine's data folder, not over --server. Over --server: ${[...OVER_SERVER].join(', ')}.`);
   await run(globals, args);
   return 0;
 }

@@ -25,8 +25,30 @@ import type { ReadableDB } from '../store/handles.ts';
 import { dataVersion } from '../store/data-version.ts';
 import { portfolioViewUnlessAborted } from './view.ts';
 
-/** How many views are kept per cache: a screen's date and one other (the pack's two ends, a comparison). */
-const KEPT = 2;
+/**
+ * How many views are kept per cache, and how many rows they may hold together: a screen's scope
+ * and date, the others a person moves between (all wallets, a group, one wallet — three scopes
+ * asked in turn thrashed a keep of two, every ask a build), the pack's two ends, and on a team server each person's
+ * own (ten people each on a wallet of their own thrashed a keep of six). The newest is kept
+ * whatever its size; older ones go once the rows kept pass the budget, so a fund's one
+ * all-wallets view does not keep others of its size beside it, while a wallet's few rows cost
+ * little to keep.
+ */
+const KEPT = 32;
+const KEPT_ROWS = 400_000;
+const rowsOf = (v: PortfolioView) => v.positions.length + v.underlying.length + v.liquidity.length;
+
+/** The views to keep: newest first, within KEPT and KEPT_ROWS (the first always). */
+function withinBudget(views: readonly Kept[]): Kept[] {
+  const out: Kept[] = [];
+  let rows = 0;
+  for (const k of views) {
+    rows += rowsOf(k.view);
+    if (out.length && (out.length >= KEPT || rows > KEPT_ROWS)) break;
+    out.push(k);
+  }
+  return out;
+}
 
 interface Kept {
   key: string;
@@ -54,8 +76,13 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
     // The scope as the view reads it: each wallet's address, label and chains, in order.
     const key = JSON.stringify([date, wallets.map((w) => [w.address, w.label, w.chains])]);
     const before = dataVersion(db);
-    const hit = (kept.get(db) ?? []).find((k) => k.key === key && k.version === before);
-    if (hit) return hit.view;
+    const all = kept.get(db) ?? [];
+    const hit = all.find((k) => k.key === key && k.version === before);
+    if (hit) {
+      // The most recently asked first: the one to keep when the budget is met.
+      kept.set(db, [hit, ...all.filter((k) => k !== hit)]);
+      return hit.view;
+    }
     const underWay = building.get(db) ?? new Map<string, Building>();
     building.set(db, underWay);
     // A build of the same scope and date from the same state of the file is this ask's too.
@@ -67,7 +94,7 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
       const view = build(db, wallets, date, stop.signal).then((v) => {
         if (dataVersion(db) === before) {
           const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && k.version === before);
-          kept.set(db, [{ key, version: before, view: v }, ...fresh].slice(0, KEPT));
+          kept.set(db, withinBudget([{ key, version: before, view: v }, ...fresh]));
         }
         return v;
       });

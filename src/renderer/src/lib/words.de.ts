@@ -49,11 +49,11 @@ const EDITED: Record<EditedEntity, string> = {
 };
 const ROLE_DE: Record<Role, string> = { owner: 'Inhaber', preparer: 'Ersteller', approver: 'Freigeber', viewer: 'Betrachter', auditor: 'Prüfer' };
 const NEED_DE: Record<Permission, string> = {
-  read: 'das Recht, die Bücher zu lesen',
-  books: 'einen Ersteller (es ändert die Bücher)',
-  prepare: 'einen Ersteller (es bereitet einen Abschluss vor)',
-  approve: 'einen Freigeber (es gibt einen Abschluss frei, lehnt ihn ab oder öffnet ihn wieder)',
-  admin: 'einen Inhaber (es ändert den Server, seinen Dienst oder seine Personen)',
+  read: 'dafür braucht es das Recht, die Bücher zu lesen',
+  books: 'Änderungen an den Büchern brauchen einen Ersteller',
+  prepare: 'das Vorbereiten eines Abschlusses braucht einen Ersteller',
+  approve: 'das Freigeben, Ablehnen oder Wiedereröffnen eines Abschlusses braucht einen Freigeber',
+  admin: 'dafür braucht es einen Inhaber (der Server, sein Dienst oder seine Personen)',
 };
 const figure = (n: number) => (Number.isInteger(n) ? int(n) : String(n).replace('.', ','));
 const period = (scope: string, from: string, to: string) => `${scope}, ${isoDay(from)} bis ${isoDay(to)}`;
@@ -184,7 +184,7 @@ const coreCodes: CoreCodeSentences = {
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'role.forbidden': ({ person, role, op, needs }) =>
-    `${person} ist als ${ROLE_DE[role]} angemeldet, und ${op} braucht ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert.`,
+    `${person} ist als ${ROLE_DE[role]} angemeldet, und ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert. (${op})`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };
@@ -882,7 +882,7 @@ export const german: Words = {
     everyone: 'Alle',
     personOption: (person, edits) => `${person} (${int(edits)} ${edits === 1 ? 'Änderung' : 'Änderungen'})`,
     viaAfter: (where) => `, ${where}`,
-    via: { app: 'in der App', web: 'in der Web-Oberfläche', cli: 'auf der Kommandozeile', schedule: 'in einem geplanten Lauf' },
+    via: { app: 'in der App', web: 'im Browser', cli: 'auf der Kommandozeile', schedule: 'in einem geplanten Lauf' },
     notRecorded: 'Nicht aufgezeichnet',
     notRecordedTitle: 'Diese Änderung wurde gemacht, bevor das Protokoll aufzeichnete, wer sie machte.',
     origin: (op) =>
@@ -915,6 +915,12 @@ export const german: Words = {
         'closes.reopen': 'Wiedereröffnung eines Zeitraums',
         'closes.check': 'Prüfung eines abgeschlossenen Zeitraums',
         'userData.import': 'Import einer Einstellungsdatei',
+        'users.add': 'Hinzufügen einer Person',
+        'users.role': 'Änderung der Rolle einer Person',
+        'users.disable': 'Sperren einer Person',
+        'users.enable': 'Entsperren einer Person',
+        'users.reset-password': 'Zurücksetzen des Passworts einer Person',
+        'users.token': 'Erstellen eines API-Tokens',
         core: 'Die App selbst (Regeln, Prüfungen)',
       })[op] ?? op,
     shown: (n, total) => `${n} von ${total} Änderungen angezeigt.`,

@@ -710,7 +710,7 @@ const en = {
     personOption: (person: string, edits: number) => `${person} (${int(edits)} edit${edits === 1 ? '' : 's'})`,
     /** Where an edit came from, after what made it: "Saving a group, in the web shell". */
     viaAfter: (where: string) => `, ${where}`,
-    via: { app: 'in the app', web: 'in the web shell', cli: 'on the command line', schedule: 'in a scheduled run' } as Record<string, string>,
+    via: { app: 'in the app', web: 'in the browser', cli: 'on the command line', schedule: 'in a scheduled run' } as Record<string, string>,
     /** An edit recorded before the trail named people: nobody is guessed. */
     notRecorded: 'Not recorded',
     notRecordedTitle: 'This edit was made before the audit trail recorded who made it.',
@@ -745,6 +745,12 @@ const en = {
         'closes.reopen': 'Reopening a period',
         'closes.check': 'Checking a closed period',
         'userData.import': 'Importing a settings file',
+        'users.add': 'Adding a person',
+        'users.role': 'Changing a person’s role',
+        'users.disable': 'Disabling a person',
+        'users.enable': 'Enabling a person',
+        'users.reset-password': 'Resetting a person’s password',
+        'users.token': 'Making an API token',
         core: 'The app itself (rules, checks)',
       })[op] ?? op,
     shown: (n: string, total: string) => `${n} of ${total} edits shown.`,

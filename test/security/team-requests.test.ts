@@ -269,6 +269,18 @@ describe('team requests: behind a proxy', () => {
     proxied.clock.t += 16 * MIN;
   });
 
+  it('counts an IPv6 client by its /64: one network’s many addresses are one address to the lock-out', async () => {
+    for (let i = 0; i < 20; i++)
+      expect(
+        (await viaProxy(`2001:db8:1:2::${(i + 1).toString(16)}`, new URLSearchParams({ name: `v6-sprayed-${i}`, password: 'not a real password' }))).status,
+      ).toBe(401);
+    expect((await viaProxy('2001:db8:1:2:ffff:ffff:ffff:fffe', new URLSearchParams({ name: 'viewer-1', password: PASSWORD }))).status).toBe(429);
+    expect((await viaProxy('2001:0db8:0001:0002:0000:0000:0000:0abc', new URLSearchParams({ name: 'viewer-1', password: PASSWORD }))).status).toBe(429);
+    // The next network is another client.
+    expect((await viaProxy('2001:db8:1:3::1', new URLSearchParams({ name: 'viewer-1', password: PASSWORD }))).status).toBe(303);
+    proxied.clock.t += 16 * MIN;
+  });
+
   it.skipIf(!external)('a peer that is not the proxy is refused plain HTTP, however it forwards', async () => {
     for (const extra of ['', 'X-Forwarded-Proto: https\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Host: team.example\r\n'])
       expect(statusOf(await socketRequest(47713, `GET /sign-in HTTP/1.1\r\nHost: ${external}:47713\r\n${extra}Connection: close\r\n\r\n`, external))).toBe(403);

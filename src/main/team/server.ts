@@ -24,7 +24,7 @@ import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-p
 import { webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
 import { MAX_BODY, readBody } from '../web/server.ts';
-import { bindProblem, clearedCookie, isLoopback, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
+import { bindProblem, clearedCookie, isLoopback, lockoutAddress, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
 import { SIGN_IN_CSP, SIGN_IN_CSS, signInPage } from './sign-in-page.ts';
 
 export interface TeamServerOptions {
@@ -211,7 +211,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const name = (form.get('name') ?? '').trim();
     const password = form.get('password') ?? '';
     if (!name || !password) return page(res, 400, { message: 'Type your name and password.', name });
-    const result = await people.signIn(name, password, view.address, now());
+    const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
       if (result.reason === 'locked') {
         const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));

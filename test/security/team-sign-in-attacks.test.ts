@@ -80,6 +80,13 @@ describe('team sign-in: telling names apart', () => {
     expect(strip(unknown.body)).toBe(strip(known.body));
     expect(strip(tooLong.body)).toBe(strip(known.body));
     expect(Object.keys(unknown.headers).sort()).toEqual(Object.keys(known.headers).sort());
+    // Locked alike: an unknown name is counted and locked as a known one is.
+    for (const name of ['known', 'ghost-person']) for (let i = 0; i < NAME_FAILURES; i++) await team.signIn(name, `wrong password ${i}!!`);
+    const lockedKnown = await team.signIn('known', 'one more wrong one');
+    const lockedGhost = await team.signIn('ghost-person', 'one more wrong one');
+    expect([lockedKnown.status, lockedGhost.status]).toEqual([429, 429]);
+    expect(strip(lockedGhost.body)).toBe(strip(lockedKnown.body));
+    team.clock.t += 16 * MIN;
     // Timing, measured and printed, never asserted (the machine is shared): both verify one scrypt hash.
     const time = async (name: string) => {
       const start = performance.now();

@@ -19,6 +19,27 @@ export function plainAddress(address: string | undefined): string {
 }
 
 /**
+ * The address a sign-in's failures are counted against (the lock-out's "address"): an IPv4
+ * address as it is, an IPv6 one by its /64. A single IPv6 client usually holds a whole /64 (one
+ * network's prefix, its host part its own to choose), so counting each address alone would let
+ * it spray names from 2^64 addresses, each with a fresh count.
+ */
+export function lockoutAddress(address: string): string {
+  const a = plainAddress(address);
+  if (isIP(a) !== 6) return a;
+  const [head = '', tail] = a.toLowerCase().split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  // An embedded IPv4 ending (1.2.3.4) is two groups.
+  const width = (gs: string[]) => gs.length + (gs.at(-1)?.includes('.') ? 1 : 0);
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
  * Why the server may not listen as asked, or null: a host beyond this machine needs TLS of its
  * own or a proxy that terminates it (`--behind-proxy ADDR`), else passwords and session cookies
  * would cross the network in clear.

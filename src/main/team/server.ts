@@ -24,7 +24,7 @@ import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-p
 import { webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
 import { MAX_BODY, readBody } from '../web/server.ts';
-import { bindProblem, clearedCookie, isLoopback, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
+import { bindProblem, clearedCookie, isLoopback, lockoutAddress, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
 import { SIGN_IN_CSP, SIGN_IN_CSS, signInPage } from './sign-in-page.ts';
 
 export interface TeamServerOptions {
@@ -41,6 +41,8 @@ export interface TeamServerOptions {
   maxEventBacklog?: number;
   /** How often open event streams are checked against their session's limits (ms). */
   streamCheckMs?: number;
+  /** Exports kept for their exporters to take (web/downloads.ts MAX_PENDING_DOWNLOADS). */
+  maxPendingDownloads?: number;
 }
 
 export interface TeamServer {
@@ -53,8 +55,15 @@ export interface TeamServer {
 
 export const CSRF_HEADER = 'x-folio-csrf';
 const MAX_EVENT_BACKLOG = 1024 * 1024;
+/**
+ * Open event streams one session or token may hold (a tab each); the next ends the oldest. Each
+ * stream may hold MAX_EVENT_BACKLOG unsent, so without a bound one reader opening streams in a
+ * loop could take the server's memory and sockets.
+ */
+export const MAX_STREAMS_PER_CREDENTIAL = 16;
 
-type Who = { actor: Actor; session: { key: string; csrf: string } | null };
+/** `stream`: what an event stream it opens lives as long as (a session's key, or a token's). */
+type Who = { actor: Actor; session: { key: string; csrf: string } | null; stream: { key: string; token: boolean } };
 
 export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer> {
   const host = o.host ?? '127.0.0.1';
@@ -68,8 +77,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   if (o.core.people.count() === 0) throw new Error('Nobody can sign in yet: run folioscope server init first (it makes the first owner).');
   const people = o.core.people;
   const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
-  const streams = new Map<ServerResponse, string>();
-  const downloads = await webDownloads(o.core);
+  const streams = new Map<ServerResponse, Who['stream']>();
+  const downloads = await webDownloads(o.core, o.maxPendingDownloads);
+  // Who started each export job (its id): a download is its exporter's alone. Every reader sees
+  // the finished job's download id (sync.jobs, the sync.progress event), and a download is served
+  // once, so without this anyone could take someone else's file, and leave them none.
+  const exporters = new Map<string, string>();
   let port = 0;
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -102,12 +115,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const auth = req.headers.authorization;
     if (typeof auth === 'string') {
       const m = /^Bearer\s+(\S+)$/i.exec(auth);
-      const actor = m ? people.tokenActor(m[1]!, now()) : null;
-      return actor ? { actor, session: null } : null;
+      const t = m ? people.tokenActor(m[1]!, now()) : null;
+      return t ? { actor: { person: t.person, role: t.role }, session: null, stream: { key: t.key, token: true } } : null;
     }
     for (const id of cookieValues(req.headers.cookie, cookieName(view))) {
       const s = people.session(id, now());
-      if (s) return { actor: { person: s.person, role: s.role }, session: { key: s.key, csrf: s.csrf } };
+      if (s) return { actor: { person: s.person, role: s.role }, session: { key: s.key, csrf: s.csrf }, stream: { key: s.key, token: false } };
     }
     return null;
   }
@@ -162,7 +175,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       if (req.method === 'GET') {
         if (rest === 'session') return json(res, 200, { person: w.actor.person, role: w.actor.role, csrf: w.session?.csrf ?? null });
         if (rest === 'events') return openStream(res, w);
-        if (rest.startsWith('download/')) return download(rest.slice('download/'.length), res);
+        if (rest.startsWith('download/')) return download(rest.slice('download/'.length), res, w.actor.person);
         return send(res, 405, 'text/plain', 'POST only');
       }
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
@@ -198,7 +211,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const name = (form.get('name') ?? '').trim();
     const password = form.get('password') ?? '';
     if (!name || !password) return page(res, 400, { message: 'Type your name and password.', name });
-    const result = await people.signIn(name, password, view.address, now());
+    const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
       if (result.reason === 'locked') {
         const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));
@@ -232,6 +245,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const result = await o.core.dispatch(op, input, { signal: controller.signal, actor });
     res.off('close', gone);
     if (controller.signal.aborted) return;
+    if ((op === 'export.start' || op === 'userData.export') && result.ok && result.result) exporters.set((result.result as { id: string }).id, actor.person);
     // A role's refusal is HTTP's forbidden, a stale edit its conflict; every other refusal is 200 with its envelope (as the web shell).
     const status = result.ok ? 200 : result.error.kind === 'forbidden' ? 403 : result.error.kind === 'conflict' ? 409 : 200;
     return json(res, status, result);
@@ -251,8 +265,9 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     createReadStream(target).pipe(res);
   }
 
-  function download(id: string, res: ServerResponse): void {
-    const file = downloads.take(id);
+  function download(id: string, res: ServerResponse, person: string): void {
+    // Someone else's export is answered as one that does not exist: its id tells a stranger nothing.
+    const file = downloads.take(id, (job) => exporters.get(job) === person);
     if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
     res.writeHead(200, {
       'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
@@ -265,16 +280,22 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     stream.on('close', () => rmSync(file.path, { force: true }));
   }
 
-  /** A session's event stream (a token's too, keyed by nothing): it ends with the session. */
+  /** A session's event stream, or a token's: it ends with the session, or when the token is revoked or its owner disabled. */
   function openStream(res: ServerResponse, w: Who): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': connected\n\n');
-    streams.set(res, w.session?.key ?? '');
+    const same = [...streams].filter(([, s]) => s.key === w.stream.key);
+    // A Map keeps its insertion order: the first of the same key is the oldest.
+    for (const [old] of same.slice(0, Math.max(0, same.length - MAX_STREAMS_PER_CREDENTIAL + 1))) {
+      streams.delete(old);
+      old.end();
+    }
+    streams.set(res, w.stream);
     res.on('close', () => streams.delete(res));
   }
 
   function endStreams(keys: Set<string>): void {
-    for (const [s, key] of streams)
+    for (const [s, { key }] of streams)
       if (keys.has(key)) {
         streams.delete(s);
         s.end();
@@ -290,11 +311,15 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
   }
 
-  /** Streams whose session ended elsewhere (a person disabled by `folioscope users`, a limit passed) are closed. */
+  /**
+   * Streams whose session ended elsewhere (a person disabled by `folioscope users`, a limit
+   * passed) are closed, and so are a token's once it is revoked or its owner disabled: a token's
+   * stream used to be kept by nothing, and so outlived both.
+   */
   function checkStreams(): void {
     const t = now();
     const ended = new Set<string>();
-    for (const key of new Set(streams.values())) if (key && !people.alive(key, t)) ended.add(key);
+    for (const { key, token } of streams.values()) if (!ended.has(key) && !(token ? people.tokenAlive(key) : people.alive(key, t))) ended.add(key);
     if (ended.size) endStreams(ended);
   }
 

@@ -88,8 +88,13 @@ export interface People {
   createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
   tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
   revokeToken(name: string, id: number): boolean;
-  /** Who a bearer token acts as now: its role capped by its owner's current one; null for an unknown token or a disabled owner. */
-  tokenActor(token: string, now: number): Actor | null;
+  /**
+   * Who a bearer token acts as now: its role capped by its owner's current one; null for an
+   * unknown token or a disabled owner. `key`: the token as stored (its hash), for `tokenAlive`.
+   */
+  tokenActor(token: string, now: number): (Actor & { key: string }) | null;
+  /** Whether the token stored under `key` still acts (not revoked, its owner not disabled): an open event stream's check. */
+  tokenAlive(key: string): boolean;
 }
 
 /** The people over the cache open now (`db()`: the session's, which changes with it). */
@@ -180,20 +185,24 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       // Locked: the password is not even checked, so guessing on pays nothing and learns nothing.
       if (locked !== null) return { ok: false, reason: 'locked', until: locked };
       const row = name.length <= 64 ? store.personRow(db(), name) : undefined;
-      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      // Counted as a failure before the password is checked (in the same turn as the lock's
+      // reading, with no await between): guesses sent all at once would otherwise all read the
+      // lock open and all be checked (scrypt takes a tenth of a second each), however many.
       const w = db();
-      if (!row || !right) {
-        w.transaction(() => {
-          store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
-          store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
-        })();
-        return { ok: false, reason: 'wrong' };
+      const attempt = w.transaction(() => {
+        store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
+        return store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
+      })();
+      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      if (!row || !right) return { ok: false, reason: 'wrong' };
+      // Said only to whoever knows the password: a disabled person's is no way in (nor a failure).
+      if (row.disabled_at !== null) {
+        store.deleteAttempt(w, attempt);
+        return { ok: false, reason: 'disabled' };
       }
-      // Said only to whoever knows the password: a disabled person's is no way in.
-      if (row.disabled_at !== null) return { ok: false, reason: 'disabled' };
       const sessionId = randomBytes(32).toString('base64url');
       w.transaction(() => {
-        store.insertAttempt(w, { name: row.name, address, at: now, ok: true });
+        store.markAttemptGood(w, attempt);
         store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
         store.insertSession(w, { idHash: hashSecret(sessionId), person: row.name, at: now });
       })();
@@ -269,7 +278,13 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       if (!owner || owner.disabled_at !== null || !isRole(t.role)) return null;
       // At most once a minute, as a session's (above).
       if (t.last_used_at === null || now - t.last_used_at >= TOUCH_EVERY_MS) store.touchToken(db(), t.id, now);
-      return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role) };
+      return { person: owner.name, role: cappedRole(toPerson(owner).role, t.role), key: t.token_hash };
+    },
+
+    tokenAlive(key) {
+      const t = store.tokenRow(db(), key);
+      const owner = t && store.personRow(db(), t.person);
+      return !!owner && owner.disabled_at === null;
     },
   };
 

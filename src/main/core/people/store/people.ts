@@ -116,8 +116,19 @@ export function deleteToken(db: WritableDB, person: string, id: number): boolean
 
 // Sign-in attempts
 
-export function insertAttempt(db: WritableDB, a: { name: string; address: string; at: number; ok: boolean }): void {
-  run(db, sql`INSERT INTO people_sign_in_attempts (name, address, at, ok) VALUES (${a.name}, ${a.address}, ${a.at}, ${a.ok ? 1 : 0})`);
+export function insertAttempt(db: WritableDB, a: { name: string; address: string; at: number; ok: boolean }): number {
+  return Number(
+    run(db, sql`INSERT INTO people_sign_in_attempts (name, address, at, ok) VALUES (${a.name}, ${a.address}, ${a.at}, ${a.ok ? 1 : 0})`).lastInsertRowid,
+  );
+}
+
+/** An attempt written as failed before its password was checked, found good. */
+export function markAttemptGood(db: WritableDB, id: number): void {
+  run(db, sql`UPDATE people_sign_in_attempts SET ok = 1 WHERE id = ${id}`);
+}
+
+export function deleteAttempt(db: WritableDB, id: number): void {
+  run(db, sql`DELETE FROM people_sign_in_attempts WHERE id = ${id}`);
 }
 
 /** Failed attempts for a name since `since`, after its last good one: newest first. */

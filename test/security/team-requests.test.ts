@@ -101,6 +101,19 @@ describe('team requests: credentials planted, swapped or leaked', () => {
     expect(JSON.parse((await team.raw('/api/session', { headers: { Cookie: victims } })).body)).toMatchObject({ person: 'approver-1' });
   });
 
+  it("a session planted beside the victim's (another port's page, a narrower Path, sent first) is nobody's: never the attacker's", async () => {
+    const attackers = await team.session('auditor-1');
+    const victims = await team.session('approver-1');
+    // A browser sends the cookie of the longer Path first: the planted one, then the victim's.
+    const both = `${attackers.cookie}; ${victims.cookie}`;
+    expect((await team.raw('/api/session', { headers: { Cookie: both } })).status).toBe(401);
+    expect((await team.raw('/api/session', { headers: { Cookie: `${victims.cookie}; ${attackers.cookie}` } })).status).toBe(401);
+    // The same session twice is still its own.
+    expect(JSON.parse((await team.raw('/api/session', { headers: { Cookie: `${victims.cookie}; ${victims.cookie}` } })).body)).toMatchObject({
+      person: 'approver-1',
+    });
+  });
+
   it('a token is no cookie and a session id no token; a bad token is not helped by a good cookie', async () => {
     const { token } = team.core.people.createToken('owner-1', 'viewer', 'x', team.clock.t);
     const b = await team.session('owner-1');

@@ -118,11 +118,15 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       const t = m ? people.tokenActor(m[1]!, now()) : null;
       return t ? { actor: { person: t.person, role: t.role }, session: null, stream: { key: t.key, token: true } } : null;
     }
-    for (const id of cookieValues(req.headers.cookie, cookieName(view))) {
-      const s = people.session(id, now());
-      if (s) return { actor: { person: s.person, role: s.role }, session: { key: s.key, csrf: s.csrf }, stream: { key: s.key, token: false } };
-    }
-    return null;
+    // Every session cookie sent is read: a page on another port of this host can plant a cookie of
+    // its own at a narrower Path (plain HTTP on loopback; a `__Host-` cookie over TLS cannot be),
+    // which a browser sends first. Two live sessions are nobody: never the planted one.
+    const live = cookieValues(req.headers.cookie, cookieName(view))
+      .map((id) => people.session(id, now()))
+      .filter((s) => s !== null);
+    if (new Set(live.map((s) => s.key)).size !== 1) return null;
+    const s = live[0]!;
+    return { actor: { person: s.person, role: s.role }, session: { key: s.key, csrf: s.csrf }, stream: { key: s.key, token: false } };
   }
 
   /** A POST from a page: this server's Origin and the session's CSRF token, both, or 403. (A bearer request has no cookie to abuse.) */

@@ -200,10 +200,15 @@ describe('the team server as a process, attacked by its people', { timeout: 240_
     ctx.sim.setFaults([]);
     const exported = await call<JobInfo>(olive, 'userData.export');
     const [done] = await waitForJobs(olive, [exported.result.id]);
-    expect((await http(`/api/download/${done!.output!.downloadId}`, { headers: olive.headers })).status).toBe(200);
+    const dataFile = await http(`/api/download/${done!.output!.downloadId}`, { headers: olive.headers });
+    expect(dataFile.status).toBe(200);
+    expect(dataFile.headers['content-type']).toBe('application/json');
     const bundle = await call<JobInfo>(olive, 'export.start', { format: 'bundle', close: close.id });
     const [zipped] = await waitForJobs(olive, [bundle.result.id]);
-    expect((await http(`/api/download/${zipped!.output!.downloadId}`, { headers: olive.headers })).status).toBe(200);
+    // Each download with its own type: a bundle is a zip (it was once served as text/csv).
+    const zip = await http(`/api/download/${zipped!.output!.downloadId}`, { headers: olive.headers });
+    expect(zip.status).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
 
     server.child.kill('SIGTERM');
     const ended = await server.done;

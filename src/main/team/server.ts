@@ -12,7 +12,7 @@
  * session's stream); GET api/download/<id>; the renderer's files after sign-in.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +21,7 @@ import type { Actor } from '../../shared/roles.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
-import { webDownloads } from '../web/downloads.ts';
+import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
 import { MAX_BODY, readBody } from '../web/server.ts';
 import { bindProblem, clearedCookie, isLoopback, lockoutAddress, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
@@ -271,17 +271,13 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
 
   function download(id: string, res: ServerResponse, person: string): void {
     // Someone else's export is answered as one that does not exist: its id tells a stranger nothing.
-    const file = downloads.take(id, (job) => exporters.get(job) === person);
-    if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
-    res.writeHead(200, {
-      'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
-      'Content-Length': statSync(file.path).size,
-      'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
-      'Cache-Control': 'no-store',
-    });
-    const stream = createReadStream(file.path);
-    stream.pipe(res);
-    stream.on('close', () => rmSync(file.path, { force: true }));
+    if (
+      !sendDownload(
+        downloads.take(id, (job) => exporters.get(job) === person),
+        res,
+      )
+    )
+      send(res, 404, 'text/plain', 'This export is no longer available: export again.');
   }
 
   /** A session's event stream, or a token's: it ends with the session, or when the token is revoked or its owner disabled. */

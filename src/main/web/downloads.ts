@@ -4,8 +4,9 @@
  * once, then deleted. Which ids are ready is web-only state, so it lives here, learned from
  * the jobs' progress: an export job that finished with a download id.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { extname, join } from 'node:path';
 import { type Core, downloadPath } from '../core/index.ts';
 
 export interface WebDownloads {
@@ -52,4 +53,31 @@ export async function webDownloads(core: Core, maxPending = MAX_PENDING_DOWNLOAD
       files.clear();
     },
   };
+}
+
+/** A download's type by its file's kind: a bundle is a zip, a calendar iCalendar, a data file JSON (each was once served as CSV). */
+const DOWNLOAD_TYPES: Record<string, string> = {
+  '.pdf': 'application/pdf',
+  '.csv': 'text/csv; charset=utf-8',
+  '.zip': 'application/zip',
+  '.ics': 'text/calendar; charset=utf-8',
+  '.json': 'application/json',
+};
+
+/**
+ * A taken export sent whole as an attachment, then deleted (both shells: each is served once);
+ * false when its file is gone, for the shell to answer 404 as it answers any unknown id.
+ */
+export function sendDownload(file: { path: string; fileName: string } | null, res: ServerResponse): boolean {
+  if (!file || !existsSync(file.path)) return false;
+  res.writeHead(200, {
+    'Content-Type': DOWNLOAD_TYPES[extname(file.fileName).toLowerCase()] ?? 'application/octet-stream',
+    'Content-Length': statSync(file.path).size,
+    'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
+    'Cache-Control': 'no-store',
+  });
+  const stream = createReadStream(file.path);
+  stream.pipe(res);
+  stream.on('close', () => rmSync(file.path, { force: true }));
+  return true;
 }

@@ -5,14 +5,14 @@
  * as IPC) and GET api/events streams the contract's events (server-sent events).
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
-import { webDownloads } from './downloads.ts';
+import { sendDownload, webDownloads } from './downloads.ts';
 import { allowedHosts, allowedOrigins, appPathOf, cookiePath, cookieValues, safeDecode, sameToken, tokenCookieName } from './security.ts';
 
 export interface WebShell {
@@ -180,17 +180,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
 
   /** A finished export, once: streamed as an attachment, then deleted. */
   function download(id: string, res: ServerResponse): void {
-    const file = downloads.take(id);
-    if (!file || !existsSync(file.path)) return send(res, 404, 'text/plain', 'This export is no longer available: export again.');
-    res.writeHead(200, {
-      'Content-Type': file.fileName.endsWith('.pdf') ? 'application/pdf' : 'text/csv; charset=utf-8',
-      'Content-Length': statSync(file.path).size,
-      'Content-Disposition': `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`,
-      'Cache-Control': 'no-store',
-    });
-    const stream = createReadStream(file.path);
-    stream.pipe(res);
-    stream.on('close', () => rmSync(file.path, { force: true }));
+    if (!sendDownload(downloads.take(id), res)) send(res, 404, 'text/plain', 'This export is no longer available: export again.');
   }
 
   function openStream(res: ServerResponse): void {

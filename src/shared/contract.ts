@@ -645,8 +645,15 @@ export interface TimelineFacets {
  * list to keep in step.
  */
 const op =
-  <I extends z.ZodType>(input: I, needs: Permission, declared: { writes?: true } = {}) =>
-  <O>() => ({ input, output: undefined as unknown as O, needs, writes: declared.writes === true });
+  <I extends z.ZodType>(input: I, needs: Permission, declared: { writes?: true; raised?: (input: z.output<I>) => Permission | null } = {}) =>
+  <O>() => ({
+    input,
+    output: undefined as unknown as O,
+    needs,
+    writes: declared.writes === true,
+    /** A higher permission some inputs need (a read that spends the service's quota on purpose), checked once the input is read. */
+    raised: declared.raised as ((input: unknown) => Permission | null) | undefined,
+  });
 /** Declares that an operation writes to the cache. */
 const WRITES = { writes: true } as const;
 
@@ -835,7 +842,10 @@ export const CONTRACT = {
   )<PeriodClose>(),
   /** Checks the closes in force against their data now; flags (and alerts on) those that changed. */
   'closes.check': op(empty, 'books', WRITES)<CloseCheck>(),
-  'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }), 'read')<LogSet>(),
+  /** `refresh` asks the service again whatever is cached: the service's quota spent on purpose, a preparer's to spend. */
+  'logs.get': op(z.strictObject({ chain: chainId, txnHash: z.string().max(80), refresh: z.boolean().optional() }), 'read', {
+    raised: (i) => (i.refresh ? 'books' : null),
+  })<LogSet>(),
   'sync.positions': op(z.strictObject({ wallet: address, date: date.optional() }), 'books', WRITES)<JobInfo>(),
   'sync.backfill': op(BackfillInput, 'books', WRITES)<JobInfo>(),
   'sync.transactions': op(z.strictObject({ wallet: address }), 'books', WRITES)<JobInfo>(),
@@ -993,8 +1003,11 @@ export const CONTRACT = {
    * The service check the user sees (Settings, `folioscope doctor`): datetimes, numbers,
    * snapshot days, and the learned conventions, with when; `run` learns and checks again first.
    */
-  'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional(), 'read')<ServiceCheck>(),
-} satisfies Record<OperationName, { input: z.ZodType; output: unknown; needs: Permission; writes: boolean }>;
+  'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional(), 'read', { raised: (i) => (i?.run ? 'books' : null) })<ServiceCheck>(),
+} satisfies Record<
+  OperationName,
+  { input: z.ZodType; output: unknown; needs: Permission; writes: boolean; raised: ((input: unknown) => Permission | null) | undefined }
+>;
 
 // Both directions: every name has an entry, and every entry has a name.
 type Check<T extends true> = T;

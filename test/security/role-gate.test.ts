@@ -60,6 +60,21 @@ describe('the role gate', () => {
     }
   });
 
+  it('checks again an input that needs more than its operation: a refresh that spends the service quota on purpose is a preparer’s', async () => {
+    const viewer = { person: 'vera', role: 'viewer' } as const;
+    const txn = { chain: 'eth', txnHash: '0x' + 'a'.repeat(64) };
+    expect(await core.dispatch('logs.get', { ...txn, refresh: true }, { actor: viewer })).toMatchObject({
+      ok: false,
+      error: { kind: 'forbidden', said: { code: 'role.forbidden', values: { op: 'logs.get', needs: 'books' } } },
+    });
+    expect(await core.dispatch('service.doctor', { run: true }, { actor: viewer })).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
+    // Without it, a read as any other: a viewer reads the service check.
+    const read = await core.dispatch('service.doctor', {}, { actor: viewer });
+    expect(read.ok ? 'ok' : read.error.kind).not.toBe('forbidden');
+    const preparer = await core.dispatch('service.doctor', { run: true }, { actor: { person: 'petra', role: 'preparer' } });
+    expect(preparer.ok ? 'ok' : preparer.error.kind).not.toBe('forbidden');
+  });
+
   it('changes nothing for a refused edit, and names the signed-in person of an allowed one in the audit trail', async () => {
     const refused = await core.dispatch('wallets.add', { address: WALLET, chains: ['eth'] }, { actor: { person: 'vera', role: 'viewer' } });
     expect(refused).toMatchObject({ ok: false, error: { kind: 'forbidden' } });

@@ -9,7 +9,7 @@ import { coded } from '../../shared/core-codes.ts';
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
-import { roleAllows, type Actor } from '../../shared/roles.ts';
+import { roleAllows, type Actor, type Permission } from '../../shared/roles.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
@@ -82,9 +82,8 @@ export interface DispatchOptions {
   actor?: Actor;
 }
 
-/** The refusal of an operation the actor's role does not allow; null when it does (or there is no actor). */
-function forbidden(op: OperationName, actor: Actor | undefined): Envelope<unknown> | null {
-  const needs = CONTRACT[op].needs;
+/** The refusal of an operation the actor's role does not allow (`needs`: what this input needs, when more than the operation); null when it does (or there is no actor). */
+function forbidden(op: OperationName, actor: Actor | undefined, needs: Permission = CONTRACT[op].needs): Envelope<unknown> | null {
   if (!actor || roleAllows(actor.role, needs)) return null;
   return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('role.forbidden', { person: actor.person, role: actor.role, op, needs }) } };
 }
@@ -418,6 +417,10 @@ async function openCore(o: CoreOptions): Promise<Core> {
     if (!parsed.success) {
       return { ok: false, error: schemaError(parsed.error.issues[0]!) };
     }
+    // The gate again for an input that needs more than its operation (logs.get's refresh).
+    const raised = CONTRACT[name].raised?.(parsed.data);
+    const refusedInput = raised ? forbidden(name, options.actor, raised) : null;
+    if (refusedInput) return refusedInput;
     // Cancelled before it started (it waited behind a switch of service): nothing is run.
     if (signal.aborted) return CANCELLED;
     try {

@@ -27,7 +27,7 @@ let ratioFor: (page: number) => Ratio = () => 1;
 let sim: Simulator;
 let proxy: { url: string; server: Server };
 beforeAll(async () => {
-  sim = await startSimulator({ accessKey: KEY, seed: 7, now: () => SIM_NOW, txnsPerWallet: 250, port: 47230 });
+  sim = await startSimulator({ accessKey: KEY, seed: 7, now: () => SIM_NOW, txnsPerWallet: 250 });
   proxy = await startRatioProxy(47231);
 });
 afterAll(async () => {

@@ -23,11 +23,12 @@ import { tempDir } from '../support/store.ts';
 
 /** Distinctive, so a find is this key and nothing else. */
 const KEY = 'fsk-canary-Q7w2Lx9Tz4Vb';
-const PORT = 47701;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
+/** The server's port, as it printed it (started on any free port: a fixed one may be taken). */
+let PORT = 0;
+let ORIGIN = '';
 const PASSWORD = 'correct horse battery';
 const CLOCK = join(import.meta.dirname, '../support/clock.mjs');
-const ctx = useSimulator({ accessKey: KEY, port: 47722 });
+const ctx = useSimulator({ accessKey: KEY });
 const dir = tempDir();
 /** The people are in the cache of the folder's service: every command names the same one. */
 let at: string[] = [];
@@ -134,13 +135,15 @@ describe('the team server as a process, attacked by its people', { timeout: 240_
     const made = runCliSync([...at, 'users', 'token', 'olive', '--role', 'owner', '--label', 'cron']);
     expect(made.status).toBe(0);
     ownerToken = made.stdout.trim();
-    server = startCli([...at, 'server', '--port', String(PORT)], {
+    server = startCli([...at, 'server', '--port', '0'], {
       FOLIOSCOPE_ACCESS_KEY: KEY,
       FOLIOSCOPE_TEST_CLOCK: String(SIM_NOW),
       NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import ${CLOCK}`.trim(),
     });
     started.push(server.child);
-    expect(await firstLine(server.child, 'server').catch(() => server.out.stderr)).toBe(ORIGIN);
+    ORIGIN = await firstLine(server.child, 'server').catch(() => server.out.stderr);
+    expect(ORIGIN).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    PORT = Number(new URL(ORIGIN).port);
     // A viewer listens to every event of the run.
     const val = await signIn('val');
     await new Promise<void>((resolve, reject) => {

@@ -12,10 +12,10 @@ import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { useSimulator } from '../support/sim.ts';
 import { type Answer, MIN, PASSWORD, startTeam, type Team } from '../support/team-http.ts';
 
-const ctx = useSimulator({ port: 47723 });
+const ctx = useSimulator();
 let team: Team;
 beforeAll(async () => {
-  team = await startTeam({ sim: ctx.sim.url, server: { port: 47712 } });
+  team = await startTeam({ sim: ctx.sim.url });
 });
 afterAll(async () => {
   await team?.close();
@@ -248,7 +248,7 @@ describe('team requests: behind a proxy', () => {
   let proxied: Team;
   beforeAll(async () => {
     // Bound beyond loopback, believing 127.0.0.1 as its proxy; this machine's network address is "anyone else".
-    proxied = await startTeam({ sim: ctx.sim.url, server: { port: 47713, host: '0.0.0.0', behindProxy: '127.0.0.1' } });
+    proxied = await startTeam({ sim: ctx.sim.url, server: { host: '0.0.0.0', behindProxy: '127.0.0.1' } });
   });
   afterAll(async () => {
     await proxied?.close();
@@ -257,7 +257,7 @@ describe('team requests: behind a proxy', () => {
     proxied.raw('/sign-in', {
       method: 'POST',
       headers: {
-        Host: '127.0.0.1:47713',
+        Host: `127.0.0.1:${proxied.server.port}`,
         'X-Forwarded-For': client,
         'X-Forwarded-Proto': 'https',
         'X-Forwarded-Host': 'team.example',
@@ -296,6 +296,14 @@ describe('team requests: behind a proxy', () => {
 
   it.skipIf(!external)('a peer that is not the proxy is refused plain HTTP, however it forwards', async () => {
     for (const extra of ['', 'X-Forwarded-Proto: https\r\nX-Forwarded-For: 127.0.0.1\r\nX-Forwarded-Host: team.example\r\n'])
-      expect(statusOf(await socketRequest(47713, `GET /sign-in HTTP/1.1\r\nHost: ${external}:47713\r\n${extra}Connection: close\r\n\r\n`, external))).toBe(403);
+      expect(
+        statusOf(
+          await socketRequest(
+            proxied.server.port,
+            `GET /sign-in HTTP/1.1\r\nHost: ${external}:${proxied.server.port}\r\n${extra}Connection: close\r\n\r\n`,
+            external,
+          ),
+        ),
+      ).toBe(403);
   });
 });

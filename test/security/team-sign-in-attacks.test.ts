@@ -9,12 +9,11 @@ import { ADDRESS_FAILURES, NAME_FAILURES } from '../../src/main/core/people/inde
 import { useSimulator } from '../support/sim.ts';
 import { MIN, PASSWORD, startTeam, type Team } from '../support/team-http.ts';
 
-const ctx = useSimulator({ port: 47720 });
+const ctx = useSimulator();
 let team: Team;
 beforeAll(async () => {
   team = await startTeam({
     sim: ctx.sim.url,
-    server: { port: 47710 },
     people: [
       ['racy', 'viewer'],
       ['casey', 'viewer'],

@@ -11,13 +11,13 @@ import type { JobInfo } from '../../src/shared/model.ts';
 import { useSimulator } from '../support/sim.ts';
 import { MIN, openEvents, startTeam, type Team } from '../support/team-http.ts';
 
-const ctx = useSimulator({ port: 47721 });
+const ctx = useSimulator();
 let team: Team;
 beforeAll(async () => {
   // Streams are checked every 50 ms here, so a stream that should end does so while the test waits for it.
   team = await startTeam({
     sim: ctx.sim.url,
-    server: { port: 47711, streamCheckMs: 50 },
+    server: { streamCheckMs: 50 },
     people: [
       ['tok', 'preparer'],
       ['tess', 'viewer'],
@@ -117,7 +117,7 @@ describe('team downloads are the exporter’s own', () => {
   });
 
   it('exports nobody takes do not pile up on the server: the oldest beyond the bound go, and all of them when it stops', async () => {
-    const other = await startTeam({ sim: ctx.sim.url, server: { port: 47714, maxPendingDownloads: 3 } });
+    const other = await startTeam({ sim: ctx.sim.url, server: { maxPendingDownloads: 3 } });
     const dir = join(other.dataDir, 'downloads');
     const files = () => (existsSync(dir) ? readdirSync(dir) : []);
     try {

@@ -17,7 +17,7 @@ import { tempDir } from '../support/store.ts';
 let sim: Simulator;
 beforeAll(async () => {
   // The service's clock is this computer's: the CLI reads up to its own now.
-  sim = await startSimulator({ accessKey: KEY, seed: 3, txnsPerWallet: 2000, port: 47260, live: { modes: ['gap'] } });
+  sim = await startSimulator({ accessKey: KEY, seed: 3, txnsPerWallet: 2000, live: { modes: ['gap'] } });
 });
 afterAll(() => sim.close());
 

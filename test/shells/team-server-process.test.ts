@@ -99,10 +99,11 @@ describe('folioscope server and users, as processes', () => {
       { stdio: 'ignore' },
     );
     const ca = readFileSync(cert);
-    const server = startCli([...at, 'server', '--port', '47611', '--tls-cert', cert, '--tls-key', key]);
+    // Any free port (a fixed one may be held by another test's connection): the origin says which.
+    const server = startCli([...at, 'server', '--port', '0', '--tls-cert', cert, '--tls-key', key]);
     started.push(server.child);
     const origin = await firstLine(server.child, 'server');
-    expect(origin).toBe('https://127.0.0.1:47611');
+    expect(origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const page = await https(`${origin}/sign-in`, ca);
     expect(page.status).toBe(200);
     expect(page.headers['strict-transport-security']).toBe('max-age=31536000');

@@ -80,7 +80,7 @@ describe('a spam world on the command line', { timeout: 240_000 }, () => {
   });
 
   it('a guard that cannot run says so: watch --json as a process (connected, with a key) prints its alert, naming the damaged row, never the key', async () => {
-    const sim = await startSimulator({ accessKey: KEY, spam: true, seed: 7, port: 47131, now: () => SIM_NOW });
+    const sim = await startSimulator({ accessKey: KEY, spam: true, seed: 7, now: () => SIM_NOW });
     try {
       const dir = tempDir();
       const proc = (args: string[], minutes: number) =>

@@ -12,18 +12,18 @@
  * session's stream); GET api/download/<id>; the renderer's files after sign-in.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Actor } from '../../shared/roles.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core } from '../core/index.ts';
-import { CONTENT_SECURITY_POLICY, contentType } from '../shell-policy/renderer-policy.ts';
+import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
-import { MAX_BODY, readBody } from '../web/server.ts';
+import { MAX_BODY, readBody, send, serveRendererFile } from '../web/server.ts';
 import { bindProblem, clearedCookie, isLoopback, lockoutAddress, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
 import { SIGN_IN_CSP, SIGN_IN_CSS, signInPage } from './sign-in-page.ts';
 
@@ -203,7 +203,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
     // The app is for people signed in; a browser is sent to the sign-in page.
     if (!w?.session) return redirect(res, '/sign-in');
-    return serveFile(path, res);
+    return serveRendererFile(root, path, res);
   }
 
   async function signIn(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
@@ -258,15 +258,6 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   function page(res: ServerResponse, status: number, p: { message?: string; name?: string }): void {
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
     send(res, status, 'text/html; charset=utf-8', signInPage(p));
-  }
-
-  function serveFile(decodedPath: string, res: ServerResponse): void {
-    const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
-    if (!target) return send(res, 404, 'text/plain', 'Not found');
-    res.writeHead(200, { 'Content-Type': contentType(target), 'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600' });
-    createReadStream(target).pipe(res);
   }
 
   function download(id: string, res: ServerResponse, person: string): void {
@@ -359,9 +350,4 @@ function redirect(res: ServerResponse, location: string): void {
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   send(res, status, 'application/json', JSON.stringify(body));
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string): void {
-  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
-  res.end(body);
 }

@@ -147,7 +147,7 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       return send(res, status, 'application/json', JSON.stringify(result));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');
-    return serveFile(path, res);
+    return serveRendererFile(root, path, res);
   }
 
   /**
@@ -163,19 +163,6 @@ export async function startWebShell(o: { core: Core; rendererDir: string; port?:
       if (drained > 16 * MAX_BODY) req.destroy();
     });
     req.resume();
-  }
-
-  function serveFile(decodedPath: string, res: ServerResponse): void {
-    const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
-    const file = normalize(join(root, rel));
-    // Single-page app: unknown paths without an extension get the index.
-    const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
-    if (!target) return send(res, 404, 'text/plain', 'Not found');
-    res.writeHead(200, {
-      'Content-Type': contentType(target),
-      'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
-    });
-    createReadStream(target).pipe(res);
   }
 
   /** A finished export, once: streamed as an attachment, then deleted. */
@@ -260,7 +247,25 @@ export function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string): void {
+/**
+ * A file of the built renderer under `root` (a decoded path, never outside it), for both shells:
+ * a single-page app, so an unknown path without an extension gets the index; the hashed assets
+ * may be kept a while, the index never.
+ */
+export function serveRendererFile(root: string, decodedPath: string, res: ServerResponse): void {
+  const rel = decodedPath === '/' ? 'index.html' : decodedPath.replace(/^\/+/, '');
+  const file = normalize(join(root, rel));
+  const target = file.startsWith(root + sep) && existsSync(file) && statSync(file).isFile() ? file : extname(rel) ? null : join(root, 'index.html');
+  if (!target) return send(res, 404, 'text/plain', 'Not found');
+  res.writeHead(200, {
+    'Content-Type': contentType(target),
+    'Cache-Control': target.endsWith('index.html') ? 'no-store' : 'private, max-age=3600',
+  });
+  createReadStream(target).pipe(res);
+}
+
+/** A whole answer of `type`, its length said. */
+export function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }

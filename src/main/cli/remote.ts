@@ -50,8 +50,7 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
         ...(options.signal && { signal: options.signal }),
       });
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      return failed('network', `The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`, true);
+      return failed('network', unreachable(origin, err), true);
     }
     const text = await res.text();
     if (res.status === 401)
@@ -71,8 +70,7 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
     try {
       res = await fetch(`${origin}/api/events`, { headers, signal: controller.signal });
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`, { cause: err });
+      throw new Error(unreachable(origin, err), { cause: err });
     }
     if (res.status === 401)
       throw new Error(`The team server at ${origin} refused the token in ${ENV_TOKEN}: it is unknown, revoked, or its person is disabled.`);
@@ -135,6 +133,12 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
       stream = null;
     },
   };
+}
+
+/** Why the server could not be reached, in one sentence: fetch's own cause (ECONNREFUSED, a TLS error …) named. */
+function unreachable(origin: string, err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`;
 }
 
 function failed(kind: string, message: string, retryable = false): Envelope<unknown> {

@@ -23,6 +23,11 @@ export function loadAccess(): void {
   });
 }
 
+/** Whether this is a close the signed-in person prepared on a team server (`team`): another person approves it, so its Approve is not offered. */
+export function preparedByMe(c: { preparedBy: string | null }, team: boolean): boolean {
+  return team && access.person !== null && c.preparedBy === access.person;
+}
+
 /** Whether the person may do what needs `need` (always, without a team server's session). */
 export function can(need: Permission): boolean {
   return access.role === null || roleAllows(access.role, need);

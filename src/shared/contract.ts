@@ -571,6 +571,12 @@ export interface AppInfo {
    * screens offer "Prepare close" instead of closing at once. Absent or false: one person may close.
    */
   team?: boolean;
+  /**
+   * A desktop on a team server that cannot be reached, showing the server's last replica
+   * (docs/team.md, "The desktop on a team server"): which server, and when the copy was made (ISO).
+   * Everything reads; nothing writes, syncs or reaches the service.
+   */
+  replica?: { origin: string; madeAt: string };
 }
 
 /** What connecting learned of the key: checked with one cheap request before "Connected". */

@@ -143,6 +143,8 @@ export interface CoreCodeValues {
   'role.forbidden': { person: string; role: Role; op: string; needs: Permission };
   /** A team server's service and key asked to change over its API (`op`): they are set on its machine. */
   'team.serviceOnServer': { op: string };
+  /** The desktop's offline copy of a team server's books (docs/team.md, "The desktop on a team server"): `madeAt` ISO. */
+  'team.replicaReadOnly': { origin: string; madeAt: string; op: string };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -152,6 +154,8 @@ export type CoreSaid = { [K in CoreCode]: { code: K; values: CoreCodeValues[K] }
 
 /** An ISO instant as a person reads it, to the minute (the CLI's and the English screen's). */
 const minuteUtc = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
+/** A team server's address as a person names it: its host (and port), without the scheme. */
+export const hostOf = (origin: string): string => origin.replace(/^[a-z]+:\/\//i, '').replace(/\/$/, '');
 const EDITED: Record<EditedEntity, string> = {
   wallet: 'The wallet',
   group: 'The group',
@@ -301,6 +305,8 @@ export const englishCoreCodes: CoreCodeSentences = {
     `${person} is signed in as ${ROLE_NAME[role]}, and ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed. (${op})`,
   'team.serviceOnServer': ({ op }) =>
     `On a team server its service and access key are set on the server's machine (folioscope key set, or FOLIOSCOPE_ACCESS_KEY), never through a browser or its API: the people's books live in that service's cache. Nothing was changed. (${op})`,
+  'team.replicaReadOnly': ({ origin, madeAt, op }) =>
+    `This is a read-only copy of ${hostOf(origin)} from ${minuteUtc(madeAt)}: edits, syncs and closes are made on the server. Nothing was changed. (${op})`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

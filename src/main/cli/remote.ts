@@ -128,6 +128,9 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
     },
     demoService: () => null,
     people,
+    replica: async () => {
+      throw new Error("A team server's copy of the books is made on its machine: the desktop app downloads it (Settings → Team).");
+    },
     close: async () => {
       stream?.abort();
       stream = null;

@@ -19,7 +19,8 @@ import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
 import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
-import { PeopleError, peopleOf, type People } from './people/index.ts';
+import { PeopleError, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
+import type { ReplicaManifest } from './store/replica-files.ts';
 import { portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
@@ -91,6 +92,30 @@ function forbidden(op: OperationName, actor: Actor | undefined, needs: Permissio
 /** The operations that change a core's service or its key: on a team server, set on its machine only. */
 const SERVICE_ON_SERVER: ReadonlySet<OperationName> = new Set(['key.set', 'key.clear', 'app.connect', 'app.useDemo']);
 
+/**
+ * What a replica refuses beside every operation that writes: what syncs or would reach the
+ * service (it has none), or would change the data folder's key or its service.
+ */
+const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
+  'app.connect',
+  'app.useDemo',
+  'key.set',
+  'key.clear',
+  'sync.positions',
+  'sync.backfill',
+  'sync.transactions',
+  'sync.all',
+  'cache.encrypt',
+  'cache.decrypt',
+  'cache.unlock',
+  'schedules.runDue',
+  'backups.create',
+  'backups.restore',
+  'service.check',
+  'service.doctor',
+  'service.conventions',
+]);
+
 /** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */
 const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: the answer is no longer needed.', retryable: false } } as const;
 
@@ -116,6 +141,13 @@ export interface Core {
    * Beside the contract on purpose: no renderer may ask for a session or a password check.
    */
   people: People;
+  /**
+   * A team server's replica of its books for a desktop (docs/team.md, "The desktop on a team
+   * server"): a checked plain copy without the people's secrets, in a new file the caller serves
+   * and removes, with its manifest. Beside the contract on purpose, as `people`: it is a file, not
+   * an answer, and only the team server's shell serves it.
+   */
+  replica(origin: string): Promise<{ file: string; manifest: ReplicaManifest }>;
   close(): Promise<void>;
 }
 
@@ -217,6 +249,10 @@ function lockedCore(o: CoreOptions): Core {
         };
       },
     }),
+    replica: async (origin) => {
+      if (opened) return opened.replica(origin);
+      throw new Error(LOCKED.error.message);
+    },
     close: async () => {
       closed = true;
       await opening;
@@ -407,6 +443,12 @@ async function openCore(o: CoreOptions): Promise<Core> {
     const profile = session.profile;
     // Whether it writes is declared on the contract's operation (src/shared/contract.ts).
     const writes = CONTRACT[name].writes;
+    // A team server's replica, offline (docs/team.md): it reads; what writes, syncs or would
+    // reach the service is the server's to do, and says so with the copy's time.
+    if (profile.replica && (writes || REPLICA_REFUSES.has(name))) {
+      const { origin, madeAt } = profile.replica;
+      return { ok: false, error: { kind: 'validation', field: 'replica', retryable: false, ...coded('team.replicaReadOnly', { origin, madeAt, op: name }) } };
+    }
     if (profile.readOnly && writes) {
       return {
         ok: false,
@@ -451,6 +493,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     on: (event, listener) => events.on(event, listener),
     demoService: () => session.profile.demo,
     people: peopleOf(db, author),
+    replica: (origin) => backups.replica(origin, scrubPeopleSecrets),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       await reactions.settle();

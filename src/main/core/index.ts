@@ -51,3 +51,9 @@ export type { BundleCheck } from './closes/index.ts';
 // the CLI's `users` need beside `Core.people`.
 export { ABSOLUTE_LIMIT_MS, cappedRole, IDLE_LIMIT_MS, LOCK_WINDOW_MS, MIN_PASSWORD_LENGTH, NAME_FAILURES, PeopleError } from './people/index.ts';
 export type { People, Person, SignedIn, SignIn } from './people/index.ts';
+
+// A team server's replica of its books (docs/team.md, "The desktop on a team server"): its
+// manifest, and the check a desktop makes of a downloaded one before it keeps it.
+export { ReplicaRefusedError, verifyReplica } from './store/replica-files.ts';
+export type { ReplicaManifest } from './store/replica-files.ts';
+export type { ReplicaOf } from './session/index.ts';

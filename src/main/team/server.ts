@@ -9,17 +9,19 @@
  *
  * Routes: GET /sign-in, POST /sign-in, GET /sign-in.css; GET api/session (who, role, CSRF token);
  * POST api/sign-out, api/sign-out-everywhere; POST api/<operation>; GET api/events (this
- * session's stream); GET api/download/<id>; the renderer's files after sign-in.
+ * session's stream); GET api/download/<id>; GET api/replica (the books as a file for a desktop's
+ * offline copy); the renderer's files after sign-in.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { Actor } from '../../shared/roles.ts';
+import { roleAllows, type Actor } from '../../shared/roles.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
-import type { Core } from '../core/index.ts';
+import type { Core, ReplicaManifest } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
@@ -54,6 +56,8 @@ export interface TeamServer {
 }
 
 export const CSRF_HEADER = 'x-folio-csrf';
+/** The header of `GET api/replica` carrying the copy's manifest (JSON, base64url). */
+export const REPLICA_MANIFEST_HEADER = 'x-folio-replica-manifest';
 const MAX_EVENT_BACKLOG = 1024 * 1024;
 /**
  * Open event streams one session or token may hold (a tab each); the next ends the oldest. Each
@@ -84,6 +88,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   // once, so without this anyone could take someone else's file, and leave them none.
   const exporters = new Map<string, string>();
   let port = 0;
+  let replicaBusy = false;
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     void handle(req, res).catch(() => {
@@ -180,6 +185,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         if (rest === 'session') return json(res, 200, { person: w.actor.person, role: w.actor.role, csrf: w.session?.csrf ?? null });
         if (rest === 'events') return openStream(res, w);
         if (rest.startsWith('download/')) return download(rest.slice('download/'.length), res, w.actor.person);
+        if (rest === 'replica') return replica(res, w.actor, ownOrigin(view));
         return send(res, 405, 'text/plain', 'POST only');
       }
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
@@ -253,6 +259,39 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     // A role's refusal is HTTP's forbidden, a stale edit its conflict; every other refusal is 200 with its envelope (as the web shell).
     const status = result.ok ? 200 : result.error.kind === 'forbidden' ? 403 : result.error.kind === 'conflict' ? 409 : 200;
     return json(res, status, result);
+  }
+
+  /**
+   * The books as a file for a signed-in desktop's offline copy (docs/team.md, "The desktop on a
+   * team server"): a checked plain copy without the people's secrets, its manifest in a header.
+   * Whoever may read the books may have it; one is made at a time (it copies the whole cache), a
+   * second asker meanwhile is told to come back.
+   */
+  async function replica(res: ServerResponse, actor: Actor, origin: string): Promise<void> {
+    if (!roleAllows(actor.role, 'read')) return json(res, 403, { ok: false, error: { kind: 'forbidden', message: 'Your role may not read the books.', retryable: false } });
+    if (replicaBusy) {
+      res.setHeader('Retry-After', '5');
+      return send(res, 429, 'text/plain', 'A copy of the books is being made for someone else: try again in a moment.');
+    }
+    replicaBusy = true;
+    let made: { file: string; manifest: ReplicaManifest } | null = null;
+    try {
+      made = await o.core.replica(origin);
+      const { file, manifest } = made;
+      res.writeHead(200, {
+        'Content-Type': 'application/vnd.sqlite3',
+        'Content-Length': String(manifest.bytes),
+        'Content-Disposition': 'attachment; filename="replica.sqlite"',
+        [REPLICA_MANIFEST_HEADER]: Buffer.from(JSON.stringify(manifest)).toString('base64url'),
+      });
+      await pipeline(createReadStream(file), res);
+    } catch (err) {
+      if (!res.headersSent) json(res, 500, { ok: false, error: { kind: 'storage', message: (err as Error).message, retryable: true } });
+      else res.destroy();
+    } finally {
+      replicaBusy = false;
+      if (made) rmSync(made.file, { force: true });
+    }
   }
 
   function page(res: ServerResponse, status: number, p: { message?: string; name?: string }): void {

@@ -9,6 +9,12 @@ import { createBackupOffThread } from '../store/backup-thread.ts';
 import { backupDue, pruneBackups } from './policy.ts';
 import { getSettings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
+import { keyOf } from '../store/driver.ts';
+import type { WritableDB } from '../store/handles.ts';
+import { makeReplica, type ReplicaManifest } from '../store/replica-files.ts';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 export class Backups {
   private run: Promise<unknown> | null = null;
@@ -41,6 +47,27 @@ export class Backups {
       const made = await createBackupOffThread(p.db, p.databaseFile, reason, this.appVersion, this.now());
       pruneBackups(p.databaseFile, getSettings(p.db).backupKeep);
       return made;
+    });
+  }
+
+  /**
+   * A team server's replica for a desktop (store/replica-files.ts): made in the data folder's
+   * `replicas` folder (0700) under a new random name, after any backup under way and before the
+   * next (one copy of the cache at a time). The caller serves the file and removes it.
+   */
+  replica(origin: string, scrub: (copy: WritableDB) => void): Promise<{ file: string; manifest: ReplicaManifest }> {
+    return this.oneAtATime(async () => {
+      const dir = join(this.session.dataDir, 'replicas');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+      const file = join(dir, `replica-${randomBytes(8).toString('hex')}.sqlite`);
+      const db = this.session.profile.db;
+      try {
+        return { file, manifest: makeReplica(db, keyOf(db), file, { origin, appVersion: this.appVersion, now: new Date(this.now()), scrub }) };
+      } catch (err) {
+        rmSync(file, { force: true });
+        throw err;
+      }
     });
   }
 

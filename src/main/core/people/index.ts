@@ -19,3 +19,5 @@ export {
   type SignIn,
 } from './people.ts';
 export { MIN_PASSWORD_LENGTH } from './passwords.ts';
+/** A replica's copy of the books without the people's secrets (the composition root hands it to the backups). */
+export { scrubSecrets as scrubPeopleSecrets } from './store/people.ts';

@@ -58,6 +58,7 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       shell: c.shell,
       cacheReadOnly: p.readOnly,
       team: c.team,
+      ...(p.replica && { replica: { origin: p.replica.origin, madeAt: p.replica.madeAt } }),
     };
   };
   /** The service's base URL in the settings (none in demo mode). */

@@ -90,10 +90,24 @@ export interface Profile {
   demo: DemoService | null;
   /** Opened read-only (a private copy): viewing and exports work, nothing is written. */
   readOnly: boolean;
+  /** A team server's replica opened offline (docs/team.md): which server, and when the copy was made. Null otherwise. */
+  replica: ReplicaOf | null;
   close(): Promise<void>;
 }
 
+/** A team server's replica a desktop opens while the server cannot be reached (docs/team.md, "The desktop on a team server"). */
+export interface ReplicaOf {
+  /** The replica's file (checked against its manifest by the shell before it was kept). */
+  file: string;
+  /** The team server it is a copy of. */
+  origin: string;
+  /** When the server made it (ISO). */
+  madeAt: string;
+}
+
 export interface ProfileOptions {
+  /** Open this team server's replica, read-only, with no service client at all (Session.open). */
+  replica?: ReplicaOf;
   dataDir: string;
   secrets: Secrets;
   /** null: demo mode on the service `demo` starts. */
@@ -109,6 +123,7 @@ export interface ProfileOptions {
 }
 
 export async function openProfile(o: ProfileOptions): Promise<Profile> {
+  if (o.replica) return openReplica(o.replica);
   // Before any file is made: a shell with no demo service changes nothing.
   if (o.baseUrl === null && !o.demo) throw new ValidationError('baseUrl', 'Demo mode is not available here: connect to a service (its base URL and key).');
   const databaseFile = databaseFileFor(o.dataDir, o.baseUrl);
@@ -146,6 +161,7 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
       engine,
       demo,
       readOnly: copy !== null,
+      replica: null,
       close: async () => {
         engine.queue.cancelAll();
         await engine.queue.drain();
@@ -164,6 +180,48 @@ export async function openProfile(o: ProfileOptions): Promise<Profile> {
   } catch (err) {
     await demo?.close();
     closeDb();
+    throw err;
+  }
+}
+
+/**
+ * A team server's replica as the cache (read-only, through a private copy: the file kept is never
+ * changed, not even by SQLite's journal). There is no service here: the access key is the
+ * server's, and anything that would reach the service is refused by the client itself, as by the
+ * core's gate before it (app.ts).
+ */
+function openReplica(r: ReplicaOf): Profile {
+  const copy = openReadOnlyCopy(r.file, null);
+  try {
+    const limiter = new RequestPacer({ concurrency: 1, rate: null });
+    const client = new Proxy({} as ServiceClient, {
+      get: (_t, prop) => {
+        if (prop === 'limiter') return limiter;
+        if (prop === 'then' || prop === 'serviceNowMs') return undefined;
+        return () => {
+          throw refusal('replica', 'team.replicaReadOnly', { origin: r.origin, madeAt: r.madeAt, op: 'service' });
+        };
+      },
+    });
+    const engine = new SyncEngine({ db: copy.db, client, transactionPageSize: getSettings(copy.db).transactionPageSize });
+    return {
+      mode: 'live',
+      baseUrl: r.origin,
+      databaseFile: r.file,
+      db: copy.db,
+      client,
+      engine,
+      demo: null,
+      readOnly: true,
+      replica: r,
+      close: async () => {
+        engine.queue.cancelAll();
+        await engine.queue.drain();
+        copy.close();
+      },
+    };
+  } catch (err) {
+    copy.close();
     throw err;
   }
 }

@@ -11,7 +11,7 @@ import { refusal, ValidationError } from '../store/validation.ts';
 import type { Emitter } from '../util/emitter.ts';
 import { CACHE_KEY_SERVICE, type Keychain, KEYCHAIN_SERVICE, type KeySources, PASSPHRASE_ENV, Secrets, systemKeychain } from '../secrets/index.ts';
 import { loadFolderKey } from './encryption.ts';
-import { databaseFileFor, type DemoStarter, normaliseBaseUrl, openProfile, type Profile, readAppConfig, writeAppConfig } from './profile.ts';
+import { databaseFileFor, type DemoStarter, normaliseBaseUrl, openProfile, type Profile, readAppConfig, type ReplicaOf, writeAppConfig } from './profile.ts';
 
 export interface SessionOptions {
   dataDir: string;
@@ -31,6 +31,12 @@ export interface SessionOptions {
   demo?: DemoStarter;
   /** Open the start-up cache read-only (a way forward from a damaged or unwritable cache). */
   readOnlyCache?: boolean;
+  /**
+   * A desktop signed in to a team server that cannot be reached: open the server's last replica
+   * instead of a cache of this data folder, read-only, with no service (docs/team.md). Every
+   * operation that writes, syncs or would reach the service is refused, saying so.
+   */
+  replica?: ReplicaOf;
   /**
    * The core's clock in ms: the sync's (profile.ts: where a transaction sync's range ends, what a
    * conventions check reads history up to) and the audit trail's (an edit's time). This
@@ -77,6 +83,13 @@ export class Session {
 
   static async open(o: SessionOptions, events: Emitter<EventPayloads>): Promise<Session> {
     const env = o.env ?? process.env;
+    if (o.replica) {
+      // No key of any kind: the service's is the server's, and a replica is a plain file.
+      const none = { get: async () => null, set: async () => undefined, delete: async () => false } satisfies Keychain;
+      const secrets = new Secrets(none, {}, { envKeyBaseUrl: null });
+      const profile = await openProfile({ dataDir: o.dataDir, secrets, baseUrl: null, replica: o.replica });
+      return new Session(o, events, { secrets, cacheKeychain: none, cachePassphrase: null, cacheKey: null, profile });
+    }
     // The environment's key belongs to the service named with it at start-up, and to no other:
     // FOLIOSCOPE_BASE_URL when set (the two travel together), else the command line's URL.
     const secrets = new Secrets(o.keychain ?? systemKeychain(KEYCHAIN_SERVICE, { cli: o.shell === 'cli' }), env, {

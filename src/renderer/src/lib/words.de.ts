@@ -9,7 +9,7 @@ import { date, dateTime, integer as int } from './format.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
 import type { Permission, Role } from '../../../shared/roles.ts';
 import { germanCoreSentences, sayCoreSentences } from '../../../shared/core-sentences.ts';
-import { type CoreCodeSentences, type EditedEntity, type TextField, sayCode } from '../../../shared/core-codes.ts';
+import { type CoreCodeSentences, type EditedEntity, type TextField, hostOf, sayCode } from '../../../shared/core-codes.ts';
 
 const rules = new Intl.PluralRules('de');
 /** The singular or the plural for a count, by German plural rules. */
@@ -187,6 +187,8 @@ const coreCodes: CoreCodeSentences = {
     `${person} ist als ${ROLE_DE[role]} angemeldet, und ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert. (${op})`,
   'team.serviceOnServer': ({ op }) =>
     `Auf einem Team-Server werden Dienst und Zugangsschlüssel auf dem Rechner des Servers festgelegt (folioscope key set oder FOLIOSCOPE_ACCESS_KEY), nie über einen Browser oder seine API: Die Bücher der Personen liegen im Cache dieses Dienstes. Nichts wurde geändert. (${op})`,
+  'team.replicaReadOnly': ({ origin, madeAt, op }) =>
+    `Dies ist eine schreibgeschützte Kopie von ${hostOf(origin)} vom ${instant(madeAt)}: Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht. Nichts wurde geändert. (${op})`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };

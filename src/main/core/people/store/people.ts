@@ -152,3 +152,15 @@ export function failuresOfAddress(db: ReadableDB, address: string, since: number
 export function deleteAttemptsBefore(db: WritableDB, at: number): void {
   run(db, sql`DELETE FROM people_sign_in_attempts WHERE at < ${at}`);
 }
+
+/**
+ * The people's secrets taken out of a copy of the books a desktop downloads (a team server's
+ * replica, store/replica-files.ts): every session, API token and sign-in attempt deleted, and each
+ * password hash blanked. The names and roles stay: the audit trail names the people.
+ */
+export function scrubSecrets(db: WritableDB): void {
+  run(db, sql`DELETE FROM people_sessions`);
+  run(db, sql`DELETE FROM people_tokens`);
+  run(db, sql`DELETE FROM people_sign_in_attempts`);
+  run(db, sql`UPDATE people SET password = ''`);
+}

@@ -264,11 +264,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   /**
    * The books as a file for a signed-in desktop's offline copy (docs/team.md, "The desktop on a
    * team server"): a checked plain copy without the people's secrets, its manifest in a header.
-   * Whoever may read the books may have it; one is made at a time (it copies the whole cache), a
-   * second asker meanwhile is told to come back.
+   * Whoever may read the books may have it; one is made at a time (it copies the whole cache): a
+   * second asker while one is being made is told to come back.
    */
   async function replica(res: ServerResponse, actor: Actor, origin: string): Promise<void> {
-    if (!roleAllows(actor.role, 'read')) return json(res, 403, { ok: false, error: { kind: 'forbidden', message: 'Your role may not read the books.', retryable: false } });
+    if (!roleAllows(actor.role, 'read'))
+      return json(res, 403, { ok: false, error: { kind: 'forbidden', message: 'Your role may not read the books.', retryable: false } });
     if (replicaBusy) {
       res.setHeader('Retry-After', '5');
       return send(res, 429, 'text/plain', 'A copy of the books is being made for someone else: try again in a moment.');
@@ -276,7 +277,8 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     replicaBusy = true;
     let made: { file: string; manifest: ReplicaManifest } | null = null;
     try {
-      made = await o.core.replica(origin);
+      // The bound is on making copies (each reads the whole cache); sending one is a file's stream.
+      made = await o.core.replica(origin).finally(() => (replicaBusy = false));
       const { file, manifest } = made;
       res.writeHead(200, {
         'Content-Type': 'application/vnd.sqlite3',
@@ -289,7 +291,6 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       if (!res.headersSent) json(res, 500, { ok: false, error: { kind: 'storage', message: (err as Error).message, retryable: true } });
       else res.destroy();
     } finally {
-      replicaBusy = false;
       if (made) rmSync(made.file, { force: true });
     }
   }

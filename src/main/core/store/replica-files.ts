@@ -115,7 +115,9 @@ export function verifyReplica(file: string, manifest: unknown, origin?: string):
   if (size !== m.bytes) throw new ReplicaRefusedError(`The copy is ${size} bytes; its manifest says ${m.bytes}: it was cut off or changed.`);
   if (sha256File(file) !== m.sha256) throw new ReplicaRefusedError("The copy does not match its manifest's SHA-256: its bytes were changed.");
   if (m.schemaVersion > SCHEMA_VERSION)
-    throw new ReplicaRefusedError(`The copy was made by a newer Folioscope (schema ${m.schemaVersion}; this version reads up to ${SCHEMA_VERSION}): update Folioscope.`);
+    throw new ReplicaRefusedError(
+      `The copy was made by a newer Folioscope (schema ${m.schemaVersion}; this version reads up to ${SCHEMA_VERSION}): update Folioscope.`,
+    );
   let checked: ReturnType<typeof inspectCopy>;
   try {
     checked = inspectCopy(file, null);
@@ -123,7 +125,8 @@ export function verifyReplica(file: string, manifest: unknown, origin?: string):
     throw new ReplicaRefusedError(`The copy cannot be read (${String((err as Error).message).split('\n')[0]}).`);
   }
   if (checked.integrity !== 'ok') throw new ReplicaRefusedError(`The copy fails integrity_check (${checked.integrity.slice(0, 160)}).`);
-  if (checked.schemaVersion !== m.schemaVersion) throw new ReplicaRefusedError(`The copy says schema ${checked.schemaVersion}; its manifest says ${m.schemaVersion}.`);
+  if (checked.schemaVersion !== m.schemaVersion)
+    throw new ReplicaRefusedError(`The copy says schema ${checked.schemaVersion}; its manifest says ${m.schemaVersion}.`);
   const differ = Object.keys({ ...m.counts, ...checked.counts }).filter((t) => m.counts[t] !== checked.counts[t]);
   if (differ.length) throw new ReplicaRefusedError(`The copy holds other rows than its manifest records (${differ.join(', ')}).`);
   return m;

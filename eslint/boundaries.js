@@ -15,6 +15,7 @@ export function layerOf(file) {
   if (rel.startsWith('src/main/web/')) return 'web-shell';
   if (rel.startsWith('src/main/team/')) return 'team-shell';
   if (rel.startsWith('src/main/cli/')) return 'cli-shell';
+  if (rel.startsWith('src/main/team-client/')) return 'team-client';
   if (rel.startsWith('src/main/core/')) return 'core';
   if (rel.startsWith('src/main/shell-policy/')) return 'shell-policy';
   if (rel.startsWith('src/preload/')) return 'preload';
@@ -146,7 +147,7 @@ export const SHELL_FACE = join(CORE, 'index.ts');
  * turn into a cycle (app.ts may import any part).
  */
 export const SHELL_FACE_PARTS = ['alerts', 'app.ts', 'closes', 'paths.ts', 'people', 'reports', 'schedule', 'secrets', 'self-check.ts', 'session', 'store'];
-const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'team-shell', 'cli-shell', 'launcher']);
+const FACE_HOLDERS = new Set(['electron-shell', 'web-shell', 'team-shell', 'cli-shell', 'launcher', 'team-client']);
 
 /**
  * The parts whose files may be imported one by one (where CORE_EDGES allows the edge): the store
@@ -172,6 +173,9 @@ const FORBIDDEN = {
   // The team server reuses the web shell's pieces (the downloads, the body reader): it is the
   // same kind of shell for many people, and the web shell never imports it back.
   'team-shell': { layers: ['electron-shell', 'cli-shell', 'preload', 'renderer'], electron: true },
+  // A team server's client (the contract over HTTP, the desktop's sign-in and offline replica):
+  // shell-neutral, so the CLI, the loopback web shell and the Electron shell all use it.
+  'team-client': { layers: [...SHELLS, 'renderer', 'sim'], electron: true },
   preload: { layers: ['core', 'web-shell', 'cli-shell', 'electron-shell', 'renderer', 'sim', 'shell-policy'] },
   renderer: {
     layers: ['core', ...SHELLS, 'sim', 'shell-policy'],

@@ -160,7 +160,8 @@ describe('GET api/replica', () => {
     writeFileSync(bad, bytes.subarray(0, bytes.length - 1024));
     expect(() => verifyReplica(bad, manifest)).toThrow(/cut off/);
     const flipped = Buffer.from(bytes);
-    flipped[flipped.length - 100] ^= 0xff;
+    const at = flipped.length - 100;
+    flipped.writeUInt8(flipped.readUInt8(at) ^ 0xff, at);
     writeFileSync(bad, flipped);
     expect(() => verifyReplica(bad, manifest)).toThrow(/SHA-256/);
     expect(() => verifyReplica(file, manifest, 'https://elsewhere.example.org')).toThrow(/not of https:\/\/elsewhere/);

@@ -29,7 +29,7 @@ import { RATE_LIMITED_WAIT } from '../../shared/progress-text.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
 import { io, say, warn } from './io.ts';
 import { progressPrinter } from './progress.ts';
-import { ENV_TOKEN, remoteCore, serverProblem } from './remote.ts';
+import { ENV_TOKEN, remoteCore, serverProblem } from '../team-client/remote.ts';
 
 const ROOT = appRoot(import.meta.dirname);
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

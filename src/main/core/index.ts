@@ -35,6 +35,7 @@ export {
   Secrets,
   systemKeychain,
 } from './secrets/index.ts';
+export type { Keychain } from './secrets/index.ts';
 
 // Texts the app shows and the CLI prints in the same words, and where an export the web shell
 // serves was written.

@@ -8,7 +8,8 @@
  * (403) and the audit trail names them.
  *
  * Routes: GET /sign-in, POST /sign-in, GET /sign-in.css; GET api/session (who, role, CSRF token);
- * POST api/sign-out, api/sign-out-everywhere; POST api/<operation>; GET api/events (this
+ * POST api/sign-out, api/sign-out-everywhere; POST api/device-token (a desktop's name and
+ * password for a personal token), api/revoke-token (that token ended); POST api/<operation>; GET api/events (this
  * session's stream); GET api/download/<id>; GET api/replica (the books as a file for a desktop's
  * offline copy); the renderer's files after sign-in.
  */
@@ -177,6 +178,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       return send(res, 405, 'text/plain', 'GET or POST only');
     }
 
+    if (path === '/api/device-token') return deviceToken(req, res, view);
     const w = who(req, view);
     if (path.startsWith('/api/')) {
       if (!w) return json(res, 401, { ok: false, error: { kind: 'unauthenticated', message: 'Sign in first (or send a valid API token).', retryable: false } });
@@ -194,6 +196,15 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
           ok: false,
           error: { kind: 'forbidden', message: "Refused: this request did not come from this server's page (CSRF).", retryable: false },
         });
+      if (rest === 'revoke-token') {
+        // A desktop signing out: the token it sent ends, and its streams with it.
+        if (w.session)
+          return json(res, 400, { ok: false, error: { kind: 'validation', message: 'A session is ended by signing out, not revoked.', retryable: false } });
+        const token = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization))![1]!;
+        people.revokeOwnToken(token);
+        endStreams(new Set([w.stream.key]));
+        return json(res, 200, { ok: true });
+      }
       if (rest === 'sign-out' || rest === 'sign-out-everywhere') {
         if (!w.session) return json(res, 400, { ok: false, error: { kind: 'validation', message: 'An API token has no session to end.', retryable: false } });
         if (rest === 'sign-out') {
@@ -233,6 +244,45 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
     res.setHeader('Set-Cookie', sessionCookie(cookieName(view), result.sessionId, view.https));
     return redirect(res, '/');
+  }
+
+  /**
+   * A desktop's sign-in (docs/team.md, "The desktop on a team server"): a name and password, checked
+   * with the sign-in page's lock-out, exchanged once for a personal API token with the person's
+   * role, labelled with the device. JSON without an Origin: a browser's page cannot call it (it
+   * sends one with every POST), so no page can mint a token with a password it was typed into.
+   */
+  async function deviceToken(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
+    if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
+    if (req.headers.origin !== undefined) return send(res, 403, 'text/plain', 'A page may not ask for a device token: sign in on the sign-in page.');
+    const body = await readBody(req);
+    if (body === null) return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
+    let input: { name?: unknown; password?: unknown; device?: unknown };
+    try {
+      input = JSON.parse(body) as typeof input;
+    } catch {
+      input = {};
+    }
+    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    const password = typeof input.password === 'string' ? input.password : '';
+    const device = typeof input.device === 'string' ? input.device.replace(/[^\w.-]/g, '').slice(0, 64) : '';
+    const refuse = (status: number, message: string) =>
+      json(res, status, { ok: false, error: { kind: status === 429 ? 'locked' : 'unauthenticated', message, retryable: status === 429 } });
+    if (!name || !password) return refuse(400, 'Type your name and password.');
+    const result = await people.signIn(name, password, lockoutAddress(view.address), now());
+    if (!result.ok) {
+      if (result.reason === 'locked') {
+        res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
+        const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));
+        return refuse(429, `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+      }
+      if (result.reason === 'disabled') return refuse(403, 'This account is disabled: ask an owner.');
+      return refuse(401, 'That name and password do not match.');
+    }
+    // The sign-in's session is not the desktop's way in (its token is): ended at once.
+    people.signOut(result.sessionId);
+    const made = people.createToken(result.person, result.role, `desktop on ${device || 'a computer'}`, now());
+    return json(res, 200, { ok: true, result: { token: made.token, person: result.person, role: made.role } });
   }
 
   async function operation(op: string, req: IncomingMessage, res: ServerResponse, actor: Actor): Promise<void> {

@@ -88,6 +88,8 @@ export interface People {
   createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
   tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
   revokeToken(name: string, id: number): boolean;
+  /** The token itself revoked by whoever holds it (a desktop signing out of a team server); false when it is unknown. */
+  revokeOwnToken(token: string): boolean;
   /**
    * Who a bearer token acts as now: its role capped by its owner's current one; null for an
    * unknown token or a disabled owner. `key`: the token as stored (its hash), for `tokenAlive`.
@@ -268,6 +270,11 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
 
     revokeToken(name, id) {
       return store.deleteToken(db(), person(name).name, id);
+    },
+
+    revokeOwnToken(token) {
+      if (!token.startsWith('fst_') || token.length > 100) return false;
+      return store.deleteTokenByHash(db(), hashSecret(token));
     },
 
     tokenActor(token, now) {

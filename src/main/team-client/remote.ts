@@ -1,6 +1,7 @@
 /**
- * `folioscope --server URL <command>`: the CLI's commands against a team server (docs/team.md)
- * rather than a data folder here, for scripts and cron on another machine. The same commands run
+ * A team server's contract over HTTP (docs/team.md), for the CLI's `folioscope --server URL
+ * <command>` (scripts and cron on another machine) and the desktop signed in to a server
+ * (client.ts): the same commands and screens against the server rather than a data folder here. The same commands run
  * over the same contract: each operation is a POST of `api/<operation>` with the person's API
  * token (`Authorization: Bearer`, from FOLIOSCOPE_TOKEN), and the jobs a command waits for are
  * followed on the server's event stream. The service's key never comes here: the server holds it,
@@ -34,8 +35,16 @@ export function serverProblem(server: string): string | null {
  * token is tried first (a refused one stops here, saying so), and the event stream is open before
  * any command runs: a job a command starts cannot end unseen between its start and the stream.
  */
-export async function remoteCore(server: string, token: string): Promise<Core> {
+export interface RemoteOptions {
+  /** Where the token came from, for the sentence of a refused one (default: the environment's FOLIOSCOPE_TOKEN). */
+  tokenFrom?: string;
+  /** The server's event stream ended without the core being closed (the server stopped, the network went). */
+  onStreamEnd?: () => void;
+}
+
+export async function remoteCore(server: string, token: string, o: RemoteOptions = {}): Promise<Core> {
   const origin = new URL(server).origin;
+  const refusedToken = `The team server at ${origin} refused ${o.tokenFrom ?? `the token in ${ENV_TOKEN}`}: it is unknown, revoked, or its person is disabled.`;
   const headers = { authorization: `Bearer ${token}` };
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   let stream: AbortController | null = null;
@@ -53,8 +62,7 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
       return failed('network', unreachable(origin, err), true);
     }
     const text = await res.text();
-    if (res.status === 401)
-      return failed('unauthenticated', `The team server at ${origin} refused the token in ${ENV_TOKEN}: it is unknown, revoked, or its person is disabled.`);
+    if (res.status === 401) return failed('unauthenticated', refusedToken);
     try {
       return JSON.parse(text) as Envelope<unknown>;
     } catch {
@@ -72,8 +80,7 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
     } catch (err) {
       throw new Error(unreachable(origin, err), { cause: err });
     }
-    if (res.status === 401)
-      throw new Error(`The team server at ${origin} refused the token in ${ENV_TOKEN}: it is unknown, revoked, or its person is disabled.`);
+    if (res.status === 401) throw Object.assign(new Error(refusedToken), { unauthenticated: true });
     if (!res.ok || !res.body) throw new Error(`The team server at ${origin} answered HTTP ${res.status} for its event stream.`);
     const body = res.body;
     let connected!: () => void;
@@ -100,6 +107,7 @@ export async function remoteCore(server: string, token: string): Promise<Core> {
         // also reads the job list, and says what it could not learn.
       } finally {
         connected();
+        if (stream === controller) o.onStreamEnd?.();
       }
     })();
     await open;

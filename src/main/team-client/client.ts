@@ -1,0 +1,469 @@
+/**
+ * The desktop on a team server (docs/team.md, "The desktop on a team server"; issue 37 item 7),
+ * shell-neutral: the Electron shell and the loopback web shell run the same main-process logic.
+ *
+ * Signed in, the shell's core is the server (remote.ts: the contract over HTTP with the person's
+ * API token, the server's events on its stream); the service's key stays on the server. The
+ * token is had once for the person's name and password (`POST api/device-token`, under the
+ * sign-in page's lock-out) or pasted (made with `folioscope users token`), and kept in the OS
+ * keychain (its own service, the account the server's origin): never in the data folder, a log,
+ * or an answer to the renderer. The password passes through here once and is not kept.
+ *
+ * The server's last replica (api/replica: its verified copy of the books, without the people's
+ * secrets) is kept per server in the data folder: downloaded to a temporary name, checked against
+ * its manifest, then put in place by renaming; a bad or cut-off download never replaces a good
+ * copy. When the server cannot be reached the shell's core is that copy, read-only (the core's
+ * `replica` option), saying so with its time; when the server answers again, it is the server.
+ * Signed out, the shell's core is the desktop's own.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { type Core, type Keychain, type ReplicaManifest, type ReplicaOf, verifyReplica } from '../core/index.ts';
+import type { Envelope, EventPayloads } from '../../shared/contract.ts';
+import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
+import { isRole, type Role } from '../../shared/roles.ts';
+import { remoteCore, serverProblem } from './remote.ts';
+
+/** The keychain service the desktop's team-server tokens are kept under (account: the server's origin). */
+export const TEAM_TOKEN_SERVICE = 'Folioscope team server';
+/** The header of `GET api/replica` carrying the copy's manifest (the team server's REPLICA_MANIFEST_HEADER). */
+const MANIFEST_HEADER = 'x-folio-replica-manifest';
+
+export interface TeamStatus {
+  /** `signedOut`: the desktop's own books; `live`: the server's; `replica`: its last copy, read-only; `offline`: signed in, the server unreachable and no copy kept. */
+  state: 'signedOut' | 'live' | 'replica' | 'offline';
+  origin: string | null;
+  person: string | null;
+  role: Role | null;
+  /** When the copy kept of this server was made (ISO), or null. */
+  replicaAt: string | null;
+  /** Why the server is not in use (the network's sentence, a refused token), or null. */
+  problem: string | null;
+}
+
+export interface TeamClientOptions {
+  /** The desktop's data folder: `team.json` (which server, who: no secret) and `team-replicas/`. */
+  dataDir: string;
+  /** The desktop's own core: the shell's while signed out. */
+  local: Core;
+  /** The OS keychain under TEAM_TOKEN_SERVICE (tests: the real one under a test keyring). */
+  keychain: Keychain;
+  /** Opens a core over a replica (createCore with `replica`, as the shell's other options). */
+  openReplica: (replica: ReplicaOf) => Promise<Core>;
+  /** This computer's name, for the token's label ("desktop on HOST"). */
+  device?: string;
+  /** How often the server is tried again while its copy (or nothing) is shown, in ms (0: never; tests call reconnect). */
+  retryEveryMs?: number;
+}
+
+export interface TeamClient {
+  /** The core the shell dispatches to and listens on: the server, its copy, or the desktop's own. */
+  readonly core: Core;
+  status(): TeamStatus;
+  /** The person's name and password exchanged once for a token (the password is not kept); the copy downloaded. */
+  signIn(origin: string, name: string, password: string): Promise<TeamStatus>;
+  /** A token made with `folioscope users token` pasted instead. */
+  signInWithToken(origin: string, token: string): Promise<TeamStatus>;
+  /** The token revoked on the server if it answers, deleted from the keychain; the copy kept unless asked. */
+  signOut(o?: { deleteReplica?: boolean }): Promise<TeamStatus & { replicaKept: boolean; revoked: boolean }>;
+  /** A new copy of the server's books downloaded and kept (a bad one never replaces the good one). */
+  refreshReplica(): Promise<TeamStatus>;
+  /** The server tried again: live if it answers, its copy if not. */
+  reconnect(): Promise<TeamStatus>;
+  close(): Promise<void>;
+}
+
+/** A refusal of the team client, in words the Settings screen shows as they are. */
+export class TeamClientError extends Error {
+  override name = 'TeamClientError';
+}
+
+interface Remembered {
+  origin: string;
+  person: string;
+  role: Role;
+}
+
+/** A small file written whole or not at all (0600): a new file beside it, renamed over it. */
+function writeSmall(path: string, text: string): void {
+  const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
+  try {
+    writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
+    renameSync(partial, path);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    throw err;
+  }
+}
+
+const slug = (origin: string) => createHash('sha256').update(origin).digest('hex').slice(0, 16);
+
+function ownerOnlyFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+}
+
+/** The sentence of a fetch that did not reach the server. */
+function unreachable(origin: string, err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`;
+}
+
+export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient> {
+  const stateFile = join(o.dataDir, 'team.json');
+  const replicasDir = join(o.dataDir, 'team-replicas');
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  let remembered: Remembered | null = readRemembered();
+  let active: Core = o.local;
+  let kind: TeamStatus['state'] = 'signedOut';
+  let problem: string | null = null;
+  let unforward: Array<() => void> = [];
+  let closed = false;
+  // One move between server, copy and own books at a time: a request waits for it.
+  let moving: Promise<unknown> = Promise.resolve();
+
+  function readRemembered(): Remembered | null {
+    try {
+      const r = JSON.parse(readFileSync(stateFile, 'utf8')) as Partial<Remembered>;
+      if (typeof r.origin === 'string' && typeof r.person === 'string' && isRole(r.role)) return { origin: r.origin, person: r.person, role: r.role };
+    } catch {
+      // None kept, or unreadable: signed out.
+    }
+    return null;
+  }
+
+  const replicaDirOf = (origin: string) => join(replicasDir, slug(origin));
+  /** The copy kept of a server, as its pointer file says: its file and manifest, or null. */
+  function keptReplica(origin: string): { file: string; manifest: ReplicaManifest } | null {
+    try {
+      const p = JSON.parse(readFileSync(join(replicaDirOf(origin), 'replica.json'), 'utf8')) as { file: string; manifest: ReplicaManifest };
+      const file = join(replicaDirOf(origin), p.file);
+      return existsSync(file) ? { file, manifest: p.manifest } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function status(): TeamStatus {
+    const kept = remembered ? keptReplica(remembered.origin) : null;
+    return {
+      state: kind,
+      origin: remembered?.origin ?? null,
+      person: remembered?.person ?? null,
+      role: remembered?.role ?? null,
+      replicaAt: kept?.manifest.createdAt ?? null,
+      problem,
+    };
+  }
+
+  /** The shell's core becomes `next`: its events are forwarded, the screens told to read again. */
+  async function use(next: Core, state: TeamStatus['state']): Promise<void> {
+    const previous = active;
+    unforward.forEach((u) => u());
+    unforward = EVENT_NAMES.map((name) => next.on(name, (payload) => emit(name, payload)));
+    active = next;
+    kind = state;
+    if (previous !== next && previous !== o.local) await previous.close().catch(() => undefined);
+    if (previous !== next) emit('data.changed', { scope: 'mode' });
+  }
+
+  function emit<E extends EventName>(name: E, payload: EventPayloads[E]): void {
+    for (const l of [...(listeners.get(name) ?? [])]) {
+      try {
+        (l as (p: EventPayloads[E]) => void)(payload);
+      } catch {
+        // A failing listener must not stop the others.
+      }
+    }
+  }
+
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = moving.catch(() => undefined).then(work);
+    moving = next.catch(() => undefined);
+    return next;
+  };
+
+  /** To the server if it answers with this token, else to its copy (or offline, with no copy). */
+  async function connect(): Promise<void> {
+    if (!remembered || closed) return use(o.local, 'signedOut');
+    const origin = remembered.origin;
+    const token = await o.keychain.get(origin).catch(() => null);
+    if (!token) {
+      problem = `No token for ${origin} is in this computer's keychain: sign in again.`;
+      return toReplica();
+    }
+    let remote: Core;
+    try {
+      remote = await remoteCore(origin, token, {
+        tokenFrom: "this computer's token",
+        // The stream ended (the server stopped, the network went): the copy until it answers again.
+        onStreamEnd: () => {
+          if (active === remote) void serially(() => wentAway(remote, `The team server at ${origin} stopped answering.`));
+        },
+      });
+    } catch (err) {
+      problem = (err as Error).message;
+      return toReplica();
+    }
+    problem = null;
+    await use(remote, 'live');
+  }
+
+  async function wentAway(from: Core, why: string): Promise<void> {
+    if (active !== from) return;
+    problem = why;
+    await toReplica();
+  }
+
+  async function toReplica(): Promise<void> {
+    const origin = remembered!.origin;
+    const kept = keptReplica(origin);
+    if (kept) {
+      try {
+        const m = verifyReplica(kept.file, kept.manifest, origin);
+        return use(await o.openReplica({ file: kept.file, origin, madeAt: m.createdAt }), 'replica');
+      } catch (err) {
+        problem = `${problem ?? ''} The copy kept of ${origin} cannot be opened: ${(err as Error).message}`.trim();
+      }
+    }
+    await use(
+      offlineCore(origin, () => problem),
+      'offline',
+    );
+  }
+
+  async function download(origin: string, token: string): Promise<void> {
+    let res: Response;
+    try {
+      res = await fetch(`${origin}/api/replica`, { headers: { authorization: `Bearer ${token}` } });
+    } catch (err) {
+      throw new TeamClientError(unreachable(origin, err));
+    }
+    if (res.status === 401) throw new TeamClientError(`The team server at ${origin} refused this computer's token: sign in again.`);
+    const header = res.headers.get(MANIFEST_HEADER);
+    if (!res.ok || !res.body || !header) throw new TeamClientError(`The team server at ${origin} did not send a copy of its books (HTTP ${res.status}).`);
+    let manifest: unknown;
+    try {
+      manifest = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    } catch {
+      throw new TeamClientError(`The team server at ${origin} sent a copy without a readable manifest: the copy kept is unchanged.`);
+    }
+    const dir = replicaDirOf(origin);
+    ownerOnlyFolder(replicasDir);
+    ownerOnlyFolder(dir);
+    const name = `replica-${randomBytes(6).toString('hex')}.sqlite`;
+    const partial = join(dir, `${name}.partial`);
+    try {
+      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(partial, { mode: 0o600, flags: 'wx' }));
+      const m = verifyReplica(partial, manifest, origin);
+      const before = keptReplica(origin);
+      renameSync(partial, join(dir, name));
+      // The pointer names the new copy in one rename: before it, the old copy is the one kept.
+      writeSmall(join(dir, 'replica.json'), JSON.stringify({ file: name, manifest: m }, null, 2) + '\n');
+      if (before && before.file !== join(dir, name)) rmSync(before.file, { force: true });
+    } catch (err) {
+      rmSync(partial, { force: true });
+      if (err instanceof TeamClientError) throw err;
+      throw new TeamClientError(`The copy of ${origin}'s books did not check out (${(err as Error).message}); the copy kept is unchanged.`);
+    }
+  }
+
+  async function remember(r: Remembered | null): Promise<void> {
+    remembered = r;
+    if (r) {
+      ownerOnlyFolder(o.dataDir);
+      writeSmall(stateFile, JSON.stringify(r, null, 2) + '\n');
+    } else rmSync(stateFile, { force: true });
+  }
+
+  async function whoIs(origin: string, token: string): Promise<{ person: string; role: Role }> {
+    let res: Response;
+    try {
+      res = await fetch(`${origin}/api/session`, { headers: { authorization: `Bearer ${token}` } });
+    } catch (err) {
+      throw new TeamClientError(unreachable(origin, err));
+    }
+    if (res.status === 401) throw new TeamClientError(`The team server at ${origin} refused that token: it is unknown, revoked, or its person is disabled.`);
+    const who = (await res.json().catch(() => null)) as { person?: unknown; role?: unknown } | null;
+    if (!res.ok || typeof who?.person !== 'string' || !isRole(who.role))
+      throw new TeamClientError(`${origin} did not answer as a Folioscope team server (HTTP ${res.status}).`);
+    return { person: who.person, role: who.role };
+  }
+
+  function originOf(address: string): string {
+    const p = serverProblem(address.trim());
+    if (p) throw new TeamClientError(p.replaceAll('--server ', '').replace(`the token goes in FOLIOSCOPE_TOKEN`, 'type them below'));
+    return new URL(address.trim()).origin;
+  }
+
+  async function signedIn(origin: string, token: string, who: { person: string; role: Role }): Promise<TeamStatus> {
+    // Any other server's sign-in ends first: one server at a time.
+    if (remembered && remembered.origin !== origin) await o.keychain.delete(remembered.origin).catch(() => false);
+    await o.keychain.set(origin, token);
+    await remember({ origin, ...who });
+    try {
+      await download(origin, token);
+    } catch (err) {
+      problem = (err as Error).message;
+    }
+    await connect();
+    return status();
+  }
+
+  const client: TeamClient = {
+    core: {
+      async dispatch(op, input, options = {}) {
+        await moving;
+        const from = active;
+        const res = await from.dispatch(op, input, options);
+        // The server went away mid-request: its copy answers (a read), or says what it cannot do.
+        if (!res.ok && res.error.kind === 'network' && kind === 'live' && from === active) {
+          await serially(() => wentAway(from, res.error.message));
+          return active.dispatch(op, input, options);
+        }
+        return res;
+      },
+      request: (async (op: string, input: unknown) => {
+        const res = await client.core.dispatch(op, input);
+        if (!res.ok) throw new Error(res.error.message);
+        return res.result;
+      }) as Core['request'],
+      call: ((op: string, input: unknown) => active.call(op as never, input as never)) as Core['call'],
+      on(event, listener) {
+        const set = listeners.get(event) ?? new Set();
+        set.add(listener as (payload: never) => void);
+        listeners.set(event, set);
+        return () => void set.delete(listener as (payload: never) => void);
+      },
+      demoService: () => active.demoService(),
+      get people() {
+        return active.people;
+      },
+      replica: (origin) => active.replica(origin),
+      close: () => client.close(),
+    },
+    status,
+    signIn: (address, name, password) =>
+      serially(async () => {
+        const origin = originOf(address);
+        let res: Response;
+        try {
+          res = await fetch(`${origin}/api/device-token`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name, password, device: o.device ?? hostname() }),
+          });
+        } catch (err) {
+          throw new TeamClientError(unreachable(origin, err));
+        }
+        const answer = (await res.json().catch(() => null)) as Envelope<{ token: string; person: string; role: Role }> | null;
+        if (!answer) throw new TeamClientError(`${origin} did not answer as a Folioscope team server (HTTP ${res.status}).`);
+        if (!answer.ok) throw new TeamClientError(answer.error.message);
+        return signedIn(origin, answer.result.token, { person: answer.result.person, role: answer.result.role });
+      }),
+    signInWithToken: (address, token) =>
+      serially(async () => {
+        const origin = originOf(address);
+        const t = token.trim();
+        if (!/^fst_[A-Za-z0-9_-]{20,96}$/.test(t))
+          throw new TeamClientError('That is not a team server token: it starts fst_ (folioscope users token NAME prints one).');
+        return signedIn(origin, t, await whoIs(origin, t));
+      }),
+    signOut: (opts = {}) =>
+      serially(async () => {
+        const r = remembered;
+        let revoked = false;
+        if (r) {
+          const token = await o.keychain.get(r.origin).catch(() => null);
+          if (token) {
+            try {
+              const res = await fetch(`${r.origin}/api/revoke-token`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+              revoked = res.ok;
+            } catch {
+              // Unreachable: the token is forgotten here; an owner can revoke it there (folioscope users tokens).
+            }
+          }
+          await o.keychain.delete(r.origin).catch(() => false);
+          if (opts.deleteReplica) rmSync(replicaDirOf(r.origin), { recursive: true, force: true });
+        }
+        const replicaKept = !!r && !opts.deleteReplica && keptReplica(r.origin) !== null;
+        const replicaAt = r && replicaKept ? keptReplica(r.origin)!.manifest.createdAt : null;
+        await remember(null);
+        problem = null;
+        await use(o.local, 'signedOut');
+        return { ...status(), replicaAt, replicaKept, revoked };
+      }),
+    refreshReplica: () =>
+      serially(async () => {
+        if (!remembered) throw new TeamClientError('Sign in to a team server first.');
+        const token = await o.keychain.get(remembered.origin);
+        if (!token) throw new TeamClientError(`No token for ${remembered.origin} is in this computer's keychain: sign in again.`);
+        await download(remembered.origin, token);
+        // On the copy: the new one is opened in its place.
+        if (kind === 'replica' || kind === 'offline') await connect();
+        return status();
+      }),
+    reconnect: () =>
+      serially(async () => {
+        if (kind !== 'live') await connect();
+        return status();
+      }),
+    close: async () => {
+      closed = true;
+      await moving.catch(() => undefined);
+      unforward.forEach((u) => u());
+      if (active !== o.local) await active.close().catch(() => undefined);
+    },
+  };
+
+  const retry =
+    o.retryEveryMs === 0
+      ? null
+      : setInterval(() => {
+          if (kind === 'replica' || kind === 'offline') void client.reconnect().catch(() => undefined);
+        }, o.retryEveryMs ?? 30_000);
+  retry?.unref();
+  const closeClient = client.close;
+  client.close = async () => {
+    if (retry) clearInterval(retry);
+    await closeClient();
+  };
+
+  await serially(connect);
+  return client;
+}
+
+/** The shell's core while signed in, the server unreachable and no copy kept: every request says so. */
+function offlineCore(origin: string, why: () => string | null): Core {
+  const answer = (): Envelope<unknown> => ({
+    ok: false,
+    error: {
+      kind: 'network',
+      message: `${why() ?? `The team server at ${origin} cannot be reached.`} No copy of its books is kept on this computer yet: it is downloaded when the server answers.`,
+      retryable: true,
+    },
+  });
+  const fail = async () => {
+    const a = answer();
+    throw new Error(a.ok ? 'offline' : a.error.message);
+  };
+  return {
+    dispatch: async () => answer(),
+    request: fail as Core['request'],
+    call: fail as Core['call'],
+    on: () => () => undefined,
+    demoService: () => null,
+    people: new Proxy({} as Core['people'], {
+      get() {
+        throw new Error("The team server's people are kept on its machine.");
+      },
+    }),
+    replica: fail,
+    close: async () => undefined,
+  };
+}

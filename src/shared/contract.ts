@@ -49,7 +49,7 @@ import type {
   WalletImportPreview,
 } from './model.ts';
 import type { EventName, OperationName } from './operations.ts';
-import type { Permission } from './roles.ts';
+import type { Permission, Role } from './roles.ts';
 import type { SpamExplanation, SpamListInfo, SpamMark } from './spam.ts';
 import { isoDateToUtcMs } from './dates.ts';
 import { isSupportedLocale } from './locale.ts';
@@ -1010,6 +1010,20 @@ export const CONTRACT = {
    * snapshot days, and the learned conventions, with when; `run` learns and checks again first.
    */
   'service.doctor': op(z.strictObject({ run: z.boolean().optional() }).optional(), 'read', { raised: (i) => (i?.run ? 'books' : null) })<ServiceCheck>(),
+  /**
+   * The desktop on a team server (docs/team.md, "The desktop on a team server"): answered by the
+   * shell's team client (src/main/team-client) in the desktop app and `folioscope serve`; a core
+   * alone (a team server, the CLI) has none, and says so. The password passes once to the client
+   * and is kept nowhere; the token goes to the OS keychain and never back to a screen.
+   */
+  'team.status': op(empty, 'read')<TeamStatus>(),
+  'team.signIn': op(
+    z.strictObject({ origin: z.string().min(1).max(300), name: z.string().min(1).max(64), password: z.string().min(1).max(1024) }),
+    'admin',
+  )<TeamStatus>(),
+  'team.useToken': op(z.strictObject({ origin: z.string().min(1).max(300), token: z.string().min(1).max(200) }), 'admin')<TeamStatus>(),
+  'team.signOut': op(z.strictObject({ deleteReplica: z.boolean().optional() }).optional(), 'admin')<TeamStatus & { replicaKept: boolean; revoked: boolean }>(),
+  'team.refreshReplica': op(empty, 'read')<TeamStatus>(),
 } satisfies Record<
   OperationName,
   { input: z.ZodType; output: unknown; needs: Permission; writes: boolean; raised: ((input: unknown) => Permission | null) | undefined }
@@ -1023,6 +1037,21 @@ export type Contract = typeof CONTRACT;
 export type InputOf<K extends OperationName> = z.input<Contract[K]['input']>;
 export type ParsedInputOf<K extends OperationName> = z.output<Contract[K]['input']>;
 export type OutputOf<K extends OperationName> = Contract[K]['output'];
+
+/** The desktop's sign-in to a team server, as Settings → Team shows it (src/main/team-client/client.ts). */
+export interface TeamStatus {
+  /** The shell can sign in to a team server (the desktop app, `folioscope serve`); false for a core alone. */
+  available: boolean;
+  /** `signedOut`: the desktop's own books; `live`: the server's; `replica`: its last copy, read-only; `offline`: signed in, the server unreachable and no copy kept. */
+  state: 'signedOut' | 'live' | 'replica' | 'offline';
+  origin: string | null;
+  person: string | null;
+  role: Role | null;
+  /** When the copy kept of this server was made (ISO), or null. */
+  replicaAt: string | null;
+  /** Why the server is not in use (the network's sentence, a refused token), or null. */
+  problem: string | null;
+}
 
 export interface DataChanged {
   /** `counterparties`: the address book changed (the names shown for addresses); `annotations`: notes, categories or rules; `closes`: a period was closed, reopened, or flagged as changed since its close; `spam`: a spam verdict or list. */

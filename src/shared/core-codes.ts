@@ -145,6 +145,7 @@ export interface CoreCodeValues {
   'team.serviceOnServer': { op: string };
   /** The desktop's offline copy of a team server's books (docs/team.md, "The desktop on a team server"): `madeAt` ISO. */
   'team.replicaReadOnly': { origin: string; madeAt: string; op: string };
+  'team.desktopOnly': Record<string, never>;
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -307,6 +308,7 @@ export const englishCoreCodes: CoreCodeSentences = {
     `On a team server its service and access key are set on the server's machine (folioscope key set, or FOLIOSCOPE_ACCESS_KEY), never through a browser or its API: the people's books live in that service's cache. Nothing was changed. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `This is a read-only copy of ${hostOf(origin)} from ${minuteUtc(madeAt)}: edits, syncs and closes are made on the server. Nothing was changed. (${op})`,
+  'team.desktopOnly': () => 'Signing in to a team server is done in the desktop app (Settings → Team) or folioscope serve; the CLI uses --server with a token.',
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

@@ -117,6 +117,11 @@ export const OPERATION_NAMES = [
   'service.conventions',
   'service.check',
   'service.doctor',
+  'team.status',
+  'team.signIn',
+  'team.useToken',
+  'team.signOut',
+  'team.refreshReplica',
 ] as const;
 
 export type OperationName = (typeof OPERATION_NAMES)[number];

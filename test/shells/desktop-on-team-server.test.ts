@@ -88,11 +88,18 @@ describe('the desktop signed in to a team server', () => {
 
   it('starts on its own books, signed out', async () => {
     expect(client.status()).toMatchObject({ state: 'signedOut', origin: null, person: null });
+    // Settings → Team asks through the contract: the shell's client answers; a core alone has none.
+    expect(await client.core.request('team.status', undefined)).toMatchObject({ available: true, state: 'signedOut' });
+    expect(await local.request('team.status', undefined)).toMatchObject({ available: false });
+    const alone = await local.dispatch('team.signIn', { origin, name: 'pia', password: PASSWORD });
+    expect(alone.ok || alone.error.said?.code).toBe('team.desktopOnly');
     expect(await client.core.request('app.info', undefined)).not.toHaveProperty('replica');
   });
 
   it('refuses a wrong password with the sign-in page’s sentence, and a page asking for a token', async () => {
-    await expect(client.signIn(origin, 'pia', 'not her password at all')).rejects.toThrow('That name and password do not match.');
+    const wrong = await client.core.dispatch('team.signIn', { origin, name: 'pia', password: 'not her password at all' });
+    expect(wrong.ok).toBe(false);
+    if (!wrong.ok) expect(wrong.error.message).toBe('That name and password do not match.');
     const fromPage = await fetch(`${origin}/api/device-token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin },
@@ -103,12 +110,17 @@ describe('the desktop signed in to a team server', () => {
   });
 
   it('signs in with a name and password: the token in the keychain only, the books the server’s', async () => {
-    const s = await client.signIn(origin, 'pia', PASSWORD);
+    const asked = await client.core.dispatch('team.signIn', { origin, name: 'pia', password: PASSWORD });
+    expect(asked.ok).toBe(true);
+    const s = client.status();
     expect(s).toMatchObject({ state: 'live', origin, person: 'pia', role: 'preparer', problem: null });
     expect(s.replicaAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     token = (await keychain.get(origin))!;
     expect(token).toMatch(/^fst_/);
-    for (const bytes of everyFile(desktopDir)) expect(bytes.includes(Buffer.from(token))).toBe(false);
+    for (const bytes of everyFile(desktopDir)) {
+      expect(bytes.includes(Buffer.from(token))).toBe(false);
+      expect(bytes.includes(Buffer.from(PASSWORD))).toBe(false);
+    }
     // The server made it for her, labelled with this computer.
     const tokens = runCliSync(['--data-dir', serverDir, 'users', 'tokens', 'pia']);
     expect(tokens.stdout).toContain('desktop on test-laptop');

@@ -34,7 +34,7 @@ import { localPerson, withAuditOrigin, withAuditVia, type EditAuthor } from './s
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import type { ReadableDB } from './store/handles.ts';
 import { getGroup } from './store/groups.ts';
-import { ValidationError } from './store/validation.ts';
+import { refusal, ValidationError } from './store/validation.ts';
 import { getWallet, listWallets } from './store/wallets.ts';
 import { syncHandlers } from './sync/index.ts';
 import { refreshTransferDaysFor } from './transactions/index.ts';
@@ -409,6 +409,21 @@ async function openCore(o: CoreOptions): Promise<Core> {
     userDataHandlers({ current, target, app: `Folioscope ${appVersion}`, changed }),
     reportHandlers({ current, target }),
     {
+      // The desktop on a team server is the shell's team client (src/main/team-client), which
+      // answers these before the core: a core alone (a team server, the CLI) has none.
+      'team.status': () => ({ available: false, state: 'signedOut', origin: null, person: null, role: null, replicaAt: null, problem: null }),
+      'team.signIn': () => {
+        throw refusal('team', 'team.desktopOnly', {});
+      },
+      'team.useToken': () => {
+        throw refusal('team', 'team.desktopOnly', {});
+      },
+      'team.signOut': () => {
+        throw refusal('team', 'team.desktopOnly', {});
+      },
+      'team.refreshReplica': () => {
+        throw refusal('team', 'team.desktopOnly', {});
+      },
       // A shell that prints what a sync did (the CLI) waits for what the jobs set off first.
       'sync.settle': async () => {
         await reactions.settle();

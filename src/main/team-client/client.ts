@@ -24,7 +24,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Core, type Keychain, type ReplicaManifest, type ReplicaOf, verifyReplica } from '../core/index.ts';
-import type { Envelope, EventPayloads } from '../../shared/contract.ts';
+import { CONTRACT, type Envelope, type EventPayloads, type TeamStatus } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
 import { isRole, type Role } from '../../shared/roles.ts';
 import { remoteCore, serverProblem } from './remote.ts';
@@ -33,18 +33,6 @@ import { remoteCore, serverProblem } from './remote.ts';
 export const TEAM_TOKEN_SERVICE = 'Folioscope team server';
 /** The header of `GET api/replica` carrying the copy's manifest (the team server's REPLICA_MANIFEST_HEADER). */
 const MANIFEST_HEADER = 'x-folio-replica-manifest';
-
-export interface TeamStatus {
-  /** `signedOut`: the desktop's own books; `live`: the server's; `replica`: its last copy, read-only; `offline`: signed in, the server unreachable and no copy kept. */
-  state: 'signedOut' | 'live' | 'replica' | 'offline';
-  origin: string | null;
-  person: string | null;
-  role: Role | null;
-  /** When the copy kept of this server was made (ISO), or null. */
-  replicaAt: string | null;
-  /** Why the server is not in use (the network's sentence, a refused token), or null. */
-  problem: string | null;
-}
 
 export interface TeamClientOptions {
   /** The desktop's data folder: `team.json` (which server, who: no secret) and `team-replicas/`. */
@@ -152,6 +140,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   function status(): TeamStatus {
     const kept = remembered ? keptReplica(remembered.origin) : null;
     return {
+      available: true,
       state: kind,
       origin: remembered?.origin ?? null,
       person: remembered?.person ?? null,
@@ -318,6 +307,8 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   const client: TeamClient = {
     core: {
       async dispatch(op, input, options = {}) {
+        // Settings → Team: answered here, whichever books are in use.
+        if (op.startsWith('team.') && Object.hasOwn(CONTRACT, op)) return teamOperation(op, input);
         await moving;
         const from = active;
         const res = await from.dispatch(op, input, options);
@@ -420,6 +411,29 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
       if (active !== o.local) await active.close().catch(() => undefined);
     },
   };
+
+  /** The contract's `team.*` operations: their answer, or the refusal's sentence (never the password, which is not kept). */
+  async function teamOperation(op: string, input: unknown): Promise<Envelope<unknown>> {
+    const parsed = CONTRACT[op as 'team.status'].input.safeParse(input);
+    // An input the contract refuses: the desktop's own core says so in its words (the field, the code a screen translates).
+    if (!parsed.success) return o.local.dispatch(op, input);
+    const i = (parsed.data ?? {}) as Record<string, string>;
+    try {
+      const result =
+        op === 'team.status'
+          ? status()
+          : op === 'team.signIn'
+            ? await client.signIn(i['origin']!, i['name']!, i['password']!)
+            : op === 'team.useToken'
+              ? await client.signInWithToken(i['origin']!, i['token']!)
+              : op === 'team.signOut'
+                ? await client.signOut({ deleteReplica: (parsed.data as { deleteReplica?: boolean } | undefined)?.deleteReplica === true })
+                : await client.refreshReplica();
+      return { ok: true, result };
+    } catch (err) {
+      return { ok: false, error: { kind: 'validation', field: 'team', message: (err as Error).message, retryable: false } };
+    }
+  }
 
   const retry =
     o.retryEveryMs === 0

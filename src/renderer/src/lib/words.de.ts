@@ -189,6 +189,8 @@ const coreCodes: CoreCodeSentences = {
     `Auf einem Team-Server werden Dienst und Zugangsschlüssel auf dem Rechner des Servers festgelegt (folioscope key set oder FOLIOSCOPE_ACCESS_KEY), nie über einen Browser oder seine API: Die Bücher der Personen liegen im Cache dieses Dienstes. Nichts wurde geändert. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `Dies ist eine schreibgeschützte Kopie von ${hostOf(origin)} vom ${instant(madeAt)}: Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht. Nichts wurde geändert. (${op})`,
+  'team.desktopOnly': () =>
+    'Die Anmeldung an einem Team-Server geschieht in der Desktop-App (Einstellungen → Team) oder mit folioscope serve; die Kommandozeile nutzt --server mit einem Token.',
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };

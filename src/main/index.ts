@@ -14,13 +14,17 @@ import { electronStartupDialogs, openCoreWithChoices } from './electron/startup-
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { devServerUrlFor } from './electron/security.ts';
 import { closeBeforeQuit } from './electron/quit.ts';
+import { startDesktopTeam, type TeamClient } from './team-client/client.ts';
 import { createMainWindow, denyAllPermissions, enforceContentSecurityPolicy, preloadPath } from './electron/window.ts';
 
 // electron-vite writes the build's mode into import.meta.env (DEV is false in `npm run build`
 // and so in every installer); packaged apps are refused a dev server whatever the build said.
 const devBuild = (import.meta as { env?: { DEV?: unknown } }).env?.DEV === true;
 const devServerUrl = devServerUrlFor(process.env['ELECTRON_RENDERER_URL'], { isPackaged: app.isPackaged, devBuild });
+/** The shell's core: the team client's (the team server, its copy, or the desktop's own books). */
 let core: Core | null = null;
+let local: Core | null = null;
+let team: TeamClient | null = null;
 let win: BrowserWindow | null = null;
 
 // FOLIOSCOPE_DATA_DIR moves all of the app's data (the cache and Chromium's profile), as for the CLI.
@@ -36,7 +40,7 @@ async function start(): Promise<void> {
   // A damaged or unwritable cache: offer read-only, move aside, another folder (not quit). A
   // folder encrypted with a passphrase not in the environment is no problem here: the core waits
   // for it, and the renderer's unlock screen asks (createCore, cache.unlock).
-  core = await openCoreWithChoices(
+  local = await openCoreWithChoices(
     {
       dataDir: app.getPath('userData'),
       shell: 'electron',
@@ -66,7 +70,10 @@ async function start(): Promise<void> {
     createCore,
     electronStartupDialogs(dialog),
   );
-  if (!core) return app.quit();
+  if (!local) return app.quit();
+  // Settings → Team (docs/team.md): signed in to a team server, the window works against it.
+  team = await startDesktopTeam(local, { dataDir: app.getPath('userData'), shell: 'electron', version: app.getVersion() });
+  core = team.core;
   bindIpc(ipcMain, core, () => win?.webContents ?? null, devServerUrl);
   // Alerts as OS notifications; a click brings the window forward (the inbox has the rest).
   notifyAlerts(core, () => {
@@ -108,5 +115,8 @@ if (process.argv.includes('--self-check')) {
   app.on('activate', () => {
     if (!win && core) win = createMainWindow({ preload: preloadPath(import.meta.dirname), ...(devServerUrl && { devServerUrl }) });
   });
-  closeBeforeQuit(app, () => core?.close());
+  closeBeforeQuit(app, async () => {
+    await team?.close();
+    await local?.close();
+  });
 }

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { type Core, type Keychain, type ReplicaManifest, type ReplicaOf, verifyReplica } from '../core/index.ts';
+import { type Core, createCore, type Keychain, type ReplicaManifest, type ReplicaOf, systemKeychain, verifyReplica } from '../core/index.ts';
 import { CONTRACT, type Envelope, type EventPayloads, type TeamStatus } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
 import { isRole, type Role } from '../../shared/roles.ts';
@@ -450,6 +450,20 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
 
   await serially(connect);
   return client;
+}
+
+/**
+ * The desktop's team client as the Electron shell and `folioscope serve` start it: the OS
+ * keychain under TEAM_TOKEN_SERVICE, and a replica opened as a core of the same shell. The shell
+ * then dispatches to `client.core`, and closes the client before its own core.
+ */
+export function startDesktopTeam(local: Core, o: { dataDir: string; shell: 'electron' | 'web'; version: string; keychain?: Keychain }): Promise<TeamClient> {
+  return startTeamClient({
+    dataDir: o.dataDir,
+    local,
+    keychain: o.keychain ?? systemKeychain(TEAM_TOKEN_SERVICE),
+    openReplica: (replica) => createCore({ dataDir: o.dataDir, shell: o.shell, version: o.version, replica, scheduleEveryMs: 0 }),
+  });
 }
 
 /** The shell's core while signed in, the server unreachable and no copy kept: every request says so. */

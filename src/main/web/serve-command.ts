@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { appRoot, createCore } from '../core/index.ts';
 import { demoStarter, demoWorldFromEnv } from '../../sim/demo.ts';
 import { startWebShell } from './server.ts';
+import { startDesktopTeam } from '../team-client/client.ts';
 import { ArgumentError, parseArguments } from '../../shared/args.ts';
 
 const ROOT = appRoot(import.meta.dirname);
@@ -49,9 +50,16 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
     ...(g.baseUrl !== undefined && { baseUrl: g.baseUrl }),
     ...(g.readOnly && { readOnlyCache: true }),
   });
+  // Settings → Team: the page may sign this machine in to a team server (docs/team.md); the
+  // shell's core is then the server, or its last copy while it cannot be reached.
+  const team = await startDesktopTeam(core, { dataDir: g.dataDir, shell: 'web', version: g.version }).catch(async (err: unknown) => {
+    await core.close();
+    throw err;
+  });
   // A shell that cannot start (the renderer not built, the port taken) closes the core it
   // opened, so the command ends with its error rather than sit with the cache open.
-  const shell = await startWebShell({ core, port, rendererDir: join(ROOT, 'out/renderer') }).catch(async (err: unknown) => {
+  const shell = await startWebShell({ core: team.core, port, rendererDir: join(ROOT, 'out/renderer') }).catch(async (err: unknown) => {
+    await team.close();
     await core.close();
     throw err;
   });
@@ -68,6 +76,7 @@ export async function serveCommand(g: ServeGlobals, args: string[]): Promise<voi
   const stop = () =>
     void shell
       .close()
+      .then(() => team.close())
       .then(() => core.close())
       .then(() => process.exit(0));
   process.on('SIGINT', stop);

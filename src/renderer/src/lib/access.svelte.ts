@@ -6,12 +6,17 @@
  * the app and the loopback web shell there is no session: the one user may do everything.
  */
 import { isRole, roleAllows, type Permission, type Role } from '../../../shared/roles.ts';
-import { teamSession } from './api.ts';
+import { call, on, teamSession } from './api.ts';
 
 export const access = $state<{ person: string | null; role: Role | null }>({ person: null, role: null });
 
 let asked = false;
-/** Reads the session once (the app's start asks it; a screen may too). */
+/**
+ * Reads the session once (the app's start asks it; a screen may too). With none, this is the app
+ * or `folioscope serve`: signed in to a team server (Settings → Team), the person's role there
+ * while it is live, and only reading while its copy is shown; read again whenever the books in
+ * use change (`data.changed` 'mode').
+ */
 export function loadAccess(): void {
   if (asked) return;
   asked = true;
@@ -19,8 +24,21 @@ export function loadAccess(): void {
     if (s && isRole(s.role)) {
       access.person = s.person;
       access.role = s.role;
+      return;
     }
+    void fromTeamClient();
+    on('data.changed', (c) => {
+      if (c.scope === 'mode') void fromTeamClient();
+    });
   });
+}
+
+async function fromTeamClient(): Promise<void> {
+  const t = await call('team.status', {}).catch(() => null);
+  const signedIn = t?.available && t.state !== 'signedOut';
+  access.person = signedIn ? t.person : null;
+  // The copy reads only: its screens offer nothing that would be refused.
+  access.role = !signedIn ? null : t.state === 'live' && isRole(t.role) ? t.role : 'viewer';
 }
 
 /** Whether this is a close the signed-in person prepared on a team server (`team`): another person approves it, so its Approve is not offered. */

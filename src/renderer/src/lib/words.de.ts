@@ -831,6 +831,33 @@ export const german: Words = {
     signOutEverywhere: 'Überall abmelden',
     signOutEverywhereTitle: 'Beendet Ihre Sitzungen in allen Browsern',
   },
+  teamClient: {
+    title: 'Team',
+    lead: 'Melden Sie sich am Folioscope-Server Ihres Teams an, um von hier aus mit seinen Büchern zu arbeiten. Sein Dienstschlüssel bleibt auf dem Server; Ihr Passwort wird einmal verwendet, für ein Token im Schlüsselbund dieses Computers.',
+    server: 'Serveradresse',
+    serverPlaceholder: 'https://books.example.org',
+    name: 'Name',
+    password: 'Passwort',
+    signIn: 'Anmelden',
+    signingIn: 'Anmeldung läuft …',
+    signedIn: (person, role, server) => `Bei ${server} angemeldet als ${person} (${role}).`,
+    live: 'Sie arbeiten mit den Büchern des Servers.',
+    replica: (at) => `Der Server ist nicht erreichbar: Angezeigt wird seine Kopie vom ${at}, nur lesend.`,
+    offline: 'Der Server ist nicht erreichbar, und hier ist noch keine Kopie seiner Bücher gespeichert.',
+    copyAt: (at) => `Kopie zum Lesen ohne Verbindung: ${at}.`,
+    noCopy: 'Noch keine Kopie zum Lesen ohne Verbindung gespeichert.',
+    refresh: 'Kopie aktualisieren',
+    refreshed: (at) => `Kopie heruntergeladen (${at}).`,
+    signOut: 'Abmelden',
+    signOutAndDelete: 'Abmelden und Kopie löschen',
+    signedOut: (kept) =>
+      kept
+        ? 'Abgemeldet. Die Kopie der Bücher bleibt auf diesem Computer (löschen Sie sie, indem Sie sich erneut an- und mit „löschen“ abmelden).'
+        : 'Abgemeldet. Die Kopie der Bücher wurde gelöscht.',
+    banner: (server, at) =>
+      `Schreibgeschützte Kopie von ${server} vom ${at}: Der Server ist nicht erreichbar. Ansehen und Exportieren geht; Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht.`,
+    offlineBanner: (server) => `${server} ist nicht erreichbar, und hier ist noch keine Kopie seiner Bücher gespeichert.`,
+  },
   notices: {
     exportIncomplete: (reason, action) => ` Ihre Transaktionen sind unvollständig: ${reason}. ${action}`,
     notProved: 'nicht als vollständig belegt',

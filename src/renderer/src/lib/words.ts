@@ -653,6 +653,34 @@ const en = {
     signOutEverywhere: 'Sign out everywhere',
     signOutEverywhereTitle: 'Ends your sessions in every browser',
   },
+  /** Settings → Team: this desktop signed in to a team server (docs/team.md, "The desktop on a team server"). */
+  teamClient: {
+    title: 'Team',
+    lead: "Sign in to your team's Folioscope server to work on its books from here. Its service key stays on the server; your password is used once, for a token kept in this computer's keychain.",
+    server: 'Server address',
+    serverPlaceholder: 'https://books.example.org',
+    name: 'Name',
+    password: 'Password',
+    signIn: 'Sign in',
+    signingIn: 'Signing in…',
+    signedIn: (person: string, role: string, server: string) => `Signed in to ${server} as ${person} (${role}).`,
+    live: 'Working on the server’s books.',
+    replica: (at: string) => `The server cannot be reached: showing its copy from ${at}, read-only.`,
+    offline: 'The server cannot be reached, and no copy of its books is kept here yet.',
+    copyAt: (at: string) => `Copy kept for offline reading: ${at}.`,
+    noCopy: 'No copy kept for offline reading yet.',
+    refresh: 'Refresh copy',
+    refreshed: (at: string) => `Copy downloaded (${at}).`,
+    signOut: 'Sign out',
+    signOutAndDelete: 'Sign out and delete the copy',
+    signedOut: (kept: boolean) =>
+      kept
+        ? 'Signed out. The copy of the books stays on this computer (delete it by signing in and out again with “delete”).'
+        : 'Signed out. The copy of the books was deleted.',
+    banner: (server: string, at: string) =>
+      `Read-only copy of ${server} from ${at}: the server cannot be reached. You can view and export; edits, syncs and closes are made on the server.`,
+    offlineBanner: (server: string) => `${server} cannot be reached, and no copy of its books is kept here yet.`,
+  },
   notices: {
     exportIncomplete: (reason: string, action: string) => ` Its transactions are incomplete: ${reason}. ${action}`,
     notProved: 'not proved complete',

@@ -94,7 +94,9 @@ const SERVICE_ON_SERVER: ReadonlySet<OperationName> = new Set(['key.set', 'key.c
 
 /**
  * What a replica refuses beside every operation that writes: what syncs or would reach the
- * service (it has none), or would change the data folder's key or its service.
+ * service (it has none), or would change the data folder's key or its service. A read that only
+ * may reach it (the service's doctor, a transaction's logs) reads what is kept, and the client
+ * that is no client refuses the rest (session/profile.ts openReplica).
  */
 const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
   'app.connect',
@@ -112,8 +114,6 @@ const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
   'backups.create',
   'backups.restore',
   'service.check',
-  'service.doctor',
-  'service.conventions',
 ]);
 
 /** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */

@@ -57,7 +57,8 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       chains: getSettings(p.db).chains,
       shell: c.shell,
       cacheReadOnly: p.readOnly,
-      team: c.team,
+      // A team server's copy is the team's books: its service is set on the server, as there.
+      team: c.team || p.replica !== null,
       ...(p.replica && { replica: { origin: p.replica.origin, madeAt: p.replica.madeAt } }),
     };
   };

@@ -9,7 +9,7 @@
  */
 import Database from 'better-sqlite3-multiple-ciphers';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
@@ -216,5 +216,44 @@ describe('GET api/replica', () => {
       expect(sha256(readFileSync(file))).toBe(before);
       expect(readdirSync(join(file, '..')).filter((n) => n.includes('-journal') || n.endsWith('-wal'))).toEqual([]);
     });
+  });
+});
+
+describe('the replica of an encrypted server', () => {
+  it('is a plain file the desktop can open without the server’s key, its people still scrubbed', async () => {
+    const dir = tempDir();
+    const keys = new Map<string, string>();
+    const cacheKeychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (a, s) => void keys.set(a, s), delete: async (a) => keys.delete(a) };
+    const encrypted = await createCore({
+      dataDir: dir,
+      shell: 'web',
+      baseUrl: ctx.sim.url,
+      env: { FOLIOSCOPE_ACCESS_KEY: KEY, FOLIOSCOPE_BASE_URL: ctx.sim.url },
+      keychain: noKeychain,
+      cacheKeychain,
+      scheduleEveryMs: 0,
+      now: () => SIM_NOW,
+    });
+    try {
+      await encrypted.people.add('olive', 'owner', PASSWORD, SIM_NOW);
+      await encrypted.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Vault' });
+      expect((await encrypted.request('cache.encrypt', {})).on).toBe(true);
+      const { file, manifest } = await encrypted.replica('https://books.example.org');
+      try {
+        expect(readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
+        expect(verifyReplica(file, manifest, 'https://books.example.org').sha256).toBe(manifest.sha256);
+        const db = new Database(file, { readonly: true });
+        try {
+          expect(db.prepare('SELECT label FROM wallets').pluck().all()).toEqual(['Vault']);
+          expect(db.prepare('SELECT password FROM people').pluck().all()).toEqual(['']);
+        } finally {
+          db.close();
+        }
+      } finally {
+        rmSync(file, { force: true });
+      }
+    } finally {
+      await encrypted.close();
+    }
   });
 });

@@ -108,6 +108,9 @@ describe('ELECTRON_RENDERER_URL', () => {
     expect(state.loaded).toEqual(['app://folioscope/index.html']);
     expect(await invokeFrom('http://localhost:5173/')).toMatchObject({ ok: false, error: { kind: 'forbidden' } });
     expect(await invokeFrom('app://folioscope/index.html')).toMatchObject({ ok: true });
+    // The window's core is the team client's (Settings → Team), signed out: the desktop's own books.
+    const team = await state.handlers.get('folio:invoke')!({ senderFrame: { url: 'app://folioscope/index.html', parent: null } }, 'team.status', undefined);
+    expect(team).toMatchObject({ ok: true, result: { available: true, state: 'signedOut' } });
   });
 
   it('is used by an unpackaged development build (npm run dev), from this computer only', async () => {

@@ -57,7 +57,8 @@ beforeAll(async () => {
   const at = ['--data-dir', serverDir];
   expect(runCliSync([...at, 'server', 'init', '--name', 'olive'], { env: { FOLIOSCOPE_OWNER_PASSWORD: PASSWORD } }).status).toBe(0);
   expect(runCliSync([...at, 'users', 'add', 'pia', '--role', 'preparer'], { env: { FOLIOSCOPE_USER_PASSWORD: PASSWORD } }).status).toBe(0);
-  expect(runCliSync([...at, 'users', 'add', 'lou', '--role', 'viewer'], { env: { FOLIOSCOPE_USER_PASSWORD: PASSWORD } }).status).toBe(0);
+  for (const name of ['lou', 'max'])
+    expect(runCliSync([...at, 'users', 'add', name, '--role', 'viewer'], { env: { FOLIOSCOPE_USER_PASSWORD: PASSWORD } }).status).toBe(0);
   await startServer();
   local = await createCore({
     dataDir: desktopDir,
@@ -107,6 +108,13 @@ describe('the desktop signed in to a team server', () => {
     });
     expect(fromPage.status).toBe(403);
     expect(client.status().state).toBe('signedOut');
+  });
+
+  it('counts its failures in the sign-in lock-out: after five, even the right password waits', async () => {
+    for (let i = 0; i < 5; i++) await expect(client.signIn(origin, 'max', `wrong password number ${i}`)).rejects.toThrow('do not match');
+    await expect(client.signIn(origin, 'max', PASSWORD)).rejects.toThrow(/Too many failed sign-ins: try again in \d+ minutes?/);
+    expect(client.status().state).toBe('signedOut');
+    expect(await keychain.get(origin)).toBeNull();
   });
 
   it('signs in with a name and password: the token in the keychain only, the books the server’s', async () => {

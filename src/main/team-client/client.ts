@@ -309,6 +309,9 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
       async dispatch(op, input, options = {}) {
         // Settings → Team: answered here, whichever books are in use.
         if (op.startsWith('team.') && Object.hasOwn(CONTRACT, op)) return teamOperation(op, input);
+        // This computer's data folder (its passphrase, where its downloads are written) is the
+        // desktop's own whichever books are shown: a server's folder is on another machine.
+        if (op === 'cache.locked' || op === 'cache.unlock') return o.local.dispatch(op, input, options);
         await moving;
         const from = active;
         const res = await from.dispatch(op, input, options);

@@ -156,7 +156,10 @@ export type CoreSaid = { [K in CoreCode]: { code: K; values: CoreCodeValues[K] }
 /** An ISO instant as a person reads it, to the minute (the CLI's and the English screen's). */
 const minuteUtc = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
 /** A team server's address as a person names it: its host (and port), without the scheme. */
-export const hostOf = (origin: string): string => String(origin ?? '').replace(/^[a-z]+:\/\//i, '').replace(/\/$/, '');
+export const hostOf = (origin: string): string =>
+  String(origin ?? '')
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/\/$/, '');
 const EDITED: Record<EditedEntity, string> = {
   wallet: 'The wallet',
   group: 'The group',

@@ -154,8 +154,13 @@ describe('the desktop signed in to a team server', () => {
     const edit = await client.core.dispatch('wallets.update', { address: WALLET, label: 'Ops' });
     expect(edit.ok).toBe(false);
     if (!edit.ok) expect(edit.error.message).toContain(`This is a read-only copy of 127.0.0.1:${port} from`);
-    // Trying again while the server is down changes nothing.
+    // Trying again while the server is down changes nothing: the screens are not told to read again.
+    const told: string[] = [];
+    const off = client.core.on('data.changed', (c) => told.push(c.scope));
     expect((await client.reconnect()).state).toBe('replica');
+    expect((await client.reconnect()).state).toBe('replica');
+    off();
+    expect(told).toEqual([]);
   });
 
   it('is live again when the server answers', async () => {

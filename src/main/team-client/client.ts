@@ -110,6 +110,8 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   let active: Core = o.local;
   let kind: TeamStatus['state'] = 'signedOut';
   let problem: string | null = null;
+  /** Which copy (`origin|file`) the shell shows now, or `origin|` for none kept; null while not on a copy. */
+  let shownReplica: string | null = null;
   let unforward: Array<() => void> = [];
   let closed = false;
   // One move between server, copy and own books at a time: a request waits for it.
@@ -157,6 +159,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
     unforward = EVENT_NAMES.map((name) => next.on(name, (payload) => emit(name, payload)));
     active = next;
     kind = state;
+    shownReplica = null;
     if (previous !== next && previous !== o.local) await previous.close().catch(() => undefined);
     if (previous !== next) emit('data.changed', { scope: 'mode' });
   }
@@ -212,10 +215,16 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   async function toReplica(): Promise<void> {
     const origin = remembered!.origin;
     const kept = keptReplica(origin);
+    // Already showing this very copy (a retry that found the server still away): kept as it is,
+    // so the screens are not read again every time the server is tried.
+    if (kept && kind === 'replica' && shownReplica === `${origin}|${kept.file}`) return;
+    if (!kept && kind === 'offline' && shownReplica === `${origin}|`) return;
     if (kept) {
       try {
         const m = verifyReplica(kept.file, kept.manifest, origin);
-        return use(await o.openReplica({ file: kept.file, origin, madeAt: m.createdAt }), 'replica');
+        await use(await o.openReplica({ file: kept.file, origin, madeAt: m.createdAt }), 'replica');
+        shownReplica = `${origin}|${kept.file}`;
+        return;
       } catch (err) {
         problem = `${problem ?? ''} The copy kept of ${origin} cannot be opened: ${(err as Error).message}`.trim();
       }
@@ -224,6 +233,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
       offlineCore(origin, () => problem),
       'offline',
     );
+    shownReplica = `${origin}|`;
   }
 
   async function download(origin: string, token: string): Promise<void> {

@@ -1920,6 +1920,10 @@ export const german: Words = {
     chooseFile: 'Wählen Sie zuerst eine Listendatei.',
     imported: (name, counts) => `„${name}“ importiert: ${counts}.`,
   },
+  access: {
+    preparerChanges: 'Auf diesem Team-Server ändert das ein Ersteller; Sie können es lesen.',
+    ownerSets: 'Auf diesem Team-Server legt das ein Inhaber für alle fest.',
+  },
   book: {
     title: 'Adressbuch',
     lead: 'Namen für die Adressen, mit denen Ihre Wallets zu tun haben, gezeigt in der Zeitleiste, der Abstimmungsspur und den Exporten. Beobachtete Wallets heißen nach ihren Bezeichnungen.',

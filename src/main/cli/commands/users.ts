@@ -137,7 +137,7 @@ export async function usersCommand(g: Globals, args: string[]): Promise<void> {
       case 'revoke-token': {
         const id = Number(extra);
         if (!Number.isInteger(id)) throw new UsageError(`revoke-token needs NAME and the token's id (users tokens NAME).\n\n${USERS_USAGE}`);
-        if (!core.people.revokeToken(needName(), id)) throw new PeopleError(`${forTerminal(name!)} has no token ${id}.`);
+        if (!core.people.revokeToken(needName(), id, t)) throw new PeopleError(`${forTerminal(name!)} has no token ${id}.`);
         return say(`Token ${id} revoked.`);
       }
       default:

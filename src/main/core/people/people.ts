@@ -87,7 +87,8 @@ export interface People {
   /** A new API token, printed once: its role no higher than the owner's now. */
   createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
   tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
-  revokeToken(name: string, id: number): boolean;
+  /** Ends one of a person's API tokens, recorded in the audit trail as a token's making is; false when they have no such token. */
+  revokeToken(name: string, id: number, now?: number): boolean;
   /**
    * Who a bearer token acts as now: its role capped by its owner's current one; null for an
    * unknown token or a disabled owner. `key`: the token as stored (its hash), for `tokenAlive`.
@@ -266,8 +267,14 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       }));
     },
 
-    revokeToken(name, id) {
-      return store.deleteToken(db(), person(name).name, id);
+    revokeToken(name, id, now = Date.now()) {
+      const owner = person(name).name;
+      return edit('users.revoke-token', now, () => {
+        const t = store.tokenRows(db(), owner).find((r) => r.id === id);
+        if (!t || !store.deleteToken(db(), owner, id)) return false;
+        recordEdit(db(), { entity: 'api-token', key: `${owner}#${id}`, action: 'delete', before: { person: owner, role: t.role, label: t.label }, after: null });
+        return true;
+      });
     },
 
     tokenActor(token, now) {

@@ -12,6 +12,7 @@ export {
   LOCK_WINDOW_MS,
   NAME_FAILURES,
   PeopleError,
+  peopleKeeper,
   peopleOf,
   type People,
   type Person,

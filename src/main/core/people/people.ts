@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type Actor, isRole, ROLES, type Role, roleCovers } from '../../../shared/roles.ts';
 import { recordEdit, withAuditOrigin, type EditAuthor } from '../store/audit.ts';
-import type { WritableDB } from '../store/handles.ts';
+import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import * as store from './store/people.ts';
 
@@ -99,6 +99,16 @@ export interface People {
 }
 
 /** The people over the cache open now (`db()`: the session's, which changes with it). */
+/**
+ * The people go with this machine, not with a backup (session.ts `CacheKeeper`): a restore keeps
+ * who may sign in, their sessions, tokens and lock-outs as they are now, and brings back only the
+ * books. Without it, last week's backup would bring back a person disabled or a token revoked since.
+ */
+export const peopleKeeper = {
+  take: (db: ReadableDB): store.PeopleTables => store.readPeopleTables(db),
+  put: (db: WritableDB, taken: unknown): void => db.transaction(() => store.replacePeopleTables(db, taken as store.PeopleTables))(),
+};
+
 export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
   const person = (name: string): store.PersonRow => {
     const row = store.personRow(db(), name);

@@ -6,6 +6,7 @@
  */
 import type { AppInfo, EventPayloads } from '../../../shared/contract.ts';
 import { CacheProblemError } from '../store/db.ts';
+import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
 import type { Emitter } from '../util/emitter.ts';
@@ -49,6 +50,16 @@ export interface CacheUser {
   settles: 'finish' | 'stop';
 }
 
+/**
+ * Rows of the cache that belong to this machine now rather than to whatever file a restore brings
+ * back: a team server's people, sessions, tokens and lock-outs (core/people). A backup is of the
+ * books; restoring last week's must not bring back a person disabled or a token revoked since.
+ */
+export interface CacheKeeper {
+  take(db: ReadableDB): unknown;
+  put(db: WritableDB, taken: unknown): void;
+}
+
 export class Session {
   readonly secrets: Secrets;
   readonly cacheKeychain: Keychain;
@@ -62,6 +73,7 @@ export class Session {
   private readonly wiring: Array<(p: Profile) => () => void> = [];
   private unwires: Array<() => void> = [];
   private readonly users: CacheUser[] = [];
+  private readonly keepers: CacheKeeper[] = [];
 
   private constructor(
     private readonly o: SessionOptions,
@@ -119,6 +131,11 @@ export class Session {
   /** Work to settle before the cache closes, and to name when a swap is refused. */
   addUser(user: CacheUser): void {
     this.users.push(user);
+  }
+
+  /** Rows that are this machine's now, not the restored file's: carried from the cache closed into the one restored (`keep`). */
+  keepAcrossRestore(keeper: CacheKeeper): void {
+    this.keepers.push(keeper);
   }
 
   keySources(): KeySources {
@@ -205,6 +222,8 @@ export class Session {
       then: 'restore' | 'try again';
       busy: ValidationError;
       prepare?: () => Promise<void>;
+      /** The keepers' rows are read from the cache before it closes and written into the one opened after (a restore). */
+      keep?: boolean;
       undo?: (done: T) => void;
       undone?: (err: Error) => string;
     },
@@ -229,6 +248,8 @@ export class Session {
       const baseUrl = this.baseUrlOf(this.current);
       this.current.engine.queue.cancelAll();
       await settle('stop');
+      // Read while requests wait (swapping): nothing can change them between here and the close.
+      const kept = o.keep ? this.keepers.map((k) => k.take(this.current.db)) : [];
       this.detach();
       await this.current.close();
       let failure: unknown = null;
@@ -242,7 +263,16 @@ export class Session {
       }
       let opened: Profile;
       try {
-        opened = await this.reopen(baseUrl);
+        const candidate = await this.reopen(baseUrl);
+        // Before anyone is let in: a restored file's people (a person disabled since, a token
+        // revoked since) never answer a request, not even once. Not carried: the restore undone.
+        try {
+          if (o.keep) this.keepers.forEach((k, i) => k.put(candidate.db, kept[i]));
+        } catch (err) {
+          await candidate.close();
+          throw err;
+        }
+        opened = candidate;
       } catch (err) {
         if (failure || !o.undo) {
           throw new Error(`${o.what} stopped, and the cache did not open again (${(err as Error).message}): restart Folioscope.`, { cause: err });

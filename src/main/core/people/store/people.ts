@@ -3,7 +3,7 @@
  * session limits) are people.ts's.
  */
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
-import { all, get, run, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, sqlCode, sqlJoin, value, type SqlValue } from '../../store/sql.ts';
 
 export interface PersonRow {
   name: string;
@@ -151,4 +151,31 @@ export function failuresOfAddress(db: ReadableDB, address: string, since: number
 
 export function deleteAttemptsBefore(db: WritableDB, at: number): void {
   run(db, sql`DELETE FROM people_sign_in_attempts WHERE at < ${at}`);
+}
+
+// The tables whole (a restore carries them across: people.ts `peopleKeeper`)
+
+/** Parents before children: people first, their sessions, tokens and attempts after. */
+const PEOPLE_TABLES = ['people', 'people_sessions', 'people_tokens', 'people_sign_in_attempts'] as const;
+export type PeopleTables = Record<(typeof PEOPLE_TABLES)[number], Array<Record<string, SqlValue>>>;
+
+export function readPeopleTables(db: ReadableDB): PeopleTables {
+  const out = {} as PeopleTables;
+  for (const t of PEOPLE_TABLES) out[t] = all<Record<string, SqlValue>>(db, sql`SELECT * FROM ${sqlCode(t)}`);
+  return out;
+}
+
+/**
+ * Puts `tables` in place of these tables' rows, every column the destination has (both are at
+ * this version's schema: a restored file is migrated when it opens). In the caller's transaction.
+ */
+export function replacePeopleTables(db: WritableDB, tables: PeopleTables): void {
+  for (const t of [...PEOPLE_TABLES].reverse()) run(db, sql`DELETE FROM ${sqlCode(t)}`);
+  for (const t of PEOPLE_TABLES) {
+    const columns = new Set(all<{ name: string }>(db, sql`SELECT name FROM pragma_table_info(${t})`).map((c) => c.name));
+    for (const row of tables[t]) {
+      const names = Object.keys(row).filter((c) => columns.has(c));
+      run(db, sql`INSERT INTO ${sqlCode(t)} (${sqlCode(names.map((n) => `"${n}"`).join(', '))}) VALUES (${sqlJoin(names.map((n) => row[n]!))})`);
+    }
+  }
 }

@@ -13,6 +13,8 @@ export {
   NAME_FAILURES,
   PeopleError,
   peopleOf,
+  type OidcLink,
+  type OidcSignIn,
   type People,
   type Person,
   type SignedIn,

@@ -105,6 +105,9 @@ export interface Hop {
   location: string | null;
 }
 
+/** Every answer `hop` received (its URL, headers and body), for a test to look for what must be in none. */
+export const seen: string[] = [];
+
 /** One request as a browser makes it, with the jar's cookies; no redirect followed. */
 export async function hop(jar: Jar, url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Hop> {
   const cookie = jar.header(url);
@@ -116,7 +119,9 @@ export async function hop(jar: Jar, url: string, init: { method?: string; body?:
   });
   jar.take(url, res);
   const location = res.headers.get('location');
-  return { url, status: res.status, body: await res.text(), location: location && new URL(location, url).href };
+  const body = await res.text();
+  seen.push(`${url}\n${JSON.stringify([...res.headers])}\n${body}`);
+  return { url, status: res.status, body, location: location && new URL(location, url).href };
 }
 
 /** Follows redirects from `url` while they stay on `origin` (all when not given): the hops taken, the last first. */

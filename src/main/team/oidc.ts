@@ -167,11 +167,12 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
   };
 }
 
-/** An openid-client error as one line: its message, its code, and the provider's error when it sent one. */
+/** An openid-client error as one line: its message, the check that failed (its cause's message), its code, and the provider's error when it sent one. */
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const e = err as Error & { code?: string; error?: string; error_description?: string; cause?: unknown };
   const parts = [e.message];
+  if (e.cause instanceof Error && e.cause.message !== e.message) parts.push(e.cause.message);
   if (e.code) parts.push(e.code);
   if (e.error) parts.push(`${e.error}${e.error_description ? `: ${e.error_description}` : ''}`);
   return parts.join(' · ').replace(/[\r\n]+/g, ' ').slice(0, 400);

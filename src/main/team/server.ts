@@ -272,9 +272,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       return page(res, 400, { message: `This sign-in was not started in this browser, was already used or took too long: ${again}.` });
     }
     const error = query.get('error');
-    if (error !== null) {
-      log(`Sign-in through the provider refused by the provider: ${error.slice(0, 80)}.`);
-      return page(res, 403, { message: `${p.label} did not sign you in (${error.slice(0, 80)}): ${again}${passwords ? ', or use your password' : ''}.` });
+    // The provider's refusal, said only when it answers this attempt (its state): anyone can
+    // write an `error` into a link, and the page would show it as the provider's word.
+    if (error !== null && query.get('state') === attempt.state) {
+      const code = /^[a-z_]{1,40}$/.test(error) ? error : 'refused';
+      log(`Sign-in through the provider refused by the provider: ${code}.`);
+      return page(res, 403, { message: `${p.label} did not sign you in (${code}): ${again}${passwords ? ', or use your password' : ''}.` });
     }
     let account: { issuer: string; subject: string };
     try {

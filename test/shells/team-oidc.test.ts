@@ -109,6 +109,18 @@ describe('team server: sign-in through the OpenID Connect provider', () => {
     expect(page.headers['content-security-policy']).toMatch(/^default-src 'none'; .*form-action 'self'/);
   });
 
+  it('lets an attempt lapse after ten minutes on the server’s clock: the provider’s late answer signs nobody in', async () => {
+    const jar = new Jar();
+    const start = await hop(jar, `${team.origin()}/sign-in/oidc`);
+    const back = await loginAtProvider(jar, start.location!, 'pia-at-team-id');
+    team.clock.t += 10 * 60_000;
+    const late = await hop(jar, back);
+    expect(late.status).toBe(400);
+    expect(late.body).toContain('took too long');
+    expect((await hop(jar, `${team.origin()}/api/session`)).status).toBe(401);
+    expect(logged.at(-1)).toBe('Sign-in through the provider refused: an attempt unknown, used or expired.');
+  });
+
   it('refuses a password sign-in for a person who has none, as a wrong password (same answer)', async () => {
     for (const guess of ['', '!', PASSWORD, 'scrypt$32768$8$1$AAAA$AAAA']) {
       const res = await team.signIn('pia', guess || 'x');

@@ -5,7 +5,9 @@
  * person is in the app, signed in as the person their account is linked to. The browser's own
  * SameSite rules decide here, which fetch in the shell tests does not: the attempt's Lax cookie
  * must come back with the provider's redirect, and the Strict session must reach the app after
- * it (the page after the callback moves on by itself, not by a cross-site redirect chain).
+ * it (the page after the callback moves on by itself: answered with a redirect instead, this test
+ * fails, the session missing from the redirect's request, since the provider, named localhost, is
+ * another site than the server on 127.0.0.1).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +31,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build.');
-  provider = await startProvider();
+  // Named localhost, the team server 127.0.0.1: two sites, as a real provider and server are.
+  provider = await startProvider({ name: 'localhost' });
   const keychain = { get: async () => null, set: async () => undefined, delete: async () => false };
   core = await createCore({ dataDir: tempDir(), shell: 'web', baseUrl: null, demo: demoStarter(), scheduleEveryMs: 0, keychain, cacheKeychain: keychain });
   await core.people.add('olive', 'owner', PASSWORD, Date.now());

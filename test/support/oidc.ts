@@ -22,7 +22,12 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startProvider(o: { secret?: string } = {}): Promise<TestProvider> {
+/**
+ * `name`: the host the issuer is named by (127.0.0.1 by default). `localhost` makes the provider
+ * another site than a team server on 127.0.0.1, as a real provider is (ports do not make sites
+ * differ), so a browser applies its cross-site cookie rules to the redirects between them.
+ */
+export async function startProvider(o: { secret?: string; name?: '127.0.0.1' | 'localhost' } = {}): Promise<TestProvider> {
   const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   let handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = (_req, res) => {
     res.statusCode = 503;
@@ -30,7 +35,7 @@ export async function startProvider(o: { secret?: string } = {}): Promise<TestPr
   };
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://${o.name ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const make = (clients: Record<string, unknown>[]) =>
     new Provider(issuer, {
       clients,

@@ -178,7 +178,11 @@ describe('team sign-in through the provider, attacked', () => {
     expect(abort, page.body.slice(0, 500)).toBeTruthy();
     const back = (await follow(jar, new URL(abort!.replace(/&amp;/g, '&'), provider.issuer).href, provider.issuer))[0]!.location!;
     expect(back.startsWith(`${origin}${callbackPath}?error=access_denied`)).toBe(true);
-    refused(await callback(jar, back), 403, /Team ID did not sign you in \(access_denied\): start again with &#34;Sign in with Team ID&#34;, or use your password\./);
+    refused(
+      await callback(jar, back),
+      403,
+      /Team ID did not sign you in \(access_denied\): start again with &#34;Sign in with Team ID&#34;, or use your password\./,
+    );
     // An `error` written into a link by anyone else (not this attempt's state) is not shown as the provider's word.
     const other = await started();
     const forged = `${origin}${callbackPath}?error=${encodeURIComponent('Call 555-0100 to restore your access')}&state=not-this-attempt`;

@@ -60,7 +60,9 @@ describe('team server: sign-in through the OpenID Connect provider', () => {
     // The secret is never in the browser's way.
     expect(start.location).not.toContain(CLIENT_SECRET);
     const res = await fetch(`${team.origin()}/sign-in/oidc`, { redirect: 'manual' });
-    expect(res.headers.getSetCookie()[0]).toMatch(new RegExp(`^folio_oidc_${team.server.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=/; Max-Age=600$`));
+    expect(res.headers.getSetCookie()[0]).toMatch(
+      new RegExp(`^folio_oidc_${team.server.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Lax; Path=/; Max-Age=600$`),
+    );
   });
 
   it('signs the linked person in with their role, as a password would: the session cookie Strict, the app served', async () => {

@@ -8,7 +8,9 @@ describe('migration 029: people linked to the provider', () => {
     const index = MIGRATIONS.indexOf(updateToSchemaVersion29);
     expect(index).toBeGreaterThan(27);
     const db = createDB({ version: index });
-    db.prepare(`INSERT INTO people (name, role, password, created_at, password_changed_at) VALUES ('olive', 'owner', 'scrypt$h', 1, 1), ('pia', 'preparer', 'scrypt$g', 2, 2)`).run();
+    db.prepare(
+      `INSERT INTO people (name, role, password, created_at, password_changed_at) VALUES ('olive', 'owner', 'scrypt$h', 1, 1), ('pia', 'preparer', 'scrypt$g', 2, 2)`,
+    ).run();
     updateToVersion(db, SCHEMA_VERSION);
     expect(db.prepare('SELECT name, role, password, oidc_issuer, oidc_subject FROM people ORDER BY name').all()).toEqual([
       { name: 'olive', role: 'owner', password: 'scrypt$h', oidc_issuer: null, oidc_subject: null },

@@ -7,7 +7,7 @@
  * its place, same issuer and same signing key, as an operator registers the URI the server prints.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -29,7 +29,7 @@ export interface TestProvider {
  */
 export async function startProvider(o: { secret?: string; name?: '127.0.0.1' | 'localhost' } = {}): Promise<TestProvider> {
   const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
-  let handler: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void = (_req, res) => {
+  let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
     res.statusCode = 503;
     res.end();
   };
@@ -159,7 +159,11 @@ export async function loginAtProvider(jar: Jar, authorizeUrl: string, subject: s
     const prompt = /name="prompt" value="([^"]+)"/.exec(last.body)?.[1] ?? 'consent';
     const form = prompt === 'login' ? { prompt, login: subject, password: 'any password' } : { prompt };
     const target = new URL(action.replace(/&amp;/g, '&'), last.url).href;
-    const posted = await hop(jar, target, { method: 'POST', body: new URLSearchParams(form).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const posted = await hop(jar, target, {
+      method: 'POST',
+      body: new URLSearchParams(form).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     if (!posted.location) throw new Error(`The provider's ${prompt} answered ${posted.status}: ${posted.body.slice(0, 300)}`);
     if (new URL(posted.location).origin !== provider) return posted.location;
     hops = await follow(jar, posted.location, provider);

@@ -91,7 +91,8 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
   const problem = issuerProblem(s.issuer);
   if (problem) throw new Error(problem);
   if (!s.clientId) throw new Error('--oidc-client-id needs the client id the provider gave this server.');
-  if (!s.clientSecret) throw new Error(`Set ${OIDC_SECRET_ENV} to the client's secret (it is never an argument): the provider checks it when the server redeems a sign-in.`);
+  if (!s.clientSecret)
+    throw new Error(`Set ${OIDC_SECRET_ENV} to the client's secret (it is never an argument): the provider checks it when the server redeems a sign-in.`);
   const issuerUrl = new URL(s.issuer);
   const insecure = issuerUrl.protocol === 'http:';
   let found: client.Configuration;
@@ -104,6 +105,7 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
     const why = withoutSecret(err instanceof Error ? err.message : String(err), s.clientSecret);
     throw new Error(
       `Could not read the OpenID Connect provider's discovery document at ${s.issuer} (${why}): check --oidc-issuer (the issuer exactly as the provider publishes it) and that this machine reaches it, or start the server without --oidc-issuer.`,
+      { cause: err },
     );
   }
   const meta = found.serverMetadata();
@@ -115,7 +117,10 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
       : methods.includes('client_secret_post')
         ? client.ClientSecretPost(s.clientSecret)
         : null;
-  if (!auth) throw new Error(`The provider at ${s.issuer} takes neither client_secret_basic nor client_secret_post at its token endpoint: this server signs in with a client secret.`);
+  if (!auth)
+    throw new Error(
+      `The provider at ${s.issuer} takes neither client_secret_basic nor client_secret_post at its token endpoint: this server signs in with a client secret.`,
+    );
   const pkce = meta.code_challenge_methods_supported;
   if (pkce && !pkce.includes('S256')) throw new Error(`The provider at ${s.issuer} does not offer PKCE with S256, which this server requires.`);
   const config = new client.Configuration(meta, s.clientId, undefined, auth);
@@ -159,7 +164,10 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
         claims = tokens.claims();
       } catch (err) {
         const detail = withoutSecret(describe(err), s.clientSecret);
-        throw new OidcRefusal(`${label}'s answer could not be verified, so nobody is signed in: start again. If it happens again, tell an owner (the server's log says why).`, detail);
+        throw new OidcRefusal(
+          `${label}'s answer could not be verified, so nobody is signed in: start again. If it happens again, tell an owner (the server's log says why).`,
+          detail,
+        );
       }
       if (!claims?.sub) throw new OidcRefusal(`${label} did not say who you are: start again.`, 'no ID token subject');
       return { issuer, subject: claims.sub };
@@ -175,7 +183,10 @@ function describe(err: unknown): string {
   if (e.cause instanceof Error && e.cause.message !== e.message) parts.push(e.cause.message);
   if (e.code) parts.push(e.code);
   if (e.error) parts.push(`${e.error}${e.error_description ? `: ${e.error_description}` : ''}`);
-  return parts.join(' · ').replace(/[\r\n]+/g, ' ').slice(0, 400);
+  return parts
+    .join(' · ')
+    .replace(/[\r\n]+/g, ' ')
+    .slice(0, 400);
 }
 
 /**

@@ -78,7 +78,8 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
   if (problem) throw usageError(problem);
   const issuer = values['oidc-issuer'];
   if ((issuer === undefined) !== (values['oidc-client-id'] === undefined)) throw usageError('--oidc-issuer and --oidc-client-id go together');
-  if (issuer === undefined && (values['oidc-only'] || values['oidc-name'] !== undefined)) throw usageError('--oidc-only and --oidc-name need --oidc-issuer and --oidc-client-id');
+  if (issuer === undefined && (values['oidc-only'] || values['oidc-name'] !== undefined))
+    throw usageError('--oidc-only and --oidc-name need --oidc-issuer and --oidc-client-id');
   let oidc: OidcProvider | undefined;
   if (issuer !== undefined) {
     const wrong = issuerProblem(issuer);
@@ -88,7 +89,12 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
     const clientSecret = process.env[OIDC_SECRET_ENV] ?? '';
     delete process.env[OIDC_SECRET_ENV];
     // Found before the cache is opened: a server whose provider cannot be reached does not start.
-    oidc = await discoverProvider({ issuer, clientId: values['oidc-client-id']!, clientSecret, ...(values['oidc-name'] !== undefined && { name: values['oidc-name'] }) });
+    oidc = await discoverProvider({
+      issuer,
+      clientId: values['oidc-client-id']!,
+      clientSecret,
+      ...(values['oidc-name'] !== undefined && { name: values['oidc-name'] }),
+    });
   }
   const core = await createCore({
     dataDir: g.dataDir,
@@ -125,7 +131,9 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
     );
     // A link typed with another spelling of the issuer (a trailing slash) would never match: said now, not at each refused sign-in.
     if (elsewhere.length)
-      console.error(`Linked to another issuer than ${oidc.issuer}, so they cannot sign in through it: ${elsewhere.map((p) => `${p.name} (${p.oidc!.issuer})`).join(', ')}.`);
+      console.error(
+        `Linked to another issuer than ${oidc.issuer}, so they cannot sign in through it: ${elsewhere.map((p) => `${p.name} (${p.oidc!.issuer})`).join(', ')}.`,
+      );
   }
   const stop = () =>
     void server

@@ -268,7 +268,9 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const attempt = taken.length === 1 ? taken[0] : null;
     const again = `start again with "Sign in with ${p.label}"`;
     if (!attempt) {
-      log(`Sign-in through the provider refused: ${ids.length > 1 ? 'two attempt cookies' : ids.length ? 'an attempt unknown, used or expired' : 'no attempt cookie'}.`);
+      log(
+        `Sign-in through the provider refused: ${ids.length > 1 ? 'two attempt cookies' : ids.length ? 'an attempt unknown, used or expired' : 'no attempt cookie'}.`,
+      );
       return page(res, 400, { message: `This sign-in was not started in this browser, was already used or took too long: ${again}.` });
     }
     const error = query.get('error');
@@ -295,10 +297,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         message: `Your account at ${p.label} is not linked to anyone here. Ask an owner to link it: folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`,
       });
     }
-    res.setHeader('Set-Cookie', [
-      attemptCookie(attemptName(view), '', view.https, 0),
-      sessionCookie(cookieName(view), result.sessionId, view.https),
-    ]);
+    res.setHeader('Set-Cookie', [attemptCookie(attemptName(view), '', view.https, 0), sessionCookie(cookieName(view), result.sessionId, view.https)]);
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
     return send(res, 200, 'text/html; charset=utf-8', signedInPage(result.person));
   }

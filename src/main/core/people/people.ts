@@ -9,6 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type Actor, isRole, ROLES, type Role, roleCovers } from '../../../shared/roles.ts';
+import { unsafeChars } from '../../../shared/text-safety.ts';
 import { recordEdit, withAuditOrigin, type EditAuthor } from '../store/audit.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
@@ -92,8 +93,8 @@ function toPerson(r: store.PersonRow): Person {
 const MAX_OIDC_TEXT = 255;
 /** What is wrong with a link an owner types, or null. The issuer is kept as typed: the provider's `iss` is compared with it exactly. */
 function linkProblem(link: OidcLink): string | null {
-  if (!link.subject || link.subject.length > MAX_OIDC_TEXT || /[\u0000-\u001f\u007f]/.test(link.subject))
-    return `A subject is the provider's "sub" for the person: 1 to ${MAX_OIDC_TEXT} characters, no control characters.`;
+  if (!link.subject || link.subject.length > MAX_OIDC_TEXT || unsafeChars(link.subject))
+    return `A subject is the provider's "sub" for the person: 1 to ${MAX_OIDC_TEXT} characters, no control or text-direction characters.`;
   let url: URL;
   try {
     url = new URL(link.issuer);
@@ -399,7 +400,8 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
   /** Refuses a link whose account is already someone else's (one account, one person). */
   function linkFree(link: OidcLink, name: string): void {
     const holder = store.personByOidc(db(), link.issuer, link.subject);
-    if (holder && holder.name.toLowerCase() !== name.toLowerCase()) throw new PeopleError(`That account is already linked to ${holder.name}: unlink it there first.`);
+    if (holder && holder.name.toLowerCase() !== name.toLowerCase())
+      throw new PeopleError(`That account is already linked to ${holder.name}: unlink it there first.`);
   }
 
   function activeOwners(): number {

@@ -98,6 +98,10 @@ describe('team sign-in through the provider, attacked', () => {
   it("refuses a person linked at another issuer: this provider's subject of the same name is not theirs", async () => {
     const { jar, authorize } = await started();
     refused(await callback(jar, await loginAtProvider(jar, authorize, 'walt-sub')), 403, /not linked to anyone here/);
+    // The operator was told at start.
+    expect(server.out.stderr).toContain(
+      `Linked to another issuer than ${provider.issuer}, so they cannot sign in through it: walt (https://id.elsewhere.example).`,
+    );
   });
 
   it('refuses a tampered state, and the attempt is spent: the right state afterwards finds nothing', async () => {

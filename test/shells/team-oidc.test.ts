@@ -6,6 +6,9 @@
  * callback, and the app's session with the linked person's role. A person without a password
  * (linked only) is refused a password sign-in as any wrong one is.
  */
+import Database from 'better-sqlite3-multiple-ciphers';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverProvider } from '../../src/main/team/oidc.ts';
 import { useSimulator } from '../support/sim.ts';
@@ -90,8 +93,17 @@ describe('team server: sign-in through the OpenID Connect provider', () => {
     const saved = await team.post({ cookie: jar.header(team.origin()), csrf }, 'groups.save', { name: 'Signed in via the provider', wallets: [] });
     expect(saved.status).toBe(200);
     expect(JSON.parse(saved.body)).toMatchObject({ ok: true });
-    // Recorded as a good sign-in of pia's, from this address.
     expect(team.core.people.get('pia')).toMatchObject({ password: false, oidc: { issuer: provider.issuer, subject: 'pia-at-team-id' } });
+    // Recorded as a good sign-in of pia's, from this address, as a password's is.
+    const file = readdirSync(team.dataDir).find((f) => f.endsWith('.sqlite'))!;
+    const db = new Database(join(team.dataDir, file), { readonly: true });
+    try {
+      expect(db.prepare(`SELECT name, address, ok FROM people_sign_in_attempts WHERE name = 'pia'`).all()).toEqual([
+        { name: 'pia', address: '127.0.0.1', ok: 1 },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 
   it('an owner linked beside their password signs in either way', async () => {

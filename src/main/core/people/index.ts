@@ -14,6 +14,8 @@ export {
   PeopleError,
   peopleKeeper,
   peopleOf,
+  type OidcLink,
+  type OidcSignIn,
   type People,
   type Person,
   type SignedIn,

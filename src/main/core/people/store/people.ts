@@ -12,6 +12,9 @@ export interface PersonRow {
   created_at: number;
   password_changed_at: number;
   disabled_at: number | null;
+  /** Migration 29: the provider's issuer and subject of the person's linked account, or both NULL. */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }
 
 export function personRow(db: ReadableDB, name: string): PersonRow | undefined {
@@ -36,6 +39,15 @@ export function updateRole(db: WritableDB, name: string, role: string): void {
 
 export function updatePassword(db: WritableDB, name: string, password: string, at: number): void {
   run(db, sql`UPDATE people SET password = ${password}, password_changed_at = ${at} WHERE name = ${name}`);
+}
+
+/** The person linked to `subject` at `issuer` (exactly as the provider spells both), if any. */
+export function personByOidc(db: ReadableDB, issuer: string, subject: string): PersonRow | undefined {
+  return get<PersonRow>(db, sql`SELECT * FROM people WHERE oidc_issuer = ${issuer} AND oidc_subject = ${subject}`);
+}
+
+export function updateOidc(db: WritableDB, name: string, link: { issuer: string; subject: string } | null): void {
+  run(db, sql`UPDATE people SET oidc_issuer = ${link?.issuer ?? null}, oidc_subject = ${link?.subject ?? null} WHERE name = ${name}`);
 }
 
 export function updateDisabled(db: WritableDB, name: string, at: number | null): void {

@@ -191,21 +191,31 @@ function describe(err: unknown): string {
 
 /**
  * The attempts under way: taken once (a replayed callback finds nothing), gone after
- * OIDC_ATTEMPT_MS, at most MAX_OIDC_ATTEMPTS (the oldest dropped).
+ * OIDC_ATTEMPT_MS, at most MAX_OIDC_ATTEMPTS. When full, the one dropped is the oldest of the
+ * address holding the most (each kept with the address it came from, an IPv6 one by its /64): a
+ * client sending attempts by the thousand pushes out its own, never a colleague's half-way
+ * through signing in.
  */
 export function oidcAttempts(max = MAX_OIDC_ATTEMPTS) {
-  const pending = new Map<string, OidcAttempt>();
+  const pending = new Map<string, OidcAttempt & { from: string }>();
   const sweep = (now: number) => {
     for (const [id, a] of pending) if (now - a.startedAt >= OIDC_ATTEMPT_MS || now < a.startedAt) pending.delete(id);
   };
+  /** The oldest attempt of the address with the most (a Map keeps its insertion order: the first met is the oldest). */
+  const evictable = (): string => {
+    const count = new Map<string, number>();
+    for (const a of pending.values()) count.set(a.from, (count.get(a.from) ?? 0) + 1);
+    const busiest = [...count].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+    for (const [id, a] of pending) if (a.from === busiest) return id;
+    return pending.keys().next().value!;
+  };
   return {
-    /** Keeps the attempt; the id the browser's cookie holds. */
-    put(attempt: OidcAttempt, now: number): string {
+    /** Keeps the attempt begun from `from` (the lock-out's address); the id the browser's cookie holds. */
+    put(attempt: OidcAttempt, now: number, from = ''): string {
       sweep(now);
-      // A Map keeps its insertion order: the first is the oldest.
-      while (pending.size >= max) pending.delete(pending.keys().next().value!);
+      while (pending.size >= max) pending.delete(evictable());
       const id = randomBytes(32).toString('base64url');
-      pending.set(id, attempt);
+      pending.set(id, { ...attempt, from });
       return id;
     },
     /** The attempt under `id`, removed (one use), if it is still within its time. */

@@ -248,7 +248,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   async function oidcStart(req: IncomingMessage, res: ServerResponse, view: RequestView, p: OidcProvider): Promise<void> {
     if (who(req, view)?.session) return redirect(res, '/');
     const { attempt, url } = await p.start(`${ownOrigin(view)}${OIDC_CALLBACK_PATH}`, now());
-    const id = attempts.put(attempt, now());
+    const id = attempts.put(attempt, now(), lockoutAddress(view.address));
     res.setHeader('Set-Cookie', attemptCookie(attemptName(view), id, view.https, OIDC_ATTEMPT_MS / 1000));
     return redirect(res, url);
   }

@@ -62,3 +62,24 @@ describe('restoring a backup on a team server', () => {
     expect((await team.signIn('viewer-1', 'a new long passphrase')).status).toBe(303);
   }, 120_000);
 });
+
+describe('connecting another service on a team server’s data folder', () => {
+  it('keeps the people: the other service’s cache file does not change who may sign in', async () => {
+    const { core, clock } = team;
+    const before = core.people.list().map((p) => [p.name, p.role, p.disabled]);
+    const olive = await team.session('olive');
+    // Run on the server's machine (an operator's CLI; a signed-in person may not: team.serviceOnServer):
+    // the same reference service by another name is another cache file.
+    const other = ctx.sim.url.replace('127.0.0.1', 'localhost');
+    expect(other).not.toBe(ctx.sim.url);
+    await core.request('app.connect', { baseUrl: other });
+    expect((await core.request('app.info', {})).baseUrl).toBe(other);
+    expect(core.people.list().map((p) => [p.name, p.role, p.disabled])).toEqual(before);
+    ok(await team.post(olive, 'wallets.list', undefined));
+    await core.people.add('dora', 'viewer', PASSWORD, clock.t);
+    await core.request('app.connect', { baseUrl: ctx.sim.url });
+    expect(core.people.list().map((p) => p.name)).toContain('dora');
+    ok(await team.post(olive, 'wallets.list', undefined));
+    expect((await team.signIn('dora')).status).toBe(303);
+  }, 120_000);
+});

@@ -278,7 +278,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
   const backups = new Backups(session, appVersion, o.now);
   // Both settle before the cache closes for a restore or a conversion (a backup first).
   session.addUser(backups);
-  session.keepAcrossRestore(peopleKeeper);
+  session.keepWithFolder(peopleKeeper);
   session.addUser(scheduler);
   const scheduleTimer =
     o.shell === 'cli' || o.scheduleEveryMs === 0

@@ -154,9 +154,10 @@ export interface People {
 
 /** The people over the cache open now (`db()`: the session's, which changes with it). */
 /**
- * The people go with this machine, not with a backup (session.ts `CacheKeeper`): a restore keeps
- * who may sign in, their sessions, tokens and lock-outs as they are now, and brings back only the
- * books. Without it, last week's backup would bring back a person disabled or a token revoked since.
+ * The people go with the data folder, not with a backup or a service's cache file (session.ts
+ * `CacheKeeper`): a restore, or connecting another service, keeps who may sign in, their sessions,
+ * tokens and lock-outs as they are now. Without it, last week's backup would bring back a person
+ * disabled or a token revoked since, and another service's cache its own people (or none).
  */
 export const peopleKeeper = {
   take: (db: ReadableDB): store.PeopleTables => store.readPeopleTables(db),

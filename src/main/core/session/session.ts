@@ -51,9 +51,10 @@ export interface CacheUser {
 }
 
 /**
- * Rows of the cache that belong to this machine now rather than to whatever file a restore brings
- * back: a team server's people, sessions, tokens and lock-outs (core/people). A backup is of the
- * books; restoring last week's must not bring back a person disabled or a token revoked since.
+ * Rows of the cache that belong to the data folder now rather than to whatever file is opened in
+ * its place: a team server's people, sessions, tokens and lock-outs (core/people). A backup is of
+ * the books; restoring last week's must not bring back a person disabled or a token revoked since,
+ * and connecting another service (another cache file) must not change who may sign in.
  */
 export interface CacheKeeper {
   take(db: ReadableDB): unknown;
@@ -133,8 +134,8 @@ export class Session {
     this.users.push(user);
   }
 
-  /** Rows that are this machine's now, not the restored file's: carried from the cache closed into the one restored (`keep`). */
-  keepAcrossRestore(keeper: CacheKeeper): void {
+  /** Rows that are the data folder's, not a cache file's: carried into the cache opened in its place (a restore's `keep`, `switchTo`). */
+  keepWithFolder(keeper: CacheKeeper): void {
     this.keepers.push(keeper);
   }
 
@@ -188,6 +189,15 @@ export class Session {
   /** Opens the cache of another service (null: demo mode), then closes the old one. */
   async switchTo(baseUrl: string | null): Promise<void> {
     const next = await this.reopen(baseUrl);
+    // The keepers' rows go with the data folder, not with a service's cache: read and written with
+    // no wait in between, so nothing changes them meanwhile. Not carried: nothing switched.
+    try {
+      const kept = this.keepers.map((k) => k.take(this.current.db));
+      this.keepers.forEach((k, i) => k.put(next.db, kept[i]));
+    } catch (err) {
+      await next.close();
+      throw err;
+    }
     this.detach();
     await this.current.close();
     this.attach(next);

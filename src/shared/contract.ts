@@ -183,6 +183,13 @@ export const ScheduleScopeSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('wallet'), address }),
   z.strictObject({ kind: z.literal('group'), id: z.number().int().positive() }),
 ]);
+/**
+ * The version of a record the editor loaded (its `version`, core/store/versions.ts): an edit or
+ * removal of a record changed since is refused (kind `conflict`, naming who changed it and when)
+ * rather than overwriting that change. Omitted, nothing is checked (the CLI edits what is there now).
+ */
+const expectedVersion = z.number().int().min(0).optional();
+
 /** `schedules.save`: a new schedule, or (with its id) a changed one. */
 export const ScheduleInput = z.strictObject({
   id: z.number().int().positive().optional(),
@@ -191,6 +198,7 @@ export const ScheduleInput = z.strictObject({
   cadence: CadenceSchema,
   /** The zone the hour is given in; absent, the display setting's at the time it is saved. */
   zone: z.enum(['utc', 'local']).optional(),
+  expectedVersion,
 });
 
 /** `alerts.saveRule`: a new rule, or (with its id) a changed one (README, "Alerts"). */
@@ -207,6 +215,7 @@ export const AlertRuleInput = z.strictObject({
   id: z.number().int().positive().optional(),
   scope: ScheduleScopeSchema,
   condition: AlertConditionSchema,
+  expectedVersion,
 });
 /** A time to snooze an alert until: an ISO 8601 datetime. */
 const instant = z
@@ -214,8 +223,12 @@ const instant = z
   .max(40)
   .refine((v) => /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) && Number.isFinite(Date.parse(v)), 'expected a date and time (ISO 8601)');
 
-/** `settings.update`: any of the settings but the base URL (connecting sets that). */
-export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial();
+/**
+ * `settings.update`: any of the settings but the base URL (connecting sets that), with the
+ * settings' `version` as the screen loaded it: a setting someone changed since is not changed over
+ * (store/versions.ts `checkUnchangedSince`); the others may be.
+ */
+export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial().extend({ expectedVersion });
 
 export const TimelineQueryInput = z.strictObject({
   /** One wallet, or every watched wallet when omitted. */
@@ -277,13 +290,6 @@ export const WalletAddInput = z.strictObject({
 });
 /** A wallet to watch, as `wallets.add` takes it. */
 export type WalletInput = z.output<typeof WalletAddInput>;
-
-/**
- * The version of a record the editor loaded (its `version`, core/store/versions.ts): an edit or
- * removal of a record changed since is refused (kind `conflict`, naming who changed it and when)
- * rather than overwriting that change. Omitted, nothing is checked (the CLI edits what is there now).
- */
-const expectedVersion = z.number().int().min(0).optional();
 
 export const WalletUpdateInput = z.strictObject({
   address,
@@ -524,6 +530,7 @@ export const SpamMarkInput = z.strictObject({
   wallet: address.optional(),
   verdict: z.enum(['spam', 'not-spam']),
   note: safeText('note', 500).optional(),
+  expectedVersion,
 });
 /** `spam.clear`: which verdict (the rules and lists decide again). */
 export const SpamClearInput = SpamMarkInput.omit({ verdict: true, note: true });
@@ -531,6 +538,7 @@ export const SpamClearInput = SpamMarkInput.omit({ verdict: true, note: true });
 export const SpamListInput = z.strictObject({
   text: z.string().max(LIMITS.spamListChars, `the file is too large (at most ${LIMITS.spamListChars} characters)`),
   name: safeText('list name', 100).min(1).optional(),
+  expectedVersion,
 });
 /** `spam.explain`: a cached transaction (its hash) or a token (its contract, at a date or its newest) of a wallet on a chain. */
 export const SpamExplainInput = z
@@ -589,6 +597,8 @@ export interface KeyCheck {
 export type Settings = StoredSettings & {
   /** Stored settings that failed validation when read, and were ignored (defaults used). */
   notices?: string[];
+  /** The newest edit of any setting (core/store/versions.ts), to send back as `expectedVersion`. */
+  version?: number;
 };
 
 export interface WalletStatus {
@@ -911,7 +921,7 @@ export const CONTRACT = {
   'groups.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<boolean>(),
   'schedules.list': op(empty, 'read')<Schedule[]>(),
   'schedules.save': op(ScheduleInput, 'books', WRITES)<Schedule>(),
-  'schedules.remove': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),
+  'schedules.remove': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<boolean>(),
   /** Runs every schedule whose slot has come (each once, however many slots were missed), and waits for its jobs. */
   'schedules.runDue': op(empty, 'books', WRITES)<DueRuns>(),
   /** The cache's backups (newest first), checked when made; listing reads their manifests only. */
@@ -956,13 +966,13 @@ export const CONTRACT = {
   /** Imports a spam list (checked whole: a fault names its line and member, and nothing changes), over any list of its name. Audited. */
   'spam.importList': op(SpamListInput, 'books', WRITES)<SpamListInfo>(),
   /** Removes an imported list. Audited; false when there is none of that name. */
-  'spam.removeList': op(z.strictObject({ name: z.string().min(1).max(100) }), 'books', WRITES)<boolean>(),
+  'spam.removeList': op(z.strictObject({ name: z.string().min(1).max(100), expectedVersion }), 'books', WRITES)<boolean>(),
   /** One token or transaction judged: the verdict, who decided, its reasons, a poisoning hit. */
   'spam.explain': op(SpamExplainInput, 'read')<SpamExplanation>(),
   'alerts.rules': op(empty, 'read')<AlertRule[]>(),
   'alerts.saveRule': op(AlertRuleInput, 'books', WRITES)<AlertRule>(),
   /** Removes a rule; its alerts stay in the history, resolved. */
-  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),
+  'alerts.removeRule': op(z.strictObject({ id: z.number().int().positive(), expectedVersion }), 'books', WRITES)<boolean>(),
   /** The inbox: alerts not acknowledged (with `all`, the acknowledged too), newest first. */
   'alerts.inbox': op(z.strictObject({ all: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).optional(), 'read')<AlertInbox>(),
   'alerts.acknowledge': op(z.strictObject({ id: z.number().int().positive() }), 'books', WRITES)<boolean>(),

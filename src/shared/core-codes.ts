@@ -15,7 +15,7 @@ export type UnsafeKind = 'control' | 'broken';
 export type TextField = 'label' | 'tag' | 'groupName' | 'name' | 'note' | 'categoryName' | 'ruleName' | 'counterpartyName';
 
 /** The records an edit of a stale version is refused for (`edit.stale`). */
-export type EditedEntity = 'wallet' | 'group' | 'counterparty' | 'category' | 'rule' | 'note';
+export type EditedEntity = 'wallet' | 'group' | 'counterparty' | 'category' | 'rule' | 'note' | 'alert-rule' | 'schedule' | 'spam-verdict' | 'spam-list' | 'setting';
 
 export interface CoreCodeValues {
   /**
@@ -167,6 +167,11 @@ const EDITED: Record<EditedEntity, string> = {
   category: 'The category',
   rule: 'The rule',
   note: 'The note of transaction',
+  'alert-rule': 'The alert rule',
+  schedule: 'The schedule',
+  'spam-verdict': 'The spam verdict on',
+  'spam-list': 'The spam list',
+  setting: 'The setting',
 };
 const ROLE_NAME: Record<Role, string> = { owner: 'an owner', preparer: 'a preparer', approver: 'an approver', viewer: 'a viewer', auditor: 'an auditor' };
 const NEED: Record<Permission, string> = {

@@ -686,6 +686,8 @@ export interface Schedule {
   /** The zone its hour is in, its own (set when saved; the display setting does not move it). */
   zone: 'utc' | 'local';
   createdAt: string;
+  /** Its newest edit (core/store/versions.ts), to send back as `expectedVersion`. */
+  version?: number;
   /** The slot last run (a missed run catches up once, as this newest slot), and how it ended. */
   lastSlot: string | null;
   lastRun: { startedAt: string; finishedAt: string; state: 'ok' | 'incomplete' | 'failed'; note: string } | null;
@@ -844,6 +846,8 @@ export interface AlertRule {
   scope: ScheduleScope;
   condition: AlertCondition;
   createdAt: string;
+  /** Its newest edit (core/store/versions.ts), to send back as `expectedVersion`. */
+  version?: number;
   /** The last check of the rule: when, and what it could or could not judge (e.g. partial NAV coverage). */
   /**
    * The last check: `note` in English (the CLI, logs); `facts`, what it found, for the UI to say

@@ -81,6 +81,8 @@ export interface SpamMark {
   note: string;
   createdAt: string;
   updatedAt: string;
+  /** Its newest edit (core/store/versions.ts), to send back as `expectedVersion`. */
+  version?: number;
 }
 
 /** A loaded list: the shipped defaults or one the user imported, with what it holds. */
@@ -92,6 +94,8 @@ export interface SpamListInfo {
   tokens: number;
   addresses: number;
   symbolPatterns: number;
+  /** A user list's newest edit (core/store/versions.ts), to send back as `expectedVersion`. */
+  version?: number;
 }
 
 /** `spam.explain`: one token or one transaction, judged as every reader judges it. */

@@ -155,4 +155,121 @@ describe('an edit on a stale version', () => {
       await core.close();
     }
   }, 120_000);
+
+  it('is refused for alert rules, schedules, spam verdicts and lists, and each setting someone changed since', async () => {
+    const dataDir = tempDir();
+    const open = (person: string) => createCore({ dataDir, shell: 'web', env: {}, demo: demoStarter({ now: () => SIM_NOW }), scheduleEveryMs: 0, person });
+    const TOKEN = '0x00000000000000000000000000000000000000d1';
+    const LIST = JSON.stringify({ format: 'folioscope-spam-list', version: 1, name: 'Ours', tokens: [], addresses: [] });
+    const read = async (core: Core) => {
+      const [rule] = await core.request('alerts.rules', undefined);
+      const [schedule] = await core.request('schedules.list', undefined);
+      const [verdict] = await core.request('spam.verdicts', undefined);
+      const list = (await core.request('spam.lists', undefined)).find((l) => l.name === 'Ours');
+      const settings = await core.request('settings.get', {});
+      return { rule: rule!, schedule: schedule!, verdict: verdict!, list: list!, settings };
+    };
+
+    const alice = await open('alice@laptop');
+    let seen: Awaited<ReturnType<typeof read>>;
+    try {
+      await alice.request('wallets.add', { address: WALLET, chains: ['eth'], label: 'Ops' });
+      await alice.request('alerts.saveRule', { scope: { kind: 'all' }, condition: { kind: 'stale', hours: 24 } });
+      await alice.request('schedules.save', { scope: { kind: 'all' }, what: 'positions', cadence: { every: 'day', hour: 6, minute: 0 } });
+      await alice.request('spam.mark', { kind: 'token', chain: 'eth', target: TOKEN, verdict: 'spam' });
+      await alice.request('spam.importList', { text: LIST });
+      await alice.request('settings.update', { theme: 'dark', backupKeep: 5 });
+      seen = await read(alice);
+      for (const r of [seen.rule, seen.schedule, seen.verdict, seen.list, seen.settings]) expect(r.version).toBeGreaterThan(0);
+    } finally {
+      await alice.close();
+    }
+
+    const bob = await open('bob@desktop');
+    try {
+      await bob.request('alerts.saveRule', { id: seen.rule.id, scope: { kind: 'all' }, condition: { kind: 'stale', hours: 48 } });
+      await bob.request('schedules.save', { id: seen.schedule.id, scope: { kind: 'all' }, what: 'both', cadence: { every: 'day', hour: 7, minute: 0 } });
+      await bob.request('spam.mark', { kind: 'token', chain: 'eth', target: TOKEN, verdict: 'not-spam' });
+      await bob.request('spam.importList', { text: LIST.replace('"tokens":[]', '"tokens":[]') + '\n' });
+      await bob.request('settings.update', { theme: 'light' });
+    } finally {
+      await bob.close();
+    }
+
+    const core = await open('alice@laptop');
+    try {
+      const before = await read(core);
+      const trail = (await core.request('audit.list', {})).total;
+      const staleEdits: [string, unknown, RegExp][] = [
+        [
+          'alerts.saveRule',
+          { id: seen.rule.id, scope: { kind: 'all' }, condition: { kind: 'stale', hours: 12 }, expectedVersion: seen.rule.version },
+          /^The alert rule "#\d+"/,
+        ],
+        ['alerts.removeRule', { id: seen.rule.id, expectedVersion: seen.rule.version }, /^The alert rule/],
+        [
+          'schedules.save',
+          { id: seen.schedule.id, scope: { kind: 'all' }, what: 'positions', cadence: { every: 'hour', minute: 5 }, expectedVersion: seen.schedule.version },
+          /^The schedule "#\d+"/,
+        ],
+        ['schedules.remove', { id: seen.schedule.id, expectedVersion: seen.schedule.version }, /^The schedule/],
+        [
+          'spam.mark',
+          { kind: 'token', chain: 'eth', target: TOKEN, verdict: 'spam', expectedVersion: seen.verdict.version },
+          /^The spam verdict on "token eth 0x0+d1/,
+        ],
+        ['spam.clear', { kind: 'token', chain: 'eth', target: TOKEN, expectedVersion: seen.verdict.version }, /^The spam verdict on/],
+        // A verdict alice saw as absent (0) that bob has set since: hers would overwrite his.
+        ['spam.mark', { kind: 'token', chain: 'eth', target: TOKEN, verdict: 'spam', expectedVersion: 0 }, /^The spam verdict on/],
+        ['spam.importList', { text: LIST, expectedVersion: seen.list.version }, /^The spam list "Ours"/],
+        ['spam.removeList', { name: 'Ours', expectedVersion: seen.list.version }, /^The spam list "Ours"/],
+        ['settings.update', { theme: 'system', expectedVersion: seen.settings.version }, /^The setting "theme"/],
+      ];
+      for (const [op, input, name] of staleEdits) {
+        const answer = await core.dispatch(op, input);
+        expect(answer.ok, op).toBe(false);
+        if (answer.ok) continue;
+        expect(answer.error.kind, op).toBe('conflict');
+        expect(answer.error.said?.code, op).toBe('edit.stale');
+        expect(answer.error.message, op).toMatch(name);
+        expect(answer.error.message, op).toMatch(/was changed by bob@desktop at \d{4}-\d\d-\d\d \d\d:\d\d UTC since you opened it/);
+      }
+      // Nothing changed, and nothing was recorded.
+      expect(await read(core)).toEqual(before);
+      expect((await core.request('audit.list', {})).total).toBe(trail);
+
+      // A setting bob did not change may be changed on the version alice loaded: two people
+      // changing two settings do not collide.
+      const kept = await core.request('settings.update', { backupKeep: 9, expectedVersion: seen.settings.version });
+      expect(kept).toMatchObject({ backupKeep: 9, theme: 'light' });
+      expect(kept.version).toBeGreaterThan(before.settings.version!);
+
+      // On what is there now, each passes and moves the version on.
+      const now = await read(core);
+      const rule = await core.request('alerts.saveRule', {
+        id: now.rule.id,
+        scope: { kind: 'all' },
+        condition: { kind: 'stale', hours: 12 },
+        expectedVersion: now.rule.version,
+      });
+      expect(rule.version).toBeGreaterThan(now.rule.version!);
+      const schedule = await core.request('schedules.save', {
+        id: now.schedule.id,
+        scope: { kind: 'all' },
+        what: 'positions',
+        cadence: { every: 'hour', minute: 5 },
+        expectedVersion: now.schedule.version,
+      });
+      expect(schedule.version).toBeGreaterThan(now.schedule.version!);
+      const mark = await core.request('spam.mark', { kind: 'token', chain: 'eth', target: TOKEN, verdict: 'spam', expectedVersion: now.verdict.version });
+      expect(mark.version).toBeGreaterThan(now.verdict.version!);
+      expect(await core.request('settings.update', { theme: 'system', expectedVersion: now.settings.version })).toMatchObject({ theme: 'system' });
+      expect(await core.request('spam.removeList', { name: 'Ours', expectedVersion: now.list.version })).toBe(true);
+      expect(await core.request('alerts.removeRule', { id: now.rule.id, expectedVersion: rule.version })).toBe(true);
+      expect(await core.request('schedules.remove', { id: now.schedule.id, expectedVersion: schedule.version })).toBe(true);
+      expect(await core.request('spam.clear', { kind: 'token', chain: 'eth', target: TOKEN, expectedVersion: mark.version })).toBe(true);
+    } finally {
+      await core.close();
+    }
+  }, 120_000);
 });

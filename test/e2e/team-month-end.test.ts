@@ -5,8 +5,8 @@
  * mode (no key: the built-in reference service), and a preparer's token for the script that adds
  * and syncs the wallet. Then in Chromium, one browser context per person, each signing in on the
  * sign-in page: pia (preparer) imports the address book's CSV and sets a rule on the name it
- * brought, then prepares June 2025's close; val (viewer) tries an edit and is refused, with the
- * sentence on screen; pia cannot approve the close she prepared; abe (approver) approves it, and
+ * brought, then prepares June 2025's close; val (viewer) is offered no edit, and one asked from
+ * her page anyway is refused with the role's sentence; pia cannot approve the close she prepared; abe (approver) approves it, and
  * the close names both; aud (auditor) downloads the auditor's bundle. `verify-bundle` passes on
  * the download and fails, naming the part, on a copy with one transaction's amount changed; the
  * audit trail names the person behind every edit. Key screens in light and dark.
@@ -138,6 +138,9 @@ describe('a month end by a team, on a team server', () => {
     await poll(() => pia.getByTestId('import-summary').textContent()).toMatch(/1 to add.*0 errors/);
     await pia.getByRole('button', { name: 'Import 1 row' }).click();
     await poll(() => pia.getByText('Imported: 1 added, 0 updated.').count()).toBe(1);
+    // A preparer is offered the edits a viewer is not.
+    await poll(() => pia.getByRole('button', { name: 'Edit Grantee X' }).isVisible()).toBe(true);
+    expect(await pia.getByRole('button', { name: 'Add wallet' }).isVisible()).toBe(true);
 
     await pia.goto(`${origin}/#/timeline`);
     await poll(() => pia.locator('[role=row].txn').count()).toBeGreaterThan(5);
@@ -155,23 +158,42 @@ describe('a month end by a team, on a team server', () => {
     await pia.close();
   }, 120_000);
 
-  it('val (viewer) tries an edit: refused (403), the sentence on screen', async () => {
+  it('val (viewer) is offered no edit anywhere, and an edit asked anyway is refused (403) with the sentence', async () => {
     const val = await signIn('val');
     await val.goto(`${origin}/#/book`);
     const table = val.getByRole('table', { name: 'Address book' });
     await poll(() => table.getByRole('rowheader').allInnerTexts()).toEqual(['Grantee X']);
-    await val.getByRole('button', { name: 'Edit Grantee X' }).click();
-    const dialog = val.getByRole('dialog', { name: 'Edit a name' });
-    await dialog.getByLabel('Name').fill('Grantee Y');
-    const answered = val.waitForResponse((r) => r.url().endsWith('/api/counterparties.save'));
-    await dialog.getByRole('button', { name: 'Save' }).click();
-    expect((await answered).status()).toBe(403);
-    await poll(() => dialog.getByRole('alert').textContent()).toBe(
+    // The address book reads whole, with no Edit, Remove, Add or import, and says who changes it.
+    await poll(() => val.getByText('A preparer changes these on this team server; you can read them.').count()).toBe(1);
+    for (const name of ['Edit Grantee X', 'Remove Grantee X', 'Add a name', 'Check the file'])
+      expect(await val.getByRole('button', { name }).count(), name).toBe(0);
+    // Nor anywhere else: no Add wallet or Sync now; Settings' schedules and alert rules are read, not added; the preferences are an owner's.
+    expect(await val.getByRole('button', { name: 'Add wallet' }).isVisible()).toBe(false);
+    expect(await val.getByRole('button', { name: 'Sync now' }).count()).toBe(0);
+    await val.getByRole('button', { name: 'Settings' }).click();
+    const settings = val.getByRole('dialog', { name: 'Settings' });
+    await poll(() => settings.getByText('An owner sets these for everyone on this team server.').count()).toBe(1);
+    for (const name of ['Add schedule', 'Add rule', 'Save preferences']) expect(await settings.getByRole('button', { name }).isVisible(), name).toBe(false);
+    await bothThemes(val, 'team-month-end-val-settings');
+    await val.keyboard.press('Escape');
+
+    // Asked anyway, from her page's own session: the server refuses it, saying why, and nothing changes.
+    const asked = await val.evaluate(async (address) => {
+      const session = (await (await fetch('api/session')).json()) as { csrf: string };
+      const res = await fetch('api/counterparties.save', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Folio-CSRF': session.csrf },
+        body: JSON.stringify({ address, name: 'Grantee Y' }),
+      });
+      return { status: res.status, body: (await res.json()) as { error: { message: string } } };
+    }, grantee);
+    expect(asked.status).toBe(403);
+    expect(asked.body.error.message).toBe(
       'val is signed in as a viewer, and changing the books needs a preparer: ask an owner of this server if you need it. Nothing was changed. (counterparties.save)',
     );
-    // The person was refused, not the entry: its address is not marked as wrong.
-    expect(await dialog.getByRole('textbox', { name: 'Address' }).getAttribute('aria-invalid')).toBe('false');
-    await bothThemes(val, 'team-month-end-val-refused');
+    await val.reload();
+    await poll(() => val.getByRole('table', { name: 'Address book' }).getByRole('rowheader').allInnerTexts()).toEqual(['Grantee X']);
+    await bothThemes(val, 'team-month-end-val-read-only');
     await val.close();
   }, 120_000);
 

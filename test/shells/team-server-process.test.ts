@@ -64,6 +64,27 @@ describe('folioscope server and users, as processes', () => {
     const found = spawnSync('grep', ['-rl', token, dir], { encoding: 'utf8' });
     expect(found.stdout).toBe('');
     expect(found.status).toBe(1); // grep: nothing found
+
+    // A second token, revoked: listed, then gone, and the trail says who made and ended it.
+    const spare = runCliSync([...at, 'users', 'token', 'pia', '--role', 'viewer', '--label', 'spare']);
+    expect(spare.status, spare.stderr).toBe(0);
+    const listed = runCliSync([...at, 'users', 'tokens', 'pia'])
+      .stdout.trim()
+      .split('\n');
+    const id = listed.find((l) => l.includes('\tspare\t'))!.split('\t')[0]!;
+    const revoked = runCliSync([...at, 'users', 'revoke-token', 'pia', id]);
+    expect(revoked.stdout.trim()).toBe(`Token ${id} revoked.`);
+    expect(runCliSync([...at, 'users', 'revoke-token', 'pia', id]).status).toBe(1);
+    expect(runCliSync([...at, 'users', 'tokens', 'pia']).stdout).not.toContain('spare');
+    const trail = JSON.parse(runCliSync([...at, 'audit', '--json']).stdout) as Array<{
+      entity: string;
+      action: string;
+      key: string;
+      before: unknown;
+      origin: string;
+    }>;
+    const ended = trail.filter((e) => e.entity === 'api-token' && e.action === 'delete');
+    expect(ended).toMatchObject([{ key: `pia#${id}`, origin: 'users.revoke-token', before: { person: 'pia', role: 'viewer', label: 'spare' } }]);
   });
 
   it('refuses a network address without TLS or a proxy, before opening anything', () => {

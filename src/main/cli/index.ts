@@ -39,8 +39,8 @@ Usage: folioscope [--data-dir DIR] [--base-url URL] <command> [options]
 Commands:
   sim       run the reference service
   serve     run the web shell on 127.0.0.1
-  server    run the team server: the app for many people, signed in (init | [--host H --tls-cert F --tls-key F | --behind-proxy ADDR]); docs/team.md
-  users     the team server's people and their API tokens (add | list | role | disable | enable | reset-password | token | tokens | revoke-token | sign-out)
+  server    run the team server: the app for many people, signed in (init | [--host H --tls-cert F --tls-key F | --behind-proxy ADDR] [--oidc-issuer URL --oidc-client-id ID]); docs/team.md
+  users     the team server's people and their API tokens (add | list | role | disable | enable | reset-password | token | tokens | revoke-token | sign-out | link-oidc | unlink-oidc)
   key       set, clear or show the status of the access key (set | clear | status)
   wallet    watch wallets (add | list | remove)
   group     name sets of wallets that exports, reports and reconcile can cover (save | list | remove)

@@ -19,7 +19,7 @@ import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
 import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
-import { PeopleError, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
+import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
 import { portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
@@ -314,6 +314,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
   const backups = new Backups(session, appVersion, o.now);
   // Both settle before the cache closes for a restore or a conversion (a backup first).
   session.addUser(backups);
+  session.keepWithFolder(peopleKeeper);
   session.addUser(scheduler);
   const scheduleTimer =
     o.shell === 'cli' || o.scheduleEveryMs === 0

@@ -105,3 +105,17 @@ export function sessionCookie(name: string, value: string, secure: boolean): str
 export function clearedCookie(name: string, secure: boolean): string {
   return `${name}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${secure ? '; Secure' : ''}`;
 }
+
+/**
+ * The cookie holding a provider sign-in's attempt id (oidc.ts): SameSite=Lax, not Strict, since
+ * the provider's redirect back is a navigation from another site, which a Strict cookie would
+ * miss; it names only an attempt (taken once, within minutes), never a session. `__Host-` over
+ * HTTPS as the session's, the port in its name on plain HTTP.
+ */
+export function attemptCookieName(secure: boolean, port: number): string {
+  return secure ? '__Host-folio_oidc' : `folio_oidc_${port}`;
+}
+
+export function attemptCookie(name: string, value: string, secure: boolean, maxAgeSeconds: number): string {
+  return `${name}=${value}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;
+}

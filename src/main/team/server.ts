@@ -7,11 +7,17 @@
  * the person and their role (`actor`): the core's one gate refuses what the role does not allow
  * (403) and the audit trail names them.
  *
- * Routes: GET /sign-in, POST /sign-in, GET /sign-in.css; GET api/session (who, role, CSRF token);
+ * With the team's OpenID Connect provider (oidc.ts), a person may sign in there instead: GET
+ * /sign-in/oidc starts an attempt (PKCE, state, nonce; its id in a SameSite=Lax cookie) and sends
+ * the browser to the provider, whose answer comes back to GET /sign-in/oidc/callback; the
+ * person linked to the account it vouches for gets the same session a password gives.
+ *
+ * Routes: GET /sign-in, POST /sign-in, GET /sign-in.css, GET /sign-in/oidc, GET
+ * /sign-in/oidc/callback; GET api/session (who, role, CSRF token);
  * POST api/sign-out, api/sign-out-everywhere; POST api/device-token (a desktop's name and
- * password for a personal token), api/revoke-token (that token ended); POST api/<operation>; GET api/events (this
- * session's stream); GET api/download/<id>; GET api/replica (the books as a file for a desktop's
- * offline copy); the renderer's files after sign-in.
+ * password for a personal token), api/revoke-token (that token ended); POST api/<operation>;
+ * GET api/events (this session's stream); GET api/download/<id>; GET api/replica (the books as a
+ * file for a desktop's offline copy); the renderer's files after sign-in.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, rmSync } from 'node:fs';
@@ -27,8 +33,21 @@ import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
 import { MAX_BODY, readBody, send, serveRendererFile } from '../web/server.ts';
-import { bindProblem, clearedCookie, isLoopback, lockoutAddress, ownOrigin, type RequestView, sessionCookie, sessionCookieName, viewOf } from './security.ts';
-import { SIGN_IN_CSP, SIGN_IN_CSS, signInPage } from './sign-in-page.ts';
+import { OIDC_ATTEMPT_MS, OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcAttempts, OidcRefusal, type OidcProvider } from './oidc.ts';
+import {
+  attemptCookie,
+  attemptCookieName,
+  bindProblem,
+  clearedCookie,
+  isLoopback,
+  lockoutAddress,
+  ownOrigin,
+  type RequestView,
+  sessionCookie,
+  sessionCookieName,
+  viewOf,
+} from './security.ts';
+import { SIGN_IN_CSP, SIGN_IN_CSS, signedInPage, signInPage } from './sign-in-page.ts';
 
 export interface TeamServerOptions {
   core: Core;
@@ -46,6 +65,12 @@ export interface TeamServerOptions {
   streamCheckMs?: number;
   /** Exports kept for their exporters to take (web/downloads.ts MAX_PENDING_DOWNLOADS). */
   maxPendingDownloads?: number;
+  /** The team's OpenID Connect provider, discovered (oidc.ts discoverProvider): "Sign in with …" on the sign-in page. */
+  oidc?: OidcProvider;
+  /** No password sign-in at all: only through `oidc`. */
+  oidcOnly?: boolean;
+  /** Where a refused provider sign-in's reason goes (the server's standard error by default): never the secret, never to the page. */
+  log?: (line: string) => void;
 }
 
 export interface TeamServer {
@@ -80,7 +105,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   if ((await o.core.request('cache.locked', undefined)).locked)
     throw new Error('The data folder is encrypted with a passphrase: start the server with FOLIOSCOPE_CACHE_PASSPHRASE set (the people are in the cache).');
   if (o.core.people.count() === 0) throw new Error('Nobody can sign in yet: run folioscope server init first (it makes the first owner).');
+  if (o.oidcOnly && !o.oidc) throw new Error('--oidc-only needs --oidc-issuer and --oidc-client-id: otherwise nobody could sign in.');
   const people = o.core.people;
+  const oidc = o.oidc;
+  const attempts = oidcAttempts();
+  const log = o.log ?? ((line: string) => console.error(line));
+  const passwords = !o.oidcOnly;
   const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
   const streams = new Map<ServerResponse, Who['stream']>();
   const downloads = await webDownloads(o.core, o.maxPendingDownloads);
@@ -114,6 +144,10 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
 
   function cookieName(view: RequestView): string {
     return sessionCookieName(view.https, port);
+  }
+
+  function attemptName(view: RequestView): string {
+    return attemptCookieName(view.https, port);
   }
 
   /** Who is asking: a bearer token's person, or a session cookie's; null when neither holds. */
@@ -177,6 +211,10 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       if (req.method === 'POST') return signIn(req, res, view);
       return send(res, 405, 'text/plain', 'GET or POST only');
     }
+    if (oidc && (path === OIDC_START_PATH || path === OIDC_CALLBACK_PATH)) {
+      if (req.method !== 'GET') return send(res, 405, 'text/plain', 'GET only');
+      return path === OIDC_START_PATH ? oidcStart(req, res, view, oidc) : oidcCallback(req, res, view, url.searchParams, oidc);
+    }
 
     if (path === '/api/device-token') return deviceToken(req, res, view);
     const w = who(req, view);
@@ -223,9 +261,68 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     return serveRendererFile(root, path, res);
   }
 
+  /** A sign-in at the provider begins: an attempt kept here, its id in this browser's cookie, the browser sent to the provider. */
+  async function oidcStart(req: IncomingMessage, res: ServerResponse, view: RequestView, p: OidcProvider): Promise<void> {
+    if (who(req, view)?.session) return redirect(res, '/');
+    const { attempt, url } = await p.start(`${ownOrigin(view)}${OIDC_CALLBACK_PATH}`, now());
+    const id = attempts.put(attempt, now(), lockoutAddress(view.address));
+    res.setHeader('Set-Cookie', attemptCookie(attemptName(view), id, view.https, OIDC_ATTEMPT_MS / 1000));
+    return redirect(res, url);
+  }
+
+  /**
+   * The provider's answer. The attempt is the one this browser's cookie names, taken once (a
+   * replayed answer finds nothing); an answer carrying someone else's code and state (login CSRF:
+   * signing a person in as the attacker) meets this browser's attempt, whose state it does not
+   * hold, and is refused. Two attempt cookies (one planted by a page on another port, at a
+   * narrower path) are refused too, as two sessions are.
+   */
+  async function oidcCallback(req: IncomingMessage, res: ServerResponse, view: RequestView, query: URLSearchParams, p: OidcProvider): Promise<void> {
+    const ids = [...new Set(cookieValues(req.headers.cookie, attemptName(view)))];
+    const taken = ids.map((id) => attempts.take(id, now()));
+    // Whatever happens next, this browser's attempt is over.
+    res.setHeader('Set-Cookie', attemptCookie(attemptName(view), '', view.https, 0));
+    const attempt = taken.length === 1 ? taken[0] : null;
+    const again = `start again with "Sign in with ${p.label}"`;
+    if (!attempt) {
+      log(
+        `Sign-in through the provider refused: ${ids.length > 1 ? 'two attempt cookies' : ids.length ? 'an attempt unknown, used or expired' : 'no attempt cookie'}.`,
+      );
+      return page(res, 400, { message: `This sign-in was not started in this browser, was already used or took too long: ${again}.` });
+    }
+    const error = query.get('error');
+    // The provider's refusal, said only when it answers this attempt (its state): anyone can
+    // write an `error` into a link, and the page would show it as the provider's word.
+    if (error !== null && query.get('state') === attempt.state) {
+      const code = /^[a-z_]{1,40}$/.test(error) ? error : 'refused';
+      log(`Sign-in through the provider refused by the provider: ${code}.`);
+      return page(res, 403, { message: `${p.label} did not sign you in (${code}): ${again}${passwords ? ', or use your password' : ''}.` });
+    }
+    let account: { issuer: string; subject: string };
+    try {
+      account = await p.finish(attempt, query);
+    } catch (err) {
+      if (!(err instanceof OidcRefusal)) throw err;
+      log(`Sign-in through the provider refused: ${err.detail}`);
+      return page(res, 400, { message: err.message });
+    }
+    const result = people.oidcSignIn(account, lockoutAddress(view.address), now());
+    if (!result.ok) {
+      if (result.reason === 'disabled') return page(res, 403, { message: 'This account is disabled: ask an owner.' });
+      log(`Sign-in through the provider refused: subject ${JSON.stringify(account.subject.slice(0, 80))} at ${account.issuer} is linked to nobody.`);
+      return page(res, 403, {
+        message: `Your account at ${p.label} is not linked to anyone here. Ask an owner to link it: folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`,
+      });
+    }
+    res.setHeader('Set-Cookie', [attemptCookie(attemptName(view), '', view.https, 0), sessionCookie(cookieName(view), result.sessionId, view.https)]);
+    res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
+    return send(res, 200, 'text/html; charset=utf-8', signedInPage(result.person));
+  }
+
   async function signIn(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
     // A form's POST carries its Origin (checked above); one without is not a browser's form.
     if (req.headers.origin === undefined) return send(res, 403, 'text/plain', 'Origin required');
+    if (!passwords) return page(res, 403, { message: `This server takes no passwords: sign in with ${oidc?.label ?? 'the provider'}.` });
     const body = await readBody(req);
     if (body === null) return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
     const form = new URLSearchParams(body);
@@ -268,6 +365,9 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const device = typeof input.device === 'string' ? input.device.replace(/[^\w.-]/g, '').slice(0, 64) : '';
     const refuse = (status: number, message: string) =>
       json(res, status, { ok: false, error: { kind: status === 429 ? 'locked' : 'unauthenticated', message, retryable: status === 429 } });
+    // A server that takes no passwords gives none a token: its desktops use a token made with `users token`.
+    if (!passwords)
+      return refuse(403, `This server takes no passwords: paste a token made with folioscope users token (it signs in with ${oidc?.label ?? 'the provider'}).`);
     if (!name || !password) return refuse(400, 'Type your name and password.');
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
@@ -347,7 +447,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
 
   function page(res: ServerResponse, status: number, p: { message?: string; name?: string }): void {
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
-    send(res, status, 'text/html; charset=utf-8', signInPage(p));
+    send(res, status, 'text/html; charset=utf-8', signInPage({ ...p, ...(oidc && { provider: oidc.label }), passwords }));
   }
 
   function download(id: string, res: ServerResponse, person: string): void {

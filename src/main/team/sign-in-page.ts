@@ -1,7 +1,9 @@
 /**
  * The team server's sign-in page: server-rendered HTML with no script at all (its CSP allows
  * none), a form posting name and password to /sign-in, and one small stylesheet of its own.
- * Every text placed in it is escaped.
+ * With the team's OpenID Connect provider configured, a link "Sign in with <provider>" beside
+ * the form (a link, not a form: CSP's form-action would stop a form's redirect to the provider),
+ * and the form not at all when the server takes no passwords. Every text placed in it is escaped.
  */
 
 /** No script, styles from this server only, the form posting only here, never framed. */
@@ -9,7 +11,8 @@ export const SIGN_IN_CSP = "default-src 'none'; style-src 'self'; img-src 'self'
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function signInPage(o: { message?: string; name?: string }): string {
+export function signInPage(o: { message?: string; name?: string; provider?: string; passwords?: boolean }): string {
+  const passwords = o.passwords ?? true;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -24,14 +27,18 @@ export function signInPage(o: { message?: string; name?: string }): string {
 <h1>Folioscope</h1>
 <p class="lede">Sign in to the team's books.</p>
 ${o.message ? `<p class="problem" role="alert">${escape(o.message)}</p>` : ''}
-<form method="post" action="/sign-in">
+${o.provider ? `<p><a class="provider" href="/sign-in/oidc">Sign in with ${escape(o.provider)}</a></p>\n` : ''}${o.provider && passwords ? '<p class="or">or with your name and password</p>\n' : ''}${
+    passwords
+      ? `<form method="post" action="/sign-in">
 <label for="name">Name</label>
-<input id="name" name="name" autocomplete="username" required maxlength="64" value="${escape(o.name ?? '')}"${o.name ? '' : ' autofocus'}>
+<input id="name" name="name" autocomplete="username" required maxlength="64" value="${escape(o.name ?? '')}"${o.name || o.provider ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${o.name ? ' autofocus' : ''}>
 <button type="submit">Sign in</button>
 </form>
-</main>
+`
+      : ''
+  }</main>
 </body>
 </html>
 `;
@@ -46,6 +53,35 @@ form { display: grid; gap: 0.5rem; }
 label { font-weight: 600; margin-top: 0.5rem; }
 input { font: inherit; padding: 0.5rem; border: 1px solid color-mix(in srgb, CanvasText 40%, transparent); border-radius: 4px; background: Field; color: FieldText; }
 button { font: inherit; margin-top: 1rem; padding: 0.6rem; border: 0; border-radius: 4px; background: #1f5fbf; color: #fff; cursor: pointer; }
-button:focus-visible, input:focus-visible { outline: 2px solid #1f5fbf; outline-offset: 2px; }
+button:focus-visible, input:focus-visible, a:focus-visible { outline: 2px solid #1f5fbf; outline-offset: 2px; }
+.provider { display: block; padding: 0.6rem; border-radius: 4px; background: #1f5fbf; color: #fff; text-align: center; text-decoration: none; font-weight: 600; }
+.or { margin: 1.25rem 0 0; text-align: center; opacity: 0.8; font-size: 0.9rem; }
 .problem { padding: 0.5rem 0.75rem; border-left: 4px solid #b3261e; background: color-mix(in srgb, #b3261e 12%, Canvas); }
 `;
+
+/**
+ * The page after a sign-in through the provider: it sets the session and moves on to the app by
+ * itself (a meta refresh, no script). Not a redirect: the provider's redirect back began on
+ * another site, and a browser keeps a SameSite=Strict cookie out of every request of a
+ * cross-site redirect chain, so the app would not see the new session; a navigation this page
+ * starts is the server's own.
+ */
+export function signedInPage(person: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="refresh" content="0; url=/">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Signed in · Folioscope</title>
+<link rel="stylesheet" href="/sign-in.css">
+</head>
+<body>
+<main>
+<h1>Folioscope</h1>
+<p>Signed in as ${escape(person)}. <a href="/">Open the books</a></p>
+</main>
+</body>
+</html>
+`;
+}

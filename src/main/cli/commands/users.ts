@@ -12,11 +12,17 @@ import { io, say } from '../io.ts';
 
 export const OWNER_PASSWORD_ENV = 'FOLIOSCOPE_OWNER_PASSWORD';
 export const USER_PASSWORD_ENV = 'FOLIOSCOPE_USER_PASSWORD';
+/** The provider's issuer a link names, when --oidc-issuer is not given (the same URL as the server's --oidc-issuer). */
+export const OIDC_ISSUER_ENV = 'FOLIOSCOPE_OIDC_ISSUER';
 
-const USERS_USAGE = `Usage: folioscope users <add NAME --role ROLE | list | role NAME ROLE | disable NAME | enable NAME | reset-password NAME | token NAME --role ROLE [--label TEXT] | tokens NAME | revoke-token NAME ID | sign-out NAME>
+const USERS_USAGE = `Usage: folioscope users <add NAME --role ROLE [--oidc-subject SUB --oidc-issuer URL] | list | role NAME ROLE | disable NAME | enable NAME | reset-password NAME | token NAME --role ROLE [--label TEXT] | tokens NAME | revoke-token NAME ID | sign-out NAME | link-oidc NAME SUB --oidc-issuer URL | unlink-oidc NAME>
 The people of a team server (run with the server's --data-dir). ROLE: ${ROLES.join(', ')}.
 A new password (add, reset-password) is read from ${USER_PASSWORD_ENV} or the first line of
 standard input, never from the command line; at least ${MIN_PASSWORD_LENGTH} characters.
+link-oidc links a person to their account at the team's OpenID Connect provider: SUB is the
+provider's subject ("sub") for them, URL the server's --oidc-issuer (or ${OIDC_ISSUER_ENV}). add
+--oidc-subject links at once; without ${USER_PASSWORD_ENV} that person has no password and signs
+in only through the provider. Nobody is ever made by a sign-in.
 token prints a personal API token once (for Authorization: Bearer …): its role is no higher than
 its owner's, and is capped by the owner's role whenever it is used.`;
 
@@ -75,12 +81,21 @@ export async function usersCommand(g: Globals, args: string[]): Promise<void> {
     if (sub === undefined) throw new UsageError('Which users command?');
     return;
   }
-  const p = parse(rest, { role: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, USERS_USAGE);
+  const p = parse(
+    rest,
+    { role: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' }, 'oidc-subject': { type: 'string' }, 'oidc-issuer': { type: 'string' } },
+    USERS_USAGE,
+  );
   if (!p) return;
   const [name, extra] = p.positionals;
   const needName = () => {
     if (!name) throw new UsageError(`A name is needed.\n\n${USERS_USAGE}`);
     return name;
+  };
+  const needIssuer = () => {
+    const issuer = (p.values['oidc-issuer'] ?? io().env[OIDC_ISSUER_ENV] ?? '').trim();
+    if (!issuer) throw new UsageError(`Which provider? --oidc-issuer URL (the server's --oidc-issuer) or ${OIDC_ISSUER_ENV}.\n\n${USERS_USAGE}`);
+    return issuer;
   };
   await people(g, async (core) => {
     const t = nowMs();
@@ -89,14 +104,35 @@ export async function usersCommand(g: Globals, args: string[]): Promise<void> {
         const all = core.people.list();
         if (p.values.json) return say(JSON.stringify(all));
         if (!all.length) return say('Nobody yet: folioscope server init makes the first owner.');
-        say(['name', 'role', 'state', 'since'].join('\t'));
-        for (const u of all) say([u.name, u.role, u.disabled ? 'disabled' : 'active', u.createdAt].map(forTerminal).join('\t'));
+        say(['name', 'role', 'state', 'since', 'sign-in'].join('\t'));
+        for (const u of all) {
+          const ways = [u.password ? 'password' : '', u.oidc ? `provider (${u.oidc.subject} at ${u.oidc.issuer})` : ''].filter(Boolean).join(', ');
+          say([u.name, u.role, u.disabled ? 'disabled' : 'active', u.createdAt, ways].map(forTerminal).join('\t'));
+        }
         return;
       }
       case 'add': {
         const r = role(p.values.role, USERS_USAGE);
-        const added = await core.people.add(needName(), r, readPassword(USER_PASSWORD_ENV), t);
-        return say(`Added ${forTerminal(added.name)} (${added.role}).`);
+        const subject = p.values['oidc-subject'];
+        if (subject === undefined) {
+          const added = await core.people.add(needName(), r, readPassword(USER_PASSWORD_ENV), t);
+          return say(`Added ${forTerminal(added.name)} (${added.role}).`);
+        }
+        // Linked at once: a password only when the environment gives one (standard input is not
+        // read: the person may well need none).
+        const added = await core.people.add(needName(), r, io().env[USER_PASSWORD_ENV] || null, t, { issuer: needIssuer(), subject });
+        return say(
+          `Added ${forTerminal(added.name)} (${added.role}), signing in through ${forTerminal(added.oidc!.issuer)}${added.password ? ' or with their password' : ' only (no password)'}.`,
+        );
+      }
+      case 'link-oidc': {
+        if (!extra) throw new UsageError(`link-oidc needs NAME and the provider's subject for them.\n\n${USERS_USAGE}`);
+        const linked = core.people.linkOidc(needName(), { issuer: needIssuer(), subject: extra }, t);
+        return say(`${forTerminal(linked.name)} may sign in through ${forTerminal(linked.oidc!.issuer)} as ${forTerminal(linked.oidc!.subject)}.`);
+      }
+      case 'unlink-oidc': {
+        const unlinked = core.people.unlinkOidc(needName(), t);
+        return say(`${forTerminal(unlinked.name)} no longer signs in through the provider; their sessions have ended.`);
       }
       case 'role': {
         const r = role(extra ?? p.values.role, USERS_USAGE);
@@ -137,7 +173,7 @@ export async function usersCommand(g: Globals, args: string[]): Promise<void> {
       case 'revoke-token': {
         const id = Number(extra);
         if (!Number.isInteger(id)) throw new UsageError(`revoke-token needs NAME and the token's id (users tokens NAME).\n\n${USERS_USAGE}`);
-        if (!core.people.revokeToken(needName(), id)) throw new PeopleError(`${forTerminal(name!)} has no token ${id}.`);
+        if (!core.people.revokeToken(needName(), id, t)) throw new PeopleError(`${forTerminal(name!)} has no token ${id}.`);
         return say(`Token ${id} revoked.`);
       }
       default:

@@ -2,7 +2,7 @@
 import type { Alert, AlertKind } from '../../../shared/model.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/db.ts';
-import { acknowledgeAlert, alertInbox, listAlertRules, removeAlertRule, saveAlertRule, snoozeAlert } from './store/alerts.ts';
+import { acknowledgeAlert, alertInbox, alertRulesWithVersions, removeAlertRule, saveAlertRule, snoozeAlert } from './store/alerts.ts';
 
 export interface AlertContext extends ScopeContext {
   writable(): WritableDB;
@@ -14,14 +14,14 @@ type AlertOperations = 'alerts.rules' | 'alerts.saveRule' | 'alerts.removeRule' 
 
 export function alertHandlers(c: AlertContext): Pick<Handlers, AlertOperations> {
   return {
-    'alerts.rules': () => listAlertRules(c.db()),
+    'alerts.rules': () => alertRulesWithVersions(c.db()),
     'alerts.saveRule': (input) => {
       const saved = saveAlertRule(c.writable(), { ...input, scope: c.storedScope(input.scope) });
       // Checked at once: a rule that holds now fires now.
       c.checkNow({ ruleId: saved.id });
-      return listAlertRules(c.db()).find((r) => r.id === saved.id) ?? saved;
+      return alertRulesWithVersions(c.db()).find((r) => r.id === saved.id) ?? saved;
     },
-    'alerts.removeRule': ({ id }) => removeAlertRule(c.writable(), id),
+    'alerts.removeRule': ({ id, expectedVersion }) => removeAlertRule(c.writable(), id, new Date(), expectedVersion),
     'alerts.inbox': (input) =>
       alertInbox(c.db(), { ...(input?.all && { all: true }), ...(input?.limit && { limit: input.limit }), now: new Date().toISOString() }),
     'alerts.acknowledge': ({ id }) => acknowledgeAlert(c.writable(), id, new Date().toISOString()),

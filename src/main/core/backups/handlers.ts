@@ -39,6 +39,7 @@ export function backupHandlers(session: Session, backups: Backups): Pick<Handler
             cancelJobs: cancelJobs ?? false,
             then: 'restore',
             busy: refusal('name', 'backup.busy', {}),
+            keep: true,
             // Verified and copied beside the cache while it is still open: a backup that fails changes nothing.
             prepare: async () => {
               const p = session.profile;

@@ -9,8 +9,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type Actor, isRole, ROLES, type Role, roleCovers } from '../../../shared/roles.ts';
+import { unsafeChars } from '../../../shared/text-safety.ts';
 import { recordEdit, withAuditOrigin, type EditAuthor } from '../store/audit.ts';
-import type { WritableDB } from '../store/handles.ts';
+import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import { dummyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import * as store from './store/people.ts';
 
@@ -32,10 +33,29 @@ export interface Person {
   role: Role;
   disabled: boolean;
   createdAt: string;
+  /** Whether the person has a password (one linked only to the provider has none). */
+  password: boolean;
+  /** Their account at the team's OpenID Connect provider, when an owner linked one. */
+  oidc: OidcLink | null;
 }
+
+/** An account at an OpenID Connect provider: its issuer identifier and the subject (`sub`) it gives the person, both exactly as it sends them. */
+export interface OidcLink {
+  issuer: string;
+  subject: string;
+}
+
+/**
+ * The stored password of a person who has none (linked only to the provider; migration 29): no
+ * scrypt hash equals it, and sign-in checks it as an unknown name's, against a dummy hash.
+ */
+const NO_PASSWORD = '!';
 
 export type SignIn =
   { ok: true; sessionId: string; person: string; role: Role } | { ok: false; reason: 'wrong' | 'disabled' } | { ok: false; reason: 'locked'; until: number };
+
+/** A sign-in through the provider: `unknown` when its account is linked to nobody here. */
+export type OidcSignIn = { ok: true; sessionId: string; person: string; role: Role } | { ok: false; reason: 'unknown' | 'disabled' };
 
 export interface SignedIn extends Actor {
   /** The session's id as stored (its hash): the shell keys its event streams by it. */
@@ -61,15 +81,43 @@ export function cappedRole(owner: Role, token: Role): Role {
 }
 
 function toPerson(r: store.PersonRow): Person {
-  return { name: r.name, role: isRole(r.role) ? r.role : 'viewer', disabled: r.disabled_at !== null, createdAt: new Date(r.created_at).toISOString() };
+  return {
+    name: r.name,
+    role: isRole(r.role) ? r.role : 'viewer',
+    disabled: r.disabled_at !== null,
+    createdAt: new Date(r.created_at).toISOString(),
+    password: r.password !== NO_PASSWORD,
+    oidc: r.oidc_issuer !== null && r.oidc_subject !== null ? { issuer: r.oidc_issuer, subject: r.oidc_subject } : null,
+  };
+}
+const MAX_OIDC_TEXT = 255;
+/** What is wrong with a link an owner types, or null. The issuer is kept as typed: the provider's `iss` is compared with it exactly. */
+function linkProblem(link: OidcLink): string | null {
+  if (!link.subject || link.subject.length > MAX_OIDC_TEXT || unsafeChars(link.subject))
+    return `A subject is the provider's "sub" for the person: 1 to ${MAX_OIDC_TEXT} characters, no control or text-direction characters.`;
+  let url: URL;
+  try {
+    url = new URL(link.issuer);
+  } catch {
+    return `The issuer is the provider's issuer URL (as its discovery document says, e.g. https://id.example.org), not "${link.issuer.slice(0, 60)}".`;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || link.issuer.length > MAX_OIDC_TEXT || url.search || url.hash)
+    return `The issuer is the provider's issuer URL (https://…, no query), not "${link.issuer.slice(0, 60)}".`;
+  return null;
 }
 const audited = (p: Person) => ({ name: p.name, role: p.role, disabled: p.disabled });
+const linkText = (l: OidcLink): string => `${l.subject} at ${l.issuer}`;
 
 export interface People {
   count(): number;
   list(): Person[];
   get(name: string): Person | null;
-  add(name: string, role: Role, password: string, now: number): Promise<Person>;
+  /** `password` null: a person who signs in only through the provider (`link` needed then). */
+  add(name: string, role: Role, password: string | null, now: number, link?: OidcLink): Promise<Person>;
+  /** Links the person to an account at the provider (one person per account); replacing an earlier link ends their sessions. */
+  linkOidc(name: string, link: OidcLink, now: number): Person;
+  /** Ends the link and the person's sessions; refused for a person without a password (they would have no way in left). */
+  unlinkOidc(name: string, now: number): Person;
   setRole(name: string, role: Role, now: number): Person;
   /** Disabled: no sign-in, every session ended and every token refused, at once. */
   disable(name: string, now: number): Person;
@@ -77,6 +125,12 @@ export interface People {
   /** A new password; the person's sessions end (whoever knew the old one is signed out). */
   resetPassword(name: string, password: string, now: number): Promise<void>;
   signIn(name: string, password: string, address: string, now: number): Promise<SignIn>;
+  /**
+   * A session for the person linked to this account at the provider, once the shell has verified
+   * the provider's answer (openid-client: state, PKCE, the ID token's signature, issuer, audience
+   * and nonce). Never makes a person. Recorded as a good sign-in from `address`, as a password's is.
+   */
+  oidcSignIn(link: OidcLink, address: string, now: number): OidcSignIn;
   /** The person of a session id still within both limits (and marks it seen), or null. */
   session(sessionId: string, now: number): SignedIn | null;
   /** Whether the session stored under `key` is still within both limits, without marking it seen (an open event stream is no activity). */
@@ -87,7 +141,8 @@ export interface People {
   /** A new API token, printed once: its role no higher than the owner's now. */
   createToken(name: string, role: Role, label: string, now: number): { token: string; id: number; role: Role };
   tokens(name: string): { id: number; role: Role; label: string; createdAt: string; lastUsedAt: string | null }[];
-  revokeToken(name: string, id: number): boolean;
+  /** Ends one of a person's API tokens, recorded in the audit trail as a token's making is; false when they have no such token. */
+  revokeToken(name: string, id: number, now?: number): boolean;
   /** The token itself revoked by whoever holds it (a desktop signing out of a team server); false when it is unknown. */
   revokeOwnToken(token: string): boolean;
   /**
@@ -100,6 +155,17 @@ export interface People {
 }
 
 /** The people over the cache open now (`db()`: the session's, which changes with it). */
+/**
+ * The people go with the data folder, not with a backup or a service's cache file (session.ts
+ * `CacheKeeper`): a restore, or connecting another service, keeps who may sign in, their sessions,
+ * tokens and lock-outs as they are now. Without it, last week's backup would bring back a person
+ * disabled or a token revoked since, and another service's cache its own people (or none).
+ */
+export const peopleKeeper = {
+  take: (db: ReadableDB): store.PeopleTables => store.readPeopleTables(db),
+  put: (db: WritableDB, taken: unknown): void => db.transaction(() => store.replacePeopleTables(db, taken as store.PeopleTables))(),
+};
+
 export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
   const person = (name: string): store.PersonRow => {
     const row = store.personRow(db(), name);
@@ -131,18 +197,53 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       return row ? toPerson(row) : null;
     },
 
-    async add(name, role, password, now) {
+    async add(name, role, password, now, link) {
       if (!NAME.test(name)) throw new PeopleError('A name is 1 to 64 letters, digits, dots, dashes, underscores or @, starting with a letter or digit.');
-      const problem = passwordProblem(password);
+      if (password === null && !link) throw new PeopleError('A person needs a password, or a link to the provider (--oidc-subject).');
+      const problem = password === null ? null : passwordProblem(password);
       if (problem) throw new PeopleError(problem);
+      const linkWrong = link ? linkProblem(link) : null;
+      if (linkWrong) throw new PeopleError(linkWrong);
       if (store.personRow(db(), name)) throw new PeopleError(`There is already a person named "${name}".`);
-      const hash = await hashPassword(password);
+      const hash = password === null ? NO_PASSWORD : await hashPassword(password);
       return edit('users.add', now, () => {
         if (store.personRow(db(), name)) throw new PeopleError(`There is already a person named "${name}".`);
+        if (link) linkFree(link, name);
         store.insertPerson(db(), { name, role, password: hash, at: now });
+        if (link) store.updateOidc(db(), name, link);
         const added = toPerson(person(name));
-        recordEdit(db(), { entity: 'person', key: name, action: 'create', before: null, after: audited(added) });
+        recordEdit(db(), { entity: 'person', key: name, action: 'create', before: null, after: { ...audited(added), ...(link && { oidc: linkText(link) }) } });
         return added;
+      });
+    },
+
+    linkOidc(name, link, now) {
+      const wrong = linkProblem(link);
+      if (wrong) throw new PeopleError(wrong);
+      return edit('users.link-oidc', now, () => {
+        const row = person(name);
+        linkFree(link, row.name);
+        const before = toPerson(row).oidc;
+        store.updateOidc(db(), row.name, link);
+        // Another account in place of one: whoever holds the old one is signed out.
+        if (before && (before.issuer !== link.issuer || before.subject !== link.subject)) store.deleteSessionsOf(db(), row.name);
+        recordEdit(db(), { entity: 'person', key: row.name, action: 'update', before: { oidc: before && linkText(before) }, after: { oidc: linkText(link) } });
+        return toPerson(person(row.name));
+      });
+    },
+
+    unlinkOidc(name, now) {
+      return edit('users.unlink-oidc', now, () => {
+        const row = person(name);
+        const before = toPerson(row);
+        if (!before.oidc) throw new PeopleError(`${row.name} is not linked to a provider's account.`);
+        if (!before.password)
+          throw new PeopleError(`${row.name} has no password: the link is their only way in. Give them one first (users reset-password), or disable them.`);
+        store.updateOidc(db(), row.name, null);
+        // Unlinked (an account lost, say): whoever signed in through it is signed out.
+        store.deleteSessionsOf(db(), row.name);
+        recordEdit(db(), { entity: 'person', key: row.name, action: 'update', before: { oidc: linkText(before.oidc) }, after: { oidc: null } });
+        return toPerson(person(row.name));
       });
     },
 
@@ -195,19 +296,27 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
         store.deleteAttemptsBefore(w, now - 24 * 60 * 60_000);
         return store.insertAttempt(w, { name: name.slice(0, 64), address, at: now, ok: false });
       })();
-      const right = await verifyPassword(password, row?.password ?? (await dummyHash()));
+      // A person without a password (linked only to the provider) is checked as an unknown name:
+      // against the dummy hash, so the answer and its time are a wrong password's.
+      const stored = row && row.password !== NO_PASSWORD ? row.password : await dummyHash();
+      const right = (await verifyPassword(password, stored)) && row?.password !== NO_PASSWORD;
       if (!row || !right) return { ok: false, reason: 'wrong' };
       // Said only to whoever knows the password: a disabled person's is no way in (nor a failure).
       if (row.disabled_at !== null) {
         store.deleteAttempt(w, attempt);
         return { ok: false, reason: 'disabled' };
       }
-      const sessionId = randomBytes(32).toString('base64url');
-      w.transaction(() => {
-        store.markAttemptGood(w, attempt);
-        store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
-        store.insertSession(w, { idHash: hashSecret(sessionId), person: row.name, at: now });
-      })();
+      const sessionId = startSession(row.name, now, () => store.markAttemptGood(w, attempt));
+      return { ok: true, sessionId, person: row.name, role: toPerson(row).role };
+    },
+
+    oidcSignIn(link, address, now) {
+      const row = link.subject.length <= MAX_OIDC_TEXT ? store.personByOidc(db(), link.issuer, link.subject) : undefined;
+      if (!row) return { ok: false, reason: 'unknown' };
+      if (row.disabled_at !== null) return { ok: false, reason: 'disabled' };
+      // Recorded as a good sign-in by the person's name, as a password's is (the trail of who
+      // signed in, from where, when); it also starts their password's failure count again.
+      const sessionId = startSession(row.name, now, () => store.insertAttempt(db(), { name: row.name, address, at: now, ok: true }));
       return { ok: true, sessionId, person: row.name, role: toPerson(row).role };
     },
 
@@ -268,8 +377,20 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       }));
     },
 
-    revokeToken(name, id) {
-      return store.deleteToken(db(), person(name).name, id);
+    revokeToken(name, id, now = Date.now()) {
+      const owner = person(name).name;
+      return edit('users.revoke-token', now, () => {
+        const t = store.tokenRows(db(), owner).find((r) => r.id === id);
+        if (!t || !store.deleteToken(db(), owner, id)) return false;
+        recordEdit(db(), {
+          entity: 'api-token',
+          key: `${owner}#${id}`,
+          action: 'delete',
+          before: { person: owner, role: t.role, label: t.label },
+          after: null,
+        });
+        return true;
+      });
     },
 
     revokeOwnToken(token) {
@@ -294,6 +415,25 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       return !!owner && owner.disabled_at === null;
     },
   };
+
+  /** A new session for `name` (with `also` in the same transaction); its id, returned once. */
+  function startSession(name: string, now: number, also: () => void): string {
+    const sessionId = randomBytes(32).toString('base64url');
+    const w = db();
+    w.transaction(() => {
+      also();
+      store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
+      store.insertSession(w, { idHash: hashSecret(sessionId), person: name, at: now });
+    })();
+    return sessionId;
+  }
+
+  /** Refuses a link whose account is already someone else's (one account, one person). */
+  function linkFree(link: OidcLink, name: string): void {
+    const holder = store.personByOidc(db(), link.issuer, link.subject);
+    if (holder && holder.name.toLowerCase() !== name.toLowerCase())
+      throw new PeopleError(`That account is already linked to ${holder.name}: unlink it there first.`);
+  }
 
   function activeOwners(): number {
     return store.personRows(db()).filter((r) => r.role === 'owner' && r.disabled_at === null).length;

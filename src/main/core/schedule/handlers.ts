@@ -1,7 +1,7 @@
 /** The operations of sync schedules: list (with each one's next slot), save, remove, run the due ones now. */
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/db.ts';
-import { listSchedules, removeSchedule, saveSchedule } from './store/schedules.ts';
+import { removeSchedule, saveSchedule, schedulesWithVersions } from './store/schedules.ts';
 import { withNextSlot } from './runner.ts';
 import type { Scheduler } from './scheduler.ts';
 
@@ -14,9 +14,12 @@ type ScheduleOperations = 'schedules.list' | 'schedules.save' | 'schedules.remov
 
 export function scheduleHandlers(c: ScheduleContext): Pick<Handlers, ScheduleOperations> {
   return {
-    'schedules.list': () => listSchedules(c.db()).map((x) => withNextSlot(x)),
-    'schedules.save': (input) => withNextSlot(saveSchedule(c.writable(), { ...input, scope: c.storedScope(input.scope) })),
-    'schedules.remove': ({ id }) => removeSchedule(c.writable(), id),
+    'schedules.list': () => schedulesWithVersions(c.db()).map((x) => withNextSlot(x)),
+    'schedules.save': (input) => {
+      const saved = saveSchedule(c.writable(), { ...input, scope: c.storedScope(input.scope) });
+      return withNextSlot(schedulesWithVersions(c.db()).find((s) => s.id === saved.id) ?? saved);
+    },
+    'schedules.remove': ({ id, expectedVersion }) => removeSchedule(c.writable(), id, expectedVersion),
     'schedules.runDue': () => c.scheduler.runDue(),
   };
 }

@@ -8,6 +8,7 @@ import type { AppInfo } from '../../../shared/contract.ts';
 import type { Handlers } from '../handlers.ts';
 import { checkKey, type Keychain, Secrets } from '../secrets/index.ts';
 import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
+import { settingsVersion } from '../store/versions.ts';
 import { listWallets } from '../store/wallets.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
 import { clearCache } from '../sync/index.ts';
@@ -92,12 +93,12 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
     },
     'settings.get': () => {
       const { settings, notices } = readSettings(session.profile.db);
-      return { ...settings, baseUrl: liveUrl(), notices };
+      return { ...settings, baseUrl: liveUrl(), notices, version: settingsVersion(session.profile.db) };
     },
-    'settings.update': (changes) => {
-      const next = updateSettings(session.profile.db, changes);
+    'settings.update': ({ expectedVersion, ...changes }) => {
+      const next = updateSettings(session.profile.db, changes, expectedVersion);
       c.changed('settings.edited');
-      return { ...next, baseUrl: liveUrl() };
+      return { ...next, baseUrl: liveUrl(), version: settingsVersion(session.profile.db) };
     },
     'key.status': () => session.keyStatus(),
     'key.set': async ({ key, sessionOnly }) => {

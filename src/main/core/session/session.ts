@@ -6,6 +6,7 @@
  */
 import type { AppInfo, EventPayloads } from '../../../shared/contract.ts';
 import { CacheProblemError } from '../store/db.ts';
+import type { ReadableDB, WritableDB } from '../store/handles.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
 import type { Emitter } from '../util/emitter.ts';
@@ -55,6 +56,17 @@ export interface CacheUser {
   settles: 'finish' | 'stop';
 }
 
+/**
+ * Rows of the cache that belong to the data folder now rather than to whatever file is opened in
+ * its place: a team server's people, sessions, tokens and lock-outs (core/people). A backup is of
+ * the books; restoring last week's must not bring back a person disabled or a token revoked since,
+ * and connecting another service (another cache file) must not change who may sign in.
+ */
+export interface CacheKeeper {
+  take(db: ReadableDB): unknown;
+  put(db: WritableDB, taken: unknown): void;
+}
+
 export class Session {
   readonly secrets: Secrets;
   readonly cacheKeychain: Keychain;
@@ -68,6 +80,7 @@ export class Session {
   private readonly wiring: Array<(p: Profile) => () => void> = [];
   private unwires: Array<() => void> = [];
   private readonly users: CacheUser[] = [];
+  private readonly keepers: CacheKeeper[] = [];
 
   private constructor(
     private readonly o: SessionOptions,
@@ -134,6 +147,11 @@ export class Session {
     this.users.push(user);
   }
 
+  /** Rows that are the data folder's, not a cache file's: carried into the cache opened in its place (a restore's `keep`, `switchTo`). */
+  keepWithFolder(keeper: CacheKeeper): void {
+    this.keepers.push(keeper);
+  }
+
   keySources(): KeySources {
     return { keychain: this.cacheKeychain, passphrase: this.cachePassphrase };
   }
@@ -184,6 +202,15 @@ export class Session {
   /** Opens the cache of another service (null: demo mode), then closes the old one. */
   async switchTo(baseUrl: string | null): Promise<void> {
     const next = await this.reopen(baseUrl);
+    // The keepers' rows go with the data folder, not with a service's cache: read and written with
+    // no wait in between, so nothing changes them meanwhile. Not carried: nothing switched.
+    try {
+      const kept = this.keepers.map((k) => k.take(this.current.db));
+      this.keepers.forEach((k, i) => k.put(next.db, kept[i]));
+    } catch (err) {
+      await next.close();
+      throw err;
+    }
     this.detach();
     await this.current.close();
     this.attach(next);
@@ -218,6 +245,8 @@ export class Session {
       then: 'restore' | 'try again';
       busy: ValidationError;
       prepare?: () => Promise<void>;
+      /** The keepers' rows are read from the cache before it closes and written into the one opened after (a restore). */
+      keep?: boolean;
       undo?: (done: T) => void;
       undone?: (err: Error) => string;
     },
@@ -242,6 +271,8 @@ export class Session {
       const baseUrl = this.baseUrlOf(this.current);
       this.current.engine.queue.cancelAll();
       await settle('stop');
+      // Read while requests wait (swapping): nothing can change them between here and the close.
+      const kept = o.keep ? this.keepers.map((k) => k.take(this.current.db)) : [];
       this.detach();
       await this.current.close();
       let failure: unknown = null;
@@ -255,7 +286,16 @@ export class Session {
       }
       let opened: Profile;
       try {
-        opened = await this.reopen(baseUrl);
+        const candidate = await this.reopen(baseUrl);
+        // Before anyone is let in: a restored file's people (a person disabled since, a token
+        // revoked since) never answer a request, not even once. Not carried: the restore undone.
+        try {
+          if (o.keep) this.keepers.forEach((k, i) => k.put(candidate.db, kept[i]));
+        } catch (err) {
+          await candidate.close();
+          throw err;
+        }
+        opened = candidate;
       } catch (err) {
         if (failure || !o.undo) {
           throw new Error(`${o.what} stopped, and the cache did not open again (${(err as Error).message}): restart Folioscope.`, { cause: err });

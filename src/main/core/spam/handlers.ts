@@ -10,7 +10,8 @@ import type { Wallet } from '../../../shared/model.ts';
 import { explainToken, explainTransaction } from './explain.ts';
 import { defaultList, DEFAULT_LIST_NAME, listCounts } from './lists.ts';
 import { listStoredSpamLists } from './store/lists.ts';
-import { listSpamMarks } from './store/verdicts.ts';
+import { listSpamMarks, markItem } from './store/verdicts.ts';
+import { versionsOf } from '../store/versions.ts';
 import { clearSpam, importSpamList, markSpam, removeSpamList } from './verdicts.ts';
 
 type SpamOperations = 'spam.verdicts' | 'spam.mark' | 'spam.clear' | 'spam.lists' | 'spam.importList' | 'spam.removeList' | 'spam.explain';
@@ -26,8 +27,10 @@ export interface SpamContext {
 
 /** The loaded lists: the user's, newest first, then the shipped one (the order a token's entry is looked up in). */
 export function spamLists(db: WritableDB): SpamListInfo[] {
+  const versions = versionsOf(db, 'spam-list');
   return [
     ...listStoredSpamLists(db).map((l) => ({
+      version: versions.get(l.name) ?? 0,
       name: l.name,
       source: 'user' as const,
       importedAt: l.importedAt,
@@ -41,7 +44,10 @@ export function spamLists(db: WritableDB): SpamListInfo[] {
 
 export function spamHandlers(c: SpamContext): Pick<Handlers, SpamOperations> {
   return {
-    'spam.verdicts': (input) => listSpamMarks(c.db(), input?.wallet === undefined ? undefined : addressKey(input.wallet)),
+    'spam.verdicts': (input) => {
+      const versions = versionsOf(c.db(), 'spam-verdict');
+      return listSpamMarks(c.db(), input?.wallet === undefined ? undefined : addressKey(input.wallet)).map((m) => ({ ...m, version: versions.get(markItem(m)) ?? 0 }));
+    },
     'spam.mark': ({ wallet, ...input }) => {
       // A verdict for one wallet is for a watched one (a data file may carry one for a wallet not watched here).
       const saved = markSpam(c.db(), { ...input, wallet: wallet === undefined ? null : c.wallet(wallet).address });
@@ -54,13 +60,13 @@ export function spamHandlers(c: SpamContext): Pick<Handlers, SpamOperations> {
       return cleared;
     },
     'spam.lists': () => spamLists(c.db()),
-    'spam.importList': ({ text, name }) => {
-      const info = importSpamList(c.db(), text, name);
+    'spam.importList': ({ text, name, expectedVersion }) => {
+      const info = importSpamList(c.db(), text, name, undefined, expectedVersion);
       c.changed();
       return info;
     },
-    'spam.removeList': ({ name }) => {
-      const removed = removeSpamList(c.db(), name);
+    'spam.removeList': ({ name, expectedVersion }) => {
+      const removed = removeSpamList(c.db(), name, undefined, expectedVersion);
       if (removed) c.changed();
       return removed;
     },

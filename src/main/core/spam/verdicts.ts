@@ -8,12 +8,13 @@ import { createHash } from 'node:crypto';
 import type { SpamListInfo, SpamMark, SpamMarkKind, SpamMarkVerdict } from '../../../shared/spam.ts';
 import { unsafeCharsProblem } from '../../../shared/text-safety.ts';
 import { editTime } from '../store/audit.ts';
+import { checkVersion, lastEdit } from '../store/versions.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { isEvmChain, ValidationError } from '../store/validation.ts';
 import { checkSpamList, cleanListName, listCounts, readSpamList } from './lists.ts';
 import { pathText } from './json-lines.ts';
-import { deleteSpamList, putSpamList, type StoredSpamList } from './store/lists.ts';
-import { eraseSpamMark, writeSpamMark, type SpamMarkKey } from './store/verdicts.ts';
+import { deleteSpamList, listStoredSpamLists, putSpamList, type StoredSpamList } from './store/lists.ts';
+import { eraseSpamMark, getSpamMark, markItem, writeSpamMark, type SpamMarkKey } from './store/verdicts.ts';
 
 export const MARK_NOTE_MAX = 500;
 
@@ -58,28 +59,44 @@ export function cleanMarkNote(note: string | null | undefined): string {
 }
 
 /** Marks a token, a contract or an address (for a wallet or every wallet), over any verdict of the same key. */
-export function markSpam(db: WritableDB, input: MarkInput & { verdict: SpamMarkVerdict; note?: string | undefined }, now = editTime()): SpamMark {
+export function markSpam(
+  db: WritableDB,
+  input: MarkInput & { verdict: SpamMarkVerdict; note?: string | undefined; expectedVersion?: number | undefined },
+  now = editTime(),
+): SpamMark {
   const k = cleanMarkKey(input);
   const note = cleanMarkNote(input.note);
-  return db.transaction(() => writeSpamMark(db, k, input.verdict, note, now))();
+  return db.transaction(() => {
+    checkMark(db, k, input.expectedVersion);
+    return { ...writeSpamMark(db, k, input.verdict, note, now), version: lastEdit(db, 'spam-verdict', markItem(k)).version };
+  })();
+}
+
+/** Refuses a verdict's change made on a version someone changed since (store/versions.ts). */
+function checkMark(db: WritableDB, k: SpamMarkKey, expected: number | undefined): void {
+  checkVersion(db, 'spam-verdict', markItem(k), markItem(k), expected, getSpamMark(db, k) !== null);
 }
 
 /** Clears a verdict: the lists and the rules decide again. False when there was none. */
-export function clearSpam(db: WritableDB, input: MarkInput, now = editTime()): boolean {
+export function clearSpam(db: WritableDB, input: MarkInput & { expectedVersion?: number | undefined }, now = editTime()): boolean {
   const k = cleanMarkKey(input);
-  return db.transaction(() => eraseSpamMark(db, k, now))();
+  return db.transaction(() => {
+    checkMark(db, k, input.expectedVersion);
+    return eraseSpamMark(db, k, now);
+  })();
 }
 
 /**
  * Imports a list (checked whole first: spam/lists.ts), kept under its name over any list of that
  * name: `name` given, else the file's `name`. The shipped list's name is its own.
  */
-export function importSpamList(db: WritableDB, text: string, name: string | undefined, now = editTime()): SpamListInfo {
+export function importSpamList(db: WritableDB, text: string, name: string | undefined, now = editTime(), expectedVersion?: number): SpamListInfo {
   const list = readSpamList(text);
   const chosen = cleanListName(name ?? list.name ?? '');
   const counts = listCounts(list);
-  const saved = db.transaction(() =>
-    putSpamList(
+  const saved = db.transaction(() => {
+    checkList(db, chosen, expectedVersion);
+    return putSpamList(
       db,
       {
         name: chosen,
@@ -90,8 +107,8 @@ export function importSpamList(db: WritableDB, text: string, name: string | unde
         patterns: counts.symbolPatterns,
       },
       now,
-    ),
-  )();
+    );
+  })();
   return { name: saved.name, source: 'user', importedAt: saved.importedAt, ...counts };
 }
 
@@ -125,6 +142,14 @@ export function cleanCarriedList(entry: { name: string; importedAt: string; sha2
   };
 }
 
-export function removeSpamList(db: WritableDB, name: string, now = editTime()): boolean {
-  return db.transaction(() => deleteSpamList(db, name, now))();
+export function removeSpamList(db: WritableDB, name: string, now = editTime(), expectedVersion?: number): boolean {
+  return db.transaction(() => {
+    checkList(db, name, expectedVersion);
+    return deleteSpamList(db, name, now);
+  })();
+}
+
+/** Refuses a list's import over, or removal of, a version someone changed since (store/versions.ts). */
+function checkList(db: WritableDB, name: string, expected: number | undefined): void {
+  checkVersion(db, 'spam-list', name, name, expected, listStoredSpamLists(db).some((l) => l.name === name));
 }

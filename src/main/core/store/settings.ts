@@ -6,6 +6,7 @@ import { SettingsSchema, type StoredSettings as Settings } from '../../../shared
 import type { ReadableDB, WritableDB } from './db.ts';
 import { recordEdit } from './audit.ts';
 import { all, run, sql } from './sql.ts';
+import { checkUnchangedSince } from './versions.ts';
 
 export type { Settings };
 
@@ -57,15 +58,20 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
   return { settings, notices };
 }
 
-export function updateSettings(db: WritableDB, changes: SettingsChanges): Settings {
-  const current = getSettings(db);
-  const next = SettingsSchema.parse({ ...current, ...changes });
-  db.transaction(() => {
+/**
+ * Changes some settings; with `expectedVersion` (the settings' version the screen loaded), refused
+ * before anything changes if someone changed one of these since (store/versions.ts).
+ */
+export function updateSettings(db: WritableDB, changes: SettingsChanges, expectedVersion?: number): Settings {
+  return db.transaction(() => {
+    checkUnchangedSince(db, Object.keys(changes), expectedVersion);
+    const current = getSettings(db);
+    const next = SettingsSchema.parse({ ...current, ...changes });
     for (const key of Object.keys(changes) as Array<keyof Settings>) {
       run(db, sql`INSERT INTO settings (key, value) VALUES (${key}, ${JSON.stringify(next[key])}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
       // One edit per setting that changed (an unchanged one records nothing).
       recordEdit(db, { entity: 'setting', key, action: 'update', before: { [key]: current[key] }, after: { [key]: next[key] } });
     }
+    return next;
   })();
-  return next;
 }

@@ -25,6 +25,11 @@ const TRAIL: Record<EditedEntity, string> = {
   category: 'category',
   rule: 'rule',
   note: 'note',
+  'alert-rule': 'alert-rule',
+  schedule: 'schedule',
+  'spam-verdict': 'spam-verdict',
+  'spam-list': 'spam-list',
+  setting: 'setting',
 };
 
 export interface LastEdit {
@@ -47,6 +52,27 @@ export function lastEdit(db: ReadableDB, entity: EditedEntity, key: string): Las
 /** Every record's version of one kind, by key, in one read (a list's). Not for categories (see `lastEdit`). */
 export function versionsOf(db: ReadableDB, entity: Exclude<EditedEntity, 'category'>): Map<string, number> {
   return newestEditIds(db, TRAIL[entity]);
+}
+
+/**
+ * The settings' version: their newest edit, any setting's. The settings are one screen, loaded
+ * whole, and one record of the trail per setting; a change is checked only against the settings it
+ * changes (`checkUnchangedSince`), so two people changing two different settings do not collide.
+ */
+export function settingsVersion(db: ReadableDB): number {
+  return Math.max(0, ...versionsOf(db, 'setting').values());
+}
+
+/**
+ * Refuses a change of settings (`keys`) any of which someone changed after the editor loaded
+ * them at `expected` (the settings' version then), naming the newest such change.
+ */
+export function checkUnchangedSince(db: ReadableDB, keys: readonly string[], expected: number | undefined): void {
+  if (expected === undefined) return;
+  const newer = keys.map((k) => ({ key: k, last: lastEdit(db, 'setting', k) })).filter((e) => e.last.version > expected);
+  if (newer.length === 0) return;
+  const { key, last } = newer.reduce((a, b) => (b.last.version > a.last.version ? b : a));
+  throw new StaleEditError('expectedVersion', 'edit.stale', { entity: 'setting', name: key, person: last.person, at: last.at });
 }
 
 /**

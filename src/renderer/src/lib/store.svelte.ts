@@ -1,4 +1,4 @@
-import type { AppInfo, Settings, WalletStatus } from '../../../shared/contract.ts';
+import type { AppInfo, InputOf, Settings, WalletStatus } from '../../../shared/contract.ts';
 import type { JobInfo, Wallet } from '../../../shared/model.ts';
 import { API_BASE, call, errorMessage, FolioError, on } from './api.ts';
 import { setLocale, setTimeZone } from './format.ts';
@@ -64,6 +64,18 @@ class AppState {
     if (read.settings) this.#settings = read.settings;
     if (read.wallets) this.#wallets = read.wallets;
     if (read.statuses) this.#statuses = read.statuses;
+  }
+
+  /**
+   * Changes settings on the version this screen read (`settings.version`): a setting someone else
+   * changed since is refused, naming them, rather than overwritten. The answer is the settings as
+   * they are now, everyone's changes included, and becomes what the screens read.
+   */
+  async updateSettings(changes: Omit<InputOf<'settings.update'>, 'expectedVersion'>): Promise<Settings> {
+    const version = this.#settings?.version;
+    const s = await call('settings.update', { ...changes, ...(version !== undefined && { expectedVersion: version }) });
+    this.#settings = { ...s, ...(this.#settings?.notices && { notices: this.#settings.notices }) };
+    return s;
   }
 
   /** Hides the app-wide notice (its ✕, or before its retry runs). */

@@ -46,6 +46,11 @@ const EDITED: Record<EditedEntity, string> = {
   category: 'Die Kategorie',
   rule: 'Die Regel',
   note: 'Die Notiz zur Transaktion',
+  'alert-rule': 'Die Warnregel',
+  schedule: 'Der Zeitplan',
+  'spam-verdict': 'Das Spam-Urteil zu',
+  'spam-list': 'Die Spam-Liste',
+  setting: 'Die Einstellung',
 };
 const ROLE_DE: Record<Role, string> = { owner: 'Inhaber', preparer: 'Ersteller', approver: 'Freigeber', viewer: 'Betrachter', auditor: 'Prüfer' };
 const NEED_DE: Record<Permission, string> = {
@@ -1945,6 +1950,10 @@ export const german: Words = {
     import: 'Importieren',
     chooseFile: 'Wählen Sie zuerst eine Listendatei.',
     imported: (name, counts) => `„${name}“ importiert: ${counts}.`,
+  },
+  access: {
+    preparerChanges: 'Auf diesem Team-Server ändert das ein Ersteller; Sie können es lesen.',
+    ownerSets: 'Auf diesem Team-Server legt das ein Inhaber für alle fest.',
   },
   book: {
     title: 'Adressbuch',

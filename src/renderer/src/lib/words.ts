@@ -1768,6 +1768,11 @@ const en = {
     chooseFile: 'Choose a list file first.',
     imported: (name: string, counts: string) => `Imported “${name}”: ${counts}.`,
   },
+  /** Said where an edit is not offered to the signed-in person's role on a team server (lib/access.svelte.ts). */
+  access: {
+    preparerChanges: 'A preparer changes these on this team server; you can read them.',
+    ownerSets: 'An owner sets these for everyone on this team server.',
+  },
   /** The address book (issue 28; docs/address-book.md) and the names it gives addresses. */
   book: {
     title: 'Address book',

@@ -6,6 +6,7 @@ import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { all, get, run, sql, value } from '../../store/sql.ts';
 import { ValidationError } from '../../store/validation.ts';
 import { recordEdit } from '../../store/audit.ts';
+import { checkVersion, versionsOf } from '../../store/versions.ts';
 import type { Alert, AlertCondition, AlertInbox, AlertRule, ScheduleScope } from '../../../../shared/model.ts';
 
 interface RuleRow {
@@ -28,19 +29,26 @@ export function listAlertRules(db: ReadableDB): AlertRule[] {
   return all<RuleRow>(db, sql`SELECT id, scope, condition, created_at, last_check FROM alert_rules ORDER BY id`).map(ruleFromRow);
 }
 
+/** The rules as a screen edits them: each with its version (store/versions.ts). */
+export function alertRulesWithVersions(db: ReadableDB): AlertRule[] {
+  const versions = versionsOf(db, 'alert-rule');
+  return listAlertRules(db).map((r) => ({ ...r, version: versions.get(String(r.id)) ?? 0 }));
+}
+
 /**
  * A new rule, or a changed one. A changed rule is a new question: its open alerts are
  * resolved (they answered the old one) and what it waited for is forgotten.
  */
 export function saveAlertRule(
   db: WritableDB,
-  input: { id?: number | undefined; scope: ScheduleScope; condition: AlertCondition },
+  input: { id?: number | undefined; scope: ScheduleScope; condition: AlertCondition; expectedVersion?: number | undefined },
   now = new Date(),
 ): AlertRule {
   const id = db
     .transaction(() => {
       if (input.id === undefined) return insertAlertRule(db, input, now);
       const before = listAlertRules(db).find((r) => r.id === input.id);
+      checkVersion(db, 'alert-rule', String(input.id), `#${input.id}`, input.expectedVersion, before !== undefined);
       const scope = JSON.stringify(input.scope);
       const condition = JSON.stringify(input.condition);
       if (run(db, sql`UPDATE alert_rules SET scope = ${scope}, condition = ${condition}, last_check = NULL WHERE id = ${input.id}`).changes === 0)
@@ -72,9 +80,10 @@ export function insertAlertRule(db: WritableDB, input: { scope: ScheduleScope; c
 const ruleShown = (r: { scope: ScheduleScope; condition: AlertCondition }) => ({ scope: r.scope, condition: r.condition });
 
 /** Removes a rule; its alerts stay as history, resolved, no longer tied to a rule. */
-export function removeAlertRule(db: WritableDB, id: number, now = new Date()): boolean {
+export function removeAlertRule(db: WritableDB, id: number, now = new Date(), expectedVersion?: number): boolean {
   return db
     .transaction(() => {
+      checkVersion(db, 'alert-rule', String(id), `#${id}`, expectedVersion, listAlertRules(db).some((r) => r.id === id));
       run(db, sql`UPDATE alerts SET resolved_at = ${now.toISOString()} WHERE rule_id = ${id} AND resolved_at IS NULL`);
       run(db, sql`UPDATE alerts SET rule_id = NULL WHERE rule_id = ${id}`);
       run(db, sql`DELETE FROM alert_pending WHERE rule_id = ${id}`);

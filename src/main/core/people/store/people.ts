@@ -3,7 +3,7 @@
  * session limits) are people.ts's.
  */
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
-import { all, get, run, sql, value } from '../../store/sql.ts';
+import { all, get, run, sql, sqlCode, sqlJoin, value, type SqlValue } from '../../store/sql.ts';
 
 export interface PersonRow {
   name: string;
@@ -12,6 +12,9 @@ export interface PersonRow {
   created_at: number;
   password_changed_at: number;
   disabled_at: number | null;
+  /** Migration 29: the provider's issuer and subject of the person's linked account, or both NULL. */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }
 
 export function personRow(db: ReadableDB, name: string): PersonRow | undefined {
@@ -36,6 +39,15 @@ export function updateRole(db: WritableDB, name: string, role: string): void {
 
 export function updatePassword(db: WritableDB, name: string, password: string, at: number): void {
   run(db, sql`UPDATE people SET password = ${password}, password_changed_at = ${at} WHERE name = ${name}`);
+}
+
+/** The person linked to `subject` at `issuer` (exactly as the provider spells both), if any. */
+export function personByOidc(db: ReadableDB, issuer: string, subject: string): PersonRow | undefined {
+  return get<PersonRow>(db, sql`SELECT * FROM people WHERE oidc_issuer = ${issuer} AND oidc_subject = ${subject}`);
+}
+
+export function updateOidc(db: WritableDB, name: string, link: { issuer: string; subject: string } | null): void {
+  run(db, sql`UPDATE people SET oidc_issuer = ${link?.issuer ?? null}, oidc_subject = ${link?.subject ?? null} WHERE name = ${name}`);
 }
 
 export function updateDisabled(db: WritableDB, name: string, at: number | null): void {
@@ -167,4 +179,31 @@ export function scrubSecrets(db: WritableDB): void {
   run(db, sql`DELETE FROM people_tokens`);
   run(db, sql`DELETE FROM people_sign_in_attempts`);
   run(db, sql`UPDATE people SET password = ''`);
+}
+
+// The tables whole (a restore carries them across: people.ts `peopleKeeper`)
+
+/** Parents before children: people first, their sessions, tokens and attempts after. */
+const PEOPLE_TABLES = ['people', 'people_sessions', 'people_tokens', 'people_sign_in_attempts'] as const;
+export type PeopleTables = Record<(typeof PEOPLE_TABLES)[number], Array<Record<string, SqlValue>>>;
+
+export function readPeopleTables(db: ReadableDB): PeopleTables {
+  const out = {} as PeopleTables;
+  for (const t of PEOPLE_TABLES) out[t] = all<Record<string, SqlValue>>(db, sql`SELECT * FROM ${sqlCode(t)}`);
+  return out;
+}
+
+/**
+ * Puts `tables` in place of these tables' rows, every column the destination has (both are at
+ * this version's schema: a restored file is migrated when it opens). In the caller's transaction.
+ */
+export function replacePeopleTables(db: WritableDB, tables: PeopleTables): void {
+  for (const t of [...PEOPLE_TABLES].reverse()) run(db, sql`DELETE FROM ${sqlCode(t)}`);
+  for (const t of PEOPLE_TABLES) {
+    const columns = new Set(all<{ name: string }>(db, sql`SELECT name FROM pragma_table_info(${t})`).map((c) => c.name));
+    for (const row of tables[t]) {
+      const names = Object.keys(row).filter((c) => columns.has(c));
+      run(db, sql`INSERT INTO ${sqlCode(t)} (${sqlCode(names.map((n) => `"${n}"`).join(', '))}) VALUES (${sqlJoin(names.map((n) => row[n]!))})`);
+    }
+  }
 }

@@ -3,6 +3,7 @@ import type { ReadableDB, WritableDB } from '../../store/db.ts';
 import { all, get, run, sql } from '../../store/sql.ts';
 import { ValidationError } from '../../store/validation.ts';
 import { recordEdit } from '../../store/audit.ts';
+import { checkVersion, versionsOf } from '../../store/versions.ts';
 import { getSettings } from '../../store/settings.ts';
 import type { Cadence, Schedule, ScheduleScope } from '../../../../shared/model.ts';
 
@@ -35,14 +36,28 @@ export function listSchedules(db: ReadableDB): StoredSchedule[] {
   return all<Row>(db, sql`SELECT id, scope, what, cadence, zone, created_at, last_slot, last_run FROM schedules ORDER BY id`).map(fromRow);
 }
 
+/** The schedules as a screen edits them: each with its version (store/versions.ts). */
+export function schedulesWithVersions(db: ReadableDB): StoredSchedule[] {
+  const versions = versionsOf(db, 'schedule');
+  return listSchedules(db).map((s) => ({ ...s, version: versions.get(String(s.id)) ?? 0 }));
+}
+
 /** A new schedule, or a changed one (its slot history kept: a change does not run it again at once). */
 export function saveSchedule(
   db: WritableDB,
-  input: { id?: number | undefined; scope: ScheduleScope; what: StoredSchedule['what']; cadence: Cadence; zone?: StoredSchedule['zone'] | undefined },
+  input: {
+    id?: number | undefined;
+    scope: ScheduleScope;
+    what: StoredSchedule['what'];
+    cadence: Cadence;
+    zone?: StoredSchedule['zone'] | undefined;
+    expectedVersion?: number | undefined;
+  },
   now = new Date(),
 ): StoredSchedule {
   return db.transaction(() => {
     const before = input.id === undefined ? null : (listSchedules(db).find((s) => s.id === input.id) ?? null);
+    if (input.id !== undefined) checkVersion(db, 'schedule', String(input.id), `#${input.id}`, input.expectedVersion, before !== null);
     // Given no zone: an edit keeps the schedule's, a new one takes the display setting's now and
     // keeps it (the setting may change; the schedule does not move).
     const zone = input.zone ?? before?.zone ?? getSettings(db).timeZone;
@@ -73,9 +88,10 @@ function writeSchedule(
   return id;
 }
 
-export function removeSchedule(db: WritableDB, id: number): boolean {
+export function removeSchedule(db: WritableDB, id: number, expectedVersion?: number): boolean {
   return db.transaction(() => {
     const before = listSchedules(db).find((s) => s.id === id);
+    checkVersion(db, 'schedule', String(id), `#${id}`, expectedVersion, before !== undefined);
     if (!before) return false;
     run(db, sql`DELETE FROM schedules WHERE id = ${id}`);
     recordEdit(db, {

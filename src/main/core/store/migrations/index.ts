@@ -27,6 +27,7 @@ import { updateToSchemaVersion25 } from './025-party-dealings.ts';
 import { updateToSchemaVersion26 } from './026-audit-people.ts';
 import { updateToSchemaVersion27 } from './027-people.ts';
 import { updateToSchemaVersion28 } from './028-four-eyes.ts';
+import { updateToSchemaVersion29 } from './029-people-oidc.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -58,6 +59,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion26,
   updateToSchemaVersion27,
   updateToSchemaVersion28,
+  updateToSchemaVersion29,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

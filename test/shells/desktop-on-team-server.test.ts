@@ -177,6 +177,7 @@ describe('the desktop signed in to a team server', () => {
     expect(await keychain.get(origin)).toBeNull();
     const refused = await fetch(`${origin}/api/session`, { headers: { authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(401);
+    expect(runCliSync(['--data-dir', serverDir, 'users', 'tokens', 'pia']).stdout).not.toContain('desktop on test-laptop');
     expect(await client.core.request('wallets.list', undefined)).toEqual([]);
   });
 

@@ -239,7 +239,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         if (w.session)
           return json(res, 400, { ok: false, error: { kind: 'validation', message: 'A session is ended by signing out, not revoked.', retryable: false } });
         const token = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization))![1]!;
-        people.revokeOwnToken(token);
+        people.revokeOwnToken(token, now());
         endStreams(new Set([w.stream.key]));
         return json(res, 200, { ok: true });
       }

@@ -144,7 +144,7 @@ export interface People {
   /** Ends one of a person's API tokens, recorded in the audit trail as a token's making is; false when they have no such token. */
   revokeToken(name: string, id: number, now?: number): boolean;
   /** The token itself revoked by whoever holds it (a desktop signing out of a team server); false when it is unknown. */
-  revokeOwnToken(token: string): boolean;
+  revokeOwnToken(token: string, now?: number): boolean;
   /**
    * Who a bearer token acts as now: its role capped by its owner's current one; null for an
    * unknown token or a disabled owner. `key`: the token as stored (its hash), for `tokenAlive`.
@@ -393,9 +393,11 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       });
     },
 
-    revokeOwnToken(token) {
+    revokeOwnToken(token, now = Date.now()) {
       if (!token.startsWith('fst_') || token.length > 100) return false;
-      return store.deleteTokenByHash(db(), hashSecret(token));
+      const t = store.tokenRow(db(), hashSecret(token));
+      // Recorded in the audit trail as an owner's revoking is.
+      return t ? this.revokeToken(t.person, t.id, now) : false;
     },
 
     tokenActor(token, now) {

@@ -126,10 +126,6 @@ export function deleteToken(db: WritableDB, person: string, id: number): boolean
   return run(db, sql`DELETE FROM people_tokens WHERE person = ${person} AND id = ${id}`).changes === 1;
 }
 
-export function deleteTokenByHash(db: WritableDB, tokenHash: string): boolean {
-  return run(db, sql`DELETE FROM people_tokens WHERE token_hash = ${tokenHash}`).changes === 1;
-}
-
 // Sign-in attempts
 
 export function insertAttempt(db: WritableDB, a: { name: string; address: string; at: number; ok: boolean }): number {

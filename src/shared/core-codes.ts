@@ -15,7 +15,8 @@ export type UnsafeKind = 'control' | 'broken';
 export type TextField = 'label' | 'tag' | 'groupName' | 'name' | 'note' | 'categoryName' | 'ruleName' | 'counterpartyName';
 
 /** The records an edit of a stale version is refused for (`edit.stale`). */
-export type EditedEntity = 'wallet' | 'group' | 'counterparty' | 'category' | 'rule' | 'note' | 'alert-rule' | 'schedule' | 'spam-verdict' | 'spam-list' | 'setting';
+export type EditedEntity =
+  'wallet' | 'group' | 'counterparty' | 'category' | 'rule' | 'note' | 'alert-rule' | 'schedule' | 'spam-verdict' | 'spam-list' | 'setting';
 
 export interface CoreCodeValues {
   /**

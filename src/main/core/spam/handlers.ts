@@ -46,7 +46,10 @@ export function spamHandlers(c: SpamContext): Pick<Handlers, SpamOperations> {
   return {
     'spam.verdicts': (input) => {
       const versions = versionsOf(c.db(), 'spam-verdict');
-      return listSpamMarks(c.db(), input?.wallet === undefined ? undefined : addressKey(input.wallet)).map((m) => ({ ...m, version: versions.get(markItem(m)) ?? 0 }));
+      return listSpamMarks(c.db(), input?.wallet === undefined ? undefined : addressKey(input.wallet)).map((m) => ({
+        ...m,
+        version: versions.get(markItem(m)) ?? 0,
+      }));
     },
     'spam.mark': ({ wallet, ...input }) => {
       // A verdict for one wallet is for a watched one (a data file may carry one for a wallet not watched here).

@@ -151,5 +151,12 @@ export function removeSpamList(db: WritableDB, name: string, now = editTime(), e
 
 /** Refuses a list's import over, or removal of, a version someone changed since (store/versions.ts). */
 function checkList(db: WritableDB, name: string, expected: number | undefined): void {
-  checkVersion(db, 'spam-list', name, name, expected, listStoredSpamLists(db).some((l) => l.name === name));
+  checkVersion(
+    db,
+    'spam-list',
+    name,
+    name,
+    expected,
+    listStoredSpamLists(db).some((l) => l.name === name),
+  );
 }

@@ -83,7 +83,14 @@ const ruleShown = (r: { scope: ScheduleScope; condition: AlertCondition }) => ({
 export function removeAlertRule(db: WritableDB, id: number, now = new Date(), expectedVersion?: number): boolean {
   return db
     .transaction(() => {
-      checkVersion(db, 'alert-rule', String(id), `#${id}`, expectedVersion, listAlertRules(db).some((r) => r.id === id));
+      checkVersion(
+        db,
+        'alert-rule',
+        String(id),
+        `#${id}`,
+        expectedVersion,
+        listAlertRules(db).some((r) => r.id === id),
+      );
       run(db, sql`UPDATE alerts SET resolved_at = ${now.toISOString()} WHERE rule_id = ${id} AND resolved_at IS NULL`);
       run(db, sql`UPDATE alerts SET rule_id = NULL WHERE rule_id = ${id}`);
       run(db, sql`DELETE FROM alert_pending WHERE rule_id = ${id}`);

@@ -390,6 +390,7 @@ export const german: Words = {
     service: 'Dienst',
     demoMode:
       'Demomodus: der eingebaute Referenzdienst mit erzeugten Daten. Verbinden Sie sich mit dem echten Dienst über seine Basis-URL und Ihren Zugangsschlüssel.',
+    teamDemoMode: 'Demomodus: Dieser Team-Server läuft auf dem eingebauten Referenzdienst mit erzeugten Daten.',
     connectedLead: 'Verbunden mit',
     teamService: 'Dienst und Zugangsschlüssel dieses Team-Servers werden auf dem Rechner des Servers festgelegt (folioscope key set), nie in einem Browser.',
     ownerOnly: 'Sicherungen und Verschlüsselung verwaltet ein Inhaber dieses Servers.',

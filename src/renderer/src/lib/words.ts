@@ -199,6 +199,7 @@ const en = {
       `Cache cleared: ${int(snapshots)} snapshots and ${int(transactions)} transactions deleted. Wallets are kept.`,
     service: 'Service',
     demoMode: 'Demo mode: the built-in reference service with generated data. Connect to the real service with its base URL and your access key.',
+    teamDemoMode: 'Demo mode: this team server runs on the built-in reference service with generated data.',
     connectedLead: 'Connected to',
     /** A team server's service and key are set on its machine, never through a browser. */
     teamService: 'This team server’s service and its access key are set on the server’s machine (folioscope key set), never in a browser.',

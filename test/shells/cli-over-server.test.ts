@@ -89,4 +89,29 @@ describe('folioscope --server', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('refused the token in FOLIOSCOPE_TOKEN');
   });
+
+  it('finds the token kept for the server in the keychain (token set), after checking it; a refused one is not kept', () => {
+    const tokenCli = (args: string[], input?: string) =>
+      runCliSync(['--data-dir', hereDir, '--server', origin, 'token', ...args], { env: { FOLIOSCOPE_TOKEN: '' }, ...(input !== undefined && { input }) });
+    expect(tokenCli(['status']).stdout.trim()).toBe(`No token is kept for ${origin}.`);
+    // A token the server does not know replaces nothing.
+    const bad = tokenCli(['set'], `fst_${'x'.repeat(43)}\n`);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('refused the token on standard input');
+    expect(tokenCli(['status']).stdout.trim()).toBe(`No token is kept for ${origin}.`);
+    const set = tokenCli(['set'], `${viewer}\n`);
+    expect(set.stderr).toBe('');
+    expect(set.stdout.trim()).toBe(`Token kept in the system keychain for ${origin}.`);
+    expect(set.stdout).not.toContain(viewer);
+    // No FOLIOSCOPE_TOKEN: the keychain's acts, as its person (a viewer reads, and may not edit).
+    expect(JSON.parse(remote(['wallet', 'list', '--json'], null).stdout)).toHaveLength(1);
+    expect(remote(['wallet', 'add', '0x' + '6'.repeat(40), '--chains', 'eth'], null).stderr).toContain('val is signed in as a viewer');
+    // The environment's goes first: the preparer's edit passes.
+    expect(remote(['wallet', 'add', '0x' + '6'.repeat(40), '--chains', 'eth'], preparer).status).toBe(0);
+    // Without --server the command says what it is for; nothing is kept on this machine's disk.
+    expect(runCliSync(['--data-dir', hereDir, 'token', 'status']).status).toBe(2);
+    expect(readdirSync(hereDir)).toEqual([]);
+    expect(tokenCli(['clear']).stdout.trim()).toBe(`Token removed from the keychain for ${origin}.`);
+    expect(remote(['wallet', 'list'], null).status).toBe(2);
+  });
 });

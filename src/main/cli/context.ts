@@ -30,6 +30,7 @@ import { forTerminal } from '../../shared/text-safety.ts';
 import { io, say, warn } from './io.ts';
 import { progressPrinter } from './progress.ts';
 import { ENV_TOKEN, remoteCore, serverProblem } from '../team-client/remote.ts';
+import { TEAM_TOKEN_SERVICE } from '../team-client/client.ts';
 
 const ROOT = appRoot(import.meta.dirname);
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -120,10 +121,21 @@ async function withServer<T>(server: string, fn: (core: Core) => Promise<T>, opt
     );
   const problem = serverProblem(server);
   if (problem) throw new UsageError(problem);
-  const token = io().env[ENV_TOKEN];
+  // The environment's first (a script's, cron's), else the one kept for this server in the
+  // keychain (`token set`, or the desktop's sign-in to it).
+  const origin = new URL(server).origin;
+  const fromEnv = io().env[ENV_TOKEN];
+  const kept = fromEnv
+    ? null
+    : await systemKeychain(TEAM_TOKEN_SERVICE, { cli: true })
+        .get(origin)
+        .catch(() => null);
+  const token = fromEnv || kept;
   if (!token)
-    throw new UsageError(`--server needs your API token in ${ENV_TOKEN} (made once on the server's machine: folioscope users token NAME --role ROLE).`);
-  const core = await remoteCore(server, token);
+    throw new UsageError(
+      `--server needs your API token: in ${ENV_TOKEN}, or kept for ${origin} in the keychain (folioscope --server ${origin} token set, or signing in to it in the app). A token is made once on the server's machine: folioscope users token NAME --role ROLE.`,
+    );
+  const core = await remoteCore(server, token, fromEnv ? {} : { tokenFrom: `the token kept for it in the keychain (folioscope --server ${origin} token set)` });
   try {
     return await fn(core);
   } finally {

@@ -23,6 +23,7 @@ import { portfolioCommand, reconcileCommand } from './commands/portfolio.ts';
 import { scheduleCommand, watchCommand } from './commands/schedule.ts';
 import { spamCommand } from './commands/spam.ts';
 import { usersCommand } from './commands/users.ts';
+import { tokenCommand } from './commands/token.ts';
 import { syncCommand } from './commands/sync.ts';
 import { groupCommand, walletCommand } from './commands/wallets.ts';
 import { type Command, EXIT_INCOMPLETE, type Globals, IncompleteError, UsageError, VERSION } from './context.ts';
@@ -41,6 +42,7 @@ Commands:
   serve     run the web shell on 127.0.0.1
   server    run the team server: the app for many people, signed in (init | [--host H --tls-cert F --tls-key F | --behind-proxy ADDR] [--oidc-issuer URL --oidc-client-id ID]); docs/team.md
   users     the team server's people and their API tokens (add | list | role | disable | enable | reset-password | token | tokens | revoke-token | sign-out | link-oidc | unlink-oidc)
+  token     with --server: keep your API token for that team server in the keychain (set | clear | status)
   key       set, clear or show the status of the access key (set | clear | status)
   wallet    watch wallets (add | list | remove)
   group     name sets of wallets that exports, reports and reconcile can cover (save | list | remove)
@@ -69,6 +71,7 @@ Global options:
   --base-url URL   the service to use; without one (and none saved), demo mode
   --read-only      open the cache read-only (a damaged or unwritable one): view and export
   --server URL     run the command on a team server (https), as the person whose API token is in FOLIOSCOPE_TOKEN
+                   or kept for that server in the keychain (token set, or the app's sign-in to it)
   -h, --help       help, for any command
 
 Environment: FOLIOSCOPE_ACCESS_KEY overrides the keychain, for the service named by FOLIOSCOPE_BASE_URL
@@ -105,6 +108,7 @@ const commands: Record<string, Command> = {
   'verify-bundle': verifyBundleCommand,
   spam: spamCommand,
   users: usersCommand,
+  token: tokenCommand,
 };
 
 /** The commands that run against a team server (`--server URL`): each only asks the contract. */
@@ -124,6 +128,7 @@ const OVER_SERVER: ReadonlySet<string> = new Set([
   'counterparties',
   'close',
   'spam',
+  'token',
 ]);
 
 /** Runs one command line; `extra` adds the commands other shells provide (the web shell's `serve`). Throws what failed. */

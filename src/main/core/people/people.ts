@@ -163,7 +163,12 @@ export interface People {
  */
 export const peopleKeeper = {
   take: (db: ReadableDB): store.PeopleTables => store.readPeopleTables(db),
-  put: (db: WritableDB, taken: unknown): void => db.transaction(() => store.replacePeopleTables(db, taken as store.PeopleTables))(),
+  put: (db: WritableDB, taken: unknown): void => {
+    // Nothing to write when they are the same already (a desktop's: nobody in either): a cache
+    // opened read-only takes the switch too.
+    if (JSON.stringify(store.readPeopleTables(db)) === JSON.stringify(taken)) return;
+    db.transaction(() => store.replacePeopleTables(db, taken as store.PeopleTables))();
+  },
 };
 
 export function peopleOf(db: () => WritableDB, author: EditAuthor): People {

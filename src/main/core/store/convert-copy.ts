@@ -22,13 +22,32 @@ export function tableCounts(db: Database): Record<string, number> {
   return counts;
 }
 
-function fsyncFile(path: string): void {
+export function fsyncFile(path: string): void {
   const fd = openSync(path, 'r+');
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The copy of `source` at the new file `target`, open with the source's key (or none), in
+ * rollback-journal mode (so SQLite3MC can rekey it): made first as an empty file, exclusively and
+ * 0600 (VACUUM INTO accepts an empty file), so it never exists with SQLite's default mode, nor
+ * through a planted link. The caller closes it, and removes `target` on any failure.
+ */
+export function vacuumCopy(source: Database, sourceKey: CacheKey | null, target: string): Database {
+  closeSync(openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600));
+  source.prepare('VACUUM INTO ?').run(target);
+  const copy = openConnection(target, { fileMustExist: true }, sourceKey);
+  try {
+    if (copy.pragma('journal_mode', { simple: true }) !== 'delete') copy.pragma('journal_mode = DELETE');
+  } catch (err) {
+    copy.close();
+    throw err;
+  }
+  return copy;
 }
 
 /**
@@ -45,13 +64,8 @@ export function writeConvertedCopy(source: Database, sourceKey: CacheKey | null,
   const counts = tableCounts(source);
   const schema = source.pragma('user_version', { simple: true }) as number;
   try {
-    // An empty file made first, exclusively and 0600: VACUUM INTO accepts an empty file, and
-    // the copy never exists with SQLite's default mode, nor through a planted link.
-    closeSync(openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600));
-    source.prepare('VACUUM INTO ?').run(target);
-    const copy = openConnection(target, { fileMustExist: true }, sourceKey);
+    const copy = vacuumCopy(source, sourceKey, target);
     try {
-      if (copy.pragma('journal_mode', { simple: true }) !== 'delete') copy.pragma('journal_mode = DELETE');
       if (!(sourceKey === null && to === null) && !(sourceKey !== null && sourceKey.equals(to))) rekey(copy, to);
     } finally {
       copy.close();

@@ -14,9 +14,10 @@
  * The service's access key is never in a cache (it lives in the keychain, or the environment),
  * so never in a replica.
  */
-import { closeSync, constants, existsSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { type CacheKey, type Database, openConnection, rekey } from './driver.ts';
+import { type CacheKey, type Database, rekey } from './driver.ts';
+import { fsyncFile, vacuumCopy } from './convert-copy.ts';
 import type { WritableDB } from './handles.ts';
 import { inspectCopy, sha256File } from './backup-files.ts';
 import { SCHEMA_VERSION } from './migrations/index.ts';
@@ -42,15 +43,6 @@ export class ReplicaRefusedError extends Error {
   override name = 'ReplicaRefusedError';
 }
 
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Writes the replica of the cache `db` has open (with key `key`, null when plain) to the new file
  * `target`, its people's secrets taken out by `scrub`, checked and hashed; returns its manifest.
@@ -63,12 +55,9 @@ export function makeReplica(
   o: { origin: string; appVersion: string; now: Date; scrub: (copy: WritableDB) => void },
 ): ReplicaManifest {
   try {
-    // An empty file made first, exclusively and 0600 (as a backup's): never SQLite's default mode, nor through a planted link.
-    closeSync(openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600));
-    db.prepare('VACUUM INTO ?').run(target);
-    const copy = openConnection(target, { fileMustExist: true }, key);
+    // Made as a conversion's copy is (exclusively, 0600), then decrypted.
+    const copy = vacuumCopy(db, key, target);
     try {
-      if (copy.pragma('journal_mode', { simple: true }) !== 'delete') copy.pragma('journal_mode = DELETE');
       if (key) rekey(copy, null);
       // Deleted rows' bytes overwritten as they go, and the file rewritten after: nothing of a
       // hash or a session is left in a free page for a reader of the bytes.

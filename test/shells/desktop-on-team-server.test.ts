@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { systemKeychain, type Keychain } from '../../src/main/core/index.ts';
-import { startTeamClient, TEAM_TOKEN_SERVICE, type TeamClient } from '../../src/main/team-client/client.ts';
+import { REPLICA_MAX_AGE_MS, startTeamClient, TEAM_TOKEN_SERVICE, type TeamClient } from '../../src/main/team-client/client.ts';
 import { firstLine, runCliSync, startCli } from '../support/cli-process.ts';
 import { KEY, useSimulator, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
@@ -139,7 +139,13 @@ describe('the desktop signed in to a team server', () => {
     const audit = await client.core.request('audit.list', {});
     expect(audit.entries.filter((e) => e.entity === 'wallet').map((e) => [e.person, e.via])).toEqual([['pia', 'web']]);
     expect(await local.request('wallets.list', undefined)).toEqual([]);
-    await client.refreshReplica();
+    // While live, the copy kept is renewed once it is older than its limit (the retry timer asks):
+    // the copy the next test opens offline holds her edit.
+    const before = client.status().replicaAt!;
+    expect(await client.keepCopyFresh(Date.parse(before) + 60_000)).toBe(false);
+    expect(client.status().replicaAt).toBe(before);
+    expect(await client.keepCopyFresh(Date.parse(before) + REPLICA_MAX_AGE_MS)).toBe(true);
+    expect(Date.parse(client.status().replicaAt!)).toBeGreaterThanOrEqual(Date.parse(before));
   });
 
   it('shows the last copy read-only, with its time, when the server stops, and refuses edits saying why', async () => {

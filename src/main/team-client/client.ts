@@ -31,6 +31,8 @@ import { remoteCore, serverProblem } from './remote.ts';
 
 /** The keychain service the desktop's team-server tokens are kept under (account: the server's origin). */
 export const TEAM_TOKEN_SERVICE = 'Folioscope team server';
+/** How old the copy kept may get while the server answers: what a desktop offline reads is at most this old (plus the time it was offline). */
+export const REPLICA_MAX_AGE_MS = 6 * 60 * 60_000;
 /** The header of `GET api/replica` carrying the copy's manifest (the team server's REPLICA_MANIFEST_HEADER). */
 const MANIFEST_HEADER = 'x-folio-replica-manifest';
 
@@ -47,6 +49,8 @@ export interface TeamClientOptions {
   device?: string;
   /** How often the server is tried again while its copy (or nothing) is shown, in ms (0: never; tests call reconnect). */
   retryEveryMs?: number;
+  /** How old the copy kept may get while the server answers before a new one is downloaded (REPLICA_MAX_AGE_MS). */
+  replicaMaxAgeMs?: number;
 }
 
 export interface TeamClient {
@@ -63,6 +67,12 @@ export interface TeamClient {
   refreshReplica(): Promise<TeamStatus>;
   /** The server tried again: live if it answers, its copy if not. */
   reconnect(): Promise<TeamStatus>;
+  /**
+   * While live, a new copy downloaded when the one kept is older than `replicaMaxAgeMs` at `nowMs`
+   * (on the retry timer): the copy opened offline is then at most that old. True when one was.
+   * A failure keeps the old copy and is said in the status's problem at the next try.
+   */
+  keepCopyFresh(nowMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -112,6 +122,8 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   let problem: string | null = null;
   /** Which copy (`origin|file`) the shell shows now, or `origin|` for none kept; null while not on a copy. */
   let shownReplica: string | null = null;
+  /** A copy being downloaded by keepCopyFresh (one at a time). */
+  let refreshing = false;
   let unforward: Array<() => void> = [];
   let closed = false;
   // One move between server, copy and own books at a time: a request waits for it.
@@ -417,6 +429,25 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
         if (kind !== 'live') await connect();
         return status();
       }),
+    keepCopyFresh: async (nowMs) => {
+      const r = remembered;
+      if (kind !== 'live' || !r || refreshing) return false;
+      const kept = keptReplica(r.origin);
+      if (kept && nowMs - Date.parse(kept.manifest.createdAt) < (o.replicaMaxAgeMs ?? REPLICA_MAX_AGE_MS)) return false;
+      const token = await o.keychain.get(r.origin).catch(() => null);
+      if (!token) return false;
+      // Not in the queue of sign-in and sign-out: a fund's copy takes a while, and only the files
+      // change (the screens work on the server meanwhile).
+      refreshing = true;
+      try {
+        await download(r.origin, token);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        refreshing = false;
+      }
+    },
     close: async () => {
       closed = true;
       await moving.catch(() => undefined);
@@ -453,6 +484,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
       ? null
       : setInterval(() => {
           if (kind === 'replica' || kind === 'offline') void client.reconnect().catch(() => undefined);
+          else if (kind === 'live') void client.keepCopyFresh(Date.now());
         }, o.retryEveryMs ?? 30_000);
   retry?.unref();
   const closeClient = client.close;

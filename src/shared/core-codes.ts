@@ -147,6 +147,12 @@ export interface CoreCodeValues {
   /** The desktop's offline copy of a team server's books (docs/team.md, "The desktop on a team server"): `madeAt` ISO. */
   'team.replicaReadOnly': { origin: string; madeAt: string; op: string };
   'team.desktopOnly': Record<string, never>;
+  /** A desktop's sign-in to a team server (POST api/device-token) refused: said by the server, shown in the desktop's Settings → Team. */
+  'team.signInWrong': Record<string, never>;
+  'team.signInLocked': { minutes: number };
+  'team.signInDisabled': Record<string, never>;
+  /** A server that signs in through its provider only (`provider` its name): a desktop pastes a token instead. */
+  'team.noPasswords': { provider: string };
 }
 
 export type CoreCode = keyof CoreCodeValues;
@@ -318,6 +324,10 @@ export const englishCoreCodes: CoreCodeSentences = {
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `This is a read-only copy of ${hostOf(origin)} from ${minuteUtc(madeAt)}: edits, syncs and closes are made on the server. Nothing was changed. (${op})`,
   'team.desktopOnly': () => 'Signing in to a team server is done in the desktop app (Settings → Team) or folioscope serve; the CLI uses --server with a token.',
+  'team.signInWrong': () => 'That name and password do not match.',
+  'team.signInLocked': ({ minutes }) => `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  'team.signInDisabled': () => 'This account is disabled: ask an owner.',
+  'team.noPasswords': ({ provider }) => `This server takes no passwords: paste a token made with folioscope users token (it signs in with ${provider}).`,
   'jobs.running': ({ count, names, then }) => {
     const them = count === 1 ? 'it' : 'them';
     return `${count} job${count === 1 ? ' is' : 's are'} running (${names}): wait for ${them} to finish, or cancel ${them} and ${then}. Nothing was changed.`;

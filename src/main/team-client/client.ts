@@ -26,6 +26,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Core, createCore, type Keychain, type ReplicaManifest, type ReplicaOf, systemKeychain, verifyReplica } from '../core/index.ts';
 import { CONTRACT, type Envelope, type EventPayloads, type TeamStatus } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
+import type { CoreSaid } from '../../shared/core-codes.ts';
 import { isRole, type Role } from '../../shared/roles.ts';
 import { remoteCore, serverProblem } from './remote.ts';
 
@@ -79,6 +80,13 @@ export interface TeamClient {
 /** A refusal of the team client, in words the Settings screen shows as they are. */
 export class TeamClientError extends Error {
   override name = 'TeamClientError';
+  /** The server's coded refusal (a sign-in's), for a screen to say in its own language. */
+  constructor(
+    message: string,
+    readonly said?: CoreSaid,
+  ) {
+    super(message);
+  }
 }
 
 interface Remembered {
@@ -379,7 +387,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
         }
         const answer = (await res.json().catch(() => null)) as Envelope<{ token: string; person: string; role: Role }> | null;
         if (!answer) throw new TeamClientError(`${origin} did not answer as a Folioscope team server (HTTP ${res.status}).`);
-        if (!answer.ok) throw new TeamClientError(answer.error.message);
+        if (!answer.ok) throw new TeamClientError(answer.error.message, answer.error.said);
         return signedIn(origin, answer.result.token, { person: answer.result.person, role: answer.result.role });
       }),
     signInWithToken: (address, token) =>
@@ -475,7 +483,8 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
                 : await client.refreshReplica();
       return { ok: true, result };
     } catch (err) {
-      return { ok: false, error: { kind: 'validation', field: 'team', message: (err as Error).message, retryable: false } };
+      const said = err instanceof TeamClientError ? err.said : undefined;
+      return { ok: false, error: { kind: 'validation', field: 'team', message: (err as Error).message, ...(said && { said }), retryable: false } };
     }
   }
 

@@ -27,6 +27,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { roleAllows, type Actor } from '../../shared/roles.ts';
+import { coded, type CoreSaid } from '../../shared/core-codes.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
 import type { Core, ReplicaManifest } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
@@ -363,21 +364,20 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     const name = typeof input.name === 'string' ? input.name.trim() : '';
     const password = typeof input.password === 'string' ? input.password : '';
     const device = typeof input.device === 'string' ? input.device.replace(/[^\w.-]/g, '').slice(0, 64) : '';
-    const refuse = (status: number, message: string) =>
-      json(res, status, { ok: false, error: { kind: status === 429 ? 'locked' : 'unauthenticated', message, retryable: status === 429 } });
+    // Coded, so a desktop's Settings says it in its own language (core-codes.ts).
+    const refuse = (status: number, why: { message: string; said: CoreSaid }) =>
+      json(res, status, { ok: false, error: { kind: status === 429 ? 'locked' : 'unauthenticated', ...why, retryable: status === 429 } });
     // A server that takes no passwords gives none a token: its desktops use a token made with `users token`.
-    if (!passwords)
-      return refuse(403, `This server takes no passwords: paste a token made with folioscope users token (it signs in with ${oidc?.label ?? 'the provider'}).`);
-    if (!name || !password) return refuse(400, 'Type your name and password.');
+    if (!passwords) return refuse(403, coded('team.noPasswords', { provider: oidc?.label ?? 'the provider' }));
+    if (!name || !password) return refuse(400, coded('team.signInWrong', {}));
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
       if (result.reason === 'locked') {
         res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
-        const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));
-        return refuse(429, `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+        return refuse(429, coded('team.signInLocked', { minutes: Math.max(1, Math.ceil((result.until - now()) / 60_000)) }));
       }
-      if (result.reason === 'disabled') return refuse(403, 'This account is disabled: ask an owner.');
-      return refuse(401, 'That name and password do not match.');
+      if (result.reason === 'disabled') return refuse(403, coded('team.signInDisabled', {}));
+      return refuse(401, coded('team.signInWrong', {}));
     }
     // The sign-in's session is not the desktop's way in (its token is): ended at once.
     people.signOut(result.sessionId);

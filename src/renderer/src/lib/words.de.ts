@@ -196,6 +196,11 @@ const coreCodes: CoreCodeSentences = {
     `Dies ist eine schreibgeschützte Kopie von ${hostOf(origin)} vom ${instant(madeAt)}: Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht. Nichts wurde geändert. (${op})`,
   'team.desktopOnly': () =>
     'Die Anmeldung an einem Team-Server geschieht in der Desktop-App (Einstellungen → Team) oder mit folioscope serve; die Kommandozeile nutzt --server mit einem Token.',
+  'team.signInWrong': () => 'Name und Passwort passen nicht zusammen.',
+  'team.signInLocked': ({ minutes }) => `Zu viele fehlgeschlagene Anmeldungen: Versuchen Sie es in ${int(minutes)} ${pl(minutes, 'Minute', 'Minuten')} erneut.`,
+  'team.signInDisabled': () => 'Dieses Konto ist deaktiviert: Fragen Sie einen Inhaber.',
+  'team.noPasswords': ({ provider }) =>
+    `Dieser Server nimmt keine Passwörter an: Fügen Sie ein Token ein, das mit folioscope users token erstellt wurde (er meldet über ${provider} an).`,
   'jobs.running': ({ count, names, then }) =>
     `${int(count)} ${pl(count, 'Auftrag läuft', 'Aufträge laufen')} (${names}): Warten Sie, bis ${pl(count, 'er', 'sie')} fertig ${pl(count, 'ist', 'sind')}, oder brechen Sie ${pl(count, 'ihn', 'sie')} ab und ${then === 'restore' ? 'stellen Sie dann wieder her' : 'versuchen Sie es erneut'}. Nichts wurde geändert.`,
 };

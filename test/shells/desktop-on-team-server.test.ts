@@ -77,7 +77,8 @@ beforeAll(async () => {
     retryEveryMs: 0,
     openReplica: (replica) => createCore({ dataDir: desktopDir, shell: 'web', keychain: noKeychain, cacheKeychain: noKeychain, scheduleEveryMs: 0, replica }),
   });
-});
+  // Four CLI processes and a server: beyond the default 30 s on a loaded machine (the tests were then skipped).
+}, 180_000);
 afterAll(async () => {
   await client?.close();
   await local?.close();

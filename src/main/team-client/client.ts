@@ -229,7 +229,9 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   async function wentAway(from: Core, why: string): Promise<void> {
     if (active !== from) return;
     problem = why;
-    await toReplica();
+    // Asked once more at once: a stream can end with the server still there (a proxy's idle
+    // limit, a connection dropped under load), and the copy is for when it does not answer.
+    await connect();
   }
 
   async function toReplica(): Promise<void> {

@@ -35,7 +35,8 @@ beforeAll(async () => {
   const server = startCli([...at, 'server', '--port', '0'], { FOLIOSCOPE_ACCESS_KEY: '' });
   stop = () => server.child.kill();
   origin = await firstLine(server.child, 'folioscope server');
-});
+  // Six CLI processes and a server: beyond the default 30 s on a loaded machine.
+}, 180_000);
 afterAll(() => stop());
 
 describe('folioscope --server', () => {

@@ -74,8 +74,22 @@ class AppState {
   async updateSettings(changes: Omit<InputOf<'settings.update'>, 'expectedVersion'>): Promise<Settings> {
     const version = this.#settings?.version;
     const s = await call('settings.update', { ...changes, ...(version !== undefined && { expectedVersion: version }) });
-    this.#settings = { ...s, ...(this.#settings?.notices && { notices: this.#settings.notices }) };
+    this.#useSettings({ ...s, ...(this.#settings?.notices && { notices: this.#settings.notices }) });
     return s;
+  }
+
+  /**
+   * The settings as the screens read them, and what follows from them, in one step: a screen
+   * keyed by the locale (the settings dialog) is drawn again once, in the new words.
+   */
+  #useSettings(settings: Settings): void {
+    setLocale(settings.locale);
+    // The words follow the same setting as the numbers, so a screen is in one language; the
+    // page's lang says which, for screen readers and hyphenation.
+    document.documentElement.lang = setLanguage(settings.locale);
+    setTimeZone(settings.timeZone ?? 'utc');
+    applyTheme(settings.theme);
+    this.#settings = settings;
   }
 
   /** Hides the app-wide notice (its ✕, or before its retry runs). */
@@ -101,13 +115,8 @@ class AppState {
     try {
       const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
       const before = this.#info?.databaseFile;
-      this.apply({ info, settings });
-      setLocale(settings.locale);
-      // The words follow the same setting as the numbers, so a screen is in one language; the
-      // page's lang says which, for screen readers and hyphenation.
-      document.documentElement.lang = setLanguage(settings.locale);
-      setTimeZone(settings.timeZone ?? 'utc');
-      applyTheme(settings.theme);
+      this.apply({ info });
+      this.#useSettings(settings);
       // Another cache (a service connected, or the demo again; a restore keeps the file): the
       // date, wallet, group and period shown were the other cache's; start from this one's newest
       // instead of showing "—" and "That wallet group no longer exists" (issue 39).

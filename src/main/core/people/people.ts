@@ -154,7 +154,6 @@ export interface People {
   tokenAlive(key: string): boolean;
 }
 
-/** The people over the cache open now (`db()`: the session's, which changes with it). */
 /**
  * The people go with the data folder, not with a backup or a service's cache file (session.ts
  * `CacheKeeper`): a restore, or connecting another service, keeps who may sign in, their sessions,
@@ -171,6 +170,7 @@ export const peopleKeeper = {
   },
 };
 
+/** The people over the cache open now (`db()`: the session's, which changes with it). */
 export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
   const person = (name: string): store.PersonRow => {
     const row = store.personRow(db(), name);

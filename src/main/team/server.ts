@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { roleAllows, type Actor } from '../../shared/roles.ts';
 import { coded, type CoreSaid } from '../../shared/core-codes.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
-import type { Core, ReplicaManifest } from '../core/index.ts';
+import type { Core, ReplicaManifest, SignIn } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
@@ -309,7 +309,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
     const result = people.oidcSignIn(account, lockoutAddress(view.address), now());
     if (!result.ok) {
-      if (result.reason === 'disabled') return page(res, 403, { message: 'This account is disabled: ask an owner.' });
+      if (result.reason === 'disabled') return page(res, 403, { message: coded('team.signInDisabled', {}).message });
       log(`Sign-in through the provider refused: subject ${JSON.stringify(account.subject.slice(0, 80))} at ${account.issuer} is linked to nobody.`);
       return page(res, 403, {
         message: `Your account at ${p.label} is not linked to anyone here. Ask an owner to link it: folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`,
@@ -318,6 +318,18 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     res.setHeader('Set-Cookie', [attemptCookie(attemptName(view), '', view.https, 0), sessionCookie(cookieName(view), result.sessionId, view.https)]);
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
     return send(res, 200, 'text/html; charset=utf-8', signedInPage(result.person));
+  }
+
+  /**
+   * A refused password (the sign-in page's and a desktop's): its HTTP status and its sentence,
+   * coded so a desktop says it in its own language; a lock-out's end in Retry-After.
+   */
+  function refused(result: Extract<SignIn, { ok: false }>, res: ServerResponse): { status: number; why: { message: string; said: CoreSaid } } {
+    if (result.reason === 'locked') {
+      res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
+      return { status: 429, why: coded('team.signInLocked', { minutes: Math.max(1, Math.ceil((result.until - now()) / 60_000)) }) };
+    }
+    return result.reason === 'disabled' ? { status: 403, why: coded('team.signInDisabled', {}) } : { status: 401, why: coded('team.signInWrong', {}) };
   }
 
   async function signIn(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
@@ -332,13 +344,8 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (!name || !password) return page(res, 400, { message: 'Type your name and password.', name });
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
-      if (result.reason === 'locked') {
-        const minutes = Math.max(1, Math.ceil((result.until - now()) / 60_000));
-        res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
-        return page(res, 429, { message: `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, name });
-      }
-      if (result.reason === 'disabled') return page(res, 403, { message: 'This account is disabled: ask an owner.', name });
-      return page(res, 401, { message: 'That name and password do not match.', name });
+      const { status, why } = refused(result, res);
+      return page(res, status, { message: why.message, name });
     }
     res.setHeader('Set-Cookie', sessionCookie(cookieName(view), result.sessionId, view.https));
     return redirect(res, '/');
@@ -372,12 +379,8 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (!name || !password) return refuse(400, coded('team.signInWrong', {}));
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
-      if (result.reason === 'locked') {
-        res.setHeader('Retry-After', String(Math.ceil((result.until - now()) / 1000)));
-        return refuse(429, coded('team.signInLocked', { minutes: Math.max(1, Math.ceil((result.until - now()) / 60_000)) }));
-      }
-      if (result.reason === 'disabled') return refuse(403, coded('team.signInDisabled', {}));
-      return refuse(401, coded('team.signInWrong', {}));
+      const { status, why } = refused(result, res);
+      return refuse(status, why);
     }
     // The sign-in's session is not the desktop's way in (its token is): ended at once.
     people.signOut(result.sessionId);

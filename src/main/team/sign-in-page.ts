@@ -11,25 +11,35 @@ export const SIGN_IN_CSP = "default-src 'none'; style-src 'self'; img-src 'self'
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function signInPage(o: { message?: string; name?: string; provider?: string; passwords?: boolean }): string {
-  const passwords = o.passwords ?? true;
+/** A page of the sign-in's (no script, this server's stylesheet): its title, what its main holds after the heading, and any head lines of its own. */
+function pageOf(title: string, main: string, head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+${head}<meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>Sign in · Folioscope</title>
+<title>${title} · Folioscope</title>
 <link rel="stylesheet" href="/sign-in.css">
 </head>
 <body>
 <main>
 <h1>Folioscope</h1>
-<p class="lede">Sign in to the team's books.</p>
+${main}</main>
+</body>
+</html>
+`;
+}
+
+export function signInPage(o: { message?: string; name?: string; provider?: string; passwords?: boolean }): string {
+  const passwords = o.passwords ?? true;
+  return pageOf(
+    'Sign in',
+    `<p class="lede">Sign in to the team's books.</p>
 ${o.message ? `<p class="problem" role="alert">${escape(o.message)}</p>` : ''}
 ${o.provider ? `<p><a class="provider" href="/sign-in/oidc">Sign in with ${escape(o.provider)}</a></p>\n` : ''}${o.provider && passwords ? '<p class="or">or with your name and password</p>\n' : ''}${
-    passwords
-      ? `<form method="post" action="/sign-in">
+      passwords
+        ? `<form method="post" action="/sign-in">
 <label for="name">Name</label>
 <input id="name" name="name" autocomplete="username" required maxlength="64" value="${escape(o.name ?? '')}"${o.name || o.provider ? '' : ' autofocus'}>
 <label for="password">Password</label>
@@ -37,11 +47,9 @@ ${o.provider ? `<p><a class="provider" href="/sign-in/oidc">Sign in with ${escap
 <button type="submit">Sign in</button>
 </form>
 `
-      : ''
-  }</main>
-</body>
-</html>
-`;
+        : ''
+    }`,
+  );
 }
 
 export const SIGN_IN_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
@@ -67,21 +75,5 @@ button:focus-visible, input:focus-visible, a:focus-visible { outline: 2px solid 
  * starts is the server's own.
  */
 export function signedInPage(person: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="refresh" content="0; url=/">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Signed in · Folioscope</title>
-<link rel="stylesheet" href="/sign-in.css">
-</head>
-<body>
-<main>
-<h1>Folioscope</h1>
-<p>Signed in as ${escape(person)}. <a href="/">Open the books</a></p>
-</main>
-</body>
-</html>
-`;
+  return pageOf('Signed in', `<p>Signed in as ${escape(person)}. <a href="/">Open the books</a></p>\n`, '<meta http-equiv="refresh" content="0; url=/">\n');
 }

@@ -30,7 +30,7 @@ import { forTerminal } from '../../shared/text-safety.ts';
 import { io, say, warn } from './io.ts';
 import { progressPrinter } from './progress.ts';
 import { ENV_TOKEN, remoteCore, serverProblem } from '../team-client/remote.ts';
-import { TEAM_TOKEN_SERVICE } from '../team-client/client.ts';
+import { teamTokenKeychain } from '../team-client/client.ts';
 
 const ROOT = appRoot(import.meta.dirname);
 export const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -127,7 +127,7 @@ async function withServer<T>(server: string, fn: (core: Core) => Promise<T>, opt
   const fromEnv = io().env[ENV_TOKEN];
   const kept = fromEnv
     ? null
-    : await systemKeychain(TEAM_TOKEN_SERVICE, { cli: true })
+    : await teamTokenKeychain({ cli: true })
         .get(origin)
         .catch(() => null);
   const token = fromEnv || kept;

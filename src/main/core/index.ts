@@ -56,5 +56,6 @@ export type { OidcLink, OidcSignIn, People, Person, SignedIn, SignIn } from './p
 // A team server's replica of its books (docs/team.md, "The desktop on a team server"): its
 // manifest, and the check a desktop makes of a downloaded one before it keeps it.
 export { ReplicaRefusedError, verifyReplica } from './store/replica-files.ts';
+export { ownerOnlyFolder, writeSmallFile } from './store/small-file.ts';
 export type { ReplicaManifest } from './store/replica-files.ts';
 export type { ReplicaOf } from './session/index.ts';

@@ -17,21 +17,33 @@
  * Signed out, the shell's core is the desktop's own.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { type Core, createCore, type Keychain, type ReplicaManifest, type ReplicaOf, systemKeychain, verifyReplica } from '../core/index.ts';
+import {
+  type Core,
+  createCore,
+  type Keychain,
+  ownerOnlyFolder,
+  type ReplicaManifest,
+  type ReplicaOf,
+  systemKeychain,
+  verifyReplica,
+  writeSmallFile,
+} from '../core/index.ts';
 import { CONTRACT, type Envelope, type EventPayloads, type TeamStatus } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
 import type { CoreSaid } from '../../shared/core-codes.ts';
 import { isRole, type Role } from '../../shared/roles.ts';
-import { remoteCore, serverProblem } from './remote.ts';
+import { remoteCore, serverProblem, unreachable } from './remote.ts';
 
 /** The keychain service the desktop's team-server tokens are kept under (account: the server's origin). */
 export const TEAM_TOKEN_SERVICE = 'Folioscope team server';
+/** The keychain of team-server tokens on this computer: the app's sign-in keeps one there, the CLI's `--server` finds it (`cli`: its errors said for a terminal). */
+export const teamTokenKeychain = (o: { cli?: boolean } = {}): Keychain => systemKeychain(TEAM_TOKEN_SERVICE, o);
 /** How old the copy kept may get while the server answers: what a desktop offline reads is at most this old (plus the time it was offline). */
 export const REPLICA_MAX_AGE_MS = 6 * 60 * 60_000;
 /** The header of `GET api/replica` carrying the copy's manifest (the team server's REPLICA_MANIFEST_HEADER). */
@@ -95,30 +107,7 @@ interface Remembered {
   role: Role;
 }
 
-/** A small file written whole or not at all (0600): a new file beside it, renamed over it. */
-function writeSmall(path: string, text: string): void {
-  const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
-  try {
-    writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
-    renameSync(partial, path);
-  } catch (err) {
-    rmSync(partial, { force: true });
-    throw err;
-  }
-}
-
 const slug = (origin: string) => createHash('sha256').update(origin).digest('hex').slice(0, 16);
-
-function ownerOnlyFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
-}
-
-/** The sentence of a fetch that did not reach the server. */
-function unreachable(origin: string, err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return `The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`;
-}
 
 export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient> {
   const stateFile = join(o.dataDir, 'team.json');
@@ -285,7 +274,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
       const before = keptReplica(origin);
       renameSync(partial, join(dir, name));
       // The pointer names the new copy in one rename: before it, the old copy is the one kept.
-      writeSmall(join(dir, 'replica.json'), JSON.stringify({ file: name, manifest: m }, null, 2) + '\n');
+      writeSmallFile(join(dir, 'replica.json'), JSON.stringify({ file: name, manifest: m }, null, 2) + '\n');
       if (before && before.file !== join(dir, name)) rmSync(before.file, { force: true });
     } catch (err) {
       rmSync(partial, { force: true });
@@ -298,7 +287,7 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
     remembered = r;
     if (r) {
       ownerOnlyFolder(o.dataDir);
-      writeSmall(stateFile, JSON.stringify(r, null, 2) + '\n');
+      writeSmallFile(stateFile, JSON.stringify(r, null, 2) + '\n');
     } else rmSync(stateFile, { force: true });
   }
 
@@ -517,7 +506,7 @@ export function startDesktopTeam(local: Core, o: { dataDir: string; shell: 'elec
   return startTeamClient({
     dataDir: o.dataDir,
     local,
-    keychain: o.keychain ?? systemKeychain(TEAM_TOKEN_SERVICE),
+    keychain: o.keychain ?? teamTokenKeychain(),
     openReplica: (replica) => createCore({ dataDir: o.dataDir, shell: o.shell, version: o.version, replica, scheduleEveryMs: 0 }),
   });
 }

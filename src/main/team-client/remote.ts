@@ -147,7 +147,7 @@ export async function remoteCore(server: string, token: string, o: RemoteOptions
 }
 
 /** Why the server could not be reached, in one sentence: fetch's own cause (ECONNREFUSED, a TLS error …) named. */
-function unreachable(origin: string, err: unknown): string {
+export function unreachable(origin: string, err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return `The team server at ${origin} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`;
 }

@@ -5,8 +5,7 @@
  * team-client/client.ts TEAM_TOKEN_SERVICE, account: the server's origin): one sign-in on a
  * machine serves its app and its command line. The token is never printed or written to a file.
  */
-import { systemKeychain } from '../../core/index.ts';
-import { TEAM_TOKEN_SERVICE } from '../../team-client/client.ts';
+import { teamTokenKeychain } from '../../team-client/client.ts';
 import { ENV_TOKEN, remoteCore, serverProblem } from '../../team-client/remote.ts';
 import { type Globals, parse, UsageError } from '../context.ts';
 import { io, say } from '../io.ts';
@@ -18,9 +17,6 @@ const USAGE = `Usage: folioscope --server URL token set | clear | status
   status   says whether one is kept (never the token)
 A token in ${ENV_TOKEN} is used before the keychain's.`;
 
-/** The keychain of team-server tokens (the desktop's, shared). */
-export const teamTokens = () => systemKeychain(TEAM_TOKEN_SERVICE, { cli: true });
-
 export async function tokenCommand(g: Globals, args: string[]): Promise<void> {
   const p = parse(args, {}, USAGE);
   if (!p) return;
@@ -30,7 +26,7 @@ export async function tokenCommand(g: Globals, args: string[]): Promise<void> {
   const problem = serverProblem(g.server);
   if (problem) throw new UsageError(problem);
   const origin = new URL(g.server).origin;
-  const keychain = teamTokens();
+  const keychain = teamTokenKeychain({ cli: true });
   if (sub === 'set') {
     const token = io().stdin().trim();
     if (!token) throw new Error(`No token on standard input: printf '%s' "$TOKEN" | folioscope --server ${origin} token set`);

@@ -12,8 +12,8 @@ import { listWallets } from '../store/wallets.ts';
 import { keyOf } from '../store/driver.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { makeReplica, type ReplicaManifest } from '../store/replica-files.ts';
+import { ownerOnlyFolder } from '../store/small-file.ts';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class Backups {
@@ -58,16 +58,11 @@ export class Backups {
   replica(origin: string, scrub: (copy: WritableDB) => void): Promise<{ file: string; manifest: ReplicaManifest }> {
     return this.oneAtATime(async () => {
       const dir = join(this.session.dataDir, 'replicas');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
+      ownerOnlyFolder(dir);
       const file = join(dir, `replica-${randomBytes(8).toString('hex')}.sqlite`);
       const db = this.session.profile.db;
-      try {
-        return { file, manifest: makeReplica(db, keyOf(db), file, { origin, appVersion: this.appVersion, now: new Date(this.now()), scrub }) };
-      } catch (err) {
-        rmSync(file, { force: true });
-        throw err;
-      }
+      // makeReplica removes the file itself when it fails.
+      return { file, manifest: makeReplica(db, keyOf(db), file, { origin, appVersion: this.appVersion, now: new Date(this.now()), scrub }) };
     });
   }
 

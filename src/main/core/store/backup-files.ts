@@ -32,7 +32,6 @@ import {
   copyFileSync,
   existsSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -42,7 +41,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { writeSmallFile } from './small-file.ts';
+import { ownerOnlyFolder, writeSmallFile } from './small-file.ts';
 import { z } from 'zod';
 import type { BackupInfo, BackupReason } from '../../../shared/model.ts';
 import { SCHEMA_VERSION } from './migrations/index.ts';
@@ -109,11 +108,6 @@ export const fileTime = (d: Date) =>
 function checkName(name: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*\.sqlite$/.test(name) || name.length > 200)
     throw new BackupRefusedError(`"${name.slice(0, 60)}" is not the name of a backup: use a name as folioscope backup list shows it.`);
-}
-
-function ownerOnlyFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** SHA-256 of a file, read in 1 MiB pieces (a cache can be large). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 /**
  * Writes a small file (a backup's manifest, a data folder's encryption.json) through a
@@ -21,4 +21,10 @@ export function writeSmallFile(path: string, text: string): void {
     rmSync(tmp, { force: true });
     throw err;
   }
+}
+
+/** A folder only its owner may enter (0700), made if missing and narrowed if it was wider. */
+export function ownerOnlyFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

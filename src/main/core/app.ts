@@ -116,6 +116,11 @@ const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
   'service.check',
 ]);
 
+/** Signing in to a team server is the desktop's team client's (src/main/team-client), which answers it before any core. */
+const desktopOnly = (): never => {
+  throw refusal('team', 'team.desktopOnly', {});
+};
+
 /** The answer to a request its caller cancelled: never a result the caller has stopped waiting for. */
 const CANCELLED = { ok: false, error: { kind: 'cancelled', message: 'Cancelled: the answer is no longer needed.', retryable: false } } as const;
 
@@ -413,18 +418,10 @@ async function openCore(o: CoreOptions): Promise<Core> {
       // The desktop on a team server is the shell's team client (src/main/team-client), which
       // answers these before the core: a core alone (a team server, the CLI) has none.
       'team.status': () => ({ available: false, state: 'signedOut', origin: null, person: null, role: null, replicaAt: null, problem: null }),
-      'team.signIn': () => {
-        throw refusal('team', 'team.desktopOnly', {});
-      },
-      'team.useToken': () => {
-        throw refusal('team', 'team.desktopOnly', {});
-      },
-      'team.signOut': () => {
-        throw refusal('team', 'team.desktopOnly', {});
-      },
-      'team.refreshReplica': () => {
-        throw refusal('team', 'team.desktopOnly', {});
-      },
+      'team.signIn': desktopOnly,
+      'team.useToken': desktopOnly,
+      'team.signOut': desktopOnly,
+      'team.refreshReplica': desktopOnly,
       // A shell that prints what a sync did (the CLI) waits for what the jobs set off first.
       'sync.settle': async () => {
         await reactions.settle();

@@ -106,6 +106,47 @@ export async function longLived(file: string, name: string): Promise<void> {
   }
   db.close();
   report(`${name}: one scope and date asked six times in one core`, rows);
+  await afterASync(file, name);
+}
+
+/**
+ * The view of all wallets asked again after a sync filed positions of some wallets at another
+ * date (issue 37 item 8): built whole again (before), and with the kept parts of the members the
+ * sync left alone (memo.ts, parts.ts), in the same run. The positions are filed inside a
+ * transaction that is rolled back, so the fund is left as it was.
+ */
+async function afterASync(file: string, name: string): Promise<void> {
+  const db = openDatabase(file);
+  const wallets = listWallets(db);
+  const signal = new AbortController().signal;
+  const views = memoisedViews();
+  const rows: Array<[string, string]> = [];
+  const timed = async (read: () => Promise<unknown>) => {
+    const t = performance.now();
+    await read();
+    return fmt((performance.now() - t) / 1000, 2);
+  };
+  rows.push(['first build (nothing kept)', `${await timed(() => views(db, wallets, DATE, signal))} s`]);
+  const columns =
+    'endpoint, wallet, chain, service_date, quality, request_id, fetched_at, sha256, content_sha256, raw, data, total_nav, principal_nav, reward_nav, position_count';
+  const file1 = db.prepare(
+    `INSERT INTO snapshots (requested_date, as_of, ${columns}) SELECT @day, @day, ${columns} FROM snapshots WHERE wallet = @wallet AND as_of = @date`,
+  );
+  let day = 0;
+  for (const synced of [1, 10, 100]) {
+    db.exec('BEGIN');
+    try {
+      day++;
+      for (const w of wallets.slice(0, synced)) file1.run({ day: `2026-09-${String(day).padStart(2, '0')}`, wallet: w.address, date: DATE });
+      const kept = await timed(() => views(db, wallets, DATE, signal));
+      const whole = await timed(() => portfolioViewUnlessAborted(db, wallets, DATE, signal));
+      rows.push([`after a sync of ${synced} wallet${synced > 1 ? 's' : ''}`, `whole build ${whole} s; with kept parts ${kept} s`]);
+    } finally {
+      db.exec('ROLLBACK');
+    }
+  }
+  db.close();
+  report(`${name}: all wallets asked again after a sync filed other dates of some wallets`, rows);
 }
 
 interface Run {

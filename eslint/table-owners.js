@@ -48,6 +48,8 @@ export const TABLE_OWNERS = {
   period_closes: 'closes',
   spam_verdicts: 'spam',
   spam_lists: 'spam',
+  // What each wallet's portfolio view read, counted by triggers (migration 30): the kept views' stamps.
+  view_inputs: 'portfolio',
   // The people of a team server (docs/team.md): sign-in, sessions, API tokens.
   people: 'people',
   people_sessions: 'people',

@@ -11,8 +11,9 @@ import { tempDir } from '../support/store.ts';
 
 /**
  * The portfolio's kept views (src/main/core/portfolio/memo.ts): a view asked again of an
- * unchanged cache is the one built, and any write to the file, by this connection or another,
- * makes the next ask build it again, so a kept view is never older than the cache.
+ * unchanged cache is the one built, and a write of what it reads, by this connection or another,
+ * makes the next ask build it again, so a kept view is never older than the cache
+ * (test/analytics/portfolio-parts.test.ts: every kind of write, and the writes it does not read).
  */
 const DATE = '2026-10-31';
 const signal = new AbortController().signal;

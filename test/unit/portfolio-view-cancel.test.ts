@@ -20,11 +20,11 @@ describe('the portfolio view stops when its caller no longer wants it', () => {
     const controller = new AbortController();
     // Runs at the first turn the view gives the event loop, i.e. while the view is being built.
     setImmediate(() => controller.abort());
-    await expect(portfolioViewUnlessAborted(db, listWallets(db), '2025-12-31', controller.signal, 0)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(portfolioViewUnlessAborted(db, listWallets(db), '2025-12-31', controller.signal, { turnMs: 0 })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('a caller that does not cancel gets the same view as the plain one', async () => {
-    const view = await portfolioViewUnlessAborted(db, listWallets(db), '2025-12-31', new AbortController().signal, 0);
+    const view = await portfolioViewUnlessAborted(db, listWallets(db), '2025-12-31', new AbortController().signal, { turnMs: 0 });
     expect(view).toEqual(portfolioView(db, listWallets(db), '2025-12-31'));
     expect(view.members).toHaveLength(10);
   });

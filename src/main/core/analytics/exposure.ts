@@ -3,7 +3,7 @@
  * table: the members it lacks are the view's, named, never a smaller figure said whole.
  */
 import type { Exposure, TokenExposure } from '../../../shared/model.ts';
-import { tokenRows } from '../../../shared/portfolio/tokens.ts';
+import { tokenRows, type TokenRow } from '../../../shared/portfolio/tokens.ts';
 import type { PortfolioView } from '../../../shared/portfolio/view.ts';
 import { decimalSum } from '../../../shared/decimal.ts';
 import { unreadableValues } from '../../../shared/quality.ts';
@@ -13,8 +13,9 @@ import { unreadableValues } from '../../../shared/quality.ts';
  * one exposure, each wallet chain's own figure kept beneath it. Grouped as Positions groups "by
  * token" (src/shared/portfolio/tokens.ts), so the two never name a token differently.
  */
-export function exposureOf(view: Pick<PortfolioView, 'date' | 'underlying' | 'members' | 'provenance'>): Exposure {
-  const list: TokenExposure[] = tokenRows(view.underlying).map((t) => ({
+export function exposureOf(view: Pick<PortfolioView, 'date' | 'underlying' | 'members' | 'provenance'> & { tokens?: readonly TokenRow[] }): Exposure {
+  // The view's by-token table when it has one (the same grouping, made once).
+  const list: TokenExposure[] = (view.tokens ?? tokenRows(view.underlying)).map((t) => ({
     tokenId: t.holdings[0]!.tokenId,
     symbol: t.symbol,
     name: t.name,

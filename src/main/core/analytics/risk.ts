@@ -8,12 +8,15 @@ import type { PortfolioView } from '../../../shared/portfolio/view.ts';
 import { lendingLegs, riskLeg } from '../../../shared/portfolio/lending.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 
-/** `listed`: the view's positions as the service listed them (not by value). */
-export function lendingRiskOf(view: Pick<PortfolioView, 'date' | 'missing'>, listed: readonly PositionRow[]): RiskOverview {
+/**
+ * `byMember`: the view's positions by wallet and chain as the cache orders them (memberOrder),
+ * then as the service listed them (not by value). The view hands them so, its members' rows in
+ * that order: a sort of every row here took longer than the rest of the risk.
+ */
+export function lendingRiskOf(view: Pick<PortfolioView, 'date' | 'missing'>, byMember: readonly PositionRow[]): RiskOverview {
   const positions: LendingRisk[] = [];
   const unknown: RiskOverview['unknown'] = [];
-  // By wallet and chain as the cache orders them, then as the service listed them.
-  for (const { wallet, chain, position: p, ratio, liqThreshold: threshold } of byMember(listed)) {
+  for (const { wallet, chain, position: p, ratio, liqThreshold: threshold } of byMember) {
     if (!riskLeg(p) && p.asset_type !== 'lending') continue;
     if (ratio === null || threshold === null) {
       unknown.push({ wallet, chain, name: p.name, reason: ratio === null ? 'no collateral_debt_ratio' : 'no liq_threshold' });
@@ -44,10 +47,10 @@ export function lendingRiskOf(view: Pick<PortfolioView, 'date' | 'missing'>, lis
   return { date: view.date, positions, unknown, missing: view.missing.map((m) => ({ wallet: m.wallet, chain: m.chain })) };
 }
 
-/** Locked tokens whose unlock time is on or after the view's date, soonest first. */
-export function unlocksOf(view: Pick<PortfolioView, 'date' | 'missing'>, listed: readonly PositionRow[]): UnlockLadder {
+/** Locked tokens whose unlock time is on or after the view's date, soonest first (`byMember` as lendingRiskOf's). */
+export function unlocksOf(view: Pick<PortfolioView, 'date' | 'missing'>, byMember: readonly PositionRow[]): UnlockLadder {
   const unlocks: UnlockRow[] = [];
-  for (const { wallet, chain, position: p } of byMember(listed))
+  for (const { wallet, chain, position: p } of byMember)
     for (const u of p.underlying) {
       const at = u.details['unlock_time'];
       if (typeof at !== 'string' || at.slice(0, 10) < view.date) continue;
@@ -73,9 +76,4 @@ export function unlocksOf(view: Pick<PortfolioView, 'date' | 'missing'>, listed:
 export function memberOrder(a: { wallet: string; chain: string }, b: { wallet: string; chain: string }): number {
   const byte = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return byte(a.wallet, b.wallet) || byte(a.chain, b.chain);
-}
-
-/** By wallet and chain as the cache orders them, then as the service listed them. */
-function byMember(listed: readonly PositionRow[]): PositionRow[] {
-  return [...listed].sort(memberOrder);
 }

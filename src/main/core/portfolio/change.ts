@@ -118,7 +118,7 @@ export async function portfolioChange(
   date: string,
   since: string,
   signal: AbortSignal,
-  views: ViewReader = portfolioViewUnlessAborted,
+  views: ViewReader = (d, w, at, s) => portfolioViewUnlessAborted(d, w, at, s),
 ): Promise<PortfolioChange> {
   checkDate('date', date);
   checkDate('since', since);

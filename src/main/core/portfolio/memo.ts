@@ -1,16 +1,22 @@
 /**
- * The last portfolio views built, kept while the cache is unchanged (issue 40 item 2). Overview,
- * Positions and Risk each ask for the view of the same scope at the same date, and a screen
- * reading `portfolio.rows` page by page asks again for each page: at 1,000 wallets × 6 chains a
+ * The last portfolio views built, kept while what they read is unchanged (issue 40 item 2, issue
+ * 37 item 8). Overview, Positions and Risk each ask for the view of the same scope at the same
+ * date, a screen reading `portfolio.rows` page by page asks again for each page, and on a team
+ * server ten people ask while a sync and their own notes write: at 1,000 wallets × 6 chains a
  * view takes seconds to build (bench/RESULTS.md), so each of those was that wait again.
  *
- * A kept view is given again only when nothing in the file can have changed since it was built.
- * The view is a function of the cache alone (the snapshots, the wallets, the spam marks, lists
- * and history its judge reads; no clock, no setting outside the file), so "nothing changed" is
- * read from SQLite itself (`dataVersion`: this connection's row changes and other connections'
- * commits) rather than from the core's change events, which a write could miss. It is read
- * before and after a build: a view during whose build the file changed is handed out but not
- * kept. A different connection (a restore, another service's cache) has its own memo.
+ * A kept view is given again only while nothing it read can have changed since it was built. The
+ * view is a function of the cache alone (the wallets' snapshots and transactions, the spam marks,
+ * lists, address book and watched wallets its judge reads; no clock, no setting outside the
+ * file), and the database itself counts every write to those, per wallet (migration 30,
+ * store/inputs.ts): "unchanged" is read from SQLite, not from the core's change events, which a
+ * write could miss (the sync's worker, another process). A note, an audit entry, another wallet's
+ * sync leave a view kept. The mark is read before and after a build: a view during whose build
+ * what it read changed is handed out but not kept. A different connection (a restore, another
+ * service's cache) has its own memo.
+ *
+ * A view built again reuses each member's part whose inputs are unchanged (./parts.ts), so a sync
+ * of one wallet costs a fund's view that wallet's parts and the sums, not every member again.
  *
  * Asks that arrive while the same view is being built (the Risk screen's lending and unlocks,
  * Overview and a page of rows at once) wait for that one build rather than starting their own.
@@ -22,7 +28,8 @@
 import type { Wallet } from '../../../shared/model.ts';
 import type { PortfolioView } from '../../../shared/portfolio/view.ts';
 import type { ReadableDB } from '../store/handles.ts';
-import { dataVersion } from '../store/data-version.ts';
+import { inputCounts, scopeMark } from './store/inputs.ts';
+import { MemberParts } from './parts.ts';
 import { portfolioViewUnlessAborted } from './view.ts';
 
 /**
@@ -52,7 +59,9 @@ function withinBudget(views: readonly Kept[]): Kept[] {
 
 interface Kept {
   key: string;
-  version: string;
+  /** What the view read, as its scope's input counters stood (store/inputs.ts). */
+  mark: string;
+  wallets: readonly Wallet[];
   view: PortfolioView;
 }
 
@@ -67,6 +76,11 @@ interface Building {
 
 export type ViewReader = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal) => Promise<PortfolioView>;
 
+/** What builds a view for the memo, given the cache's kept member parts. */
+export type ViewBuilder = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal, parts: MemberParts) => Promise<PortfolioView>;
+
+const withParts: ViewBuilder = (db, wallets, date, signal, parts) => portfolioViewUnlessAborted(db, wallets, date, signal, { parts });
+
 /**
  * A view over at least this many wallet chains is built one at a time per cache. Builds share one
  * thread, so running several at once finishes none sooner, and each holds its half-built view
@@ -77,8 +91,9 @@ export type ViewReader = (db: ReadableDB, wallets: readonly Wallet[], date: stri
 const ONE_AT_A_TIME_MEMBERS = 100;
 
 /** A reader of portfolio views that keeps the last ones built per connection, and shares a build under way. */
-export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): ViewReader {
+export function memoisedViews(build: ViewBuilder = withParts): ViewReader {
   const kept = new WeakMap<ReadableDB, Kept[]>();
+  const partsOf = new WeakMap<ReadableDB, MemberParts>();
   const building = new WeakMap<ReadableDB, Map<string, Building>>();
   /** The large builds of each cache, in the order asked: each starts when the one before it has ended. */
   const large = new WeakMap<ReadableDB, Promise<unknown>>();
@@ -86,9 +101,9 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
     signal.throwIfAborted();
     // The scope as the view reads it: each wallet's address, label and chains, in order.
     const key = JSON.stringify([date, wallets.map((w) => [w.address, w.label, w.chains])]);
-    const before = dataVersion(db);
+    const before = scopeMark(inputCounts(db), wallets);
     const all = kept.get(db) ?? [];
-    const hit = all.find((k) => k.key === key && k.version === before);
+    const hit = all.find((k) => k.key === key && k.mark === before);
     if (hit) {
       // The most recently asked first: the one to keep when the budget is met.
       kept.set(db, [hit, ...all.filter((k) => k !== hit)]);
@@ -103,7 +118,9 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
     else {
       const stop = new AbortController();
       const members = wallets.reduce((n, w) => n + w.chains.length, 0);
-      const start = () => build(db, wallets, date, stop.signal);
+      let parts = partsOf.get(db);
+      if (!parts) partsOf.set(db, (parts = new MemberParts()));
+      const start = () => build(db, wallets, date, stop.signal, parts);
       // A large build waits its turn; one whose callers all left meanwhile never starts (stop aborted).
       const turn = members >= ONE_AT_A_TIME_MEMBERS ? (large.get(db) ?? Promise.resolve()) : null;
       const built = turn
@@ -118,9 +135,11 @@ export function memoisedViews(build: ViewReader = portfolioViewUnlessAborted): V
           built.catch(() => undefined),
         );
       const view = built.then((v) => {
-        if (dataVersion(db) === before) {
-          const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && k.version === before);
-          kept.set(db, withinBudget([{ key, version: before, view: v }, ...fresh]));
+        const counts = inputCounts(db);
+        if (scopeMark(counts, wallets) === before) {
+          // The others still true of the file stay; one whose inputs moved is let go.
+          const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && scopeMark(counts, k.wallets) === k.mark);
+          kept.set(db, withinBudget([{ key, mark: before, wallets, view: v }, ...fresh]));
         }
         return v;
       });

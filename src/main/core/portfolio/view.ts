@@ -20,6 +20,8 @@ import { spamJudge, type SpamJudge } from '../spam/index.ts';
 import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
+import { inputCounts } from './store/inputs.ts';
+import type { MemberPart, MemberParts } from './parts.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -45,9 +47,9 @@ export async function portfolioViewUnlessAborted(
   wallets: readonly Wallet[],
   date: string,
   signal: AbortSignal,
-  turnMs = TURN_MS,
+  { turnMs = TURN_MS, parts }: { turnMs?: number; parts?: MemberParts | undefined } = {},
 ): Promise<PortfolioView> {
-  const steps = buildView(db, wallets, date);
+  const steps = buildView(db, wallets, date, parts);
   let since = performance.now();
   for (;;) {
     signal.throwIfAborted();
@@ -64,96 +66,96 @@ export async function portfolioViewUnlessAborted(
 const TURN_MS = 8;
 
 /** The view's work, member by member: it pauses (yields) after each one. */
-function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, judge?: SpamJudge): Generator<void, PortfolioView> {
+function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, parts?: MemberParts): Generator<void, PortfolioView> {
   checkDate('date', date);
+  // The counters first: every part made below is then at least as new as the mark it is kept under (./parts.ts).
+  const counts = parts ? inputCounts(db) : null;
   const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
-  const inScope = new Set(wallets.flatMap((w) => w.chains.map((c) => memberKey(w.address, c))));
-  const oneWallet = wallets.length === 1 ? wallets[0]!.address : undefined;
-  const rows = new Map<Endpoint, Map<string, LatestRow>>();
-  for (const endpoint of ENDPOINTS) {
-    const found = latestSnapshots(db, endpoint, { date, ...(oneWallet && { wallet: oneWallet }) }).filter((r) => inScope.has(memberKey(r.wallet, r.chain)));
-    rows.set(endpoint, new Map(found.map((r) => [memberKey(r.wallet, r.chain), r])));
-  }
-  // Spam is judged with each member's day as read here: the judge is given the views rather than
-  // reading and parsing them again (at a fund's scale, a fifth of the view's time).
-  const judged = judge ?? spamJudge(db, { wallets: wallets.map((w) => w.address) });
-
-  const members: MemberCoverage[] = [];
-  const provenance: PortfolioProvenance[] = [];
-  // Each view's snapshots per wallet and chain, in the order the wallets and chains are watched.
-  const results = new Map<Endpoint, Array<{ wallet: string; chains: Array<{ chain: string; snapshot: { data: unknown[] } | null }> }>>(
-    ENDPOINTS.map((e) => [e, []]),
-  );
-  for (const w of wallets) {
-    for (const e of ENDPOINTS) results.get(e)!.push({ wallet: w.address, chains: [] });
+  // Each member's kept part, if its inputs are unchanged; the rest are made below. A wallet's
+  // counter moves with every write to its snapshots (and their checks), so the mark needs no
+  // snapshot ids: the latest rows at the date are read only for the members made again.
+  const made: Array<{ wallet: Wallet; chain: string; key: string; mark: string | null; part: MemberPart | undefined }> = [];
+  for (const w of wallets)
     for (const chain of w.chains) {
-      const k = memberKey(w.address, chain);
-      const views = { all: false, underlying: false, liquidity: false };
-      const quality = { all: '', underlying: '', liquidity: '' };
-      let unreadable = 0;
-      let moment: string | null = null;
-      const fetched: string[] = [];
-      for (const endpoint of ENDPOINTS) {
-        const r = rows.get(endpoint)!.get(k);
-        const data = r ? (snapshotData(db, r.id) as unknown[]) : null;
-        results
-          .get(endpoint)!
-          .at(-1)!
-          .chains.push({ chain, snapshot: data && { data } });
-        if (!r) continue;
-        const flags = r.quality ? (JSON.parse(r.quality) as ValueFlag[]) : [];
-        views[VIEW_OF[endpoint]] = true;
-        quality[VIEW_OF[endpoint]] = qualitySummary(flags, data!);
-        unreadable += unreadableValues(flags).length;
-        moment ??= momentNote(flags);
-        fetched.push(r.fetched_at);
-        provenance.push({ wallet: w.address, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
-      }
-      const dataOf = (endpoint: Endpoint) => results.get(endpoint)!.at(-1)!.chains.at(-1)!.snapshot?.data ?? null;
-      judged.knowDay(w.address, chain, date, {
-        underlying: dataOf('positionsByUnderlying') as SnapshotDataByEndpoint['positionsByUnderlying'][] | null,
-        liquidity: dataOf('liquidityAnalysis') as SnapshotDataByEndpoint['liquidityAnalysis'][] | null,
-      });
+      const key = `${date}|${memberKey(w.address, chain)}`;
+      const mark = counts && `${counts.shared}:${counts.of(w.address)}`;
+      made.push({ wallet: w, chain, key, mark, part: mark ? parts!.get(key, mark) : undefined });
+    }
+  const toMake = made.filter((m) => !m.part);
+  if (toMake.length) {
+    const rows = latestOf(db, date, wallets, new Set(toMake.map((m) => m.wallet.address)));
+    // Made only when a member's part is not kept: it reads the user's marks and lists up front.
+    const judge = spamJudge(db, { wallets: wallets.map((w) => w.address) });
+    for (const m of toMake) {
+      const k = memberKey(m.wallet.address, m.chain);
+      m.part = memberPart(
+        db,
+        m.wallet.address,
+        m.chain,
+        date,
+        ENDPOINTS.map((e) => rows.get(e)!.get(k)),
+        judge,
+      );
+      if (m.mark) parts!.set(m.key, m.mark, m.part);
       yield;
-      members.push({
-        wallet: w.address,
-        label: w.label,
-        chain,
-        state: !views.all ? 'not-cached' : views.underlying && views.liquidity ? 'cached' : 'views-missing',
-        views,
-        unreadable,
-        quality,
-        moment,
-        nearestBefore: null,
-        nearestAfter: null,
-        fetchedAt: fetched.sort().at(-1) ?? null,
-      });
     }
   }
 
   // Where a member not fully cached at the date is cached instead (named, never used): read only
   // when one is, since it reads every member's dates (most of a fully cached fund's view's SQL).
-  if (members.some((m) => m.state !== 'cached')) {
+  const done = made.map((m) => ({ wallet: m.wallet, part: m.part! }));
+  const unplaced = done.filter((m) => m.part.coverage.state !== 'cached' && !m.part.nearest);
+  if (unplaced.length) {
     const nearest = nearestPositionDates(db, date);
-    for (const m of members) {
-      if (m.state === 'cached') continue;
-      const near = nearest.get(memberKey(m.wallet, m.chain));
-      m.nearestBefore = near?.before ?? null;
-      m.nearestAfter = near?.after ?? null;
+    for (const { part } of unplaced) {
+      const near = nearest.get(memberKey(part.coverage.wallet, part.coverage.chain));
+      part.nearest = { before: near?.before ?? null, after: near?.after ?? null };
     }
   }
+  // In the order of MemberCoverage's fields, as `--json` has always written them.
+  const members: MemberCoverage[] = done.map(({ wallet, part: { coverage: c, nearest } }) => ({
+    wallet: c.wallet,
+    label: wallet.label,
+    chain: c.chain,
+    state: c.state,
+    views: c.views,
+    unreadable: c.unreadable,
+    quality: c.quality,
+    moment: c.moment,
+    nearestBefore: nearest?.before ?? null,
+    nearestAfter: nearest?.after ?? null,
+    fetchedAt: c.fetchedAt,
+  }));
+  const provenance = done.flatMap((m) => m.part.provenance);
 
-  const of = (e: Endpoint): SnapshotResults => results.get(e)!;
-  // Spam is judged once here, for every screen, report and the CLI (docs/spam.md): its positions,
-  // the tokens they hold and their liquidity rows leave every table and total below.
-  const { genuine: listed, spam, spamTokens } = withoutSpam(positionRows(of('allPositions')), date, judged);
+  // The genuine positions as listed, member after member, each row's value summed once (a decimal
+  // sum each: at 100,000 rows most of the sort's time when done at every comparison), and each
+  // row's member's place in the cache's order (memberOrder), so the sort compares numbers only.
+  const byMemberOrder = done.map((_, i) => i).sort((a, b) => memberOrder(done[a]!.part.coverage, done[b]!.part.coverage) || a - b);
+  const rank = new Int32Array(done.length);
+  byMemberOrder.forEach((m, place) => (rank[m] = place));
+  const listed: PositionRow[] = [];
+  const values = new Map<PositionRow, number>();
+  const value: number[] = [];
+  const rowRank: number[] = [];
+  done.forEach(({ part }, m) =>
+    part.genuine.forEach((r, i) => {
+      listed.push(r);
+      values.set(r, part.values[i]!);
+      value.push(part.values[i]!);
+      rowRank.push(rank[m]!);
+    }),
+  );
   // Largest first; ties by wallet and chain (as the cache orders them), then as the service listed them.
-  // Each row's value summed once, not at every comparison (a decimal sum each: most of the sort's time at 100,000 rows).
-  const values = new Map(listed.map((r) => [r, knownValue(r.position)]));
-  const positions = [...listed].sort((a, b) => values.get(b)! - values.get(a)! || memberOrder(a, b));
-  const underlying = underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`));
-  const spamKeys = new Set(spam.rows.map((r) => r.key));
-  const liquidity = liquidityRows(of('liquidityAnalysis'), new Map(positions.map((p) => [p.key, p.atRisk]))).filter((l) => !spamKeys.has(l.key));
+  const positions = listed
+    .map((_, i) => i)
+    .sort((a, b) => value[b]! - value[a]! || rowRank[a]! - rowRank[b]! || a - b)
+    .map((i) => listed[i]!);
+  // By wallet and chain as the cache orders them, then as listed: what the risk and unlocks read.
+  const byMember = byMemberOrder.flatMap((m) => done[m]!.part.genuine);
+  const underlying = done.flatMap((m) => m.part.underlying);
+  const liquidity = done.flatMap((m) => m.part.liquidity);
+  const spamRows = done.flatMap((m) => m.part.spam).sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
 
   // Each row's value as summed once above, not again for each of the three allocations.
   const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => values.get(r)!));
@@ -176,7 +178,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
     liquidity,
     // Members cached that list no position are worth 0: known, not unknown ("—").
     totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotals(positions.map((p) => p.position)),
-    spam,
+    spam: { rows: spamRows, count: spamRows.length, claimed: decimalSumOrNull(spamRows.map((r) => r.total)) },
     unknownValues: positions.filter((p) => p.total === null).length,
     unknownIn: {
       principal: positions.some((p) => p.position._invalid?.['principal_nav'] !== undefined || bothUnknown(p)),
@@ -190,7 +192,89 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, ju
     },
     provenance,
   };
-  return { ...view, risk: lendingRiskOf(view, listed), unlocks: unlocksOf(view, listed), exposure: exposureOf(view) };
+  return { ...view, risk: lendingRiskOf(view, byMember), unlocks: unlocksOf(view, byMember), exposure: exposureOf(view) };
+}
+
+/** Up to this many wallets' latest snapshots are read wallet by wallet (an index seek each), more all at once. */
+const FEW_WALLETS = 16;
+
+/**
+ * The latest snapshot of each view at the date of the scope's members whose wallet is in
+ * `wanted` (the members made again): one query per view for the whole date, or, for a few
+ * wallets (a sync's, one wallet's view), one per wallet.
+ */
+function latestOf(db: ReadableDB, date: string, wallets: readonly Wallet[], wanted: ReadonlySet<string>): Map<Endpoint, Map<string, LatestRow>> {
+  const inScope = new Set(wallets.flatMap((w) => (wanted.has(w.address) ? w.chains.map((c) => `${w.address}|${c}`) : [])));
+  const out = new Map<Endpoint, Map<string, LatestRow>>();
+  for (const endpoint of ENDPOINTS) {
+    const found =
+      wanted.size <= FEW_WALLETS ? [...wanted].flatMap((wallet) => latestSnapshots(db, endpoint, { date, wallet })) : latestSnapshots(db, endpoint, { date });
+    out.set(endpoint, new Map(found.filter((r) => inScope.has(`${r.wallet}|${r.chain}`)).map((r) => [`${r.wallet}|${r.chain}`, r])));
+  }
+  return out;
+}
+
+/**
+ * One member's part of the view at a date (./parts.ts): its snapshots read and parsed, its
+ * coverage and provenance, its positions judged for spam (with its day's other views), and its
+ * rows. Spam is judged here, for every screen, report and the CLI (docs/spam.md): its positions,
+ * the tokens they hold and their liquidity rows leave every table and total.
+ */
+function memberPart(db: ReadableDB, wallet: string, chain: string, date: string, found: ReadonlyArray<LatestRow | undefined>, judge: SpamJudge): MemberPart {
+  const views = { all: false, underlying: false, liquidity: false };
+  const quality = { all: '', underlying: '', liquidity: '' };
+  let unreadable = 0;
+  let moment: string | null = null;
+  const fetched: string[] = [];
+  const provenance: PortfolioProvenance[] = [];
+  const data = new Map<Endpoint, unknown[] | null>();
+  ENDPOINTS.forEach((endpoint, i) => {
+    const r = found[i];
+    const body = r ? (snapshotData(db, r.id) as unknown[]) : null;
+    data.set(endpoint, body);
+    if (!r) return;
+    const flags = r.quality ? (JSON.parse(r.quality) as ValueFlag[]) : [];
+    views[VIEW_OF[endpoint]] = true;
+    quality[VIEW_OF[endpoint]] = qualitySummary(flags, body!);
+    unreadable += unreadableValues(flags).length;
+    moment ??= momentNote(flags);
+    fetched.push(r.fetched_at);
+    provenance.push({ wallet, chain, endpoint, asOf: r.as_of, fetchedAt: r.fetched_at, requestId: r.request_id, sha256: r.sha256, flags });
+  });
+  // The judge is given the day's views rather than reading and parsing them again (at a fund's
+  // scale, a fifth of the view's time).
+  judge.knowDay(wallet, chain, date, {
+    underlying: data.get('positionsByUnderlying') as SnapshotDataByEndpoint['positionsByUnderlying'][] | null,
+    liquidity: data.get('liquidityAnalysis') as SnapshotDataByEndpoint['liquidityAnalysis'][] | null,
+  });
+  const of = (e: Endpoint): SnapshotResults => {
+    const body = data.get(e);
+    return [{ wallet, chains: [{ chain, snapshot: body ? { data: body } : null }] }];
+  };
+  const { genuine, spam, spamTokens } = withoutSpam(positionRows(of('allPositions')), date, judge);
+  const values = genuine.map((r) => knownValue(r.position));
+  // A row's risk is its position's: by key, the last of a key in the view's order winning, as
+  // the view orders them (largest first, then as listed: a stable sort within one member).
+  const byValue = genuine.map((_, i) => i).sort((a, b) => values[b]! - values[a]!);
+  const spamKeys = new Set(spam.rows.map((r) => r.key));
+  return {
+    coverage: {
+      wallet,
+      chain,
+      state: !views.all ? 'not-cached' : views.underlying && views.liquidity ? 'cached' : 'views-missing',
+      views,
+      unreadable,
+      quality,
+      moment,
+      fetchedAt: fetched.sort().at(-1) ?? null,
+    },
+    provenance,
+    genuine,
+    values,
+    spam: spam.rows,
+    underlying: underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`)),
+    liquidity: liquidityRows(of('liquidityAnalysis'), new Map(byValue.map((i) => [genuine[i]!.key, genuine[i]!.atRisk]))).filter((l) => !spamKeys.has(l.key)),
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ import { updateToSchemaVersion26 } from './026-audit-people.ts';
 import { updateToSchemaVersion27 } from './027-people.ts';
 import { updateToSchemaVersion28 } from './028-four-eyes.ts';
 import { updateToSchemaVersion29 } from './029-people-oidc.ts';
+import { updateToSchemaVersion30 } from './030-view-inputs.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -60,6 +61,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion27,
   updateToSchemaVersion28,
   updateToSchemaVersion29,
+  updateToSchemaVersion30,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

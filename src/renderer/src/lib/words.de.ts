@@ -186,6 +186,8 @@ const coreCodes: CoreCodeSentences = {
   'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
   'encryption.already': ({ source }) =>
     `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+  'encryption.passphraseNeeded': () =>
+    'Dieser Datenordner ist mit einer Passphrase verschlüsselt: Geben Sie sie ein, um die Verschlüsselung auszuschalten. Nichts wurde geändert.',
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'role.forbidden': ({ person, role, op, needs }) =>

@@ -8,6 +8,7 @@ import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { openConnection } from '../../src/main/core/store/driver.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
+import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
 
@@ -17,8 +18,9 @@ import { tempDir } from '../support/store.ts';
  * it is refused on the field `passphrase`, in words a screen can say in either language, and
  * the folder, its cache and its key stay exactly as they were; the right one leaves every file
  * plain, and the next start asks for nothing. Real SQLite (SQLite3MC), the core as the shells use it.
- * The passphrase is then looked for inside the cache itself, opened with its key: no table,
- * the audit trail among them, holds it.
+ * The passphrase is then looked for inside the cache itself, opened with its key (no table, the
+ * audit trail among them, holds it), in the audit trail and the data file as the app gives them,
+ * in every refusal, and in every file of the folder once it is plain (cache, backup, data file).
  */
 const PASSPHRASE = 'kestrel-marble-58-orchard';
 const keys = new Map<string, string>();
@@ -85,6 +87,13 @@ describe('turning off a folder encrypted with a passphrase', () => {
     // The encrypted cache opened with its passphrase: the wallet and its new label are there.
     const core = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: PASSPHRASE });
     expect((await core.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury main']);
+    // The audit trail as a screen reads it, and the user's data file as exported: neither holds it.
+    const trail = await core.request('audit.list', {});
+    expect(JSON.stringify(trail)).toContain('Treasury main');
+    expect(JSON.stringify(trail)).not.toContain(PASSPHRASE);
+    const [exported] = await waitForJobs(core, [(await core.request('userData.export', {}))!]);
+    expect(JSON.stringify(exported)).not.toContain(PASSPHRASE);
+    await core.request('backups.create', undefined);
     const before = hashes(dir);
 
     const missing = await core.dispatch('cache.decrypt', {});
@@ -115,6 +124,14 @@ describe('turning off a folder encrypted with a passphrase', () => {
     expect(readdirSync(dir)).not.toContain('encryption.json');
     expect((await core.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury main']);
     await core.close();
+    // Every file of the folder plain now (the cache and its WAL, backups, the data file exported): none holds it.
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(dir, n)).isFile());
+    expect(files.filter((n) => n.startsWith('downloads/')).length).toBe(1);
+    expect(files.filter((n) => n.startsWith('backups/') && n.endsWith('.sqlite')).length).toBe(1);
+    for (const n of files) {
+      const bytes = readFileSync(join(dir, n));
+      expect(bytes.includes(PASSPHRASE) || bytes.includes(Buffer.from(PASSPHRASE, 'utf16le')), n).toBe(false);
+    }
 
     // Started again without a passphrase: nothing to unlock, the data there.
     const again = await start(dir);

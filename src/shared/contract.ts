@@ -888,8 +888,16 @@ export const CONTRACT = {
     'admin',
     WRITES,
   )<EncryptionStatus>(),
-  /** Decrypts every cache and backup of the data folder, converted in place; the key is then removed. */
-  'cache.decrypt': op(z.strictObject({ cancelJobs: z.boolean().optional() }).optional(), 'admin', WRITES)<EncryptionStatus>(),
+  /**
+   * Decrypts every cache and backup of the data folder, converted in place; the key is then
+   * removed. A folder encrypted with a passphrase needs it typed again (`passphrase`), checked
+   * before anything is closed: missing or wrong, it is refused (field `passphrase`) and nothing changes.
+   */
+  'cache.decrypt': op(
+    z.strictObject({ passphrase: passphrase.optional(), cancelJobs: z.boolean().optional() }).optional(),
+    'admin',
+    WRITES,
+  )<EncryptionStatus>(),
   /**
    * Whether the data folder waits for its passphrase (README, "Encryption at rest"): a folder
    * encrypted with one, started without FOLIOSCOPE_CACHE_PASSPHRASE in the app or the web shell,

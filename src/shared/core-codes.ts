@@ -131,6 +131,8 @@ export interface CoreCodeValues {
   'backup.busy': Record<string, never>;
   'encryption.none': Record<string, never>;
   'encryption.already': { source: 'keychain' | 'passphrase' };
+  /** Turning off a folder encrypted with a passphrase without typing it (Settings, cache.decrypt). */
+  'encryption.passphraseNeeded': Record<string, never>;
   /** Jobs running (their names as the core labels them) when an edit needs none: `then` is what to do after cancelling them. */
   'jobs.running': { count: number; names: string; then: 'restore' | 'try again' };
   /**
@@ -315,6 +317,7 @@ export const englishCoreCodes: CoreCodeSentences = {
   'encryption.none': () => 'This data folder is not encrypted. Nothing was changed.',
   'encryption.already': ({ source }) =>
     `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
+  'encryption.passphraseNeeded': () => 'This data folder is encrypted with a passphrase: type it to turn encryption off. Nothing was changed.',
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'role.forbidden': ({ person, role, op, needs }) =>

@@ -99,6 +99,12 @@ async function restart(): Promise<void> {
   shell = await startWebShell({ core, rendererDir: RENDERER });
 }
 
+/** What every field of the page holds now (a value is a property, not in the page's HTML). */
+const inputValues = () => page.evaluate(() => [...document.querySelectorAll('input')].map((i) => i.value));
+
+/** A file's name, size and first bytes: tells whether a conversion touched it. */
+const fingerprints = () => filesUnder(dir).map((f) => `${f.path}:${f.bytes.length}:${f.bytes.subarray(0, 64).toString('hex')}`);
+
 function filesUnder(folder: string): Array<{ path: string; bytes: Buffer }> {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
     .map((n) => join(folder, n))
@@ -107,61 +113,90 @@ function filesUnder(folder: string): Array<{ path: string; bytes: Buffer }> {
 }
 
 describe('Settings → Encryption with a passphrase, then the unlock screen', () => {
-  it('checks the passphrase, masks it, says what losing it means, and encrypts with it once confirmed', async () => {
-    await page.getByRole('button', { name: 'Settings' }).click();
+  it('by keyboard alone: checks the passphrase, masks it, says what losing it means, and encrypts with it once confirmed', async () => {
+    const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+    await page.getByRole('button', { name: 'Settings' }).focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Settings' });
     const section = dialog.getByRole('region', { name: 'Encryption' });
     await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*Off:/);
     const keychainChoice = section.getByRole('radio', { name: /A random key kept in the system keychain/ });
+    const passphraseChoice = section.getByRole('radio', { name: 'A passphrase, asked for at every start' });
     // A keychain is there: its key is the default.
     expect(await keychainChoice.isChecked()).toBe(true);
     expect(await section.getByLabel('Passphrase (at least 8 characters)').count()).toBe(0);
 
-    await section.getByRole('radio', { name: 'A passphrase, asked for at every start' }).check();
+    // The key's choice is one radio group: an arrow key moves to the passphrase, Tab to its field.
+    await keychainChoice.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await passphraseChoice.isChecked()).toBe(true);
     const first = section.getByLabel('Passphrase (at least 8 characters)');
     const again = section.getByLabel('The same passphrase again');
     expect(await first.getAttribute('type')).toBe('password');
     expect(await again.getAttribute('type')).toBe('password');
-    expect(await section.getByText(/nobody can recover it\. If it is lost, this cache and every backup of it can never be opened again/).isVisible()).toBe(
-      true,
+    // What losing it means, said plainly: nothing opens, the service's data syncs again, what was made here is lost unless exported.
+    const loss = section.locator('#encryption-loss');
+    expect(await loss.textContent()).toMatch(
+      /nobody can recover it\. If it is lost, this cache and every backup of it can never be opened again \(the backups use the same key\)\. The service’s data can be synced again into a new data folder, but what you made here \(labels, groups, notes, categories, closed periods\) is lost unless you exported it as a data file \(Settings → Your data\)\./,
     );
+    expect(await first.getAttribute('aria-describedby')).toBe('encryption-loss');
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('encryption-passphrase');
 
-    // Too short, then two that differ: said at the field, nothing asked of the core.
-    await first.fill('short');
-    await again.fill('short');
-    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    // Too short: said at the field, nothing asked of the core.
+    await page.keyboard.type('short');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('short');
+    await page.keyboard.press('Tab'); // Show the passphrase
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('Encrypt…');
+    await page.keyboard.press('Enter');
     await poll(() => section.getByRole('alert').textContent()).toBe('The passphrase needs at least 8 characters.');
     expect(await first.getAttribute('aria-invalid')).toBe('true');
-    await first.fill(PASSPHRASE);
-    await again.fill(`${PASSPHRASE}x`);
-    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    // Back at the field that is wrong.
+    expect(await active()).toBe('encryption-passphrase');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(PASSPHRASE);
+    await page.keyboard.press('Tab');
+    // Two that differ.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(`${PASSPHRASE}x`);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await poll(() => section.getByRole('alert').textContent()).toBe('The two passphrases differ: type the same one twice.');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('encryption-repeat');
-    await again.fill(PASSPHRASE);
+    expect(await active()).toBe('encryption-repeat');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(PASSPHRASE);
 
-    // Shown on request, masked again.
-    await section.getByLabel('Show the passphrase').check();
+    // Shown on request (Space on the checkbox), masked again.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
     expect(await first.getAttribute('type')).toBe('text');
-    await section.getByLabel('Show the passphrase').uncheck();
+    await page.keyboard.press('Space');
     expect(await first.getAttribute('type')).toBe('password');
 
-    await section.getByRole('button', { name: 'Encrypt…' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await poll(() => section.getByText(/with this passphrase\? .* every start asks for the passphrase/).isVisible()).toBe(true);
+    // The button pressed is gone: the keyboard is at the question's answer.
+    await poll(active).toBe('Encrypt');
     // Nothing happens before it is confirmed.
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
     await section.scrollIntoViewIfNeeded();
     await settled(page);
     await bothThemes(page, 'settings-encryption-passphrase-1024');
 
-    await section.getByRole('button', { name: 'Encrypt', exact: true }).click();
+    await page.keyboard.press('Enter');
     await poll(() => section.getByRole('status').last().textContent()).toMatch(/^Encrypted: 1 cache/);
     await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(
       /On: aegis, a key derived from a passphrase \(scrypt, N=131072, r=8, p=1\)\./,
     );
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(true);
-    // No key went to the keychain, and the fields are empty again.
+    // No key went to the keychain, and the fields are gone, their values with them.
     expect(keys.size).toBe(0);
     expect(await section.getByLabel('Passphrase (at least 8 characters)').count()).toBe(0);
+    expect(await inputValues()).not.toContain(PASSPHRASE);
     expect(problems).toEqual([]);
   }, 120_000);
 
@@ -181,7 +216,24 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     await settled(page);
     await bothThemes(page, 'unlock-1024');
 
-    const before = filesUnder(dir).map((f) => `${f.path}:${f.bytes.length}:${f.bytes.subarray(0, 64).toString('hex')}`);
+    // In a German browser, German: the language chosen in Settings is in the cache, still closed.
+    const german = await browser.newContext({ locale: 'de-DE', viewport: { width: 1024, height: 800 } });
+    try {
+      const de = await german.newPage();
+      const deProblems = watchProblems(de);
+      await de.goto(shell!.url);
+      await poll(() => de.getByRole('main').getByRole('heading', { level: 1 }).textContent()).toBe('Cache entsperren');
+      expect(await de.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await de.getByRole('main').getByLabel('Passphrase', { exact: true }).getAttribute('type')).toBe('password');
+      await de.getByText('Passphrase vergessen?').click();
+      await settled(de);
+      await bothThemes(de, 'unlock-de-1024');
+      expect(deProblems).toEqual([]);
+    } finally {
+      await german.close();
+    }
+
+    const before = fingerprints();
     // Back from the disclosure to the field by keyboard (Unlock is disabled while the field is empty).
     await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
@@ -194,7 +246,7 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     // Back in the field, empty, to type again; the folder as it was.
     await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
     expect(await field.inputValue()).toBe('');
-    expect(filesUnder(dir).map((f) => `${f.path}:${f.bytes.length}:${f.bytes.subarray(0, 64).toString('hex')}`)).toEqual(before);
+    expect(fingerprints()).toEqual(before);
     await bothThemes(page, 'unlock-wrong-1024');
 
     await page.keyboard.type(PASSPHRASE);
@@ -228,7 +280,63 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     expect(answers.filter((a) => a.includes(PASSPHRASE))).toEqual([]);
     expect(printed.filter((p) => p.includes(PASSPHRASE))).toEqual([]);
     expect(await page.content()).not.toContain(PASSPHRASE);
+    // Nor in a field or the page's storage once it was used.
+    expect(await inputValues()).not.toContain(PASSPHRASE);
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain(PASSPHRASE);
   });
+
+  it('turned off by keyboard with the passphrase typed again: none or a wrong one is said at the field and changes nothing; then every file is plain and holds neither', async () => {
+    const WRONG = 'osprey-granite-19-lamp';
+    const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+    await page.getByRole('button', { name: 'Settings' }).focus();
+    await page.keyboard.press('Enter');
+    const section = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Encryption' });
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*On: aegis, a key derived from a passphrase/);
+    await section.getByRole('button', { name: 'Decrypt…' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByText(/Decrypt every cache and backup .* no start asks for the passphrase any more/).isVisible()).toBe(true);
+    const field = section.getByLabel('The data folder’s passphrase, to turn encryption off');
+    expect(await field.getAttribute('type')).toBe('password');
+    // The question opens at its field.
+    await poll(active).toBe('encryption-off-passphrase');
+    const before = fingerprints();
+
+    // None: said here, nothing asked of the core.
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('alert').textContent()).toBe('Type the data folder’s passphrase to turn encryption off.');
+    // A wrong one: the core refuses it before closing anything; the field is emptied, to type again.
+    await page.keyboard.type(WRONG);
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('alert').textContent()).toBe(
+      'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+    );
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await poll(active).toBe('encryption-off-passphrase');
+    expect(await field.inputValue()).toBe('');
+    expect(fingerprints()).toEqual(before);
+    expect(await section.getByTestId('encryption-state').textContent()).toMatch(/^\s*On:/);
+    await section.scrollIntoViewIfNeeded();
+    await settled(page);
+    await bothThemes(page, 'settings-encryption-off-wrong-1024');
+
+    await page.keyboard.type(PASSPHRASE);
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('status').last().textContent()).toMatch(/^Decrypted: 1 cache and \d+ backups? are plain again\./);
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*Off:/);
+    expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
+    expect(existsSync(join(dir, 'encryption.json'))).toBe(false);
+    expect(await core!.request('wallets.list', undefined)).toHaveLength(1);
+
+    // Plain now, so this reads what SQLite holds (every table, the audit trail among them), the backup and the WAL.
+    for (const secret of [PASSPHRASE, WRONG]) {
+      const utf16 = Buffer.from(secret, 'utf16le');
+      expect(filesUnder(dir).filter((f) => f.bytes.includes(secret) || f.bytes.includes(utf16))).toEqual([]);
+      expect(answers.filter((a) => a.includes(secret))).toEqual([]);
+      expect(printed.filter((p) => p.includes(secret))).toEqual([]);
+      expect(await inputValues()).not.toContain(secret);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
 });
 
 describe('Settings → Encryption without a keychain', () => {

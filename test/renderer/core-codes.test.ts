@@ -128,6 +128,7 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
   'backup.busy': {},
   'encryption.none': {},
   'encryption.already': { source: 'keychain' },
+  'encryption.passphraseNeeded': {},
   'jobs.running': { count: 2, names: 'Transactions of Treasury, Positions of Ops', then: 'restore' },
   'edit.stale': { entity: 'group', name: 'Treasury', person: 'bob@desktop', at: '2026-11-29T05:20:00.000Z' },
   'role.forbidden': { person: 'carol', role: 'viewer', op: 'wallets.add', needs: 'books' },

@@ -4,6 +4,7 @@ import App from './App.svelte';
 import Unlock from './components/Unlock.svelte';
 import { call } from './lib/api.ts';
 import { applyTheme } from './lib/theme.ts';
+import { setLanguage } from './lib/words.ts';
 
 // Follow the OS theme from the first paint; Settings may override once loaded.
 applyTheme('system');
@@ -22,6 +23,8 @@ async function start(): Promise<void> {
     mount(App, { target: app });
     return;
   }
+  // The chosen language is a setting in the cache, which is still closed: the system's decides here.
+  document.documentElement.lang = setLanguage(null);
   const screen = mount(Unlock, {
     target: app,
     props: {

@@ -70,7 +70,9 @@ export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
   }
   if (sub === 'decrypt') {
     if (v['passphrase-stdin']) throw new UsageError(`decrypt reads the passphrase from ${PASSPHRASE_ENV}.\n\n${CACHE_USAGE}`);
-    printEncryption(await withCore(g, (core) => call(core, 'cache.decrypt', cancelJobs)));
+    // A folder encrypted with a passphrase is turned off with it, as Settings asks for it: the run's own.
+    const passphrase = io().env[PASSPHRASE_ENV];
+    printEncryption(await withCore(g, (core) => call(core, 'cache.decrypt', { ...(passphrase && { passphrase }), ...cancelJobs })));
     return;
   }
   if (sub !== 'move-aside' || v['passphrase-stdin']) throw new UsageError(CACHE_USAGE);

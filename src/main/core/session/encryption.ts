@@ -22,6 +22,7 @@ import {
   readEncryptionConfig,
   removeEncryptionConfig,
   writeEncryptionConfig,
+  WrongPassphraseError,
   type Keychain,
 } from '../secrets/index.ts';
 import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backup-files.ts';
@@ -144,6 +145,26 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
   }
   convertFolder(dataDir, existing ? key : null, key, now);
   return key;
+}
+
+/**
+ * Before a folder encrypted with a passphrase is turned off: the passphrase typed again, checked
+ * against encryption.json's check value (scrypt, as at a start), so a screen left unlocked is not
+ * enough to leave the folder plain. A folder with a keychain key (or none) needs nothing. Refused
+ * (field `passphrase`) when missing or wrong, before anything is closed or written; the refusal
+ * never holds what was typed.
+ */
+export async function checkPassphraseToDecrypt(dataDir: string, passphrase: string | undefined, keychain: Keychain): Promise<void> {
+  const file = join(dataDir, 'encryption.json');
+  const config = readEncryptionConfig(dataDir, file);
+  if (config?.keySource !== 'passphrase') return;
+  if (!passphrase) throw refusal('passphrase', 'encryption.passphraseNeeded', {});
+  try {
+    await folderKey(config, { keychain, passphrase }, file);
+  } catch (err) {
+    if (err instanceof WrongPassphraseError) throw refusal('passphrase', 'cache.wrongPassphrase', {});
+    throw err;
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { settingsVersion } from '../store/versions.ts';
 import { listWallets } from '../store/wallets.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
 import { clearCache } from '../sync/index.ts';
-import { decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
+import { checkPassphraseToDecrypt, decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
 import { normaliseBaseUrl } from './profile.ts';
 import type { Session } from './session.ts';
 
@@ -137,9 +137,13 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
     'cache.decrypt': async (input) => {
       const key = session.cacheKey;
       if (!key) throw refusal('encryption', 'encryption.none', {});
+      // Checked before the cache is closed: a missing or wrong passphrase leaves everything open and as it was.
+      await checkPassphraseToDecrypt(session.dataDir, input?.passphrase, session.cacheKeychain);
       await converting('Decrypting the cache', input?.cancelJobs ?? false, async () => {
         await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key });
         session.cacheKey = null;
+        // The folder is plain: its passphrase opens nothing any more and is not kept.
+        session.forgetPassphrase();
       });
       return encryptionStatus(session.dataDir);
     },

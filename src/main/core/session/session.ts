@@ -335,6 +335,11 @@ export class Session {
     };
   }
 
+  /** Once the folder is plain again (cache.decrypt): nothing needs its passphrase, so this process no longer holds it. */
+  forgetPassphrase(): void {
+    this.cachePassphrase = null;
+  }
+
   async close(): Promise<void> {
     this.detach();
     await this.current.close();

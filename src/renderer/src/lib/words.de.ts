@@ -186,6 +186,8 @@ const coreCodes: CoreCodeSentences = {
   'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
   'encryption.already': ({ source }) =>
     `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+  'encryption.passphraseNeeded': () =>
+    'Dieser Datenordner ist mit einer Passphrase verschlüsselt: Geben Sie sie ein, um die Verschlüsselung auszuschalten. Nichts wurde geändert.',
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'role.forbidden': ({ person, role, op, needs }) =>
@@ -1020,7 +1022,7 @@ export const german: Words = {
     folderPassphrase: 'Die Passphrase des Datenordners',
     show: 'Passphrase zeigen',
     lossWarning:
-      'Bewahren Sie die Passphrase sicher auf: Sie wird nirgends gespeichert und niemand kann sie wiederherstellen. Geht sie verloren, lassen sich dieser Cache und jede seiner Sicherungen nie wieder öffnen.',
+      'Bewahren Sie die Passphrase sicher auf: Sie wird nirgends gespeichert und niemand kann sie wiederherstellen. Geht sie verloren, lassen sich dieser Cache und jede seiner Sicherungen nie wieder öffnen (die Sicherungen haben denselben Schlüssel). Die Daten des Dienstes lassen sich in einen neuen Datenordner erneut synchronisieren, doch was Sie hier angelegt haben (Bezeichnungen, Gruppen, Notizen, Kategorien, abgeschlossene Zeiträume), ist verloren, sofern Sie es nicht als Datendatei exportiert haben (Einstellungen → Ihre Daten).',
     tooShort: 'Die Passphrase braucht mindestens 8 Zeichen.',
     mismatch: 'Die beiden Passphrasen unterscheiden sich: Geben Sie zweimal dieselbe ein.',
     encrypt: 'Verschlüsseln…',
@@ -1034,6 +1036,8 @@ export const german: Words = {
       `Jeden Cache und jede Sicherung dieses Datenordners entschlüsseln? Sie werden wieder einfache SQLite-Dateien${keychain ? ', und der Schlüssel wird aus dem Schlüsselbund entfernt' : ', und kein Start fragt mehr nach der Passphrase'}.`,
     encryptConfirm: 'Verschlüsseln',
     decryptConfirm: 'Entschlüsseln',
+    offPassphrase: 'Die Passphrase des Datenordners, um die Verschlüsselung auszuschalten',
+    offPassphraseMissing: 'Geben Sie die Passphrase des Datenordners ein, um die Verschlüsselung auszuschalten.',
     cancelAndConvert: 'Aufträge abbrechen und fortfahren',
     working: 'Cache und Sicherungen werden umgewandelt…',
     encrypted: (caches, backups) => `Verschlüsselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')}.`,
@@ -1051,7 +1055,7 @@ export const german: Words = {
     wrong: 'Das ist nicht die Passphrase dieses Datenordners. Nichts wurde geändert: Geben Sie sie erneut ein.',
     forgotTitle: 'Passphrase vergessen?',
     forgot:
-      'Niemand kann sie wiederherstellen: Ohne sie lassen sich dieser Cache und seine Sicherungen nicht öffnen. Starten Sie Folioscope mit einem anderen Datenordner (FOLIOSCOPE_DATA_DIR oder --data-dir für die Web-Oberfläche), fügen Sie Ihre Wallets erneut hinzu oder importieren Sie eine exportierte Datendatei, und synchronisieren Sie: Die Daten des Dienstes werden erneut geladen. Dieser Ordner bleibt, wie er ist; entfernen Sie ihn selbst, wenn Sie ihn nicht mehr brauchen.',
+      'Niemand kann sie wiederherstellen: Ohne sie lassen sich dieser Cache und seine Sicherungen (mit demselben Schlüssel verschlüsselt) nicht öffnen. Starten Sie Folioscope mit einem anderen Datenordner (FOLIOSCOPE_DATA_DIR oder --data-dir für die Web-Oberfläche), fügen Sie Ihre Wallets erneut hinzu oder importieren Sie eine exportierte Datendatei, und synchronisieren Sie: Die Daten des Dienstes werden erneut geladen. Was Sie hier angelegt und nicht exportiert haben (Bezeichnungen, Gruppen, Notizen, Kategorien, abgeschlossene Zeiträume), ist verloren. Dieser Ordner bleibt, wie er ist; entfernen Sie ihn selbst, wenn Sie ihn nicht mehr brauchen.',
     unattended: 'Um ohne diesen Bildschirm zu starten (ein Server, ein geplanter Lauf), setzen Sie FOLIOSCOPE_CACHE_PASSPHRASE.',
   },
   userData: {

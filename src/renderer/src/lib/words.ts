@@ -835,7 +835,7 @@ const en = {
     folderPassphrase: 'The data folder’s passphrase',
     show: 'Show the passphrase',
     lossWarning:
-      'Keep the passphrase safe: it is never stored anywhere, and nobody can recover it. If it is lost, this cache and every backup of it can never be opened again.',
+      'Keep the passphrase safe: it is never stored anywhere, and nobody can recover it. If it is lost, this cache and every backup of it can never be opened again (the backups use the same key). The service’s data can be synced again into a new data folder, but what you made here (labels, groups, notes, categories, closed periods) is lost unless you exported it as a data file (Settings → Your data).',
     tooShort: 'The passphrase needs at least 8 characters.',
     mismatch: 'The two passphrases differ: type the same one twice.',
     encrypt: 'Encrypt…',
@@ -849,6 +849,8 @@ const en = {
       `Decrypt every cache and backup of this data folder? They become plain SQLite files again${keychain ? ', and the key is removed from the keychain' : ', and no start asks for the passphrase any more'}.`,
     encryptConfirm: 'Encrypt',
     decryptConfirm: 'Decrypt',
+    offPassphrase: 'The data folder’s passphrase, to turn encryption off',
+    offPassphraseMissing: 'Type the data folder’s passphrase to turn encryption off.',
     cancelAndConvert: 'Cancel the jobs and go on',
     working: 'Converting the cache and its backups…',
     encrypted: (caches: number, backups: number) => `Encrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'}.`,
@@ -867,7 +869,7 @@ const en = {
     wrong: 'That is not this data folder’s passphrase. Nothing was changed: type it again.',
     forgotTitle: 'Forgotten the passphrase?',
     forgot:
-      'Nobody can recover it: without it, this cache and its backups cannot be opened. Start Folioscope on another data folder (FOLIOSCOPE_DATA_DIR, or --data-dir for the web shell), add your wallets again or import a data file you exported, and sync: the service’s data is fetched again. This folder is left as it is; remove it yourself once you no longer need it.',
+      'Nobody can recover it: without it, this cache and its backups (encrypted with the same key) cannot be opened. Start Folioscope on another data folder (FOLIOSCOPE_DATA_DIR, or --data-dir for the web shell), add your wallets again or import a data file you exported, and sync: the service’s data is fetched again. What you made here and did not export (labels, groups, notes, categories, closed periods) is lost. This folder is left as it is; remove it yourself once you no longer need it.',
     unattended: 'To start without this screen (a server, a scheduled run), set FOLIOSCOPE_CACHE_PASSPHRASE.',
   },
   userData: {

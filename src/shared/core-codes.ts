@@ -146,6 +146,7 @@ export interface CoreCodeValues {
   'role.forbidden': { person: string; role: Role; op: string; needs: Permission };
   /** A team server's service and key asked to change over its API (`op`): they are set on its machine. */
   'team.serviceOnServer': { op: string };
+  'team.encryptionOnServer': { op: string };
   /** The desktop's offline copy of a team server's books (docs/team.md, "The desktop on a team server"): `madeAt` ISO. */
   'team.replicaReadOnly': { origin: string; madeAt: string; op: string };
   'team.desktopOnly': Record<string, never>;
@@ -324,6 +325,8 @@ export const englishCoreCodes: CoreCodeSentences = {
     `${person} is signed in as ${ROLE_NAME[role]}, and ${NEED[needs]}: ask an owner of this server if you need it. Nothing was changed. (${op})`,
   'team.serviceOnServer': ({ op }) =>
     `On a team server its service and access key are set on the server's machine (folioscope key set, or FOLIOSCOPE_ACCESS_KEY), never through a browser or its API: the people's books live in that service's cache. Nothing was changed. (${op})`,
+  'team.encryptionOnServer': ({ op }) =>
+    `On a team server its data folder is encrypted, decrypted and unlocked on the server's machine (folioscope cache encrypt|decrypt, FOLIOSCOPE_CACHE_PASSPHRASE), never through a browser or its API: a passphrase never leaves that machine. Nothing was changed. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `This is a read-only copy of ${hostOf(origin)} from ${minuteUtc(madeAt)}: edits, syncs and closes are made on the server. Nothing was changed. (${op})`,
   'team.desktopOnly': () => 'Signing in to a team server is done in the desktop app (Settings → Team) or folioscope serve; the CLI uses --server with a token.',

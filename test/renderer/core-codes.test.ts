@@ -133,6 +133,7 @@ const examples: { [K in CoreCode]: CoreCodeValues[K] } = {
   'edit.stale': { entity: 'group', name: 'Treasury', person: 'bob@desktop', at: '2026-11-29T05:20:00.000Z' },
   'role.forbidden': { person: 'carol', role: 'viewer', op: 'wallets.add', needs: 'books' },
   'team.serviceOnServer': { op: 'key.set' },
+  'team.encryptionOnServer': { op: 'cache.decrypt' },
 };
 
 /** Words of the core's English refusals: none may be left in a German one (the schema's own detail aside, see input.invalid). */

@@ -102,6 +102,15 @@ describe('a team server’s service and key', () => {
         const res = await team.dispatch(op, input, { actor: owner });
         expect(res, op).toMatchObject({ ok: false, error: { kind: 'forbidden', said: { code: 'team.serviceOnServer', values: { op } } } });
       }
+      // Its data folder's encryption too: no passphrase through a browser, no server left waiting for one.
+      for (const [op, input] of [
+        ['cache.encrypt', { passphrase: 'a long passphrase' }],
+        ['cache.decrypt', { passphrase: 'a long passphrase' }],
+        ['cache.unlock', { passphrase: 'a long passphrase' }],
+      ] as const) {
+        const res = await team.dispatch(op, input, { actor: owner });
+        expect(res, op).toMatchObject({ ok: false, error: { kind: 'forbidden', said: { code: 'team.encryptionOnServer', values: { op } } } });
+      }
       expect(await team.dispatch('app.useDemo', undefined)).toMatchObject({ ok: true });
     } finally {
       await team.close();

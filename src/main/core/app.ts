@@ -91,6 +91,12 @@ function forbidden(op: OperationName, actor: Actor | undefined, needs: Permissio
 
 /** The operations that change a core's service or its key: on a team server, set on its machine only. */
 const SERVICE_ON_SERVER: ReadonlySet<OperationName> = new Set(['key.set', 'key.clear', 'app.connect', 'app.useDemo']);
+/**
+ * A team server's data folder is encrypted, decrypted and unlocked on its machine too: a
+ * passphrase never travels through a browser or the desktop's team client, and no person's
+ * request leaves the server unable to start unattended (it would wait for a passphrase).
+ */
+const ENCRYPTION_ON_SERVER: ReadonlySet<OperationName> = new Set(['cache.encrypt', 'cache.decrypt', 'cache.unlock']);
 
 /**
  * What a replica refuses beside every operation that writes: what syncs or would reach the
@@ -452,6 +458,8 @@ async function openCore(o: CoreOptions): Promise<Core> {
     // carries the key through a browser, nor moves everyone's books to another service's cache.
     if (o.team && options.actor && SERVICE_ON_SERVER.has(name))
       return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('team.serviceOnServer', { op: name }) } };
+    if (o.team && options.actor && ENCRYPTION_ON_SERVER.has(name))
+      return { ok: false, error: { kind: 'forbidden', retryable: false, ...coded('team.encryptionOnServer', { op: name }) } };
     if (session.swapping) await session.swapping;
     const profile = session.profile;
     // Whether it writes is declared on the contract's operation (src/shared/contract.ts).

@@ -194,6 +194,8 @@ const coreCodes: CoreCodeSentences = {
     `${person} ist als ${ROLE_DE[role]} angemeldet, und ${NEED_DE[needs]}: Fragen Sie einen Inhaber dieses Servers, wenn Sie das brauchen. Nichts wurde geändert. (${op})`,
   'team.serviceOnServer': ({ op }) =>
     `Auf einem Team-Server werden Dienst und Zugangsschlüssel auf dem Rechner des Servers festgelegt (folioscope key set oder FOLIOSCOPE_ACCESS_KEY), nie über einen Browser oder seine API: Die Bücher der Personen liegen im Cache dieses Dienstes. Nichts wurde geändert. (${op})`,
+  'team.encryptionOnServer': ({ op }) =>
+    `Auf einem Team-Server wird sein Datenordner auf dem Rechner des Servers verschlüsselt, entschlüsselt und entsperrt (folioscope cache encrypt|decrypt, FOLIOSCOPE_CACHE_PASSPHRASE), nie über einen Browser oder seine API: Eine Passphrase verlässt diesen Rechner nie. Nichts wurde geändert. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `Dies ist eine schreibgeschützte Kopie von ${hostOf(origin)} vom ${instant(madeAt)}: Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht. Nichts wurde geändert. (${op})`,
   'team.desktopOnly': () =>
@@ -400,6 +402,8 @@ export const german: Words = {
     teamDemoMode: 'Demomodus: Dieser Team-Server läuft auf dem eingebauten Referenzdienst mit erzeugten Daten.',
     connectedLead: 'Verbunden mit',
     teamService: 'Dienst und Zugangsschlüssel dieses Team-Servers werden auf dem Rechner des Servers festgelegt (folioscope key set), nie in einem Browser.',
+    teamEncryption:
+      'Der Datenordner dieses Team-Servers wird auf dem Rechner des Servers verschlüsselt (folioscope cache encrypt), nie in einem Browser: Seine Passphrase verlässt diesen Rechner nie.',
     ownerOnly: 'Sicherungen und Verschlüsselung verwaltet ein Inhaber dieses Servers.',
     baseUrl: 'Basis-URL',
     baseUrlPlaceholder: 'https://api.beispiel.de',

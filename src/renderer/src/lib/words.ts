@@ -203,6 +203,8 @@ const en = {
     connectedLead: 'Connected to',
     /** A team server's service and key are set on its machine, never through a browser. */
     teamService: 'This team server’s service and its access key are set on the server’s machine (folioscope key set), never in a browser.',
+    teamEncryption:
+      'This team server’s data folder is encrypted on the server’s machine (folioscope cache encrypt), never in a browser: its passphrase never leaves that machine.',
     ownerOnly: 'Backups and encryption are kept by an owner of this server.',
     baseUrl: 'Base URL',
     baseUrlPlaceholder: 'https://api.example.com',

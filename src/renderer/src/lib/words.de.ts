@@ -1464,6 +1464,13 @@ export const german: Words = {
     remove: (value) => `${value} entfernen`,
     placeholder: 'Tippen oder wählen; Enter fügt hinzu',
     more: 'Weitere hinzufügen…',
+    replace: 'Anderen tippen oder wählen…',
+    sources: { wallet: 'beobachtete Wallet', seen: 'im Verlauf gesehen' },
+    count: (n) => (n === 1 ? '1 Option' : `${int(n)} Optionen`),
+    narrow: 'Es passen mehr: weiter tippen grenzt die Liste ein.',
+    none: 'Noch nichts zu wählen.',
+    noneAdd: (typed) => `Nichts passt zu „${typed}“: Enter fügt es wie getippt hinzu.`,
+    failed: 'Die Optionen konnten nicht gelesen werden; Enter fügt das Getippte hinzu.',
   },
   nameAddress: {
     button: 'Benennen…',

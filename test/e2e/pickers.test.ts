@@ -36,7 +36,7 @@ describe('pickers, by the keyboard alone', () => {
     const act = dialog().getByRole('combobox', { name: 'Action types', exact: true });
     await act.focus();
     await web.page.keyboard.type('sw');
-    const actList = dialog().getByRole('listbox', { name: 'Action types' });
+    const actList = dialog().getByRole('listbox', { name: 'Action types: options' });
     await poll(() => actList.getByRole('option').allInnerTexts()).toContain('Swap');
     await web.page.keyboard.press('ArrowDown');
     const first = actList.getByRole('option').first();
@@ -58,7 +58,7 @@ describe('pickers, by the keyboard alone', () => {
     const wallets = dialog().getByRole('combobox', { name: 'Wallets', exact: true });
     await wallets.focus();
     await web.page.keyboard.type('treas');
-    const walletList = dialog().getByRole('listbox', { name: 'Wallets' });
+    const walletList = dialog().getByRole('listbox', { name: 'Wallets: options' });
     await poll(() => walletList.getByRole('option').allInnerTexts()).toEqual([expect.stringContaining('Ops treasury')]);
     await web.page.keyboard.press('ArrowDown');
     await web.page.keyboard.press('Enter');
@@ -117,7 +117,7 @@ describe('pickers, by the keyboard alone', () => {
     const act = web.page.getByRole('combobox', { name: 'Action type', exact: true });
     await act.focus();
     await web.page.keyboard.type('swa');
-    await poll(() => web.page.getByRole('listbox', { name: 'Action type' }).getByRole('option').allInnerTexts()).toEqual(['Swap']);
+    await poll(() => web.page.getByRole('listbox', { name: 'Action type: options' }).getByRole('option').allInnerTexts()).toEqual(['Swap']);
     await web.page.keyboard.press('ArrowDown');
     await web.page.keyboard.press('Enter');
     await poll(() => web.page.url()).toContain('action=swap');
@@ -141,7 +141,7 @@ describe('pickers, by the keyboard alone', () => {
     const token = web.page.getByRole('combobox', { name: 'Token', exact: true });
     await token.focus();
     await web.page.keyboard.type(symbol.slice(0, 3));
-    const tokenList = web.page.getByRole('listbox', { name: 'Token' });
+    const tokenList = web.page.getByRole('listbox', { name: 'Token: options' });
     await poll(() => tokenList.getByRole('option').allInnerTexts()).toContain(symbol);
     const at = (await tokenList.getByRole('option').allInnerTexts()).indexOf(symbol);
     for (let i = 0; i <= at; i++) await web.page.keyboard.press('ArrowDown');
@@ -159,6 +159,27 @@ describe('pickers, by the keyboard alone', () => {
     await poll(() => web.page.url()).not.toContain('transfer_out');
     const swapsWithToken = await web.core.call('timeline.count', { actionTypes: ['swap'], tokens: [symbol] });
     await poll(count).toContain(`${en(swapsWithToken)} transaction${swapsWithToken === 1 ? '' : 's'} match`);
+    expect(web.problems).toEqual([]);
+  });
+
+  it('an outflow alert’s token: one choice, picked by the keyboard among the cache’s symbols', async () => {
+    await web.open('#/timeline');
+    await web.page.getByRole('button', { name: /^Alerts/ }).click();
+    const rules = web.page.getByRole('dialog', { name: 'Alerts' }).getByRole('region', { name: 'Rules' });
+    await rules.getByLabel('When').selectOption('outflow');
+    const token = rules.getByRole('combobox', { name: 'Token symbol' });
+    const picked = rules.getByRole('list', { name: 'Token symbol: picked' });
+    await poll(() => picked.getByRole('listitem').allTextContents()).toEqual(['USDC×']);
+    await token.focus();
+    await web.page.keyboard.type('wet');
+    await poll(() => rules.getByRole('listbox', { name: 'Token symbol: options' }).getByRole('option').allInnerTexts()).toEqual(['WETH']);
+    await web.page.keyboard.press('ArrowDown');
+    await web.page.keyboard.press('Enter');
+    // A single choice: the new pick replaces the old.
+    await poll(() => picked.getByRole('listitem').allTextContents()).toEqual(['WETH×']);
+    await rules.getByLabel('Quantity').fill('5');
+    await rules.getByRole('button', { name: 'Add rule' }).click();
+    await poll(async () => (await web.core.call('alerts.rules', {})).map((r) => r.condition)).toEqual([{ kind: 'outflow', symbol: 'WETH', above: 5 }]);
     expect(web.problems).toEqual([]);
   });
 });

@@ -85,7 +85,7 @@ describe('a rule’s action type as the screens spell it', () => {
     const facets = await web.core.call('timeline.facets', {});
     await act.focus();
     await act.press('ArrowDown');
-    const listbox = dialog().getByRole('listbox', { name: 'Action types' });
+    const listbox = dialog().getByRole('listbox', { name: 'Action types: options' });
     await poll(() => listbox.getByRole('option').count()).toBe(Math.min(facets.actionTypes.length, 20));
     expect(await listbox.getByRole('option').allInnerTexts()).toContain('Swap');
     await act.press('Escape');

@@ -1461,6 +1461,7 @@ export const german: Words = {
   },
   picker: {
     picked: (name) => `${name}: gewählt`,
+    options: (name) => `${name}: Optionen`,
     remove: (value) => `${value} entfernen`,
     placeholder: 'Tippen oder wählen; Enter fügt hinzu',
     more: 'Weitere hinzufügen…',

@@ -1262,6 +1262,8 @@ const en = {
   },
   picker: {
     picked: (name: string) => `${name}: picked`,
+    /** The list of options under a field (named apart from the field, which its label names). */
+    options: (name: string) => `${name}: options`,
     remove: (value: string) => `Remove ${value}`,
     placeholder: 'Type or pick; Enter adds',
     more: 'Add another…',

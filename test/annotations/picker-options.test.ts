@@ -88,6 +88,20 @@ describe('pickers.options', () => {
     ]);
   });
 
+  it('the timeline filtered by an action type as the screens spell it: the rows of the stored type (defect 3)', async () => {
+    const swaps = await core.call('timeline.count', { actionTypes: ['swap'] });
+    expect(swaps).toBeGreaterThan(0);
+    expect(await core.call('timeline.count', { actionTypes: ['Swap'] })).toBe(swaps);
+    const both = await core.call('timeline.count', { actionTypes: ['swap', 'transfer_out'] });
+    expect(both).toBeGreaterThan(swaps);
+    expect(await core.call('timeline.count', { actionTypes: ['SWAP', 'Transfer out'] })).toBe(both);
+    const page = await core.call('timeline.page', { actionTypes: ['Transfer out'], limit: 5 });
+    expect(page.rows.length).toBeGreaterThan(0);
+    expect(page.rows.every((r) => r.actionType === 'transfer_out')).toBe(true);
+    // A type the cache does not hold matches nothing (and is not an error).
+    expect(await core.call('timeline.count', { actionTypes: ['Swop'] })).toBe(0);
+  });
+
   it('a rule’s action type as the screens spell it matches what the stored value matches (defect 3)', async () => {
     const swaps = (await core.call('rules.preview', { conditions: { actionTypes: ['swap'] } })).matches;
     expect(swaps).toBeGreaterThan(0);

@@ -1464,6 +1464,7 @@ export const german: Words = {
     options: (name) => `${name}: Optionen`,
     remove: (value) => `${value} entfernen`,
     placeholder: 'Tippen oder wählen; Enter fügt hinzu',
+    typeOnly: 'Tippen; Enter fügt hinzu',
     more: 'Weitere hinzufügen…',
     replace: 'Anderen tippen oder wählen…',
     sources: { wallet: 'beobachtete Wallet', seen: 'im Verlauf gesehen' },

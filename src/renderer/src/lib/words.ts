@@ -1266,6 +1266,8 @@ const en = {
     options: (name: string) => `${name}: options`,
     remove: (value: string) => `Remove ${value}`,
     placeholder: 'Type or pick; Enter adds',
+    /** A field with no list to pick from (method ids). */
+    typeOnly: 'Type; Enter adds',
     more: 'Add another…',
     replace: 'Type or pick another…',
     sources: { wallet: 'watched wallet', seen: 'seen in the history' } as Record<'wallet' | 'seen', string>,

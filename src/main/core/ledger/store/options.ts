@@ -3,8 +3,8 @@
  * limit, so a cache of a million transactions sends a screen twenty options, never every value.
  * Each search walks an index or a small table:
  * - action types: the distinct values of the action index, one seek each (a loose index scan:
- *   the types are few however many rows there are), matched as stored or as the screens spell
- *   them ("Swap", "transfer out");
+ *   the types are few however many rows there are), matched by key as stored or as the screens
+ *   spell them ("Swap", "transfer out");
  * - tokens: the symbols kept per wallet and chain (`transaction_symbols`, migration 9);
  * - wallets: the watched wallets, by label or address;
  * - counterparties: the address book and the watched wallets by name or address, and addresses
@@ -43,18 +43,11 @@ export function pickOptions(db: ReadableDB, q: PickQuery): PickOptions {
 const SEARCHES: Record<PickKind, (db: ReadableDB, search: string, n: number) => PickOption[]> = {
   actionTypes: (db, search, n) => {
     // As the screens spell it or as stored, in any case: both are one key (actionTypeKey).
-    const like = `%${literal(actionTypeKey(search))}%`;
-    const rows = all<{ v: string }>(
-      db,
-      sql`WITH RECURSIVE types(v) AS (
-            SELECT min(action_type) FROM transactions
-            UNION ALL
-            SELECT (SELECT min(action_type) FROM transactions WHERE action_type > types.v) FROM types WHERE types.v IS NOT NULL
-          )
-          SELECT v FROM types WHERE v IS NOT NULL AND lower(replace(replace(v, ' ', '_'), '-', '_')) LIKE ${like} ESCAPE '\\'
-          ORDER BY v LIMIT ${n}`,
-    );
-    return rows.map(({ v }) => ({ value: v, label: displayName(v) }));
+    const key = actionTypeKey(search);
+    return storedActionTypes(db)
+      .filter((v) => actionTypeKey(v).includes(key))
+      .slice(0, n)
+      .map((v) => ({ value: v, label: displayName(v) }));
   },
   tokens: (db, search, n) => {
     const rows = all<{ v: string }>(
@@ -93,6 +86,23 @@ const SEARCHES: Record<PickKind, (db: ReadableDB, search: string, n: number) => 
     return rows.map(({ v }) => ({ value: v, label: v }));
   },
 };
+
+/**
+ * Every action type the cache holds, in order: the distinct values of the action index, one seek
+ * each (a loose index scan), however many rows share them. The types are few (a service's
+ * vocabulary), so they are filtered here, by key, not in SQL.
+ */
+export function storedActionTypes(db: ReadableDB): string[] {
+  return all<{ v: string }>(
+    db,
+    sql`WITH RECURSIVE types(v) AS (
+          SELECT min(action_type) FROM transactions
+          UNION ALL
+          SELECT (SELECT min(action_type) FROM transactions WHERE action_type > types.v) FROM types WHERE types.v IS NOT NULL
+        )
+        SELECT v FROM types WHERE v IS NOT NULL`,
+  ).map((r) => r.v);
+}
 
 function walletsLike(db: ReadableDB, search: string, n: number): PickOption[] {
   const rows = all<{ address: string; label: string }>(

@@ -817,6 +817,9 @@ export const CONTRACT = {
       search: z.string().max(128).optional(),
       values: filterList(z.string().max(128)).optional(),
       limit: z.number().int().min(1).max(PICK_LIMIT_MAX).optional(),
+      /** Tokens of one wallet's or a group's transactions only (a timeline's scope); every watched wallet's when omitted. */
+      wallet: address.optional(),
+      group: z.number().int().positive().optional(),
     }),
     'read',
   )<PickOptions>(),

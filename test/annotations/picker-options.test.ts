@@ -59,6 +59,20 @@ describe('pickers.options', () => {
     expect(starts.indexOf(false) === -1 || !starts.slice(starts.indexOf(false)).includes(true)).toBe(true);
   });
 
+  it('tokens of a timeline’s scope: one wallet’s, or a group’s members’', async () => {
+    const sorted = (xs: string[]) => [...xs].sort();
+    for (const w of [A, B]) {
+      const mine = (await core.call('timeline.facets', { wallet: w })).tokens;
+      const offered = (await core.call('pickers.options', { kind: 'tokens', wallet: w, limit: 100 })).options.map((o) => o.value);
+      expect(sorted(offered)).toEqual(sorted(mine));
+    }
+    const g = await core.call('groups.save', { name: 'Cold only', wallets: [B] });
+    const ofGroup = (await core.call('pickers.options', { kind: 'tokens', group: g.id, limit: 100 })).options.map((o) => o.value);
+    expect(sorted(ofGroup)).toEqual(sorted((await core.call('timeline.facets', { wallet: B })).tokens));
+    // The scopes differ (else this test could not tell them apart).
+    expect(sorted((await core.call('timeline.facets', { wallet: A })).tokens)).not.toEqual(sorted(ofGroup));
+  });
+
   it('finds wallets by label or address start, and counterparties by name, wallet label or an address seen in the cache', async () => {
     expect((await core.call('pickers.options', { kind: 'wallets', search: 'treas' })).options).toEqual([{ value: A, label: 'Ops treasury', address: A }]);
     expect((await core.call('pickers.options', { kind: 'wallets', search: B.slice(0, 8).toUpperCase() })).options.map((o) => o.value)).toEqual([B]);

@@ -67,7 +67,7 @@ export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, Timelin
       }
       return f;
     },
-    'pickers.options': (query) => pickOptions(c.db(), query),
+    'pickers.options': ({ wallet, group, ...query }) => pickOptions(c.db(), { ...query, wallets: c.scopeOf(wallet, group) }),
     'changes.list': ({ wallet: address, group, limit }) => {
       const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
       // Newest first, over the scope's wallets (a few hundred entries at most in practice).

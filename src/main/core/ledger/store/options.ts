@@ -22,6 +22,8 @@ export interface PickQuery {
   search?: string | undefined;
   values?: readonly string[] | undefined;
   limit?: number | undefined;
+  /** The scope's wallets (tokens only): every watched wallet's when undefined. */
+  wallets?: readonly string[] | undefined;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -36,11 +38,11 @@ export function pickOptions(db: ReadableDB, q: PickQuery): PickOptions {
   if (q.values) return { options: exactOptions(db, q.kind, q.values), more: false };
   const search = (q.search ?? '').trim();
   // One more than asked: whether more match, without counting them all.
-  const found = SEARCHES[q.kind](db, search, limit + 1);
+  const found = SEARCHES[q.kind](db, search, limit + 1, q.wallets);
   return { options: found.slice(0, limit), more: found.length > limit };
 }
 
-const SEARCHES: Record<PickKind, (db: ReadableDB, search: string, n: number) => PickOption[]> = {
+const SEARCHES: Record<PickKind, (db: ReadableDB, search: string, n: number, wallets?: readonly string[]) => PickOption[]> = {
   actionTypes: (db, search, n) => {
     // As the screens spell it or as stored, in any case: both are one key (actionTypeKey).
     const key = actionTypeKey(search);
@@ -49,11 +51,15 @@ const SEARCHES: Record<PickKind, (db: ReadableDB, search: string, n: number) => 
       .slice(0, n)
       .map((v) => ({ value: v, label: displayName(v) }));
   },
-  tokens: (db, search, n) => {
+  tokens: (db, search, n, wallets) => {
+    // The wallets as one JSON parameter (one statement for any number of them), as the timeline's facets.
+    const scope = wallets
+      ? sql`wallet IN (SELECT value FROM json_each(${JSON.stringify(wallets.map(addressKey))}))`
+      : sql`wallet IN (SELECT address FROM wallets)`;
     const rows = all<{ v: string }>(
       db,
       sql`SELECT DISTINCT symbol AS v FROM transaction_symbols
-          WHERE wallet IN (SELECT address FROM wallets) AND symbol LIKE ${`%${literal(search)}%`} ESCAPE '\\'
+          WHERE ${scope} AND symbol LIKE ${`%${literal(search)}%`} ESCAPE '\\'
           ORDER BY symbol LIKE ${`${literal(search)}%`} ESCAPE '\\' DESC, symbol COLLATE NOCASE, symbol LIMIT ${n}`,
     );
     return rows.map(({ v }) => ({ value: v, label: v }));

@@ -176,6 +176,7 @@ describe('pickers, by the keyboard alone', () => {
     await web.page.keyboard.type('wet');
     await poll(() => rules.getByRole('listbox', { name: 'Token symbol: options' }).getByRole('option').allInnerTexts()).toEqual(['WETH']);
     await web.page.keyboard.press('ArrowDown');
+    await bothThemes(web.page, 'pickers-alert-open');
     await web.page.keyboard.press('Enter');
     // A single choice: the new pick replaces the old.
     await poll(() => picked.getByRole('listitem').allTextContents()).toEqual(['WETH×']);

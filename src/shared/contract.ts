@@ -654,6 +654,32 @@ export interface TimelineFacets {
 }
 
 /**
+ * What a rule's or a filter's list is picked from (`pickers.options`): watched wallets (by label
+ * or address), token symbols seen in the cache, counterparties' addresses (the address book, the
+ * watched wallets, addresses seen in the cache) and their names, action types seen in the cache.
+ */
+export const PICK_KINDS = ['wallets', 'tokens', 'counterparties', 'counterpartyNames', 'actionTypes'] as const;
+export type PickKind = (typeof PICK_KINDS)[number];
+/** The most options one answer holds: the core searches, the screen never gets every value of a large cache. */
+export const PICK_LIMIT_MAX = 100;
+
+/** One option of a picker: the value a rule or filter stores, and how the screens spell it. */
+export interface PickOption {
+  value: string;
+  /** As the screens show it: a wallet's label or a counterparty's name, an action type as `displayName` spells it ("Swap" for swap). */
+  label: string;
+  /** An address the label names (wallets, counterparties): shown beside the label. */
+  address?: string;
+  /** Where a counterparty came from: the address book, a watched wallet, or seen in the cache only. */
+  source?: 'book' | 'wallet' | 'seen';
+}
+export interface PickOptions {
+  options: PickOption[];
+  /** More options match than were sent: typing more narrows them. */
+  more: boolean;
+}
+
+/**
  * An operation of the contract: its input's schema, its result's type, the permission it needs
  * (src/shared/roles.ts: on a team server, a person whose role lacks it is refused), and whether
  * it writes to the cache (`WRITES`): such an operation is refused, with why, while the cache is
@@ -779,6 +805,24 @@ export const CONTRACT = {
   'exposure.get': op(z.strictObject({ date, group: z.number().int().positive().optional() }), 'read')<Exposure>(),
   'timeline.page': op(TimelineQueryInput.refine(ordered, orderedMessage), 'read')<TimelinePage>(),
   'timeline.facets': op(z.strictObject({ wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<TimelineFacets>(),
+  /**
+   * Options for a rule's or a filter's list, searched in the cache (by a name or label in any case
+   * and anywhere in it, an address by its start, an action type as stored or as shown): at most
+   * `limit`, with whether more match. `values`: the options of exactly these values instead (a
+   * stored rule's picks shown by name).
+   */
+  'pickers.options': op(
+    z.strictObject({
+      kind: z.enum(PICK_KINDS),
+      search: z.string().max(128).optional(),
+      values: filterList(z.string().max(128)).optional(),
+      limit: z.number().int().min(1).max(PICK_LIMIT_MAX).optional(),
+      /** Tokens of one wallet's or a group's transactions only (a timeline's scope); every watched wallet's when omitted. */
+      wallet: address.optional(),
+      group: z.number().int().positive().optional(),
+    }),
+    'read',
+  )<PickOptions>(),
   /** How many transactions the timeline's filters match in all (what its CSV export holds). */
   'timeline.count': op(TimelineFilterInput.refine(ordered, orderedMessage), 'read')<number>(),
   /**

@@ -33,6 +33,7 @@ export const OPERATION_NAMES = [
   'exposure.get',
   'timeline.page',
   'timeline.facets',
+  'pickers.options',
   'timeline.count',
   'timeline.days',
   'timeline.position',

@@ -9,13 +9,14 @@ import type { Handlers, ScopeContext } from '../handlers.ts';
 import type { TimelineRow } from '../../../shared/model.ts';
 import type { ReadableDB } from '../store/handles.ts';
 import { timelineFacetValues, timelinePage } from './store/timeline.ts';
+import { pickOptions } from './store/options.ts';
 import { countExportTransactions } from './store/export.ts';
 import { timelineDays, timelinePosition } from './store/days.ts';
 import { listTransactionChanges } from '../transactions/index.ts';
 import { categoriesOf, hasAnnotations } from './store/annotated.ts';
 import { counterpartyNamer, partiesOf } from '../counterparties/index.ts';
 
-type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.days' | 'timeline.position' | 'timeline.facets' | 'changes.list';
+type LedgerOperations = 'timeline.page' | 'timeline.count' | 'timeline.days' | 'timeline.position' | 'timeline.facets' | 'pickers.options' | 'changes.list';
 
 /**
  * `facetsCache`: the filter choices per scope, kept until transactions or wallets change (the
@@ -66,6 +67,7 @@ export function ledgerHandlers(c: ScopeContext, facetsCache: Map<string, Timelin
       }
       return f;
     },
+    'pickers.options': ({ wallet, group, ...query }) => pickOptions(c.db(), { ...query, wallets: c.scopeOf(wallet, group) }),
     'changes.list': ({ wallet: address, group, limit }) => {
       const members = c.scopeOf(address, group) ?? c.scopeWallets(undefined, undefined).map((w) => w.address);
       // Newest first, over the scope's wallets (a few hundred entries at most in practice).

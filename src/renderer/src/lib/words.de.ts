@@ -1469,9 +1469,18 @@ export const german: Words = {
   },
   picker: {
     picked: (name) => `${name}: gewählt`,
+    options: (name) => `${name}: Optionen`,
     remove: (value) => `${value} entfernen`,
     placeholder: 'Tippen oder wählen; Enter fügt hinzu',
+    typeOnly: 'Tippen; Enter fügt hinzu',
     more: 'Weitere hinzufügen…',
+    replace: 'Anderen tippen oder wählen…',
+    sources: { wallet: 'beobachtete Wallet', seen: 'im Verlauf gesehen' },
+    count: (n) => (n === 1 ? '1 Option' : `${int(n)} Optionen`),
+    narrow: 'Es passen mehr: weiter tippen grenzt die Liste ein.',
+    none: 'Noch nichts zu wählen.',
+    noneAdd: (typed) => `Nichts passt zu „${typed}“: Enter fügt es wie getippt hinzu.`,
+    failed: 'Die Optionen konnten nicht gelesen werden; Enter fügt das Getippte hinzu.',
   },
   nameAddress: {
     button: 'Benennen…',

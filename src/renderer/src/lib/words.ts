@@ -1266,9 +1266,20 @@ const en = {
   },
   picker: {
     picked: (name: string) => `${name}: picked`,
+    /** The list of options under a field (named apart from the field, which its label names). */
+    options: (name: string) => `${name}: options`,
     remove: (value: string) => `Remove ${value}`,
     placeholder: 'Type or pick; Enter adds',
+    /** A field with no list to pick from (method ids). */
+    typeOnly: 'Type; Enter adds',
     more: 'Add another…',
+    replace: 'Type or pick another…',
+    sources: { wallet: 'watched wallet', seen: 'seen in the history' } as Record<'wallet' | 'seen', string>,
+    count: (n: number) => (n === 1 ? '1 option' : `${int(n)} options`),
+    narrow: 'More match: type to narrow the list.',
+    none: 'Nothing to pick yet.',
+    noneAdd: (typed: string) => `None matches “${typed}”: Enter adds it as typed.`,
+    failed: 'The options could not be read; Enter adds what is typed.',
   },
   nameAddress: {
     button: 'Name…',

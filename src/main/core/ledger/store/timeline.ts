@@ -10,6 +10,8 @@ import { idsWhereKey } from '../../transactions/index.ts';
 import { all, sql, sqlJoin, type SqlQuery, value, prepare } from '../../store/sql.ts';
 import { annotationsForRows } from './annotated.ts';
 import { addressesNamed } from '../../counterparties/index.ts';
+import { actionTypeKey } from '../../../../shared/display-names.ts';
+import { storedActionTypes } from './options.ts';
 
 /**
  * A filter as the store applies it: a group's members (`wallets`, resolved by the core) may
@@ -18,17 +20,33 @@ import { addressesNamed } from '../../counterparties/index.ts';
 export type ScopedTimelineFilter = TimelineFilter & { wallets?: readonly string[]; named?: readonly string[] };
 
 /**
- * A search that is a name in the address book (or a watched wallet's label) stands for that
- * name's addresses: the transactions from or to any of them. Any other search is a hash or an
- * address, as before.
+ * A filter as asked, as the store applies it: action types as the screens spell them stand for
+ * the stored ones (withStoredActionTypes), and a search that is a name in the address book (or a
+ * watched wallet's label) stands for that name's addresses: the transactions from or to any of
+ * them. Any other search is a hash or an address, as before.
  */
-export function withNamedSearch<F extends ScopedTimelineFilter>(db: ReadableDB, filter: F): F {
+export function withNamedSearch<F extends ScopedTimelineFilter>(db: ReadableDB, given: F): F {
+  const filter = withStoredActionTypes(db, given);
   const text = filter.search?.trim();
   if (!text) return filter;
   const named = addressesNamed(db, text);
   if (!named.length) return filter;
   const { search: _search, ...rest } = filter;
   return { ...rest, named } as unknown as F;
+}
+
+/**
+ * Action types as the screens spell them ("Swap", "Transfer out") or in any case stand for the
+ * values stored (swap, transfer_out), as a rule's do (issue 39, defect 3): a filter typed in the
+ * URL or on the command line as shown matches what the picker's choice does. The stored types are
+ * read by a loose index scan (a seek per distinct type), so the filter stays an index term.
+ */
+function withStoredActionTypes<F extends ScopedTimelineFilter>(db: ReadableDB, filter: F): F {
+  if (!filter.actionTypes?.length) return filter;
+  const byKey = new Map<string, string[]>();
+  for (const v of storedActionTypes(db)) byKey.set(actionTypeKey(v), [...(byKey.get(actionTypeKey(v)) ?? []), v]);
+  const actionTypes = [...new Set(filter.actionTypes.flatMap((a) => byKey.get(actionTypeKey(a)) ?? [a]))];
+  return { ...filter, actionTypes };
 }
 
 const MAX_LIMIT = 1000;

@@ -27,6 +27,22 @@ export function plainDecimal(n: number): string {
 
 /** The exact sum of finite numbers, as their decimal texts add up, rounded once to a double. */
 export function decimalSum(values: readonly number[]): number {
+  return exactNumber(exactSum(values));
+}
+
+/**
+ * A sum kept exact, not yet rounded: `units` × 10^-`scale`, over `terms` numbers. Sums of parts
+ * (a portfolio member's, src/main/core/portfolio/parts.ts) are added exactly and rounded once, so
+ * the whole is the double `decimalSum` of every term would give, whatever the parts.
+ */
+export interface ExactSum {
+  units: bigint;
+  scale: number;
+  terms: number;
+}
+
+/** The exact sum of finite numbers, unrounded. */
+export function exactSum(values: readonly number[]): ExactSum {
   let scale = 0;
   const parts: Array<[string, string, boolean]> = [];
   for (const v of values) {
@@ -36,13 +52,30 @@ export function decimalSum(values: readonly number[]): number {
     if (frac.length > scale) scale = frac.length;
     parts.push([int, frac, negative]);
   }
-  let total = 0n;
+  let units = 0n;
   for (const [int, frac, negative] of parts) {
-    const units = BigInt(int + frac.padEnd(scale, '0'));
-    total += negative ? -units : units;
+    const u = BigInt(int + frac.padEnd(scale, '0'));
+    units += negative ? -u : u;
   }
-  const negative = total < 0n;
-  const digits = (negative ? -total : total).toString().padStart(scale + 1, '0');
+  return { units, scale, terms: values.length };
+}
+
+/** Exact sums added, unrounded (at the largest scale among them, as one sum of all their terms). */
+export function addExact(sums: readonly ExactSum[]): ExactSum {
+  const scale = sums.reduce((s, x) => Math.max(s, x.scale), 0);
+  let units = 0n;
+  let terms = 0;
+  for (const x of sums) {
+    units += x.scale === scale ? x.units : x.units * 10n ** BigInt(scale - x.scale);
+    terms += x.terms;
+  }
+  return { units, scale, terms };
+}
+
+/** An exact sum rounded once to a double (0 for no terms). */
+export function exactNumber({ units, scale }: ExactSum): number {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const text = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
   return Number((negative ? '-' : '') + text);
 }

@@ -6,7 +6,7 @@
  * as either of its members was unreadable: its known part alone would pass for the whole. Sums
  * are exact in decimal (src/shared/decimal.ts), so they do not depend on the order of the terms.
  */
-import { decimalSumOrNull } from '../decimal.ts';
+import { addExact, decimalSumOrNull, exactNumber, exactSum, type ExactSum } from '../decimal.ts';
 import type { Position } from '../service/schemas.ts';
 
 type Navs = Pick<Position, 'principal_nav' | 'reward_nav' | '_invalid'>;
@@ -19,9 +19,32 @@ export interface PositionTotals {
 }
 
 export function positionTotals(positions: readonly Navs[]): PositionTotals {
-  const principal = decimalSumOrNull(positions.map((p) => p.principal_nav));
-  const reward = decimalSumOrNull(positions.map((p) => p.reward_nav));
-  return { total: decimalSumOrNull([principal, reward]), principal, reward, count: positions.length };
+  return positionTotalsOf([navSums(positions)]);
+}
+
+/** Positions' principal and reward sums kept exact: a part of a whole's (a portfolio member's), added by positionTotalsOf. */
+export interface NavSums {
+  principal: ExactSum;
+  reward: ExactSum;
+  count: number;
+}
+
+const known = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
+
+export function navSums(positions: readonly Navs[]): NavSums {
+  return {
+    principal: exactSum(positions.map((p) => p.principal_nav).filter(known)),
+    reward: exactSum(positions.map((p) => p.reward_nav).filter(known)),
+    count: positions.length,
+  };
+}
+
+/** The totals of parts' positions together: the same figures as positionTotals over all of them. */
+export function positionTotalsOf(parts: readonly NavSums[]): PositionTotals {
+  const sum = (s: ExactSum) => (s.terms ? exactNumber(s) : null);
+  const principal = sum(addExact(parts.map((p) => p.principal)));
+  const reward = sum(addExact(parts.map((p) => p.reward)));
+  return { total: decimalSumOrNull([principal, reward]), principal, reward, count: parts.reduce((n, p) => n + p.count, 0) };
 }
 
 /** What a position adds to a total: its known members (0 when none is known). */

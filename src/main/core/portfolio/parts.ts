@@ -15,6 +15,7 @@
  */
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import type { LiquidityRow, PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
+import type { NavSums } from '../../../shared/portfolio/totals.ts';
 
 export interface MemberPart {
   /** Its coverage, but for the wallet's label (the scope's, as asked) and the nearest dates (./view.ts reads those when needed). */
@@ -25,6 +26,8 @@ export interface MemberPart {
   /** The genuine positions as the service listed them, and each one's known value. */
   genuine: PositionRow[];
   values: number[];
+  /** The genuine positions' principal and reward, summed exactly (the view's totals add these up). */
+  navs: NavSums;
   spam: PortfolioView['spam']['rows'];
   /** Its by-token and liquidity rows, spam left out. */
   underlying: UnderlyingRow[];

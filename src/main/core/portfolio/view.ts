@@ -8,7 +8,7 @@ import type { SnapshotDataByEndpoint, Wallet } from '../../../shared/model.ts';
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
 import { tokenRows } from '../../../shared/portfolio/tokens.ts';
-import { knownValue, positionTotals } from '../../../shared/portfolio/totals.ts';
+import { knownValue, navSums, positionTotalsOf } from '../../../shared/portfolio/totals.ts';
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
 import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -177,7 +177,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, pa
     tokens: tokenRows(underlying),
     liquidity,
     // Members cached that list no position are worth 0: known, not unknown ("—").
-    totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotals(positions.map((p) => p.position)),
+    totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotalsOf(done.map((m) => m.part.navs)),
     spam: { rows: spamRows, count: spamRows.length, claimed: decimalSumOrNull(spamRows.map((r) => r.total)) },
     unknownValues: positions.filter((p) => p.total === null).length,
     unknownIn: {
@@ -271,6 +271,7 @@ function memberPart(db: ReadableDB, wallet: string, chain: string, date: string,
     provenance,
     genuine,
     values,
+    navs: navSums(genuine.map((r) => r.position)),
     spam: spam.rows,
     underlying: underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`)),
     liquidity: liquidityRows(of('liquidityAnalysis'), new Map(byValue.map((i) => [genuine[i]!.key, genuine[i]!.atRisk]))).filter((l) => !spamKeys.has(l.key)),

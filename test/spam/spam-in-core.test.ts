@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
+import { markSpam } from '../../src/main/core/spam/verdicts.ts';
 import { describeEdit } from '../../src/shared/audit.ts';
 import type { DataChanged } from '../../src/shared/contract.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -144,5 +145,19 @@ describe('spam in the core', () => {
       ok: false,
       error: { message: expect.stringMatching(/one of them/) },
     });
+  });
+
+  it("judges the timeline's rows with a judge kept until what it reads is written, by any connection", async () => {
+    // Another connection, as the sync's write worker or another process writes: the core hears nothing of it.
+    const other = await cacheOf(core);
+    const dustRow = async () => (await core.request('timeline.page', { wallet: W, limit: 50 })).rows.find((r) => r.from === LOOK)!;
+    const dust = await dustRow();
+    expect(dust.spam).toMatchObject({ spam: true });
+    // A note is nothing the judge reads: the verdict stands.
+    await core.request('notes.set', { wallet: W, chain: 'eth', txnHash: dust.txnHash, note: 'looked at' });
+    expect((await dustRow()).spam).toMatchObject({ spam: true });
+    // The user vouches for the sender through that other connection: the next page judges with it.
+    markSpam(other, { kind: 'address', target: LOOK, verdict: 'not-spam' });
+    expect((await dustRow()).spam).toMatchObject({ spam: false, decidedBy: 'user' });
   });
 });

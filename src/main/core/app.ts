@@ -21,7 +21,7 @@ import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
 import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
-import { portfolioHandlers } from './portfolio/index.ts';
+import { allInputsMark, portfolioHandlers } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
@@ -282,10 +282,9 @@ async function openCore(o: CoreOptions): Promise<Core> {
   // Filter choices of the timeline: distinct protocols need a scan of every cached transaction
   // (bench/RESULTS.md, "Store"), so they are kept until transactions or wallets change.
   const facetsCache = new Map<string, TimelineFacets>();
-  // The spam judge of the timeline's pages (below): made again after any change of the data it reads.
-  let pageJudge: { db: ReadableDB; judge: SpamJudge } | null = null;
+  // The spam judge of the timeline's pages (below): made again after any write of what it reads.
+  let pageJudge: { db: ReadableDB; mark: number; judge: SpamJudge } | null = null;
   events.on('data.changed', (c) => {
-    pageJudge = null;
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
   });
 
@@ -388,11 +387,15 @@ async function openCore(o: CoreOptions): Promise<Core> {
     portfolioHandlers(scope),
     analyticsHandlers({ ...scope, keepTransferDays }),
     // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here),
-    // by one judge kept from page to page until the data changes: a judge reads what each wallet
-    // got by its own hand from its whole history once, and the timeline reads a long list in many
-    // small blocks (a judge per page read a million-row wallet's history again for each block).
+    // by one judge kept from page to page until what it reads changes: a judge reads what each
+    // wallet got by its own hand from its whole history once, and the timeline reads a long list in
+    // many small blocks (a judge per page read a million-row wallet's history again for each block).
+    // What it reads is counted by the database (portfolio's allInputsMark, migration 030), so a
+    // note, a sign-in or an audit entry keep it, and a write by the sync's worker or another
+    // process renews it as the core's own events could not.
     ledgerHandlers(scope, facetsCache, (db) => {
-      if (pageJudge?.db !== db) pageJudge = { db, judge: spamJudge(db) };
+      const mark = allInputsMark(db);
+      if (pageJudge?.db !== db || pageJudge.mark !== mark) pageJudge = { db, mark, judge: spamJudge(db) };
       const judge = pageJudge.judge;
       return (row) => judge.transaction(row);
     }),

@@ -4,4 +4,5 @@
  */
 export { portfolioHandlers } from './handlers.ts';
 export { portfolioNav } from './nav.ts';
+export { allInputsMark } from './store/inputs.ts';
 export { VIEW_OF, lendingRisk, portfolioView, unlockLadder, walletsOf } from './view.ts';

@@ -21,6 +21,15 @@ export function inputCounts(db: ReadableDB): InputCounts {
   return { of: (wallet) => counts.get(wallet) ?? 0, shared: counts.get('') ?? 0 };
 }
 
+/**
+ * One mark for every counter at once (their sum: counters only grow, so any write a view or the
+ * spam judge reads moves it): what a reader of every wallet keeps its work under (the timeline's
+ * spam judge, whose lookalikes read every watched wallet's history).
+ */
+export function allInputsMark(db: ReadableDB): number {
+  return all<{ n: number }>(db, sql`SELECT total(n) AS n FROM view_inputs`)[0]!.n;
+}
+
 /** One mark for everything a view of these wallets read: equal marks, equal inputs. */
 export function scopeMark(counts: InputCounts, wallets: ReadonlyArray<{ address: string }>): string {
   return `${counts.shared}:${wallets.map((w) => counts.of(w.address)).join(',')}`;

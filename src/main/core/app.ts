@@ -9,11 +9,12 @@ import { coded } from '../../shared/core-codes.ts';
 import { join } from 'node:path';
 import { CONTRACT, type Envelope, type EventPayloads, type InputOf, type OutputOf, type ParsedInputOf, type TimelineFacets } from '../../shared/contract.ts';
 import { EVENT_NAMES, type EventName, type OperationName } from '../../shared/operations.ts';
-import { roleAllows, type Actor, type Permission } from '../../shared/roles.ts';
+import { roleAllows, type Actor, type Permission, type Role } from '../../shared/roles.ts';
+import { webhookShown } from '../../shared/webhook.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
-import { auditHandlers } from './audit/index.ts';
+import { auditHandlers, scrubSecretEdits } from './audit/index.ts';
 import { Backups, backupHandlers } from './backups/index.ts';
 import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
@@ -34,6 +35,7 @@ import { localPerson, withAuditOrigin, withAuditVia, type EditAuthor } from './s
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import type { ReadableDB } from './store/handles.ts';
 import { getGroup } from './store/groups.ts';
+import { scrubSecretSettings } from './store/settings.ts';
 import { refusal, ValidationError } from './store/validation.ts';
 import { getWallet, listWallets } from './store/wallets.ts';
 import { syncHandlers } from './sync/index.ts';
@@ -122,6 +124,16 @@ const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
   'service.check',
 ]);
 
+/**
+ * An answer as a person may see it: who may not set the settings (an owner's) sees the webhook URL
+ * only as where it goes (src/shared/webhook.ts); the trail and exports keep it so for everyone.
+ */
+function shownTo<T>(actor: Actor | undefined, op: OperationName, result: T): T {
+  if (!actor || roleAllows(actor.role, 'admin') || (op !== 'settings.get' && op !== 'settings.update')) return result;
+  const settings = result as T & { alertWebhookUrl: string | null };
+  return { ...settings, alertWebhookUrl: webhookShown(settings.alertWebhookUrl) };
+}
+
 /** Signing in to a team server is the desktop's team client's (src/main/team-client), which answers it before any core. */
 const desktopOnly = (): never => {
   throw refusal('team', 'team.desktopOnly', {});
@@ -158,7 +170,7 @@ export interface Core {
    * and removes, with its manifest. Beside the contract on purpose, as `people`: it is a file, not
    * an answer, and only the team server's shell serves it.
    */
-  replica(origin: string): Promise<{ file: string; manifest: ReplicaManifest }>;
+  replica(origin: string, o?: { role?: Role }): Promise<{ file: string; manifest: ReplicaManifest }>;
   close(): Promise<void>;
 }
 
@@ -260,8 +272,8 @@ function lockedCore(o: CoreOptions): Core {
         };
       },
     }),
-    replica: async (origin) => {
-      if (opened) return opened.replica(origin);
+    replica: async (origin, ro) => {
+      if (opened) return opened.replica(origin, ro);
       throw new Error(LOCKED.error.message);
     },
     close: async () => {
@@ -494,7 +506,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
       if (writes) assertCacheInPlace(profile.db);
       // A team server's person is named by the server that signed them in (via the web).
       const by: EditAuthor = options.actor ? { person: options.actor.person, via: 'web' } : author;
-      const result = await call(name, parsed.data as never, { signal }, by);
+      const result = shownTo(options.actor, name, await call(name, parsed.data as never, { signal }, by));
       // A write that finished is reported as done; a read nobody waits for any more is not sent.
       return signal.aborted && !writes ? CANCELLED : { ok: true, result };
     } catch (err) {
@@ -517,7 +529,15 @@ async function openCore(o: CoreOptions): Promise<Core> {
     on: (event, listener) => events.on(event, listener),
     demoService: () => session.profile.demo,
     people: peopleOf(db, author),
-    replica: (origin) => backups.replica(origin, scrubPeopleSecrets),
+    // Someone who may not see the settings' secrets gets a copy without them (src/shared/webhook.ts).
+    replica: (origin, ro) =>
+      backups.replica(origin, (copy) => {
+        scrubPeopleSecrets(copy);
+        if (ro?.role && !roleAllows(ro.role, 'admin')) {
+          scrubSecretSettings(copy);
+          scrubSecretEdits(copy);
+        }
+      }),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       await reactions.settle();

@@ -431,7 +431,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     let made: { file: string; manifest: ReplicaManifest } | null = null;
     try {
       // The bound is on making copies (each reads the whole cache); sending one is a file's stream.
-      made = await o.core.replica(origin).finally(() => (replicaBusy = false));
+      made = await o.core.replica(origin, { role: actor.role }).finally(() => (replicaBusy = false));
       const { file, manifest } = made;
       res.writeHead(200, {
         'Content-Type': 'application/vnd.sqlite3',

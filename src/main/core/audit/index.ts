@@ -3,5 +3,5 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { auditHandlers } from './handlers.ts';
-export { countEdits, editors, iterateEdits, listEdits } from './store/trail.ts';
+export { countEdits, editors, iterateEdits, listEdits, scrubSecretEdits } from './store/trail.ts';
 export type { AuditQuery } from './store/trail.ts';

@@ -15,6 +15,7 @@
  * `schedule` for a scheduled run. An edit made outside any operation names nobody (NULL): the
  * trail never guesses a person.
  */
+import { editShown } from '../../../shared/webhook.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hostname, userInfo } from 'node:os';
 import type { AuditEntry, AuditAction } from '../../../shared/model.ts';
@@ -97,9 +98,10 @@ const json = (v: unknown): string | null => (v === null || v === undefined ? nul
  * an edit and records nothing. Call it inside the transaction that makes the change.
  */
 export function recordEdit(db: WritableDB, edit: Edit, at: Date = new Date(origin.getStore()?.now?.() ?? Date.now())): void {
-  const before = json(edit.before);
-  const after = json(edit.after);
-  if (edit.action === 'update' && before === after) return;
+  if (edit.action === 'update' && json(edit.before) === json(edit.after)) return;
+  // A secret's value (a webhook URL) is kept as where it goes, never whole (src/shared/webhook.ts).
+  const before = json(editShown(edit.entity, edit.key, edit.before));
+  const after = json(editShown(edit.entity, edit.key, edit.after));
   const from = origin.getStore();
   run(
     db,

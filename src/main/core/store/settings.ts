@@ -2,6 +2,7 @@
  * App settings kept in the cache, one row per setting, checked by the contract's
  * `SettingsSchema` when read and when written (the access key is never one of them).
  */
+import { webhookShown } from '../../../shared/webhook.ts';
 import { SettingsSchema, type StoredSettings as Settings } from '../../../shared/contract.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { recordEdit } from './audit.ts';
@@ -74,4 +75,13 @@ export function updateSettings(db: WritableDB, changes: SettingsChanges, expecte
     }
     return next;
   })();
+}
+
+/**
+ * Takes the secret settings out of a copy of the books (a team server's replica for someone who
+ * may not see them): the webhook URL kept as where it goes (src/shared/webhook.ts).
+ */
+export function scrubSecretSettings(copy: WritableDB): void {
+  const url = getSettings(copy).alertWebhookUrl;
+  if (url !== null) run(copy, sql`UPDATE settings SET value = ${JSON.stringify(webhookShown(url))} WHERE key = 'alertWebhookUrl'`);
 }

@@ -2,9 +2,10 @@
  * The audit trail read back (written by store/audit.ts `recordEdit`, in the transaction of each
  * edit): a page of edits, all of them for the CSV, and how many match.
  */
+import { editShown, isSecretEdit } from '../../../../shared/webhook.ts';
 import type { AuditAction, AuditEntry } from '../../../../shared/model.ts';
-import type { ReadableDB } from '../../store/handles.ts';
-import { all, get, sql, sqlWhere, type SqlQuery } from '../../store/sql.ts';
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { all, get, run, sql, sqlWhere, value, type SqlQuery } from '../../store/sql.ts';
 
 export interface AuditQuery {
   entity?: string | undefined;
@@ -39,8 +40,9 @@ const fromRow = (r: Row): AuditEntry => ({
   entity: r.entity,
   key: r.item,
   action: r.action,
-  before: r.before === null ? null : (JSON.parse(r.before) as unknown),
-  after: r.after === null ? null : (JSON.parse(r.after) as unknown),
+  // An entry written before secrets were kept shown only (src/shared/webhook.ts) is read so too.
+  before: r.before === null ? null : editShown(r.entity, r.item, JSON.parse(r.before)),
+  after: r.after === null ? null : editShown(r.entity, r.item, JSON.parse(r.after)),
   reason: r.reason,
   origin: r.origin,
   person: r.person,
@@ -86,4 +88,24 @@ export function editors(db: ReadableDB): Array<{ person: string; edits: number }
     db,
     sql`SELECT person, count(*) AS edits FROM audit_log WHERE person IS NOT NULL GROUP BY person ORDER BY edits DESC, person LIMIT 500`,
   );
+}
+
+/**
+ * Takes the secrets out of the trail of a copy of the books (a team server's replica for someone
+ * who may not see them, store/replica-files.ts): an entry written before the trail kept secrets
+ * shown only still holds a webhook URL whole. The copy's append-only trigger is set aside for this
+ * one update and put back as it was, so the copy's schema is the server's.
+ */
+export function scrubSecretEdits(copy: WritableDB): void {
+  const trigger = value<string>(copy, sql`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_log_no_update'`);
+  const rows = all<Row>(copy, sql`SELECT * FROM audit_log WHERE entity = 'setting'`).filter((r) => isSecretEdit(r.entity, r.item));
+  if (!rows.length) return;
+  copy.transaction(() => {
+    if (trigger) run(copy, sql`DROP TRIGGER audit_log_no_update`);
+    for (const r of rows) {
+      const shown = (text: string | null) => (text === null ? null : JSON.stringify(editShown(r.entity, r.item, JSON.parse(text))));
+      run(copy, sql`UPDATE audit_log SET before = ${shown(r.before)}, after = ${shown(r.after)} WHERE id = ${r.id}`);
+    }
+    if (trigger) copy.exec(trigger);
+  })();
 }

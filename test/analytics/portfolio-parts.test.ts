@@ -176,6 +176,21 @@ describe('kept portfolio views and their parts, against a build from nothing', (
     rowsOf(all4, W2).forEach((r, i) => expect(r).not.toBe(rowsOf(all3, W2)[i]));
   });
 
+  it('gives and keeps nothing read inside a write of its own connection that is then rolled back', async () => {
+    await same();
+    // A sync's batch written on this thread spans turns of the event loop: a view asked meanwhile
+    // reads its rows, and the batch may then be rolled back (the counters with it).
+    db.exec('BEGIN IMMEDIATE');
+    lay(W, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 5_000_000 })], '2026-10-03T00:00:00.000Z');
+    const during = await views(db, scopes()[0]!, DAY, signal);
+    expect(during.totals.total).toBeGreaterThan(5_000_000);
+    db.exec('ROLLBACK');
+    // The same number of writes, committed, with other figures: the counters are where the rolled-back write took them.
+    lay(W, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 7 })], '2026-10-04T00:00:00.000Z');
+    const [all] = await same();
+    expect(all.totals.total).toBeLessThan(5_000_000);
+  });
+
   it('stays the view built from nothing through a random run of writes (seeded)', async () => {
     const r = rng(4040);
     const tokens = [THIN, BOUGHT, USDC, FAKE];

@@ -406,6 +406,12 @@ async function openCore(o: CoreOptions): Promise<Core> {
     // note, a sign-in or an audit entry keep it, and a write by the sync's worker or another
     // process renews it as the core's own events could not.
     ledgerHandlers(scope, facetsCache, (db) => {
+      // Inside this connection's open write (a sync's batch on this thread) a judge serves that page
+      // alone: a rollback would take the counters back (portfolio/view.ts says why).
+      if (db.inTransaction) {
+        const once = spamJudge(db);
+        return (row) => once.transaction(row);
+      }
       const mark = allInputsMark(db);
       if (pageJudge?.db !== db || pageJudge.mark !== mark) pageJudge = { db, mark, judge: spamJudge(db) };
       const judge = pageJudge.judge;

@@ -77,9 +77,17 @@ interface Building {
 export type ViewReader = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal) => Promise<PortfolioView>;
 
 /** What builds a view for the memo, given the cache's kept member parts. */
-export type ViewBuilder = (db: ReadableDB, wallets: readonly Wallet[], date: string, signal: AbortSignal, parts: MemberParts) => Promise<PortfolioView>;
+export type ViewBuilder = (
+  db: ReadableDB,
+  wallets: readonly Wallet[],
+  date: string,
+  signal: AbortSignal,
+  parts: MemberParts,
+  /** Called when the build read state of this connection's write not yet committed: the view is then not kept. */
+  uncommitted: () => void,
+) => Promise<PortfolioView>;
 
-const withParts: ViewBuilder = (db, wallets, date, signal, parts) => portfolioViewUnlessAborted(db, wallets, date, signal, { parts });
+const withParts: ViewBuilder = (db, wallets, date, signal, parts, uncommitted) => portfolioViewUnlessAborted(db, wallets, date, signal, { parts, uncommitted });
 
 /**
  * A view over at least this many wallet chains is built one at a time per cache. Builds share one
@@ -101,9 +109,11 @@ export function memoisedViews(build: ViewBuilder = withParts): ViewReader {
     signal.throwIfAborted();
     // The scope as the view reads it: each wallet's address, label and chains, in order.
     const key = JSON.stringify([date, wallets.map((w) => [w.address, w.label, w.chains])]);
+    // Read inside this connection's open write, the mark may be taken back by a rollback: no view is given or kept under it.
+    const inWrite = db.inTransaction;
     const before = scopeMark(inputCounts(db), wallets);
     const all = kept.get(db) ?? [];
-    const hit = all.find((k) => k.key === key && k.mark === before);
+    const hit = inWrite ? undefined : all.find((k) => k.key === key && k.mark === before);
     if (hit) {
       // The most recently asked first: the one to keep when the budget is met.
       kept.set(db, [hit, ...all.filter((k) => k !== hit)]);
@@ -120,7 +130,8 @@ export function memoisedViews(build: ViewBuilder = withParts): ViewReader {
       const members = wallets.reduce((n, w) => n + w.chains.length, 0);
       let parts = partsOf.get(db);
       if (!parts) partsOf.set(db, (parts = new MemberParts()));
-      const start = () => build(db, wallets, date, stop.signal, parts);
+      let readUncommitted = inWrite;
+      const start = () => build(db, wallets, date, stop.signal, parts, () => (readUncommitted = true));
       // A large build waits its turn; one whose callers all left meanwhile never starts (stop aborted).
       const turn = members >= ONE_AT_A_TIME_MEMBERS ? (large.get(db) ?? Promise.resolve()) : null;
       const built = turn
@@ -136,7 +147,7 @@ export function memoisedViews(build: ViewBuilder = withParts): ViewReader {
         );
       const view = built.then((v) => {
         const counts = inputCounts(db);
-        if (scopeMark(counts, wallets) === before) {
+        if (!readUncommitted && !db.inTransaction && scopeMark(counts, wallets) === before) {
           // The others still true of the file stay; one whose inputs moved is let go.
           const fresh = (kept.get(db) ?? []).filter((k) => k.key !== key && scopeMark(counts, k.wallets) === k.mark);
           kept.set(db, withinBudget([{ key, mark: before, wallets, view: v }, ...fresh]));

@@ -47,9 +47,9 @@ export async function portfolioViewUnlessAborted(
   wallets: readonly Wallet[],
   date: string,
   signal: AbortSignal,
-  { turnMs = TURN_MS, parts }: { turnMs?: number; parts?: MemberParts | undefined } = {},
+  { turnMs = TURN_MS, parts, uncommitted }: { turnMs?: number; parts?: MemberParts | undefined; uncommitted?: (() => void) | undefined } = {},
 ): Promise<PortfolioView> {
-  const steps = buildView(db, wallets, date, parts);
+  const steps = buildView(db, wallets, date, parts, uncommitted);
   let since = performance.now();
   for (;;) {
     signal.throwIfAborted();
@@ -66,10 +66,16 @@ export async function portfolioViewUnlessAborted(
 const TURN_MS = 8;
 
 /** The view's work, member by member: it pauses (yields) after each one. */
-function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, parts?: MemberParts): Generator<void, PortfolioView> {
+function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, parts?: MemberParts, uncommitted?: () => void): Generator<void, PortfolioView> {
   checkDate('date', date);
-  // The counters first: every part made below is then at least as new as the mark it is kept under (./parts.ts).
-  const counts = parts ? inputCounts(db) : null;
+  // The counters first: every part made below is then at least as new as the mark it is kept under
+  // (./parts.ts). Not inside this connection's open transaction (a sync's batch written on this
+  // thread, transactions/store/page-writer.ts, spans turns of the event loop): a rollback would
+  // take the counters back to values later writes reach again with other data, so nothing read
+  // then is given or kept under them.
+  const inWrite = db.inTransaction;
+  if (inWrite) uncommitted?.();
+  const counts = parts && !inWrite ? inputCounts(db) : null;
   const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
   // Each member's kept part, if its inputs are unchanged; the rest are made below. A wallet's
   // counter moves with every write to its snapshots (and their checks), so the mark needs no
@@ -96,7 +102,9 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, pa
         ENDPOINTS.map((e) => rows.get(e)!.get(k)),
         judge,
       );
-      if (m.mark) parts!.set(m.key, m.mark, m.part);
+      // Read in one stretch: kept only if no write of this connection was open meanwhile.
+      if (db.inTransaction) uncommitted?.();
+      else if (m.mark) parts!.set(m.key, m.mark, m.part);
       yield;
     }
   }

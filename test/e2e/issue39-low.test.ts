@@ -41,6 +41,8 @@ describe('one minus sign on every screen', () => {
 
     // Reconcile's outflows, red, are negative figures of the formatter.
     await show('#/reconcile');
+    // Its table's rows come with the reconciliation's answer: waited for, not read at once.
+    await poll(() => web.page.locator('main tbody td.neg').count()).toBeGreaterThan(0);
     const outflows = await web.page.locator('main tbody td.neg').allTextContents();
     expect(outflows.length).toBeGreaterThan(0);
     expect(outflows.filter((t) => !t.trim().startsWith(minus))).toEqual([]);

@@ -62,6 +62,9 @@ export async function portfolioViewUnlessAborted(
   }
 }
 
+/** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */
+const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
+
 /** How long the view's work runs before it lets an abort (or anything else waiting) in. */
 const TURN_MS = 8;
 
@@ -76,7 +79,6 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, pa
   const inWrite = db.inTransaction;
   if (inWrite) uncommitted?.();
   const counts = parts && !inWrite ? inputCounts(db) : null;
-  const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
   // Each member's kept part, if its inputs are unchanged; the rest are made below. A wallet's
   // counter moves with every write to its snapshots (and their checks), so the mark needs no
   // snapshot ids: the latest rows at the date are read only for the members made again.
@@ -212,12 +214,12 @@ const FEW_WALLETS = 16;
  * wallets (a sync's, one wallet's view), one per wallet.
  */
 function latestOf(db: ReadableDB, date: string, wallets: readonly Wallet[], wanted: ReadonlySet<string>): Map<Endpoint, Map<string, LatestRow>> {
-  const inScope = new Set(wallets.flatMap((w) => (wanted.has(w.address) ? w.chains.map((c) => `${w.address}|${c}`) : [])));
+  const inScope = new Set(wallets.flatMap((w) => (wanted.has(w.address) ? w.chains.map((c) => memberKey(w.address, c)) : [])));
   const out = new Map<Endpoint, Map<string, LatestRow>>();
   for (const endpoint of ENDPOINTS) {
     const found =
       wanted.size <= FEW_WALLETS ? [...wanted].flatMap((wallet) => latestSnapshots(db, endpoint, { date, wallet })) : latestSnapshots(db, endpoint, { date });
-    out.set(endpoint, new Map(found.filter((r) => inScope.has(`${r.wallet}|${r.chain}`)).map((r) => [`${r.wallet}|${r.chain}`, r])));
+    out.set(endpoint, new Map(found.filter((r) => inScope.has(memberKey(r.wallet, r.chain))).map((r) => [memberKey(r.wallet, r.chain), r])));
   }
   return out;
 }

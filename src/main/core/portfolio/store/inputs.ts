@@ -6,7 +6,7 @@
  * meanwhile (a note, an audit entry, another wallet's sync).
  */
 import type { ReadableDB } from '../../store/handles.ts';
-import { all, sql } from '../../store/sql.ts';
+import { all, sql, value } from '../../store/sql.ts';
 
 export interface InputCounts {
   /** A wallet's counter (0: nothing of it was written since the counters began). */
@@ -27,7 +27,7 @@ export function inputCounts(db: ReadableDB): InputCounts {
  * spam judge, whose lookalikes read every watched wallet's history).
  */
 export function allInputsMark(db: ReadableDB): number {
-  return all<{ n: number }>(db, sql`SELECT total(n) AS n FROM view_inputs`)[0]!.n;
+  return value<number>(db, sql`SELECT total(n) FROM view_inputs`)!;
 }
 
 /** One mark for everything a view of these wallets read: equal marks, equal inputs. */

@@ -16,7 +16,7 @@ import {
   type RollForwardLine,
 } from '../../../shared/pack.ts';
 import { visibleText } from '../../../shared/text-safety.ts';
-import { INK, M, MUTED, PARTIAL, WIDTH, footers, heading, line, paragraph, pdfPrintable, say, short, startDocument, table, type Doc } from './pdf-parts.ts';
+import { INK, M, MUTED, PARTIAL, WIDTH, heading, line, paragraph, pdfPrintable, say, short, startDocument, table, type Doc } from './pdf-parts.ts';
 import { coreSentence, pdfWords } from './pdf-language.ts';
 import type { PdfWords } from './pdf-words.ts';
 import type { PdfFormat } from './pdf-format.ts';
@@ -62,13 +62,14 @@ export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Wr
   const scope = pack.scope === ALL_WALLETS ? t.allWallets : pack.scope;
   const from = f.date(pack.from);
   const to = f.date(pack.to);
-  const { doc, finished } = startDocument(
+  const { doc, end } = startDocument(
     {
       title: t.docTitle(visibleText(scope), from, to),
       subject: t.docSubject(from, to),
       at: new Date(meta.at),
     },
     out,
+    { text: t.footer(scope, from, to, !!meta.closed), page: all.page },
   );
   header(doc, pack, scope, meta, l);
   rollForward(doc, pack, l);
@@ -78,10 +79,7 @@ export async function writePackPdf(pack: MonthlyPack, meta: PackPdfMeta, out: Wr
   parts(doc, l, t.byProtocol, pack.byProtocol);
   parts(doc, l, t.byChain, pack.byChain);
   tokens(doc, pack, meta, l);
-  const pages = footers(doc, t.footer(scope, from, to, !!meta.closed), all.page);
-  doc.end();
-  await finished;
-  return { pages };
+  return { pages: await end() };
 }
 
 function header(doc: Doc, pack: MonthlyPack, scope: string, meta: PackPdfMeta, { t, all, f }: Lang): void {

@@ -142,15 +142,26 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
   doc.x = M.left;
 }
 
+/** What every page's footer says: `text` on the left, `page(i, n)` ("Page i of n") on the right. */
+export interface Footer {
+  text: string;
+  page: (i: number, of: number) => string;
+}
+
 /**
  * A document written to `out`, dated `at` (the data's time, never the clock: the same data
- * gives the same bytes), with pages kept for the footer; `finished` settles when `out` has it all.
+ * gives the same bytes), each page with `footer`. `end()` ends it and settles, with its number
+ * of pages, when `out` has it all.
+ *
+ * A page is written out as soon as the next one starts: pages kept for their footers until the
+ * end held a fund's 3,000-page report whole in memory. A page's footer is drawn as it ends, but
+ * its "of n" is not known then: each page shows its label through a form XObject of its own,
+ * filled in at the end, when n is.
  */
-export function startDocument(info: { title: string; subject: string; at: Date }, out: Writable): { doc: Doc; finished: Promise<void> } {
+export function startDocument(info: { title: string; subject: string; at: Date }, out: Writable, footer: Footer): { doc: Doc; end: () => Promise<number> } {
   const doc = new PDFDocument({
     size: 'A4',
     margins: M,
-    bufferPages: true,
     info: {
       Title: info.title,
       Author: 'Folioscope',
@@ -166,29 +177,76 @@ export function startDocument(info: { title: string; subject: string; at: Date }
     out.once('error', reject);
   });
   doc.pipe(out);
-  return { doc, finished };
+  const labels: PDFKit.PDFKitReference[] = [];
+  // The page's footer, drawn before pdfkit ends the page (an addPage of ours, a table's, or a
+  // paragraph's continuing on a new page): what the page's drawing had set is put back after.
+  const drawFooter = () => {
+    const s = state(doc);
+    const kept = { x: doc.x, y: doc.y, font: s._font, source: s._fontSource, family: s._fontFamily, size: s._fontSize, fill: s._fillColor };
+    const page = doc.page;
+    const margin = page.margins.bottom;
+    // Write in the bottom margin without starting a new page.
+    page.margins.bottom = 0;
+    doc.save();
+    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+    say(doc, footer.text, M.left, FOOTER_Y, { width: WIDTH - 80, lineBreak: false, ellipsis: true });
+    const label = doc.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, 0, page.width, page.height], Resources: { ProcSet: ['PDF', 'Text'] } });
+    const name = `Page${labels.length + 1}`;
+    labels.push(label);
+    (page as unknown as { xobjects: Record<string, unknown> }).xobjects[name] = label;
+    doc.addContent(`/${name} Do`);
+    doc.restore();
+    page.margins.bottom = margin;
+    Object.assign(s, { _font: kept.font, _fontSource: kept.source, _fontFamily: kept.family, _fontSize: kept.size, _fillColor: kept.fill });
+    doc.x = kept.x;
+    doc.y = kept.y;
+  };
+  const addPage = doc.addPage.bind(doc);
+  doc.addPage = (options?: PDFKit.PDFDocumentOptions) => {
+    drawFooter();
+    return addPage(options);
+  };
+  const end = async () => {
+    drawFooter();
+    const pages = labels.length;
+    // Each label drawn by pdfkit as on its page (the same place, font and encoding), into its
+    // XObject: a page of pdfkit's whose content and resources are the XObject's.
+    const last = doc.page;
+    for (const [i, label] of labels.entries()) {
+      const data = (label as unknown as { data: { Resources: object } }).data;
+      const form = Object.assign(Object.create(Object.getPrototypeOf(last) as object) as object, {
+        document: doc,
+        width: last.width,
+        height: last.height,
+        margins: { ...last.margins, bottom: 0 },
+        content: label,
+        resources: { data: data.Resources },
+        dictionary: { data: {} },
+        markings: [],
+      });
+      doc.page = form as unknown as typeof last;
+      doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
+      doc.text(pdfText(footer.page(i + 1, pages)), M.left + WIDTH - 80, FOOTER_Y, { width: 80, align: 'right', lineBreak: false });
+      (label as unknown as { end(): void }).end();
+    }
+    doc.page = last;
+    doc.end();
+    await finished;
+    return pages;
+  };
+  return { doc, end };
 }
 
-/** Every page's footer: `text` on the left, `page(i, n)` ("Page i of n") on the right, in the bottom margin. */
-export function footers(doc: Doc, text: string, page: (i: number, of: number) => string): number {
-  const pages = doc.bufferedPageRange().count;
-  for (let i = 0; i < pages; i++) {
-    doc.switchToPage(i);
-    // Write in the bottom margin without starting a new page.
-    const saved = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    doc.font('Helvetica').fontSize(7.5).fillColor(MUTED);
-    say(doc, text, M.left, A4.height - 32, { width: WIDTH - 80, lineBreak: false, ellipsis: true });
-    doc.text(pdfText(page(i + 1, pages)), M.left + WIDTH - 80, A4.height - 32, { width: 80, align: 'right', lineBreak: false });
-    doc.page.margins.bottom = saved;
-  }
-  return pages;
-}
+/** Where the footer's line is: in the bottom margin. */
+const FOOTER_Y = A4.height - 32;
 
 type TextOptions = PDFKit.Mixins.TextOptions & { bold?: boolean };
 interface DocState {
   _font: { ascender: number };
   _fontSize: number;
+  _fontSource: unknown;
+  _fontFamily: unknown;
+  _fillColor: unknown;
 }
 const state = (doc: Doc) => doc as unknown as DocState;
 const registered = new WeakMap<Doc, Set<string>>();

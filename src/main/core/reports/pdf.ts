@@ -16,7 +16,6 @@ import type { Reconciliation } from '../../../shared/model.ts';
 import { inPositionsOnly } from '../../../shared/reconcile-summary.ts';
 import {
   startDocument,
-  footers,
   M,
   WIDTH,
   INK,
@@ -63,7 +62,7 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable, 
   const l: Lang = { t: all.report, all, f };
   const t = l.t;
   const period = (from: string | undefined, to: string | undefined) => (from || to ? { from: from ? f.date(from) : null, to: f.date(to ?? req.date) } : null);
-  const { doc, finished } = startDocument(
+  const { doc, end } = startDocument(
     {
       // A group name an older version accepted may hold controls: shown as <U+…> here as on the page.
       title: t.docTitle(req.groupName ? visibleText(req.groupName) : null, f.date(req.date)),
@@ -71,6 +70,7 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable, 
       at: new Date(model.dataTime),
     },
     out,
+    { text: t.footer(f.date(model.request.date), f.minute(model.dataTime)), page: all.page },
   );
   header(doc, model, l);
   summary(doc, model, l);
@@ -82,10 +82,7 @@ export async function exportPdf(db: ReadableDB, req: PdfRequest, out: Writable, 
   transactionsSection(doc, model, l);
   qualitySection(doc, model, l);
   provenanceSection(doc, model, l);
-  const pages = footers(doc, t.footer(f.date(model.request.date), f.minute(model.dataTime)), all.page);
-  doc.end();
-  await finished;
-  return { pages, model };
+  return { pages: await end(), model };
 }
 
 /** Roll-forward per wallet, chain and token (docs/analytics.md), saying first what it could not check. */

@@ -1,6 +1,6 @@
 import { decimalSum } from '../../../../shared/decimal.ts';
 import type { ReadableDB } from '../../store/db.ts';
-import { latestSnapshot, latestSnapshots } from '../../positions/index.ts';
+import { latestSnapshot } from '../../positions/index.ts';
 import {
   completeUntil,
   listRanges,
@@ -66,6 +66,8 @@ interface Holding {
 
 interface Holdings extends PositionsSide {
   tokens: Map<string, Holding>;
+  /** When the service sent them (Unix seconds; a check of the same body counts as sending it again). */
+  fetchedAt: number;
 }
 
 /** Underlying quantities per token of a (wallet, chain) at a date, and the positions holding them; null when the date is not cached. */
@@ -108,7 +110,7 @@ function holdingsAt(db: ReadableDB, wallet: string, chain: string, date: string)
       out.set(key, h);
     }
   }
-  return { date, tokens: out, positions, cidOf };
+  return { date, tokens: out, positions, cidOf, fetchedAt: Math.floor(Date.parse(snap.fetchedAt) / 1000) };
 }
 
 /**
@@ -120,12 +122,6 @@ export function periodMoves(db: ReadableDB, wallet: string, chain: string, from:
   const closing = holdingsAt(db, wallet, chain, to);
   const { start, end } = flowWindow(from, to);
   return opening && closing ? positionMoves(db, { wallet, chain, start, end, opening, closing }) : [];
-}
-
-/** When the service sent a (wallet, chain)'s by-token positions of a date (Unix seconds), if cached. */
-function closingMoment(db: ReadableDB, wallet: string, chain: string, date: string): number | null {
-  const row = latestSnapshots(db, 'positionsByUnderlying', { wallet, date }).find((r) => r.chain === chain);
-  return row ? Math.floor(Date.parse(row.fetched_at) / 1000) : null;
 }
 
 /** Tokens match by contract address (transfers name only that), else by the service's id. */
@@ -194,7 +190,9 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
         const ranges = listRanges(db, w.address, chain);
         // The closing holdings are those of the moment the service sent them: for a day not over
         // (today), the flows can be proved only up to that moment, and need be no further.
-        const closedAt = closing ? closingMoment(db, w.address, chain, scope.to) : null;
+        // The moment comes with the closing holdings, from the same snapshot: asked apart, per
+        // wallet chain, it was a scan of every wallet's by-token snapshots of the date.
+        const closedAt = closing?.fetchedAt ?? null;
         const proveTo = Math.min(end / 1000 - 1, closedAt ?? Infinity);
         if (!rangesCover(ranges, start / 1000, proveTo)) {
           chainComplete = false;

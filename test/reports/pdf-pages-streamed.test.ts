@@ -29,7 +29,10 @@ async function write(locale: string | null): Promise<{ path: string; buffered: n
     },
   });
   const { t: all } = pdfWords(locale);
-  const { doc, end } = startDocument({ title: 'Pages', subject: 'Streamed', at: new Date(Date.UTC(2026, 9, 31)) }, out, { text: 'Folioscope test footer', page: all.page });
+  const { doc, end } = startDocument({ title: 'Pages', subject: 'Streamed', at: new Date(Date.UTC(2026, 9, 31)) }, out, {
+    text: 'Folioscope test footer',
+    page: all.page,
+  });
   const buffered: number[] = [];
   doc.on('pageAdded', () => buffered.push(doc.bufferedPageRange().count));
   doc.font('Helvetica-Bold').fontSize(12).fillColor('#17202b');

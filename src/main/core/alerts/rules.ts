@@ -190,7 +190,7 @@ function positionsRule(db: WritableDB, rule: AlertRule, wallets: Wallet[], byAdd
  */
 function navRule(db: WritableDB, rule: AlertRule, wallets: Wallet[]): Judgment {
   const c = rule.condition as { kind: 'nav-move'; percent: number };
-  const points = portfolioNav(db, { wallets: wallets.map((w) => w.address) }).points.sort((a, b) => a.date.localeCompare(b.date));
+  const points = portfolioNav(db, { wallets: wallets.map((w) => w.address) }).points.toSorted((a, b) => a.date.localeCompare(b.date));
   const newest = points.at(-1);
   if (!newest) return { holds: [], unknown: everything, note: 'No cached dates yet: NAV move not judged.', facts: { kind: 'nav-none' } };
   if (newest.chainsCached < newest.chainsWatched)

@@ -86,5 +86,7 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
     p.rewardNav = decimalSumOrNull(t.reward);
     p.spam.claimed = decimalSumOrNull(t.spam);
   }
-  return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(rows) };
+  // A group's freshness is its members' alone: the rows read are every wallet's.
+  const members = rows.filter((r) => watched.get(r.wallet)?.has(r.chain));
+  return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(members) };
 }

@@ -1,0 +1,169 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
+import { portfolioNav } from '../../src/main/core/portfolio/nav.ts';
+import { navHistory } from '../../src/main/core/positions/index.ts';
+import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
+import { spamJudge } from '../../src/main/core/spam/index.ts';
+import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
+import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
+import { addWallet, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
+import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
+import type { NavSeries } from '../../src/shared/model.ts';
+import { holdingViews, txn, type Holding } from '../spam/support.ts';
+import { tempDir } from '../support/store.ts';
+
+/**
+ * NAV over dates kept while what it read is unchanged (src/main/core/portfolio/nav.ts), against
+ * the series built from nothing: after every kind of write a series reads (a wallet's
+ * transactions, which the spam judge weighs; its snapshots at a date; the user's marks; a list;
+ * the watched wallets; another connection's delete), the series handed out is the one a build
+ * from nothing makes, for all wallets, one wallet and a group; a write it does not read (a note,
+ * another wallet's snapshots) leaves it kept; nothing read inside a write of the connection's own
+ * that is then rolled back is kept; and a caller cannot change the series the next one gets.
+ */
+const DAYS = ['2026-09-01', '2026-10-01'];
+const W = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
+const W2 = '0x' + '2'.repeat(40);
+const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
+const THIN = '0x' + 'c1'.repeat(20);
+const BOUGHT = '0x' + 'c2'.repeat(20);
+const FAKE = '0x' + 'fa'.repeat(20);
+const PEER = '0x' + '7'.repeat(40);
+
+const hold = (o: Partial<Holding> & { cid: string; symbol: string }): Holding => ({ name: o.symbol, qty: 100, nav: 100, ...o });
+const HOLDINGS = [
+  hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }),
+  hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8, nav: 250 }),
+  hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 1000 }),
+  hold({ cid: FAKE, symbol: 'AIRDROP', nav: 5 }),
+];
+
+describe('kept NAV series, against a build from nothing', () => {
+  let dir: string;
+  let db: WritableDB;
+  let hashes = 0;
+  const lay = (wallet: string, chain: string, day: string, holdings: Holding[], fetchedAt?: string) =>
+    insertSnapshots(
+      db,
+      holdingViews(wallet, chain, day, holdings).inputs.map((i) => (fetchedAt ? { ...i, response: { ...i.response, fetchedAt } } : i)),
+    );
+  const bought = (wallet: string, cid: string) =>
+    upsertTransactions(db, wallet, 'eth', [
+      txn({
+        wallet_id: wallet,
+        txn_hash: `0x${(++hashes).toString(16).padStart(64, 'b')}`,
+        from: wallet,
+        to: PEER,
+        action_type: 'swap',
+        details: [
+          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
+          { token_cid: cid, type: 'in', qty: 100, symbol: 'THIN' },
+        ],
+      }),
+    ]);
+  const SCOPES = [{}, { wallet: W }, { wallets: [W2] }] as const;
+  /** Every scope's kept series is the series built from nothing; the series returned. */
+  const same = (): NavSeries[] =>
+    SCOPES.map((scope) => {
+      const kept = portfolioNav(db, scope);
+      const fresh = navHistory(db, scope, spamJudge(db, { ...('wallets' in scope && { wallets: scope.wallets }) }));
+      expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
+      return kept;
+    });
+  const spamOf = (s: NavSeries) => s.points.reduce((n, p) => n + p.spam.count, 0);
+
+  beforeEach(() => {
+    dir = tempDir();
+    db = openDatabase(join(dir, 'nav.sqlite'));
+    addWallet(db, { address: W, chains: ['eth', 'arb'], label: 'Treasury' });
+    addWallet(db, { address: W2, chains: ['eth'] });
+    for (const day of DAYS) {
+      lay(W, 'eth', day, HOLDINGS);
+      lay(W, 'arb', day, [hold({ cid: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', symbol: 'USDC', name: 'USD Coin' })]);
+      lay(W2, 'eth', day, HOLDINGS);
+    }
+  });
+  afterEach(() => db.close());
+
+  it('follows each write a series reads, and each one changes a figure it shows', () => {
+    const [, one0] = same();
+    // A first transaction: the wallet's history is known, so a token it never bought is spam now.
+    bought(W, BOUGHT);
+    const [, one1] = same();
+    expect(spamOf(one1!)).toBeGreaterThan(spamOf(one0!));
+
+    markSpam(db, { kind: 'token', chain: 'eth', target: USDC, wallet: W, verdict: 'spam' });
+    const [, one2] = same();
+    expect(one2!.points[0]!.totalNav).toBeLessThan(one1!.points[0]!.totalNav!);
+    clearSpam(db, { kind: 'token', chain: 'eth', target: USDC, wallet: W });
+    importSpamList(db, JSON.stringify({ version: 1, tokens: [{ chain: 'eth', cid: THIN, verdict: 'genuine', note: 'ours' }] }), 'ours');
+    const [, one3] = same();
+    expect(spamOf(one3!)).toBe(spamOf(one1!) - DAYS.length);
+
+    // A new date of one wallet: a point more for it and for all wallets (partial there).
+    lay(W, 'eth', '2026-11-01', [hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 9 })]);
+    const [all4, one4, group4] = same();
+    expect(one4!.points.map((p) => p.date)).toContain('2026-11-01');
+    // A group's freshness is its members' own: W2 has nothing newer than October.
+    expect(group4!.freshness.asOf).toBe('2026-10-01');
+    expect(all4!.points.find((p) => p.date === '2026-11-01')!.missing.length).toBe(2);
+
+    // Another connection (the sync's worker, another process) deletes a member's positions.
+    const other = new Database(join(dir, 'nav.sqlite'));
+    other.prepare(`DELETE FROM snapshots WHERE wallet = ? AND chain = 'arb' AND endpoint = 'allPositions'`).run(W);
+    other.close();
+    const [, one5] = same();
+    expect(one5!.points[0]!.chainsCached).toBe(1);
+
+    // The watched wallets: a chain more for one, the other removed.
+    updateWallet(db, W2, { chains: ['eth', 'arb'] });
+    const [all6] = same();
+    expect(all6!.points[0]!.chainsWatched).toBe(4);
+    removeWallet(db, W2);
+    const [all7] = same();
+    expect(all7!.points[0]!.chainsWatched).toBe(2);
+  });
+
+  it('keeps a series through writes it does not read', () => {
+    bought(W, BOUGHT);
+    const [all, one, group] = same();
+    // A note on that transaction: nothing a series reads.
+    setAnnotation(db, { wallet: W, chain: 'eth', txnHash: `0x${hashes.toString(16).padStart(64, 'b')}` }, { note: 'paid the desk' });
+    const [all2, one2, group2] = same();
+    expect([all2, one2, group2]).toEqual([all, one, group]);
+    expect(all2).toBe(all);
+    expect(one2).toBe(one);
+    // Another wallet's snapshots: the one-wallet series stays kept, the others are built again.
+    lay(W2, 'eth', '2026-11-01', HOLDINGS);
+    const [all3, one3, group3] = same();
+    expect(one3).toBe(one);
+    expect(all3).not.toBe(all);
+    expect(group3).not.toBe(group);
+  });
+
+  it('gives and keeps nothing read inside a write of its own connection that is then rolled back', () => {
+    same();
+    db.exec('BEGIN IMMEDIATE');
+    lay(W, 'eth', DAYS[1]!, [hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 5_000_000 })], '2026-10-03T00:00:00.000Z');
+    const during = portfolioNav(db, { wallet: W });
+    expect(during.points[1]!.totalNav).toBeGreaterThan(5_000_000);
+    db.exec('ROLLBACK');
+    // The same number of writes, committed, with other figures: the counters are where the rolled-back write took them.
+    lay(W, 'eth', DAYS[1]!, [hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 7 })], '2026-10-04T00:00:00.000Z');
+    const [, one] = same();
+    expect(one!.points[1]!.totalNav).toBeLessThan(5_000_000);
+  });
+
+  it('hands out a series no caller can change for the next', () => {
+    const [all] = same();
+    expect(() => (all!.points as NavSeries['points']).sort((a, b) => b.date.localeCompare(a.date))).toThrow(TypeError);
+    expect(() => {
+      all!.points[0]!.totalNav = 0;
+    }).toThrow(TypeError);
+    expect(() => all!.points[0]!.missing.push({ wallet: W, chain: 'eth' })).toThrow(TypeError);
+    expect(portfolioNav(db, {})).toBe(all);
+    same();
+  });
+});

@@ -89,7 +89,7 @@ describe('the screens ask for what they show', () => {
     page.on('request', asked);
     page.on('requestfinished', answered);
     let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    let held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/nav.history', async (route) => {
       await held;
       // A request the page gave up meanwhile (a newer load) is already done with.
@@ -108,6 +108,16 @@ describe('the screens ask for what they show', () => {
       release();
       await poll(() => page.getByRole('img', { name: /^NAV over \d+ cached dates$/ }).count()).toBe(1);
       expect(await chart.locator('[aria-busy=true]').count()).toBe(0);
+      // Another range: the chart of the last one is not shown while the new one is held (the totals stay: the range is none of theirs).
+      held = new Promise<void>((resolve) => (release = resolve));
+      const range = page.getByRole('group', { name: 'Range' });
+      const other = (await range.getByRole('button', { pressed: true }).textContent()) === 'All' ? '1y' : 'All';
+      await range.getByRole('button', { name: other, exact: true }).click();
+      await poll(() => chart.locator('[aria-busy=true]').count()).toBe(1);
+      expect(await page.getByRole('img', { name: /^NAV over \d+ cached dates$/ }).count()).toBe(0);
+      expect(await page.getByTestId('total-nav').textContent()).toBe(usd(view.totals.total));
+      release();
+      await poll(() => page.getByRole('img', { name: /^NAV over \d+ cached dates$/ }).count()).toBe(1);
     } finally {
       release();
       await page.unroute('**/api/nav.history');

@@ -11,11 +11,10 @@
  */
 import type { NavScope } from '../../../shared/contract.ts';
 import type { NavSeries } from '../../../shared/model.ts';
-import { navHistory } from '../positions/index.ts';
+import { navHistory, navWallets } from '../positions/index.ts';
 import { spamJudge } from '../spam/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { listWallets } from '../store/wallets.ts';
 import { inputCounts, scopeMark } from './store/inputs.ts';
 
 interface KeptSeries {
@@ -29,10 +28,8 @@ const KEPT = 16;
 const kept = new WeakMap<ReadableDB, KeptSeries[]>();
 
 export function portfolioNav(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): NavSeries {
-  // The wallets the series reads, as navHistory picks them.
-  const wallets = listWallets(db).filter(
-    (w) => (!scope.wallet || w.address === addressKey(scope.wallet)) && (!scope.wallets || scope.wallets.includes(w.address)),
-  );
+  // The wallets the series reads: its mark is theirs.
+  const wallets = navWallets(db, scope);
   const key = JSON.stringify([scope.wallet ? addressKey(scope.wallet) : null, scope.from ?? null, scope.to ?? null, wallets.map((w) => [w.address, w.chains])]);
   // Read inside this connection's open write, the counters may be taken back by a rollback: nothing is given or kept under them.
   const inWrite = db.inTransaction;

@@ -6,7 +6,7 @@ import { positionTotals, positionValue } from '../../../../shared/portfolio/tota
 import type { Position } from '../../../../shared/service/schemas.ts';
 import { decimalSumOrNull } from '../../../../shared/decimal.ts';
 import type { NavScope } from '../../../../shared/contract.ts';
-import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
+import type { NavPoint, NavSeries, Wallet } from '../../../../shared/model.ts';
 
 /**
  * What leaves a snapshot's positions out of its NAV (the spam judge, docs/spam.md; given by the
@@ -14,6 +14,11 @@ import type { NavPoint, NavSeries } from '../../../../shared/model.ts';
  */
 export interface NavLeaveOut {
   positions(wallet: string, chain: string, day: string, ps: readonly Position[]): ReadonlyArray<{ spam: boolean }>;
+}
+
+/** The watched wallets a NAV series of `scope` reads: a wallet group's members (`wallets`), one wallet, or all. */
+export function navWallets(db: ReadableDB, scope: Pick<NavScope, 'wallet'> & { wallets?: readonly string[] }): Wallet[] {
+  return listWallets(db).filter((w) => (!scope.wallet || w.address === addressKey(scope.wallet)) && (!scope.wallets || scope.wallets.includes(w.address)));
 }
 
 /**
@@ -27,10 +32,7 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
     ...(scope.from && { from: scope.from }),
     ...(scope.to && { to: scope.to }),
   });
-  // A wallet group's members (`wallets`), one wallet, or all.
-  const wallets = listWallets(db).filter(
-    (w) => (!scope.wallet || w.address === addressKey(scope.wallet)) && (!scope.wallets || scope.wallets.includes(w.address)),
-  );
+  const wallets = navWallets(db, scope);
   const watched = new Map(wallets.map((w) => [w.address, new Set(w.chains)]));
   const chainsWatched = [...watched.values()].reduce((n, s) => n + s.size, 0);
   const byDate = new Map<string, NavPoint>();

@@ -4,15 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
 import { portfolioNav } from '../../src/main/core/portfolio/nav.ts';
 import { navHistory } from '../../src/main/core/positions/index.ts';
-import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
 import { spamJudge } from '../../src/main/core/spam/index.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
-import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { NavSeries } from '../../src/shared/model.ts';
-import { holdingViews, txn, type Holding } from '../spam/support.ts';
+import type { Holding } from '../spam/support.ts';
 import { tempDir } from '../support/store.ts';
+import { BOUGHT, hold, HOLDINGS, lay as layHoldings, swapInto, THIN, USDC, W, W2 } from './kept-fixture.ts';
 
 /**
  * NAV over dates kept while what it read is unchanged (src/main/core/portfolio/nav.ts), against
@@ -24,45 +23,13 @@ import { tempDir } from '../support/store.ts';
  * that is then rolled back is kept; and a caller cannot change the series the next one gets.
  */
 const DAYS = ['2026-09-01', '2026-10-01'];
-const W = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const W2 = '0x' + '2'.repeat(40);
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const THIN = '0x' + 'c1'.repeat(20);
-const BOUGHT = '0x' + 'c2'.repeat(20);
-const FAKE = '0x' + 'fa'.repeat(20);
-const PEER = '0x' + '7'.repeat(40);
-
-const hold = (o: Partial<Holding> & { cid: string; symbol: string }): Holding => ({ name: o.symbol, qty: 100, nav: 100, ...o });
-const HOLDINGS = [
-  hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }),
-  hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8, nav: 250 }),
-  hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 1000 }),
-  hold({ cid: FAKE, symbol: 'AIRDROP', nav: 5 }),
-];
 
 describe('kept NAV series, against a build from nothing', () => {
   let dir: string;
   let db: WritableDB;
   let hashes = 0;
-  const lay = (wallet: string, chain: string, day: string, holdings: Holding[], fetchedAt?: string) =>
-    insertSnapshots(
-      db,
-      holdingViews(wallet, chain, day, holdings).inputs.map((i) => (fetchedAt ? { ...i, response: { ...i.response, fetchedAt } } : i)),
-    );
-  const bought = (wallet: string, cid: string) =>
-    upsertTransactions(db, wallet, 'eth', [
-      txn({
-        wallet_id: wallet,
-        txn_hash: `0x${(++hashes).toString(16).padStart(64, 'b')}`,
-        from: wallet,
-        to: PEER,
-        action_type: 'swap',
-        details: [
-          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
-          { token_cid: cid, type: 'in', qty: 100, symbol: 'THIN' },
-        ],
-      }),
-    ]);
+  const lay = (wallet: string, chain: string, day: string, holdings: Holding[], fetchedAt?: string) => layHoldings(db, wallet, chain, day, holdings, fetchedAt);
+  const bought = (wallet: string, cid: string) => swapInto(db, wallet, cid, ++hashes);
   const SCOPES = [{}, { wallet: W }, { wallets: [W2] }] as const;
   /** Every scope's kept series is the series built from nothing; the series returned. */
   const same = (): NavSeries[] =>

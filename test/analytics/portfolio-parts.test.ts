@@ -5,15 +5,14 @@ import { setAnnotation } from '../../src/main/core/annotations/store/annotations
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
 import { memoisedViews } from '../../src/main/core/portfolio/memo.ts';
 import { portfolioView } from '../../src/main/core/portfolio/view.ts';
-import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet, listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
-import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Wallet } from '../../src/shared/model.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
-import { holdingViews, rng, txn, type Holding } from '../spam/support.ts';
+import { rng, type Holding } from '../spam/support.ts';
 import { tempDir } from '../support/store.ts';
+import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, PEER, swapInto, THIN, USDC, W, W2 } from './kept-fixture.ts';
 
 /**
  * Kept views and their members' parts (src/main/core/portfolio/memo.ts, parts.ts) against the
@@ -26,51 +25,16 @@ import { tempDir } from '../support/store.ts';
  * The spam judge is what makes this hard: a member's verdicts read its wallet's whole history.
  */
 const DAY = '2026-10-01';
-const W = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
-const W2 = '0x' + '2'.repeat(40);
 const W3 = '0x' + '3'.repeat(40);
-const USDC = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
-const THIN = '0x' + 'c1'.repeat(20);
-const BOUGHT = '0x' + 'c2'.repeat(20);
-const FAKE = '0x' + 'fa'.repeat(20);
-const PEER = '0x' + '7'.repeat(40);
 const signal = new AbortController().signal;
-
-const hold = (o: Partial<Holding> & { cid: string; symbol: string }): Holding => ({ name: o.symbol, qty: 100, nav: 100, ...o });
-/** What the judge weighs: a token with no market (spam unless bought), a fake USDC, a real one. */
-const HOLDINGS = [
-  hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }),
-  hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8, nav: 250 }),
-  hold({ cid: USDC, symbol: 'USDC', name: 'USD Coin', nav: 1000 }),
-  hold({ cid: FAKE, symbol: 'AIRDROP', nav: 5 }),
-];
 
 describe('kept portfolio views and their parts, against a build from nothing', () => {
   let dir: string;
   let db: WritableDB;
   let views: ReturnType<typeof memoisedViews>;
   let hashes = 0;
-  const lay = (wallet: string, chain: string, day: string, holdings: Holding[], fetchedAt?: string) => {
-    const v = holdingViews(wallet, chain, day, holdings);
-    insertSnapshots(
-      db,
-      v.inputs.map((i) => (fetchedAt ? { ...i, response: { ...i.response, fetchedAt } } : i)),
-    );
-  };
-  const bought = (wallet: string, cid: string) =>
-    upsertTransactions(db, wallet, 'eth', [
-      txn({
-        wallet_id: wallet,
-        txn_hash: `0x${(++hashes).toString(16).padStart(64, 'b')}`,
-        from: wallet,
-        to: PEER,
-        action_type: 'swap',
-        details: [
-          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
-          { token_cid: cid, type: 'in', qty: 100, symbol: 'THIN' },
-        ],
-      }),
-    ]);
+  const lay = (wallet: string, chain: string, day: string, holdings: Holding[], fetchedAt?: string) => layHoldings(db, wallet, chain, day, holdings, fetchedAt);
+  const bought = (wallet: string, cid: string) => swapInto(db, wallet, cid, ++hashes);
   const scopes = (): Wallet[][] => {
     const all = listWallets(db);
     return [all, all.filter((w) => w.address === W), all.filter((w) => w.address !== W3)];

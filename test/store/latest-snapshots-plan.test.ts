@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { latestSnapshots } from '../../src/main/core/positions/store/latest.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
+import { plansOf } from '../support/plan.ts';
 import { createDB } from '../support/store.ts';
 
 /**
@@ -11,24 +12,7 @@ import { createDB } from '../support/store.ts';
  * (bench/RESULTS.md). The plan is SQLite's own answer for the statement the store compiled, in
  * a cache without statistics, as a user's is (the app runs no ANALYZE).
  */
-function planOf(db: WritableDB, ask: () => unknown): string {
-  const texts: string[] = [];
-  const prepare = db.prepare.bind(db);
-  // The store's statement cache compiles through the connection: the text it compiled is recorded.
-  (db as unknown as { prepare: (text: string) => unknown }).prepare = (text: string) => {
-    texts.push(text);
-    return prepare(text);
-  };
-  try {
-    ask();
-  } finally {
-    (db as unknown as { prepare: unknown }).prepare = prepare;
-  }
-  const text = texts.find((t) => /FROM snapshots s\b/.test(t));
-  expect(text, 'the statement latestSnapshots compiled').toBeDefined();
-  const params = (text!.match(/\?/g) ?? []).map(() => 'x');
-  return (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail).join(' | ');
-}
+const planOf = (db: WritableDB, ask: () => unknown): string => plansOf(db, ask, /FROM snapshots s\b/)[0]!;
 
 describe('latestSnapshots: the filters asked for are in the statement', () => {
   it("reads one wallet's snapshots through the wallet's index, with or without a date or dates", () => {

@@ -27,5 +27,5 @@ export { WINDOW_TRANSACTION_COLUMNS, changesInWindow, windowCounterparties, wind
 export { outflowsAbove, outflowsToNewCounterparties, paidAddresses, paymentsTo, unreadableTransfers } from './store/outflows.ts';
 export type { NewCounterparty, Outflow, Payment } from './store/outflows.ts';
 export { tokenTransfers } from './store/transfers.ts';
-export { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, transactionForJudge } from './store/parties.ts';
-export type { Acquired, Dealings, Recipient, Sender } from './store/parties.ts';
+export { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, keptStates, transactionForJudge } from './store/parties.ts';
+export type { Acquired, Dealings, KeptStates, Recipient, Sender } from './store/parties.ts';

@@ -20,7 +20,7 @@
 import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import type { SnapshotDataByEndpoint } from '../../../shared/model.ts';
 import { listCounterparties } from '../counterparties/index.ts';
-import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory } from '../ledger/index.ts';
+import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, keptStates } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/handles.ts';
@@ -257,6 +257,8 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   const heldOf = (wallet: string, chain: string) => heldOn(`${wallet}\n${chain}`);
   /** A wallet's dealings whole (a read through whole histories), with what it acquired, from one pass. */
   const dealingsWhole = memo((wallet) => dealingsOf(db, wallet));
+  /** Which of a wallet's dealings are kept: asked once, for every lookalike bucket read of it. */
+  const statesOf = memo((wallet) => keptStates(db, wallet));
   /** What the wallet got by its own hand, by (chain, contract), with its symbol (in a whole read, from the same pass as its dealings). */
   const acquiredOf = memo(
     (wallet) => new Map((whole ? dealingsWhole(wallet).acquired : acquiredTokens(db, wallet)).map((a) => [tokenKey(a.chain, cidOf(a.cid)), a])),
@@ -442,7 +444,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
    */
   const evidenceIn = (wallet: string, from: string, to: string | null, keep: (address: string) => boolean): PartyEvidence[] => {
     // No range: the wallet's dealings whole (wholeDealings).
-    const { recipients, senders } = to === null ? dealingsWhole(wallet) : dealingsBetween(db, wallet, from, to);
+    const { recipients, senders } = to === null ? dealingsWhole(wallet) : dealingsBetween(db, wallet, from, to, statesOf(wallet));
     const evidence: PartyEvidence[] = recipients.filter((r) => keep(r.address)).map((r) => ({ address: r.address, first: r.first }));
     for (const s of senders) {
       if (!keep(s.address)) continue;

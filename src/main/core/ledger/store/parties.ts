@@ -12,44 +12,31 @@ import type { TransferDetail } from '../../../../shared/model.ts';
 import type { ReadableDB } from '../../store/handles.ts';
 import { all, get, sql, sqlCode } from '../../store/sql.ts';
 import {
+  dealingsWithin,
   keptDealingsOf as keptDealings,
+  keptStates,
   PAID_IN as PAID_IN_TEXT,
-  PAID_OUT as PAID_OUT_TEXT,
   type Dealings,
-  type Recipient,
+  type KeptStates,
   type Sender,
 } from '../../transactions/index.ts';
 
 /** The aggregate's rule, as the kept dealings apply it (transactions/store/party-dealings.ts). */
-const PAID_OUT = sqlCode(PAID_OUT_TEXT);
 const PAID_IN = sqlCode(PAID_IN_TEXT);
 
-export type { Dealings, Recipient, Sender } from '../../transactions/index.ts';
+export { keptStates };
+export type { Dealings, KeptStates, Recipient, Sender } from '../../transactions/index.ts';
 
 /**
  * The wallet's dealings with the addresses in [from, to) (text order: a range of EVM addresses
  * sharing their first hex digits, or one address as [a, a + '\0')): whom it paid a quantity above
- * zero, and who paid it which token. The address indexes are walked over the range alone (the
- * planner would otherwise walk the wallet's own rows: every transaction it sent).
+ * zero, and who paid it which token (itself aside). Read from the dealings kept as rows are
+ * written (transactions/store/party-dealings.ts): a seek per chain. `kept`: the wallet's
+ * keptStates, for a reader asking of many ranges.
  */
-export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to: string): Dealings {
-  const recipients = all<Recipient>(
-    db,
-    sql`SELECT chain, to_addr AS address, min(time) AS first FROM transactions t INDEXED BY transactions_by_to
-        WHERE to_addr >= ${from} AND to_addr < ${to} AND from_addr = ${wallet} AND wallet = ${wallet} AND to_addr != ${wallet} AND coalesce(status, 1) != 0
-          AND ${PAID_OUT}
-        GROUP BY chain, to_addr`,
-  );
-  const senders = all<Sender>(
-    db,
-    sql`SELECT t.chain, t.from_addr AS address, j.value ->> 'token_cid' AS cid, max(j.value ->> 'symbol') AS symbol,
-               max(j.value ->> 'qty') AS maxQty, min(t.time) AS first
-        FROM transactions t INDEXED BY transactions_by_from, json_each(t.details) j
-        WHERE t.from_addr >= ${from} AND t.from_addr < ${to} AND t.wallet = ${wallet} AND t.from_addr != ${wallet} AND coalesce(t.status, 1) != 0
-          AND ${PAID_IN}
-        GROUP BY t.chain, t.from_addr, j.value ->> 'token_cid'`,
-  );
-  return { recipients, senders };
+export function dealingsBetween(db: ReadableDB, wallet: string, from: string, to: string, kept?: KeptStates): Dealings {
+  const { recipients, senders } = dealingsWithin(db, wallet, from, to, kept);
+  return { recipients, senders: senders.filter((s) => s.address !== wallet) };
 }
 
 /**

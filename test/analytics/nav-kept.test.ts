@@ -2,7 +2,8 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
-import { portfolioNav } from '../../src/main/core/portfolio/nav.ts';
+import { portfolioNav, portfolioNavUnlessAborted } from '../../src/main/core/portfolio/nav.ts';
+import { removeWallet as removeWithData } from '../../src/main/core/wallets/remove.ts';
 import { navHistory } from '../../src/main/core/positions/index.ts';
 import { spamJudge } from '../../src/main/core/spam/index.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
@@ -20,7 +21,9 @@ import { BOUGHT, hold, HOLDINGS, lay as layHoldings, swapInto, THIN, USDC, W, W2
  * the watched wallets; another connection's delete), the series handed out is the one a build
  * from nothing makes, for all wallets, one wallet and a group; a write it does not read (a note,
  * another wallet's snapshots) leaves it kept; nothing read inside a write of the connection's own
- * that is then rolled back is kept; and a caller cannot change the series the next one gets.
+ * that is then rolled back is kept; and a caller cannot change the series the next one gets. Built
+ * in turns of the event loop (what Overview asks for), it is the same series, lets other work in
+ * between, stops on an abort, and is read again when a snapshot it was reading is deleted.
  */
 const DAYS = ['2026-09-01', '2026-10-01'];
 
@@ -132,5 +135,34 @@ describe('kept NAV series, against a build from nothing', () => {
     expect(() => all!.points[0]!.missing.push({ wallet: W, chain: 'eth' })).toThrow(TypeError);
     expect(portfolioNav(db, {})).toBe(all);
     same();
+  });
+
+  it('built in turns: the same series, other work between its turns, stopped by an abort', async () => {
+    const fresh = JSON.stringify(navHistory(db, {}, spamJudge(db, {})));
+    let settled = false;
+    // Turns of 0 ms: a turn after each snapshot read, whatever the machine's speed.
+    const building = portfolioNavUnlessAborted(db, {}, new AbortController().signal, 0).finally(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    expect(JSON.stringify(await building)).toBe(fresh);
+    // Kept: given at once, no turn.
+    expect(await portfolioNavUnlessAborted(db, {}, new AbortController().signal, 0)).toBe(await building);
+
+    lay(W2, 'eth', '2026-11-01', HOLDINGS);
+    const stop = new AbortController();
+    const stopped = portfolioNavUnlessAborted(db, {}, stop.signal, 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort();
+    await expect(stopped).rejects.toThrow(/abort/i);
+    same();
+  });
+
+  it('built in turns: read again when a snapshot it was reading is deleted meanwhile', async () => {
+    const building = portfolioNavUnlessAborted(db, {}, new AbortController().signal, 0);
+    // One snapshot read: W2's two are not both read yet.
+    removeWithData(db, W2, { purge: true });
+    const series = await building;
+    expect(JSON.stringify(series)).toBe(JSON.stringify(navHistory(db, {}, spamJudge(db, {}))));
+    expect(series.points.every((p) => p.chainsWatched === 2 && p.missing.length === 0)).toBe(true);
   });
 });

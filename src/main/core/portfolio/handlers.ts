@@ -4,7 +4,7 @@
  * and the parts of it a view asks for alone: exposure, lending risk, the unlock ladder.
  */
 import type { Handlers, ScopeContext } from '../handlers.ts';
-import { portfolioNav } from './nav.ts';
+import { portfolioNavUnlessAborted } from './nav.ts';
 import { portfolioChange } from './change.ts';
 import { rowsPage, summaryOf } from './summary.ts';
 import { memoisedViews } from './memo.ts';
@@ -25,9 +25,10 @@ export function portfolioHandlers(c: ScopeContext): Pick<Handlers, PortfolioOper
       summaryOf(await views(c.db(), c.scopeWallets(address, group), date, signal), { rows, members, wallets, spam }),
     'portfolio.rows': async ({ date, wallet: address, group, ...query }, { signal }) =>
       rowsPage(await views(c.db(), c.scopeWallets(address, group), date, signal), query),
-    'nav.history': ({ group, ...scope }) => {
+    // In turns, cancellable (nav.ts): Overview asks for it after its totals, and leaving the screen stops it.
+    'nav.history': ({ group, ...scope }, { signal }) => {
       const members = c.scopeOf(scope.wallet, group);
-      return portfolioNav(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) });
+      return portfolioNavUnlessAborted(c.db(), { ...scope, ...(group !== undefined && { wallets: members ?? [] }) }, signal);
     },
     // The view's own parts, from the same kept view (memo.ts) and cancellable as it is: the Risk
     // screen asks for its lending and its unlocks one after the other, and the view is built once.

@@ -11,7 +11,8 @@
  */
 import type { NavScope } from '../../../shared/contract.ts';
 import type { NavSeries } from '../../../shared/model.ts';
-import { navHistory, navWallets } from '../positions/index.ts';
+import { navHistorySteps, navWallets, SnapshotGone } from '../positions/index.ts';
+import { runSteps, runStepsUnlessAborted, TURN_MS } from '../store/steps.ts';
 import { spamJudge } from '../spam/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -28,22 +29,69 @@ const KEPT = 16;
 const kept = new WeakMap<ReadableDB, KeptSeries[]>();
 
 export function portfolioNav(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): NavSeries {
+  return runSteps(navSeries(db, scope));
+}
+
+/**
+ * The same for a caller that may stop wanting it (Overview's chart: a screen left, another range
+ * picked), in turns of the event loop (store/steps.ts): built from nothing at a fund's scale it is
+ * seconds of work, during which the core answered nothing else, a click on another screen
+ * included (bench/RESULTS.md).
+ */
+export function portfolioNavUnlessAborted(
+  db: ReadableDB,
+  scope: NavScope & { wallets?: readonly string[] },
+  signal: AbortSignal,
+  turnMs = TURN_MS,
+): Promise<NavSeries> {
+  return runStepsUnlessAborted(navSeries(db, scope), signal, turnMs);
+}
+
+/** How many times a series is read again when a snapshot it was reading is deleted meanwhile. */
+const TRIES = 3;
+
+function* navSeries(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): Generator<void, NavSeries> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return yield* navSeriesOnce(db, scope);
+    } catch (e) {
+      if (!(e instanceof SnapshotGone) || tried >= TRIES) throw e;
+    }
+  }
+}
+
+function* navSeriesOnce(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): Generator<void, NavSeries> {
   // The wallets the series reads: its mark is theirs.
   const wallets = navWallets(db, scope);
   const key = JSON.stringify([scope.wallet ? addressKey(scope.wallet) : null, scope.from ?? null, scope.to ?? null, wallets.map((w) => [w.address, w.chains])]);
-  // Read inside this connection's open write, the counters may be taken back by a rollback: nothing is given or kept under them.
-  const inWrite = db.inTransaction;
+  // Read inside this connection's open write, the counters may be taken back by a rollback:
+  // nothing is given or kept under them. The series is read in turns, between which a write of
+  // this connection may open (a sync's batch on this thread): a part read inside one leaves it unkept too.
+  let uncommitted = db.inTransaction;
   const before = scopeMark(inputCounts(db), wallets);
   const all = kept.get(db) ?? [];
-  const hit = inWrite ? undefined : all.find((k) => k.key === key && k.mark === before);
+  const hit = uncommitted ? undefined : all.find((k) => k.key === key && k.mark === before);
   if (hit) {
     kept.set(db, [hit, ...all.filter((k) => k !== hit)]);
     return hit.series;
   }
-  const series = frozen(navHistory(db, scope, spamJudge(db, { ...(scope.wallets && { wallets: scope.wallets }) })));
-  // A write between the two reads of the counters (another process's commit) leaves the series unkept.
-  if (!inWrite && !db.inTransaction && scopeMark(inputCounts(db), wallets) === before)
-    kept.set(db, [{ key, mark: before, series }, ...all.filter((k) => k.key !== key)].slice(0, KEPT));
+  const steps = navHistorySteps(db, scope, spamJudge(db, { ...(scope.wallets && { wallets: scope.wallets }) }));
+  let built: NavSeries;
+  for (;;) {
+    if (db.inTransaction) uncommitted = true;
+    const step = steps.next();
+    if (step.done) {
+      built = step.value;
+      break;
+    }
+    yield;
+  }
+  const series = frozen(built);
+  // A write while it was read (another process's commit, or this one's between turns) leaves the series unkept.
+  if (!uncommitted && !db.inTransaction && scopeMark(inputCounts(db), wallets) === before) {
+    const now = kept.get(db) ?? [];
+    kept.set(db, [{ key, mark: before, series }, ...now.filter((k) => k.key !== key)].slice(0, KEPT));
+  }
   return series;
 }
 

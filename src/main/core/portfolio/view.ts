@@ -22,6 +22,7 @@ import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
 import { inputCounts } from './store/inputs.ts';
 import type { MemberPart, MemberParts } from './parts.ts';
+import { runSteps, runStepsUnlessAborted, TURN_MS } from '../store/steps.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -30,43 +31,25 @@ export const VIEW_OF = { allPositions: 'all', positionsByUnderlying: 'underlying
 
 /** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
 export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
-  const steps = buildView(db, wallets, date);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(buildView(db, wallets, date));
 }
 
 /**
- * The same view for a caller that may stop wanting it (a screen left, a newer date picked:
- * cancellation across the contract, app.ts): the work gives the event loop a turn between
- * members every few milliseconds, so an abort that arrives meanwhile stops it there.
+ * The same view for a caller that may stop wanting it (store/steps.ts): the work gives the event
+ * loop a turn between members every few milliseconds, so an abort that arrives meanwhile stops it there.
  */
-export async function portfolioViewUnlessAborted(
+export function portfolioViewUnlessAborted(
   db: ReadableDB,
   wallets: readonly Wallet[],
   date: string,
   signal: AbortSignal,
   { turnMs = TURN_MS, parts, uncommitted }: { turnMs?: number; parts?: MemberParts | undefined; uncommitted?: (() => void) | undefined } = {},
 ): Promise<PortfolioView> {
-  const steps = buildView(db, wallets, date, parts, uncommitted);
-  let since = performance.now();
-  for (;;) {
-    signal.throwIfAborted();
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - since >= turnMs) {
-      await new Promise((resolve) => setImmediate(resolve));
-      since = performance.now();
-    }
-  }
+  return runStepsUnlessAborted(buildView(db, wallets, date, parts, uncommitted), signal, turnMs);
 }
 
 /** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */
 const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
-
-/** How long the view's work runs before it lets an abort (or anything else waiting) in. */
-const TURN_MS = 8;
 
 /** The view's work, member by member: it pauses (yields) after each one. */
 function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, parts?: MemberParts, uncommitted?: () => void): Generator<void, PortfolioView> {

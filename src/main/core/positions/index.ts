@@ -5,7 +5,7 @@
 export { diffDates } from './store/diff.ts';
 export { latestSnapshots, nearestPositionDates, snapshotData } from './store/latest.ts';
 export type { LatestRow } from './store/latest.ts';
-export { navHistory, navWallets } from './store/nav.ts';
+export { navHistory, navHistorySteps, navWallets, SnapshotGone } from './store/nav.ts';
 export { cachedDates, clearSnapshots, latestSnapshot, purgeWalletSnapshots, rawSnapshot } from './store/snapshots.ts';
 export { datesBetween, plannedUnits, qualityCompleteness, runUnits, syncPositionsUnit } from './sync.ts';
 export type { QualityTally } from './sync.ts';

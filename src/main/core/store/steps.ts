@@ -1,0 +1,35 @@
+/**
+ * Work written as a generator that yields between its parts (a portfolio view's members, NAV's
+ * snapshots), run in one stretch by a caller that needs the answer now (a CSV, the PDF), or by
+ * one that may stop wanting it (a screen left, a newer date picked: cancellation across the
+ * contract, app.ts) with turns of the event loop between stretches: the core answers other asks
+ * meanwhile, and an abort that arrives stops the work at its next part.
+ */
+
+/** How long work runs before it lets an abort (or anything else waiting) in. */
+export const TURN_MS = 8;
+
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+export async function runStepsUnlessAborted<T>(steps: Generator<void, T>, signal: AbortSignal, turnMs = TURN_MS): Promise<T> {
+  let since = performance.now();
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() - since >= turnMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
+    }
+  } finally {
+    // Stopped part way: the generator's own `finally` blocks run now, not never.
+    void steps.return(undefined as T);
+  }
+}

@@ -107,7 +107,47 @@ describe('pickers, by the keyboard alone', () => {
     await poll(() => dialog().getByRole('list', { name: 'Wallets: picked' }).textContent()).toMatch(/^\s*Ops treasury\s*×\s*$/);
     await poll(() => dialog().getByRole('list', { name: 'Action types: picked' }).textContent()).toMatch(/^\s*Swap\s*×\s*$/);
     await shootBothThemes(web.page, 'pickers-rule');
+    // The table says the conditions by name, not as stored: the action as the screens spell it,
+    // the wallet by its label (its address whole in the tooltip).
+    const cell = dialog().getByTestId('rules-table').locator('tbody tr').first().locator('td').nth(3);
+    await poll(() => cell.textContent()).toBe('action Swap; wallet Ops treasury');
+    expect(await cell.getAttribute('title')).toBe(A);
     await web.core.call('rules.remove', { id: rule!.id });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('the rules table names each address, chain and quantity in the UI’s language', async () => {
+    const GRANTEE = '0x' + '9e'.repeat(20);
+    const UNNAMED = '0x' + '4d'.repeat(20);
+    await web.core.call('counterparties.save', { address: GRANTEE, name: 'Grantee X' });
+    const {
+      rule: { id },
+    } = await web.core.call('rules.save', {
+      name: 'Grants',
+      category: (await web.core.call('categories.list', undefined))[0]!.name,
+      conditions: { direction: 'out', counterparties: [GRANTEE, UNNAMED], token: 'USDC', minAmount: 1234.5, chains: ['eth'], status: 'any' },
+    });
+    try {
+      await web.open('#/timeline');
+      await web.page.getByTestId('open-rules').click();
+      const cell = dialog().getByTestId('rules-table').locator('tbody tr').first().locator('td').nth(3);
+      await poll(() => cell.textContent()).toBe('outflow; counterparty Grantee X or 0x4d4d…4d4d; token USDC at least 1,234.5; on Ethereum; any status');
+      expect(await cell.getAttribute('title')).toBe(`${GRANTEE}, ${UNNAMED}`);
+      await web.core.call('settings.update', { locale: 'de-DE' });
+      await web.open('#/timeline');
+      await web.page.getByTestId('open-rules').click();
+      const german = web.page
+        .getByRole('dialog', { name: 'Kategorien und Regeln' })
+        .getByTestId('rules-table')
+        .locator('tbody tr')
+        .first()
+        .locator('td')
+        .nth(3);
+      await poll(() => german.textContent()).toBe('Abfluss; Gegenpartei Grantee X oder 0x4d4d…4d4d; Token USDC mindestens 1.234,5; auf Ethereum; jeder Status');
+    } finally {
+      await web.core.call('settings.update', { locale: 'en-US' });
+      await web.core.call('rules.remove', { id });
+    }
     expect(web.problems).toEqual([]);
   });
 

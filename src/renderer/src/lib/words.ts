@@ -59,6 +59,7 @@ const en = {
   addWallet: 'Add wallet',
   importWallets: 'Import wallets…',
   editManyWallets: 'Edit many…',
+  walletChecks: { none: 'No wallet matches the search.' },
   walletBulk: {
     title: 'Edit many wallets',
     lead: 'Pick the wallets, then one change for all of them. It applies to every wallet picked, or (one it cannot apply to) to none; each change is in the audit trail.',
@@ -184,7 +185,15 @@ const en = {
   copy: 'Copy',
   copied: 'Copied',
   toClipboard: (label: string) => `${label} to clipboard`,
-  sidebar: { retry: (name: string) => `Retry syncing ${name}`, edit: (name: string) => `Edit ${name}`, editButton: 'Edit' },
+  sidebar: {
+    retry: (name: string) => `Retry syncing ${name}`,
+    edit: (name: string) => `Edit ${name}`,
+    editButton: 'Edit',
+    find: 'Find a wallet',
+    findHint: 'Find a wallet…',
+    found: (n: number, of: number) => `${int(n)} of ${int(of)} wallets`,
+    noMatch: (typed: string) => `No wallet matches “${typed}”.`,
+  },
   close: 'Close',
   settingsDialog: {
     badLocale: (tag: string) => `"${tag}" is not a locale this system supports: use a tag such as en-US, en-GB or de-DE.`,
@@ -1549,6 +1558,23 @@ const en = {
     editShort: 'Edit',
     byRuleShort: 'set by a rule',
     byYouShort: 'chosen by you',
+    /** A rule's conditions in the rules table (lib/rule-text.ts puts the names and numbers in). */
+    said: {
+      directions: { in: 'inflow', out: 'outflow', internal: 'between own wallets', self: 'to itself' } as Record<string, string>,
+      counterparty: (list: string) => `counterparty ${list}`,
+      named: (list: string) => `counterparty named ${list}`,
+      action: (list: string) => `action ${list}`,
+      method: (list: string) => `method ${list}`,
+      token: (token: string) => `token ${token}`,
+      between: (min: string, max: string) => `${min} to ${max}`,
+      atLeast: (min: string) => `at least ${min}`,
+      atMost: (max: string) => `at most ${max}`,
+      on: (list: string) => `on ${list}`,
+      wallet: (list: string) => `wallet ${list}`,
+      failed: 'failed transactions',
+      anyStatus: 'any status',
+      or: ' or ',
+    },
   },
   timeline: {
     label: 'Transactions, newest first',

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setAnnotation } from '../../src/main/core/annotations/store/annotations.ts';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
 import { memoisedViews } from '../../src/main/core/portfolio/memo.ts';
-import { portfolioView } from '../../src/main/core/portfolio/view.ts';
+import { portfolioView, portfolioViewUnlessAborted } from '../../src/main/core/portfolio/view.ts';
+import { removeWallet as removeWithData } from '../../src/main/core/wallets/remove.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet, listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
@@ -194,5 +195,15 @@ describe('kept portfolio views and their parts, against a build from nothing', (
       r.pick(steps)();
       await same();
     }
+  });
+
+  it('built in turns: made again when a snapshot it listed is deleted before its turn reads it', async () => {
+    const scope = listWallets(db);
+    // Turns of 0 ms: the first member is made, then the others' snapshots are listed, not read.
+    const building = portfolioViewUnlessAborted(db, scope, DAY, signal, { turnMs: 0 });
+    removeWithData(db, W3, { purge: true });
+    const view = await building;
+    expect(JSON.stringify(view)).toBe(JSON.stringify(portfolioView(db, scope, DAY)));
+    expect(view.members.find((m) => m.wallet === W3)?.state).toBe('not-cached');
   });
 });

@@ -38,6 +38,8 @@ const web = useWebSession({
           new Date(start + i * 1000),
         );
     })();
+    // A label written before labels were checked, with an override and a control (issue 12 item 6).
+    db.prepare('UPDATE wallets SET label = ? WHERE address = ?').run('Tre\u202easury\u001b[2J', fundWallet(5));
     db.close();
   },
 });
@@ -66,6 +68,11 @@ describe('the sidebar over 400 wallets', () => {
       ['Fund wallet 2', null, '-1'],
     ]);
     expect(await links.nth(1).textContent()).toContain('cold');
+    // A label's override and control are isolated (<bdi>) and shown as visible escapes, never obeyed.
+    const odd = page.locator(`#wallet-${fundWallet(5)} strong`);
+    expect(await odd.locator('bdi').textContent()).toBe('Tre<U+202E>asury<U+001B>[2J');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(await odd.textContent()).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
     expect(await page.getByRole('button', { name: 'Edit Fund wallet 1', exact: true }).count()).toBe(1);
 
     // End from "All wallets": the last wallet, drawn, selected and focused; Up, the one before.

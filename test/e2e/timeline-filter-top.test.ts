@@ -82,7 +82,7 @@ describe('the timeline back at its top when the filters change', () => {
     await web.page.getByRole('button', { name: 'Clear filters' }).click();
     await poll(() => web.page.locator('[role=row].txn:not(.failed)').count()).toBeGreaterThan(0);
     await scrollFar();
-    await web.page.getByRole('searchbox').fill(WALLET);
+    await web.page.getByRole('searchbox', { name: /^Search by hash/ }).fill(WALLET);
     await web.page.getByRole('button', { name: 'Search', exact: true }).click();
     await poll(() => web.page.evaluate(() => location.hash)).toContain('q=');
     await poll(scrollTop).toBe(0);

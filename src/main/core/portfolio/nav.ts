@@ -12,7 +12,7 @@
 import type { NavScope } from '../../../shared/contract.ts';
 import type { NavSeries } from '../../../shared/model.ts';
 import { navHistorySteps, navWallets, SnapshotGone } from '../positions/index.ts';
-import { runSteps, runStepsUnlessAborted, TURN_MS } from '../store/steps.ts';
+import { runSteps, runStepsUnlessAborted, stepsAgain, TURN_MS } from '../store/steps.ts';
 import { spamJudge } from '../spam/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/db.ts';
@@ -47,18 +47,12 @@ export function portfolioNavUnlessAborted(
   return runStepsUnlessAborted(navSeries(db, scope), signal, turnMs);
 }
 
-/** How many times a series is read again when a snapshot it was reading is deleted meanwhile. */
-const TRIES = 3;
-
-function* navSeries(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): Generator<void, NavSeries> {
-  for (let tried = 1; ; tried++) {
-    try {
-      return yield* navSeriesOnce(db, scope);
-    } catch (e) {
-      if (!(e instanceof SnapshotGone) || tried >= TRIES) throw e;
-    }
-  }
-}
+/** Read again when a snapshot it was reading is deleted between its turns. */
+const navSeries = (db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): Generator<void, NavSeries> =>
+  stepsAgain(
+    () => navSeriesOnce(db, scope),
+    (e) => e instanceof SnapshotGone,
+  );
 
 function* navSeriesOnce(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }): Generator<void, NavSeries> {
   // The wallets the series reads: its mark is theirs.

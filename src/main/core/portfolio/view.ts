@@ -12,7 +12,7 @@ import { knownValue, navSums, positionTotalsOf } from '../../../shared/portfolio
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
 import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { latestSnapshots, nearestPositionDates, snapshotData, type LatestRow } from '../positions/index.ts';
+import { latestSnapshots, nearestPositionDates, snapshotData, SnapshotGone, type LatestRow } from '../positions/index.ts';
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
 import { exposureOf, lendingRiskOf, memberOrder, unlocksOf } from '../analytics/index.ts';
@@ -22,7 +22,7 @@ import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
 import { inputCounts } from './store/inputs.ts';
 import type { MemberPart, MemberParts } from './parts.ts';
-import { runSteps, runStepsUnlessAborted, TURN_MS } from '../store/steps.ts';
+import { runSteps, runStepsUnlessAborted, stepsAgain, TURN_MS } from '../store/steps.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -31,8 +31,15 @@ export const VIEW_OF = { allPositions: 'all', positionsByUnderlying: 'underlying
 
 /** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
 export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
-  return runSteps(buildView(db, wallets, date));
+  return runSteps(viewSteps(db, wallets, date));
 }
+
+/** The view's work, made again when a snapshot it listed is deleted before its turn reads it. */
+const viewSteps = (...args: Parameters<typeof buildView>): Generator<void, PortfolioView> =>
+  stepsAgain(
+    () => buildView(...args),
+    (e) => e instanceof SnapshotGone,
+  );
 
 /**
  * The same view for a caller that may stop wanting it (store/steps.ts): the work gives the event
@@ -45,7 +52,7 @@ export function portfolioViewUnlessAborted(
   signal: AbortSignal,
   { turnMs = TURN_MS, parts, uncommitted }: { turnMs?: number; parts?: MemberParts | undefined; uncommitted?: (() => void) | undefined } = {},
 ): Promise<PortfolioView> {
-  return runStepsUnlessAborted(buildView(db, wallets, date, parts, uncommitted), signal, turnMs);
+  return runStepsUnlessAborted(viewSteps(db, wallets, date, parts, uncommitted), signal, turnMs);
 }
 
 /** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */

@@ -5,7 +5,7 @@
 import { VIEW_ENDPOINT, type PositionsResult } from '../../../shared/contract.ts';
 import type { Handlers, ScopeContext } from '../handlers.ts';
 import { diffDates } from './store/diff.ts';
-import { cachedDates, hasCompleteDate, latestSnapshot } from './store/snapshots.ts';
+import { cachedDates, completeMembersAt, latestSnapshot } from './store/snapshots.ts';
 
 type PositionOperations = 'positions.dates' | 'positions.coverage' | 'positions.get' | 'positions.diff';
 
@@ -17,7 +17,7 @@ export function positionHandlers(c: ScopeContext): Pick<Handlers, PositionOperat
     },
     'positions.coverage': ({ wallet: address, group, date }) => {
       const chains = c.scopeWallets(address, group).flatMap((w) => w.chains.map((chain) => [w.address, chain] as const));
-      return { cached: chains.filter(([w, chain]) => hasCompleteDate(c.db(), w, chain, date)).length, of: chains.length };
+      return { cached: completeMembersAt(c.db(), chains, date), of: chains.length };
     },
     'positions.get': ({ wallet: address, date, view }) => {
       const w = c.wallet(address);

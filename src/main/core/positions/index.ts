@@ -3,9 +3,9 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { diffDates } from './store/diff.ts';
-export { latestSnapshots, nearestPositionDates, snapshotData } from './store/latest.ts';
+export { latestSnapshots, nearestPositionDates, snapshotData, SnapshotGone } from './store/latest.ts';
 export type { LatestRow } from './store/latest.ts';
-export { navHistory, navHistorySteps, navWallets, SnapshotGone } from './store/nav.ts';
+export { navHistory, navHistorySteps, navWallets } from './store/nav.ts';
 export { cachedDates, clearSnapshots, latestSnapshot, purgeWalletSnapshots, rawSnapshot } from './store/snapshots.ts';
 export { datesBetween, plannedUnits, qualityCompleteness, runUnits, syncPositionsUnit } from './sync.ts';
 export type { QualityTally } from './sync.ts';

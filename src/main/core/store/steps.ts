@@ -33,3 +33,18 @@ export async function runStepsUnlessAborted<T>(steps: Generator<void, T>, signal
     void steps.return(undefined as T);
   }
 }
+
+/**
+ * The steps of a read made again, from the start, when they throw what `again` names (a row its
+ * first part listed was deleted before a later turn read it), at most `tries` times in all: then
+ * the error is the caller's.
+ */
+export function* stepsAgain<T>(make: () => Generator<void, T>, again: (e: unknown) => boolean, tries = 3): Generator<void, T> {
+  for (let tried = 1; ; tried++) {
+    try {
+      return yield* make();
+    } catch (e) {
+      if (!again(e) || tried >= tries) throw e;
+    }
+  }
+}

@@ -61,8 +61,17 @@ export function latestSnapshots(
   );
 }
 
+/**
+ * A snapshot deleted after its row was listed and before its body was read (a wallet removed with
+ * its data, the cache cleared, between the turns of a read that yields): a view or a NAV series is
+ * read again (store/steps.ts's stepsAgain); elsewhere it says what happened.
+ */
+export class SnapshotGone extends Error {}
+
+/** A listed snapshot's body; SnapshotGone when its row was deleted since it was listed. */
 export function snapshotData<E extends SnapshotEndpoint>(db: ReadableDB, id: number): Array<SnapshotDataByEndpoint[E]> {
-  const data = value<string>(db, sql`SELECT data FROM snapshots WHERE id = ${id}`)!;
+  const data = value<string>(db, sql`SELECT data FROM snapshots WHERE id = ${id}`);
+  if (data === undefined) throw new SnapshotGone(`snapshot ${id} was deleted while it was read`);
   return JSON.parse(data) as Array<SnapshotDataByEndpoint[E]>;
 }
 

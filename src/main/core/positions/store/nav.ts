@@ -1,8 +1,7 @@
 import type { ReadableDB } from '../../store/db.ts';
 import { addressKey } from '../../store/address-key.ts';
 import { listWallets } from '../../store/wallets.ts';
-import { flaggedCount, freshnessOf, latestSnapshots } from './latest.ts';
-import { sql, value } from '../../store/sql.ts';
+import { flaggedCount, freshnessOf, latestSnapshots, snapshotData } from './latest.ts';
 import { runSteps } from '../../store/steps.ts';
 import { positionTotals, positionValue } from '../../../../shared/portfolio/totals.ts';
 import type { Position } from '../../../../shared/service/schemas.ts';
@@ -33,15 +32,10 @@ export function navHistory(db: ReadableDB, scope: NavScope & { wallets?: readonl
 }
 
 /**
- * A snapshot deleted after the dates' rows were read and before its positions were (a wallet
- * removed with its data, the cache cleared): the series is read again (portfolio/nav.ts).
- */
-export class SnapshotGone extends Error {}
-
-/**
  * The same, pausing (yielding) after each snapshot whose positions it reads and judges: at a
  * fund's scale tens of thousands, seconds of work (store/steps.ts runs it in turns). The rows of
- * the dates are read first; a snapshot's positions when its turn comes.
+ * the dates are read first; a snapshot's positions when its turn comes (SnapshotGone, latest.ts,
+ * if it was deleted meanwhile).
  */
 export function* navHistorySteps(db: ReadableDB, scope: NavScope & { wallets?: readonly string[] }, leaveOut?: NavLeaveOut): Generator<void, NavSeries> {
   const rows = latestSnapshots(db, 'allPositions', {
@@ -75,7 +69,7 @@ export function* navHistorySteps(db: ReadableDB, scope: NavScope & { wallets?: r
     const empty = r.position_count === 0;
     // The stored totals hold every position; with some judged spam, the snapshot's totals are
     // those of the others, by the same rule (as the portfolio view of that date counts them).
-    const ps = leaveOut && !empty ? positionsOf(db, r.id) : [];
+    const ps = leaveOut && !empty ? (snapshotData(db, r.id) as Array<{ positions: Position[] }>).flatMap((s) => s.positions) : [];
     const verdicts = leaveOut && ps.length ? leaveOut.positions(r.wallet, r.chain, r.as_of, ps) : [];
     const spam = ps.filter((_, i) => verdicts[i]?.spam);
     if (spam.length) {
@@ -109,11 +103,4 @@ export function* navHistorySteps(db: ReadableDB, scope: NavScope & { wallets?: r
   // A group's freshness is its members' alone: the rows read are every wallet's.
   const members = rows.filter((r) => watched.get(r.wallet)?.has(r.chain));
   return { wallet: scope.wallet ? addressKey(scope.wallet) : null, points: [...byDate.values()], freshness: freshnessOf(members) };
-}
-
-/** A snapshot's positions, or SnapshotGone when its row was deleted since the dates were read. */
-function positionsOf(db: ReadableDB, id: number): Position[] {
-  const data = value<string>(db, sql`SELECT data FROM snapshots WHERE id = ${id}`);
-  if (data === undefined) throw new SnapshotGone(`snapshot ${id} was deleted while NAV was read`);
-  return (JSON.parse(data) as Array<{ positions: Position[] }>).flatMap((s) => s.positions);
 }

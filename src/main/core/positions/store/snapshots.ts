@@ -228,6 +228,25 @@ export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, d
   return n === 3;
 }
 
+/**
+ * How many of `members` (wallet chains) have all three views cached at `date`, as hasCompleteDate
+ * says of each: one statement, each member a seek on the snapshots' key, rather than a call per
+ * member (a fund's 6,000 at every screen's as-of badge).
+ */
+export function completeMembersAt(db: ReadableDB, members: ReadonlyArray<readonly [wallet: string, chain: string]>, date: string): number {
+  if (!members.length) return 0;
+  return value<number>(
+    db,
+    // The views answered for the date are found in the key alone (no row read); only a member
+    // without all three so is read again for those the service answered for another day.
+    sql`SELECT count(*) FROM json_each(${JSON.stringify(members)}) m
+         WHERE (SELECT count(DISTINCT s.endpoint) FROM snapshots s INDEXED BY snapshots_by_key
+                 WHERE s.wallet = m.value ->> 0 AND s.chain = m.value ->> 1 AND s.as_of = ${date}) = 3
+            OR (SELECT count(DISTINCT s.endpoint) FROM snapshots s INDEXED BY snapshots_by_key
+                 WHERE s.wallet = m.value ->> 0 AND s.chain = m.value ->> 1 AND (s.as_of = ${date} OR s.requested_date = ${date})) = 3`,
+  )!;
+}
+
 /** Deletes every cached response (the user's "clear cache", sync/clear.ts); the count deleted. */
 export function clearSnapshots(db: WritableDB): number {
   // Snapshots are immutable (no UPDATE), but the user may delete them.

@@ -396,6 +396,9 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return rtf.format(0, 'minute');
 }
 
+/** An EVM address as typed or stored (either case): shown short, where other values are shown as they are. */
+export const isEvmAddress = (s: string): boolean => /^0x[0-9a-fA-F]{40}$/.test(s);
+
 export function shortAddress(a: string | null | undefined): string {
   if (!a) return DASH;
   return a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a;

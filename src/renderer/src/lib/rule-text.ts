@@ -1,9 +1,7 @@
 import type { RuleConditions } from '../../../shared/model.ts';
 import { displayName } from '../../../shared/display-names.ts';
-import { asTyped, chain, safe, shortAddress } from './format.ts';
+import { asTyped, chain, isEvmAddress as isAddress, safe, shortAddress } from './format.ts';
 import { words } from './words.ts';
-
-const isAddress = (s: string) => /^0x[0-9a-fA-F]{40}$/.test(s);
 
 /**
  * A rule's conditions as the rules table says them, in the UI's language (issue 39: one language

@@ -220,18 +220,13 @@ export function cachedDates(db: ReadableDB, wallet: string, chain?: string): str
 
 /** Whether all three views of (wallet, chain) are cached for a date (asked for or answered). */
 export function hasCompleteDate(db: ReadableDB, wallet: string, chain: string, date: string): boolean {
-  const n = value<number>(
-    db,
-    sql`SELECT count(DISTINCT endpoint) FROM snapshots
-       WHERE wallet = ${wallet} AND chain = ${chain} AND (as_of = ${date} OR requested_date = ${date})`,
-  );
-  return n === 3;
+  return completeMembersAt(db, [[wallet, chain]], date) === 1;
 }
 
 /**
- * How many of `members` (wallet chains) have all three views cached at `date`, as hasCompleteDate
- * says of each: one statement, each member a seek on the snapshots' key, rather than a call per
- * member (a fund's 6,000 at every screen's as-of badge).
+ * How many of `members` (wallet chains) have all three views cached at `date` (asked for it, or
+ * answered for it): one statement, each member a seek on the snapshots' key, rather than a call
+ * per member (a fund's 6,000 at every screen's as-of badge).
  */
 export function completeMembersAt(db: ReadableDB, members: ReadonlyArray<readonly [wallet: string, chain: string]>, date: string): number {
   if (!members.length) return 0;

@@ -224,19 +224,23 @@ export interface KeptStates {
   unkept: boolean;
 }
 
-/**
- * The wallet's current states: a state above the largest id is none (ids freed at the top are
- * given again). Whether rows of another chain exist walks the wallet's index (its entries, not
- * its rows) until one is found: a reader asking of many address ranges asks this once.
- */
-export function keptStates(db: ReadableDB, wallet: string): KeptStates {
-  const states = JSON.stringify(
+/** The wallet's current states (@states): a state above the largest id is none (ids freed at the top are given again). */
+const currentStates = (db: ReadableDB, wallet: string): string =>
+  JSON.stringify(
     prepare(
       db,
       'SELECT chain, built_to_id FROM transfer_days_state WHERE wallet = ? AND built_to_id <= (SELECT coalesce(max(id), 0) FROM transactions)',
       'raw',
     ).all(wallet),
   );
+
+/**
+ * The wallet's current states, and whether rows of another chain exist: that walks the wallet's
+ * index (its entries, not its rows) until one is found, so a reader asking of many address ranges
+ * asks this once.
+ */
+export function keptStates(db: ReadableDB, wallet: string): KeptStates {
+  const states = currentStates(db, wallet);
   const unkept = !!prepare(
     db,
     'SELECT 1 FROM transactions INDEXED BY transactions_by_wallet_time WHERE wallet = ? AND chain NOT IN (SELECT value ->> 0 FROM json_each(?)) LIMIT 1',
@@ -288,7 +292,8 @@ function dealingsRead(
 
 /** A wallet's dealings, whole: what is kept, and the rest aggregated from its transactions (the same as dealingsDirect). */
 export function dealingsOf(db: ReadableDB, wallet: string): Dealings {
-  const { states } = keptStates(db, wallet);
+  // The rows of a pair not kept are walked on the wallet's index anyway: no need to ask whether there are any.
+  const states = currentStates(db, wallet);
   const walk = 'INDEXED BY transactions_by_wallet_time';
   return dealingsRead(db, { wallet, states }, { kept: '', to: '', from: '', unkeptTo: walk, unkeptFrom: walk });
 }

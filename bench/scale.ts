@@ -278,9 +278,17 @@ async function importPart(): Promise<void> {
   }
 }
 
+/** The fund's file as a sync of every wallet leaves it: no answer kept (portfolio/store/answers.ts). */
+function forgetAnswers(dir: string): void {
+  const db = openDatabase(join(dir, 'demo.sqlite'));
+  db.exec('DELETE FROM kept_answers');
+  db.close();
+}
+
 async function portfolioPart(dirs: Map<number, string>): Promise<void> {
-  const l = line('`portfolio --json` (summary + first page)', '< 1 s, < 5 MB');
+  const l = line('`portfolio --json` (summary + first page): the first with no answer kept, then each next reads the one it kept', '< 1 s, < 5 MB');
   for (const [wallets, dir] of dirs) {
+    forgetAnswers(dir);
     const runs: Run[] = [];
     for (let k = 0; k < (wallets > 100 ? 2 : 3); k++) runs.push(await cli(['--data-dir', dir, 'portfolio', '--json']));
     l.by.set(wallets, cell(runs, runs[0]!.bytes));
@@ -399,9 +407,10 @@ const UI_WAIT_MS = Number(process.env['FOLIOSCOPE_BENCH_UI_WAIT'] ?? 180) * 1000
  * page's asks of the core are timed as they finish, so a slow screen says which ask held it; a
  * screen not shown within the wait leaves a screenshot in test-results/screenshots/.
  */
-async function uiChild(dir: string, screen: Screen, out: string): Promise<void> {
+async function uiChild(dir: string, screen: Screen, out: string, forget: boolean): Promise<void> {
   const renderer = join(import.meta.dirname, '../out/renderer');
   if (!existsSync(join(renderer, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build');
+  if (forget) forgetAnswers(dir);
   const { createCore } = await import('../src/main/core/app.ts');
   const { startWebShell } = await import('../src/main/web/server.ts');
   const { launchChromium } = await import('../test/support/browser.ts');
@@ -488,34 +497,44 @@ async function uiPart(dirs: Map<number, string>): Promise<void> {
   if (!existsSync(join(renderer, 'index.html'))) throw new Error('Build the renderer first: npx electron-vite build');
   const screens = (process.env['FOLIOSCOPE_BENCH_SCREENS'] ?? SCREENS.join(',')).split(',') as Screen[];
   for (const screen of screens) {
-    const l = line(`${screen[0]!.toUpperCase()}${screen.slice(1)} in Chromium, all wallets: navigation to figures shown (after a reload)`, '< 1 s');
+    const l = line(
+      `${screen[0]!.toUpperCase()}${screen.slice(1)} in Chromium, all wallets: navigation to figures shown, nothing kept (after a reload; the app opened again)`,
+      '< 1 s',
+    );
     for (const [wallets, dir] of dirs) {
-      const out = join(tmpdir(), `folioscope-scale-ui-${process.pid}.json`);
-      rmSync(out, { force: true });
-      const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, 'run.ts'), 'scale'], {
-        stdio: ['ignore', 'inherit', 'pipe'],
-        env: { ...process.env, FOLIOSCOPE_BENCH_CHILD: '1', FOLIOSCOPE_SCALE_UI: JSON.stringify({ dir, screen, out }) },
-      });
-      let err = '';
-      child.stderr.on('data', (d: Buffer) => (err += String(d)));
-      // Two waits and a minute: past that the child is stopped (its figures so far kept).
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2 * UI_WAIT_MS + 60_000);
-      const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-      clearTimeout(timer);
-      if (!existsSync(out)) {
-        l.by.set(wallets, `failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`);
-        continue;
-      }
-      const r = JSON.parse(readFileSync(out, 'utf8')) as UiResult;
-      rmSync(out, { force: true });
-      const shown = (ms: number | null) => (ms === null ? `not shown within ${seconds(UI_WAIT_MS)}` : seconds(ms));
-      l.by.set(
-        wallets,
-        `${code === 0 ? '' : `[the child did not end: stopped (${code})] `}${shown(r.firstMs)} (${r.firstMs === null ? 'no reload' : shown(r.againMs)}); core opened in ${seconds(r.coreMs)}; page main thread CPU ${seconds(r.pageCpuMs)}; ` +
-          `${r.asks} asks of the core, slowest ${r.slowest || 'none finished'}; peak RSS ${mib(r.rssMiB)}`,
-      );
+      // Twice: over the file with no answer kept (as a sync of every wallet leaves it), then the app
+      // opened again over the file as the first left it (the answers it kept: portfolio/store/answers.ts).
+      const first = await uiRun(dir, screen, true);
+      const again = await uiRun(dir, screen, false, true);
+      l.by.set(wallets, `${first}; the app opened again: ${again}`);
     }
   }
+}
+
+/** One screen's child process: its figures said in a line, whole or (`brief`) the moment and the slowest asks. */
+async function uiRun(dir: string, screen: Screen, forget: boolean, brief = false): Promise<string> {
+  const out = join(tmpdir(), `folioscope-scale-ui-${process.pid}.json`);
+  rmSync(out, { force: true });
+  const child = spawn(process.execPath, [...process.execArgv, join(import.meta.dirname, 'run.ts'), 'scale'], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, FOLIOSCOPE_BENCH_CHILD: '1', FOLIOSCOPE_SCALE_UI: JSON.stringify({ dir, screen, out, forget }) },
+  });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += String(d)));
+  // Two waits and a minute: past that the child is stopped (its figures so far kept).
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2 * UI_WAIT_MS + 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearTimeout(timer);
+  if (!existsSync(out)) return `failed (exit ${code}): ${err.trim().split('\n').slice(-3).join(' ').slice(0, 200)}`;
+  const r = JSON.parse(readFileSync(out, 'utf8')) as UiResult;
+  rmSync(out, { force: true });
+  const shown = (ms: number | null) => (ms === null ? `not shown within ${seconds(UI_WAIT_MS)}` : seconds(ms));
+  const stopped = code === 0 ? '' : `[the child did not end: stopped (${code})] `;
+  if (brief) return `${stopped}${shown(r.firstMs)}, slowest ${r.slowest || 'none finished'}`;
+  return (
+    `${stopped}${shown(r.firstMs)} (${r.firstMs === null ? 'no reload' : shown(r.againMs)}); core opened in ${seconds(r.coreMs)}; page main thread CPU ${seconds(r.pageCpuMs)}; ` +
+    `${r.asks} asks of the core, slowest ${r.slowest || 'none finished'}; peak RSS ${mib(r.rssMiB)}`
+  );
 }
 
 /**
@@ -540,8 +559,8 @@ async function refreshPart(): Promise<void> {
 export async function scaleBench(): Promise<void> {
   const ui = process.env['FOLIOSCOPE_SCALE_UI'];
   if (ui) {
-    const { dir, screen, out } = JSON.parse(ui) as { dir: string; screen: Screen; out: string };
-    return uiChild(dir, screen, out);
+    const { dir, screen, out, forget } = JSON.parse(ui) as { dir: string; screen: Screen; out: string; forget: boolean };
+    return uiChild(dir, screen, out, forget);
   }
   const asked = (process.env['FOLIOSCOPE_BENCH_PARTS'] ?? '')
     .split(',')

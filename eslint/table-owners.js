@@ -50,6 +50,8 @@ export const TABLE_OWNERS = {
   spam_lists: 'spam',
   // What each wallet's portfolio view read, counted by triggers (migration 30): the kept views' stamps.
   view_inputs: 'portfolio',
+  // The answers a screen asked of a view, kept in the file under the same counters (migration 31).
+  kept_answers: 'portfolio',
   // The people of a team server (docs/team.md): sign-in, sessions, API tokens.
   people: 'people',
   people_sessions: 'people',

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { insertSnapshots, type SnapshotInput } from '../../src/main/core/positions/store/snapshots.ts';
 import { addWallet, listWallets } from '../../src/main/core/store/wallets.ts';
-import { portfolioHandlers } from '../../src/main/core/portfolio/handlers.ts';
-import type { ScopeContext } from '../../src/main/core/handlers.ts';
+import { portfolioHandlers, type PortfolioContext } from '../../src/main/core/portfolio/handlers.ts';
 import type { SnapshotEndpoint } from '../../src/shared/model.ts';
 import type { LiquidityRow, PositionRow, UnderlyingRow } from '../../src/shared/portfolio/rows.ts';
 import {
@@ -291,7 +290,12 @@ describe('portfolio.summary', () => {
     }
     // Cancellable as the view is: the work stops for a caller gone (a date not kept, so it is built).
     const db = await cacheOf(core);
-    const handlers = portfolioHandlers({ db: () => db, scopeWallets: () => listWallets(db) } as unknown as ScopeContext);
+    const handlers = portfolioHandlers({
+      db: () => db,
+      scopeWallets: () => listWallets(db),
+      writable: () => null,
+      version: 'test',
+    } as unknown as PortfolioContext);
     for (const op of ['risk.lending', 'risk.unlocks', 'exposure.get'] as const)
       await expect(handlers[op]({ date: '2026-10-30' }, { signal: AbortSignal.abort() }), op).rejects.toMatchObject({ name: 'AbortError' });
   });

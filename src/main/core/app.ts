@@ -22,7 +22,7 @@ import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
 import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
-import { allInputsMark, portfolioHandlers } from './portfolio/index.ts';
+import { allInputsMark, answerWarmer, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
@@ -287,7 +287,10 @@ function lockedCore(o: CoreOptions): Core {
 async function openCore(o: CoreOptions): Promise<Core> {
   const events = new Emitter<EventPayloads>();
   const session = await Session.open(o, events);
-  const reactions = createReactions(session, events, o.now);
+  // The screens' last answers, asked again in the background once the syncs end (portfolio/warm.ts):
+  // a core that stays open only; a command ends with its own work.
+  let warmer: AnswerWarmer | null = null;
+  const reactions = createReactions(session, events, o.now, () => warmer?.queue());
   const { changed } = reactions;
   const db = () => session.profile.db;
 
@@ -396,7 +399,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
     syncHandlers(() => session.profile.engine),
     serviceHandlers({ current: () => session.profile, checkConventions: () => session.profile.engine.checkService(), ...(o.now && { now: o.now }) }),
     positionHandlers(scope),
-    portfolioHandlers(scope),
+    portfolioHandlers({ ...scope, version: appVersion, writable: () => (session.profile.readOnly ? null : db()) }),
     analyticsHandlers({ ...scope, keepTransferDays }),
     // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here),
     // by one judge kept from page to page until what it reads changes: a judge reads what each
@@ -523,6 +526,22 @@ async function openCore(o: CoreOptions): Promise<Core> {
     }
   }
 
+  warmer =
+    o.shell === 'cli'
+      ? null
+      : answerWarmer({
+          db: () => (session.profile.readOnly ? null : db()),
+          // Through the contract's own check of the input, as a screen's ask: the request was read from the file.
+          ask: (op, input, signal) => dispatch(op, input, { signal }),
+          busy: () => {
+            try {
+              return session.profile.engine.queue.pending > 0;
+            } catch {
+              return true; // no cache open: nothing to ask
+            }
+          },
+        });
+
   return {
     dispatch,
     async request(op, input) {
@@ -546,6 +565,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
       }),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
+      warmer?.stop();
       await reactions.settle();
       // Jobs cancelled from here on change nothing the checks need to see.
       session.unwire();

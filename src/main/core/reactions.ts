@@ -22,7 +22,7 @@ import { getSettings } from './store/settings.ts';
 import type { Emitter } from './util/emitter.ts';
 
 /** What is checked again after a change. */
-type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'alerts:after-syncs' | 'closes:wallet' | 'closes:all';
+type Reaction = 'rules:new' | 'rules:all' | 'alerts' | 'alerts:after-syncs' | 'closes:wallet' | 'closes:all' | 'answers';
 
 /**
  * The alert rules after a finished sync job wait for the jobs still queued or running, at most
@@ -42,8 +42,9 @@ export const ALERTS_AFTER_SYNCS_MAX_WAIT_MS = 60_000;
  */
 export const CHANGES = {
   // A sync job finished (done, failed or cancelled: what it committed stays).
-  'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts:after-syncs', 'closes:wallet'] },
-  'positions.synced': { scope: 'positions', then: ['alerts:after-syncs', 'closes:wallet'] },
+  // The screens' last answers are asked again once the syncs end (portfolio/warm.ts).
+  'transactions.synced': { scope: 'transactions', then: ['rules:new', 'alerts:after-syncs', 'closes:wallet', 'answers'] },
+  'positions.synced': { scope: 'positions', then: ['alerts:after-syncs', 'closes:wallet', 'answers'] },
   // Transactions cleared: a poisoning alert about a payment no longer cached is taken back.
   'transactions.cleared': { scope: 'transactions', then: ['alerts'] },
   'positions.cleared': { scope: 'positions', then: [] },
@@ -90,8 +91,16 @@ export interface Reactions {
   stop(): Promise<void>;
 }
 
-/** `now`: the core's clock (tests pin it): the time an alert check runs at, fires and resolves at. */
-export function createReactions(session: Session, events: Emitter<EventPayloads>, now: () => number = Date.now): Reactions {
+/**
+ * `now`: the core's clock (tests pin it): the time an alert check runs at, fires and resolves at.
+ * `warmAnswers`: asks the screens' last requests again once the syncs end (a core that stays open).
+ */
+export function createReactions(
+  session: Session,
+  events: Emitter<EventPayloads>,
+  now: () => number = Date.now,
+  warmAnswers: () => void = () => undefined,
+): Reactions {
   let closing = false;
   const usable = (p: Profile) => !closing && !p.readOnly && p.db.open;
 
@@ -246,6 +255,7 @@ export function createReactions(session: Session, events: Emitter<EventPayloads>
     'alerts:after-syncs': () => queueAlertCheckAfterSyncs(),
     'closes:wallet': (wallet) => queueCloseCheck(wallet),
     'closes:all': () => queueCloseCheck(null),
+    answers: () => warmAnswers(),
   };
 
   function changed(change: Change, wallet?: string | null): void {

@@ -3,6 +3,7 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { portfolioHandlers } from './handlers.ts';
+export { answerWarmer, type AnswerWarmer } from './warm.ts';
 export { portfolioNav, portfolioNavUnlessAborted } from './nav.ts';
 export { allInputsMark } from './store/inputs.ts';
 export { VIEW_OF, lendingRisk, portfolioView, unlockLadder, walletsOf } from './view.ts';

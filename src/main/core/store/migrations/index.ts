@@ -29,6 +29,7 @@ import { updateToSchemaVersion27 } from './027-people.ts';
 import { updateToSchemaVersion28 } from './028-four-eyes.ts';
 import { updateToSchemaVersion29 } from './029-people-oidc.ts';
 import { updateToSchemaVersion30 } from './030-view-inputs.ts';
+import { updateToSchemaVersion31 } from './031-kept-answers.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -62,6 +63,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion28,
   updateToSchemaVersion29,
   updateToSchemaVersion30,
+  updateToSchemaVersion31,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

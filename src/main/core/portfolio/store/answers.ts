@@ -1,0 +1,59 @@
+/**
+ * The answers a screen asked of a portfolio view, kept in the file (migration 31): a core just
+ * opened over an unchanged cache gives the figures the app last showed without building the view
+ * again (seconds at a fund's scale). Each is kept under its mark, the hash of what its view read
+ * (./inputs.ts scopeMark) and the app's version; any other mark is not given.
+ */
+import { createHash } from 'node:crypto';
+import type { ReadableDB, WritableDB } from '../../store/handles.ts';
+import { all, get, run, sql } from '../../store/sql.ts';
+
+/** How many answers are kept: a few scopes and dates, each with its summary and the pages its screens ask first. */
+export const KEPT_ANSWERS = 64;
+/** A larger answer (a page of thousands of rows) is cheaper to build again than to keep. */
+export const KEPT_ANSWER_CHARS = 4_000_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The key of an ask: the operation, its input, and the scope's wallets as the view reads them. */
+export function askKey(op: string, input: unknown, wallets: ReadonlyArray<{ address: string; label: string | null; chains: readonly string[] }>): string {
+  return sha256(JSON.stringify([op, input, wallets.map((w) => [w.address, w.label, w.chains])]));
+}
+
+export const answerMark = (appVersion: string, scopeMark: string) => sha256(`${appVersion}\n${scopeMark}`);
+
+/** The answer kept for `ask` under `mark`, as JSON text, and whether it is the one used last. */
+export function keptAnswer(db: ReadableDB, ask: string, mark: string): { answer: string; last: boolean } | undefined {
+  const r = get<{ answer: string; last: number }>(
+    db,
+    sql`SELECT answer, used_at = (SELECT max(used_at) FROM kept_answers) AS last FROM kept_answers WHERE ask = ${ask} AND mark = ${mark}`,
+  );
+  return r && { answer: r.answer, last: r.last === 1 };
+}
+
+/** Marks an answer as just used (it is kept the longest). */
+export function usedAnswer(db: WritableDB, ask: string): void {
+  run(db, sql`UPDATE kept_answers SET used_at = (SELECT max(used_at) + 1 FROM kept_answers) WHERE ask = ${ask}`);
+}
+
+/** Keeps an answer (its JSON text) to `request` (the operation and its input), the least recently used going once more than KEPT_ANSWERS are kept. */
+export function keepAnswer(db: WritableDB, ask: string, mark: string, request: { op: string; input: unknown }, answer: string): void {
+  if (answer.length > KEPT_ANSWER_CHARS) return;
+  db.transaction(() => {
+    run(
+      db,
+      sql`INSERT INTO kept_answers (ask, mark, used_at, request, answer)
+          VALUES (${ask}, ${mark}, (SELECT coalesce(max(used_at), 0) + 1 FROM kept_answers), ${JSON.stringify(request)}, ${answer})
+          ON CONFLICT (ask) DO UPDATE SET mark = excluded.mark, used_at = excluded.used_at, request = excluded.request, answer = excluded.answer`,
+    );
+    const last = get<{ used_at: number }>(db, sql`SELECT used_at FROM kept_answers ORDER BY used_at DESC LIMIT 1 OFFSET ${KEPT_ANSWERS - 1}`);
+    if (last) run(db, sql`DELETE FROM kept_answers WHERE used_at < ${last.used_at}`);
+  })();
+}
+
+/** The requests whose answers were used last, most recent first: what a screen will likely ask again. */
+export function lastRequests(db: ReadableDB, limit: number): Array<{ op: string; input: unknown }> {
+  return all<{ request: string }>(db, sql`SELECT request FROM kept_answers ORDER BY used_at DESC LIMIT ${limit}`).map(
+    (r) => JSON.parse(r.request) as { op: string; input: unknown },
+  );
+}

@@ -7,7 +7,7 @@ import { portfolioHandlers, type PortfolioContext } from '../../src/main/core/po
 import { portfolioNav } from '../../src/main/core/portfolio/nav.ts';
 import { rowsPage, summaryOf } from '../../src/main/core/portfolio/summary.ts';
 import { portfolioView } from '../../src/main/core/portfolio/view.ts';
-import { KEPT_ANSWERS } from '../../src/main/core/portfolio/store/answers.ts';
+import { KEPT_ANSWER_CHARS, KEPT_ANSWERS, KEPT_ANSWERS_CHARS, keepAnswer } from '../../src/main/core/portfolio/store/answers.ts';
 import { answerWarmer } from '../../src/main/core/portfolio/warm.ts';
 import { createCore } from '../../src/main/core/app.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -187,6 +187,16 @@ describe('answers kept in the file, against a build from nothing', () => {
     expect(await ask(opened(), 'portfolio.summary', first)).toBe(JSON.parse(MARKER));
     // The oldest of the others went.
     expect(await ask(opened(), 'portfolio.summary', { date: DAY, rows: { limit: 2 } })).not.toBe(JSON.parse(MARKER));
+  });
+
+  it('keeps no answer over KEPT_ANSWER_CHARS, and no more than KEPT_ANSWERS_CHARS together, the oldest going first', () => {
+    const big = (c: string) => JSON.stringify(c.repeat(KEPT_ANSWER_CHARS - 2));
+    keepAnswer(db, 'too big', 'm', { op: 'portfolio.rows', input: {} }, JSON.stringify('x'.repeat(KEPT_ANSWER_CHARS)));
+    expect(keptCount()).toBe(0);
+    const fit = Math.floor(KEPT_ANSWERS_CHARS / KEPT_ANSWER_CHARS);
+    for (let i = 0; i <= fit; i++) keepAnswer(db, `ask ${i}`, 'm', { op: 'portfolio.rows', input: {} }, big(String(i % 10)));
+    const asks = (db.prepare('SELECT ask FROM kept_answers ORDER BY used_at').all() as Array<{ ask: string }>).map((r) => r.ask);
+    expect(asks).toEqual(Array.from({ length: fit }, (_, i) => `ask ${i + 1}`));
   });
 });
 

@@ -12,6 +12,8 @@ import { all, get, run, sql } from '../../store/sql.ts';
 export const KEPT_ANSWERS = 64;
 /** A larger answer (a page of thousands of rows) is cheaper to build again than to keep. */
 export const KEPT_ANSWER_CHARS = 4_000_000;
+/** What all kept answers take together, at most (a fund's summary is ~25 KB, a page of 500 rows ~1 MB): the file, its backups and replicas carry them. */
+export const KEPT_ANSWERS_CHARS = 16_000_000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -36,18 +38,28 @@ export function usedAnswer(db: WritableDB, ask: string): void {
   run(db, sql`UPDATE kept_answers SET used_at = (SELECT max(used_at) + 1 FROM kept_answers) WHERE ask = ${ask}`);
 }
 
-/** Keeps an answer (its JSON text) to `request` (the operation and its input), the least recently used going once more than KEPT_ANSWERS are kept. */
+/**
+ * Keeps an answer (its JSON text) to `request` (the operation and its input); the least recently
+ * used go once more than KEPT_ANSWERS are kept or they take more than KEPT_ANSWERS_CHARS together.
+ */
 export function keepAnswer(db: WritableDB, ask: string, mark: string, request: { op: string; input: unknown }, answer: string): void {
   if (answer.length > KEPT_ANSWER_CHARS) return;
   db.transaction(() => {
     run(
       db,
-      sql`INSERT INTO kept_answers (ask, mark, used_at, request, answer)
-          VALUES (${ask}, ${mark}, (SELECT coalesce(max(used_at), 0) + 1 FROM kept_answers), ${JSON.stringify(request)}, ${answer})
-          ON CONFLICT (ask) DO UPDATE SET mark = excluded.mark, used_at = excluded.used_at, request = excluded.request, answer = excluded.answer`,
+      sql`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer)
+          VALUES (${ask}, ${mark}, (SELECT coalesce(max(used_at), 0) + 1 FROM kept_answers), ${answer.length}, ${JSON.stringify(request)}, ${answer})
+          ON CONFLICT (ask) DO UPDATE SET mark = excluded.mark, used_at = excluded.used_at, size = excluded.size, request = excluded.request, answer = excluded.answer`,
     );
-    const last = get<{ used_at: number }>(db, sql`SELECT used_at FROM kept_answers ORDER BY used_at DESC LIMIT 1 OFFSET ${KEPT_ANSWERS - 1}`);
-    if (last) run(db, sql`DELETE FROM kept_answers WHERE used_at < ${last.used_at}`);
+    let kept = 0;
+    let chars = 0;
+    for (const r of all<{ used_at: number; size: number }>(db, sql`SELECT used_at, size FROM kept_answers ORDER BY used_at DESC`)) {
+      chars += r.size;
+      if (++kept > KEPT_ANSWERS || chars > KEPT_ANSWERS_CHARS) {
+        run(db, sql`DELETE FROM kept_answers WHERE used_at <= ${r.used_at}`);
+        break;
+      }
+    }
   })();
 }
 

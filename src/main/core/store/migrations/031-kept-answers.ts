@@ -23,6 +23,7 @@ export function updateToSchemaVersion31(db: Database): void {
       ask       TEXT NOT NULL UNIQUE,  -- sha256 of the operation, its input and its scope's wallets as read
       mark      TEXT NOT NULL,         -- sha256 of the app's version and the scope's input counters
       used_at   INTEGER NOT NULL,      -- a sequence: the least recently used goes first
+      size      INTEGER NOT NULL,      -- the answer's length: what all kept answers take together is bounded
       request   TEXT NOT NULL,         -- the operation and its input, as JSON: asked again after a sync
       answer    TEXT NOT NULL          -- the answer, as JSON
     ) STRICT;

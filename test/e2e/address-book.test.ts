@@ -79,8 +79,26 @@ describe('the address book', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Edit a name' });
     await dialog.getByLabel('Name').fill('Grantee X (2026)');
+    // Chains and tags picked from lists, not typed as comma-separated text (issue 39 item 5): the
+    // entry's chain a chip, a chain the wallets know added from the list by keyboard, a new tag typed.
+    const chains = dialog.getByRole('combobox', { name: 'Chains' });
+    expect(await dialog.getByRole('button', { name: /^Remove Ethereum/ }).count()).toBe(1);
+    await chains.fill('arb');
+    await expect.poll(() => dialog.getByRole('option', { name: /Arbitrum/ }).count()).toBe(1);
+    await chains.press('ArrowDown');
+    await chains.press('Enter');
+    const tags = dialog.getByRole('combobox', { name: 'Tags' });
+    await tags.fill('grants');
+    await tags.press('Enter');
+    await bothThemes(page, 'address-book-form');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => table.getByRole('rowheader').first().innerText()).toBe('Grantee X (2026)');
+    const row = table.locator('tbody tr').first();
+    expect(await row.innerText()).toContain('\tArbitrum One, Ethereum\tgrants\t');
+    // Opened again, the form shows what was saved as chips.
+    await page.getByRole('button', { name: 'Edit Grantee X (2026)' }).click();
+    expect(await dialog.getByRole('button', { name: /^Remove (Ethereum|Arbitrum|grants)/ }).count()).toBe(3);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     const edits = await web.core.call('audit.list', { entity: 'counterparty' });
     expect(JSON.stringify(edits)).toContain('Grantee X (2026)');
 
@@ -97,7 +115,7 @@ describe('the address book', () => {
     await (await download).saveAs(file);
     const back = parse(readFileSync(file), { columns: true, bom: true }) as Array<Record<string, string>>;
     expect(back.map((r) => [r['address'], r['name'], r['ours'], r['chains']])).toEqual([
-      [g, 'Grantee X (2026)', 'false', 'eth'],
+      [g, 'Grantee X (2026)', 'false', 'arb;eth'],
       [`0x${'e5'.repeat(20)}`, 'Our signer', 'true', ''],
     ]);
   });

@@ -23,7 +23,8 @@ describe('migration 031: kept answers', () => {
     expect(db.prepare('SELECT count(*) AS n FROM wallets').get()).toEqual({ n: 2 });
     const count = () => (db.prepare('SELECT count(*) AS n FROM kept_answers').get() as { n: number }).n;
     expect(count()).toBe(0);
-    const keep = () => db.prepare(`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer) VALUES (?, 'm', 1, 2, '{}', '{}')`).run(String(Math.random()));
+    const keep = () =>
+      db.prepare(`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer) VALUES (?, 'm', 1, 2, '{}', '{}')`).run(String(Math.random()));
     keep();
     keep();
     // Writes that add or change: the answers stay (their marks say whether they are current).
@@ -37,9 +38,9 @@ describe('migration 031: kept answers', () => {
     expect(count()).toBe(0);
     // One answer per ask.
     keep();
-    expect(() => db.prepare(`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer) SELECT ask, 'n', 2, 2, '{}', '{}' FROM kept_answers`).run()).toThrow(
-      /UNIQUE/,
-    );
+    expect(() =>
+      db.prepare(`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer) SELECT ask, 'n', 2, 2, '{}', '{}' FROM kept_answers`).run(),
+    ).toThrow(/UNIQUE/);
     db.close();
   });
 });

@@ -189,6 +189,33 @@ describe('answers kept in the file, against a build from nothing', () => {
     expect(await ask(opened(), 'portfolio.summary', { date: DAY, rows: { limit: 2 } })).not.toBe(JSON.parse(MARKER));
   });
 
+  it('answers at once while another writer holds the file, keeping nothing (never waits for the lock)', async () => {
+    // A wait would be this long for each of the asks: past the test's own time limit, so a wait fails it.
+    db.pragma('busy_timeout = 20000');
+    const other = new Database(join(dir, 'answers.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const answers = await given();
+      expect(answers.map((x) => JSON.stringify(x))).toEqual(asks().map((a) => JSON.stringify(a.fresh())));
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(keptCount()).toBe(0);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(20000);
+    // Kept once the file is free, and a hit that moves the order is not waited for either.
+    await given();
+    expect(keptCount()).toBe(asks().length);
+  });
+
+  it('builds again, and keeps over it, an answer the file holds damaged', async () => {
+    await same();
+    db.prepare(`UPDATE kept_answers SET answer = '{"truncated'`).run();
+    await same();
+    const rows = db.prepare('SELECT answer FROM kept_answers').all() as Array<{ answer: string }>;
+    expect(rows.every((r) => JSON.parse(r.answer) !== undefined)).toBe(true);
+  });
+
   it('keeps no answer over KEPT_ANSWER_CHARS, and no more than KEPT_ANSWERS_CHARS together, the oldest going first', () => {
     const big = (c: string) => JSON.stringify(c.repeat(KEPT_ANSWER_CHARS - 2));
     keepAnswer(db, 'too big', 'm', { op: 'portfolio.rows', input: {} }, JSON.stringify('x'.repeat(KEPT_ANSWER_CHARS)));
@@ -221,10 +248,13 @@ describe("the screens' last answers asked again after a sync (portfolio/warm.ts)
       writable: () => db,
       version: '1.0.0',
     } as unknown as PortfolioContext);
-  const call = (op: string, input: object) =>
-    (handlers() as unknown as Record<string, (i: object, c: { signal: AbortSignal }) => Promise<unknown>>)[op]!(input, { signal });
+  const call = (op: string, input: object, background = false) =>
+    (handlers() as unknown as Record<string, (i: object, c: { signal: AbortSignal; background: boolean }) => Promise<unknown>>)[op]!(input, {
+      signal,
+      background,
+    });
 
-  it('asks the last requests again, most recent first, so a core opened next reads them kept; nothing while syncs run', async () => {
+  it('asks the last requests again, most recent first, so a core opened next reads them kept; nothing while syncs run; its asks move no request up', async () => {
     const requests: Array<[string, object]> = [
       ['portfolio.summary', { date: DAY }],
       ['portfolio.rows', { date: DAY, table: 'positions', limit: 5 }],
@@ -236,7 +266,7 @@ describe("the screens' last answers asked again after a sync (portfolio/warm.ts)
     const asked: string[] = [];
     const ask = async (op: string, input: unknown) => {
       asked.push(op);
-      return call(op, input as object);
+      return call(op, input as object, true);
     };
     let busy = true;
     const warmer = answerWarmer({ db: () => db, ask, busy: () => busy });
@@ -245,12 +275,17 @@ describe("the screens' last answers asked again after a sync (portfolio/warm.ts)
     busy = false;
     await warmer.now();
     expect(asked).toEqual(['nav.history', 'portfolio.rows', 'portfolio.summary']);
+    // The person's order stands after a round (the warmer's own asks move nothing up): the next
+    // round, after the next sync, asks in the same order, the screen looked at last first.
+    swapInto(db, W, BOUGHT, 2);
+    await warmer.now();
+    expect(asked).toEqual(['nav.history', 'portfolio.rows', 'portfolio.summary', 'nav.history', 'portfolio.rows', 'portfolio.summary']);
     // Kept under the file's present counters: a core opened now reads each from the file (the marker), builds none.
     db.prepare('UPDATE kept_answers SET answer = ?').run(MARKER);
     for (const [op, input] of requests) expect(await call(op, input)).toBe(JSON.parse(MARKER));
     warmer.stop();
     await warmer.now();
-    expect(asked).toHaveLength(3);
+    expect(asked).toHaveLength(6);
   });
 
   it('is set off by a finished sync job in a core that stays open: the answer in the file is built again with no screen asking', async () => {

@@ -65,6 +65,8 @@ beforeAll(async () => {
   // Books by a preparer, with their name in the audit trail.
   const edit = await api('preparer', 'wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
   expect(edit.ok).toBe(true);
+  // What a viewer looked at, kept in the server's file (portfolio/store/answers.ts): not the team's to read.
+  expect((await api('viewer', 'portfolio.summary', { date: '2026-10-31', wallet: WALLET })).ok).toBe(true);
 });
 afterAll(async () => {
   await server?.close();
@@ -126,7 +128,7 @@ describe('GET api/replica', () => {
           .sort()
           .map((name) => ({ name, role: name.replace(/-1$/, ''), password: '' })),
       );
-      for (const t of ['people_sessions', 'people_tokens', 'people_sign_in_attempts'])
+      for (const t of ['people_sessions', 'people_tokens', 'people_sign_in_attempts', 'kept_answers'])
         expect((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n, t).toBe(0);
     } finally {
       db.close();
@@ -149,6 +151,10 @@ describe('GET api/replica', () => {
       for (const s of [...secrets, ...Object.values(tokens), KEY]) expect(bytes.includes(Buffer.from(s)), s.slice(0, 12)).toBe(false);
       // The failed sign-in's row is gone too (its address is only in that table).
       expect((server.prepare('SELECT count(*) AS n FROM people_sign_in_attempts WHERE ok = 0').get() as { n: number }).n).toBeGreaterThan(0);
+      // The viewer's ask is kept in the server's file, and its request (what they looked at) in no page of the copy.
+      const requests = server.prepare('SELECT request FROM kept_answers').pluck().all() as string[];
+      expect(requests.length).toBeGreaterThan(0);
+      for (const r of requests) expect(bytes.includes(Buffer.from(r)), r).toBe(false);
     } finally {
       server.close();
     }

@@ -22,7 +22,7 @@ import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
 import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
-import { allInputsMark, answerWarmer, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
+import { allInputsMark, answerWarmer, forgetAnswers, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
@@ -83,6 +83,8 @@ const NEVER = new AbortController().signal;
 export interface DispatchOptions {
   signal?: AbortSignal;
   actor?: Actor;
+  /** Asked by the core itself in the background (portfolio/warm.ts), not by a person. */
+  background?: boolean;
 }
 
 /** The refusal of an operation the actor's role does not allow (`needs`: what this input needs, when more than the operation); null when it does (or there is no actor). */
@@ -515,7 +517,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
       if (writes) assertCacheInPlace(profile.db);
       // A team server's person is named by the server that signed them in (via the web).
       const by: EditAuthor = options.actor ? { person: options.actor.person, via: 'web' } : author;
-      const result = shownTo(options.actor, name, await call(name, parsed.data as never, { signal }, by));
+      const result = shownTo(options.actor, name, await call(name, parsed.data as never, { signal, ...(options.background && { background: true }) }, by));
       // A write that finished is reported as done; a read nobody waits for any more is not sent.
       return signal.aborted && !writes ? CANCELLED : { ok: true, result };
     } catch (err) {
@@ -532,7 +534,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
       : answerWarmer({
           db: () => (session.profile.readOnly ? null : db()),
           // Through the contract's own check of the input, as a screen's ask: the request was read from the file.
-          ask: (op, input, signal) => dispatch(op, input, { signal }),
+          ask: (op, input, signal) => dispatch(op, input, { signal, background: true }),
           busy: () => {
             try {
               return session.profile.engine.queue.pending > 0;
@@ -558,6 +560,8 @@ async function openCore(o: CoreOptions): Promise<Core> {
     replica: (origin, ro) =>
       backups.replica(origin, (copy) => {
         scrubPeopleSecrets(copy);
+        // What each person looked at (the kept answers' requests) is not the team's to read.
+        forgetAnswers(copy);
         if (ro?.role && !roleAllows(ro.role, 'admin')) {
           scrubSecretSettings(copy);
           scrubSecretEdits(copy);

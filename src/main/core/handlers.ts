@@ -16,6 +16,8 @@ import type { ReadableDB } from './store/handles.ts';
  */
 export interface HandlerContext {
   signal: AbortSignal;
+  /** Asked by the core itself in the background (portfolio/warm.ts), not by a person. */
+  background?: boolean;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>, ctx: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K> };

@@ -4,7 +4,7 @@
  * and the parts of it a view asks for alone: exposure, lending risk, the unlock ladder.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Handlers, ScopeContext } from '../handlers.ts';
+import type { HandlerContext, Handlers, ScopeContext } from '../handlers.ts';
 import type { WritableDB } from '../store/handles.ts';
 import { navWallets } from '../positions/index.ts';
 import { portfolioNavUnlessAborted } from './nav.ts';
@@ -12,7 +12,7 @@ import { portfolioChange } from './change.ts';
 import { rowsPage, summaryOf } from './summary.ts';
 import { memoisedViews } from './memo.ts';
 import { inputCounts, scopeMark } from './store/inputs.ts';
-import { answerMark, askKey, keepAnswer, keptAnswer, usedAnswer } from './store/answers.ts';
+import { answerMark, askKey, KEPT_ANSWER_CHARS, keepAnswer, keptAnswer, usedAnswer } from './store/answers.ts';
 
 type PortfolioOperations =
   'portfolio.view' | 'portfolio.change' | 'portfolio.summary' | 'portfolio.rows' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
@@ -38,7 +38,7 @@ export function portfolioHandlers(c: PortfolioContext): Pick<Handlers, Portfolio
    * (seconds at a fund's scale). What the kept memory views give (memo.ts) is built here too,
    * cheaply, when the file has no answer.
    */
-  async function kept<T>(op: string, input: unknown, wallets: ScopeWallets, build: () => Promise<T>): Promise<T> {
+  async function kept<T>(op: string, input: unknown, wallets: ScopeWallets, ctx: HandlerContext, build: () => Promise<T>): Promise<T> {
     const db = c.db();
     // Inside this connection's open write, a rollback may take the counters back (view.ts says why).
     if (db.inTransaction) return build();
@@ -47,17 +47,29 @@ export function portfolioHandlers(c: PortfolioContext): Pick<Handlers, Portfolio
     const mark = answerMark(c.version, scopeMark(inputCounts(db), wallets));
     const found = keptAnswer(db, ask, mark);
     const writable = c.writable();
+    // Asked again in the background (warm.ts): the order of use is a person's asks alone.
+    const used = !ctx.background;
     if (found) {
-      // A read that writes only when the order changes: on a team server most asks repeat the last one.
-      if (writable && !found.last) ifWritable(() => usedAnswer(writable, ask));
-      return JSON.parse(found.answer) as T;
+      let answer: T | undefined;
+      try {
+        answer = JSON.parse(found.answer) as T;
+      } catch {
+        // A damaged row (a file edited, a page lost): built again below, and kept over it.
+      }
+      if (answer !== undefined) {
+        // A read that writes only when the order changes: on a team server most asks repeat the last one.
+        if (writable && used && !found.last) ifWritable(() => usedAnswer(writable, ask));
+        return answer;
+      }
     }
     const answer = await build();
     // Kept only if nothing it read moved while it was built, and only if JSON gives it back as it is
     // (an answer with a value JSON changes, an infinity or an undefined, is built again each time).
     if (writable && !db.inTransaction && answerMark(c.version, scopeMark(inputCounts(db), wallets)) === mark) {
-      const json = JSON.stringify(answer);
-      if (isDeepStrictEqual(JSON.parse(json), answer)) ifWritable(() => keepAnswer(writable, ask, mark, { op, input }, json));
+      ifWritable(() => {
+        const json = JSON.stringify(answer);
+        if (json.length <= KEPT_ANSWER_CHARS && isDeepStrictEqual(JSON.parse(json), answer)) keepAnswer(writable, ask, mark, { op, input }, json, used);
+      });
     }
     return answer;
   }
@@ -67,40 +79,46 @@ export function portfolioHandlers(c: PortfolioContext): Pick<Handlers, Portfolio
     'portfolio.change': ({ date, since, wallet: address, group }, { signal }) =>
       portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal, views),
     // A screen's part of the same view (summary.ts): built whole, as the view always is, and cut here, so only what is shown crosses the contract.
-    'portfolio.summary': (input, { signal }) => {
+    'portfolio.summary': (input, ctx) => {
+      const { signal } = ctx;
       const { date, wallet: address, group, rows, members, wallets } = input;
       const scope = c.scopeWallets(address, group);
-      return kept('portfolio.summary', input, scope, async () =>
+      return kept('portfolio.summary', input, scope, ctx, async () =>
         summaryOf(await views(c.db(), scope, date, signal), { rows, members, wallets, spam: input.spam }),
       );
     },
-    'portfolio.rows': (input, { signal }) => {
+    'portfolio.rows': (input, ctx) => {
+      const { signal } = ctx;
       const { date, wallet: address, group, ...query } = input;
       const scope = c.scopeWallets(address, group);
       const page = async () => rowsPage(await views(c.db(), scope, date, signal), query);
       // The first page of a table is what a screen shows first; a later one follows the view kept in memory.
-      return query.offset ? page() : kept('portfolio.rows', input, scope, page);
+      return query.offset ? page() : kept('portfolio.rows', input, scope, ctx, page);
     },
     // In turns, cancellable (nav.ts): Overview asks for it after its totals, and leaving the screen stops it.
-    'nav.history': (input, { signal }) => {
+    'nav.history': (input, ctx) => {
+      const { signal } = ctx;
       const { group, ...scope } = input;
       const members = c.scopeOf(scope.wallet, group);
       const navScope = { ...scope, ...(group !== undefined && { wallets: members ?? [] }) };
-      return kept('nav.history', input, navWallets(c.db(), navScope), () => portfolioNavUnlessAborted(c.db(), navScope, signal));
+      return kept('nav.history', input, navWallets(c.db(), navScope), ctx, () => portfolioNavUnlessAborted(c.db(), navScope, signal));
     },
     // The view's own parts, from the same kept view (memo.ts) and cancellable as it is: the Risk
     // screen asks for its lending and its unlocks one after the other, and the view is built once.
-    'exposure.get': (input, { signal }) => {
+    'exposure.get': (input, ctx) => {
+      const { signal } = ctx;
       const scope = c.scopeWallets(undefined, input.group);
-      return kept('exposure.get', input, scope, async () => (await views(c.db(), scope, input.date, signal)).exposure);
+      return kept('exposure.get', input, scope, ctx, async () => (await views(c.db(), scope, input.date, signal)).exposure);
     },
-    'risk.lending': (input, { signal }) => {
+    'risk.lending': (input, ctx) => {
+      const { signal } = ctx;
       const scope = c.scopeWallets(input.wallet, input.group);
-      return kept('risk.lending', input, scope, async () => (await views(c.db(), scope, input.date, signal)).risk);
+      return kept('risk.lending', input, scope, ctx, async () => (await views(c.db(), scope, input.date, signal)).risk);
     },
-    'risk.unlocks': (input, { signal }) => {
+    'risk.unlocks': (input, ctx) => {
+      const { signal } = ctx;
       const scope = c.scopeWallets(input.wallet, input.group);
-      return kept('risk.unlocks', input, scope, async () => (await views(c.db(), scope, input.date, signal)).unlocks);
+      return kept('risk.unlocks', input, scope, ctx, async () => (await views(c.db(), scope, input.date, signal)).unlocks);
     },
   };
 }

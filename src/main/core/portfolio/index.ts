@@ -6,4 +6,5 @@ export { portfolioHandlers } from './handlers.ts';
 export { answerWarmer, type AnswerWarmer } from './warm.ts';
 export { portfolioNav, portfolioNavUnlessAborted } from './nav.ts';
 export { allInputsMark } from './store/inputs.ts';
+export { forgetAnswers } from './store/answers.ts';
 export { VIEW_OF, lendingRisk, portfolioView, unlockLadder, walletsOf } from './view.ts';

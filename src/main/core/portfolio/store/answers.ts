@@ -5,6 +5,7 @@
  * (./inputs.ts scopeMark) and the app's version; any other mark is not given.
  */
 import { createHash } from 'node:crypto';
+import { buildId } from '../../store/build-id.ts';
 import type { ReadableDB, WritableDB } from '../../store/handles.ts';
 import { all, get, run, sql } from '../../store/sql.ts';
 
@@ -22,7 +23,27 @@ export function askKey(op: string, input: unknown, wallets: ReadonlyArray<{ addr
   return sha256(JSON.stringify([op, input, wallets.map((w) => [w.address, w.label, w.chains])]));
 }
 
-export const answerMark = (appVersion: string, scopeMark: string) => sha256(`${appVersion}\n${scopeMark}`);
+/**
+ * The mark of an answer: the code that made it (its version and build), the process's locale (a few
+ * orders are the locale's: `localeCompare` of wallets and chains), and what it read (the scope's counters).
+ */
+export const answerMark = (appVersion: string, scopeMark: string) =>
+  sha256(`${appVersion}\n${buildId()}\n${Intl.DateTimeFormat().resolvedOptions().locale}\n${scopeMark}`);
+
+/**
+ * Runs a write of a kept answer without waiting for the file: another writer holding it (the sync's
+ * worker, a `folioscope` command) makes it fail at once, not block the core for the busy timeout.
+ * An answer not kept is built again at the next ask.
+ */
+function withoutWaiting(db: WritableDB, write: () => void): void {
+  const wait = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    write();
+  } finally {
+    db.pragma(`busy_timeout = ${wait}`);
+  }
+}
 
 /** The answer kept for `ask` under `mark`, as JSON text, and whether it is the one used last. */
 export function keptAnswer(db: ReadableDB, ask: string, mark: string): { answer: string; last: boolean } | undefined {
@@ -35,21 +56,33 @@ export function keptAnswer(db: ReadableDB, ask: string, mark: string): { answer:
 
 /** Marks an answer as just used (it is kept the longest). */
 export function usedAnswer(db: WritableDB, ask: string): void {
-  run(db, sql`UPDATE kept_answers SET used_at = (SELECT max(used_at) + 1 FROM kept_answers) WHERE ask = ${ask}`);
+  withoutWaiting(db, () => run(db, sql`UPDATE kept_answers SET used_at = (SELECT max(used_at) + 1 FROM kept_answers) WHERE ask = ${ask}`));
 }
 
 /**
  * Keeps an answer (its JSON text) to `request` (the operation and its input); the least recently
  * used go once more than KEPT_ANSWERS are kept or they take more than KEPT_ANSWERS_CHARS together.
  */
-export function keepAnswer(db: WritableDB, ask: string, mark: string, request: { op: string; input: unknown }, answer: string): void {
+export function keepAnswer(
+  db: WritableDB,
+  ask: string,
+  mark: string,
+  request: { op: string; input: unknown },
+  answer: string,
+  /** False for an answer made again in the background (./warm.ts): it keeps its place in the order, which only a person's asks move. */
+  used = true,
+): void {
   if (answer.length > KEPT_ANSWER_CHARS) return;
+  withoutWaiting(db, () => keep(db, ask, mark, request, answer, used));
+}
+
+function keep(db: WritableDB, ask: string, mark: string, request: { op: string; input: unknown }, answer: string, used: boolean): void {
   db.transaction(() => {
     run(
       db,
       sql`INSERT INTO kept_answers (ask, mark, used_at, size, request, answer)
           VALUES (${ask}, ${mark}, (SELECT coalesce(max(used_at), 0) + 1 FROM kept_answers), ${answer.length}, ${JSON.stringify(request)}, ${answer})
-          ON CONFLICT (ask) DO UPDATE SET mark = excluded.mark, used_at = excluded.used_at, size = excluded.size, request = excluded.request, answer = excluded.answer`,
+          ON CONFLICT (ask) DO UPDATE SET mark = excluded.mark, used_at = CASE WHEN ${used ? 1 : 0} THEN excluded.used_at ELSE kept_answers.used_at END, size = excluded.size, request = excluded.request, answer = excluded.answer`,
     );
     let kept = 0;
     let chars = 0;
@@ -68,4 +101,9 @@ export function lastRequests(db: ReadableDB, limit: number): Array<{ op: string;
   return all<{ request: string }>(db, sql`SELECT request FROM kept_answers ORDER BY used_at DESC LIMIT ${limit}`).map(
     (r) => JSON.parse(r.request) as { op: string; input: unknown },
   );
+}
+
+/** Every kept answer gone (a replica for the team's desktops: what each person looked at is theirs). */
+export function forgetAnswers(db: WritableDB): void {
+  run(db, sql`DELETE FROM kept_answers`);
 }

@@ -88,6 +88,7 @@ const same: Record<string, string> = {
   'book.columns.name': 'as pack.name',
   'book.columns.chains': 'as walletImport.chains',
   'book.columns.tags': 'as walletBulk.tag',
+  'book.tags': 'as walletBulk.tag (the form’s field, now picked from a list)',
   'book.name': 'as pack.name',
   'dateField.letters.month': '"MM" is Monat in German too',
   'unlock.passphrase': '"Passphrase" is German too',

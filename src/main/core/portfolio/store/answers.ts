@@ -1,8 +1,8 @@
 /**
  * The answers a screen asked of a portfolio view, kept in the file (migration 31): a core just
  * opened over an unchanged cache gives the figures the app last showed without building the view
- * again (seconds at a fund's scale). Each is kept under its mark, the hash of what its view read
- * (./inputs.ts scopeMark) and the app's version; any other mark is not given.
+ * again (seconds at a fund's scale). Each is kept under its mark (answerMark: the code that made it
+ * and what its view read, ./inputs.ts scopeMark); an answer under any other mark is not given.
  */
 import { createHash } from 'node:crypto';
 import { buildId } from '../../store/build-id.ts';

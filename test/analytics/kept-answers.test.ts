@@ -18,7 +18,7 @@ import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { addWallet, listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
 import { removeWallet as removeWithData } from '../../src/main/core/wallets/remove.ts';
 import { tempDir } from '../support/store.ts';
-import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, PEER, swapInto, THIN, USDC, W, W2 } from './kept-fixture.ts';
+import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, layThree, PEER, swapInto, THIN, USDC, W, W2, W3 } from './kept-fixture.ts';
 import type { Holding } from '../spam/support.ts';
 
 /**
@@ -30,7 +30,6 @@ import type { Holding } from '../spam/support.ts';
  * view reads, the marker must never come back; after one it does not read, it must.
  */
 const DAY = '2026-10-01';
-const W3 = '0x' + '3'.repeat(40);
 const signal = new AbortController().signal;
 const MARKER = JSON.stringify('kept, not built');
 
@@ -98,13 +97,7 @@ describe('answers kept in the file, against a build from nothing', () => {
   beforeEach(() => {
     dir = tempDir();
     db = openDatabase(join(dir, 'answers.sqlite'));
-    addWallet(db, { address: W, chains: ['eth', 'arb'], label: 'Treasury' });
-    addWallet(db, { address: W2, chains: ['eth'] });
-    addWallet(db, { address: W3, chains: ['eth'] });
-    lay(W, 'eth', DAY, HOLDINGS);
-    lay(W, 'arb', DAY, [hold({ cid: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', symbol: 'USDC', name: 'USD Coin' })]);
-    lay(W2, 'eth', DAY, HOLDINGS);
-    lay(W3, 'eth', DAY, HOLDINGS.slice(1));
+    layThree(db, DAY);
   });
   afterEach(() => db.close());
 

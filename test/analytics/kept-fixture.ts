@@ -1,4 +1,5 @@
 import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
+import { addWallet } from '../../src/main/core/store/wallets.ts';
 import type { WritableDB } from '../../src/main/core/store/db.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import { holdingViews, txn, type Holding } from '../spam/support.ts';
@@ -15,6 +16,7 @@ export const THIN = '0x' + 'c1'.repeat(20);
 export const BOUGHT = '0x' + 'c2'.repeat(20);
 export const FAKE = '0x' + 'fa'.repeat(20);
 export const PEER = '0x' + '7'.repeat(40);
+export const W3 = '0x' + '3'.repeat(40);
 
 export const hold = (o: Partial<Holding> & { cid: string; symbol: string }): Holding => ({ name: o.symbol, qty: 100, nav: 100, ...o });
 /** What the judge weighs: a token with no market (spam unless bought), a fake USDC, a real one. */
@@ -48,4 +50,15 @@ export function swapInto(db: WritableDB, wallet: string, cid: string, n: number)
       ],
     }),
   ]);
+}
+
+/** Three wallets at `day`: W on eth (HOLDINGS) and arb (USDC), W2 on eth (HOLDINGS), W3 on eth (HOLDINGS but the first). */
+export function layThree(db: WritableDB, day: string): void {
+  addWallet(db, { address: W, chains: ['eth', 'arb'], label: 'Treasury' });
+  addWallet(db, { address: W2, chains: ['eth'] });
+  addWallet(db, { address: W3, chains: ['eth'] });
+  lay(db, W, 'eth', day, HOLDINGS);
+  lay(db, W, 'arb', day, [hold({ cid: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', symbol: 'USDC', name: 'USD Coin' })]);
+  lay(db, W2, 'eth', day, HOLDINGS);
+  lay(db, W3, 'eth', day, HOLDINGS.slice(1));
 }

@@ -8,12 +8,12 @@ import { portfolioView, portfolioViewUnlessAborted } from '../../src/main/core/p
 import { removeWallet as removeWithData } from '../../src/main/core/wallets/remove.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
-import { addWallet, listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
+import { listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
 import type { Wallet } from '../../src/shared/model.ts';
 import type { PortfolioView } from '../../src/shared/portfolio/view.ts';
 import { rng, type Holding } from '../spam/support.ts';
 import { tempDir } from '../support/store.ts';
-import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, PEER, swapInto, THIN, USDC, W, W2 } from './kept-fixture.ts';
+import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, layThree, PEER, swapInto, THIN, USDC, W, W2, W3 } from './kept-fixture.ts';
 
 /**
  * Kept views and their members' parts (src/main/core/portfolio/memo.ts, parts.ts) against the
@@ -26,7 +26,6 @@ import { BOUGHT, FAKE, hold, HOLDINGS, lay as layHoldings, PEER, swapInto, THIN,
  * The spam judge is what makes this hard: a member's verdicts read its wallet's whole history.
  */
 const DAY = '2026-10-01';
-const W3 = '0x' + '3'.repeat(40);
 const signal = new AbortController().signal;
 
 describe('kept portfolio views and their parts, against a build from nothing', () => {
@@ -54,13 +53,7 @@ describe('kept portfolio views and their parts, against a build from nothing', (
   beforeEach(() => {
     dir = tempDir();
     db = openDatabase(join(dir, 'parts.sqlite'));
-    addWallet(db, { address: W, chains: ['eth', 'arb'], label: 'Treasury' });
-    addWallet(db, { address: W2, chains: ['eth'] });
-    addWallet(db, { address: W3, chains: ['eth'] });
-    lay(W, 'eth', DAY, HOLDINGS);
-    lay(W, 'arb', DAY, [hold({ cid: '0xaf88d065e77c8cc2239327c5edb3a432268e5831', symbol: 'USDC', name: 'USD Coin' })]);
-    lay(W2, 'eth', DAY, HOLDINGS);
-    lay(W3, 'eth', DAY, HOLDINGS.slice(1));
+    layThree(db, DAY);
     views = memoisedViews();
   });
   afterEach(() => db.close());

@@ -535,13 +535,7 @@ async function openCore(o: CoreOptions): Promise<Core> {
           db: () => (session.profile.readOnly ? null : db()),
           // Through the contract's own check of the input, as a screen's ask: the request was read from the file.
           ask: (op, input, signal) => dispatch(op, input, { signal, background: true }),
-          busy: () => {
-            try {
-              return session.profile.engine.queue.pending > 0;
-            } catch {
-              return true; // no cache open: nothing to ask
-            }
-          },
+          busy: () => reactions.syncsPending(),
         });
 
   return {

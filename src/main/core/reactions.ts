@@ -87,6 +87,8 @@ export interface Reactions {
   settle(): Promise<void>;
   /** The closes the checks after changes found changed (newly flagged, or flagged again with a new finding) since last asked; each once, as last found. */
   takeFlagged(): PeriodClose[];
+  /** Whether sync jobs are queued or running (false with no cache open: nothing holds what waits for them). */
+  syncsPending(): boolean;
   /** Checks nothing more, and waits for the webhook posts in flight (their outcome is recorded first). */
   stop(): Promise<void>;
 }
@@ -284,6 +286,7 @@ export function createReactions(
       checkClosesNow();
       await closeCheck;
     },
+    syncsPending,
     takeFlagged: () => {
       const out = [...flaggedSince.values()];
       flaggedSince.clear();

@@ -12,7 +12,7 @@ import { portfolioChange } from './change.ts';
 import { rowsPage, summaryOf } from './summary.ts';
 import { memoisedViews } from './memo.ts';
 import { inputCounts, scopeMark } from './store/inputs.ts';
-import { answerMark, askKey, KEPT_ANSWER_CHARS, keepAnswer, keptAnswer, usedAnswer } from './store/answers.ts';
+import { answerMark, askKey, KEPT_ANSWER_CHARS, keepAnswer, keptAnswer, usedAnswer, type KeptOperation } from './store/answers.ts';
 
 type PortfolioOperations =
   'portfolio.view' | 'portfolio.change' | 'portfolio.summary' | 'portfolio.rows' | 'nav.history' | 'exposure.get' | 'risk.lending' | 'risk.unlocks';
@@ -38,12 +38,11 @@ export function portfolioHandlers(c: PortfolioContext): Pick<Handlers, Portfolio
    * (seconds at a fund's scale). What the kept memory views give (memo.ts) is built here too,
    * cheaply, when the file has no answer.
    */
-  async function kept<T>(op: string, input: unknown, wallets: ScopeWallets, ctx: HandlerContext, build: () => Promise<T>): Promise<T> {
+  async function kept<T>(op: KeptOperation, input: unknown, wallets: ScopeWallets, ctx: HandlerContext, build: () => Promise<T>): Promise<T> {
     const db = c.db();
     // Inside this connection's open write, a rollback may take the counters back (view.ts says why).
     if (db.inTransaction) return build();
-    const scope = wallets.map((w) => ({ address: w.address, label: w.label ?? null, chains: w.chains }));
-    const ask = askKey(op, input, scope);
+    const ask = askKey(op, input, wallets);
     const mark = answerMark(c.version, scopeMark(inputCounts(db), wallets));
     const found = keptAnswer(db, ask, mark);
     const writable = c.writable();

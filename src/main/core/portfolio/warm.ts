@@ -9,12 +9,12 @@
  * A `folioscope` command does not: it ends once its own work is done.
  */
 import type { ReadableDB } from '../store/handles.ts';
-import { lastRequests } from './store/answers.ts';
+import { KEPT_OPERATIONS, lastRequests } from './store/answers.ts';
 
 /** The requests asked again: a screen's scope and date (its summary and first pages) and the one before. */
 export const WARMED = 8;
-/** The operations whose answers are kept (./handlers.ts): a request of another, in a file written by hand, is not asked. */
-const KEPT_OPERATIONS = new Set(['portfolio.summary', 'portfolio.rows', 'nav.history', 'exposure.get', 'risk.lending', 'risk.unlocks']);
+/** A request of another operation than those kept (in a file written by hand) is not asked. */
+const ASKED = new Set<string>(KEPT_OPERATIONS);
 /** How long the warmer waits after a sync ends (and between looks while syncs are still queued). */
 const SETTLE_MS = 1_000;
 
@@ -41,15 +41,15 @@ export function answerWarmer(o: {
   let again = false;
 
   const run = async () => {
-    const db = o.db();
-    if (!db?.open) return;
     let requests: Array<{ op: string; input: unknown }>;
     try {
+      const db = o.db();
+      if (!db?.open) return;
       requests = lastRequests(db, WARMED);
     } catch {
-      return; // closed under it, or busy: the next sync asks again
+      return; // no cache open (a switch of service), closed under it, or busy: the next sync asks again
     }
-    for (const r of requests.filter((q) => KEPT_OPERATIONS.has(q.op))) {
+    for (const r of requests.filter((q) => ASKED.has(q.op))) {
       // A sync started meanwhile moves the counters again: its end asks again.
       if (stopped.signal.aborted || o.busy()) return;
       try {

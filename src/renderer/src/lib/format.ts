@@ -8,7 +8,7 @@ import { chainName } from '../../../shared/chain-names.ts';
 
 import { visibleText } from '../../../shared/text-safety.ts';
 import { isSupportedLocale } from '../../../shared/locale.ts';
-import type { Settings } from '../../../shared/contract.ts';
+import type { PickOption, Settings } from '../../../shared/contract.ts';
 
 let locale: string | undefined;
 
@@ -411,6 +411,11 @@ export function shortAddress(a: string | null | undefined): string {
  */
 export function chain(id: string | null | undefined): string {
   return chainName(id) ?? safe(id, DASH);
+}
+
+/** Chains as a picker's options (ListPicker), each once, in the order given, named as every screen names them. */
+export function chainOptions(ids: Iterable<string>): PickOption[] {
+  return [...new Set(ids)].map((c) => ({ value: c, label: chain(c) }));
 }
 
 /** A service identifier as people read it; the PDF report uses the same rule. */

@@ -16,11 +16,19 @@ export const KEPT_ANSWER_CHARS = 4_000_000;
 /** What all kept answers take together, at most (a fund's summary is ~25 KB, a page of 500 rows ~1 MB): the file, its backups and replicas carry them. */
 export const KEPT_ANSWERS_CHARS = 16_000_000;
 
+/** The operations whose answers are kept (../handlers.ts), and the only ones the warmer asks again (../warm.ts). */
+export const KEPT_OPERATIONS = ['portfolio.summary', 'portfolio.rows', 'nav.history', 'exposure.get', 'risk.lending', 'risk.unlocks'] as const;
+export type KeptOperation = (typeof KEPT_OPERATIONS)[number];
+
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The key of an ask: the operation, its input, and the scope's wallets as the view reads them. */
-export function askKey(op: string, input: unknown, wallets: ReadonlyArray<{ address: string; label: string | null; chains: readonly string[] }>): string {
-  return sha256(JSON.stringify([op, input, wallets.map((w) => [w.address, w.label, w.chains])]));
+/** The key of an ask: the operation, its input, and the scope's wallets as the view reads them (a wallet without a label as one labelled null). */
+export function askKey(
+  op: KeptOperation,
+  input: unknown,
+  wallets: ReadonlyArray<{ address: string; label?: string | null; chains: readonly string[] }>,
+): string {
+  return sha256(JSON.stringify([op, input, wallets.map((w) => [w.address, w.label ?? null, w.chains])]));
 }
 
 /**
@@ -67,7 +75,7 @@ export function keepAnswer(
   db: WritableDB,
   ask: string,
   mark: string,
-  request: { op: string; input: unknown },
+  request: { op: KeptOperation; input: unknown },
   answer: string,
   /** False for an answer made again in the background (./warm.ts): it keeps its place in the order, which only a person's asks move. */
   used = true,
@@ -76,7 +84,7 @@ export function keepAnswer(
   withoutWaiting(db, () => keep(db, ask, mark, request, answer, used));
 }
 
-function keep(db: WritableDB, ask: string, mark: string, request: { op: string; input: unknown }, answer: string, used: boolean): void {
+function keep(db: WritableDB, ask: string, mark: string, request: { op: KeptOperation; input: unknown }, answer: string, used: boolean): void {
   db.transaction(() => {
     run(
       db,

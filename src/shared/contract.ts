@@ -917,7 +917,12 @@ export const CONTRACT = {
    * checks of closed periods: src/main/core/reactions.ts) and returns the closes those checks
    * found changed since the last time this was asked: a CLI sync says them with its jobs.
    */
-  'sync.settle': op(empty, 'read')<{ flagged: PeriodClose[] }>(),
+  /**
+   * Waits for what the ended syncs set off (rules, alert rules, closed periods' checks) and says
+   * the closed periods they flagged; with `warm`, then asks the screens' last requests again, so
+   * that a shell that ends next (the CLI) leaves their answers kept (`warmed`: how many).
+   */
+  'sync.settle': op(z.strictObject({ warm: z.boolean().optional() }).optional(), 'read')<{ flagged: PeriodClose[]; warmed: number }>(),
   'shell.openExternal': op(z.strictObject({ url: z.string().max(2048) }), 'read')<boolean>(),
   'cache.clear': op(empty, 'admin', WRITES)<{ snapshots: number; transactions: number }>(),
   /** Encryption at rest of the data folder: on or off, the key's source, each cache and the backups (never the key). */

@@ -186,6 +186,21 @@ export function call<K extends OperationName>(core: Core, op: K, input: InputOf<
   return core.request(op, input);
 }
 
+/**
+ * The app's last screens prepared from what the jobs wrote (portfolio/warm.ts), as an open app
+ * does once its syncs end: a command's lines are printed first, then this (seconds at a fund's
+ * scale), said on a terminal while it runs.
+ */
+export async function warmScreens(core: Core): Promise<void> {
+  const err = io().stderr;
+  if (err.isTTY) err.write("Preparing the app's last screens from the new data (--no-warm skips this)…");
+  try {
+    await call(core, 'sync.settle', { warm: true });
+  } finally {
+    if (err.isTTY) err.write('\r\x1b[2K');
+  }
+}
+
 export async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[]> {
   const bar = progressPrinter(io().stderr);
   const pending = new Map(jobs.map((j) => [j.id, j]));

@@ -289,10 +289,10 @@ function lockedCore(o: CoreOptions): Core {
 async function openCore(o: CoreOptions): Promise<Core> {
   const events = new Emitter<EventPayloads>();
   const session = await Session.open(o, events);
-  // The screens' last answers, asked again in the background once the syncs end (portfolio/warm.ts):
-  // a core that stays open only; a command ends with its own work.
+  // The screens' last answers, asked again in the background once the syncs end (portfolio/warm.ts)
+  // by a core that stays open; a command, which ends with its own work, asks them through sync.settle.
   let warmer: AnswerWarmer | null = null;
-  const reactions = createReactions(session, events, o.now, () => warmer?.queue());
+  const reactions = createReactions(session, events, o.now, () => (o.shell === 'cli' ? undefined : warmer?.queue()));
   const { changed } = reactions;
   const db = () => session.profile.db;
 
@@ -454,10 +454,12 @@ async function openCore(o: CoreOptions): Promise<Core> {
       'team.useToken': desktopOnly,
       'team.signOut': desktopOnly,
       'team.refreshReplica': desktopOnly,
-      // A shell that prints what a sync did (the CLI) waits for what the jobs set off first.
-      'sync.settle': async () => {
+      // A shell that prints what a sync did (the CLI) waits for what the jobs set off first; one
+      // that ends then (the CLI) asks the screens' last requests again itself (portfolio/warm.ts).
+      'sync.settle': async (input) => {
         await reactions.settle();
-        return { flagged: reactions.takeFlagged() };
+        const flagged = reactions.takeFlagged();
+        return { flagged, warmed: input?.warm && warmer ? await warmer.now() : 0 };
       },
     },
   );
@@ -528,15 +530,15 @@ async function openCore(o: CoreOptions): Promise<Core> {
     }
   }
 
-  warmer =
-    o.shell === 'cli'
-      ? null
-      : answerWarmer({
-          db: () => (session.profile.readOnly ? null : db()),
-          // Through the contract's own check of the input, as a screen's ask: the request was read from the file.
-          ask: (op, input, signal) => dispatch(op, input, { signal, background: true }),
-          busy: () => reactions.syncsPending(),
-        });
+  warmer = answerWarmer({
+    db: () => (session.profile.readOnly ? null : db()),
+    // Through the contract's own check of the input, as a screen's ask: the request was read from the file.
+    ask: async (op, input, signal) => {
+      const res = await dispatch(op, input, { signal, background: true });
+      if (!res.ok) throw new Error(res.error.message);
+    },
+    busy: () => reactions.syncsPending(),
+  });
 
   return {
     dispatch,

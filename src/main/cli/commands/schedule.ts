@@ -5,7 +5,7 @@
 import type { Alert, Cadence, DueRuns, Schedule, WalletGroup } from '../../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import { describeCadence } from '../../core/index.ts';
-import { call, EXIT_INCOMPLETE, type Globals, IncompleteError, parse, resolveGroup, UsageError, withCore } from '../context.ts';
+import { call, EXIT_INCOMPLETE, type Globals, IncompleteError, parse, resolveGroup, UsageError, warmScreens, withCore } from '../context.ts';
 import { say, warn } from '../io.ts';
 import { printAlert } from './alerts.ts';
 import { printFlagged, restatedText } from './close.ts';
@@ -112,9 +112,10 @@ run due schedules while open; otherwise run \`folioscope watch --once\` from cro
 }
 
 export async function watchCommand(g: Globals, args: string[]): Promise<void> {
-  const usage = `Usage: folioscope watch [--once] [--json]
+  const usage = `Usage: folioscope watch [--once] [--json] [--no-warm]
   Runs the scheduled syncs that are due (see folioscope schedule): each once, however many runs
-  were missed while nothing was running; never two processes at once on one cache.
+  were missed while nothing was running; never two processes at once on one cache. After runs,
+  the app's last screens are prepared from the new data, so the app opens on them at once.
   --once   run what is due now and exit (for cron or a systemd timer); without it, keep
            running and look every minute until stopped (Ctrl-C or SIGTERM: the jobs in flight
            stop, what they wrote is kept, and their schedule runs again next time)
@@ -122,8 +123,9 @@ export async function watchCommand(g: Globals, args: string[]): Promise<void> {
            it restated: {"late","changed","removed"}), then one {"closeFlagged": …} per closed
            period the runs changed, then one {"alert": …} per alert that fired during the run
            (see folioscope alert)
+  --no-warm  end without preparing the app's last screens
 Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed; ${EXIT_INCOMPLETE} a run was incomplete.`;
-  const p = parse(args, { once: { type: 'boolean' }, json: { type: 'boolean' } }, usage);
+  const p = parse(args, { once: { type: 'boolean' }, json: { type: 'boolean' }, 'no-warm': { type: 'boolean' } }, usage);
   if (!p) return;
   if (p.positionals.length) throw new UsageError(usage);
   const v = p.values;
@@ -169,6 +171,7 @@ Exit codes (--once): 0 every run was complete (or none was due); 1 a run failed;
       }
       for (const c of flagged) printFlagged(c, v.json ?? false);
       for (const a of fired.splice(0)) printAlert(a, v.json ?? false);
+      if (due.runs.length && !v['no-warm']) await warmScreens(core);
     };
     if (v.once) {
       const due = await call(core, 'schedules.runDue', undefined);

@@ -1,16 +1,17 @@
 /** `folioscope sync`: positions and transactions into the cache, each job's outcome in one line, and the exit code says how complete. */
 import type { JobInfo } from '../../../shared/model.ts';
 import { forTerminal } from '../../../shared/text-safety.ts';
-import { call, checkDateOptions, EXIT_INCOMPLETE, type Globals, IncompleteError, parse, UsageError, waitForJobs, withCore } from '../context.ts';
+import { call, checkDateOptions, EXIT_INCOMPLETE, type Globals, IncompleteError, parse, UsageError, waitForJobs, warmScreens, withCore } from '../context.ts';
 import { say } from '../io.ts';
 import { printFlagged, restatedText } from './close.ts';
 
 export async function syncCommand(g: Globals, args: string[]): Promise<void> {
   const usage = `Usage: folioscope sync [--wallet ADDRESS] [--date YYYY-MM-DD | --from YYYY-MM-DD --to YYYY-MM-DD [--every day|week|month]]
-                       [--no-transactions] [--no-positions]
+                       [--no-transactions] [--no-positions] [--no-warm]
 Each job prints ok, INCOMPLETE (why, and what to do) or FAILED, and a transactions job the cached
 rows the service restated and it applied (added late, changed, removed); then a FLAGGED line for
-each closed period whose data this sync changed (folioscope close show ID).
+each closed period whose data this sync changed (folioscope close show ID). It then prepares the
+app's last screens from the new data, so the app opens on them at once (--no-warm: it does not).
 Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
   ${EXIT_INCOMPLETE} every job finished but some data is incomplete (e.g. the service is still indexing, or
   an anomaly in its answers could not be resolved).`;
@@ -24,6 +25,7 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
       every: { type: 'string' },
       'no-transactions': { type: 'boolean' },
       'no-positions': { type: 'boolean' },
+      'no-warm': { type: 'boolean' },
     },
     usage,
   );
@@ -66,6 +68,7 @@ Exit codes: 0 everything asked for is complete; 1 a job failed; 2 usage error;
       if (restated) say(forTerminal(`            ${restated}`));
     }
     for (const c of flagged) printFlagged(c, false);
+    if (!v['no-warm']) await warmScreens(core);
     if (failed.length) throw new Error(`${failed.length} of ${finished.length} sync jobs failed.`);
     if (incomplete.length) throw new IncompleteError(`${incomplete.length} of ${finished.length} sync jobs finished incomplete.`);
   });

@@ -6,7 +6,9 @@
  * requests again in the background as soon as no sync job is queued or running: each is a kept
  * answer already (cheap) or built now, in turns of the event loop, as a screen would build it.
  *
- * A `folioscope` command does not: it ends once its own work is done.
+ * A `folioscope` command ends once its own work is done, so it does not wait on the syncs: `sync`
+ * and `schedule run` ask the same requests themselves once their jobs end (`sync.settle` with
+ * `warm`), so the app opened after a cron job's refresh finds its first screens kept.
  */
 import type { ReadableDB } from '../store/handles.ts';
 import { KEPT_OPERATIONS, lastRequests } from './store/answers.ts';
@@ -21,8 +23,8 @@ const SETTLE_MS = 1_000;
 export interface AnswerWarmer {
   /** Asks the last requests again once no sync job is queued or running (a burst of calls is one run). */
   queue(): void;
-  /** The same now, without waiting for the syncs (a test; a shell that knows it is idle): resolves when done. */
-  now(): Promise<void>;
+  /** The same now, without waiting for the syncs (a shell whose syncs have ended): resolves with how many were asked. */
+  now(): Promise<number>;
   /** Stops the run under way and asks nothing more (the core is closing). */
   stop(): void;
 }
@@ -37,29 +39,32 @@ export function answerWarmer(o: {
 }): AnswerWarmer {
   const stopped = new AbortController();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let running: Promise<void> | null = null;
+  let running: Promise<number> | null = null;
   let again = false;
 
-  const run = async () => {
+  const run = async (): Promise<number> => {
     let requests: Array<{ op: string; input: unknown }>;
     try {
       const db = o.db();
-      if (!db?.open) return;
+      if (!db?.open) return 0;
       requests = lastRequests(db, WARMED);
     } catch {
-      return; // no cache open (a switch of service), closed under it, or busy: the next sync asks again
+      return 0; // no cache open (a switch of service), closed under it, or busy: the next sync asks again
     }
+    let asked = 0;
     for (const r of requests.filter((q) => ASKED.has(q.op))) {
       // A sync started meanwhile moves the counters again: its end asks again.
-      if (stopped.signal.aborted || o.busy()) return;
+      if (stopped.signal.aborted || o.busy()) break;
       try {
         await o.ask(r.op, r.input, stopped.signal);
+        asked++;
       } catch {
         // A group since deleted, a cache closed: nothing to keep.
       }
     }
+    return asked;
   };
-  const start = (): Promise<void> => {
+  const start = (): Promise<number> => {
     if (running) {
       again = true;
       return running;

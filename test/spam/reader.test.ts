@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
-import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
+import { insertSnapshots, latestSnapshot } from '../../src/main/core/positions/store/snapshots.ts';
 import { spamJudge, SPAM_THRESHOLD } from '../../src/main/core/spam/index.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
 import type { WritableDB } from '../../src/main/core/store/handles.ts';
@@ -411,6 +411,64 @@ describe('who decides: the user, then a list, then the rules', () => {
     expect(judge.token(W, 'eth', { cid: FAKE }, '2026-09-01').spam).toBe(true);
     expect(judge.token(W, 'eth', { cid: USDC })).toMatchObject({ spam: false, decidedBy: 'list' });
     expect(judge.notes(W)).toEqual([expect.stringMatching(/No transactions of this wallet are cached/)]);
+  });
+});
+
+describe('a judge that keeps one day at a time (NAV over dates) says what one keeping every day says', () => {
+  it('days asked in turn, one asked again after another, a day told by its views first, and a day whose tokens were enriched', () => {
+    const db = cache();
+    const THIN = '0x' + 'c1'.repeat(20);
+    const BOUGHT = '0x' + 'c2'.repeat(20);
+    const days = ['2026-08-01', '2026-09-01', DAY];
+    const laid = new Map<string, ReturnType<typeof lay>>();
+    for (const [i, day] of days.entries())
+      laid.set(
+        `eth|${day}`,
+        lay(db, 'eth', day, [
+          hold({ cid: USDC, symbol: 'USDC' }),
+          // Two contracts of one symbol on a day: the held history is read for it.
+          hold({ cid: FAKE, symbol: 'USDC', slippage: null, nav: 10 + i }),
+          hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }),
+          hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8 }),
+        ]),
+      );
+    laid.set(`arb|${DAY}`, lay(db, 'arb', DAY, [hold({ cid: ARB_USDC, symbol: 'USDC' }), hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 })]));
+    // The wallet bought one of the thin tokens by its own hand: a suspect token's day is enriched with that.
+    upsertTransactions(db, W, 'eth', [
+      txn({
+        wallet_id: W,
+        from: W,
+        to: G,
+        action_type: 'swap',
+        details: [
+          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
+          { token_cid: BOUGHT, type: 'in', qty: 100, symbol: 'THIN' },
+        ],
+      }),
+    ]);
+    const order = [`eth|${days[0]}`, `eth|${days[1]}`, `arb|${DAY}`, `eth|${DAY}`, `eth|${days[0]}`, `arb|${DAY}`, `eth|${days[1]}`];
+    const every = spamJudge(db);
+    const oneAtATime = spamJudge(db, { dayByDay: true });
+    const verdicts = (judge: ReturnType<typeof spamJudge>) =>
+      order.map((k) => {
+        const [chain, day] = k.split('|') as [string, string];
+        return judge.positions(W, chain, day, laid.get(k)!);
+      });
+    const expected = verdicts(every);
+    expect(verdicts(oneAtATime)).toEqual(expected);
+    // Some of each: the judge has something to say on these days.
+    expect(expected.flat().filter((v) => v.spam).length).toBeGreaterThan(0);
+    expect(expected.flat().filter((v) => !v.spam).length).toBeGreaterThan(0);
+    // A day told by its views first (as the portfolio view tells it), then judged.
+    const told = spamJudge(db, { dayByDay: true });
+    const under = (day: string) => latestSnapshot(db, 'positionsByUnderlying', W, 'eth', day)!.data;
+    const liq = (day: string) => latestSnapshot(db, 'liquidityAnalysis', W, 'eth', day)!.data;
+    const fromViews = order.map((k) => {
+      const [chain, day] = k.split('|') as [string, string];
+      told.knowDay(W, chain, day, { underlying: chain === 'eth' ? under(day) : null, liquidity: chain === 'eth' ? liq(day) : null });
+      return chain === 'eth' ? told.positions(W, chain, day, laid.get(k)!) : null;
+    });
+    expect(fromViews.filter((v) => v !== null)).toEqual(expected.filter((_, i) => order[i]!.startsWith('eth|')));
   });
 });
 

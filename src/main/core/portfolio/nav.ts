@@ -69,7 +69,8 @@ function* navSeriesOnce(db: ReadableDB, scope: NavScope & { wallets?: readonly s
     kept.set(db, [hit, ...all.filter((k) => k !== hit)]);
     return hit.series;
   }
-  const steps = navHistorySteps(db, scope, spamJudge(db, { ...(scope.wallets && { wallets: scope.wallets }) }));
+  // Each snapshot's day is judged once, in turn: the judge keeps no day after the next.
+  const steps = navHistorySteps(db, scope, spamJudge(db, { ...(scope.wallets && { wallets: scope.wallets }), dayByDay: true }));
   let built: NavSeries;
   for (;;) {
     if (db.inTransaction) uncommitted = true;

@@ -170,6 +170,16 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   const scope = req.wallet ? { wallet: wallets[0]!.address } : {};
   const inScope = (w: string, c: string) => wallets.some((x) => x.address === w && x.chains.includes(c));
 
+  // NAV first, while little is held: the garbage of its dates' snapshots is collected within a
+  // heap still small, where after the view it grew the heap the view had made room for (the
+  // all-wallets report of a fund peaked at 1.2 GB: bench/RESULTS.md).
+  const nav = portfolioNav(db, {
+    ...scope,
+    ...(req.wallets && { wallets: wallets.map((w) => w.address) }),
+    ...(req.from && { from: req.from }),
+    to: req.to ?? req.date,
+  }).points;
+
   // The positions side of the report is the one portfolio view (core/portfolio/view.ts): the
   // same rows, totals and coverage as the screens and the CSVs.
   const view = portfolioView(db, wallets, req.date);
@@ -183,13 +193,6 @@ export function buildReportModel(db: ReadableDB, req: PdfRequest): ReportModel {
   const quality: ReportModel['quality'] = view.provenance
     .filter((p) => p.flags.length)
     .map((p) => ({ wallet: p.wallet, chain: p.chain, endpoint: p.endpoint, flags: p.flags }));
-
-  const nav = portfolioNav(db, {
-    ...scope,
-    ...(req.wallets && { wallets: wallets.map((w) => w.address) }),
-    ...(req.from && { from: req.from }),
-    to: req.to ?? req.date,
-  }).points;
 
   const transactions: TimelineRow[] = [];
   // The listed rows' ends named from the address book and the watched wallets (issue 28).

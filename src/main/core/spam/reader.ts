@@ -119,6 +119,12 @@ export interface SpamJudgeOptions {
    * dealings are read in one pass, not a range of addresses at a time as a page's few rows need.
    */
   whole?: boolean;
+  /**
+   * The read asks each wallet chain's day once, one after another (NAV over dates): a day's views
+   * are kept only until the next day is asked. Kept all, a series over a fund's dates held every
+   * member's every day at once (~330 MiB at 1,000 × 6: bench/RESULTS.md); the verdicts are the same.
+   */
+  dayByDay?: boolean;
 }
 
 /** Buckets of one wallet read one by one before its dealings are read whole (a timeline page names fewer). */
@@ -346,6 +352,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
       for (const f of facts) f.firstHeld = held.get(f.cid)?.first ?? null;
     }
     const d: Day = { byId, facts, liquidity, enriched: false };
+    if (opts.dayByDay) days.clear();
     days.set(k, d);
     return d;
   };

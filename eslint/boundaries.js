@@ -99,7 +99,7 @@ export const CORE_EDGES = {
   // The monthly pack: the portfolio view at two dates, the reconciliation between, the flows valued.
   pack: ['analytics', 'counterparties', 'handlers.ts', 'ledger', 'portfolio', 'positions', 'spam', 'store'],
   // Closed periods: the pack frozen at close, the hash of the data behind it, checks and reopens.
-  closes: ['alerts', 'analytics', 'handlers.ts', 'ledger', 'pack', 'positions', 'spam', 'store'],
+  closes: ['alerts', 'analytics', 'handlers.ts', 'heap.ts', 'ledger', 'pack', 'positions', 'spam', 'store'],
   // Reports lay out the views: counterparties name from and to in the transactions CSV and the PDF.
   reports: [
     'analytics',
@@ -107,6 +107,7 @@ export const CORE_EDGES = {
     'closes',
     'counterparties',
     'handlers.ts',
+    'heap.ts',
     'jobs',
     'ledger',
     'pack',
@@ -125,6 +126,8 @@ export const CORE_EDGES = {
   backups: ['handlers.ts', 'session', 'store'],
   userdata: ['alerts', 'annotations', 'closes', 'counterparties', 'handlers.ts', 'jobs', 'positions', 'reports', 'schedule', 'spam', 'store'],
   'paths.ts': [],
+  // How far the heap grows before a collection while a large document is made (a flag of V8's).
+  'heap.ts': [],
   // The people of a team server (docs/team.md): sign-in, sessions, API tokens; their own tables.
   people: ['store'],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.

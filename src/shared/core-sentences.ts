@@ -15,8 +15,8 @@ export interface CoreSentences {
   incomplete: (why: string) => string;
   noStatus: (n: number) => string;
   partial: (n: number, date: string, names: string) => string;
-  noPrice: (tokens: number, named: string, more: number, transfers: number) => string;
-  noPriceAccrual: (token: string, qty: string) => string;
+  /** Tokens the period's prices do not value: the transfers and the changes no transaction explains (either may be 0). */
+  noPrice: (tokens: number, named: string, more: number, transfers: number, changes: number) => string;
   noDate: (n: number) => string;
 }
 
@@ -35,9 +35,13 @@ export function englishCoreSentences(count: (n: number) => string): CoreSentence
     noStatus: (n) => `${count(n)} transfer(s) of the period belong to transactions with no status: whether they moved tokens is unknown`,
     partial: (n, date, names) =>
       `Partial: ${count(n)} of the scope's wallet chains ${n === 1 ? 'is' : 'are'} not cached at ${date} and not in the totals: ${names}.`,
-    noPrice: (tokens, named, more, transfers) =>
-      `No cached price in the period for ${tokens === 1 ? '1 token' : `${count(tokens)} tokens`}, ${named}${more ? ` and ${count(more)} more` : ''}: ${count(transfers)} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
-    noPriceAccrual: (token, qty) => `No cached price for ${token} in the period: its change in quantity of ${qty} is not valued.`,
+    noPrice: (tokens, named, more, transfers, changes) =>
+      `No cached price in the period for ${tokens === 1 ? '1 token' : `${count(tokens)} tokens`}, ${named}${more ? ` and ${count(more)} more` : ''}: ${[
+        transfers ? `${count(transfers)} transfer${transfers === 1 ? '' : 's'}` : '',
+        changes ? `${count(changes)} change${changes === 1 ? '' : 's'} in quantity that no transaction explains` : '',
+      ]
+        .filter(Boolean)
+        .join(' and ')} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
     noDate: (n) => `${count(n)} transaction(s) have no date: whether they fall in the period is unknown`,
   };
 }
@@ -57,9 +61,13 @@ export function germanCoreSentences(count: (n: number) => string): CoreSentences
       `${count(n)} ${pl(n, 'Überweisung des Zeitraums gehört', 'Überweisungen des Zeitraums gehören')} zu Transaktionen ohne Status: Ob sie Token bewegten, ist unbekannt`,
     partial: (n, date, names) =>
       `Teilweise: ${count(n)} ${pl(n, 'Wallet-Chain des Bereichs ist', 'Wallet-Chains des Bereichs sind')} am ${date} nicht gespeichert und nicht in den Summen: ${names}.`,
-    noPrice: (tokens, named, more, transfers) =>
-      `Kein gespeicherter Preis im Zeitraum für ${count(tokens)} Token, ${named}${more ? ` und ${count(more)} weitere` : ''}: ${count(transfers)} ${pl(transfers, 'Überweisung', 'Überweisungen')} nicht bewertet. Laden Sie die Positionen an Daten im Zeitraum (wöchentlich), um sie zu bewerten.`,
-    noPriceAccrual: (token, qty) => `Kein gespeicherter Preis für ${token} im Zeitraum: Seine Mengenänderung von ${qty} ist nicht bewertet.`,
+    noPrice: (tokens, named, more, transfers, changes) =>
+      `Kein gespeicherter Preis im Zeitraum für ${count(tokens)} Token, ${named}${more ? ` und ${count(more)} weitere` : ''}: ${[
+        transfers ? `${count(transfers)} ${pl(transfers, 'Überweisung', 'Überweisungen')}` : '',
+        changes ? `${count(changes)} ${pl(changes, 'Mengenänderung', 'Mengenänderungen')}, die keine Transaktion erklärt,` : '',
+      ]
+        .filter(Boolean)
+        .join(' und ')} nicht bewertet. Laden Sie die Positionen an Daten im Zeitraum (wöchentlich), um sie zu bewerten.`,
     noDate: (n) => `${count(n)} ${pl(n, 'Transaktion hat', 'Transaktionen haben')} kein Datum: Ob sie in den Zeitraum fallen, ist unbekannt`,
   };
 }
@@ -72,10 +80,9 @@ const known: Known = [
     (m, say, date) => say.partial(Number(m[1]), date(m[2]!), m[3] ?? ''),
   ],
   [
-    /No cached price in the period for (?:1 token|(\d+) tokens), (.*?)(?: and (\d+) more)?: (\d+) transfers? not valued\. Fetch the positions at dates inside the period \(weekly\) to price them\./g,
-    (m, say) => say.noPrice(Number(m[1] ?? 1), m[2] ?? '', Number(m[3] ?? 0), Number(m[4])),
+    /No cached price in the period for (?:1 token|(\d+) tokens), (.*?)(?: and (\d+) more)?: (?:(\d+) transfers?)?(?: and )?(?:(\d+) changes? in quantity that no transaction explains)? not valued\. Fetch the positions at dates inside the period \(weekly\) to price them\./g,
+    (m, say) => say.noPrice(Number(m[1] ?? 1), m[2] ?? '', Number(m[3] ?? 0), Number(m[4] ?? 0), Number(m[5] ?? 0)),
   ],
-  [/No cached price for (.+?) in the period: its change in quantity of (\S+) is not valued\./g, (m, say) => say.noPriceAccrual(m[1] ?? '', m[2] ?? '')],
   [new RegExp(`positions at ${ISO} are not cached \\(sync that date\\)`, 'g'), (m, say, date) => say.positionsNotCached(date(m[1]!))],
   [new RegExp(`transactions of the period are not synced(?: \\(complete until ${ISO}\\))?`, 'g'), (m, say, date) => say.notSynced(m[1] ? date(m[1]) : null)],
   [/transactions of the period are not fully indexed by the service yet \(completion_ratio below 1\)/g, (_, say) => say.notIndexed],

@@ -3,6 +3,7 @@
  * period (month or two cached dates, as `pack.get` takes them), reopen with a reason, and check
  * the closes in force against their data now.
  */
+import { withBoundedHeap } from '../heap.ts';
 import type { Alert } from '../../../shared/model.ts';
 import type { CloseScope, PeriodClose, PeriodCloseDetail } from '../../../shared/closes.ts';
 import type { Handlers } from '../handlers.ts';
@@ -84,7 +85,8 @@ export function closeHandlers(c: CloseContext): Pick<Handlers, CloseOperations> 
       from,
       to,
       closed,
-      buildPack: () => scopePack(c.db(), { wallets, from, to, scope: scope.name }),
+      // A fund's pack parses every snapshot of its dates: the heap is kept near what it holds (../heap.ts).
+      buildPack: () => withBoundedHeap(() => scopePack(c.db(), { wallets, from, to, scope: scope.name })),
     });
     c.edited?.();
     return detail(made);

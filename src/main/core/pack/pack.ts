@@ -32,6 +32,7 @@ import {
   type PackToken,
 } from '../../../shared/pack.ts';
 import { memberNames, partialReason } from '../../../shared/portfolio/view.ts';
+import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { addressKey } from '../store/address-key.ts';
@@ -137,14 +138,49 @@ function addFlow<L extends { inflow: number; outflow: number; transfers: number;
   }
 }
 
+/** What the pack reads of the portfolio view at one end of the month. */
+interface PackEnd {
+  total: number | null;
+  /** Each wallet's total, null where none of its chains is cached. */
+  byWallet: Map<string, number | null>;
+  protocol: Array<{ label: string; value: number | null }>;
+  chain: Array<{ label: string; value: number | null }>;
+  unknownValues: number;
+  spam: { count: number; claimed: number | null };
+  complete: boolean;
+  partial: string | null;
+}
+
+/**
+ * The view of `wallets` at `date`, cut to what the pack reads of it as soon as it is built: a
+ * fund's view holds every position (~290 MiB at 1,000 × 6), and both ends held through the rest of
+ * the pack made its peak (bench/RESULTS.md).
+ */
+function packEnd(db: ReadableDB, wallets: readonly Wallet[], date: string): PackEnd {
+  const view = portfolioView(db, wallets, date);
+  const perWallet = new Map<string, number[]>();
+  for (const p of view.positions) if (p.total !== null) (perWallet.get(p.wallet) ?? perWallet.set(p.wallet, []).get(p.wallet)!).push(p.total);
+  const counted = new Set(view.members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
+  return {
+    total: view.totals.total,
+    byWallet: new Map(wallets.map((w) => [w.address, counted.has(w.address) ? sum(perWallet.get(w.address) ?? []) : null])),
+    protocol: view.allocation.protocol.map((a) => ({ label: a.label, value: a.value })),
+    chain: view.allocation.chain.map((a) => ({ label: a.label, value: a.value })),
+    unknownValues: view.unknownValues,
+    spam: { count: view.spam.count, claimed: view.spam.claimed },
+    complete: view.complete,
+    partial: partialReason(view),
+  };
+}
+
 export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   checkPeriod(req.from, req.to);
   const wallets = req.wallets;
   const addresses = wallets.map((w) => w.address);
   const ours = new Set(addresses.map(addressKey));
   const labels = new Map(wallets.map((w) => [w.address, w.label]));
-  const opening = portfolioView(db, wallets, req.from);
-  const closing = portfolioView(db, wallets, req.to);
+  const opening = packEnd(db, wallets, req.from);
+  const closing = packEnd(db, wallets, req.to);
   const rec = reconcile(db, { wallets: addresses, from: req.from, to: req.to });
   const dates = [...new Set([req.from, ...underlyingDatesBetween(db, addresses, req.from, req.to), req.to])].sort();
   const { priceNear, holdings } = priceIndex(db, wallets, dates);
@@ -266,6 +302,8 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   // The token lines: every token of the reconciliation, valued.
   const tokens: PackToken[] = [];
   const reasons: string[] = [];
+  /** The tokens whose change no transaction explains could not be valued, by chain and token: the lines of each. */
+  const unvaluedChanges = new Map<string, { chain: string; name: string; lines: number }>();
   for (const r of rec.rows) {
     const key = tokenKey(r.token_cid, r.token_id);
     const o = holdings.get(`${r.wallet}|${r.chain}|${req.from}`)?.get(key);
@@ -285,7 +323,11 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
       if (p) {
         accrualValue = accrualQty * p.price;
         priceDates.add(p.date);
-      } else reasons.push(`No cached price for ${r.token_symbol ?? key} (${r.chain}) in the period: its change in quantity of ${accrualQty} is not valued.`);
+      } else {
+        const u = unvaluedChanges.get(`${r.chain}|${key}`) ?? { chain: r.chain, name: r.token_symbol ?? key, lines: 0 };
+        u.lines += 1;
+        unvaluedChanges.set(`${r.chain}|${key}`, u);
+      }
     }
     const priceEffect =
       openingNav !== null && closingNav !== null && flowValue !== null && accrualValue !== null
@@ -316,18 +358,13 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
     [opening, 'opening'],
     [closing, 'closing'],
   ] as const) {
-    const perWallet = new Map<string, number[]>();
-    for (const p of view.positions) if (p.total !== null) (perWallet.get(p.wallet) ?? perWallet.set(p.wallet, []).get(p.wallet)!).push(p.total);
-    for (const w of wallets) {
-      const counted = view.members.some((m) => m.wallet === w.address && m.state !== 'not-cached');
-      flowsOf(byWallet, w.address, w.label || short(w.address))[end] = counted ? sum(perWallet.get(w.address) ?? []) : null;
-    }
-    for (const a of view.allocation.protocol) flowsOf(byProtocol, a.label, a.label || 'No protocol')[end] = a.value;
-    for (const a of view.allocation.chain) flowsOf(byChain, a.label, a.label)[end] = a.value;
+    for (const w of wallets) flowsOf(byWallet, w.address, w.label || short(w.address))[end] = view.byWallet.get(w.address) ?? null;
+    for (const a of view.protocol) flowsOf(byProtocol, a.label, a.label || 'No protocol')[end] = a.value;
+    for (const a of view.chain) flowsOf(byChain, a.label, a.label)[end] = a.value;
   }
 
-  const openingNav = opening.totals.total;
-  const closingNav = closing.totals.total;
+  const openingNav = opening.total;
+  const closingNav = closing.total;
   const known = (xs: Array<number | null>) => xs.filter((x): x is number => x !== null);
   // Each line of the roll-forward to the cent, and `other` the rest of the change in cents: the
   // lines then add up to the change exactly as printed (a value × price carries float noise).
@@ -351,21 +388,27 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
       l.outflow = cents(l.outflow);
     }
 
-  for (const r of [partialReason(opening), partialReason(closing)]) if (r) reasons.unshift(r);
+  for (const r of [opening.partial, closing.partial]) if (r) reasons.unshift(r);
   const problemNames = new Map(wallets.map((w) => [w.address, w.label]));
   for (const p of rec.problems)
     if (!/positions at .* are not cached/.test(p.message))
       reasons.push(`${memberNames([{ wallet: p.wallet, chain: p.chain, label: problemNames.get(p.wallet) ?? null }])[0]}: ${p.message}`);
-  // One finding with one way forward, not a line per token (issue 39: a fresh wallet gave 24).
-  if (unpriced.size) {
-    const tokens = [...unpriced.values()].sort((a, b) => b.transfers - a.transfers);
-    const named = tokens.slice(0, 5).map((u) => `${u.symbol ?? u.tokenCid ?? 'a token'} (${u.chain})`);
+  // One finding with one way forward, not a line per token (issue 39: a fresh wallet gave 24; a
+  // fund's month, hundreds): the tokens with a transfer or a change no transaction explains that
+  // no cached price values.
+  const unpricedTokens = new Map<string, { name: string; transfers: number; changes: number }>();
+  for (const [k, u] of unpriced) unpricedTokens.set(k, { name: `${u.symbol ?? u.tokenCid ?? 'a token'} (${u.chain})`, transfers: u.transfers, changes: 0 });
+  for (const [k, u] of unvaluedChanges) {
+    const t = unpricedTokens.get(k) ?? unpricedTokens.set(k, { name: `${u.name} (${u.chain})`, transfers: 0, changes: 0 }).get(k)!;
+    t.changes += u.lines;
+  }
+  if (unpricedTokens.size) {
+    const tokens = [...unpricedTokens.values()].sort((a, b) => b.transfers + b.changes - (a.transfers + a.changes) || a.name.localeCompare(b.name));
+    const named = tokens.slice(0, 5).map((u) => u.name);
     const more = tokens.length - named.length;
     const transfers = tokens.reduce((n, u) => n + u.transfers, 0);
-    reasons.push(
-      `No cached price in the period for ${tokens.length === 1 ? '1 token' : `${tokens.length} tokens`}, ${named.join(', ')}${more ? ` and ${more} more` : ''}: ` +
-        `${transfers} transfer${transfers === 1 ? '' : 's'} not valued. Fetch the positions at dates inside the period (weekly) to price them.`,
-    );
+    const changes = tokens.reduce((n, u) => n + u.changes, 0);
+    reasons.push(englishCoreSentences(String).noPrice(tokens.length, named.join(', '), more, transfers, changes));
   }
   if (opening.unknownValues || closing.unknownValues)
     reasons.push('A position value the service sent could not be read: it is left out of a total (see Data quality).');

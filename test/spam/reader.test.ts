@@ -37,6 +37,21 @@ function lay(db: WritableDB, chain: string, day: string, holdings: Holding[]) {
   insertSnapshots(db, v.inputs);
   return v.all;
 }
+/** The wallet's swap of USDC for `cid` on eth: a token it got by its own hand. */
+function swapInto(db: WritableDB, cid: string): void {
+  upsertTransactions(db, W, 'eth', [
+    txn({
+      wallet_id: W,
+      from: W,
+      to: G,
+      action_type: 'swap',
+      details: [
+        { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
+        { token_cid: cid, type: 'in', qty: 100, symbol: 'THIN' },
+      ],
+    }),
+  ]);
+}
 const rowOf = (t: Transaction) => ({
   wallet: W,
   chain: t.chain_id ?? 'eth',
@@ -81,18 +96,7 @@ describe('positions, judged with their day’s views', () => {
     const BOUGHT = '0x' + 'c2'.repeat(20);
     const all = lay(db, 'eth', DAY, [hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 }), hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.8 })]);
     expect(spamJudge(db).position(W, 'eth', DAY, all[0]!)).toMatchObject({ spam: false, score: 3 });
-    upsertTransactions(db, W, 'eth', [
-      txn({
-        wallet_id: W,
-        from: W,
-        to: G,
-        action_type: 'swap',
-        details: [
-          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
-          { token_cid: BOUGHT, type: 'in', qty: 100, symbol: 'THIN' },
-        ],
-      }),
-    ]);
+    swapInto(db, BOUGHT);
     const [arrived, bought] = spamJudge(db).positions(W, 'eth', DAY, all);
     expect(arrived).toMatchObject({ spam: true, score: 5 });
     expect(arrived!.reasons.map((r) => r.code)).toEqual(['token.no-market', 'token.never-acquired']);
@@ -434,18 +438,7 @@ describe('a judge that keeps one day at a time (NAV over dates) says what one ke
       );
     laid.set(`arb|${DAY}`, lay(db, 'arb', DAY, [hold({ cid: ARB_USDC, symbol: 'USDC' }), hold({ cid: THIN, symbol: 'GLDX', slippage: 0.9 })]));
     // The wallet bought one of the thin tokens by its own hand: a suspect token's day is enriched with that.
-    upsertTransactions(db, W, 'eth', [
-      txn({
-        wallet_id: W,
-        from: W,
-        to: G,
-        action_type: 'swap',
-        details: [
-          { token_cid: USDC, type: 'out', qty: 50, symbol: 'USDC' },
-          { token_cid: BOUGHT, type: 'in', qty: 100, symbol: 'THIN' },
-        ],
-      }),
-    ]);
+    swapInto(db, BOUGHT);
     const order = [`eth|${days[0]}`, `eth|${days[1]}`, `arb|${DAY}`, `eth|${DAY}`, `eth|${days[0]}`, `arb|${DAY}`, `eth|${days[1]}`];
     const every = spamJudge(db);
     const oneAtATime = spamJudge(db, { dayByDay: true });

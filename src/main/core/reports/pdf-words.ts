@@ -211,7 +211,8 @@ export function english(f: PdfFormat) {
         `Left out as spam (junk airdrops, address poisoning): ${n(transactions)} transaction${s(transactions)} of the month; ${n(held)} spam token${s(held)} held at the close, claimed ${claimed} (at the opening ${n(openingHeld)}, claimed ${openingClaimed}), in no figure above.`,
       unknownOutflows: (count: number) => `${n(count)} plain transfers out went to addresses neither in the address book nor watched.`,
       aToken: 'A token',
-      unpriced: (token: string, chain: string, transfers: number) => `${token} (${chain}): ${n(transfers)} transfers with no cached price, in no figure.`,
+      unpriced: (token: string, chain: string, transfers: number) =>
+        `${token} (${chain}): ${n(transfers)} transfer${s(transfers)} with no cached price, in no figure.`,
       allWallets: 'All wallets',
       uncategorised: 'Uncategorised',
       byCategory: 'Flows by category',

@@ -209,7 +209,7 @@ export function english(f: PdfFormat) {
         'Flows are valued at the price the snapshots imply for the token (NAV / quantity in the by-token view of the scope on that chain) at the cached date nearest the transfer; a quantity change no transaction explains (interest, rewards, fees paid) at the closing price; the price effect is the rest of each token’s change. Tokens moved between the scope’s balances and its own positions (the deposit that opens one, the withdrawal that closes it, a debt drawn or repaid) are not flows: named after the change, at their days’ prices, they change no NAV.',
       spam: (transactions: number, held: number, claimed: string, openingHeld: number, openingClaimed: string) =>
         `Left out as spam (junk airdrops, address poisoning): ${n(transactions)} transaction${s(transactions)} of the month; ${n(held)} spam token${s(held)} held at the close, claimed ${claimed} (at the opening ${n(openingHeld)}, claimed ${openingClaimed}), in no figure above.`,
-      unknownOutflows: (count: number) => `${n(count)} plain transfers out went to addresses neither in the address book nor watched.`,
+      unknownOutflows: (count: number) => `${n(count)} plain transfer${s(count)} out went to addresses neither in the address book nor watched.`,
       aToken: 'A token',
       unpriced: (token: string, chain: string, transfers: number) =>
         `${token} (${chain}): ${n(transfers)} transfer${s(transfers)} with no cached price, in no figure.`,

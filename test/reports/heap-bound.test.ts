@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { HEAP_GROWING_PERCENT, heapBound } from '../../src/main/core/heap.ts';
+import { HEAP_GROWING_PERCENT, heapBound, heapBoundedWhile } from '../../src/main/core/heap.ts';
 
 /**
  * The heap's growth bounded while a large document is made (src/main/core/heap.ts): set by the
@@ -42,6 +42,11 @@ describe('the heap bound while documents are made', () => {
     ).toThrow('no');
     await expect(withBoundedHeap(async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
     expect(set).toEqual([ON, OFF, ON, OFF]);
+  });
+
+  it('a job made bounded takes its arguments and gives its result as it was', async () => {
+    expect(await heapBoundedWhile(async (a: number, b: string) => `${a}${b}`)(1, 'x')).toBe('1x');
+    await expect(heapBoundedWhile(async () => Promise.reject(new Error('no')))()).rejects.toThrow('no');
   });
 
   it('names a flag this Node’s V8 knows (an unknown one set at run time would be ignored without a word)', () => {

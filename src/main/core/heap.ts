@@ -41,3 +41,9 @@ export function heapBound(setFlag: (flag: string) => void = setFlagsFromString) 
 
 /** This process's. */
 export const withBoundedHeap = heapBound();
+
+/** `fn` made to run with the heap's growth bounded (a job's work, handed to the queue as it is). */
+export const heapBoundedWhile =
+  <A extends unknown[], T>(fn: (...args: A) => T) =>
+  (...args: A): T =>
+    withBoundedHeap(() => fn(...args));

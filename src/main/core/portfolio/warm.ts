@@ -7,8 +7,8 @@
  * answer already (cheap) or built now, in turns of the event loop, as a screen would build it.
  *
  * A `folioscope` command ends once its own work is done, so it does not wait on the syncs: `sync`
- * and `schedule run` ask the same requests themselves once their jobs end (`sync.settle` with
- * `warm`), so the app opened after a cron job's refresh finds its first screens kept.
+ * and `watch` ask the same requests themselves once their jobs end (`sync.settle` with `warm`),
+ * so the app opened after a cron job's refresh finds its first screens kept.
  */
 import type { ReadableDB } from '../store/handles.ts';
 import { KEPT_OPERATIONS, lastRequests } from './store/answers.ts';

@@ -4,7 +4,7 @@
  * folder's downloads under a random id, for the web shell to serve once (src/main/web/downloads.ts).
  */
 
-import { withBoundedHeap } from '../heap.ts';
+import { heapBoundedWhile } from '../heap.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -140,118 +140,117 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
   const job = queue.enqueue(
     'export',
     label,
-    // A fund's PDF or pack parses every snapshot of its dates: the heap is kept near what it holds (../heap.ts).
-    (ctx) =>
-      withBoundedHeap(async () => {
-        ctx.progress({ phase: 'writing', done: 0, total: null });
-        if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation' || req.report === 'pack')) {
-          target.keepTransferDays?.(wallets ?? (req.wallet ? [addressKey(req.wallet)] : listWallets(db).map((w) => w.address)));
-        }
-        // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
-        let written: { rows?: number; pages?: number };
-        // A closed period's pack is its figures as stored at close, never built again (docs/closes.md):
-        // its files regenerate byte for byte, and say so when its data changed since.
-        const closed = isPack
-          ? closeInForce(
-              db,
-              { kind: group ? 'group' : req.wallet ? 'wallet' : 'all', wallet: req.wallet ? addressKey(req.wallet) : null, group: group?.id ?? null },
-              req.from!,
-              req.to!,
-            )
-          : null;
-        // Otherwise the pack is built once; its file (PDF or CSV) says what it leaves out, and so does the job.
-        const pack = closed
-          ? closed.pack
-          : isPack
-            ? scopePack(db, {
-                wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
-                from: req.from!,
-                to: req.to!,
-                scope: scopeNameOf({ group, wallet: req.wallet ? getWallet(db, req.wallet)! : undefined }),
-              })
-            : undefined;
-        if (pack) ctx.judge(packCompleteness(pack));
-        if (pack && req.format === 'pdf') {
-          const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-          // Dated the end of its closing day: the same cache gives the same bytes.
-          const meta = closed
-            ? {
-                at: closed.closedAt!,
-                labels,
-                closed: packClosed(closed),
-              }
-            : { at: `${req.to}T23:59:59.000Z`, labels };
-          const { writePackPdf } = await pdfWriters();
-          const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out, locale));
-          written = { pages };
-        } else if (req.format === 'pdf') {
-          const { exportPdf } = await pdfWriters();
-          const { pages } = await writeAtomically(path, (out) =>
-            exportPdf(
-              db,
-              {
-                date: req.date!,
-                ...(req.wallet && { wallet: req.wallet }),
-                ...(group && { wallets: group.wallets, groupName: group.name }),
-                ...(req.from && { from: req.from }),
-                ...(req.to && { to: req.to }),
-              },
-              out,
-              locale,
-            ),
-          );
-          written = { pages };
-        } else if (req.format === 'ics') {
-          const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-          const { events } = await writeAtomically(path, (out) =>
-            exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [addressKey(req.wallet!)] }), labels }, out),
-          );
-          written = { rows: events }; // one event per unlock
-        } else {
-          const { rows } = await writeAtomically(path, (out) =>
-            exportCsv(
-              db,
-              {
-                report: req.report!,
-                ...(req.wallet && { wallet: req.wallet }),
-                ...(group && { wallets: group.wallets, groupName: group.name }),
-                ...(req.date && { date: req.date }),
-                ...(req.from && { from: req.from }),
-                ...(req.to && { to: req.to }),
-                ...(req.filter && { filter: req.filter }),
-                ...(pack && { pack }),
-                ...(closed && {
-                  packClosed: packClosed(closed),
-                }),
-              },
-              out,
-              (done, total) => ctx.progress({ done, total }),
-              ctx.signal,
-            ),
-          );
-          written = { rows };
-        }
-        // What the file stands on: the transactions of its period (a PDF, the transactions CSV)
-        // and the positions of every member at its date (a PDF, the position CSVs, the unlock
-        // calendar: an empty calendar of a date not cached would read as "no unlocks").
-        const view = req.format === 'pdf' || req.format === 'ics' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
-        // A PDF lists transactions only for a period: without one it stands on positions alone.
-        const transactions = (req.format === 'pdf' && !!(req.from || req.to)) || req.report === 'transactions';
-        const rollForward = req.report === 'reconciliation' && req.from && req.to ? { from: req.from, to: req.to } : undefined;
-        if (!pack && (view || transactions || rollForward || req.report === 'history'))
-          ctx.judge(
-            exportCompleteness(db, {
-              ...req,
-              ...(wallets && { wallets }),
-              ...(view && req.date && { positionsAt: { date: req.date, view } }),
-              ...(rollForward && { rollForward }),
-              history: req.report === 'history',
-              transactions,
-            }),
-          );
-        // The file's place, for the UI: set before the job's final progress event.
-        job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
-      }),
+    // An export may parse every snapshot of its dates (a fund's PDF or pack): the heap is kept near what it holds (../heap.ts).
+    heapBoundedWhile(async (ctx) => {
+      ctx.progress({ phase: 'writing', done: 0, total: null });
+      if (req.from && req.to && (req.format === 'pdf' || req.report === 'reconciliation' || req.report === 'pack')) {
+        target.keepTransferDays?.(wallets ?? (req.wallet ? [addressKey(req.wallet)] : listWallets(db).map((w) => w.address)));
+      }
+      // What was written, for the shell to say: CSV rows, PDF pages, iCalendar events (as rows).
+      let written: { rows?: number; pages?: number };
+      // A closed period's pack is its figures as stored at close, never built again (docs/closes.md):
+      // its files regenerate byte for byte, and say so when its data changed since.
+      const closed = isPack
+        ? closeInForce(
+            db,
+            { kind: group ? 'group' : req.wallet ? 'wallet' : 'all', wallet: req.wallet ? addressKey(req.wallet) : null, group: group?.id ?? null },
+            req.from!,
+            req.to!,
+          )
+        : null;
+      // Otherwise the pack is built once; its file (PDF or CSV) says what it leaves out, and so does the job.
+      const pack = closed
+        ? closed.pack
+        : isPack
+          ? scopePack(db, {
+              wallets: walletsOf(db, wallets ?? (req.wallet ? [addressKey(req.wallet)] : undefined)),
+              from: req.from!,
+              to: req.to!,
+              scope: scopeNameOf({ group, wallet: req.wallet ? getWallet(db, req.wallet)! : undefined }),
+            })
+          : undefined;
+      if (pack) ctx.judge(packCompleteness(pack));
+      if (pack && req.format === 'pdf') {
+        const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+        // Dated the end of its closing day: the same cache gives the same bytes.
+        const meta = closed
+          ? {
+              at: closed.closedAt!,
+              labels,
+              closed: packClosed(closed),
+            }
+          : { at: `${req.to}T23:59:59.000Z`, labels };
+        const { writePackPdf } = await pdfWriters();
+        const { pages } = await writeAtomically(path, (out) => writePackPdf(pack, meta, out, locale));
+        written = { pages };
+      } else if (req.format === 'pdf') {
+        const { exportPdf } = await pdfWriters();
+        const { pages } = await writeAtomically(path, (out) =>
+          exportPdf(
+            db,
+            {
+              date: req.date!,
+              ...(req.wallet && { wallet: req.wallet }),
+              ...(group && { wallets: group.wallets, groupName: group.name }),
+              ...(req.from && { from: req.from }),
+              ...(req.to && { to: req.to }),
+            },
+            out,
+            locale,
+          ),
+        );
+        written = { pages };
+      } else if (req.format === 'ics') {
+        const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+        const { events } = await writeAtomically(path, (out) =>
+          exportIcs(db, { date: req.date!, ...((wallets ?? req.wallet) && { wallets: wallets ?? [addressKey(req.wallet!)] }), labels }, out),
+        );
+        written = { rows: events }; // one event per unlock
+      } else {
+        const { rows } = await writeAtomically(path, (out) =>
+          exportCsv(
+            db,
+            {
+              report: req.report!,
+              ...(req.wallet && { wallet: req.wallet }),
+              ...(group && { wallets: group.wallets, groupName: group.name }),
+              ...(req.date && { date: req.date }),
+              ...(req.from && { from: req.from }),
+              ...(req.to && { to: req.to }),
+              ...(req.filter && { filter: req.filter }),
+              ...(pack && { pack }),
+              ...(closed && {
+                packClosed: packClosed(closed),
+              }),
+            },
+            out,
+            (done, total) => ctx.progress({ done, total }),
+            ctx.signal,
+          ),
+        );
+        written = { rows };
+      }
+      // What the file stands on: the transactions of its period (a PDF, the transactions CSV)
+      // and the positions of every member at its date (a PDF, the position CSVs, the unlock
+      // calendar: an empty calendar of a date not cached would read as "no unlocks").
+      const view = req.format === 'pdf' || req.format === 'ics' ? 'allPositions' : req.report ? POSITION_REPORTS[req.report] : undefined;
+      // A PDF lists transactions only for a period: without one it stands on positions alone.
+      const transactions = (req.format === 'pdf' && !!(req.from || req.to)) || req.report === 'transactions';
+      const rollForward = req.report === 'reconciliation' && req.from && req.to ? { from: req.from, to: req.to } : undefined;
+      if (!pack && (view || transactions || rollForward || req.report === 'history'))
+        ctx.judge(
+          exportCompleteness(db, {
+            ...req,
+            ...(wallets && { wallets }),
+            ...(view && req.date && { positionsAt: { date: req.date, view } }),
+            ...(rollForward && { rollForward }),
+            history: req.report === 'history',
+            transactions,
+          }),
+        );
+      // The file's place, for the UI: set before the job's final progress event.
+      job.info.output = { fileName, path: downloadId ? null : path, downloadId, ...written };
+    }),
     req.wallet ? addressKey(req.wallet) : null,
     { title },
   );
@@ -307,23 +306,22 @@ async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget
     'export',
     `Auditor's bundle of close ${c.id} (${c.from} to ${c.to})`,
     // The bundle is built in memory: the heap is kept near what it holds (../heap.ts).
-    (ctx) =>
-      withBoundedHeap(async () => {
-        ctx.progress({ phase: 'writing', done: 0, total: null });
-        const closed = packClosed(c);
-        const { writePackPdf } = await pdfWriters();
-        const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
-        // The pack's rows are the stored figures alone: no scope is read (a member no longer watched is no refusal).
-        const docs = {
-          'pack.pdf': await bytesOf((out) => writePackPdf(c.pack, { at: closed.at, labels, closed }, out, locale)),
-          'pack.csv': await bytesOf((out) => exportCsv(db, { report: 'pack', from: c.from, to: c.to, pack: c.pack, packClosed: closed }, out)),
-          'audit.csv': await bytesOf((out) => exportCsv(db, { report: 'audit', from: c.from }, out)),
-        };
-        ctx.signal.throwIfAborted();
-        const zip = closeBundle(db, c.id, docs);
-        await writeAtomically(where.path, async (out) => void out.write(zip));
-        job.info.output = { fileName, path: where.downloadId ? null : where.path, downloadId: where.downloadId };
-      }),
+    heapBoundedWhile(async (ctx) => {
+      ctx.progress({ phase: 'writing', done: 0, total: null });
+      const closed = packClosed(c);
+      const { writePackPdf } = await pdfWriters();
+      const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
+      // The pack's rows are the stored figures alone: no scope is read (a member no longer watched is no refusal).
+      const docs = {
+        'pack.pdf': await bytesOf((out) => writePackPdf(c.pack, { at: closed.at, labels, closed }, out, locale)),
+        'pack.csv': await bytesOf((out) => exportCsv(db, { report: 'pack', from: c.from, to: c.to, pack: c.pack, packClosed: closed }, out)),
+        'audit.csv': await bytesOf((out) => exportCsv(db, { report: 'audit', from: c.from }, out)),
+      };
+      ctx.signal.throwIfAborted();
+      const zip = closeBundle(db, c.id, docs);
+      await writeAtomically(where.path, async (out) => void out.write(zip));
+      job.info.output = { fileName, path: where.downloadId ? null : where.path, downloadId: where.downloadId };
+    }),
     null,
     { title: { kind: 'close-bundle', id: c.id, from: c.from, to: c.to } },
   );

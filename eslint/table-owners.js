@@ -22,6 +22,8 @@ export const TABLE_OWNERS = {
   service_anomalies: 'service',
   snapshots: 'positions',
   snapshot_checks: 'positions',
+  // Each by-underlying snapshot's tokens, written by a trigger with it (migration 32).
+  snapshot_tokens: 'positions',
   transactions: 'transactions',
   transaction_changes: 'transactions',
   transaction_symbols: 'transactions',

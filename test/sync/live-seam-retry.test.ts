@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walletCacheSummary } from '../../src/main/core/sync/store/status.ts';
+import { walletCacheSummaries } from '../../src/main/core/sync/store/status.ts';
 import { owedSeams } from '../../src/main/core/transactions/store/seams.ts';
 import { incompleteReasons, listRanges } from '../../src/main/core/transactions/store/transactions.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
@@ -42,7 +42,7 @@ for (const reading of [[], ['time-unit=ms', 'order=oldest-first']]) {
       expect(owed.filter((s) => s.lo === s.hi).length).toBeGreaterThan(0);
       expect(owed[0]!.tries).toBe(1);
       expect(owed.slice(1).every((s) => s.tries === 0)).toBe(true);
-      expect(walletCacheSummary(db, WALLET).openRanges).toBeGreaterThan(0);
+      expect(walletCacheSummaries(db, [WALLET]).get(WALLET)!.openRanges).toBeGreaterThan(0);
       expect(incompleteReasons(db, WALLET).join('\n')).toMatch(/^eth: the transactions at .* are not proved complete/m);
       // The unstable order hid rows at those seams: missing until they are read again.
       expect(compare(ctx.sim, db).missing.length).toBeGreaterThan(0);
@@ -52,7 +52,7 @@ for (const reading of [[], ['time-unit=ms', 'order=oldest-first']]) {
       expect(second!.complete).toBe(true);
       expect(second!.recent!.seamRows).toBeGreaterThan(0);
       expect(owedSeams(db, WALLET, 'eth')).toEqual([]);
-      expect(walletCacheSummary(db, WALLET).openRanges).toBe(0);
+      expect(walletCacheSummaries(db, [WALLET]).get(WALLET)!.openRanges).toBe(0);
       expect(incompleteReasons(db, WALLET)).toEqual([]);
       expectExact(compare(ctx.sim, db));
     });

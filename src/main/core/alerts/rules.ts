@@ -7,7 +7,7 @@ import type { WritableDB } from '../store/db.ts';
 import { walletsInScope } from '../store/scope.ts';
 import { lendingRisk, portfolioNav, unlockLadder } from '../portfolio/index.ts';
 import { spamJudge, type SpamTxnRow } from '../spam/index.ts';
-import { walletCacheSummary } from '../sync/index.ts';
+import { walletCacheSummaries } from '../sync/index.ts';
 import { listAnomalies } from '../service/index.ts';
 import { outflowsAbove, outflowsToNewCounterparties } from '../ledger/index.ts';
 import { newestPositionDates } from '../positions/index.ts';
@@ -254,8 +254,12 @@ function staleRule(db: WritableDB, rule: AlertRule, wallets: Wallet[], nowMs: nu
   const incomplete: string[] = [];
   const limit = hours * HOUR_MS;
   const now = new Date(nowMs).toISOString();
+  const summaries = walletCacheSummaries(
+    db,
+    wallets.map((w) => w.address),
+  );
   for (const w of wallets) {
-    const s = walletCacheSummary(db, w.address);
+    const s = summaries.get(w.address)!;
     const name = nameOf(w, w.address);
     for (const [what, at] of [
       ['positions', s.positionsFetchedAt],

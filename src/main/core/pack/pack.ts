@@ -36,7 +36,7 @@ import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { addressKey } from '../store/address-key.ts';
-import { latestSnapshot, underlyingDatesBetween } from '../positions/index.ts';
+import { snapshotTokens, underlyingDatesBetween } from '../positions/index.ts';
 
 import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
 import { categoriesOf, hasAnnotations, periodTransactions } from '../ledger/index.ts';
@@ -73,17 +73,16 @@ interface Held {
 
 /** One (wallet, chain)'s by-token holdings at a date, by token key; null when not cached. */
 function heldAt(db: ReadableDB, wallet: string, chain: string, date: string): Map<string, Held> | null {
-  const snap = latestSnapshot(db, 'positionsByUnderlying', wallet, chain, date);
-  if (!snap) return null;
+  const tokens = snapshotTokens(db, wallet, chain, date);
+  if (!tokens) return null;
   const out = new Map<string, Held>();
-  for (const s of snap.data)
-    for (const g of s.positions) {
-      const key = tokenKey(g.token_cid, g.token_id);
-      const h = out.get(key) ?? { qty: 0, nav: 0, symbol: g.token_symbol, cid: g.token_cid?.toLowerCase() ?? null };
-      h.qty = sum([h.qty, g.total_qty ?? 0]);
-      h.nav = h.nav === null || g.total_nav === null || g.total_nav === undefined ? null : sum([h.nav, g.total_nav]);
-      out.set(key, h);
-    }
+  for (const g of tokens) {
+    const key = tokenKey(g.cid, g.tokenId);
+    const h = out.get(key) ?? { qty: 0, nav: 0, symbol: g.symbol, cid: g.cid?.toLowerCase() ?? null };
+    h.qty = sum([h.qty, g.qty ?? 0]);
+    h.nav = h.nav === null || g.nav === null || g.nav === undefined ? null : sum([h.nav, g.nav]);
+    out.set(key, h);
+  }
   return out;
 }
 

@@ -18,6 +18,7 @@ export {
   conventionsReport,
   learningState,
   listAnomalies,
+  openAnomaliesOf,
   loadConventions,
   loadPace,
   loadRecentWindow,

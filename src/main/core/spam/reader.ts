@@ -431,16 +431,22 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
    * cache: a record before all (the book names whom the wallet deals with, before any dealing); a
    * vouch after all (it says the address is genuine, never that another one is not).
    */
-  const anchorBucketsOf = memo((wallet) => {
+  const bucketsOf = (addresses: Iterable<string>, never: number) => {
     const byBucket = new Map<string, Array<{ address: string; never: number }>>();
-    const add = (address: string, never: number) => {
+    for (const address of addresses) {
       const b = lookalikeBucket(address);
-      if (b) byBucket.set(b, [...(byBucket.get(b) ?? []), { address: key(address), never }]);
-    };
-    for (const a of recordSet) add(a, -Infinity);
-    for (const a of vouchedFor(wallet)) add(a, Infinity);
+      if (b) (byBucket.get(b) ?? byBucket.set(b, []).get(b)!).push({ address: key(address), never });
+    }
     return byBucket;
-  });
+  };
+  // The records are every wallet's anchors: bucketed once, not again for each wallet a page names
+  // (a fund's book holds its 1,000 wallets; a timeline page of 500 rows took seconds doing so).
+  let recordBuckets: ReturnType<typeof bucketsOf> | null = null;
+  const vouchBucketsOf = memo((wallet) => bucketsOf(vouchedFor(wallet), Infinity));
+  const anchorsIn = (wallet: string, bucket: string) => {
+    recordBuckets ??= bucketsOf(recordSet, -Infinity);
+    return [...(recordBuckets.get(bucket) ?? []), ...(vouchBucketsOf(wallet).get(bucket) ?? [])];
+  };
   const isAnchor = (wallet: string, a: string) => recordSet.has(a) || vouchedFor(wallet).has(a);
   /**
    * The wallet's known counterparties: the anchors (records and vouches), every address it paid, and every address that
@@ -489,7 +495,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
       const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
       evidence = evidenceIn(wallet, prefix, next, (a) => a.endsWith(suffix));
     }
-    const anchors = anchorBucketsOf(wallet).get(bucket) ?? [];
+    const anchors = anchorsIn(wallet, bucket);
     // One address alone in its bucket imitates nothing, and anchors alone are all known: no order to find.
     const here = new Set([...anchors.map((a) => a.address), ...evidence.map((e) => key(e.address))]);
     if (here.size < 2 || !evidence.length)

@@ -3,6 +3,6 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { SyncEngine } from './engine.ts';
-export { walletCacheSummary } from './store/status.ts';
+export { walletCacheSummaries } from './store/status.ts';
 export { syncHandlers } from './handlers.ts';
 export { clearCache } from './clear.ts';

@@ -9,6 +9,7 @@ export {
   completeUntil,
   forgetAllRanges,
   incompleteReasons,
+  incompleteReasonsOf,
   listRanges,
   rangeReason,
   recentTransactions,
@@ -29,4 +30,4 @@ export type { TxnSyncResult } from './sync.ts';
 export { owedSeamsOf } from './store/seams.ts';
 export { idsWhereKey } from './store/hash-levels.ts';
 export { clearHistory, purgeWalletHistory } from './store/purge.ts';
-export { transactionsFreshness } from './store/freshness.ts';
+export { transactionsFreshnessOf } from './store/freshness.ts';

@@ -236,19 +236,47 @@ export function resolveAnomalies(
   return n;
 }
 
+interface AnomalyRow {
+  id: number;
+  kind: string;
+  wallet: string | null;
+  chain: string | null;
+  detail: string;
+  at: string;
+  resolved_at: string | null;
+}
+const anomalyOf = (r: AnomalyRow): ServiceAnomaly => ({
+  id: r.id,
+  kind: r.kind,
+  wallet: r.wallet,
+  chain: r.chain,
+  detail: r.detail,
+  at: r.at,
+  resolvedAt: r.resolved_at,
+});
+
+/** Open ones first, newest first (the later written of one moment first). */
 export function listAnomalies(db: ReadableDB, options: { wallet?: string; openOnly?: boolean; limit?: number } = {}): ServiceAnomaly[] {
   const wallet = options.wallet ?? null;
   const where = sqlWhere([wallet !== null && sql`wallet = ${wallet}`, !!options.openOnly && sql`resolved_at IS NULL`]);
-  const rows = all<{
-    id: number;
-    kind: string;
-    wallet: string | null;
-    chain: string | null;
-    detail: string;
-    at: string;
-    resolved_at: string | null;
-  }>(db, sql`SELECT * FROM service_anomalies ${where} ORDER BY resolved_at IS NOT NULL, at DESC LIMIT ${options.limit ?? 50}`);
-  return rows.map((r) => ({ id: r.id, kind: r.kind, wallet: r.wallet, chain: r.chain, detail: r.detail, at: r.at, resolvedAt: r.resolved_at }));
+  const rows = all<AnomalyRow>(
+    db,
+    sql`SELECT * FROM service_anomalies ${where} ORDER BY resolved_at IS NOT NULL, at DESC, id DESC LIMIT ${options.limit ?? 50}`,
+  );
+  return rows.map(anomalyOf);
+}
+
+/** listAnomalies({ wallet, openOnly }) of each of some wallets, in one statement (a fund's sidebar: 1,000 wallets). */
+export function openAnomaliesOf(db: ReadableDB, wallets: readonly string[], limit = 50): Map<string, ServiceAnomaly[]> {
+  const rows = all<AnomalyRow>(
+    db,
+    sql`SELECT id, kind, wallet, chain, detail, at, resolved_at FROM (
+          SELECT *, row_number() OVER (PARTITION BY wallet ORDER BY at DESC, id DESC) AS n FROM service_anomalies
+           WHERE resolved_at IS NULL AND wallet IN (SELECT value FROM json_each(${JSON.stringify(wallets)})))
+         WHERE n <= ${limit} ORDER BY wallet, at DESC, id DESC`,
+  );
+  const byWallet = Map.groupBy(rows, (r) => r.wallet!);
+  return new Map(wallets.map((w) => [w, (byWallet.get(w) ?? []).map(anomalyOf)]));
 }
 
 // --- the report the shells show ------------------------------------------------------------

@@ -30,6 +30,7 @@ import { updateToSchemaVersion28 } from './028-four-eyes.ts';
 import { updateToSchemaVersion29 } from './029-people-oidc.ts';
 import { updateToSchemaVersion30 } from './030-view-inputs.ts';
 import { updateToSchemaVersion31 } from './031-kept-answers.ts';
+import { updateToSchemaVersion32 } from './032-snapshot-tokens.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -64,6 +65,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion29,
   updateToSchemaVersion30,
   updateToSchemaVersion31,
+  updateToSchemaVersion32,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -66,6 +66,16 @@ export function owedSeams(db: ReadableDB, wallet: string, chain: string, limit =
   ).map(fromRow);
 }
 
+/** How many seams each of some wallets owes, on every chain (a wallet owing none is not in the map). */
+export function owedSeamCounts(db: ReadableDB, wallets: readonly string[]): Map<string, number> {
+  if (!hasTable(db)) return new Map();
+  const rows = all<{ wallet: string; n: number }>(
+    db,
+    sql`SELECT wallet, count(*) AS n FROM txn_owed_seams WHERE wallet IN (SELECT value FROM json_each(${JSON.stringify(wallets)})) GROUP BY wallet`,
+  );
+  return new Map(rows.map((r) => [r.wallet, r.n]));
+}
+
 /** How many seams a (wallet, chain), or a wallet on every chain, owes. */
 export function countOwedSeams(db: ReadableDB, wallet: string, chain?: string): number {
   if (!hasTable(db)) return 0;

@@ -40,6 +40,11 @@ export default defineConfig({
   renderer: {
     root: resolve('src/renderer'),
     plugins: [svelte({ configFile: resolve('svelte.config.js') })],
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    build: {
+      // Minified: the renderer's one script was 1.7 MB as written, and reading it was most of a
+      // first screen's wait before any data was asked for (issue 40; bench/RESULTS.md).
+      minify: true,
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
   },
 });

@@ -3,6 +3,8 @@ import './app.css';
 import App from './App.svelte';
 import Unlock from './components/Unlock.svelte';
 import { call } from './lib/api.ts';
+import { groupsState } from './lib/groups.svelte.ts';
+import { appState } from './lib/store.svelte.ts';
 import { applyTheme } from './lib/theme.ts';
 import { setLanguage } from './lib/words.ts';
 
@@ -20,6 +22,9 @@ const app = target;
 async function start(): Promise<void> {
   const lock = await call('cache.locked', undefined).catch(() => null);
   if (!lock?.locked) {
+    // Asked before the first render, which they would otherwise wait for (store.svelte.ts startUp).
+    void appState.startUp();
+    groupsState.start();
     mount(App, { target: app });
     return;
   }

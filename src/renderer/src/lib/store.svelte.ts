@@ -111,6 +111,20 @@ class AppState {
     return this.offline ? words.offlineReason : null;
   }
 
+  #started: Promise<void> | null = null;
+  /**
+   * The first load, with the core's events listened to from before it: asked once. main.ts asks
+   * it before the app is drawn, so its questions are in flight while the first render runs (at a
+   * fund's scale a quarter of a second), and App asks it again on mount.
+   */
+  startUp(): Promise<void> {
+    if (!this.#started) {
+      this.listen();
+      this.#started = this.load();
+    }
+    return this.#started;
+  }
+
   async load(): Promise<void> {
     try {
       const [info, settings] = await Promise.all([call('app.info', {}), call('settings.get', {})]);
@@ -123,8 +137,9 @@ class AppState {
       if (before !== undefined && before !== info.databaseFile) {
         route.go({ date: null, wallet: null, group: null, from: null, to: null, compare: null, since: null }, { replace: true });
       }
-      await this.refreshWallets();
-      this.#jobs = await call('sync.jobs', {});
+      // Side by side: the first screen waits for both.
+      const [, jobs] = await Promise.all([this.refreshWallets(), call('sync.jobs', {})]);
+      this.#jobs = jobs;
     } catch (err) {
       this.fail(err);
     } finally {

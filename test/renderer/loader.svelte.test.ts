@@ -156,9 +156,11 @@ describe('loader', () => {
     expect(t.l.value).toBe('back');
   });
 
-  it('loads again only for data changes that touch what it reads', () => {
+  it('loads again only for data changes that touch what it reads', async () => {
     const t = setup({ wallet: A }, { reads: (i) => ({ wallets: [i.wallet], kinds: ['positions', 'wallets'] }) });
     expect(t.runs).toHaveLength(1);
+    t.runs[0]!.answer.resolve('first');
+    await settle();
     dataChanges.announce({ scope: 'positions', wallet: B });
     dataChanges.announce({ scope: 'transactions', wallet: A });
     dataChanges.announce({ scope: 'logs' });
@@ -167,14 +169,20 @@ describe('loader', () => {
     dataChanges.announce({ scope: 'positions', wallet: A.toUpperCase().replace('0X', '0x') });
     flushSync();
     expect(t.runs).toHaveLength(2);
+    t.runs[1]!.answer.resolve('second');
+    await settle();
     // A cache clear names no wallet; a new connection or settings touch everything.
     dataChanges.announce({ scope: 'positions' });
     flushSync();
+    expect(t.runs).toHaveLength(3);
     dataChanges.announce({ scope: 'mode' });
     flushSync();
     dataChanges.announce({ scope: 'settings' });
     flushSync();
     expect(t.runs).toHaveLength(5);
+    // Another connection or other settings stop the run under way.
+    expect(t.runs[2]!.signal.aborted).toBe(true);
+    expect(t.runs[3]!.signal.aborted).toBe(true);
     // Gone with its component: it listens no more.
     cleanup?.();
     cleanup = null;
@@ -182,6 +190,45 @@ describe('loader', () => {
     flushSync();
     expect(t.runs).toHaveLength(5);
     expect(t.runs[4]!.signal.aborted).toBe(true);
+  });
+
+  it('lets a run under way end when data changes, then runs once for all the changes meanwhile', async () => {
+    const t = setup({ wallet: A }, { reads: (i) => ({ wallets: [i.wallet], kinds: ['positions'] }) });
+    // A sync writes while the view is read: every change touches it, each long before a run ends.
+    for (let i = 0; i < 50; i++) dataChanges.announce({ scope: 'positions', wallet: A });
+    flushSync();
+    expect(t.runs).toHaveLength(1);
+    expect(t.runs[0]!.signal.aborted).toBe(false);
+    t.runs[0]!.answer.resolve('older');
+    await settle();
+    flushSync();
+    // Shown (it was right when asked, only older), then one more run for what came meanwhile.
+    expect(t.l.value).toBe('older');
+    expect(t.runs).toHaveLength(2);
+    expect(t.l.loading).toBe(true);
+    dataChanges.announce({ scope: 'positions', wallet: A });
+    t.runs[1]!.answer.reject(new FolioError({ kind: 'network', message: 'gone', retryable: true }));
+    await settle();
+    flushSync();
+    // A failed run ends it too: the change asked for after it still runs.
+    expect(t.runs).toHaveLength(3);
+    t.runs[2]!.answer.resolve('newest');
+    await settle();
+    flushSync();
+    expect(t.l.value).toBe('newest');
+    expect(t.l.loading).toBe(false);
+    expect(t.runs).toHaveLength(3);
+    // New inputs still stop the run under way at once (its answer would be for other inputs).
+    dataChanges.announce({ scope: 'positions', wallet: A });
+    flushSync();
+    expect(t.runs).toHaveLength(4);
+    t.set({ wallet: B });
+    expect(t.runs).toHaveLength(5);
+    expect(t.runs[3]!.signal.aborted).toBe(true);
+    t.runs[4]!.answer.resolve('b');
+    await settle();
+    flushSync();
+    expect(t.runs).toHaveLength(5);
   });
 
   it('with reset, clears the value at once; null inputs load nothing', async () => {

@@ -2,8 +2,9 @@
  * "Load this when its inputs change": the one way views read from the core. A loader runs
  * `load` whenever the value `inputs` returns changes (compared as JSON, so a rebuilt list
  * with the same wallets is no change), and when a `data.changed` event touches what the
- * view reads (`reads`), shows the newest run's result only (a slower, older response is dropped,
- * and its request is told to stop through the signal), and maps failures to a LoadError.
+ * view reads (`reads`: after the run under way, if one is; any number of changes meanwhile make
+ * one run), shows the newest inputs' result only (a response to older inputs is dropped, and its
+ * request is told to stop through the signal), and maps failures to a LoadError.
  *
  *   const positions = loader(
  *     () => ({ wallet: route.current.wallet, date: asOf }),
@@ -36,6 +37,8 @@ export class Loader<I, T> {
   #key: string | undefined;
   #ran = 0;
   #controller: AbortController | null = null;
+  /** A data change came while a run was under way: one more run once it ends. */
+  #again = false;
   #load: (inputs: I, signal: AbortSignal) => Promise<T>;
   #options: LoaderOptions<I>;
 
@@ -58,7 +61,13 @@ export class Loader<I, T> {
       $effect(() =>
         dataChanges.listen((change) => {
           const current = this.#inputs;
-          if (current !== null && touches(change, reads(current))) this.reload();
+          if (current === null || !touches(change, reads(current))) return;
+          // Another connection or other settings make the run under way wrong: it stops. Data
+          // written makes it only older: it ends and is shown, then one run reads what came
+          // meanwhile. Stopping it for each change starved a view during a fund's sync (a
+          // change every few milliseconds, each view taking longer than that to build).
+          if (change.scope === 'mode' || change.scope === 'settings' || !this.#loading) this.reload();
+          else this.#again = true;
         }),
       );
     }
@@ -101,13 +110,24 @@ export class Loader<I, T> {
     } catch (err) {
       if (!controller.signal.aborted) this.#fail(err);
     } finally {
-      if (!controller.signal.aborted) this.#loading = false;
+      if (!controller.signal.aborted) {
+        this.#loading = false;
+        this.#ended();
+      }
     }
+  }
+
+  /** A run (or a `replace`) ended and was kept: the run a data change asked for meanwhile, if one did. */
+  #ended(): void {
+    if (!this.#again) return;
+    this.#again = false;
+    this.reload();
   }
 
   #start(inputs: I | null): void {
     // A new run makes the one under way stale: its response is dropped and its request told to stop.
     this.#controller?.abort();
+    this.#again = false;
     this.#inputs = inputs;
     this.#error = null;
     if (this.#options.reset) this.#value = undefined;
@@ -130,11 +150,13 @@ export class Loader<I, T> {
         if (controller.signal.aborted) return;
         this.#value = value;
         this.#loading = false;
+        this.#ended();
       },
       (err: unknown) => {
         if (controller.signal.aborted) return;
         this.#fail(err);
         this.#loading = false;
+        this.#ended();
       },
     );
   }

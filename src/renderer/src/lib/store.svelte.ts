@@ -147,7 +147,28 @@ class AppState {
     }
   }
 
-  async refreshWallets(): Promise<void> {
+  #walletsRead: Promise<void> | null = null;
+  #walletsAgain: Promise<void> | null = null;
+  /**
+   * Reads the wallets and their statuses again: one read at a time, and every ask made while one
+   * runs shares the one read after it (which sees what they were asked for). A fund's sync
+   * announces a change every few milliseconds, and each read is every wallet's status.
+   */
+  refreshWallets(): Promise<void> {
+    if (!this.#walletsRead) {
+      this.#walletsRead = this.#readWallets().finally(() => (this.#walletsRead = null));
+      return this.#walletsRead;
+    }
+    this.#walletsAgain ??= this.#walletsRead
+      .catch(() => undefined)
+      .then(() => {
+        this.#walletsAgain = null;
+        return this.refreshWallets();
+      });
+    return this.#walletsAgain;
+  }
+
+  async #readWallets(): Promise<void> {
     const [wallets, statuses] = await Promise.all([call('wallets.list', {}), call('wallets.status', {})]);
     this.apply({ wallets, statuses });
   }

@@ -1,8 +1,7 @@
-import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, recordAsks, useWebSession, type ApiAsk } from '../support/web-session.ts';
 
 /**
  * A first screen asks for what it shows, once (issue 40): with no date in the address, Overview's
@@ -18,7 +17,7 @@ const CACHED = (() => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 0)).toISOString().slice(0, 10);
 })();
 
-let sent: Array<{ op: string; input: Record<string, unknown> }>;
+let sent: ApiAsk[];
 
 const web = useWebSession({
   viewport: { width: 1280, height: 800 },
@@ -30,13 +29,7 @@ const web = useWebSession({
 });
 
 beforeAll(() => {
-  sent = [];
-  web.page.on('request', (r: Request) => {
-    const m = /\/api\/([\w.]+)$/.exec(new URL(r.url()).pathname);
-    if (!m || r.method() !== 'POST') return;
-    const body = r.postData();
-    sent.push({ op: m[1]!, input: body ? (JSON.parse(body) as Record<string, unknown>) : {} });
-  });
+  sent = recordAsks(web.page);
 });
 
 describe('the first screen', () => {

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
-import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/main/core/store/db.ts';
 import type { LiquidityPage, PositionsPage, RowQuery, TokensPage } from '../../src/shared/portfolio/summary.ts';
 import { seedFund } from '../support/fund.ts';
-import { poll, settled, shootBothThemes, useWebSession } from '../support/web-session.ts';
+import { poll, recordAsks, settled, shootBothThemes, useWebSession, type ApiAsk } from '../support/web-session.ts';
 import { bothThemes } from './axe.ts';
 
 /**
@@ -15,7 +14,7 @@ import { bothThemes } from './axe.ts';
  * same query, row for row; the pager reaches the last row; the totals are the view's.
  */
 const DATE = '2026-10-31';
-let sent: Array<{ op: string; input: Record<string, unknown> }> = [];
+let sent: ApiAsk[] = [];
 
 const web = useWebSession({
   viewport: { width: 1024, height: 800 },
@@ -33,12 +32,7 @@ const web = useWebSession({
 });
 
 beforeAll(() => {
-  web.page.on('request', (r: Request) => {
-    const m = /\/api\/([\w.]+)$/.exec(new URL(r.url()).pathname);
-    if (!m || r.method() !== 'POST') return;
-    const body = r.postData();
-    sent.push({ op: m[1]!, input: body ? (JSON.parse(body) as Record<string, unknown>) : {} });
-  });
+  sent = recordAsks(web.page);
 });
 
 /** A figure as the screen writes it ("$1,234.56", "−$0.10") in cents; null for "—". */
@@ -63,7 +57,7 @@ const lastRows = (table: string) => sent.filter((s) => s.op === 'portfolio.rows'
 
 describe('Positions, page by page from the core', () => {
   it('sort, filter and pages go to the core; the rows are its page; the last row is reached; the totals are the view’s; never the whole view', async () => {
-    sent = [];
+    sent.length = 0;
     await web.open(`#/positions?date=${DATE}`);
     await poll(() => shownKeys().then((k) => k.length)).toBe(100);
     const view = await web.core.call('portfolio.view', { date: DATE });

@@ -1,7 +1,6 @@
-import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/app.ts';
-import { poll, useWebSession } from '../support/web-session.ts';
+import { poll, recordAsks, useWebSession, type ApiAsk } from '../support/web-session.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
@@ -14,7 +13,7 @@ import { demoStarter } from '../../src/sim/demo.ts';
 const A = '0x5a0b54d5dc17e0aadc383d2db43b0a0d3e029c4c';
 const B = '0x00000000219ab540356cbb839cbe05303d7705fa';
 /** Every API request the page sent: operation and input. */
-let sent: Array<{ op: string; input: Record<string, unknown> }>;
+let sent: ApiAsk[];
 
 /** Syncs a wallet's positions and waits for the job. */
 const syncPositions = async (core: Core, wallet: string): Promise<void> => {
@@ -34,13 +33,7 @@ const web = useWebSession({
 });
 
 beforeAll(() => {
-  sent = [];
-  web.page.on('request', (r: Request) => {
-    const m = /\/api\/([\w.]+)$/.exec(new URL(r.url()).pathname);
-    if (!m || r.method() !== 'POST') return;
-    const body = r.postData();
-    sent.push({ op: m[1]!, input: body ? (JSON.parse(body) as Record<string, unknown>) : {} });
-  });
+  sent = recordAsks(web.page);
 });
 
 /** Waits until the page has heard of a change: the store refreshes the wallet statuses on every sync. */

@@ -144,6 +144,24 @@ export function useWebSession(options: WebSessionOptions): WebSession {
   return session;
 }
 
+/** One question the page asked the core (POST api/<operation>): the operation and its input. */
+export interface ApiAsk {
+  op: string;
+  input: Record<string, unknown>;
+}
+
+/** Every question the page asks the core from now on, in order: the list grows as it asks (empty it with `length = 0`). */
+export function recordAsks(page: Page): ApiAsk[] {
+  const asks: ApiAsk[] = [];
+  page.on('request', (r) => {
+    const m = /\/api\/([\w.]+)$/.exec(new URL(r.url()).pathname);
+    if (!m || r.method() !== 'POST') return;
+    const body = r.postData();
+    asks.push({ op: m[1]!, input: body ? (JSON.parse(body) as Record<string, unknown>) : {} });
+  });
+  return asks;
+}
+
 /**
  * Waits for a state of the page (expect.poll); generous, as a loaded two-core machine can be
  * slow: no test sleeps a fixed time instead.

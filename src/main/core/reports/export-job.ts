@@ -170,6 +170,13 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             })
           : undefined;
       if (pack) ctx.judge(packCompleteness(pack));
+      // Whose and which period's data a report (PDF) or a CSV is read for.
+      const scopeAndPeriod = {
+        ...(req.wallet && { wallet: req.wallet }),
+        ...(group && { wallets: group.wallets, groupName: group.name }),
+        ...(req.from && { from: req.from }),
+        ...(req.to && { to: req.to }),
+      };
       if (pack && req.format === 'pdf') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
         // Dated the end of its closing day: the same cache gives the same bytes.
@@ -185,20 +192,7 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         written = { pages };
       } else if (req.format === 'pdf') {
         const { exportPdf } = await pdfWriters();
-        const { pages } = await writeAtomically(path, (out) =>
-          exportPdf(
-            db,
-            {
-              date: req.date!,
-              ...(req.wallet && { wallet: req.wallet }),
-              ...(group && { wallets: group.wallets, groupName: group.name }),
-              ...(req.from && { from: req.from }),
-              ...(req.to && { to: req.to }),
-            },
-            out,
-            locale,
-          ),
-        );
+        const { pages } = await writeAtomically(path, (out) => exportPdf(db, { date: req.date!, ...scopeAndPeriod }, out, locale));
         written = { pages };
       } else if (req.format === 'ics') {
         const labels = new Map(listWallets(db).map((w) => [w.address, w.label]));
@@ -212,11 +206,8 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
             db,
             {
               report: req.report!,
-              ...(req.wallet && { wallet: req.wallet }),
-              ...(group && { wallets: group.wallets, groupName: group.name }),
+              ...scopeAndPeriod,
               ...(req.date && { date: req.date }),
-              ...(req.from && { from: req.from }),
-              ...(req.to && { to: req.to }),
               ...(req.filter && { filter: req.filter }),
               ...(pack && { pack }),
               ...(closed && {

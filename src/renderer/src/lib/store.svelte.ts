@@ -119,7 +119,7 @@ class AppState {
    */
   startUp(): Promise<void> {
     if (!this.#started) {
-      this.listen();
+      this.#listen();
       this.#started = this.load();
     }
     return this.#started;
@@ -181,9 +181,9 @@ class AppState {
     return address ? this.wallets.find((w) => w.address === address) : undefined;
   }
 
-  /** Subscribes to the core's events; returns the unsubscribe. */
-  listen(): () => void {
-    const offProgress = on('sync.progress', (info) => {
+  /** Subscribes to the core's events, for the page's life (startUp). */
+  #listen(): void {
+    on('sync.progress', (info) => {
       const i = this.#jobs.findIndex((j) => j.id === info.id);
       if (i >= 0) this.#jobs[i] = info;
       else this.#jobs = [...this.#jobs, info];
@@ -199,7 +199,7 @@ class AppState {
       if (info.state === 'done' && info.kind !== 'export') this.#offline = false;
       if (info.state === 'done' && info.output) this.#delivered(info.output, info.completeness);
     });
-    const offChanged = on('data.changed', (change) => {
+    on('data.changed', (change) => {
       // Views whose data the change touches load again (lib/loader.svelte.ts); the wallet list and the connection are the store's.
       dataChanges.announce(change);
       if (change.scope === 'wallets' || change.scope === 'positions' || change.scope === 'transactions') void this.refreshWallets();
@@ -208,10 +208,6 @@ class AppState {
       if (change.scope === 'mode') this.#forgetConnection();
       if (change.scope === 'mode' || change.scope === 'settings') void this.load();
     });
-    return () => {
-      offProgress();
-      offChanged();
-    };
   }
 
   /** A finished export: downloaded by the browser (web shell), or saved where the user chose. */

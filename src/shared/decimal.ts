@@ -27,7 +27,47 @@ export function plainDecimal(n: number): string {
 
 /** The exact sum of finite numbers, as their decimal texts add up, rounded once to a double. */
 export function decimalSum(values: readonly number[]): number {
-  return exactNumber(exactSum(values));
+  const fast = smallSum(values);
+  return fast ? fast.units / POW10[fast.scale]! : exactNumber(exactSum(values));
+}
+
+/** 10^k, each exact as a double. */
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
+/** A term's digits, and their partial sums, are kept below this: there a double holds every integer exactly and v × 10^k errs by under ⅛. */
+const UNITS_BELOW = 2 ** 50;
+
+/**
+ * The exact sum as exactSum has it (units × 10^-scale), in doubles instead of text and BigInt,
+ * when every term has at most 15 decimals and every figure stays below 2^50; null otherwise (then
+ * the text does it). Most sums here are of money and quantities, and this is the time they took.
+ *
+ * Why it is the same sum: a term v with a k-decimal text (String's shortest) is D / 10^k rounded,
+ * D an integer under 2^50, so v × 10^k computed in doubles is within ¼ of D: Math.round finds D,
+ * and D / 10^k (both exact, divided with one rounding) reads back as v. No smaller k reads back
+ * (or the text would have fewer digits), and at the first k that does, D is the only integer
+ * that does (two would need a step of v's of 10^-k or more: v × 10^k ≥ 2^52). Terms brought to
+ * the largest scale and added stay exact integers below 2^53, and units / 10^scale is the double
+ * nearest the exact quotient, as Number() of its text is. Test: test/unit/exact-sums.test.ts.
+ */
+function smallSum(values: readonly number[]): { units: number; scale: number } | null {
+  let units = 0; // +0: a sum of -0 terms is 0, as the text's is
+  let scale = 0;
+  for (const v of values) {
+    let k = 0;
+    let d = Math.round(v);
+    while (d / POW10[k]! !== v) {
+      if (++k > 15) return null;
+      d = Math.round(v * POW10[k]!);
+    }
+    if (!(Math.abs(d) < UNITS_BELOW)) return null; // NaN and Infinity too
+    if (k > scale) {
+      units *= POW10[k - scale]!;
+      scale = k;
+    } else d *= POW10[scale - k]!;
+    units += d;
+    if (!(Math.abs(units) < UNITS_BELOW && Math.abs(d) < UNITS_BELOW)) return null;
+  }
+  return { units, scale };
 }
 
 /**
@@ -43,6 +83,8 @@ export interface ExactSum {
 
 /** The exact sum of finite numbers, unrounded. */
 export function exactSum(values: readonly number[]): ExactSum {
+  const fast = smallSum(values);
+  if (fast) return { units: BigInt(fast.units), scale: fast.scale, terms: values.length };
   let scale = 0;
   const parts: Array<[string, string, boolean]> = [];
   for (const v of values) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addExact, decimalSum, exactNumber, exactSum } from '../../src/shared/decimal.ts';
+import { addExact, decimalSum, exactNumber, exactSum, plainDecimal } from '../../src/shared/decimal.ts';
 import { navSums, positionTotals, positionTotalsOf } from '../../src/shared/portfolio/totals.ts';
 
 /**
@@ -56,5 +56,44 @@ describe('exact sums of parts', () => {
       reward: null,
       count: 1,
     });
+  });
+});
+
+/** The sum by the terms' decimal texts, in BigInt: what decimalSum and exactSum mean, however they compute it. */
+function textSum(values: readonly number[]): { units: bigint; scale: number } {
+  const texts = values.map(plainDecimal);
+  const scale = Math.max(0, ...texts.map((t) => t.split('.')[1]?.length ?? 0));
+  let units = 0n;
+  for (const t of texts) {
+    const negative = t.startsWith('-');
+    const [int = '0', frac = ''] = (negative ? t.slice(1) : t).split('.');
+    const u = BigInt(int + frac.padEnd(scale, '0'));
+    units += negative ? -u : u;
+  }
+  return { units, scale };
+}
+
+describe('sums without text', () => {
+  // Terms of every shape the doubles' way takes or hands back to the text: few and many decimals,
+  // either side of 2^50 in units, partial sums that cross it, tiny and exponent-written ones, -0.
+  const term = fc.oneof(
+    amount,
+    fc.tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 }), fc.integer({ min: 0, max: 18 })).map(([n, k]) => n / 10 ** k),
+    fc.tuple(fc.integer({ min: 2 ** 48, max: 2 ** 52 }), fc.integer({ min: 0, max: 6 }), fc.boolean()).map(([n, k, neg]) => ((neg ? -1 : 1) * n) / 10 ** k),
+    fc.constantFrom(2 ** 50 - 1, 2 ** 50, -(2 ** 50), 2 ** 53, 0.000001, 1e-15, 1.23e-16, 9007199254740.992, 0.30000000000000004),
+  );
+  it('are the sums of the decimal texts, to the bit', () => {
+    fc.assert(
+      fc.property(fc.array(term, { maxLength: 30 }), (xs) => {
+        const text = textSum(xs);
+        const exact = exactSum(xs);
+        expect({ units: exact.units, scale: exact.scale }).toEqual(text);
+        expect(Object.is(decimalSum(xs), exactNumber({ ...text, terms: xs.length }))).toBe(true);
+      }),
+      { numRuns: 3000, seed: 42 },
+    );
+    expect(Object.is(decimalSum([-0, -0]), 0)).toBe(true);
+    expect(decimalSum([0.1, 0.2])).toBe(0.3);
+    expect(decimalSum([2 ** 50 - 1, 1, 0.5])).toBe(2 ** 50 + 0.5);
   });
 });

@@ -7,7 +7,9 @@
 # keeps one clock for the test process and every process it starts (the CLI, the simulator):
 # without it each child starts again at the moment given, and two processes disagree on "now".
 # With no vitest arguments it runs every test but the browser's (Chromium under libfaketime is
-# not what is being tested); build first (`npx electron-vite build`), as `npm test` does.
+# not what is being tested); with arguments but no test path (`--reporter=default`, say) vitest
+# runs every test, the browser's included, as `npm test` does: that is how the whole suite was
+# run at other moments (docs/ARCHITECTURE.md, "any day"). Build first (`npx electron-vite build`).
 set -euo pipefail
 at=${1:?usage: scripts/test-at.sh "YYYY-MM-DD HH:MM:SS" [zone] [vitest arguments…]}
 zone=${2:-Europe/Berlin}

@@ -7,6 +7,7 @@ import { memoisedViews } from '../../src/main/core/portfolio/memo.ts';
 import { portfolioView, portfolioViewUnlessAborted } from '../../src/main/core/portfolio/view.ts';
 import { removeWallet as removeWithData } from '../../src/main/core/wallets/remove.ts';
 import { clearSpam, importSpamList, markSpam } from '../../src/main/core/spam/verdicts.ts';
+import { sharedJudge } from '../../src/main/core/spam/index.ts';
 import { openDatabase, type WritableDB } from '../../src/main/core/store/db.ts';
 import { listWallets, removeWallet, updateWallet } from '../../src/main/core/store/wallets.ts';
 import type { Wallet } from '../../src/shared/model.ts';
@@ -198,5 +199,21 @@ describe('kept portfolio views and their parts, against a build from nothing', (
     const view = await building;
     expect(JSON.stringify(view)).toBe(JSON.stringify(portfolioView(db, scope, DAY)));
     expect(view.members.find((m) => m.wallet === W3)?.state).toBe('not-cached');
+  });
+
+  it("with a judge shared across a pass (the pack's): the same view, and a new judge once the view is made again", async () => {
+    const scope = listWallets(db);
+    bought(W, BOUGHT);
+    const share = sharedJudge(db, { wallets: scope.map((w) => w.address), whole: true });
+    const first = share.current;
+    expect(JSON.stringify(portfolioView(db, scope, DAY, share))).toBe(JSON.stringify(portfolioView(db, scope, DAY)));
+    expect(share.current).toBe(first);
+    // Made again: no day the judge read of the deleted snapshot is kept for the pass's next reads.
+    const building = portfolioViewUnlessAborted(db, scope, DAY, signal, { turnMs: 0, share });
+    removeWithData(db, W3, { purge: true });
+    const view = await building;
+    expect(share.current).not.toBe(first);
+    expect(JSON.stringify(view)).toBe(JSON.stringify(portfolioView(db, scope, DAY)));
+    expect(view.spam.count).toBeGreaterThan(0);
   });
 });

@@ -36,11 +36,11 @@ import { englishCoreSentences } from '../../../shared/core-sentences.ts';
 import { portfolioView } from '../portfolio/index.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { addressKey } from '../store/address-key.ts';
-import { snapshotTokens, underlyingDatesBetween } from '../positions/index.ts';
+import { snapshotTokensAt, underlyingDatesBetween, type SnapshotToken } from '../positions/index.ts';
 
 import { checkPeriod, flowWindow, reconcile } from '../analytics/index.ts';
 import { categoriesOf, hasAnnotations, periodTransactions } from '../ledger/index.ts';
-import { spamJudge } from '../spam/index.ts';
+import { sharedJudge, type SharedJudge } from '../spam/index.ts';
 import { counterpartyNamer } from '../counterparties/index.ts';
 export { monthPeriod } from '../../../shared/months.ts';
 
@@ -71,10 +71,8 @@ interface Held {
   cid: string | null;
 }
 
-/** One (wallet, chain)'s by-token holdings at a date, by token key; null when not cached. */
-function heldAt(db: ReadableDB, wallet: string, chain: string, date: string): Map<string, Held> | null {
-  const tokens = snapshotTokens(db, wallet, chain, date);
-  if (!tokens) return null;
+/** One (wallet, chain)'s by-token holdings at a date (its snapshot's tokens), by token key. */
+function heldOf(tokens: readonly SnapshotToken[]): Map<string, Held> {
   const out = new Map<string, Held>();
   for (const g of tokens) {
     const key = tokenKey(g.cid, g.tokenId);
@@ -88,17 +86,20 @@ function heldAt(db: ReadableDB, wallet: string, chain: string, date: string): Ma
 
 /**
  * Prices per chain and token at each cached date of the period: NAV ÷ quantity over the
- * scope's wallets. Read once per date and member.
+ * scope's wallets. Read once per date, for every member at once.
  */
 function priceIndex(db: ReadableDB, wallets: readonly Wallet[], dates: readonly string[]) {
   const byDate = new Map<string, Map<string, number>>();
   const holdings = new Map<string, Map<string, Held> | null>();
+  const addresses = wallets.map((w) => w.address);
   for (const date of dates) {
     const qty = new Map<string, number[]>();
     const nav = new Map<string, number[]>();
+    const tokensAt = snapshotTokensAt(db, date, addresses);
     for (const w of wallets)
       for (const chain of w.chains) {
-        const held = heldAt(db, w.address, chain, date);
+        const tokens = tokensAt.get(`${w.address}|${chain}`);
+        const held = tokens ? heldOf(tokens) : null;
         holdings.set(`${w.address}|${chain}|${date}`, held);
         for (const [key, h] of held ?? []) {
           if (h.nav === null || h.qty === 0) continue;
@@ -155,8 +156,8 @@ interface PackEnd {
  * fund's view holds every position (~290 MiB at 1,000 × 6), and both ends held through the rest of
  * the pack made its peak (bench/RESULTS.md).
  */
-function packEnd(db: ReadableDB, wallets: readonly Wallet[], date: string): PackEnd {
-  const view = portfolioView(db, wallets, date);
+function packEnd(db: ReadableDB, wallets: readonly Wallet[], date: string, judge?: SharedJudge): PackEnd {
+  const view = portfolioView(db, wallets, date, judge);
   const perWallet = new Map<string, number[]>();
   for (const p of view.positions) if (p.total !== null) (perWallet.get(p.wallet) ?? perWallet.set(p.wallet, []).get(p.wallet)!).push(p.total);
   const counted = new Set(view.members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
@@ -178,9 +179,17 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   const addresses = wallets.map((w) => w.address);
   const ours = new Set(addresses.map(addressKey));
   const labels = new Map(wallets.map((w) => [w.address, w.label]));
+  // Transactions judged spam (docs/spam.md: airdrops, poisoning) are in no flow, counterparty or
+  // control flag of the pack; it says how many it left out. A payment the wallet made is never
+  // spam by the rules, so no money that really moved is lost here. One judge for the closing view,
+  // the reconciliation and the transactions: the reconciliation judges each token at the closing
+  // day the view has read, and it and the transactions ask the same token histories
+  // (bench/RESULTS.md). The opening view judges with its own, gone with it: nothing after asks its
+  // days (a fund's ~50 MiB, kept through the rest, added to the pack's peak).
+  const judge = sharedJudge(db, { wallets: addresses, whole: true });
   const opening = packEnd(db, wallets, req.from);
-  const closing = packEnd(db, wallets, req.to);
-  const rec = reconcile(db, { wallets: addresses, from: req.from, to: req.to });
+  const closing = packEnd(db, wallets, req.to, judge);
+  const rec = reconcile(db, { wallets: addresses, from: req.from, to: req.to }, judge.current);
   const dates = [...new Set([req.from, ...underlyingDatesBetween(db, addresses, req.from, req.to), req.to])].sort();
   const { priceNear, holdings } = priceIndex(db, wallets, dates);
   const { start, end } = flowWindow(req.from, req.to);
@@ -207,10 +216,7 @@ export function buildPack(db: ReadableDB, req: PackRequest): MonthlyPack {
   // inflows and outflows, and told apart in the roll-forward from money sent and received.
   const protocolMoves = { inflow: 0, outflow: 0, transfers: 0, unvalued: 0 };
   let unknownOutflows = 0;
-  // Transactions judged spam (docs/spam.md: airdrops, poisoning) are in no flow, counterparty or
-  // control flag of the pack; it says how many it left out. A payment the wallet made is never
-  // spam by the rules, so no money that really moved is lost here.
-  const spamJudged = spamJudge(db, { wallets: addresses, whole: true });
+  const spamJudged = judge.current;
   let spamTransactions = 0;
   // The transfers of the transactions that opened or closed a position of the scope: by transaction, then token.
   const moveOf = new Map<string, Map<string, PositionMoveKind>>();

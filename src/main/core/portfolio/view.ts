@@ -16,7 +16,7 @@ import { latestSnapshots, nearestPositionDates, snapshotData, SnapshotGone, type
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
 import { exposureOf, lendingRiskOf, memberOrder, unlocksOf } from '../analytics/index.ts';
-import { spamJudge, type SpamJudge } from '../spam/index.ts';
+import { spamJudge, type SharedJudge, type SpamJudge } from '../spam/index.ts';
 import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
@@ -29,17 +29,35 @@ type Endpoint = (typeof ENDPOINTS)[number];
 /** Each endpoint's name in a member's `views`. */
 export const VIEW_OF = { allPositions: 'all', positionsByUnderlying: 'underlying', liquidityAnalysis: 'liquidity' } as const;
 
-/** The view of `wallets` (a scope already resolved to its watched wallets) at `date`. */
-export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string): PortfolioView {
-  return runSteps(viewSteps(db, wallets, date));
+/**
+ * The view of `wallets` (a scope already resolved to its watched wallets) at `date`; its positions
+ * judged by `share`'s judge when given (a pass of several reads: the pack).
+ */
+export function portfolioView(db: ReadableDB, wallets: readonly Wallet[], date: string, share?: SharedJudge): PortfolioView {
+  return runSteps(viewSteps(db, wallets, date, undefined, undefined, share));
 }
 
-/** The view's work, made again when a snapshot it listed is deleted before its turn reads it. */
-const viewSteps = (...args: Parameters<typeof buildView>): Generator<void, PortfolioView> =>
-  stepsAgain(
-    () => buildView(...args),
+/**
+ * The view's work, made again when a snapshot it listed is deleted before its turn reads it; a
+ * shared judge is renewed then, so no day it read of the gone snapshot outlives the view.
+ */
+function viewSteps(
+  db: ReadableDB,
+  wallets: readonly Wallet[],
+  date: string,
+  parts?: MemberParts,
+  uncommitted?: () => void,
+  share?: SharedJudge,
+): Generator<void, PortfolioView> {
+  let made = 0;
+  return stepsAgain(
+    () => {
+      if (made++) share?.renew();
+      return buildView(db, wallets, date, parts, uncommitted, share?.current);
+    },
     (e) => e instanceof SnapshotGone,
   );
+}
 
 /**
  * The same view for a caller that may stop wanting it (store/steps.ts): the work gives the event
@@ -50,16 +68,28 @@ export function portfolioViewUnlessAborted(
   wallets: readonly Wallet[],
   date: string,
   signal: AbortSignal,
-  { turnMs = TURN_MS, parts, uncommitted }: { turnMs?: number; parts?: MemberParts | undefined; uncommitted?: (() => void) | undefined } = {},
+  {
+    turnMs = TURN_MS,
+    parts,
+    uncommitted,
+    share,
+  }: { turnMs?: number; parts?: MemberParts | undefined; uncommitted?: (() => void) | undefined; share?: SharedJudge | undefined } = {},
 ): Promise<PortfolioView> {
-  return runStepsUnlessAborted(viewSteps(db, wallets, date, parts, uncommitted), signal, turnMs);
+  return runStepsUnlessAborted(viewSteps(db, wallets, date, parts, uncommitted, share), signal, turnMs);
 }
 
 /** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */
 const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
 
 /** The view's work, member by member: it pauses (yields) after each one. */
-function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, parts?: MemberParts, uncommitted?: () => void): Generator<void, PortfolioView> {
+function* buildView(
+  db: ReadableDB,
+  wallets: readonly Wallet[],
+  date: string,
+  parts?: MemberParts,
+  uncommitted?: () => void,
+  shared?: SpamJudge,
+): Generator<void, PortfolioView> {
   checkDate('date', date);
   // The counters first: every part made below is then at least as new as the mark it is kept under
   // (./parts.ts). Not inside this connection's open transaction (a sync's batch written on this
@@ -83,7 +113,7 @@ function* buildView(db: ReadableDB, wallets: readonly Wallet[], date: string, pa
   if (toMake.length) {
     const rows = latestOf(db, date, wallets, new Set(toMake.map((m) => m.wallet.address)));
     // Made only when a member's part is not kept: it reads the user's marks and lists up front.
-    const judge = spamJudge(db, { wallets: wallets.map((w) => w.address) });
+    const judge = shared ?? spamJudge(db, { wallets: wallets.map((w) => w.address) });
     for (const m of toMake) {
       const k = memberKey(m.wallet.address, m.chain);
       m.part = memberPart(

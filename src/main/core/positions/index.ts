@@ -14,5 +14,5 @@ export { basisSnapshots } from './store/basis.ts';
 export type { BasisSnapshot } from './store/basis.ts';
 export { newestPositionDates, underlyingDatesBetween } from './store/dates.ts';
 export { hasPositionActivity, positionsFreshness, positionsFreshnessOf } from './store/freshness.ts';
-export { heldTokens, snapshotTokens } from './store/tokens.ts';
+export { heldTokens, snapshotTokensAt } from './store/tokens.ts';
 export type { HeldToken, SnapshotToken } from './store/tokens.ts';

@@ -104,7 +104,7 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
     const y = doc.y;
     doc.font('Helvetica-Bold').fontSize(size).fillColor(MUTED);
     for (const c of columns) {
-      say(doc, c.label, x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', lineBreak: false, ellipsis: true, bold: true });
+      cell(doc, c.label, x + 2, y, { width: c.width - 4, height: rowH, align: c.align ?? 'left', bold: true });
       x += c.width;
     }
     doc
@@ -130,16 +130,35 @@ export function table(doc: Doc, columns: Column[], rows: string[][], options: { 
     if (options.zebra !== false && r % 2 === 1) doc.rect(M.left, y - 1.5, WIDTH, h).fill('#f3f5f8');
     let x = M.left;
     doc.font('Helvetica').fontSize(size).fillColor(INK);
-    row.forEach((cell, i) => {
+    row.forEach((text, i) => {
       const c = columns[i]!;
-      if (c.wrap) say(doc, cell, x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
-      // A fixed height makes pdfkit cut the cell with an ellipsis instead of wrapping it.
-      else say(doc, cell, x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      if (c.wrap) say(doc, text, x + 2, y, { width: c.width - 4, align: c.align ?? 'left' });
+      else cell(doc, text, x + 2, y, { width: c.width - 4, height: size + 2, align: c.align ?? 'left' });
       x += c.width;
     });
     doc.y = y + h;
   });
   doc.x = M.left;
+}
+
+/**
+ * A table's one-line cell at x, y: cut with an ellipsis where it is wider than `width` (a fixed
+ * height makes pdfkit cut it instead of wrapping it). One that fits, in Helvetica, one line with no
+ * space at either end or doubled, is drawn where pdfkit's line wrapper would put it, without the
+ * wrapper: its word-by-word pass was most of a long table's time (bench/RESULTS.md).
+ */
+function cell(doc: Doc, text: string, x: number, y: number, o: { width: number; height: number; align: 'left' | 'right'; bold?: boolean }): void {
+  const shown = pdfText(text);
+  if (!/\n|^\s|\s$|\s\s/.test(shown) && !needsEmbedded(shown)) {
+    const w = doc.font(o.bold ? 'Helvetica-Bold' : 'Helvetica').widthOfString(shown);
+    if (w <= o.width) {
+      // Measured once: pdfkit measures a fragment again unless told its width.
+      const options: PDFKit.Mixins.TextOptions & { textWidth: number; wordCount: number } = { lineBreak: false, textWidth: w, wordCount: 1 };
+      doc.text(shown, o.align === 'right' ? x + o.width - w : x, y, options);
+      return;
+    }
+  }
+  say(doc, text, x, y, { width: o.width, height: o.height, align: o.align, lineBreak: false, ellipsis: true, bold: !!o.bold });
 }
 
 /** What every page's footer says: `text` on the left, `page(i, n)` ("Page i of n") on the right. */

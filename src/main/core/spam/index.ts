@@ -6,8 +6,8 @@
  * `spamJudge(db)` once per read, then `position`, `positions`, `token`, `transaction` and
  * `poisoning` per row.
  */
-export { spamJudge, DUST_QTY, DUST_USD } from './reader.ts';
-export type { JudgedPosition, SpamJudge, SpamJudgeOptions, TxnJudgement } from './reader.ts';
+export { sharedJudge, spamJudge, DUST_QTY, DUST_USD } from './reader.ts';
+export type { JudgedPosition, SharedJudge, SpamJudge, SpamJudgeOptions, TxnJudgement } from './reader.ts';
 export {
   SPAM_THRESHOLD,
   WEIGHTS,

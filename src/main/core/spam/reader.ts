@@ -200,6 +200,27 @@ function readable(row: SpamTxnRow): SpamTxnRow {
   };
 }
 
+/**
+ * One judge for the reads of one pass (the pack's two ends, its reconciliation and its
+ * transactions): each (wallet, chain, day) and each token's history is read once for all of them,
+ * not once per read. A read that finds a snapshot gone under it (a view made again: store/steps.ts)
+ * renews it, so no day read from that snapshot is kept for the reads after.
+ */
+export interface SharedJudge {
+  current: SpamJudge;
+  renew(): void;
+}
+
+export function sharedJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SharedJudge {
+  const share: SharedJudge = {
+    current: spamJudge(db, opts),
+    renew: () => {
+      share.current = spamJudge(db, opts);
+    },
+  };
+  return share;
+}
+
 export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudge {
   const whole = opts.whole ?? false;
   const marks = listSpamMarks(db);

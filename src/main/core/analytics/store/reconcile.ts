@@ -17,7 +17,7 @@ import { getWallet } from '../../store/wallets.ts';
 import { isoDateToUtcMs } from '../../../../shared/dates.ts';
 import type { PositionMove, PositionMoveKind, ReconcileProblem, ReconcileRow, ReconcileTraceRow, Reconciliation } from '../../../../shared/model.ts';
 import { positionKey, positionMoves, type PositionsSide } from './position-moves.ts';
-import { spamJudge } from '../../spam/index.ts';
+import { spamJudge, type SpamJudge } from '../../spam/index.ts';
 
 /**
  * Roll-forward reconciliation (docs/analytics.md): per wallet, chain and token, the
@@ -161,7 +161,7 @@ export function checkPeriod(from: string, to: string): void {
  * from the transactions elsewhere (transfer-days.ts), so the core brings them up to date first
  * (refreshTransferDaysFor) where it can write, and the figures are the same either way.
  */
-export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation {
+export function reconcile(db: ReadableDB, scope: ReconcileScope, shared?: SpamJudge): Reconciliation {
   checkPeriod(scope.from, scope.to);
   const { start, end } = flowWindow(scope.from, scope.to);
   const problems: ReconcileProblem[] = [];
@@ -170,7 +170,8 @@ export function reconcile(db: ReadableDB, scope: ReconcileScope): Reconciliation
   const wallets: string[] = [];
   // A token judged spam (docs/spam.md) is reconciled as any other, then set aside: it is not in
   // the rows every total, the pack and the close read, and the reconciliation says how many.
-  const judge = spamJudge(db, { wallets: scope.wallets });
+  // The caller's judge where it has one for its whole pass (the pack's: it has read the closing day).
+  const judge = shared ?? spamJudge(db, { wallets: scope.wallets });
   const spam: ReconcileRow[] = [];
   for (const address of scope.wallets) {
     const w = getWallet(db, address);

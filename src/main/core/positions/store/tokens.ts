@@ -6,7 +6,9 @@
  * (spam/reader.ts). Read from the snapshots' token rows (migration 32), not their bodies.
  */
 import type { ReadableDB } from '../../store/handles.ts';
-import { all, sql, sqlCode, value } from '../../store/sql.ts';
+import { addressKey } from '../../store/address-key.ts';
+import { all, sql, sqlCode } from '../../store/sql.ts';
+import { latestSnapshots } from './latest.ts';
 
 export interface HeldToken {
   chain: string;
@@ -43,22 +45,46 @@ export interface SnapshotToken {
   nav: number | null | undefined;
 }
 
+/** Up to this many wallets' snapshots at a date are found wallet by wallet (an index seek each), more all at once. */
+const FEW_WALLETS = 16;
+
 /**
- * The tokens of the by-underlying snapshot latestSnapshot reads for (wallet, chain) at a date, in
- * the body's order, without reading the body; null when none is cached. For a read of a member's
- * tokens at many dates (the pack's prices), where parsing each whole body again was its cost.
+ * The tokens of the by-underlying snapshot each of `wallets`' chains has at a date (the newest
+ * fetch, as latestSnapshot reads it), in the body's order, without reading the bodies: by
+ * `${wallet}|${chain}`, a member with none cached absent. For a read of a scope's tokens at many
+ * dates (the pack's prices), where parsing each whole body again was its cost, and then one
+ * statement per member and date (bench/RESULTS.md).
  */
-export function snapshotTokens(db: ReadableDB, wallet: string, chain: string, asOf: string): SnapshotToken[] | null {
-  const id = value<number>(
-    db,
-    // The snapshot latestSnapshot (snapshots.ts) picks: the newest fetch of the date.
-    sql`SELECT id FROM snapshots WHERE wallet = ${wallet} AND chain = ${chain} AND endpoint = 'positionsByUnderlying' AND as_of = ${asOf}
-         ORDER BY fetched_at DESC, id DESC LIMIT 1`,
-  );
-  if (id === undefined) return null;
+export function snapshotTokensAt(db: ReadableDB, asOf: string, wallets: readonly string[]): Map<string, SnapshotToken[]> {
+  const wanted = new Set(wallets.map(addressKey));
+  const found = (
+    wanted.size <= FEW_WALLETS
+      ? [...wanted].flatMap((wallet) => latestSnapshots(db, 'positionsByUnderlying', { date: asOf, wallet }))
+      : latestSnapshots(db, 'positionsByUnderlying', { date: asOf })
+  ).filter((r) => wanted.has(addressKey(r.wallet)));
+  const out = new Map<string, SnapshotToken[]>();
+  const bySnapshot = new Map<number, SnapshotToken[]>();
+  for (const r of found) {
+    const tokens: SnapshotToken[] = [];
+    out.set(`${r.wallet}|${r.chain}`, tokens);
+    bySnapshot.set(r.id, tokens);
+  }
+  if (!found.length) return out;
   const number = (text: string | null) => (text === null ? undefined : (JSON.parse(text) as number | null));
-  return all<{ token_id: string | null; cid: string | null; symbol: string | null; name: string | null; qty: string | null; nav: string | null }>(
+  const rows = all<{
+    snapshot_id: number;
+    token_id: string | null;
+    cid: string | null;
+    symbol: string | null;
+    name: string | null;
+    qty: string | null;
+    nav: string | null;
+  }>(
     db,
-    sql`SELECT token_id, cid, symbol, name, qty, nav FROM snapshot_tokens WHERE snapshot_id = ${id} ORDER BY rowid`,
-  ).map((r) => ({ tokenId: r.token_id, cid: r.cid, symbol: r.symbol, name: r.name, qty: number(r.qty), nav: number(r.nav) }));
+    sql`SELECT snapshot_id, token_id, cid, symbol, name, qty, nav FROM snapshot_tokens
+         WHERE snapshot_id IN (SELECT value FROM json_each(${JSON.stringify(found.map((r) => r.id))})) ORDER BY snapshot_id, rowid`,
+  );
+  for (const r of rows)
+    bySnapshot.get(r.snapshot_id)!.push({ tokenId: r.token_id, cid: r.cid, symbol: r.symbol, name: r.name, qty: number(r.qty), nav: number(r.nav) });
+  return out;
 }

@@ -3,8 +3,8 @@
  * lint's walls, eslint/boundaries.js, refuse an import of its other files from outside it).
  *
  * For the readers of figures (NAV, allocation, reconcile, the pack, closes, alerts):
- * `spamJudge(db)` once per read, then `position`, `positions`, `token`, `transaction` and
- * `poisoning` per row.
+ * `spamJudge(db)` once per read (or `sharedJudge` once for a pass of several: the pack), then
+ * `position`, `positions`, `token`, `transaction` and `poisoning` per row.
  */
 export { sharedJudge, spamJudge, DUST_QTY, DUST_USD } from './reader.ts';
 export type { JudgedPosition, SharedJudge, SpamJudge, SpamJudgeOptions, TxnJudgement } from './reader.ts';

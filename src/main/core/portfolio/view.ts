@@ -12,7 +12,7 @@ import { knownValue, navSums, positionTotalsOf } from '../../../shared/portfolio
 import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
 import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
-import { latestSnapshots, nearestPositionDates, snapshotData, SnapshotGone, type LatestRow } from '../positions/index.ts';
+import { latestSnapshotsOf, nearestPositionDates, snapshotData, SnapshotGone, type LatestRow } from '../positions/index.ts';
 import { checkDate } from '../store/validation.ts';
 import { listWallets } from '../store/wallets.ts';
 import { exposureOf, lendingRiskOf, memberOrder, unlocksOf } from '../analytics/index.ts';
@@ -225,9 +225,6 @@ function* buildView(
   return { ...view, risk: lendingRiskOf(view, byMember), unlocks: unlocksOf(view, byMember), exposure: exposureOf(view) };
 }
 
-/** Up to this many wallets' latest snapshots are read wallet by wallet (an index seek each), more all at once. */
-const FEW_WALLETS = 16;
-
 /**
  * The latest snapshot of each view at the date of the scope's members whose wallet is in
  * `wanted` (the members made again): one query per view for the whole date, or, for a few
@@ -237,8 +234,7 @@ function latestOf(db: ReadableDB, date: string, wallets: readonly Wallet[], want
   const inScope = new Set(wallets.flatMap((w) => (wanted.has(w.address) ? w.chains.map((c) => memberKey(w.address, c)) : [])));
   const out = new Map<Endpoint, Map<string, LatestRow>>();
   for (const endpoint of ENDPOINTS) {
-    const found =
-      wanted.size <= FEW_WALLETS ? [...wanted].flatMap((wallet) => latestSnapshots(db, endpoint, { date, wallet })) : latestSnapshots(db, endpoint, { date });
+    const found = latestSnapshotsOf(db, endpoint, date, wanted);
     out.set(endpoint, new Map(found.filter((r) => inScope.has(memberKey(r.wallet, r.chain))).map((r) => [memberKey(r.wallet, r.chain), r])));
   }
   return out;

@@ -3,7 +3,7 @@
  * eslint/boundaries.js, refuse an import of its other files from outside it).
  */
 export { diffDates } from './store/diff.ts';
-export { latestSnapshots, nearestPositionDates, snapshotData, SnapshotGone } from './store/latest.ts';
+export { latestSnapshots, latestSnapshotsOf, nearestPositionDates, snapshotData, SnapshotGone } from './store/latest.ts';
 export type { LatestRow } from './store/latest.ts';
 export { navHistory, navHistorySteps, navWallets } from './store/nav.ts';
 export { cachedDates, clearSnapshots, latestSnapshot, purgeWalletSnapshots, rawSnapshot } from './store/snapshots.ts';

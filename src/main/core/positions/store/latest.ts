@@ -61,6 +61,16 @@ export function latestSnapshots(
   );
 }
 
+/** Up to this many wallets' latest snapshots are read wallet by wallet (an index seek each), more all at once. */
+const FEW_WALLETS = 16;
+
+/** The newest fetch of an endpoint at a date for each chain of `wallets` (watched) that has one. */
+export function latestSnapshotsOf(db: ReadableDB, endpoint: SnapshotEndpoint, date: string, wallets: Iterable<string>): LatestRow[] {
+  const wanted = new Set([...wallets].map(addressKey));
+  if (wanted.size <= FEW_WALLETS) return [...wanted].flatMap((wallet) => latestSnapshots(db, endpoint, { date, wallet }));
+  return latestSnapshots(db, endpoint, { date }).filter((r) => wanted.has(addressKey(r.wallet)));
+}
+
 /**
  * A snapshot deleted after its row was listed and before its body was read (a wallet removed with
  * its data, the cache cleared, between the turns of a read that yields): a view or a NAV series is

@@ -6,9 +6,8 @@
  * (spam/reader.ts). Read from the snapshots' token rows (migration 32), not their bodies.
  */
 import type { ReadableDB } from '../../store/handles.ts';
-import { addressKey } from '../../store/address-key.ts';
 import { all, sql, sqlCode } from '../../store/sql.ts';
-import { latestSnapshots } from './latest.ts';
+import { latestSnapshotsOf } from './latest.ts';
 
 export interface HeldToken {
   chain: string;
@@ -45,9 +44,6 @@ export interface SnapshotToken {
   nav: number | null | undefined;
 }
 
-/** Up to this many wallets' snapshots at a date are found wallet by wallet (an index seek each), more all at once. */
-const FEW_WALLETS = 16;
-
 /**
  * The tokens of the by-underlying snapshot each of `wallets`' chains has at a date (the newest
  * fetch, as latestSnapshot reads it), in the body's order, without reading the bodies: by
@@ -56,12 +52,7 @@ const FEW_WALLETS = 16;
  * statement per member and date (bench/RESULTS.md).
  */
 export function snapshotTokensAt(db: ReadableDB, asOf: string, wallets: readonly string[]): Map<string, SnapshotToken[]> {
-  const wanted = new Set(wallets.map(addressKey));
-  const found = (
-    wanted.size <= FEW_WALLETS
-      ? [...wanted].flatMap((wallet) => latestSnapshots(db, 'positionsByUnderlying', { date: asOf, wallet }))
-      : latestSnapshots(db, 'positionsByUnderlying', { date: asOf })
-  ).filter((r) => wanted.has(addressKey(r.wallet)));
+  const found = latestSnapshotsOf(db, 'positionsByUnderlying', asOf, wallets);
   const out = new Map<string, SnapshotToken[]>();
   const bySnapshot = new Map<number, SnapshotToken[]>();
   for (const r of found) {

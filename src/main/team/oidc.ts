@@ -10,6 +10,7 @@
  * The client's secret is handed in by the command (from FOLIOSCOPE_OIDC_CLIENT_SECRET) and kept
  * only inside openid-client's client authentication: no page, log line, error or file gets it.
  */
+import { englishSignInWords } from './sign-in-words.ts';
 import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { isLoopback } from './security.ts';
@@ -42,15 +43,19 @@ export interface OidcAttempt {
   startedAt: number;
 }
 
-/** Why a provider's answer was not taken, in words for the person in front of the page. */
+/**
+ * Why a provider's answer was not taken: `kind` for the person in front of the page (said in
+ * the page's language: sign-in-words.ts; `message` is the English), `detail` for the server's log.
+ */
 export class OidcRefusal extends Error {
   override name = 'OidcRefusal';
   /** What went wrong for the server's log (never the secret), beside the person's sentence. */
   constructor(
-    message: string,
+    readonly kind: 'unverified' | 'noSubject',
+    readonly label: string,
     readonly detail: string,
   ) {
-    super(message);
+    super(englishSignInWords[kind](label));
   }
 }
 
@@ -164,12 +169,9 @@ export async function discoverProvider(s: OidcSettings): Promise<OidcProvider> {
         claims = tokens.claims();
       } catch (err) {
         const detail = withoutSecret(describe(err), s.clientSecret);
-        throw new OidcRefusal(
-          `${label}'s answer could not be verified, so nobody is signed in: start again. If it happens again, tell an owner (the server's log says why).`,
-          detail,
-        );
+        throw new OidcRefusal('unverified', label, detail);
       }
-      if (!claims?.sub) throw new OidcRefusal(`${label} did not say who you are: start again.`, 'no ID token subject');
+      if (!claims?.sub) throw new OidcRefusal('noSubject', label, 'no ID token subject');
       return { issuer, subject: claims.sub };
     },
   };

@@ -49,6 +49,7 @@ import {
   viewOf,
 } from './security.ts';
 import { SIGN_IN_CSP, SIGN_IN_CSS, signedInPage, signInPage } from './sign-in-page.ts';
+import { signInWords, type SignInWords } from './sign-in-words.ts';
 
 export interface TeamServerOptions {
   core: Core;
@@ -207,7 +208,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (path === '/sign-in') {
       if (req.method === 'GET') {
         if (who(req, view)?.session) return redirect(res, '/');
-        return page(res, 200, {});
+        return page(req, res, 200, {});
       }
       if (req.method === 'POST') return signIn(req, res, view);
       return send(res, 405, 'text/plain', 'GET or POST only');
@@ -284,12 +285,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     // Whatever happens next, this browser's attempt is over.
     res.setHeader('Set-Cookie', attemptCookie(attemptName(view), '', view.https, 0));
     const attempt = taken.length === 1 ? taken[0] : null;
-    const again = `start again with "Sign in with ${p.label}"`;
+    const w = await wordsOf(req);
     if (!attempt) {
       log(
         `Sign-in through the provider refused: ${ids.length > 1 ? 'two attempt cookies' : ids.length ? 'an attempt unknown, used or expired' : 'no attempt cookie'}.`,
       );
-      return page(res, 400, { message: `This sign-in was not started in this browser, was already used or took too long: ${again}.` });
+      return page(req, res, 400, { message: w.notStarted(p.label) });
     }
     const error = query.get('error');
     // The provider's refusal, said only when it answers this attempt (its state): anyone can
@@ -297,7 +298,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (error !== null && query.get('state') === attempt.state) {
       const code = /^[a-z_]{1,40}$/.test(error) ? error : 'refused';
       log(`Sign-in through the provider refused by the provider: ${code}.`);
-      return page(res, 403, { message: `${p.label} did not sign you in (${code}): ${again}${passwords ? ', or use your password' : ''}.` });
+      return page(req, res, 403, { message: w.providerRefused(p.label, code, passwords) });
     }
     let account: { issuer: string; subject: string };
     try {
@@ -305,19 +306,19 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     } catch (err) {
       if (!(err instanceof OidcRefusal)) throw err;
       log(`Sign-in through the provider refused: ${err.detail}`);
-      return page(res, 400, { message: err.message });
+      return page(req, res, 400, { message: w[err.kind](err.label) });
     }
     const result = people.oidcSignIn(account, lockoutAddress(view.address), now());
     if (!result.ok) {
-      if (result.reason === 'disabled') return page(res, 403, { message: coded('team.signInDisabled', {}).message });
+      if (result.reason === 'disabled') return page(req, res, 403, { message: w.said(coded('team.signInDisabled', {}).said) });
       log(`Sign-in through the provider refused: subject ${JSON.stringify(account.subject.slice(0, 80))} at ${account.issuer} is linked to nobody.`);
-      return page(res, 403, {
-        message: `Your account at ${p.label} is not linked to anyone here. Ask an owner to link it: folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`,
+      return page(req, res, 403, {
+        message: w.notLinked(p.label, `folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`),
       });
     }
     res.setHeader('Set-Cookie', [attemptCookie(attemptName(view), '', view.https, 0), sessionCookie(cookieName(view), result.sessionId, view.https)]);
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
-    return send(res, 200, 'text/html; charset=utf-8', signedInPage(result.person));
+    return send(res, 200, 'text/html; charset=utf-8', signedInPage(w, result.person));
   }
 
   /**
@@ -335,17 +336,18 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   async function signIn(req: IncomingMessage, res: ServerResponse, view: RequestView): Promise<void> {
     // A form's POST carries its Origin (checked above); one without is not a browser's form.
     if (req.headers.origin === undefined) return send(res, 403, 'text/plain', 'Origin required');
-    if (!passwords) return page(res, 403, { message: `This server takes no passwords: sign in with ${oidc?.label ?? 'the provider'}.` });
+    const w = await wordsOf(req);
+    if (!passwords) return page(req, res, 403, { message: w.noPasswords(oidc?.label ?? 'the provider') });
     const body = await readBody(req);
     if (body === null) return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
     const form = new URLSearchParams(body);
     const name = (form.get('name') ?? '').trim();
     const password = form.get('password') ?? '';
-    if (!name || !password) return page(res, 400, { message: 'Type your name and password.', name });
+    if (!name || !password) return page(req, res, 400, { message: w.typeBoth, name });
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
       const { status, why } = refused(result, res);
-      return page(res, status, { message: why.message, name });
+      return page(req, res, status, { message: w.said(why.said), name });
     }
     res.setHeader('Set-Cookie', sessionCookie(cookieName(view), result.sessionId, view.https));
     return redirect(res, '/');
@@ -448,9 +450,15 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
   }
 
-  function page(res: ServerResponse, status: number, p: { message?: string; name?: string }): void {
+  /** The sign-in pages' words for a request: the books' locale setting's language, else the browser's (sign-in-words.ts). */
+  async function wordsOf(req: IncomingMessage): Promise<SignInWords> {
+    return signInWords((await o.core.request('settings.get', undefined)).locale, req.headers['accept-language']);
+  }
+
+  async function page(req: IncomingMessage, res: ServerResponse, status: number, p: { message?: string; name?: string }): Promise<void> {
+    const w = await wordsOf(req);
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
-    send(res, status, 'text/html; charset=utf-8', signInPage({ ...p, ...(oidc && { provider: oidc.label }), passwords }));
+    send(res, status, 'text/html; charset=utf-8', signInPage(w, { ...p, ...(oidc && { provider: oidc.label }), passwords }));
   }
 
   function download(id: string, res: ServerResponse, person: string): void {

@@ -3,8 +3,10 @@
  * none), a form posting name and password to /sign-in, and one small stylesheet of its own.
  * With the team's OpenID Connect provider configured, a link "Sign in with <provider>" beside
  * the form (a link, not a form: CSP's form-action would stop a form's redirect to the provider),
- * and the form not at all when the server takes no passwords. Every text placed in it is escaped.
+ * and the form not at all when the server takes no passwords. Every text placed in it is escaped;
+ * its words are in the language of the screens after it (sign-in-words.ts).
  */
+import type { SignInWords } from './sign-in-words.ts';
 
 /** No script, styles from this server only, the form posting only here, never framed. */
 export const SIGN_IN_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -12,9 +14,9 @@ export const SIGN_IN_CSP = "default-src 'none'; style-src 'self'; img-src 'self'
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A page of the sign-in's (no script, this server's stylesheet): its title, what its main holds after the heading, and any head lines of its own. */
-function pageOf(title: string, main: string, head = ''): string {
+function pageOf(w: SignInWords, title: string, main: string, head = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${w.lang}">
 <head>
 <meta charset="utf-8">
 ${head}<meta name="viewport" content="width=device-width, initial-scale=1">
@@ -31,20 +33,21 @@ ${main}</main>
 `;
 }
 
-export function signInPage(o: { message?: string; name?: string; provider?: string; passwords?: boolean }): string {
+export function signInPage(w: SignInWords, o: { message?: string; name?: string; provider?: string; passwords?: boolean }): string {
   const passwords = o.passwords ?? true;
   return pageOf(
-    'Sign in',
-    `<p class="lede">Sign in to the team's books.</p>
+    w,
+    escape(w.title),
+    `<p class="lede">${escape(w.lede)}</p>
 ${o.message ? `<p class="problem" role="alert">${escape(o.message)}</p>` : ''}
-${o.provider ? `<p><a class="provider" href="/sign-in/oidc">Sign in with ${escape(o.provider)}</a></p>\n` : ''}${o.provider && passwords ? '<p class="or">or with your name and password</p>\n' : ''}${
+${o.provider ? `<p><a class="provider" href="/sign-in/oidc">${escape(w.withProvider(o.provider))}</a></p>\n` : ''}${o.provider && passwords ? `<p class="or">${escape(w.or)}</p>\n` : ''}${
       passwords
         ? `<form method="post" action="/sign-in">
-<label for="name">Name</label>
+<label for="name">${escape(w.name)}</label>
 <input id="name" name="name" autocomplete="username" required maxlength="64" value="${escape(o.name ?? '')}"${o.name || o.provider ? '' : ' autofocus'}>
-<label for="password">Password</label>
+<label for="password">${escape(w.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${o.name ? ' autofocus' : ''}>
-<button type="submit">Sign in</button>
+<button type="submit">${escape(w.submit)}</button>
 </form>
 `
         : ''
@@ -74,6 +77,11 @@ button:focus-visible, input:focus-visible, a:focus-visible { outline: 2px solid 
  * cross-site redirect chain, so the app would not see the new session; a navigation this page
  * starts is the server's own.
  */
-export function signedInPage(person: string): string {
-  return pageOf('Signed in', `<p>Signed in as ${escape(person)}. <a href="/">Open the books</a></p>\n`, '<meta http-equiv="refresh" content="0; url=/">\n');
+export function signedInPage(w: SignInWords, person: string): string {
+  return pageOf(
+    w,
+    escape(w.signedInTitle),
+    `<p>${escape(w.signedIn(person))} <a href="/">${escape(w.open)}</a></p>\n`,
+    '<meta http-equiv="refresh" content="0; url=/">\n',
+  );
 }

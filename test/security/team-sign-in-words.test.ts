@@ -1,13 +1,10 @@
 /**
  * The team server's sign-in pages in one language (issue 39: one language per screen): the books'
- * locale setting's, else the browser's first language, over real HTTP; the refusals a desktop is
- * also sent (coded) in the words the app's German and English say for the same code.
+ * locale setting's, else the browser's first language, over real HTTP (the refusals said as the
+ * app says them: test/renderer/sign-in-words.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstLanguage, signInWords } from '../../src/main/team/sign-in-words.ts';
-import { coded, sayCode } from '../../src/shared/core-codes.ts';
-import { german } from '../../src/renderer/src/lib/words.de.ts';
-import { english } from '../../src/renderer/src/lib/words.ts';
 import { useSimulator } from '../support/sim.ts';
 import { MIN, startTeam, type Team } from '../support/team-http.ts';
 
@@ -31,20 +28,6 @@ describe("the sign-in pages' language", () => {
     expect(signInWords(null, 'de-CH,en;q=0.5').lang).toBe('de');
     expect(signInWords(null, 'deu').lang).toBe('en');
     expect(signInWords(null, undefined).lang).toBe('en');
-  });
-
-  it('says the coded refusals as the app says them, in either language', () => {
-    const saids = [
-      coded('team.signInWrong', {}),
-      coded('team.signInDisabled', {}),
-      coded('team.signInLocked', { minutes: 1 }),
-      coded('team.signInLocked', { minutes: 15 }),
-    ];
-    for (const { message, said } of saids) {
-      expect(signInWords('de-DE', undefined).said(said)).toBe(sayCode(said, german.coreCodes));
-      expect(signInWords('en-US', undefined).said(said)).toBe(sayCode(said, english.coreCodes));
-      expect(signInWords('en-US', undefined).said(said)).toBe(message);
-    }
   });
 });
 

@@ -452,7 +452,12 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
 
   /** The sign-in pages' words for a request: the books' locale setting's language, else the browser's (sign-in-words.ts). */
   async function wordsOf(req: IncomingMessage): Promise<SignInWords> {
-    return signInWords((await o.core.request('settings.get', undefined)).locale, req.headers['accept-language']);
+    // The page is shown whatever the books are doing: settings that cannot be read leave the browser's language.
+    const locale = await o.core.request('settings.get', undefined).then(
+      (s) => s.locale,
+      () => null,
+    );
+    return signInWords(locale, req.headers['accept-language']);
   }
 
   async function page(req: IncomingMessage, res: ServerResponse, status: number, p: { message?: string; name?: string }): Promise<void> {

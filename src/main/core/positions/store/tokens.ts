@@ -45,11 +45,11 @@ export interface SnapshotToken {
 }
 
 /**
- * The tokens of the by-underlying snapshot each of `wallets`' chains has at a date (the newest
- * fetch, as latestSnapshot reads it), in the body's order, without reading the bodies: by
+ * The tokens of the by-underlying snapshot each of `wallets`' (watched) chains has at a date (the
+ * newest fetch, as latestSnapshot reads it), in the body's order, without reading the bodies: by
  * `${wallet}|${chain}`, a member with none cached absent. For a read of a scope's tokens at many
- * dates (the pack's prices), where parsing each whole body again was its cost, and then one
- * statement per member and date (bench/RESULTS.md).
+ * dates (the pack's prices), where parsing each whole body again was its cost; a date's members
+ * are read in two statements, not two each (bench/RESULTS.md).
  */
 export function snapshotTokensAt(db: ReadableDB, asOf: string, wallets: readonly string[]): Map<string, SnapshotToken[]> {
   const found = latestSnapshotsOf(db, 'positionsByUnderlying', asOf, wallets);

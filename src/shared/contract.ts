@@ -772,9 +772,21 @@ export const CONTRACT = {
   'positions.diff': op(z.strictObject({ wallet: address, from: date, to: date }), 'read')<DateDiff>(),
   /** A wallet, a group or all wallets at a date: rows, totals, allocation and each member's coverage (src/shared/portfolio/view.ts). */
   'portfolio.view': op(z.strictObject({ date, wallet: address.optional(), group: z.number().int().positive().optional() }), 'read')<PortfolioView>(),
-  /** What changed per position and per token from an earlier cached date (`since`) to `date` (src/shared/portfolio/change.ts). */
+  /**
+   * What changed per position and per token from an earlier cached date (`since`) to `date`
+   * (src/shared/portfolio/change.ts): the rows of `keys` and `tokenKeys` (a screen's page), or
+   * every row when neither is given.
+   */
   'portfolio.change': op(
-    z.strictObject({ date, since: date, wallet: address.optional(), group: z.number().int().positive().optional() }),
+    z.strictObject({
+      date,
+      since: date,
+      wallet: address.optional(),
+      group: z.number().int().positive().optional(),
+      // A row's key holds a position's name where it has no contract: room for a long one.
+      keys: z.array(z.string().max(20_000)).max(ROW_PAGE_MAX).optional(),
+      tokenKeys: z.array(z.string().max(20_000)).max(ROW_PAGE_MAX).optional(),
+    }),
     'read',
   )<PortfolioChange>(),
   /**

@@ -192,6 +192,25 @@ describe('change since a date', () => {
     expect(c.goneTokens).toEqual([]);
   });
 
+  it('asked for some rows (a page), answers theirs; the total and the unknown count are over every row', () => {
+    const whole = changeBetween(then, now);
+    const keys = [`${A}:eth:dust`, `${A}:eth:aave-weth`, 'not a row'];
+    const page = changeBetween(then, now, { keys, tokenKeys: [] });
+    expect(Object.keys(page.positions).sort()).toEqual([`${A}:eth:aave-weth`, `${A}:eth:dust`]);
+    for (const k of Object.keys(page.positions)) expect(page.positions[k]).toEqual(whole.positions[k]);
+    expect(page.tokens).toEqual({});
+    expect([page.total, page.totalWhy, page.gone, page.goneTokens, page.notCached]).toEqual([
+      whole.total,
+      whole.totalWhy,
+      whole.gone,
+      whole.goneTokens,
+      whole.notCached,
+    ]);
+    // The dust row's value is unknown (not for a wallet chain not cached): counted whichever rows were asked.
+    expect(whole.unknown).toBe(1);
+    expect(changeBetween(then, now, { keys: [] }).unknown).toBe(1);
+  });
+
   it('over the same wallet chains, the rows’ changes add up to the change of the total', () => {
     const dropB = (v: PortfolioView) => ({ ...v, members: v.members.filter((m) => m.wallet === A), positions: v.positions.filter((r) => r.wallet === A) });
     const [t, n] = [dropB(then), dropB(now)];

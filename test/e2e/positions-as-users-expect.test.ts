@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bothThemes } from './axe.ts';
 import { cutFigures } from '../support/figures.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW } from '../support/sim.ts';
-import { COLD, poll, settled, shootBothThemes, TREASURY, useWebSession } from '../support/web-session.ts';
+import { type ApiAsk, COLD, poll, recordAsks, settled, shootBothThemes, TREASURY, useWebSession } from '../support/web-session.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 
 /**
@@ -47,6 +47,10 @@ async function show(route: string): Promise<void> {
 }
 
 const table = () => web.page.locator('table.positions');
+let sent: ApiAsk[] = [];
+beforeAll(() => {
+  sent = recordAsks(web.page);
+});
 
 describe('positions as users expect', () => {
   it('quantity and implied price per position and per token beneath', async () => {
@@ -119,12 +123,29 @@ describe('positions as users expect', () => {
     expect(parsed.reduce((a, b) => a! + b!, 0)).toBe(cents(await table().getByTestId('change-total').innerText()));
     const core = await web.core.call('portfolio.change', { wallet: TREASURY, date: DAY, since: EARLIER });
     expect(cents(await table().getByTestId('change-total').innerText())).toBe(Math.round(core.total! * 100));
+    // The screen asks the change of the rows it shows, never of every row (issue 40: a fund's is megabytes).
+    const asks = sent.filter((a) => a.op === 'portfolio.change');
+    expect(asks.length).toBeGreaterThan(0);
+    expect(asks.every((a) => Array.isArray(a.input['keys']) || Array.isArray(a.input['tokenKeys']))).toBe(true);
+    const shown = await table()
+      .locator('tbody button.expand[data-row-key]')
+      .evaluateAll((bs) => bs.map((b) => b.getAttribute('data-row-key')));
+    expect([...(asks.at(-1)!.input['keys'] as string[])].sort()).toEqual([...shown].sort());
     // New and gone rows are said as such (the demo opens and closes positions over seven weeks).
     const news = Object.values(core.positions).filter((c) => c.state === 'new').length;
     expect(await table().locator('tbody .badge', { hasText: /^new$/ }).count()).toBe(news);
     expect(await table().locator('[data-testid=gone-row]').count()).toBe(core.gone.length);
     // The demo's seven weeks open or close some positions (else this proves nothing of new and gone).
     expect(news + core.gone.length).toBeGreaterThan(0);
+    // By token: the change of the token rows shown, asked by their keys.
+    await show(`#/positions?view=underlying&wallet=${TREASURY}&date=${DAY}&since=${EARLIER}`);
+    const tokenChanges = web.page.locator('[data-testid=token-row] [data-testid=change]');
+    await poll(async () => (await tokenChanges.allInnerTexts()).filter((t) => /\d/.test(t)).length).toBeGreaterThan(3);
+    const tokenRows = web.page.locator('[data-testid=token-row]');
+    const lastAsk = () => sent.filter((a) => a.op === 'portfolio.change').at(-1)!.input;
+    await poll(async () => (lastAsk()['tokenKeys'] as string[] | undefined)?.length === (await tokenRows.count())).toBe(true);
+    const tokenAsk = lastAsk();
+    expect(tokenAsk['keys']).toBeUndefined();
     expect(web.problems).toEqual([]);
   }, 120_000);
 

@@ -48,11 +48,14 @@ export interface MemberRef {
 export interface PortfolioChange {
   date: string;
   since: string;
-  /** By position row key (PositionRow.key), for the rows at the as-of date. */
+  /**
+   * By position row key (PositionRow.key), for the rows at the as-of date: those asked (`keys`: a
+   * screen's page), else every one (at a fund's scale ~180 bytes a row, megabytes whole).
+   */
   positions: Record<string, RowChange>;
   /** Positions at the earlier date that are gone since, each with its change (to 0). */
   gone: Array<PositionRow & { change: RowChange }>;
-  /** By token row key (TokenRow.key), for the rows at the as-of date. */
+  /** By token row key (TokenRow.key), for the rows at the as-of date: those asked (`tokenKeys`), else every one. */
   tokens: Record<string, RowChange>;
   goneTokens: Array<TokenRow & { change: RowChange }>;
   /**
@@ -61,6 +64,12 @@ export interface PortfolioChange {
    */
   total: number | null;
   totalWhy: ChangeWhy | null;
+  /**
+   * How many position rows (at the as-of date, and gone) have a change of value nobody can know
+   * for a reason other than a wallet chain not cached (that one is named in `notCached`): over
+   * every row, whichever were asked.
+   */
+  unknown: number;
   /** Wallet chains whose positions are cached at one of the two dates only, and which date lacks them. */
   notCached: Array<MemberRef & { date: string }>;
   /** The same for the by-token view (which by-token changes depend on). */

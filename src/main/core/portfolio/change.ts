@@ -69,8 +69,26 @@ function tokenChange(now: TokenRow | undefined, then: TokenRow | undefined): Row
   };
 }
 
-/** What changed from the view `then` (the earlier date) to the view `now`, over the same scope. */
-export function changeBetween(then: PortfolioView, now: PortfolioView): PortfolioChange {
+/** The rows of `keys` asked for (a screen's page), or every row when none were asked. */
+export interface ChangeKeys {
+  keys?: readonly string[] | undefined;
+  tokenKeys?: readonly string[] | undefined;
+}
+
+/** `all` cut to the keys asked (each once, in no other order), or whole when none were asked. */
+function only(all: Record<string, RowChange>, keys: readonly string[] | undefined): Record<string, RowChange> {
+  if (!keys) return all;
+  const out: Record<string, RowChange> = {};
+  for (const k of keys) if (Object.hasOwn(all, k)) out[k] = all[k]!;
+  return out;
+}
+
+/**
+ * What changed from the view `then` (the earlier date) to the view `now`, over the same scope;
+ * every row's change is made (the total and the unknown count are over all of them), those of
+ * the rows asked are answered.
+ */
+export function changeBetween(then: PortfolioView, now: PortfolioView, asked: ChangeKeys = {}): PortfolioChange {
   const notCached = oneSided(then, now, (m) => m.state !== 'not-cached');
   const notCachedTokens = oneSided(then, now, (m) => m.views.underlying);
   const lacking = new Set(notCached.map(memberKey));
@@ -92,16 +110,18 @@ export function changeBetween(then: PortfolioView, now: PortfolioView): Portfoli
   const tokenKeys = new Set(now.tokens.map((t) => t.key));
   const goneTokens = tokensUnknown ? [] : then.tokens.filter((t) => !tokenKeys.has(t.key)).map((t) => ({ ...t, change: tokenChange(undefined, t) }));
 
-  const total = notCached.length ? null : changeSum([...Object.values(positions), ...gone.map((g) => g.change)].map((c) => c.value));
+  const every = [...Object.values(positions), ...gone.map((g) => g.change)];
+  const total = notCached.length ? null : changeSum(every.map((c) => c.value));
   return {
     date: now.date,
     since: then.date,
-    positions,
+    positions: only(positions, asked.keys),
     gone,
-    tokens,
+    tokens: only(tokens, asked.tokenKeys),
     goneTokens,
     total,
     totalWhy: total !== null ? null : notCached.length ? 'not-cached' : 'value-unknown',
+    unknown: every.filter((c) => c.value === null && c.valueWhy !== 'not-cached').length,
     notCached,
     notCachedTokens,
   };
@@ -119,11 +139,12 @@ export async function portfolioChange(
   since: string,
   signal: AbortSignal,
   views: ViewReader = (d, w, at, s) => portfolioViewUnlessAborted(d, w, at, s),
+  asked: ChangeKeys = {},
 ): Promise<PortfolioChange> {
   checkDate('date', date);
   checkDate('since', since);
   if (since >= date) throw new ValidationError('since', `The change since a date needs a date before ${date}; ${since} is not.`);
   const then = await views(db, wallets, since, signal);
   const now = await views(db, wallets, date, signal);
-  return changeBetween(then, now);
+  return changeBetween(then, now, asked);
 }

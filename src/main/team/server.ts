@@ -208,7 +208,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (path === '/sign-in') {
       if (req.method === 'GET') {
         if (who(req, view)?.session) return redirect(res, '/');
-        return page(req, res, 200, {});
+        return page(res, 200, {}, await wordsOf(req));
       }
       if (req.method === 'POST') return signIn(req, res, view);
       return send(res, 405, 'text/plain', 'GET or POST only');
@@ -290,7 +290,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
       log(
         `Sign-in through the provider refused: ${ids.length > 1 ? 'two attempt cookies' : ids.length ? 'an attempt unknown, used or expired' : 'no attempt cookie'}.`,
       );
-      return page(req, res, 400, { message: w.notStarted(p.label) });
+      return page(res, 400, { message: w.notStarted(p.label) }, w);
     }
     const error = query.get('error');
     // The provider's refusal, said only when it answers this attempt (its state): anyone can
@@ -298,7 +298,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (error !== null && query.get('state') === attempt.state) {
       const code = /^[a-z_]{1,40}$/.test(error) ? error : 'refused';
       log(`Sign-in through the provider refused by the provider: ${code}.`);
-      return page(req, res, 403, { message: w.providerRefused(p.label, code, passwords) });
+      return page(res, 403, { message: w.providerRefused(p.label, code, passwords) }, w);
     }
     let account: { issuer: string; subject: string };
     try {
@@ -306,15 +306,18 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     } catch (err) {
       if (!(err instanceof OidcRefusal)) throw err;
       log(`Sign-in through the provider refused: ${err.detail}`);
-      return page(req, res, 400, { message: w[err.kind](err.label) });
+      return page(res, 400, { message: w[err.kind](err.label) }, w);
     }
     const result = people.oidcSignIn(account, lockoutAddress(view.address), now());
     if (!result.ok) {
-      if (result.reason === 'disabled') return page(req, res, 403, { message: w.said(coded('team.signInDisabled', {}).said) });
+      if (result.reason === 'disabled') return page(res, 403, { message: w.said(coded('team.signInDisabled', {}).said) }, w);
       log(`Sign-in through the provider refused: subject ${JSON.stringify(account.subject.slice(0, 80))} at ${account.issuer} is linked to nobody.`);
-      return page(req, res, 403, {
-        message: w.notLinked(p.label, `folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`),
-      });
+      return page(
+        res,
+        403,
+        { message: w.notLinked(p.label, `folioscope users link-oidc NAME ${account.subject.slice(0, 255)} --oidc-issuer ${account.issuer}`) },
+        w,
+      );
     }
     res.setHeader('Set-Cookie', [attemptCookie(attemptName(view), '', view.https, 0), sessionCookie(cookieName(view), result.sessionId, view.https)]);
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
@@ -337,17 +340,17 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     // A form's POST carries its Origin (checked above); one without is not a browser's form.
     if (req.headers.origin === undefined) return send(res, 403, 'text/plain', 'Origin required');
     const w = await wordsOf(req);
-    if (!passwords) return page(req, res, 403, { message: w.noPasswords(oidc?.label ?? 'the provider') });
+    if (!passwords) return page(res, 403, { message: w.noPasswords(oidc?.label ?? 'the provider') }, w);
     const body = await readBody(req);
     if (body === null) return send(res, 413, 'text/plain', `Request too large (at most ${MAX_BODY} bytes).`);
     const form = new URLSearchParams(body);
     const name = (form.get('name') ?? '').trim();
     const password = form.get('password') ?? '';
-    if (!name || !password) return page(req, res, 400, { message: w.typeBoth, name });
+    if (!name || !password) return page(res, 400, { message: w.typeBoth, name }, w);
     const result = await people.signIn(name, password, lockoutAddress(view.address), now());
     if (!result.ok) {
       const { status, why } = refused(result, res);
-      return page(req, res, status, { message: w.said(why.said), name });
+      return page(res, status, { message: w.said(why.said), name }, w);
     }
     res.setHeader('Set-Cookie', sessionCookie(cookieName(view), result.sessionId, view.https));
     return redirect(res, '/');
@@ -460,8 +463,8 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     return signInWords(locale, req.headers['accept-language']);
   }
 
-  async function page(req: IncomingMessage, res: ServerResponse, status: number, p: { message?: string; name?: string }): Promise<void> {
-    const w = await wordsOf(req);
+  /** The sign-in page in `w`'s words (the request's, read once by its handler: wordsOf). */
+  function page(res: ServerResponse, status: number, p: { message?: string; name?: string }, w: SignInWords): void {
     res.setHeader('Content-Security-Policy', SIGN_IN_CSP);
     send(res, status, 'text/html; charset=utf-8', signInPage(w, { ...p, ...(oidc && { provider: oidc.label }), passwords }));
   }

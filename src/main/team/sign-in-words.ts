@@ -2,10 +2,11 @@
  * The team server's sign-in pages in the language every screen after them speaks: the books'
  * locale setting's, else the browser's first language (as the app's screens take the system's
  * when no locale is set: renderer/src/lib/words.ts `languageFor`). English and German, as the
- * app. The refusals a desktop also gets (coded: `team.signIn*`) say here what the app's German
- * words say (test/security/team-sign-in-words.test.ts holds them to it).
+ * app. The refusals a desktop also gets (coded: `team.signIn*`) are said in the shared English
+ * sentences, and in German as the app's German words say them (the renderer's, which the main
+ * process may not import: test/renderer/sign-in-words.test.ts holds them to it).
  */
-import type { CoreSaid } from '../../shared/core-codes.ts';
+import { type CoreSaid, englishCoreCodes, sayCode } from '../../shared/core-codes.ts';
 
 export type SignInLanguage = 'en' | 'de';
 
@@ -55,20 +56,8 @@ const en: SignInWords = {
   signedInTitle: 'Signed in',
   signedIn: (person) => `Signed in as ${person}.`,
   open: 'Open the books',
-  said: (said) => {
-    switch (said.code) {
-      case 'team.signInWrong':
-        return 'That name and password do not match.';
-      case 'team.signInLocked': {
-        const { minutes } = said.values as { minutes: number };
-        return `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
-      }
-      case 'team.signInDisabled':
-        return 'This account is disabled: ask an owner.';
-      default:
-        throw new Error(`not a sign-in refusal: ${said.code}`);
-    }
-  },
+  // The app's own English for the code (the desktop's, and the JSON answer's `message`).
+  said: (said) => sayCode(said, englishCoreCodes),
 };
 
 const de: SignInWords = {

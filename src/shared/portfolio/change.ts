@@ -88,6 +88,9 @@ export function positionQuantity(p: Pick<Position, 'underlying'>): { qty: number
   return { qty, price: impliedPrice(nav, qty), tokens: 1 };
 }
 
+/** A change of value nobody can know for a reason other than a wallet chain not cached (that one is named apart). */
+export const unknownChange = (c: RowChange | undefined): boolean => !!c && c.value === null && c.valueWhy !== 'not-cached';
+
 /** The sum of changes, null as soon as one is unknown (a partial sum would pass for the whole). */
 export function changeSum(values: ReadonlyArray<number | null>): number | null {
   return values.some((v) => v === null) ? null : decimalSum(values as number[]);

@@ -6,7 +6,7 @@
 import type { Wallet } from '../../../shared/model.ts';
 import type { PortfolioView } from '../../../shared/portfolio/view.ts';
 import type { PortfolioChange, RowChange, MemberRef } from '../../../shared/portfolio/change.ts';
-import { changeSum, positionQuantity } from '../../../shared/portfolio/change.ts';
+import { changeSum, positionQuantity, unknownChange } from '../../../shared/portfolio/change.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { TokenRow } from '../../../shared/portfolio/tokens.ts';
 import { decimalSum } from '../../../shared/decimal.ts';
@@ -121,7 +121,7 @@ export function changeBetween(then: PortfolioView, now: PortfolioView, asked: Ch
     goneTokens,
     total,
     totalWhy: total !== null ? null : notCached.length ? 'not-cached' : 'value-unknown',
-    unknown: every.filter((c) => c.value === null && c.valueWhy !== 'not-cached').length,
+    unknown: every.filter(unknownChange).length,
     notCached,
     notCachedTokens,
   };

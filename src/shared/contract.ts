@@ -960,6 +960,25 @@ export const CONTRACT = {
     WRITES,
   )<EncryptionStatus>(),
   /**
+   * Moves an encrypted data folder from its key to a new one (README, "Encryption at rest"), every
+   * cache and backup converted in place and never plain in between: a new random key in the
+   * system keychain, or one derived from `passphrase`. A folder whose key comes from a passphrase
+   * needs it typed again (`currentPassphrase`), checked before anything is closed: missing or
+   * wrong, it is refused (field `currentPassphrase`) and nothing changes. Refused while jobs run
+   * unless `cancelJobs`.
+   */
+  'cache.rekey': op(
+    z
+      .strictObject({
+        passphrase: passphrase.min(8, 'a passphrase needs at least 8 characters').optional(),
+        currentPassphrase: passphrase.optional(),
+        cancelJobs: z.boolean().optional(),
+      })
+      .optional(),
+    'admin',
+    WRITES,
+  )<EncryptionStatus>(),
+  /**
    * Whether the data folder waits for its passphrase (README, "Encryption at rest"): a folder
    * encrypted with one, started without FOLIOSCOPE_CACHE_PASSPHRASE in the app or the web shell,
    * answers only this and `cache.unlock` until it is given. Says where the folder is, never a key.

@@ -98,6 +98,8 @@ export interface CoreCodeValues {
   'storage.unwritable': { code: string };
   'storage.inUse': { path: string };
   'cache.wrongPassphrase': Record<string, never>;
+  /** The passphrase from before a change of key that a stop left midway (the new one finishes it). */
+  'cache.passphraseBefore': Record<string, never>;
   /** Categories, rules and notes (the Rules dialog, a transaction's note). */
   'category.missing': { name: string };
   'category.noName': Record<string, never>;
@@ -133,6 +135,10 @@ export interface CoreCodeValues {
   'encryption.already': { source: 'keychain' | 'passphrase' };
   /** Turning off a folder encrypted with a passphrase without typing it (Settings, cache.decrypt). */
   'encryption.passphraseNeeded': Record<string, never>;
+  /** Changing the key of a folder encrypted with a passphrase without typing it (Settings, cache.rekey). */
+  'encryption.passphraseToChange': Record<string, never>;
+  /** A change of key a stop left midway and a failure could not undo: the next start finishes it. */
+  'encryption.changeUnfinished': Record<string, never>;
   /** Jobs running (their names as the core labels them) when an edit needs none: `then` is what to do after cancelling them. */
   'jobs.running': { count: number; names: string; then: 'restore' | 'try again' };
   /**
@@ -284,6 +290,8 @@ export const englishCoreCodes: CoreCodeSentences = {
   'storage.inUse': ({ path }) =>
     `${path} is open in another Folioscope (the app, the web shell, or a command such as watch): close it and try again. Nothing was changed.`,
   'cache.wrongPassphrase': () => 'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+  'cache.passphraseBefore': () =>
+    'That is the passphrase from before the change: the change of this data folder’s passphrase stopped midway, and the new passphrase finishes it. Nothing was changed: type the new one.',
   'category.missing': ({ name }) => `There is no category "${name}" (see the categories list).`,
   'category.noName': () => 'A category needs a name.',
   'category.colour': () => 'A colour is written #rrggbb.',
@@ -317,8 +325,11 @@ export const englishCoreCodes: CoreCodeSentences = {
   'backup.busy': () => 'A restore is under way already.',
   'encryption.none': () => 'This data folder is not encrypted. Nothing was changed.',
   'encryption.already': ({ source }) =>
-    `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, decrypt it first, then encrypt it again. Nothing was changed.`,
+    `This data folder is already encrypted, with ${source === 'keychain' ? 'a key in the system keychain' : 'a passphrase'}. To change that, change its key (Settings → Encryption, or folioscope cache rekey). Nothing was changed.`,
   'encryption.passphraseNeeded': () => 'This data folder is encrypted with a passphrase: type it to turn encryption off. Nothing was changed.',
+  'encryption.passphraseToChange': () => 'This data folder is encrypted with a passphrase: type it to change its key. Nothing was changed.',
+  'encryption.changeUnfinished': () =>
+    'A change of this data folder’s key stopped midway: restart Folioscope (or run any folioscope command) with the new key to finish it, then try again. Nothing was changed.',
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} "${name}" was changed by ${person ?? 'someone else'}${at ? ` at ${minuteUtc(at)}` : ''} since you opened it: reload it and make your edit again. Nothing was changed.`,
   'role.forbidden': ({ person, role, op, needs }) =>
@@ -326,7 +337,7 @@ export const englishCoreCodes: CoreCodeSentences = {
   'team.serviceOnServer': ({ op }) =>
     `On a team server its service and access key are set on the server's machine (folioscope key set, or FOLIOSCOPE_ACCESS_KEY), never through a browser or its API: the people's books live in that service's cache. Nothing was changed. (${op})`,
   'team.encryptionOnServer': ({ op }) =>
-    `On a team server its data folder is encrypted, decrypted and unlocked on the server's machine (folioscope cache encrypt|decrypt, FOLIOSCOPE_CACHE_PASSPHRASE), never through a browser or its API: a passphrase never leaves that machine. Nothing was changed. (${op})`,
+    `On a team server its data folder is encrypted, decrypted and unlocked on the server's machine (folioscope cache encrypt|decrypt|rekey, FOLIOSCOPE_CACHE_PASSPHRASE), never through a browser or its API: a passphrase never leaves that machine. Nothing was changed. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `This is a read-only copy of ${hostOf(origin)} from ${minuteUtc(madeAt)}: edits, syncs and closes are made on the server. Nothing was changed. (${op})`,
   'team.desktopOnly': () => 'Signing in to a team server is done in the desktop app (Settings → Team) or folioscope serve; the CLI uses --server with a token.',

@@ -758,6 +758,11 @@ export interface EncryptionStatus {
   /** Encrypted, but a cache or backup is still plain (a conversion stopped midway): encrypting again finishes it. */
   unfinished: boolean;
   /**
+   * A change from one key to another stopped midway (encryption.json names the new key): every
+   * file opens under one of the two, and the next start, given the new key, finishes it.
+   */
+  changing: boolean;
+  /**
    * Whether the system keychain can keep a cache key here (the app's Settings asks it, to offer
    * a passphrase instead when it cannot); absent where it was not asked (the CLI's status).
    */
@@ -769,6 +774,8 @@ export interface CacheLockState {
   locked: boolean;
   /** The data folder (so the unlock screen can name the folder whose passphrase it asks for). */
   dataDir: string;
+  /** A change of its passphrase stopped midway: the new passphrase opens it (and finishes the change). */
+  changing?: boolean;
 }
 
 /** `backups.list`: this cache's backups, newest first, and how automatic backups are doing. */

@@ -61,6 +61,7 @@ export const OPERATION_NAMES = [
   'cache.encryption',
   'cache.encrypt',
   'cache.decrypt',
+  'cache.rekey',
   'cache.locked',
   'cache.unlock',
   'export.start',

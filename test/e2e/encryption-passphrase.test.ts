@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -24,6 +25,9 @@ import { bothThemes } from './axe.ts';
  * what this process printed and the page's console.
  */
 const PASSPHRASE = 'heron-basalt-41-lantern';
+/** The passphrase it is changed to (Settings → Change the key…), and a wrong current one typed first. */
+const NEW_PASSPHRASE = 'plover-cobalt-83-harbour';
+const WRONG_CURRENT = 'grebe-slate-26-beacon';
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
 /** The cache keys' keychain, in memory and working: the keychain is offered first, the passphrase chosen. */
 const keys = new Map<string, string>();
@@ -285,6 +289,68 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).not.toContain(PASSPHRASE);
   });
 
+  it('changes the passphrase by keyboard in one step: the current one typed and checked first, every file under the new key, never plain', async () => {
+    const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
+    await page.getByRole('button', { name: 'Settings' }).focus();
+    await page.keyboard.press('Enter');
+    const section = page.getByRole('dialog', { name: 'Settings' }).getByRole('region', { name: 'Encryption' });
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*On: aegis, a key derived from a passphrase/);
+    const keyBefore = readFileSync(join(dir, 'encryption.json'), 'utf8');
+    await section.getByRole('button', { name: 'Change the key…' }).focus();
+    await page.keyboard.press('Enter');
+    // A new passphrase is the usual change of a passphrase folder: chosen; the form opens at the current one.
+    expect(await section.getByRole('radio', { name: 'A passphrase, asked for at every start' }).isChecked()).toBe(true);
+    await poll(active).toBe('encryption-current');
+    expect(await section.getByLabel('The data folder’s current passphrase').getAttribute('type')).toBe('password');
+    await page.keyboard.type(WRONG_CURRENT);
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('encryption-passphrase');
+    expect(await section.getByLabel('New passphrase (at least 8 characters)').getAttribute('type')).toBe('password');
+    await page.keyboard.type(NEW_PASSPHRASE);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(NEW_PASSPHRASE);
+    await page.keyboard.press('Tab'); // Show the passphrase
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('Change the key…');
+    await section.scrollIntoViewIfNeeded();
+    await settled(page);
+    await bothThemes(page, 'settings-encryption-change-1024');
+    const before = fingerprints();
+    await page.keyboard.press('Enter');
+    await poll(() =>
+      section.getByText(/under a new key derived from this passphrase\? .*never plain in between.* every start asks for the new passphrase/).isVisible(),
+    ).toBe(true);
+    await poll(active).toBe('Change the key');
+    // A wrong current passphrase: refused by the core before it closed anything, said at its field, typed again.
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('alert').textContent()).toBe(
+      'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+    );
+    await poll(active).toBe('encryption-current');
+    expect(await section.getByLabel('The data folder’s current passphrase').getAttribute('aria-invalid')).toBe('true');
+    expect(await section.getByLabel('The data folder’s current passphrase').inputValue()).toBe('');
+    expect(fingerprints()).toEqual(before);
+
+    await page.keyboard.type(PASSPHRASE);
+    await section.getByRole('button', { name: 'Change the key…' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(active).toBe('Change the key');
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('status').last().textContent()).toMatch(
+      /^The key is changed: 1 cache and \d+ backups? are under the new key; the old one opens none of them\./,
+    );
+    await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*On: aegis, a key derived from a passphrase/);
+    // Another key (its check value), every file still encrypted, the app on its data, the fields gone with their values.
+    expect(readFileSync(join(dir, 'encryption.json'), 'utf8')).not.toBe(keyBefore);
+    expect(JSON.parse(readFileSync(join(dir, 'encryption.json'), 'utf8'))).not.toHaveProperty('next');
+    expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(true);
+    expect(await core!.request('wallets.list', undefined)).toHaveLength(1);
+    expect(await section.getByLabel('New passphrase (at least 8 characters)').count()).toBe(0);
+    for (const secret of [PASSPHRASE, NEW_PASSPHRASE, WRONG_CURRENT]) expect(await inputValues()).not.toContain(secret);
+    await page.keyboard.press('Escape');
+    expect(problems).toEqual([]);
+  }, 120_000);
+
   it('turned off by keyboard with the passphrase typed again: none or a wrong one is said at the field and changes nothing; then every file is plain and holds neither', async () => {
     const WRONG = 'osprey-granite-19-lamp';
     const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent?.trim() || '');
@@ -319,7 +385,14 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     await settled(page);
     await bothThemes(page, 'settings-encryption-off-wrong-1024');
 
+    // The old passphrase opens nothing now.
     await page.keyboard.type(PASSPHRASE);
+    await page.keyboard.press('Enter');
+    await poll(() => section.getByRole('alert').textContent()).toBe(
+      'That is not the passphrase this data folder was encrypted with. Nothing was changed: type it again.',
+    );
+    expect(fingerprints()).toEqual(before);
+    await page.keyboard.type(NEW_PASSPHRASE);
     await page.keyboard.press('Enter');
     await poll(() => section.getByRole('status').last().textContent()).toMatch(/^Decrypted: 1 cache and \d+ backups? are plain again\./);
     await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/^\s*Off:/);
@@ -328,7 +401,7 @@ describe('Settings → Encryption with a passphrase, then the unlock screen', ()
     expect(await core!.request('wallets.list', undefined)).toHaveLength(1);
 
     // Plain now, so this reads what SQLite holds (every table, the audit trail among them), the backup and the WAL.
-    for (const secret of [PASSPHRASE, WRONG]) {
+    for (const secret of [PASSPHRASE, NEW_PASSPHRASE, WRONG, WRONG_CURRENT]) {
       const utf16 = Buffer.from(secret, 'utf16le');
       expect(filesUnder(dir).filter((f) => f.bytes.includes(secret) || f.bytes.includes(utf16))).toEqual([]);
       expect(answers.filter((a) => a.includes(secret))).toEqual([]);
@@ -369,4 +442,57 @@ describe('Settings → Encryption without a keychain', () => {
     }
     expect(problems).toEqual([]);
   }, 60_000);
+});
+
+describe('the unlock screen after a change of passphrase stopped midway', () => {
+  it('asks for the new passphrase, tells the old one apart, and opens the app with the change finished', async () => {
+    const OLD = 'curlew-amber-62-gate';
+    const NEW = 'dunlin-ochre-35-weir';
+    const folder = tempDir();
+    const first = await createCore(coreOptions(folder));
+    await first.call('wallets.add', { address: WALLET, chains: ['eth'], label: 'Treasury' });
+    await first.call('cache.encrypt', { passphrase: OLD });
+    await first.close();
+    // The change killed just before its third rename: named in encryption.json, one file converted.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), folder, '3'], {
+      env: { ...process.env, OLD_PASSPHRASE: OLD, NEW_PASSPHRASE: NEW },
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
+    expect(JSON.parse(readFileSync(join(folder, 'encryption.json'), 'utf8'))).toHaveProperty('next');
+
+    const other = await createCore(coreOptions(folder));
+    const otherShell = await startWebShell({ core: other, rendererDir: RENDERER });
+    // A page of its own: the shared one may still be reaching for the web shell of the test before.
+    const page = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    await page.clock.setFixedTime(SIM_NOW);
+    const problems = watchProblems(page);
+    try {
+      await page.goto(otherShell.url);
+      const screen = page.getByRole('main');
+      await poll(() => screen.getByRole('heading', { level: 1 }).textContent()).toBe('Unlock the cache');
+      expect(await screen.getByTestId('unlock-changing').textContent()).toMatch(/was being changed when Folioscope stopped: type the new passphrase/);
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
+      await page.keyboard.type(OLD);
+      await page.keyboard.press('Enter');
+      await poll(() => screen.getByRole('alert').textContent()).toBe(
+        'That is the passphrase from before the change: the change of this data folder’s passphrase stopped midway, and the new passphrase finishes it. Nothing was changed: type the new one.',
+      );
+      await settled(page);
+      await bothThemes(page, 'unlock-changing-1024');
+      await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('unlock-passphrase');
+      await page.keyboard.type(NEW);
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('main .kpi strong').count()).toBeGreaterThan(0);
+      // Finished: no change named any more, every cache under the new key.
+      expect(JSON.parse(readFileSync(join(folder, 'encryption.json'), 'utf8'))).not.toHaveProperty('next');
+      expect(await other.request('cache.encryption', {})).toMatchObject({ on: true, changing: false, unfinished: false });
+      expect(await other.request('wallets.list', undefined)).toHaveLength(1);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await otherShell.close();
+      await other.close();
+    }
+  }, 90_000);
 });

@@ -62,7 +62,7 @@ describe('a folder encrypted with a passphrase, started without it', () => {
     // Subscribed while locked, as the shells do at start: heard once it opens.
     core.on('data.changed', (c) => changes.push(c));
 
-    expect(await ask('cache.locked', undefined)).toEqual({ ok: true, result: { locked: true, dataDir: dir } });
+    expect(await ask('cache.locked', undefined)).toEqual({ ok: true, result: { locked: true, dataDir: dir, changing: false } });
     for (const op of ['app.info', 'wallets.list', 'cache.encryption']) {
       expect(await ask(op, undefined)).toMatchObject({
         ok: false,

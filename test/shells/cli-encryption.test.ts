@@ -205,8 +205,40 @@ describe('folioscope cache encrypt --passphrase-stdin', () => {
     // Asking for the keychain's kind now is refused, saying how to change it.
     const other = await here([...g, 'cache', 'encrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
     expect(other.status).toBe(1);
-    expect(other.stderr).toMatch(/already encrypted, with a passphrase\. To change that, decrypt it first/);
-    expect(ok(await here([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } }))).toMatch(/Encryption at rest: off/);
+    expect(other.stderr).toMatch(/already encrypted, with a passphrase\. To change that, change its key \(Settings → Encryption, or folioscope cache rekey\)/);
+
+    // `cache rekey` as a process, in one step each way: to a random key in the real keychain (the run's
+    // passphrase is the current one), then to a new passphrase from standard input. Never plain between.
+    const without = await here([...g, 'cache', 'rekey']);
+    expect(without.status).toBe(1);
+    expect(without.stderr).toMatch(/encrypted with a passphrase and none was given/);
+    const toKeychain = cli([...g, 'cache', 'rekey'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
+    expect(ok(toKeychain)).toMatch(/Encryption at rest: on \(aegis, a random key in the system keychain .*later runs need no passphrase/s);
+    expect(keychainEntry(folderId(dir))).toMatch(/^[0-9a-f]{64}$/);
+    expect(ok(cli([...g, 'wallet', 'list']))).toMatch(/Treasury/);
+    expect(shell(join(dir, 'demo.sqlite')).status).not.toBe(0);
+    const keychainAccount = folderId(dir);
+    const next = 'staple battery horse correct';
+    const toPassphrase = cli([...g, 'cache', 'rekey', '--passphrase-stdin'], { input: `${next}\n` });
+    expect(ok(toPassphrase)).toMatch(/a key derived from a passphrase .*Every later run needs the new passphrase/s);
+    // The keychain's entry went with its key; the first passphrase opens nothing, the new one everything.
+    expect(keychainEntry(keychainAccount)).toBeNull();
+    const old = await here([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: passphrase } });
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/the passphrase given is not the one the data folder was encrypted with/);
+    expect(ok(await here([...g, 'wallet', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: next } }))).toMatch(/Treasury/);
+    const backups = ok(await here([...g, 'backup', 'list'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: next } }));
+    expect(backups).toMatch(/encrypted/);
+    for (const f of filesUnder(dir)) {
+      expect(f.bytes.subarray(0, 16).toString('latin1'), f.path).not.toBe('SQLite format 3\0');
+      expect(f.bytes.includes(next), f.path).toBe(false);
+    }
+    for (const r of [toKeychain.stdout, toKeychain.stderr, toPassphrase.stdout, toPassphrase.stderr]) {
+      expect(r).not.toContain(passphrase);
+      expect(r).not.toContain(next);
+    }
+
+    expect(ok(await here([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: next } }))).toMatch(/Encryption at rest: off/);
     expect(shell(join(dir, 'demo.sqlite')).stdout.trim()).toBe('1');
   }, 180_000);
 });

@@ -36,7 +36,7 @@ describe('folioscope serve on a folder encrypted with a passphrase', () => {
         });
         return (await res.json()) as { ok: boolean; result?: unknown; error?: { kind: string; field?: string; message: string } };
       };
-      expect(await call('cache.locked')).toEqual({ ok: true, result: { locked: true, dataDir: dir } });
+      expect(await call('cache.locked')).toEqual({ ok: true, result: { locked: true, dataDir: dir, changing: false } });
       expect(await call('wallets.list')).toMatchObject({ ok: false, error: { kind: 'locked' } });
       const wrong = await call('cache.unlock', { passphrase: 'guess-guess-guess' });
       expect(wrong).toMatchObject({ ok: false, error: { kind: 'validation', field: 'passphrase' } });

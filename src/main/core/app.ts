@@ -25,7 +25,7 @@ import type { ReplicaManifest } from './store/replica-files.ts';
 import { allInputsMark, answerWarmer, forgetAnswers, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
-import { PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
+import { changeUnderWay, PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
 import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/index.ts';
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
@@ -100,7 +100,7 @@ const SERVICE_ON_SERVER: ReadonlySet<OperationName> = new Set(['key.set', 'key.c
  * passphrase never travels through a browser or the desktop's team client, and no person's
  * request leaves the server unable to start unattended (it would wait for a passphrase).
  */
-const ENCRYPTION_ON_SERVER: ReadonlySet<OperationName> = new Set(['cache.encrypt', 'cache.decrypt', 'cache.unlock']);
+const ENCRYPTION_ON_SERVER: ReadonlySet<OperationName> = new Set(['cache.encrypt', 'cache.decrypt', 'cache.rekey', 'cache.unlock']);
 
 /**
  * What a replica refuses beside every operation that writes: what syncs or would reach the
@@ -119,6 +119,7 @@ const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
   'sync.all',
   'cache.encrypt',
   'cache.decrypt',
+  'cache.rekey',
   'cache.unlock',
   'schedules.runDue',
   'backups.create',
@@ -211,7 +212,7 @@ function lockedCore(o: CoreOptions): Core {
   let opened: Core | null = null;
   let opening: Promise<Envelope<unknown>> | null = null;
   let closed = false;
-  const state = { ok: true, result: { locked: true, dataDir: o.dataDir } } as const;
+  const state = { ok: true, result: { locked: true, dataDir: o.dataDir, changing: changeUnderWay(o.dataDir) } } as const;
 
   async function unlock(input: unknown): Promise<Envelope<unknown>> {
     const parsed = CONTRACT['cache.unlock'].input.safeParse(input);
@@ -225,7 +226,7 @@ function lockedCore(o: CoreOptions): Core {
       if (err instanceof WrongPassphraseError)
         return {
           ok: false,
-          error: { kind: 'validation', field: 'passphrase', retryable: false, ...coded('cache.wrongPassphrase', {}) },
+          error: { kind: 'validation', field: 'passphrase', retryable: false, ...coded(err.before ? 'cache.passphraseBefore' : 'cache.wrongPassphrase', {}) },
         };
       return { ok: false, error: serializeError(err) };
     }

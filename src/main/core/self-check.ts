@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readAppConfig, databaseFileFor } from './session/index.ts';
-import { type Keychain, systemKeychain, CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, readEncryptionConfig } from './secrets/index.ts';
+import { type Keychain, systemKeychain, CACHE_KEY_SERVICE, folderKey, PASSPHRASE_ENV, previousKeyOf, readEncryptionConfig } from './secrets/index.ts';
+import { keyOpening } from './store/cache-conversion.ts';
 import { openDatabase, schemaVersion, sqliteVersion } from './store/db.ts';
 import { cipherLibraryVersion } from './store/driver.ts';
 import { workerWriter } from './transactions/index.ts';
@@ -93,7 +94,9 @@ export async function selfCheck(o: {
           file,
         )
       : null;
-    const db = openDatabase(file, { key });
+    // A change of key a stop left midway (the app's start finishes it): the file under the key it is under now.
+    const opening = config?.next && key ? (keyOpening(file, [key, previousKeyOf(config, key, file)]) ?? key) : key;
+    const db = openDatabase(file, { key: opening });
     try {
       sqlite = sqliteVersion(db);
       sqlite3mc = cipherLibraryVersion(db);

@@ -34,6 +34,7 @@ async function start(): Promise<void> {
     target: app,
     props: {
       dataDir: lock.dataDir,
+      changing: lock.changing === true,
       onunlocked: () => {
         void unmount(screen).then(() => mount(App, { target: app }));
       },

@@ -17,7 +17,7 @@ import {
 import { call, type Globals, parse, passphraseFromStdin, UsageError, withCore } from '../context.ts';
 import { io, say } from '../io.ts';
 
-const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--cancel-jobs] | decrypt [--cancel-jobs] | status [--json] | move-aside
+const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--cancel-jobs] | rekey [--passphrase-stdin] [--cancel-jobs] | decrypt [--cancel-jobs] | status [--json] | move-aside
   encrypt      encrypts every cache of the data folder and every backup of them, each converted
                in place and checked before it replaces the old file (which is removed once the
                new one opens). The key is random and kept in the system keychain (service
@@ -25,6 +25,12 @@ const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--can
                derived from the passphrase read from standard input (scrypt, N=2^17, r=8, p=1;
                at least 8 characters), and every later run needs it in ${PASSPHRASE_ENV}.
                Run again after a stop midway: it finishes the job.
+  rekey        moves an encrypted folder to a new key, every cache and backup converted from the
+               old key to the new one, never plain in between: a new random key in the keychain,
+               or with --passphrase-stdin one derived from the new passphrase read from standard
+               input. A passphrase folder's current passphrase is ${PASSPHRASE_ENV}; every later
+               run needs the new one there. A stop midway is finished by the next run (any
+               command) given the new key.
   decrypt      the reverse: every cache and backup plain again, then the key removed
   status       whether the caches and backups are encrypted, and with what (never the key)
   move-aside   keeps the current cache (damaged or not) as <file>.damaged-<time>, byte for byte
@@ -45,6 +51,10 @@ function printEncryption(s: EncryptionStatus): void {
   say(`  backups: ${s.backups.encrypted} encrypted, ${s.backups.plain} plain`);
   for (const f of s.leftovers) say(`  left by a conversion (removed when its cache next opens): ${f}`);
   if (s.unfinished) say('  Not every file is encrypted yet (a conversion stopped midway): run folioscope cache encrypt again to finish.');
+  if (s.changing)
+    say(
+      `  A change of key stopped midway: every file opens under the old key or the new one. The next run given the new key (${PASSPHRASE_ENV} set to the new passphrase, if it is one) finishes it.`,
+    );
 }
 
 export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
@@ -66,6 +76,21 @@ export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
     const s = await withCore(g, (core) => call(core, 'cache.encrypt', { ...(passphrase !== undefined && { passphrase }), ...cancelJobs }));
     printEncryption(s);
     if (passphrase !== undefined) say(`Every later run needs the passphrase: ${PASSPHRASE_ENV}=… folioscope …`);
+    return;
+  }
+  if (sub === 'rekey') {
+    const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
+    // A passphrase folder's key is changed with its current passphrase, as Settings asks for it: the run's own.
+    const currentPassphrase = io().env[PASSPHRASE_ENV];
+    const s = await withCore(g, (core) =>
+      call(core, 'cache.rekey', { ...(passphrase !== undefined && { passphrase }), ...(currentPassphrase && { currentPassphrase }), ...cancelJobs }),
+    );
+    printEncryption(s);
+    say(
+      passphrase !== undefined
+        ? `Every later run needs the new passphrase: ${PASSPHRASE_ENV}=… folioscope …`
+        : `The key is in the system keychain: later runs need no passphrase (unset ${PASSPHRASE_ENV}).`,
+    );
     return;
   }
   if (sub === 'decrypt') {

@@ -15,7 +15,7 @@
  * anything is opened. It never holds the key: with a passphrase, the check lets a thief of the
  * folder test guesses at scrypt's cost, exactly as the encrypted file itself does.
  */
-import { randomBytes, randomUUID, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -38,10 +38,8 @@ export const CACHE_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 const FORMAT = 'folioscope-cache-encryption';
 const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`));
 
-const ConfigSchema = z.strictObject({
-  format: z.literal(FORMAT),
-  version: z.literal(1),
-  cipher: z.literal(CIPHER),
+/** What finds one key again: where it is (keychain or passphrase), its scrypt parameters, its check value. */
+const KeyFields = {
   keySource: z.enum(['keychain', 'passphrase']),
   /** The keychain entry's account (keychain), or the folder's id (passphrase). */
   folderId: z.uuid(),
@@ -54,8 +52,68 @@ const ConfigSchema = z.strictObject({
     .nullable(),
   keyCheck: hex(32),
   since: z.string().max(40),
+};
+
+const ConfigSchema = z.strictObject({
+  format: z.literal(FORMAT),
+  version: z.literal(1),
+  cipher: z.literal(CIPHER),
+  ...KeyFields,
+  /**
+   * A change of key under way (rekeyFolder): the new key's fields, and the folder's key as it was
+   * sealed under the new one (AES-256-GCM), so that the new key alone finishes a change a stop
+   * left midway, whichever files it reached. Absent when no change is under way.
+   */
+  next: z
+    .strictObject({
+      ...KeyFields,
+      previous: z.strictObject({ iv: hex(12), sealed: hex(32), tag: hex(16) }),
+    })
+    .optional(),
 });
 export type EncryptionConfig = z.output<typeof ConfigSchema>;
+export type PendingKey = NonNullable<EncryptionConfig['next']>;
+
+/** The settings of the folder once its change of key is done: the new key's, with no change under way. */
+export function configAfterChange(c: EncryptionConfig): EncryptionConfig {
+  const { next, ...rest } = c;
+  if (!next) return c;
+  const { previous: _previous, ...fields } = next;
+  return { ...rest, ...fields };
+}
+
+/** What a sealed key is bound to: a key sealed for anything else does not open. */
+const SEAL_CONTEXT = Buffer.from('folioscope previous cache key v1', 'latin1');
+
+/** `key` sealed under `under` (AES-256-GCM, a random nonce), for encryption.json's `next.previous`. */
+export function sealKey(key: CacheKey, under: CacheKey): PendingKey['previous'] {
+  const k = Buffer.from(under.hex(), 'hex');
+  const raw = Buffer.from(key.hex(), 'hex');
+  try {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', k, iv).setAAD(SEAL_CONTEXT);
+    const sealed = Buffer.concat([c.update(raw), c.final()]);
+    return { iv: iv.toString('hex'), sealed: sealed.toString('hex'), tag: c.getAuthTag().toString('hex') };
+  } finally {
+    k.fill(0);
+    raw.fill(0);
+  }
+}
+
+/** The key sealed by sealKey, opened with the key it was sealed under; throws when it was changed or sealed under another. */
+export function openSealedKey(s: PendingKey['previous'], under: CacheKey): CacheKey {
+  const k = Buffer.from(under.hex(), 'hex');
+  let raw: Buffer | null = null;
+  try {
+    const d = createDecipheriv('aes-256-gcm', k, Buffer.from(s.iv, 'hex')).setAAD(SEAL_CONTEXT);
+    d.setAuthTag(Buffer.from(s.tag, 'hex'));
+    raw = Buffer.concat([d.update(Buffer.from(s.sealed, 'hex')), d.final()]);
+    return new CacheKey(raw);
+  } finally {
+    k.fill(0);
+    raw?.fill(0);
+  }
+}
 
 /** What the folder's caches are encrypted with, said without the key (cache status, Settings, manifests). */
 export interface EncryptionSummary {
@@ -167,8 +225,21 @@ export async function newFolderKey(
  * say what is missing. Its message never holds the passphrase.
  */
 export class WrongPassphraseError extends CacheProblemError {
-  constructor(cacheFile: string) {
-    super(cacheFile, 'locked', 'the passphrase given is not the one the data folder was encrypted with');
+  /**
+   * `before`: the passphrase is the folder's one from before a change of key that a stop left
+   * midway; the change is finished with the new one, so that is what to type.
+   */
+  constructor(
+    cacheFile: string,
+    readonly before = false,
+  ) {
+    super(
+      cacheFile,
+      'locked',
+      before
+        ? 'the passphrase given is the one from before its passphrase was changed; the change stopped midway and is finished with the new passphrase'
+        : 'the passphrase given is not the one the data folder was encrypted with',
+    );
   }
 }
 
@@ -180,7 +251,18 @@ export class WrongPassphraseError extends CacheProblemError {
 export function waitsForPassphrase(dataDir: string, passphrase: string | null | undefined): boolean {
   if (passphrase) return false;
   try {
-    return readEncryptionConfig(dataDir, configPath(dataDir))?.keySource === 'passphrase';
+    const c = readEncryptionConfig(dataDir, configPath(dataDir));
+    // A change of key a stop left midway is finished with the new key: its source is what counts.
+    return (c?.next ?? c)?.keySource === 'passphrase';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a change of key a stop left midway waits to be finished (encryption.json's `next`); false for a file that cannot be read. */
+export function changeUnderWay(dataDir: string): boolean {
+  try {
+    return readEncryptionConfig(dataDir, configPath(dataDir))?.next !== undefined;
   } catch {
     return false;
   }
@@ -194,13 +276,36 @@ export interface KeySources {
 }
 
 /**
+ * The folder's key from before a change of key a stop left midway (encryption.json's `next`),
+ * opened with the new key and checked against the old check value; throws when it does not open.
+ */
+export function previousKeyOf(config: EncryptionConfig, key: CacheKey, cacheFile: string): CacheKey {
+  if (!config.next) throw new Error('no change of key is under way');
+  let previous: CacheKey;
+  try {
+    previous = openSealedKey(config.next.previous, key);
+  } catch {
+    throw new CacheProblemError(cacheFile, 'locked', `its data folder's ${ENCRYPTION_FILE} was changed: the key from before its change of key does not open`);
+  }
+  if (keyCheckOf(previous) !== config.keyCheck)
+    throw new CacheProblemError(
+      cacheFile,
+      'locked',
+      `its data folder's ${ENCRYPTION_FILE} was changed: the key from before its change of key is not the folder's`,
+    );
+  return previous;
+}
+
+/**
  * The key of a folder whose caches are encrypted, checked against encryption.json's check
- * value. A key that is missing (no keychain entry, no keychain, no passphrase) or wrong throws
+ * value (the new key's, while a change of key is under way). A key that is missing (no keychain entry, no keychain, no passphrase) or wrong throws
  * CacheProblemError('locked') naming `cacheFile`, what is missing and how to give it; nothing
  * is opened or changed.
  */
-export async function folderKey(config: EncryptionConfig, sources: KeySources, cacheFile: string): Promise<CacheKey> {
+export async function folderKey(given: EncryptionConfig, sources: KeySources, cacheFile: string): Promise<CacheKey> {
   const locked = (detail: string) => new CacheProblemError(cacheFile, 'locked', detail);
+  // A change of key under way is finished with the new key: that is the one looked for.
+  const config = configAfterChange(given);
   let key: CacheKey;
   if (config.keySource === 'passphrase') {
     const passphrase = sources.passphrase;
@@ -209,7 +314,11 @@ export async function folderKey(config: EncryptionConfig, sources: KeySources, c
         `its data folder is encrypted with a passphrase and none was given: set ${PASSPHRASE_ENV} for this run (the CLI reads it; the app and the web shell ask for it when it is not set)`,
       );
     key = await passphraseKey(passphrase, config.kdf!);
-    if (keyCheckOf(key) !== config.keyCheck) throw new WrongPassphraseError(cacheFile);
+    if (keyCheckOf(key) !== config.keyCheck) {
+      // The old passphrase, typed after a change that stopped midway: said so (one more scrypt, on a wrong try only).
+      const before = given.next !== undefined && given.keySource === 'passphrase' && keyCheckOf(await passphraseKey(passphrase, given.kdf!)) === given.keyCheck;
+      throw new WrongPassphraseError(cacheFile, before);
+    }
     return key;
   }
   let hex: string | null;

@@ -4,10 +4,14 @@
  */
 export {
   CACHE_KEY_SERVICE,
+  changeUnderWay,
   PASSPHRASE_ENV,
+  configAfterChange,
   folderKey,
   newFolderKey,
+  previousKeyOf,
   readEncryptionConfig,
+  sealKey,
   removeEncryptionConfig,
   waitsForPassphrase,
   writeEncryptionConfig,

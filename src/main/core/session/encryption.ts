@@ -10,17 +10,27 @@
  *   removed. A file not yet converted is still encrypted, and its key is still there.
  *
  * Either way, running the same command again finishes the job.
+ *
+ * A change from one key to another (a new passphrase, the keychain for a passphrase or the other
+ * way, a new random key) never leaves a file plain: the new key is stored and encryption.json
+ * names it as `next`, with the old key sealed under it, before any file is converted; once every
+ * file is, the new key's settings replace the old ones and the old keychain entry goes. A file is
+ * under one key or the other at any stop, and opening the folder (loadFolderKey, at every start)
+ * finishes such a change with the new key alone, trying each file under both.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { EncryptionStatus } from '../../../shared/model.ts';
 import {
+  configAfterChange,
   type EncryptionConfig,
   folderKey,
   type KeySources,
   newFolderKey,
+  previousKeyOf,
   readEncryptionConfig,
   removeEncryptionConfig,
+  sealKey,
   writeEncryptionConfig,
   WrongPassphraseError,
   type Keychain,
@@ -34,6 +44,7 @@ import {
   finishConversions,
   isEncryptedFile,
   keptAsideCopies,
+  keyOpening,
 } from '../store/cache-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { refusal } from '../store/validation.ts';
@@ -70,6 +81,7 @@ export function encryptionStatus(dataDir: string): EncryptionStatus {
     backups,
     leftovers,
     unfinished: config !== null && (caches.some((c) => !c.encrypted && c.bytes > 0) || backups.plain > 0),
+    changing: config?.next !== undefined,
   };
 }
 
@@ -79,15 +91,43 @@ export function encryptionStatus(dataDir: string): EncryptionStatus {
  */
 export async function loadFolderKey(dataDir: string, cacheFile: string, sources: KeySources): Promise<CacheKey | null> {
   const config = readEncryptionConfig(dataDir, cacheFile);
-  return config ? folderKey(config, sources, cacheFile) : null;
+  if (!config) return null;
+  const key = await folderKey(config, sources, cacheFile);
+  // A change of key a stop left midway: finished now, before any cache of the folder opens.
+  if (config.next) await finishChange(dataDir, config, key, previousKeyOf(config, key, cacheFile), sources.keychain, new Date());
+  return key;
+}
+
+/**
+ * The rest of a change of key: every file under `previous` converted to `key` (a file already
+ * under it is left), then the new key's settings written and the old keychain entry removed.
+ * Backups or copies that could not be converted are returned (they are left as they were).
+ */
+async function finishChange(dataDir: string, pending: EncryptionConfig, key: CacheKey, previous: CacheKey, keychain: Keychain, now: Date): Promise<string[]> {
+  for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, keyOpening(cache, [key, previous]) ?? key);
+  const problems = convertFolder(dataDir, previous, key, now);
+  writeEncryptionConfig(dataDir, configAfterChange(pending));
+  await forgetKeychainKey(pending, keychain);
+  return problems;
+}
+
+/** The keychain entry of a key the folder no longer uses (a passphrase's has none). */
+async function forgetKeychainKey(c: Pick<EncryptionConfig, 'keySource' | 'folderId'>, keychain: Keychain): Promise<void> {
+  if (c.keySource !== 'keychain') return;
+  try {
+    await keychain.delete(c.folderId);
+  } catch {
+    // No file is under that key any more; an entry left in the keychain unlocks nothing that remains.
+  }
 }
 
 /**
  * Every cache, backup and copy kept aside of the folder converted to `to`: each cache alone (see
  * convertCache), its old file removed once the new one opened; then its backups and its copies
- * kept aside by a restore or a move-aside (one that cannot be read, a damaged one, is named).
+ * kept aside by a restore or a move-aside. Returns the backups and copies that could not be (one
+ * that cannot be read, a damaged one), named with why; a cache that cannot be throws.
  */
-function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | null, now: Date): void {
+function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | null, now: Date): string[] {
   const problems: string[] = [];
   for (const cache of cachesWithBackups(dataDir)) {
     if (existsSync(cache)) {
@@ -105,6 +145,11 @@ function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | nu
       }
     }
   }
+  return problems;
+}
+
+/** Throws what convertFolder could not convert, if anything: every cache was. */
+function sayProblems(problems: string[]): void {
   if (problems.length)
     throw new Error(
       `Every cache was converted, but ${problems.length} backup${problems.length === 1 ? '' : 's'} or cop${problems.length === 1 ? 'y' : 'ies'} kept aside could not be and ${problems.length === 1 ? 'was' : 'were'} left as ${problems.length === 1 ? 'it was' : 'they were'} (${problems.join('; ').slice(0, 400)}). Remove or restore ${problems.length === 1 ? 'it' : 'them'}, then run this again.`,
@@ -128,6 +173,8 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
   const now = o.now ?? new Date();
   const existing = readEncryptionConfig(dataDir, join(dataDir, 'encryption.json'));
   let key: CacheKey;
+  // A change of key a stop left midway is finished by the next open, not here (its files are under two keys).
+  if (existing?.next) throw refusal('encryption', 'encryption.changeUnfinished', {});
   if (existing) {
     const wanted: EncryptionConfig['keySource'] = o.passphrase !== undefined ? 'passphrase' : 'keychain';
     if (existing.keySource !== wanted) throw refusal('encryption', 'encryption.already', { source: existing.keySource });
@@ -143,26 +190,33 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
     writeEncryptionConfig(dataDir, made.config);
     key = made.key;
   }
-  convertFolder(dataDir, existing ? key : null, key, now);
+  sayProblems(convertFolder(dataDir, existing ? key : null, key, now));
   return key;
 }
 
 /**
- * Before a folder encrypted with a passphrase is turned off: the passphrase typed again, checked
- * against encryption.json's check value (scrypt, as at a start), so a screen left unlocked is not
- * enough to leave the folder plain. A folder with a keychain key (or none) needs nothing. Refused
- * (field `passphrase`) when missing or wrong, before anything is closed or written; the refusal
- * never holds what was typed.
+ * Before a folder encrypted with a passphrase is turned off or given another key: the passphrase
+ * typed again, checked against encryption.json's check value (scrypt, as at a start), so a screen
+ * left unlocked is not enough to leave the folder plain or to put it under a key of someone
+ * else's choosing. A folder with a keychain key (or none) needs nothing. Refused (field
+ * `passphrase`, or `field` as named) when missing or wrong, before anything is closed or written;
+ * the refusal never holds what was typed.
  */
-export async function checkPassphraseToDecrypt(dataDir: string, passphrase: string | undefined, keychain: Keychain): Promise<void> {
+export async function checkFolderPassphrase(
+  dataDir: string,
+  passphrase: string | undefined,
+  keychain: Keychain,
+  o: { why: 'off' | 'change'; field?: string } = { why: 'off' },
+): Promise<void> {
   const file = join(dataDir, 'encryption.json');
   const config = readEncryptionConfig(dataDir, file);
   if (config?.keySource !== 'passphrase') return;
-  if (!passphrase) throw refusal('passphrase', 'encryption.passphraseNeeded', {});
+  const field = o.field ?? 'passphrase';
+  if (!passphrase) throw refusal(field, o.why === 'off' ? 'encryption.passphraseNeeded' : 'encryption.passphraseToChange', {});
   try {
     await folderKey(config, { keychain, passphrase }, file);
   } catch (err) {
-    if (err instanceof WrongPassphraseError) throw refusal('passphrase', 'cache.wrongPassphrase', {});
+    if (err instanceof WrongPassphraseError) throw refusal(field, 'cache.wrongPassphrase', {});
     throw err;
   }
 }
@@ -174,14 +228,62 @@ export async function checkPassphraseToDecrypt(dataDir: string, passphrase: stri
 export async function decryptFolder(dataDir: string, o: { keychain: Keychain; key: CacheKey; now?: Date }): Promise<void> {
   const config = readEncryptionConfig(dataDir, join(dataDir, 'encryption.json'));
   if (!config) throw refusal('encryption', 'encryption.none', {});
+  if (config.next) throw refusal('encryption', 'encryption.changeUnfinished', {});
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
-  convertFolder(dataDir, o.key, null, o.now ?? new Date());
+  sayProblems(convertFolder(dataDir, o.key, null, o.now ?? new Date()));
   removeEncryptionConfig(dataDir);
-  if (config.keySource === 'keychain') {
+  await forgetKeychainKey(config, o.keychain);
+}
+
+export interface RekeyOptions {
+  keychain: Keychain;
+  /** The folder's key now (the session's). */
+  key: CacheKey;
+  /** The new key derived from this passphrase; without it, a new random key kept in the keychain. */
+  passphrase?: string;
+  now?: Date;
+}
+
+/**
+ * Moves an encrypted folder (every cache, backup and copy kept aside) from its key to a new one,
+ * file by file, never plain in between. The new key is stored and named in encryption.json as
+ * `next` (with the old key sealed under it) before any file is converted, so a stop at any point
+ * leaves every file under one key or the other, and the next open finishes the change with the new
+ * key alone (loadFolderKey). A failure in this process is undone where it can be (the files
+ * converted back, encryption.json as it was, the new keychain entry removed); where it cannot, the
+ * change is left for the next open to finish. The caches must be closed in this process (see
+ * encryptFolder). Returns the new key.
+ */
+export async function rekeyFolder(dataDir: string, o: RekeyOptions): Promise<CacheKey> {
+  const now = o.now ?? new Date();
+  const file = join(dataDir, 'encryption.json');
+  const config = readEncryptionConfig(dataDir, file);
+  if (!config) throw refusal('encryption', 'encryption.none', {});
+  if (config.next) throw refusal('encryption', 'encryption.changeUnfinished', {});
+  if (config.keyCheck !== o.key.check()) throw new Error('The key given is not the data folder’s. Nothing was changed.');
+  // Another Folioscope with a cache open stops it here, before the key or any file is written.
+  for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
+  const made = await newFolderKey(o.passphrase !== undefined ? { passphrase: o.passphrase } : { keychain: o.keychain }, now);
+  const { format: _f, version: _v, cipher: _c, ...fields } = made.config;
+  const pending: EncryptionConfig = { ...config, next: { ...fields, previous: sealKey(o.key, made.key) } };
+  // The new key is kept, and named, before any file needs it: a stop after this point leaves a folder that opens with it.
+  await made.store();
+  writeEncryptionConfig(dataDir, pending);
+  let problems: string[];
+  try {
+    problems = convertFolder(dataDir, o.key, made.key, now);
+  } catch (err) {
     try {
-      await o.keychain.delete(config.folderId);
+      sayProblems(convertFolder(dataDir, made.key, o.key, now));
+      writeEncryptionConfig(dataDir, config);
+      await forgetKeychainKey(made.config, o.keychain);
     } catch {
-      // Every file is plain now; an entry left in the keychain unlocks nothing that remains.
+      // Not undone (the disk still full, say): the next open finishes the change with the new key.
     }
+    throw err;
   }
+  writeEncryptionConfig(dataDir, configAfterChange(pending));
+  await forgetKeychainKey(config, o.keychain);
+  sayProblems(problems);
+  return made.key;
 }

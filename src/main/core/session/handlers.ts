@@ -12,7 +12,7 @@ import { settingsVersion } from '../store/versions.ts';
 import { listWallets } from '../store/wallets.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
 import { clearCache } from '../sync/index.ts';
-import { checkPassphraseToDecrypt, decryptFolder, encryptFolder, encryptionStatus } from './encryption.ts';
+import { checkFolderPassphrase, decryptFolder, encryptFolder, encryptionStatus, rekeyFolder } from './encryption.ts';
 import { normaliseBaseUrl } from './profile.ts';
 import type { Session } from './session.ts';
 
@@ -40,6 +40,7 @@ type SessionOperations =
   | 'cache.encryption'
   | 'cache.encrypt'
   | 'cache.decrypt'
+  | 'cache.rekey'
   | 'cache.locked'
   | 'cache.unlock'
   | 'shell.openExternal';
@@ -138,12 +139,26 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       const key = session.cacheKey;
       if (!key) throw refusal('encryption', 'encryption.none', {});
       // Checked before the cache is closed: a missing or wrong passphrase leaves everything open and as it was.
-      await checkPassphraseToDecrypt(session.dataDir, input?.passphrase, session.cacheKeychain);
+      await checkFolderPassphrase(session.dataDir, input?.passphrase, session.cacheKeychain);
       await converting('Decrypting the cache', input?.cancelJobs ?? false, async () => {
         await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key });
         session.cacheKey = null;
         // The folder is plain: its passphrase opens nothing any more and is not kept.
         session.forgetPassphrase();
+      });
+      return encryptionStatus(session.dataDir);
+    },
+    'cache.rekey': async (input) => {
+      const key = session.cacheKey;
+      if (!key) throw refusal('encryption', 'encryption.none', {});
+      // Checked before the cache is closed, as to turn it off: a screen left unlocked does not choose the folder's next key.
+      await checkFolderPassphrase(session.dataDir, input?.currentPassphrase, session.cacheKeychain, { why: 'change', field: 'currentPassphrase' });
+      const passphrase = input?.passphrase;
+      await converting('Changing the cache key', input?.cancelJobs ?? false, async () => {
+        session.cacheKey = await rekeyFolder(session.dataDir, { keychain: session.cacheKeychain, key, ...(passphrase !== undefined && { passphrase }) });
+        // From now on the folder opens with the new passphrase, or with the keychain's key and none.
+        if (passphrase !== undefined) session.usePassphrase(passphrase);
+        else session.forgetPassphrase();
       });
       return encryptionStatus(session.dataDir);
     },

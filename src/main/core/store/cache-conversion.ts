@@ -123,6 +123,27 @@ export function assertAlone(file: string, key: CacheKey | null): void {
   }
 }
 
+/** Whether the encrypted file opens under `key` (a wrong key fails at the first read: every page is authenticated). */
+export function opensWith(file: string, key: CacheKey): boolean {
+  try {
+    const db = openConnection(file, { readonly: true, fileMustExist: true }, key);
+    try {
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      return true;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** Of `keys`, the one `file` opens under: null for a plain, empty or missing file, or one none of them opens. */
+export function keyOpening(file: string, keys: CacheKey[]): CacheKey | null {
+  if (!isEncryptedFile(file)) return null;
+  return keys.find((k) => opensWith(file, k)) ?? null;
+}
+
 export interface ConvertedCache {
   file: string;
   /** What was done: converted, or already as asked (a missing or empty file is created under the new key when opened). */
@@ -144,6 +165,8 @@ export function convertCache(file: string, from: CacheKey | null, to: CacheKey |
   if (size === 0) return { file, state: 'unchanged', keptAside: null };
   const current = plainHeaderAt(file) ? null : from;
   if ((current === null && to === null) || (current !== null && current.equals(to))) return { file, state: 'unchanged', keptAside: null };
+  // Already under `to`: a change of key from one key to another, resumed (or undone) after it reached this file.
+  if (current !== null && to !== null && opensWith(file, to)) return { file, state: 'unchanged', keptAside: null };
   if (plainHeaderAt(file) === false && from === null) throw new Error(`${file} is encrypted, and no key was given to read it. Nothing was changed.`);
 
   const source = openConnection(file, { fileMustExist: true }, current);

@@ -151,6 +151,8 @@ const coreCodes: CoreCodeSentences = {
     `${path} ist in einem anderen Folioscope geöffnet (der App, der Web-Oberfläche oder einem Befehl wie watch): Schließen Sie es und versuchen Sie es erneut. Nichts wurde geändert.`,
   'cache.wrongPassphrase': () =>
     'Das ist nicht die Passphrase, mit der dieser Datenordner verschlüsselt wurde. Nichts wurde geändert: Geben Sie sie erneut ein.',
+  'cache.passphraseBefore': () =>
+    'Das ist die Passphrase von vor der Änderung: Die Änderung der Passphrase dieses Datenordners wurde mittendrin unterbrochen, und die neue Passphrase schließt sie ab. Nichts wurde geändert: Geben Sie die neue ein.',
   'category.missing': ({ name }) => `Es gibt keine Kategorie „${name}“ (siehe die Liste der Kategorien).`,
   'category.noName': () => 'Eine Kategorie braucht einen Namen.',
   'category.colour': () => 'Eine Farbe wird #rrggbb geschrieben.',
@@ -185,9 +187,13 @@ const coreCodes: CoreCodeSentences = {
   'backup.busy': () => 'Eine Wiederherstellung läuft bereits.',
   'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
   'encryption.already': ({ source }) =>
-    `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, entschlüsseln Sie ihn zuerst und verschlüsseln ihn dann erneut. Nichts wurde geändert.`,
+    `Dieser Datenordner ist bereits verschlüsselt, mit ${source === 'keychain' ? 'einem Schlüssel im Schlüsselbund des Systems' : 'einer Passphrase'}. Um das zu ändern, wechseln Sie seinen Schlüssel (Einstellungen → Verschlüsselung oder folioscope cache rekey). Nichts wurde geändert.`,
   'encryption.passphraseNeeded': () =>
     'Dieser Datenordner ist mit einer Passphrase verschlüsselt: Geben Sie sie ein, um die Verschlüsselung auszuschalten. Nichts wurde geändert.',
+  'encryption.passphraseToChange': () =>
+    'Dieser Datenordner ist mit einer Passphrase verschlüsselt: Geben Sie sie ein, um seinen Schlüssel zu wechseln. Nichts wurde geändert.',
+  'encryption.changeUnfinished': () =>
+    'Ein Wechsel des Schlüssels dieses Datenordners wurde mittendrin unterbrochen: Starten Sie Folioscope neu (oder führen Sie einen beliebigen folioscope-Befehl aus), mit dem neuen Schlüssel, um ihn abzuschließen, und versuchen Sie es dann erneut. Nichts wurde geändert.',
   'edit.stale': ({ entity, name, person, at }) =>
     `${EDITED[entity]} „${name}“ wurde seit dem Öffnen von ${person ?? 'jemand anderem'}${at ? ` am ${instant(at)}` : ''} geändert: Laden Sie neu und ändern Sie erneut. Nichts wurde geändert.`,
   'role.forbidden': ({ person, role, op, needs }) =>
@@ -195,7 +201,7 @@ const coreCodes: CoreCodeSentences = {
   'team.serviceOnServer': ({ op }) =>
     `Auf einem Team-Server werden Dienst und Zugangsschlüssel auf dem Rechner des Servers festgelegt (folioscope key set oder FOLIOSCOPE_ACCESS_KEY), nie über einen Browser oder seine API: Die Bücher der Personen liegen im Cache dieses Dienstes. Nichts wurde geändert. (${op})`,
   'team.encryptionOnServer': ({ op }) =>
-    `Auf einem Team-Server wird sein Datenordner auf dem Rechner des Servers verschlüsselt, entschlüsselt und entsperrt (folioscope cache encrypt|decrypt, FOLIOSCOPE_CACHE_PASSPHRASE), nie über einen Browser oder seine API: Eine Passphrase verlässt diesen Rechner nie. Nichts wurde geändert. (${op})`,
+    `Auf einem Team-Server wird sein Datenordner auf dem Rechner des Servers verschlüsselt, entschlüsselt und entsperrt (folioscope cache encrypt|decrypt|rekey, FOLIOSCOPE_CACHE_PASSPHRASE), nie über einen Browser oder seine API: Eine Passphrase verlässt diesen Rechner nie. Nichts wurde geändert. (${op})`,
   'team.replicaReadOnly': ({ origin, madeAt, op }) =>
     `Dies ist eine schreibgeschützte Kopie von ${hostOf(origin)} vom ${instant(madeAt)}: Änderungen, Synchronisierungen und Abschlüsse werden auf dem Server gemacht. Nichts wurde geändert. (${op})`,
   'team.desktopOnly': () =>
@@ -1056,6 +1062,19 @@ export const german: Words = {
     encrypted: (caches, backups) => `Verschlüsselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')}.`,
     decrypted: (caches, backups) =>
       `Entschlüsselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')} sind wieder unverschlüsselt.`,
+    change: 'Schlüssel wechseln…',
+    newKeyChoice: 'Der neue Schlüssel',
+    currentPassphrase: 'Die jetzige Passphrase des Datenordners',
+    currentMissing: 'Geben Sie die jetzige Passphrase des Datenordners ein, um seinen Schlüssel zu wechseln.',
+    newPassphrase: 'Neue Passphrase (mindestens 8 Zeichen)',
+    rekey: 'Schlüssel wechseln…',
+    rekeyQuestion: (passphrase) =>
+      `Jeden Cache und jede Sicherung dieses Datenordners unter einen neuen Schlüssel stellen${passphrase ? ', abgeleitet aus dieser Passphrase' : ', im Schlüsselbund des Systems'}? Die App schließt den Cache, wandelt jede Datei vom jetzigen Schlüssel in den neuen um (geprüft, bevor sie die alte ersetzt, nie dazwischen unverschlüsselt) und öffnet ihn wieder.${passphrase ? ' Danach fragt jeder Start nach der neuen Passphrase.' : ''} Laufende Synchronisierungen müssen zuerst enden oder abgebrochen werden.`,
+    rekeyConfirm: 'Schlüssel wechseln',
+    rekeyed: (caches, backups) =>
+      `Der Schlüssel ist gewechselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')} unter dem neuen Schlüssel; der alte öffnet keine davon.`,
+    changeUnfinished:
+      'Ein Wechsel des Schlüssels brach mittendrin ab: Jede Datei öffnet sich unter dem alten oder dem neuen Schlüssel. Starten Sie Folioscope neu (mit der neuen Passphrase, falls der neue Schlüssel eine ist), um ihn abzuschließen.',
   },
   unlock: {
     title: 'Cache entsperren',
@@ -1066,6 +1085,8 @@ export const german: Words = {
     unlock: 'Entsperren',
     opening: 'Der Cache wird geöffnet…',
     wrong: 'Das ist nicht die Passphrase dieses Datenordners. Nichts wurde geändert: Geben Sie sie erneut ein.',
+    changing:
+      'Seine Passphrase wurde gerade geändert, als Folioscope anhielt: Geben Sie die neue Passphrase ein. Das Öffnen des Caches schließt die Änderung dann ab (jede Datei unter dem neuen Schlüssel).',
     forgotTitle: 'Passphrase vergessen?',
     forgot:
       'Niemand kann sie wiederherstellen: Ohne sie lassen sich dieser Cache und seine Sicherungen (mit demselben Schlüssel verschlüsselt) nicht öffnen. Starten Sie Folioscope mit einem anderen Datenordner (FOLIOSCOPE_DATA_DIR oder --data-dir für die Web-Oberfläche), fügen Sie Ihre Wallets erneut hinzu oder importieren Sie eine exportierte Datendatei, und synchronisieren Sie: Die Daten des Dienstes werden erneut geladen. Was Sie hier angelegt und nicht exportiert haben (Bezeichnungen, Gruppen, Notizen, Kategorien, abgeschlossene Zeiträume), ist verloren. Dieser Ordner bleibt, wie er ist; entfernen Sie ihn selbst, wenn Sie ihn nicht mehr brauchen.',

@@ -867,6 +867,19 @@ const en = {
     encrypted: (caches: number, backups: number) => `Encrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'}.`,
     decrypted: (caches: number, backups: number) =>
       `Decrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are plain again.`,
+    change: 'Change the key…',
+    newKeyChoice: 'The new key',
+    currentPassphrase: 'The data folder’s current passphrase',
+    currentMissing: 'Type the data folder’s current passphrase to change its key.',
+    newPassphrase: 'New passphrase (at least 8 characters)',
+    rekey: 'Change the key…',
+    rekeyQuestion: (passphrase: boolean) =>
+      `Put every cache and backup of this data folder under a new key${passphrase ? ' derived from this passphrase' : ' kept in the system keychain'}? The app closes the cache, converts each file from the current key to the new one (checked before it replaces the old file, never plain in between) and reopens.${passphrase ? ' From then on every start asks for the new passphrase.' : ''} Syncs running now must finish or be cancelled first.`,
+    rekeyConfirm: 'Change the key',
+    rekeyed: (caches: number, backups: number) =>
+      `The key is changed: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are under the new key; the old one opens none of them.`,
+    changeUnfinished:
+      'A change of the key stopped midway: every file opens under the old key or the new one. Restart Folioscope (with the new passphrase, if the new key is one) to finish it.',
   },
   /** The screen a data folder encrypted with a passphrase shows at start, before anything else. */
   unlock: {
@@ -878,6 +891,8 @@ const en = {
     unlock: 'Unlock',
     opening: 'Opening the cache…',
     wrong: 'That is not this data folder’s passphrase. Nothing was changed: type it again.',
+    changing:
+      'Its passphrase was being changed when Folioscope stopped: type the new passphrase. Opening the cache then finishes the change (every file under the new key).',
     forgotTitle: 'Forgotten the passphrase?',
     forgot:
       'Nobody can recover it: without it, this cache and its backups (encrypted with the same key) cannot be opened. Start Folioscope on another data folder (FOLIOSCOPE_DATA_DIR, or --data-dir for the web shell), add your wallets again or import a data file you exported, and sync: the service’s data is fetched again. What you made here and did not export (labels, groups, notes, categories, closed periods) is lost. This folder is left as it is; remove it yourself once you no longer need it.',

@@ -1,0 +1,26 @@
+/**
+ * One change of a data folder's key in its own process, killed by itself just before its Nth
+ * rename (every step of a conversion that a crash can fall between ends in one): a test then
+ * opens what it left. rekey-child.ts DIR N, with OLD_PASSPHRASE (the folder's) and NEW_PASSPHRASE
+ * in the environment; prints "done" when the change finished before the Nth rename.
+ */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { join } from 'node:path';
+
+const [dir, n] = process.argv.slice(2);
+const killAt = Number(n);
+const rename = fs.renameSync;
+let renames = 0;
+fs.renameSync = (from, to) => {
+  if (++renames === killAt) process.kill(process.pid, 'SIGKILL');
+  rename(from, to);
+};
+// The named imports of node:fs in the code under test see the patched function too.
+syncBuiltinESMExports();
+
+const { loadFolderKey, rekeyFolder } = await import('../../src/main/core/session/encryption.ts');
+const keychain = { get: async () => null, set: async () => {}, delete: async () => false };
+const key = await loadFolderKey(dir!, join(dir!, 'demo.sqlite'), { keychain, passphrase: process.env.OLD_PASSPHRASE! });
+await rekeyFolder(dir!, { keychain, key: key!, passphrase: process.env.NEW_PASSPHRASE! });
+process.stdout.write('done\n');

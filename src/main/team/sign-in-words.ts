@@ -7,12 +7,11 @@
  * process may not import: test/renderer/sign-in-words.test.ts holds them to it).
  */
 import { type CoreSaid, englishCoreCodes, sayCode } from '../../shared/core-codes.ts';
-
-export type SignInLanguage = 'en' | 'de';
+import { type Language, languageOfTag } from '../../shared/language.ts';
 
 export interface SignInWords {
   /** The `lang` of the page. */
-  lang: SignInLanguage;
+  lang: Language;
   title: string;
   lede: string;
   withProvider: (label: string) => string;
@@ -98,13 +97,12 @@ const de: SignInWords = {
   },
 };
 
-const byLanguage: Record<SignInLanguage, SignInWords> = { en, de };
+const byLanguage: Record<Language, SignInWords> = { en, de };
 
 /** The English words (a refusal's `message`, the log's language). */
 export const englishSignInWords: SignInWords = en;
 
 /** German for a de-* tag ("de", "de-DE", "de-CH"), English otherwise. */
-const languageOfTag = (tag: string): SignInLanguage => (/^de(?:-|$)/i.test(tag) ? 'de' : 'en');
 
 /** The browser's most wanted language in an Accept-Language header (the first of the highest weight), or null. */
 export function firstLanguage(header: string | undefined): string | null {

@@ -18,6 +18,7 @@ import { syncRateText } from '../../../shared/progress-text.ts';
 import type { JobInfo } from '../../../shared/model.ts';
 import type { SpamReasonValues } from '../../../shared/spam.ts';
 import type { CloseState } from '../../../shared/closes.ts';
+import { type Language, languageOfTag } from '../../../shared/language.ts';
 import { german } from './words.de.ts';
 
 /** A spam reason's parts, as the core's English says them (spam.reasons below). */
@@ -1906,7 +1907,7 @@ type Texts<T> = T extends string
 export const english: Words = en;
 
 /** The languages the UI speaks, by the language of the locale setting. */
-export type Language = 'en' | 'de';
+export type { Language } from '../../../shared/language.ts';
 const languages: Record<Language, Words> = { en, de: german };
 
 /**
@@ -1926,8 +1927,7 @@ export function currentLanguage(): Language {
  * words and its figures are never in two languages.
  */
 export function languageFor(locale: string | null | undefined): Language {
-  const tag = locale || new Intl.DateTimeFormat().resolvedOptions().locale;
-  return /^de(?:-|$)/i.test(tag) ? 'de' : 'en';
+  return languageOfTag(locale || new Intl.DateTimeFormat().resolvedOptions().locale);
 }
 
 /** Fills `words` with the texts of the locale's language; the views remount on a locale change (App.svelte). */

@@ -210,8 +210,8 @@ describe('changing the key of an encrypted folder', () => {
         await core.close();
         continue;
       }
-      if (pending) {
-        // The old passphrase is told apart, and opens nothing; the unlock screen says a change is under way.
+      if (pending && !outcomes.slice(0, -1).includes('pending')) {
+        // The old passphrase is told apart, and opens nothing; the unlock screen says a change is under way (once: scrypt twice a try).
         const locked = await start(dir);
         expect(await locked.request('cache.locked', undefined)).toMatchObject({ locked: true, changing: true });
         expect(await locked.dispatch('cache.unlock', { passphrase: P1 })).toMatchObject({

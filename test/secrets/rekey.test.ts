@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, copyFileSync, cpSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
@@ -41,6 +41,8 @@ const hashes = (dir: string): Record<string, string> =>
   );
 /** Every cache, backup and copy of one of them in the folder (not a WAL, a manifest or encryption.json). */
 const databases = (dir: string) => filesOf(dir).filter((n) => /\.sqlite($|\.)/.test(n) && !/-(wal|shm|journal)$|\.json$|\.partial$/.test(n));
+/** A backup's name without what a conversion adds (`-encrypted`, `-encrypted-2`). */
+const stemOf = (name: string) => name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
 /** No file of the folder starts as a plain SQLite file does. */
 const plainFiles = (dir: string) => filesOf(dir).filter((n) => readFileSync(join(dir, n)).subarray(0, 16).equals(Buffer.from('SQLite format 3\0', 'latin1')));
 
@@ -180,8 +182,63 @@ describe('changing the key of an encrypted folder', () => {
     await core.close();
   }, 90_000);
 
-  it('killed before each of its renames, it leaves no plain file, and the next start with the new passphrase finishes it', async () => {
+  it('a backup that cannot be converted keeps the old key: the change is undone in process, and kept open at the next start until the backup is removed', async () => {
+    const damage = (file: string) => {
+      const fd = openSync(file, 'r+');
+      writeSync(fd, Buffer.alloc(16, 0xee), 0, 16, Math.floor(statSync(file).size / 2));
+      closeSync(fd);
+    };
+    const { dir, oldKey } = await encryptedFolder();
+    const backup = join(
+      dir,
+      databases(dir).find((n) => n.startsWith('backups'))!,
+    );
+    damage(backup);
+    const config = readFileSync(join(dir, 'encryption.json'), 'utf8');
+    const core = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P1 });
+    const refused = await core.dispatch('cache.rekey', { passphrase: P2, currentPassphrase: P1 });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        message: expect.stringMatching(
+          /^The key was not changed: 1 backup or copy kept aside could not be converted .*Every file is under the current key as before/,
+        ),
+      },
+    });
+    expect(readFileSync(join(dir, 'encryption.json'), 'utf8')).toBe(config);
+    for (const n of databases(dir)) expect(opensWith(join(dir, n), oldKey), n).toBe(true);
+    expect((await core.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
+    await core.close();
+
+    // Stopped midway with that backup there: the next start finishes what it can and keeps the old key for the rest.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), dir, '2'], {
+      env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2 },
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
+    const again = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P2 });
+    expect((await again.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
+    expect(await again.request('cache.encryption', {})).toMatchObject({ changing: true });
+    await again.close();
+    expect(readEncryptionConfig(dir, dir)).toHaveProperty('next');
+    expect(opensWith(backup, oldKey)).toBe(true);
+    const newKey = await keyOf(dir, P2);
+    for (const n of databases(dir).filter((f) => !f.startsWith('backups'))) expect(opensWith(join(dir, n), newKey), n).toBe(true);
+
+    // The backup removed, the next start finishes the change.
+    rmSync(backup);
+    rmSync(`${backup}.json`);
+    const done = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P2 });
+    expect(await done.request('cache.encryption', {})).toMatchObject({ changing: false, unfinished: false, keyId: newKey.id() });
+    await done.close();
+    expect(readEncryptionConfig(dir, dir)).not.toHaveProperty('next');
+  }, 90_000);
+
+  it('killed before each of its renames and removals of an old backup, it leaves no plain file, and the next start with the new passphrase finishes it, without doubles', async () => {
     const { dir: fixture, oldKey } = await encryptedFolder();
+    const fixtureBackups = databases(fixture)
+      .filter((n) => n.startsWith('backups'))
+      .map((n) => stemOf(n.replace(/^backups\//, '')));
     const outcomes: string[] = [];
     for (let n = 1; n < 30; n++) {
       const dir = tempDir();
@@ -224,10 +281,12 @@ describe('changing the key of an encrypted folder', () => {
       const core = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P2 });
       expect((await core.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
       expect(await core.request('cache.encryption', {})).toMatchObject({ on: true, unfinished: false, changing: false });
+      // The one backup, once: no double of a backup converted before the stop, no copy or manifest half made.
       const list = await core.request('backups.list', undefined);
-      expect(list.backups.length).toBeGreaterThanOrEqual(1);
+      expect(list.backups.map((b) => stemOf(b.name))).toEqual(fixtureBackups);
       for (const b of list.backups) expect(await core.request('backups.verify', { name: b.name })).toMatchObject({ ok: true });
       await core.close();
+      expect(filesOf(dir).filter((n) => n.endsWith('.partial') || (n.endsWith('.sqlite.json') && !filesOf(dir).includes(n.slice(0, -5))))).toEqual([]);
       const newKey = await keyOf(dir, P2);
       for (const f of databases(dir)) {
         expect(opensWith(join(dir, f), newKey), `${f} after a stop before rename ${n}`).toBe(true);

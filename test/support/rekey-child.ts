@@ -1,7 +1,8 @@
 /**
  * One change of a data folder's key in its own process, killed by itself just before its Nth
- * rename (every step of a conversion that a crash can fall between ends in one): a test then
- * opens what it left. rekey-child.ts DIR N, with OLD_PASSPHRASE (the folder's) and NEW_PASSPHRASE
+ * step: a rename (every step of a conversion that a crash can fall between ends in one) or the
+ * removal of a file named `….sqlite` (an old backup once its converted copy is named): a test
+ * then opens what it left. rekey-child.ts DIR N, with OLD_PASSPHRASE (the folder's) and NEW_PASSPHRASE
  * in the environment; prints "done" when the change finished before the Nth rename.
  */
 import fs from 'node:fs';
@@ -11,10 +12,19 @@ import { join } from 'node:path';
 const [dir, n] = process.argv.slice(2);
 const killAt = Number(n);
 const rename = fs.renameSync;
-let renames = 0;
+const rm = fs.rmSync;
+let steps = 0;
+const step = () => {
+  if (++steps === killAt) process.kill(process.pid, 'SIGKILL');
+};
 fs.renameSync = (from, to) => {
-  if (++renames === killAt) process.kill(process.pid, 'SIGKILL');
+  step();
   rename(from, to);
+};
+// The removal of an old backup (the converted one named already): a stop there leaves both.
+fs.rmSync = (path, options) => {
+  if (String(path).endsWith('.sqlite')) step();
+  rm(path, options);
 };
 // The named imports of node:fs in the code under test see the patched function too.
 syncBuiltinESMExports();

@@ -53,7 +53,7 @@ function printEncryption(s: EncryptionStatus): void {
   if (s.unfinished) say('  Not every file is encrypted yet (a conversion stopped midway): run folioscope cache encrypt again to finish.');
   if (s.changing)
     say(
-      `  A change of key stopped midway: every file opens under the old key or the new one. The next run given the new key (${PASSPHRASE_ENV} set to the new passphrase, if it is one) finishes it.`,
+      `  A change of key is not finished: every file opens under the old key or the new one. The next run given the new key (${PASSPHRASE_ENV} set to the new passphrase, if it is one) finishes it; if it stays, a backup or a copy kept aside cannot be converted (backup verify names a damaged backup): remove or restore it.`,
     );
 }
 

@@ -16,7 +16,7 @@
  * folder test guesses at scrypt's cost, exactly as the encrypted file itself does.
  */
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID, scrypt as scryptCallback, type ScryptOptions } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { scryptCosts } from '../../../shared/scrypt-params.ts';
@@ -157,6 +157,14 @@ export function writeEncryptionConfig(dataDir: string, config: EncryptionConfig)
 
 export function removeEncryptionConfig(dataDir: string): void {
   rmSync(configPath(dataDir), { force: true });
+}
+
+/**
+ * encryption.json's temporary copies a stop left (writeSmallFile's `….partial`): call only with
+ * every cache of the folder taken alone (no other process is changing the folder's key then).
+ */
+export function removeConfigLeftovers(dataDir: string): void {
+  for (const n of readdirSync(dataDir)) if (/^encryption\.json\.[0-9a-f]{8}\.partial$/.test(n)) rmSync(join(dataDir, n), { force: true });
 }
 
 /** A passphrase as taken: NFC, 8 to 1,024 characters; the error never repeats it. */

@@ -29,6 +29,7 @@ import {
   newFolderKey,
   previousKeyOf,
   readEncryptionConfig,
+  removeConfigLeftovers,
   removeEncryptionConfig,
   sealKey,
   writeEncryptionConfig,
@@ -101,11 +102,14 @@ export async function loadFolderKey(dataDir: string, cacheFile: string, sources:
 /**
  * The rest of a change of key: every file under `previous` converted to `key` (a file already
  * under it is left), then the new key's settings written and the old keychain entry removed.
- * Backups or copies that could not be converted are returned (they are left as they were).
+ * A backup or copy kept aside that could not be converted keeps the change open (encryption.json's
+ * `next`, so the old key stays reachable for it): it is returned, and the next open tries again.
  */
 async function finishChange(dataDir: string, pending: EncryptionConfig, key: CacheKey, previous: CacheKey, keychain: Keychain, now: Date): Promise<string[]> {
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, keyOpening(cache, [key, previous]) ?? key);
+  removeConfigLeftovers(dataDir);
   const problems = convertFolder(dataDir, previous, key, now);
+  if (problems.length) return problems;
   writeEncryptionConfig(dataDir, configAfterChange(pending));
   await forgetKeychainKey(pending, keychain);
   return problems;
@@ -263,27 +267,42 @@ export async function rekeyFolder(dataDir: string, o: RekeyOptions): Promise<Cac
   if (config.keyCheck !== o.key.check()) throw new Error('The key given is not the data folder’s. Nothing was changed.');
   // Another Folioscope with a cache open stops it here, before the key or any file is written.
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
+  removeConfigLeftovers(dataDir);
   const made = await newFolderKey(o.passphrase !== undefined ? { passphrase: o.passphrase } : { keychain: o.keychain }, now);
   const { format: _f, version: _v, cipher: _c, ...fields } = made.config;
   const pending: EncryptionConfig = { ...config, next: { ...fields, previous: sealKey(o.key, made.key) } };
   // The new key is kept, and named, before any file needs it: a stop after this point leaves a folder that opens with it.
   await made.store();
   writeEncryptionConfig(dataDir, pending);
-  let problems: string[];
-  try {
-    problems = convertFolder(dataDir, o.key, made.key, now);
-  } catch (err) {
+  const undo = async (): Promise<boolean> => {
     try {
       sayProblems(convertFolder(dataDir, made.key, o.key, now));
       writeEncryptionConfig(dataDir, config);
       await forgetKeychainKey(made.config, o.keychain);
+      return true;
     } catch {
       // Not undone (the disk still full, say): the next open finishes the change with the new key.
+      return false;
     }
+  };
+  let problems: string[];
+  try {
+    problems = convertFolder(dataDir, o.key, made.key, now);
+  } catch (err) {
+    await undo();
     throw err;
+  }
+  // A backup or copy kept aside that stays under the old key would be lost with it: the change is undone.
+  if (problems.length) {
+    const n = problems.length;
+    const what = `${n} backup${n === 1 ? '' : 's'} or cop${n === 1 ? 'y' : 'ies'} kept aside could not be converted (${problems.join('; ').slice(0, 400)})`;
+    throw new Error(
+      (await undo())
+        ? `The key was not changed: ${what}. Every file is under the current key as before. Remove or restore ${n === 1 ? 'it' : 'them'}, then change the key again.`
+        : `${what}, and the change could not be undone: it is finished at the next start given the new key, which keeps the old key for ${n === 1 ? 'it' : 'them'} until ${n === 1 ? 'it is' : 'they are'} converted. Remove or restore ${n === 1 ? 'it' : 'them'}.`,
+    );
   }
   writeEncryptionConfig(dataDir, configAfterChange(pending));
   await forgetKeychainKey(config, o.keychain);
-  sayProblems(problems);
   return made.key;
 }

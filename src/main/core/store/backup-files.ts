@@ -349,6 +349,24 @@ function resolveName(cacheFile: string, name: string): string {
   return same[0] ?? name;
 }
 
+/**
+ * What a stop left in the backups folder of `cacheFile` before `before` (ms): a copy or a
+ * manifest not yet named (`….partial`), and a manifest whose backup is gone (a stop between the
+ * removal of an old backup and of its manifest). Newer ones may be another process's at work.
+ */
+function removeLeftovers(cacheFile: string, before: number): void {
+  const dir = backupsFolderOf(cacheFile);
+  if (!existsSync(dir)) return;
+  const stem = stemOf(cacheFile);
+  for (const n of readdirSync(dir)) {
+    if (!n.startsWith(`${stem}-`)) continue;
+    const path = join(dir, n);
+    const stale = /\.[0-9a-f]{8}\.partial$/.test(n) || (n.endsWith('.sqlite.json') && !existsSync(path.slice(0, -'.json'.length)));
+    const st = stale ? statSync(path, { throwIfNoEntry: false }) : undefined;
+    if (st?.isFile() && st.mtimeMs < before) rmSync(path, { force: true });
+  }
+}
+
 /** A backup's name without the suffixes a conversion adds: `demo-20260115T060000Z` for `demo-20260115T060000Z-encrypted-2.sqlite`. */
 const conversionStem = (name: string) => name.replace(/\.sqlite$/, '').replace(/-(encrypted|plain)(-\d+)?$/, '');
 
@@ -429,16 +447,41 @@ export interface BackupsConverted {
  * and manifest (same time, reason and rows; new size, SHA-256 and encryption); only then is the
  * old one removed (its file first, so no list ever shows a backup without its manifest). A
  * backup that does not verify is left as it was and named in `skipped`.
+ *
+ * Run again after a stop midway, it finishes the job without doubles: a backup whose converted
+ * twin is already there (same name once the suffixes are left out, same time, reason and rows,
+ * under `to`) is only removed; the `.partial` files and the manifests without a backup that a stop
+ * left from before this run are removed.
  */
 export function convertBackups(cacheFile: string, from: CacheKey | null, to: CacheKey | null): BackupsConverted {
   const dir = backupsFolderOf(cacheFile);
   const done: BackupsConverted = { converted: [], skipped: [] };
-  for (const b of listBackups(cacheFile)) {
+  removeLeftovers(cacheFile, Date.now());
+  const backups = listBackups(cacheFile);
+  const keyIdOf = (name: string) => readManifest(join(dir, name)).encryption?.keyId ?? null;
+  const underTo = (b: BackupInfo) => !b.problem && b.encrypted === (to !== null) && (!to || keyIdOf(b.name) === to.id());
+  for (const b of backups) {
     if (b.problem) {
       done.skipped.push({ name: b.name, problem: b.problem });
       continue;
     }
-    if (b.encrypted === (to !== null) && (!to || readManifest(join(dir, b.name)).encryption?.keyId === to.id())) continue;
+    if (underTo(b)) continue;
+    const twin = backups.find(
+      (t) =>
+        t !== b &&
+        underTo(t) &&
+        conversionStem(t.name) === conversionStem(b.name) &&
+        t.createdAt === b.createdAt &&
+        t.reason === b.reason &&
+        JSON.stringify(t.counts) === JSON.stringify(b.counts),
+    );
+    if (twin) {
+      // Converted before a stop that came before the old one was removed: removed now.
+      rmSync(join(dir, b.name), { force: true });
+      rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+      done.converted.push({ from: b.name, to: twin.name });
+      continue;
+    }
     let m: Manifest;
     try {
       verifyBackup(cacheFile, b.name, from);

@@ -1074,7 +1074,7 @@ export const german: Words = {
     rekeyed: (caches, backups) =>
       `Der Schlüssel ist gewechselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')} unter dem neuen Schlüssel; der alte öffnet keine davon.`,
     changeUnfinished:
-      'Ein Wechsel des Schlüssels brach mittendrin ab: Jede Datei öffnet sich unter dem alten oder dem neuen Schlüssel. Starten Sie Folioscope neu (mit der neuen Passphrase, falls der neue Schlüssel eine ist), um ihn abzuschließen.',
+      'Ein Wechsel des Schlüssels ist nicht abgeschlossen: Jede Datei öffnet sich unter dem alten oder dem neuen Schlüssel. Starten Sie Folioscope neu (mit der neuen Passphrase, falls der neue Schlüssel eine ist), um ihn abzuschließen. Bleibt dieser Hinweis nach einem Neustart, lässt sich eine Sicherung oder eine beiseitegelegte Kopie (…damaged-…, …before-restore-…) nicht umwandeln: Entfernen oder stellen Sie sie wieder her (folioscope backup verify nennt eine beschädigte Sicherung) und starten Sie neu.',
   },
   unlock: {
     title: 'Cache entsperren',

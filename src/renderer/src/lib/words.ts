@@ -880,7 +880,7 @@ const en = {
     rekeyed: (caches: number, backups: number) =>
       `The key is changed: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are under the new key; the old one opens none of them.`,
     changeUnfinished:
-      'A change of the key stopped midway: every file opens under the old key or the new one. Restart Folioscope (with the new passphrase, if the new key is one) to finish it.',
+      'A change of the key is not finished: every file opens under the old key or the new one. Restart Folioscope (with the new passphrase, if the new key is one) to finish it. If this stays after a restart, a backup or a copy kept aside (…damaged-…, …before-restore-…) cannot be converted: remove or restore it (folioscope backup verify names a damaged backup), then restart.',
   },
   /** The screen a data folder encrypted with a passphrase shows at start, before anything else. */
   unlock: {

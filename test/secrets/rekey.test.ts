@@ -26,8 +26,8 @@ const P2 = 'heron-quartz-17-meadow';
 const keys = new Map<string, string>();
 const keychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (a, s) => void keys.set(a, s), delete: async (a) => keys.delete(a) };
 const demo = demoStarter({ now: () => SIM_NOW });
-const start = (dataDir: string, env: Record<string, string> = {}) =>
-  createCore({ dataDir, shell: 'web', baseUrl: null, env, demo, cacheKeychain: keychain, scheduleEveryMs: 0, now: () => SIM_NOW });
+const start = (dataDir: string, env: Record<string, string> = {}, at = SIM_NOW) =>
+  createCore({ dataDir, shell: 'web', baseUrl: null, env, demo, cacheKeychain: keychain, scheduleEveryMs: 0, now: () => at });
 
 const filesOf = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(dir, n)).isFile());
 const hashes = (dir: string): Record<string, string> =>
@@ -51,7 +51,7 @@ async function keyOf(dir: string, passphrase: string): Promise<CacheKey> {
   return folderKey(readEncryptionConfig(dir, file)!, { keychain, passphrase }, file);
 }
 
-/** An encrypted folder with a passphrase: the demo cache with a wallet, a second cache, a backup. */
+/** An encrypted folder with a passphrase: the demo cache with a wallet, two backups of it, a copy kept aside by a restore, a second cache. */
 async function encryptedFolder(): Promise<{ dir: string; oldKey: CacheKey }> {
   const dir = tempDir();
   const core = await start(dir);
@@ -59,8 +59,13 @@ async function encryptedFolder(): Promise<{ dir: string; oldKey: CacheKey }> {
   await core.request('cache.encrypt', { passphrase: P1 });
   await core.request('backups.create', undefined);
   await core.close();
-  // A service's cache beside the demo's (the change converts every cache of the folder).
+  // A second backup a minute later (a backup's name is its time).
+  const later = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P1 }, SIM_NOW + 60_000);
+  await later.request('backups.create', undefined);
+  await later.close();
+  // A service's cache beside the demo's, and a copy a restore kept aside (the change converts every one).
   copyFileSync(join(dir, 'demo.sqlite'), join(dir, 'live-0123456789ab.sqlite'));
+  copyFileSync(join(dir, 'demo.sqlite'), join(dir, 'demo.sqlite.before-restore-20261120T115900Z'));
   return { dir, oldKey: await keyOf(dir, P1) };
 }
 
@@ -79,7 +84,7 @@ describe('changing the key of an encrypted folder', () => {
     const changed = await core.dispatch('cache.rekey', { passphrase: P2, currentPassphrase: P1 });
     expect(changed).toMatchObject({
       ok: true,
-      result: { on: true, keySource: 'passphrase', unfinished: false, changing: false, backups: { encrypted: 1, plain: 0 } },
+      result: { on: true, keySource: 'passphrase', unfinished: false, changing: false, backups: { encrypted: 2, plain: 0 } },
     });
     expect(JSON.stringify(changed)).not.toMatch(/kestrel|heron/);
     // The session goes on under the new key: reads, edits and a backup.
@@ -91,8 +96,12 @@ describe('changing the key of an encrypted folder', () => {
     expect(newKey.id()).not.toBe(oldKey.id());
     expect(readEncryptionConfig(dir, dir)).not.toHaveProperty('next');
     const dbs = databases(dir);
-    expect(dbs.filter((n) => n.startsWith('backups'))).toHaveLength(2);
-    expect(dbs.filter((n) => !n.startsWith('backups')).sort()).toEqual(['demo.sqlite', 'live-0123456789ab.sqlite']);
+    expect(dbs.filter((n) => n.startsWith('backups'))).toHaveLength(3);
+    expect(dbs.filter((n) => !n.startsWith('backups')).sort()).toEqual([
+      'demo.sqlite',
+      'demo.sqlite.before-restore-20261120T115900Z',
+      'live-0123456789ab.sqlite',
+    ]);
     for (const n of dbs) {
       expect(opensWith(join(dir, n), newKey), n).toBe(true);
       expect(opensWith(join(dir, n), oldKey), n).toBe(false);
@@ -238,7 +247,9 @@ describe('changing the key of an encrypted folder', () => {
     const { dir: fixture, oldKey } = await encryptedFolder();
     const fixtureBackups = databases(fixture)
       .filter((n) => n.startsWith('backups'))
-      .map((n) => stemOf(n.replace(/^backups\//, '')));
+      .map((n) => stemOf(n.replace(/^backups\//, '')))
+      .sort();
+    expect(fixtureBackups).toHaveLength(2);
     const outcomes: string[] = [];
     for (let n = 1; n < 30; n++) {
       const dir = tempDir();
@@ -283,7 +294,7 @@ describe('changing the key of an encrypted folder', () => {
       expect(await core.request('cache.encryption', {})).toMatchObject({ on: true, unfinished: false, changing: false });
       // The one backup, once: no double of a backup converted before the stop, no copy or manifest half made.
       const list = await core.request('backups.list', undefined);
-      expect(list.backups.map((b) => stemOf(b.name))).toEqual(fixtureBackups);
+      expect(list.backups.map((b) => stemOf(b.name)).sort()).toEqual(fixtureBackups);
       for (const b of list.backups) expect(await core.request('backups.verify', { name: b.name })).toMatchObject({ ok: true });
       await core.close();
       expect(filesOf(dir).filter((n) => n.endsWith('.partial') || (n.endsWith('.sqlite.json') && !filesOf(dir).includes(n.slice(0, -5))))).toEqual([]);

@@ -458,8 +458,10 @@ export function convertBackups(cacheFile: string, from: CacheKey | null, to: Cac
   const done: BackupsConverted = { converted: [], skipped: [] };
   removeLeftovers(cacheFile, Date.now());
   const backups = listBackups(cacheFile);
-  const keyIdOf = (name: string) => readManifest(join(dir, name)).encryption?.keyId ?? null;
-  const underTo = (b: BackupInfo) => !b.problem && b.encrypted === (to !== null) && (!to || keyIdOf(b.name) === to.id());
+  // Each backup's key, read once before any is converted (a converted one's manifest is removed with it).
+  const keyIds = new Map(backups.filter((b) => !b.problem && b.encrypted).map((b) => [b.name, readManifest(join(dir, b.name)).encryption?.keyId ?? null]));
+  const removed = new Set<string>();
+  const underTo = (b: BackupInfo) => !b.problem && !removed.has(b.name) && b.encrypted === (to !== null) && (!to || keyIds.get(b.name) === to.id());
   for (const b of backups) {
     if (b.problem) {
       done.skipped.push({ name: b.name, problem: b.problem });
@@ -479,6 +481,7 @@ export function convertBackups(cacheFile: string, from: CacheKey | null, to: Cac
       // Converted before a stop that came before the old one was removed: removed now.
       rmSync(join(dir, b.name), { force: true });
       rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+      removed.add(b.name);
       done.converted.push({ from: b.name, to: twin.name });
       continue;
     }
@@ -522,6 +525,7 @@ export function convertBackups(cacheFile: string, from: CacheKey | null, to: Cac
     }
     rmSync(join(dir, b.name), { force: true });
     rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+    removed.add(b.name);
     done.converted.push({ from: b.name, to: name });
   }
   return done;

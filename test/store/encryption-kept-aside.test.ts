@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import type { Keychain } from '../../src/main/core/secrets/index.ts';
-import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
+import { isEncryptedFile, removeOrphanSidecars } from '../../src/main/core/store/cache-conversion.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
@@ -44,4 +44,29 @@ describe('copies of the cache kept aside by a restore', () => {
       await core.close();
     }
   }, 120_000);
+
+  it('leave no -journal, -wal or -shm behind once removed: a conversion clears those whose copy is gone, and only those', () => {
+    const dir = tempDir();
+    const cache = join(dir, 'demo.sqlite');
+    const names = [
+      'demo.sqlite',
+      'demo.sqlite-wal',
+      'demo.sqlite.damaged-20261120T000000Z-journal',
+      'demo.sqlite.before-restore-20261120T000000Z-wal',
+      'demo.sqlite.damaged-20261121T000000Z',
+      'demo.sqlite.damaged-20261121T000000Z-journal',
+    ];
+    for (const n of names) writeFileSync(join(dir, n), 'x');
+    expect(
+      removeOrphanSidecars(cache)
+        .map((p) => p.slice(dir.length + 1))
+        .sort(),
+    ).toEqual(['demo.sqlite.before-restore-20261120T000000Z-wal', 'demo.sqlite.damaged-20261120T000000Z-journal']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'demo.sqlite',
+      'demo.sqlite-wal',
+      'demo.sqlite.damaged-20261121T000000Z',
+      'demo.sqlite.damaged-20261121T000000Z-journal',
+    ]);
+  });
 });

@@ -46,6 +46,7 @@ import {
   isEncryptedFile,
   keptAsideCopies,
   keyOpening,
+  removeOrphanSidecars,
 } from '../store/cache-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { refusal } from '../store/validation.ts';
@@ -140,6 +141,7 @@ function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | nu
     }
     const { skipped } = convertBackups(cache, from, to);
     problems.push(...skipped.map((s) => `${s.name}: ${s.problem}`));
+    removeOrphanSidecars(cache);
     for (const copy of keptAsideCopies(cache)) {
       try {
         convertCache(copy, from, to, now);

@@ -66,6 +66,23 @@ export function keptAsideCopies(cacheFile: string): string[] {
     .map((n) => join(dir, n));
 }
 
+/**
+ * A copy kept aside's `-journal`, `-wal` or `-shm` whose copy is gone (removed by the user after a
+ * conversion could not read it): a page of the cache under a key that may be thrown away next,
+ * useless without its file. Removed; returns what was.
+ */
+export function removeOrphanSidecars(cacheFile: string): string[] {
+  const dir = dirname(cacheFile);
+  const name = basename(cacheFile);
+  if (!existsSync(dir)) return [];
+  const orphans = readdirSync(dir)
+    .filter((n) => n.startsWith(`${name}.`) && /^\.(before-restore|damaged)-[^.]*-(journal|wal|shm)$/.test(n.slice(name.length)))
+    .map((n) => join(dir, n))
+    .filter((p) => !existsSync(p.replace(/-(journal|wal|shm)$/, '')));
+  for (const p of orphans) rmSync(p, { force: true });
+  return orphans;
+}
+
 /** Removes what a conversion of `cacheFile` left: call once the cache has opened at its place (it checked out). */
 export function finishConversions(cacheFile: string): string[] {
   const removed = conversionLeftovers(cacheFile);

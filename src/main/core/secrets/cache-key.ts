@@ -258,21 +258,22 @@ export class WrongPassphraseError extends CacheProblemError {
  */
 export function waitsForPassphrase(dataDir: string, passphrase: string | null | undefined): boolean {
   if (passphrase) return false;
-  try {
-    const c = readEncryptionConfig(dataDir, configPath(dataDir));
-    // A change of key a stop left midway is finished with the new key: its source is what counts.
-    return (c?.next ?? c)?.keySource === 'passphrase';
-  } catch {
-    return false;
-  }
+  const c = readableConfig(dataDir);
+  // A change of key a stop left midway is finished with the new key: its source is what counts.
+  return (c?.next ?? c)?.keySource === 'passphrase';
 }
 
 /** Whether a change of key a stop left midway waits to be finished (encryption.json's `next`); false for a file that cannot be read. */
 export function changeUnderWay(dataDir: string): boolean {
+  return readableConfig(dataDir)?.next !== undefined;
+}
+
+/** The folder's settings, or null when there are none or they cannot be read (opening the folder says what is wrong with them). */
+function readableConfig(dataDir: string): EncryptionConfig | null {
   try {
-    return readEncryptionConfig(dataDir, configPath(dataDir))?.next !== undefined;
+    return readEncryptionConfig(dataDir, configPath(dataDir));
   } catch {
-    return false;
+    return null;
   }
 }
 

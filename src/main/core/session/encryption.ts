@@ -104,16 +104,14 @@ export async function loadFolderKey(dataDir: string, cacheFile: string, sources:
  * The rest of a change of key: every file under `previous` converted to `key` (a file already
  * under it is left), then the new key's settings written and the old keychain entry removed.
  * A backup or copy kept aside that could not be converted keeps the change open (encryption.json's
- * `next`, so the old key stays reachable for it): it is returned, and the next open tries again.
+ * `next`, so the old key stays reachable for it): the status says so, and the next open tries again.
  */
-async function finishChange(dataDir: string, pending: EncryptionConfig, key: CacheKey, previous: CacheKey, keychain: Keychain, now: Date): Promise<string[]> {
+async function finishChange(dataDir: string, pending: EncryptionConfig, key: CacheKey, previous: CacheKey, keychain: Keychain, now: Date): Promise<void> {
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, keyOpening(cache, [key, previous]) ?? key);
   removeConfigLeftovers(dataDir);
-  const problems = convertFolder(dataDir, previous, key, now);
-  if (problems.length) return problems;
+  if (convertFolder(dataDir, previous, key, now).length) return;
   writeEncryptionConfig(dataDir, configAfterChange(pending));
   await forgetKeychainKey(pending, keychain);
-  return problems;
 }
 
 /** The keychain entry of a key the folder no longer uses (a passphrase's has none). */

@@ -1067,7 +1067,6 @@ export const german: Words = {
     currentPassphrase: 'Die jetzige Passphrase des Datenordners',
     currentMissing: 'Geben Sie die jetzige Passphrase des Datenordners ein, um seinen Schlüssel zu wechseln.',
     newPassphrase: 'Neue Passphrase (mindestens 8 Zeichen)',
-    rekey: 'Schlüssel wechseln…',
     rekeyQuestion: (passphrase) =>
       `Jeden Cache und jede Sicherung dieses Datenordners unter einen neuen Schlüssel stellen${passphrase ? ', abgeleitet aus dieser Passphrase' : ', im Schlüsselbund des Systems'}? Die App schließt den Cache, wandelt jede Datei vom jetzigen Schlüssel in den neuen um (geprüft, bevor sie die alte ersetzt, nie dazwischen unverschlüsselt) und öffnet ihn wieder.${passphrase ? ' Danach fragt jeder Start nach der neuen Passphrase.' : ''} Laufende Synchronisierungen müssen zuerst enden oder abgebrochen werden.`,
     rekeyConfirm: 'Schlüssel wechseln',

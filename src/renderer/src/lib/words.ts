@@ -873,7 +873,6 @@ const en = {
     currentPassphrase: 'The data folder’s current passphrase',
     currentMissing: 'Type the data folder’s current passphrase to change its key.',
     newPassphrase: 'New passphrase (at least 8 characters)',
-    rekey: 'Change the key…',
     rekeyQuestion: (passphrase: boolean) =>
       `Put every cache and backup of this data folder under a new key${passphrase ? ' derived from this passphrase' : ' kept in the system keychain'}? The app closes the cache, converts each file from the current key to the new one (checked before it replaces the old file, never plain in between) and reopens.${passphrase ? ' From then on every start asks for the new passphrase.' : ''} Syncs running now must finish or be cancelled first.`,
     rekeyConfirm: 'Change the key',

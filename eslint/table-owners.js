@@ -17,6 +17,8 @@ export const TABLE_OWNERS = {
   wallet_groups: 'store',
   wallet_group_members: 'store',
   settings: 'store',
+  // Each person's own theme, language and time zone on a team server, over the settings.
+  person_settings: 'store',
   audit_log: 'audit',
   service_conventions: 'service',
   service_anomalies: 'service',

@@ -230,6 +230,20 @@ const instant = z
  */
 export const SettingsInput = SettingsSchema.omit({ baseUrl: true }).partial().extend({ expectedVersion });
 
+/**
+ * The settings a person on a team server chooses for themselves (docs/team.md, "Each person's
+ * display"): how they read the books, never what the books hold. Without a person (the app, the
+ * loopback web shell, the CLI on its own cache) they are the books' settings, as any other.
+ */
+export const DISPLAY_SETTINGS = ['theme', 'locale', 'timeZone'] as const;
+export type DisplaySetting = (typeof DISPLAY_SETTINGS)[number];
+/** `settings.display`: the person's own theme, language or time zone; null follows the books' again. */
+export const DisplayInput = z.strictObject({
+  theme: SettingsSchema.shape.theme.nullable().optional(),
+  locale: SettingsSchema.shape.locale.optional(),
+  timeZone: SettingsSchema.shape.timeZone.nullable().optional(),
+});
+
 export const TimelineQueryInput = z.strictObject({
   /** One wallet, or every watched wallet when omitted. */
   wallet: address.optional(),
@@ -599,6 +613,11 @@ export type Settings = StoredSettings & {
   notices?: string[];
   /** The newest edit of any setting (core/store/versions.ts), to send back as `expectedVersion`. */
   version?: number;
+  /**
+   * On a team server, for the signed-in person: what they chose for themselves (null: the books'
+   * setting, followed) and the books' own. The display settings above are then theirs, applied.
+   */
+  personal?: { [K in DisplaySetting]: StoredSettings[K] | null } & { books: Pick<StoredSettings, DisplaySetting> };
 };
 
 export interface WalletStatus {
@@ -745,6 +764,8 @@ export const CONTRACT = {
   'app.useDemo': op(empty, 'admin')<AppInfo>(),
   'settings.get': op(empty, 'read')<Settings>(),
   'settings.update': op(SettingsInput, 'admin', WRITES)<Settings>(),
+  /** A team server's person's own theme, language and time zone (every role: it changes nothing of the books). */
+  'settings.display': op(DisplayInput, 'read', WRITES)<Settings>(),
   'key.status': op(empty, 'read')<KeyStatus>(),
   /** `check`: what the service said of the key (a key that could not be verified is kept, and the caller says so). */
   'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }), 'admin')<KeyStatus & { check: KeyCheck }>(),

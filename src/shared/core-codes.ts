@@ -130,6 +130,7 @@ export interface CoreCodeValues {
   'url.scheme': Record<string, never>;
   'url.credentials': Record<string, never>;
   'cache.busy': Record<string, never>;
+  'settings.displayNeedsPerson': Record<string, never>;
   'backup.busy': Record<string, never>;
   'encryption.none': Record<string, never>;
   'encryption.already': { source: 'keychain' | 'passphrase' };
@@ -322,6 +323,8 @@ export const englishCoreCodes: CoreCodeSentences = {
   'url.scheme': () => 'The base URL must start with https:// (or http:// for a local service).',
   'url.credentials': () => 'Put the access key in the key field, not in the base URL.',
   'cache.busy': () => 'A restore or a conversion of the cache is under way already.',
+  'settings.displayNeedsPerson': () =>
+    'Only a person signed in to a team server has a display of their own. Here the theme, language and time zone are the settings: change them in Settings, under Preferences.',
   'backup.busy': () => 'A restore is under way already.',
   'encryption.none': () => 'This data folder is not encrypted. Nothing was changed.',
   'encryption.already': ({ source }) =>

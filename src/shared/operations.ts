@@ -9,6 +9,7 @@ export const OPERATION_NAMES = [
   'app.useDemo',
   'settings.get',
   'settings.update',
+  'settings.display',
   'key.status',
   'key.set',
   'key.clear',

@@ -36,6 +36,7 @@ const same: Record<string, string> = {
   'pack.name': '"Name" is German too',
   'audit.person': '"Person" is German too',
   'teamClient.title': '"Team" is German too',
+  'settingsDialog.zoneShort.utc': 'the name of the time zone',
   'teamClient.name': 'as pack.name',
   'teamClient.serverPlaceholder': 'an example address',
   'audit.viaAfter': 'only a comma before the place, which is translated',

@@ -132,7 +132,7 @@ const REPLICA_REFUSES: ReadonlySet<OperationName> = new Set([
  * only as where it goes (src/shared/webhook.ts); the trail and exports keep it so for everyone.
  */
 function shownTo<T>(actor: Actor | undefined, op: OperationName, result: T): T {
-  if (!actor || roleAllows(actor.role, 'admin') || (op !== 'settings.get' && op !== 'settings.update')) return result;
+  if (!actor || roleAllows(actor.role, 'admin') || (op !== 'settings.get' && op !== 'settings.update' && op !== 'settings.display')) return result;
   const settings = result as T & { alertWebhookUrl: string | null };
   return { ...settings, alertWebhookUrl: webhookShown(settings.alertWebhookUrl) };
 }
@@ -520,7 +520,16 @@ async function openCore(o: CoreOptions): Promise<Core> {
       if (writes) assertCacheInPlace(profile.db);
       // A team server's person is named by the server that signed them in (via the web).
       const by: EditAuthor = options.actor ? { person: options.actor.person, via: 'web' } : author;
-      const result = shownTo(options.actor, name, await call(name, parsed.data as never, { signal, ...(options.background && { background: true }) }, by));
+      const result = shownTo(
+        options.actor,
+        name,
+        await call(
+          name,
+          parsed.data as never,
+          { signal, ...(options.background && { background: true }), ...(options.actor && { person: options.actor.person }) },
+          by,
+        ),
+      );
       // A write that finished is reported as done; a read nobody waits for any more is not sent.
       return signal.aborted && !writes ? CANCELLED : { ok: true, result };
     } catch (err) {

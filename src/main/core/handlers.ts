@@ -18,6 +18,8 @@ export interface HandlerContext {
   signal: AbortSignal;
   /** Asked by the core itself in the background (portfolio/warm.ts), not by a person. */
   background?: boolean;
+  /** The team server's signed-in person who asked (none in the app, the loopback web shell or the CLI on its own cache). */
+  person?: string;
 }
 
 export type Handlers = { [K in OperationName]: (input: ParsedInputOf<K>, ctx: HandlerContext) => Promise<OutputOf<K>> | OutputOf<K> };

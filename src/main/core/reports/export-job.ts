@@ -22,7 +22,7 @@ import { getWallet, listWallets } from '../store/wallets.ts';
 import { writeAtomically } from './files.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
-import { getSettings } from '../store/settings.ts';
+import { getSettings, settingsFor } from '../store/settings.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeBundle, closeInForce, getCloseRecord } from '../closes/index.ts';
@@ -91,7 +91,8 @@ export function defaultFileName(req: ExportRequest, groupName?: string): string 
   return `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
-export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest): Promise<JobInfo | null> {
+/** `person`: a team server's person who asked, whose own language a PDF is written in (store/settings.ts `settingsFor`). */
+export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest, person?: string): Promise<JobInfo | null> {
   if (req.format === 'bundle') return startBundle(db, queue, target, req);
   if (req.close !== undefined) throw new ValidationError('close', 'Only a bundle names a close: choose format bundle, or leave the close out.');
   if (req.format === 'csv' && !req.report) throw new ValidationError('report', 'Choose which report to export.');
@@ -133,10 +134,11 @@ export async function startExport(db: ReadableDB, queue: JobQueue, target: Expor
         : req.format === 'ics'
           ? { kind: 'unlock-calendar', date: req.date! }
           : { kind: 'export-csv', report: String(req.report) };
-  // The PDFs follow the user's locale setting as it is when the export is asked for, passed down
-  // to the writer (null: en-US, pdf-format.ts); a CSV stays English with "." decimals
-  // (docs/design-notes.md), an iCalendar file is a machine format.
-  const locale = req.format === 'pdf' ? getSettings(db).locale : null;
+  // The PDFs follow the user's locale setting as it is when the export is asked for (a team
+  // server's person's own, as their screens show), passed down to the writer (null: en-US,
+  // pdf-format.ts); a CSV stays English with "." decimals (docs/design-notes.md), an iCalendar
+  // file is a machine format.
+  const locale = req.format === 'pdf' ? settingsFor(db, person).settings.locale : null;
   const job = queue.enqueue(
     'export',
     label,
@@ -292,6 +294,7 @@ async function startBundle(db: ReadableDB, queue: JobQueue, target: ExportTarget
   const fileName = defaultFileName(req);
   const where = await exportPath(target, fileName, 'bundle');
   if (!where) return null;
+  // The books' language, whoever asks: the bundle is the period's record, the same for every auditor.
   const locale = getSettings(db).locale;
   const job = queue.enqueue(
     'export',

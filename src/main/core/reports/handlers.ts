@@ -13,9 +13,9 @@ export interface ReportContext {
 
 export function reportHandlers(c: ReportContext): Pick<Handlers, 'export.start'> {
   return {
-    'export.start': (req) => {
+    'export.start': (req, { person }) => {
       const { db, queue } = c.current();
-      return startExport(db, queue, c.target(), req);
+      return startExport(db, queue, c.target(), req, person);
     },
   };
 }

@@ -7,7 +7,7 @@ import { allowedExternalUrl } from '../../../shared/explorers.ts';
 import type { AppInfo } from '../../../shared/contract.ts';
 import type { Handlers } from '../handlers.ts';
 import { checkKey, type Keychain, Secrets } from '../secrets/index.ts';
-import { DEFAULT_SETTINGS, readSettings, getSettings, updateSettings, type Settings } from '../store/settings.ts';
+import { DEFAULT_SETTINGS, getSettings, setPersonalDisplay, settingsFor, updateSettings, type Settings } from '../store/settings.ts';
 import { settingsVersion } from '../store/versions.ts';
 import { listWallets } from '../store/wallets.ts';
 import { refusal, ValidationError } from '../store/validation.ts';
@@ -33,6 +33,7 @@ type SessionOperations =
   | 'app.useDemo'
   | 'settings.get'
   | 'settings.update'
+  | 'settings.display'
   | 'key.status'
   | 'key.set'
   | 'key.clear'
@@ -66,6 +67,11 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
   };
   /** The service's base URL in the settings (none in demo mode). */
   const liveUrl = () => (session.profile.mode === 'live' ? session.profile.baseUrl : null);
+  /** The settings as the person asking reads them (their own display on a team server), with the service in use and the version to send back. */
+  const answer = (person: string | undefined) => {
+    const { settings, notices, personal } = settingsFor(session.profile.db, person);
+    return { ...settings, baseUrl: liveUrl(), notices, version: settingsVersion(session.profile.db), ...(personal && { personal }) };
+  };
   const converting = (what: string, cancelJobs: boolean, work: () => Promise<void>) =>
     session.withCacheClosed({ what, cancelJobs, then: 'try again', busy: refusal('cache', 'cache.busy', {}) }, work);
   return {
@@ -92,14 +98,18 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       if (session.profile.mode !== 'demo') await session.switchTo(null);
       return info();
     },
-    'settings.get': () => {
-      const { settings, notices } = readSettings(session.profile.db);
-      return { ...settings, baseUrl: liveUrl(), notices, version: settingsVersion(session.profile.db) };
-    },
-    'settings.update': ({ expectedVersion, ...changes }) => {
-      const next = updateSettings(session.profile.db, changes, expectedVersion);
+    'settings.get': (_, { person }) => answer(person),
+    'settings.update': ({ expectedVersion, ...changes }, { person }) => {
+      updateSettings(session.profile.db, changes, expectedVersion);
       c.changed('settings.edited');
-      return { ...next, baseUrl: liveUrl(), version: settingsVersion(session.profile.db) };
+      return answer(person);
+    },
+    'settings.display': (changes, { person }) => {
+      // Without a person, the one user's display is the books' settings, changed as any other.
+      if (person === undefined) throw refusal('settings', 'settings.displayNeedsPerson', {});
+      setPersonalDisplay(session.profile.db, person, changes);
+      // Only this person's screens read differently: nobody else is told.
+      return answer(person);
     },
     'key.status': () => session.keyStatus(),
     'key.set': async ({ key, sessionOnly }) => {

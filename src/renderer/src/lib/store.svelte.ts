@@ -78,6 +78,13 @@ class AppState {
     return s;
   }
 
+  /** Sets the team server's person's own theme, language or time zone (null: the team's again); the answer is what the screens read. */
+  async updateDisplay(changes: InputOf<'settings.display'>): Promise<Settings> {
+    const s = await call('settings.display', changes);
+    this.#useSettings(s);
+    return s;
+  }
+
   /**
    * The settings as the screens read them, and what follows from them, in one step: a screen
    * keyed by the locale (the settings dialog) is drawn again once, in the new words.

@@ -184,6 +184,8 @@ const coreCodes: CoreCodeSentences = {
   'url.scheme': () => 'Die Basis-URL muss mit https:// beginnen (oder http:// für einen lokalen Dienst).',
   'url.credentials': () => 'Geben Sie den Zugangsschlüssel in das Schlüsselfeld ein, nicht in die Basis-URL.',
   'cache.busy': () => 'Eine Wiederherstellung oder Umwandlung des Caches läuft bereits.',
+  'settings.displayNeedsPerson': () =>
+    'Eine eigene Anzeige hat nur, wer an einem Team-Server angemeldet ist. Hier sind Design, Sprache und Zeitzone die Einstellungen: Ändern Sie sie in den Einstellungen.',
   'backup.busy': () => 'Eine Wiederherstellung läuft bereits.',
   'encryption.none': () => 'Dieser Datenordner ist nicht verschlüsselt. Nichts wurde geändert.',
   'encryption.already': ({ source }) =>
@@ -454,6 +456,21 @@ export const german: Words = {
       'Jede Transaktionssynchronisierung liest so viel des neuesten Verlaufs erneut, um Transaktionen zu finden, die der Dienst spät indiziert oder geändert hat. Leer: 24 Stunden, erweitert, wenn dieser Dienst ältere nachträglich ändert (die Dienstprüfung zeigt die verwendete Breite). Eine Zahl: mindestens so viel, für diesen Dienst.',
     badRecentWindow: 'Geben Sie eine ganze Zahl von Stunden von 1 bis 2160 ein oder lassen Sie das Feld leer.',
     savePreferences: 'Einstellungen speichern',
+    yourDisplay: 'Ihre Anzeige',
+    yourDisplayHint:
+      'Nur für Sie: Auf diesem Team-Server liest jede Person die Bücher in eigener Darstellung, eigenem Format und eigener Zeitzone. Ihre PDFs folgen Ihrem Format.',
+    theBooks: 'Für alle',
+    teamsChoice: (value: string) => `Wie im Team: ${value}`,
+    teamsLocale: (tag: string | null) => (tag ? `Wie im Team: ${tag}` : 'Wie im Team: Format Ihres Browsers'),
+    /** A zone named short, inside another choice's words. */
+    zoneShort: { utc: 'UTC', local: 'Ortszeit' } as Record<'utc' | 'local', string>,
+    booksTheme: 'Darstellung im Team',
+    booksLocale: 'Format im Team',
+    booksZone: 'Zeiten im Team',
+    booksDisplayHint:
+      'Dem folgt „Wie im Team“ für jede Person ohne eigene Wahl; das Prüferpaket eines abgeschlossenen Zeitraums wird im Format des Teams geschrieben.',
+    saveDisplay: 'Meine Anzeige speichern',
+    displaySaved: 'Ihre Anzeige ist gespeichert.',
     data: 'Daten',
     dataFolder: 'Datenordner:',
     cacheFile: 'Cache-Datei:',

@@ -249,6 +249,22 @@ const en = {
       'Every transaction sync reads this much of the newest history again, to catch transactions the service indexed late or changed. Blank: 24 hours, widened when this service is seen restating older ones (the service check shows the width in use). A number: at least that, for this service.',
     badRecentWindow: 'Enter a whole number of hours from 1 to 2160, or leave it blank.',
     savePreferences: 'Save preferences',
+    /** A team server's person's own theme, language and zone (docs/team.md, "Each person's display"). */
+    yourDisplay: 'Your display',
+    yourDisplayHint: 'Yours alone: each person on this team server reads the books in their own theme, format and zone. Your PDFs follow your format.',
+    theBooks: 'For everyone',
+    /** The choice that follows the team's setting, naming it. */
+    teamsChoice: (value: string) => `The team’s: ${value}`,
+    teamsLocale: (tag: string | null) => (tag ? `The team’s: ${tag}` : 'The team’s: your browser’s format'),
+    /** A zone named short, inside another choice's words. */
+    zoneShort: { utc: 'UTC', local: 'local time' } as Record<'utc' | 'local', string>,
+    booksTheme: 'The team’s theme',
+    booksLocale: 'The team’s format',
+    booksZone: 'The team’s times',
+    booksDisplayHint:
+      'What “The team’s” follows for each person who has not chosen their own; a closed period’s auditor’s bundle is written in the team’s format.',
+    saveDisplay: 'Save my display',
+    displaySaved: 'Your display is saved.',
     data: 'Data',
     dataFolder: 'Data folder:',
     cacheFile: 'Cache file:',

@@ -31,6 +31,7 @@ import { updateToSchemaVersion29 } from './029-people-oidc.ts';
 import { updateToSchemaVersion30 } from './030-view-inputs.ts';
 import { updateToSchemaVersion31 } from './031-kept-answers.ts';
 import { updateToSchemaVersion32 } from './032-snapshot-tokens.ts';
+import { updateToSchemaVersion33 } from './033-person-settings.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -66,6 +67,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion30,
   updateToSchemaVersion31,
   updateToSchemaVersion32,
+  updateToSchemaVersion33,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -111,6 +111,7 @@ export const CORE_EDGES = {
     'jobs',
     'ledger',
     'pack',
+    'people',
     'portfolio',
     'positions',
     'spam',
@@ -119,7 +120,7 @@ export const CORE_EDGES = {
   ],
   // The session: the service the core talks to, the cache open for it and its key, and the
   // moves between them (connect, demo, restore, encrypt) during which requests wait.
-  session: ['handlers.ts', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],
+  session: ['handlers.ts', 'people', 'positions', 'secrets', 'service', 'store', 'sync', 'util'],
   // Scheduled syncs in this process and their operations.
   schedule: ['handlers.ts', 'session', 'store', 'sync'],
   // Backups of the cache open now: made daily and on request, verified, restored.
@@ -128,7 +129,7 @@ export const CORE_EDGES = {
   'paths.ts': [],
   // How far the heap grows before a collection while a large document is made (a flag of V8's).
   'heap.ts': [],
-  // The people of a team server (docs/team.md): sign-in, sessions, API tokens; their own tables.
+  // The people of a team server (docs/team.md): sign-in, sessions, API tokens, each one's display; their own tables.
   people: ['store'],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],

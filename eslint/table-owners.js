@@ -17,8 +17,6 @@ export const TABLE_OWNERS = {
   wallet_groups: 'store',
   wallet_group_members: 'store',
   settings: 'store',
-  // Each person's own theme, language and time zone on a team server, over the settings.
-  person_settings: 'store',
   audit_log: 'audit',
   service_conventions: 'service',
   service_anomalies: 'service',
@@ -61,6 +59,8 @@ export const TABLE_OWNERS = {
   people_sessions: 'people',
   people_tokens: 'people',
   people_sign_in_attempts: 'people',
+  // Each person's own theme, format and time zone (over the books' settings).
+  people_settings: 'people',
 };
 
 /**

@@ -34,14 +34,19 @@ describe('restoring a backup on a team server', () => {
     ok(await team.post(olive, 'wallets.add', { address: WALLET, chains: ['eth'], label: 'Ops' }));
     const mallorysToken = core.people.createToken('mallory', 'preparer', 'laptop', clock.t);
     ok(await team.bearer(mallorysToken.token, 'wallets.list', undefined));
+    // A person's own display at the time: dark, in German.
+    const viewer = await team.session('viewer-1');
+    ok(await team.post(viewer, 'settings.display', { theme: 'dark', locale: 'de-DE' }));
     const backup = ok(await team.post(olive, 'backups.create', {})) as { name: string };
 
     // Since then: mallory disabled and her token revoked, a new person, a new password, another wallet.
     core.people.revokeToken('mallory', mallorysToken.id, clock.t);
     core.people.disable('mallory', clock.t);
     await core.people.add('newt', 'viewer', PASSWORD, clock.t);
+    ok(await team.post(viewer, 'settings.display', { theme: 'light', locale: null }));
     await core.people.resetPassword('viewer-1', 'a new long passphrase', clock.t);
     const newtsSession = await team.session('newt');
+    ok(await team.post(newtsSession, 'settings.display', { timeZone: 'local' }));
     ok(await team.post(olive, 'wallets.add', { address: WALLET_2, chains: ['eth'], label: 'Cold' }));
 
     const restored = ok(await team.post(olive, 'backups.restore', { name: backup.name })) as { restored: { name: string } };
@@ -60,6 +65,12 @@ describe('restoring a backup on a team server', () => {
     expect((await team.signIn('newt')).status).toBe(303);
     expect((await team.signIn('viewer-1')).status).not.toBe(303);
     expect((await team.signIn('viewer-1', 'a new long passphrase')).status).toBe(303);
+    // Each person's display is today's, with them: the viewer's light theme and no format of her
+    // own (not the backup's dark German), and the display of the person added since.
+    const shownTo = async (who: string, password = PASSWORD) =>
+      (ok(await team.post(await team.session(who, password), 'settings.get', undefined)) as { personal: unknown }).personal;
+    expect(await shownTo('viewer-1', 'a new long passphrase')).toMatchObject({ theme: 'light', locale: null, timeZone: null });
+    expect(ok(await team.post(newtsSession, 'settings.get', undefined))).toMatchObject({ timeZone: 'local', personal: { timeZone: 'local' } });
   }, 120_000);
 });
 
@@ -68,6 +79,7 @@ describe('connecting another service on a team server’s data folder', () => {
     const { core, clock } = team;
     const before = core.people.list().map((p) => [p.name, p.role, p.disabled]);
     const olive = await team.session('olive');
+    ok(await team.post(olive, 'settings.display', { theme: 'dark' }));
     // Run on the server's machine (an operator's CLI; a signed-in person may not: team.serviceOnServer):
     // the same reference service by another name is another cache file.
     const other = ctx.sim.url.replace('127.0.0.1', 'localhost');
@@ -76,6 +88,8 @@ describe('connecting another service on a team server’s data folder', () => {
     expect((await core.request('app.info', {})).baseUrl).toBe(other);
     expect(core.people.list().map((p) => [p.name, p.role, p.disabled])).toEqual(before);
     ok(await team.post(olive, 'wallets.list', undefined));
+    // Her display came with her: the other cache has the people's tables as they were.
+    expect(ok(await team.post(olive, 'settings.get', undefined))).toMatchObject({ theme: 'dark', personal: { theme: 'dark' } });
     await core.people.add('dora', 'viewer', PASSWORD, clock.t);
     await core.request('app.connect', { baseUrl: ctx.sim.url });
     expect(core.people.list().map((p) => p.name)).toContain('dora');

@@ -37,7 +37,7 @@ export interface Team {
   origin(): string;
   raw(path: string, o?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer>;
   signIn(name: string, password?: string, headers?: Record<string, string>): Promise<Answer>;
-  session(name: string): Promise<Browser>;
+  session(name: string, password?: string): Promise<Browser>;
   post(b: Browser, op: string, input: unknown, headers?: Record<string, string>): Promise<Answer>;
   bearer(token: string, op: string, input: unknown): Promise<Answer>;
   close(): Promise<void>;
@@ -93,8 +93,8 @@ export async function startTeam(o: {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin(), ...headers },
       body: new URLSearchParams({ name, password }).toString(),
     });
-  const session: Team['session'] = async (name) => {
-    const res = await signIn(name);
+  const session: Team['session'] = async (name, password = PASSWORD) => {
+    const res = await signIn(name, password);
     if (res.status !== 303) throw new Error(`${name} could not sign in: ${res.status} ${res.body.slice(0, 200)}`);
     const cookie = /^([^;]+)/.exec(String(res.headers['set-cookie']))![1]!;
     const s = await raw('/api/session', { headers: { Cookie: cookie } });

@@ -22,5 +22,7 @@ export {
   type SignIn,
 } from './people.ts';
 export { MIN_PASSWORD_LENGTH } from './passwords.ts';
+/** Each person's own theme, format and time zone, over the books' settings. */
+export { setPersonalDisplay, settingsFor, type PersonalDisplay } from './display.ts';
 /** A replica's copy of the books without the people's secrets (the composition root hands it to the backups). */
 export { scrubSecrets as scrubPeopleSecrets } from './store/people.ts';

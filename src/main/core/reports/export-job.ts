@@ -22,7 +22,8 @@ import { getWallet, listWallets } from '../store/wallets.ts';
 import { writeAtomically } from './files.ts';
 import { exportIcs } from './ics.ts';
 import { getGroup } from '../store/groups.ts';
-import { getSettings, settingsFor } from '../store/settings.ts';
+import { settingsFor } from '../people/index.ts';
+import { getSettings } from '../store/settings.ts';
 import { portfolioView, VIEW_OF, walletsOf } from '../portfolio/index.ts';
 import { scopeNameOf, scopePack } from '../pack/index.ts';
 import { closeBundle, closeInForce, getCloseRecord } from '../closes/index.ts';
@@ -91,7 +92,7 @@ export function defaultFileName(req: ExportRequest, groupName?: string): string 
   return `folioscope-${req.report}-${scope}-${when}.csv`;
 }
 
-/** `person`: a team server's person who asked, whose own language a PDF is written in (store/settings.ts `settingsFor`). */
+/** `person`: a team server's person who asked, whose own language a PDF is written in (people/display.ts `settingsFor`). */
 export async function startExport(db: ReadableDB, queue: JobQueue, target: ExportTarget, req: ExportRequest, person?: string): Promise<JobInfo | null> {
   if (req.format === 'bundle') return startBundle(db, queue, target, req);
   if (req.close !== undefined) throw new ValidationError('close', 'Only a bundle names a close: choose format bundle, or leave the close out.');

@@ -3,13 +3,7 @@
  * `SettingsSchema` when read and when written (the access key is never one of them).
  */
 import { webhookShown } from '../../../shared/webhook.ts';
-import {
-  DISPLAY_SETTINGS,
-  SettingsSchema,
-  type DisplaySetting,
-  type Settings as SettingsAnswer,
-  type StoredSettings as Settings,
-} from '../../../shared/contract.ts';
+import { SettingsSchema, type StoredSettings as Settings } from '../../../shared/contract.ts';
 import type { ReadableDB, WritableDB } from './db.ts';
 import { recordEdit } from './audit.ts';
 import { all, run, sql } from './sql.ts';
@@ -63,63 +57,6 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
       );
   }
   return { settings, notices };
-}
-
-/** A person's own display settings (null: the books', followed). */
-export type PersonalDisplay = NonNullable<SettingsAnswer['personal']>;
-type DisplayChoices = { [K in DisplaySetting]: Settings[K] | null };
-
-/**
- * The settings as a person reads them: the books', with the theme, language and time zone the
- * person chose for themselves (migration 33) in place of the books' (`personal` says which are
- * whose). Without a person (the app, the loopback web shell, the CLI), the books' alone. A value
- * kept that no longer validates (a locale this system lacks) is passed over: the books' is used.
- */
-export function settingsFor(db: ReadableDB, person?: string): { settings: Settings; notices: string[]; personal?: PersonalDisplay } {
-  const read = readSettings(db);
-  if (person === undefined) return read;
-  const own: DisplayChoices = { theme: null, locale: null, timeZone: null };
-  for (const r of all<{ key: string; value: string }>(db, sql`SELECT key, value FROM person_settings WHERE person = ${person}`)) {
-    if (!(DISPLAY_SETTINGS as readonly string[]).includes(r.key)) continue;
-    const key = r.key as DisplaySetting;
-    let value: unknown;
-    try {
-      value = JSON.parse(r.value);
-    } catch {
-      continue;
-    }
-    const parsed = SettingsSchema.shape[key].safeParse(value);
-    if (parsed.success && parsed.data !== null) (own as Record<string, unknown>)[key] = parsed.data;
-  }
-  const books = { theme: read.settings.theme, locale: read.settings.locale, timeZone: read.settings.timeZone };
-  const settings: Settings = {
-    ...read.settings,
-    theme: own.theme ?? books.theme,
-    locale: own.locale ?? books.locale,
-    timeZone: own.timeZone ?? books.timeZone,
-  };
-  return { settings, notices: read.notices, personal: { ...own, books } };
-}
-
-/**
- * Sets a person's own display settings: a value replaces theirs, null removes it (the books'
- * is followed again). Not an edit of the books: the audit trail does not record it, and no
- * version guards it (one person's choice, which nobody else changes).
- */
-export function setPersonalDisplay(db: WritableDB, person: string, changes: { [K in DisplaySetting]?: Settings[K] | null | undefined }): void {
-  db.transaction(() => {
-    for (const key of DISPLAY_SETTINGS) {
-      if (!Object.hasOwn(changes, key) || changes[key] === undefined) continue;
-      const value = changes[key];
-      if (value === null) run(db, sql`DELETE FROM person_settings WHERE person = ${person} AND key = ${key}`);
-      else
-        run(
-          db,
-          sql`INSERT INTO person_settings (person, key, value) VALUES (${person}, ${key}, ${JSON.stringify(value)})
-              ON CONFLICT (person, key) DO UPDATE SET value = excluded.value`,
-        );
-    }
-  })();
 }
 
 /**

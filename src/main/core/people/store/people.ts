@@ -179,8 +179,8 @@ export function scrubSecrets(db: WritableDB): void {
 
 // The tables whole (a restore carries them across: people.ts `peopleKeeper`)
 
-/** Parents before children: people first, their sessions, tokens and attempts after. */
-const PEOPLE_TABLES = ['people', 'people_sessions', 'people_tokens', 'people_sign_in_attempts'] as const;
+/** Parents before children: people first, their sessions, tokens, attempts and display after. */
+const PEOPLE_TABLES = ['people', 'people_sessions', 'people_tokens', 'people_sign_in_attempts', 'people_settings'] as const;
 export type PeopleTables = Record<(typeof PEOPLE_TABLES)[number], Array<Record<string, SqlValue>>>;
 
 export function readPeopleTables(db: ReadableDB): PeopleTables {

@@ -31,7 +31,7 @@ import { updateToSchemaVersion29 } from './029-people-oidc.ts';
 import { updateToSchemaVersion30 } from './030-view-inputs.ts';
 import { updateToSchemaVersion31 } from './031-kept-answers.ts';
 import { updateToSchemaVersion32 } from './032-snapshot-tokens.ts';
-import { updateToSchemaVersion33 } from './033-person-settings.ts';
+import { updateToSchemaVersion33 } from './033-people-settings.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [

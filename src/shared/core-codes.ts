@@ -160,6 +160,7 @@ export interface CoreCodeValues {
   /** A desktop's sign-in to a team server (POST api/device-token) refused: said by the server, shown in the desktop's Settings → Team. */
   'team.signInWrong': Record<string, never>;
   'team.signInLocked': { minutes: number };
+  'team.slowDown': { seconds: number; why: 'rate' | 'concurrent' };
   'team.signInDisabled': Record<string, never>;
   /** A server that signs in through its provider only (`provider` its name): a desktop pastes a token instead. */
   'team.noPasswords': { provider: string };
@@ -346,6 +347,8 @@ export const englishCoreCodes: CoreCodeSentences = {
   'team.desktopOnly': () => 'Signing in to a team server is done in the desktop app (Settings → Team) or folioscope serve; the CLI uses --server with a token.',
   'team.signInWrong': () => 'That name and password do not match.',
   'team.signInLocked': ({ minutes }) => `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  'team.slowDown': ({ seconds, why }) =>
+    `${why === 'rate' ? 'You have asked the team server for more than it gives one person in a while' : 'You have many requests under way on the team server already'}: try again in ${seconds} second${seconds === 1 ? '' : 's'}. Nothing was changed.`,
   'team.signInDisabled': () => 'This account is disabled: ask an owner.',
   'team.noPasswords': ({ provider }) => `This server takes no passwords: paste a token made with folioscope users token (it signs in with ${provider}).`,
   'jobs.running': ({ count, names, then }) => {

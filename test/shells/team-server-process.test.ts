@@ -93,6 +93,14 @@ describe('folioscope server and users, as processes', () => {
     expect(r.stderr).toContain('Refusing to serve 0.0.0.0 over plain HTTP');
   });
 
+  it('refuses a request rate that is not a whole number from 1 to 10000, before opening anything', () => {
+    for (const bad of ['0', '-1', '10001']) {
+      const r = runCliSync([...at, 'server', '--requests-per-second', bad]);
+      expect(r.status, bad).toBe(2);
+      expect(r.stderr).toContain('--requests-per-second must be a whole number from 1 to 10000');
+    }
+  });
+
   it('serves over TLS with a certificate made for the test: a Secure __Host- cookie, and a script with its token', async () => {
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
@@ -148,6 +156,26 @@ describe('folioscope server and users, as processes', () => {
       body: JSON.stringify({ name: 'x', wallets: [] }),
     });
     expect(edit.status).toBe(403);
+    server.child.kill('SIGTERM');
+    expect((await server.done).status).toBe(0);
+  });
+
+  it('--requests-per-second holds a person to it: past the burst, a script is told to slow down', async () => {
+    const server = startCli([...at, 'server', '--port', '0', '--requests-per-second', '1']);
+    started.push(server.child);
+    const origin = await firstLine(server.child, 'server');
+    const statuses = new Map<number, number>();
+    let said = '';
+    // The burst (240: the default's, as six seconds of 1 a second is less), then a few more: at one a second, refused.
+    for (let i = 0; i < 260; i++) {
+      const res = await fetch(`${origin}/api/wallets.list`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '' });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      const body = (await res.json()) as { error?: { said?: { code: string } } };
+      if (res.status === 429) said = body.error?.said?.code ?? '';
+    }
+    expect(statuses.get(429)).toBeGreaterThan(0);
+    expect([...statuses.keys()].sort()).toEqual([200, 429]);
+    expect(said).toBe('team.slowDown');
     server.child.kill('SIGTERM');
     expect((await server.done).status).toBe(0);
   });

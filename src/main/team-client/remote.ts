@@ -10,6 +10,7 @@
 import type { Core } from '../core/index.ts';
 import type { Envelope, EventPayloads } from '../../shared/contract.ts';
 import type { EventName } from '../../shared/operations.ts';
+import { waitingOutSlowDowns } from '../../shared/slow-down.ts';
 
 /** The environment variable holding the person's API token for `--server`. */
 export const ENV_TOKEN = 'FOLIOSCOPE_TOKEN';
@@ -52,13 +53,19 @@ export async function remoteCore(server: string, token: string, o: RemoteOptions
   async function dispatch(op: string, input: unknown, options: { signal?: AbortSignal } = {}): Promise<Envelope<unknown>> {
     let res: Response;
     try {
-      res = await fetch(`${origin}/api/${encodeURIComponent(op)}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: input === undefined ? '' : JSON.stringify(input),
-        ...(options.signal && { signal: options.signal }),
-      });
+      // A person over their allowance is asked to wait (team/request-limits.ts): a cron job waits and goes on.
+      res = await waitingOutSlowDowns(
+        () =>
+          fetch(`${origin}/api/${encodeURIComponent(op)}`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: input === undefined ? '' : JSON.stringify(input),
+            ...(options.signal && { signal: options.signal }),
+          }),
+        { signal: options.signal },
+      );
     } catch (err) {
+      if (options.signal?.aborted) return failed('cancelled', 'Cancelled: the answer is no longer needed.');
       return failed('network', unreachable(origin, err), true);
     }
     const text = await res.text();

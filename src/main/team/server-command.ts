@@ -10,12 +10,13 @@ import { ArgumentError, parseArguments } from '../../shared/args.ts';
 import { appRoot, createCore } from '../core/index.ts';
 import { discoverProvider, issuerProblem, OIDC_CALLBACK_PATH, OIDC_SECRET_ENV, type OidcProvider } from './oidc.ts';
 import { bindProblem } from './security.ts';
+import { DEFAULT_REQUEST_LIMITS } from './request-limits.ts';
 import { startTeamServer } from './server.ts';
 
 const ROOT = appRoot(import.meta.dirname);
 
 export const SERVER_USAGE = `Usage: folioscope [--data-dir DIR] server [--port N] [--host H] [--tls-cert FILE --tls-key FILE] [--behind-proxy ADDR]
-                  [--oidc-issuer URL --oidc-client-id ID [--oidc-name TEXT] [--oidc-only]]
+                  [--oidc-issuer URL --oidc-client-id ID [--oidc-name TEXT] [--oidc-only]] [--requests-per-second N]
        folioscope [--data-dir DIR] server init [--name NAME]
 The team server: the app for many people, each signed in with a role (docs/team.md). It binds
 127.0.0.1 unless --host says otherwise; a host beyond this machine needs --tls-cert and --tls-key,
@@ -25,7 +26,8 @@ adds the rest. The service's key stays here (keychain, FOLIOSCOPE_ACCESS_KEY); n
 --oidc-issuer and --oidc-client-id add "Sign in with …" through the team's OpenID Connect
 provider (its secret from ${OIDC_SECRET_ENV}, never an argument; the redirect URI to register
 is this server's origin + ${OIDC_CALLBACK_PATH}); people are linked to their accounts with
-folioscope users link-oidc. --oidc-only: no passwords at all.`;
+folioscope users link-oidc. --oidc-only: no passwords at all. --requests-per-second: what one
+person may keep asking (default ${DEFAULT_REQUEST_LIMITS.perSecond}, in bursts of ${DEFAULT_REQUEST_LIMITS.burst}); more is answered "try again in a moment".`;
 
 export interface ServerGlobals {
   dataDir: string;
@@ -53,6 +55,7 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
         'oidc-client-id': { type: 'string' },
         'oidc-name': { type: 'string' },
         'oidc-only': { type: 'boolean' },
+        'requests-per-second': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       { positionals: false },
@@ -68,6 +71,12 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number');
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw usageError('--tls-cert and --tls-key go together');
+  const rate = values['requests-per-second'] === undefined ? undefined : Number(values['requests-per-second']);
+  if (rate !== undefined && !(Number.isInteger(rate) && rate >= 1 && rate <= 10_000))
+    throw usageError('--requests-per-second must be a whole number from 1 to 10000');
+  // A higher rate brings its burst up with it (six seconds' worth), never below the default's.
+  const requestLimits =
+    rate === undefined ? undefined : { ...DEFAULT_REQUEST_LIMITS, perSecond: rate, burst: Math.max(DEFAULT_REQUEST_LIMITS.burst, 6 * rate) };
   const host = values.host ?? '127.0.0.1';
   const tls =
     values['tls-cert'] !== undefined && values['tls-key'] !== undefined
@@ -114,6 +123,7 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
     ...(tls && { tls }),
     ...(values['behind-proxy'] !== undefined && { behindProxy: values['behind-proxy'] }),
     ...(oidc && { oidc, oidcOnly: !!values['oidc-only'] }),
+    ...(requestLimits && { requestLimits }),
   }).catch(async (err: unknown) => {
     await core.close();
     throw err;

@@ -34,6 +34,7 @@ import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
 import { MAX_BODY, readBody, send, serveRendererFile } from '../web/server.ts';
+import { requestLimiter, type RequestLimits } from './request-limits.ts';
 import { OIDC_ATTEMPT_MS, OIDC_CALLBACK_PATH, OIDC_START_PATH, oidcAttempts, OidcRefusal, type OidcProvider } from './oidc.ts';
 import {
   attemptCookie,
@@ -73,6 +74,8 @@ export interface TeamServerOptions {
   oidcOnly?: boolean;
   /** Where a refused provider sign-in's reason goes (the server's standard error by default): never the secret, never to the page. */
   log?: (line: string) => void;
+  /** How much one person may ask at once (request-limits.ts DEFAULT_REQUEST_LIMITS). */
+  requestLimits?: RequestLimits;
 }
 
 export interface TeamServer {
@@ -115,6 +118,7 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   const passwords = !o.oidcOnly;
   const maxBacklog = o.maxEventBacklog ?? MAX_EVENT_BACKLOG;
   const streams = new Map<ServerResponse, Who['stream']>();
+  const limiter = requestLimiter(o.requestLimits);
   const downloads = await webDownloads(o.core, o.maxPendingDownloads);
   // Who started each export job (its id): a download is its exporter's alone. Every reader sees
   // the finished job's download id (sync.jobs, the sync.progress event), and a download is served
@@ -254,7 +258,16 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         res.setHeader('Set-Cookie', clearedCookie(cookieName(view), view.https));
         return json(res, 200, { ok: true });
       }
-      return operation(rest, req, res, w.actor);
+      // Each person's allowance (request-limits.ts): refused before the body is read.
+      const admitted = limiter.admit(w.actor.person, now());
+      if (!admitted.ok) {
+        res.setHeader('Retry-After', String(admitted.retryAfterSeconds));
+        return json(res, 429, {
+          ok: false,
+          error: { kind: 'rate-limited', retryable: true, ...coded('team.slowDown', { seconds: admitted.retryAfterSeconds, why: admitted.why }) },
+        });
+      }
+      return operation(rest, req, res, w.actor).finally(admitted.done);
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'GET only');

@@ -6,6 +6,7 @@
 
 import type { Envelope, EventPayloads, FolioApi, InputOf, OutputOf } from '../../../shared/contract.ts';
 import type { SerializedError } from '../../../shared/model.ts';
+import { waitingOutSlowDowns } from '../../../shared/slow-down.ts';
 import { words } from './words.ts';
 import { coreError, errorText } from './core-text.ts';
 import { EVENT_NAMES, type EventName, OPERATION_NAMES, type OperationName } from '../../../shared/operations.ts';
@@ -100,13 +101,18 @@ function httpTransport(): Raw {
       // On a team server every POST carries the session's CSRF token (its Origin the browser adds).
       const session = await teamSession();
       try {
-        res = await fetch(`${API_BASE}${name}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json', ...(session && { 'X-Folio-CSRF': session.csrf }) },
-          body: input === undefined ? '' : JSON.stringify(input),
-          ...(signal && { signal }),
-        });
+        // Over the person's allowance on a team server, the answer comes a moment later (shared/slow-down.ts).
+        res = await waitingOutSlowDowns(
+          () =>
+            fetch(`${API_BASE}${name}`, {
+              method: 'POST',
+              credentials: 'same-origin',
+              headers: { 'Content-Type': 'application/json', ...(session && { 'X-Folio-CSRF': session.csrf }) },
+              body: input === undefined ? '' : JSON.stringify(input),
+              ...(signal && { signal }),
+            }),
+          { signal },
+        );
       } catch {
         // An abort is the caller's own doing, not a server gone.
         if (signal?.aborted) return CANCELLED;

@@ -209,6 +209,8 @@ const coreCodes: CoreCodeSentences = {
   'team.desktopOnly': () =>
     'Die Anmeldung an einem Team-Server geschieht in der Desktop-App (Einstellungen → Team) oder mit folioscope serve; die Kommandozeile nutzt --server mit einem Token.',
   'team.signInWrong': () => 'Name und Passwort passen nicht zusammen.',
+  'team.slowDown': ({ seconds, why }) =>
+    `${why === 'rate' ? 'Sie haben den Team-Server in kurzer Zeit um mehr gebeten, als er einer Person gibt' : 'Sie haben bereits viele laufende Anfragen an den Team-Server'}: Versuchen Sie es in ${int(seconds)} ${pl(seconds, 'Sekunde', 'Sekunden')} erneut. Nichts wurde geändert.`,
   'team.signInLocked': ({ minutes }) => `Zu viele fehlgeschlagene Anmeldungen: Versuchen Sie es in ${int(minutes)} ${pl(minutes, 'Minute', 'Minuten')} erneut.`,
   'team.signInDisabled': () => 'Dieses Konto ist deaktiviert: Fragen Sie einen Inhaber.',
   'team.noPasswords': ({ provider }) =>

@@ -706,17 +706,24 @@ export interface PickOptions {
  * list to keep in step.
  */
 const op =
-  <I extends z.ZodType>(input: I, needs: Permission, declared: { writes?: true; raised?: (input: z.output<I>) => Permission | null } = {}) =>
+  <I extends z.ZodType>(input: I, needs: Permission, declared: { writes?: true; own?: true; raised?: (input: z.output<I>) => Permission | null } = {}) =>
   <O>() => ({
     input,
     output: undefined as unknown as O,
     needs,
     writes: declared.writes === true,
+    /**
+     * It writes only the asking person's own rows, never the books (a team server's person's
+     * display): the one kind of write a role that only reads may make.
+     */
+    own: declared.own === true,
     /** A higher permission some inputs need (a read that spends the service's quota on purpose), checked once the input is read. */
     raised: declared.raised as ((input: unknown) => Permission | null) | undefined,
   });
 /** Declares that an operation writes to the cache. */
 const WRITES = { writes: true } as const;
+/** Declares that an operation writes to the cache the asking person's own rows alone (not the books). */
+const WRITES_OWN = { writes: true, own: true } as const;
 
 /** A scope (a wallet, a group, or all) and a period: a month, or two cached dates (the monthly pack's, and a close's). */
 const PackInput = z
@@ -765,7 +772,7 @@ export const CONTRACT = {
   'settings.get': op(empty, 'read')<Settings>(),
   'settings.update': op(SettingsInput, 'admin', WRITES)<Settings>(),
   /** A team server's person's own theme, language and time zone (every role: it changes nothing of the books). */
-  'settings.display': op(DisplayInput, 'read', WRITES)<Settings>(),
+  'settings.display': op(DisplayInput, 'read', WRITES_OWN)<Settings>(),
   'key.status': op(empty, 'read')<KeyStatus>(),
   /** `check`: what the service said of the key (a key that could not be verified is kept, and the caller says so). */
   'key.set': op(z.strictObject({ key: z.string().min(1).max(4096), sessionOnly: z.boolean().optional() }), 'admin')<KeyStatus & { check: KeyCheck }>(),

@@ -10,6 +10,7 @@ import { downloadPath, startExport } from '../../src/main/core/reports/export-jo
 import { writeAtomically } from '../../src/main/core/reports/files.ts';
 import { buildReportModel } from '../../src/main/core/reports/pdf-model.ts';
 import { exportPdf } from '../../src/main/core/reports/pdf.ts';
+import { pdfFormat } from '../../src/main/core/reports/pdf-format.ts';
 import { writePackPdf } from '../../src/main/core/reports/pack-pdf.ts';
 import { scopeNameOf, scopePack } from '../../src/main/core/pack/index.ts';
 import { listWallets } from '../../src/main/core/store/wallets.ts';
@@ -109,6 +110,21 @@ describe('the portfolio report in the locale setting', () => {
     // The document's own title, as a reader's PDF viewer shows it.
     const info = execFileSync('pdfinfo', [await exported('de-DE', { format: 'pdf', date: REPORT.date })], { encoding: 'utf8' });
     expect(info).toMatch(/Title:\s+Folioscope-Portfoliobericht 31\.12\.2025/);
+  });
+
+  it('a locale whose digits no font draws (Chakma, Tamil decimal digits): its conventions in Latin digits, no figure a "?"', async () => {
+    const questionMarks = (t: string) => (t.match(/\?/g) ?? []).length;
+    const baseline = questionMarks(text(await exported('en-US', { format: 'pdf', ...REPORT })));
+    const model = buildReportModel(db, REPORT);
+    for (const locale of ['ccp', 'en-US-u-nu-tamldec']) {
+      const all = text(await exported(locale, { format: 'pdf', ...REPORT }));
+      expect(questionMarks(all), locale).toBe(baseline);
+      const f = pdfFormat(locale);
+      expect(f.locale, locale).toMatch(/-u-nu-latn$/);
+      expect(all, locale).toContain(shown(f.usd(model.totals.total!)));
+    }
+    // Chakma's own: its grouping (lakh) and its currency sign, in Latin digits.
+    expect(pdfFormat('ccp').usd(-1234567.89)).toMatch(/^-12,34,567\.89\s?US\$$/);
   });
 
   it('en-US, as set and with no locale set: the report as before, byte for byte', async () => {

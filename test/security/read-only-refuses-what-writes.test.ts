@@ -17,6 +17,8 @@ describe('a read-only cache refuses the operations that write, and only those', 
     // here is a change of what a read-only cache allows, made on purpose.
     expect(OPERATION_NAMES.filter((op) => CONTRACT[op].writes)).toEqual([
       'settings.update',
+      // A team server's person's own display (their rows only, not the books).
+      'settings.display',
       'wallets.add',
       'wallets.update',
       'wallets.remove',

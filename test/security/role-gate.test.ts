@@ -22,12 +22,14 @@ afterAll(async () => {
 });
 
 describe('the role gate', () => {
-  it('declares for every operation a permission, and none that writes the cache is open to a viewer', () => {
+  it('declares for every operation a permission, and none that writes the books is open to a viewer', () => {
     for (const op of OPERATION_NAMES) {
-      const { needs, writes } = CONTRACT[op];
+      const { needs, writes, own } = CONTRACT[op];
       expect(['read', 'books', 'prepare', 'approve', 'admin'], op).toContain(needs);
-      if (writes) expect(needs, `${op} writes, so a viewer may not ask it`).not.toBe('read');
+      if (writes && !own) expect(needs, `${op} writes, so a viewer may not ask it`).not.toBe('read');
     }
+    // The one kind of write a viewer may make: their own display, declared as writing only the asker's rows.
+    expect(OPERATION_NAMES.filter((op) => CONTRACT[op].own)).toEqual(['settings.display']);
     // The service's key and the server's settings are an owner's alone.
     for (const op of ['key.set', 'key.clear', 'app.connect', 'settings.update', 'backups.restore', 'cache.clear'] as const)
       expect(CONTRACT[op].needs).toBe('admin');

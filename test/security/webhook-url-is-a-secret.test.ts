@@ -88,4 +88,24 @@ describe('a webhook URL on a team server', () => {
       }
     }
   });
+
+  it('is quoted by no notice when the value kept no longer validates, to any role', async () => {
+    const db = await cacheOf(team);
+    const kept = db.prepare(`SELECT value FROM settings WHERE key = 'alertWebhookUrl'`).pluck().get() as string;
+    // A value an older version (or a hand) kept that this one refuses: its notice is read by every role.
+    db.prepare(`UPDATE settings SET value = ? WHERE key = 'alertWebhookUrl'`).run(JSON.stringify(`ftp://hooks.slack.com/services/${SECRET}`));
+    try {
+      for (const role of ROLES)
+        for (const op of ['settings.get', 'settings.update'] as const) {
+          const res = await team.dispatch(op, op === 'settings.get' ? undefined : { theme: 'light' }, as(role));
+          if (!res.ok) continue;
+          const notices = (res.result as { notices?: string[] }).notices ?? [];
+          expect(notices.join(' '), `${op} as ${role}`).toMatch(/alertWebhookUrl setting is not valid here/);
+          // Not even the start of it (a notice quoted the first 40 characters).
+          expect(JSON.stringify(res.result), `${op} as ${role}`).not.toContain(SECRET.slice(0, 6));
+        }
+    } finally {
+      db.prepare(`UPDATE settings SET value = ? WHERE key = 'alertWebhookUrl'`).run(kept);
+    }
+  });
 });

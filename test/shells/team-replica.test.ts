@@ -67,6 +67,8 @@ beforeAll(async () => {
   expect(edit.ok).toBe(true);
   // What a viewer looked at, kept in the server's file (portfolio/store/answers.ts): not the team's to read.
   expect((await api('viewer', 'portfolio.summary', { date: '2026-10-31', wallet: WALLET })).ok).toBe(true);
+  // How an owner reads the books (their own display): theirs, not the team's to read.
+  expect((await api('owner', 'settings.display', { theme: 'dark', locale: 'fr-FR' })).ok).toBe(true);
 });
 afterAll(async () => {
   await server?.close();
@@ -128,7 +130,7 @@ describe('GET api/replica', () => {
           .sort()
           .map((name) => ({ name, role: name.replace(/-1$/, ''), password: '' })),
       );
-      for (const t of ['people_sessions', 'people_tokens', 'people_sign_in_attempts', 'kept_answers'])
+      for (const t of ['people_sessions', 'people_tokens', 'people_sign_in_attempts', 'people_settings', 'kept_answers'])
         expect((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n, t).toBe(0);
     } finally {
       db.close();

@@ -8,6 +8,7 @@
  * "11.843.120,58 $", "12,3 %", "31.12.2025"). A missing value prints "-", never 0.
  */
 import { isSupportedLocale } from '../../../shared/locale.ts';
+import { printable } from './pdf-fonts.ts';
 
 export interface PdfFormat {
   /** The locale the figures are written in (a BCP 47 tag Intl accepts). */
@@ -45,7 +46,44 @@ export interface PdfFormat {
  * must not decide the figures of a report someone else reads).
  */
 export function pdfLocale(locale: string | null | undefined): string {
-  return locale && isSupportedLocale(locale) ? locale : 'en-US';
+  return locale && isSupportedLocale(locale) ? drawable(locale) : 'en-US';
+}
+
+const drawn = new Map<string, string>();
+/**
+ * The locale with figures the PDF's fonts can draw (pdf-fonts.ts): Intl writes the figures of
+ * some locales in digits no embedded font has (Chakma's `ccp`, a `-u-nu-tamldec` tag), which
+ * would print as "?" — every amount and date of the report unreadable. Such a locale keeps its
+ * conventions with Latin digits (`-u-nu-latn`); one whose other signs no font has either is en-US.
+ */
+function drawable(locale: string): string {
+  let known = drawn.get(locale);
+  if (known === undefined) {
+    const latin = new Intl.Locale(locale, { numberingSystem: 'latn' }).toString();
+    known = [locale, latin].find(draws) ?? 'en-US';
+    drawn.set(locale, known);
+  }
+  return known;
+}
+/** Whether every character of the figures a PDF writes in `locale` is printable. */
+function draws(locale: string): boolean {
+  const usd = { style: 'currency', currency: 'USD' } as const;
+  const sample = [
+    new Intl.NumberFormat(locale, usd).format(-1234567.89),
+    new Intl.NumberFormat(locale, { ...usd, notation: 'compact' }).format(1_200_000),
+    new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1 }).format(-0.123),
+    new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(9876543.210987),
+    new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZone: 'UTC',
+    }).format(Date.UTC(2025, 11, 31, 23, 59, 58)),
+  ].join(' ');
+  return [...sample].every(printable);
 }
 
 export function pdfFormat(setting: string | null | undefined): PdfFormat {

@@ -51,10 +51,11 @@ export function readSettings(db: ReadableDB): { settings: Settings; notices: str
     }
     const parsed = SettingsSchema.shape[key].safeParse(value);
     if (parsed.success) (settings as Record<string, unknown>)[key] = parsed.data;
-    else
-      notices.push(
-        `The saved ${key} setting (${JSON.stringify(typeof value === 'symbol' ? r.value : value)?.slice(0, 40)}) is not valid here and was ignored; the default is used. Choose it again in Settings.`,
-      );
+    else {
+      // The webhook's URL is a secret (src/shared/webhook.ts): a notice, which every role reads, never quotes it.
+      const quoted = key === 'alertWebhookUrl' ? '' : ` (${JSON.stringify(typeof value === 'symbol' ? r.value : value)?.slice(0, 40)})`;
+      notices.push(`The saved ${key} setting${quoted} is not valid here and was ignored; the default is used. Choose it again in Settings.`);
+    }
   }
   return { settings, notices };
 }

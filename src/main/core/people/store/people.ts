@@ -168,9 +168,12 @@ export function deleteAttemptsBefore(db: WritableDB, at: number): void {
 /**
  * The people's secrets taken out of a copy of the books a desktop downloads (a team server's
  * replica, store/replica-files.ts): every session, API token and sign-in attempt deleted, and each
- * password hash blanked. The names and roles stay: the audit trail names the people.
+ * password hash blanked. The names and roles stay: the audit trail names the people. Each
+ * person's own display goes too: it is theirs, not the books', and the copy reads without a
+ * person (it shows the books' display).
  */
 export function scrubSecrets(db: WritableDB): void {
+  run(db, sql`DELETE FROM people_settings`);
   run(db, sql`DELETE FROM people_sessions`);
   run(db, sql`DELETE FROM people_tokens`);
   run(db, sql`DELETE FROM people_sign_in_attempts`);

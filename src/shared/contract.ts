@@ -814,6 +814,8 @@ export const CONTRACT = {
       // A row's key holds a position's name where it has no contract: room for a long one.
       keys: z.array(z.string().max(20_000)).max(ROW_PAGE_MAX).optional(),
       tokenKeys: z.array(z.string().max(20_000)).max(ROW_PAGE_MAX).optional(),
+      /** false: no gone rows in the answer (a page before the table's last: they are shown after its last row); the total still counts them. */
+      gone: z.boolean().optional(),
     }),
     'read',
   )<PortfolioChange>(),

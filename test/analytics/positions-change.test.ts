@@ -209,6 +209,11 @@ describe('change since a date', () => {
     // The dust row's value is unknown (not for a wallet chain not cached): counted whichever rows were asked.
     expect(whole.unknown).toBe(1);
     expect(changeBetween(then, now, { keys: [] }).unknown).toBe(1);
+    // A page before the table's last asks without the gone rows: none sent, still counted in the total and the unknowns.
+    expect(whole.gone.length).toBeGreaterThan(0);
+    const early = changeBetween(then, now, { keys, tokenKeys: [], gone: false });
+    expect([early.gone, early.goneTokens]).toEqual([[], []]);
+    expect([early.total, early.totalWhy, early.unknown, early.positions]).toEqual([whole.total, whole.totalWhy, whole.unknown, page.positions]);
   });
 
   it('over the same wallet chains, the rows’ changes add up to the change of the total', () => {

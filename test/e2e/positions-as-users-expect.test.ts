@@ -131,6 +131,8 @@ describe('positions as users expect', () => {
       .locator('tbody button.expand[data-row-key]')
       .evaluateAll((bs) => bs.map((b) => b.getAttribute('data-row-key')));
     expect([...(asks.at(-1)!.input['keys'] as string[])].sort()).toEqual([...shown].sort());
+    // One page, so the last: the gone rows asked with it.
+    expect(asks.at(-1)!.input['gone']).toBe(true);
     // New and gone rows are said as such (the demo opens and closes positions over seven weeks).
     const news = Object.values(core.positions).filter((c) => c.state === 'new').length;
     expect(await table().locator('tbody .badge', { hasText: /^new$/ }).count()).toBe(news);

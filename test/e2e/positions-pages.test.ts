@@ -155,4 +155,17 @@ describe('Positions, page by page from the core', () => {
     expect(sent.some((s) => s.op === 'portfolio.summary')).toBe(true);
     expect(web.problems).toEqual([]);
   }, 180_000);
+
+  it('the change since a date asks for the gone rows on the table’s last page only (they are shown after its last row)', async () => {
+    // An earlier date this cache lacks: every change is unknown, and the asks are what is looked at.
+    sent.length = 0;
+    const changes = () => sent.filter((s) => s.op === 'portfolio.change');
+    await web.open(`#/positions?date=${DATE}&since=2026-09-30`);
+    await poll(() => changes().length).toBeGreaterThan(0);
+    expect(changes().at(-1)!.input).toMatchObject({ since: '2026-09-30', gone: false });
+    expect((changes().at(-1)!.input['keys'] as string[]).length).toBe(100);
+    await web.page.getByRole('button', { name: 'Last', exact: true }).click();
+    await poll(() => changes().at(-1)?.input['gone']).toBe(true);
+    expect(web.problems).toEqual([]);
+  }, 120_000);
 });

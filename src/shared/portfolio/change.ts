@@ -53,7 +53,7 @@ export interface PortfolioChange {
    * screen's page), else every one (at a fund's scale ~180 bytes a row, megabytes whole).
    */
   positions: Record<string, RowChange>;
-  /** Positions at the earlier date that are gone since, each with its change (to 0). */
+  /** Positions at the earlier date that are gone since, each with its change (to 0); none when asked without (`gone: false`). */
   gone: Array<PositionRow & { change: RowChange }>;
   /** By token row key (TokenRow.key), for the rows at the as-of date: those asked (`tokenKeys`), else every one. */
   tokens: Record<string, RowChange>;

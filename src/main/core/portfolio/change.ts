@@ -73,6 +73,8 @@ function tokenChange(now: TokenRow | undefined, then: TokenRow | undefined): Row
 export interface ChangeKeys {
   keys?: readonly string[] | undefined;
   tokenKeys?: readonly string[] | undefined;
+  /** false: the gone rows left out of the answer (a page before the table's last, which does not show them); still counted in the total. */
+  gone?: boolean | undefined;
 }
 
 /** `all` cut to the keys asked (each once, in no other order), or whole when none were asked. */
@@ -116,9 +118,10 @@ export function changeBetween(then: PortfolioView, now: PortfolioView, asked: Ch
     date: now.date,
     since: then.date,
     positions: only(positions, asked.keys),
-    gone,
+    // At a fund's scale the month's gone rows are most of a page's answer: sent only when asked.
+    gone: asked.gone === false ? [] : gone,
     tokens: only(tokens, asked.tokenKeys),
-    goneTokens,
+    goneTokens: asked.gone === false ? [] : goneTokens,
     total,
     totalWhy: total !== null ? null : notCached.length ? 'not-cached' : 'value-unknown',
     unknown: every.filter(unknownChange).length,

@@ -75,8 +75,8 @@ export function portfolioHandlers(c: PortfolioContext): Pick<Handlers, Portfolio
 
   return {
     'portfolio.view': ({ date, wallet: address, group }, { signal }) => views(c.db(), c.scopeWallets(address, group), date, signal),
-    'portfolio.change': ({ date, since, wallet: address, group, keys, tokenKeys }, { signal }) =>
-      portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal, views, { keys, tokenKeys }),
+    'portfolio.change': ({ date, since, wallet: address, group, keys, tokenKeys, gone }, { signal }) =>
+      portfolioChange(c.db(), c.scopeWallets(address, group), date, since, signal, views, { keys, tokenKeys, gone }),
     // A screen's part of the same view (summary.ts): built whole, as the view always is, and cut here, so only what is shown crosses the contract.
     'portfolio.summary': (input, ctx) => {
       const { signal } = ctx;

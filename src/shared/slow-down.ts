@@ -11,10 +11,15 @@ export const SLOW_DOWN_PATIENCE_MS = 120_000;
 /** A Retry-After past this is read as this: a client never sleeps on one answer for longer. */
 const LONGEST_WAIT_MS = 30_000;
 
-/** Seconds of a Retry-After header (a number of seconds; an HTTP date is not sent by the team server), as ms; 1 s when absent or unreadable. */
-export function retryAfterMs(header: string | null): number {
-  const seconds = header !== null && /^\d{1,6}$/.test(header.trim()) ? Number(header.trim()) : 1;
-  return Math.min(LONGEST_WAIT_MS, Math.max(1, seconds) * 1000);
+/**
+ * A Retry-After header as ms to wait: its seconds, or the time to its HTTP date (a proxy's may be
+ * one), at least 1 s and at most LONGEST_WAIT_MS; 1 s when absent or unreadable. A larger number
+ * never means a shorter wait.
+ */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number {
+  const v = header?.trim() ?? '';
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : /[a-z]/i.test(v) && Number.isFinite(Date.parse(v)) ? Date.parse(v) - now : 1000;
+  return Math.min(LONGEST_WAIT_MS, Math.max(1000, ms));
 }
 
 /**
@@ -28,9 +33,12 @@ export async function waitingOutSlowDowns(
 ): Promise<Response> {
   const patience = o.patienceMs ?? SLOW_DOWN_PATIENCE_MS;
   const sleep = o.sleep ?? abortableSleep;
+  // The waits and the asks' own time, both: a server slow to say "slow down" spends the patience too.
   let waited = 0;
   for (;;) {
+    const asked = Date.now();
     const res = await send();
+    waited += Math.max(0, Date.now() - asked);
     if (res.status !== 429) return res;
     const wait = retryAfterMs(res.headers.get('retry-after'));
     if (waited + wait > patience) return res;

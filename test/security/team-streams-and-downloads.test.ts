@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_STREAMS_PER_CREDENTIAL } from '../../src/main/team/server.ts';
+import { MAX_STREAMS_PER_CREDENTIAL, MAX_STREAMS_PER_PERSON } from '../../src/main/team/server.ts';
 import type { JobInfo } from '../../src/shared/model.ts';
 import { useSimulator } from '../support/sim.ts';
 import { MIN, openEvents, startTeam, type Team } from '../support/team-http.ts';
@@ -80,6 +80,19 @@ describe('team event streams are bounded per credential', () => {
     const theirs = await openEvents(team, { Cookie: b.cookie });
     expect(team.server.eventStreams() - before).toBe(MAX_STREAMS_PER_CREDENTIAL + 1);
     for (const s of [...rest, theirs]) s.destroy();
+  });
+
+  it('and per person: more tokens of one person buy no more streams than MAX_STREAMS_PER_PERSON', async () => {
+    const tokens = [1, 2, 3].map((i) => team.core.people.createToken('approver-1', 'approver', `streams ${i}`, team.clock.t).token);
+    // The streams the tests before ended are gone on the server's side too (their close is an event).
+    await expect.poll(() => team.server.eventStreams()).toBe(0);
+    const before = team.server.eventStreams();
+    const open = [];
+    // 3 tokens × 16 streams each: 48 asked, 32 kept (the oldest ended, whichever token opened them).
+    for (const token of tokens) for (let i = 0; i < MAX_STREAMS_PER_CREDENTIAL; i++) open.push(await openEvents(team, { Authorization: `Bearer ${token}` }));
+    await Promise.all(open.slice(0, open.length - MAX_STREAMS_PER_PERSON).map((s) => s.ended));
+    expect(team.server.eventStreams() - before).toBe(MAX_STREAMS_PER_PERSON);
+    for (const s of open) s.destroy();
   });
 });
 

@@ -25,8 +25,12 @@ describe('the limiter', () => {
     // Half a second refills one request (2 a second), not two.
     expect(l.admit('vic', t + 500).ok).toBe(true);
     expect(l.admit('vic', t + 500).ok).toBe(false);
-    // A clock stepped back refills nothing.
-    expect(l.admit('vic', t - 60_000).ok).toBe(false);
+    // A clock stepped back refills nothing then, and refills from the new time on: half a second
+    // later, one more (not only once the clock has caught up with the time seen before).
+    const back = t - 600_000;
+    expect(l.admit('vic', back).ok).toBe(false);
+    expect(l.admit('vic', back + 500).ok).toBe(true);
+    expect(l.admit('vic', back + 500).ok).toBe(false);
     // A long pause refills the burst, no more.
     for (let i = 0; i < 3; i++) expect(l.admit('vic', t + 3_600_000).ok).toBe(true);
     expect(l.admit('vic', t + 3_600_000).ok).toBe(false);
@@ -58,8 +62,13 @@ describe('waiting out a slow down', () => {
   it('reads Retry-After in seconds, bounded, and asks again until answered or its patience is spent', async () => {
     expect(retryAfterMs('2')).toBe(2000);
     expect(retryAfterMs(null)).toBe(1000);
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT')).toBe(1000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:00 GMT')).toBe(1000); // long past
     expect(retryAfterMs('999999')).toBe(30_000);
+    // A larger number never a shorter wait; an HTTP date (a proxy's) is the time to it.
+    expect(retryAfterMs('1000000000')).toBe(30_000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'))).toBe(10_000);
+    expect(retryAfterMs('0')).toBe(1000);
+    expect(retryAfterMs('-5')).toBe(1000);
     const slept: number[] = [];
     const sleep = async (ms: number) => void slept.push(ms);
     let n = 0;
@@ -83,7 +92,8 @@ describe('over HTTP, on a team server', () => {
   const ctx = useSimulator();
   let team: Team;
   beforeAll(async () => {
-    team = await startTeam({ sim: ctx.sim.url, server: { requestLimits: { burst: 4, perSecond: 1, concurrent: 4 } } });
+    // A burst of 5: signing in reads the session once (GET api/session), which counts too.
+    team = await startTeam({ sim: ctx.sim.url, server: { requestLimits: { burst: 5, perSecond: 1, concurrent: 4 } } });
   });
   afterAll(async () => {
     await team?.close();
@@ -108,6 +118,9 @@ describe('over HTTP, on a team server', () => {
     team.clock.t += 1000;
     expect((await team.bearer(token, 'wallets.list', undefined)).status).toBe(200);
     expect((await team.post(vic, 'wallets.list', undefined)).status).toBe(429);
+    // Every request of theirs counts, not the operations only: the copy of the books, their session.
+    expect((await team.raw('/api/replica', { headers: { Cookie: vic.cookie } })).status).toBe(429);
+    expect((await team.raw('/api/session', { headers: { Cookie: vic.cookie } })).status).toBe(429);
   });
 });
 

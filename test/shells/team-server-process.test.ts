@@ -94,7 +94,7 @@ describe('folioscope server and users, as processes', () => {
   });
 
   it('refuses a request rate that is not a whole number from 1 to 10000, before opening anything', () => {
-    for (const bad of ['0', '-1', '10001']) {
+    for (const bad of ['0', '-1', '10001', '0x10']) {
       const r = runCliSync([...at, 'server', '--requests-per-second', bad]);
       expect(r.status, bad).toBe(2);
       expect(r.stderr).toContain('--requests-per-second must be a whole number from 1 to 10000');

@@ -206,7 +206,7 @@ export async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[
   const pending = new Map(jobs.map((j) => [j.id, j]));
   const finished: JobInfo[] = [];
   const ended = (info: JobInfo) => info.state === 'done' || info.state === 'failed' || info.state === 'cancelled';
-  await new Promise<void>((resolve) => {
+  await new Promise<void>((resolve, reject) => {
     const end = (info: JobInfo) => {
       pending.delete(info.id);
       finished.push(info);
@@ -228,9 +228,16 @@ export async function waitForJobs(core: Core, jobs: JobInfo[]): Promise<JobInfo[
       if (ended(info)) end(info);
     });
     // A job that ended before the listener was added (a quick export) is read from the job list.
-    void core.request('sync.jobs', undefined).then((all) => {
-      for (const info of all) if (pending.has(info.id) && ended(info)) end(info);
-    });
+    // Unanswered (a team server that kept saying "slow down", or went away): the command says so and ends.
+    core.request('sync.jobs', undefined).then(
+      (all) => {
+        for (const info of all) if (pending.has(info.id) && ended(info)) end(info);
+      },
+      (err: unknown) => {
+        off();
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
     if (!pending.size) {
       off();
       resolve();

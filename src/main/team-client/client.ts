@@ -39,6 +39,7 @@ import { EVENT_NAMES, type EventName } from '../../shared/operations.ts';
 import type { CoreSaid } from '../../shared/core-codes.ts';
 import { isRole, type Role } from '../../shared/roles.ts';
 import { remoteCore, serverProblem, unreachable } from './remote.ts';
+import { waitingOutSlowDowns } from '../../shared/slow-down.ts';
 
 /** The keychain service the desktop's team-server tokens are kept under (account: the server's origin). */
 export const TEAM_TOKEN_SERVICE = 'Folioscope team server';
@@ -250,7 +251,8 @@ export async function startTeamClient(o: TeamClientOptions): Promise<TeamClient>
   async function download(origin: string, token: string): Promise<void> {
     let res: Response;
     try {
-      res = await fetch(`${origin}/api/replica`, { headers: { authorization: `Bearer ${token}` } });
+      // Made for someone else just now, or for this person less than a minute ago: the copy comes a moment later.
+      res = await waitingOutSlowDowns(() => fetch(`${origin}/api/replica`, { headers: { authorization: `Bearer ${token}` } }));
     } catch (err) {
       throw new TeamClientError(unreachable(origin, err));
     }

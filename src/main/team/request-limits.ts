@@ -42,10 +42,12 @@ export function requestLimiter(limits: RequestLimits = DEFAULT_REQUEST_LIMITS): 
   // Keyed by the person's name as the people's table compares it (COLLATE NOCASE).
   const people = new Map<string, { tokens: number; at: number; running: number }>();
   const refill = (b: { tokens: number; at: number }, now: number) => {
-    // A clock that steps back (a test's, a system's change) refills nothing rather than a negative amount.
+    // A clock that steps back (a system's correction, a test's) refills nothing, and the refill
+    // goes on from the new time: keeping the highest time seen would refuse a person until the
+    // clock caught up with it again (minutes, or a year), while saying "in 1 second".
     const elapsed = Math.max(0, now - b.at) / 1000;
     b.tokens = Math.min(limits.burst, b.tokens + elapsed * limits.perSecond);
-    b.at = Math.max(b.at, now);
+    b.at = now;
   };
   return {
     admit(person, now) {

@@ -71,7 +71,9 @@ export async function serverCommand(g: ServerGlobals, args: string[]): Promise<v
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usageError('--port must be a port number');
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) throw usageError('--tls-cert and --tls-key go together');
-  const rate = values['requests-per-second'] === undefined ? undefined : Number(values['requests-per-second']);
+  const given = values['requests-per-second'];
+  // Digits only: Number() would also take "0x10", "1e3" and " 5".
+  const rate = given === undefined ? undefined : /^\d{1,5}$/.test(given) ? Number(given) : NaN;
   if (rate !== undefined && !(Number.isInteger(rate) && rate >= 1 && rate <= 10_000))
     throw usageError('--requests-per-second must be a whole number from 1 to 10000');
   // A higher rate brings its burst up with it (six seconds' worth), never below the default's.

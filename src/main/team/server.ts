@@ -96,9 +96,11 @@ const MAX_EVENT_BACKLOG = 1024 * 1024;
  * loop could take the server's memory and sockets.
  */
 export const MAX_STREAMS_PER_CREDENTIAL = 16;
+/** Open event streams one person may hold over all their sessions and tokens (credentials are theirs to make): the next ends their oldest. */
+export const MAX_STREAMS_PER_PERSON = 32;
 
-/** `stream`: what an event stream it opens lives as long as (a session's key, or a token's). */
-type Who = { actor: Actor; session: { key: string; csrf: string } | null; stream: { key: string; token: boolean } };
+/** `stream`: what an event stream it opens lives as long as (a session's key, or a token's), and whose it is. */
+type Who = { actor: Actor; session: { key: string; csrf: string } | null; stream: { key: string; token: boolean; person?: string } };
 
 export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer> {
   const host = o.host ?? '127.0.0.1';
@@ -227,6 +229,24 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     if (path.startsWith('/api/')) {
       if (!w) return json(res, 401, { ok: false, error: { kind: 'unauthenticated', message: 'Sign in first (or send a valid API token).', retryable: false } });
       const rest = path.slice('/api/'.length);
+      // Each person's allowance (request-limits.ts), for every request of theirs here: refused
+      // before anything is read. An operation holds its place under way until its work ends (a
+      // client gone does not free it early); any other request until its answer is written; an
+      // event stream counts against the rate only (it is open as long as its page).
+      const admitted = limiter.admit(w.actor.person, now());
+      if (!admitted.ok) {
+        res.setHeader('Retry-After', String(admitted.retryAfterSeconds));
+        return json(res, 429, {
+          ok: false,
+          error: { kind: 'rate-limited', retryable: true, ...coded('team.slowDown', { seconds: admitted.retryAfterSeconds, why: admitted.why }) },
+        });
+      }
+      const isOperation = req.method === 'POST' && !['revoke-token', 'sign-out', 'sign-out-everywhere'].includes(rest);
+      if (rest === 'events' && req.method === 'GET') admitted.done();
+      else if (!isOperation) {
+        res.once('finish', admitted.done);
+        res.once('close', admitted.done);
+      }
       if (req.method === 'GET') {
         if (rest === 'session') return json(res, 200, { person: w.actor.person, role: w.actor.role, csrf: w.session?.csrf ?? null });
         if (rest === 'events') return openStream(res, w);
@@ -235,11 +255,13 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         return send(res, 405, 'text/plain', 'POST only');
       }
       if (req.method !== 'POST') return send(res, 405, 'text/plain', 'POST only');
-      if (!csrfHolds(req, view, w))
+      if (!csrfHolds(req, view, w)) {
+        admitted.done();
         return json(res, 403, {
           ok: false,
           error: { kind: 'forbidden', message: "Refused: this request did not come from this server's page (CSRF).", retryable: false },
         });
+      }
       if (rest === 'revoke-token') {
         // A desktop signing out: the token it sent ends, and its streams with it.
         if (w.session)
@@ -257,15 +279,6 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
         } else endStreams(new Set(people.signOutEverywhere(w.actor.person)));
         res.setHeader('Set-Cookie', clearedCookie(cookieName(view), view.https));
         return json(res, 200, { ok: true });
-      }
-      // Each person's allowance (request-limits.ts): refused before the body is read.
-      const admitted = limiter.admit(w.actor.person, now());
-      if (!admitted.ok) {
-        res.setHeader('Retry-After', String(admitted.retryAfterSeconds));
-        return json(res, 429, {
-          ok: false,
-          error: { kind: 'rate-limited', retryable: true, ...coded('team.slowDown', { seconds: admitted.retryAfterSeconds, why: admitted.why }) },
-        });
       }
       return operation(rest, req, res, w.actor).finally(admitted.done);
     }
@@ -497,13 +510,19 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
   function openStream(res: ServerResponse, w: Who): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
     res.write(': connected\n\n');
+    const person = w.actor.person.toLowerCase();
     const same = [...streams].filter(([, s]) => s.key === w.stream.key);
-    // A Map keeps its insertion order: the first of the same key is the oldest.
-    for (const [old] of same.slice(0, Math.max(0, same.length - MAX_STREAMS_PER_CREDENTIAL + 1))) {
+    const theirs = [...streams].filter(([, s]) => s.person === person);
+    // A Map keeps its insertion order: the first of the same key (or person) is the oldest.
+    const oldest = new Set([
+      ...same.slice(0, Math.max(0, same.length - MAX_STREAMS_PER_CREDENTIAL + 1)),
+      ...theirs.slice(0, Math.max(0, theirs.length - MAX_STREAMS_PER_PERSON + 1)),
+    ]);
+    for (const [old] of oldest) {
       streams.delete(old);
       old.end();
     }
-    streams.set(res, w.stream);
+    streams.set(res, { ...w.stream, person });
     res.on('close', () => streams.delete(res));
   }
 

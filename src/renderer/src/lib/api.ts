@@ -71,7 +71,8 @@ let team: Promise<TeamSession | null> | null = null;
  */
 export function teamSession(): Promise<TeamSession | null> {
   if (typeof window === 'undefined' || window.folio) return Promise.resolve(null);
-  team ??= fetch(`${API_BASE}session`, { credentials: 'same-origin' })
+  // Within the person's allowance like any request of theirs: a moment's wait, not "no session".
+  team ??= waitingOutSlowDowns(() => fetch(`${API_BASE}session`, { credentials: 'same-origin' }))
     .then(async (r) => {
       if (r.status !== 200 || !(r.headers.get('content-type') ?? '').startsWith('application/json')) return null;
       const s = (await r.json()) as Partial<TeamSession>;

@@ -49,6 +49,18 @@ export function pdfLocale(locale: string | null | undefined): string {
   return locale && isSupportedLocale(locale) ? drawable(locale) : 'en-US';
 }
 
+/** An instant to the second, in UTC (the widest date a PDF writes). */
+const SECOND: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'UTC',
+};
+
 const drawn = new Map<string, string>();
 /**
  * The locale with figures the PDF's fonts can draw (pdf-fonts.ts): Intl writes the figures of
@@ -73,15 +85,7 @@ function draws(locale: string): boolean {
     new Intl.NumberFormat(locale, { ...usd, notation: 'compact' }).format(1_200_000),
     new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1 }).format(-0.123),
     new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(9876543.210987),
-    new Intl.DateTimeFormat(locale, {
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZone: 'UTC',
-    }).format(Date.UTC(2025, 11, 31, 23, 59, 58)),
+    new Intl.DateTimeFormat(locale, SECOND).format(Date.UTC(2025, 11, 31, 23, 59, 58)),
   ].join(' ');
   return [...sample].every(printable);
 }
@@ -110,16 +114,7 @@ export function pdfFormat(setting: string | null | undefined): PdfFormat {
     hourCycle: 'h23',
     timeZone: 'UTC',
   });
-  const secondFmt = new Intl.DateTimeFormat(locale, {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-    timeZone: 'UTC',
-  });
+  const secondFmt = new Intl.DateTimeFormat(locale, SECOND);
   const day = (iso: string) => new Date(`${iso.slice(0, 10)}T00:00:00Z`);
   const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined;
   return {

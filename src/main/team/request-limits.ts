@@ -22,7 +22,7 @@ export interface RequestLimits {
 
 /**
  * The defaults: a screen's first load asks for some tens of answers at once (the renderer's start,
- * measured in test/shells/team-request-limits.test.ts), well inside the burst; a person working
+ * measured in test/e2e/team-request-limits.test.ts: about 35 for a walk through every view), well inside the burst; a person working
  * asks a few a second.
  */
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = { burst: 240, perSecond: 40, concurrent: 24 };

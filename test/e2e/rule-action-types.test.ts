@@ -106,11 +106,46 @@ describe('a rule’s action type as the screens spell it', () => {
     await poll(() => dialog().getByRole('list', { name: 'Wallets: picked' }).getByRole('listitem').count()).toBe(1);
     await picked.scrollIntoViewIfNeeded();
     await shootBothThemes(web.page, 'rule-pickers');
+    // The rule this saves: the one not there before (the first test's rule is kept, so "any rule" is true at once).
+    const before = new Set((await web.core.call('rules.list', undefined)).map((r) => r.id));
     await dialog().getByRole('button', { name: 'Save rule' }).click();
-    await poll(async () => (await web.core.call('rules.list', undefined)).length).toBeGreaterThan(0);
-    const rule = (await web.core.call('rules.list', undefined)).at(-1)!;
+    await poll(async () => (await web.core.call('rules.list', undefined)).filter((r) => !before.has(r.id)).length).toBe(1);
+    const rule = (await web.core.call('rules.list', undefined)).find((r) => !before.has(r.id))!;
     expect(rule.conditions.actionTypes).toEqual(['swap']);
     expect(rule.conditions.chains).toEqual(['eth']);
+    expect(rule.conditions.wallets?.map((a) => a.toLowerCase())).toEqual([WALLET.toLowerCase()]);
+    await web.core.call('rules.remove', { id: rule.id });
+    expect(web.problems).toEqual([]);
+  });
+
+  it('saves what was typed into a picker and left by the click on Save, however slow the core is to find it', async () => {
+    await openRules();
+    await pick('Swap');
+    // The core is slow to find the wallet typed (its answer held back): Save is clicked at once.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await web.page.route('**/pickers.options', async (route) => {
+      await held;
+      // A search the picker gave up on (a newer one asked) is already gone.
+      await route.continue().catch(() => undefined);
+    });
+    const before = new Set((await web.core.call('rules.list', undefined)).map((r) => r.id));
+    try {
+      await dialog().getByLabel('Sets category').selectOption({ index: 1 });
+      const wallets = dialog().getByLabel('Wallets', { exact: true });
+      await wallets.fill(WALLET.toUpperCase().replace('0X', '0x'));
+      // Its list closed (the text stays), so Save is in reach; the click leaves the field.
+      await wallets.press('Escape');
+      await dialog().getByRole('button', { name: 'Save rule' }).click();
+      // Nothing is saved while the typed wallet is still being found.
+      expect((await web.core.call('rules.list', undefined)).filter((r) => !before.has(r.id))).toEqual([]);
+      release();
+      await poll(async () => (await web.core.call('rules.list', undefined)).filter((r) => !before.has(r.id)).length).toBe(1);
+    } finally {
+      release();
+      await web.page.unroute('**/pickers.options');
+    }
+    const rule = (await web.core.call('rules.list', undefined)).find((r) => !before.has(r.id))!;
     expect(rule.conditions.wallets?.map((a) => a.toLowerCase())).toEqual([WALLET.toLowerCase()]);
     await web.core.call('rules.remove', { id: rule.id });
     expect(web.problems).toEqual([]);

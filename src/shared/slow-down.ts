@@ -5,6 +5,7 @@
  * one go is answered a moment later, not with an error; one that keeps asking too much is told
  * so once the wait would grow past `patienceMs`.
  */
+import { abortableSleep } from './sleep.ts';
 
 /** The longest a client waits in all for one request before it gives the refusal to its caller. */
 export const SLOW_DOWN_PATIENCE_MS = 120_000;
@@ -47,19 +48,4 @@ export async function waitingOutSlowDowns(
     await sleep(wait, o.signal);
     waited += wait;
   }
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { startTeamServer, type TeamServer } from '../../src/main/team/server.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
-import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { launchChromium, signInOnPage, shoot, watchProblems } from '../support/browser.ts';
 import { tempDir } from '../support/store.ts';
 import { poll } from '../support/web-session.ts';
 
@@ -50,12 +50,7 @@ afterAll(async () => {
 
 async function signedIn(name: string): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })).newPage();
-  await page.goto(`${server.origin}/`);
-  await page.waitForURL(`${server.origin}/sign-in`);
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#main').waitFor();
+  await signInOnPage(page, server.origin, name, PASSWORD);
   await poll(() => page.locator('#main').textContent()).not.toContain('Loading');
   return page;
 }

@@ -13,7 +13,7 @@ import { createCore, type Core } from '../../src/main/core/app.ts';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from '../../src/main/team/request-limits.ts';
 import { startTeamServer, type TeamServer } from '../../src/main/team/server.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
-import { launchChromium, watchProblems } from '../support/browser.ts';
+import { launchChromium, signInOnPage, watchProblems } from '../support/browser.ts';
 import { tempDir } from '../support/store.ts';
 import { COLD, poll, recordAsks, TREASURY } from '../support/web-session.ts';
 
@@ -78,12 +78,7 @@ async function walk(server: TeamServer): Promise<{ asks: number; statuses: numbe
     if (r.status() === 200) answered.push(m[1]!);
   });
   const answeredSince = (op: string, from: number) => answered.slice(from).includes(op);
-  await page.goto(`${server.origin}/`);
-  await page.waitForURL(`${server.origin}/sign-in`);
-  await page.getByLabel('Name').fill('vic');
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#main').waitFor();
+  await signInOnPage(page, server.origin, 'vic', PASSWORD);
   for (const [tab, op] of TABS) {
     const from = tab === 'Overview' ? 0 : answered.length;
     await page.getByRole('tab', { name: tab, exact: true }).click();

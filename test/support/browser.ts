@@ -37,3 +37,13 @@ export function watchProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** Signs `name` in on a team server's sign-in page, as a person does (the app sends them there), until the app is shown. */
+export async function signInOnPage(page: Page, origin: string, name: string, password: string): Promise<void> {
+  await page.goto(`${origin}/`);
+  await page.waitForURL(`${origin}/sign-in`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('#main').waitFor();
+}

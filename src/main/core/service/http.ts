@@ -12,6 +12,7 @@ import { ACCESS_KEY_PARAM, ENDPOINTS, type EndpointName } from '../../../shared/
 import { AuthError, CancelledError, NetworkError, RateLimitedError, RequestError, ResponseTooLargeError, ServerError, ServiceError } from './errors.ts';
 import type { RequestPacer } from './pacer.ts';
 import { redactorFor, redactText, redactUrl } from './redact.ts';
+import { abortableSleep } from '../../../shared/sleep.ts';
 
 export interface HttpPolicy {
   /** Per attempt, from sending to the last byte of the body. */
@@ -310,16 +311,5 @@ function describe(err: unknown, key: string | null): string {
 }
 
 export function sleep(ms: number, signal: AbortSignal | undefined, shown: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError(shown));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new CancelledError(shown));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, signal, () => new CancelledError(shown));
 }

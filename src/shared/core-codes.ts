@@ -161,6 +161,8 @@ export interface CoreCodeValues {
   'team.signInWrong': Record<string, never>;
   'team.signInLocked': { minutes: number };
   'team.slowDown': { seconds: number; why: 'rate' | 'concurrent' };
+  'team.stillBusy': { minutes: number };
+  'team.tooManyTokens': { max: number };
   'team.signInDisabled': Record<string, never>;
   /** A server that signs in through its provider only (`provider` its name): a desktop pastes a token instead. */
   'team.noPasswords': { provider: string };
@@ -349,6 +351,10 @@ export const englishCoreCodes: CoreCodeSentences = {
   'team.signInLocked': ({ minutes }) => `Too many failed sign-ins: try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   'team.slowDown': ({ seconds, why }) =>
     `${why === 'rate' ? 'You have asked the team server for more than it gives one person in a while' : 'You have many requests under way on the team server already'}: try again in ${seconds} second${seconds === 1 ? '' : 's'}. Nothing was changed.`,
+  'team.stillBusy': ({ minutes }) =>
+    `The team server asked you to slow down each time it was asked again for ${minutes} minute${minutes === 1 ? '' : 's'}: the request was not made. Nothing was changed. Try again later; if it keeps happening, ask an owner whether the server's request limit is set too low.`,
+  'team.tooManyTokens': ({ max }) =>
+    `You have ${max} API tokens on this server, the most one person may have: ask an owner to revoke one you no longer use (folioscope users tokens, then users revoke-token), then sign in again. Nothing was changed.`,
   'team.signInDisabled': () => 'This account is disabled: ask an owner.',
   'team.noPasswords': ({ provider }) => `This server takes no passwords: paste a token made with folioscope users token (it signs in with ${provider}).`,
   'jobs.running': ({ count, names, then }) => {

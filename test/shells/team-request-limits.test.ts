@@ -75,11 +75,22 @@ describe('waiting out a slow down', () => {
     const answers = () => Promise.resolve(new Response('{}', { status: ++n < 3 ? 429 : 200, headers: { 'Retry-After': '2' } }));
     expect((await waitingOutSlowDowns(answers, { sleep })).status).toBe(200);
     expect(slept).toEqual([2000, 2000]);
-    // Out of patience: the last refusal is the answer.
-    const always = () => Promise.resolve(new Response('{}', { status: 429, headers: { 'Retry-After': '5' } }));
+    // Out of patience: the last refusal is the answer, saying how long it was tried (not the
+    // server's "try again in 5 seconds", after two minutes of trying again).
+    const always = () => Promise.resolve(new Response('{"ok":false}', { status: 429, headers: { 'Retry-After': '5' } }));
     slept.length = 0;
-    expect((await waitingOutSlowDowns(always, { sleep, patienceMs: 12_000 })).status).toBe(429);
+    const gaveUp = await waitingOutSlowDowns(always, { sleep, patienceMs: 12_000 });
     expect(slept).toEqual([5000, 5000]);
+    expect(gaveUp.status).toBe(429);
+    expect(gaveUp.headers.get('retry-after')).toBe('5');
+    const said = (await gaveUp.json()) as { ok: boolean; error: { kind: string; message: string; said: unknown } };
+    expect(said).toMatchObject({ ok: false, error: { kind: 'rate-limited', said: { code: 'team.stillBusy', values: { minutes: 1 } } } });
+    expect(said.error.message).toMatch(/^The team server asked you to slow down each time it was asked again for 1 minute: the request was not made\./);
+    // A first refusal whose wait alone passes the patience is the server's own.
+    slept.length = 0;
+    const first = await waitingOutSlowDowns(always, { sleep, patienceMs: 4_000 });
+    expect(slept).toEqual([]);
+    expect(await first.text()).toBe('{"ok":false}');
     // An abort ends the wait at once.
     const stop = new AbortController();
     const waiting = waitingOutSlowDowns(always, { signal: stop.signal });

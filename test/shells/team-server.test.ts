@@ -10,6 +10,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
+import { MAX_SESSIONS_PER_PERSON, MAX_TOKENS_PER_PERSON } from '../../src/main/core/index.ts';
 import { startTeamServer, type TeamServer } from '../../src/main/team/server.ts';
 import { bindProblem } from '../../src/main/team/security.ts';
 import { CONTRACT } from '../../src/shared/contract.ts';
@@ -110,6 +111,9 @@ describe('team server: sign-in', () => {
     expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
     expect(page.headers['content-security-policy']).not.toMatch(/script-src/);
     expect((await raw('/sign-in.css')).status).toBe(200);
+    // An idle connection is kept 30 s, not Node's 5 s: a server busy for seconds must not reset a
+    // request a client has just sent on one (team/server.ts KEEP_ALIVE_MS).
+    expect(page.headers['keep-alive']).toBe('timeout=30');
     const app = await raw('/');
     expect(app.status).toBe(303);
     expect(app.headers.location).toBe('/sign-in');
@@ -172,6 +176,50 @@ describe('team server: sign-in', () => {
 });
 
 describe('team server: sessions', () => {
+  it('keeps a person’s 50 most recently used sessions: a sign-in past them ends the least used one', async () => {
+    await core.people.add('sam', 'viewer', PASSWORD, t);
+    const cookies: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_PERSON; i++) {
+      t += 1;
+      cookies.push((await session('sam')).cookie);
+    }
+    // The first is used again, so the second is now the least recently used.
+    t += MIN;
+    expect((await raw('/api/session', { headers: { Cookie: cookies[0]! } })).status).toBe(200);
+    t += 1;
+    const newest = (await session('sam')).cookie;
+    expect((await raw('/api/session', { headers: { Cookie: cookies[1]! } })).status).toBe(401);
+    for (const c of [cookies[0]!, cookies[2]!, cookies.at(-1)!, newest]) expect((await raw('/api/session', { headers: { Cookie: c } })).status).toBe(200);
+    const file = new Database(
+      join(
+        dataDir,
+        readdirSync(dataDir).find((f) => f.endsWith('.sqlite'))!,
+      ),
+      { readonly: true },
+    );
+    try {
+      expect(file.prepare("SELECT count(*) AS n FROM people_sessions WHERE person = 'sam'").get()).toEqual({ n: MAX_SESSIONS_PER_PERSON });
+    } finally {
+      file.close();
+    }
+  });
+
+  it('refuses a person’s API token past 100, by the CLI’s face and a desktop’s sign-in, until one is revoked', async () => {
+    await core.people.add('tia', 'viewer', PASSWORD, t);
+    const ids = Array.from({ length: MAX_TOKENS_PER_PERSON }, (_, i) => core.people.createToken('tia', 'viewer', `cron ${i}`, t).id);
+    expect(() => core.people.createToken('tia', 'viewer', 'one more', t)).toThrow(/tia has 100 API tokens, the most a person may have: revoke one/);
+    const desktop = await raw('/api/device-token', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'tia', password: PASSWORD, device: 'laptop' }),
+    });
+    expect(desktop.status).toBe(409);
+    expect(JSON.parse(desktop.body)).toMatchObject({ ok: false, error: { said: { code: 'team.tooManyTokens', values: { max: 100 } } } });
+    expect(core.people.tokens('tia')).toHaveLength(MAX_TOKENS_PER_PERSON);
+    core.people.revokeToken('tia', ids[0]!, t);
+    expect(core.people.createToken('tia', 'viewer', 'one more', t).token).toMatch(/^fst_/);
+  });
+
   it('ends a session idle for 30 minutes', async () => {
     const b = await session('viewer-1');
     t += 29 * MIN;

@@ -8,7 +8,7 @@ import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
 import { createDB } from '../support/store.ts';
-import { holdingViews, type Holding, txn } from './support.ts';
+import { holdingViews, type Holding, judgedRow, txn } from './support.ts';
 
 /**
  * The judge of a read over a real cache (spam/reader.ts): positions with their day's views, a
@@ -52,16 +52,7 @@ function swapInto(db: WritableDB, cid: string): void {
     }),
   ]);
 }
-const rowOf = (t: Transaction) => ({
-  wallet: W,
-  chain: t.chain_id ?? 'eth',
-  txnHash: t.txn_hash,
-  from: t.from,
-  to: t.to,
-  methodHex: t.method_hex,
-  status: t.status,
-  details: t.details,
-});
+const rowOf = (t: Transaction) => judgedRow(t, W);
 
 describe('positions, judged with their day’s views', () => {
   it('a copy of USDC left out of the liquidity view, a fake ETH, a link: spam; the real ones and USDC on another chain: not', () => {

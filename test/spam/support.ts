@@ -61,6 +61,18 @@ export function txn(o: Partial<Transaction> & { wallet_id: string | null }): Tra
   };
 }
 
+/** A transaction as the judge reads a cached row of it, for `wallet` (its own wallet_id unless given). */
+export const judgedRow = (t: Transaction, wallet: string = t.wallet_id ?? '') => ({
+  wallet,
+  chain: t.chain_id ?? 'eth',
+  txnHash: t.txn_hash,
+  from: t.from,
+  to: t.to,
+  methodHex: t.method_hex,
+  status: t.status,
+  details: t.details,
+});
+
 /** One view's response as the positions store files it. */
 export function snapshot<E extends SnapshotEndpoint>(endpoint: E, wallet: string, chain: string, day: string, positions: unknown[]): SnapshotInput<E> {
   const data = [{ wallet_id: wallet, date: `${day}T00:00:00Z`, service_date: `${day}T00:00:00Z`, positions }];

@@ -22,7 +22,7 @@ import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
 import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
-import { allInputsMark, answerWarmer, forgetAnswers, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
+import { answerWarmer, forgetAnswers, keptJudge, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { changeUnderWay, PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
@@ -30,10 +30,9 @@ import { reportHandlers, type ExportTarget, type SaveFormat } from './reports/in
 import { scheduleHandlers, Scheduler } from './schedule/index.ts';
 import { serviceHandlers } from './service/index.ts';
 import { sessionHandlers, type DemoService, Session, type SessionOptions } from './session/index.ts';
-import { spamHandlers, spamJudge, type SpamJudge } from './spam/index.ts';
+import { spamHandlers } from './spam/index.ts';
 import { localPerson, withAuditOrigin, withAuditVia, type EditAuthor } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
-import type { ReadableDB } from './store/handles.ts';
 import { getGroup } from './store/groups.ts';
 import { scrubSecretSettings } from './store/settings.ts';
 import { refusal, ValidationError } from './store/validation.ts';
@@ -300,8 +299,8 @@ async function openCore(o: CoreOptions): Promise<Core> {
   // Filter choices of the timeline: distinct protocols need a scan of every cached transaction
   // (bench/RESULTS.md, "Store"), so they are kept until transactions or wallets change.
   const facetsCache = new Map<string, TimelineFacets>();
-  // The spam judge of the timeline's pages (below): made again after any write of what it reads.
-  let pageJudge: { db: ReadableDB; mark: number; judge: SpamJudge } | null = null;
+  // The spam judge of the timeline's pages (below).
+  const pageJudge = keptJudge();
   events.on('data.changed', (c) => {
     if (c.scope === 'transactions' || c.scope === 'wallets' || c.scope === 'mode') facetsCache.clear();
   });
@@ -405,22 +404,10 @@ async function openCore(o: CoreOptions): Promise<Core> {
     portfolioHandlers({ ...scope, version: appVersion, writable: () => (session.profile.readOnly ? null : db()) }),
     analyticsHandlers({ ...scope, keepTransferDays }),
     // Each timeline page judged for spam (the spam part reads the ledger, so it is handed in here),
-    // by one judge kept from page to page until what it reads changes: a judge reads what each
-    // wallet got by its own hand from its whole history once, and the timeline reads a long list in
-    // many small blocks (a judge per page read a million-row wallet's history again for each block).
-    // What it reads is counted by the database (portfolio's allInputsMark, migration 030), so a
-    // note, a sign-in or an audit entry keep it, and a write by the sync's worker or another
-    // process renews it as the core's own events could not.
+    // by one judge kept from page to page while what it reads is unchanged, or only some wallets'
+    // positions (portfolio/kept-judge.ts).
     ledgerHandlers(scope, facetsCache, (db) => {
-      // Inside this connection's open write (a sync's batch on this thread) a judge serves that page
-      // alone: a rollback would take the counters back (portfolio/view.ts says why).
-      if (db.inTransaction) {
-        const once = spamJudge(db);
-        return (row) => once.transaction(row);
-      }
-      const mark = allInputsMark(db);
-      if (pageJudge?.db !== db || pageJudge.mark !== mark) pageJudge = { db, mark, judge: spamJudge(db) };
-      const judge = pageJudge.judge;
+      const judge = pageJudge(db);
       return (row) => judge.transaction(row);
     }),
     auditHandlers(scope),

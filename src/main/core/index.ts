@@ -50,7 +50,17 @@ export type { BundleCheck } from './closes/index.ts';
 
 // The people of a team server (docs/team.md): the names, limits and refusal the team server and
 // the CLI's `users` need beside `Core.people`.
-export { ABSOLUTE_LIMIT_MS, cappedRole, IDLE_LIMIT_MS, LOCK_WINDOW_MS, MIN_PASSWORD_LENGTH, NAME_FAILURES, PeopleError } from './people/index.ts';
+export {
+  ABSOLUTE_LIMIT_MS,
+  cappedRole,
+  IDLE_LIMIT_MS,
+  LOCK_WINDOW_MS,
+  MAX_SESSIONS_PER_PERSON,
+  MAX_TOKENS_PER_PERSON,
+  MIN_PASSWORD_LENGTH,
+  NAME_FAILURES,
+  PeopleError,
+} from './people/index.ts';
 export type { OidcLink, OidcSignIn, People, Person, SignedIn, SignIn } from './people/index.ts';
 
 // A team server's replica of its books (docs/team.md, "The desktop on a team server"): its

@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { roleAllows, type Actor } from '../../shared/roles.ts';
 import { coded, type CoreSaid } from '../../shared/core-codes.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
-import type { Core, ReplicaManifest, SignIn } from '../core/index.ts';
+import { MAX_TOKENS_PER_PERSON, type Core, type ReplicaManifest, type SignIn } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
@@ -90,6 +90,8 @@ export const CSRF_HEADER = 'x-folio-csrf';
 /** The header of `GET api/replica` carrying the copy's manifest (JSON, base64url). */
 export const REPLICA_MANIFEST_HEADER = 'x-folio-replica-manifest';
 const MAX_EVENT_BACKLOG = 1024 * 1024;
+/** How long an idle connection is kept (below Node's 60 s wait for a request's headers, which must be longer). */
+const KEEP_ALIVE_MS = 30_000;
 /**
  * Open event streams one session or token may hold (a tab each); the next ends the oldest. Each
  * stream may hold MAX_EVENT_BACKLOG unsent, so without a bound one reader opening streams in a
@@ -136,6 +138,11 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     });
   };
   const server = o.tls ? createHttpsServer({ cert: o.tls.cert, key: o.tls.key }, handler) : createHttpServer(handler);
+  // An idle connection is closed after KEEP_ALIVE_MS, not Node's 5 s: when the server's one thread
+  // is busy for seconds (a fund's view built, the poisoning guard's first check), a connection's
+  // idle timer comes due before the request a client has just sent on it is read, and the client
+  // is answered by a reset instead (ten people at 1,000 × 6 in bench/team.ts lost requests so).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
 
   function securityHeaders(res: ServerResponse, view: RequestView): void {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -415,6 +422,9 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
     // The sign-in's session is not the desktop's way in (its token is): ended at once.
     people.signOut(result.sessionId);
+    // A desktop signed out revokes its token; one never signed out (a lost laptop) keeps it until revoked.
+    if (people.tokens(result.person).length >= MAX_TOKENS_PER_PERSON)
+      return json(res, 409, { ok: false, error: { kind: 'validation', retryable: false, ...coded('team.tooManyTokens', { max: MAX_TOKENS_PER_PERSON }) } });
     const made = people.createToken(result.person, result.role, `desktop on ${device || 'a computer'}`, now());
     return json(res, 200, { ok: true, result: { token: made.token, person: result.person, role: made.role } });
   }

@@ -65,17 +65,19 @@ export function checkAlerts(db: WritableDB, o: { now?: number; kinds?: ReadonlyS
   // The poisoning guard needs no rule: checked with every check of all rules after data changed
   // (not the clock's, which a payment does not move).
   if (o.ruleId === undefined && !o.kinds) {
+    // Its own transaction, unless one is open around this check (which may have written what the guard reads).
+    const unwritten = !db.inTransaction;
     try {
-      fired.push(
-        ...db
-          .transaction(() => {
-            const found = checkPoisoning(db, at);
-            // Ran through: a failure it reported is over.
-            resolveCoreAlert(db, ADDRESS_POISONING, GUARD_FAILED_SUBJECT, at, 'The guard ran again and checked every cached payment.');
-            return found;
-          })
-          .immediate(),
-      );
+      const check = db
+        .transaction(() => {
+          const found = checkPoisoning(db, at, { unwritten });
+          // Ran through: a failure it reported is over.
+          resolveCoreAlert(db, ADDRESS_POISONING, GUARD_FAILED_SUBJECT, at, 'The guard ran again and checked every cached payment.');
+          return found;
+        })
+        .immediate();
+      if (unwritten) check.committed();
+      fired.push(...check.fired);
     } catch (err) {
       // As a rule that cannot be checked, it never stops the rest; but no rule holds its note, so
       // the failure is an alert of its own (the inbox, `watch`, the webhook), once until it runs

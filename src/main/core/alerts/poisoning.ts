@@ -15,7 +15,9 @@
  */
 import type { Alert } from '../../../shared/model.ts';
 import { paidAddresses, paymentsTo, transactionForJudge, unreadableTransfers } from '../ledger/index.ts';
-import { isOutflow, spamJudge, type SpamJudge } from '../spam/index.ts';
+import { inputCountsBySide, keptJudge, positionsMoved, type KeptJudge, type WalletInputs } from '../portfolio/index.ts';
+import { addressKey } from '../store/address-key.ts';
+import { isOutflow, type SpamJudge } from '../spam/index.ts';
 import type { WritableDB } from '../store/db.ts';
 import { listWallets } from '../store/wallets.ts';
 import { fireCoreAlert, openCoreAlerts, resolveAlert } from './store/alerts.ts';
@@ -29,9 +31,29 @@ type Detail = { token_cid?: string | null; type: string | null; qty: number | nu
 /** A fault of the cached data the guard read, said plainly (never the row's text, which an error of JSON quotes). */
 export class GuardDataError extends Error {}
 
-export function checkPoisoning(db: WritableDB, at: string): Alert[] {
+/**
+ * What the guard keeps of each cache from check to check: its judge (portfolio/kept-judge.ts), so a
+ * check after a positions sync reads that sync's wallets again, not every wallet's whole history;
+ * and the counters of what it read (portfolio/store/inputs.ts) as of the last check that
+ * committed, so such a check looks at those wallets' payments alone: a wallet's positions go into
+ * that wallet's verdicts only. Anything else moved (a transaction, a mark, the address book, the
+ * watched wallets), or nothing at all, and every payment is looked at.
+ */
+interface GuardState {
+  judge: KeptJudge;
+  checked: Map<string, WalletInputs> | null;
+}
+const states = new WeakMap<WritableDB, GuardState>();
+
+/** A check's alerts, and what to call once its transaction has committed (the next check starts from what it saw). */
+export interface GuardCheck {
+  fired: Alert[];
+  committed(): void;
+}
+
+export function checkPoisoning(db: WritableDB, at: string, o: { unwritten?: boolean } = {}): GuardCheck {
   try {
-    return guard(db, at);
+    return guard(db, at, o);
   } catch (err) {
     // SQLite's error names no row: the damaged one is found and named.
     if (!(err instanceof GuardDataError) && /malformed JSON/i.test(err instanceof Error ? err.message : '')) {
@@ -48,13 +70,19 @@ export function checkPoisoning(db: WritableDB, at: string): Alert[] {
 const unreadable = (p: { wallet: string; chain: string; hash: string }) =>
   new GuardDataError(`the cached transaction ${p.hash} of ${p.wallet} on ${p.chain} has a list of transfers that cannot be read`);
 
-function guard(db: WritableDB, at: string): Alert[] {
-  const wallets = listWallets(db);
+function guard(db: WritableDB, at: string, o: { unwritten?: boolean }): GuardCheck {
+  let state = states.get(db);
+  if (!state) states.set(db, (state = { judge: keptJudge({ whole: true }), checked: null }));
+  const judge = state.judge(db, o);
+  // In a transaction opened around the check, what it wrote may roll back: every payment, nothing kept.
+  const counts = o.unwritten || !db.inTransaction ? inputCountsBySide(db) : null;
+  const moved = counts && state.checked ? positionsMoved(state.checked, counts) : null;
+  const only = moved?.length ? new Set(moved.map(addressKey)) : null;
+  const wallets = listWallets(db).filter((w) => !only || only.has(addressKey(w.address)));
   const labels = new Map(wallets.map((w) => [w.address, w.label]));
-  const judge = spamJudge(db, { wallets: wallets.map((w) => w.address), whole: true });
   const fired: Alert[] = [];
   // Taken back first: a payment whose lookalike the user vouched for fires nothing below either.
-  takeBack(db, judge, at);
+  takeBack(db, judge, at, only);
   // One look per address paid (a history pays the same few addresses again and again), then every
   // payment to an address that imitates another.
   for (const paid of paidAddresses(
@@ -107,7 +135,12 @@ function guard(db: WritableDB, at: string): Alert[] {
       if (alert) fired.push(alert);
     }
   }
-  return fired;
+  return {
+    fired,
+    committed: () => {
+      if (counts) state.checked = counts;
+    },
+  };
 }
 
 /** A cached row's transfers; a list that cannot be read is the cache's fault, named by its transaction. */
@@ -126,11 +159,12 @@ function transfers(text: string, p: { wallet: string; chain: string; hash: strin
  * Resolves each open poisoning alert, not acknowledged, whose situation no longer holds, with why;
  * one whose payment is still to an address the judge finds a lookalike stays open.
  */
-function takeBack(db: WritableDB, judge: SpamJudge, at: string): void {
+function takeBack(db: WritableDB, judge: SpamJudge, at: string, only: ReadonlySet<string> | null): void {
   for (const a of openCoreAlerts(db, ADDRESS_POISONING)) {
     if (a.acknowledgedAt !== null || !a.subject.startsWith('poisoning:')) continue;
     const { wallet, chain, txnHash, lookalike } = a.facts;
     if (typeof wallet !== 'string' || typeof chain !== 'string' || typeof txnHash !== 'string' || typeof lookalike !== 'string') continue;
+    if (only && !only.has(addressKey(wallet))) continue;
     const why = noLongerHolds(db, judge, { wallet, chain, txnHash, lookalike });
     if (why) resolveAlert(db, a.id, at, why);
   }

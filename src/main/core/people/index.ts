@@ -10,6 +10,8 @@ export {
   cappedRole,
   IDLE_LIMIT_MS,
   LOCK_WINDOW_MS,
+  MAX_SESSIONS_PER_PERSON,
+  MAX_TOKENS_PER_PERSON,
   NAME_FAILURES,
   PeopleError,
   peopleKeeper,

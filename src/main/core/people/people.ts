@@ -19,6 +19,14 @@ import * as store from './store/people.ts';
 export const IDLE_LIMIT_MS = 30 * 60_000;
 /** A session ends this long after sign-in, however busy. */
 export const ABSOLUTE_LIMIT_MS = 12 * 60 * 60_000;
+/**
+ * A person's live sessions at most: a sign-in past it ends their least recently used one. Signing
+ * in is bounded by the lock-out for failures only, so without it a person who knows their password
+ * could fill the file with sessions, one each scrypt allows.
+ */
+export const MAX_SESSIONS_PER_PERSON = 50;
+/** A person's API tokens at most: one more is refused until one is revoked (a cron's token is never ended for another). */
+export const MAX_TOKENS_PER_PERSON = 100;
 /** How often a session's last use (and a token's) is written: once a minute is enough for a 30-minute idle limit. */
 const TOUCH_EVERY_MS = 60_000;
 /** Failed sign-ins for one name that lock it … */
@@ -363,6 +371,10 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       const ownerRole = toPerson(owner).role;
       if (!roleCovers(ownerRole, role))
         throw new PeopleError(`A token's role is no higher than its owner's: ${owner.name} is ${ownerRole}, which does not cover ${role}.`);
+      if (store.tokenRows(db(), owner.name).length >= MAX_TOKENS_PER_PERSON)
+        throw new PeopleError(
+          `${owner.name} has ${MAX_TOKENS_PER_PERSON} API tokens, the most a person may have: revoke one they no longer use (folioscope users tokens ${owner.name}, then users revoke-token) before making another.`,
+        );
       const token = `fst_${randomBytes(32).toString('base64url')}`;
       const id = edit('users.token', now, () => {
         const made = store.insertToken(db(), { tokenHash: hashSecret(token), person: owner.name, role, label: label.slice(0, 100), at: now });
@@ -430,6 +442,7 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
     w.transaction(() => {
       also();
       store.deleteStaleSessions(w, { createdBefore: now - ABSOLUTE_LIMIT_MS, seenBefore: now - IDLE_LIMIT_MS });
+      store.deleteSessionsBeyond(w, name, MAX_SESSIONS_PER_PERSON - 1);
       store.insertSession(w, { idHash: hashSecret(sessionId), person: name, at: now });
     })();
     return sessionId;

@@ -5,6 +5,7 @@
 export { portfolioHandlers } from './handlers.ts';
 export { answerWarmer, type AnswerWarmer } from './warm.ts';
 export { portfolioNav, portfolioNavUnlessAborted } from './nav.ts';
-export { allInputsMark } from './store/inputs.ts';
+export { keptJudge, positionsMoved, type KeptJudge } from './kept-judge.ts';
+export { inputCountsBySide, type WalletInputs } from './store/inputs.ts';
 export { forgetAnswers } from './store/answers.ts';
 export { VIEW_OF, lendingRisk, portfolioView, unlockLadder, walletsOf } from './view.ts';

@@ -106,6 +106,13 @@ export interface SpamJudge {
       liquidity: ReadonlyArray<SnapshotDataByEndpoint['liquidityAnalysis']> | null;
     },
   ): void;
+  /**
+   * Forgets what it read of these wallets' positions (their held tokens, their days, and every
+   * verdict and counterparty they went into), for a judge kept across reads when those positions
+   * changed and nothing else did: the next ask of such a wallet reads them again. Another wallet's
+   * part never reads them (portfolio/kept-judge.ts says what else must not have moved).
+   */
+  forgetPositionsOf(wallets: Iterable<string>): void;
 }
 
 /** A transaction's verdict, the poisoning guard's finding and the end that imitates a known counterparty. */
@@ -271,10 +278,13 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   // --- a wallet's history, each part read on first need -----------------------------------------
   const memo = <T>(load: (k: string) => T) => {
     const kept = new Map<string, T>();
-    return (k: string): T => {
-      if (!kept.has(k)) kept.set(k, load(k));
-      return kept.get(k)!;
-    };
+    return Object.assign(
+      (k: string): T => {
+        if (!kept.has(k)) kept.set(k, load(k));
+        return kept.get(k)!;
+      },
+      { kept },
+    );
   };
   /** The tokens a (wallet, chain) ever held, by contract. */
   const heldOn = memo((walletChain) => {
@@ -727,6 +737,28 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
       const wallet = addressKey(walletIn);
       const k = `${wallet}|${chain}|${day}`;
       if (!days.has(k)) dayFrom(k, wallet, chain, views.underlying, views.liquidity);
+    },
+    forgetPositionsOf: (wallets) => {
+      const forget = (kept: Map<string, unknown>, prefixes: readonly string[]) => {
+        for (const k of kept.keys()) if (prefixes.some((p) => k.startsWith(p))) kept.delete(k);
+      };
+      const keys = [...new Set([...wallets].map(addressKey))];
+      if (!keys.length) return;
+      // Keyed `wallet\n…` (a wallet chain, a bucket, an address), `wallet|…` (a day, a token), the
+      // wallet alone, or a row's shape (which begins with its wallet, length-prefixed).
+      const line = keys.map((w) => `${w}\n`);
+      const bar = keys.map((w) => `${w}|`);
+      forget(heldOn.kept, line);
+      forget(historyPeers.kept, line);
+      forget(bucketParties.kept, line);
+      forget(knownExactly.kept, line);
+      forget(days, bar);
+      forget(txnTokens, bar);
+      forget(byShape, keys.map(part));
+      for (const w of keys) {
+        wholeDealings.kept.delete(w);
+        bucketReads.delete(w);
+      }
     },
   };
 }

@@ -211,6 +211,10 @@ const coreCodes: CoreCodeSentences = {
   'team.signInWrong': () => 'Name und Passwort passen nicht zusammen.',
   'team.slowDown': ({ seconds, why }) =>
     `${why === 'rate' ? 'Sie haben den Team-Server in kurzer Zeit um mehr gebeten, als er einer Person gibt' : 'Sie haben bereits viele laufende Anfragen an den Team-Server'}: Versuchen Sie es in ${int(seconds)} ${pl(seconds, 'Sekunde', 'Sekunden')} erneut. Nichts wurde geändert.`,
+  'team.stillBusy': ({ minutes }) =>
+    `Der Team-Server hat ${int(minutes)} ${pl(minutes, 'Minute', 'Minuten')} lang bei jedem erneuten Versuch gebeten, langsamer zu machen: Die Anfrage wurde nicht ausgeführt. Nichts wurde geändert. Versuchen Sie es später erneut; wenn es wieder geschieht, fragen Sie einen Inhaber, ob die Anfragegrenze des Servers zu niedrig ist.`,
+  'team.tooManyTokens': ({ max }) =>
+    `Sie haben ${int(max)} API-Tokens auf diesem Server, so viele, wie eine Person haben darf: Bitten Sie einen Inhaber, eines zu widerrufen, das Sie nicht mehr nutzen (folioscope users tokens, dann users revoke-token), und melden Sie sich dann erneut an. Nichts wurde geändert.`,
   'team.signInLocked': ({ minutes }) => `Zu viele fehlgeschlagene Anmeldungen: Versuchen Sie es in ${int(minutes)} ${pl(minutes, 'Minute', 'Minuten')} erneut.`,
   'team.signInDisabled': () => 'Dieses Konto ist deaktiviert: Fragen Sie einen Inhaber.',
   'team.noPasswords': ({ provider }) =>

@@ -86,6 +86,15 @@ export function deleteSessionsOf(db: WritableDB, person: string): string[] {
   return ids;
 }
 
+/** A person's sessions but the `keep` most recently used, ended (a session id ties last use to the newer). */
+export function deleteSessionsBeyond(db: WritableDB, person: string, keep: number): void {
+  run(
+    db,
+    sql`DELETE FROM people_sessions WHERE person = ${person} AND id_hash NOT IN (
+          SELECT id_hash FROM people_sessions WHERE person = ${person} ORDER BY last_seen DESC, created_at DESC, id_hash LIMIT ${keep})`,
+  );
+}
+
 /** Sessions past either limit, removed as others are made (so the table does not grow with every sign-in). */
 export function deleteStaleSessions(db: WritableDB, o: { createdBefore: number; seenBefore: number }): void {
   run(db, sql`DELETE FROM people_sessions WHERE created_at < ${o.createdBefore} OR last_seen < ${o.seenBefore}`);

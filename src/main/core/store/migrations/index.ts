@@ -32,6 +32,7 @@ import { updateToSchemaVersion30 } from './030-view-inputs.ts';
 import { updateToSchemaVersion31 } from './031-kept-answers.ts';
 import { updateToSchemaVersion32 } from './032-snapshot-tokens.ts';
 import { updateToSchemaVersion33 } from './033-people-settings.ts';
+import { updateToSchemaVersion34 } from './034-positions-inputs.ts';
 
 /** Every migration in order: entry i brings the schema from version i to i + 1. */
 export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
@@ -68,6 +69,7 @@ export const MIGRATIONS: ReadonlyArray<(db: Database) => void> = [
   updateToSchemaVersion31,
   updateToSchemaVersion32,
   updateToSchemaVersion33,
+  updateToSchemaVersion34,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

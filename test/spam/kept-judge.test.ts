@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkAlerts } from '../../src/main/core/alerts/check.ts';
 import { saveCounterparty } from '../../src/main/core/counterparties/book.ts';
 import { keptJudge, positionsMoved } from '../../src/main/core/portfolio/kept-judge.ts';
-import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
+import { insertSnapshots, purgeWalletSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
 import { spamJudge } from '../../src/main/core/spam/index.ts';
-import { markSpam } from '../../src/main/core/spam/verdicts.ts';
+import { clearSpam, markSpam } from '../../src/main/core/spam/verdicts.ts';
+import { openDatabase } from '../../src/main/core/store/db.ts';
 import type { WritableDB } from '../../src/main/core/store/handles.ts';
+import { all, sql } from '../../src/main/core/store/sql.ts';
 import { addWallet } from '../../src/main/core/store/wallets.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
@@ -192,6 +194,146 @@ describe('the poisoning guard’s kept judge', () => {
     insertSnapshots(db, holdingViews(W, 'eth', '2026-10-01', [hold(T, 'TKN', 100, 100)]).inputs);
     expect(check()).toMatchObject([{ facts: { lookalike: S2, imitates: S1 } }]);
   });
+});
+
+describe('the guard’s checks, kept from check to check, against a guard that checks every payment each time', () => {
+  it('starts from its last committed check: one inside a transaction rolled back is as if it never ran', () => {
+    const db = cache();
+    const S1 = '0xbeef' + '1'.repeat(32) + 'cafe';
+    const S2 = '0xbeef' + '2'.repeat(32) + 'cafe';
+    upsertTransactions(db, W, 'eth', [
+      txn({ wallet_id: W, from: S1, to: W, date: '2026-03-01T00:00:00Z', details: [{ token_cid: T, type: 'in', qty: 100, symbol: 'TKN' }] }),
+      txn({
+        wallet_id: W,
+        from: W,
+        to: S2,
+        action_type: 'transfer_out',
+        date: '2026-04-01T00:00:00Z',
+        details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
+      }),
+    ]);
+    let clock = Date.UTC(2026, 10, 1, 12);
+    const check = () => checkAlerts(db, { now: (clock += 3_600_000) }).filter((a) => a.kind === 'address-poisoning');
+    expect(check()).toEqual([]);
+    // W's positions and a check in one transaction, rolled back: its counters go back with it.
+    expect(() =>
+      db.transaction(() => {
+        holdings(db, W, '2026-10-01', [hold(T, 'TKN', 100, 0)]);
+        check();
+        throw new Error('rolled back');
+      })(),
+    ).toThrow('rolled back');
+    // Then W's positions as committed (T worth 1 USD a unit: S1 known, S2 its lookalike), and W2's.
+    holdings(db, W, '2026-10-01', [hold(T, 'TKN', 100, 100)]);
+    holdings(db, W2, '2026-10-01', [hold(USDC, 'USDC', 10, 10)]);
+    expect(check()).toMatchObject([{ facts: { wallet: W, lookalike: S2, imitates: S1 } }]);
+  });
+
+  // Two files given the same writes: `kept`'s guard keeps its judge and checks only the wallets
+  // whose positions alone moved; `fresh` is opened anew for each check (a guard with nothing kept).
+  // Positions that make a sender known or not (a price of the token it sent), payments to
+  // lookalikes, vouches set and cleared, snapshots purged, a wallet written in another case, a
+  // second connection's writes, and a write with a check inside a transaction committed or rolled back.
+  for (const seed of [21, 22]) {
+    it(`fires and takes back the same alerts, seed ${seed}`, () => {
+      const r = rng(seed * 31337);
+      const wallets = [address(r), address(r), address(r)];
+      const senders = Array.from({ length: 3 }, () => address(r));
+      const looks = senders.map((s) => lookalike(s, r));
+      const kept = createDB();
+      const fresh = createDB();
+      const second = openDatabase(kept.name);
+      for (const db of [kept, fresh]) for (const w of wallets) addWallet(db, { address: w, chains: ['eth'] }, new Date('2026-01-01T00:00:00Z'));
+      const alertsOf = (db: WritableDB) =>
+        all(db, sql`SELECT subject, detail, fired_at, resolved_at, resolution FROM alerts WHERE kind = 'address-poisoning' ORDER BY id`);
+      let clock = Date.UTC(2026, 10, 1, 12);
+      const checkBoth = (what: string) => {
+        clock += 60_000;
+        const a = checkAlerts(kept, { now: clock });
+        const again = openDatabase(fresh.name);
+        try {
+          const b = checkAlerts(again, { now: clock });
+          const said = (xs: typeof a) => xs.filter((x) => x.kind === 'address-poisoning').map((x) => ({ subject: x.subject, detail: x.detail }));
+          expect(said(a), what).toEqual(said(b));
+        } finally {
+          again.close();
+        }
+        expect(alertsOf(kept), what).toEqual(alertsOf(fresh));
+      };
+      for (let step = 0; step < 120; step++) {
+        const w = r.pick(wallets);
+        const k = r.int(0, 9);
+        let op: (db: WritableDB) => void;
+        let what: string;
+        if (k < 4) {
+          const held = r.next() < 0.7 ? [hold(T, 'TKN', 100, r.pick([0, 1, 100, 10_000]))] : [];
+          const views = holdingViews(r.next() < 0.15 ? w.toUpperCase().replace('0X', '0x') : w, 'eth', r.pick(['2026-09-01', '2026-10-01']), held).inputs;
+          what = `positions of ${w}`;
+          op = (db) => void insertSnapshots(db, views);
+        } else if (k < 8) {
+          const i = r.int(0, senders.length - 1);
+          const paying = k >= 6;
+          const t = paying
+            ? txn({
+                wallet_id: w,
+                from: w,
+                to: r.next() < 0.8 ? looks[i]! : senders[i]!,
+                action_type: 'transfer_out',
+                date: `2026-04-0${r.int(1, 9)}T00:00:00Z`,
+                details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
+              })
+            : txn({
+                wallet_id: w,
+                from: senders[i]!,
+                to: w,
+                date: `2026-03-0${r.int(1, 9)}T00:00:00Z`,
+                details: [{ token_cid: T, type: 'in', qty: r.pick([0.5, 100]), symbol: 'TKN' }],
+              });
+          what = `${paying ? 'a payment' : 'a receipt'} of ${w}`;
+          op = (db) => void upsertTransactions(db, w, 'eth', [t]);
+        } else if (k === 8) {
+          const target = r.pick(looks);
+          const on = r.next() < 0.5;
+          what = `a vouch for ${target} ${on ? 'set' : 'cleared'}`;
+          op = (db) => {
+            if (on) markSpam(db, { kind: 'address', target, verdict: 'not-spam' });
+            else clearSpam(db, { kind: 'address', target });
+          };
+        } else {
+          what = `${w}'s positions purged`;
+          op = (db) => purgeWalletSnapshots(db, w);
+        }
+        const outer = r.int(0, 4);
+        if (outer < 2) {
+          // The write and a check in one transaction of `kept`'s: committed, or rolled back.
+          clock += 60_000;
+          const now = clock;
+          try {
+            kept.transaction(() => {
+              op(kept);
+              checkAlerts(kept, { now });
+              if (outer === 1) throw new Error('roll back');
+            })();
+          } catch (err) {
+            if ((err as Error).message !== 'roll back') throw err;
+          }
+          if (outer === 0) {
+            op(fresh);
+            const again = openDatabase(fresh.name);
+            checkAlerts(again, { now });
+            again.close();
+          }
+        } else {
+          op(r.next() < 0.3 ? second : kept);
+          op(fresh);
+        }
+        if (r.next() < 0.7) checkBoth(`step ${step}: ${what}`);
+      }
+      second.close();
+      // The walk fired alerts and took some back (it is not a walk where nothing happens).
+      expect(alertsOf(kept).length).toBeGreaterThan(3);
+    });
+  }
 });
 
 describe('which wallets’ positions alone moved', () => {

@@ -168,27 +168,34 @@ describe('a kept judge, brought up to date when only positions moved', () => {
   });
 });
 
+/**
+ * W was paid 100 of T (a token it never held or bought) by S1, so S1 is no known counterparty yet,
+ * and W paid S2, which shares S1's first and last four digits; the guard's first check finds nothing.
+ */
+function payingALookalikeUnknown() {
+  const db = cache();
+  const S1 = '0xbeef' + '1'.repeat(32) + 'cafe';
+  const S2 = '0xbeef' + '2'.repeat(32) + 'cafe';
+  upsertTransactions(db, W, 'eth', [
+    txn({ wallet_id: W, from: S1, to: W, date: '2026-03-01T00:00:00Z', details: [{ token_cid: T, type: 'in', qty: 100, symbol: 'TKN' }] }),
+    txn({
+      wallet_id: W,
+      from: W,
+      to: S2,
+      action_type: 'transfer_out',
+      date: '2026-04-01T00:00:00Z',
+      details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
+    }),
+  ]);
+  let clock = Date.UTC(2026, 10, 1, 12);
+  const check = () => checkAlerts(db, { now: (clock += 3_600_000) }).filter((a) => a.kind === 'address-poisoning');
+  expect(check()).toEqual([]);
+  return { db, S1, S2, check };
+}
+
 describe('the poisoning guard’s kept judge', () => {
   it('fires for a payment that became one to a lookalike when the wallet’s positions alone changed', () => {
-    const db = cache();
-    const S1 = '0xbeef' + '1'.repeat(32) + 'cafe';
-    const S2 = '0xbeef' + '2'.repeat(32) + 'cafe';
-    upsertTransactions(db, W, 'eth', [
-      // S1 pays W 100 of T, a token W never held or bought: S1 is no known counterparty yet.
-      txn({ wallet_id: W, from: S1, to: W, date: '2026-03-01T00:00:00Z', details: [{ token_cid: T, type: 'in', qty: 100, symbol: 'TKN' }] }),
-      // W pays S2, which shares S1's first and last four digits.
-      txn({
-        wallet_id: W,
-        from: W,
-        to: S2,
-        action_type: 'transfer_out',
-        date: '2026-04-01T00:00:00Z',
-        details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
-      }),
-    ]);
-    let clock = Date.UTC(2026, 10, 1, 12);
-    const check = () => checkAlerts(db, { now: (clock += 3_600_000) }).filter((a) => a.kind === 'address-poisoning');
-    expect(check()).toEqual([]);
+    const { db, S1, S2, check } = payingALookalikeUnknown();
     // W's positions now hold T at 1 USD a unit: S1 paid it a real amount of a token it has, so S1
     // is known, and S2, which appeared after it, imitates it.
     insertSnapshots(db, holdingViews(W, 'eth', '2026-10-01', [hold(T, 'TKN', 100, 100)]).inputs);
@@ -198,23 +205,7 @@ describe('the poisoning guard’s kept judge', () => {
 
 describe('the guard’s checks, kept from check to check, against a guard that checks every payment each time', () => {
   it('starts from its last committed check: one inside a transaction rolled back is as if it never ran', () => {
-    const db = cache();
-    const S1 = '0xbeef' + '1'.repeat(32) + 'cafe';
-    const S2 = '0xbeef' + '2'.repeat(32) + 'cafe';
-    upsertTransactions(db, W, 'eth', [
-      txn({ wallet_id: W, from: S1, to: W, date: '2026-03-01T00:00:00Z', details: [{ token_cid: T, type: 'in', qty: 100, symbol: 'TKN' }] }),
-      txn({
-        wallet_id: W,
-        from: W,
-        to: S2,
-        action_type: 'transfer_out',
-        date: '2026-04-01T00:00:00Z',
-        details: [{ token_cid: USDC, type: 'out', qty: 900, symbol: 'USDC' }],
-      }),
-    ]);
-    let clock = Date.UTC(2026, 10, 1, 12);
-    const check = () => checkAlerts(db, { now: (clock += 3_600_000) }).filter((a) => a.kind === 'address-poisoning');
-    expect(check()).toEqual([]);
+    const { db, S1, S2, check } = payingALookalikeUnknown();
     // W's positions and a check in one transaction, rolled back: its counters go back with it.
     expect(() =>
       db.transaction(() => {

@@ -7,7 +7,7 @@ import { spamJudge } from '../../src/main/core/spam/index.ts';
 import type { WritableDB } from '../../src/main/core/store/handles.ts';
 import { upsertTransactions } from '../../src/main/core/transactions/store/transactions.ts';
 import type { Transaction } from '../../src/shared/service/schemas.ts';
-import { address, holdingViews, type Holding, lookalike, rng, txn } from './support.ts';
+import { address, holdingViews, type Holding, judgedRow, lookalike, rng, txn } from './support.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET, WALLET_2 } from '../support/sim.ts';
@@ -168,16 +168,7 @@ describe('a spam world laid over the demo world', () => {
     const judge = spamJudge(db);
     const tally = { token: { found: 0, of: 0 }, poison: { found: 0, of: 0 }, falsePositives: [] as string[] };
     for (const { t, kind } of spamTxns) {
-      const v = judge.transaction({
-        wallet: w,
-        chain: 'eth',
-        txnHash: t.txn_hash,
-        from: t.from,
-        to: t.to,
-        methodHex: t.method_hex,
-        status: t.status,
-        details: t.details,
-      });
+      const v = judge.transaction(judgedRow(t, w));
       tally[kind].of++;
       if (v.spam) tally[kind].found++;
     }

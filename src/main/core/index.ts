@@ -60,6 +60,7 @@ export {
   MIN_PASSWORD_LENGTH,
   NAME_FAILURES,
   PeopleError,
+  TooManyTokensError,
 } from './people/index.ts';
 export type { OidcLink, OidcSignIn, People, Person, SignedIn, SignIn } from './people/index.ts';
 

@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { roleAllows, type Actor } from '../../shared/roles.ts';
 import { coded, type CoreSaid } from '../../shared/core-codes.ts';
 import { EVENT_NAMES } from '../../shared/operations.ts';
-import { MAX_TOKENS_PER_PERSON, type Core, type ReplicaManifest, type SignIn } from '../core/index.ts';
+import { MAX_TOKENS_PER_PERSON, TooManyTokensError, type Core, type ReplicaManifest, type SignIn } from '../core/index.ts';
 import { CONTENT_SECURITY_POLICY } from '../shell-policy/renderer-policy.ts';
 import { sendDownload, webDownloads } from '../web/downloads.ts';
 import { cookieValues, safeDecode } from '../web/security.ts';
@@ -422,10 +422,14 @@ export async function startTeamServer(o: TeamServerOptions): Promise<TeamServer>
     }
     // The sign-in's session is not the desktop's way in (its token is): ended at once.
     people.signOut(result.sessionId);
-    // A desktop signed out revokes its token; one never signed out (a lost laptop) keeps it until revoked.
-    if (people.tokens(result.person).length >= MAX_TOKENS_PER_PERSON)
+    let made: ReturnType<typeof people.createToken>;
+    try {
+      made = people.createToken(result.person, result.role, `desktop on ${device || 'a computer'}`, now());
+    } catch (err) {
+      // A desktop signed out revokes its token; one never signed out (a lost laptop) keeps it until revoked.
+      if (!(err instanceof TooManyTokensError)) throw err;
       return json(res, 409, { ok: false, error: { kind: 'validation', retryable: false, ...coded('team.tooManyTokens', { max: MAX_TOKENS_PER_PERSON }) } });
-    const made = people.createToken(result.person, result.role, `desktop on ${device || 'a computer'}`, now());
+    }
     return json(res, 200, { ok: true, result: { token: made.token, person: result.person, role: made.role } });
   }
 

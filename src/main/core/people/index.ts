@@ -15,6 +15,7 @@ export {
   NAME_FAILURES,
   PeopleError,
   peopleKeeper,
+  TooManyTokensError,
   peopleOf,
   type OidcLink,
   type OidcSignIn,

@@ -77,6 +77,11 @@ export class PeopleError extends Error {
   override name = 'PeopleError';
 }
 
+/** A person at MAX_TOKENS_PER_PERSON asked for another token (the team server says so in the asker's words). */
+export class TooManyTokensError extends PeopleError {
+  override name = 'TooManyTokensError';
+}
+
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
@@ -372,7 +377,7 @@ export function peopleOf(db: () => WritableDB, author: EditAuthor): People {
       if (!roleCovers(ownerRole, role))
         throw new PeopleError(`A token's role is no higher than its owner's: ${owner.name} is ${ownerRole}, which does not cover ${role}.`);
       if (store.tokenRows(db(), owner.name).length >= MAX_TOKENS_PER_PERSON)
-        throw new PeopleError(
+        throw new TooManyTokensError(
           `${owner.name} has ${MAX_TOKENS_PER_PERSON} API tokens, the most a person may have: revoke one they no longer use (folioscope users tokens ${owner.name}, then users revoke-token) before making another.`,
         );
       const token = `fst_${randomBytes(32).toString('base64url')}`;

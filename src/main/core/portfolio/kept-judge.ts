@@ -1,9 +1,8 @@
 /**
  * A spam judge kept from read to read of every watched wallet (the timeline's pages, the poisoning
- * guard's checks): a judge
- * reads what each wallet got by its own hand from its whole history once, and the timeline reads a
- * long list in many small blocks, so one made per page read a million-row wallet's history again
- * for each block.
+ * guard's checks): a judge reads what each wallet got by its own hand from its whole history once,
+ * and the timeline reads a long list in many small blocks, so one made per page read a
+ * million-row wallet's history again for each block.
  *
  * What it read is counted by the database (store/inputs.ts, migrations 30 and 34), so a note, a
  * sign-in or an audit entry keep it, and a write by the sync's worker or another process is seen

@@ -147,16 +147,12 @@ async function dragThumb(to: 'top' | 'bottom' | 'middle') {
   await web.page.mouse.move(x, target + 1);
   await web.page.mouse.move(x, target);
   const end = to === 'top' ? 0 : to === 'bottom' ? scrollHeight - height : null;
-  await poll(() =>
-    scroller().evaluate(
-      (el: HTMLElement, end) =>
-        new Promise<boolean>((r) => {
-          const was = el.scrollTop;
-          requestAnimationFrame(() => requestAnimationFrame(() => r(el.scrollTop === was && (end === null || Math.abs(was - end) < 1))));
-        }),
-      end,
-    ),
-  ).toBe(true);
+  const at = () => scroller().evaluate((el: HTMLElement) => el.scrollTop);
+  await poll(async () => {
+    const was = await at();
+    await frames();
+    return (await at()) === was && (end === null || Math.abs(was - end) < 1);
+  }).toBe(true);
   await web.page.mouse.up();
   await frames();
 }

@@ -20,6 +20,7 @@ import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { ROLES } from '../../src/shared/roles.ts';
 import type { Keychain } from '../../src/main/core/secrets/index.ts';
 import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
+import { readCacheIn } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
@@ -136,14 +137,7 @@ describe('GET api/replica', () => {
       db.close();
     }
     // Nothing of a secret in any page of the file, free pages included.
-    const server = new Database(
-      join(
-        dataDir,
-        readdirSync(dataDir).find((n) => n.endsWith('.sqlite'))!,
-      ),
-      { readonly: true },
-    );
-    try {
+    readCacheIn(dataDir, (server) => {
       const secrets = [
         ...(server.prepare('SELECT password FROM people').pluck().all() as string[]),
         ...(server.prepare('SELECT token_hash FROM people_tokens').pluck().all() as string[]),
@@ -157,9 +151,7 @@ describe('GET api/replica', () => {
       const requests = server.prepare('SELECT request FROM kept_answers').pluck().all() as string[];
       expect(requests.length).toBeGreaterThan(0);
       for (const r of requests) expect(bytes.includes(Buffer.from(r)), r).toBe(false);
-    } finally {
-      server.close();
-    }
+    });
   });
 
   it('refuses a copy whose bytes were changed or cut off', () => {

@@ -18,6 +18,7 @@ import { OPERATION_NAMES } from '../../src/shared/operations.ts';
 import { ROLES, roleAllows, type Role } from '../../src/shared/roles.ts';
 import type { Keychain } from '../../src/main/core/secrets/index.ts';
 import { KEY, SIM_NOW, useSimulator } from '../support/sim.ts';
+import { readCacheIn } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
@@ -190,18 +191,9 @@ describe('team server: sessions', () => {
     const newest = (await session('sam')).cookie;
     expect((await raw('/api/session', { headers: { Cookie: cookies[1]! } })).status).toBe(401);
     for (const c of [cookies[0]!, cookies[2]!, cookies.at(-1)!, newest]) expect((await raw('/api/session', { headers: { Cookie: c } })).status).toBe(200);
-    const file = new Database(
-      join(
-        dataDir,
-        readdirSync(dataDir).find((f) => f.endsWith('.sqlite'))!,
-      ),
-      { readonly: true },
-    );
-    try {
-      expect(file.prepare("SELECT count(*) AS n FROM people_sessions WHERE person = 'sam'").get()).toEqual({ n: MAX_SESSIONS_PER_PERSON });
-    } finally {
-      file.close();
-    }
+    expect(readCacheIn(dataDir, (file) => file.prepare("SELECT count(*) AS n FROM people_sessions WHERE person = 'sam'").get())).toEqual({
+      n: MAX_SESSIONS_PER_PERSON,
+    });
   });
 
   it('refuses a person’s API token past 100, by the CLI’s face and a desktop’s sign-in, until one is revoked', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import { folderKey, readEncryptionConfig } from '../../src/main/core/secrets/cache-key.ts';
 import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
+import { rekeyFolder } from '../../src/main/core/session/encryption.ts';
 import { opensWith } from '../../src/main/core/store/cache-conversion.ts';
 import { type CacheKey, openConnection } from '../../src/main/core/store/driver.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
@@ -23,6 +24,8 @@ import { tempDir } from '../support/store.ts';
  */
 const P1 = 'kestrel-marble-58-orchard';
 const P2 = 'heron-quartz-17-meadow';
+/** scrypt's least cost a folder may name (shared/scrypt-params.ts). */
+const CHEAP = { N: 2 ** 14, r: 8, p: 1 };
 const keys = new Map<string, string>();
 const keychain: Keychain = { get: async (a) => keys.get(a) ?? null, set: async (a, s) => void keys.set(a, s), delete: async (a) => keys.delete(a) };
 const demo = demoStarter({ now: () => SIM_NOW });
@@ -244,7 +247,12 @@ describe('changing the key of an encrypted folder', () => {
   }, 90_000);
 
   it('killed before each of its renames and removals of an old backup, it leaves no plain file, and the next start with the new passphrase finishes it, without doubles', async () => {
-    const { dir: fixture, oldKey } = await encryptedFolder();
+    const { dir: fixture, oldKey: dearKey } = await encryptedFolder();
+    // Thirty processes and a hundred derivations of a key: at the least cost a folder may name
+    // (the passphrase's key made again with it, then the change's new key), each is an eighth of
+    // the default's, and the steps between the renames are what this test is about.
+    const oldKey = await rekeyFolder(fixture, { keychain, key: dearKey, passphrase: P1, cost: CHEAP });
+    expect(readEncryptionConfig(fixture, fixture)).toMatchObject({ keySource: 'passphrase', kdf: CHEAP });
     const fixtureBackups = databases(fixture)
       .filter((n) => n.startsWith('backups'))
       .map((n) => stemOf(n.replace(/^backups\//, '')))
@@ -255,7 +263,7 @@ describe('changing the key of an encrypted folder', () => {
       const dir = tempDir();
       cpSync(fixture, dir, { recursive: true });
       const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), dir, String(n)], {
-        env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2 },
+        env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, NEW_COST: JSON.stringify(CHEAP) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';

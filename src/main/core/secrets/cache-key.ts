@@ -34,6 +34,12 @@ export const MAX_PASSPHRASE_LENGTH = 1024;
 
 /** scrypt's parameters for a passphrase's key (the encrypted data file's: userdata/format.ts). */
 export const CACHE_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** scrypt's costs, as encryption.json names them (within `scryptCosts`). */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
 
 const FORMAT = 'folioscope-cache-encryption';
 const hex = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`));
@@ -192,12 +198,12 @@ export async function passphraseKey(passphrase: string, kdf: NonNullable<Encrypt
 
 /** A new key and the settings that find it again: random in the keychain, or from a passphrase. */
 export async function newFolderKey(
-  source: { keychain: Keychain } | { passphrase: string },
+  source: { keychain: Keychain } | { passphrase: string; cost?: ScryptCost },
   now = new Date(),
 ): Promise<{ key: CacheKey; config: EncryptionConfig; store: () => Promise<void> }> {
   const folderId = randomUUID();
   if ('passphrase' in source) {
-    const kdf = { name: 'scrypt' as const, ...CACHE_SCRYPT, salt: randomBytes(16).toString('hex') };
+    const kdf = { name: 'scrypt' as const, ...(source.cost ?? CACHE_SCRYPT), salt: randomBytes(16).toString('hex') };
     const key = await passphraseKey(checkPassphrase(source.passphrase), kdf);
     const config: EncryptionConfig = {
       format: FORMAT,

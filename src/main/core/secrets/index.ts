@@ -18,7 +18,7 @@ export {
   writeEncryptionConfig,
   WrongPassphraseError,
 } from './cache-key.ts';
-export type { EncryptionConfig, KeySources } from './cache-key.ts';
+export type { EncryptionConfig, KeySources, ScryptCost } from './cache-key.ts';
 export { checkKey } from './key-check.ts';
 export { KEYCHAIN_SERVICE, systemKeychain } from './keychain.ts';
 export type { Keychain } from './keychain.ts';

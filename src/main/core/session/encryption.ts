@@ -35,6 +35,7 @@ import {
   writeEncryptionConfig,
   WrongPassphraseError,
   type Keychain,
+  type ScryptCost,
 } from '../secrets/index.ts';
 import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backup-files.ts';
 import {
@@ -245,6 +246,12 @@ export interface RekeyOptions {
   key: CacheKey;
   /** The new key derived from this passphrase; without it, a new random key kept in the keychain. */
   passphrase?: string;
+  /**
+   * scrypt's cost for that passphrase's key: CACHE_SCRYPT unless given. No shell gives it: a test
+   * of the change's own steps (test/secrets/rekey.test.ts, 30 processes) gives the least a file
+   * may name, as a folder written with it may, so its hundred derivations do not dominate it.
+   */
+  cost?: ScryptCost;
   now?: Date;
 }
 
@@ -268,7 +275,7 @@ export async function rekeyFolder(dataDir: string, o: RekeyOptions): Promise<Cac
   // Another Folioscope with a cache open stops it here, before the key or any file is written.
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
   removeConfigLeftovers(dataDir);
-  const made = await newFolderKey(o.passphrase !== undefined ? { passphrase: o.passphrase } : { keychain: o.keychain }, now);
+  const made = await newFolderKey(o.passphrase !== undefined ? { passphrase: o.passphrase, ...(o.cost && { cost: o.cost }) } : { keychain: o.keychain }, now);
   const { format: _f, version: _v, cipher: _c, ...fields } = made.config;
   const pending: EncryptionConfig = { ...config, next: { ...fields, previous: sealKey(o.key, made.key) } };
   // The new key is kept, and named, before any file needs it: a stop after this point leaves a folder that opens with it.

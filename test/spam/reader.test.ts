@@ -94,6 +94,31 @@ describe('positions, judged with their day’s views', () => {
     expect(bought).toMatchObject({ spam: false, score: 3 });
   });
 
+  it('a token’s verdict does not hang on which token of its day was judged first: a twin of one the wallet bought is told by that, judged first or after a suspect', () => {
+    const db = cache();
+    const BOUGHT = '0x' + 'c2'.repeat(20);
+    const TWIN = '0x' + 'c3'.repeat(20);
+    const BAIT = '0x' + 'c4'.repeat(20);
+    const all = lay(db, 'eth', DAY, [
+      hold({ cid: BOUGHT, symbol: 'THIN', slippage: 0.01 }),
+      hold({ cid: TWIN, symbol: 'THIN', slippage: 0.01 }),
+      hold({ cid: BAIT, symbol: 'Visit thin-claim.com', slippage: null }),
+    ]);
+    swapInto(db, BOUGHT);
+    const twin = { cid: TWIN, symbol: 'THIN', name: 'THIN' };
+    // Alone, then after the suspect whose judging read what the wallet acquired; as a position, then as a token.
+    const alone = spamJudge(db).token(W, 'eth', twin, DAY);
+    const afterBait = spamJudge(db);
+    afterBait.position(W, 'eth', DAY, all[2]!);
+    expect(afterBait.token(W, 'eth', twin, DAY)).toEqual(alone);
+    const positionsFirst = spamJudge(db).positions(W, 'eth', DAY, [all[1]!, all[2]!]);
+    const positionsAfter = spamJudge(db).positions(W, 'eth', DAY, [all[2]!, all[1]!]);
+    expect(positionsAfter[1]).toEqual(positionsFirst[0]);
+    // What it is: the copy of a token the wallet bought by its own hand, where it got this one by no act of its own.
+    expect(alone.reasons.map((r) => r.code)).toContain('token.symbol-imitation');
+    expect(alone.reasons.find((r) => r.code === 'token.symbol-imitation')!.text).toMatch(/bought or withdrawn by the wallet itself/);
+  });
+
   it('with no by-underlying view cached, a holding’s contract is read from its internal id; with no liquidity view, its market is not known', () => {
     const db = cache();
     const v = holdingViews(W, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC' }), hold({ cid: FAKE, symbol: 'Claim $1000', slippage: null })]);

@@ -20,7 +20,7 @@
 import type { LookalikeHit, PoisoningHit, SpamMark, SpamVerdict } from '../../../shared/spam.ts';
 import type { SnapshotDataByEndpoint } from '../../../shared/model.ts';
 import { listCounterparties } from '../counterparties/index.ts';
-import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, keptStates } from '../ledger/index.ts';
+import { acquiredTokens, dealingsBetween, dealingsOf, firstAppearances, hasHistory, keptStates, type Dealings } from '../ledger/index.ts';
 import { heldTokens, latestSnapshot, positionsFreshness, type HeldToken } from '../positions/index.ts';
 import { addressKey } from '../store/address-key.ts';
 import type { ReadableDB } from '../store/handles.ts';
@@ -148,8 +148,10 @@ interface Day {
   facts: TokenFacts[];
   /** The liquidity view, by position (protocol, cid): each token's symbol and slippage; null when not cached. */
   liquidity: Map<string, ReadonlyArray<{ symbol: string | null; slippage: number | null }>> | null;
-  /** Whether the day's tokens know what the wallet acquired (read once a token is suspect). */
+  /** Whether the day's tokens know what the wallet acquired (read once a token is suspect, or has a twin). */
   enriched: boolean;
+  /** The day's contracts by comparable symbol: a token with a twin here is told apart by what the wallet acquired. */
+  cidsBySymbol: Map<string, Set<string>>;
 }
 
 const cidOf = (c: string | null | undefined) => key(c);
@@ -377,12 +379,16 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
         facts.push(f);
       }
     // Two contracts of one symbol that day: which was held first is evidence, so the held history is read.
-    const symbols = facts.map((f) => comparable(f.symbol));
-    if (new Set(symbols).size < symbols.length) {
+    const cidsBySymbol = new Map<string, Set<string>>();
+    for (const f of facts) {
+      const symbol = comparable(f.symbol);
+      if (symbol) (cidsBySymbol.get(symbol) ?? cidsBySymbol.set(symbol, new Set()).get(symbol)!).add(f.cid);
+    }
+    if ([...cidsBySymbol.values()].some((cids) => cids.size > 1)) {
       const held = heldOf(wallet, chain);
       for (const f of facts) f.firstHeld = held.get(f.cid)?.first ?? null;
     }
-    const d: Day = { byId, facts, liquidity, enriched: false };
+    const d: Day = { byId, facts, liquidity, enriched: false, cidsBySymbol };
     if (opts.dayByDay) days.clear();
     days.set(k, d);
     return d;
@@ -393,14 +399,23 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
    * wallet acquired by its own hand (its history read once), and, never acquired, counts that too.
    */
   const judgeOnDay = (wallet: string, d: Day, f: TokenFacts): RuleResult => {
-    const first = judgeToken(f, d.facts);
-    if (first.score <= 0 || !historyCached(wallet)) return first;
-    const acquired = acquiredOf(wallet);
-    if (!d.enriched) {
+    const history = historyCached(wallet);
+    const enrich = () => {
+      if (d.enriched) return;
+      const acquired = acquiredOf(wallet);
       for (const x of d.facts) x.acquired = acquired.has(tokenKey(x.chain, x.cid));
       d.enriched = true;
-    }
-    const facts = { ...f, acquired: acquired.has(tokenKey(f.chain, f.cid)) };
+    };
+    // What the wallet acquired tells tokens of one symbol apart (judge.ts imitated), and nothing
+    // else of a token's first judgment: one with a twin on its day is judged knowing it from the
+    // start, so its verdict never hangs on whether a suspect of the same day, judged before it
+    // (on another screen, or earlier in an export), had the day's acquisitions read.
+    const twins = d.cidsBySymbol.get(comparable(f.symbol));
+    if (history && twins && [...twins].some((cid) => cid !== f.cid)) enrich();
+    const first = judgeToken(f, d.facts);
+    if (first.score <= 0 || !history) return first;
+    enrich();
+    const facts = { ...f, acquired: acquiredOf(wallet).has(tokenKey(f.chain, f.cid)) };
     const again = judgeToken(facts, d.facts);
     return facts.acquired ? again : withNeverAcquired(again, f.symbol);
   };
@@ -486,9 +501,9 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
    * lookalike shares its bucket with what it imitates, so a bucket is decided by itself alone),
    * each read when a row first names an address in it.
    */
-  const evidenceIn = (wallet: string, from: string, to: string | null, keep: (address: string) => boolean): PartyEvidence[] => {
-    // No range: the wallet's dealings whole (wholeDealings).
-    const { recipients, senders } = to === null ? dealingsWhole(wallet) : dealingsBetween(db, wallet, from, to, statesOf(wallet));
+  const evidenceIn = (wallet: string, from: string, to: string, keep: (address: string) => boolean): PartyEvidence[] =>
+    evidenceOf(wallet, dealingsBetween(db, wallet, from, to, statesOf(wallet)), keep);
+  const evidenceOf = (wallet: string, { recipients, senders }: Dealings, keep: (address: string) => boolean): PartyEvidence[] => {
     const evidence: PartyEvidence[] = recipients.filter((r) => keep(r.address)).map((r) => ({ address: r.address, first: r.first }));
     for (const s of senders) {
       if (!keep(s.address)) continue;
@@ -503,14 +518,19 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   /**
    * A wallet's dealings whole, by bucket: read in one pass once a read has asked for more buckets
    * of it than a page shows (an export, a pack: every row of a long history), where a query per
-   * bucket would cost a range scan per counterparty.
+   * bucket would cost a range scan per counterparty. A bucket's senders are judged when the bucket
+   * is asked (bucketParties), not all at once: the guard asks the buckets of the addresses paid,
+   * a few of a wallet's hundreds, and each sender's token judged reads a day's views.
    */
   const wholeDealings = memo((wallet) => {
-    const byBucket = new Map<string, PartyEvidence[]>();
-    for (const e of evidenceIn(wallet, '', null, () => true)) {
-      const b = lookalikeBucket(e.address);
-      if (b) byBucket.set(b, [...(byBucket.get(b) ?? []), e]);
-    }
+    const byBucket = new Map<string, Dealings>();
+    const of = (address: string) => {
+      const b = lookalikeBucket(address);
+      return b ? (byBucket.get(b) ?? byBucket.set(b, { recipients: [], senders: [] }).get(b)!) : null;
+    };
+    const { recipients, senders } = dealingsWhole(wallet);
+    for (const r of recipients) of(r.address)?.recipients.push(r);
+    for (const s of senders) of(s.address)?.senders.push(s);
     return byBucket;
   });
   const bucketReads = new Map<string, number>();
@@ -519,8 +539,10 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     const reads = (bucketReads.get(wallet) ?? 0) + 1;
     bucketReads.set(wallet, reads);
     let evidence: PartyEvidence[];
-    if (whole || reads > WHOLE_AFTER_BUCKETS) evidence = wholeDealings(wallet).get(bucket) ?? [];
-    else {
+    if (whole || reads > WHOLE_AFTER_BUCKETS) {
+      const dealt = wholeDealings(wallet).get(bucket);
+      evidence = dealt ? evidenceOf(wallet, dealt, () => true) : [];
+    } else {
       const prefix = `0x${bucket.slice(0, 4)}`;
       const suffix = bucket.slice(4);
       const next = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);

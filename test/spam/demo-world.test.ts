@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
-import { dealingsBetween, ruleTxnsAfter } from '../../src/main/core/ledger/index.ts';
+import { acquiredTokens, dealingsBetween, ruleTxnsAfter } from '../../src/main/core/ledger/index.ts';
 import { heldTokens, latestSnapshot, latestSnapshots, snapshotData } from '../../src/main/core/positions/index.ts';
 import { insertSnapshots } from '../../src/main/core/positions/store/snapshots.ts';
 import { spamJudge } from '../../src/main/core/spam/index.ts';
@@ -226,5 +226,65 @@ describe('a spam world laid over the demo world', () => {
       details: payout.details,
     });
     expect(after).toMatchObject({ spam: false, poisoning: { lookalike: fake, imitates: g, prefix: g.slice(0, 6), suffix: g.slice(-4) } });
+  });
+
+  it('says the same of every row, position and token whatever order a read asks in (a page, an export, the pack each ask in their own)', () => {
+    // Two situations whose verdicts once hung on the order: a twin of a token the wallet bought
+    // (same symbol, a market of its own) on a day with a suspect beside it; a token never held,
+    // asked by the name a view gives it after a row moving it was judged under none.
+    const r = rng(39);
+    const bought = acquiredTokens(db, WALLET).find((a) => a.chain === 'eth' && a.cid && a.symbol && !/^eth$/i.test(a.symbol))!;
+    expect(bought).toBeDefined();
+    const twinDay = '2026-11-03';
+    const laid = holdingViews(WALLET, 'eth', twinDay, [
+      { cid: bought.cid!, symbol: bought.symbol!, name: bought.symbol!, qty: 10, nav: 1000, slippage: 0.01 },
+      { cid: address(r), symbol: bought.symbol!, name: bought.symbol!, qty: 10, nav: 1000, slippage: 0.01 },
+      { cid: address(r), symbol: 'Visit claim-eth.com', name: 'Visit claim-eth.com', qty: 10, nav: 0, slippage: null },
+    ]);
+    insertSnapshots(db, laid.inputs);
+    const gift = address(r);
+    upsertTransactions(db, WALLET, 'eth', [
+      txn({ wallet_id: WALLET, from: address(r), to: WALLET, details: [{ token_cid: gift, type: 'in', qty: 1000, symbol: 'GIFT' }] }),
+    ]);
+    // Every ask a screen or an export makes of the world above: each transaction, each position of
+    // three days, each held token at those days and by its history alone.
+    const asks: Array<{ name: string; ask: (judge: ReturnType<typeof spamJudge>) => unknown }> = [];
+    const named = { cid: gift, symbol: 'GIFT', name: 'Visit gift-claim.com' };
+    asks.push({ name: 'token never held, named', ask: (j) => j.token(WALLET, 'eth', named) });
+    for (let after = 0; ;) {
+      const rows = ruleTxnsAfter(db, after, 1000);
+      if (!rows.length) break;
+      for (const row of rows) asks.push({ name: `txn ${row.txnHash}`, ask: (j) => j.transaction(row) });
+      after = rows.at(-1)!.id;
+    }
+    for (const day of ['2026-11-01', '2026-11-02', twinDay])
+      for (const p of latestSnapshot(db, 'allPositions', WALLET, 'eth', day)!.data[0]!.positions) {
+        asks.push({ name: `position ${day} ${p.protocol_id} ${p.cid}`, ask: (j) => j.position(WALLET, 'eth', day, p) });
+        for (const u of p.underlying ?? []) {
+          const t = { cid: u.internal_id?.slice(4) ?? null, symbol: u.symbol ?? null, name: u.name ?? null };
+          asks.push({ name: `token ${day} ${t.cid}`, ask: (j) => j.token(WALLET, 'eth', t, day) });
+          asks.push({ name: `token ${t.cid}`, ask: (j) => j.token(WALLET, 'eth', t) });
+        }
+      }
+    expect(asks.length).toBeGreaterThan(2000);
+    const shuffled = [...asks];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const k = r.int(0, i);
+      [shuffled[i], shuffled[k]] = [shuffled[k]!, shuffled[i]!];
+    }
+    const answers = (order: typeof asks, opts: Parameters<typeof spamJudge>[1] = {}) => {
+      const judge = spamJudge(db, opts);
+      return new Map(order.map((a) => [a.name, JSON.stringify(a.ask(judge))]));
+    };
+    const forward = answers(asks);
+    const differ = (other: Map<string, string>) => asks.filter((a) => other.get(a.name) !== forward.get(a.name)).map((a) => a.name);
+    expect(differ(answers([...asks].reverse()))).toEqual([]);
+    expect(differ(answers(shuffled))).toEqual([]);
+    expect(differ(answers(shuffled, { whole: true }))).toEqual([]);
+    expect(differ(answers(shuffled, { dayByDay: true }))).toEqual([]);
+    // Some of each: the world has spam and genuine in every kind of ask.
+    const said = [...forward.values()].map((v) => JSON.parse(v) as { spam: boolean });
+    expect(said.filter((v) => v.spam).length).toBeGreaterThan(100);
+    expect(said.filter((v) => !v.spam).length).toBeGreaterThan(1000);
   });
 });

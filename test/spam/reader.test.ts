@@ -119,6 +119,24 @@ describe('positions, judged with their day’s views', () => {
     expect(alone.reasons.find((r) => r.code === 'token.symbol-imitation')!.text).toMatch(/bought or withdrawn by the wallet itself/);
   });
 
+  it('a token never held is judged by the name it is asked with, whether or not a transaction moving it was judged before under no name', () => {
+    const db = cache();
+    const GIFT = '0x' + 'c5'.repeat(20);
+    const gift = txn({ wallet_id: W, from: SPAMMER, to: W, details: [{ token_cid: GIFT, type: 'in', qty: 1000, symbol: 'GIFT' }] });
+    upsertTransactions(db, W, 'eth', [gift]);
+    const asked = { cid: GIFT, symbol: 'GIFT', name: 'Visit gift-claim.com to claim' };
+    const alone = spamJudge(db).token(W, 'eth', asked);
+    const afterRow = spamJudge(db);
+    afterRow.transaction(rowOf(gift));
+    expect(afterRow.token(W, 'eth', asked)).toEqual(alone);
+    expect(alone.reasons.map((r) => r.code)).toContain('token.url');
+    // And the other way: the row, judged after the token was asked with its name, as it is alone.
+    const rowAlone = spamJudge(db).transaction(rowOf(gift));
+    const afterToken = spamJudge(db);
+    afterToken.token(W, 'eth', asked);
+    expect(afterToken.transaction(rowOf(gift))).toEqual(rowAlone);
+  });
+
   it('with no by-underlying view cached, a holding’s contract is read from its internal id; with no liquidity view, its market is not known', () => {
     const db = cache();
     const v = holdingViews(W, 'eth', DAY, [hold({ cid: USDC, symbol: 'USDC' }), hold({ cid: FAKE, symbol: 'Claim $1000', slippage: null })]);

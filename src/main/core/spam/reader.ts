@@ -423,7 +423,10 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
   /** A token a transaction moved: as of the last day the wallet held it when it did (its market then), else by its history. */
   const txnTokens = new Map<string, { facts: TokenFacts; rules: RuleResult }>();
   const historyToken = (wallet: string, chain: string, cid: string, symbol: string | null, name: string | null = null) => {
-    const k = `${wallet}|${chain}|${cid}|${symbol ?? ''}`;
+    // The name too: a token never held is judged by what it is asked with, and a row names none (a
+    // name's link judged once under no name was lost to every later ask, and the other way round).
+    // (A service's symbol or name may hold any character: both are quoted, so no two asks share a key.)
+    const k = `${wallet}|${chain}|${cid}|${JSON.stringify([symbol, name])}`;
     let t = txnTokens.get(k);
     if (t) return t;
     const held = heldOf(wallet, chain).get(cid);

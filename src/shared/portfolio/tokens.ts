@@ -16,7 +16,7 @@
  *   withoutSpam), so an impersonation of USDC is not even a row; the rule above is the second
  *   guard, for a copy the judge did not catch.
  */
-import { decimalSum } from '../decimal.ts';
+import { addExact, decimalSum, exactNumber, exactSum, type ExactSum } from '../decimal.ts';
 import type { UnderlyingRow } from './rows.ts';
 
 /**
@@ -99,21 +99,9 @@ export function tokenRows(underlying: readonly UnderlyingRow[]): TokenRow[] {
       navs: [],
       qtys: [],
     };
-    const unreadable = g._invalid?.['total_qty'] !== undefined || g._invalid?.['total_nav'] !== undefined;
-    const qty = unreadable && g._invalid?.['total_qty'] !== undefined ? null : g.total_qty;
-    const nav = unreadable && g._invalid?.['total_nav'] !== undefined ? null : g.total_nav;
-    entry.row.holdings.push({
-      key,
-      wallet,
-      chain,
-      tokenId: g.token_id,
-      contract: g.token_cid,
-      qty,
-      nav,
-      price: impliedPrice(nav, qty),
-      positions: g.breakdown.length,
-      unreadable,
-    });
+    const holding = holdingOf({ key, wallet, chain, group: g });
+    const { qty, nav } = holding;
+    entry.row.holdings.push(holding);
     if (!entry.row.chains.includes(chain)) entry.row.chains.push(chain);
     if (known(qty)) entry.qtys.push(qty);
     if (known(nav)) entry.navs.push(nav);
@@ -124,6 +112,116 @@ export function tokenRows(underlying: readonly UnderlyingRow[]): TokenRow[] {
   for (const { row, navs, qtys } of rows.values()) {
     row.qty = qtys.length ? decimalSum(qtys) : null;
     row.nav = navs.length ? decimalSum(navs) : null;
+    row.price = row.partial ? null : impliedPrice(row.nav, row.qty);
+    row.holdings.sort((a, b) => (b.nav ?? 0) - (a.nav ?? 0));
+    out.push(row);
+  }
+  // Stable: equal values keep the order they came in (wallets and chains as watched).
+  return out.sort((a, b) => (b.nav ?? 0) - (a.nav ?? 0));
+}
+
+/** A by-underlying row as a holding: its figures, each null when unknown or sent unreadable. */
+function holdingOf({ key, wallet, chain, group: g }: Pick<UnderlyingRow, 'key' | 'wallet' | 'chain' | 'group'>): TokenHolding {
+  const unreadable = g._invalid?.['total_qty'] !== undefined || g._invalid?.['total_nav'] !== undefined;
+  const qty = unreadable && g._invalid?.['total_qty'] !== undefined ? null : g.total_qty;
+  const nav = unreadable && g._invalid?.['total_nav'] !== undefined ? null : g.total_nav;
+  return { key, wallet, chain, tokenId: g.token_id, contract: g.token_cid, qty, nav, price: impliedPrice(nav, qty), positions: g.breakdown.length, unreadable };
+}
+
+/**
+ * One member's by-underlying rows (one wallet on one chain) grouped ahead by token name and
+ * contract, its figures summed exactly: what `tokenRowsOfParts` joins. A view of a fund keeps one
+ * per member, so a write to one member groups that member's rows again, not the fund's.
+ */
+export interface TokenPart {
+  chain: string;
+  groups: Array<{
+    nameKey: string;
+    contract: string;
+    symbol: string | null;
+    name: string | null;
+    holdings: TokenHolding[];
+    qty: ExactSum;
+    nav: ExactSum;
+    partial: boolean;
+  }>;
+}
+
+/** A member's token part; `underlying` is one wallet's rows on `chain`. */
+export function tokenPart(chain: string, underlying: readonly UnderlyingRow[]): TokenPart {
+  const groups = new Map<string, { nameKey: string; contract: string; symbol: string | null; name: string | null; holdings: TokenHolding[] }>();
+  for (const u of underlying) {
+    const nameKey_ = nameKey(u.group);
+    const contract = contractOf(u.group);
+    const k = `${nameKey_}\u0000${contract}`;
+    const group = groups.get(k) ?? { nameKey: nameKey_, contract, symbol: u.group.token_symbol, name: u.group.token_name, holdings: [] };
+    group.holdings.push(holdingOf(u));
+    groups.set(k, group);
+  }
+  return {
+    chain,
+    groups: [...groups.values()].map((g) => ({
+      ...g,
+      qty: exactSum(g.holdings.map((h) => h.qty).filter(known)),
+      nav: exactSum(g.holdings.map((h) => h.nav).filter(known)),
+      partial: g.holdings.some((h) => !known(h.qty) || !known(h.nav)),
+    })),
+  };
+}
+
+/**
+ * `tokenRows` of the parts' rows one member after another (each part one wallet on one chain, in
+ * the view's order): the same rows, in the same order, with the same figures (each sum added
+ * exactly and rounded once). Within one member a name's contracts are each their own group, and
+ * two contracts of one name on one chain are each their own row; so every group is one row, its
+ * holdings in the order they came.
+ */
+export function tokenRowsOfParts(parts: readonly TokenPart[]): TokenRow[] {
+  const contracts = new Map<string, Set<string>>();
+  for (const p of parts)
+    for (const g of p.groups) {
+      const k = `${g.nameKey}\u0000${p.chain}`;
+      contracts.set(k, (contracts.get(k) ?? new Set()).add(g.contract));
+    }
+  const rows = new Map<string, { row: TokenRow; navs: ExactSum[]; qtys: ExactSum[] }>();
+  for (const p of parts)
+    for (const g of p.groups) {
+      const clash = contracts.get(`${g.nameKey}\u0000${p.chain}`)!.size > 1;
+      const rowKey = clash ? `${g.nameKey}\u0000${p.chain}:${g.contract}` : g.nameKey;
+      let entry = rows.get(rowKey);
+      if (!entry) {
+        entry = {
+          row: {
+            key: rowKey,
+            symbol: g.symbol,
+            name: g.name,
+            contract: clash ? g.contract : null,
+            qty: null,
+            nav: null,
+            price: null,
+            chains: [],
+            holdings: [],
+            partial: false,
+          },
+          navs: [],
+          qtys: [],
+        };
+        rows.set(rowKey, entry);
+      }
+      entry.row.holdings.push(...g.holdings);
+      if (!entry.row.chains.includes(p.chain)) entry.row.chains.push(p.chain);
+      entry.qtys.push(g.qty);
+      entry.navs.push(g.nav);
+      if (g.partial) entry.row.partial = true;
+    }
+  const out: TokenRow[] = [];
+  const total = (sums: readonly ExactSum[]) => {
+    const s = addExact(sums);
+    return s.terms ? exactNumber(s) : null;
+  };
+  for (const { row, navs, qtys } of rows.values()) {
+    row.qty = total(qtys);
+    row.nav = total(navs);
     row.price = row.partial ? null : impliedPrice(row.nav, row.qty);
     row.holdings.sort((a, b) => (b.nav ?? 0) - (a.nav ?? 0));
     out.push(row);

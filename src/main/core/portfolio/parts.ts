@@ -16,6 +16,11 @@
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import type { LiquidityRow, PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
 import type { NavSums } from '../../../shared/portfolio/totals.ts';
+import type { ExactSum } from '../../../shared/decimal.ts';
+import type { TokenPart } from '../../../shared/portfolio/tokens.ts';
+
+/** What a view's allocation is by (./view.ts ALLOCATION_BY). */
+export type AllocationDimension = 'assetType' | 'protocol' | 'chain';
 
 export interface MemberPart {
   /** Its coverage, but for the wallet's label (the scope's, as asked) and the nearest dates (./view.ts reads those when needed). */
@@ -28,9 +33,13 @@ export interface MemberPart {
   values: number[];
   /** The genuine positions' principal and reward, summed exactly (the view's totals add these up). */
   navs: NavSums;
+  /** Their values summed exactly by asset type, protocol and chain (the view's allocation adds these up). */
+  allocation: Record<AllocationDimension, Map<string, ExactSum>>;
   spam: PortfolioView['spam']['rows'];
   /** Its by-token and liquidity rows, spam left out. */
   underlying: UnderlyingRow[];
+  /** Its by-token rows grouped by token, summed exactly (the view's token rows join these). */
+  tokens: TokenPart;
   liquidity: LiquidityRow[];
 }
 

@@ -7,9 +7,9 @@ import type { ValueFlag } from '../../../shared/service/schemas.ts';
 import type { SnapshotDataByEndpoint, Wallet } from '../../../shared/model.ts';
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
 import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
-import { tokenRows } from '../../../shared/portfolio/tokens.ts';
+import { tokenPart, tokenRowsOfParts } from '../../../shared/portfolio/tokens.ts';
 import { knownValue, navSums, positionTotalsOf } from '../../../shared/portfolio/totals.ts';
-import { allocation, withShares } from '../../../shared/portfolio/allocation.ts';
+import { allocationOfParts, exactByLabel, withShares } from '../../../shared/portfolio/allocation.ts';
 import { momentNote, qualitySummary, unreadableValues } from '../../../shared/quality.ts';
 import type { ReadableDB } from '../store/db.ts';
 import { latestSnapshotsOf, nearestPositionDates, snapshotData, SnapshotGone, type LatestRow } from '../positions/index.ts';
@@ -21,7 +21,7 @@ import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
 import { inputCounts } from './store/inputs.ts';
-import type { MemberPart, MemberParts } from './parts.ts';
+import type { AllocationDimension, MemberPart, MemberParts } from './parts.ts';
 import { runSteps, runStepsUnlessAborted, stepsAgain, TURN_MS } from '../store/steps.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
@@ -77,6 +77,13 @@ export function portfolioViewUnlessAborted(
 ): Promise<PortfolioView> {
   return runStepsUnlessAborted(viewSteps(db, wallets, date, parts, uncommitted, share), signal, turnMs);
 }
+
+/** The labels of the view's three allocations, by position row. */
+const ALLOCATION_BY: Record<AllocationDimension, (r: PositionRow) => string> = {
+  assetType: (r) => r.position.asset_type ?? 'unknown',
+  protocol: (r) => r.position.protocol_id ?? 'unknown',
+  chain: (r) => r.chain,
+};
 
 /** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */
 const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
@@ -158,20 +165,18 @@ function* buildView(
   }));
   const provenance = done.flatMap((m) => m.part.provenance);
 
-  // The genuine positions as listed, member after member, each row's value summed once (a decimal
-  // sum each: at 100,000 rows most of the sort's time when done at every comparison), and each
+  // The genuine positions as listed, member after member, each row's value summed once with its
+  // part (a decimal sum each: at 100,000 rows most of the sort's time when done at every comparison), and each
   // row's member's place in the cache's order (memberOrder), so the sort compares numbers only.
   const byMemberOrder = done.map((_, i) => i).sort((a, b) => memberOrder(done[a]!.part.coverage, done[b]!.part.coverage) || a - b);
   const rank = new Int32Array(done.length);
   byMemberOrder.forEach((m, place) => (rank[m] = place));
   const listed: PositionRow[] = [];
-  const values = new Map<PositionRow, number>();
   const value: number[] = [];
   const rowRank: number[] = [];
   done.forEach(({ part }, m) =>
     part.genuine.forEach((r, i) => {
       listed.push(r);
-      values.set(r, part.values[i]!);
       value.push(part.values[i]!);
       rowRank.push(rank[m]!);
     }),
@@ -187,8 +192,19 @@ function* buildView(
   const liquidity = done.flatMap((m) => m.part.liquidity);
   const spamRows = done.flatMap((m) => m.part.spam).sort((a, b) => knownValue(b.position) - knownValue(a.position) || memberOrder(a, b));
 
-  // Each row's value as summed once above, not again for each of the three allocations.
-  const shares = (key: (r: (typeof positions)[number]) => string) => withShares(allocation(positions, key, (r) => values.get(r)!));
+  // Each member's sums by label, made with its part, added up: a write to one member of a fund
+  // sums that member's rows again, not the fund's. The labels in the order the positions meet them.
+  const shares = (by: AllocationDimension) => {
+    const key = ALLOCATION_BY[by];
+    const order = new Set<string>();
+    for (const r of positions) order.add(key(r));
+    return withShares(
+      allocationOfParts(
+        order,
+        done.map((m) => m.part.allocation[by]),
+      ),
+    );
+  };
   const missing = members.filter((m) => m.state === 'not-cached');
   const counted = new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.wallet));
   provenance.sort((a, b) => a.wallet.localeCompare(b.wallet) || a.chain.localeCompare(b.chain) || a.endpoint.localeCompare(b.endpoint));
@@ -204,7 +220,8 @@ function* buildView(
     chainsCounted: [...new Set(members.filter((m) => m.state !== 'not-cached').map((m) => m.chain))].sort(),
     positions,
     underlying,
-    tokens: tokenRows(underlying),
+    // Each member's rows grouped with its part, joined: the same rows tokenRows(underlying) gives.
+    tokens: tokenRowsOfParts(done.map((m) => m.part.tokens)),
     liquidity,
     // Members cached that list no position are worth 0: known, not unknown ("—").
     totals: !positions.length && counted.size ? { total: 0, principal: 0, reward: 0, count: 0 } : positionTotalsOf(done.map((m) => m.part.navs)),
@@ -216,9 +233,9 @@ function* buildView(
     },
     unreadableValues: members.reduce((n, m) => n + m.unreadable, 0),
     allocation: {
-      assetType: shares((r) => r.position.asset_type ?? 'unknown'),
-      protocol: shares((r) => r.position.protocol_id ?? 'unknown'),
-      chain: shares((r) => r.chain),
+      assetType: shares('assetType'),
+      protocol: shares('protocol'),
+      chain: shares('chain'),
     },
     provenance,
   };
@@ -283,6 +300,7 @@ function memberPart(db: ReadableDB, wallet: string, chain: string, date: string,
   // the view orders them (largest first, then as listed: a stable sort within one member).
   const byValue = genuine.map((_, i) => i).sort((a, b) => values[b]! - values[a]!);
   const spamKeys = new Set(spam.rows.map((r) => r.key));
+  const underlying = underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`));
   return {
     coverage: {
       wallet,
@@ -298,8 +316,14 @@ function memberPart(db: ReadableDB, wallet: string, chain: string, date: string,
     genuine,
     values,
     navs: navSums(genuine.map((r) => r.position)),
+    allocation: {
+      assetType: exactByLabel(genuine, ALLOCATION_BY.assetType, (_, i) => values[i]!),
+      protocol: exactByLabel(genuine, ALLOCATION_BY.protocol, (_, i) => values[i]!),
+      chain: exactByLabel(genuine, ALLOCATION_BY.chain, (_, i) => values[i]!),
+    },
     spam: spam.rows,
-    underlying: underlyingRows(of('positionsByUnderlying')).filter((u) => !spamTokens.has(`${u.wallet}|${u.chain}|${u.group.token_id}`)),
+    underlying,
+    tokens: tokenPart(chain, underlying),
     liquidity: liquidityRows(of('liquidityAnalysis'), new Map(byValue.map((i) => [genuine[i]!.key, genuine[i]!.atRisk]))).filter((l) => !spamKeys.has(l.key)),
   };
 }

@@ -16,7 +16,7 @@
  *   withoutSpam), so an impersonation of USDC is not even a row; the rule above is the second
  *   guard, for a copy the judge did not catch.
  */
-import { addExact, decimalSum, exactNumber, exactSum, type ExactSum } from '../decimal.ts';
+import { addExact, exactNumber, exactSum, type ExactSum } from '../decimal.ts';
 import type { UnderlyingRow } from './rows.ts';
 
 /**
@@ -71,53 +71,12 @@ const nameKey = (g: Group) =>
   g.token_symbol === null && g.token_name === null ? `id:${g.token_id}` : `named:${g.token_symbol ?? ''}\u0000${g.token_name ?? ''}`;
 const contractOf = (g: Group) => g.token_cid ?? g.token_id;
 
-/** The by-underlying rows of a view as one row per token, largest known value first. */
+/**
+ * The by-underlying rows of a view as one row per token, largest known value first: each row its
+ * own part, joined (a view of a fund joins its members' parts instead: tokenRowsOfParts).
+ */
 export function tokenRows(underlying: readonly UnderlyingRow[]): TokenRow[] {
-  // Which chains hold more than one contract under one name: those contracts stay apart.
-  const contracts = new Map<string, Set<string>>();
-  for (const { chain, group } of underlying) {
-    const k = `${nameKey(group)}\u0000${chain}`;
-    contracts.set(k, (contracts.get(k) ?? new Set()).add(contractOf(group)));
-  }
-  const rows = new Map<string, { row: TokenRow; navs: number[]; qtys: number[] }>();
-  for (const { key, wallet, chain, group: g } of underlying) {
-    const clash = contracts.get(`${nameKey(g)}\u0000${chain}`)!.size > 1;
-    const rowKey = clash ? `${nameKey(g)}\u0000${chain}:${contractOf(g)}` : nameKey(g);
-    const entry = rows.get(rowKey) ?? {
-      row: {
-        key: rowKey,
-        symbol: g.token_symbol,
-        name: g.token_name,
-        contract: clash ? contractOf(g) : null,
-        qty: null,
-        nav: null,
-        price: null,
-        chains: [],
-        holdings: [],
-        partial: false,
-      },
-      navs: [],
-      qtys: [],
-    };
-    const holding = holdingOf({ key, wallet, chain, group: g });
-    const { qty, nav } = holding;
-    entry.row.holdings.push(holding);
-    if (!entry.row.chains.includes(chain)) entry.row.chains.push(chain);
-    if (known(qty)) entry.qtys.push(qty);
-    if (known(nav)) entry.navs.push(nav);
-    if (!known(qty) || !known(nav)) entry.row.partial = true;
-    rows.set(rowKey, entry);
-  }
-  const out: TokenRow[] = [];
-  for (const { row, navs, qtys } of rows.values()) {
-    row.qty = qtys.length ? decimalSum(qtys) : null;
-    row.nav = navs.length ? decimalSum(navs) : null;
-    row.price = row.partial ? null : impliedPrice(row.nav, row.qty);
-    row.holdings.sort((a, b) => (b.nav ?? 0) - (a.nav ?? 0));
-    out.push(row);
-  }
-  // Stable: equal values keep the order they came in (wallets and chains as watched).
-  return out.sort((a, b) => (b.nav ?? 0) - (a.nav ?? 0));
+  return tokenRowsOfParts(underlying.map((u) => tokenPart(u.chain, [u])));
 }
 
 /** A by-underlying row as a holding: its figures, each null when unknown or sent unreadable. */
@@ -170,11 +129,12 @@ export function tokenPart(chain: string, underlying: readonly UnderlyingRow[]): 
 }
 
 /**
- * `tokenRows` of the parts' rows one member after another (each part one wallet on one chain, in
- * the view's order): the same rows, in the same order, with the same figures (each sum added
- * exactly and rounded once). Within one member a name's contracts are each their own group, and
- * two contracts of one name on one chain are each their own row; so every group is one row, its
- * holdings in the order they came.
+ * One row per token from parts' rows one part after another (each part one wallet on one chain,
+ * or one row, in the view's order), each sum added exactly and rounded once: the same rows, order
+ * and figures however the rows fall into parts. Within one part a name's contracts are each their
+ * own group, and two contracts of one name on one chain are each their own row; so every group is
+ * in one row, its holdings in the order they came. Which chains hold more than one contract under
+ * one name: those contracts stay apart.
  */
 export function tokenRowsOfParts(parts: readonly TokenPart[]): TokenRow[] {
   const contracts = new Map<string, Set<string>>();

@@ -8,8 +8,9 @@ import { tokenPart, tokenRows, tokenRowsOfParts } from '../../src/shared/portfol
  * A view of a fund joins what each member's part made ahead (src/main/core/portfolio/view.ts): its
  * token rows and its allocation come from per-member groups and exact sums, so a write to one
  * member of a thousand does the work of one. Joined, they must be exactly what the whole-view
- * functions give over every row (tokenRows: each row its own part; allocation: a decimal sum of
- * each label's rows): the same rows, order, figures (to the last bit) and ties.
+ * functions give over every row (tokenRows: each row its own part; allocation: all rows one part),
+ * however the rows fall into parts: the same rows, order, figures (to the last bit) and ties. That
+ * exact sums of parts are the decimal sum of every term: test/unit/exact-sums.test.ts.
  */
 const amount = fc.oneof(
   fc.double({ min: -1e9, max: 1e9, noNaN: true, noDefaultInfinity: true }),

@@ -11,17 +11,7 @@ export interface AllocationEntry {
 }
 
 export function allocation<T>(items: readonly T[], key: (item: T) => string, value: (item: T) => number): AllocationEntry[] {
-  const terms = new Map<string, number[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = terms.get(k);
-    if (list) list.push(value(item));
-    else terms.set(k, [value(item)]);
-  }
-  return [...terms.entries()]
-    .map(([label, values]) => ({ label, value: decimalSum(values) }))
-    .filter((x) => x.value > 0)
-    .sort((a, b) => b.value - a.value);
+  return allocationOfParts(items.map(key), [exactByLabel(items, key, value)]);
 }
 
 /** A part's values summed exactly by label, unrounded: what `allocationOfParts` adds up. */

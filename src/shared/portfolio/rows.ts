@@ -59,11 +59,15 @@ export function totals(rows: ReadonlyArray<Pick<PositionRow, 'position'>>): Posi
 
 export type AllocationKey = 'asset_type' | 'protocol_id' | 'chain';
 
+/** What a row is counted under in the allocation by a dimension. */
+export const allocationLabel = (r: Pick<PositionRow, 'position' | 'chain'>, by: AllocationKey): string =>
+  (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown';
+
 /** Value by a dimension, largest first (./allocation.ts). */
 export function allocation(rows: ReadonlyArray<Pick<PositionRow, 'position' | 'chain'>>, by: AllocationKey): AllocationEntry[] {
   return allocate(
     rows,
-    (r) => (by === 'chain' ? r.chain : r.position[by]) ?? 'unknown',
+    (r) => allocationLabel(r, by),
     (r) => knownValue(r.position),
   );
 }

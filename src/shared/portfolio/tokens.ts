@@ -110,10 +110,10 @@ export interface TokenPart {
 export function tokenPart(chain: string, underlying: readonly UnderlyingRow[]): TokenPart {
   const groups = new Map<string, { nameKey: string; contract: string; symbol: string | null; name: string | null; holdings: TokenHolding[] }>();
   for (const u of underlying) {
-    const nameKey_ = nameKey(u.group);
+    const named = nameKey(u.group);
     const contract = contractOf(u.group);
-    const k = `${nameKey_}\u0000${contract}`;
-    const group = groups.get(k) ?? { nameKey: nameKey_, contract, symbol: u.group.token_symbol, name: u.group.token_name, holdings: [] };
+    const k = `${named}\u0000${contract}`;
+    const group = groups.get(k) ?? { nameKey: named, contract, symbol: u.group.token_symbol, name: u.group.token_name, holdings: [] };
     group.holdings.push(holdingOf(u));
     groups.set(k, group);
   }

@@ -14,13 +14,10 @@
  * the same objects the views built from it hold, so parts and kept views share their memory.
  */
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
-import type { LiquidityRow, PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
+import type { AllocationKey, LiquidityRow, PositionRow, UnderlyingRow } from '../../../shared/portfolio/rows.ts';
 import type { NavSums } from '../../../shared/portfolio/totals.ts';
 import type { ExactSum } from '../../../shared/decimal.ts';
 import type { TokenPart } from '../../../shared/portfolio/tokens.ts';
-
-/** What a view's allocation is by (./view.ts ALLOCATION_BY). */
-export type AllocationDimension = 'assetType' | 'protocol' | 'chain';
 
 export interface MemberPart {
   /** Its coverage, but for the wallet's label (the scope's, as asked) and the nearest dates (./view.ts reads those when needed). */
@@ -34,7 +31,7 @@ export interface MemberPart {
   /** The genuine positions' principal and reward, summed exactly (the view's totals add these up). */
   navs: NavSums;
   /** Their values summed exactly by asset type, protocol and chain (the view's allocation adds these up). */
-  allocation: Record<AllocationDimension, Map<string, ExactSum>>;
+  allocation: Record<AllocationKey, Map<string, ExactSum>>;
   spam: PortfolioView['spam']['rows'];
   /** Its by-token and liquidity rows, spam left out. */
   underlying: UnderlyingRow[];

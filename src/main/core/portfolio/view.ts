@@ -6,7 +6,7 @@
 import type { ValueFlag } from '../../../shared/service/schemas.ts';
 import type { SnapshotDataByEndpoint, Wallet } from '../../../shared/model.ts';
 import type { MemberCoverage, PortfolioProvenance, PortfolioView } from '../../../shared/portfolio/view.ts';
-import { liquidityRows, positionRows, underlyingRows, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
+import { allocationLabel, liquidityRows, positionRows, underlyingRows, type AllocationKey, type SnapshotResults } from '../../../shared/portfolio/rows.ts';
 import { tokenPart, tokenRowsOfParts } from '../../../shared/portfolio/tokens.ts';
 import { knownValue, navSums, positionTotalsOf } from '../../../shared/portfolio/totals.ts';
 import { allocationOfParts, exactByLabel, withShares } from '../../../shared/portfolio/allocation.ts';
@@ -21,7 +21,7 @@ import { decimalSumOrNull } from '../../../shared/decimal.ts';
 import type { PositionRow } from '../../../shared/portfolio/rows.ts';
 import type { SpamVerdict } from '../../../shared/spam.ts';
 import { inputCounts } from './store/inputs.ts';
-import type { AllocationDimension, MemberPart, MemberParts } from './parts.ts';
+import type { MemberPart, MemberParts } from './parts.ts';
 import { runSteps, runStepsUnlessAborted, stepsAgain, TURN_MS } from '../store/steps.ts';
 
 const ENDPOINTS = ['allPositions', 'positionsByUnderlying', 'liquidityAnalysis'] as const;
@@ -77,13 +77,6 @@ export function portfolioViewUnlessAborted(
 ): Promise<PortfolioView> {
   return runStepsUnlessAborted(viewSteps(db, wallets, date, parts, uncommitted, share), signal, turnMs);
 }
-
-/** The labels of the view's three allocations, by position row. */
-const ALLOCATION_BY: Record<AllocationDimension, (r: PositionRow) => string> = {
-  assetType: (r) => r.position.asset_type ?? 'unknown',
-  protocol: (r) => r.position.protocol_id ?? 'unknown',
-  chain: (r) => r.chain,
-};
 
 /** A member's key: its wallet and chain (as the latest snapshots and the nearest dates are looked up). */
 const memberKey = (wallet: string, chain: string) => `${wallet}|${chain}`;
@@ -166,8 +159,9 @@ function* buildView(
   const provenance = done.flatMap((m) => m.part.provenance);
 
   // The genuine positions as listed, member after member, each row's value summed once with its
-  // part (a decimal sum each: at 100,000 rows most of the sort's time when done at every comparison), and each
-  // row's member's place in the cache's order (memberOrder), so the sort compares numbers only.
+  // part (a decimal sum each: at 100,000 rows most of the sort's time when done at every
+  // comparison), and each row's member's place in the cache's order (memberOrder), so the sort
+  // compares numbers only.
   const byMemberOrder = done.map((_, i) => i).sort((a, b) => memberOrder(done[a]!.part.coverage, done[b]!.part.coverage) || a - b);
   const rank = new Int32Array(done.length);
   byMemberOrder.forEach((m, place) => (rank[m] = place));
@@ -194,10 +188,9 @@ function* buildView(
 
   // Each member's sums by label, made with its part, added up: a write to one member of a fund
   // sums that member's rows again, not the fund's. The labels in the order the positions meet them.
-  const shares = (by: AllocationDimension) => {
-    const key = ALLOCATION_BY[by];
+  const shares = (by: AllocationKey) => {
     const order = new Set<string>();
-    for (const r of positions) order.add(key(r));
+    for (const r of positions) order.add(allocationLabel(r, by));
     return withShares(
       allocationOfParts(
         order,
@@ -233,8 +226,8 @@ function* buildView(
     },
     unreadableValues: members.reduce((n, m) => n + m.unreadable, 0),
     allocation: {
-      assetType: shares('assetType'),
-      protocol: shares('protocol'),
+      assetType: shares('asset_type'),
+      protocol: shares('protocol_id'),
       chain: shares('chain'),
     },
     provenance,
@@ -317,9 +310,21 @@ function memberPart(db: ReadableDB, wallet: string, chain: string, date: string,
     values,
     navs: navSums(genuine.map((r) => r.position)),
     allocation: {
-      assetType: exactByLabel(genuine, ALLOCATION_BY.assetType, (_, i) => values[i]!),
-      protocol: exactByLabel(genuine, ALLOCATION_BY.protocol, (_, i) => values[i]!),
-      chain: exactByLabel(genuine, ALLOCATION_BY.chain, (_, i) => values[i]!),
+      asset_type: exactByLabel(
+        genuine,
+        (r) => allocationLabel(r, 'asset_type'),
+        (_, i) => values[i]!,
+      ),
+      protocol_id: exactByLabel(
+        genuine,
+        (r) => allocationLabel(r, 'protocol_id'),
+        (_, i) => values[i]!,
+      ),
+      chain: exactByLabel(
+        genuine,
+        (r) => allocationLabel(r, 'chain'),
+        (_, i) => values[i]!,
+      ),
     },
     spam: spam.rows,
     underlying,

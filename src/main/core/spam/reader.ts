@@ -411,7 +411,7 @@ export function spamJudge(db: ReadableDB, opts: SpamJudgeOptions = {}): SpamJudg
     // start, so its verdict never hangs on whether a suspect of the same day, judged before it
     // (on another screen, or earlier in an export), had the day's acquisitions read.
     const twins = d.cidsBySymbol.get(comparable(f.symbol));
-    if (history && twins && [...twins].some((cid) => cid !== f.cid)) enrich();
+    if (history && twins && (twins.size > 1 || !twins.has(f.cid))) enrich();
     const first = judgeToken(f, d.facts);
     if (first.score <= 0 || !history) return first;
     enrich();

@@ -12,7 +12,8 @@ export default defineConfig({
       externalizeDeps: true,
       // The store's write worker is an entry of its own (out/main/store-writer.js), started
       // by src/main/core/transactions/store/page-writer.ts from beside the main bundle; so is the backup
-      // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts) and the
+      // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts), the
+      // encryption's conversion (out/main/store-convert.js, src/main/core/store/conversion-thread.ts) and the
       // transactions export's spam judge (out/main/csv-spam.js, src/main/core/reports/spam-cells.ts).
       // The `folioscope` program (CLI and web shell) is bundled too (out/main/folioscope.js), beside
       // those workers, so bin/folioscope.mjs starts it without compiling TypeScript at each run.
@@ -21,6 +22,7 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           'store-writer': resolve('src/main/core/transactions/store/write-worker.ts'),
           'store-backup': resolve('src/main/core/store/backup-worker.ts'),
+          'store-convert': resolve('src/main/core/store/conversion-worker.ts'),
           'csv-spam': resolve('src/main/core/reports/spam-cells-worker.ts'),
           folioscope: resolve('src/main/folioscope.ts'),
         },

@@ -28,6 +28,7 @@ import type {
   DueRuns,
   BackupInfo,
   CacheLockState,
+  ConversionProgress,
   EncryptionStatus,
   BackupList,
   BackupVerification,
@@ -1192,6 +1193,8 @@ export interface EventPayloads {
   'data.changed': DataChanged;
   /** A rule fired (the inbox, the desktop's notification, `folioscope watch`). */
   'alert.fired': Alert;
+  /** A conversion of the data folder's files under way (Settings → Encryption, `folioscope cache`). */
+  'cache.converting': ConversionProgress;
 }
 export type ContractCoversEvents = Check<EventName extends keyof EventPayloads ? true : false>;
 

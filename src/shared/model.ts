@@ -769,6 +769,23 @@ export interface EncryptionStatus {
   keychainAvailable?: boolean;
 }
 
+/** How far a conversion of the data folder's files is: files (caches, backups, copies kept aside) and their bytes done, of all. */
+export interface ConversionCount {
+  done: number;
+  files: number;
+  doneBytes: number;
+  bytes: number;
+}
+
+/**
+ * The `cache.converting` event: a conversion of the data folder under way (encryption on, off, or
+ * a change of key), told before its first file and as each is done, so a screen can show how far
+ * it is; the last has `done` equal to `files`.
+ */
+export interface ConversionProgress extends ConversionCount {
+  what: 'encrypt' | 'decrypt' | 'rekey';
+}
+
 /** `cache.locked`, `cache.unlock`: whether the data folder waits for its passphrase before its caches open. */
 export interface CacheLockState {
   locked: boolean;

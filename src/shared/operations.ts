@@ -129,7 +129,7 @@ export const OPERATION_NAMES = [
 
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export const EVENT_NAMES = ['sync.progress', 'data.changed', 'alert.fired'] as const;
+export const EVENT_NAMES = ['sync.progress', 'data.changed', 'alert.fired', 'cache.converting'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The IPC channels of the Electron shell. */

@@ -63,8 +63,21 @@ describe('Settings → Encryption', () => {
     expect(await section.getByText(/^Encrypt every cache and backup of this data folder\?/).isVisible()).toBe(true);
     // Nothing happens before it is confirmed.
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(false);
+    // Every count the page drew while the core converted (it goes by in a moment for a cache this small).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { conversionSeen: string[] }).conversionSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="conversion-progress"]')?.textContent;
+        const bar = document.querySelector<HTMLProgressElement>('progress[aria-label="Converted so far"]');
+        if (text && bar && seen.at(-1) !== text) seen.push(`${text} | ${bar.value}/${bar.max}`);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await section.getByRole('button', { name: 'Encrypt', exact: true }).click();
     await poll(() => section.getByRole('status').last().textContent()).toBe('Encrypted: 1 cache and 1 backup.');
+    const seen = await page.evaluate(() => (window as unknown as { conversionSeen: string[] }).conversionSeen);
+    expect(seen.length, 'the count was shown while it converted').toBeGreaterThan(0);
+    for (const line of seen) expect(line).toMatch(/^[0-2] of 2 files converted · [\d.,]+ (kB|MB) of [\d.,]+ \1 \| \d+\/\d+$/);
     await poll(() => section.getByTestId('encryption-state').textContent()).toMatch(/On: aegis, a random key in the system keychain\./);
     expect(isEncryptedFile(join(dir, 'demo.sqlite'))).toBe(true);
     expect(readFileSync(join(dir, 'demo.sqlite')).includes(WALLET)).toBe(false);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { syncRateText } from '../../src/shared/progress-text.ts';
-import { compactUnit, decimal, integer, pct, ratio, setLocale, share, tickLabels, usd } from '../../src/renderer/src/lib/format.ts';
+import { sizeText } from '../../src/main/cli/progress.ts';
+import { compactUnit, decimal, fileSize, integer, pct, ratio, setLocale, share, tickLabels, usd } from '../../src/renderer/src/lib/format.ts';
 import { words } from '../../src/renderer/src/lib/words.ts';
 
 /** Intl separates a number from "%" and "$" with no-break spaces; the assertions read plain ones. */
@@ -62,6 +63,26 @@ describe('one notation: ratios and percentages follow the locale', () => {
     setLocale('de-DE');
     expect(syncRateText({ pages: 1200, rate: 81234.4, etaSeconds: 95 }, integer)).toBe('1.200 pages · 81.234/s · about 2 min left');
     expect(syncRateText({ pages: 1200, rate: 81234.4, etaSeconds: 95 })).toBe('1,200 pages · 81,234/s · about 2 min left');
+  });
+});
+
+describe("a conversion's sizes", () => {
+  it("writes a part in its whole's unit, in the locale, on a screen and a terminal alike", () => {
+    setLocale('de-DE');
+    expect(plain(fileSize(2_400_000_000))).toBe('2,4 GB');
+    expect(plain(fileSize(600_000_000, 2_400_000_000))).toBe('0,6 GB');
+    expect(plain(fileSize(0, 761_000_000))).toBe('0 MB');
+    expect(plain(fileSize(812_000))).toBe('812 kB');
+    setLocale('en-US');
+    expect(plain(fileSize(1_425_408))).toBe('1.4 MB');
+    expect(plain(fileSize(0, 1_425_408))).toBe('0.0 MB');
+    expect(plain(fileSize(999))).toBe('999 byte');
+    expect([sizeText(2_400_000_000), sizeText(600_000_000, 2_400_000_000), sizeText(0, 761_000_000), sizeText(999)]).toEqual([
+      '2.4 GB',
+      '0.6 GB',
+      '0 MB',
+      '999 B',
+    ]);
   });
 });
 

@@ -32,6 +32,16 @@ const demo = demoStarter({ now: () => SIM_NOW });
 const start = (dataDir: string, env: Record<string, string> = {}, at = SIM_NOW) =>
   createCore({ dataDir, shell: 'web', baseUrl: null, env, demo, cacheKeychain: keychain, scheduleEveryMs: 0, now: () => at });
 
+/** rekey-child.ts with kill-at-step.ts loaded in every thread: the conversion's worker counts its steps with the main thread's. */
+const KILLED_CHILD = [
+  '--import',
+  'tsx',
+  '--import',
+  join(import.meta.dirname, '../support/kill-at-step.ts'),
+  join(import.meta.dirname, '../support/rekey-child.ts'),
+];
+/** Kill before the Nth step, counted in a file of its own (outside the folder the test reads). */
+const killAt = (n: number) => ({ KILL_AT: String(n), KILL_COUNT: join(tempDir(), 'steps') });
 const filesOf = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(dir, n)).isFile());
 const hashes = (dir: string): Record<string, string> =>
   Object.fromEntries(
@@ -223,8 +233,8 @@ describe('changing the key of an encrypted folder', () => {
     await core.close();
 
     // Stopped midway with that backup there: the next start finishes what it can and keeps the old key for the rest.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), dir, '2'], {
-      env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2 },
+    const child = spawn(process.execPath, [...KILLED_CHILD, dir], {
+      env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, ...killAt(2) },
       stdio: 'ignore',
     });
     expect(await new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
@@ -262,8 +272,8 @@ describe('changing the key of an encrypted folder', () => {
     for (let n = 1; n < 30; n++) {
       const dir = tempDir();
       cpSync(fixture, dir, { recursive: true });
-      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), dir, String(n)], {
-        env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, NEW_COST: JSON.stringify(CHEAP) },
+      const child = spawn(process.execPath, [...KILLED_CHILD, dir], {
+        env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, NEW_COST: JSON.stringify(CHEAP), ...killAt(n) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
@@ -317,6 +327,9 @@ describe('changing the key of an encrypted folder', () => {
     // The kills fell on every side: before the change was named, midway, after it was written, and past its end.
     expect(outcomes[0]).toBe('not started');
     expect(outcomes).toContain('pending');
+    // Stops inside the conversion's worker as well as on the main thread: two caches' and a copy's
+    // swaps, and each of two backups' naming and its old file's removal, at least.
+    expect(outcomes.filter((o) => o === 'pending').length).toBeGreaterThanOrEqual(7);
     expect(outcomes.at(-1)).toBe('done');
   }, 240_000);
 });

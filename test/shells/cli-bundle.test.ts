@@ -71,6 +71,7 @@ describe('which program `folioscope` runs', () => {
     const workers: [string, string][] = [
       ['write-worker.ts', 'store-writer.js'],
       ['backup-worker.ts', 'store-backup.js'],
+      ['conversion-worker.ts', 'store-convert.js'],
       ['spam-cells-worker.ts', 'csv-spam.js'],
     ];
     for (const [source, bundled] of workers) {

@@ -26,7 +26,7 @@ import { demoStarter } from '../../src/sim/demo.ts';
  */
 const cli = runCliSync;
 /** A command in this process (the entry the process runs): for what is not about the process or the keychain. */
-const here = (args: string[], o: { env?: Record<string, string>; input?: string } = {}) => runCliHere(args, o);
+const here = (args: string[], o: { env?: Record<string, string>; input?: string; tty?: boolean } = {}) => runCliHere(args, o);
 const ok = (r: Ran) => {
   expect(r.status, r.stderr).toBe(0);
   return r.stdout;
@@ -238,7 +238,17 @@ describe('folioscope cache encrypt --passphrase-stdin', () => {
       expect(r).not.toContain(next);
     }
 
-    expect(ok(await here([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: next } }))).toMatch(/Encryption at rest: off/);
+    // No bar where standard error is no terminal (a script, a log)…
+    for (const r of [toKeychain, toPassphrase]) expect(r.stderr).not.toMatch(/converted/);
+    // …and on a terminal, the conversion's count redrawn on one line, from none to all, then wiped.
+    const off = await here([...g, 'cache', 'decrypt'], { env: { FOLIOSCOPE_CACHE_PASSPHRASE: next }, tty: true });
+    expect(ok(off)).toMatch(/Encryption at rest: off/);
+    const lines = off.stderr.split('\r\x1b[2K').filter(Boolean);
+    const files = Number(/^░{28} 0\/(\d+) files? converted \(0(\.0)? ([kMG]?B) of [\d.]+ \3\)$/.exec(lines[0] ?? '')?.[1]);
+    expect(files, off.stderr).toBeGreaterThanOrEqual(2);
+    expect(lines).toHaveLength(files + 1);
+    expect(lines.at(-1)).toMatch(new RegExp(`^█{28} ${files}/${files} files converted \\(([\\d.]+ [kMG]?B) of \\1\\)$`));
+    expect(off.stderr.endsWith('\r\x1b[2K')).toBe(true);
     expect(shell(join(dir, 'demo.sqlite')).stdout.trim()).toBe('1');
   }, 180_000);
 });

@@ -11,9 +11,10 @@ import type { Ran } from './cli-process.ts';
  *
  * As `runCliSync`: the environment's access key and cache passphrase reach it only when `env`
  * gives them; `input` is its standard input; `now` pins the run's clock (the core's and the
- * reference service's), so "today" is the test's on any day.
+ * reference service's), so "today" is the test's on any day. `tty`: its standard error is a
+ * terminal 120 columns wide, where the progress bars are drawn.
  */
-export async function runCliHere(args: string[], o: { env?: Record<string, string>; input?: string; now?: () => number } = {}): Promise<Ran> {
+export async function runCliHere(args: string[], o: { env?: Record<string, string>; input?: string; now?: () => number; tty?: boolean } = {}): Promise<Ran> {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env['FOLIOSCOPE_ACCESS_KEY'];
   delete env['FOLIOSCOPE_CACHE_PASSPHRASE'];
@@ -21,7 +22,7 @@ export async function runCliHere(args: string[], o: { env?: Record<string, strin
   const out = { stdout: '', stderr: '' };
   const status = await runCli(args, {
     stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { write: (text: string) => (out.stderr += text) },
+    stderr: { write: (text: string) => (out.stderr += text), ...(o.tty && { isTTY: true, columns: 120 }) },
     env,
     stdin: () => o.input ?? '',
     ...(o.now && { now: o.now }),

@@ -1,4 +1,4 @@
-import type { JobInfo } from '../../shared/model.ts';
+import type { ConversionCount, JobInfo } from '../../shared/model.ts';
 import { syncRateText } from '../../shared/progress-text.ts';
 import { forTerminal } from '../../shared/text-safety.ts';
 import type { OutStream } from './io.ts';
@@ -23,6 +23,37 @@ export function progressPrinter(stream: OutStream): { update(info: JobInfo): voi
         (stream.columns ?? 100) - 1,
       );
       stream.write(`\r\x1b[2K${line}`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) stream.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}
+
+/** A size in decimal units, for a terminal line: "812 kB", "2.4 GB"; in the unit `scale` would take (a part in its whole's). */
+export function sizeText(bytes: number, scale = bytes): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (scale >= 1000 ** (i + 1) && i < units.length - 1) i++;
+  return `${(bytes / 1000 ** i).toFixed(scale / 1000 ** i < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
+}
+
+/**
+ * How far a conversion of the data folder is (the core's `cache.converting` events), one line
+ * redrawn in place on a terminal; nothing when stderr is not a TTY, as the jobs' bar.
+ */
+export function conversionPrinter(stream: OutStream): { update(c: ConversionCount): void; done(): void } {
+  if (!stream.isTTY) return { update: () => undefined, done: () => undefined };
+  let drawn = false;
+  return {
+    update(c) {
+      const width = 28;
+      const ratio = c.bytes > 0 ? Math.min(1, c.doneBytes / c.bytes) : c.files > 0 ? c.done / c.files : 0;
+      const bar = '█'.repeat(Math.round(ratio * width)).padEnd(width, '░');
+      const line = `${bar} ${c.done}/${c.files} file${c.files === 1 ? '' : 's'} converted (${sizeText(c.doneBytes, c.bytes)} of ${sizeText(c.bytes)})`;
+      stream.write(`\r\x1b[2K${line.slice(0, (stream.columns ?? 100) - 1)}`);
       drawn = true;
     },
     done() {

@@ -396,7 +396,15 @@ async function openCore(o: CoreOptions): Promise<Core> {
   // Each capability answers its own operations (core/handlers.ts says how); they change data
   // through `changed`, whose table (reactions.ts) says what is checked after each change.
   const handlers = combine(
-    sessionHandlers({ session, version: appVersion, shell: o.shell, team: o.team ?? false, openExternal: o.openExternal, changed }),
+    sessionHandlers({
+      session,
+      version: appVersion,
+      shell: o.shell,
+      team: o.team ?? false,
+      openExternal: o.openExternal,
+      changed,
+      converting: (p) => events.emit('cache.converting', p),
+    }),
     walletHandlers({ ...scope, writable: db, jobs: () => session.profile.engine.jobs(), changed }),
     syncHandlers(() => session.profile.engine),
     serviceHandlers({ current: () => session.profile, checkConventions: () => session.profile.engine.checkService(), ...(o.now && { now: o.now }) }),

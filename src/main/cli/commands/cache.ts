@@ -4,6 +4,7 @@ import type { EncryptionStatus } from '../../../shared/model.ts';
 import { forTerminal, jsonForTerminal } from '../../../shared/text-safety.ts';
 import {
   CACHE_KEY_SERVICE,
+  type Core,
   databaseFileFor,
   encryptionStatus,
   ENV_BASE_URL,
@@ -16,6 +17,7 @@ import {
 } from '../../core/index.ts';
 import { call, type Globals, parse, passphraseFromStdin, UsageError, withCore } from '../context.ts';
 import { io, say } from '../io.ts';
+import { conversionPrinter } from '../progress.ts';
 
 const CACHE_USAGE = `Usage: folioscope cache encrypt [--passphrase-stdin] [--cancel-jobs] | rekey [--passphrase-stdin] [--cancel-jobs] | decrypt [--cancel-jobs] | status [--json] | move-aside
   encrypt      encrypts every cache of the data folder and every backup of them, each converted
@@ -57,6 +59,18 @@ function printEncryption(s: EncryptionStatus): void {
     );
 }
 
+/** `run` with the conversion's count on the terminal while it goes (conversionPrinter). */
+async function showingConversion<T>(core: Core, run: () => Promise<T>): Promise<T> {
+  const bar = conversionPrinter(io().stderr);
+  const off = core.on('cache.converting', (c) => bar.update(c));
+  try {
+    return await run();
+  } finally {
+    off();
+    bar.done();
+  }
+}
+
 export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
   const p = parse(args, { 'passphrase-stdin': { type: 'boolean' }, 'cancel-jobs': { type: 'boolean' }, json: { type: 'boolean' } }, CACHE_USAGE);
   if (!p) return;
@@ -73,7 +87,9 @@ export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
   }
   if (sub === 'encrypt') {
     const passphrase = v['passphrase-stdin'] ? passphraseFromStdin() : undefined;
-    const s = await withCore(g, (core) => call(core, 'cache.encrypt', { ...(passphrase !== undefined && { passphrase }), ...cancelJobs }));
+    const s = await withCore(g, (core) =>
+      showingConversion(core, () => call(core, 'cache.encrypt', { ...(passphrase !== undefined && { passphrase }), ...cancelJobs })),
+    );
     printEncryption(s);
     if (passphrase !== undefined) say(`Every later run needs the passphrase: ${PASSPHRASE_ENV}=… folioscope …`);
     return;
@@ -83,7 +99,9 @@ export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
     // A passphrase folder's key is changed with its current passphrase, as Settings asks for it: the run's own.
     const currentPassphrase = io().env[PASSPHRASE_ENV];
     const s = await withCore(g, (core) =>
-      call(core, 'cache.rekey', { ...(passphrase !== undefined && { passphrase }), ...(currentPassphrase && { currentPassphrase }), ...cancelJobs }),
+      showingConversion(core, () =>
+        call(core, 'cache.rekey', { ...(passphrase !== undefined && { passphrase }), ...(currentPassphrase && { currentPassphrase }), ...cancelJobs }),
+      ),
     );
     printEncryption(s);
     say(
@@ -97,7 +115,9 @@ export async function cacheCommand(g: Globals, args: string[]): Promise<void> {
     if (v['passphrase-stdin']) throw new UsageError(`decrypt reads the passphrase from ${PASSPHRASE_ENV}.\n\n${CACHE_USAGE}`);
     // A folder encrypted with a passphrase is turned off with it, as Settings asks for it: the run's own.
     const passphrase = io().env[PASSPHRASE_ENV];
-    printEncryption(await withCore(g, (core) => call(core, 'cache.decrypt', { ...(passphrase && { passphrase }), ...cancelJobs })));
+    printEncryption(
+      await withCore(g, (core) => showingConversion(core, () => call(core, 'cache.decrypt', { ...(passphrase && { passphrase }), ...cancelJobs }))),
+    );
     return;
   }
   if (sub !== 'move-aside' || v['passphrase-stdin']) throw new UsageError(CACHE_USAGE);

@@ -1,7 +1,7 @@
 /**
  * Encryption at rest of a data folder (README, "Encryption at rest"): turning it on or off
- * converts every cache of the folder and every backup of them (store/cache-conversion.ts,
- * store/backup-files.ts), and keeps the folder's settings (secrets/cache-key.ts) in step. The
+ * converts every cache of the folder and every backup of them (store/folder-conversion.ts, on a
+ * worker thread: store/conversion-thread.ts), and keeps the folder's settings (secrets/cache-key.ts) in step. The
  * order makes a stop at any point leave a folder whose every file opens:
  *
  * - on: the key is stored (keychain) and encryption.json written first, then each file is
@@ -18,9 +18,9 @@
  * under one key or the other at any stop, and opening the folder (loadFolderKey, at every start)
  * finishes such a change with the new key alone, trying each file under both.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { EncryptionStatus } from '../../../shared/model.ts';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConversionCount, EncryptionStatus } from '../../../shared/model.ts';
 import {
   configAfterChange,
   type EncryptionConfig,
@@ -37,32 +37,12 @@ import {
   type Keychain,
   type ScryptCost,
 } from '../secrets/index.ts';
-import { BACKUPS_FOLDER, convertBackups, listBackups } from '../store/backup-files.ts';
-import {
-  assertAlone,
-  cacheFilesIn,
-  conversionLeftovers,
-  convertCache,
-  finishConversions,
-  isEncryptedFile,
-  keptAsideCopies,
-  keyOpening,
-  removeOrphanSidecars,
-} from '../store/cache-conversion.ts';
+import { listBackups } from '../store/backup-files.ts';
+import { assertAlone, cacheFilesIn, conversionLeftovers, isEncryptedFile, keyOpening } from '../store/cache-conversion.ts';
+import { convertFolderOffThread } from '../store/conversion-thread.ts';
+import { cachesWithBackups } from '../store/folder-conversion.ts';
 import type { CacheKey } from '../store/driver.ts';
 import { refusal } from '../store/validation.ts';
-
-/** Every cache of the folder, and the caches whose backups are there though the cache is gone. */
-function cachesWithBackups(dataDir: string): string[] {
-  const files = new Set(cacheFilesIn(dataDir));
-  const backups = join(dataDir, BACKUPS_FOLDER);
-  if (existsSync(backups))
-    for (const n of readdirSync(backups)) {
-      const stem = /^(demo|live-[0-9a-f]{12})-\d{8}T\d{6}Z/.exec(n)?.[1];
-      if (stem) files.add(join(dataDir, `${stem}.sqlite`));
-    }
-  return [...files].sort();
-}
 
 /** What the folder holds, encrypted or not; read from the files and encryption.json, never with the key. */
 export function encryptionStatus(dataDir: string): EncryptionStatus {
@@ -110,7 +90,7 @@ export async function loadFolderKey(dataDir: string, cacheFile: string, sources:
 async function finishChange(dataDir: string, pending: EncryptionConfig, key: CacheKey, previous: CacheKey, keychain: Keychain, now: Date): Promise<void> {
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, keyOpening(cache, [key, previous]) ?? key);
   removeConfigLeftovers(dataDir);
-  if (convertFolder(dataDir, previous, key, now).length) return;
+  if ((await convertFolderOffThread(dataDir, previous, key, now)).length) return;
   writeEncryptionConfig(dataDir, configAfterChange(pending));
   await forgetKeychainKey(pending, keychain);
 }
@@ -125,35 +105,7 @@ async function forgetKeychainKey(c: Pick<EncryptionConfig, 'keySource' | 'folder
   }
 }
 
-/**
- * Every cache, backup and copy kept aside of the folder converted to `to`: each cache alone (see
- * convertCache), its old file removed once the new one opened; then its backups and its copies
- * kept aside by a restore or a move-aside. Returns the backups and copies that could not be (one
- * that cannot be read, a damaged one), named with why; a cache that cannot be throws.
- */
-function convertFolder(dataDir: string, from: CacheKey | null, to: CacheKey | null, now: Date): string[] {
-  const problems: string[] = [];
-  for (const cache of cachesWithBackups(dataDir)) {
-    if (existsSync(cache)) {
-      convertCache(cache, from, to, now);
-      finishConversions(cache);
-    }
-    const { skipped } = convertBackups(cache, from, to);
-    problems.push(...skipped.map((s) => `${s.name}: ${s.problem}`));
-    removeOrphanSidecars(cache);
-    for (const copy of keptAsideCopies(cache)) {
-      try {
-        convertCache(copy, from, to, now);
-        finishConversions(copy);
-      } catch (err) {
-        problems.push(`${basename(copy)}: ${String((err as Error).message).split('\n')[0]}`);
-      }
-    }
-  }
-  return problems;
-}
-
-/** Throws what convertFolder could not convert, if anything: every cache was. */
+/** Throws what a folder's conversion could not convert, if anything: every cache was. */
 function sayProblems(problems: string[]): void {
   if (problems.length)
     throw new Error(
@@ -167,6 +119,8 @@ export interface EncryptOptions {
   /** Encrypt with a key derived from this passphrase instead. */
   passphrase?: string;
   now?: Date;
+  /** Told how far the conversion is, before its first file and as each is done with. */
+  onCount?: (c: ConversionCount) => void;
 }
 
 /**
@@ -195,7 +149,7 @@ export async function encryptFolder(dataDir: string, o: EncryptOptions): Promise
     writeEncryptionConfig(dataDir, made.config);
     key = made.key;
   }
-  sayProblems(convertFolder(dataDir, existing ? key : null, key, now));
+  sayProblems(await convertFolderOffThread(dataDir, existing ? key : null, key, now, o.onCount));
   return key;
 }
 
@@ -230,12 +184,15 @@ export async function checkFolderPassphrase(
  * Decrypts the folder (every cache and backup) with its key, then removes encryption.json and
  * the keychain entry. The caches must be closed in this process (see encryptFolder).
  */
-export async function decryptFolder(dataDir: string, o: { keychain: Keychain; key: CacheKey; now?: Date }): Promise<void> {
+export async function decryptFolder(
+  dataDir: string,
+  o: { keychain: Keychain; key: CacheKey; now?: Date; onCount?: (c: ConversionCount) => void },
+): Promise<void> {
   const config = readEncryptionConfig(dataDir, join(dataDir, 'encryption.json'));
   if (!config) throw refusal('encryption', 'encryption.none', {});
   if (config.next) throw refusal('encryption', 'encryption.changeUnfinished', {});
   for (const cache of cacheFilesIn(dataDir)) assertAlone(cache, o.key);
-  sayProblems(convertFolder(dataDir, o.key, null, o.now ?? new Date()));
+  sayProblems(await convertFolderOffThread(dataDir, o.key, null, o.now ?? new Date(), o.onCount));
   removeEncryptionConfig(dataDir);
   await forgetKeychainKey(config, o.keychain);
 }
@@ -253,6 +210,8 @@ export interface RekeyOptions {
    */
   cost?: ScryptCost;
   now?: Date;
+  /** Told how far the conversion is (see EncryptOptions); an undoing after a failure is not told. */
+  onCount?: (c: ConversionCount) => void;
 }
 
 /**
@@ -283,7 +242,7 @@ export async function rekeyFolder(dataDir: string, o: RekeyOptions): Promise<Cac
   writeEncryptionConfig(dataDir, pending);
   const undo = async (): Promise<boolean> => {
     try {
-      sayProblems(convertFolder(dataDir, made.key, o.key, now));
+      sayProblems(await convertFolderOffThread(dataDir, made.key, o.key, now));
       writeEncryptionConfig(dataDir, config);
       await forgetKeychainKey(made.config, o.keychain);
       return true;
@@ -294,7 +253,7 @@ export async function rekeyFolder(dataDir: string, o: RekeyOptions): Promise<Cac
   };
   let problems: string[];
   try {
-    problems = convertFolder(dataDir, o.key, made.key, now);
+    problems = await convertFolderOffThread(dataDir, o.key, made.key, now, o.onCount);
   } catch (err) {
     await undo();
     throw err;

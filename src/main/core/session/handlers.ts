@@ -5,6 +5,7 @@
  */
 import { allowedExternalUrl } from '../../../shared/explorers.ts';
 import type { AppInfo } from '../../../shared/contract.ts';
+import type { ConversionCount, ConversionProgress } from '../../../shared/model.ts';
 import type { Handlers } from '../handlers.ts';
 import { checkKey, type Keychain, Secrets } from '../secrets/index.ts';
 import { setPersonalDisplay, settingsFor } from '../people/index.ts';
@@ -26,6 +27,8 @@ export interface SessionContext {
   /** Opens an allowed external URL (the Electron shell passes shell.openExternal). */
   openExternal?: ((url: string) => Promise<void>) | undefined;
   changed(change: 'settings.edited' | 'positions.cleared' | 'transactions.cleared'): void;
+  /** How far a conversion of the folder is (the `cache.converting` event). */
+  converting(progress: ConversionProgress): void;
 }
 
 type SessionOperations =
@@ -73,8 +76,11 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
     const { settings, notices, personal } = settingsFor(session.profile.db, person);
     return { ...settings, baseUrl: liveUrl(), notices, version: settingsVersion(session.profile.db), ...(personal && { personal }) };
   };
-  const converting = (what: string, cancelJobs: boolean, work: () => Promise<void>) =>
-    session.withCacheClosed({ what, cancelJobs, then: 'try again', busy: refusal('cache', 'cache.busy', {}) }, work);
+  /** The folder's caches closed while `work` converts them; its count told to the screens as `what` goes. */
+  const converting = (what: string, kind: ConversionProgress['what'], cancelJobs: boolean, work: (onCount: (n: ConversionCount) => void) => Promise<void>) =>
+    session.withCacheClosed({ what, cancelJobs, then: 'try again', busy: refusal('cache', 'cache.busy', {}) }, () =>
+      work((n) => c.converting({ what: kind, ...n })),
+    );
   return {
     'app.info': info,
     'app.connect': async ({ baseUrl, key, sessionOnly }) => {
@@ -134,10 +140,14 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
     'cache.encryption': async () => ({ ...encryptionStatus(session.dataDir), keychainAvailable: await keychainWorks(session.cacheKeychain) }),
     'cache.encrypt': async (input) => {
       const passphrase = input?.passphrase;
-      await converting('Encrypting the cache', input?.cancelJobs ?? false, async () => {
+      await converting('Encrypting the cache', 'encrypt', input?.cancelJobs ?? false, async (onCount) => {
         const typed = session.usePassphrase(passphrase);
         try {
-          session.cacheKey = await encryptFolder(session.dataDir, { keychain: session.cacheKeychain, ...(passphrase !== undefined && { passphrase }) });
+          session.cacheKey = await encryptFolder(session.dataDir, {
+            keychain: session.cacheKeychain,
+            ...(passphrase !== undefined && { passphrase }),
+            onCount,
+          });
         } catch (err) {
           // Refused before anything was written (a wrong passphrase for an encrypted folder): as before.
           typed.restore(err);
@@ -151,8 +161,8 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       if (!key) throw refusal('encryption', 'encryption.none', {});
       // Checked before the cache is closed: a missing or wrong passphrase leaves everything open and as it was.
       await checkFolderPassphrase(session.dataDir, input?.passphrase, session.cacheKeychain);
-      await converting('Decrypting the cache', input?.cancelJobs ?? false, async () => {
-        await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key });
+      await converting('Decrypting the cache', 'decrypt', input?.cancelJobs ?? false, async (onCount) => {
+        await decryptFolder(session.dataDir, { keychain: session.cacheKeychain, key, onCount });
         session.cacheKey = null;
         // The folder is plain: its passphrase opens nothing any more and is not kept.
         session.forgetPassphrase();
@@ -165,8 +175,13 @@ export function sessionHandlers(c: SessionContext): Pick<Handlers, SessionOperat
       // Checked before the cache is closed, as to turn it off: a screen left unlocked does not choose the folder's next key.
       await checkFolderPassphrase(session.dataDir, input?.currentPassphrase, session.cacheKeychain, { why: 'change', field: 'currentPassphrase' });
       const passphrase = input?.passphrase;
-      await converting('Changing the cache key', input?.cancelJobs ?? false, async () => {
-        session.cacheKey = await rekeyFolder(session.dataDir, { keychain: session.cacheKeychain, key, ...(passphrase !== undefined && { passphrase }) });
+      await converting('Changing the cache key', 'rekey', input?.cancelJobs ?? false, async (onCount) => {
+        session.cacheKey = await rekeyFolder(session.dataDir, {
+          keychain: session.cacheKeychain,
+          key,
+          ...(passphrase !== undefined && { passphrase }),
+          onCount,
+        });
         // From now on the folder opens with the new passphrase, or with the keychain's key and none.
         if (passphrase !== undefined) session.usePassphrase(passphrase);
         else session.forgetPassphrase();

@@ -451,9 +451,9 @@ export interface BackupsConverted {
  * Run again after a stop midway, it finishes the job without doubles: a backup whose converted
  * twin is already there (same name once the suffixes are left out, same time, reason and rows,
  * under `to`) is only removed; the `.partial` files and the manifests without a backup that a stop
- * left from before this run are removed.
+ * left from before this run are removed. `onEach` is told of each backup once it is done with.
  */
-export function convertBackups(cacheFile: string, from: CacheKey | null, to: CacheKey | null): BackupsConverted {
+export function convertBackups(cacheFile: string, from: CacheKey | null, to: CacheKey | null, onEach: (b: BackupInfo) => void = () => {}): BackupsConverted {
   const dir = backupsFolderOf(cacheFile);
   const done: BackupsConverted = { converted: [], skipped: [] };
   removeLeftovers(cacheFile, Date.now());
@@ -463,70 +463,76 @@ export function convertBackups(cacheFile: string, from: CacheKey | null, to: Cac
   const removed = new Set<string>();
   const underTo = (b: BackupInfo) => !b.problem && !removed.has(b.name) && b.encrypted === (to !== null) && (!to || keyIds.get(b.name) === to.id());
   for (const b of backups) {
-    if (b.problem) {
-      done.skipped.push({ name: b.name, problem: b.problem });
-      continue;
-    }
-    if (underTo(b)) continue;
-    const twin = backups.find(
-      (t) =>
-        t !== b &&
-        underTo(t) &&
-        conversionStem(t.name) === conversionStem(b.name) &&
-        t.createdAt === b.createdAt &&
-        t.reason === b.reason &&
-        JSON.stringify(t.counts) === JSON.stringify(b.counts),
-    );
-    if (twin) {
-      // Converted before a stop that came before the old one was removed: removed now.
+    try {
+      if (b.problem) {
+        done.skipped.push({ name: b.name, problem: b.problem });
+        continue;
+      }
+      if (underTo(b)) continue;
+      const twin = backups.find(
+        (t) =>
+          t !== b &&
+          underTo(t) &&
+          conversionStem(t.name) === conversionStem(b.name) &&
+          t.createdAt === b.createdAt &&
+          t.reason === b.reason &&
+          JSON.stringify(t.counts) === JSON.stringify(b.counts),
+      );
+      if (twin) {
+        // Converted before a stop that came before the old one was removed: removed now.
+        rmSync(join(dir, b.name), { force: true });
+        rmSync(manifestPathOf(join(dir, b.name)), { force: true });
+        removed.add(b.name);
+        done.converted.push({ from: b.name, to: twin.name });
+        continue;
+      }
+      let m: Manifest;
+      try {
+        verifyBackup(cacheFile, b.name, from);
+        m = readManifest(join(dir, b.name));
+      } catch (err) {
+        done.skipped.push({ name: b.name, problem: (err as Error).message });
+        continue;
+      }
+      const base = conversionStem(b.name);
+      let name = `${base}-${to ? 'encrypted' : 'plain'}.sqlite`;
+      for (let i = 2; existsSync(join(dir, name)) || existsSync(manifestPathOf(join(dir, name))); i++)
+        name = `${base}-${to ? 'encrypted' : 'plain'}-${i}.sqlite`;
+      const path = join(dir, name);
+      const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
+      const source = openCopy(join(dir, b.name), m.encryption ? from : null);
+      try {
+        writeConvertedCopy(source, m.encryption ? from : null, partial, to);
+      } catch (err) {
+        done.skipped.push({ name: b.name, problem: (err as Error).message });
+        continue;
+      } finally {
+        source.close();
+      }
+      try {
+        const manifest: Manifest = {
+          ...m,
+          file: name,
+          bytes: statSync(partial).size,
+          sha256: sha256File(partial),
+          encryption: to ? { cipher: CIPHER, keyId: to.id() } : null,
+        };
+        writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
+        renameSync(partial, path);
+      } catch (err) {
+        rmSync(partial, { force: true });
+        rmSync(manifestPathOf(path), { force: true });
+        done.skipped.push({ name: b.name, problem: (err as Error).message });
+        continue;
+      }
       rmSync(join(dir, b.name), { force: true });
       rmSync(manifestPathOf(join(dir, b.name)), { force: true });
       removed.add(b.name);
-      done.converted.push({ from: b.name, to: twin.name });
-      continue;
-    }
-    let m: Manifest;
-    try {
-      verifyBackup(cacheFile, b.name, from);
-      m = readManifest(join(dir, b.name));
-    } catch (err) {
-      done.skipped.push({ name: b.name, problem: (err as Error).message });
-      continue;
-    }
-    const base = conversionStem(b.name);
-    let name = `${base}-${to ? 'encrypted' : 'plain'}.sqlite`;
-    for (let i = 2; existsSync(join(dir, name)) || existsSync(manifestPathOf(join(dir, name))); i++) name = `${base}-${to ? 'encrypted' : 'plain'}-${i}.sqlite`;
-    const path = join(dir, name);
-    const partial = `${path}.${randomBytes(4).toString('hex')}.partial`;
-    const source = openCopy(join(dir, b.name), m.encryption ? from : null);
-    try {
-      writeConvertedCopy(source, m.encryption ? from : null, partial, to);
-    } catch (err) {
-      done.skipped.push({ name: b.name, problem: (err as Error).message });
-      continue;
+      done.converted.push({ from: b.name, to: name });
     } finally {
-      source.close();
+      // Each backup done with, whichever way (converted, left, or already under `to`): a conversion's progress.
+      onEach(b);
     }
-    try {
-      const manifest: Manifest = {
-        ...m,
-        file: name,
-        bytes: statSync(partial).size,
-        sha256: sha256File(partial),
-        encryption: to ? { cipher: CIPHER, keyId: to.id() } : null,
-      };
-      writeSmallFile(manifestPathOf(path), JSON.stringify(manifest, null, 2) + '\n');
-      renameSync(partial, path);
-    } catch (err) {
-      rmSync(partial, { force: true });
-      rmSync(manifestPathOf(path), { force: true });
-      done.skipped.push({ name: b.name, problem: (err as Error).message });
-      continue;
-    }
-    rmSync(join(dir, b.name), { force: true });
-    rmSync(manifestPathOf(join(dir, b.name)), { force: true });
-    removed.add(b.name);
-    done.converted.push({ from: b.name, to: name });
   }
   return done;
 }

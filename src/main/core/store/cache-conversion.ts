@@ -94,10 +94,12 @@ export function finishConversions(cacheFile: string): string[] {
 export class CacheInUseError extends Error {
   /** The message as a code and values, for a screen in another language (util/errors.ts sends it). */
   readonly said: CoreSaid;
+  readonly path: string;
   constructor(path: string) {
     const { message, said } = coded('storage.inUse', { path });
     super(message);
     this.said = said;
+    this.path = path;
     this.name = 'CacheInUseError';
   }
 }

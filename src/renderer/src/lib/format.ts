@@ -277,6 +277,20 @@ export function integer(v: number | null | undefined): string {
   return nf('i', { maximumFractionDigits: 0 }).format(v);
 }
 
+/**
+ * A file's size in the locale: "812 kB", "2.4 GB" (decimal units; one decimal below 10), in the
+ * unit `scale` would take: a part of a whole reads in the whole's unit ("0.6 of 2.4 GB", not "600 MB").
+ */
+export function fileSize(bytes: number, scale = bytes): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+  let i = 0;
+  while (scale >= 1000 ** (i + 1) && i < units.length - 1) i++;
+  const unit = units[i]!;
+  const v = bytes / 1000 ** i;
+  const digits = scale / 1000 ** i < 10 && i > 0 ? 1 : 0;
+  return nf(`size-${unit}-${digits}`, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v);
+}
+
 export function date(iso: string | null | undefined): string {
   if (!iso) return DASH;
   const d = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);

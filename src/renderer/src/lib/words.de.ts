@@ -1082,6 +1082,8 @@ export const german: Words = {
     offPassphraseMissing: 'Geben Sie die Passphrase des Datenordners ein, um die Verschlüsselung auszuschalten.',
     cancelAndConvert: 'Aufträge abbrechen und fortfahren',
     working: 'Cache und Sicherungen werden umgewandelt…',
+    progress: (done, files, doneSize, size) => `${int(done)} von ${int(files)} ${pl(files, 'Datei', 'Dateien')} umgewandelt · ${doneSize} von ${size}`,
+    progressLabel: 'Bisher umgewandelt',
     encrypted: (caches, backups) => `Verschlüsselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')}.`,
     decrypted: (caches, backups) =>
       `Entschlüsselt: ${caches} ${pl(caches, 'Cache', 'Caches')} und ${backups} ${pl(backups, 'Sicherung', 'Sicherungen')} sind wieder unverschlüsselt.`,

@@ -881,6 +881,10 @@ const en = {
     offPassphraseMissing: 'Type the data folder’s passphrase to turn encryption off.',
     cancelAndConvert: 'Cancel the jobs and go on',
     working: 'Converting the cache and its backups…',
+    /** How far a conversion is: files done of all, then their sizes (format.ts `fileSize`). */
+    progress: (done: number, files: number, doneSize: string, size: string) =>
+      `${int(done)} of ${int(files)} file${files === 1 ? '' : 's'} converted · ${doneSize} of ${size}`,
+    progressLabel: 'Converted so far',
     encrypted: (caches: number, backups: number) => `Encrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'}.`,
     decrypted: (caches: number, backups: number) =>
       `Decrypted: ${caches} cache${caches === 1 ? '' : 's'} and ${backups} backup${backups === 1 ? '' : 's'} are plain again.`,

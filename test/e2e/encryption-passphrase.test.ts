@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
 import { startWebShell, type WebShell } from '../../src/main/web/server.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { launchChromium, shoot, watchProblems } from '../support/browser.ts';
+import { startKilledRekey } from '../support/killed-rekey.ts';
 import { waitForJobs } from '../support/jobs.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
 import { tempDir } from '../support/store.ts';
@@ -456,10 +456,7 @@ describe('the unlock screen after a change of passphrase stopped midway', () => 
     await first.call('cache.encrypt', { passphrase: OLD });
     await first.close();
     // The change killed just before its third rename: named in encryption.json, one file converted.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../support/rekey-child.ts'), folder, '3'], {
-      env: { ...process.env, OLD_PASSPHRASE: OLD, NEW_PASSPHRASE: NEW },
-      stdio: 'ignore',
-    });
+    const child = startKilledRekey(folder, 3, { OLD_PASSPHRASE: OLD, NEW_PASSPHRASE: NEW });
     expect(await new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
     expect(JSON.parse(readFileSync(join(folder, 'encryption.json'), 'utf8'))).toHaveProperty('next');
 

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, cpSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { opensWith } from '../../src/main/core/store/cache-conversion.ts';
 import { type CacheKey, openConnection } from '../../src/main/core/store/driver.ts';
 import { demoStarter } from '../../src/sim/demo.ts';
 import { SIM_NOW, WALLET } from '../support/sim.ts';
+import { startKilledRekey } from '../support/killed-rekey.ts';
 import { tempDir } from '../support/store.ts';
 
 /**
@@ -32,16 +32,6 @@ const demo = demoStarter({ now: () => SIM_NOW });
 const start = (dataDir: string, env: Record<string, string> = {}, at = SIM_NOW) =>
   createCore({ dataDir, shell: 'web', baseUrl: null, env, demo, cacheKeychain: keychain, scheduleEveryMs: 0, now: () => at });
 
-/** rekey-child.ts with kill-at-step.ts loaded in every thread: the conversion's worker counts its steps with the main thread's. */
-const KILLED_CHILD = [
-  '--import',
-  'tsx',
-  '--import',
-  join(import.meta.dirname, '../support/kill-at-step.ts'),
-  join(import.meta.dirname, '../support/rekey-child.ts'),
-];
-/** Kill before the Nth step, counted in a file of its own (outside the folder the test reads). */
-const killAt = (n: number) => ({ KILL_AT: String(n), KILL_COUNT: join(tempDir(), 'steps') });
 const filesOf = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => statSync(join(dir, n)).isFile());
 const hashes = (dir: string): Record<string, string> =>
   Object.fromEntries(
@@ -233,10 +223,7 @@ describe('changing the key of an encrypted folder', () => {
     await core.close();
 
     // Stopped midway with that backup there: the next start finishes what it can and keeps the old key for the rest.
-    const child = spawn(process.execPath, [...KILLED_CHILD, dir], {
-      env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, ...killAt(2) },
-      stdio: 'ignore',
-    });
+    const child = startKilledRekey(dir, 2, { OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2 });
     expect(await new Promise((resolve) => child.on('exit', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
     const again = await start(dir, { FOLIOSCOPE_CACHE_PASSPHRASE: P2 });
     expect((await again.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
@@ -272,14 +259,11 @@ describe('changing the key of an encrypted folder', () => {
     for (let n = 1; n < 30; n++) {
       const dir = tempDir();
       cpSync(fixture, dir, { recursive: true });
-      const child = spawn(process.execPath, [...KILLED_CHILD, dir], {
-        env: { ...process.env, OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, NEW_COST: JSON.stringify(CHEAP), ...killAt(n) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = startKilledRekey(dir, n, { OLD_PASSPHRASE: P1, NEW_PASSPHRASE: P2, NEW_COST: JSON.stringify(CHEAP) }, 'pipe');
       let out = '';
       let err = '';
-      child.stdout.on('data', (d) => (out += String(d)));
-      child.stderr.on('data', (d) => (err += String(d)));
+      child.stdout!.on('data', (d) => (out += String(d)));
+      child.stderr!.on('data', (d) => (err += String(d)));
       const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
       const done = out.includes('done');
       expect(done || signal === 'SIGKILL', err).toBe(true);

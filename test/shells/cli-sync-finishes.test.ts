@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, useSimProcess } from '../support/cli-process.ts';
+import { CLI, runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -57,4 +57,28 @@ describe('the program runner', () => {
     expect(status).toBe(1);
     expect(stderr).toMatch(/stopped before the command finished/);
   });
+
+  it(
+    'finishes the work of a command whose reader stopped reading (`folioscope sync | head -1`): exit 0, no EPIPE, every row in the cache',
+    { timeout: 120_000 },
+    async () => {
+      const [cut, whole] = [tempDir(), tempDir()];
+      for (const dir of [cut, whole]) expect((await runCli(['--data-dir', dir, 'wallet', 'add', WALLET, '--chains', 'eth,arb'])).status).toBe(0);
+      const sync = ['sync', '--from', '2025-12-01', '--to', '2025-12-31', '--every', 'week'];
+      // The reading end closed before the program printed anything: its every write meets EPIPE.
+      const child = spawn(process.execPath, [CLI, '--data-dir', cut, ...sync], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += String(d)));
+      const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(status, stderr).toBe(0);
+      expect(stderr).not.toMatch(/EPIPE|Unhandled/);
+      // The same rows as a run whose output was read to its end.
+      const read = await runCli(['--data-dir', whole, ...sync]);
+      expect(read.status, read.stderr).toBe(0);
+      expect(read.stdout).toMatch(/ok\s+Transactions of/);
+      expect(cachedPerChain(cut)).toEqual(cachedPerChain(whole));
+      expect(cachedPerChain(cut).eth).toBeGreaterThan(0);
+    },
+  );
 });

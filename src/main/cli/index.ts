@@ -217,6 +217,13 @@ export function runProgram(argv: string[], extra: Record<string, Command> = {}):
     process.exitCode = 1;
   };
   process.once('beforeExit', unfinished);
+  // A reader that stopped reading (`folioscope sync … | head -1`): what is printed after goes
+  // nowhere, and the command still finishes its work with its own exit code. Unheard, the first
+  // write after it threw an unhandled EPIPE with a stack trace and exit 1, a sync cut off midway.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
   void runCli(argv, processIo(), extra).then((code) => {
     settled = true;
     if (code !== 0) process.exitCode = code;

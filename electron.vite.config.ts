@@ -14,7 +14,8 @@ export default defineConfig({
       // by src/main/core/transactions/store/page-writer.ts from beside the main bundle; so is the backup
       // worker (out/main/store-backup.js, started by src/main/core/store/backup-thread.ts), the
       // encryption's conversion (out/main/store-convert.js, src/main/core/store/conversion-thread.ts) and the
-      // transactions export's spam judge (out/main/csv-spam.js, src/main/core/reports/spam-cells.ts).
+      // transactions export's spam judge (out/main/csv-spam.js, src/main/core/reports/spam-cells.ts), and
+      // a team server's replica for a desktop (out/main/replica.js, src/main/core/replica.ts).
       // The `folioscope` program (CLI and web shell) is bundled too (out/main/folioscope.js), beside
       // those workers, so bin/folioscope.mjs starts it without compiling TypeScript at each run.
       rollupOptions: {
@@ -24,6 +25,7 @@ export default defineConfig({
           'store-backup': resolve('src/main/core/store/backup-worker.ts'),
           'store-convert': resolve('src/main/core/store/conversion-worker.ts'),
           'csv-spam': resolve('src/main/core/reports/spam-cells-worker.ts'),
+          replica: resolve('src/main/core/replica-worker.ts'),
           folioscope: resolve('src/main/folioscope.ts'),
         },
       },

@@ -133,6 +133,9 @@ export const CORE_EDGES = {
   people: ['store'],
   // What a change of the data sets off (the rules, the alerts, the closes to check): one table.
   'reactions.ts': ['alerts', 'annotations', 'closes', 'counterparties', 'service', 'session', 'store', 'util'],
+  // A team server's replica made on a worker thread, with what it leaves out (each capability's secrets).
+  'replica.ts': ['audit', 'people', 'portfolio', 'store'],
+  'replica-worker.ts': ['replica.ts', 'store'],
   // The self-check starts the sync's write worker, to prove a packaged app finds and loads it.
   'self-check.ts': ['secrets', 'session', 'store', 'transactions'],
   'app.ts': '*',

@@ -73,6 +73,7 @@ describe('which program `folioscope` runs', () => {
       ['backup-worker.ts', 'store-backup.js'],
       ['conversion-worker.ts', 'store-convert.js'],
       ['spam-cells-worker.ts', 'csv-spam.js'],
+      ['replica-worker.ts', 'replica.js'],
     ];
     for (const [source, bundled] of workers) {
       for (const from of [join(OUT, 'index.js'), join(OUT, 'folioscope.js'), join(OUT, 'chunks/any-chunk.js')])

@@ -10,10 +10,12 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../../src/main/core/app.ts';
 import { verifyReplica, type ReplicaManifest } from '../../src/main/core/index.ts';
+import type { ReplicaReply, ReplicaTask } from '../../src/main/core/replica.ts';
 import { REPLICA_MANIFEST_HEADER, startTeamServer, type TeamServer } from '../../src/main/team/server.ts';
 import { CONTRACT } from '../../src/shared/contract.ts';
 import { OPERATION_NAMES } from '../../src/shared/operations.ts';
@@ -117,6 +119,52 @@ describe('GET api/replica', () => {
     expect((await download({ authorization: 'Bearer fst_not-a-token' })).status).toBe(401);
     // Made in the server's data folder, and removed once served.
     expect(readdirSync(join(dataDir, 'replicas'))).toEqual([]);
+  });
+
+  it("is made off the server's thread: its event loop turns while the copy is made, which is the copy served", async () => {
+    // Turns of this thread's event loop while the core makes a copy: on this thread, the copy, its
+    // scrub and its checks would run from the ask to the answer with no turn at all.
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const made = await core.replica(server.origin, { role: 'viewer' });
+    spinning = false;
+    try {
+      expect(turns).toBeGreaterThan(0);
+      expect(verifyReplica(made.file, made.manifest, server.origin).counts).toEqual(manifest.counts);
+    } finally {
+      rmSync(made.file, { force: true });
+    }
+  });
+
+  it('is made bundled too: out/main/replica.js (electron-vite build) writes a copy that verifies, without the secrets', async () => {
+    const bundled = join(import.meta.dirname, '../../out/main/replica.js');
+    expect(existsSync(bundled), 'run `npx electron-vite build` first').toBe(true);
+    const target = join(tempDir(), 'replica.sqlite');
+    const task: ReplicaTask = {
+      cacheFile: join(
+        dataDir,
+        readdirSync(dataDir).find((f) => f.endsWith('.sqlite'))!,
+      ),
+      key: null,
+      target,
+      origin: server.origin,
+      appVersion: 'bundled',
+      now: SIM_NOW,
+      role: 'viewer',
+    };
+    const reply = await new Promise<ReplicaReply>((resolve, reject) => {
+      const worker = new Worker(bundled, { workerData: task });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    if (!reply.ok) throw new Error(reply.message);
+    expect(verifyReplica(target, reply.manifest, server.origin).counts).toEqual(manifest.counts);
+    expect(readCacheIn(dirname(target), (db) => db.prepare('SELECT count(*) AS n FROM people_sessions').get())).toEqual({ n: 0 });
   });
 
   it('holds the books and the people by name, and none of their secrets nor the service key', () => {

@@ -14,15 +14,16 @@ import { webhookShown } from '../../shared/webhook.ts';
 import { CLOCK_KINDS, alertHandlers } from './alerts/index.ts';
 import { analyticsHandlers } from './analytics/index.ts';
 import { annotationHandlers } from './annotations/index.ts';
-import { auditHandlers, scrubSecretEdits } from './audit/index.ts';
+import { auditHandlers } from './audit/index.ts';
 import { Backups, backupHandlers } from './backups/index.ts';
 import { closeHandlers } from './closes/index.ts';
 import { counterpartyHandlers, counterpartyNamer } from './counterparties/index.ts';
 import { combine, type HandlerContext, type ScopeContext } from './handlers.ts';
 import { packHandlers } from './pack/index.ts';
-import { PeopleError, peopleKeeper, peopleOf, scrubPeopleSecrets, type People } from './people/index.ts';
+import { PeopleError, peopleKeeper, peopleOf, type People } from './people/index.ts';
 import type { ReplicaManifest } from './store/replica-files.ts';
-import { answerWarmer, forgetAnswers, keptJudge, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
+import { makeReplicaOffThread } from './replica.ts';
+import { answerWarmer, keptJudge, portfolioHandlers, type AnswerWarmer } from './portfolio/index.ts';
 import { positionHandlers } from './positions/index.ts';
 import { createReactions } from './reactions.ts';
 import { changeUnderWay, PASSPHRASE_ENV, waitsForPassphrase, WrongPassphraseError } from './secrets/index.ts';
@@ -34,7 +35,6 @@ import { spamHandlers } from './spam/index.ts';
 import { localPerson, withAuditOrigin, withAuditVia, type EditAuthor } from './store/audit.ts';
 import { assertCacheInPlace, noteDamage } from './store/db.ts';
 import { getGroup } from './store/groups.ts';
-import { scrubSecretSettings } from './store/settings.ts';
 import { refusal, ValidationError } from './store/validation.ts';
 import { getWallet, listWallets } from './store/wallets.ts';
 import { syncHandlers } from './sync/index.ts';
@@ -557,17 +557,11 @@ async function openCore(o: CoreOptions): Promise<Core> {
     on: (event, listener) => events.on(event, listener),
     demoService: () => session.profile.demo,
     people: peopleOf(db, author),
-    // Someone who may not see the settings' secrets gets a copy without them (src/shared/webhook.ts).
+    // Without the secrets the asker's role may not see (replica.ts scrubForReplica), off this thread.
     replica: (origin, ro) =>
-      backups.replica(origin, (copy) => {
-        scrubPeopleSecrets(copy);
-        // What each person looked at (the kept answers' requests) is not the team's to read.
-        forgetAnswers(copy);
-        if (ro?.role && !roleAllows(ro.role, 'admin')) {
-          scrubSecretSettings(copy);
-          scrubSecretEdits(copy);
-        }
-      }),
+      backups.replica(({ db, cacheFile, target, appVersion, now }) =>
+        makeReplicaOffThread(db, cacheFile, target, { origin, appVersion, now, role: ro?.role ?? null }),
+      ),
     close: async () => {
       if (scheduleTimer) clearInterval(scheduleTimer);
       warmer?.stop();

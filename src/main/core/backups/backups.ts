@@ -9,9 +9,8 @@ import { createBackupOffThread } from '../store/backup-thread.ts';
 import { backupDue, pruneBackups } from './policy.ts';
 import { getSettings } from '../store/settings.ts';
 import { listWallets } from '../store/wallets.ts';
-import { keyOf } from '../store/driver.ts';
-import type { WritableDB } from '../store/handles.ts';
-import { makeReplica, type ReplicaManifest } from '../store/replica-files.ts';
+import type { Database } from '../store/driver.ts';
+import type { ReplicaManifest } from '../store/replica-files.ts';
 import { ownerOnlyFolder } from '../store/small-file.ts';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -51,18 +50,21 @@ export class Backups {
   }
 
   /**
-   * A team server's replica for a desktop (store/replica-files.ts): made in the data folder's
-   * `replicas` folder (0700) under a new random name, after any backup under way and before the
-   * next (one copy of the cache at a time). The caller serves the file and removes it.
+   * A team server's replica for a desktop (store/replica-files.ts): made by `make` (on a worker
+   * thread: core/replica.ts) in the data folder's `replicas` folder (0700) under a new random name,
+   * after any backup under way and before the next (one copy of the cache at a time). The caller
+   * serves the file and removes it.
    */
-  replica(origin: string, scrub: (copy: WritableDB) => void): Promise<{ file: string; manifest: ReplicaManifest }> {
+  replica(
+    make: (o: { db: Database; cacheFile: string; target: string; appVersion: string; now: number }) => Promise<ReplicaManifest>,
+  ): Promise<{ file: string; manifest: ReplicaManifest }> {
     return this.oneAtATime(async () => {
       const dir = join(this.session.dataDir, 'replicas');
       ownerOnlyFolder(dir);
       const file = join(dir, `replica-${randomBytes(8).toString('hex')}.sqlite`);
-      const db = this.session.profile.db;
-      // makeReplica removes the file itself when it fails.
-      return { file, manifest: makeReplica(db, keyOf(db), file, { origin, appVersion: this.appVersion, now: new Date(this.now()), scrub }) };
+      const p = this.session.profile;
+      // The file is removed by the maker itself when it fails.
+      return { file, manifest: await make({ db: p.db, cacheFile: p.databaseFile, target: file, appVersion: this.appVersion, now: this.now() }) };
     });
   }
 

@@ -16,7 +16,7 @@
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { type CacheKey, type Database, rekey } from './driver.ts';
+import { type CacheKey, type Database, openConnection, rekey } from './driver.ts';
 import { fsyncFile, vacuumCopy } from './convert-copy.ts';
 import type { WritableDB } from './handles.ts';
 import { inspectCopy, sha256File } from './backup-files.ts';
@@ -41,6 +41,17 @@ export type ReplicaManifest = z.output<typeof ReplicaManifestSchema>;
 /** A replica that must not be opened: the message says what is wrong. */
 export class ReplicaRefusedError extends Error {
   override name = 'ReplicaRefusedError';
+}
+
+/**
+ * A second connection to a cache this process has open, for a worker thread to copy it: it only
+ * reads (VACUUM INTO writes the copy), and SQLite shares the file's locks between a process's
+ * connections; a writer's moment is waited for.
+ */
+export function openCacheToCopy(cacheFile: string, key: CacheKey | null): Database {
+  const db = openConnection(cacheFile, { fileMustExist: true }, key);
+  db.pragma('busy_timeout = 5000');
+  return db;
 }
 
 /**

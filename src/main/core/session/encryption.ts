@@ -1,8 +1,9 @@
 /**
  * Encryption at rest of a data folder (README, "Encryption at rest"): turning it on or off
  * converts every cache of the folder and every backup of them (store/folder-conversion.ts, on a
- * worker thread: store/conversion-thread.ts), and keeps the folder's settings (secrets/cache-key.ts) in step. The
- * order makes a stop at any point leave a folder whose every file opens:
+ * worker thread: store/conversion-thread.ts), and keeps the folder's settings
+ * (secrets/cache-key.ts) in step. The order makes a stop at any point leave a folder whose every
+ * file opens:
  *
  * - on: the key is stored (keychain) and encryption.json written first, then each file is
  *   converted. A file not yet converted is plain, and plain files open without a key.

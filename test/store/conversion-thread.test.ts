@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { poll } from '../support/web-session.ts';
 import { createCore } from '../../src/main/core/app.ts';
 import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { CacheInUseError, conversionLeftovers, isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
@@ -93,6 +94,47 @@ describe("a data folder's conversion on its worker thread", () => {
     // The app goes on, on the same rows.
     expect((await later.request('wallets.list', undefined)).map((w) => w.label)).toEqual(['Treasury']);
     await later.close();
+  });
+
+  it('a core closed while it converts (the window shut meanwhile) waits for the conversion, then closes the cache it opened again', async () => {
+    const dir = tempDir();
+    const cache = bigCache(dir, 30_000);
+    const core = await createCore({
+      dataDir: dir,
+      shell: 'web',
+      baseUrl: null,
+      env: {},
+      demo,
+      cacheKeychain: keychain,
+      scheduleEveryMs: 0,
+      now: () => SIM_NOW,
+    });
+    let closing: Promise<void> | null = null;
+    core.on('cache.converting', (p) => {
+      if (p.done === 0) closing = core.close();
+    });
+    const encrypting = core.dispatch('cache.encrypt', {});
+    await poll(() => closing !== null).toBe(true);
+    await closing;
+    // Closed only once every file was converted and the cache opened again under its key.
+    expect(isEncryptedFile(cache)).toBe(true);
+    expect(conversionLeftovers(cache)).toEqual([]);
+    expect(await encrypting).toMatchObject({ ok: true });
+    // Nothing of that core holds the folder: another opens it, and converts it back.
+    const next = await createCore({
+      dataDir: dir,
+      shell: 'web',
+      baseUrl: null,
+      env: {},
+      demo,
+      cacheKeychain: keychain,
+      scheduleEveryMs: 0,
+      now: () => SIM_NOW,
+    });
+    expect((await next.request('wallets.list', undefined)).map((w) => w.address)).toEqual([WALLET]);
+    await next.request('cache.decrypt', {});
+    expect(isEncryptedFile(cache)).toBe(false);
+    await next.close();
   });
 
   it("leaves the core's thread free while a cache is converted: its event loop turns between the first count and the last", async () => {

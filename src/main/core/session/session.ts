@@ -77,6 +77,8 @@ export class Session {
   /** Set while the cache is closed for a swap: requests wait for it. */
   swapping: Promise<void> | null = null;
   private busy = false;
+  /** Settled when the restore or conversion under way has ended (its cache open again, or not): close waits for it. */
+  private swap: Promise<void> = Promise.resolve();
   private readonly wiring: Array<(p: Profile) => () => void> = [];
   private unwires: Array<() => void> = [];
   private readonly users: CacheUser[] = [];
@@ -255,6 +257,8 @@ export class Session {
     this.refuseWhileJobsRun(o.cancelJobs, o.then);
     if (this.busy) throw o.busy;
     this.busy = true;
+    let ended = () => {};
+    this.swap = new Promise<void>((resolve) => (ended = resolve));
     let release = () => {};
     const settle = async (when: CacheUser['settles']) => {
       for (const u of this.users) if (u.settles === when) await u.settle().catch(() => undefined);
@@ -312,6 +316,7 @@ export class Session {
       this.busy = false;
       this.swapping = null;
       release();
+      ended();
     }
   }
 
@@ -341,6 +346,9 @@ export class Session {
   }
 
   async close(): Promise<void> {
+    // A restore or a conversion under way ends first (it runs on a worker: the window can be
+    // closed meanwhile), so the cache it opens again is the one closed here, not left open.
+    await this.swap;
     this.detach();
     await this.current.close();
   }

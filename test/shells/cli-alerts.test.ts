@@ -1,11 +1,10 @@
-import Database from 'better-sqlite3-multiple-ciphers';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../src/main/core/app.ts';
 import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { runCliHere } from '../support/cli-in-process.ts';
+import { writeCacheIn } from '../support/cli-process.ts';
 import { findHealthDip, MONTH_ENDS } from '../support/health-dip.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
@@ -47,19 +46,6 @@ const run = (args: string[]) =>
   });
 /** A command in this process, with the key in its environment as `run` gives it. */
 const here = (args: string[]) => runCliHere(args, { env: { FOLIOSCOPE_ACCESS_KEY: KEY } });
-function cache<T>(dir: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-    ),
-  );
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 const jsonLines = (stdout: string) =>
   stdout
     .split('\n')
@@ -105,7 +91,7 @@ describe('folioscope alert and watch', () => {
       expect(list.stdout).toMatch(new RegExp(`^1\\thealth below ${dip.threshold}\\t${WALLET}\\t`, 'm'));
 
       expect((await here([...g, 'schedule', 'add', '--wallet', WALLET, '--what', 'positions', '--every', 'day', '--at', '06:00'])).status).toBe(0);
-      cache(dir, (db) => db.prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z'").run());
+      writeCacheIn(dir, (db) => db.prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z'").run());
       const watch = await run([...g, 'watch', '--once', '--json']);
       expect(watch.status, watch.stderr).toBe(0);
       const lines = jsonLines(watch.stdout);
@@ -118,7 +104,7 @@ describe('folioscope alert and watch', () => {
       expect(lines[1]!['alert'].title).toMatch(new RegExp(`^Health \\d\\.\\d+ below ${dip.threshold}: `));
 
       // Readable lines: a second rule made while nothing ran, and the schedule due again.
-      cache(dir, (db) => {
+      writeCacheIn(dir, (db) => {
         db.prepare('INSERT INTO alert_rules (scope, condition, created_at) VALUES (\'{"kind":"all"}\', ?, \'2026-01-01T00:00:00.000Z\')').run(
           JSON.stringify({ kind: 'health', below: dip.threshold }),
         );

@@ -1,9 +1,7 @@
-import Database from 'better-sqlite3-multiple-ciphers';
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, useSimProcess } from '../support/cli-process.ts';
+import { CLI, readCacheIn, runCli, useSimProcess } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -20,14 +18,11 @@ const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', String(PER_
 const run = (args: string[]) => runCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 
 function cachedPerChain(dir: string): Record<string, number> {
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite'));
-  const db = new Database(join(dir, file!), { readonly: true });
-  try {
-    const rows = db.prepare('SELECT chain, count(*) AS n FROM transactions GROUP BY chain').all() as Array<{ chain: string; n: number }>;
-    return Object.fromEntries(rows.map((r) => [r.chain, r.n]));
-  } finally {
-    db.close();
-  }
+  const rows = readCacheIn(
+    dir,
+    (db) => db.prepare('SELECT chain, count(*) AS n FROM transactions GROUP BY chain').all() as Array<{ chain: string; n: number }>,
+  );
+  return Object.fromEntries(rows.map((r) => [r.chain, r.n]));
 }
 
 describe('folioscope sync as a process', () => {

@@ -1,8 +1,5 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCacheIn, runCli, useSimProcess } from '../support/cli-process.ts';
+import { readCacheIn, runCli, useSimProcess, writeCacheIn } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET } from '../support/sim.ts';
 
@@ -29,21 +26,6 @@ interface Kept {
 }
 const kept = (dir: string): Kept[] =>
   readCacheIn(dir, (db) => db.prepare('SELECT mark, used_at AS usedAt, request FROM kept_answers ORDER BY used_at').all() as Kept[]);
-
-/** Writes into the cache a command left in `dir`, after it exited (as the test's own hand, not the app's). */
-function writeCacheIn(dir: string, write: (db: Database.Database) => void): void {
-  const db = new Database(
-    join(
-      dir,
-      readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
-    ),
-  );
-  try {
-    write(db);
-  } finally {
-    db.close();
-  }
-}
 
 describe('a sync as cron runs it leaves the last screens kept', () => {
   /** A watched wallet with positions, and the summary a screen (here `portfolio --json`) asked of them. */

@@ -1,8 +1,5 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli, useSimProcess } from '../support/cli-process.ts';
+import { readCacheIn, startCli, useSimProcess, writeCacheIn } from '../support/cli-process.ts';
 import { tempDir } from '../support/store.ts';
 import { WALLET, WALLET_2 } from '../support/sim.ts';
 
@@ -15,18 +12,9 @@ const sim = useSimProcess(['--access-key', KEY, '--txns-per-wallet', '6000']);
 const start = (args: string[]) => startCli(args, { FOLIOSCOPE_ACCESS_KEY: KEY });
 const run = (args: string[]) => start(args).done;
 
-function cache<T>(dir: string, fn: (db: Database.Database) => T): T {
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite'))!;
-  const db = new Database(join(dir, file));
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-const count = (dir: string, sql: string) => cache(dir, (db) => (db.prepare(sql).get() as { n: number }).n);
+const count = (dir: string, sql: string) => readCacheIn(dir, (db) => (db.prepare(sql).get() as { n: number }).n);
 /** As if the schedules were made a month ago (a new one waits for its first slot). */
-const madeLongAgo = (dir: string) => cache(dir, (db) => db.prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z'").run());
+const madeLongAgo = (dir: string) => writeCacheIn(dir, (db) => db.prepare("UPDATE schedules SET created_at = '2026-01-01T00:00:00.000Z'").run());
 const runsOf = (stdout: string) =>
   stdout
     .split('\n')
@@ -57,7 +45,7 @@ describe('folioscope schedule and watch, as processes', () => {
     expect(runs[0]!.slot).toMatch(/T06:00:00\.000Z$/);
     expect(runs[0]!.jobs.map((j) => j.state)).toEqual(['done', 'done', 'done', 'done']);
     // Every row is in the cache: 6,000 a chain for the first wallet's two chains, and the second's.
-    const perWallet = cache(dir, (db) => db.prepare('SELECT wallet, chain, count(*) AS n FROM transactions GROUP BY wallet, chain').all()) as Array<{
+    const perWallet = readCacheIn(dir, (db) => db.prepare('SELECT wallet, chain, count(*) AS n FROM transactions GROUP BY wallet, chain').all()) as Array<{
       n: number;
     }>;
     expect(perWallet.length).toBe(3);
@@ -78,15 +66,15 @@ describe('folioscope schedule and watch, as processes', () => {
     expect((await run([...g, 'wallet', 'add', WALLET, '--chains', 'eth'])).status).toBe(0);
     expect((await run([...g, 'schedule', 'add', '--wallet', WALLET, '--what', 'transactions', '--every', 'hour', '--at', ':00'])).status).toBe(0);
     madeLongAgo(dir);
-    cache(dir, (db) => db.prepare("UPDATE schedules SET last_slot = '2026-01-02T00:00:00.000Z'").run());
+    writeCacheIn(dir, (db) => db.prepare("UPDATE schedules SET last_slot = '2026-01-02T00:00:00.000Z'").run());
 
     // Another process holds the lease: this one says so and runs nothing.
-    cache(dir, (db) => db.prepare('INSERT INTO schedule_lease (id, holder, until_ms) VALUES (1, ?, ?)').run('app (pid 1, test)', Date.now() + 60_000));
+    writeCacheIn(dir, (db) => db.prepare('INSERT INTO schedule_lease (id, holder, until_ms) VALUES (1, ?, ?)').run('app (pid 1, test)', Date.now() + 60_000));
     const held = await run([...g, 'watch', '--once']);
     expect(held.status, held.stderr).toBe(0);
     expect(held.stderr).toMatch(/Skipped: another Folioscope \(app \(pid 1, test\)\) is running the schedules/);
     expect(count(dir, 'SELECT count(*) AS n FROM transactions')).toBe(0);
-    cache(dir, (db) => db.prepare('DELETE FROM schedule_lease').run());
+    writeCacheIn(dir, (db) => db.prepare('DELETE FROM schedule_lease').run());
 
     // Two at once, as two cron lines might: one run between them, for the newest hour only.
     const [a, b] = await Promise.all([run([...g, 'watch', '--once', '--json']), run([...g, 'watch', '--once', '--json'])]);
@@ -117,7 +105,7 @@ describe('folioscope schedule and watch, as processes', () => {
     const rows = count(dir, 'SELECT count(*) AS n FROM transactions');
     expect(rows).toBeLessThan(4 * 6000);
     // Not marked as run: the next watch runs it, and ends with every row.
-    expect(cache(dir, (db) => db.prepare('SELECT last_slot FROM schedules').get())).toEqual({ last_slot: null });
+    expect(writeCacheIn(dir, (db) => db.prepare('SELECT last_slot FROM schedules').get())).toEqual({ last_slot: null });
     const next = await run([...g, 'watch', '--once', '--json']);
     expect(next.status, next.stderr).toBe(0);
     expect(runsOf(next.stdout)).toHaveLength(1);

@@ -93,17 +93,32 @@ export function useSimProcess(args: string[]): { readonly url: string; stop(): P
   return ctx;
 }
 
-/** Reads the (plain) cache a run of the program left in `dir`, read-only, after it exited: what it holds, not what it printed. */
-export function readCacheIn<T>(dir: string, read: (db: Database.Database) => T): T {
-  const db = new Database(
+/** The (plain) cache a run of the program left in `dir`, opened by the test's own hand. */
+function cacheIn(dir: string, readonly: boolean): Database.Database {
+  return new Database(
     join(
       dir,
       readdirSync(dir).find((f) => f.endsWith('.sqlite'))!,
     ),
-    { readonly: true },
+    { readonly },
   );
+}
+
+/** Reads the (plain) cache a run of the program left in `dir`, read-only, after it exited: what it holds, not what it printed. */
+export function readCacheIn<T>(dir: string, read: (db: Database.Database) => T): T {
+  const db = cacheIn(dir, true);
   try {
     return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes into the (plain) cache a run left in `dir`, after it exited: what the next run meets, set by the test's hand, not the app's. */
+export function writeCacheIn<T>(dir: string, write: (db: Database.Database) => T): T {
+  const db = cacheIn(dir, false);
+  try {
+    return write(db);
   } finally {
     db.close();
   }

@@ -23,6 +23,7 @@ import { ROLES } from '../../src/shared/roles.ts';
 import type { Keychain } from '../../src/main/core/secrets/index.ts';
 import { KEY, SIM_NOW, useSimulator, WALLET } from '../support/sim.ts';
 import { readCacheIn } from '../support/cli-process.ts';
+import { countTurns } from '../support/event-loop.ts';
 import { tempDir } from '../support/store.ts';
 
 const RENDERER = join(import.meta.dirname, '../../out/renderer');
@@ -124,17 +125,11 @@ describe('GET api/replica', () => {
   it("is made off the server's thread: its event loop turns while the copy is made, which is the copy served", async () => {
     // Turns of this thread's event loop while the core makes a copy: on this thread, the copy, its
     // scrub and its checks would run from the ask to the answer with no turn at all.
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const made = await core.replica(server.origin, { role: 'viewer' });
-    spinning = false;
+    loop.stop();
     try {
-      expect(turns).toBeGreaterThan(0);
+      expect(loop.turns()).toBeGreaterThan(0);
       expect(verifyReplica(made.file, made.manifest, server.origin).counts).toEqual(manifest.counts);
     } finally {
       rmSync(made.file, { force: true });

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../support/web-session.ts';
+import { countTurns } from '../support/event-loop.ts';
 import { createCore } from '../../src/main/core/app.ts';
 import type { Keychain } from '../../src/main/core/secrets/keychain.ts';
 import { CacheInUseError, conversionLeftovers, isEncryptedFile } from '../../src/main/core/store/cache-conversion.ts';
@@ -99,16 +100,7 @@ describe("a data folder's conversion on its worker thread", () => {
   it('a core closed while it converts (the window shut meanwhile) waits for the conversion, then closes the cache it opened again', async () => {
     const dir = tempDir();
     const cache = bigCache(dir, 30_000);
-    const core = await createCore({
-      dataDir: dir,
-      shell: 'web',
-      baseUrl: null,
-      env: {},
-      demo,
-      cacheKeychain: keychain,
-      scheduleEveryMs: 0,
-      now: () => SIM_NOW,
-    });
+    const core = await start(dir);
     let closing: Promise<void> | null = null;
     core.on('cache.converting', (p) => {
       if (p.done === 0) closing = core.close();
@@ -121,16 +113,7 @@ describe("a data folder's conversion on its worker thread", () => {
     expect(conversionLeftovers(cache)).toEqual([]);
     expect(await encrypting).toMatchObject({ ok: true });
     // Nothing of that core holds the folder: another opens it, and converts it back.
-    const next = await createCore({
-      dataDir: dir,
-      shell: 'web',
-      baseUrl: null,
-      env: {},
-      demo,
-      cacheKeychain: keychain,
-      scheduleEveryMs: 0,
-      now: () => SIM_NOW,
-    });
+    const next = await start(dir);
     expect((await next.request('wallets.list', undefined)).map((w) => w.address)).toEqual([WALLET]);
     await next.request('cache.decrypt', {});
     expect(isEncryptedFile(cache)).toBe(false);
@@ -143,19 +126,13 @@ describe("a data folder's conversion on its worker thread", () => {
     expect(statSync(cache).size).toBeGreaterThan(5_000_000);
     const counts: ConversionCount[] = [];
     // Turns of this thread's event loop, and how many had passed at each count.
-    let turns = 0;
-    let spinning = true;
-    const spin = () => {
-      turns++;
-      if (spinning) setImmediate(spin);
-    };
-    setImmediate(spin);
+    const loop = countTurns();
     const at: number[] = [];
     const problems = await convertFolderOffThread(dir, null, new CacheKey(randomBytes(32)), new Date(SIM_NOW), (c) => {
       counts.push(c);
-      at.push(turns);
+      at.push(loop.turns());
     });
-    spinning = false;
+    loop.stop();
     expect(problems).toEqual([]);
     expect(counts.map((c) => c.done)).toEqual([0, 1]);
     // On this thread, the copy and its checks would have run between the two counts with no turn at all.
